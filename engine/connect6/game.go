@@ -1,0 +1,244 @@
+package connect6
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"evotune/engine"
+	"evotune/engine/search"
+)
+
+// Name is the registry name of the game.
+const Name = "connect6"
+
+// MaxWeight bounds every table entry.
+const MaxWeight = 1e9
+
+// Weights are the road tables of Table 1 (000_9752b1518ee42188.txt §1.2, §4): Value[n−1]
+// is f(n), the value of a road holding n of one's own stones and none of the opponent's;
+// Threat[n−1] is g(n), the threat of a road holding n opponent stones and none of one's
+// own; n = 1..6. Each has exactly 6 entries in [0, 1e9]; they are rounded to integers.
+type Weights struct {
+	Value  []float64 `json:"value"`
+	Threat []float64 `json:"threat"`
+}
+
+// DefaultWeights returns Table 1: value (1, 20, 40, 200, 200, 1 000 000) and threat
+// (1, 25, 50, 6 000, 6 000, 1 000 000) for n = 1..6.
+func DefaultWeights() *Weights {
+	return &Weights{
+		Value:  []float64{1, 20, 40, 200, 200, 1000000},
+		Threat: []float64{1, 25, 50, 6000, 6000, 1000000},
+	}
+}
+
+// Game returns "connect6".
+func (w *Weights) Game() string { return Name }
+
+// Validate checks both tables: 6 finite entries in [0, 1e9].
+func (w *Weights) Validate() error {
+	if err := engine.CheckVector("value", w.Value, K, 0, MaxWeight); err != nil {
+		return err
+	}
+	return engine.CheckVector("threat", w.Threat, K, 0, MaxWeight)
+}
+
+// Tables rounds the weights to the integer tables the position uses.
+func (w *Weights) Tables() *Tables {
+	t := &Tables{}
+	for n := 1; n <= K; n++ {
+		t.F[n] = int64(math.Round(w.Value[n-1]))
+		t.G[n] = int64(math.Round(w.Threat[n-1]))
+	}
+	return t
+}
+
+// Game implements engine.Game for Connect6.
+type Game struct{}
+
+// Name returns "connect6".
+func (Game) Name() string { return Name }
+
+// NewBoard returns the empty 19×19 board; size must be 0 or 19.
+func (Game) NewBoard(size int) (engine.Board, error) {
+	if size != 0 && size != Size {
+		return nil, fmt.Errorf("connect6: board size %d is not supported (only 19)", size)
+	}
+	return &Board{pos: NewPosition(DefaultWeights().Tables())}, nil
+}
+
+// DefaultWeights returns Table 1.
+func (Game) DefaultWeights() engine.Weights { return DefaultWeights() }
+
+// DecodeWeights strictly decodes {"value": [6 numbers], "threat": [6 numbers]}.
+func (Game) DecodeWeights(raw json.RawMessage) (engine.Weights, error) {
+	var w Weights
+	if err := engine.DecodeStrict(raw, &w); err != nil {
+		return nil, err
+	}
+	if w.Value == nil {
+		return nil, errors.New("value: missing")
+	}
+	if w.Threat == nil {
+		return nil, errors.New("threat: missing")
+	}
+	if err := w.Validate(); err != nil {
+		return nil, err
+	}
+	return &w, nil
+}
+
+// DefaultLimits is depth 3, width 10, the paper's strength-test setting (§4.2.2).
+func (Game) DefaultLimits() engine.Limits { return engine.Limits{Depth: 3, Width: 10} }
+
+// NewPlayer returns an alpha-beta player with the local scan.
+func (g Game) NewPlayer(w engine.Weights, lim engine.Limits) (engine.Player, error) {
+	return NewPlayer(w, lim, LocalScan)
+}
+
+// NewPlayer returns an alpha-beta player scoring pairs with the given scan. The error names
+// weights of another game or invalid limits.
+func NewPlayer(w engine.Weights, lim engine.Limits, scan Scan) (*Player, error) {
+	cw, ok := w.(*Weights)
+	if !ok {
+		return nil, fmt.Errorf("connect6: weights are for %s", w.Game())
+	}
+	if err := cw.Validate(); err != nil {
+		return nil, err
+	}
+	if err := lim.Validate(); err != nil {
+		return nil, err
+	}
+	if lim.Depth == 0 {
+		lim.Depth = Game{}.DefaultLimits().Depth
+	}
+	pos := NewPosition(cw.Tables())
+	pos.SetScan(scan)
+	return &Player{pos: pos, s: search.New[Move](16), lim: lim}, nil
+}
+
+// RandomMove returns one (first move) or two distinct uniformly chosen empty points.
+func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
+	p := b.(*Board).pos
+	if p.winner >= 0 || p.stones == Points {
+		return ""
+	}
+	var empty []int16
+	for pt := int16(0); pt < Points; pt++ {
+		if p.cells[pt] == 0 {
+			empty = append(empty, pt)
+		}
+	}
+	i := rng.IntN(len(empty))
+	if p.ply == 0 {
+		return Move{empty[i], NoPoint}.String()
+	}
+	j := rng.IntN(len(empty) - 1)
+	if j >= i {
+		j++
+	}
+	return Move{empty[i], empty[j]}.String()
+}
+
+// Board is the engine.Board of Connect6.
+type Board struct{ pos *Position }
+
+// Position returns the underlying position (shared, not a copy).
+func (b *Board) Position() *Position { return b.pos }
+
+// Game returns "connect6".
+func (b *Board) Game() string { return Name }
+
+// Size returns 19.
+func (b *Board) Size() int { return Size }
+
+// ToMove returns the side to move.
+func (b *Board) ToMove() engine.Color { return b.pos.stm }
+
+// Ply returns the number of moves played.
+func (b *Board) Ply() int { return b.pos.ply }
+
+// Key returns the Zobrist key.
+func (b *Board) Key() uint64 { return b.pos.key }
+
+// String draws the board.
+func (b *Board) String() string { return b.pos.String() }
+
+// Play parses and plays a move; the board is unchanged on error.
+func (b *Board) Play(s string) error {
+	m, err := ParseMove(s)
+	if err != nil {
+		return err
+	}
+	if err := b.pos.Legal(m); err != nil {
+		return err
+	}
+	b.pos.Make(m)
+	return nil
+}
+
+// Outcome reports six in a row or a full board.
+func (b *Board) Outcome() engine.Outcome {
+	if c, ok := b.pos.Winner(); ok {
+		if c == engine.Black {
+			return engine.BlackWins
+		}
+		return engine.WhiteWins
+	}
+	if b.pos.stones == Points {
+		return engine.Draw
+	}
+	return engine.Ongoing
+}
+
+// Clone returns an independent copy.
+func (b *Board) Clone() engine.Board {
+	q := NewPosition(b.pos.tab)
+	q.CopyFrom(b.pos)
+	return &Board{pos: q}
+}
+
+// Player is an alpha-beta Connect6 player (000_9752b1518ee42188.txt §3) with its own
+// position copy and searcher.
+type Player struct {
+	pos *Position
+	s   *search.Searcher[Move]
+	lim engine.Limits
+}
+
+// Search runs the alpha-beta search on a copy of pos and returns the raw result.
+func (pl *Player) Search(ctx context.Context, pos *Position) search.Result[Move] {
+	pl.pos.CopyFrom(pos)
+	return pl.s.Search(ctx, pl.pos, pl.lim)
+}
+
+// Move implements engine.Player.
+func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.SearchStats, error) {
+	cb, ok := b.(*Board)
+	if !ok {
+		return "", engine.SearchStats{}, fmt.Errorf("connect6: board of %s", b.Game())
+	}
+	if cb.Outcome() != engine.Ongoing {
+		return "", engine.SearchStats{}, errors.New("connect6: the game is over")
+	}
+	res := pl.Search(ctx, cb.pos)
+	st := engine.SearchStats{Nodes: res.Nodes, Depth: res.Depth, Score: res.Score, Elapsed: res.Elapsed}
+	for _, m := range res.PV {
+		st.PV = append(st.PV, m.String())
+	}
+	if !res.Found { // stopped before depth 1 finished: take the best-ordered move
+		moves := pl.pos.GenMoves(nil)
+		best := moves[0]
+		for _, m := range moves[1:] {
+			if m.Score > best.Score {
+				best = m
+			}
+		}
+		return best.Move.String(), st, nil
+	}
+	return res.Best.String(), st, nil
+}

@@ -1,0 +1,197 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"time"
+)
+
+// Color is a side: Black moves first in all three games (000_9752b1518ee42188.txt §1.1,
+// 001_4cd63e63655ef194.txt §1, 004_5fa71e7c84b0e80d.txt §2).
+type Color int8
+
+const (
+	// Black is the first player.
+	Black Color = 0
+	// White is the second player.
+	White Color = 1
+)
+
+// Opponent returns the other colour.
+func (c Color) Opponent() Color { return 1 - c }
+
+// String returns "black" or "white".
+func (c Color) String() string {
+	if c == Black {
+		return "black"
+	}
+	return "white"
+}
+
+// Outcome is the state of a game: still going, or how it ended.
+type Outcome int8
+
+const (
+	// Ongoing means the game is not over.
+	Ongoing Outcome = iota
+	// BlackWins means Black won.
+	BlackWins
+	// WhiteWins means White won.
+	WhiteWins
+	// Draw means neither side won (full board or the referee's ply limit).
+	Draw
+)
+
+// String returns "ongoing", "1-0" (Black wins), "0-1" (White wins) or "1/2-1/2".
+func (o Outcome) String() string {
+	switch o {
+	case BlackWins:
+		return "1-0"
+	case WhiteWins:
+		return "0-1"
+	case Draw:
+		return "1/2-1/2"
+	}
+	return "ongoing"
+}
+
+// Score returns the outcome from Black's side: 1 for a Black win, 0 for a White win, ½ for
+// a draw. It is meaningless for Ongoing (returns ½).
+func (o Outcome) Score(c Color) float64 {
+	switch {
+	case o == BlackWins && c == Black, o == WhiteWins && c == White:
+		return 1
+	case o == BlackWins || o == WhiteWins:
+		return 0
+	}
+	return 0.5
+}
+
+// Win is the score of a won position in the searchers' integer units; a win found n plies
+// from the root scores Win − n, so shorter wins are preferred. Evaluations must stay well
+// inside ±WinThreshold.
+const Win int64 = 1 << 50
+
+// WinThreshold separates game-theoretic scores (|s| > WinThreshold) from evaluations.
+const WinThreshold = Win - 10000
+
+// Board is a position of one game behind a type-erased interface: moves are strings in the
+// game's usual notation (see each game's ParseMove). Implementations are not safe for
+// concurrent use; Clone gives an independent copy.
+type Board interface {
+	// Game is the registry name of the game ("connect6", "gomoku", "amazons").
+	Game() string
+	// Size is the board's side length in points or squares.
+	Size() int
+	// ToMove is the side to move.
+	ToMove() Color
+	// Ply is the number of moves played from the start position.
+	Ply() int
+	// Play parses a move, checks that it is legal, and plays it. The error names the move
+	// and what is wrong with it; the board is unchanged on error.
+	Play(move string) error
+	// Outcome reports whether the game is over and how.
+	Outcome() Outcome
+	// Key is the Zobrist key of the position (side to move included).
+	Key() uint64
+	// Clone returns an independent copy.
+	Clone() Board
+	// String draws the board as text.
+	String() string
+}
+
+// Limits bound one search. Zero values mean "no limit", except Depth where 0 means the
+// game's default.
+type Limits struct {
+	// Depth is the nominal search depth in plies (a two-stone Connect6 move is one ply).
+	Depth int `json:"depth"`
+	// Width, if > 0, expands only the best Width children of every node by move-ordering
+	// score (000_9752b1518ee42188.txt §3).
+	Width int `json:"width"`
+	// Nodes stops the search after about this many nodes.
+	Nodes int64 `json:"nodes,omitempty"`
+	// Time stops the search after about this long. A time limit makes moves depend on the
+	// machine's speed: the tuner never sets it.
+	Time time.Duration `json:"time,omitempty"`
+}
+
+// SearchStats describes one finished search.
+type SearchStats struct {
+	// Nodes counts positions visited (interior and leaf).
+	Nodes int64 `json:"nodes"`
+	// Depth is the deepest fully completed iteration.
+	Depth int `json:"depth"`
+	// Score is the value of the root for the side to move, in the game's evaluation units
+	// (±Win − plies for forced results).
+	Score int64 `json:"score"`
+	// Elapsed is the wall time of the search.
+	Elapsed time.Duration `json:"elapsed_ns"`
+	// PV is the principal variation in the game's notation, best move first.
+	PV []string `json:"pv"`
+}
+
+// NPS returns nodes per second (0 if no time elapsed).
+func (s SearchStats) NPS() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Nodes) / s.Elapsed.Seconds()
+}
+
+// Player chooses moves. A Player may keep state between calls (for instance a
+// transposition table); for reproducible games make a fresh Player per game.
+type Player interface {
+	// Move returns a legal move for the side to move of b in the game's notation. b is not
+	// modified. The error is non-nil only when the context is cancelled before any move
+	// was found or the position has no legal move.
+	Move(ctx context.Context, b Board) (string, SearchStats, error)
+}
+
+// Weights are the evaluation parameters of one game. Implementations are plain structs
+// that marshal to the "weights" object of a weights file.
+type Weights interface {
+	// Game is the registry name of the game the weights belong to.
+	Game() string
+	// Validate checks lengths, finiteness and bounds; the error names the field, e.g.
+	// "value[3]: -5 is below the minimum 0".
+	Validate() error
+}
+
+// Game is one game as the registry, referee, tuner and command line see it.
+type Game interface {
+	// Name is the registry name ("connect6", "gomoku", "amazons").
+	Name() string
+	// NewBoard returns the start position on a size×size board; size 0 means the game's
+	// default. The error names the unsupported size.
+	NewBoard(size int) (Board, error)
+	// DefaultWeights returns the paper's weights (the tuner's baseline).
+	DefaultWeights() Weights
+	// DecodeWeights strictly decodes the "weights" object of a weights file: unknown keys,
+	// missing keys, wrong lengths and out-of-range values are errors naming the field.
+	DecodeWeights(raw json.RawMessage) (Weights, error)
+	// DefaultLimits returns the search limits used when none are given.
+	DefaultLimits() Limits
+	// NewPlayer returns an alpha-beta player with its own search state. The error names
+	// the weights of another game or invalid limits.
+	NewPlayer(w Weights, lim Limits) (Player, error)
+	// RandomMove returns a uniformly chosen legal move (for a two-stone Connect6 move: two
+	// uniformly chosen distinct empty points), or "" if the side to move has none.
+	RandomMove(b Board, rng *rand.Rand) string
+}
+
+// ZobristTable returns n pseudo-random 64-bit keys from a fixed seed (SplitMix64), so
+// that keys, and therefore transposition-table behaviour, are the same in every process
+// (002_1c361d516f9a1960.txt: one 64-bit random per point and colour, XOR on place/remove).
+func ZobristTable(n int, seed uint64) []uint64 {
+	keys := make([]uint64, n)
+	x := seed
+	for i := range keys {
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		keys[i] = z ^ (z >> 31)
+	}
+	return keys
+}

@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// RefereeOptions configure PlayGame.
+type RefereeOptions struct {
+	// Opening is a list of moves played before the players take over. An illegal opening
+	// move is an error naming its index.
+	Opening []string
+	// MaxPlies ends a game that is still going after this many plies (opening included) as
+	// a draw; 0 means no limit beyond the game's own end (a full board).
+	MaxPlies int
+}
+
+// GameRecord is the result of one refereed game.
+type GameRecord struct {
+	// Outcome is how the game ended (never Ongoing).
+	Outcome Outcome `json:"outcome"`
+	// Plies is the number of plies played, opening included.
+	Plies int `json:"plies"`
+	// Moves lists every move, opening included, in the game's notation.
+	Moves []string `json:"moves"`
+	// PlyLimit is true when the referee ended the game at MaxPlies.
+	PlyLimit bool `json:"ply_limit"`
+	// Nodes is the total search nodes of both players.
+	Nodes int64 `json:"nodes"`
+	// Duration is the wall time of the game.
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// IllegalMoveError reports a player's move that the board refused; the referee never plays
+// such a move.
+type IllegalMoveError struct {
+	Side Color
+	Ply  int
+	Move string
+	Err  error
+}
+
+func (e *IllegalMoveError) Error() string {
+	return fmt.Sprintf("ply %d: %s played illegal move %q: %v", e.Ply, e.Side, e.Move, e.Err)
+}
+
+func (e *IllegalMoveError) Unwrap() error { return e.Err }
+
+// PlayGame plays b (which it modifies) to the end between black and white, after the
+// opening. Every move goes through Board.Play, which validates it. It returns an
+// *IllegalMoveError if a player returns an illegal move, the context's error if cancelled,
+// and otherwise the finished game's record.
+func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOptions) (GameRecord, error) {
+	start := time.Now()
+	rec := GameRecord{}
+	for i, m := range opt.Opening {
+		if b.Outcome() != Ongoing {
+			return rec, fmt.Errorf("opening move %d (%s): the game is already over", i+1, m)
+		}
+		if err := b.Play(m); err != nil {
+			return rec, fmt.Errorf("opening move %d: %w", i+1, err)
+		}
+		rec.Moves = append(rec.Moves, m)
+	}
+	for b.Outcome() == Ongoing {
+		if opt.MaxPlies > 0 && b.Ply() >= opt.MaxPlies {
+			rec.PlyLimit = true
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return rec, err
+		}
+		side := b.ToMove()
+		p := black
+		if side == White {
+			p = white
+		}
+		m, st, err := p.Move(ctx, b)
+		if err != nil {
+			return rec, fmt.Errorf("ply %d: %s: %w", b.Ply(), side, err)
+		}
+		rec.Nodes += st.Nodes
+		if err := b.Play(m); err != nil {
+			return rec, &IllegalMoveError{Side: side, Ply: b.Ply(), Move: m, Err: err}
+		}
+		rec.Moves = append(rec.Moves, m)
+	}
+	rec.Outcome = b.Outcome()
+	if rec.Outcome == Ongoing {
+		rec.Outcome = Draw
+	}
+	rec.Plies = b.Ply()
+	rec.Duration = time.Since(start)
+	return rec, nil
+}
