@@ -1,6 +1,8 @@
 package connect6
 
 import (
+	"slices"
+
 	"evotune/engine"
 	"evotune/engine/search"
 )
@@ -20,7 +22,7 @@ func (p *Position) GenMoves(buf []search.Scored[Move]) []search.Scored[Move] {
 	c := p.stm
 	opp := c.Opponent()
 	if p.ply == 0 {
-		for pt := int16(0); pt < Points; pt++ {
+		for _, pt := range centreFirst {
 			if p.cells[pt] == 0 {
 				buf = append(buf, search.Scored[Move]{Move: Move{pt, NoPoint}, Score: p.pointDelta(pt, c)})
 			}
@@ -55,6 +57,21 @@ func (p *Position) GenMoves(buf []search.Scored[Move]) []search.Scored[Move] {
 	}
 	return buf
 }
+
+// centreFirst lists the points by distance from the centre, so that among equally scored
+// first moves (every point ≥5 from the edge lies on 24 roads) the centre comes first.
+var centreFirst = func() []int16 {
+	pts := make([]int16, Points)
+	for i := range pts {
+		pts[i] = int16(i)
+	}
+	d := func(p int16) int {
+		x, y := int(p)%Size-Size/2, int(p)/Size-Size/2
+		return x*x + y*y
+	}
+	slices.SortStableFunc(pts, func(a, b int16) int { return d(a) - d(b) })
+	return pts
+}()
 
 // winningMove returns the move completing a road that holds ≥4 of c's stones and none of
 // the opponent's.
