@@ -1,13 +1,13 @@
 // Package search is the one negamax alpha-beta searcher shared by all games: iterative
 // deepening, a transposition table owned by the searcher (no package globals: the tuner
-// runs many searchers in parallel), best-first move ordering, an optional width limit that
+// runs many searchers in parallel), best-first move ordering (transposition-table move
+// first, then the game's ordering score, picked lazily), an optional width limit that
 // expands only the best W children (000_9752b1518ee42188.txt §3), depth/node/time limits
 // and statistics (nodes, depth, NPS, principal variation).
 package search
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"evotune/engine"
@@ -233,12 +233,22 @@ func (s *Searcher[M]) negamax(pos Position[M], depth, ply int, alpha, beta int64
 	if len(moves) == 0 {
 		return pos.Evaluate()
 	}
-	moves = orderMoves(moves, ttMove, hasTTMove, s.lim.Width)
+	sorted := 0 // moves[:sorted] are in search order
+	if ttFirst(moves, ttMove, hasTTMove) {
+		sorted = 1
+	}
+	n := len(moves)
+	if w := s.lim.Width; w > 0 && n > w {
+		n = w
+	}
 
 	origAlpha := alpha
 	best := int64(-engine.Win - 1)
 	var bestMove M
-	for i := range moves {
+	for i := 0; i < n; i++ {
+		if i >= sorted {
+			pickBest(moves, i)
+		}
 		m := moves[i].Move
 		pos.Make(m)
 		score := -s.negamax(pos, depth-1, ply+1, -beta, -alpha)
@@ -277,52 +287,32 @@ func (s *Searcher[M]) negamax(pos Position[M], depth, ply int, alpha, beta int64
 	return best
 }
 
-// orderMoves puts the transposition-table move first and the rest best-first by score,
-// keeping generation order among equal scores so searches are reproducible. With a width
-// limit it returns only the first width moves, selecting them in O(width·n) when that is
-// cheaper than sorting (Connect6 nodes have thousands of candidate pairs and width 10).
-func orderMoves[M comparable](moves []Scored[M], ttMove M, hasTTMove bool, width int) []Scored[M] {
-	first := 0
-	if hasTTMove {
-		for i := range moves {
-			if moves[i].Move == ttMove {
-				m := moves[i]
-				copy(moves[1:i+1], moves[:i])
-				moves[0] = m
-				first = 1
-				break
-			}
+// ttFirst moves the transposition-table move, if present, to the front and reports
+// whether it did.
+func ttFirst[M comparable](moves []Scored[M], ttMove M, hasTTMove bool) bool {
+	if !hasTTMove {
+		return false
+	}
+	for i := range moves {
+		if moves[i].Move == ttMove {
+			moves[0], moves[i] = moves[i], moves[0]
+			return true
 		}
 	}
-	rest := moves[first:]
-	k := len(rest)
-	if width > 0 {
-		k = max(width-first, 0)
-	}
-	if k < len(rest) && k*8 < len(rest) {
-		for i := 0; i < k; i++ {
-			best := i
-			for j := i + 1; j < len(rest); j++ {
-				if rest[j].Score > rest[best].Score {
-					best = j
-				}
-			}
-			m := rest[best]
-			copy(rest[i+1:best+1], rest[i:best])
-			rest[i] = m
+	return false
+}
+
+// pickBest swaps the best-scored move of moves[i:] into moves[i] (the first of equal
+// scores, so the order is deterministic). Picking lazily means a node that cuts off after
+// its first move or two never pays for a full sort.
+func pickBest[M comparable](moves []Scored[M], i int) {
+	best := i
+	for j := i + 1; j < len(moves); j++ {
+		if moves[j].Score > moves[best].Score {
+			best = j
 		}
-	} else {
-		slices.SortStableFunc(rest, func(a, b Scored[M]) int {
-			switch {
-			case a.Score > b.Score:
-				return -1
-			case a.Score < b.Score:
-				return 1
-			}
-			return 0
-		})
 	}
-	return moves[:first+min(k, len(rest))]
+	moves[i], moves[best] = moves[best], moves[i]
 }
 
 // toTT and fromTT store win scores relative to the node, so a transposition reached at a

@@ -1,0 +1,278 @@
+package gomoku
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"evotune/engine"
+	"evotune/engine/search"
+)
+
+// Name is the registry name of the game.
+const Name = "gomoku"
+
+// Bounds of the weights.
+const (
+	MaxPatternScore = 1e7
+	MaxStyle        = 100
+)
+
+// Weights are the pattern scores of Table 1 and the style factors of §2 of
+// 001_4cd63e63655ef194.txt: Value = K1·Value_me − K2·Value_enemy (K1/K2 large =
+// attacking, small = defensive). In JSON every pattern is a key named as in PatternNames,
+// plus "k1" and "k2"; all 15 keys are required. Scores lie in [0, 1e7], K1 and K2 in
+// [0, 100]; scores are rounded to integers.
+type Weights struct {
+	Scores [NumPatterns]float64
+	K1, K2 float64
+}
+
+// DefaultWeights returns Table 1 with K1 = K2 = 1.
+func DefaultWeights() *Weights {
+	return &Weights{
+		Scores: [NumPatterns]float64{300000, 2500, 3000, 2600, 3000, 500, 800, 600, 550, 650, 150, 250, 200},
+		K1:     1, K2: 1,
+	}
+}
+
+// Game returns "gomoku".
+func (w *Weights) Game() string { return Name }
+
+// Validate checks every score and the style factors.
+func (w *Weights) Validate() error {
+	for i, s := range w.Scores {
+		if err := engine.CheckValue(PatternNames[i], s, 0, MaxPatternScore); err != nil {
+			return err
+		}
+	}
+	if err := engine.CheckValue("k1", w.K1, 0, MaxStyle); err != nil {
+		return err
+	}
+	return engine.CheckValue("k2", w.K2, 0, MaxStyle)
+}
+
+// MarshalJSON writes the named object, patterns in Table 1 order, then k1 and k2.
+func (w *Weights) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, s := range w.Scores {
+		fmt.Fprintf(&b, "%q:%s,", PatternNames[i], num(s))
+	}
+	fmt.Fprintf(&b, "\"k1\":%s,\"k2\":%s}", num(w.K1), num(w.K2))
+	return b.Bytes(), nil
+}
+
+func num(x float64) string {
+	out, _ := json.Marshal(x)
+	return string(out)
+}
+
+// UnmarshalJSON reads the named object; every key is required and no other is allowed.
+func (w *Weights) UnmarshalJSON(data []byte) error {
+	var m map[string]float64
+	if err := json.Unmarshal(data, &m); err != nil {
+		return errors.New("want an object of numbers keyed by pattern name, k1 and k2")
+	}
+	for k := range m {
+		if indexOf(k) < 0 && k != "k1" && k != "k2" {
+			return fmt.Errorf("%s: unknown key", k)
+		}
+	}
+	for i, name := range PatternNames {
+		v, ok := m[name]
+		if !ok {
+			return fmt.Errorf("%s: missing", name)
+		}
+		w.Scores[i] = v
+	}
+	var ok bool
+	if w.K1, ok = m["k1"]; !ok {
+		return errors.New("k1: missing")
+	}
+	if w.K2, ok = m["k2"]; !ok {
+		return errors.New("k2: missing")
+	}
+	return nil
+}
+
+func indexOf(name string) int {
+	for i, n := range PatternNames {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Tables rounds the scores to integers.
+func (w *Weights) Tables() *Tables {
+	t := &Tables{K1: w.K1, K2: w.K2}
+	for i, s := range w.Scores {
+		t.Score[i] = int64(math.Round(s))
+	}
+	return t
+}
+
+// Game implements engine.Game for Gomoku with a rule; the zero value is freestyle.
+type Game struct {
+	Rule Rule
+}
+
+// Name returns "gomoku".
+func (Game) Name() string { return Name }
+
+// NewBoard returns the empty board; size 0 means 15.
+func (g Game) NewBoard(size int) (engine.Board, error) {
+	if size == 0 {
+		size = DefaultSize
+	}
+	p, err := NewPosition(size, g.Rule, DefaultWeights().Tables())
+	if err != nil {
+		return nil, err
+	}
+	return &Board{pos: p}, nil
+}
+
+// DefaultWeights returns Table 1 with K1 = K2 = 1.
+func (Game) DefaultWeights() engine.Weights { return DefaultWeights() }
+
+// DecodeWeights strictly decodes the named weights object.
+func (Game) DecodeWeights(raw json.RawMessage) (engine.Weights, error) {
+	var w Weights
+	if err := w.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	if err := w.Validate(); err != nil {
+		return nil, err
+	}
+	return &w, nil
+}
+
+// DefaultLimits is depth 3 (the paper's default, §1.2) with width 12.
+func (Game) DefaultLimits() engine.Limits { return engine.Limits{Depth: 3, Width: 12} }
+
+// NewPlayer returns a negamax alpha-beta player with a 2^18-entry transposition table.
+func (Game) NewPlayer(w engine.Weights, lim engine.Limits) (engine.Player, error) {
+	gw, ok := w.(*Weights)
+	if !ok {
+		return nil, fmt.Errorf("gomoku: weights are for %s", w.Game())
+	}
+	if err := gw.Validate(); err != nil {
+		return nil, err
+	}
+	if err := lim.Validate(); err != nil {
+		return nil, err
+	}
+	if lim.Depth == 0 {
+		lim.Depth = Game{}.DefaultLimits().Depth
+	}
+	return &Player{tab: gw.Tables(), s: search.New[Move](18), lim: lim}, nil
+}
+
+// RandomMove returns a uniformly chosen empty point.
+func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
+	p := b.(*Board).pos
+	if o := b.Outcome(); o != engine.Ongoing {
+		return ""
+	}
+	var empty []Move
+	for m := range p.cells {
+		if p.cells[m] == 0 {
+			empty = append(empty, Move(m))
+		}
+	}
+	return p.MoveString(empty[rng.IntN(len(empty))])
+}
+
+// Board is the engine.Board of Gomoku.
+type Board struct{ pos *Position }
+
+// Position returns the underlying position (shared).
+func (b *Board) Position() *Position { return b.pos }
+
+// Game returns "gomoku".
+func (b *Board) Game() string { return Name }
+
+// Size returns the board side.
+func (b *Board) Size() int { return b.pos.g.n }
+
+// ToMove returns the side to move.
+func (b *Board) ToMove() engine.Color { return b.pos.stm }
+
+// Ply returns the number of stones played.
+func (b *Board) Ply() int { return b.pos.ply }
+
+// Key returns the Zobrist key.
+func (b *Board) Key() uint64 { return b.pos.key }
+
+// String draws the board.
+func (b *Board) String() string { return b.pos.String() }
+
+// Clone returns an independent copy.
+func (b *Board) Clone() engine.Board { return &Board{pos: b.pos.Clone()} }
+
+// Play parses and plays a move; the board is unchanged on error.
+func (b *Board) Play(s string) error {
+	m, err := b.pos.ParseMove(s)
+	if err != nil {
+		return err
+	}
+	if err := b.pos.Legal(m); err != nil {
+		return err
+	}
+	b.pos.Make(m)
+	return nil
+}
+
+// Outcome reports five in a row or a full board.
+func (b *Board) Outcome() engine.Outcome {
+	if c, ok := b.pos.Winner(); ok {
+		if c == engine.Black {
+			return engine.BlackWins
+		}
+		return engine.WhiteWins
+	}
+	if b.pos.Full() {
+		return engine.Draw
+	}
+	return engine.Ongoing
+}
+
+// Player is a negamax alpha-beta Gomoku player with its own transposition table.
+type Player struct {
+	tab *Tables
+	s   *search.Searcher[Move]
+	lim engine.Limits
+}
+
+// Search searches a copy of pos evaluated with the player's weights.
+func (pl *Player) Search(ctx context.Context, pos *Position) search.Result[Move] {
+	q := pos.Clone()
+	q.SetTables(pl.tab)
+	return pl.s.Search(ctx, q, pl.lim)
+}
+
+// Move implements engine.Player.
+func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.SearchStats, error) {
+	gb, ok := b.(*Board)
+	if !ok {
+		return "", engine.SearchStats{}, fmt.Errorf("gomoku: board of %s", b.Game())
+	}
+	if gb.Outcome() != engine.Ongoing {
+		return "", engine.SearchStats{}, errors.New("gomoku: the game is over")
+	}
+	res := pl.Search(ctx, gb.pos)
+	st := engine.SearchStats{Nodes: res.Nodes, Depth: res.Depth, Score: res.Score, Elapsed: res.Elapsed}
+	for _, m := range res.PV {
+		st.PV = append(st.PV, gb.pos.MoveString(m))
+	}
+	if !res.Found {
+		return "", st, errors.New("gomoku: no move found")
+	}
+	return gb.pos.MoveString(res.Best), st, nil
+}

@@ -1,0 +1,113 @@
+package gomoku
+
+import (
+	"evotune/engine"
+	"evotune/engine/search"
+)
+
+// windowWeight[k] scores a 5-window through a candidate holding k stones of one colour and
+// none of the other: the point score of 002_1c361d516f9a1960.txt ("count the 5-windows
+// through the point that hold no opponent stone and score them").
+var windowWeight = [5]int64{1, 8, 64, 512, 8192}
+
+// GenMoves appends the moves to search with ordering scores and returns buf:
+//   - on the empty board, only the centre;
+//   - if the side to move can make five, only that point;
+//   - else if the opponent could make five next move, only the points that stop it;
+//   - else every empty point within distance 2 (king steps) of a stone
+//     (001_4cd63e63655ef194.txt §2: "the square of side 4 centred on each stone"),
+//     scored by the attacking plus defending 5-window point score.
+func (p *Position) GenMoves(buf []search.Scored[Move]) []search.Scored[Move] {
+	if p.ply == 0 {
+		return append(buf, search.Scored[Move]{Move: Move(p.g.centre)})
+	}
+	c, opp := p.stm, p.stm.Opponent()
+	// A five needs a four-pattern in its line, so the scans below run only when one exists.
+	if p.fours[c] > 0 {
+		for m := range p.cells {
+			if p.cells[m] == 0 && p.near[m] > 0 && p.makesFive(Move(m), c) {
+				return append(buf, search.Scored[Move]{Move: Move(m), Score: engine.Win})
+			}
+		}
+	}
+	n0 := len(buf)
+	if p.fours[opp] > 0 {
+		for m := range p.cells {
+			if p.cells[m] == 0 && p.near[m] > 0 && p.makesFive(Move(m), opp) {
+				buf = append(buf, search.Scored[Move]{Move: Move(m), Score: p.pointScore(Move(m))})
+			}
+		}
+		if len(buf) > n0 {
+			return buf
+		}
+	}
+	for m := range p.cells {
+		if p.cells[m] == 0 && p.near[m] > 0 {
+			buf = append(buf, search.Scored[Move]{Move: Move(m), Score: p.pointScore(Move(m))})
+		}
+	}
+	return buf
+}
+
+// pad is the border width of the padded board used by pointScore.
+const pad = 4
+
+// dirWindowScore[i] is the point score contributed by one direction, indexed by the 8
+// neighbours at offsets −4..−1, 1..4 (2 bits each: 0 empty, 1 Black, 2 White, 3 off the
+// board). The score is symmetric in the colours, so one table serves both sides.
+var dirWindowScore = func() *[1 << 16]int32 {
+	t := new([1 << 16]int32)
+	for idx := range t {
+		var cells [9]int
+		for k := 0; k < 8; k++ {
+			v := (idx >> (2 * k)) & 3
+			if k < 4 {
+				cells[k] = v
+			} else {
+				cells[k+1] = v
+			}
+		}
+		var score int64
+		for s := 0; s < 5; s++ {
+			var nb, nw int
+			blocked := false
+			for _, v := range cells[s : s+5] {
+				switch v {
+				case 1:
+					nb++
+				case 2:
+					nw++
+				case 3:
+					blocked = true
+				}
+			}
+			if blocked {
+				continue
+			}
+			if nw == 0 {
+				score += windowWeight[nb]
+			}
+			if nb == 0 {
+				score += windowWeight[nw]
+			}
+		}
+		t[idx] = int32(score)
+	}
+	return t
+}()
+
+// pointScore sums windowWeight over the 5-windows through m, for both colours' windows
+// (attack and defence), by one table look-up per direction on the padded board.
+func (p *Position) pointScore(m Move) int64 {
+	w := p.g.n + 2*pad
+	c := int(m)%p.g.n + pad + (int(m)/p.g.n+pad)*w
+	pd := p.padded
+	var score int32
+	for _, step := range [4]int{1, w, w + 1, 1 - w} {
+		idx := uint16(pd[c-4*step]) | uint16(pd[c-3*step])<<2 | uint16(pd[c-2*step])<<4 |
+			uint16(pd[c-step])<<6 | uint16(pd[c+step])<<8 | uint16(pd[c+2*step])<<10 |
+			uint16(pd[c+3*step])<<12 | uint16(pd[c+4*step])<<14
+		score += dirWindowScore[idx]
+	}
+	return int64(score)
+}
