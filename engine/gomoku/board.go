@@ -131,12 +131,12 @@ type Position struct {
 	g         *geometry
 	rule      Rule
 	tab       *Tables
-	cells     []int8 // 0 empty, 1 Black, 2 White
+	cells     []int8             // 0 empty, 1 Black, 2 White
 	padded    *[paddedCells]int8 // cells with a border of 4 (value 3) for pointScore
 	near      []uint8
 	lineBits  [][2]uint32 // stones of every line per colour, bit i = the line's i-th cell
 	lineScore [][2]int64  // pattern score of every line per colour
-	lineFours [][2]uint8 // four-patterns of every line per colour
+	lineFours [][2]uint8  // four-patterns of every line per colour
 	score     [2]int64
 	fours     [2]int32
 	stm       engine.Color
@@ -154,7 +154,7 @@ func NewPosition(size int, rule Rule, t *Tables) (*Position, error) {
 	g := geometryOf(size)
 	p := &Position{g: g, rule: rule, tab: t, winner: -1,
 		cells: make([]int8, size*size), near: make([]uint8, size*size),
-		padded: new([paddedCells]int8),
+		padded:    new([paddedCells]int8),
 		lineScore: make([][2]int64, len(g.lines)), lineFours: make([][2]uint8, len(g.lines)),
 		lineBits: make([][2]uint32, len(g.lines))}
 	segmentCounts(5, 0) // build the segment table now, not inside the first search

@@ -40,9 +40,9 @@ func TestMatchSegment(t *testing.T) {
 		{"AA????", map[Pattern]uint8{DeadTwoA: 1}},
 		{"???A?A???", map[Pattern]uint8{DeadTwoB: 1}},
 		{"??A??A??", map[Pattern]uint8{DeadTwoC: 1}},
-		{"AAAA", nil},   // shorter than five: dead space
-		{"?????", nil},  // no stones
-		{"?A???", nil},  // a single stone is no pattern
+		{"AAAA", nil},  // shorter than five: dead space
+		{"?????", nil}, // no stones
+		{"?A???", nil}, // a single stone is no pattern
 		{"??AAAA??AA???", map[Pattern]uint8{LiveFour: 1, LiveTwo: 1}},
 		{"?AA??AA?", map[Pattern]uint8{DeadFourC: 0, DeadThreeC: 1}}, // AA??A uses 3 stones, one A left
 	}
