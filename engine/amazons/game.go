@@ -1,0 +1,244 @@
+package amazons
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"evotune/engine"
+	"evotune/engine/search"
+)
+
+// Name is the registry name of the game.
+const Name = "amazons"
+
+// Weight bounds.
+const (
+	MaxA      = 1000
+	MaxB      = 100
+	MaxSwitch = 200
+	MaxEqual  = 2
+)
+
+// Weights are the coefficients of §4 of 004_5fa71e7c84b0e80d.txt:
+// k_i(t) = A[i] + B[i]·t for turn t < SwitchTurn (i = 1..5 for tq, tk, p1, p2, mobility);
+// from SwitchTurn on k1 = LateK1 and k2…k5 = 0. Equal is the territory credit of a square
+// both sides reach equally fast. JSON: {"a": [5], "b": [5], "switch_turn": 17,
+// "late_k1": 5, "equal": 0.5}; all keys required. Bounds: |a| ≤ 1000, |b| ≤ 100,
+// switch_turn an integer in [1, 200], |late_k1| ≤ 1000, |equal| ≤ 2.
+type Weights struct {
+	A          []float64 `json:"a"`
+	B          []float64 `json:"b"`
+	SwitchTurn float64   `json:"switch_turn"`
+	LateK1     float64   `json:"late_k1"`
+	Equal      float64   `json:"equal"`
+}
+
+// DefaultWeights returns the paper's fit: a = (64, 32, 32, 64, 16),
+// b = (−2, −0.9, −0.9, −2, −0.45), switch at turn 17, late k1 = 5, equal = 0.5.
+func DefaultWeights() *Weights {
+	return &Weights{
+		A:          []float64{64, 32, 32, 64, 16},
+		B:          []float64{-2, -0.9, -0.9, -2, -0.45},
+		SwitchTurn: 17, LateK1: 5, Equal: 0.5,
+	}
+}
+
+// Game returns "amazons".
+func (w *Weights) Game() string { return Name }
+
+// Validate checks lengths and bounds; the error names the field.
+func (w *Weights) Validate() error {
+	if err := engine.CheckVector("a", w.A, 5, -MaxA, MaxA); err != nil {
+		return err
+	}
+	if err := engine.CheckVector("b", w.B, 5, -MaxB, MaxB); err != nil {
+		return err
+	}
+	if err := engine.CheckValue("switch_turn", w.SwitchTurn, 1, MaxSwitch); err != nil {
+		return err
+	}
+	if w.SwitchTurn != math.Trunc(w.SwitchTurn) {
+		return fmt.Errorf("switch_turn: %g is not a whole turn number", w.SwitchTurn)
+	}
+	if err := engine.CheckValue("late_k1", w.LateK1, -MaxA, MaxA); err != nil {
+		return err
+	}
+	return engine.CheckValue("equal", w.Equal, -MaxEqual, MaxEqual)
+}
+
+// Tables converts the weights for the evaluation.
+func (w *Weights) Tables() *Tables {
+	t := &Tables{Switch: int(w.SwitchTurn), LateK1: w.LateK1, Equal: w.Equal}
+	copy(t.A[:], w.A)
+	copy(t.B[:], w.B)
+	return t
+}
+
+// Game implements engine.Game for the Amazons.
+type Game struct{}
+
+// Name returns "amazons".
+func (Game) Name() string { return Name }
+
+// NewBoard returns the start position; size 0 means 10.
+func (Game) NewBoard(size int) (engine.Board, error) {
+	if size == 0 {
+		size = 10
+	}
+	p, err := NewPosition(size, DefaultWeights().Tables())
+	if err != nil {
+		return nil, err
+	}
+	return &Board{pos: p}, nil
+}
+
+// DefaultWeights returns the paper's fit.
+func (Game) DefaultWeights() engine.Weights { return DefaultWeights() }
+
+// DecodeWeights strictly decodes the weights object; every key is required.
+func (Game) DecodeWeights(raw json.RawMessage) (engine.Weights, error) {
+	var d struct {
+		A          []float64 `json:"a"`
+		B          []float64 `json:"b"`
+		SwitchTurn *float64  `json:"switch_turn"`
+		LateK1     *float64  `json:"late_k1"`
+		Equal      *float64  `json:"equal"`
+	}
+	if err := engine.DecodeStrict(raw, &d); err != nil {
+		return nil, err
+	}
+	switch {
+	case d.A == nil:
+		return nil, errors.New("a: missing")
+	case d.B == nil:
+		return nil, errors.New("b: missing")
+	case d.SwitchTurn == nil:
+		return nil, errors.New("switch_turn: missing")
+	case d.LateK1 == nil:
+		return nil, errors.New("late_k1: missing")
+	case d.Equal == nil:
+		return nil, errors.New("equal: missing")
+	}
+	w := &Weights{A: d.A, B: d.B, SwitchTurn: *d.SwitchTurn, LateK1: *d.LateK1, Equal: *d.Equal}
+	if err := w.Validate(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// DefaultLimits is depth 2, width 10.
+func (Game) DefaultLimits() engine.Limits { return engine.Limits{Depth: 2, Width: 10} }
+
+// NewPlayer returns an alpha-beta player with a 2^14-entry transposition table.
+func (Game) NewPlayer(w engine.Weights, lim engine.Limits) (engine.Player, error) {
+	aw, ok := w.(*Weights)
+	if !ok {
+		return nil, fmt.Errorf("amazons: weights are for %s", w.Game())
+	}
+	if err := aw.Validate(); err != nil {
+		return nil, err
+	}
+	if err := lim.Validate(); err != nil {
+		return nil, err
+	}
+	if lim.Depth == 0 {
+		lim.Depth = Game{}.DefaultLimits().Depth
+	}
+	return &Player{tab: aw.Tables(), s: search.New[Move](14), lim: lim}, nil
+}
+
+// RandomMove returns a uniformly chosen legal move, or "" if there is none.
+func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
+	p := b.(*Board).pos
+	moves := p.AppendMoves(nil)
+	if len(moves) == 0 {
+		return ""
+	}
+	return p.MoveString(moves[rng.IntN(len(moves))])
+}
+
+// Board is the engine.Board of the Amazons.
+type Board struct{ pos *Position }
+
+// Position returns the underlying position (shared).
+func (b *Board) Position() *Position { return b.pos }
+
+// Game returns "amazons".
+func (b *Board) Game() string { return Name }
+
+// Size returns the board side.
+func (b *Board) Size() int { return b.pos.n }
+
+// ToMove returns the side to move.
+func (b *Board) ToMove() engine.Color { return b.pos.stm }
+
+// Ply returns the number of moves played.
+func (b *Board) Ply() int { return b.pos.ply }
+
+// Key returns the Zobrist key.
+func (b *Board) Key() uint64 { return b.pos.key }
+
+// String draws the board.
+func (b *Board) String() string { return b.pos.String() }
+
+// Clone returns an independent copy.
+func (b *Board) Clone() engine.Board { return &Board{pos: b.pos.Clone()} }
+
+// Play parses and plays a move; the board is unchanged on error.
+func (b *Board) Play(s string) error {
+	m, err := b.pos.ParseMove(s)
+	if err != nil {
+		return err
+	}
+	if err := b.pos.Legal(m); err != nil {
+		return err
+	}
+	b.pos.Make(m)
+	return nil
+}
+
+// Outcome reports a side to move that cannot move (it loses).
+func (b *Board) Outcome() engine.Outcome {
+	if b.pos.HasMove() {
+		return engine.Ongoing
+	}
+	if b.pos.stm == engine.Black {
+		return engine.WhiteWins
+	}
+	return engine.BlackWins
+}
+
+// Player is a width-limited alpha-beta Amazons player.
+type Player struct {
+	tab *Tables
+	s   *search.Searcher[Move]
+	lim engine.Limits
+}
+
+// Search searches a copy of pos with the player's weights.
+func (pl *Player) Search(ctx context.Context, pos *Position) search.Result[Move] {
+	q := pos.Clone()
+	q.tab = pl.tab
+	return pl.s.Search(ctx, q, pl.lim)
+}
+
+// Move implements engine.Player.
+func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.SearchStats, error) {
+	ab, ok := b.(*Board)
+	if !ok {
+		return "", engine.SearchStats{}, fmt.Errorf("amazons: board of %s", b.Game())
+	}
+	res := pl.Search(ctx, ab.pos)
+	st := engine.SearchStats{Nodes: res.Nodes, Depth: res.Depth, Score: res.Score, Elapsed: res.Elapsed}
+	for _, m := range res.PV {
+		st.PV = append(st.PV, ab.pos.MoveString(m))
+	}
+	if !res.Found {
+		return "", st, errors.New("amazons: no legal move")
+	}
+	return ab.pos.MoveString(res.Best), st, nil
+}
