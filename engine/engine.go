@@ -195,3 +195,30 @@ func ZobristTable(n int, seed uint64) []uint64 {
 	}
 	return keys
 }
+
+// BenchPosition is one position of a game's fixed benchmark suite: the moves that lead to
+// it from the start, on a board of the given size (0 = default).
+type BenchPosition struct {
+	Name  string
+	Size  int
+	Moves []string
+}
+
+// Perfter is implemented by games that can count their legal move tree (perft).
+type Perfter interface {
+	// Perft counts the leaves of the legal move tree of b to depth plies (perft(0) = 1; a
+	// finished game has no children). b is not modified.
+	Perft(b Board, depth int) int64
+}
+
+// Bencher is implemented by games with a fixed benchmark suite.
+type Bencher interface {
+	// BenchSuite returns the suite's positions and the limits it is searched with.
+	BenchSuite() ([]BenchPosition, Limits)
+}
+
+// Ruled is implemented by games with rule variants (Gomoku: freestyle, standard).
+type Ruled interface {
+	// WithRule returns the game under the named rule; the error names an unknown rule.
+	WithRule(name string) (Game, error)
+}

@@ -242,3 +242,23 @@ func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.Sear
 	}
 	return ab.pos.MoveString(res.Best), st, nil
 }
+
+// Perft counts the legal move tree of b to depth plies.
+func (Game) Perft(b engine.Board, depth int) int64 {
+	return b.(*Board).pos.Clone().Perft(depth)
+}
+
+// BenchSuite is four positions (start, after 2, 6 and 12 plies of a fixed game, on 10×10
+// and 8×8) searched at depth 2, width 10.
+func (Game) BenchSuite() ([]engine.BenchPosition, engine.Limits) {
+	// The first 12 plies of evotune's own depth-2, width-10 self-play with the paper's weights.
+	game := []string{"a7-c7/a5", "a4-c4/c6", "d10-e9/e1", "d1-g4/i6", "j7-f7/h5", "g1-h2/d6",
+		"g10-i8/d3", "j4-g7/j7", "c7-c8/h8", "c4-b3/b7", "i8-e4/b4", "g7-g8/e8"}
+	return []engine.BenchPosition{
+		{Name: "start", Size: 10},
+		{Name: "ply2", Size: 10, Moves: game[:2]},
+		{Name: "ply6", Size: 10, Moves: game[:6]},
+		{Name: "ply12", Size: 10, Moves: game},
+		{Name: "8x8-start", Size: 8},
+	}, engine.Limits{Depth: 2, Width: 10}
+}

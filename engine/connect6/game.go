@@ -242,3 +242,57 @@ func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.Sear
 	}
 	return res.Best.String(), st, nil
 }
+
+// Perft counts the legal move tree of b to depth plies: Black's first move has 361
+// children, later positions C(e, 2) for e empty points.
+func (Game) Perft(b engine.Board, depth int) int64 {
+	return perft(b.(*Board).pos, depth)
+}
+
+func perft(p *Position, depth int) int64 {
+	if depth == 0 {
+		return 1
+	}
+	if over, _ := p.Terminal(); over {
+		return 0
+	}
+	var empty []int16
+	for pt := int16(0); pt < Points; pt++ {
+		if p.cells[pt] == 0 {
+			empty = append(empty, pt)
+		}
+	}
+	e := int64(len(empty))
+	if depth == 1 {
+		if p.ply == 0 {
+			return e
+		}
+		return e * (e - 1) / 2
+	}
+	var n int64
+	visit := func(m Move) {
+		p.Make(m)
+		n += perft(p, depth-1)
+		p.Unmake(m)
+	}
+	for i, a := range empty {
+		if p.ply == 0 {
+			visit(Move{a, NoPoint})
+			continue
+		}
+		for _, b := range empty[i+1:] {
+			visit(Move{a, b})
+		}
+	}
+	return n
+}
+
+// BenchSuite is the paper's 9th-move position plus positions after 3 and 5 moves of the
+// same game, searched at depth 5, width 10 (000_9752b1518ee42188.txt §4.2.1).
+func (Game) BenchSuite() ([]engine.BenchPosition, engine.Limits) {
+	return []engine.BenchPosition{
+		{Name: "move4", Moves: BenchGame[:3]},
+		{Name: "move6", Moves: BenchGame[:5]},
+		{Name: "move9", Moves: BenchGame},
+	}, engine.Limits{Depth: 5, Width: 10}
+}

@@ -276,3 +276,52 @@ func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.Sear
 	}
 	return gb.pos.MoveString(res.Best), st, nil
 }
+
+// Perft counts the legal move tree of b to depth plies (every empty point is a move).
+func (Game) Perft(b engine.Board, depth int) int64 {
+	return perft(b.(*Board).pos.Clone(), depth)
+}
+
+func perft(p *Position, depth int) int64 {
+	if depth == 0 {
+		return 1
+	}
+	if over, _ := p.Terminal(); over {
+		return 0
+	}
+	var n int64
+	for m := range p.cells {
+		if p.cells[m] != 0 {
+			continue
+		}
+		if depth == 1 {
+			n++
+			continue
+		}
+		p.Make(Move(m))
+		n += perft(p, depth-1)
+		p.Unmake(Move(m))
+	}
+	return n
+}
+
+// BenchSuite is five middle-game positions of 4 to 13 stones searched at depth 6 with no
+// width limit.
+func (Game) BenchSuite() ([]engine.BenchPosition, engine.Limits) {
+	return []engine.BenchPosition{
+		{Name: "open4", Moves: []string{"h8", "i9", "h10", "g9"}},
+		{Name: "cross7", Moves: []string{"h8", "h9", "h10", "i9", "g9", "j9", "i10"}},
+		{Name: "diag9", Moves: []string{"h8", "i7", "i9", "g9", "j10", "k11", "g7", "h7", "j7"}},
+		{Name: "mid11", Moves: []string{"h8", "i8", "g9", "i10", "i9", "j9", "g7", "g8", "f10", "e11", "h10"}},
+		{Name: "mid13", Moves: []string{"h8", "h9", "g9", "i7", "f10", "e11", "g10", "g11", "h10", "i10", "f8", "f9", "e9"}},
+	}, engine.Limits{Depth: 6}
+}
+
+// WithRule returns the game under "freestyle" or "standard".
+func (Game) WithRule(name string) (engine.Game, error) {
+	r, err := ParseRule(name)
+	if err != nil {
+		return nil, err
+	}
+	return Game{Rule: r}, nil
+}

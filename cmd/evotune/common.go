@@ -1,0 +1,78 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"evotune/engine"
+	"evotune/genomes"
+)
+
+// gameOpts are the flags every game command shares.
+type gameOpts struct {
+	game string
+	rule string
+}
+
+// resolveGame looks the game up and applies a rule variant.
+func resolveGame(o gameOpts) (engine.Game, genomes.Entry, error) {
+	if o.game == "" {
+		return nil, genomes.Entry{}, fmt.Errorf("--game is required (one of %v)", genomes.Names())
+	}
+	e, err := genomes.Lookup(o.game)
+	if err != nil {
+		return nil, e, err
+	}
+	g := e.Game
+	if o.rule != "" {
+		r, ok := g.(engine.Ruled)
+		if !ok {
+			return nil, e, fmt.Errorf("--rule: %s has no rule variants", o.game)
+		}
+		if g, err = r.WithRule(o.rule); err != nil {
+			return nil, e, fmt.Errorf("--rule: %w", err)
+		}
+	}
+	return g, e, nil
+}
+
+// loadWeights returns the paper's weights for "default" or the weights of a file, with
+// the file's search limits (nil if none).
+func loadWeights(g engine.Game, spec string) (engine.Weights, *engine.Limits, error) {
+	if spec == "" || spec == "default" {
+		return g.DefaultWeights(), nil, nil
+	}
+	w, f, err := engine.LoadWeightsFile(spec, g)
+	if err != nil {
+		return nil, nil, err
+	}
+	return w, f.Search, nil
+}
+
+// mergeLimits fills the zero fields of flags from file and then from the game's defaults.
+func mergeLimits(g engine.Game, flags engine.Limits, file *engine.Limits) engine.Limits {
+	l := flags
+	if file != nil {
+		if l.Depth == 0 {
+			l.Depth = file.Depth
+		}
+		if l.Width == 0 {
+			l.Width = file.Width
+		}
+	}
+	d := g.DefaultLimits()
+	if l.Depth == 0 {
+		l.Depth = d.Depth
+	}
+	if l.Width == 0 {
+		l.Width = d.Width
+	}
+	return l
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,403 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"evotune/engine"
+	"evotune/engine/connect6"
+)
+
+func addGameFlags(c *cobra.Command, o *gameOpts) {
+	c.Flags().StringVar(&o.game, "game", "", "game: connect6, gomoku or amazons")
+	c.Flags().StringVar(&o.rule, "rule", "", "rule variant (gomoku: freestyle or standard)")
+}
+
+// ---- weights default ----
+
+type weightsOpts struct {
+	gameOpts
+	out string
+}
+
+func newWeightsCmd() *cobra.Command {
+	c := &cobra.Command{Use: "weights", Short: "Weights files"}
+	var o weightsOpts
+	def := &cobra.Command{
+		Use:     "default --game G [--out FILE]",
+		Short:   "Write the paper's weights as a weights file",
+		Args:    cobra.NoArgs,
+		Example: "  evotune weights default --game connect6 --out c6.json",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runWeightsDefault(o, cmd.OutOrStdout())
+		},
+	}
+	addGameFlags(def, &o.gameOpts)
+	def.Flags().StringVar(&o.out, "out", "", "write to FILE (atomically) instead of standard output")
+	c.AddCommand(def)
+	return c
+}
+
+func runWeightsDefault(o weightsOpts, out io.Writer) error {
+	g, _, err := resolveGame(o.gameOpts)
+	if err != nil {
+		return err
+	}
+	lim := g.DefaultLimits()
+	data, err := engine.MarshalWeightsFile(g.DefaultWeights(), &lim, &engine.Provenance{
+		Program: "evotune " + version, Note: "paper defaults"})
+	if err != nil {
+		return err
+	}
+	if o.out == "" {
+		_, err = out.Write(data)
+		return err
+	}
+	if err := engine.WriteFileAtomic(o.out, data); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	return nil
+}
+
+// ---- perft ----
+
+type perftOpts struct {
+	gameOpts
+	board int
+	depth int
+	json  bool
+}
+
+func newPerftCmd() *cobra.Command {
+	var o perftOpts
+	c := &cobra.Command{
+		Use:     "perft --game G [--board N] --depth D",
+		Short:   "Count the legal move tree from the start position",
+		Args:    cobra.NoArgs,
+		Example: "  evotune perft --game amazons --depth 2\n  evotune perft --game amazons --board 8 --depth 2",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runPerft(cmd.Context(), o, cmd.OutOrStdout())
+		},
+	}
+	addGameFlags(c, &o.gameOpts)
+	c.Flags().IntVar(&o.board, "board", 0, "board side (0 = the game's default)")
+	c.Flags().IntVar(&o.depth, "depth", 1, "depth in plies")
+	c.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	return c
+}
+
+func runPerft(_ context.Context, o perftOpts, out io.Writer) error {
+	g, _, err := resolveGame(o.gameOpts)
+	if err != nil {
+		return err
+	}
+	if o.depth < 0 || o.depth > 6 {
+		return fmt.Errorf("--depth %d: want 0–6", o.depth)
+	}
+	b, err := g.NewBoard(o.board)
+	if err != nil {
+		return fmt.Errorf("--board: %w", err)
+	}
+	p, ok := g.(engine.Perfter)
+	if !ok {
+		return fmt.Errorf("%s has no perft", g.Name())
+	}
+	start := time.Now()
+	n := p.Perft(b, o.depth)
+	el := time.Since(start)
+	if o.json {
+		return writeJSON(out, map[string]any{"game": g.Name(), "board": b.Size(), "depth": o.depth, "nodes": n, "seconds": el.Seconds()})
+	}
+	fmt.Fprintf(out, "perft(%d) %s %dx%d: %d nodes in %.3fs\n", o.depth, g.Name(), b.Size(), b.Size(), n, el.Seconds())
+	return nil
+}
+
+// ---- play ----
+
+type playOpts struct {
+	gameOpts
+	black, white string
+	board        int
+	lim          engine.Limits
+	opening      string
+	maxPlies     int
+	json, show   bool
+}
+
+func newPlayCmd() *cobra.Command {
+	var o playOpts
+	c := &cobra.Command{
+		Use:   "play --game G --black FILE|default --white FILE|default",
+		Short: "Play one game between two weights files and print the moves and result",
+		Args:  cobra.NoArgs,
+		Example: "  evotune play --game gomoku --black default --white default --depth 3\n" +
+			"  evotune play --game connect6 --black tuned.json --white default --show",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runPlay(cmd.Context(), o, cmd.OutOrStdout())
+		},
+	}
+	addGameFlags(c, &o.gameOpts)
+	c.Flags().StringVar(&o.black, "black", "default", "Black's weights: a weights file or 'default' (the paper's)")
+	c.Flags().StringVar(&o.white, "white", "default", "White's weights: a weights file or 'default'")
+	c.Flags().IntVar(&o.board, "board", 0, "board side (0 = the game's default)")
+	addLimitFlags(c, &o.lim)
+	c.Flags().StringVar(&o.opening, "opening", "", "moves to play first, comma-separated (e.g. h8,i9)")
+	c.Flags().IntVar(&o.maxPlies, "max-plies", 0, "adjudicate a draw after this many plies (0 = the game's own end)")
+	c.Flags().BoolVar(&o.json, "json", false, "print the game record as JSON")
+	c.Flags().BoolVar(&o.show, "show", false, "draw the final position")
+	return c
+}
+
+func addLimitFlags(c *cobra.Command, l *engine.Limits) {
+	c.Flags().IntVar(&l.Depth, "depth", 0, "search depth in plies (0 = the weights file's, else the game's default)")
+	c.Flags().IntVar(&l.Width, "width", 0, "expand only the best W moves of every node (0 = the file's or the game's default)")
+}
+
+func runPlay(ctx context.Context, o playOpts, out io.Writer) error {
+	g, _, err := resolveGame(o.gameOpts)
+	if err != nil {
+		return err
+	}
+	if err := o.lim.Validate(); err != nil {
+		return fmt.Errorf("--%w", err)
+	}
+	players := make([]engine.Player, 2)
+	for i, spec := range []string{o.black, o.white} {
+		w, fl, err := loadWeights(g, spec)
+		if err != nil {
+			return fmt.Errorf("--%s: %w", []string{"black", "white"}[i], err)
+		}
+		if players[i], err = g.NewPlayer(w, mergeLimits(g, o.lim, fl)); err != nil {
+			return err
+		}
+	}
+	b, err := g.NewBoard(o.board)
+	if err != nil {
+		return fmt.Errorf("--board: %w", err)
+	}
+	var opening []string
+	for _, m := range strings.Split(o.opening, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			opening = append(opening, m)
+		}
+	}
+	rec, err := engine.PlayGame(ctx, b, players[0], players[1], engine.RefereeOptions{Opening: opening, MaxPlies: o.maxPlies})
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return writeJSON(out, struct {
+			Game    string `json:"game"`
+			Result  string `json:"result"`
+			Winner  string `json:"winner"`
+			Record  engine.GameRecord
+			Seconds float64 `json:"seconds"`
+		}{g.Name(), rec.Outcome.String(), winner(rec.Outcome), rec, rec.Duration.Seconds()})
+	}
+	for i, m := range rec.Moves {
+		if i%2 == 0 {
+			fmt.Fprintf(out, "%3d. %s", i/2+1, m)
+		} else {
+			fmt.Fprintf(out, "  %s\n", m)
+		}
+	}
+	if len(rec.Moves)%2 == 1 {
+		fmt.Fprintln(out)
+	}
+	if o.show {
+		fmt.Fprint(out, b.String())
+	}
+	note := ""
+	if rec.PlyLimit {
+		note = " (ply limit)"
+	}
+	fmt.Fprintf(out, "result %s%s: %s after %d plies, %d nodes, %.2fs\n", rec.Outcome, note, winner(rec.Outcome), rec.Plies, rec.Nodes, rec.Duration.Seconds())
+	return nil
+}
+
+func winner(o engine.Outcome) string {
+	switch o {
+	case engine.BlackWins:
+		return "black wins"
+	case engine.WhiteWins:
+		return "white wins"
+	}
+	return "draw"
+}
+
+// ---- bench ----
+
+type benchOpts struct {
+	gameOpts
+	lim  engine.Limits
+	scan string
+	json bool
+}
+
+func newBenchCmd() *cobra.Command {
+	var o benchOpts
+	c := &cobra.Command{
+		Use:   "bench --game G [--depth D --width W] [--json]",
+		Short: "Search a fixed suite of positions and report nodes, time and NPS",
+		Args:  cobra.NoArgs,
+		Example: "  evotune bench --game gomoku --depth 6\n" +
+			"  evotune bench --game connect6 --scan both   # the paper's Fig. 3: depth 3, 4, 5 at width 10",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runBench(cmd.Context(), o, cmd.OutOrStdout())
+		},
+	}
+	addGameFlags(c, &o.gameOpts)
+	addLimitFlags(c, &o.lim)
+	c.Flags().StringVar(&o.scan, "scan", "", "connect6 only: global, local or both — time the 9th move of a fixed game with each road scan")
+	c.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	return c
+}
+
+type benchRow struct {
+	Position string  `json:"position"`
+	Depth    int     `json:"depth"`
+	Width    int     `json:"width"`
+	Move     string  `json:"move"`
+	Nodes    int64   `json:"nodes"`
+	Seconds  float64 `json:"seconds"`
+	NPS      float64 `json:"nps"`
+}
+
+func runBench(ctx context.Context, o benchOpts, out io.Writer) error {
+	g, _, err := resolveGame(o.gameOpts)
+	if err != nil {
+		return err
+	}
+	if err := o.lim.Validate(); err != nil {
+		return fmt.Errorf("--%w", err)
+	}
+	if o.scan != "" {
+		if g.Name() != connect6.Name {
+			return fmt.Errorf("--scan: only connect6 has road scans")
+		}
+		return runScanBench(ctx, o, out)
+	}
+	bg, ok := g.(engine.Bencher)
+	if !ok {
+		return fmt.Errorf("%s has no bench suite", g.Name())
+	}
+	suite, lim := bg.BenchSuite()
+	if o.lim.Depth > 0 {
+		lim.Depth = o.lim.Depth
+	}
+	if o.lim.Width > 0 {
+		lim.Width = o.lim.Width
+	}
+	var rows []benchRow
+	var total benchRow
+	total.Position, total.Depth, total.Width = "total", lim.Depth, lim.Width
+	if !o.json {
+		fmt.Fprintf(out, "%-12s %5s %5s %-14s %12s %9s %12s\n", "position", "depth", "width", "move", "nodes", "seconds", "nps")
+	}
+	for _, bp := range suite {
+		b, err := g.NewBoard(bp.Size)
+		if err != nil {
+			return err
+		}
+		for _, m := range bp.Moves {
+			if err := b.Play(m); err != nil {
+				return fmt.Errorf("bench position %s: %w", bp.Name, err)
+			}
+		}
+		pl, err := g.NewPlayer(g.DefaultWeights(), lim)
+		if err != nil {
+			return err
+		}
+		m, st, err := pl.Move(ctx, b)
+		if err != nil {
+			return fmt.Errorf("bench position %s: %w", bp.Name, err)
+		}
+		r := benchRow{bp.Name, st.Depth, lim.Width, m, st.Nodes, st.Elapsed.Seconds(), st.NPS()}
+		rows = append(rows, r)
+		total.Nodes += r.Nodes
+		total.Seconds += r.Seconds
+		if !o.json {
+			fmt.Fprintf(out, "%-12s %5d %5d %-14s %12d %9.3f %12.0f\n", r.Position, r.Depth, r.Width, r.Move, r.Nodes, r.Seconds, r.NPS)
+		}
+	}
+	if total.Seconds > 0 {
+		total.NPS = float64(total.Nodes) / total.Seconds
+	}
+	if o.json {
+		return writeJSON(out, map[string]any{"game": g.Name(), "positions": rows, "total": total})
+	}
+	fmt.Fprintf(out, "%-12s %5d %5d %-14s %12d %9.3f %12.0f\n", "total", total.Depth, total.Width, "", total.Nodes, total.Seconds, total.NPS)
+	return nil
+}
+
+// runScanBench reproduces Fig. 3 of 000_9752b1518ee42188.txt §4.2.1: the 9th move of a
+// fixed game, width 10, depth 3, 4, 5, global vs local scan, their time ratio and whether
+// both chose the same move.
+func runScanBench(ctx context.Context, o benchOpts, out io.Writer) error {
+	var scans []connect6.Scan
+	switch o.scan {
+	case "local":
+		scans = []connect6.Scan{connect6.LocalScan}
+	case "global":
+		scans = []connect6.Scan{connect6.GlobalScan}
+	case "both":
+		scans = []connect6.Scan{connect6.LocalScan, connect6.GlobalScan}
+	default:
+		return fmt.Errorf("--scan %q: want global, local or both", o.scan)
+	}
+	width := 10
+	if o.lim.Width > 0 {
+		width = o.lim.Width
+	}
+	depths := []int{3, 4, 5}
+	if o.lim.Depth > 0 {
+		depths = []int{o.lim.Depth}
+	}
+	type row struct {
+		Depth      int                   `json:"depth"`
+		Width      int                   `json:"width"`
+		Results    []connect6.ScanResult `json:"results"`
+		Ratio      float64               `json:"global_over_local,omitempty"`
+		SameMove   *bool                 `json:"same_move,omitempty"`
+		PaperLocal float64               `json:"paper_local_seconds"`
+		PaperGlob  float64               `json:"paper_global_seconds"`
+	}
+	paper := map[int][2]float64{3: {2.010, 23.030}, 4: {31.855, 269.902}, 5: {36.301, 640.780}}
+	var rows []row
+	if !o.json {
+		fmt.Fprintf(out, "9th move of the fixed game, width %d (paper: C#, 2.6 GHz laptop)\n", width)
+		fmt.Fprintf(out, "%5s %-7s %-10s %10s %12s %12s\n", "depth", "scan", "move", "nodes", "seconds", "paper s")
+	}
+	for _, d := range depths {
+		r := row{Depth: d, Width: width, PaperLocal: paper[d][0], PaperGlob: paper[d][1]}
+		for _, s := range scans {
+			res, err := connect6.BenchNinthMove(ctx, s, d, width)
+			if err != nil {
+				return err
+			}
+			r.Results = append(r.Results, res)
+			if !o.json {
+				ps := paper[d][int(s)]
+				fmt.Fprintf(out, "%5d %-7s %-10s %10d %12.4f %12.3f\n", d, res.Scan, res.Move, res.Nodes, res.Elapsed.Seconds(), ps)
+			}
+		}
+		if len(r.Results) == 2 {
+			same := r.Results[0].Move == r.Results[1].Move && r.Results[0].Score == r.Results[1].Score
+			r.SameMove = &same
+			r.Ratio = r.Results[1].Elapsed.Seconds() / r.Results[0].Elapsed.Seconds()
+			if !o.json {
+				fmt.Fprintf(out, "      global/local = %.1fx (paper %.1fx), same move and score: %v\n", r.Ratio, paper[d][1]/paper[d][0], same)
+			}
+		}
+		rows = append(rows, r)
+	}
+	if o.json {
+		return writeJSON(out, rows)
+	}
+	return nil
+}

@@ -1,0 +1,54 @@
+// Command evotune tunes the evaluation weights of Connect6, Gomoku and Amazons engines by
+// a genetic algorithm whose fitness comes from alpha-beta self-play, stores every run in
+// SQLite, and exports the best weights as JSON the engines load. See README.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// version is the program version recorded with every run and exported file.
+var version = "0.1.0"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := newRootCmd()
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "evotune:", err)
+		code := 1
+		var ee exitError
+		if errors.As(err, &ee) {
+			code = ee.code
+		}
+		os.Exit(code)
+	}
+}
+
+// exitError carries a specific exit status.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+func (e exitError) Unwrap() error { return e.err }
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "evotune",
+		Short:         "Tune board-game evaluation weights by a genetic algorithm with self-play fitness",
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newWeightsCmd(), newPerftCmd(), newPlayCmd(), newBenchCmd())
+	return root
+}
