@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// bin is the evotune binary built once for the tests that run it as a user would.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "evotune-test")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "evotune")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		os.Stderr.Write(out)
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run executes the binary in dir and returns stdout, stderr and the exit status.
+func run(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stderr.String(), "panic") || strings.Contains(stderr.String(), "goroutine ") {
+		t.Fatalf("evotune %v panicked:\n%s", args, stderr.String())
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+// TestBadInputCLI: every bad input gives a message naming what is wrong and a non-zero
+// exit status.
+func TestBadInputCLI(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	c6 := write("c6.json", `{"format":"evotune.weights/v1","game":"connect6","weights":{"value":[1,20,40,200,200,1000000],"threat":[1,25,50,6000,6000,1000000]}}`)
+	nan := write("nan.json", `{"format":"evotune.weights/v1","game":"gomoku","weights":{"live_four":NaN}}`)
+	short := write("short.json", `{"format":"evotune.weights/v1","game":"connect6","weights":{"value":[1,20,40,200,200],"threat":[1,25,50,6000,6000,1000000]}}`)
+	big := write("big.json", `{"format":"evotune.weights/v1","game":"connect6","weights":{"value":[1,20,40,200,200,1e12],"threat":[1,25,50,6000,6000,1000000]}}`)
+	unknown := write("unknown.json", `{"format":"evotune.weights/v1","game":"connect6","weights":{"value":[1,20,40,200,200,1],"threat":[1,25,50,6000,6000,1],"bonus":[1]}}`)
+	garbage := write("garbage.json", "\x00\x01garbage")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"play", "--game", "chess"}, `unknown game "chess"`},
+		{[]string{"play"}, "--game is required"},
+		{[]string{"play", "--game", "gomoku", "--black", c6}, `game: file is for "connect6", not "gomoku"`},
+		{[]string{"play", "--game", "gomoku", "--white", nan}, "nan.json: invalid JSON"},
+		{[]string{"play", "--game", "connect6", "--black", short}, "weights.value: want 6 entries, got 5"},
+		{[]string{"play", "--game", "connect6", "--black", big}, "weights.value[5]: 1e+12 is above the maximum"},
+		{[]string{"play", "--game", "connect6", "--black", unknown}, `unknown field "bonus"`},
+		{[]string{"play", "--game", "connect6", "--black", garbage}, "garbage.json: invalid JSON"},
+		{[]string{"play", "--game", "connect6", "--black", filepath.Join(dir, "missing.json")}, "no such file"},
+		{[]string{"play", "--game", "gomoku", "--opening", "h8,h8"}, "opening move 2"},
+		{[]string{"perft", "--game", "amazons", "--board", "9"}, "board size 9"},
+		{[]string{"play", "--game", "gomoku", "--depth", "-2"}, "depth"},
+		{[]string{"play", "--game", "gomoku", "--rule", "renju"}, `rule "renju"`},
+		{[]string{"bench", "--game", "gomoku", "--scan", "both"}, "only connect6"},
+		{[]string{"weights", "default", "--game", "amazons", "--out", filepath.Join(dir, "no", "dir", "w.json")}, "--out"},
+	}
+	for _, tc := range cases {
+		_, stderr, code := run(t, dir, tc.args...)
+		if code == 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("evotune %v: exit %d, stderr %q; want non-zero and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "no")); err == nil {
+		t.Error("a failed --out left a directory behind")
+	}
+}
+
+// TestEngineCommands runs the issue's commands as a user would and checks their output.
+func TestEngineCommands(t *testing.T) {
+	dir := t.TempDir()
+	out, _, code := run(t, dir, "perft", "--game", "amazons", "--depth", "1", "--json")
+	var pr struct{ Nodes int64 }
+	if code != 0 || json.Unmarshal([]byte(out), &pr) != nil || pr.Nodes != 2176 {
+		t.Fatalf("perft: exit %d, %s", code, out)
+	}
+	if _, _, code := run(t, dir, "weights", "default", "--game", "gomoku", "--out", "g.json"); code != 0 {
+		t.Fatal("weights default failed")
+	}
+	out, stderr, code := run(t, dir, "play", "--game", "gomoku", "--black", "g.json", "--white", "default", "--depth", "2", "--json")
+	var rec struct {
+		Result string
+		Record struct {
+			Moves []string `json:"moves"`
+			Plies int      `json:"plies"`
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &rec) != nil || rec.Record.Plies != len(rec.Record.Moves) || rec.Result == "ongoing" {
+		t.Fatalf("play: exit %d, %s %s", code, out, stderr)
+	}
+	out, _, code = run(t, dir, "bench", "--game", "connect6", "--scan", "both", "--depth", "3", "--json")
+	var rows []struct {
+		SameMove *bool `json:"same_move"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 || rows[0].SameMove == nil || !*rows[0].SameMove {
+		t.Fatalf("bench --scan both: exit %d, %s", code, out)
+	}
+}
+
+// TestRunPlayCancelled: a cancelled context stops a game with an error, not a result.
+func TestRunPlayCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out bytes.Buffer
+	err := runPlay(ctx, playOpts{gameOpts: gameOpts{game: "gomoku"}, black: "default", white: "default"}, &out)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled play returned %v", err)
+	}
+}
