@@ -222,3 +222,10 @@ type Ruled interface {
 	// WithRule returns the game under the named rule; the error names an unknown rule.
 	WithRule(name string) (Game, error)
 }
+
+// Opener is implemented by games that can make random openings for tuning and matches.
+type Opener interface {
+	// RandomOpening returns a few legal opening moves from the start position of b (which
+	// it does not modify), drawn from rng.
+	RandomOpening(b Board, rng *rand.Rand) []string
+}

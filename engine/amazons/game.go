@@ -262,3 +262,17 @@ func (Game) BenchSuite() ([]engine.BenchPosition, engine.Limits) {
 		{Name: "8x8-start", Size: 8},
 	}, engine.Limits{Depth: 2, Width: 10}
 }
+
+// RandomOpening is two uniformly random legal moves (one for each side).
+func (g Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
+	c := b.Clone()
+	var out []string
+	for i := 0; i < 2; i++ {
+		m := g.RandomMove(c, rng)
+		if m == "" || c.Play(m) != nil {
+			break
+		}
+		out = append(out, m)
+	}
+	return out
+}

@@ -296,3 +296,18 @@ func (Game) BenchSuite() ([]engine.BenchPosition, engine.Limits) {
 		{Name: "move9", Moves: BenchGame},
 	}, engine.Limits{Depth: 5, Width: 10}
 }
+
+// RandomOpening is Black's first stone within one point of the centre and White's two
+// stones within two points of it (2 plies).
+func (Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
+	near := func(r int) int16 {
+		return int16((Size/2+rng.IntN(2*r+1)-r)*Size + Size/2 + rng.IntN(2*r+1) - r)
+	}
+	first := near(1)
+	var a, c int16
+	for a = near(2); a == first; a = near(2) {
+	}
+	for c = near(2); c == first || c == a; c = near(2) {
+	}
+	return []string{Move{first, NoPoint}.String(), Move{a, c}.String()}
+}

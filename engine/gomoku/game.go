@@ -156,7 +156,7 @@ func (Game) DecodeWeights(raw json.RawMessage) (engine.Weights, error) {
 // DefaultLimits is depth 3 (the paper's default, §1.2) with width 12.
 func (Game) DefaultLimits() engine.Limits { return engine.Limits{Depth: 3, Width: 12} }
 
-// NewPlayer returns a negamax alpha-beta player with a 2^18-entry transposition table.
+// NewPlayer returns a negamax alpha-beta player with a 2^16-entry transposition table.
 func (Game) NewPlayer(w engine.Weights, lim engine.Limits) (engine.Player, error) {
 	gw, ok := w.(*Weights)
 	if !ok {
@@ -171,7 +171,7 @@ func (Game) NewPlayer(w engine.Weights, lim engine.Limits) (engine.Player, error
 	if lim.Depth == 0 {
 		lim.Depth = Game{}.DefaultLimits().Depth
 	}
-	return &Player{tab: gw.Tables(), s: search.New[Move](18), lim: lim}, nil
+	return &Player{tab: gw.Tables(), s: search.New[Move](16), lim: lim}, nil
 }
 
 // RandomMove returns a uniformly chosen empty point.
@@ -324,4 +324,26 @@ func (Game) WithRule(name string) (engine.Game, error) {
 		return nil, err
 	}
 	return Game{Rule: r}, nil
+}
+
+// RandomOpening is three stones (Black, White, Black) on distinct points within two of the
+// centre.
+func (Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
+	p := b.(*Board).pos
+	n := p.g.n
+	var used []Move
+	var out []string
+	for len(out) < 3 {
+		r := min(2, n/2)
+		m := Move((n/2+rng.IntN(2*r+1)-r)*n + n/2 + rng.IntN(2*r+1) - r)
+		dup := false
+		for _, u := range used {
+			dup = dup || u == m
+		}
+		if !dup {
+			used = append(used, m)
+			out = append(out, p.MoveString(m))
+		}
+	}
+	return out
 }

@@ -1,0 +1,435 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"evotune/db"
+	"evotune/engine"
+	"evotune/genomes"
+)
+
+type inspectOpts struct {
+	dbPath string
+	json   bool
+}
+
+func addInspectFlags(c *cobra.Command, o *inspectOpts) {
+	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
+	c.Flags().BoolVar(&o.json, "json", false, "print JSON")
+}
+
+func openRO(ctx context.Context, path string) (*db.DB, error) {
+	return db.OpenReadOnly(ctx, path)
+}
+
+func parseRunID(s string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("run ID %q: want a positive number (see 'evotune runs')", s)
+	}
+	return n, nil
+}
+
+func fmtFloat(p *float64, format string) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf(format, *p)
+}
+
+// ---- runs ----
+
+func newRunsCmd() *cobra.Command {
+	var o inspectOpts
+	c := &cobra.Command{
+		Use:     "runs [--db FILE] [--json]",
+		Short:   "List the tuning runs in the database",
+		Args:    cobra.NoArgs,
+		Example: "  evotune runs\n  evotune runs --db t.db --json",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runRuns(cmd.Context(), o, cmd.OutOrStdout())
+		},
+	}
+	addInspectFlags(c, &o)
+	return c
+}
+
+func runRuns(ctx context.Context, o inspectOpts, out io.Writer) error {
+	d, err := openRO(ctx, o.dbPath)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	runs, err := d.Runs(ctx)
+	if err != nil {
+		return err
+	}
+	for i := range runs {
+		runs[i].Status = effectiveStatus(runs[i])
+	}
+	if o.json {
+		return writeJSON(out, runs)
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tGAME\tSTATUS\tGENERATIONS\tBEST\tBEST SCORE\tCREATED")
+	for _, r := range runs {
+		var score *float64
+		if r.BestFitness != nil {
+			s := 1 - *r.BestFitness
+			score = &s
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.ID, r.Name, r.Game, r.Status, r.GenerationsDone, r.BestIndividual, fmtFloat(score, "%.3f"), shortTime(r.CreatedAt))
+	}
+	return tw.Flush()
+}
+
+func shortTime(s string) string {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s
+	}
+	return t.Local().Format("2006-01-02 15:04")
+}
+
+// ---- generations ----
+
+func newGenerationsCmd() *cobra.Command {
+	var o inspectOpts
+	c := &cobra.Command{
+		Use:     "generations RUN [--db FILE] [--json]",
+		Short:   "Show a run's generations: best and mean score, spread, diversity, games, time",
+		Args:    cobra.ExactArgs(1),
+		Example: "  evotune generations 1\n  evotune generations 1 --json",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runGenerations(cmd.Context(), o, args[0], cmd.OutOrStdout())
+		},
+	}
+	addInspectFlags(c, &o)
+	return c
+}
+
+func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Writer) error {
+	id, err := parseRunID(arg)
+	if err != nil {
+		return err
+	}
+	d, err := openRO(ctx, o.dbPath)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if _, err := d.Run(ctx, id); err != nil {
+		return err
+	}
+	gens, err := d.Generations(ctx, id)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return writeJSON(out, gens)
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "GEN\tBEST SCORE\tMEAN SCORE\tSTD\tDIVERSITY\tGAMES\tSECONDS\tBEST\tOPPONENTS")
+	for _, g := range gens {
+		fmt.Fprintf(tw, "%d\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%.1f\t%s\t%s\n", g.Generation, 1-g.FitMin, 1-g.FitMean, g.FitStd, g.Diversity, g.Games,
+			float64(g.DurationMS)/1000, g.Best, g.Opponents)
+	}
+	return tw.Flush()
+}
+
+// ---- individual ----
+
+func newIndividualCmd() *cobra.Command {
+	var o inspectOpts
+	c := &cobra.Command{
+		Use:     "individual ID [--db FILE] [--json]",
+		Short:   "Show one individual: genes, parents, operator and results in every generation it lived in",
+		Args:    cobra.ExactArgs(1),
+		Example: "  evotune individual 1-g3-02",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runIndividual(cmd.Context(), o, args[0], cmd.OutOrStdout())
+		},
+	}
+	addInspectFlags(c, &o)
+	return c
+}
+
+type individualView struct {
+	Run     int64              `json:"run"`
+	Genome  db.GenomeRow       `json:"genome"`
+	Genes   map[string]float64 `json:"genes"`
+	History []db.IndividualRow `json:"history"`
+}
+
+func loadIndividual(ctx context.Context, d *db.DB, id string) (individualView, error) {
+	run, err := genomes.RunOfIndividual(id)
+	if err != nil {
+		return individualView{}, err
+	}
+	g, err := d.Genome(ctx, run, id)
+	if err != nil {
+		return individualView{}, err
+	}
+	v := individualView{Run: run, Genome: g}
+	if err := json.Unmarshal([]byte(g.Genes), &v.Genes); err != nil {
+		return v, fmt.Errorf("individual %s: genes: %w", id, err)
+	}
+	v.History, err = d.History(ctx, run, id)
+	return v, err
+}
+
+func runIndividual(ctx context.Context, o inspectOpts, id string, out io.Writer) error {
+	d, err := openRO(ctx, o.dbPath)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	v, err := loadIndividual(ctx, d, id)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return writeJSON(out, v)
+	}
+	parents := strings.Trim(v.Genome.Parent1+" "+v.Genome.Parent2, " ")
+	if parents == "" {
+		parents = "-"
+	}
+	fmt.Fprintf(out, "individual %s (run %d): born in generation %d by %s, parents %s\n", id, v.Run, v.Genome.Born, v.Genome.Operator, parents)
+	run, err := d.Run(ctx, v.Run)
+	if err != nil {
+		return err
+	}
+	e, err := genomes.Lookup(run.Game)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "GENE\tVALUE\tPAPER")
+	for _, g := range e.Layout.Genes {
+		fmt.Fprintf(tw, "%s\t%.6g\t%.6g\n", g.Name, v.Genes[g.Name], g.Default)
+	}
+	tw.Flush()
+	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "GEN\tRANK\tSCORE\tGAMES\tW\tD\tL\tPENTANOMIAL 0/½/1/1½/2")
+	for _, h := range v.History {
+		fmt.Fprintf(tw, "%d\t%d\t%.3f\t%d\t%d\t%d\t%d\t%v\n", h.Generation, h.Rank, h.Score, h.Games, h.Wins, h.Draws, h.Losses, h.Penta)
+	}
+	return tw.Flush()
+}
+
+// ---- lineage ----
+
+type lineageOpts struct {
+	inspectOpts
+	dot bool
+}
+
+func newLineageCmd() *cobra.Command {
+	var o lineageOpts
+	c := &cobra.Command{
+		Use:     "lineage ID [--db FILE] [--json | --dot]",
+		Short:   "Show an individual's ancestry tree (--dot for Graphviz)",
+		Args:    cobra.ExactArgs(1),
+		Example: "  evotune lineage 1-g5-03\n  evotune lineage 1-g5-03 --dot | dot -Tpng > lineage.png",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLineage(cmd.Context(), o, args[0], cmd.OutOrStdout())
+		},
+	}
+	addInspectFlags(c, &o.inspectOpts)
+	c.Flags().BoolVar(&o.dot, "dot", false, "print a Graphviz digraph")
+	return c
+}
+
+func runLineage(ctx context.Context, o lineageOpts, id string, out io.Writer) error {
+	run, err := genomes.RunOfIndividual(id)
+	if err != nil {
+		return err
+	}
+	d, err := openRO(ctx, o.dbPath)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	anc, err := d.Ancestors(ctx, run, id)
+	if err != nil {
+		return err
+	}
+	byID := map[string]db.GenomeRow{}
+	for _, g := range anc {
+		byID[g.ID] = g
+	}
+	switch {
+	case o.json:
+		return writeJSON(out, anc)
+	case o.dot:
+		fmt.Fprintf(out, "digraph lineage {\n  rankdir=BT;\n  node [shape=box];\n")
+		for _, g := range anc {
+			fmt.Fprintf(out, "  %q [label=\"%s\\ngen %d, %s\"];\n", g.ID, g.ID, g.Born, g.Operator)
+			for _, p := range []string{g.Parent1, g.Parent2} {
+				if p != "" {
+					fmt.Fprintf(out, "  %q -> %q;\n", g.ID, p)
+				}
+			}
+		}
+		fmt.Fprintln(out, "}")
+		return nil
+	}
+	printed := map[string]bool{}
+	var walk func(id, indent string)
+	walk = func(id, indent string) {
+		g := byID[id]
+		if printed[id] {
+			fmt.Fprintf(out, "%s%s (see above)\n", indent, id)
+			return
+		}
+		printed[id] = true
+		fmt.Fprintf(out, "%s%s  gen %d  %s\n", indent, id, g.Born, g.Operator)
+		for _, p := range []string{g.Parent1, g.Parent2} {
+			if p != "" {
+				walk(p, indent+"  ")
+			}
+		}
+	}
+	walk(id, "")
+	return nil
+}
+
+// ---- export ----
+
+type exportOpts struct {
+	dbPath     string
+	individual string
+	out        string
+}
+
+func newExportCmd() *cobra.Command {
+	var o exportOpts
+	c := &cobra.Command{
+		Use:   "export RUN [--individual ID] --out FILE [--db FILE]",
+		Short: "Write the best (or a named) individual's weights as a weights file with provenance",
+		Args:  cobra.ExactArgs(1),
+		Example: "  evotune export 1 --out best.json\n  evotune export 1 --individual 1-g3-02 --out g3.json\n" +
+			"  evotune play --game connect6 --black best.json --white default",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExport(cmd.Context(), o, args[0], cmd.OutOrStdout())
+		},
+	}
+	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
+	c.Flags().StringVar(&o.individual, "individual", "", "export this individual instead of the run's best")
+	c.Flags().StringVar(&o.out, "out", "", "weights file to write (atomically); - for standard output")
+	return c
+}
+
+func runExport(ctx context.Context, o exportOpts, arg string, out io.Writer) error {
+	runID, err := parseRunID(arg)
+	if err != nil {
+		return err
+	}
+	if o.out == "" {
+		return errors.New("--out is required (a file name, or - for standard output)")
+	}
+	d, err := openRO(ctx, o.dbPath)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	run, err := d.Run(ctx, runID)
+	if err != nil {
+		return err
+	}
+	id := o.individual
+	if id == "" {
+		if run.BestIndividual == "" {
+			return fmt.Errorf("run %d has no finished generation yet", runID)
+		}
+		id = run.BestIndividual
+	}
+	if r, err := genomes.RunOfIndividual(id); err != nil {
+		return err
+	} else if r != runID {
+		return fmt.Errorf("--individual %s belongs to run %d, not %d", id, r, runID)
+	}
+	v, err := loadIndividual(ctx, d, id)
+	if err != nil {
+		return err
+	}
+	e, err := genomes.Lookup(run.Game)
+	if err != nil {
+		return err
+	}
+	var cfg struct {
+		Free  []string `json:"free"`
+		Depth int      `json:"depth"`
+		Width int      `json:"width"`
+	}
+	_ = json.Unmarshal([]byte(run.Config), &cfg)
+	layout, err := e.Layout.Free(cfg.Free...)
+	if err != nil {
+		return err
+	}
+	x, err := layout.FromNamed(v.Genes)
+	if err != nil {
+		return err
+	}
+	w, err := layout.Weights(x)
+	if err != nil {
+		return err
+	}
+	lim := e.Game.DefaultLimits()
+	if cfg.Depth > 0 {
+		lim.Depth = cfg.Depth
+	}
+	if cfg.Width > 0 {
+		lim.Width = cfg.Width
+	}
+	prov := &engine.Provenance{Program: "evotune " + version, Created: time.Now().UTC().Format(time.RFC3339),
+		Run: runID, RunName: run.Name, Individual: id}
+	if n := len(v.History); n > 0 {
+		last := v.History[n-1]
+		prov.Generation, prov.Games = last.Generation, last.Games
+		f := last.Fitness
+		prov.Fitness = &f
+	}
+	if run.Verification != "" {
+		var ver struct {
+			Elo   *float64 `json:"elo"`
+			CI95  *float64 `json:"elo_ci95"`
+			Games int      `json:"games"`
+		}
+		if json.Unmarshal([]byte(run.Verification), &ver) == nil && o.individual == "" {
+			prov.EloVsBaseline, prov.EloCI95 = ver.Elo, ver.CI95
+		}
+	}
+	data, err := engine.MarshalWeightsFile(w, &lim, prov)
+	if err != nil {
+		return err
+	}
+	if o.out == "-" {
+		_, err = out.Write(data)
+		return err
+	}
+	if err := engine.WriteFileAtomic(o.out, data); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	fmt.Fprintf(out, "wrote %s: %s weights of individual %s (run %d)\n", o.out, run.Game, id, runID)
+	return nil
+}
+
+// effectiveStatus reports a "running" run whose process is gone as "interrupted".
+func effectiveStatus(r db.Run) string {
+	if r.Status == db.StatusRunning && r.PID > 0 && !processAlive(r.PID) {
+		return db.StatusInterrupted
+	}
+	return r.Status
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+
+	"evotune/db"
+	"evotune/tuner"
+)
+
+// dbStore adapts the db package to the tuner's Store interface (the tuner declares what
+// it needs; neither package imports the other).
+type dbStore struct{ d *db.DB }
+
+func (s dbStore) CreateRun(ctx context.Context, r tuner.RunRecord) (int64, error) {
+	return s.d.CreateRun(ctx, db.Run{Name: r.Name, Game: r.Game, Seed: r.Seed, Config: r.Config, ProgramVersion: r.ProgramVersion, PID: r.PID})
+}
+
+func (s dbStore) SetRunStatus(ctx context.Context, id int64, status, errText string) error {
+	return s.d.SetRunStatus(ctx, id, status, errText)
+}
+
+func (s dbStore) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) error {
+	opp, _ := json.Marshal(g.Opponents)
+	op, _ := json.Marshal(g.Openings)
+	data := db.GenerationData{RunID: g.RunID, Generation: db.GenerationRow{
+		Generation: g.Generation, FitMin: g.FitMin, FitMean: g.FitMean, FitMax: g.FitMax, FitStd: g.FitStd,
+		Diversity: g.Diversity, Games: g.Games, DurationMS: g.Duration.Milliseconds(), GamesMS: g.GamesTime.Milliseconds(),
+		Best: g.Best, Opponents: string(opp), Openings: string(op), RNGState: "{}",
+	}}
+	for _, gn := range g.NewGenomes {
+		genes, _ := json.Marshal(gn.Genes)
+		row := db.GenomeRow{ID: gn.ID, Born: gn.Born, Operator: gn.Operator, Genes: string(genes)}
+		if len(gn.Parents) > 0 {
+			row.Parent1 = gn.Parents[0]
+		}
+		if len(gn.Parents) > 1 {
+			row.Parent2 = gn.Parents[1]
+		}
+		data.NewGenomes = append(data.NewGenomes, row)
+	}
+	for _, in := range g.Individuals {
+		data.Individuals = append(data.Individuals, db.IndividualRow{Generation: g.Generation, ID: in.ID, Rank: in.Rank,
+			Fitness: in.Fitness, Score: in.Stats.Score(), Games: in.Stats.Games(), Wins: in.Stats.Wins, Draws: in.Stats.Draws,
+			Losses: in.Stats.Losses, Penta: in.Stats.Penta})
+	}
+	for _, gr := range g.GameResults {
+		moves, _ := json.Marshal(gr.Record.Moves)
+		data.Games = append(data.Games, db.GameRow{Generation: g.Generation, Individual: gr.Individual, Opponent: gr.Opponent,
+			Opening: gr.Opening, Colour: gr.Colour.String(), Result: gr.Record.Outcome.String(), Score: gr.Score,
+			Plies: gr.Record.Plies, Moves: string(moves), Nodes: gr.Record.Nodes, DurationMS: gr.Record.Duration.Milliseconds()})
+	}
+	return s.d.SaveGeneration(ctx, data)
+}

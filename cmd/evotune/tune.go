@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"evotune/db"
+	"evotune/tuner"
+)
+
+type tuneOpts struct {
+	cfg        tuner.Config
+	configFile string
+	dbPath     string
+	changed    func(string) bool
+}
+
+func newTuneCmd() *cobra.Command {
+	var o tuneOpts
+	def := tuner.DefaultConfig("")
+	c := &cobra.Command{
+		Use:   "tune --game G [--pop N --generations N --games N --workers N --depth D --width W --seed S --name NAME --db FILE --config run.yaml]",
+		Short: "Run the genetic algorithm with self-play fitness and store every generation in SQLite",
+		Long: "tune evolves a population of evaluation weights: generation 0 is the paper's weights plus\n" +
+			"perturbations of them; every generation each individual plays the same openings, each twice\n" +
+			"with colours swapped, against the baseline and recent champions; fitness is 1 - score.\n" +
+			"Each finished generation is committed to the database in one transaction.",
+		Args: cobra.NoArgs,
+		Example: "  evotune tune --game connect6\n" +
+			"  evotune tune --game gomoku --pop 16 --generations 20 --games 12 --seed 7 --name overnight\n" +
+			"  evotune tune --config run.yaml",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.changed = cmd.Flags().Changed
+			return runTune(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.cfg.Game, "game", "", "game: connect6, gomoku or amazons")
+	f.StringVar(&o.cfg.Rule, "rule", "", "rule variant (gomoku: freestyle or standard)")
+	f.IntVar(&o.cfg.Board, "board", 0, "board side (0 = the game's default)")
+	f.IntVar(&o.cfg.Population, "pop", def.Population, "individuals per generation")
+	f.IntVar(&o.cfg.Generations, "generations", def.Generations, "generations after the initial one")
+	f.IntVar(&o.cfg.Games, "games", def.Games, "games per individual per generation (even: openings × 2 colours)")
+	f.IntVar(&o.cfg.Workers, "workers", def.Workers, "games played at once (never changes results)")
+	f.IntVar(&o.cfg.Depth, "depth", 0, "search depth of every game (0 = the game's default)")
+	f.IntVar(&o.cfg.Width, "width", 0, "search width of every game (0 = the game's default)")
+	f.Int64Var(&o.cfg.Seed, "seed", def.Seed, "random seed: the same seed and config give the same run")
+	f.StringVar(&o.cfg.Name, "name", "", "run name (default GAME-seedS)")
+	f.IntVar(&o.cfg.Elite, "elite", def.Elite, "individuals carried unchanged into the next generation")
+	f.Float64Var(&o.cfg.MutationRate, "mutation-rate", def.MutationRate, "probability an offspring is mutated")
+	f.Float64Var(&o.cfg.CrossoverRate, "crossover-rate", def.CrossoverRate, "probability a selected pair is crossed over")
+	f.StringVar(&o.cfg.Init, "init", def.Init, "initial population: perturb (around the paper's weights) or random")
+	f.IntVar(&o.cfg.Champions, "champions", def.Champions, "recent generation champions in the opponent pool besides the baseline")
+	f.IntVar(&o.cfg.MaxPlies, "max-plies", 0, "adjudicate a game still going after this many plies as a draw (0 = 400)")
+	f.StringSliceVar(&o.cfg.Free, "free", nil, "fixed genes to tune anyway (connect6: value_6,threat_6)")
+	f.StringVar(&o.configFile, "config", "", "YAML config file (flags given on the command line override it)")
+	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
+	return c
+}
+
+// mergedConfig is the defaults, then the config file, then the flags the user set.
+func mergedConfig(o tuneOpts) (tuner.Config, error) {
+	base := tuner.DefaultConfig(o.cfg.Game)
+	if o.configFile != "" {
+		var err error
+		if base, err = tuner.LoadConfigFile(o.configFile, base); err != nil {
+			return base, err
+		}
+	}
+	set := func(name string, dst, src any) {
+		if o.changed == nil || !o.changed(name) {
+			return
+		}
+		switch d := dst.(type) {
+		case *int:
+			*d = *src.(*int)
+		case *int64:
+			*d = *src.(*int64)
+		case *float64:
+			*d = *src.(*float64)
+		case *string:
+			*d = *src.(*string)
+		case *[]string:
+			*d = *src.(*[]string)
+		}
+	}
+	c := &o.cfg
+	set("game", &base.Game, &c.Game)
+	set("rule", &base.Rule, &c.Rule)
+	set("board", &base.Board, &c.Board)
+	set("pop", &base.Population, &c.Population)
+	set("generations", &base.Generations, &c.Generations)
+	set("games", &base.Games, &c.Games)
+	set("workers", &base.Workers, &c.Workers)
+	set("depth", &base.Depth, &c.Depth)
+	set("width", &base.Width, &c.Width)
+	set("seed", &base.Seed, &c.Seed)
+	set("name", &base.Name, &c.Name)
+	set("elite", &base.Elite, &c.Elite)
+	set("mutation-rate", &base.MutationRate, &c.MutationRate)
+	set("crossover-rate", &base.CrossoverRate, &c.CrossoverRate)
+	set("init", &base.Init, &c.Init)
+	set("champions", &base.Champions, &c.Champions)
+	set("max-plies", &base.MaxPlies, &c.MaxPlies)
+	set("free", &base.Free, &c.Free)
+	if base.Game == "" {
+		return base, fmt.Errorf("--game is required (or game: in the config file)")
+	}
+	return base, base.Validate()
+}
+
+func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
+	cfg, err := mergedConfig(o)
+	if err != nil {
+		return err
+	}
+	d, err := db.Open(ctx, o.dbPath)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	prog := newProgress(errOut)
+	t, err := tuner.New(cfg, dbStore{d}, prog.update, version)
+	if err != nil {
+		return err
+	}
+	lim := t.Limits()
+	fmt.Fprintf(errOut, "tuning %s: population %d, %d generations, %d games per individual, depth %d width %d, %d workers, seed %d, database %s\n",
+		cfg.Game, cfg.Population, cfg.Generations, cfg.Games, lim.Depth, lim.Width, cfg.Workers, cfg.Seed, o.dbPath)
+	sum, err := t.Run(ctx, os.Getpid())
+	prog.finish()
+	if sum.RunID > 0 {
+		share := 0.0
+		if sum.Wall > 0 {
+			share = 100 * (1 - sum.GamesTime.Seconds()/sum.Wall.Seconds())
+		}
+		fmt.Fprintf(out, "run %d %s: %d generations saved, %d games in %s (%.1f games/s), %.2f%% of the time outside games\n",
+			sum.RunID, sum.Status, sum.Generations, sum.Games, sum.Wall.Round(time.Millisecond), float64(sum.Games)/sum.Wall.Seconds(), share)
+		if sum.Best != "" {
+			fmt.Fprintf(out, "best individual %s, score %.3f\n", sum.Best, sum.BestScore)
+			fmt.Fprintf(out, "next: evotune generations %d --db %s; evotune export %d --db %s --out best.json\n", sum.RunID, o.dbPath, sum.RunID, o.dbPath)
+		}
+	}
+	return err
+}
+
+// progress renders tuner events: a progress bar when stderr is a terminal, plain log
+// lines (at most one every 5 s, plus one per generation) when it is not.
+type progress struct {
+	mu      sync.Mutex
+	w       io.Writer
+	tty     bool
+	bar     *progressbar.ProgressBar
+	gen      int
+	genStart time.Time
+	lastLog  time.Time
+}
+
+
+func newProgress(w io.Writer) *progress {
+	p := &progress{w: w, gen: -1, lastLog: time.Now()}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.tty = true
+	}
+	return p
+}
+
+func (p *progress) update(e tuner.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	frac := 0.0
+	if e.GamesTotal > 0 {
+		frac = float64(e.GamesDone) / float64(e.GamesTotal)
+	}
+	doneGens := float64(e.Generation) + frac
+	eta := time.Duration(0)
+	if doneGens > 0 {
+		eta = time.Duration(float64(e.Elapsed) / doneGens * (float64(e.Generations+1) - doneGens))
+	}
+	if e.Generation != p.gen && !p.tty {
+		p.gen, p.genStart = e.Generation, time.Now()
+	}
+	rate := float64(0)
+	if el := time.Since(p.genStart).Seconds(); el > 0.5 && !p.genStart.IsZero() {
+		rate = float64(e.GamesDone) / el
+	}
+	desc := fmt.Sprintf("gen %d/%d best %.3f mean %.3f ETA %s", e.Generation, e.Generations, e.BestScore, e.MeanScore, eta.Round(time.Second))
+	if p.tty {
+		if p.bar == nil || e.Generation != p.gen {
+			if p.bar != nil {
+				p.bar.Finish()
+				fmt.Fprintln(p.w)
+			}
+			p.gen = e.Generation
+			p.bar = progressbar.NewOptions(max(e.GamesTotal, 1), progressbar.OptionSetWriter(p.w), progressbar.OptionShowCount(),
+				progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"), progressbar.OptionThrottle(200*time.Millisecond),
+				progressbar.OptionSetWidth(30))
+		}
+		p.bar.Describe(desc)
+		p.bar.Set(e.GamesDone)
+		return
+	}
+	if e.GenDone {
+		fmt.Fprintf(p.w, "generation %d/%d saved: %d games, best %s score %.3f, mean %.3f, elapsed %s, ETA %s\n",
+			e.Generation, e.Generations, e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Elapsed.Round(time.Second), eta.Round(time.Second))
+		p.lastLog = time.Now()
+		return
+	}
+	if time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 {
+		fmt.Fprintf(p.w, "generation %d/%d: games %d/%d, %.1f games/s, ETA %s\n", e.Generation, e.Generations, e.GamesDone, e.GamesTotal, rate, eta.Round(time.Second))
+		p.lastLog = time.Now()
+	}
+}
+
+func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.Finish()
+		fmt.Fprintln(p.w)
+	}
+}

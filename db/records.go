@@ -1,0 +1,379 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// Run is one tuning run (table runs).
+type Run struct {
+	ID              int64    `json:"id"`
+	Name            string   `json:"name"`
+	Game            string   `json:"game"`
+	Status          string   `json:"status"`
+	Seed            int64    `json:"seed"`
+	Config          string   `json:"config"`
+	ProgramVersion  string   `json:"program_version"`
+	PID             int      `json:"pid"`
+	CreatedAt       string   `json:"created_at"`
+	UpdatedAt       string   `json:"updated_at"`
+	FinishedAt      string   `json:"finished_at,omitempty"`
+	GenerationsDone int      `json:"generations_done"`
+	BestIndividual  string   `json:"best_individual,omitempty"`
+	BestFitness     *float64 `json:"best_fitness,omitempty"`
+	Error           string   `json:"error,omitempty"`
+	Verification    string   `json:"verification,omitempty"`
+}
+
+// Run statuses.
+const (
+	StatusRunning     = "running"
+	StatusFinished    = "finished"
+	StatusStopped     = "stopped"
+	StatusFailed      = "failed"
+	StatusInterrupted = "interrupted"
+)
+
+// GenomeRow is one distinct individual (table genomes). Empty parents are NULL.
+type GenomeRow struct {
+	ID       string `json:"id"`
+	Born     int    `json:"born_generation"`
+	Operator string `json:"operator"`
+	Parent1  string `json:"parent1,omitempty"`
+	Parent2  string `json:"parent2,omitempty"`
+	Genes    string `json:"genes"`
+}
+
+// IndividualRow is an individual's accumulated results in one generation (table
+// individuals).
+type IndividualRow struct {
+	Generation int     `json:"generation"`
+	ID         string  `json:"id"`
+	Rank       int     `json:"rank"`
+	Fitness    float64 `json:"fitness"`
+	Score      float64 `json:"score"`
+	Games      int     `json:"games"`
+	Wins       int     `json:"wins"`
+	Draws      int     `json:"draws"`
+	Losses     int     `json:"losses"`
+	Penta      [5]int  `json:"penta"`
+}
+
+// GameRow is one played game (table games).
+type GameRow struct {
+	Generation int     `json:"generation"`
+	Individual string  `json:"individual"`
+	Opponent   string  `json:"opponent"`
+	Opening    int     `json:"opening"`
+	Colour     string  `json:"colour"`
+	Result     string  `json:"result"`
+	Score      float64 `json:"score"`
+	Plies      int     `json:"plies"`
+	Moves      string  `json:"moves"`
+	Nodes      int64   `json:"nodes"`
+	DurationMS int64   `json:"duration_ms"`
+}
+
+// GenerationRow is one generation's summary (table generations).
+type GenerationRow struct {
+	Generation int     `json:"generation"`
+	FitMin     float64 `json:"fitness_min"`
+	FitMean    float64 `json:"fitness_mean"`
+	FitMax     float64 `json:"fitness_max"`
+	FitStd     float64 `json:"fitness_std"`
+	Diversity  float64 `json:"diversity"`
+	Games      int     `json:"games"`
+	DurationMS int64   `json:"duration_ms"`
+	GamesMS    int64   `json:"games_ms"`
+	Best       string  `json:"best_individual"`
+	Opponents  string  `json:"opponents"`
+	Openings   string  `json:"openings"`
+	RNGState   string  `json:"rng_state"`
+	CreatedAt  string  `json:"created_at"`
+}
+
+// GenerationData is everything one generation writes, in one transaction.
+type GenerationData struct {
+	RunID       int64
+	Generation  GenerationRow
+	NewGenomes  []GenomeRow
+	Individuals []IndividualRow
+	Games       []GameRow
+}
+
+func nullStr(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// CreateRun inserts a run with status running and returns its ID.
+func (d *DB) CreateRun(ctx context.Context, r Run) (int64, error) {
+	t := now()
+	res, err := d.sql.ExecContext(ctx, `INSERT INTO runs (name, game, status, seed, config, program_version, pid, created_at, updated_at)
+		VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?)`, r.Name, r.Game, r.Seed, r.Config, r.ProgramVersion, r.PID, t, t)
+	if err != nil {
+		return 0, fmt.Errorf("create run: %w", explain(err))
+	}
+	return res.LastInsertId()
+}
+
+// SetRunStatus sets a run's status (and error text, if any); finished, stopped and failed
+// runs get finished_at.
+func (d *DB) SetRunStatus(ctx context.Context, id int64, status, errText string) error {
+	t := now()
+	var fin any
+	if status != StatusRunning {
+		fin = t
+	}
+	res, err := d.sql.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, updated_at = ?, finished_at = ? WHERE id = ?`,
+		status, nullStr(errText), t, fin, id)
+	if err != nil {
+		return fmt.Errorf("run %d: set status: %w", id, explain(err))
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("run %d: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// ClaimRun marks a run running under process pid (for resume).
+func (d *DB) ClaimRun(ctx context.Context, id int64, pid int) error {
+	_, err := d.sql.ExecContext(ctx, `UPDATE runs SET status = 'running', pid = ?, error = NULL, finished_at = NULL, updated_at = ? WHERE id = ?`, pid, now(), id)
+	return explain(err)
+}
+
+// SetVerification stores the verification match result (JSON) with the run.
+func (d *DB) SetVerification(ctx context.Context, id int64, verification string) error {
+	_, err := d.sql.ExecContext(ctx, `UPDATE runs SET verification = ?, updated_at = ? WHERE id = ?`, verification, now(), id)
+	return explain(err)
+}
+
+// SaveGeneration writes a generation, its new genomes, its individuals and its games in
+// one transaction, and advances the run's progress; on any error nothing is written.
+func (d *DB) SaveGeneration(ctx context.Context, g GenerationData) (err error) {
+	tx, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("save generation %d: %w", g.Generation.Generation, explain(err))
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+			err = fmt.Errorf("save generation %d: %w", g.Generation.Generation, explain(err))
+		}
+	}()
+	for _, gn := range g.NewGenomes {
+		if _, err = tx.ExecContext(ctx, `INSERT INTO genomes (run_id, id, born_generation, operator, parent1, parent2, genes) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			g.RunID, gn.ID, gn.Born, gn.Operator, nullStr(gn.Parent1), nullStr(gn.Parent2), gn.Genes); err != nil {
+			return err
+		}
+	}
+	r := g.Generation
+	if _, err = tx.ExecContext(ctx, `INSERT INTO generations (run_id, generation, fitness_min, fitness_mean, fitness_max, fitness_std, diversity, games, duration_ms, games_ms, best_individual, opponents, openings, rng_state, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.RunID, r.Generation, r.FitMin, r.FitMean, r.FitMax, r.FitStd, r.Diversity, r.Games, r.DurationMS, r.GamesMS, r.Best, r.Opponents, r.Openings, r.RNGState, now()); err != nil {
+		return err
+	}
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO individuals (run_id, generation, id, rank, fitness, score, games, wins, draws, losses, penta_0, penta_1, penta_2, penta_3, penta_4)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	for _, in := range g.Individuals {
+		if _, err = ins.ExecContext(ctx, g.RunID, r.Generation, in.ID, in.Rank, in.Fitness, in.Score, in.Games, in.Wins, in.Draws, in.Losses,
+			in.Penta[0], in.Penta[1], in.Penta[2], in.Penta[3], in.Penta[4]); err != nil {
+			return err
+		}
+	}
+	gi, err := tx.PrepareContext(ctx, `INSERT INTO games (run_id, generation, individual, opponent, opening, colour, result, score, plies, moves, nodes, duration_ms)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer gi.Close()
+	for _, gm := range g.Games {
+		if _, err = gi.ExecContext(ctx, g.RunID, r.Generation, gm.Individual, gm.Opponent, gm.Opening, gm.Colour, gm.Result, gm.Score, gm.Plies, gm.Moves, gm.Nodes, gm.DurationMS); err != nil {
+			return err
+		}
+	}
+	best := g.Individuals[0]
+	for _, in := range g.Individuals {
+		if in.Rank == 1 {
+			best = in
+		}
+	}
+	if _, err = tx.ExecContext(ctx, `UPDATE runs SET generations_done = ?, best_individual = ?, best_fitness = ?, updated_at = ? WHERE id = ?`,
+		r.Generation+1, best.ID, best.Fitness, now(), g.RunID); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+const runCols = `id, name, game, status, seed, config, program_version, COALESCE(pid, 0), created_at, updated_at, COALESCE(finished_at, ''),
+	generations_done, COALESCE(best_individual, ''), best_fitness, COALESCE(error, ''), COALESCE(verification, '')`
+
+func scanRun(s interface{ Scan(...any) error }) (Run, error) {
+	var r Run
+	err := s.Scan(&r.ID, &r.Name, &r.Game, &r.Status, &r.Seed, &r.Config, &r.ProgramVersion, &r.PID, &r.CreatedAt, &r.UpdatedAt,
+		&r.FinishedAt, &r.GenerationsDone, &r.BestIndividual, &r.BestFitness, &r.Error, &r.Verification)
+	return r, err
+}
+
+// Run returns one run; the error wraps ErrNotFound for a missing ID.
+func (d *DB) Run(ctx context.Context, id int64) (Run, error) {
+	r, err := scanRun(d.sql.QueryRowContext(ctx, `SELECT `+runCols+` FROM runs WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, fmt.Errorf("run %d: %w", id, ErrNotFound)
+	}
+	return r, explain(err)
+}
+
+// Runs returns every run, newest first.
+func (d *DB) Runs(ctx context.Context) ([]Run, error) {
+	rows, err := d.sql.QueryContext(ctx, `SELECT `+runCols+` FROM runs ORDER BY id DESC`)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Generations returns a run's generations in order.
+func (d *DB) Generations(ctx context.Context, runID int64) ([]GenerationRow, error) {
+	rows, err := d.sql.QueryContext(ctx, `SELECT generation, fitness_min, fitness_mean, fitness_max, fitness_std, diversity, games, duration_ms, games_ms,
+		best_individual, opponents, openings, rng_state, created_at FROM generations WHERE run_id = ? ORDER BY generation`, runID)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	var out []GenerationRow
+	for rows.Next() {
+		var g GenerationRow
+		if err := rows.Scan(&g.Generation, &g.FitMin, &g.FitMean, &g.FitMax, &g.FitStd, &g.Diversity, &g.Games, &g.DurationMS, &g.GamesMS,
+			&g.Best, &g.Opponents, &g.Openings, &g.RNGState, &g.CreatedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// Individuals returns a generation's individuals, best first.
+func (d *DB) Individuals(ctx context.Context, runID int64, gen int) ([]IndividualRow, error) {
+	return d.individuals(ctx, `WHERE run_id = ? AND generation = ? ORDER BY rank`, runID, gen)
+}
+
+// History returns every generation an individual lived in, in order.
+func (d *DB) History(ctx context.Context, runID int64, id string) ([]IndividualRow, error) {
+	return d.individuals(ctx, `WHERE run_id = ? AND id = ? ORDER BY generation`, runID, id)
+}
+
+func (d *DB) individuals(ctx context.Context, where string, args ...any) ([]IndividualRow, error) {
+	rows, err := d.sql.QueryContext(ctx, `SELECT generation, id, rank, fitness, score, games, wins, draws, losses, penta_0, penta_1, penta_2, penta_3, penta_4
+		FROM individuals `+where, args...)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	var out []IndividualRow
+	for rows.Next() {
+		var r IndividualRow
+		if err := rows.Scan(&r.Generation, &r.ID, &r.Rank, &r.Fitness, &r.Score, &r.Games, &r.Wins, &r.Draws, &r.Losses,
+			&r.Penta[0], &r.Penta[1], &r.Penta[2], &r.Penta[3], &r.Penta[4]); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Genome returns one distinct individual; the error wraps ErrNotFound.
+func (d *DB) Genome(ctx context.Context, runID int64, id string) (GenomeRow, error) {
+	var g GenomeRow
+	err := d.sql.QueryRowContext(ctx, `SELECT id, born_generation, operator, COALESCE(parent1, ''), COALESCE(parent2, ''), genes
+		FROM genomes WHERE run_id = ? AND id = ?`, runID, id).Scan(&g.ID, &g.Born, &g.Operator, &g.Parent1, &g.Parent2, &g.Genes)
+	if errors.Is(err, sql.ErrNoRows) {
+		return g, fmt.Errorf("individual %s: %w", id, ErrNotFound)
+	}
+	return g, explain(err)
+}
+
+// Genomes returns every distinct individual of a run in birth order.
+func (d *DB) Genomes(ctx context.Context, runID int64) ([]GenomeRow, error) {
+	rows, err := d.sql.QueryContext(ctx, `SELECT id, born_generation, operator, COALESCE(parent1, ''), COALESCE(parent2, ''), genes
+		FROM genomes WHERE run_id = ? ORDER BY born_generation, id`, runID)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	var out []GenomeRow
+	for rows.Next() {
+		var g GenomeRow
+		if err := rows.Scan(&g.ID, &g.Born, &g.Operator, &g.Parent1, &g.Parent2, &g.Genes); err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// Games returns the games of a run's generation.
+func (d *DB) Games(ctx context.Context, runID int64, gen int) ([]GameRow, error) {
+	rows, err := d.sql.QueryContext(ctx, `SELECT generation, individual, opponent, opening, colour, result, score, plies, moves, nodes, duration_ms
+		FROM games WHERE run_id = ? AND generation = ? ORDER BY id`, runID, gen)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	var out []GameRow
+	for rows.Next() {
+		var g GameRow
+		if err := rows.Scan(&g.Generation, &g.Individual, &g.Opponent, &g.Opening, &g.Colour, &g.Result, &g.Score, &g.Plies, &g.Moves, &g.Nodes, &g.DurationMS); err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// Ancestors returns the individual and all its ancestors (each once), parents after
+// children.
+func (d *DB) Ancestors(ctx context.Context, runID int64, id string) ([]GenomeRow, error) {
+	if _, err := d.Genome(ctx, runID, id); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []GenomeRow
+	queue := []string{id}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		if seen[cur] {
+			continue
+		}
+		seen[cur] = true
+		g, err := d.Genome(ctx, runID, cur)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+		for _, p := range []string{g.Parent1, g.Parent2} {
+			if p != "" && !seen[p] {
+				queue = append(queue, p)
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,92 @@
+package tuner
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"evotune/engine"
+)
+
+// GameTask is one game to play: Black's and White's weights from an opening.
+type GameTask struct {
+	Black, White engine.Weights
+	Opening      []string
+}
+
+// GameSetup is what every game of a batch shares.
+type GameSetup struct {
+	Game     engine.Game
+	Board    int
+	Limits   engine.Limits
+	MaxPlies int
+}
+
+// PlayBatch plays every task on `workers` goroutines and returns the records in task
+// order. Each game gets fresh players (fresh transposition tables), so a record never
+// depends on which worker played it or what it played before. done is called after each
+// game (from worker goroutines). The first error (an illegal move, a cancelled context)
+// stops the batch and is returned.
+func PlayBatch(parent context.Context, setup GameSetup, tasks []GameTask, workers int, done func()) ([]engine.GameRecord, error) {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	recs := make([]engine.GameRecord, len(tasks))
+	var next atomic.Int64
+	var firstErr error
+	var mu sync.Mutex
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, workers); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(tasks) || ctx.Err() != nil {
+					return
+				}
+				rec, err := playOne(ctx, setup, tasks[i])
+				if err != nil {
+					fail(fmt.Errorf("game %d: %w", i, err))
+					return
+				}
+				recs[i] = rec
+				if done != nil {
+					done()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := parent.Err(); err != nil {
+		return nil, err
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return recs, nil
+}
+
+func playOne(ctx context.Context, s GameSetup, t GameTask) (engine.GameRecord, error) {
+	b, err := s.Game.NewBoard(s.Board)
+	if err != nil {
+		return engine.GameRecord{}, err
+	}
+	black, err := s.Game.NewPlayer(t.Black, s.Limits)
+	if err != nil {
+		return engine.GameRecord{}, err
+	}
+	white, err := s.Game.NewPlayer(t.White, s.Limits)
+	if err != nil {
+		return engine.GameRecord{}, err
+	}
+	return engine.PlayGame(ctx, b, black, white, engine.RefereeOptions{Opening: t.Opening, MaxPlies: s.MaxPlies})
+}
