@@ -568,4 +568,3 @@ func (m model) Apply(pop *eaopt.Population) error {
 	t.evaluated = false
 	return nil
 }
-

@@ -155,15 +155,14 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 // progress renders tuner events: a progress bar when stderr is a terminal, plain log
 // lines (at most one every 5 s, plus one per generation) when it is not.
 type progress struct {
-	mu      sync.Mutex
-	w       io.Writer
-	tty     bool
-	bar     *progressbar.ProgressBar
+	mu       sync.Mutex
+	w        io.Writer
+	tty      bool
+	bar      *progressbar.ProgressBar
 	gen      int
 	genStart time.Time
 	lastLog  time.Time
 }
-
 
 func newProgress(w io.Writer) *progress {
 	p := &progress{w: w, gen: -1, lastLog: time.Now()}
