@@ -336,7 +336,7 @@ func (t *Tuner) playGeneration() error {
 		}
 		pool = append(pool, opponent{c.ID, w})
 	}
-	t.opponents = t.opponents[:0]
+	t.opponents = nil
 	for _, o := range pool {
 		t.opponents = append(t.opponents, o.id)
 	}
@@ -399,7 +399,7 @@ func (t *Tuner) playGeneration() error {
 	if err != nil {
 		return err
 	}
-	t.gameResults = t.gameResults[:0]
+	t.gameResults = nil // a fresh slice: the saved record keeps the old one
 	gen := make([]genomes.Stats, len(t.current))
 	pairScore := make(map[[2]int]float64)
 	for _, r := range refs {

@@ -189,6 +189,9 @@ func loadIndividual(ctx context.Context, d *db.DB, id string) (individualView, e
 }
 
 func runIndividual(ctx context.Context, o inspectOpts, id string, out io.Writer) error {
+	if _, err := genomes.RunOfIndividual(id); err != nil {
+		return err
+	}
 	d, err := openRO(ctx, o.dbPath)
 	if err != nil {
 		return err

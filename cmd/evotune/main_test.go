@@ -141,3 +141,129 @@ func TestRunPlayCancelled(t *testing.T) {
 		t.Fatalf("cancelled play returned %v", err)
 	}
 }
+
+// TestTuneEndToEnd is the issue's acceptance as a new user would try it, for every game:
+// tune, inspect (CLI and SQL), export, play with the export, and the same run with one
+// worker gives identical individuals and fitness.
+func TestTuneEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	for _, game := range []string{"connect6", "gomoku", "amazons"} {
+		args := []string{"tune", "--game", game, "--pop", "6", "--generations", "2", "--games", "2", "--seed", "1", "--depth", "1", "--width", "4"}
+		out, stderr, code := run(t, dir, append(args, "--db", game+".db")...)
+		if code != 0 || !strings.Contains(out, "finished: 3 generations saved") {
+			t.Fatalf("%s tune: exit %d\n%s\n%s", game, code, out, stderr)
+		}
+		if _, _, code := run(t, dir, append(args, "--db", game+"-w1.db", "--workers", "1")...); code != 0 {
+			t.Fatalf("%s tune --workers 1 failed", game)
+		}
+		a, _, _ := run(t, dir, "generations", "1", "--db", game+".db", "--json")
+		b, _, _ := run(t, dir, "generations", "1", "--db", game+"-w1.db", "--json")
+		if stripTimes(a) != stripTimes(b) || a == "" {
+			t.Fatalf("%s: generations differ between 2 workers and 1", game)
+		}
+		var runs []struct {
+			ID             int64
+			Status         string
+			BestIndividual string `json:"best_individual"`
+		}
+		out, _, _ = run(t, dir, "runs", "--db", game+".db", "--json")
+		if json.Unmarshal([]byte(out), &runs) != nil || len(runs) != 1 || runs[0].Status != "finished" {
+			t.Fatalf("%s runs: %s", game, out)
+		}
+		best := runs[0].BestIndividual
+		ia, _, code := run(t, dir, "individual", best, "--db", game+".db", "--json")
+		ib, _, _ := run(t, dir, "individual", best, "--db", game+"-w1.db", "--json")
+		if code != 0 || ia != ib {
+			t.Fatalf("%s individual %s: exit %d or differs between worker counts", game, best, code)
+		}
+		if out, _, code := run(t, dir, "lineage", best, "--db", game+".db", "--dot"); code != 0 || !strings.HasPrefix(out, "digraph") {
+			t.Fatalf("%s lineage --dot: %s", game, out)
+		}
+		if _, stderr, code := run(t, dir, "export", "1", "--db", game+".db", "--out", game+".json"); code != 0 {
+			t.Fatalf("%s export: %s", game, stderr)
+		}
+		if _, stderr, code := run(t, dir, "play", "--game", game, "--black", game+".json", "--white", "default", "--depth", "1", "--width", "3"); code != 0 {
+			t.Fatalf("%s play with the export: %s", game, stderr)
+		}
+		checkSQL(t, filepath.Join(dir, game+".db"))
+	}
+}
+
+// stripTimes drops the fields that legitimately differ between two runs (wall times).
+func stripTimes(s string) string {
+	var rows []map[string]any
+	if json.Unmarshal([]byte(s), &rows) != nil {
+		return s
+	}
+	for _, r := range rows {
+		delete(r, "duration_ms")
+		delete(r, "games_ms")
+		delete(r, "created_at")
+	}
+	out, _ := json.Marshal(rows)
+	return string(out)
+}
+
+// checkSQL reads the database the way a user would with the sqlite3 shell, when it is
+// installed (CI installs it).
+func checkSQL(t *testing.T, path string) {
+	t.Helper()
+	if _, err := exec.LookPath("sqlite3"); err != nil {
+		t.Log("sqlite3 shell not installed; skipping the shell check")
+		return
+	}
+	q := func(sql string) string {
+		out, err := exec.Command("sqlite3", path, sql).CombinedOutput()
+		if err != nil {
+			t.Fatalf("sqlite3 %q: %v %s", sql, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if n := q("SELECT count(*) FROM generations"); n != "3" {
+		t.Fatalf("%s: %s generations", path, n)
+	}
+	if n := q("SELECT count(*) FROM genomes g WHERE (parent1 IS NOT NULL AND parent1 NOT IN (SELECT id FROM genomes)) OR (parent2 IS NOT NULL AND parent2 NOT IN (SELECT id FROM genomes))"); n != "0" {
+		t.Fatalf("%s: %s genomes with a missing parent", path, n)
+	}
+	if n := q("SELECT count(*) FROM games"); n != "36" { // 6 individuals × 2 games × 3 generations
+		t.Fatalf("%s: %s games", path, n)
+	}
+	if ok := q("PRAGMA integrity_check"); ok != "ok" {
+		t.Fatalf("%s: integrity_check %s", path, ok)
+	}
+	if n := q("SELECT count(*) FROM best_per_generation"); n != "3" {
+		t.Fatalf("%s: best_per_generation has %s rows", path, n)
+	}
+}
+
+func TestTuneBadInput(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "run.yaml"), []byte("game: gomoku\npopulaton: 4\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "junk.db"), []byte(strings.Repeat("junk", 1000)), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tune", "--game", "chess"}, `unknown game "chess"`},
+		{[]string{"tune"}, "--game is required"},
+		{[]string{"tune", "--game", "gomoku", "--pop", "0"}, "population: 0"},
+		{[]string{"tune", "--game", "gomoku", "--generations", "0"}, "generations: 0"},
+		{[]string{"tune", "--game", "gomoku", "--games", "3"}, "games: 3"},
+		{[]string{"tune", "--game", "gomoku", "--games", "0"}, "games: 0"},
+		{[]string{"tune", "--config", "run.yaml"}, "populaton"},
+		{[]string{"tune", "--config", "missing.yaml"}, "missing.yaml"},
+		{[]string{"tune", "--game", "gomoku", "--db", "junk.db"}, "not an SQLite database"},
+		{[]string{"runs", "--db", "absent.db"}, "absent.db"},
+		{[]string{"generations", "x"}, `run ID "x"`},
+		{[]string{"individual", "nonsense"}, `individual ID "nonsense"`},
+	}
+	for _, tc := range cases {
+		_, stderr, code := run(t, dir, tc.args...)
+		if code == 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("evotune %v: exit %d, stderr %q; want non-zero and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "evotune.db")); err == nil {
+		t.Error("a rejected tune created evotune.db")
+	}
+}

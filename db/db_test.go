@@ -1,0 +1,177 @@
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func openTemp(t *testing.T) (*DB, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "t.db")
+	d, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d, path
+}
+
+func genData(run int64, gen int, parent string) GenerationData {
+	id := fmt.Sprintf("%d-g%d-00", run, gen)
+	return GenerationData{RunID: run,
+		Generation:  GenerationRow{Generation: gen, FitMin: 0.4, FitMean: 0.5, FitMax: 0.6, Games: 2, Best: id, Opponents: `["baseline"]`, Openings: `[["h8"]]`, RNGState: "{}"},
+		NewGenomes:  []GenomeRow{{ID: id, Born: gen, Operator: "mutation", Parent1: parent, Genes: `{"k1": 1}`}},
+		Individuals: []IndividualRow{{Generation: gen, ID: id, Rank: 1, Fitness: 0.4, Score: 0.6, Games: 2, Wins: 1, Draws: 0, Losses: 1, Penta: [5]int{0, 0, 1, 0, 0}}},
+		Games: []GameRow{{Generation: gen, Individual: id, Opponent: "baseline", Colour: "black", Result: "1-0", Score: 1, Plies: 9, Moves: `["h8"]`},
+			{Generation: gen, Individual: id, Opponent: "baseline", Colour: "white", Result: "1-0", Score: 0, Plies: 9, Moves: `["h8"]`}},
+	}
+}
+
+func TestGenerationRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	d, _ := openTemp(t)
+	id, err := d.CreateRun(ctx, Run{Name: "r", Game: "gomoku", Seed: 3, Config: `{"game":"gomoku"}`, ProgramVersion: "t", PID: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SaveGeneration(ctx, genData(id, 0, "")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SaveGeneration(ctx, genData(id, 1, "1-g0-00")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := d.Run(ctx, id)
+	if err != nil || r.GenerationsDone != 2 || r.BestIndividual != "1-g1-00" || r.Status != StatusRunning {
+		t.Fatalf("run %+v, %v", r, err)
+	}
+	gens, _ := d.Generations(ctx, id)
+	games, _ := d.Games(ctx, id, 1)
+	anc, _ := d.Ancestors(ctx, id, "1-g1-00")
+	if len(gens) != 2 || len(games) != 2 || len(anc) != 2 || anc[1].ID != "1-g0-00" {
+		t.Fatalf("%d generations, %d games, ancestors %v", len(gens), len(games), anc)
+	}
+	var depth int
+	if err := d.SQL().QueryRow(`SELECT max(depth) FROM ancestry WHERE run_id = ? AND id = '1-g1-00'`, id).Scan(&depth); err != nil || depth != 1 {
+		t.Fatalf("ancestry view depth %d, %v", depth, err)
+	}
+	if err := d.SetRunStatus(ctx, id, StatusFinished, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Run(ctx, 99); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing run: %v", err)
+	}
+	if _, err := d.Genome(ctx, id, "1-g9-00"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing individual: %v", err)
+	}
+}
+
+// TestGenerationIsAtomic: a generation whose last row is bad (a parent that does not
+// exist) leaves no trace.
+func TestGenerationIsAtomic(t *testing.T) {
+	ctx := context.Background()
+	d, _ := openTemp(t)
+	id, _ := d.CreateRun(ctx, Run{Name: "r", Game: "gomoku", Config: "{}", ProgramVersion: "t"})
+	bad := genData(id, 0, "1-g7-99")
+	if err := d.SaveGeneration(ctx, bad); err == nil {
+		t.Fatal("a genome with a missing parent was accepted")
+	}
+	for _, table := range []string{"genomes", "generations", "individuals", "games"} {
+		var n int
+		d.SQL().QueryRow("SELECT count(*) FROM " + table).Scan(&n)
+		if n != 0 {
+			t.Fatalf("%s has %d rows after a failed generation", table, n)
+		}
+	}
+	if r, _ := d.Run(ctx, id); r.GenerationsDone != 0 {
+		t.Fatalf("generations_done %d after a failed generation", r.GenerationsDone)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	notDB := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notDB, []byte(strings.Repeat("this is not a database\n", 200)), 0o644)
+	if _, err := Open(ctx, notDB); err == nil || !strings.Contains(err.Error(), "not an SQLite database") {
+		t.Errorf("text file: %v", err)
+	}
+	if _, err := OpenReadOnly(ctx, notDB); err == nil || !strings.Contains(err.Error(), "notes.txt") {
+		t.Errorf("text file read-only: %v", err)
+	}
+	newer := filepath.Join(dir, "newer.db")
+	d, err := Open(ctx, newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.SQL().Exec("PRAGMA user_version = 99")
+	d.Close()
+	if _, err := Open(ctx, newer); err == nil || !strings.Contains(err.Error(), "newer than this program") {
+		t.Errorf("newer schema: %v", err)
+	}
+	if _, err := OpenReadOnly(ctx, newer); err == nil || !strings.Contains(err.Error(), "newer than this program") {
+		t.Errorf("newer schema read-only: %v", err)
+	}
+	if _, err := Open(ctx, filepath.Join(dir, "missing", "x.db")); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("missing directory: %v", err)
+	}
+	if _, err := OpenReadOnly(ctx, filepath.Join(dir, "absent.db")); err == nil {
+		t.Error("read-only open of a missing file succeeded")
+	}
+}
+
+// TestReadersDuringWrites: read-only connections query while the writer commits
+// generations; neither side sees "database is locked".
+func TestReadersDuringWrites(t *testing.T) {
+	ctx := context.Background()
+	d, path := openTemp(t)
+	id, _ := d.CreateRun(ctx, Run{Name: "r", Game: "gomoku", Config: "{}", ProgramVersion: "t"})
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	stop := make(chan struct{})
+	for r := 0; r < 3; r++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ro, err := OpenReadOnly(ctx, path)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer ro.Close()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := ro.Runs(ctx); err != nil {
+					errs <- err
+					return
+				}
+				if _, err := ro.Generations(ctx, id); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	parent := ""
+	for g := 0; g < 40; g++ {
+		if err := d.SaveGeneration(ctx, genData(id, g, parent)); err != nil {
+			t.Fatalf("writer: %v", err)
+		}
+		parent = fmt.Sprintf("%d-g%d-00", id, g)
+	}
+	close(stop)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatalf("reader: %v", err)
+	}
+}

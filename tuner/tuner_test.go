@@ -1,0 +1,247 @@
+package tuner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"evotune/genomes"
+)
+
+// memStore keeps a run in memory.
+type memStore struct {
+	mu     sync.Mutex
+	gens   []GenerationRecord
+	status string
+	errTxt string
+	failAt int // SaveGeneration of this generation fails (0 = never)
+}
+
+func (m *memStore) CreateRun(context.Context, RunRecord) (int64, error) { return 1, nil }
+func (m *memStore) SaveGeneration(_ context.Context, g GenerationRecord) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.failAt > 0 && g.Generation == m.failAt {
+		return fmt.Errorf("disk full")
+	}
+	m.gens = append(m.gens, g)
+	return nil
+}
+func (m *memStore) SetRunStatus(_ context.Context, _ int64, status, errText string) error {
+	m.status, m.errTxt = status, errText
+	return nil
+}
+
+func smallConfig(game string, workers int) Config {
+	c := DefaultConfig(game)
+	c.Population, c.Generations, c.Games, c.Workers = 6, 2, 4, workers
+	c.Depth, c.Width = 1, 4
+	return c
+}
+
+// fingerprint is everything that must not depend on the number of workers.
+func fingerprint(gens []GenerationRecord) string {
+	var sb strings.Builder
+	for _, g := range gens {
+		fmt.Fprintf(&sb, "gen %d best %s opp %v open %v\n", g.Generation, g.Best, g.Opponents, g.Openings)
+		for _, in := range g.Individuals {
+			fmt.Fprintf(&sb, " %s %d %.6f %+v\n", in.ID, in.Rank, in.Fitness, in.Stats)
+		}
+		for _, n := range g.NewGenomes {
+			genes, _ := json.Marshal(n.Genes)
+			fmt.Fprintf(&sb, " new %s %s %v %s\n", n.ID, n.Operator, n.Parents, genes)
+		}
+		for _, r := range g.GameResults {
+			fmt.Fprintf(&sb, " game %s %s %d %v %v %v\n", r.Individual, r.Opponent, r.Opening, r.Colour, r.Score, r.Record.Moves)
+		}
+	}
+	return sb.String()
+}
+
+func runSmall(t *testing.T, cfg Config) *memStore {
+	t.Helper()
+	st := &memStore{}
+	tu, err := New(cfg, st, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tu.Run(context.Background(), 0); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestSameSeedSameRunWhateverWorkers: the same seed and config give the same genomes,
+// games and fitness with 1 and 3 workers, for every game.
+func TestSameSeedSameRunWhateverWorkers(t *testing.T) {
+	for _, game := range genomes.Names() {
+		a := runSmall(t, smallConfig(game, 1))
+		b := runSmall(t, smallConfig(game, 3))
+		if fa, fb := fingerprint(a.gens), fingerprint(b.gens); fa != fb {
+			t.Fatalf("%s: 1 and 3 workers differ:\n%s\n----\n%s", game, fa, fb)
+		}
+		if a.status != "finished" || len(a.gens) != 3 {
+			t.Fatalf("%s: status %s with %d generations", game, a.status, len(a.gens))
+		}
+		other := smallConfig(game, 1)
+		other.Seed = 2
+		if fingerprint(runSmall(t, other).gens) == fingerprint(a.gens) {
+			t.Fatalf("%s: seeds 1 and 2 gave the same run", game)
+		}
+	}
+}
+
+// TestLineageAndAccounting checks the invariants a user relies on in the database.
+func TestLineageAndAccounting(t *testing.T) {
+	cfg := smallConfig("gomoku", 2)
+	cfg.Generations, cfg.Population, cfg.Elite = 4, 8, 2
+	st := runSmall(t, cfg)
+	known := map[string]bool{}
+	stats := map[string]genomes.Stats{}
+	for _, g := range st.gens {
+		for _, n := range g.NewGenomes {
+			if known[n.ID] {
+				t.Fatalf("gen %d: genome %s born twice", g.Generation, n.ID)
+			}
+			for _, p := range n.Parents {
+				if !known[p] {
+					t.Fatalf("gen %d: %s has unknown parent %s", g.Generation, n.ID, p)
+				}
+			}
+			if (n.Operator == genomes.OpBaseline || n.Operator == genomes.OpInitial) != (g.Generation == 0) {
+				t.Fatalf("gen %d: operator %s", g.Generation, n.Operator)
+			}
+			if strings.HasPrefix(n.Operator, genomes.OpCrossover) && len(n.Parents) != 2 {
+				t.Fatalf("crossover child %s with parents %v", n.ID, n.Parents)
+			}
+			known[n.ID] = true
+		}
+		if len(g.Individuals) != cfg.Population {
+			t.Fatalf("gen %d: %d individuals", g.Generation, len(g.Individuals))
+		}
+		games := map[string]int{}
+		for _, r := range g.GameResults {
+			games[r.Individual]++
+		}
+		for i, in := range g.Individuals {
+			if !known[in.ID] {
+				t.Fatalf("gen %d: individual %s has no genome", g.Generation, in.ID)
+			}
+			if in.Rank != i+1 || (i > 0 && in.Fitness < g.Individuals[i-1].Fitness) {
+				t.Fatalf("gen %d: ranks out of order", g.Generation)
+			}
+			if games[in.ID] != cfg.Games {
+				t.Fatalf("gen %d: %s played %d games, want %d", g.Generation, in.ID, games[in.ID], cfg.Games)
+			}
+			pairs := 0
+			for _, c := range in.Stats.Penta {
+				pairs += c
+			}
+			if pairs*2 != in.Stats.Games() {
+				t.Fatalf("%s: %d pairs for %d games", in.ID, pairs, in.Stats.Games())
+			}
+			if 1-in.Stats.Score() != in.Fitness {
+				t.Fatalf("%s: fitness %v, score %v", in.ID, in.Fitness, in.Stats.Score())
+			}
+			// An individual that lived before keeps accumulating its games.
+			if prev, ok := stats[in.ID]; ok && in.Stats.Games() != prev.Games()+cfg.Games {
+				t.Fatalf("gen %d: survivor %s has %d games, had %d", g.Generation, in.ID, in.Stats.Games(), prev.Games())
+			}
+			stats[in.ID] = in.Stats
+		}
+		if g.Generation > 0 {
+			elites := 0
+			for _, in := range g.Individuals {
+				if !strings.Contains(in.ID, fmt.Sprintf("-g%d-", g.Generation)) {
+					elites++
+				}
+			}
+			if elites < cfg.Elite {
+				t.Fatalf("gen %d: %d survivors, want at least %d elites", g.Generation, elites, cfg.Elite)
+			}
+		}
+		if g.Opponents[0] != "baseline" || len(g.Opponents) > 1+cfg.Champions {
+			t.Fatalf("gen %d: opponents %v", g.Generation, g.Opponents)
+		}
+	}
+}
+
+func TestSaveFailureFailsRun(t *testing.T) {
+	st := &memStore{failAt: 1}
+	tu, _ := New(smallConfig("amazons", 2), st, nil, "test")
+	_, err := tu.Run(context.Background(), 0)
+	if err == nil || !strings.Contains(err.Error(), "disk full") || st.status != "failed" || len(st.gens) != 1 {
+		t.Fatalf("err %v, status %s, %d generations saved", err, st.status, len(st.gens))
+	}
+}
+
+func TestCancelStopsRun(t *testing.T) {
+	st := &memStore{}
+	ctx, cancel := context.WithCancel(context.Background())
+	tu, _ := New(smallConfig("connect6", 2), st, func(e Event) {
+		if e.Generation == 1 && e.GamesDone > 0 {
+			cancel()
+		}
+	}, "test")
+	_, err := tu.Run(ctx, 0)
+	if err == nil || st.status != "stopped" || len(st.gens) != 1 {
+		t.Fatalf("err %v, status %s, %d generations saved (want the 1 completed)", err, st.status, len(st.gens))
+	}
+}
+
+func TestConfigValidation(t *testing.T) {
+	bad := map[string]func(*Config){
+		"game":           func(c *Config) { c.Game = "chess" },
+		"population":     func(c *Config) { c.Population = 0 },
+		"generations":    func(c *Config) { c.Generations = -1 },
+		"games: 3":       func(c *Config) { c.Games = 3 },
+		"games: 0":       func(c *Config) { c.Games = 0 },
+		"workers":        func(c *Config) { c.Workers = 0 },
+		"elite":          func(c *Config) { c.Elite = 10 },
+		"mutation_rate":  func(c *Config) { c.MutationRate = 2 },
+		"crossover_rate": func(c *Config) { c.CrossoverRate = -1 },
+		"init":           func(c *Config) { c.Init = "zeros" },
+		"free":           func(c *Config) { c.Free = []string{"value_9"} },
+	}
+	for want, mod := range bad {
+		c := DefaultConfig("connect6")
+		mod(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), strings.Split(want, ":")[0]) {
+			t.Errorf("%s: got %v", want, err)
+		}
+	}
+	c := DefaultConfig("connect6")
+	if err := c.Validate(); err != nil {
+		t.Fatalf("default config invalid: %v", err)
+	}
+}
+
+func TestParseConfig(t *testing.T) {
+	c, err := ParseConfig([]byte("game: gomoku\npopulation: 12\nmutation:\n  gene_rate: 0.5\n"), "run.yaml", DefaultConfig(""))
+	if err != nil || c.Game != "gomoku" || c.Population != 12 || c.Mutation.GeneRate != 0.5 || c.Games != DefaultConfig("").Games {
+		t.Fatalf("parsed %+v, %v", c, err)
+	}
+	_, err = ParseConfig([]byte("game: gomoku\npopulaton: 12\n"), "run.yaml", DefaultConfig(""))
+	if err == nil || !strings.Contains(err.Error(), "populaton") || !strings.Contains(err.Error(), "line 2") {
+		t.Fatalf("unknown key: %v", err)
+	}
+	_, err = ParseConfig([]byte("population: many\n"), "run.yaml", DefaultConfig(""))
+	if err == nil || !strings.Contains(err.Error(), "run.yaml") {
+		t.Fatalf("wrong type: %v", err)
+	}
+}
+
+func FuzzParseConfig(f *testing.F) {
+	for _, s := range []string{"game: gomoku\npopulation: 12\n", "populaton: 1", "games: [1", "mutation: {gene_rate: 2}", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseConfig([]byte(s), "fuzz.yaml", DefaultConfig("connect6"))
+		if err == nil {
+			_ = c.Validate() // must not panic
+		}
+	})
+}
