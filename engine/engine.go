@@ -229,3 +229,11 @@ type Opener interface {
 	// it does not modify), drawn from rng.
 	RandomOpening(b Board, rng *rand.Rand) []string
 }
+
+// Resetter is implemented by players that can be reused for another game: Reset installs
+// new weights and clears every piece of search state (transposition table included), so the
+// next game is exactly as with a fresh player, without allocating a new table. The error
+// names weights of another game.
+type Resetter interface {
+	Reset(w Weights) error
+}

@@ -24,8 +24,9 @@ type GameSetup struct {
 }
 
 // PlayBatch plays every task on `workers` goroutines and returns the records in task
-// order. Each game gets fresh players (fresh transposition tables), so a record never
-// depends on which worker played it or what it played before. done is called after each
+// order. Each game starts with players in a fresh state (new, or reset: fresh
+// transposition tables), so a record never depends on which worker played it or what it
+// played before. done is called after each
 // game (from worker goroutines). The first error (an illegal move, a cancelled context)
 // stops the batch and is returned.
 func PlayBatch(parent context.Context, setup GameSetup, tasks []GameTask, workers int, done func()) ([]engine.GameRecord, error) {
@@ -48,12 +49,13 @@ func PlayBatch(parent context.Context, setup GameSetup, tasks []GameTask, worker
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var players [2]engine.Player // reused across this worker's games when possible
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(tasks) || ctx.Err() != nil {
 					return
 				}
-				rec, err := playOne(ctx, setup, tasks[i])
+				rec, err := playOne(ctx, setup, tasks[i], &players)
 				if err != nil {
 					fail(fmt.Errorf("game %d: %w", i, err))
 					return
@@ -75,16 +77,32 @@ func PlayBatch(parent context.Context, setup GameSetup, tasks []GameTask, worker
 	return recs, nil
 }
 
-func playOne(ctx context.Context, s GameSetup, t GameTask) (engine.GameRecord, error) {
+// player returns a player with weights w: the worker's previous one reset (exactly as
+// fresh, see engine.Resetter) or a new one.
+func player(s GameSetup, w engine.Weights, slot *engine.Player) (engine.Player, error) {
+	if r, ok := (*slot).(engine.Resetter); ok {
+		if err := r.Reset(w); err == nil {
+			return *slot, nil
+		}
+	}
+	p, err := s.Game.NewPlayer(w, s.Limits)
+	if err != nil {
+		return nil, err
+	}
+	*slot = p
+	return p, nil
+}
+
+func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]engine.Player) (engine.GameRecord, error) {
 	b, err := s.Game.NewBoard(s.Board)
 	if err != nil {
 		return engine.GameRecord{}, err
 	}
-	black, err := s.Game.NewPlayer(t.Black, s.Limits)
+	black, err := player(s, t.Black, &players[0])
 	if err != nil {
 		return engine.GameRecord{}, err
 	}
-	white, err := s.Game.NewPlayer(t.White, s.Limits)
+	white, err := player(s, t.White, &players[1])
 	if err != nil {
 		return engine.GameRecord{}, err
 	}

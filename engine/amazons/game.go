@@ -276,3 +276,17 @@ func (g Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
 	}
 	return out
 }
+
+// Reset implements engine.Resetter.
+func (pl *Player) Reset(w engine.Weights) error {
+	aw, ok := w.(*Weights)
+	if !ok {
+		return fmt.Errorf("amazons: weights are for %s", w.Game())
+	}
+	if err := aw.Validate(); err != nil {
+		return err
+	}
+	pl.tab = aw.Tables()
+	pl.s.Clear()
+	return nil
+}

@@ -311,3 +311,17 @@ func (Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
 	}
 	return []string{Move{first, NoPoint}.String(), Move{a, c}.String()}
 }
+
+// Reset implements engine.Resetter.
+func (pl *Player) Reset(w engine.Weights) error {
+	cw, ok := w.(*Weights)
+	if !ok {
+		return fmt.Errorf("connect6: weights are for %s", w.Game())
+	}
+	if err := cw.Validate(); err != nil {
+		return err
+	}
+	pl.pos.tab = cw.Tables()
+	pl.s.Clear()
+	return nil
+}

@@ -347,3 +347,17 @@ func (Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
 	}
 	return out
 }
+
+// Reset implements engine.Resetter.
+func (pl *Player) Reset(w engine.Weights) error {
+	gw, ok := w.(*Weights)
+	if !ok {
+		return fmt.Errorf("gomoku: weights are for %s", w.Game())
+	}
+	if err := gw.Validate(); err != nil {
+		return err
+	}
+	pl.tab = gw.Tables()
+	pl.s.Clear()
+	return nil
+}

@@ -3,6 +3,7 @@ package gomoku
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"evotune/engine"
@@ -56,11 +57,53 @@ func TestMatchSegment(t *testing.T) {
 	}
 }
 
-// TestSegmentTable checks the table against the direct matcher on every mask of one
-// length (the table is built by the matcher; this guards the indexing).
+// slowMatchSegment is the rules of MatchSegment written out on strings: the reference
+// for the bitmask matcher.
+func slowMatchSegment(L int, mask uint32) Counts {
+	var c Counts
+	if L < 5 || mask == 0 {
+		return c
+	}
+	ext := []byte("#" + strings.Repeat("?", L) + "#")
+	for i := 0; i < L; i++ {
+		if mask&(1<<i) != 0 {
+			ext[i+1] = 'A'
+		}
+	}
+	used := make([]bool, L+2)
+	for pat := range templates {
+		for _, tm := range templates[pat] {
+		slide:
+			for s := 0; s+len(tm) <= L+2; s++ {
+				for j := 0; j < len(tm); j++ {
+					if ext[s+j] != tm[j] || (tm[j] == 'A' && used[s+j]) {
+						continue slide
+					}
+				}
+				c[pat]++
+				for j := 0; j < len(tm); j++ {
+					if tm[j] == 'A' {
+						used[s+j] = true
+					}
+				}
+			}
+		}
+	}
+	return c
+}
+
+// TestSegmentTable checks the bitmask matcher against the string matcher on every segment
+// up to length 12, and the table against the matcher on every segment of length 15.
 func TestSegmentTable(t *testing.T) {
-	for m := uint32(0); m < 1<<9; m++ {
-		if segmentCounts(9, m) != MatchSegment(9, m) {
+	for L := 1; L <= 12; L++ {
+		for m := uint32(0); m < 1<<L; m++ {
+			if got, want := MatchSegment(L, m), slowMatchSegment(L, m); got != want {
+				t.Fatalf("L %d mask %b: bitmask %v, strings %v", L, m, got, want)
+			}
+		}
+	}
+	for m := uint32(0); m < 1<<15; m += 7 {
+		if segmentCounts(15, m) != MatchSegment(15, m) {
 			t.Fatalf("mask %b: table and matcher differ", m)
 		}
 	}

@@ -1,6 +1,9 @@
 package gomoku
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+)
 
 // Pattern indexes the 13 shapes of Table 1 of 001_4cd63e63655ef194.txt (§1.3).
 type Pattern int
@@ -76,44 +79,50 @@ func MatchSegment(L int, mask uint32) Counts {
 	if L < 5 || mask == 0 {
 		return c
 	}
-	// ext[0] and ext[L+1] are the blocked ends.
-	var ext [maxSize + 2]byte
-	ext[0], ext[L+1] = '#', '#'
-	for i := 0; i < L; i++ {
-		ext[i+1] = '?'
-		if mask&(1<<i) != 0 {
-			ext[i+1] = 'A'
-		}
-	}
-	var used [maxSize + 2]bool
-	for pat := range templates {
-		for _, t := range templates[pat] {
-		slide:
-			for s := 0; s+len(t) <= L+2; s++ {
-				for j := 0; j < len(t); j++ {
-					e := ext[s+j]
-					switch t[j] {
-					case 'A':
-						if e != 'A' || used[s+j] {
-							continue slide
-						}
-					case '?', '#':
-						if e != t[j] {
-							continue slide
-						}
-					}
-				}
-				c[pat]++
-				for j := 0; j < len(t); j++ {
-					if t[j] == 'A' {
-						used[s+j] = true
-					}
+	// Extended segment: bit 0 and bit L+1 are the blocked ends, bits 1..L the points.
+	own := uint64(mask) << 1
+	empty := ^own & (uint64(1)<<(L+1) - 2)
+	ends := uint64(1) | uint64(1)<<(L+1)
+	var used uint64
+	for pat := range compiled {
+		for _, t := range compiled[pat] {
+			for s := 0; s+t.n <= L+2; s++ {
+				if (own>>s)&t.own == t.own && (used>>s)&t.own == 0 &&
+					(empty>>s)&t.empty == t.empty && (ends>>s)&t.ends == t.ends {
+					c[pat]++
+					used |= t.own << s
 				}
 			}
 		}
 	}
 	return c
 }
+
+// template is a shape compiled to bitmasks over its n points (bit j = point j).
+type template struct {
+	n                int
+	own, empty, ends uint64
+}
+
+var compiled = func() (out [NumPatterns][]template) {
+	for pat, ts := range templates {
+		for _, t := range ts {
+			ct := template{n: len(t)}
+			for j := 0; j < len(t); j++ {
+				switch t[j] {
+				case 'A':
+					ct.own |= 1 << j
+				case '?':
+					ct.empty |= 1 << j
+				case '#':
+					ct.ends |= 1 << j
+				}
+			}
+			out[pat] = append(out[pat], ct)
+		}
+	}
+	return out
+}()
 
 // maxTable is the longest segment whose counts are tabulated (15: every line of the
 // standard board); longer segments (boards above 15) are matched directly.
@@ -130,12 +139,28 @@ func segmentCounts(L int, mask uint32) Counts {
 		return MatchSegment(L, mask)
 	}
 	segOnce.Do(func() {
+		// Built once per process, in parallel chunks: it is serial start-up time otherwise.
+		var wg sync.WaitGroup
+		chunks := make(chan [3]int, 64)
+		for w := 0; w < runtime.NumCPU(); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for c := range chunks {
+					for m := c[1]; m < c[2]; m++ {
+						segTable[c[0]][m] = MatchSegment(c[0], uint32(m))
+					}
+				}
+			}()
+		}
 		for l := 5; l <= maxTable; l++ {
 			segTable[l] = make([]Counts, 1<<l)
-			for m := range segTable[l] {
-				segTable[l][m] = MatchSegment(l, uint32(m))
+			for lo := 0; lo < 1<<l; lo += 2048 {
+				chunks <- [3]int{l, lo, min(lo+2048, 1<<l)}
 			}
 		}
+		close(chunks)
+		wg.Wait()
 	})
 	return segTable[L][mask]
 }
