@@ -1,0 +1,130 @@
+package stats
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
+
+func TestElo(t *testing.T) {
+	cases := []struct{ score, elo float64 }{
+		{0.5, 0}, {0.75, 190.848}, {0.25, -190.848}, {0.64, 100.0}, {10.0 / 11, 400}, {1, math.Inf(1)}, {0, math.Inf(-1)},
+	}
+	for _, c := range cases {
+		got := Elo(c.score)
+		if !(got == c.elo || near(got, c.elo, 0.05)) {
+			t.Errorf("Elo(%v) = %v, want %v", c.score, got, c.elo)
+		}
+	}
+}
+
+// TestEstimateByHand checks a trinomial estimate worked out by hand: W=60 D=20 L=20.
+// s = 0.7; per-game variance = (60·0.09 + 20·0.04 + 20·0.49)/100 = 0.16; σ_s = 0.04;
+// interval 0.7 ± 0.0784 → Elo(0.6216) = 86.2, Elo(0.7784) = 218.3; Elo(0.7) = 147.2.
+func TestEstimateByHand(t *testing.T) {
+	e, err := Result{Wins: 60, Draws: 20, Losses: 20}.Estimate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Model != "trinomial" || !near(e.Score, 0.7, 1e-12) || !near(e.StdErr, 0.04, 1e-12) ||
+		!near(e.Elo, 147.19, 0.01) || !near(e.EloLow, 86.2, 0.1) || !near(e.EloHigh, 218.3, 0.1) {
+		t.Fatalf("estimate %+v", e)
+	}
+	// LOS = Φ(40/√80) = Φ(4.472) ≈ 0.999996.
+	if !near(e.LOS, 0.999996, 1e-6) {
+		t.Fatalf("LOS %v", e.LOS)
+	}
+}
+
+// TestPentanomialByHand: 10 pairs [0, 2, 6, 2, 0] (pair means ¼, ½, ¾): mean ½, per-pair
+// variance (2·1/16 + 2·1/16)/10 = 0.025, σ = √(0.025/10) = 0.05 → interval ½ ± 0.098 →
+// Elo ±69.0 around 0.
+func TestPentanomialByHand(t *testing.T) {
+	r := Result{Wins: 4, Draws: 12, Losses: 4, Penta: [5]int{0, 2, 6, 2, 0}}
+	e, _ := r.Estimate()
+	if e.Model != "pentanomial" || e.Pairs != 10 || !near(e.StdErr, 0.05, 1e-12) || e.Elo != 0 ||
+		!near(e.EloHigh, 69.0, 0.1) || !near(e.EloLow, -69.0, 0.1) {
+		t.Fatalf("estimate %+v", e)
+	}
+}
+
+func TestEdgeCases(t *testing.T) {
+	if _, err := (Result{}).Estimate(); err != ErrNoGames {
+		t.Fatalf("zero games: %v", err)
+	}
+	all, _ := Result{Wins: 10, Penta: [5]int{0, 0, 0, 0, 5}}.Estimate()
+	if all.Elo != 1e9 || all.LOS < 0.99 {
+		t.Fatalf("all wins: %+v", all)
+	}
+	lost, _ := Result{Losses: 6}.Estimate()
+	if lost.Elo != -1e9 || lost.LOS > 0.01 {
+		t.Fatalf("all losses: %+v", lost)
+	}
+	draws, _ := Result{Draws: 40, Penta: [5]int{0, 0, 20, 0, 0}}.Estimate()
+	if draws.Elo != 0 || draws.CI95 != 0 || draws.LOS != 0.5 {
+		t.Fatalf("all draws: %+v", draws)
+	}
+	if llr := DefaultSPRT.LLR(Result{}); llr != 0 {
+		t.Fatalf("LLR of nothing = %v", llr)
+	}
+}
+
+// TestLLRReference checks the normalized SPRT against published fastchess test values
+// (trinomial results W, L, D).
+func TestLLRReference(t *testing.T) {
+	cases := []struct {
+		w, l, d    int
+		elo0, elo1 float64
+		want       float64
+	}{
+		{36433, 36027, 68692, 0, 2, 0.92},
+		{10871, 10650, 20431, -1.75, 0.25, 2.30},
+	}
+	for _, c := range cases {
+		s := SPRT{Elo0: c.elo0, Elo1: c.elo1, Alpha: 0.05, Beta: 0.05}
+		got := s.LLR(Result{Wins: c.w, Losses: c.l, Draws: c.d})
+		if !near(got, c.want, 0.01*math.Abs(c.want)+0.005) {
+			t.Errorf("LLR(W%d L%d D%d, %v..%v) = %.4f, want %.2f", c.w, c.l, c.d, c.elo0, c.elo1, got, c.want)
+		}
+	}
+}
+
+func TestSPRTDirection(t *testing.T) {
+	s := DefaultSPRT
+	lo, hi := s.Bounds()
+	if !near(lo, -2.944, 0.001) || !near(hi, 2.944, 0.001) {
+		t.Fatalf("bounds %v %v", lo, hi)
+	}
+	// 150 pairs scoring 0.71 (t ≈ 0.73 per pair): LLR ≈ N·t̂·t1 ≈ 150·0.73·0.041 ≈ 4 > 2.94.
+	// (50 such pairs give only ≈ 1.2: elo1 = 10 is a small step in normalized Elo.)
+	strong := Result{Wins: 180, Draws: 60, Losses: 60, Penta: [5]int{6, 12, 42, 30, 60}}
+	weak := Result{Wins: 60, Draws: 60, Losses: 180, Penta: [5]int{60, 30, 42, 12, 6}}
+	if v := s.Verdict(s.LLR(strong)); v != AcceptH1 {
+		t.Fatalf("strong result: LLR %v verdict %s", s.LLR(strong), v)
+	}
+	if v := s.Verdict(s.LLR(weak)); v != AcceptH0 {
+		t.Fatalf("weak result: LLR %v verdict %s", s.LLR(weak), v)
+	}
+	even := Result{Wins: 5, Draws: 10, Losses: 5, Penta: [5]int{1, 2, 4, 2, 1}}
+	if v := s.Verdict(s.LLR(even)); v != Continue {
+		t.Fatalf("even short result: verdict %s", v)
+	}
+}
+
+func TestParseSPRT(t *testing.T) {
+	s, err := ParseSPRT("elo0=0,elo1=10,alpha=0.05,beta=0.05")
+	if err != nil || s != DefaultSPRT {
+		t.Fatalf("%+v %v", s, err)
+	}
+	s, err = ParseSPRT("elo1=5")
+	if err != nil || s.Elo1 != 5 || s.Elo0 != 0 {
+		t.Fatalf("%+v %v", s, err)
+	}
+	for bad, want := range map[string]string{"elo0=5,elo1=1": "elo0", "alpha=0.7": "alpha", "gamma=1": "gamma", "elo1=x": "elo1", "elo1": "key=value"} {
+		if _, err := ParseSPRT(bad); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
