@@ -237,3 +237,16 @@ type Opener interface {
 type Resetter interface {
 	Reset(w Weights) error
 }
+
+// OpeningBook is implemented by games with a built-in set of standard openings.
+type OpeningBook interface {
+	// BuiltinOpenings returns the standard openings for a size×size board (0 = default),
+	// each as its moves and a name.
+	BuiltinOpenings(size int) []NamedOpening
+}
+
+// NamedOpening is one opening of a book.
+type NamedOpening struct {
+	Name  string
+	Moves []string
+}

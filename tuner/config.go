@@ -66,6 +66,12 @@ type Config struct {
 	Champions int `json:"champions" yaml:"champions"`
 	// Free lists fixed genes to tune anyway (e.g. value_6, threat_6 for Connect6).
 	Free []string `json:"free,omitempty" yaml:"free"`
+	// VerifyGames is the size of the final verification match of the champion against the
+	// baseline on held-out openings (0 = none); it stops early when its SPRT decides.
+	VerifyGames int `json:"verify_games" yaml:"verify_games"`
+	// VerifyOpenings is "builtin", "random" or an opening file ("" = builtin for Gomoku,
+	// random otherwise); openings used in tuning are always excluded.
+	VerifyOpenings string `json:"verify_openings,omitempty" yaml:"verify_openings"`
 }
 
 // DefaultConfig returns a small real run that finishes in a few minutes on two cores.
@@ -74,7 +80,7 @@ func DefaultConfig(game string) Config {
 		Game: game, Seed: 1, Population: 10, Generations: 5, Games: 8,
 		Workers: runtime.NumCPU(), Elite: 1, Tournament: 3,
 		CrossoverRate: 0.5, MutationRate: 0.8, Mutation: genomes.DefaultMutation,
-		Init: "perturb", Champions: 2,
+		Init: "perturb", Champions: 2, VerifyGames: 20,
 	}
 }
 
@@ -116,6 +122,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("init: %q, want perturb or random", c.Init)
 	case c.Champions < 0:
 		return fmt.Errorf("champions: %d is negative", c.Champions)
+	case c.VerifyGames < 0 || c.VerifyGames%2 != 0:
+		return fmt.Errorf("verify_games: %d, want 0 or a positive even number", c.VerifyGames)
 	}
 	e, _ := genomes.Lookup(c.Game)
 	if _, err := e.Layout.Free(c.Free...); err != nil {

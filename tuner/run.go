@@ -16,6 +16,7 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/stats"
 )
 
 // Store saves a run. The command line wires the db package in; the tuner declares only
@@ -27,6 +28,8 @@ type Store interface {
 	SaveGeneration(ctx context.Context, g GenerationRecord) error
 	// SetRunStatus records "finished", "stopped" or "failed" (with the error's text).
 	SetRunStatus(ctx context.Context, runID int64, status, errText string) error
+	// SaveVerification stores the champion's verification match with the run.
+	SaveVerification(ctx context.Context, runID int64, v Verification) error
 }
 
 // RunRecord is a new run.
@@ -94,6 +97,7 @@ type Event struct {
 	GamesDone   int // games of this generation finished
 	GamesTotal  int
 	GenDone     bool // the generation is saved
+	Verifying   bool // the final verification match is running
 	Elapsed     time.Duration
 	BestScore   float64 // best and mean score of the last saved generation
 	MeanScore   float64
@@ -109,8 +113,11 @@ type Summary struct {
 	BestScore   float64
 	BestGenes   []float64
 	Games       int
-	Wall        time.Duration
-	GamesTime   time.Duration
+	Wall        time.Duration // wall time of the generations
+	GamesTime   time.Duration // time spent playing their games
+	VerifyTime  time.Duration // wall time of the final verification match
+	// Verification is the final match against the baseline, if one was played.
+	Verification *Verification
 }
 
 // Tuner runs one tuning run; make it with New.
@@ -134,12 +141,13 @@ type Tuner struct {
 	setup     GameSetup
 	initRNG   *randv2.Rand
 
-	genStart    time.Time
-	gamesTime   time.Duration
-	gameResults []GameResult
-	openings    [][]string
-	opponents   []string
-	err         error
+	genStart       time.Time
+	tuningOpenings map[string]bool // every opening used in tuning, excluded from verification
+	gamesTime      time.Duration
+	gameResults    []GameResult
+	openings       [][]string
+	opponents      []string
+	err            error
 
 	progMu    sync.Mutex
 	gamesDone atomic.Int64
@@ -201,6 +209,9 @@ func (t *Tuner) Config() Config { return t.cfg }
 // Limits returns the search limits every game uses.
 func (t *Tuner) Limits() engine.Limits { return t.setup.Limits }
 
+// Setup returns what every game of the run shares (game, board, limits, ply limit).
+func (t *Tuner) Setup() GameSetup { return t.setup }
+
 // Streams of derived random numbers: each generation's openings, selection and variation
 // come from their own stream, so any generation can be replayed from the seed alone.
 const (
@@ -258,7 +269,34 @@ func (t *Tuner) Run(ctx context.Context, pid int) (Summary, error) {
 	if err == nil {
 		err = ctx.Err()
 	}
+	t.summary.Wall = time.Since(t.start) // the generations only; verification is timed apart
+	if err == nil && t.cfg.VerifyGames > 0 {
+		vstart := time.Now()
+		err = t.verify()
+		t.summary.VerifyTime = time.Since(vstart)
+	}
 	return t.finish(err)
+}
+
+// verify plays the run's best individual against the baseline on openings never used in
+// tuning, and saves the result with the run.
+func (t *Tuner) verify() error {
+	champ, err := t.layout.Weights(t.summary.BestGenes)
+	if err != nil {
+		return err
+	}
+	t.report(Event{Verifying: true, GamesTotal: t.cfg.VerifyGames})
+	sprt := stats.DefaultSPRT
+	v, err := Verify(t.ctx, VerifyConfig{Setup: t.setup, Champion: champ, ChampionID: t.summary.Best, Games: t.cfg.VerifyGames,
+		OpeningSpec: t.cfg.VerifyOpenings, Exclude: t.tuningOpenings, Seed: t.cfg.Seed, SPRT: &sprt, Workers: t.cfg.Workers},
+		func(done, total int, _ stats.Result) {
+			t.report(Event{Verifying: true, GamesDone: done, GamesTotal: total})
+		})
+	if err != nil {
+		return err
+	}
+	t.summary.Verification = &v
+	return t.store.SaveVerification(t.ctx, t.runID, v)
 }
 
 func (t *Tuner) finish(err error) (Summary, error) {
@@ -270,7 +308,9 @@ func (t *Tuner) finish(err error) (Summary, error) {
 		status, text = "failed", err.Error()
 	}
 	t.summary.Status = status
-	t.summary.Wall = time.Since(t.start)
+	if t.summary.Wall == 0 {
+		t.summary.Wall = time.Since(t.start)
+	}
 	// The status must be written even though ctx may be cancelled.
 	if serr := t.store.SetRunStatus(context.WithoutCancel(t.ctx), t.runID, status, text); serr != nil && err == nil {
 		err = serr
@@ -324,9 +364,13 @@ func (t *Tuner) playGeneration() error {
 	opener := t.game.(engine.Opener)
 	pairs := t.cfg.Games / 2
 	t.openings = make([][]string, pairs)
+	if t.tuningOpenings == nil {
+		t.tuningOpenings = map[string]bool{}
+	}
 	for k := range t.openings {
 		b, _ := t.game.NewBoard(t.cfg.Board)
 		t.openings[k] = opener.RandomOpening(b, rng)
+		t.tuningOpenings[Key(t.openings[k])] = true
 	}
 	pool := []opponent{{"baseline", t.baseline}}
 	for _, c := range t.champions {

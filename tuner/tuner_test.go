@@ -18,6 +18,8 @@ type memStore struct {
 	status string
 	errTxt string
 	failAt int // SaveGeneration of this generation fails (0 = never)
+
+	verification *Verification
 }
 
 func (m *memStore) CreateRun(context.Context, RunRecord) (int64, error) { return 1, nil }
@@ -30,6 +32,12 @@ func (m *memStore) SaveGeneration(_ context.Context, g GenerationRecord) error {
 	m.gens = append(m.gens, g)
 	return nil
 }
+func (m *memStore) SaveVerification(_ context.Context, _ int64, v Verification) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.verification = &v
+	return nil
+}
 func (m *memStore) SetRunStatus(_ context.Context, _ int64, status, errText string) error {
 	m.status, m.errTxt = status, errText
 	return nil
@@ -39,6 +47,7 @@ func smallConfig(game string, workers int) Config {
 	c := DefaultConfig(game)
 	c.Population, c.Generations, c.Games, c.Workers = 6, 2, 4, workers
 	c.Depth, c.Width = 1, 4
+	c.VerifyGames = 0
 	return c
 }
 

@@ -81,16 +81,34 @@ func runRuns(ctx context.Context, o inspectOpts, out io.Writer) error {
 		return writeJSON(out, runs)
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tGAME\tSTATUS\tGENERATIONS\tBEST\tBEST SCORE\tCREATED")
+	fmt.Fprintln(tw, "ID\tNAME\tGAME\tSTATUS\tGENERATIONS\tBEST\tBEST SCORE\tVERIFIED ELO\tCREATED")
 	for _, r := range runs {
 		var score *float64
 		if r.BestFitness != nil {
 			s := 1 - *r.BestFitness
 			score = &s
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.ID, r.Name, r.Game, r.Status, r.GenerationsDone, r.BestIndividual, fmtFloat(score, "%.3f"), shortTime(r.CreatedAt))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Game, r.Status, r.GenerationsDone, r.BestIndividual, fmtFloat(score, "%.3f"), verifiedElo(r), shortTime(r.CreatedAt))
 	}
 	return tw.Flush()
+}
+
+// verifiedElo summarises a run's verification: "+35.2 ± 40.1 (H0, 1-g4-02, 60 games)".
+func verifiedElo(r db.Run) string {
+	if r.Verification == "" {
+		return "-"
+	}
+	var v struct {
+		Champion string  `json:"champion"`
+		Games    int     `json:"games"`
+		Elo      float64 `json:"elo"`
+		CI       float64 `json:"elo_ci95"`
+		Verdict  string  `json:"verdict"`
+	}
+	if json.Unmarshal([]byte(r.Verification), &v) != nil || v.Games == 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%+.1f ± %.1f (%s, %s, %d games)", v.Elo, v.CI, v.Verdict, v.Champion, v.Games)
 }
 
 func shortTime(s string) string {
@@ -406,11 +424,13 @@ func runExport(ctx context.Context, o exportOpts, arg string, out io.Writer) err
 	}
 	if run.Verification != "" {
 		var ver struct {
-			Elo   *float64 `json:"elo"`
-			CI95  *float64 `json:"elo_ci95"`
-			Games int      `json:"games"`
+			Champion string   `json:"champion"`
+			Elo      *float64 `json:"elo"`
+			CI95     *float64 `json:"elo_ci95"`
+			Games    int      `json:"games"`
 		}
-		if json.Unmarshal([]byte(run.Verification), &ver) == nil && o.individual == "" {
+		// Only the verified individual gets the verification's Elo.
+		if json.Unmarshal([]byte(run.Verification), &ver) == nil && ver.Champion == id && ver.Games > 0 {
 			prov.EloVsBaseline, prov.EloCI95 = ver.Elo, ver.CI95
 		}
 	}

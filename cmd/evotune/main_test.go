@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -265,5 +266,87 @@ func TestTuneBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "evotune.db")); err == nil {
 		t.Error("a rejected tune created evotune.db")
+	}
+}
+
+// TestMatchAcceptance is issue 4's acceptance: default vs default gives an Elo interval
+// containing 0; a weakened file loses with SPRT verdict H0 (as A) and H1 for its opponent;
+// results do not depend on --workers.
+func TestMatchAcceptance(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", "default", "--b", "default", "--games", "200", "--json")
+	var m struct {
+		Result   struct{ Wins, Draws, Losses int }
+		Estimate struct {
+			EloLow  float64 `json:"elo_low"`
+			EloHigh float64 `json:"elo_high"`
+		}
+		Verdict string
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &m) != nil || m.Estimate.EloLow > 0 || m.Estimate.EloHigh < 0 || m.Result.Wins+m.Result.Draws+m.Result.Losses != 200 {
+		t.Fatalf("default vs default: exit %d %s %s", code, out, stderr)
+	}
+	weights, _, _ := run(t, dir, "weights", "default", "--game", "gomoku")
+	var f map[string]any
+	json.Unmarshal([]byte(weights), &f)
+	w := f["weights"].(map[string]any)
+	for k := range w {
+		if k != "k1" && k != "k2" {
+			w[k] = 1
+		}
+	}
+	data, _ := json.Marshal(f)
+	os.WriteFile(filepath.Join(dir, "weak.json"), data, 0o644)
+	for _, tc := range []struct{ a, b, verdict string }{{"weak.json", "default", "H0"}, {"default", "weak.json", "H1"}} {
+		var outs []string
+		for _, workers := range []string{"1", "2"} {
+			out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", tc.a, "--b", tc.b, "--games", "400", "--sprt", "--workers", workers, "--json")
+			m.Verdict = ""
+			if code != 0 || json.Unmarshal([]byte(out), &m) != nil || m.Verdict != tc.verdict {
+				t.Fatalf("%s vs %s: exit %d verdict %q, want %s\n%s", tc.a, tc.b, code, m.Verdict, tc.verdict, stderr)
+			}
+			outs = append(outs, fmt.Sprint(m.Result))
+		}
+		if outs[0] != outs[1] {
+			t.Fatalf("%s vs %s: workers 1 and 2 differ: %v", tc.a, tc.b, outs)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "bad.txt"), []byte("h8 h9 h10\nh8 h9 h9\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"match", "--game", "gomoku", "--openings", "bad.txt"}, "bad.txt:2: move 3"},
+		{[]string{"match", "--game", "gomoku", "--games", "7"}, "--games 7"},
+		{[]string{"match", "--game", "gomoku", "--sprt", "elo0=5,elo1=1"}, "elo0"},
+		{[]string{"match", "--game", "gomoku", "--a", "nope.json"}, "--a"},
+	} {
+		_, stderr, code := run(t, dir, tc.args...)
+		if code == 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("evotune %v: exit %d, %q; want %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
+func TestVerifyCommand(t *testing.T) {
+	dir := t.TempDir()
+	if _, stderr, code := run(t, dir, "tune", "--game", "amazons", "--pop", "4", "--generations", "1", "--games", "2", "--depth", "1", "--width", "3", "--verify-games", "0"); code != 0 {
+		t.Fatal(stderr)
+	}
+	out, stderr, code := run(t, dir, "verify", "1", "--games", "8", "--json")
+	var v struct {
+		Champion string
+		Games    int
+		Verdict  string
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &v) != nil || v.Games != 8 || v.Champion == "" {
+		t.Fatalf("verify: exit %d %s %s", code, out, stderr)
+	}
+	out, _, _ = run(t, dir, "runs")
+	if !strings.Contains(out, v.Champion+", 8 games") {
+		t.Fatalf("runs does not show the verification:\n%s", out)
+	}
+	if _, stderr, code := run(t, dir, "verify", "7"); code == 0 || !strings.Contains(stderr, "run 7") {
+		t.Fatalf("verify of a missing run: %s", stderr)
 	}
 }

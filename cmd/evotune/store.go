@@ -20,6 +20,14 @@ func (s dbStore) SetRunStatus(ctx context.Context, id int64, status, errText str
 	return s.d.SetRunStatus(ctx, id, status, errText)
 }
 
+func (s dbStore) SaveVerification(ctx context.Context, id int64, v tuner.Verification) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return s.d.SetVerification(ctx, id, string(data))
+}
+
 func (s dbStore) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) error {
 	opp, _ := json.Marshal(g.Opponents)
 	op, _ := json.Marshal(g.Openings)

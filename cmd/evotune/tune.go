@@ -61,6 +61,8 @@ func newTuneCmd() *cobra.Command {
 	f.IntVar(&o.cfg.Champions, "champions", def.Champions, "recent generation champions in the opponent pool besides the baseline")
 	f.IntVar(&o.cfg.MaxPlies, "max-plies", 0, "adjudicate a game still going after this many plies as a draw (0 = 400)")
 	f.StringSliceVar(&o.cfg.Free, "free", nil, "fixed genes to tune anyway (connect6: value_6,threat_6)")
+	f.IntVar(&o.cfg.VerifyGames, "verify-games", def.VerifyGames, "final verification games of the champion against the baseline on held-out openings (0 = none)")
+	f.StringVar(&o.cfg.VerifyOpenings, "verify-openings", "", "builtin, random or an opening file for the verification")
 	f.StringVar(&o.configFile, "config", "", "YAML config file (flags given on the command line override it)")
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	return c
@@ -111,6 +113,8 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	set("champions", &base.Champions, &c.Champions)
 	set("max-plies", &base.MaxPlies, &c.MaxPlies)
 	set("free", &base.Free, &c.Free)
+	set("verify-games", &base.VerifyGames, &c.VerifyGames)
+	set("verify-openings", &base.VerifyOpenings, &c.VerifyOpenings)
 	if base.Game == "" {
 		return base, fmt.Errorf("--game is required (or game: in the config file)")
 	}
@@ -146,6 +150,10 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 			sum.RunID, sum.Status, sum.Generations, sum.Games, sum.Wall.Round(time.Millisecond), float64(sum.Games)/sum.Wall.Seconds(), share)
 		if sum.Best != "" {
 			fmt.Fprintf(out, "best individual %s, score %.3f\n", sum.Best, sum.BestScore)
+			if v := sum.Verification; v != nil {
+				fmt.Fprintf(out, "verification of %s against the paper's weights on %s, %.1fs:\n", v.Champion, v.Openings, sum.VerifyTime.Seconds())
+				printVerification(out, *v)
+			}
 			fmt.Fprintf(out, "next: evotune generations %d --db %s; evotune export %d --db %s --out best.json\n", sum.RunID, o.dbPath, sum.RunID, o.dbPath)
 		}
 	}
@@ -192,13 +200,23 @@ func (p *progress) update(e tuner.Event) {
 		rate = float64(e.GamesDone) / el
 	}
 	desc := fmt.Sprintf("gen %d/%d best %.3f mean %.3f ETA %s", e.Generation, e.Generations, e.BestScore, e.MeanScore, eta.Round(time.Second))
+	if e.Verifying {
+		desc = "verification match"
+		if p.gen != -2 && !p.tty {
+			p.gen, p.genStart = -2, time.Now()
+		}
+	}
 	if p.tty {
-		if p.bar == nil || e.Generation != p.gen {
+		key := e.Generation
+		if e.Verifying {
+			key = -2
+		}
+		if p.bar == nil || key != p.gen {
 			if p.bar != nil {
 				p.bar.Finish()
 				fmt.Fprintln(p.w)
 			}
-			p.gen = e.Generation
+			p.gen = key
 			p.bar = progressbar.NewOptions(max(e.GamesTotal, 1), progressbar.OptionSetWriter(p.w), progressbar.OptionShowCount(),
 				progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"), progressbar.OptionThrottle(200*time.Millisecond),
 				progressbar.OptionSetWidth(30))
@@ -210,6 +228,11 @@ func (p *progress) update(e tuner.Event) {
 	if e.GenDone {
 		fmt.Fprintf(p.w, "generation %d/%d saved: %d games, best %s score %.3f, mean %.3f, elapsed %s, ETA %s\n",
 			e.Generation, e.Generations, e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Elapsed.Round(time.Second), eta.Round(time.Second))
+		p.lastLog = time.Now()
+		return
+	}
+	if e.Verifying && time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 {
+		fmt.Fprintf(p.w, "verification: games %d/%d, %.1f games/s\n", e.GamesDone, e.GamesTotal, rate)
 		p.lastLog = time.Now()
 		return
 	}

@@ -361,3 +361,47 @@ func (pl *Player) Reset(w engine.Weights) error {
 	pl.s.Clear()
 	return nil
 }
+
+// renjuOpenings are the 26 standard renju openings: Black's first stone at the centre
+// (h8 on 15×15), White's second directly above it (h9: the 13 direct openings) or diagonally
+// (i9: the 13 indirect openings), and Black's third as listed, in offsets from the centre.
+var renjuOpenings = []struct {
+	name     string
+	white    [2]int
+	third    [2]int
+	indirect bool
+}{
+	{"kansei", [2]int{0, 1}, [2]int{0, 2}, false}, {"keigetsu", [2]int{0, 1}, [2]int{1, 2}, false},
+	{"sosei", [2]int{0, 1}, [2]int{2, 2}, false}, {"kagetsu", [2]int{0, 1}, [2]int{1, 1}, false},
+	{"zangetsu", [2]int{0, 1}, [2]int{2, 1}, false}, {"ugetsu", [2]int{0, 1}, [2]int{1, 0}, false},
+	{"kinsei", [2]int{0, 1}, [2]int{2, 0}, false}, {"shogetsu", [2]int{0, 1}, [2]int{0, -1}, false},
+	{"kyugetsu", [2]int{0, 1}, [2]int{1, -1}, false}, {"shingetsu", [2]int{0, 1}, [2]int{2, -1}, false},
+	{"zuisei", [2]int{0, 1}, [2]int{0, -2}, false}, {"sangetsu", [2]int{0, 1}, [2]int{1, -2}, false},
+	{"yusei", [2]int{0, 1}, [2]int{2, -2}, false},
+	{"chosei", [2]int{1, 1}, [2]int{2, 2}, true}, {"kyogetsu", [2]int{1, 1}, [2]int{2, 1}, true},
+	{"kosei", [2]int{1, 1}, [2]int{2, 0}, true}, {"suigetsu", [2]int{1, 1}, [2]int{2, -1}, true},
+	{"ryusei", [2]int{1, 1}, [2]int{2, -2}, true}, {"ungetsu", [2]int{1, 1}, [2]int{1, 0}, true},
+	{"hogetsu", [2]int{1, 1}, [2]int{1, -1}, true}, {"rangetsu", [2]int{1, 1}, [2]int{1, -2}, true},
+	{"gingetsu", [2]int{1, 1}, [2]int{0, -1}, true}, {"myojo", [2]int{1, 1}, [2]int{0, -2}, true},
+	{"shagetsu", [2]int{1, 1}, [2]int{-1, -1}, true}, {"meigetsu", [2]int{1, 1}, [2]int{-1, -2}, true},
+	{"suisei", [2]int{1, 1}, [2]int{-2, -2}, true},
+}
+
+// BuiltinOpenings returns the 26 standard renju openings (13 direct, 13 indirect),
+// centred on the board; boards under 5×5 have none.
+func (Game) BuiltinOpenings(size int) []engine.NamedOpening {
+	if size == 0 {
+		size = DefaultSize
+	}
+	p, err := NewPosition(size, Freestyle, DefaultWeights().Tables())
+	if err != nil {
+		return nil
+	}
+	c := size / 2
+	at := func(d [2]int) string { return p.MoveString(Move((c+d[1])*size + c + d[0])) }
+	var out []engine.NamedOpening
+	for _, o := range renjuOpenings {
+		out = append(out, engine.NamedOpening{Name: o.name, Moves: []string{at([2]int{0, 0}), at(o.white), at(o.third)}})
+	}
+	return out
+}

@@ -85,6 +85,8 @@ var ErrNoGames = errors.New("no games played")
 // finite maps ±Inf to ±1e9 so estimates encode as JSON.
 func finite(x float64) float64 {
 	switch {
+	case x == 0:
+		return 0 // no negative zero in reports
 	case math.IsInf(x, 1):
 		return 1e9
 	case math.IsInf(x, -1):

@@ -1,0 +1,299 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"evotune/db"
+	"evotune/engine"
+	"evotune/genomes"
+	"evotune/tuner"
+	"evotune/tuner/stats"
+)
+
+const sprtDefault = "elo0=0,elo1=10,alpha=0.05,beta=0.05"
+
+type matchOpts struct {
+	gameOpts
+	a, b     string
+	games    int
+	sprt     string
+	openings string
+	board    int
+	lim      engine.Limits
+	workers  int
+	seed     int64
+	maxPlies int
+	json     bool
+}
+
+func newMatchCmd() *cobra.Command {
+	var o matchOpts
+	c := &cobra.Command{
+		Use:   "match --game G --a FILE|default --b FILE|default [--games N] [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05] [--openings FILE|builtin|random]",
+		Short: "Play A against B in colour-swapped pairs and report W/D/L, pentanomial, Elo ± 95% CI, LOS and SPRT",
+		Args:  cobra.NoArgs,
+		Example: "  evotune match --game gomoku --a default --b default --games 200\n" +
+			"  evotune match --game connect6 --a best.json --b default --games 400 --sprt\n" +
+			"  evotune match --game amazons --a best.json --b default --openings openings.txt --json",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runMatch(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	addGameFlags(c, &o.gameOpts)
+	f := c.Flags()
+	f.StringVar(&o.a, "a", "default", "player A: a weights file or 'default' (the paper's)")
+	f.StringVar(&o.b, "b", "default", "player B: a weights file or 'default'")
+	f.IntVar(&o.games, "games", 100, "games to play at most (even); fewer if the SPRT decides")
+	f.StringVar(&o.sprt, "sprt", "", "stop when the SPRT decides: elo0=…,elo1=…,alpha=…,beta=… (--sprt alone: "+sprtDefault+")")
+	f.Lookup("sprt").NoOptDefVal = sprtDefault
+	f.StringVar(&o.openings, "openings", "", "builtin, random or an opening file (default: builtin for gomoku, random otherwise)")
+	f.IntVar(&o.board, "board", 0, "board side (0 = the game's default)")
+	addLimitFlags(c, &o.lim)
+	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "games played at once (never changes results)")
+	f.Int64Var(&o.seed, "seed", 1, "seed of random openings")
+	f.IntVar(&o.maxPlies, "max-plies", 400, "adjudicate a game still going after this many plies as a draw")
+	f.BoolVar(&o.json, "json", false, "print JSON")
+	return c
+}
+
+func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
+	g, _, err := resolveGame(o.gameOpts)
+	if err != nil {
+		return err
+	}
+	if o.games < 2 || o.games%2 != 0 {
+		return fmt.Errorf("--games %d: want a positive even number (games are played in colour-swapped pairs)", o.games)
+	}
+	if o.workers < 1 {
+		return fmt.Errorf("--workers %d: want at least 1", o.workers)
+	}
+	if err := o.lim.Validate(); err != nil {
+		return fmt.Errorf("--%w", err)
+	}
+	var sprt *stats.SPRT
+	if o.sprt != "" {
+		s, err := stats.ParseSPRT(o.sprt)
+		if err != nil {
+			return fmt.Errorf("--sprt: %w", err)
+		}
+		sprt = &s
+	}
+	wa, fa, err := loadWeights(g, o.a)
+	if err != nil {
+		return fmt.Errorf("--a: %w", err)
+	}
+	wb, _, err := loadWeights(g, o.b)
+	if err != nil {
+		return fmt.Errorf("--b: %w", err)
+	}
+	if _, err := g.NewBoard(o.board); err != nil {
+		return fmt.Errorf("--board: %w", err)
+	}
+	spec := o.openings
+	if spec == "" {
+		spec = "random"
+		if _, ok := g.(engine.OpeningBook); ok {
+			spec = "builtin"
+		}
+	}
+	openings, label, err := tuner.SelectOpenings(spec, g, o.board, o.games/2, o.seed, nil)
+	if err != nil {
+		return fmt.Errorf("--openings: %w", err)
+	}
+	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: mergeLimits(g, o.lim, fa), MaxPlies: o.maxPlies}
+	prog := newMatchProgress(errOut)
+	res, err := tuner.PlayMatch(ctx, tuner.MatchConfig{Setup: setup, A: wa, B: wb, Games: o.games, Openings: openings, SPRT: sprt, Workers: o.workers}, prog.update)
+	prog.finish()
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return writeJSON(out, struct {
+			Game     string        `json:"game"`
+			A        string        `json:"a"`
+			B        string        `json:"b"`
+			Openings string        `json:"openings"`
+			Limits   engine.Limits `json:"limits"`
+			tuner.MatchResult
+		}{g.Name(), o.a, o.b, label, setup.Limits, res})
+	}
+	fmt.Fprintf(out, "match %s: A = %s, B = %s; %d games, openings %s (%d), depth %d width %d, %.1fs\n",
+		g.Name(), o.a, o.b, res.Result.Games(), label, len(openings), setup.Limits.Depth, setup.Limits.Width, res.Duration.Seconds())
+	printMatch(out, res.Result, res.Estimate, res.SPRT, res.LLR, res.Lower, res.Upper, res.Verdict)
+	return nil
+}
+
+func printMatch(out io.Writer, r stats.Result, e *stats.Estimate, sprt *stats.SPRT, llr, lo, hi float64, verdict string) {
+	fmt.Fprintf(out, "A: W %d  D %d  L %d   pentanomial (pairs scoring 0, ½, 1, 1½, 2) %v\n", r.Wins, r.Draws, r.Losses, r.Penta)
+	if e != nil {
+		fmt.Fprintf(out, "score %.3f  Elo %+.1f ± %.1f (95%%: %+.1f … %+.1f, %s)  LOS %.1f%%\n",
+			e.Score, e.Elo, e.CI95, e.EloLow, e.EloHigh, e.Model, 100*e.LOS)
+	}
+	if sprt != nil {
+		fmt.Fprintf(out, "SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.2f (%.2f, %.2f) → %s\n",
+			sprt.Elo0, sprt.Elo1, sprt.Alpha, sprt.Beta, llr, lo, hi, verdictText(verdict))
+	}
+}
+
+func verdictText(v string) string {
+	switch v {
+	case stats.AcceptH0:
+		return "H0 accepted (A is not elo1 stronger)"
+	case stats.AcceptH1:
+		return "H1 accepted (A is stronger)"
+	}
+	return "no decision yet"
+}
+
+type matchProgress struct{ p *progress }
+
+func newMatchProgress(w io.Writer) *matchProgress { return &matchProgress{p: newProgress(w)} }
+
+func (m *matchProgress) update(done, total int, _ stats.Result) {
+	m.p.update(tuner.Event{Verifying: true, GamesDone: done, GamesTotal: total})
+}
+
+func (m *matchProgress) finish() { m.p.finish() }
+
+// ---- verify ----
+
+type verifyOpts struct {
+	dbPath     string
+	individual string
+	games      int
+	sprt       string
+	openings   string
+	workers    int
+	json       bool
+}
+
+func newVerifyCmd() *cobra.Command {
+	var o verifyOpts
+	c := &cobra.Command{
+		Use:   "verify RUN [--games N] [--sprt …] [--openings builtin|random|FILE] [--db FILE]",
+		Short: "Play a run's champion against the paper's weights on held-out openings and store the result",
+		Args:  cobra.ExactArgs(1),
+		Example: "  evotune verify 1 --games 200\n" +
+			"  evotune verify 1 --individual 1-g4-02 --games 400 --sprt elo0=0,elo1=20",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runVerify(cmd.Context(), o, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
+	f.StringVar(&o.individual, "individual", "", "verify this individual instead of the run's best")
+	f.IntVar(&o.games, "games", 100, "games at most (even); fewer if the SPRT decides")
+	f.StringVar(&o.sprt, "sprt", sprtDefault, "SPRT parameters")
+	f.StringVar(&o.openings, "openings", "", "builtin, random or an opening file (default: builtin for gomoku, random otherwise); tuning openings are always excluded")
+	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "games played at once")
+	f.BoolVar(&o.json, "json", false, "print JSON")
+	return c
+}
+
+func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Writer) error {
+	runID, err := parseRunID(arg)
+	if err != nil {
+		return err
+	}
+	if o.games < 2 || o.games%2 != 0 {
+		return fmt.Errorf("--games %d: want a positive even number", o.games)
+	}
+	sprt, err := stats.ParseSPRT(o.sprt)
+	if err != nil {
+		return fmt.Errorf("--sprt: %w", err)
+	}
+	if _, err := os.Stat(o.dbPath); err != nil {
+		return fmt.Errorf("database %s: %w", o.dbPath, err)
+	}
+	d, err := db.Open(ctx, o.dbPath)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	run, err := d.Run(ctx, runID)
+	if err != nil {
+		return err
+	}
+	var cfg tuner.Config
+	if err := json.Unmarshal([]byte(run.Config), &cfg); err != nil {
+		return fmt.Errorf("run %d: config: %w", runID, err)
+	}
+	cfg.Workers = o.workers
+	id := o.individual
+	if id == "" {
+		id = run.BestIndividual
+	}
+	if id == "" {
+		return fmt.Errorf("run %d has no saved generation to verify", runID)
+	}
+	v, err := loadIndividual(ctx, d, id)
+	if err != nil {
+		return err
+	}
+	if v.Run != runID {
+		return fmt.Errorf("--individual %s belongs to run %d, not %d", id, v.Run, runID)
+	}
+	t, err := tuner.New(cfg, dbStore{d}, nil, version)
+	if err != nil {
+		return fmt.Errorf("run %d: %w", runID, err)
+	}
+	e, _ := genomes.Lookup(run.Game)
+	layout, err := e.Layout.Free(cfg.Free...)
+	if err != nil {
+		return err
+	}
+	x, err := layout.FromNamed(v.Genes)
+	if err != nil {
+		return err
+	}
+	champ, err := layout.Weights(x)
+	if err != nil {
+		return err
+	}
+	gens, err := d.Generations(ctx, runID)
+	if err != nil {
+		return err
+	}
+	exclude := map[string]bool{}
+	for _, g := range gens {
+		var ops [][]string
+		if json.Unmarshal([]byte(g.Openings), &ops) == nil {
+			for _, op := range ops {
+				exclude[tuner.Key(op)] = true
+			}
+		}
+	}
+	prog := newMatchProgress(errOut)
+	start := time.Now()
+	ver, err := tuner.Verify(ctx, tuner.VerifyConfig{Setup: t.Setup(), Champion: champ, ChampionID: id, Games: o.games,
+		OpeningSpec: o.openings, Exclude: exclude, Seed: cfg.Seed, SPRT: &sprt, Workers: o.workers}, prog.update)
+	prog.finish()
+	if err != nil {
+		return err
+	}
+	if err := (dbStore{d}).SaveVerification(ctx, runID, ver); err != nil {
+		return err
+	}
+	if o.json {
+		return writeJSON(out, ver)
+	}
+	fmt.Fprintf(out, "verify run %d: %s vs baseline, %d games on %s, %.1fs\n", runID, id, ver.Games, ver.Openings, time.Since(start).Seconds())
+	printVerification(out, ver)
+	return nil
+}
+
+func printVerification(out io.Writer, v tuner.Verification) {
+	e := &stats.Estimate{Score: v.Score, Elo: v.Elo, CI95: v.EloCI95, EloLow: v.EloLow, EloHigh: v.EloHigh, LOS: v.LOS, Model: "pentanomial"}
+	if v.Games == 0 {
+		e = nil
+	}
+	printMatch(out, v.Result, e, v.SPRT, v.LLR, v.LLRLower, v.LLRUpper, v.Verdict)
+}

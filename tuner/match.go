@@ -1,0 +1,132 @@
+package tuner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"evotune/engine"
+	"evotune/tuner/stats"
+)
+
+// MatchConfig is a match between two weights, A and B, of one game.
+type MatchConfig struct {
+	Setup GameSetup
+	A, B  engine.Weights
+	// Games is the maximum number of games (even: pairs from one opening, colours swapped).
+	Games int
+	// Openings are used in order, pair k from opening k mod len(Openings).
+	Openings Openings
+	// SPRT, if set, stops the match as soon as it accepts H0 or H1.
+	SPRT    *stats.SPRT
+	Workers int
+}
+
+// MatchGame is one game of a match.
+type MatchGame struct {
+	Pair    int               `json:"pair"`
+	Opening int               `json:"opening"`
+	AColour string            `json:"a_colour"`
+	AScore  float64           `json:"a_score"`
+	Record  engine.GameRecord `json:"record"`
+}
+
+// MatchResult is a finished (or SPRT-stopped) match, from A's side.
+type MatchResult struct {
+	Result   stats.Result    `json:"result"`
+	Estimate *stats.Estimate `json:"estimate,omitempty"`
+	SPRT     *stats.SPRT     `json:"sprt,omitempty"`
+	LLR      float64         `json:"llr"`
+	Lower    float64         `json:"llr_lower"`
+	Upper    float64         `json:"llr_upper"`
+	Verdict  string          `json:"verdict,omitempty"`
+	Games    []MatchGame     `json:"games"`
+	Duration time.Duration   `json:"duration_ns"`
+}
+
+// matchBatchPairs is how many pairs are scheduled at once. It is fixed (not derived from
+// the number of workers) so that where an SPRT stops never depends on --workers.
+const matchBatchPairs = 16
+
+// PlayMatch plays cfg's pairs in batches on the worker pool and, under an SPRT, stops at the
+// first pair (in pair order) where it decides. progress (may be nil) gets games done and
+// the planned total.
+func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total int, r stats.Result)) (MatchResult, error) {
+	start := time.Now()
+	if cfg.Games < 2 || cfg.Games%2 != 0 {
+		return MatchResult{}, fmt.Errorf("games: %d, want a positive even number", cfg.Games)
+	}
+	if len(cfg.Openings) == 0 {
+		return MatchResult{}, errors.New("openings: none")
+	}
+	var res MatchResult
+	if cfg.SPRT != nil {
+		if err := cfg.SPRT.Validate(); err != nil {
+			return res, err
+		}
+		res.SPRT = cfg.SPRT
+		res.Lower, res.Upper = cfg.SPRT.Bounds()
+		res.Verdict = stats.Continue
+	}
+	pairs := cfg.Games / 2
+	var done atomic.Int64
+	var progMu sync.Mutex
+	for first := 0; first < pairs; first += matchBatchPairs {
+		last := min(first+matchBatchPairs, pairs)
+		var tasks []GameTask
+		for k := first; k < last; k++ {
+			o := cfg.Openings[k%len(cfg.Openings)]
+			tasks = append(tasks, GameTask{Black: cfg.A, White: cfg.B, Opening: o}, GameTask{Black: cfg.B, White: cfg.A, Opening: o})
+		}
+		sofar := res.Result // read by progress while the batch runs
+		recs, err := PlayBatch(ctx, cfg.Setup, tasks, cfg.Workers, func() {
+			n := done.Add(1)
+			if progress != nil {
+				progMu.Lock()
+				progress(int(n), cfg.Games, sofar)
+				progMu.Unlock()
+			}
+		})
+		if err != nil {
+			return res, err
+		}
+		for i := 0; i < len(recs); i += 2 {
+			k := first + i/2
+			sa := recs[i].Outcome.Score(engine.Black)
+			sb := recs[i+1].Outcome.Score(engine.White)
+			for j, s := range []float64{sa, sb} {
+				switch s {
+				case 1:
+					res.Result.Wins++
+				case 0:
+					res.Result.Losses++
+				default:
+					res.Result.Draws++
+				}
+				col := "black"
+				if j == 1 {
+					col = "white"
+				}
+				res.Games = append(res.Games, MatchGame{Pair: k, Opening: k % len(cfg.Openings), AColour: col, AScore: s, Record: recs[i+j]})
+			}
+			res.Result.Penta[int((sa+sb)*2+0.5)]++
+			if cfg.SPRT != nil {
+				res.LLR = cfg.SPRT.LLR(res.Result)
+				if res.Verdict = cfg.SPRT.Verdict(res.LLR); res.Verdict != stats.Continue {
+					break
+				}
+			}
+		}
+		if res.Verdict == stats.AcceptH0 || res.Verdict == stats.AcceptH1 {
+			break
+		}
+	}
+	if e, err := res.Result.Estimate(); err == nil {
+		res.Estimate = &e
+	}
+	res.Duration = time.Since(start)
+	return res, nil
+}

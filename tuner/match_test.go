@@ -1,0 +1,196 @@
+package tuner
+
+import (
+	"context"
+	"fmt"
+
+	"strings"
+	"testing"
+
+	"evotune/engine"
+	"evotune/engine/gomoku"
+	"evotune/genomes"
+	"evotune/tuner/stats"
+)
+
+func weakGomoku() engine.Weights {
+	w := gomoku.DefaultWeights()
+	for i := range w.Scores {
+		w.Scores[i] = 1
+	}
+	return w
+}
+
+func gomokuSetup() GameSetup {
+	return GameSetup{Game: gomoku.Game{}, Limits: engine.Limits{Depth: 2, Width: 8}, MaxPlies: 225}
+}
+
+// TestMatchSPRTIndependentOfWorkers: a weakened player loses, the SPRT accepts H0 and
+// stops early, and the record is the same with 1 and 3 workers.
+func TestMatchSPRTIndependentOfWorkers(t *testing.T) {
+	ops, err := BuiltinOpenings(gomoku.Game{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sprt := stats.DefaultSPRT
+	var prints []string
+	for _, workers := range []int{1, 3} {
+		res, err := PlayMatch(context.Background(), MatchConfig{Setup: gomokuSetup(), A: weakGomoku(), B: gomoku.DefaultWeights(),
+			Games: 400, Openings: ops, SPRT: &sprt, Workers: workers}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Verdict != stats.AcceptH0 || res.Result.Games() >= 400 || res.Estimate.Elo > -100 {
+			t.Fatalf("weak vs default: verdict %s after %d games, Elo %v", res.Verdict, res.Result.Games(), res.Estimate.Elo)
+		}
+		if res.LLR > res.Lower {
+			t.Fatalf("stopped with LLR %v above the lower bound %v", res.LLR, res.Lower)
+		}
+		prints = append(prints, fmt.Sprintf("%+v %v", res.Result, res.LLR))
+	}
+	if prints[0] != prints[1] {
+		t.Fatalf("1 and 3 workers differ: %s vs %s", prints[0], prints[1])
+	}
+}
+
+func TestMatchSelfIsEven(t *testing.T) {
+	ops, _ := BuiltinOpenings(gomoku.Game{}, 0)
+	res, err := PlayMatch(context.Background(), MatchConfig{Setup: gomokuSetup(), A: gomoku.DefaultWeights(), B: gomoku.DefaultWeights(),
+		Games: 52, Openings: ops, Workers: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := res.Estimate
+	if res.Result.Games() != 52 || res.Result.Pairs() != 26 || e.EloLow > 0 || e.EloHigh < 0 {
+		t.Fatalf("self-match: %+v, CI [%v, %v]", res.Result, e.EloLow, e.EloHigh)
+	}
+	if _, err := PlayMatch(context.Background(), MatchConfig{Setup: gomokuSetup(), A: gomoku.DefaultWeights(), B: gomoku.DefaultWeights(), Games: 3, Openings: ops}, nil); err == nil {
+		t.Fatal("odd games accepted")
+	}
+}
+
+func TestBuiltinOpenings(t *testing.T) {
+	for _, size := range []int{15, 20, 7} {
+		ops, err := BuiltinOpenings(gomoku.Game{}, size)
+		if err != nil || len(ops) != 26 {
+			t.Fatalf("size %d: %d openings, %v", size, len(ops), err)
+		}
+		seen := map[string]bool{}
+		for _, o := range ops {
+			b, _ := gomoku.Game{}.NewBoard(size)
+			for _, m := range o {
+				if err := b.Play(m); err != nil {
+					t.Fatalf("size %d opening %v: %v", size, o, err)
+				}
+			}
+			seen[Key(o)] = true
+		}
+		if len(seen) != 26 {
+			t.Fatalf("size %d: %d distinct openings", size, len(seen))
+		}
+	}
+	ops, _ := BuiltinOpenings(gomoku.Game{}, 15)
+	if Key(ops[0]) != "h8 h9 h10" || Key(ops[13]) != "h8 i9 j10" {
+		t.Fatalf("first direct %v, first indirect %v", ops[0], ops[13])
+	}
+	for _, name := range genomes.Names() {
+		e, _ := genomes.Lookup(name)
+		a, _ := BuiltinOpenings(e.Game, 0)
+		b, _ := BuiltinOpenings(e.Game, 0)
+		if len(a) == 0 || Key(a[len(a)-1]) != Key(b[len(b)-1]) {
+			t.Fatalf("%s: builtin openings empty or not fixed", name)
+		}
+	}
+}
+
+var openingFileCases = []struct {
+	game engine.Game
+	text string
+	want string // "" = valid
+}{
+	{gomoku.Game{}, "# comment\nh8 h9 h10\n\nh8,i9,j10  # indirect\n", ""},
+	{gomoku.Game{}, "h8 h9\nh8 h8\n", "openings.txt:2: move 2"},
+	{gomoku.Game{}, "h8 zz9\n", "openings.txt:1: move 2"},
+	{gomoku.Game{}, "# nothing\n", "no openings"},
+	{gomoku.Game{}, "a1 b1 a2 b2 a3 b3 a4 b4 a5\n", "ends the game"},
+}
+
+func TestParseOpenings(t *testing.T) {
+	for _, tc := range openingFileCases {
+		ops, err := ParseOpenings(strings.NewReader(tc.text), "openings.txt", tc.game, 0)
+		switch {
+		case tc.want == "" && (err != nil || len(ops) != 2):
+			t.Errorf("%q: %v, %v", tc.text, ops, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q: error %v, want %q", tc.text, err, tc.want)
+		}
+	}
+}
+
+func FuzzParseOpenings(f *testing.F) {
+	for _, tc := range openingFileCases {
+		f.Add(tc.text)
+	}
+	f.Add("J10 K9L11\n")
+	f.Add("d10-d5/d10 a4-b4/b8\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, name := range genomes.Names() {
+			e, _ := genomes.Lookup(name)
+			ops, err := ParseOpenings(strings.NewReader(text), "fuzz", e.Game, 0)
+			if err != nil {
+				continue
+			}
+			for _, o := range ops { // everything accepted replays legally
+				b, _ := e.Game.NewBoard(0)
+				for _, m := range o {
+					if err := b.Play(m); err != nil {
+						t.Fatalf("%s: accepted opening %v fails: %v", name, o, err)
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestVerificationIsHeldOut: the verification match never uses a tuning opening.
+func TestVerificationIsHeldOut(t *testing.T) {
+	cfg := smallConfig("gomoku", 2)
+	cfg.VerifyGames = 20
+	st := runSmall(t, cfg)
+	v := st.verification
+	if v == nil || v.Games == 0 || v.Champion == "" || v.Opponent != "baseline" {
+		t.Fatalf("verification %+v", v)
+	}
+	tuning := map[string]bool{}
+	for _, g := range st.gens {
+		for _, o := range g.Openings {
+			tuning[Key(o)] = true
+		}
+	}
+	// Recompute the verification's openings the way Verify chooses them.
+	ops, _, err := SelectOpenings("builtin", gomoku.Game{}, 0, 10, cfg.Seed, tuning)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range ops {
+		if tuning[Key(o)] {
+			t.Fatalf("opening %v used in tuning and verification", o)
+		}
+	}
+	// Exclusion really removes: excluding every builtin opening leaves none.
+	all, _ := BuiltinOpenings(gomoku.Game{}, 0)
+	ex := map[string]bool{}
+	for _, o := range all {
+		ex[Key(o)] = true
+	}
+	if _, _, err := SelectOpenings("builtin", gomoku.Game{}, 0, 10, 1, ex); err == nil {
+		t.Fatal("no error with every opening excluded")
+	}
+	rnd, _, _ := SelectOpenings("random", gomoku.Game{}, 0, 30, 1, tuning)
+	for _, o := range rnd {
+		if tuning[Key(o)] {
+			t.Fatalf("random verification opening %v was a tuning opening", o)
+		}
+	}
+
+}

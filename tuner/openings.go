@@ -1,0 +1,149 @@
+package tuner
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strings"
+
+	"evotune/engine"
+)
+
+// Openings are lists of opening moves, played before the engines take over.
+type Openings [][]string
+
+// Key identifies an opening (its moves joined).
+func Key(o []string) string { return strings.Join(o, " ") }
+
+// RandomOpenings draws n openings from the game's random opening generator (engine.Opener),
+// skipping any whose key is in exclude and duplicates; after 100·n draws it returns what it
+// has. The error names a game without openings.
+func RandomOpenings(g engine.Game, board, n int, rng *rand.Rand, exclude map[string]bool) (Openings, error) {
+	op, ok := g.(engine.Opener)
+	if !ok {
+		return nil, fmt.Errorf("%s cannot make random openings", g.Name())
+	}
+	seen := map[string]bool{}
+	var out Openings
+	for tries := 0; len(out) < n && tries < 100*n; tries++ {
+		b, err := g.NewBoard(board)
+		if err != nil {
+			return nil, err
+		}
+		o := op.RandomOpening(b, rng)
+		k := Key(o)
+		if seen[k] || exclude[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// builtinSeed fixes the "built-in" random suite of games without an opening book.
+const builtinSeed = 0xB00C
+
+// BuiltinOpenings returns the game's book (Gomoku: the 26 standard renju openings) or, for
+// games without one, a fixed suite of 50 random openings from a constant seed.
+func BuiltinOpenings(g engine.Game, board int) (Openings, error) {
+	if book, ok := g.(engine.OpeningBook); ok {
+		var out Openings
+		for _, o := range book.BuiltinOpenings(board) {
+			out = append(out, o.Moves)
+		}
+		if len(out) > 0 {
+			return out, nil
+		}
+	}
+	return RandomOpenings(g, board, 50, rand.New(rand.NewPCG(builtinSeed, 0)), nil)
+}
+
+// ParseOpenings reads an opening file: one opening per line, its moves separated by spaces
+// or commas in the game's notation (Connect6 "J10 K9L11", Gomoku "h8 h9 h10", Amazons
+// "d10-d5/d10 a4-b4/b8"); blank lines and everything after '#' are ignored. Every line is
+// played on a fresh board: an illegal or unparsable move is an error naming the file, the
+// line and the move.
+func ParseOpenings(r io.Reader, name string, g engine.Game, board int) (Openings, error) {
+	var out Openings
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if i := strings.IndexByte(text, '#'); i >= 0 {
+			text = text[:i]
+		}
+		moves := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\r' })
+		if len(moves) == 0 {
+			continue
+		}
+		b, err := g.NewBoard(board)
+		if err != nil {
+			return nil, err
+		}
+		for i, m := range moves {
+			if b.Outcome() != engine.Ongoing {
+				return nil, fmt.Errorf("%s:%d: move %d (%s): the game is already over", name, line, i+1, m)
+			}
+			if err := b.Play(m); err != nil {
+				return nil, fmt.Errorf("%s:%d: move %d: %w", name, line, i+1, err)
+			}
+		}
+		if b.Outcome() != engine.Ongoing {
+			return nil, fmt.Errorf("%s:%d: the opening ends the game", name, line)
+		}
+		out = append(out, moves)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no openings", name)
+	}
+	return out, nil
+}
+
+// LoadOpenings reads an opening file (see ParseOpenings).
+func LoadOpenings(path string, g engine.Game, board int) (Openings, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("openings: %w", err)
+	}
+	defer f.Close()
+	return ParseOpenings(f, path, g, board)
+}
+
+// SelectOpenings resolves an --openings value: "builtin", "random" (n openings from seed),
+// or a file name. Openings in exclude (the run's tuning openings, for held-out
+// verification) are dropped; the error says when none are left.
+func SelectOpenings(spec string, g engine.Game, board, n int, seed int64, exclude map[string]bool) (Openings, string, error) {
+	var all Openings
+	var err error
+	label := spec
+	switch spec {
+	case "builtin":
+		all, err = BuiltinOpenings(g, board)
+	case "random":
+		all, err = RandomOpenings(g, board, n, rand.New(rand.NewPCG(uint64(seed), 0x0E4)), exclude)
+	default:
+		all, err = LoadOpenings(spec, g, board)
+		label = "file " + spec
+	}
+	if err != nil {
+		return nil, label, err
+	}
+	var out Openings
+	for _, o := range all {
+		if !exclude[Key(o)] {
+			out = append(out, o)
+		}
+	}
+	if len(out) == 0 {
+		return nil, label, fmt.Errorf("openings %s: none left after excluding the %d tuning openings", label, len(exclude))
+	}
+	return out, label, nil
+}

@@ -1,0 +1,75 @@
+package tuner
+
+import (
+	"context"
+	"fmt"
+
+	"evotune/engine"
+	"evotune/tuner/stats"
+)
+
+// Verification is a champion's match against the paper's weights on held-out openings
+// (DESIGN.md "The main job", step 6), stored with the run as JSON.
+type Verification struct {
+	Champion string        `json:"champion"`
+	Opponent string        `json:"opponent"`
+	Openings string        `json:"openings"`
+	Limits   engine.Limits `json:"limits"`
+	Games    int           `json:"games"`
+	stats.Result
+	Score    float64     `json:"score"`
+	Elo      float64     `json:"elo"`
+	EloCI95  float64     `json:"elo_ci95"`
+	EloLow   float64     `json:"elo_low"`
+	EloHigh  float64     `json:"elo_high"`
+	LOS      float64     `json:"los"`
+	SPRT     *stats.SPRT `json:"sprt,omitempty"`
+	LLR      float64     `json:"llr"`
+	LLRLower float64     `json:"llr_lower"`
+	LLRUpper float64     `json:"llr_upper"`
+	Verdict  string      `json:"verdict,omitempty"`
+}
+
+// VerifyConfig describes a verification match.
+type VerifyConfig struct {
+	Setup      GameSetup
+	Champion   engine.Weights
+	ChampionID string
+	Games      int
+	// OpeningSpec is "builtin", "random" or a file; "" means builtin for games with an
+	// opening book, random otherwise.
+	OpeningSpec string
+	// Exclude holds the keys of the openings used in tuning, so verification is held out.
+	Exclude map[string]bool
+	Seed    int64
+	SPRT    *stats.SPRT
+	Workers int
+}
+
+// Verify plays the champion (A) against the game's default weights (B) and summarises
+// the match.
+func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int, r stats.Result)) (Verification, error) {
+	spec := vc.OpeningSpec
+	if spec == "" {
+		spec = "random"
+		if _, ok := vc.Setup.Game.(engine.OpeningBook); ok {
+			spec = "builtin"
+		}
+	}
+	openings, label, err := SelectOpenings(spec, vc.Setup.Game, vc.Setup.Board, max(vc.Games/2, 1), vc.Seed, vc.Exclude)
+	if err != nil {
+		return Verification{}, err
+	}
+	res, err := PlayMatch(ctx, MatchConfig{Setup: vc.Setup, A: vc.Champion, B: vc.Setup.Game.DefaultWeights(),
+		Games: vc.Games, Openings: openings, SPRT: vc.SPRT, Workers: vc.Workers}, progress)
+	if err != nil {
+		return Verification{}, fmt.Errorf("verification: %w", err)
+	}
+	v := Verification{Champion: vc.ChampionID, Opponent: "baseline", Limits: vc.Setup.Limits,
+		Openings: fmt.Sprintf("%s (%d held out, %d tuning openings excluded)", label, len(openings), len(vc.Exclude)),
+		Games:    res.Result.Games(), Result: res.Result, SPRT: res.SPRT, LLR: res.LLR, LLRLower: res.Lower, LLRUpper: res.Upper, Verdict: res.Verdict}
+	if e := res.Estimate; e != nil {
+		v.Score, v.Elo, v.EloCI95, v.EloLow, v.EloHigh, v.LOS = e.Score, e.Elo, e.CI95, e.EloLow, e.EloHigh, e.LOS
+	}
+	return v, nil
+}
