@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand"
 	randv2 "math/rand/v2"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -148,6 +149,8 @@ type Tuner struct {
 	openings       [][]string
 	opponents      []string
 	err            error
+	skipSave       bool              // the first Callback of a resumed run re-reports a saved generation
+	resume         []*genomes.Genome // the population of the last saved generation, in rank order
 
 	progMu    sync.Mutex
 	gamesDone atomic.Int64
@@ -237,23 +240,116 @@ func (t *Tuner) rngV1(gen int, stream uint64) *rand.Rand {
 }
 
 // Run creates the run in the store and evolves it: generation 0 (the baseline and its
-// perturbations), then cfg.Generations more, each saved when complete. Cancelling ctx
-// stops the run (status "stopped"); the generation in progress is not saved.
+// perturbations), then cfg.Generations more, each saved when complete, then the
+// verification match. Cancelling ctx stops the run (status "stopped"); the generation in
+// progress is not saved.
 func (t *Tuner) Run(ctx context.Context, pid int) (Summary, error) {
 	t.ctx = ctx
-	t.start = time.Now()
 	cj, _ := json.Marshal(t.cfg)
 	id, err := t.store.CreateRun(ctx, RunRecord{Name: t.cfg.Name, Game: t.cfg.Game, Seed: t.cfg.Seed, Config: string(cj), ProgramVersion: t.version, PID: pid})
 	if err != nil {
 		return Summary{}, err
 	}
-	t.runID = id
-	t.summary.RunID = id
+	return t.evolve(ctx, id, nil)
+}
+
+// ResumeIndividual is one individual of the last saved generation, as stored.
+type ResumeIndividual struct {
+	ID      string
+	Genes   map[string]float64
+	Op      string
+	Parents []string
+	Born    int
+	Stats   genomes.Stats
+}
+
+// ResumeState is what a run needs to continue after its last saved generation: read
+// back from the store by the command line.
+type ResumeState struct {
+	RunID int64
+	// LastGeneration is the number of the last saved generation (−1: none saved).
+	LastGeneration int
+	// Population is that generation's individuals in rank order (best first).
+	Population []ResumeIndividual
+	// Bests are the best individuals of every saved generation, in order (for the
+	// opponent pool).
+	Bests []ResumeIndividual
+	// Openings are every opening used in tuning so far (kept out of verification).
+	Openings [][]string
+}
+
+// Resume continues a run from its last saved generation with the same configuration,
+// population, opponent pool and random streams, so it ends exactly as an uninterrupted
+// run with the same seed would. A run with no saved generation starts over under its ID.
+func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
+	t.ctx = ctx
+	if st.LastGeneration < 0 {
+		return t.evolve(ctx, st.RunID, nil)
+	}
+	if len(st.Population) != t.cfg.Population {
+		return Summary{}, fmt.Errorf("resume: generation %d has %d individuals, the config says %d", st.LastGeneration, len(st.Population), t.cfg.Population)
+	}
+	toGenome := func(r ResumeIndividual) (*genomes.Genome, error) {
+		x, err := t.layout.FromNamed(r.Genes)
+		if err != nil {
+			return nil, fmt.Errorf("resume: individual %s: %w", r.ID, err)
+		}
+		return &genomes.Genome{Layout: t.layout, X: x, ID: r.ID, Op: r.Op, Parents: r.Parents, Born: r.Born,
+			Stats: r.Stats, Mutation: t.cfg.Mutation, Evaluator: t.evaluate}, nil
+	}
+	var pop []*genomes.Genome
+	for _, r := range st.Population {
+		g, err := toGenome(r)
+		if err != nil {
+			return Summary{}, err
+		}
+		pop = append(pop, g)
+	}
+	// Replay the opponent-pool rule over the saved generations' bests.
+	for _, r := range st.Bests {
+		g, err := toGenome(r)
+		if err != nil {
+			return Summary{}, err
+		}
+		t.addChampion(g)
+	}
+	t.tuningOpenings = map[string]bool{}
+	for _, o := range st.Openings {
+		t.tuningOpenings[Key(o)] = true
+	}
+	t.gen = st.LastGeneration
+	t.resume = pop
+	t.skipSave = true
+	best := pop[0]
+	t.summary.Generations = st.LastGeneration + 1
+	t.summary.Best, t.summary.BestScore, t.summary.BestGenes = best.ID, best.Stats.Score(), append([]float64(nil), best.X...)
+	remaining := t.cfg.Generations - st.LastGeneration
+	if remaining <= 0 {
+		// Every generation is saved: only the verification may be missing.
+		t.runID, t.summary.RunID, t.start = st.RunID, st.RunID, time.Now()
+		var err error
+		if t.cfg.VerifyGames > 0 {
+			err = t.verify()
+		}
+		return t.finish(err)
+	}
+	return t.evolve(ctx, st.RunID, &remaining)
+}
+
+// evolve runs eaopt for the run's remaining generations (all of them when remaining is
+// nil), then the verification, and records the final status.
+func (t *Tuner) evolve(ctx context.Context, runID int64, remaining *int) (Summary, error) {
+	t.start = time.Now()
+	t.runID = runID
+	t.summary.RunID = runID
 	t.initRNG = t.rngV2(0, streamInit)
 	t.genStart = time.Now()
-
+	n := t.cfg.Generations
+	if remaining != nil {
+		n = *remaining
+	}
 	ga, err := eaopt.GAConfig{
-		NPops: 1, PopSize: uint(t.cfg.Population), NGenerations: uint(t.cfg.Generations), HofSize: 1,
+		NPops: 1, PopSize: uint(t.cfg.Population), NGenerations: uint(n), HofSize: 1,
 		Model:     model{t},
 		RNG:       t.rngV1(0, streamGA),
 		Callback:  t.onGeneration,
@@ -323,6 +419,12 @@ func (t *Tuner) finish(err error) (Summary, error) {
 func (t *Tuner) newGenome(*rand.Rand) eaopt.Genome {
 	i := t.slot
 	t.slot++
+	if t.resume != nil { // a resumed run starts from the saved population, already scored
+		g := t.resume[i]
+		t.current = append(t.current, g)
+		t.evaluated = true
+		return g
+	}
 	g := &genomes.Genome{Layout: t.layout, ID: genomes.IndividualID(t.runID, 0, i), Born: 0,
 		Mutation: t.cfg.Mutation, Evaluator: t.evaluate}
 	switch {
@@ -489,7 +591,14 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 	if t.err != nil || t.ctx.Err() != nil {
 		return
 	}
-	indis := ga.Populations[0].Individuals
+	if t.skipSave { // the resumed generation is already in the store
+		t.skipSave = false
+		t.gen++
+		t.born = nil
+		return
+	}
+	indis := append(eaopt.Individuals(nil), ga.Populations[0].Individuals...)
+	sortIndividuals(indis)
 	rec := GenerationRecord{RunID: t.runID, Generation: t.gen, Games: len(t.gameResults), GamesTime: t.gamesTime,
 		Opponents: append([]string(nil), t.opponents...), Openings: t.openings, GameResults: t.gameResults}
 	fits := make([]float64, len(indis))
@@ -531,24 +640,42 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 	}
 	t.summary.Generations = t.gen + 1
 	t.summary.Best, t.summary.BestScore, t.summary.BestGenes = best.ID, best.Stats.Score(), append([]float64(nil), best.X...)
-	// The opponent pool: the baseline plus the best individual of each of the last
-	// `Champions` generations (distinct, frozen as they were).
-	if t.cfg.Champions > 0 && best.Op != genomes.OpBaseline {
-		dup := false
-		for _, c := range t.champions {
-			dup = dup || c.ID == best.ID
-		}
-		if !dup {
-			t.champions = append(t.champions, best.Clone().(*genomes.Genome))
-			if len(t.champions) > t.cfg.Champions {
-				t.champions = t.champions[1:]
-			}
-		}
-	}
+	t.addChampion(best)
 	t.report(Event{GenDone: true, GamesDone: len(t.gameResults), GamesTotal: len(t.gameResults),
 		BestScore: 1 - rec.FitMin, MeanScore: 1 - rec.FitMean, Best: best.ID})
 	t.gen++
 	t.born = nil
+}
+
+// sortIndividuals orders by fitness, then by ID: a total order, so ranks, elites and
+// selection never depend on how eaopt's unstable sort left equal fitnesses, and a resumed
+// run continues exactly as an uninterrupted one.
+func sortIndividuals(indis eaopt.Individuals) {
+	sort.SliceStable(indis, func(i, j int) bool {
+		a, b := indis[i], indis[j]
+		if a.Fitness != b.Fitness {
+			return a.Fitness < b.Fitness
+		}
+		return a.Genome.(*genomes.Genome).ID < b.Genome.(*genomes.Genome).ID
+	})
+}
+
+// addChampion applies the opponent-pool rule after a generation whose best is g: the pool
+// is the baseline plus the best individual of each of the last `Champions` generations
+// (distinct, not the baseline, frozen as they were).
+func (t *Tuner) addChampion(g *genomes.Genome) {
+	if t.cfg.Champions == 0 || g.Op == genomes.OpBaseline {
+		return
+	}
+	for _, c := range t.champions {
+		if c.ID == g.ID {
+			return
+		}
+	}
+	t.champions = append(t.champions, g.Clone().(*genomes.Genome))
+	if len(t.champions) > t.cfg.Champions {
+		t.champions = t.champions[1:]
+	}
 }
 
 // model is the generational model with elitism: the best Elite individuals survive
@@ -567,7 +694,7 @@ func (m model) Apply(pop *eaopt.Population) error {
 	rng := t.rngV1(t.gen, streamGA)
 	pop.RNG = rng
 	old := pop.Individuals
-	old.SortByFitness()
+	sortIndividuals(old)
 	n := len(old)
 	next := make([]*genomes.Genome, 0, n)
 	for i := 0; i < t.cfg.Elite && i < n; i++ {

@@ -18,16 +18,31 @@ import (
 var version = "0.1.0"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// The first SIGINT or SIGTERM cancels the context: a tune stops taking games, keeps
+	// every saved generation, marks the run "stopped" and exits non-zero. A second one
+	// exits at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-sigs
+		fmt.Fprintf(os.Stderr, "\nevotune: %v: stopping; saved generations are kept (signal again to exit at once)\n", s)
+		cancel()
+		<-sigs
+		fmt.Fprintln(os.Stderr, "evotune: exiting at once")
+		os.Exit(130)
+	}()
 	root := newRootCmd()
 	if err := root.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "evotune:", err)
 		code := 1
 		var ee exitError
-		if errors.As(err, &ee) {
+		switch {
+		case errors.As(err, &ee):
 			code = ee.code
+		case ctx.Err() != nil:
+			code = 130
 		}
+		fmt.Fprintln(os.Stderr, "evotune:", err)
 		os.Exit(code)
 	}
 }
@@ -50,6 +65,6 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newWeightsCmd(), newPerftCmd(), newPlayCmd(), newBenchCmd(), newTuneCmd(),
-		newRunsCmd(), newGenerationsCmd(), newIndividualCmd(), newLineageCmd(), newExportCmd(), newMatchCmd(), newVerifyCmd())
+		newRunsCmd(), newGenerationsCmd(), newIndividualCmd(), newLineageCmd(), newExportCmd(), newMatchCmd(), newVerifyCmd(), newResumeCmd())
 	return root
 }

@@ -217,7 +217,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	defer d.Release() // no end-of-process checkpoint while readers may be reading
 	run, err := d.Run(ctx, runID)
 	if err != nil {
 		return err

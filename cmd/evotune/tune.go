@@ -20,6 +20,7 @@ type tuneOpts struct {
 	cfg        tuner.Config
 	configFile string
 	dbPath     string
+	resume     int64
 	changed    func(string) bool
 }
 
@@ -65,6 +66,7 @@ func newTuneCmd() *cobra.Command {
 	f.StringVar(&o.cfg.VerifyOpenings, "verify-openings", "", "builtin, random or an opening file for the verification")
 	f.StringVar(&o.configFile, "config", "", "YAML config file (flags given on the command line override it)")
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
+	f.Int64Var(&o.resume, "resume", 0, "continue run RUN instead of starting one (as 'evotune resume RUN'; only --db and --workers apply)")
 	return c
 }
 
@@ -122,6 +124,13 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 }
 
 func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
+	if o.resume != 0 {
+		ro := resumeOpts{dbPath: o.dbPath}
+		if o.changed != nil && o.changed("workers") {
+			ro.workers = o.cfg.Workers
+		}
+		return runResume(ctx, ro, fmt.Sprint(o.resume), out, errOut)
+	}
 	cfg, err := mergedConfig(o)
 	if err != nil {
 		return err
@@ -130,7 +139,7 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	defer d.Release() // no end-of-process checkpoint while readers may be reading
 	prog := newProgress(errOut)
 	t, err := tuner.New(cfg, dbStore{d}, prog.update, version)
 	if err != nil {
@@ -141,23 +150,37 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 		cfg.Game, cfg.Population, cfg.Generations, cfg.Games, lim.Depth, lim.Width, cfg.Workers, cfg.Seed, o.dbPath)
 	sum, err := t.Run(ctx, os.Getpid())
 	prog.finish()
-	if sum.RunID > 0 {
-		share := 0.0
-		if sum.Wall > 0 {
-			share = 100 * (1 - sum.GamesTime.Seconds()/sum.Wall.Seconds())
-		}
-		fmt.Fprintf(out, "run %d %s: %d generations saved, %d games in %s (%.1f games/s), %.2f%% of the time outside games\n",
-			sum.RunID, sum.Status, sum.Generations, sum.Games, sum.Wall.Round(time.Millisecond), float64(sum.Games)/sum.Wall.Seconds(), share)
-		if sum.Best != "" {
-			fmt.Fprintf(out, "best individual %s, score %.3f\n", sum.Best, sum.BestScore)
-			if v := sum.Verification; v != nil {
-				fmt.Fprintf(out, "verification of %s against the paper's weights on %s, %.1fs:\n", v.Champion, v.Openings, sum.VerifyTime.Seconds())
-				printVerification(out, *v)
-			}
-			fmt.Fprintf(out, "next: evotune generations %d --db %s; evotune export %d --db %s --out best.json\n", sum.RunID, o.dbPath, sum.RunID, o.dbPath)
-		}
+	printSummary(out, sum, o.dbPath)
+	if err != nil && ctx.Err() != nil && sum.RunID > 0 {
+		return fmt.Errorf("run %d stopped; its %d saved generations are kept: continue with 'evotune resume %d --db %s'", sum.RunID, sum.Generations, sum.RunID, o.dbPath)
 	}
 	return err
+}
+
+// printSummary reports a finished (or stopped) run and what to do next.
+func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
+	if sum.RunID == 0 {
+		return
+	}
+	share := 0.0
+	if sum.Wall > 0 {
+		share = 100 * (1 - sum.GamesTime.Seconds()/sum.Wall.Seconds())
+	}
+	fmt.Fprintf(out, "run %d %s: %d generations saved, %d games in %s (%.1f games/s), %.2f%% of the time outside games\n",
+		sum.RunID, sum.Status, sum.Generations, sum.Games, sum.Wall.Round(time.Millisecond), float64(sum.Games)/sum.Wall.Seconds(), share)
+	if sum.Best == "" {
+		return
+	}
+	fmt.Fprintf(out, "best individual %s, score %.3f\n", sum.Best, sum.BestScore)
+	if v := sum.Verification; v != nil {
+		fmt.Fprintf(out, "verification of %s against the paper's weights on %s, %.1fs:\n", v.Champion, v.Openings, sum.VerifyTime.Seconds())
+		printVerification(out, *v)
+	}
+	if sum.Status != "finished" {
+		fmt.Fprintf(out, "next: evotune resume %d --db %s\n", sum.RunID, dbPath)
+		return
+	}
+	fmt.Fprintf(out, "next: evotune generations %d --db %s; evotune export %d --db %s --out best.json\n", sum.RunID, dbPath, sum.RunID, dbPath)
 }
 
 // progress renders tuner events: a progress bar when stderr is a terminal, plain log

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"evotune/db"
+	"evotune/genomes"
+	"evotune/tuner"
+)
+
+type resumeOpts struct {
+	dbPath  string
+	workers int
+	changed func(string) bool
+}
+
+func newResumeCmd() *cobra.Command {
+	var o resumeOpts
+	c := &cobra.Command{
+		Use:   "resume RUN [--db FILE] [--workers N]",
+		Short: "Continue a stopped, failed or interrupted run from its last saved generation",
+		Long: "resume continues a run with its stored configuration, population, opponent pool and random\n" +
+			"streams, so it ends exactly as an uninterrupted run with the same seed would. Only the\n" +
+			"number of workers may change (it never changes results).",
+		Args:    cobra.ExactArgs(1),
+		Example: "  evotune resume 3\n  evotune tune --resume 3 --workers 2",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.changed = cmd.Flags().Changed
+			return runResume(cmd.Context(), o, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
+	c.Flags().IntVar(&o.workers, "workers", 0, "games played at once (default: the run's)")
+	return c
+}
+
+func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Writer) error {
+	runID, err := parseRunID(arg)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(o.dbPath); err != nil {
+		return fmt.Errorf("database %s: %w", o.dbPath, err)
+	}
+	d, err := db.Open(ctx, o.dbPath)
+	if err != nil {
+		return err
+	}
+	defer d.Release() // no end-of-process checkpoint while readers may be reading
+	run, err := d.Run(ctx, runID)
+	if err != nil {
+		return err
+	}
+	switch {
+	case run.Status == db.StatusFinished:
+		return fmt.Errorf("run %d is already finished; nothing to resume", runID)
+	case run.Status == db.StatusRunning && run.PID > 0 && processAlive(run.PID) && run.PID != os.Getpid():
+		return fmt.Errorf("run %d is still running in process %d; stop it first (Ctrl-C or kill %d)", runID, run.PID, run.PID)
+	}
+	var cfg tuner.Config
+	if err := json.Unmarshal([]byte(run.Config), &cfg); err != nil {
+		return fmt.Errorf("run %d: stored config: %w", runID, err)
+	}
+	if o.workers != 0 {
+		if o.workers < 0 {
+			return fmt.Errorf("--workers %d: want at least 1", o.workers)
+		}
+		cfg.Workers = o.workers
+	}
+	state, err := loadResumeState(ctx, d, runID)
+	if err != nil {
+		return err
+	}
+	prog := newProgress(errOut)
+	t, err := tuner.New(cfg, dbStore{d}, prog.update, version)
+	if err != nil {
+		return fmt.Errorf("run %d: %w", runID, err)
+	}
+	if err := d.ClaimRun(ctx, runID, os.Getpid()); err != nil {
+		return err
+	}
+	fmt.Fprintf(errOut, "resuming run %d (%s) after generation %d of %d, %d workers, database %s\n",
+		runID, cfg.Game, state.LastGeneration, cfg.Generations, cfg.Workers, o.dbPath)
+	sum, err := t.Resume(ctx, state)
+	prog.finish()
+	printSummary(out, sum, o.dbPath)
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("run %d stopped; its %d saved generations are kept: continue with 'evotune resume %d --db %s'", runID, sum.Generations, runID, o.dbPath)
+	}
+	return err
+}
+
+// loadResumeState reads what tuner.Resume needs from the database.
+func loadResumeState(ctx context.Context, d *db.DB, runID int64) (tuner.ResumeState, error) {
+	st := tuner.ResumeState{RunID: runID, LastGeneration: -1}
+	gens, err := d.Generations(ctx, runID)
+	if err != nil {
+		return st, err
+	}
+	for i, g := range gens {
+		if g.Generation != i {
+			return st, fmt.Errorf("run %d: generation %d is missing", runID, i)
+		}
+		var ops [][]string
+		if err := json.Unmarshal([]byte(g.Openings), &ops); err != nil {
+			return st, fmt.Errorf("run %d generation %d: openings: %w", runID, i, err)
+		}
+		st.Openings = append(st.Openings, ops...)
+	}
+	if len(gens) == 0 {
+		return st, nil
+	}
+	st.LastGeneration = len(gens) - 1
+	all, err := d.Genomes(ctx, runID)
+	if err != nil {
+		return st, err
+	}
+	byID := map[string]db.GenomeRow{}
+	for _, g := range all {
+		byID[g.ID] = g
+	}
+	ind := func(id string, r db.IndividualRow) (tuner.ResumeIndividual, error) {
+		g, ok := byID[id]
+		if !ok {
+			return tuner.ResumeIndividual{}, fmt.Errorf("run %d: individual %s has no genome", runID, id)
+		}
+		out := tuner.ResumeIndividual{ID: id, Op: g.Operator, Born: g.Born,
+			Stats: genomes.Stats{Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, Penta: r.Penta}}
+		for _, p := range []string{g.Parent1, g.Parent2} {
+			if p != "" {
+				out.Parents = append(out.Parents, p)
+			}
+		}
+		if err := json.Unmarshal([]byte(g.Genes), &out.Genes); err != nil {
+			return out, fmt.Errorf("run %d: individual %s: genes: %w", runID, id, err)
+		}
+		return out, nil
+	}
+	for _, g := range gens {
+		b, err := ind(g.Best, db.IndividualRow{})
+		if err != nil {
+			return st, err
+		}
+		st.Bests = append(st.Bests, b)
+	}
+	rows, err := d.Individuals(ctx, runID, st.LastGeneration)
+	if err != nil {
+		return st, err
+	}
+	for _, r := range rows {
+		in, err := ind(r.ID, r)
+		if err != nil {
+			return st, err
+		}
+		st.Population = append(st.Population, in)
+	}
+	return st, nil
+}
