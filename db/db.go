@@ -95,9 +95,12 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	case v > SchemaVersion:
 		s.Close()
 		return nil, fmt.Errorf("database %s: schema version %d is newer than this program's (%d); upgrade evotune", path, v, SchemaVersion)
+	case v == 0:
+		s.Close()
+		return nil, fmt.Errorf("database %s: not an evotune database (an SQLite file without evotune's tables); 'evotune tune --db %s' creates them", path, path)
 	case v < SchemaVersion:
 		s.Close()
-		return nil, fmt.Errorf("database %s: schema version %d is not an evotune database of this version (want %d); open it once with 'evotune tune' to upgrade", path, v, SchemaVersion)
+		return nil, fmt.Errorf("database %s: schema version %d is older than this program's (%d); open it once with 'evotune tune' to upgrade", path, v, SchemaVersion)
 	}
 	return d, nil
 }
@@ -143,7 +146,11 @@ func (d *DB) Close() error { return d.sql.Close() }
 func (d *DB) Release() {
 	if d.readOnly {
 		d.sql.Close()
+		return
 	}
+	// Copy the WAL into the main file (a passive checkpoint never takes the exclusive
+	// lock), so a copy of the .db file alone holds every committed generation.
+	d.sql.Exec("PRAGMA wal_checkpoint(PASSIVE)")
 }
 
 // Path returns the file name.

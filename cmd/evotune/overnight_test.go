@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -222,4 +223,91 @@ func TestReadersDuringTune(t *testing.T) {
 		t.Fatalf("only %d reads happened during the run", reads)
 	}
 	integrity(t, path, 8)
+}
+
+// TestBadDatabaseInput is the database half of the bad-input catalogue: each case gives a
+// message naming the problem, a non-zero exit, no panic, and leaves the files as they were.
+func TestBadDatabaseInput(t *testing.T) {
+	dir := t.TempDir()
+	tiny := []string{"--pop", "4", "--generations", "1", "--games", "2", "--verify-games", "0"}
+	if _, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "good.db"}, tiny...)...); code != 0 {
+		t.Fatal(stderr)
+	}
+	good := filepath.Join(dir, "good.db")
+	data, _ := os.ReadFile(good)
+	os.WriteFile(filepath.Join(dir, "trunc.db"), data[:len(data)/2], 0o644)
+	os.WriteFile(filepath.Join(dir, "text.db"), []byte(strings.Repeat("not sqlite\n", 500)), 0o644)
+	newer, _ := os.ReadFile(good)
+	os.WriteFile(filepath.Join(dir, "newer.db"), newer, 0o644)
+	if out, err := exec.Command("sqlite3", filepath.Join(dir, "newer.db"), "PRAGMA user_version = 42").CombinedOutput(); err != nil {
+		t.Skipf("sqlite3 shell needed to make a newer-schema file: %v %s", err, out)
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"runs", "--db", "trunc.db"}, "corrupt or truncated"},
+		{append([]string{"tune", "--game", "gomoku", "--db", "trunc.db"}, tiny...), "corrupt or truncated"},
+		{[]string{"runs", "--db", "text.db"}, "not an SQLite database"},
+		{[]string{"runs", "--db", "newer.db"}, "schema version 42 is newer than this program"},
+		{append([]string{"tune", "--game", "gomoku", "--db", "newer.db"}, tiny...), "schema version 42 is newer"},
+		{[]string{"generations", "7", "--db", "good.db"}, "run 7: not found"},
+		{[]string{"individual", "1-g9-99", "--db", "good.db"}, "individual 1-g9-99: not found"},
+		{[]string{"lineage", "1-g9-99", "--db", "good.db"}, "individual 1-g9-99: not found"},
+		{[]string{"export", "1", "--individual", "1-g9-99", "--db", "good.db", "--out", "x.json"}, "not found"},
+		{[]string{"export", "1", "--db", "good.db", "--out", filepath.Join("missing", "x.json")}, "--out"},
+		{[]string{"export", "1", "--individual", "2-g0-00", "--db", "good.db", "--out", "x.json"}, "belongs to run 2"},
+		{[]string{"resume", "9", "--db", "good.db"}, "run 9: not found"},
+		{[]string{"runs", "--db", "nowhere.db"}, "nowhere.db"},
+		{append([]string{"tune", "--game", "gomoku", "--db", filepath.Join("nodir", "t.db")}, tiny...), "directory"},
+	}
+	before := tableDump(t, good)
+	for _, tc := range cases {
+		_, stderr, code := run(t, dir, tc.args...)
+		if code == 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("evotune %v: exit %d, %q; want non-zero and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	if tableDump(t, good) != before {
+		t.Fatal("a failed command changed the good database")
+	}
+	for _, leftover := range []string{"x.json", "missing", "nodir"} {
+		if _, err := os.Stat(filepath.Join(dir, leftover)); err == nil {
+			t.Errorf("a failed command left %s behind", leftover)
+		}
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "trunc.db")); len(got) != len(data)/2 {
+		t.Error("a failed tune modified the truncated file")
+	}
+}
+
+// TestReadOnlyDatabase: a database (or directory) that cannot be written gives a clear
+// error and is left as it was. Root ignores permission bits, so the file is made
+// immutable with chattr where the file system supports it.
+func TestReadOnlyDatabase(t *testing.T) {
+	dir := t.TempDir()
+	tiny := []string{"--pop", "4", "--generations", "1", "--games", "2", "--verify-games", "0"}
+	if _, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "ro.db"}, tiny...)...); code != 0 {
+		t.Fatal(stderr)
+	}
+	path := filepath.Join(dir, "ro.db")
+	if os.Geteuid() != 0 {
+		os.Chmod(path, 0o444)
+		defer os.Chmod(path, 0o644)
+	} else if out, err := exec.Command("chattr", "+i", path).CombinedOutput(); err != nil {
+		t.Skipf("cannot make a read-only file here (root, chattr: %v %s)", err, out)
+	} else {
+		defer exec.Command("chattr", "-i", path).Run()
+	}
+	before := tableDump(t, path)
+	_, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "ro.db"}, tiny...)...)
+	if code == 0 || !strings.Contains(stderr, "read-only") {
+		t.Fatalf("tune into a read-only database: exit %d, %q", code, stderr)
+	}
+	if out, _, code := run(t, dir, "runs", "--db", "ro.db"); code != 0 || !strings.Contains(out, "finished") {
+		t.Fatalf("reading a read-only database failed: %s", out)
+	}
+	if tableDump(t, path) != before {
+		t.Fatal("the read-only database changed")
+	}
 }
