@@ -310,4 +310,23 @@ func TestReadOnlyDatabase(t *testing.T) {
 	if tableDump(t, path) != before {
 		t.Fatal("the read-only database changed")
 	}
+	// A read-only directory: no new database can be made in it.
+	sub := filepath.Join(dir, "locked")
+	os.Mkdir(sub, 0o755)
+	if os.Geteuid() == 0 {
+		if err := exec.Command("chattr", "+i", sub).Run(); err != nil {
+			t.Skip("chattr on a directory is not supported here")
+		}
+		defer exec.Command("chattr", "-i", sub).Run()
+	} else {
+		os.Chmod(sub, 0o555)
+		defer os.Chmod(sub, 0o755)
+	}
+	_, stderr, code = run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", filepath.Join("locked", "new.db")}, tiny...)...)
+	if code == 0 || !strings.Contains(stderr, "no permission") {
+		t.Fatalf("tune into a read-only directory: exit %d, %q", code, stderr)
+	}
+	if entries, _ := os.ReadDir(sub); len(entries) != 0 {
+		t.Fatalf("files left in the read-only directory: %v", entries)
+	}
 }
