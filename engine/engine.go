@@ -56,8 +56,8 @@ func (o Outcome) String() string {
 	return "ongoing"
 }
 
-// Score returns the outcome from Black's side: 1 for a Black win, 0 for a White win, ½ for
-// a draw. It is meaningless for Ongoing (returns ½).
+// Score returns the outcome from colour c's side: 1 if c won, 0 if c lost, ½ for a draw
+// (and for Ongoing).
 func (o Outcome) Score(c Color) float64 {
 	switch {
 	case o == BlackWins && c == Black, o == WhiteWins && c == White:

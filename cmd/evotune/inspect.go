@@ -16,6 +16,7 @@ import (
 	"evotune/db"
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner"
 )
 
 type inspectOpts struct {
@@ -385,28 +386,15 @@ func runExport(ctx context.Context, o exportOpts, arg string, out io.Writer) err
 	if err != nil {
 		return err
 	}
-	e, err := genomes.Lookup(run.Game)
+	cfg, err := runConfig(run)
 	if err != nil {
 		return err
 	}
-	var cfg struct {
-		Free  []string `json:"free"`
-		Depth int      `json:"depth"`
-		Width int      `json:"width"`
-	}
-	_ = json.Unmarshal([]byte(run.Config), &cfg)
-	layout, err := e.Layout.Free(cfg.Free...)
+	w, err := individualWeights(cfg, v.Genes)
 	if err != nil {
 		return err
 	}
-	x, err := layout.FromNamed(v.Genes)
-	if err != nil {
-		return err
-	}
-	w, err := layout.Weights(x)
-	if err != nil {
-		return err
-	}
+	e, _ := genomes.Lookup(run.Game)
 	lim := e.Game.DefaultLimits()
 	if cfg.Depth > 0 {
 		lim.Depth = cfg.Depth
@@ -447,6 +435,33 @@ func runExport(ctx context.Context, o exportOpts, arg string, out io.Writer) err
 	}
 	fmt.Fprintf(out, "wrote %s: %s weights of individual %s (run %d)\n", o.out, run.Game, id, runID)
 	return nil
+}
+
+// runConfig decodes the configuration stored with a run.
+func runConfig(run db.Run) (tuner.Config, error) {
+	var cfg tuner.Config
+	if err := json.Unmarshal([]byte(run.Config), &cfg); err != nil {
+		return cfg, fmt.Errorf("run %d: stored config: %w", run.ID, err)
+	}
+	return cfg, nil
+}
+
+// individualWeights turns an individual's stored genes into engine weights through the
+// run's layout (with the genes the run freed).
+func individualWeights(cfg tuner.Config, genes map[string]float64) (engine.Weights, error) {
+	e, err := genomes.Lookup(cfg.Game)
+	if err != nil {
+		return nil, err
+	}
+	layout, err := e.Layout.Free(cfg.Free...)
+	if err != nil {
+		return nil, err
+	}
+	x, err := layout.FromNamed(genes)
+	if err != nil {
+		return nil, err
+	}
+	return layout.Weights(x)
 }
 
 // effectiveStatus reports a "running" run whose process is gone as "interrupted".

@@ -13,7 +13,6 @@ import (
 
 	"evotune/db"
 	"evotune/engine"
-	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/stats"
 )
@@ -222,9 +221,9 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return err
 	}
-	var cfg tuner.Config
-	if err := json.Unmarshal([]byte(run.Config), &cfg); err != nil {
-		return fmt.Errorf("run %d: config: %w", runID, err)
+	cfg, err := runConfig(run)
+	if err != nil {
+		return err
 	}
 	cfg.Workers = o.workers
 	id := o.individual
@@ -245,16 +244,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)
 	}
-	e, _ := genomes.Lookup(run.Game)
-	layout, err := e.Layout.Free(cfg.Free...)
-	if err != nil {
-		return err
-	}
-	x, err := layout.FromNamed(v.Genes)
-	if err != nil {
-		return err
-	}
-	champ, err := layout.Weights(x)
+	champ, err := individualWeights(cfg, v.Genes)
 	if err != nil {
 		return err
 	}

@@ -63,9 +63,9 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 	case run.Status == db.StatusRunning && run.PID > 0 && processAlive(run.PID) && run.PID != os.Getpid():
 		return fmt.Errorf("run %d is still running in process %d; stop it first (Ctrl-C or kill %d)", runID, run.PID, run.PID)
 	}
-	var cfg tuner.Config
-	if err := json.Unmarshal([]byte(run.Config), &cfg); err != nil {
-		return fmt.Errorf("run %d: stored config: %w", runID, err)
+	cfg, err := runConfig(run)
+	if err != nil {
+		return err
 	}
 	if o.workers != 0 {
 		if o.workers < 0 {
