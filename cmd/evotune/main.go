@@ -65,6 +65,6 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newWeightsCmd(), newPerftCmd(), newPlayCmd(), newBenchCmd(), newTuneCmd(),
-		newRunsCmd(), newGenerationsCmd(), newIndividualCmd(), newLineageCmd(), newExportCmd(), newMatchCmd(), newVerifyCmd(), newResumeCmd())
+		newRunsCmd(), newGenerationsCmd(), newIndividualCmd(), newLineageCmd(), newExportCmd(), newMatchCmd(), newVerifyCmd(), newResumeCmd(), newEngineCmd())
 	return root
 }

@@ -350,3 +350,19 @@ func TestVerifyCommand(t *testing.T) {
 		t.Fatalf("verify of a missing run: %s", stderr)
 	}
 }
+
+// TestPbrainName: a link named pbrain-evotune speaks Gomocup without arguments, as
+// Gomocup managers start it.
+func TestPbrainName(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "pbrain-evotune")
+	if err := os.Symlink(bin, link); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(link)
+	cmd.Stdin = strings.NewReader("START 15\r\nBEGIN\r\nEND\r\n")
+	out, err := cmd.Output()
+	if err != nil || string(out) != "OK\n7,7\n" {
+		t.Fatalf("pbrain-evotune: %q, %v", out, err)
+	}
+}

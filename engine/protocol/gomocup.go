@@ -1,0 +1,266 @@
+package protocol
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"evotune/engine"
+	"evotune/engine/gomoku"
+)
+
+// gomocup is the state of one Gomocup session.
+type gomocup struct {
+	cfg      Config
+	out      io.Writer
+	size     int
+	rule     gomoku.Rule
+	stones   []stone // in play order
+	turnMS   int64   // INFO timeout_turn
+	matchMS  int64   // INFO timeout_match
+	leftMS   int64   // INFO time_left
+	started  bool
+	gameRule string
+}
+
+type stone struct {
+	x, y int
+	own  bool
+}
+
+// ServeGomocup runs the Gomocup (Piskvork) protocol on in/out until END or end of input.
+// Rules: INFO rule bit 1 selects exactly-five (Standard), otherwise freestyle; renju (bit 4)
+// is played as exactly-five without forbidden moves. Time: the per-move budget is the
+// smaller of timeout_turn and time_left/10 (less a safety margin).
+func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
+	s := &gomocup{cfg: cfg, out: out}
+	ls := newLines(in)
+	for {
+		line, ok := ls.next()
+		if !ok {
+			return nil
+		}
+		cmd, arg, _ := strings.Cut(line, " ")
+		arg = strings.TrimSpace(arg)
+		switch strings.ToUpper(cmd) {
+		case "START":
+			n, err := strconv.Atoi(arg)
+			if err != nil || n < gomoku.MinSize || n > gomoku.MaxSize {
+				writeLine(out, "ERROR unsupported board size %q (evotune plays %d–%d)", arg, gomoku.MinSize, gomoku.MaxSize)
+				continue
+			}
+			s.size, s.stones, s.started = n, nil, true
+			writeLine(out, "OK")
+		case "RECTSTART":
+			w, h, ok := strings.Cut(arg, ",")
+			wi, e1 := strconv.Atoi(strings.TrimSpace(w))
+			hi, e2 := strconv.Atoi(strings.TrimSpace(h))
+			if !ok || e1 != nil || e2 != nil || wi != hi || wi < gomoku.MinSize || wi > gomoku.MaxSize {
+				writeLine(out, "ERROR unsupported board %q (only square boards %d–%d)", arg, gomoku.MinSize, gomoku.MaxSize)
+				continue
+			}
+			s.size, s.stones, s.started = wi, nil, true
+			writeLine(out, "OK")
+		case "RESTART":
+			s.stones = nil
+			writeLine(out, "OK")
+		case "INFO":
+			s.info(arg)
+		case "BEGIN":
+			if !s.ready() {
+				continue
+			}
+			if len(s.stones) != 0 {
+				writeLine(out, "ERROR BEGIN on a board that is not empty")
+				continue
+			}
+			s.play(ctx)
+		case "TURN":
+			if !s.ready() {
+				continue
+			}
+			x, y, err := s.parseXY(arg)
+			if err == nil {
+				err = s.add(stone{x, y, false})
+			}
+			if err != nil {
+				writeLine(out, "ERROR %v", err)
+				continue
+			}
+			s.play(ctx)
+		case "BOARD":
+			if !s.ready() {
+				continue
+			}
+			s.stones = nil
+			var bad error
+			for {
+				l, ok := ls.next()
+				if !ok {
+					return nil
+				}
+				if strings.EqualFold(l, "DONE") {
+					break
+				}
+				f := strings.Split(l, ",")
+				if len(f) != 3 {
+					bad = fmt.Errorf("board line %q: want x,y,field", l)
+					continue
+				}
+				x, y, err := s.parseXY(f[0] + "," + f[1])
+				field, ferr := strconv.Atoi(strings.TrimSpace(f[2]))
+				if err != nil || ferr != nil || field < 1 || field > 3 {
+					bad = fmt.Errorf("board line %q: bad stone", l)
+					continue
+				}
+				s.stones = append(s.stones, stone{x, y, field == 1})
+			}
+			if bad == nil {
+				_, bad = s.board()
+			}
+			if bad != nil {
+				s.stones = nil
+				writeLine(out, "ERROR %v", bad)
+				continue
+			}
+			s.play(ctx)
+		case "TAKEBACK":
+			x, y, err := s.parseXY(arg)
+			if err != nil || len(s.stones) == 0 || s.stones[len(s.stones)-1].x != x || s.stones[len(s.stones)-1].y != y {
+				writeLine(out, "ERROR TAKEBACK %s: not the last stone played", arg)
+				continue
+			}
+			s.stones = s.stones[:len(s.stones)-1]
+			writeLine(out, "OK")
+		case "ABOUT":
+			writeLine(out, `name="%s", version="%s", author="evotune", country="", www="", email=""`, s.cfg.Name, s.cfg.Version)
+		case "END":
+			return nil
+		default:
+			writeLine(out, "UNKNOWN command %q", cmd)
+		}
+	}
+}
+
+func (s *gomocup) ready() bool {
+	if !s.started {
+		writeLine(s.out, "ERROR no START yet")
+	}
+	return s.started
+}
+
+func (s *gomocup) info(arg string) {
+	key, val, _ := strings.Cut(arg, " ")
+	n, _ := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
+	switch strings.ToLower(key) {
+	case "timeout_turn":
+		s.turnMS = n
+	case "timeout_match":
+		s.matchMS = n
+	case "time_left":
+		s.leftMS = n
+	case "rule":
+		if n&1 != 0 || n&4 != 0 {
+			s.rule = gomoku.Standard
+		} else {
+			s.rule = gomoku.Freestyle
+		}
+	}
+}
+
+func (s *gomocup) parseXY(arg string) (int, int, error) {
+	a, b, ok := strings.Cut(arg, ",")
+	x, e1 := strconv.Atoi(strings.TrimSpace(a))
+	y, e2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || e1 != nil || e2 != nil {
+		return 0, 0, fmt.Errorf("coordinates %q: want x,y", arg)
+	}
+	if x < 0 || y < 0 || x >= s.size || y >= s.size {
+		return 0, 0, fmt.Errorf("coordinates %d,%d: off the %d×%d board", x, y, s.size, s.size)
+	}
+	return x, y, nil
+}
+
+// notation converts Gomocup x,y (top-left origin) to evotune's "h8" (row 1 at the bottom).
+func (s *gomocup) notation(x, y int) string { return fmt.Sprintf("%c%d", 'a'+rune(x), s.size-y) }
+
+func (s *gomocup) add(st stone) error {
+	s.stones = append(s.stones, st)
+	if _, err := s.board(); err != nil {
+		s.stones = s.stones[:len(s.stones)-1]
+		return err
+	}
+	return nil
+}
+
+// board replays the stones: Black moved first, so the side with more stones (or, when
+// equal, the side not to move: the opponent of whoever moves now) is Black. evotune is to
+// move.
+func (s *gomocup) board() (engine.Board, error) {
+	b, err := gomoku.Game{Rule: s.rule}.NewBoard(s.size)
+	if err != nil {
+		return nil, err
+	}
+	var own, opp []stone
+	for _, st := range s.stones {
+		if st.own {
+			own = append(own, st)
+		} else {
+			opp = append(opp, st)
+		}
+	}
+	black, white := own, opp // equal counts: evotune (to move) is Black
+	switch {
+	case len(opp) == len(own)+1:
+		black, white = opp, own
+	case len(opp) != len(own):
+		return nil, fmt.Errorf("the board has %d own and %d opponent stones: not evotune's turn", len(own), len(opp))
+	}
+	for i := 0; i < len(black)+len(white); i++ {
+		st := black[i/2]
+		if i%2 == 1 {
+			st = white[i/2]
+		}
+		if err := b.Play(s.notation(st.x, st.y)); err != nil {
+			return nil, fmt.Errorf("stone %d,%d: %v", st.x, st.y, err)
+		}
+	}
+	if b.Outcome() != engine.Ongoing {
+		return nil, fmt.Errorf("the game is already over (%v)", b.Outcome())
+	}
+	return b, nil
+}
+
+// play answers with evotune's move and records it.
+func (s *gomocup) play(ctx context.Context) {
+	b, err := s.board()
+	if err != nil {
+		writeLine(s.out, "ERROR %v", err)
+		return
+	}
+	budget := time.Duration(0)
+	if s.turnMS > 0 {
+		budget = time.Duration(s.turnMS) * time.Millisecond
+	}
+	if s.leftMS > 0 {
+		if t := time.Duration(s.leftMS) * time.Millisecond / 10; budget == 0 || t < budget {
+			budget = t
+		}
+	}
+	if budget > 0 {
+		budget = budget * 7 / 10 // margin for process and pipe latency
+	}
+	m, err := think(ctx, s.cfg, b, moveLimits(s.cfg.Limits, budget))
+	if err != nil {
+		writeLine(s.out, "ERROR %v", err)
+		return
+	}
+	x := int(m[0] - 'a')
+	row, _ := strconv.Atoi(m[1:])
+	y := s.size - row
+	s.stones = append(s.stones, stone{x, y, true})
+	writeLine(s.out, "%d,%d", x, y)
+}

@@ -1,0 +1,179 @@
+package protocol
+
+import (
+	"bytes"
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"evotune/engine"
+	"evotune/engine/amazons"
+	"evotune/engine/connect6"
+	"evotune/engine/gomoku"
+)
+
+func cfgFor(g engine.Game, board int) Config {
+	lim := g.DefaultLimits()
+	lim.Depth = 2
+	return Config{Game: g, Weights: g.DefaultWeights(), Limits: lim, Board: board, Name: "evotune", Version: "test"}
+}
+
+func outLines(s string) []string { return strings.Split(strings.TrimSpace(s), "\n") }
+
+// TestGomocupTranscript drives a scripted session (CR LF line ends, as Piskvork sends)
+// and checks every answer.
+func TestGomocupTranscript(t *testing.T) {
+	in := "ABOUT\r\nBEGIN\r\nSTART 40\r\nSTART 15\r\nINFO timeout_turn 2000\r\nINFO rule 1\r\nBEGIN\r\nTURN 8,8\r\n" +
+		"TURN 8,8\r\nTURN 1,2,3\r\nRESTART\r\nBOARD\r\n7,7,2\r\n7,8,1\r\n8,8,2\r\nDONE\r\nTAKEBACK 0,0\r\nRECTSTART 15,20\r\nHELLO\r\nEND\r\nSTART 15\r\n"
+	var out bytes.Buffer
+	if err := ServeGomocup(context.Background(), cfgFor(gomoku.Game{}, 0), strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	got := outLines(out.String())
+	checks := []func(string) bool{
+		func(s string) bool { return strings.HasPrefix(s, `name="evotune"`) },
+		func(s string) bool { return strings.HasPrefix(s, "ERROR no START") },
+		func(s string) bool { return strings.HasPrefix(s, "ERROR unsupported board size") },
+		func(s string) bool { return s == "OK" },
+		func(s string) bool { return s == "7,7" }, // BEGIN on an empty board: the centre
+		func(s string) bool { return isXY(s, 15) && s != "8,8" && s != "7,7" },
+		func(s string) bool { return strings.HasPrefix(s, "ERROR") }, // TURN onto an occupied point
+		func(s string) bool { return strings.HasPrefix(s, "ERROR") }, // malformed TURN
+		func(s string) bool { return s == "OK" },                     // RESTART
+		func(s string) bool { return isXY(s, 15) && s != "7,7" && s != "7,8" && s != "8,8" },
+		func(s string) bool { return strings.HasPrefix(s, "ERROR TAKEBACK") },
+		func(s string) bool { return strings.HasPrefix(s, "ERROR unsupported board") },
+		func(s string) bool { return strings.HasPrefix(s, "UNKNOWN") },
+	}
+	if len(got) != len(checks) {
+		t.Fatalf("%d answers, want %d (nothing after END):\n%s", len(got), len(checks), out.String())
+	}
+	for i, ok := range checks {
+		if !ok(got[i]) {
+			t.Errorf("answer %d = %q", i+1, got[i])
+		}
+	}
+}
+
+func isXY(s string, n int) bool {
+	a, b, ok := strings.Cut(s, ",")
+	x, e1 := strconv.Atoi(a)
+	y, e2 := strconv.Atoi(b)
+	return ok && e1 == nil && e2 == nil && x >= 0 && y >= 0 && x < n && y < n
+}
+
+// TestGomocupWinsAndBlocks: a BOARD with evotune's open four must be answered by the win;
+// with the opponent's four, by the block.
+func TestGomocupWinsAndBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		board string
+		want  []string
+	}{
+		{"5,7,1\n6,7,1\n7,7,1\n8,7,1\n5,9,2\n6,9,2\n7,9,2\n1,1,2\n", []string{"4,7", "9,7"}},
+		{"5,7,2\n6,7,2\n7,7,2\n8,7,2\n5,9,1\n6,9,1\n12,12,1\n", []string{"4,7", "9,7"}},
+	} {
+		var out bytes.Buffer
+		in := "START 15\nBOARD\n" + tc.board + "DONE\nEND\n"
+		ServeGomocup(context.Background(), cfgFor(gomoku.Game{}, 0), strings.NewReader(in), &out)
+		got := outLines(out.String())[1]
+		if got != tc.want[0] && got != tc.want[1] {
+			t.Errorf("board %q: answered %s, want one of %v", tc.board, got, tc.want)
+		}
+	}
+}
+
+func TestSAUTranscript(t *testing.T) {
+	in := "name?\nmove JJ\nnew white\nmove JJ@@\nmove KKLL\nnew black\nmove KK\nfoo bar\nend\nmove JJKK\nquit\nname?\n"
+	var out bytes.Buffer
+	if err := ServeSAU(context.Background(), cfgFor(connect6.Game{}, 0), strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	got := outLines(out.String())
+	if len(got) != 8 {
+		t.Fatalf("%d answers:\n%s", len(got), out.String())
+	}
+	want := []string{"name evotune", "error no game", "move ", "move ", "move JJ", "error", "error unknown command", "error no game"}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], w) {
+			t.Errorf("answer %d = %q, want prefix %q", i+1, got[i], w)
+		}
+	}
+	if len(strings.TrimPrefix(got[2], "move ")) != 4 {
+		t.Errorf("White's reply %q is not two stones", got[2])
+	}
+	for _, c := range []struct{ sau, note string }{{"JJ", "J10"}, {"AA", "A19"}, {"SS", "S1"}, {"JJKK", "J10K9"}, {"JJ@@", "J10"}} {
+		n, err := sauToNotation(c.sau)
+		back, _ := notationToSAU(n)
+		if err != nil || n != c.note || back != strings.TrimSuffix(c.sau, "@@") {
+			t.Errorf("%s → %s → %s (%v), want %s", c.sau, n, back, err, c.note)
+		}
+	}
+}
+
+func TestBotzoneTranscript(t *testing.T) {
+	cfg := cfgFor(amazons.Game{}, 8)
+	// Turn 1 as Black, simple interaction.
+	var out, errOut bytes.Buffer
+	ServeBotzone(context.Background(), cfg, strings.NewReader("1\n-1 -1 -1 -1 -1 -1\n"), &out, &errOut, false)
+	first := strings.TrimSpace(out.String())
+	b, _ := amazons.Game{}.NewBoard(8)
+	if err := b.Play(first); err != nil {
+		t.Fatalf("Black's first move %q is illegal: %v", first, err)
+	}
+	// Keep-running as White: the full first input, then one new request per turn.
+	var kout bytes.Buffer
+	r1 := first
+	in := "1\n" + r1 + "\n"
+	ServeBotzone(context.Background(), cfg, strings.NewReader(in+"garbage line\n"), &kout, &errOut, true)
+	got := outLines(kout.String())
+	if len(got) != 4 || got[1] != KeepRunning || got[3] != KeepRunning || got[2] != noMove {
+		t.Fatalf("keep-running transcript:\n%s", kout.String())
+	}
+	if err := b.Play(got[0]); err != nil {
+		t.Fatalf("White's reply %q is illegal: %v", got[0], err)
+	}
+	if !strings.Contains(errOut.String(), "garbage") {
+		t.Fatalf("no reason for the bad request on stderr: %q", errOut.String())
+	}
+}
+
+// TestProtocolSelfPlay: two evotune engines play a whole game through each protocol's
+// server, every move checked by a referee board.
+func TestProtocolSelfPlay(t *testing.T) {
+	// Gomocup: feed BOARD positions from a referee until the game ends.
+	b, _ := gomoku.Game{}.NewBoard(0)
+	var hist []string
+	for b.Outcome() == engine.Ongoing && b.Ply() < 60 {
+		var in strings.Builder
+		in.WriteString("START 15\nBOARD\n")
+		for i, m := range hist {
+			x := int(m[0] - 'a')
+			row, _ := strconv.Atoi(m[1:])
+			field := 2
+			if i%2 == len(hist)%2 {
+				field = 1
+			}
+			in.WriteString(strconv.Itoa(x) + "," + strconv.Itoa(15-row) + "," + strconv.Itoa(field) + "\n")
+		}
+		in.WriteString("DONE\nEND\n")
+		if len(hist) == 0 {
+			in.Reset()
+			in.WriteString("START 15\nBEGIN\nEND\n")
+		}
+		var out bytes.Buffer
+		ServeGomocup(context.Background(), cfgFor(gomoku.Game{}, 0), strings.NewReader(in.String()), &out)
+		ans := outLines(out.String())[1]
+		xs, ys, _ := strings.Cut(ans, ",")
+		x, _ := strconv.Atoi(xs)
+		y, _ := strconv.Atoi(ys)
+		m := string(rune('a'+x)) + strconv.Itoa(15-y)
+		if err := b.Play(m); err != nil {
+			t.Fatalf("ply %d: engine answered %s (%s): %v", b.Ply(), ans, m, err)
+		}
+		hist = append(hist, m)
+	}
+	if b.Ply() < 9 {
+		t.Fatalf("gomocup self-play ended after %d plies", b.Ply())
+	}
+}
