@@ -250,3 +250,10 @@ type NamedOpening struct {
 	Name  string
 	Moves []string
 }
+
+// Historian is implemented by boards that remember their moves (all of evotune's do):
+// external-engine protocols need the game so far.
+type Historian interface {
+	// History returns the moves played from the start, in the game's notation.
+	History() []string
+}

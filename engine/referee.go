@@ -14,6 +14,10 @@ type RefereeOptions struct {
 	// MaxPlies ends a game that is still going after this many plies (opening included) as
 	// a draw; 0 means no limit beyond the game's own end (a full board).
 	MaxPlies int
+	// Forfeit makes a player's failure (an error from Move — a crash, a time loss, a
+	// protocol violation — or an illegal move) a loss for that player instead of an error,
+	// as tournaments score external engines. Cancellation is still an error.
+	Forfeit bool
 }
 
 // GameRecord is the result of one refereed game.
@@ -30,6 +34,8 @@ type GameRecord struct {
 	Nodes int64 `json:"nodes"`
 	// Duration is the wall time of the game.
 	Duration time.Duration `json:"duration_ns"`
+	// Forfeit says why a player lost by forfeit (RefereeOptions.Forfeit), else "".
+	Forfeit string `json:"forfeit,omitempty"`
 }
 
 // IllegalMoveError reports a player's move that the board refused; the referee never plays
@@ -78,11 +84,22 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 		}
 		m, st, err := p.Move(ctx, b)
 		if err != nil {
-			return rec, fmt.Errorf("ply %d: %s: %w", b.Ply(), side, err)
+			if ctx.Err() != nil {
+				return rec, ctx.Err()
+			}
+			err = fmt.Errorf("ply %d: %s: %w", b.Ply(), side, err)
+			if opt.Forfeit {
+				return forfeit(rec, b, side, err, start), nil
+			}
+			return rec, err
 		}
 		rec.Nodes += st.Nodes
 		if err := b.Play(m); err != nil {
-			return rec, &IllegalMoveError{Side: side, Ply: b.Ply(), Move: m, Err: err}
+			ie := &IllegalMoveError{Side: side, Ply: b.Ply(), Move: m, Err: err}
+			if opt.Forfeit {
+				return forfeit(rec, b, side, ie, start), nil
+			}
+			return rec, ie
 		}
 		rec.Moves = append(rec.Moves, m)
 	}
@@ -93,4 +110,16 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 	rec.Plies = b.Ply()
 	rec.Duration = time.Since(start)
 	return rec, nil
+}
+
+// forfeit ends the game as a loss for side.
+func forfeit(rec GameRecord, b Board, side Color, err error, start time.Time) GameRecord {
+	rec.Outcome = WhiteWins
+	if side == White {
+		rec.Outcome = BlackWins
+	}
+	rec.Forfeit = fmt.Sprintf("%s forfeits: %v", side, err)
+	rec.Plies = b.Ply()
+	rec.Duration = time.Since(start)
+	return rec
 }

@@ -19,6 +19,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"evotune/engine/protocol"
 	"evotune/genomes"
 )
 
@@ -66,6 +67,11 @@ type Config struct {
 	Champions int `json:"champions" yaml:"champions"`
 	// Free lists fixed genes to tune anyway (e.g. value_6, threat_6 for Connect6).
 	Free []string `json:"free,omitempty" yaml:"free"`
+	// Opponents are external engines ("cmd:PATH ARGS") added to every generation's opponent
+	// pool; their games depend on timing, so a run with them is not reproducible.
+	Opponents []string `json:"opponents,omitempty" yaml:"opponents"`
+	// OpponentMoveTime bounds each move of an external opponent (default 5 s).
+	OpponentMoveTime float64 `json:"opponent_move_time,omitempty" yaml:"opponent_move_time"`
 	// VerifyGames is the size of the final verification match of the champion against the
 	// baseline on held-out openings (0 = none); it stops early when its SPRT decides.
 	VerifyGames int `json:"verify_games" yaml:"verify_games"`
@@ -124,6 +130,11 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("champions: %d is negative", c.Champions)
 	case c.VerifyGames < 0 || c.VerifyGames%2 != 0:
 		return fmt.Errorf("verify_games: %d, want 0 or a positive even number", c.VerifyGames)
+	}
+	for _, o := range c.Opponents {
+		if _, ok, err := protocol.ParseCommand(o); !ok || err != nil {
+			return fmt.Errorf("opponents: %q: want cmd:PATH [ARGS]", o)
+		}
 	}
 	e, _ := genomes.Lookup(c.Game)
 	if _, err := e.Layout.Free(c.Free...); err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"evotune/engine"
+	"evotune/engine/protocol"
 	"evotune/tuner/stats"
 )
 
@@ -16,6 +17,8 @@ import (
 type MatchConfig struct {
 	Setup GameSetup
 	A, B  engine.Weights
+	// AExt and BExt, when set, make A or B an external engine (and failures forfeits).
+	AExt, BExt *protocol.ExternalSpec
 	// Games is the maximum number of games (even: pairs from one opening, colours swapped).
 	Games int
 	// Openings are used in order, pair k from opening k mod len(Openings).
@@ -71,6 +74,9 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 		res.Lower, res.Upper = cfg.SPRT.Bounds()
 		res.Verdict = stats.Continue
 	}
+	if cfg.AExt != nil || cfg.BExt != nil {
+		cfg.Setup.Forfeit = true
+	}
 	pairs := cfg.Games / 2
 	var done atomic.Int64
 	var progMu sync.Mutex
@@ -79,7 +85,8 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 		var tasks []GameTask
 		for k := first; k < last; k++ {
 			o := cfg.Openings[k%len(cfg.Openings)]
-			tasks = append(tasks, GameTask{Black: cfg.A, White: cfg.B, Opening: o}, GameTask{Black: cfg.B, White: cfg.A, Opening: o})
+			tasks = append(tasks, GameTask{Black: cfg.A, White: cfg.B, BlackExt: cfg.AExt, WhiteExt: cfg.BExt, Opening: o},
+				GameTask{Black: cfg.B, White: cfg.A, BlackExt: cfg.BExt, WhiteExt: cfg.AExt, Opening: o})
 		}
 		sofar := res.Result // read by progress while the batch runs
 		recs, err := PlayBatch(ctx, cfg.Setup, tasks, cfg.Workers, func() {

@@ -118,13 +118,15 @@ func LoadOpenings(path string, g engine.Game, board int) (Openings, error) {
 }
 
 // SelectOpenings resolves an --openings value: "builtin", "random" (n openings from seed),
-// or a file name. Openings in exclude (the run's tuning openings, for held-out
+// "none" (every game from the start position) or a file name. Openings in exclude (the run's tuning openings, for held-out
 // verification) are dropped; the error says when none are left.
 func SelectOpenings(spec string, g engine.Game, board, n int, seed int64, exclude map[string]bool) (Openings, string, error) {
 	var all Openings
 	var err error
 	label := spec
 	switch spec {
+	case "none":
+		return Openings{nil}, "none", nil
 	case "builtin":
 		all, err = BuiltinOpenings(g, board)
 	case "random":

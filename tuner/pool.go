@@ -7,12 +7,16 @@ import (
 	"sync/atomic"
 
 	"evotune/engine"
+	"evotune/engine/protocol"
 )
 
-// GameTask is one game to play: Black's and White's weights from an opening.
+// GameTask is one game to play: Black's and White's weights (or external engines) from an
+// opening.
 type GameTask struct {
 	Black, White engine.Weights
-	Opening      []string
+	// BlackExt and WhiteExt, when set, replace the weights by an external program.
+	BlackExt, WhiteExt *protocol.ExternalSpec
+	Opening            []string
 }
 
 // GameSetup is what every game of a batch shares.
@@ -21,6 +25,8 @@ type GameSetup struct {
 	Board    int
 	Limits   engine.Limits
 	MaxPlies int
+	// Forfeit scores a player's failure as a loss (set when external engines play).
+	Forfeit bool
 }
 
 // PlayBatch plays every task on `workers` goroutines and returns the records in task
@@ -98,13 +104,20 @@ func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]engine.Pl
 	if err != nil {
 		return engine.GameRecord{}, err
 	}
-	black, err := player(s, t.Black, &players[0])
-	if err != nil {
-		return engine.GameRecord{}, err
+	var side [2]engine.Player
+	for i, c := range []struct {
+		w   engine.Weights
+		ext *protocol.ExternalSpec
+	}{{t.Black, t.BlackExt}, {t.White, t.WhiteExt}} {
+		if c.ext != nil {
+			x := protocol.NewExternal(*c.ext, s.Game)
+			defer x.Close()
+			side[i] = x
+			continue
+		}
+		if side[i], err = player(s, c.w, &players[i]); err != nil {
+			return engine.GameRecord{}, err
+		}
 	}
-	white, err := player(s, t.White, &players[1])
-	if err != nil {
-		return engine.GameRecord{}, err
-	}
-	return engine.PlayGame(ctx, b, black, white, engine.RefereeOptions{Opening: t.Opening, MaxPlies: s.MaxPlies})
+	return engine.PlayGame(ctx, b, side[0], side[1], engine.RefereeOptions{Opening: t.Opening, MaxPlies: s.MaxPlies, Forfeit: s.Forfeit})
 }

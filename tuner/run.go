@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"evotune/engine"
+	"evotune/engine/protocol"
 	"evotune/genomes"
 	"evotune/tuner/stats"
 )
@@ -198,12 +199,13 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 	if maxPlies == 0 {
 		maxPlies = 400
 	}
+	forfeit := len(cfg.Opponents) > 0
 	if progress == nil {
 		progress = func(Event) {}
 	}
 	return &Tuner{cfg: cfg, game: g, layout: layout, store: store, progress: progress, version: version,
 		baseline: g.DefaultWeights(),
-		setup:    GameSetup{Game: g, Board: cfg.Board, Limits: lim, MaxPlies: maxPlies}}, nil
+		setup:    GameSetup{Game: g, Board: cfg.Board, Limits: lim, MaxPlies: maxPlies, Forfeit: forfeit}}, nil
 }
 
 // Config returns the run's configuration with defaults filled in.
@@ -454,8 +456,9 @@ func (t *Tuner) evaluate(g *genomes.Genome) (float64, error) {
 }
 
 type opponent struct {
-	id string
-	w  engine.Weights
+	id  string
+	w   engine.Weights
+	ext *protocol.ExternalSpec
 }
 
 // playGeneration plays every individual of the generation on the same openings, each
@@ -474,13 +477,18 @@ func (t *Tuner) playGeneration() error {
 		t.openings[k] = opener.RandomOpening(b, rng)
 		t.tuningOpenings[Key(t.openings[k])] = true
 	}
-	pool := []opponent{{"baseline", t.baseline}}
+	pool := []opponent{{id: "baseline", w: t.baseline}}
 	for _, c := range t.champions {
 		w, err := t.layout.Weights(c.X)
 		if err != nil {
 			return err
 		}
-		pool = append(pool, opponent{c.ID, w})
+		pool = append(pool, opponent{id: c.ID, w: w})
+	}
+	for _, o := range t.cfg.Opponents {
+		argv, _, _ := protocol.ParseCommand(o)
+		spec := &protocol.ExternalSpec{Argv: argv, MoveTime: time.Duration(t.cfg.OpponentMoveTime * float64(time.Second))}
+		pool = append(pool, opponent{id: spec.Name(), ext: spec})
 	}
 	t.opponents = nil
 	for _, o := range pool {
@@ -517,9 +525,9 @@ func (t *Tuner) playGeneration() error {
 				if !ok {
 					ti = len(tasks)
 					index[kk] = ti
-					task := GameTask{Black: w, White: o.w, Opening: t.openings[k]}
+					task := GameTask{Black: w, White: o.w, WhiteExt: o.ext, Opening: t.openings[k]}
 					if c == engine.White {
-						task.Black, task.White = o.w, w
+						task = GameTask{Black: o.w, BlackExt: o.ext, White: w, Opening: t.openings[k]}
 					}
 					tasks = append(tasks, task)
 				}

@@ -366,3 +366,81 @@ func TestPbrainName(t *testing.T) {
 		t.Fatalf("pbrain-evotune: %q, %v", out, err)
 	}
 }
+
+// TestExternalEngines: evotune's own engine run as an external program through each
+// protocol plays exactly the games the in-process engine plays; engines that crash, time
+// out or play illegal moves lose by forfeit and the match goes on.
+func TestExternalEngines(t *testing.T) {
+	dir := t.TempDir()
+	for _, g := range []string{"gomoku", "connect6", "amazons"} {
+		ext := "cmd:" + bin + " engine --game " + g + " --depth 1"
+		var results []string
+		for _, a := range []string{ext, "default"} {
+			out, stderr, code := run(t, dir, "match", "--game", g, "--a", a, "--b", "default", "--depth", "1", "--games", "4", "--openings", "none", "--json")
+			var m struct {
+				Result struct{ Wins, Draws, Losses int }
+				Games  []struct {
+					Record struct {
+						Moves   []string `json:"moves"`
+						Forfeit string   `json:"forfeit"`
+					}
+				}
+			}
+			if code != 0 || json.Unmarshal([]byte(out), &m) != nil || len(m.Games) != 4 {
+				t.Fatalf("%s match with %s: exit %d %s", g, a, code, stderr)
+			}
+			var sb strings.Builder
+			for _, gm := range m.Games {
+				if gm.Record.Forfeit != "" {
+					t.Fatalf("%s: %s forfeited: %s", g, a, gm.Record.Forfeit)
+				}
+				sb.WriteString(strings.Join(gm.Record.Moves, " ") + "\n")
+			}
+			results = append(results, sb.String())
+		}
+		if results[0] != results[1] {
+			t.Fatalf("%s: the engine through its protocol played different games than in process:\n%s\n----\n%s", g, results[0], results[1])
+		}
+	}
+	scripts := map[string]string{
+		"crash.sh":   "#!/bin/sh\nread l; echo OK; exit 3\n",
+		"silent.sh":  "#!/bin/sh\nwhile read l; do case \"$l\" in START*) echo OK;; esac; done\n",
+		"illegal.sh": "#!/bin/sh\nwhile read l; do case \"$l\" in START*) echo OK;; BEGIN|TURN*|DONE) echo 0,0;; esac; done\n",
+		"garbage.sh": "#!/bin/sh\nwhile read l; do case \"$l\" in START*) echo OK;; BEGIN|TURN*|DONE) echo hello;; esac; done\n",
+	}
+	want := map[string]string{"crash.sh": "exited", "silent.sh": "time loss", "illegal.sh": "illegal move", "garbage.sh": "protocol violation"}
+	for name, body := range scripts {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, []byte(body), 0o755)
+		out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", "cmd:"+path, "--b", "default", "--depth", "1", "--games", "4", "--move-time", "300ms", "--json")
+		var m struct {
+			Result struct{ Wins, Draws, Losses int }
+			Games  []struct{ Record struct{ Forfeit string } }
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &m) != nil || m.Result.Losses != 4 || len(m.Games) != 4 {
+			t.Fatalf("%s: exit %d, %s %s", name, code, out, stderr)
+		}
+		for _, gm := range m.Games {
+			if !strings.Contains(gm.Record.Forfeit, want[name]) {
+				t.Fatalf("%s: forfeit %q, want %q", name, gm.Record.Forfeit, want[name])
+			}
+		}
+	}
+}
+
+// TestTuneWithExternalOpponent: an external engine joins the opponent pool.
+func TestTuneWithExternalOpponent(t *testing.T) {
+	dir := t.TempDir()
+	ext := "cmd:" + bin + " engine --game gomoku --depth 1"
+	_, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--pop", "4", "--generations", "1", "--games", "4", "--depth", "1", "--verify-games", "0", "--champions", "0", "--opponent", ext)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	out, _, _ := run(t, dir, "generations", "1", "--json")
+	if !strings.Contains(out, "cmd:") {
+		t.Fatalf("the external opponent is not in the pool:\n%s", out)
+	}
+	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--opponent", "engine.exe"); code == 0 || !strings.Contains(stderr, "cmd:PATH") {
+		t.Fatalf("bad --opponent accepted: %s", stderr)
+	}
+}

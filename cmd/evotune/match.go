@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"evotune/db"
 	"evotune/engine"
+	"evotune/engine/protocol"
 	"evotune/tuner"
 	"evotune/tuner/stats"
 )
@@ -31,6 +33,8 @@ type matchOpts struct {
 	seed     int64
 	maxPlies int
 	json     bool
+	moveTime time.Duration
+	gameTime time.Duration
 }
 
 func newMatchCmd() *cobra.Command {
@@ -48,12 +52,14 @@ func newMatchCmd() *cobra.Command {
 	}
 	addGameFlags(c, &o.gameOpts)
 	f := c.Flags()
-	f.StringVar(&o.a, "a", "default", "player A: a weights file or 'default' (the paper's)")
-	f.StringVar(&o.b, "b", "default", "player B: a weights file or 'default'")
+	f.StringVar(&o.a, "a", "default", "player A: a weights file, 'default' (the paper's), or 'cmd:PATH ARGS' for an external engine speaking the game's protocol")
+	f.StringVar(&o.b, "b", "default", "player B: as --a")
+	f.DurationVar(&o.moveTime, "move-time", 5*time.Second, "external engines: time limit per move (exceeding it loses the game)")
+	f.DurationVar(&o.gameTime, "game-time", 0, "external engines: time limit per game (0 = none)")
 	f.IntVar(&o.games, "games", 100, "games to play at most (even); fewer if the SPRT decides")
 	f.StringVar(&o.sprt, "sprt", "", "stop when the SPRT decides: elo0=…,elo1=…,alpha=…,beta=… (--sprt alone: "+sprtDefault+")")
 	f.Lookup("sprt").NoOptDefVal = sprtDefault
-	f.StringVar(&o.openings, "openings", "", "builtin, random or an opening file (default: builtin for gomoku, random otherwise)")
+	f.StringVar(&o.openings, "openings", "", "builtin, random, none or an opening file (default: builtin for gomoku, random otherwise; none for connect6 with an external engine)")
 	f.IntVar(&o.board, "board", 0, "board side (0 = the game's default)")
 	addLimitFlags(c, &o.lim)
 	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "games played at once (never changes results)")
@@ -85,11 +91,11 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		}
 		sprt = &s
 	}
-	wa, fa, err := loadWeights(g, o.a)
+	wa, fa, extA, err := loadContestant(g, o.a, o.moveTime, o.gameTime)
 	if err != nil {
 		return fmt.Errorf("--a: %w", err)
 	}
-	wb, _, err := loadWeights(g, o.b)
+	wb, _, extB, err := loadContestant(g, o.b, o.moveTime, o.gameTime)
 	if err != nil {
 		return fmt.Errorf("--b: %w", err)
 	}
@@ -102,6 +108,9 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		if _, ok := g.(engine.OpeningBook); ok {
 			spec = "builtin"
 		}
+		if g.Name() == "connect6" && (extA != nil || extB != nil) {
+			spec = "none" // the SAU protocol cannot hand an engine its own opening moves
+		}
 	}
 	openings, label, err := tuner.SelectOpenings(spec, g, o.board, o.games/2, o.seed, nil)
 	if err != nil {
@@ -109,7 +118,8 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	}
 	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: mergeLimits(g, o.lim, fa), MaxPlies: o.maxPlies}
 	prog := newMatchProgress(errOut)
-	res, err := tuner.PlayMatch(ctx, tuner.MatchConfig{Setup: setup, A: wa, B: wb, Games: o.games, Openings: openings, SPRT: sprt, Workers: o.workers}, prog.update)
+	res, err := tuner.PlayMatch(ctx, tuner.MatchConfig{Setup: setup, A: wa, B: wb, AExt: extA, BExt: extB, Games: o.games,
+		Openings: openings, SPRT: sprt, Workers: o.workers}, prog.update)
 	prog.finish()
 	if err != nil {
 		return err
@@ -127,19 +137,68 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	fmt.Fprintf(out, "match %s: A = %s, B = %s; %d games, openings %s (%d), depth %d width %d, %.1fs\n",
 		g.Name(), o.a, o.b, res.Result.Games(), label, len(openings), setup.Limits.Depth, setup.Limits.Width, res.Duration.Seconds())
 	printMatch(out, res.Result, res.Estimate, res.SPRT, res.LLR, res.Lower, res.Upper, res.Verdict)
+	if f := forfeits(res); len(f) > 0 {
+		fmt.Fprintf(out, "%d games lost by forfeit:\n", len(f))
+		for _, l := range f {
+			fmt.Fprintln(out, "  "+l)
+		}
+	}
 	return nil
+}
+
+// loadContestant resolves a --a/--b value: "cmd:PATH ARGS" (an external engine) or
+// weights ("default" or a file).
+func loadContestant(g engine.Game, spec string, moveTime, gameTime time.Duration) (engine.Weights, *engine.Limits, *protocol.ExternalSpec, error) {
+	argv, ok, err := protocol.ParseCommand(spec)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if ok {
+		if moveTime <= 0 {
+			return nil, nil, nil, fmt.Errorf("--move-time %v: want a positive time", moveTime)
+		}
+		return g.DefaultWeights(), nil, &protocol.ExternalSpec{Argv: argv, MoveTime: moveTime, GameTime: gameTime}, nil
+	}
+	w, l, err := loadWeights(g, spec)
+	return w, l, nil, err
+}
+
+// forfeits lists the games lost by forfeit.
+func forfeits(res tuner.MatchResult) []string {
+	var out []string
+	for _, g := range res.Games {
+		if g.Record.Forfeit != "" {
+			out = append(out, fmt.Sprintf("pair %d (A %s): %s", g.Pair, g.AColour, g.Record.Forfeit))
+		}
+	}
+	return out
 }
 
 func printMatch(out io.Writer, r stats.Result, e *stats.Estimate, sprt *stats.SPRT, llr, lo, hi float64, verdict string) {
 	fmt.Fprintf(out, "A: W %d  D %d  L %d   pentanomial (pairs scoring 0, ½, 1, 1½, 2) %v\n", r.Wins, r.Draws, r.Losses, r.Penta)
 	if e != nil {
-		fmt.Fprintf(out, "score %.3f  Elo %+.1f ± %.1f (95%%: %+.1f … %+.1f, %s)  LOS %.1f%%\n",
-			e.Score, e.Elo, e.CI95, e.EloLow, e.EloHigh, e.Model, 100*e.LOS)
+		ci := fmt.Sprintf("± %.1f", e.CI95)
+		if math.Abs(e.Elo) >= 1e9 {
+			ci = "(all games lost or won: no finite estimate)"
+		}
+		fmt.Fprintf(out, "score %.3f  Elo %s %s (95%%: %s … %s, %s)  LOS %.1f%%\n",
+			e.Score, eloText(e.Elo), ci, eloText(e.EloLow), eloText(e.EloHigh), e.Model, 100*e.LOS)
 	}
 	if sprt != nil {
 		fmt.Fprintf(out, "SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.2f (%.2f, %.2f) → %s\n",
 			sprt.Elo0, sprt.Elo1, sprt.Alpha, sprt.Beta, llr, lo, hi, verdictText(verdict))
 	}
+}
+
+// eloText prints an Elo value; the estimates' ±1e9 stand for ±infinity.
+func eloText(x float64) string {
+	switch {
+	case x >= 1e9:
+		return "+inf"
+	case x <= -1e9:
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.1f", x)
 }
 
 func verdictText(v string) string {

@@ -62,6 +62,8 @@ func newTuneCmd() *cobra.Command {
 	f.IntVar(&o.cfg.Champions, "champions", def.Champions, "recent generation champions in the opponent pool besides the baseline")
 	f.IntVar(&o.cfg.MaxPlies, "max-plies", 0, "adjudicate a game still going after this many plies as a draw (0 = 400)")
 	f.StringSliceVar(&o.cfg.Free, "free", nil, "fixed genes to tune anyway (connect6: value_6,threat_6)")
+	f.StringArrayVar(&o.cfg.Opponents, "opponent", nil, "add an external engine to the opponent pool: cmd:PATH ARGS (repeatable; makes the run timing-dependent)")
+	f.Float64Var(&o.cfg.OpponentMoveTime, "opponent-move-time", 5, "seconds per move for external opponents")
 	f.IntVar(&o.cfg.VerifyGames, "verify-games", def.VerifyGames, "final verification games of the champion against the baseline on held-out openings (0 = none)")
 	f.StringVar(&o.cfg.VerifyOpenings, "verify-openings", "", "builtin, random or an opening file for the verification")
 	f.StringVar(&o.configFile, "config", "", "YAML config file (flags given on the command line override it)")
@@ -116,6 +118,8 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	set("max-plies", &base.MaxPlies, &c.MaxPlies)
 	set("free", &base.Free, &c.Free)
 	set("verify-games", &base.VerifyGames, &c.VerifyGames)
+	set("opponent", &base.Opponents, &c.Opponents)
+	set("opponent-move-time", &base.OpponentMoveTime, &c.OpponentMoveTime)
 	set("verify-openings", &base.VerifyOpenings, &c.VerifyOpenings)
 	if base.Game == "" {
 		return base, fmt.Errorf("--game is required (or game: in the config file)")

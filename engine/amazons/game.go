@@ -162,7 +162,13 @@ func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
 }
 
 // Board is the engine.Board of the Amazons.
-type Board struct{ pos *Position }
+type Board struct {
+	pos  *Position
+	hist []string // moves played, in the game's notation
+}
+
+// History returns the moves played so far, in the game's notation (engine.Historian).
+func (b *Board) History() []string { return append([]string(nil), b.hist...) }
 
 // Position returns the underlying position (shared).
 func (b *Board) Position() *Position { return b.pos }
@@ -186,7 +192,7 @@ func (b *Board) Key() uint64 { return b.pos.key }
 func (b *Board) String() string { return b.pos.String() }
 
 // Clone returns an independent copy.
-func (b *Board) Clone() engine.Board { return &Board{pos: b.pos.Clone()} }
+func (b *Board) Clone() engine.Board { return &Board{pos: b.pos.Clone(), hist: b.History()} }
 
 // Play parses and plays a move; the board is unchanged on error.
 func (b *Board) Play(s string) error {
@@ -198,6 +204,7 @@ func (b *Board) Play(s string) error {
 		return err
 	}
 	b.pos.Make(m)
+	b.hist = append(b.hist, s)
 	return nil
 }
 

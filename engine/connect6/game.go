@@ -145,7 +145,13 @@ func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
 }
 
 // Board is the engine.Board of Connect6.
-type Board struct{ pos *Position }
+type Board struct {
+	pos  *Position
+	hist []string // moves played, in the game's notation
+}
+
+// History returns the moves played so far, in the game's notation (engine.Historian).
+func (b *Board) History() []string { return append([]string(nil), b.hist...) }
 
 // Position returns the underlying position (shared, not a copy).
 func (b *Board) Position() *Position { return b.pos }
@@ -178,6 +184,7 @@ func (b *Board) Play(s string) error {
 		return err
 	}
 	b.pos.Make(m)
+	b.hist = append(b.hist, s)
 	return nil
 }
 
@@ -199,7 +206,7 @@ func (b *Board) Outcome() engine.Outcome {
 func (b *Board) Clone() engine.Board {
 	q := NewPosition(b.pos.tab)
 	q.CopyFrom(b.pos)
-	return &Board{pos: q}
+	return &Board{pos: q, hist: b.History()}
 }
 
 // Player is an alpha-beta Connect6 player (000_9752b1518ee42188.txt §3) with its own
