@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"evotune/engine"
 	"evotune/engine/amazons"
@@ -175,5 +176,30 @@ func TestProtocolSelfPlay(t *testing.T) {
 	}
 	if b.Ply() < 9 {
 		t.Fatalf("gomocup self-play ended after %d plies", b.Ply())
+	}
+}
+
+// TestGomocupTimeControl: with no depth limit the search would not end; it answers only
+// because INFO timeout_turn / time_left bound each move (iterative deepening keeps the last
+// finished depth). The test fails after a minute instead of hanging if that breaks.
+func TestGomocupTimeControl(t *testing.T) {
+	cfg := cfgFor(gomoku.Game{}, 0)
+	cfg.Limits = engine.Limits{} // no depth, no width: only the protocol's time bounds it
+	for _, info := range []string{"INFO timeout_turn 150", "INFO time_left 1500"} {
+		in := "START 15\n" + info + "\nBOARD\n7,7,2\n8,8,1\n7,8,2\nDONE\nEND\n"
+		done := make(chan string, 1)
+		go func() {
+			var out bytes.Buffer
+			ServeGomocup(context.Background(), cfg, strings.NewReader(in), &out)
+			done <- out.String()
+		}()
+		select {
+		case out := <-done:
+			if got := outLines(out); len(got) != 2 || !isXY(got[1], 15) {
+				t.Fatalf("%s: answers %q", info, out)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: no answer: the time control does not stop the search", info)
+		}
 	}
 }
