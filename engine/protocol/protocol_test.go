@@ -3,6 +3,9 @@ package protocol
 import (
 	"bytes"
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -200,6 +203,47 @@ func TestGomocupTimeControl(t *testing.T) {
 			}
 		case <-time.After(time.Minute):
 			t.Fatalf("%s: no answer: the time control does not stop the search", info)
+		}
+	}
+}
+
+// TestExternalClient drives the Gomocup client against small shell engines: one that
+// plays a fixed line of legal moves, one that crashes, one that never answers.
+func TestExternalClient(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	write := func(name, body string) []string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755)
+		return []string{p}
+	}
+	// Plays down column 0 from the top: legal until the game ends or the column fills.
+	column := write("column.sh", `y=0
+while read l; do case "$l" in START*) echo OK;; BEGIN|TURN*|DONE) echo "MESSAGE thinking"; echo "0,$y"; y=$((y+1));; END) exit 0;; esac; done
+`)
+	crash := write("crash.sh", "read l; echo OK; exit 7\n")
+	silent := write("silent.sh", `while read l; do case "$l" in START*) echo OK;; esac; done
+`)
+	g := gomoku.Game{}
+	for _, tc := range []struct {
+		argv    []string
+		forfeit string
+	}{{column, ""}, {crash, "exited"}, {silent, "time loss"}} {
+		b, _ := g.NewBoard(0)
+		ext := NewExternal(ExternalSpec{Argv: tc.argv, MoveTime: 300 * time.Millisecond}, g)
+		p, _ := g.NewPlayer(g.DefaultWeights(), engine.Limits{Depth: 1, Width: 3})
+		rec, err := engine.PlayGame(context.Background(), b, ext, p, engine.RefereeOptions{Forfeit: true, MaxPlies: 40})
+		ext.Close()
+		if err != nil {
+			t.Fatalf("%v: %v", tc.argv, err)
+		}
+		if !strings.Contains(rec.Forfeit, tc.forfeit) || (tc.forfeit != "" && rec.Outcome != engine.WhiteWins) {
+			t.Fatalf("%v: outcome %v forfeit %q, want %q", tc.argv, rec.Outcome, rec.Forfeit, tc.forfeit)
+		}
+		if tc.forfeit == "" && (rec.Plies < 3 || rec.Moves[0] != "a15") {
+			t.Fatalf("column engine: %v", rec.Moves)
 		}
 	}
 }
