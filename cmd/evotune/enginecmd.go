@@ -22,6 +22,7 @@ type engineOpts struct {
 	moveTime    time.Duration
 	board       int
 	keepRunning bool
+	padFirst    bool
 }
 
 // pbrainName is the executable name Gomocup managers look for; invoked under it, evotune
@@ -60,6 +61,7 @@ func newEngineCmd() *cobra.Command {
 	c.Flags().DurationVar(&o.moveTime, "move-time", 0, "at most this long per move (iterative deepening stops in time; 0 = depth only)")
 	c.Flags().IntVar(&o.board, "board", 0, "board side where the protocol does not say it (amazons: 8 or 10)")
 	c.Flags().BoolVar(&o.keepRunning, "keep-running", false, "amazons: Botzone keep-running mode")
+	c.Flags().BoolVar(&o.padFirst, "pad-first-move", false, "connect6: write Black's one-stone first move as 'move JJ@@' (default 'move JJ'; both are read)")
 	return c
 }
 
@@ -80,7 +82,7 @@ func runEngine(ctx context.Context, o engineOpts, in io.Reader, out, errOut io.W
 	}
 	lim := mergeLimits(g, o.lim, fl)
 	lim.Time = o.moveTime
-	cfg := protocol.Config{Game: g, Weights: w, Limits: lim, Board: o.board, Name: "evotune", Version: version}
+	cfg := protocol.Config{Game: g, Weights: w, Limits: lim, Board: o.board, Name: "evotune", Version: version, PadFirstMove: o.padFirst}
 	switch g.Name() {
 	case "gomoku":
 		return protocol.ServeGomocup(ctx, cfg, in, out)

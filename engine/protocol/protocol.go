@@ -37,6 +37,9 @@ type Config struct {
 	Board int
 	// Name and Version are reported to managers.
 	Name, Version string
+	// PadFirstMove writes Black's one-stone Connect6 first move as "move JJ@@" instead of
+	// "move JJ" (both are read).
+	PadFirstMove bool
 }
 
 // lines reads commands, trimming CR LF and surrounding blanks.

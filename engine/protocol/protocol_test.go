@@ -106,6 +106,13 @@ func TestSAUTranscript(t *testing.T) {
 	if len(strings.TrimPrefix(got[2], "move ")) != 4 {
 		t.Errorf("White's reply %q is not two stones", got[2])
 	}
+	var padded bytes.Buffer
+	pc := cfgFor(connect6.Game{}, 0)
+	pc.PadFirstMove = true
+	ServeSAU(context.Background(), pc, strings.NewReader("new black\nquit\n"), &padded)
+	if strings.TrimSpace(padded.String()) != "move JJ@@" {
+		t.Errorf("padded first move: %q", padded.String())
+	}
 	for _, c := range []struct{ sau, note string }{{"JJ", "J10"}, {"AA", "A19"}, {"SS", "S1"}, {"JJKK", "J10K9"}, {"JJ@@", "J10"}} {
 		n, err := sauToNotation(c.sau)
 		back, _ := notationToSAU(n)
@@ -223,7 +230,10 @@ func TestExternalClient(t *testing.T) {
 	column := write("column.sh", `y=0
 while read l; do case "$l" in START*) echo OK;; BEGIN|TURN*|DONE) echo "MESSAGE thinking"; echo "0,$y"; y=$((y+1));; END) exit 0;; esac; done
 `)
-	crash := write("crash.sh", "read l; echo OK; exit 7\n")
+	// Plays two legal moves, then dies in the middle of the game.
+	crash := write("crash.sh", `n=0
+while read l; do case "$l" in START*) echo OK;; BEGIN|TURN*|DONE) [ $n -ge 2 ] && exit 7; echo "14,$n"; n=$((n+1));; esac; done
+`)
 	silent := write("silent.sh", `while read l; do case "$l" in START*) echo OK;; esac; done
 `)
 	g := gomoku.Game{}
@@ -244,6 +254,9 @@ while read l; do case "$l" in START*) echo OK;; BEGIN|TURN*|DONE) echo "MESSAGE 
 		}
 		if tc.forfeit == "" && (rec.Plies < 3 || rec.Moves[0] != "a15") {
 			t.Fatalf("column engine: %v", rec.Moves)
+		}
+		if tc.forfeit == "exited" && rec.Plies != 4 {
+			t.Fatalf("the crashing engine should die at its third move (ply 4), died at ply %d: %v", rec.Plies, rec.Moves)
 		}
 	}
 }

@@ -65,6 +65,9 @@ func ServeSAU(ctx context.Context, cfg Config, in io.Reader, out io.Writer) erro
 			writeLine(out, "error %v", err)
 			return
 		}
+		if len(s) == 2 && cfg.PadFirstMove {
+			s += "@@"
+		}
 		writeLine(out, "move %s", s)
 	}
 	for {
