@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -173,5 +174,49 @@ func TestReadersDuringWrites(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Fatalf("reader: %v", err)
+	}
+}
+
+// TestMigrationFromVersion1: a version-1 database (written before the forfeit column) is
+// upgraded in place on open, keeping its rows.
+func TestMigrationFromVersion1(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v1.db")
+	raw, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1, _ := schemaFS.ReadFile("schema/001_init.sql")
+	if _, err := raw.Exec(string(v1) + "; PRAGMA user_version = 1; INSERT INTO runs (name, game, status, seed, config, program_version, created_at, updated_at) VALUES ('old', 'gomoku', 'finished', 1, '{}', 'v1', 'x', 'x');"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	if _, err := OpenReadOnly(ctx, path); err == nil || !strings.Contains(err.Error(), "older than this program") {
+		t.Fatalf("read-only open of a version-1 file: %v", err)
+	}
+	d, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if v, _ := d.version(ctx); v != SchemaVersion {
+		t.Fatalf("version %d after upgrade", v)
+	}
+	if r, err := d.Run(ctx, 1); err != nil || r.Name != "old" {
+		t.Fatalf("old run lost: %+v %v", r, err)
+	}
+	id, _ := d.CreateRun(ctx, Run{Name: "new", Game: "gomoku", Config: "{}", ProgramVersion: "t"})
+	g := genData(id, 0, "")
+	g.NewGenomes[0].ID, g.Individuals[0].ID, g.Generation.Best = "2-g0-00", "2-g0-00", "2-g0-00"
+	for i := range g.Games {
+		g.Games[i].Individual = "2-g0-00"
+	}
+	g.Games[0].Forfeit = "black forfeits: time loss"
+	if err := d.SaveGeneration(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	games, _ := d.Games(ctx, id, 0)
+	if games[0].Forfeit != "black forfeits: time loss" || games[1].Forfeit != "" {
+		t.Fatalf("forfeits %q %q", games[0].Forfeit, games[1].Forfeit)
 	}
 }

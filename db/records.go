@@ -74,6 +74,7 @@ type GameRow struct {
 	Moves      string  `json:"moves"`
 	Nodes      int64   `json:"nodes"`
 	DurationMS int64   `json:"duration_ms"`
+	Forfeit    string  `json:"forfeit,omitempty"`
 }
 
 // GenerationRow is one generation's summary (table generations).
@@ -189,14 +190,14 @@ func (d *DB) SaveGeneration(ctx context.Context, g GenerationData) (err error) {
 			return err
 		}
 	}
-	gi, err := tx.PrepareContext(ctx, `INSERT INTO games (run_id, generation, individual, opponent, opening, colour, result, score, plies, moves, nodes, duration_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	gi, err := tx.PrepareContext(ctx, `INSERT INTO games (run_id, generation, individual, opponent, opening, colour, result, score, plies, moves, nodes, duration_ms, forfeit)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer gi.Close()
 	for _, gm := range g.Games {
-		if _, err = gi.ExecContext(ctx, g.RunID, r.Generation, gm.Individual, gm.Opponent, gm.Opening, gm.Colour, gm.Result, gm.Score, gm.Plies, gm.Moves, gm.Nodes, gm.DurationMS); err != nil {
+		if _, err = gi.ExecContext(ctx, g.RunID, r.Generation, gm.Individual, gm.Opponent, gm.Opening, gm.Colour, gm.Result, gm.Score, gm.Plies, gm.Moves, gm.Nodes, gm.DurationMS, nullStr(gm.Forfeit)); err != nil {
 			return err
 		}
 	}
@@ -331,7 +332,7 @@ func (d *DB) Genomes(ctx context.Context, runID int64) ([]GenomeRow, error) {
 
 // Games returns the games of a run's generation.
 func (d *DB) Games(ctx context.Context, runID int64, gen int) ([]GameRow, error) {
-	rows, err := d.sql.QueryContext(ctx, `SELECT generation, individual, opponent, opening, colour, result, score, plies, moves, nodes, duration_ms
+	rows, err := d.sql.QueryContext(ctx, `SELECT generation, individual, opponent, opening, colour, result, score, plies, moves, nodes, duration_ms, COALESCE(forfeit, '')
 		FROM games WHERE run_id = ? AND generation = ? ORDER BY id`, runID, gen)
 	if err != nil {
 		return nil, explain(err)
@@ -340,7 +341,7 @@ func (d *DB) Games(ctx context.Context, runID int64, gen int) ([]GameRow, error)
 	var out []GameRow
 	for rows.Next() {
 		var g GameRow
-		if err := rows.Scan(&g.Generation, &g.Individual, &g.Opponent, &g.Opening, &g.Colour, &g.Result, &g.Score, &g.Plies, &g.Moves, &g.Nodes, &g.DurationMS); err != nil {
+		if err := rows.Scan(&g.Generation, &g.Individual, &g.Opponent, &g.Opening, &g.Colour, &g.Result, &g.Score, &g.Plies, &g.Moves, &g.Nodes, &g.DurationMS, &g.Forfeit); err != nil {
 			return nil, err
 		}
 		out = append(out, g)

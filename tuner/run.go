@@ -525,9 +525,13 @@ func (t *Tuner) playGeneration() error {
 				if !ok {
 					ti = len(tasks)
 					index[kk] = ti
-					task := GameTask{Black: w, White: o.w, WhiteExt: o.ext, Opening: t.openings[k]}
+					opening := t.openings[k]
+					if o.ext != nil && !protocol.AcceptsOpenings(t.game.Name()) {
+						opening = nil // e.g. SAU engines cannot be given their own opening moves
+					}
+					task := GameTask{Black: w, White: o.w, WhiteExt: o.ext, Opening: opening}
 					if c == engine.White {
-						task = GameTask{Black: o.w, BlackExt: o.ext, White: w, Opening: t.openings[k]}
+						task = GameTask{Black: o.w, BlackExt: o.ext, White: w, Opening: opening}
 					}
 					tasks = append(tasks, task)
 				}

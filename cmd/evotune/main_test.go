@@ -428,17 +428,28 @@ func TestExternalEngines(t *testing.T) {
 	}
 }
 
-// TestTuneWithExternalOpponent: an external engine joins the opponent pool.
+// TestTuneWithExternalOpponent: an external engine joins the opponent pool and plays its
+// games without forfeits, for every game (Connect6's from the empty board).
 func TestTuneWithExternalOpponent(t *testing.T) {
 	dir := t.TempDir()
-	ext := "cmd:" + bin + " engine --game gomoku --depth 1"
-	_, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--pop", "4", "--generations", "1", "--games", "4", "--depth", "1", "--verify-games", "0", "--champions", "0", "--opponent", ext)
-	if code != 0 {
-		t.Fatal(stderr)
-	}
-	out, _, _ := run(t, dir, "generations", "1", "--json")
-	if !strings.Contains(out, "cmd:") {
-		t.Fatalf("the external opponent is not in the pool:\n%s", out)
+	for _, g := range []string{"gomoku", "connect6", "amazons"} {
+		ext := "cmd:" + bin + " engine --game " + g + " --depth 1"
+		db := g + ".db"
+		_, stderr, code := run(t, dir, "tune", "--game", g, "--pop", "4", "--generations", "1", "--games", "4", "--depth", "1", "--width", "4",
+			"--verify-games", "0", "--champions", "0", "--opponent", ext, "--db", db)
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		out, _, _ := run(t, dir, "generations", "1", "--json", "--db", db)
+		if !strings.Contains(out, "cmd:") {
+			t.Fatalf("%s: the external opponent is not in the pool:\n%s", g, out)
+		}
+		if _, err := exec.LookPath("sqlite3"); err == nil {
+			n, err := exec.Command("sqlite3", filepath.Join(dir, db), "SELECT count(*) FROM games WHERE opponent LIKE 'cmd:%'").Output()
+			if err != nil || strings.TrimSpace(string(n)) == "0" {
+				t.Fatalf("%s: no games against the external engine (%s, %v)", g, n, err)
+			}
+		}
 	}
 	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--opponent", "engine.exe"); code == 0 || !strings.Contains(stderr, "cmd:PATH") {
 		t.Fatalf("bad --opponent accepted: %s", stderr)

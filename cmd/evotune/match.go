@@ -108,7 +108,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		if _, ok := g.(engine.OpeningBook); ok {
 			spec = "builtin"
 		}
-		if g.Name() == "connect6" && (extA != nil || extB != nil) {
+		if !protocol.AcceptsOpenings(g.Name()) && (extA != nil || extB != nil) {
 			spec = "none" // the SAU protocol cannot hand an engine its own opening moves
 		}
 	}

@@ -41,6 +41,12 @@ func ParseCommand(s string) (argv []string, ok bool, err error) {
 	return argv, true, nil
 }
 
+// AcceptsOpenings reports whether the game's protocol can start an external engine from
+// any opening: Gomocup (BOARD) and Botzone (the full history) can; the SAU protocol cannot
+// hand an engine moves of its own colour, so Connect6 games with external engines start
+// from the empty board.
+func AcceptsOpenings(game string) bool { return game != "connect6" }
+
 // Name is how the engine is named in results: "cmd:PATH ARGS".
 func (s ExternalSpec) Name() string { return "cmd:" + strings.Join(s.Argv, " ") }
 
@@ -88,17 +94,19 @@ func (e *External) start() error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("cannot start %s: %w", e.spec.Name(), err)
 	}
-	e.cmd, e.stdin = cmd, in
-	e.lines, e.exited = make(chan string, 64), make(chan struct{})
+	// Each process gets its own channels, captured here: a Botzone engine is restarted every
+	// move, and the previous process's reader must never close the next one's channel.
+	lines, exited := make(chan string, 64), make(chan struct{})
+	e.cmd, e.stdin, e.lines, e.exited = cmd, in, lines, exited
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 64*1024), 1024*1024)
 		for sc.Scan() {
 			if l := strings.TrimSpace(sc.Text()); l != "" {
-				e.lines <- l
+				lines <- l
 			}
 		}
-		close(e.exited)
+		close(exited)
 	}()
 	go func() {
 		sc := bufio.NewScanner(errPipe)
@@ -143,6 +151,9 @@ func (e *External) read(ctx context.Context, deadline time.Time) (string, error)
 			e.errMu.Lock()
 			tail := strings.Join(e.errTail, " | ")
 			e.errMu.Unlock()
+			// Its output is closed; make sure it is gone before waiting (a program that closed
+			// stdout but kept running would block Wait).
+			e.cmd.Process.Kill()
 			e.cmd.Wait()
 			return "", fmt.Errorf("the engine exited (%v) %s", e.cmd.ProcessState, tail)
 		case <-timer.C:
