@@ -239,15 +239,7 @@ func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.Sear
 	if !ok {
 		return "", engine.SearchStats{}, fmt.Errorf("amazons: board of %s", b.Game())
 	}
-	res := pl.Search(ctx, ab.pos)
-	st := engine.SearchStats{Nodes: res.Nodes, Depth: res.Depth, Score: res.Score, Elapsed: res.Elapsed}
-	for _, m := range res.PV {
-		st.PV = append(st.PV, ab.pos.MoveString(m))
-	}
-	if !res.Found {
-		return "", st, errors.New("amazons: no legal move")
-	}
-	return ab.pos.MoveString(res.Best), st, nil
+	return search.Answer(pl.Search(ctx, ab.pos), ab.pos.MoveString)
 }
 
 // Perft counts the legal move tree of b to depth plies.

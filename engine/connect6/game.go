@@ -232,22 +232,7 @@ func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.Sear
 	if cb.Outcome() != engine.Ongoing {
 		return "", engine.SearchStats{}, errors.New("connect6: the game is over")
 	}
-	res := pl.Search(ctx, cb.pos)
-	st := engine.SearchStats{Nodes: res.Nodes, Depth: res.Depth, Score: res.Score, Elapsed: res.Elapsed}
-	for _, m := range res.PV {
-		st.PV = append(st.PV, m.String())
-	}
-	if !res.Found { // stopped before depth 1 finished: take the best-ordered move
-		moves := pl.pos.GenMoves(nil)
-		best := moves[0]
-		for _, m := range moves[1:] {
-			if m.Score > best.Score {
-				best = m
-			}
-		}
-		return best.Move.String(), st, nil
-	}
-	return res.Best.String(), st, nil
+	return search.Answer(pl.Search(ctx, cb.pos), Move.String)
 }
 
 // Perft counts the legal move tree of b to depth plies: Black's first move has 361

@@ -273,15 +273,7 @@ func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.Sear
 	if gb.Outcome() != engine.Ongoing {
 		return "", engine.SearchStats{}, errors.New("gomoku: the game is over")
 	}
-	res := pl.Search(ctx, gb.pos)
-	st := engine.SearchStats{Nodes: res.Nodes, Depth: res.Depth, Score: res.Score, Elapsed: res.Elapsed}
-	for _, m := range res.PV {
-		st.PV = append(st.PV, gb.pos.MoveString(m))
-	}
-	if !res.Found {
-		return "", st, errors.New("gomoku: no move found")
-	}
-	return gb.pos.MoveString(res.Best), st, nil
+	return search.Answer(pl.Search(ctx, gb.pos), gb.pos.MoveString)
 }
 
 // Perft counts the legal move tree of b to depth plies (every empty point is a move).

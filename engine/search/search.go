@@ -8,6 +8,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"evotune/engine"
@@ -335,4 +336,18 @@ func fromTT(score int64, ply int) int64 {
 		return score + int64(ply)
 	}
 	return score
+}
+
+// Answer turns a search result into what engine.Player.Move returns: the best move and the
+// statistics with the principal variation, formatted in the game's notation by format. The
+// error reports a root without a legal move.
+func Answer[M comparable](res Result[M], format func(M) string) (string, engine.SearchStats, error) {
+	st := engine.SearchStats{Nodes: res.Nodes, Depth: res.Depth, Score: res.Score, Elapsed: res.Elapsed}
+	for _, m := range res.PV {
+		st.PV = append(st.PV, format(m))
+	}
+	if !res.Found {
+		return "", st, errors.New("no legal move")
+	}
+	return format(res.Best), st, nil
 }
