@@ -229,3 +229,15 @@ func TestPlayerMovesLegally(t *testing.T) {
 		t.Fatalf("self-play ended %v after %d plies", rec.Outcome, rec.Plies)
 	}
 }
+
+// TestCloneIsIndependent: evaluating a clone never changes what the original computes.
+func TestCloneIsIndependent(t *testing.T) {
+	p, _ := NewPosition(10, DefaultWeights().Tables())
+	want := p.EvaluateFloat()
+	q := p.Clone()
+	q.Make(q.AppendMoves(nil)[100])
+	q.EvaluateFloat()
+	if got := p.EvaluateFloat(); got != want || &p.ev.dq[0][0] == &q.ev.dq[0][0] {
+		t.Fatalf("original evaluates %v after the clone's evaluation, want %v (shared scratch: %v)", got, want, &p.ev.dq[0][0] == &q.ev.dq[0][0])
+	}
+}

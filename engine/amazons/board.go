@@ -91,10 +91,11 @@ func NewPosition(n int, t *Tables) (*Position, error) {
 	return p, nil
 }
 
-// Clone returns an independent copy.
+// Clone returns an independent copy (its evaluation scratch space is its own).
 func (p *Position) Clone() *Position {
 	q := *p
 	q.cells = append([]int8(nil), p.cells...)
+	q.ev = evalScratch{}
 	return &q
 }
 
