@@ -325,40 +325,55 @@ func (Game) WithRule(name string) (engine.Game, error) {
 	return Game{Rule: r}, nil
 }
 
+// BalanceMargin bounds how lopsided a random opening may be: a depth-2 search with the
+// paper's weights must score it within ±BalanceMargin for the side to move (less than one
+// live three, 3000).
+const BalanceMargin = 1000
+
 // RandomOpening is three stones (Black, White, Black) on distinct points within two of the
-// centre.
-func (Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
+// centre, drawn until the position is balanced (see BalanceMargin; after 50 draws the last
+// one is kept).
+func (g Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
 	p := b.(*Board).pos
 	n := p.g.n
-	var used []Move
 	var out []string
-	for len(out) < 3 {
-		r := min(2, n/2)
-		m := Move((n/2+rng.IntN(2*r+1)-r)*n + n/2 + rng.IntN(2*r+1) - r)
-		dup := false
-		for _, u := range used {
-			dup = dup || u == m
+	for try := 0; try < 50; try++ {
+		var used []Move
+		out = out[:0]
+		for len(out) < 3 {
+			r := min(2, n/2)
+			m := Move((n/2+rng.IntN(2*r+1)-r)*n + n/2 + rng.IntN(2*r+1) - r)
+			dup := false
+			for _, u := range used {
+				dup = dup || u == m
+			}
+			if !dup {
+				used = append(used, m)
+				out = append(out, p.MoveString(m))
+			}
 		}
-		if !dup {
-			used = append(used, m)
-			out = append(out, p.MoveString(m))
+		if Balanced(g, n, out) {
+			break
 		}
 	}
 	return out
 }
 
-// Reset implements engine.Resetter.
-func (pl *Player) Reset(w engine.Weights) error {
-	gw, ok := w.(*Weights)
-	if !ok {
-		return fmt.Errorf("gomoku: weights are for %s", w.Game())
+// Balanced reports whether a depth-2 search with the paper's weights scores the position
+// after moves within ±BalanceMargin for the side to move.
+func Balanced(g Game, size int, moves []string) bool {
+	b, err := g.NewBoard(size)
+	if err != nil {
+		return false
 	}
-	if err := gw.Validate(); err != nil {
-		return err
+	for _, m := range moves {
+		if b.Play(m) != nil {
+			return false
+		}
 	}
-	pl.tab = gw.Tables()
-	pl.s.Clear()
-	return nil
+	pl, _ := g.NewPlayer(DefaultWeights(), engine.Limits{Depth: 2, Width: 10})
+	_, st, err := pl.Move(context.Background(), b)
+	return err == nil && st.Score >= -BalanceMargin && st.Score <= BalanceMargin
 }
 
 // renjuOpenings are the 26 standard renju openings: Black's first stone at the centre

@@ -294,3 +294,26 @@ func TestPointScoreTable(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomOpeningsBalanced: random openings are legal, three stones, and balanced by
+// the definition of Balanced; the filter rejects some raw draws (it is not vacuous).
+func TestRandomOpeningsBalanced(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	g := Game{}
+	for i := 0; i < 30; i++ {
+		b, _ := g.NewBoard(0)
+		o := g.RandomOpening(b, rng)
+		if len(o) != 3 || !Balanced(g, 15, o) {
+			t.Fatalf("opening %v: not three stones or not balanced", o)
+		}
+	}
+	rejected := 0
+	for _, o := range [][]string{{"h8", "a1", "h9"}, {"h8", "o15", "i9"}, {"h8", "h9", "i8"}, {"g7", "h8", "i9"}} {
+		if !Balanced(g, 15, o) {
+			rejected++
+		}
+	}
+	if rejected == 0 {
+		t.Fatal("no lopsided opening is rejected: the balance filter does nothing")
+	}
+}
