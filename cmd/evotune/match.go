@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"evotune/db"
 	"evotune/engine"
 	"evotune/engine/protocol"
 	"evotune/tuner"
@@ -268,18 +266,11 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return fmt.Errorf("--sprt: %w", err)
 	}
-	if _, err := os.Stat(o.dbPath); err != nil {
-		return fmt.Errorf("database %s: %w", o.dbPath, err)
-	}
-	d, err := db.Open(ctx, o.dbPath)
+	d, run, err := openRun(ctx, o.dbPath, runID)
 	if err != nil {
 		return err
 	}
 	defer d.Release() // no end-of-process checkpoint while readers may be reading
-	run, err := d.Run(ctx, runID)
-	if err != nil {
-		return err
-	}
 	cfg, err := runConfig(run)
 	if err != nil {
 		return err

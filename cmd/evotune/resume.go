@@ -45,18 +45,11 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(o.dbPath); err != nil {
-		return fmt.Errorf("database %s: %w", o.dbPath, err)
-	}
-	d, err := db.Open(ctx, o.dbPath)
+	d, run, err := openRun(ctx, o.dbPath, runID)
 	if err != nil {
 		return err
 	}
 	defer d.Release() // no end-of-process checkpoint while readers may be reading
-	run, err := d.Run(ctx, runID)
-	if err != nil {
-		return err
-	}
 	switch {
 	case run.Status == db.StatusFinished:
 		return fmt.Errorf("run %d is already finished; nothing to resume", runID)
@@ -94,6 +87,24 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 		return fmt.Errorf("run %d stopped; its %d saved generations are kept: continue with 'evotune resume %d --db %s'", runID, sum.Generations, runID, o.dbPath)
 	}
 	return err
+}
+
+// openRun opens an existing database for writing (it is never created here) and loads
+// one of its runs; the caller releases the database.
+func openRun(ctx context.Context, path string, runID int64) (*db.DB, db.Run, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, db.Run{}, fmt.Errorf("database %s: %w", path, err)
+	}
+	d, err := db.Open(ctx, path)
+	if err != nil {
+		return nil, db.Run{}, err
+	}
+	run, err := d.Run(ctx, runID)
+	if err != nil {
+		d.Release()
+		return nil, db.Run{}, err
+	}
+	return d, run, nil
 }
 
 // loadResumeState reads what tuner.Resume needs from the database.
