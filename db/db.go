@@ -26,7 +26,7 @@ import (
 var schemaFS embed.FS
 
 // SchemaVersion is the schema version this program writes (PRAGMA user_version).
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // DB is an open evotune database.
 type DB struct {

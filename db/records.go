@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -46,19 +47,61 @@ type GenomeRow struct {
 	Genes    string `json:"genes"`
 }
 
-// IndividualRow is an individual's accumulated results in one generation (table
-// individuals).
+// IndividualRow is an individual's results in one generation (table individuals): the
+// games of that generation only.
 type IndividualRow struct {
 	Generation int     `json:"generation"`
 	ID         string  `json:"id"`
 	Rank       int     `json:"rank"`
+	Round      int     `json:"round"` // last racing round played
 	Fitness    float64 `json:"fitness"`
 	Score      float64 `json:"score"`
+	// ScoreSE, Elo and EloCI95 are the pentanomial standard error of Score and the Elo
+	// against the generation's reference set with its 95% half-width (nil: unknown, e.g.
+	// rows of schema version 2).
+	ScoreSE *float64 `json:"score_se"`
+	Elo     *float64 `json:"elo"`
+	EloCI95 *float64 `json:"elo_ci95"`
+	Games   int      `json:"games"`
+	Wins    int      `json:"wins"`
+	Draws   int      `json:"draws"`
+	Losses  int      `json:"losses"`
+	Penta   [5]int   `json:"penta"`
+}
+
+// AdmissionRow is one hall-of-fame test (table admissions).
+type AdmissionRow struct {
+	Generation int     `json:"generation"`
+	Candidate  string  `json:"candidate"`
+	Opponent   string  `json:"opponent"`
 	Games      int     `json:"games"`
 	Wins       int     `json:"wins"`
 	Draws      int     `json:"draws"`
 	Losses     int     `json:"losses"`
 	Penta      [5]int  `json:"penta"`
+	Score      float64 `json:"score"`
+	ScoreSE    float64 `json:"score_se"`
+	Elo        float64 `json:"elo"`
+	EloSE      float64 `json:"elo_se"`
+	Admitted   bool    `json:"admitted"`
+	ChainElo   float64 `json:"chain_elo"`
+	ChainSE    float64 `json:"chain_se"`
+}
+
+// CheckpointRow is one held-out check of the champion (table checkpoints).
+type CheckpointRow struct {
+	Generation int      `json:"generation"`
+	ElapsedMS  int64    `json:"elapsed_ms"`
+	Champion   string   `json:"champion"`
+	Depth      int      `json:"depth"`
+	Games      int      `json:"games"`
+	Pairs      int      `json:"distinct_pairs"`
+	Wins       int      `json:"wins"`
+	Draws      int      `json:"draws"`
+	Losses     int      `json:"losses"`
+	Score      *float64 `json:"score"`
+	Elo        *float64 `json:"elo"`
+	EloCI95    *float64 `json:"elo_ci95"`
 }
 
 // GameRow is one played game (table games).
@@ -75,6 +118,8 @@ type GameRow struct {
 	Nodes      int64   `json:"nodes"`
 	DurationMS int64   `json:"duration_ms"`
 	Forfeit    string  `json:"forfeit,omitempty"`
+	Depth      int     `json:"depth"` // 0 = the run's depth
+	Round      int     `json:"round"` // racing round; -1 = hall-of-fame admission test
 }
 
 // GenerationRow is one generation's summary (table generations).
@@ -89,6 +134,8 @@ type GenerationRow struct {
 	DurationMS int64   `json:"duration_ms"`
 	GamesMS    int64   `json:"games_ms"`
 	Best       string  `json:"best_individual"`
+	ElapsedMS  int64   `json:"elapsed_ms"` // the run's wall time at the generation's end
+	Champion   string  `json:"champion"`   // the champion after the generation
 	Opponents  string  `json:"opponents"`
 	Openings   string  `json:"openings"`
 	RNGState   string  `json:"rng_state"`
@@ -102,6 +149,8 @@ type GenerationData struct {
 	NewGenomes  []GenomeRow
 	Individuals []IndividualRow
 	Games       []GameRow
+	Admission   *AdmissionRow  // nil: no hall-of-fame test this generation
+	Checkpoint  *CheckpointRow // nil: no checkpoint this generation
 }
 
 func nullStr(s string) any {
@@ -173,42 +222,67 @@ func (d *DB) SaveGeneration(ctx context.Context, g GenerationData) (err error) {
 		}
 	}
 	r := g.Generation
-	if _, err = tx.ExecContext(ctx, `INSERT INTO generations (run_id, generation, fitness_min, fitness_mean, fitness_max, fitness_std, diversity, games, duration_ms, games_ms, best_individual, opponents, openings, rng_state, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.RunID, r.Generation, r.FitMin, r.FitMean, r.FitMax, r.FitStd, r.Diversity, r.Games, r.DurationMS, r.GamesMS, r.Best, r.Opponents, r.Openings, r.RNGState, now()); err != nil {
+	if _, err = tx.ExecContext(ctx, `INSERT INTO generations (run_id, generation, fitness_min, fitness_mean, fitness_max, fitness_std, diversity, games, duration_ms, games_ms, best_individual, opponents, openings, rng_state, created_at, elapsed_ms, champion)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.RunID, r.Generation, r.FitMin, r.FitMean, r.FitMax, r.FitStd, r.Diversity, r.Games, r.DurationMS, r.GamesMS, r.Best, r.Opponents, r.Openings, r.RNGState, now(),
+		r.ElapsedMS, nullStr(r.Champion)); err != nil {
 		return err
 	}
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO individuals (run_id, generation, id, rank, fitness, score, games, wins, draws, losses, penta_0, penta_1, penta_2, penta_3, penta_4)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO individuals (run_id, generation, id, rank, fitness, score, games, wins, draws, losses, penta_0, penta_1, penta_2, penta_3, penta_4, round, score_se, elo, elo_ci95)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer ins.Close()
 	for _, in := range g.Individuals {
 		if _, err = ins.ExecContext(ctx, g.RunID, r.Generation, in.ID, in.Rank, in.Fitness, in.Score, in.Games, in.Wins, in.Draws, in.Losses,
-			in.Penta[0], in.Penta[1], in.Penta[2], in.Penta[3], in.Penta[4]); err != nil {
+			in.Penta[0], in.Penta[1], in.Penta[2], in.Penta[3], in.Penta[4], in.Round, in.ScoreSE, in.Elo, in.EloCI95); err != nil {
 			return err
 		}
 	}
-	gi, err := tx.PrepareContext(ctx, `INSERT INTO games (run_id, generation, individual, opponent, opening, colour, result, score, plies, moves, nodes, duration_ms, forfeit)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	gi, err := tx.PrepareContext(ctx, `INSERT INTO games (run_id, generation, individual, opponent, opening, colour, result, score, plies, moves, nodes, duration_ms, forfeit, depth, round)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer gi.Close()
 	for _, gm := range g.Games {
-		if _, err = gi.ExecContext(ctx, g.RunID, r.Generation, gm.Individual, gm.Opponent, gm.Opening, gm.Colour, gm.Result, gm.Score, gm.Plies, gm.Moves, gm.Nodes, gm.DurationMS, nullStr(gm.Forfeit)); err != nil {
+		var depth any
+		if gm.Depth > 0 {
+			depth = gm.Depth
+		}
+		if _, err = gi.ExecContext(ctx, g.RunID, r.Generation, gm.Individual, gm.Opponent, gm.Opening, gm.Colour, gm.Result, gm.Score, gm.Plies, gm.Moves, gm.Nodes, gm.DurationMS, nullStr(gm.Forfeit),
+			depth, gm.Round); err != nil {
 			return err
 		}
 	}
-	best := g.Individuals[0]
+	if a := g.Admission; a != nil {
+		penta, _ := json.Marshal(a.Penta)
+		if _, err = tx.ExecContext(ctx, `INSERT INTO admissions (run_id, generation, candidate, opponent, games, wins, draws, losses, penta, score, score_se, elo, elo_se, admitted, chain_elo, chain_se)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, g.RunID, r.Generation, a.Candidate, a.Opponent, a.Games, a.Wins, a.Draws, a.Losses, string(penta),
+			a.Score, a.ScoreSE, a.Elo, a.EloSE, a.Admitted, a.ChainElo, a.ChainSE); err != nil {
+			return err
+		}
+	}
+	if c := g.Checkpoint; c != nil {
+		if _, err = tx.ExecContext(ctx, `INSERT INTO checkpoints (run_id, generation, elapsed_ms, champion, depth, games, distinct_pairs, wins, draws, losses, score, elo, elo_ci95)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, g.RunID, r.Generation, c.ElapsedMS, c.Champion, c.Depth, c.Games, c.Pairs, c.Wins, c.Draws, c.Losses,
+			c.Score, c.Elo, c.EloCI95); err != nil {
+			return err
+		}
+	}
+	// The run's best is its champion (the rank-1 individual for runs without a hall of fame).
+	best, bestFit := r.Best, any(nil)
+	if r.Champion != "" {
+		best = r.Champion
+	}
 	for _, in := range g.Individuals {
-		if in.Rank == 1 {
-			best = in
+		if in.ID == best {
+			bestFit = in.Fitness
 		}
 	}
 	if _, err = tx.ExecContext(ctx, `UPDATE runs SET generations_done = ?, best_individual = ?, best_fitness = ?, updated_at = ? WHERE id = ?`,
-		r.Generation+1, best.ID, best.Fitness, now(), g.RunID); err != nil {
+		r.Generation+1, best, bestFit, now(), g.RunID); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -254,7 +328,7 @@ func (d *DB) Runs(ctx context.Context) ([]Run, error) {
 // Generations returns a run's generations in order.
 func (d *DB) Generations(ctx context.Context, runID int64) ([]GenerationRow, error) {
 	rows, err := d.sql.QueryContext(ctx, `SELECT generation, fitness_min, fitness_mean, fitness_max, fitness_std, diversity, games, duration_ms, games_ms,
-		best_individual, opponents, openings, rng_state, created_at FROM generations WHERE run_id = ? ORDER BY generation`, runID)
+		best_individual, opponents, openings, rng_state, created_at, COALESCE(elapsed_ms, 0), COALESCE(champion, '') FROM generations WHERE run_id = ? ORDER BY generation`, runID)
 	if err != nil {
 		return nil, explain(err)
 	}
@@ -263,7 +337,7 @@ func (d *DB) Generations(ctx context.Context, runID int64) ([]GenerationRow, err
 	for rows.Next() {
 		var g GenerationRow
 		if err := rows.Scan(&g.Generation, &g.FitMin, &g.FitMean, &g.FitMax, &g.FitStd, &g.Diversity, &g.Games, &g.DurationMS, &g.GamesMS,
-			&g.Best, &g.Opponents, &g.Openings, &g.RNGState, &g.CreatedAt); err != nil {
+			&g.Best, &g.Opponents, &g.Openings, &g.RNGState, &g.CreatedAt, &g.ElapsedMS, &g.Champion); err != nil {
 			return nil, err
 		}
 		out = append(out, g)
@@ -282,8 +356,8 @@ func (d *DB) History(ctx context.Context, runID int64, id string) ([]IndividualR
 }
 
 func (d *DB) individuals(ctx context.Context, where string, args ...any) ([]IndividualRow, error) {
-	rows, err := d.sql.QueryContext(ctx, `SELECT generation, id, rank, fitness, score, games, wins, draws, losses, penta_0, penta_1, penta_2, penta_3, penta_4
-		FROM individuals `+where, args...)
+	rows, err := d.sql.QueryContext(ctx, `SELECT generation, id, rank, fitness, score, games, wins, draws, losses, penta_0, penta_1, penta_2, penta_3, penta_4,
+		round, score_se, elo, elo_ci95 FROM individuals `+where, args...)
 	if err != nil {
 		return nil, explain(err)
 	}
@@ -292,7 +366,7 @@ func (d *DB) individuals(ctx context.Context, where string, args ...any) ([]Indi
 	for rows.Next() {
 		var r IndividualRow
 		if err := rows.Scan(&r.Generation, &r.ID, &r.Rank, &r.Fitness, &r.Score, &r.Games, &r.Wins, &r.Draws, &r.Losses,
-			&r.Penta[0], &r.Penta[1], &r.Penta[2], &r.Penta[3], &r.Penta[4]); err != nil {
+			&r.Penta[0], &r.Penta[1], &r.Penta[2], &r.Penta[3], &r.Penta[4], &r.Round, &r.ScoreSE, &r.Elo, &r.EloCI95); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -332,8 +406,8 @@ func (d *DB) Genomes(ctx context.Context, runID int64) ([]GenomeRow, error) {
 
 // Games returns the games of a run's generation.
 func (d *DB) Games(ctx context.Context, runID int64, gen int) ([]GameRow, error) {
-	rows, err := d.sql.QueryContext(ctx, `SELECT generation, individual, opponent, opening, colour, result, score, plies, moves, nodes, duration_ms, COALESCE(forfeit, '')
-		FROM games WHERE run_id = ? AND generation = ? ORDER BY id`, runID, gen)
+	rows, err := d.sql.QueryContext(ctx, `SELECT generation, individual, opponent, opening, colour, result, score, plies, moves, nodes, duration_ms, COALESCE(forfeit, ''),
+		COALESCE(depth, 0), round FROM games WHERE run_id = ? AND generation = ? ORDER BY id`, runID, gen)
 	if err != nil {
 		return nil, explain(err)
 	}
@@ -341,10 +415,54 @@ func (d *DB) Games(ctx context.Context, runID int64, gen int) ([]GameRow, error)
 	var out []GameRow
 	for rows.Next() {
 		var g GameRow
-		if err := rows.Scan(&g.Generation, &g.Individual, &g.Opponent, &g.Opening, &g.Colour, &g.Result, &g.Score, &g.Plies, &g.Moves, &g.Nodes, &g.DurationMS, &g.Forfeit); err != nil {
+		if err := rows.Scan(&g.Generation, &g.Individual, &g.Opponent, &g.Opening, &g.Colour, &g.Result, &g.Score, &g.Plies, &g.Moves, &g.Nodes, &g.DurationMS, &g.Forfeit,
+			&g.Depth, &g.Round); err != nil {
 			return nil, err
 		}
 		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// Admissions returns a run's hall-of-fame tests in generation order.
+func (d *DB) Admissions(ctx context.Context, runID int64) ([]AdmissionRow, error) {
+	rows, err := d.sql.QueryContext(ctx, `SELECT generation, candidate, opponent, games, wins, draws, losses, penta, score, score_se, elo, elo_se, admitted, chain_elo, chain_se
+		FROM admissions WHERE run_id = ? ORDER BY generation`, runID)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	var out []AdmissionRow
+	for rows.Next() {
+		var a AdmissionRow
+		var penta string
+		if err := rows.Scan(&a.Generation, &a.Candidate, &a.Opponent, &a.Games, &a.Wins, &a.Draws, &a.Losses, &penta, &a.Score, &a.ScoreSE,
+			&a.Elo, &a.EloSE, &a.Admitted, &a.ChainElo, &a.ChainSE); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(penta), &a.Penta); err != nil {
+			return nil, fmt.Errorf("run %d admission of generation %d: penta: %w", runID, a.Generation, err)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// Checkpoints returns a run's held-out checks in generation order.
+func (d *DB) Checkpoints(ctx context.Context, runID int64) ([]CheckpointRow, error) {
+	rows, err := d.sql.QueryContext(ctx, `SELECT generation, elapsed_ms, champion, depth, games, distinct_pairs, wins, draws, losses, score, elo, elo_ci95
+		FROM checkpoints WHERE run_id = ? ORDER BY generation`, runID)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	var out []CheckpointRow
+	for rows.Next() {
+		var c CheckpointRow
+		if err := rows.Scan(&c.Generation, &c.ElapsedMS, &c.Champion, &c.Depth, &c.Games, &c.Pairs, &c.Wins, &c.Draws, &c.Losses, &c.Score, &c.Elo, &c.EloCI95); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
 	}
 	return out, rows.Err()
 }

@@ -45,7 +45,7 @@ type Mutation struct {
 // genes) or by N(0, 0.05·range) (linear genes).
 var DefaultMutation = Mutation{GeneRate: 0.3, LogSigma: 0.25, LinearSigma: 0.05}
 
-// Stats are an individual's accumulated game results.
+// Stats are an individual's game results (the tuner keeps one generation's).
 type Stats struct {
 	Wins, Draws, Losses int
 	// Penta counts colour-swapped game pairs by the individual's pair score 0, ½, 1, 1½, 2.
@@ -88,8 +88,11 @@ type Genome struct {
 	Op string
 	// Born is the generation it was made in.
 	Born int
-	// Stats accumulate over every generation it has been evaluated in.
+	// Stats are its results in the current generation (the tuner never adds up results
+	// of different generations: their openings and references differ).
 	Stats Stats
+	// Round is the last racing round it played in the current generation (0 = screening).
+	Round int
 	// Mutation parameters for Mutate.
 	Mutation Mutation
 	// Evaluator computes the fitness; the tuner sets it (it plays the generation's games

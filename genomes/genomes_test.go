@@ -1,11 +1,16 @@
 package genomes
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand"
+	randv2 "math/rand/v2"
 	"strings"
 	"testing"
+
+	"evotune/engine"
+	"evotune/engine/gomoku"
 )
 
 func TestLayoutsRoundTrip(t *testing.T) {
@@ -135,3 +140,61 @@ func TestIndividualID(t *testing.T) {
 		}
 	}
 }
+
+// TestScaleAnchors checks the reason each layout fixes a scale anchor: multiplying the
+// anchored group of genes by one factor must leave every move of a game unchanged. If it
+// did change play, the anchor would remove a real direction from the search space.
+func TestScaleAnchors(t *testing.T) {
+	groups := map[string][][]string{
+		"connect6": {{"value_1", "value_2", "value_3", "value_4", "value_5", "value_6", "threat_1", "threat_2", "threat_3", "threat_4", "threat_5", "threat_6"}},
+		"gomoku":   {gomokuPatterns(), {"k1", "k2"}},
+		"amazons":  {{"a_1", "a_2", "a_3", "a_4", "a_5", "b_1", "b_2", "b_3", "b_4", "b_5"}},
+	}
+	for _, name := range Names() {
+		e, _ := Lookup(name)
+		l := e.Layout
+		rng := rand.New(rand.NewSource(3))
+		opp, err := l.Weights(l.Perturb(DefaultMutation, rng))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, group := range groups[name] {
+			x := l.Defaults()
+			y := l.Defaults()
+			for _, g := range group {
+				i := l.index(g)
+				if i < 0 {
+					t.Fatalf("%s: no gene %s", name, g)
+				}
+				y[i] *= 2.5
+			}
+			wx, err1 := l.Weights(x)
+			wy, err2 := l.Weights(y)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			lim := e.Game.DefaultLimits()
+			lim.Depth = 2
+			for k := 0; k < 3; k++ {
+				b, _ := e.Game.NewBoard(0)
+				opening := e.Game.(engine.Opener).RandomOpening(b, randv2.New(randv2.NewPCG(uint64(k), 9)))
+				var moves [2]string
+				for j, w := range []engine.Weights{wx, wy} {
+					pa, _ := e.Game.NewPlayer(w, lim)
+					pb, _ := e.Game.NewPlayer(opp, lim)
+					b, _ := e.Game.NewBoard(0)
+					rec, err := engine.PlayGame(context.Background(), b, pa, pb, engine.RefereeOptions{Opening: opening, MaxPlies: 60})
+					if err != nil {
+						t.Fatal(err)
+					}
+					moves[j] = strings.Join(rec.Moves, " ")
+				}
+				if moves[0] != moves[1] {
+					t.Fatalf("%s: scaling %v by 2.5 changed the game from opening %v:\n%s\n%s", name, group, opening, moves[0], moves[1])
+				}
+			}
+		}
+	}
+}
+
+func gomokuPatterns() []string { return gomoku.PatternNames[:] }

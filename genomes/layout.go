@@ -49,8 +49,11 @@ type Gene struct {
 	Scale   Scale   `json:"scale"`
 	// Integer genes are rounded after every operator.
 	Integer bool `json:"integer,omitempty"`
-	// Fixed genes keep their default (the Connect6 six-stone entries, unless freed).
+	// Fixed genes keep their default (the Connect6 six-stone entries and each game's
+	// scale anchor, unless freed).
 	Fixed bool `json:"fixed,omitempty"`
+	// Note says why a gene is fixed or what is known of its effect on play.
+	Note string `json:"note,omitempty"`
 }
 
 // Layout is the gene vector of one game and its mapping to and from engine weights.
@@ -157,7 +160,22 @@ func (l *Layout) Clamp(x []float64) {
 
 // Free returns a copy of the layout with the named fixed genes made tunable; the error
 // names an unknown gene.
-func (l *Layout) Free(names ...string) (*Layout, error) {
+func (l *Layout) Free(names ...string) (*Layout, error) { return l.setFixed(false, names) }
+
+// Fix returns a copy of the layout with the named genes held at their defaults (e.g.
+// gomoku k1,k2 to tune the 13 pattern scores alone); the error names an unknown gene.
+func (l *Layout) Fix(names ...string) (*Layout, error) { return l.setFixed(true, names) }
+
+// WithFixed applies Free(free...) and then Fix(fix...), as a run's configuration does.
+func (l *Layout) WithFixed(free, fix []string) (*Layout, error) {
+	c, err := l.Free(free...)
+	if err != nil {
+		return nil, err
+	}
+	return c.Fix(fix...)
+}
+
+func (l *Layout) setFixed(fixed bool, names []string) (*Layout, error) {
 	c := *l
 	c.Genes = append([]Gene(nil), l.Genes...)
 	for _, n := range names {
@@ -165,14 +183,34 @@ func (l *Layout) Free(names ...string) (*Layout, error) {
 		if i < 0 {
 			return nil, fmt.Errorf("%s layout: no gene %q", l.Game, n)
 		}
-		c.Genes[i].Fixed = false
+		c.Genes[i].Fixed = fixed
 	}
 	return &c, nil
 }
 
+// FreeCount is the number of genes the GA may change.
+func (l *Layout) FreeCount() int {
+	n := 0
+	for _, g := range l.Genes {
+		if !g.Fixed {
+			n++
+		}
+	}
+	return n
+}
+
 // Connect6Layout: value_1…value_6 and threat_1…threat_6, f(n) and g(n) of Table 1
-// (000_9752b1518ee42188.txt §4), log scale in [0.1, 1e8]; n = 6 (six in a road, the win)
-// is fixed unless freed.
+// (000_9752b1518ee42188.txt §4), log scale in [0.1, 1e8], played to 0.01 (no rounding to
+// integers, see connect6.TableScale).
+//
+// Fixed unless freed: n = 6 (six in a road is the win, decided by the search before any
+// evaluation), and value_1 = 1, the scale anchor: multiplying both tables by one factor
+// leaves every move unchanged (moves are chosen by score differences and the width cut by
+// score order), so one gene must hold the unit or the GA wanders along a direction that
+// changes nothing (issue 9). Known from play (issue 9, 400 games on held-out openings):
+// threat_4/threat_5 anywhere in [1 000, 20 000] left every game identical, because
+// forced blocks decide those positions; value_5 = 1 000 cost −174 ± 39 Elo and raising
+// value_2/value_3 cost −312 ± 51, so the paper's table sits near a good region.
 func Connect6Layout() *Layout {
 	d := connect6.DefaultWeights()
 	var genes []Gene
@@ -181,8 +219,17 @@ func Connect6Layout() *Layout {
 		v    []float64
 	}{{"value", d.Value}, {"threat", d.Threat}} {
 		for n := 1; n <= connect6.K; n++ {
-			genes = append(genes, Gene{Name: fmt.Sprintf("%s_%d", tab.name, n), Min: 0.1, Max: 1e8,
-				Default: tab.v[n-1], Scale: Log, Fixed: n == connect6.K})
+			g := Gene{Name: fmt.Sprintf("%s_%d", tab.name, n), Min: 0.1, Max: 1e8,
+				Default: tab.v[n-1], Scale: Log, Fixed: n == connect6.K}
+			switch {
+			case n == connect6.K:
+				g.Note = "six in a road wins: decided by the search, never by its value"
+			case tab.name == "value" && n == 1:
+				g.Fixed, g.Note = true, "scale anchor: both tables scaled by one factor play identically"
+			case tab.name == "threat" && (n == 4 || n == 5):
+				g.Note = "1 000–20 000 played identically in 400 games (forced blocks decide)"
+			}
+			genes = append(genes, g)
 		}
 	}
 	return &Layout{Game: connect6.Name, Genes: genes,
@@ -195,17 +242,29 @@ func Connect6Layout() *Layout {
 		}}
 }
 
-// GomokuLayout: the 13 pattern scores of Table 1 (001_4cd63e63655ef194.txt §1.3), log
-// scale in [1, 1e7], and K1, K2 (§2), log scale in [0.05, 20].
+// GomokuLayout: the 13 pattern scores of Table 1 (001_4cd63e63655ef194.txt §1.1), log
+// scale in [1, 1e7] (rounded to whole points by the engine, so steps below ½ point on the
+// smallest scores do not change play), and K1, K2 (§2), log scale in [0.05, 20].
+//
+// The evaluation K1·own − K2·opp is linear in both the pattern scores and (K1, K2), so
+// two directions change nothing (issue 9 measured 200/200 identical game pairs for each):
+// all 13 scores times one factor, and K1, K2 times one factor. Two anchors remove them:
+// live_three stays 3 000 (the unit of the pattern scores) and k2 stays 1 (k1 is then the
+// attack/defence ratio K1/K2 of §2). Free them with --free, or hold k1 too with --fix k1.
 func GomokuLayout() *Layout {
 	d := gomoku.DefaultWeights()
 	var genes []Gene
 	for i, name := range gomoku.PatternNames {
-		genes = append(genes, Gene{Name: name, Min: 1, Max: 1e7, Default: d.Scores[i], Scale: Log})
+		g := Gene{Name: name, Min: 1, Max: 1e7, Default: d.Scores[i], Scale: Log}
+		if i == int(gomoku.LiveThree) {
+			g.Fixed, g.Note = true, "scale anchor: all 13 scores scaled by one factor play identically"
+		}
+		genes = append(genes, g)
 	}
 	genes = append(genes,
-		Gene{Name: "k1", Min: 0.05, Max: 20, Default: d.K1, Scale: Log},
-		Gene{Name: "k2", Min: 0.05, Max: 20, Default: d.K2, Scale: Log})
+		Gene{Name: "k1", Min: 0.05, Max: 20, Default: d.K1, Scale: Log, Note: "with k2 = 1: the attack/defence ratio"},
+		Gene{Name: "k2", Min: 0.05, Max: 20, Default: d.K2, Scale: Log, Fixed: true,
+			Note: "scale anchor: k1 and k2 scaled by one factor play identically"})
 	return &Layout{Game: gomoku.Name, Genes: genes,
 		toWeights: func(x []float64) engine.Weights {
 			w := &gomoku.Weights{K1: x[gomoku.NumPatterns], K2: x[gomoku.NumPatterns+1]}
@@ -219,20 +278,29 @@ func GomokuLayout() *Layout {
 }
 
 // AmazonsLayout: a_1…a_5 in [−200, 200] and b_1…b_5 in [−10, 10] of k_i(t) = a_i + b_i·t,
-// switch_turn (integer, [1, 60]), late_k1 [−50, 50] and equal [−1, 1]
+// switch_turn (integer turn number, [1, 60]), late_k1 [−50, 50] and equal [−1, 1]
 // (004_5fa71e7c84b0e80d.txt §4), all linear.
+//
+// Fixed unless freed: a_1 = 64, the scale anchor (every a_i and b_i times one factor gives
+// the same k_i ratios and the same moves), and late_k1 = 5: from switch_turn on the
+// evaluation is late_k1·tq alone, so any positive late_k1 plays identically.
 func AmazonsLayout() *Layout {
 	d := amazons.DefaultWeights()
 	var genes []Gene
 	for i := 0; i < 5; i++ {
-		genes = append(genes, Gene{Name: fmt.Sprintf("a_%d", i+1), Min: -200, Max: 200, Default: d.A[i]})
+		g := Gene{Name: fmt.Sprintf("a_%d", i+1), Min: -200, Max: 200, Default: d.A[i]}
+		if i == 0 {
+			g.Fixed, g.Note = true, "scale anchor: all a_i, b_i scaled by one factor play identically"
+		}
+		genes = append(genes, g)
 	}
 	for i := 0; i < 5; i++ {
 		genes = append(genes, Gene{Name: fmt.Sprintf("b_%d", i+1), Min: -10, Max: 10, Default: d.B[i]})
 	}
 	genes = append(genes,
 		Gene{Name: "switch_turn", Min: 1, Max: 60, Default: d.SwitchTurn, Integer: true},
-		Gene{Name: "late_k1", Min: -50, Max: 50, Default: d.LateK1},
+		Gene{Name: "late_k1", Min: -50, Max: 50, Default: d.LateK1, Fixed: true,
+			Note: "the late evaluation is late_k1·tq alone: any positive value plays identically"},
 		Gene{Name: "equal", Min: -1, Max: 1, Default: d.Equal})
 	return &Layout{Game: amazons.Name, Genes: genes,
 		toWeights: func(x []float64) engine.Weights {

@@ -1,7 +1,14 @@
 // Package tuner runs a tuning run: an eaopt genetic algorithm (github.com/MaxHalford/eaopt
 // v0.4.2) over a game's gene layout, with fitness from full alpha-beta self-play games
-// played on a worker pool against an opponent pool (the paper's weights and the best
-// champions so far), every generation saved through a Store in one transaction.
+// played on a worker pool against a reference set frozen for each generation (the paper's
+// weights and the latest hall-of-fame members), selection that resists noise (racing and a
+// hall of fame with statistical admission, selection.go), every generation saved through
+// a Store in one transaction.
+//
+// Files by concern: run.go (a run's life: start, resume, budget, finish), schedule.go
+// (which games a generation plays and how their results are counted), selection.go
+// (racing, the GA model, the hall of fame), records.go (what is saved), verify.go and
+// match.go (held-out matches), openings.go, pool.go (the worker pool).
 //
 // Reproducibility: all randomness derives from the run's seed and the generation number
 // (openings, the initial population, selection, crossover, mutation), games are searched
@@ -14,8 +21,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -36,17 +45,37 @@ type Config struct {
 	Seed int64  `json:"seed" yaml:"seed"`
 	// Population is the number of individuals per generation.
 	Population int `json:"population" yaml:"population"`
-	// Generations is the number of generations after generation 0 (the initial one).
+	// Generations is the number of generations after generation 0 (the initial one); 0
+	// means "until the time budget" and needs TimeBudget.
 	Generations int `json:"generations" yaml:"generations"`
-	// Games is the number of games each individual plays per generation: Games/2 openings,
-	// each played twice with colours swapped. Must be even and positive.
+	// TimeBudget stops the run at the first generation boundary after this much wall time
+	// (Go duration, e.g. "8h"; "" = none); the verification follows. Resumed runs count
+	// the time of their earlier sessions.
+	TimeBudget string `json:"time_budget,omitempty" yaml:"time_budget"`
+	// Games is the number of games of each racing round: Games/2 openings, each played
+	// twice with colours swapped. Must be even and positive.
 	Games int `json:"games" yaml:"games"`
+	// RaceRounds is the number of successive-halving rounds after the screening round: the
+	// better half of a round's players play Games more games on new openings.
+	RaceRounds int `json:"race_rounds" yaml:"race_rounds"`
+	// AdmitGames is the length of the hall-of-fame test of each generation's race winner
+	// against the current champion (0 = no hall of fame: the champion is the rank-1
+	// individual of the last generation). Even.
+	AdmitGames int `json:"admit_games" yaml:"admit_games"`
+	// AdmitZ is the number of standard errors by which the winner's head-to-head score must
+	// exceed ½ to be admitted, and the z of the lower confidence bound that picks the
+	// champion among the hall of fame (1.645: one-sided 95%).
+	AdmitZ float64 `json:"admit_z" yaml:"admit_z"`
 	// Workers is the number of games played at once (default: the number of CPUs). It
 	// never changes results.
 	Workers int `json:"workers" yaml:"workers"`
 	// Depth and Width are the search limits of every game (0 = the game's default).
 	Depth int `json:"depth" yaml:"depth"`
-	Width int `json:"width" yaml:"width"`
+	// Depths, if set, mixes search depths: opening pair k of a generation is played at
+	// Depths[k mod len(Depths)] (both games, every individual), so the champion is not
+	// fitted to one depth. Depth is then ignored.
+	Depths []int `json:"depths,omitempty" yaml:"depths"`
+	Width  int   `json:"width" yaml:"width"`
 	// MaxPlies adjudicates a still-running game as a draw (0 = a per-game default).
 	MaxPlies int `json:"max_plies" yaml:"max_plies"`
 	// Elite individuals are carried unchanged into the next generation (generational
@@ -62,11 +91,13 @@ type Config struct {
 	Mutation genomes.Mutation `json:"mutation" yaml:"mutation"`
 	// Init is "perturb" (the baseline plus perturbations of it) or "random".
 	Init string `json:"init" yaml:"init"`
-	// Champions is the number of previous generations' best individuals in the opponent
-	// pool besides the baseline.
+	// Champions is the number of hall-of-fame members (the latest admitted) in the
+	// reference set besides the paper's weights.
 	Champions int `json:"champions" yaml:"champions"`
 	// Free lists fixed genes to tune anyway (e.g. value_6, threat_6 for Connect6).
 	Free []string `json:"free,omitempty" yaml:"free"`
+	// Fix lists genes to hold at the paper's value (e.g. k1, k2 for Gomoku).
+	Fix []string `json:"fix,omitempty" yaml:"fix"`
 	// Opponents are external engines ("cmd:PATH ARGS") added to every generation's opponent
 	// pool; their games depend on timing, so a run with them is not reproducible.
 	Opponents []string `json:"opponents,omitempty" yaml:"opponents"`
@@ -75,18 +106,45 @@ type Config struct {
 	// VerifyGames is the size of the final verification match of the champion against the
 	// baseline on held-out openings (0 = none); it stops early when its SPRT decides.
 	VerifyGames int `json:"verify_games" yaml:"verify_games"`
-	// VerifyOpenings is "builtin", "random" or an opening file ("" = builtin for Gomoku,
-	// random otherwise); openings used in tuning are always excluded.
+	// VerifyOpenings is "random" (the held-out half of the opening space), "builtin" or an
+	// opening file ("" = random); openings used in tuning are always excluded.
 	VerifyOpenings string `json:"verify_openings,omitempty" yaml:"verify_openings"`
+	// VerifyDepth, if > 0, repeats the final verification at this search depth (users play
+	// at longer time controls than they tune at).
+	VerifyDepth int `json:"verify_depth,omitempty" yaml:"verify_depth"`
+	// VerifyEvery, if > 0, plays a held-out check of the champion against the paper's
+	// weights (VerifyGames games, no SPRT) every VerifyEvery generations and stores it with
+	// the generation: verified Elo against wall time.
+	VerifyEvery int `json:"verify_every,omitempty" yaml:"verify_every"`
 }
 
-// DefaultConfig returns a small real run that finishes in a few minutes on two cores.
+// Budget returns the parsed TimeBudget (0 = none).
+func (c *Config) Budget() time.Duration {
+	d, _ := time.ParseDuration(c.TimeBudget)
+	return d
+}
+
+// MaxDepth is the deepest search depth the run's games use (0 = the game's default).
+func (c *Config) MaxDepth() int {
+	d := c.Depth
+	for _, x := range c.Depths {
+		d = max(d, x)
+	}
+	return d
+}
+
+// DefaultConfig returns the defaults: a small real run of 5 generations (a few minutes on
+// two cores), or an overnight one when a time budget is given and generations are not.
+//
+// Per generation: 12 individuals × 16 games, racing 6 × 16 and 3 × 16 more (336 games,
+// fewer when genomes repeat), and a 64-game hall-of-fame test of the winner when it is new.
 func DefaultConfig(game string) Config {
 	return Config{
-		Game: game, Seed: 1, Population: 10, Generations: 5, Games: 8,
-		Workers: runtime.NumCPU(), Elite: 1, Tournament: 3,
+		Game: game, Seed: 1, Population: 12, Generations: 5, Games: 16, RaceRounds: 2,
+		AdmitGames: 64, AdmitZ: 1.0,
+		Workers: runtime.NumCPU(), Elite: 2, Tournament: 3,
 		CrossoverRate: 0.5, MutationRate: 0.8, Mutation: genomes.DefaultMutation,
-		Init: "perturb", Champions: 2, VerifyGames: 20,
+		Init: "perturb", Champions: 1, VerifyGames: 200,
 	}
 }
 
@@ -100,10 +158,22 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("population: %d, want at least 2", c.Population)
 	case c.Population > 10000:
 		return fmt.Errorf("population: %d, want at most 10000", c.Population)
-	case c.Generations < 1:
-		return fmt.Errorf("generations: %d, want at least 1", c.Generations)
+	case c.Generations < 0 || (c.Generations == 0 && c.TimeBudget == ""):
+		return fmt.Errorf("generations: %d, want at least 1 (0 only with time_budget)", c.Generations)
 	case c.Games < 2 || c.Games%2 != 0:
 		return fmt.Errorf("games: %d, want a positive even number (each opening is played twice, colours swapped)", c.Games)
+	case c.RaceRounds < 0 || c.RaceRounds > 10:
+		return fmt.Errorf("race_rounds: %d, want 0 to 10", c.RaceRounds)
+	case c.AdmitGames < 0 || c.AdmitGames%2 != 0:
+		return fmt.Errorf("admit_games: %d, want 0 or a positive even number", c.AdmitGames)
+	case math.IsNaN(c.AdmitZ) || c.AdmitZ < 0 || c.AdmitZ > 10:
+		return fmt.Errorf("admit_z: %g, want 0 to 10", c.AdmitZ)
+	case c.VerifyDepth < 0 || c.VerifyDepth > 20:
+		return fmt.Errorf("verify_depth: %d, want 0 (none) to 20", c.VerifyDepth)
+	case c.VerifyEvery < 0:
+		return fmt.Errorf("verify_every: %d is negative", c.VerifyEvery)
+	case c.VerifyEvery > 0 && c.VerifyGames == 0:
+		return errors.New("verify_every: needs verify_games > 0 (the size of each check)")
 	case c.Workers < 1:
 		return fmt.Errorf("workers: %d, want at least 1", c.Workers)
 	case c.Depth < 0 || c.Depth > 20:
@@ -131,6 +201,16 @@ func (c *Config) Validate() error {
 	case c.VerifyGames < 0 || c.VerifyGames%2 != 0:
 		return fmt.Errorf("verify_games: %d, want 0 or a positive even number", c.VerifyGames)
 	}
+	if c.TimeBudget != "" {
+		if d, err := time.ParseDuration(c.TimeBudget); err != nil || d <= 0 {
+			return fmt.Errorf("time_budget: %q, want a positive duration like 30m or 8h", c.TimeBudget)
+		}
+	}
+	for i, d := range c.Depths {
+		if d < 1 || d > 20 {
+			return fmt.Errorf("depths[%d]: %d, want 1 to 20", i, d)
+		}
+	}
 	for _, o := range c.Opponents {
 		if _, ok, err := protocol.ParseCommand(o); !ok || err != nil {
 			return fmt.Errorf("opponents: %q: want cmd:PATH [ARGS]", o)
@@ -139,6 +219,13 @@ func (c *Config) Validate() error {
 	e, _ := genomes.Lookup(c.Game)
 	if _, err := e.Layout.Free(c.Free...); err != nil {
 		return fmt.Errorf("free: %w", err)
+	}
+	l, err := e.Layout.Fix(c.Fix...)
+	if err != nil {
+		return fmt.Errorf("fix: %w", err)
+	}
+	if l, _ = l.WithFixed(c.Free, c.Fix); l.FreeCount() == 0 {
+		return errors.New("fix: every gene is fixed; nothing to tune")
 	}
 	return nil
 }

@@ -39,6 +39,14 @@ type MatchGame struct {
 
 // MatchResult is a finished (or SPRT-stopped) match, from A's side.
 type MatchResult struct {
+	// Requested is the number of games asked for; Result counts the distinct games played.
+	Requested int `json:"games_requested"`
+	// Deterministic is true when both players are built-in engines with fixed-depth or
+	// fixed-node limits: a game from one opening and colour assignment then always repeats,
+	// so each is played and counted once.
+	Deterministic bool `json:"deterministic"`
+	// Warning says when more games were asked than distinct ones exist.
+	Warning  string          `json:"warning,omitempty"`
 	Result   stats.Result    `json:"result"`
 	Estimate *stats.Estimate `json:"estimate,omitempty"`
 	SPRT     *stats.SPRT     `json:"sprt,omitempty"`
@@ -77,7 +85,28 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 	if cfg.AExt != nil || cfg.BExt != nil {
 		cfg.Setup.Forfeit = true
 	}
+	res.Requested = cfg.Games
 	pairs := cfg.Games / 2
+	res.Deterministic = cfg.AExt == nil && cfg.BExt == nil && cfg.Setup.Limits.Time == 0
+	if res.Deterministic {
+		// Two deterministic engines replay the same game from the same opening and colours:
+		// count each distinct pair once (issue 9: 1 000 games on 26 openings were 52
+		// distinct games, reported as if independent).
+		var distinct Openings
+		seen := map[string]bool{}
+		for _, o := range cfg.Openings {
+			if k := Key(o); !seen[k] {
+				seen[k] = true
+				distinct = append(distinct, o)
+			}
+		}
+		cfg.Openings = distinct
+		if pairs > len(distinct) {
+			res.Warning = fmt.Sprintf("%d games asked, but deterministic engines have only %d distinct games (%d openings × 2 colours); each is played and counted once",
+				cfg.Games, 2*len(distinct), len(distinct))
+			pairs = len(distinct)
+		}
+	}
 	var done atomic.Int64
 	var progMu sync.Mutex
 	for first := 0; first < pairs; first += matchBatchPairs {
@@ -93,7 +122,7 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 			n := done.Add(1)
 			if progress != nil {
 				progMu.Lock()
-				progress(int(n), cfg.Games, sofar)
+				progress(int(n), 2*pairs, sofar)
 				progMu.Unlock()
 			}
 		})

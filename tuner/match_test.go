@@ -3,9 +3,9 @@ package tuner
 import (
 	"context"
 	"fmt"
-
 	"strings"
 	"testing"
+	"time"
 
 	"evotune/engine"
 	"evotune/engine/gomoku"
@@ -28,7 +28,7 @@ func gomokuSetup() GameSetup {
 // TestMatchSPRTIndependentOfWorkers: a weakened player loses, the SPRT accepts H0 and
 // stops early, and the record is the same with 1 and 3 workers.
 func TestMatchSPRTIndependentOfWorkers(t *testing.T) {
-	ops, err := BuiltinOpenings(gomoku.Game{}, 0)
+	ops, _, err := SelectOpenings("random", gomoku.Game{}, 0, 200, 7, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,6 +66,29 @@ func TestMatchSelfIsEven(t *testing.T) {
 	}
 	if _, err := PlayMatch(context.Background(), MatchConfig{Setup: gomokuSetup(), A: gomoku.DefaultWeights(), B: gomoku.DefaultWeights(), Games: 3, Openings: ops}, nil); err == nil {
 		t.Fatal("odd games accepted")
+	}
+}
+
+// TestDeterministicGamesCountedOnce: two fixed-depth engines from 26 openings have only 52
+// distinct games; asking for 1 000 plays and counts each once and says so.
+func TestDeterministicGamesCountedOnce(t *testing.T) {
+	ops, _ := BuiltinOpenings(gomoku.Game{}, 0)
+	res, err := PlayMatch(context.Background(), MatchConfig{Setup: gomokuSetup(), A: weakGomoku(), B: gomoku.DefaultWeights(),
+		Games: 1000, Openings: append(ops, ops...), Workers: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Deterministic || res.Requested != 1000 || res.Result.Games() != 52 || res.Result.Pairs() != 26 || res.Estimate.Pairs != 26 ||
+		!strings.Contains(res.Warning, "26 openings") {
+		t.Fatalf("got %d games, %d pairs, warning %q", res.Result.Games(), res.Result.Pairs(), res.Warning)
+	}
+	// With a time limit the engines are not deterministic: every requested game is played.
+	timed := gomokuSetup()
+	timed.Limits.Time = time.Second
+	res, err = PlayMatch(context.Background(), MatchConfig{Setup: timed, A: weakGomoku(), B: gomoku.DefaultWeights(),
+		Games: 60, Openings: ops, Workers: 2}, nil)
+	if err != nil || res.Deterministic || res.Result.Games() != 60 || res.Warning != "" {
+		t.Fatalf("timed match: %v, %d games, warning %q", err, res.Result.Games(), res.Warning)
 	}
 }
 

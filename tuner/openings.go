@@ -3,6 +3,7 @@ package tuner
 import (
 	"bufio"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -17,10 +18,34 @@ type Openings [][]string
 // Key identifies an opening (its moves joined).
 func Key(o []string) string { return strings.Join(o, " ") }
 
-// RandomOpenings draws n openings from the game's random opening generator (engine.Opener),
-// skipping any whose key is in exclude and duplicates; after 100·n draws it returns what it
-// has. The error names a game without openings.
-func RandomOpenings(g engine.Game, board, n int, rng *rand.Rand, exclude map[string]bool) (Openings, error) {
+// Half is a half of the space of random openings. Tuning draws only from TuningHalf and
+// held-out verification only from HeldOutHalf, so the two are disjoint by construction,
+// whatever the seeds and however long the run (issue 9).
+type Half int8
+
+const (
+	// AnyHalf draws from the whole space.
+	AnyHalf Half = iota
+	// TuningHalf holds the openings tuning (racing and admission games) may use.
+	TuningHalf
+	// HeldOutHalf holds the openings of verification, checkpoints and random matches.
+	HeldOutHalf
+)
+
+// HalfOf returns the half an opening belongs to: a bit of the FNV-1a hash of its key.
+func HalfOf(o []string) Half {
+	h := fnv.New64a()
+	h.Write([]byte(Key(o)))
+	if h.Sum64()>>17&1 == 0 {
+		return TuningHalf
+	}
+	return HeldOutHalf
+}
+
+// RandomOpenings draws n openings from the game's random opening generator (engine.Opener)
+// in the given half, skipping any whose key is in exclude and duplicates; after 100·n draws
+// it returns what it has. The error names a game without openings.
+func RandomOpenings(g engine.Game, board, n int, rng *rand.Rand, half Half, exclude map[string]bool) (Openings, error) {
 	op, ok := g.(engine.Opener)
 	if !ok {
 		return nil, fmt.Errorf("%s cannot make random openings", g.Name())
@@ -34,7 +59,7 @@ func RandomOpenings(g engine.Game, board, n int, rng *rand.Rand, exclude map[str
 		}
 		o := op.RandomOpening(b, rng)
 		k := Key(o)
-		if seen[k] || exclude[k] {
+		if seen[k] || exclude[k] || (half != AnyHalf && HalfOf(o) != half) {
 			continue
 		}
 		seen[k] = true
@@ -58,7 +83,7 @@ func BuiltinOpenings(g engine.Game, board int) (Openings, error) {
 			return out, nil
 		}
 	}
-	return RandomOpenings(g, board, 50, rand.New(rand.NewPCG(builtinSeed, 0)), nil)
+	return RandomOpenings(g, board, 50, rand.New(rand.NewPCG(builtinSeed, 0)), AnyHalf, nil)
 }
 
 // ParseOpenings reads an opening file: one opening per line, its moves separated by spaces
@@ -117,9 +142,11 @@ func LoadOpenings(path string, g engine.Game, board int) (Openings, error) {
 	return ParseOpenings(f, path, g, board)
 }
 
-// SelectOpenings resolves an --openings value: "builtin", "random" (n openings from seed),
-// "none" (every game from the start position) or a file name. Openings in exclude (the run's tuning openings, for held-out
-// verification) are dropped; the error says when none are left.
+// SelectOpenings resolves an --openings value: "builtin", "random" (n openings from seed,
+// drawn from the held-out half, so never one a run tuned on), "none" (every game from the
+// start position) or a file name. Openings in exclude (e.g. a run's tuning openings, for
+// held-out verification from a file or the book) are dropped; the error says when none are
+// left.
 func SelectOpenings(spec string, g engine.Game, board, n int, seed int64, exclude map[string]bool) (Openings, string, error) {
 	var all Openings
 	var err error
@@ -130,7 +157,7 @@ func SelectOpenings(spec string, g engine.Game, board, n int, seed int64, exclud
 	case "builtin":
 		all, err = BuiltinOpenings(g, board)
 	case "random":
-		all, err = RandomOpenings(g, board, n, rand.New(rand.NewPCG(uint64(seed), 0x0E4)), exclude)
+		all, err = RandomOpenings(g, board, n, rand.New(rand.NewPCG(uint64(seed), 0x0E4)), HeldOutHalf, exclude)
 	default:
 		all, err = LoadOpenings(spec, g, board)
 		label = "file " + spec

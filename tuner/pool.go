@@ -17,6 +17,9 @@ type GameTask struct {
 	// BlackExt and WhiteExt, when set, replace the weights by an external program.
 	BlackExt, WhiteExt *protocol.ExternalSpec
 	Opening            []string
+	// Depth, if > 0, replaces the setup's search depth for both players (mixed-depth
+	// tuning, Config.Depths).
+	Depth int
 }
 
 // GameSetup is what every game of a batch shares.
@@ -55,7 +58,7 @@ func PlayBatch(parent context.Context, setup GameSetup, tasks []GameTask, worker
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var players [2]engine.Player // reused across this worker's games when possible
+			var players [2]slot // reused across this worker's games when possible
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(tasks) || ctx.Err() != nil {
@@ -83,23 +86,33 @@ func PlayBatch(parent context.Context, setup GameSetup, tasks []GameTask, worker
 	return recs, nil
 }
 
-// player returns a player with weights w: the worker's previous one reset (exactly as
-// fresh, see engine.Resetter) or a new one.
-func player(s GameSetup, w engine.Weights, slot *engine.Player) (engine.Player, error) {
-	if r, ok := (*slot).(engine.Resetter); ok {
+// slot is a worker's player for one colour and the limits it was made with.
+type slot struct {
+	p   engine.Player
+	lim engine.Limits
+}
+
+// player returns a player with weights w and limits lim: the worker's previous one reset
+// (exactly as fresh, see engine.Resetter) when its limits are the same, or a new one.
+func player(s GameSetup, w engine.Weights, lim engine.Limits, sl *slot) (engine.Player, error) {
+	if r, ok := sl.p.(engine.Resetter); ok && sl.lim == lim {
 		if err := r.Reset(w); err == nil {
-			return *slot, nil
+			return sl.p, nil
 		}
 	}
-	p, err := s.Game.NewPlayer(w, s.Limits)
+	p, err := s.Game.NewPlayer(w, lim)
 	if err != nil {
 		return nil, err
 	}
-	*slot = p
+	*sl = slot{p, lim}
 	return p, nil
 }
 
-func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]engine.Player) (engine.GameRecord, error) {
+func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (engine.GameRecord, error) {
+	lim := s.Limits
+	if t.Depth > 0 {
+		lim.Depth = t.Depth
+	}
 	b, err := s.Game.NewBoard(s.Board)
 	if err != nil {
 		return engine.GameRecord{}, err
@@ -115,7 +128,7 @@ func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]engine.Pl
 			side[i] = x
 			continue
 		}
-		if side[i], err = player(s, c.w, &players[i]); err != nil {
+		if side[i], err = player(s, c.w, lim, &players[i]); err != nil {
 			return engine.GameRecord{}, err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -64,7 +65,13 @@ func fingerprint(gens []GenerationRecord) string {
 			fmt.Fprintf(&sb, " new %s %s %v %s\n", n.ID, n.Operator, n.Parents, genes)
 		}
 		for _, r := range g.GameResults {
-			fmt.Fprintf(&sb, " game %s %s %d %v %v %v\n", r.Individual, r.Opponent, r.Opening, r.Colour, r.Score, r.Record.Moves)
+			fmt.Fprintf(&sb, " game %s %s %d %v %v %d %d %v\n", r.Individual, r.Opponent, r.Opening, r.Colour, r.Score, r.Depth, r.Round, r.Record.Moves)
+		}
+		if a := g.Admission; a != nil {
+			fmt.Fprintf(&sb, " admission %+v\n", *a)
+		}
+		if c := g.Checkpoint; c != nil {
+			fmt.Fprintf(&sb, " checkpoint %s %+v %.3f\n", c.Champion, c.Result, c.Elo)
 		}
 	}
 	return sb.String()
@@ -133,17 +140,21 @@ func TestLineageAndAccounting(t *testing.T) {
 		}
 		games := map[string]int{}
 		for _, r := range g.GameResults {
-			games[r.Individual]++
+			if r.Round != AdmissionRound {
+				games[r.Individual]++
+			}
 		}
 		for i, in := range g.Individuals {
 			if !known[in.ID] {
 				t.Fatalf("gen %d: individual %s has no genome", g.Generation, in.ID)
 			}
-			if in.Rank != i+1 || (i > 0 && in.Fitness < g.Individuals[i-1].Fitness) {
-				t.Fatalf("gen %d: ranks out of order", g.Generation)
+			if prev := g.Individuals[max(i-1, 0)]; in.Rank != i+1 || in.Round > prev.Round || (in.Round == prev.Round && in.Fitness < prev.Fitness) {
+				t.Fatalf("gen %d: ranks out of order (round, then fitness)", g.Generation)
 			}
-			if games[in.ID] != cfg.Games {
-				t.Fatalf("gen %d: %s played %d games, want %d", g.Generation, in.ID, games[in.ID], cfg.Games)
+			// This generation's games only (records are never added across generations);
+			// a pair against an identical genome is not played but counts as two draws.
+			if want := cfg.Games * (in.Round + 1); in.Stats.Games() != want || games[in.ID] > want {
+				t.Fatalf("gen %d: %s has %d games (%d played), want %d", g.Generation, in.ID, in.Stats.Games(), games[in.ID], want)
 			}
 			pairs := 0
 			for _, c := range in.Stats.Penta {
@@ -155,11 +166,19 @@ func TestLineageAndAccounting(t *testing.T) {
 			if 1-in.Stats.Score() != in.Fitness {
 				t.Fatalf("%s: fitness %v, score %v", in.ID, in.Fitness, in.Stats.Score())
 			}
-			// An individual that lived before keeps accumulating its games.
-			if prev, ok := stats[in.ID]; ok && in.Stats.Games() != prev.Games()+cfg.Games {
-				t.Fatalf("gen %d: survivor %s has %d games, had %d", g.Generation, in.ID, in.Stats.Games(), prev.Games())
-			}
 			stats[in.ID] = in.Stats
+		}
+		// Successive halving: n, then ⌈n/2⌉, ⌈n/4⌉ … individuals reach each round.
+		for r, want := 0, cfg.Population; r <= cfg.RaceRounds; r, want = r+1, (want+1)/2 {
+			reached := 0
+			for _, in := range g.Individuals {
+				if in.Round >= r {
+					reached++
+				}
+			}
+			if reached != want {
+				t.Fatalf("gen %d: %d individuals reached round %d, want %d", g.Generation, reached, r, want)
+			}
 		}
 		if g.Generation > 0 {
 			elites := 0
@@ -209,7 +228,15 @@ func TestConfigValidation(t *testing.T) {
 		"games: 3":       func(c *Config) { c.Games = 3 },
 		"games: 0":       func(c *Config) { c.Games = 0 },
 		"workers":        func(c *Config) { c.Workers = 0 },
-		"elite":          func(c *Config) { c.Elite = 10 },
+		"elite":          func(c *Config) { c.Elite = 20 },
+		"race_rounds":    func(c *Config) { c.RaceRounds = -1 },
+		"admit_games":    func(c *Config) { c.AdmitGames = 3 },
+		"admit_z":        func(c *Config) { c.AdmitZ = math.NaN() },
+		"time_budget":    func(c *Config) { c.TimeBudget = "soon" },
+		"generations: 0": func(c *Config) { c.Generations = 0 },
+		"depths":         func(c *Config) { c.Depths = []int{3, 0} },
+		"fix":            func(c *Config) { c.Fix = []string{"k9"} },
+		"verify_every":   func(c *Config) { c.VerifyEvery, c.VerifyGames = 2, 0 },
 		"mutation_rate":  func(c *Config) { c.MutationRate = 2 },
 		"crossover_rate": func(c *Config) { c.CrossoverRate = -1 },
 		"init":           func(c *Config) { c.Init = "zeros" },
@@ -271,11 +298,19 @@ func stateFromRecords(runID int64, gens []GenerationRecord) ResumeState {
 		return ResumeIndividual{ID: id, Genes: n.Genes, Op: n.Operator, Parents: n.Parents, Born: n.Born, Stats: stats}
 	}
 	for _, g := range gens {
-		st.Bests = append(st.Bests, ind(g.Best, genomes.Stats{}))
+		if a := g.Admission; a != nil {
+			st.Tested = append(st.Tested, a.Candidate)
+			if a.Admitted {
+				n := born[a.Candidate]
+				st.HallOfFame = append(st.HallOfFame, ResumeFamer{HallOfFamer: HallOfFamer{ID: a.Candidate, Generation: g.Generation, Elo: a.ChainElo, EloSE: a.ChainSE}, Genes: n.Genes})
+			}
+		}
 	}
 	if len(gens) > 0 {
 		for _, in := range gens[len(gens)-1].Individuals {
-			st.Population = append(st.Population, ind(in.ID, in.Stats))
+			r := ind(in.ID, in.Stats)
+			r.Round = in.Round
+			st.Population = append(st.Population, r)
 		}
 	}
 	return st

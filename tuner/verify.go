@@ -3,6 +3,7 @@ package tuner
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"evotune/engine"
 	"evotune/tuner/stats"
@@ -16,6 +17,12 @@ type Verification struct {
 	Openings string        `json:"openings"`
 	Limits   engine.Limits `json:"limits"`
 	Games    int           `json:"games"`
+	// Pairs is the number of distinct colour-swapped pairs the estimate rests on.
+	Pairs int `json:"distinct_pairs"`
+	// Generation and Elapsed place a checkpoint (Config.VerifyEvery) in the run.
+	Generation int           `json:"generation,omitempty"`
+	Elapsed    time.Duration `json:"elapsed_ns,omitempty"`
+	Warning    string        `json:"warning,omitempty"`
 	stats.Result
 	Score    float64     `json:"score"`
 	Elo      float64     `json:"elo"`
@@ -28,6 +35,8 @@ type Verification struct {
 	LLRLower float64     `json:"llr_lower"`
 	LLRUpper float64     `json:"llr_upper"`
 	Verdict  string      `json:"verdict,omitempty"`
+	// Deep is the same match at Config.VerifyDepth, if one was played.
+	Deep *Verification `json:"deep,omitempty"`
 }
 
 // VerifyConfig describes a verification match.
@@ -51,10 +60,7 @@ type VerifyConfig struct {
 func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int, r stats.Result)) (Verification, error) {
 	spec := vc.OpeningSpec
 	if spec == "" {
-		spec = "random"
-		if _, ok := vc.Setup.Game.(engine.OpeningBook); ok {
-			spec = "builtin"
-		}
+		spec = "random" // the held-out half: disjoint from every tuning opening by construction
 	}
 	openings, label, err := SelectOpenings(spec, vc.Setup.Game, vc.Setup.Board, max(vc.Games/2, 1), vc.Seed, vc.Exclude)
 	if err != nil {
@@ -67,9 +73,41 @@ func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int,
 	}
 	v := Verification{Champion: vc.ChampionID, Opponent: "baseline", Limits: vc.Setup.Limits,
 		Openings: fmt.Sprintf("%s (%d held out, %d tuning openings excluded)", label, len(openings), len(vc.Exclude)),
-		Games:    res.Result.Games(), Result: res.Result, SPRT: res.SPRT, LLR: res.LLR, LLRLower: res.Lower, LLRUpper: res.Upper, Verdict: res.Verdict}
+		Games:    res.Result.Games(), Pairs: res.Result.Pairs(), Warning: res.Warning, Result: res.Result, SPRT: res.SPRT, LLR: res.LLR, LLRLower: res.Lower, LLRUpper: res.Upper, Verdict: res.Verdict}
 	if e := res.Estimate; e != nil {
 		v.Score, v.Elo, v.EloCI95, v.EloLow, v.EloHigh, v.LOS = e.Score, e.Elo, e.CI95, e.EloLow, e.EloHigh, e.LOS
 	}
 	return v, nil
+}
+
+// verifyChampion plays the run's champion against the paper's weights on held-out
+// openings drawn from seed, with setup's limits.
+func (t *Tuner) verifyChampion(setup GameSetup, seed int64, sprt *stats.SPRT) (Verification, error) {
+	champ, err := t.layout.Weights(t.summary.BestGenes)
+	if err != nil {
+		return Verification{}, err
+	}
+	t.report(Event{Verifying: true, GamesTotal: t.cfg.VerifyGames})
+	return Verify(t.ctx, VerifyConfig{Setup: setup, Champion: champ, ChampionID: t.summary.Best, Games: t.cfg.VerifyGames,
+		OpeningSpec: t.cfg.VerifyOpenings, Exclude: t.tuningOpenings, Seed: seed, SPRT: sprt, Workers: t.cfg.Workers},
+		func(done, total int, _ stats.Result) {
+			t.report(Event{Verifying: true, GamesDone: done, GamesTotal: total})
+		})
+}
+
+// checkpoint plays the held-out check of the current champion (VerifyGames games, no
+// SPRT, openings from the generation's own seed). A champion that is still the paper's
+// weights is Elo 0 exactly and plays no games.
+func (t *Tuner) checkpoint() (*Verification, error) {
+	var v Verification
+	if fmt.Sprint(t.summary.BestGenes) == fmt.Sprint(t.layout.Defaults()) {
+		v = Verification{Champion: t.summary.Best, Opponent: "baseline", Openings: "none: the champion is the baseline", Limits: t.setup.Limits}
+	} else {
+		var err error
+		if v, err = t.verifyChampion(t.setup, int64(mix(uint64(t.cfg.Seed)^mix(uint64(t.gen)<<8|streamCheck))>>1), nil); err != nil {
+			return nil, fmt.Errorf("checkpoint: %w", err)
+		}
+	}
+	v.Generation, v.Elapsed = t.gen, t.elapsed()
+	return &v, nil
 }

@@ -126,7 +126,7 @@ func newGenerationsCmd() *cobra.Command {
 	var o inspectOpts
 	c := &cobra.Command{
 		Use:     "generations RUN [--db FILE] [--json]",
-		Short:   "Show a run's generations: best and mean score, spread, diversity, games, time",
+		Short:   "Show a run's generations: race winner's score ± SE, hall-of-fame test, champion, verified Elo, time",
 		Args:    cobra.ExactArgs(1),
 		Example: "  evotune generations 1\n  evotune generations 1 --json",
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -150,20 +150,92 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 	if _, err := d.Run(ctx, id); err != nil {
 		return err
 	}
-	gens, err := d.Generations(ctx, id)
+	views, err := loadGenerations(ctx, d, id)
 	if err != nil {
 		return err
 	}
 	if o.json {
-		return writeJSON(out, gens)
+		return writeJSON(out, views)
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "GEN\tBEST SCORE\tMEAN SCORE\tSTD\tDIVERSITY\tGAMES\tSECONDS\tBEST\tOPPONENTS")
-	for _, g := range gens {
-		fmt.Fprintf(tw, "%d\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%.1f\t%s\t%s\n", g.Generation, 1-g.FitMin, 1-g.FitMean, g.FitStd, g.Diversity, g.Games,
-			float64(g.DurationMS)/1000, g.Best, g.Opponents)
+	fmt.Fprintln(tw, "GEN\tRACE WINNER\tSCORE ± SE\tGAMES\tMEAN\tDIVERSITY\tPLAYED\tELAPSED\tHALL OF FAME TEST\tCHAMPION\tVERIFIED ELO")
+	for _, v := range views {
+		g := v.GenerationRow
+		score := "-"
+		if v.BestScoreSE != nil {
+			score = fmt.Sprintf("%.3f ± %.3f", v.BestScore, *v.BestScoreSE)
+		}
+		test := "-"
+		if a := v.Admission; a != nil {
+			verdict := "rejected"
+			if a.Admitted {
+				verdict = "admitted"
+			}
+			test = fmt.Sprintf("%s vs %s %.3f ± %.3f: %s", a.Candidate, a.Opponent, a.Score, a.ScoreSE, verdict)
+		}
+		verified := "-"
+		if c := v.Checkpoint; c != nil && c.Elo != nil {
+			verified = fmt.Sprintf("%s ± %.1f (%d pairs)", eloText(*c.Elo), *c.EloCI95, c.Pairs)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%.3f\t%.3f\t%d\t%s\t%s\t%s\t%s\n", g.Generation, g.Best, score, v.BestGames, 1-g.FitMean, g.Diversity, g.Games,
+			(time.Duration(g.ElapsedMS) * time.Millisecond).Round(time.Second), test, orDash(g.Champion), verified)
 	}
 	return tw.Flush()
+}
+
+// generationView is one generation as `generations` shows it: the stored row, its race
+// winner's score with its standard error and games, its hall-of-fame test and checkpoint.
+type generationView struct {
+	db.GenerationRow
+	BestScore   float64           `json:"best_score"`
+	BestScoreSE *float64          `json:"best_score_se"`
+	BestGames   int               `json:"best_games"`
+	Admission   *db.AdmissionRow  `json:"admission"`
+	Checkpoint  *db.CheckpointRow `json:"checkpoint"`
+}
+
+func loadGenerations(ctx context.Context, d *db.DB, runID int64) ([]generationView, error) {
+	gens, err := d.Generations(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	adms, err := d.Admissions(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	checks, err := d.Checkpoints(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	views := make([]generationView, len(gens))
+	for i, g := range gens {
+		views[i].GenerationRow = g
+		inds, err := d.Individuals(ctx, runID, g.Generation)
+		if err != nil {
+			return nil, err
+		}
+		if len(inds) > 0 {
+			views[i].BestScore, views[i].BestScoreSE, views[i].BestGames = inds[0].Score, inds[0].ScoreSE, inds[0].Games
+		}
+	}
+	for i := range adms {
+		if g := adms[i].Generation; g < len(views) {
+			views[g].Admission = &adms[i]
+		}
+	}
+	for i := range checks {
+		if g := checks[i].Generation; g < len(views) {
+			views[g].Checkpoint = &checks[i]
+		}
+	}
+	return views, nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // ---- individual ----
@@ -243,11 +315,22 @@ func runIndividual(ctx context.Context, o inspectOpts, id string, out io.Writer)
 	}
 	tw.Flush()
 	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "GEN\tRANK\tSCORE\tGAMES\tW\tD\tL\tPENTANOMIAL 0/½/1/1½/2")
+	fmt.Fprintln(tw, "GEN\tRANK\tROUND\tSCORE ± SE\tELO ± 95%\tGAMES\tW\tD\tL\tPENTANOMIAL 0/½/1/1½/2")
 	for _, h := range v.History {
-		fmt.Fprintf(tw, "%d\t%d\t%.3f\t%d\t%d\t%d\t%d\t%v\n", h.Generation, h.Rank, h.Score, h.Games, h.Wins, h.Draws, h.Losses, h.Penta)
+		score, elo := fmt.Sprintf("%.3f", h.Score), "-"
+		if h.ScoreSE != nil {
+			score += fmt.Sprintf(" ± %.3f", *h.ScoreSE)
+		}
+		if h.Elo != nil && h.EloCI95 != nil {
+			elo = fmt.Sprintf("%s ± %.0f", eloText(*h.Elo), *h.EloCI95)
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%v\n", h.Generation, h.Rank, h.Round, score, elo, h.Games, h.Wins, h.Draws, h.Losses, h.Penta)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "(each generation's row holds only that generation's games against its references; rows of different generations are not added up)")
+	return nil
 }
 
 // ---- lineage ----

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"evotune/db"
 	"evotune/engine"
 	"evotune/engine/protocol"
 	"evotune/tuner"
@@ -33,6 +34,8 @@ type matchOpts struct {
 	json     bool
 	moveTime time.Duration
 	gameTime time.Duration
+	exclude  int64
+	dbPath   string
 }
 
 func newMatchCmd() *cobra.Command {
@@ -43,7 +46,8 @@ func newMatchCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		Example: "  evotune match --game gomoku --a default --b default --games 200\n" +
 			"  evotune match --game connect6 --a best.json --b default --games 400 --sprt\n" +
-			"  evotune match --game amazons --a best.json --b default --openings openings.txt --json",
+			"  evotune match --game amazons --a best.json --b default --openings openings.txt --json\n" +
+			"  evotune match --game gomoku --a best.json --b default --games 1000 --seed 99 --exclude-run 1",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runMatch(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
@@ -57,7 +61,9 @@ func newMatchCmd() *cobra.Command {
 	f.IntVar(&o.games, "games", 100, "games to play at most (even); fewer if the SPRT decides")
 	f.StringVar(&o.sprt, "sprt", "", "stop when the SPRT decides: elo0=…,elo1=…,alpha=…,beta=… (--sprt alone: "+sprtDefault+")")
 	f.Lookup("sprt").NoOptDefVal = sprtDefault
-	f.StringVar(&o.openings, "openings", "", "builtin, random, none or an opening file (default: builtin for gomoku, random otherwise; none for connect6 with an external engine)")
+	f.StringVar(&o.openings, "openings", "", "random (the held-out half of the opening space), builtin, none or an opening file (default: random; none for connect6 with an external engine)")
+	f.Int64Var(&o.exclude, "exclude-run", 0, "leave out every opening run RUN of --db used (tuning, admission and verification)")
+	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file (for --exclude-run)")
 	f.IntVar(&o.board, "board", 0, "board side (0 = the game's default)")
 	addLimitFlags(c, &o.lim)
 	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "games played at once (never changes results)")
@@ -103,16 +109,22 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	spec := o.openings
 	if spec == "" {
 		spec = "random"
-		if _, ok := g.(engine.OpeningBook); ok {
-			spec = "builtin"
-		}
 		if !protocol.AcceptsOpenings(g.Name()) && (extA != nil || extB != nil) {
 			spec = "none" // the SAU protocol cannot hand an engine its own opening moves
 		}
 	}
-	openings, label, err := tuner.SelectOpenings(spec, g, o.board, o.games/2, o.seed, nil)
+	var exclude map[string]bool
+	if o.exclude != 0 {
+		if exclude, err = runOpenings(ctx, o.dbPath, o.exclude, g.Name()); err != nil {
+			return fmt.Errorf("--exclude-run: %w", err)
+		}
+	}
+	openings, label, err := tuner.SelectOpenings(spec, g, o.board, o.games/2, o.seed, exclude)
 	if err != nil {
 		return fmt.Errorf("--openings: %w", err)
+	}
+	if exclude != nil {
+		label += fmt.Sprintf(", %d openings of run %d excluded", len(exclude), o.exclude)
 	}
 	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: mergeLimits(g, o.lim, fa), MaxPlies: o.maxPlies}
 	prog := newMatchProgress(errOut)
@@ -132,8 +144,11 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 			tuner.MatchResult
 		}{g.Name(), o.a, o.b, label, setup.Limits, res})
 	}
-	fmt.Fprintf(out, "match %s: A = %s, B = %s; %d games, openings %s (%d), depth %d width %d, %.1fs\n",
-		g.Name(), o.a, o.b, res.Result.Games(), label, len(openings), setup.Limits.Depth, setup.Limits.Width, res.Duration.Seconds())
+	fmt.Fprintf(out, "match %s: A = %s, B = %s; %d games (%d distinct colour-swapped pairs), openings %s (%d), depth %d width %d, %.1fs\n",
+		g.Name(), o.a, o.b, res.Result.Games(), res.Result.Pairs(), label, len(openings), setup.Limits.Depth, setup.Limits.Width, res.Duration.Seconds())
+	if res.Warning != "" {
+		fmt.Fprintln(out, "warning: "+res.Warning)
+	}
 	printMatch(out, res.Result, res.Estimate, res.SPRT, res.LLR, res.Lower, res.Upper, res.Verdict)
 	if f := forfeits(res); len(f) > 0 {
 		fmt.Fprintf(out, "%d games lost by forfeit:\n", len(f))
@@ -248,7 +263,7 @@ func newVerifyCmd() *cobra.Command {
 	f.StringVar(&o.individual, "individual", "", "verify this individual instead of the run's best")
 	f.IntVar(&o.games, "games", 100, "games at most (even); fewer if the SPRT decides")
 	f.StringVar(&o.sprt, "sprt", sprtDefault, "SPRT parameters")
-	f.StringVar(&o.openings, "openings", "", "builtin, random or an opening file (default: builtin for gomoku, random otherwise); tuning openings are always excluded")
+	f.StringVar(&o.openings, "openings", "", "random (default: the held-out half of the opening space), builtin or an opening file; the run's openings are always excluded")
 	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "games played at once")
 	f.BoolVar(&o.json, "json", false, "print JSON")
 	return c
@@ -298,18 +313,9 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return err
 	}
-	gens, err := d.Generations(ctx, runID)
+	exclude, err := openingsOf(ctx, d, runID)
 	if err != nil {
 		return err
-	}
-	exclude := map[string]bool{}
-	for _, g := range gens {
-		var ops [][]string
-		if json.Unmarshal([]byte(g.Openings), &ops) == nil {
-			for _, op := range ops {
-				exclude[tuner.Key(op)] = true
-			}
-		}
 	}
 	prog := newMatchProgress(errOut)
 	start := time.Now()
@@ -325,7 +331,10 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if o.json {
 		return writeJSON(out, ver)
 	}
-	fmt.Fprintf(out, "verify run %d: %s vs baseline, %d games on %s, %.1fs\n", runID, id, ver.Games, ver.Openings, time.Since(start).Seconds())
+	fmt.Fprintf(out, "verify run %d: %s vs baseline, %d games (%d distinct pairs) on %s, %.1fs\n", runID, id, ver.Games, ver.Pairs, ver.Openings, time.Since(start).Seconds())
+	if ver.Warning != "" {
+		fmt.Fprintln(out, "warning: "+ver.Warning)
+	}
 	printVerification(out, ver)
 	return nil
 }
@@ -336,4 +345,42 @@ func printVerification(out io.Writer, v tuner.Verification) {
 		e = nil
 	}
 	printMatch(out, v.Result, e, v.SPRT, v.LLR, v.LLRLower, v.LLRUpper, v.Verdict)
+}
+
+// openingsOf returns the keys of every opening a run's generations used (racing,
+// admission; see tuner.Key).
+func openingsOf(ctx context.Context, d *db.DB, runID int64) (map[string]bool, error) {
+	gens, err := d.Generations(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, g := range gens {
+		var ops [][]string
+		if err := json.Unmarshal([]byte(g.Openings), &ops); err != nil {
+			return nil, fmt.Errorf("run %d generation %d: openings: %w", runID, g.Generation, err)
+		}
+		for _, op := range ops {
+			out[tuner.Key(op)] = true
+		}
+	}
+	return out, nil
+}
+
+// runOpenings opens a database read-only and returns the openings of run runID, which
+// must be of game.
+func runOpenings(ctx context.Context, path string, runID int64, game string) (map[string]bool, error) {
+	d, err := db.OpenReadOnly(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	run, err := d.Run(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	if run.Game != game {
+		return nil, fmt.Errorf("run %d is a %s run, not %s", runID, run.Game, game)
+	}
+	return openingsOf(ctx, d, runID)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -141,7 +142,7 @@ func loadResumeState(ctx context.Context, d *db.DB, runID int64) (tuner.ResumeSt
 		if !ok {
 			return tuner.ResumeIndividual{}, fmt.Errorf("run %d: individual %s has no genome", runID, id)
 		}
-		out := tuner.ResumeIndividual{ID: id, Op: g.Operator, Born: g.Born,
+		out := tuner.ResumeIndividual{ID: id, Op: g.Operator, Born: g.Born, Round: r.Round,
 			Stats: genomes.Stats{Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, Penta: r.Penta}}
 		for _, p := range []string{g.Parent1, g.Parent2} {
 			if p != "" {
@@ -154,11 +155,23 @@ func loadResumeState(ctx context.Context, d *db.DB, runID int64) (tuner.ResumeSt
 		return out, nil
 	}
 	for _, g := range gens {
-		b, err := ind(g.Best, db.IndividualRow{})
+		st.Elapsed = time.Duration(g.ElapsedMS) * time.Millisecond
+	}
+	adms, err := d.Admissions(ctx, runID)
+	if err != nil {
+		return st, err
+	}
+	for _, a := range adms {
+		st.Tested = append(st.Tested, a.Candidate)
+		if !a.Admitted {
+			continue
+		}
+		in, err := ind(a.Candidate, db.IndividualRow{})
 		if err != nil {
 			return st, err
 		}
-		st.Bests = append(st.Bests, b)
+		st.HallOfFame = append(st.HallOfFame, tuner.ResumeFamer{Genes: in.Genes,
+			HallOfFamer: tuner.HallOfFamer{ID: a.Candidate, Generation: a.Generation, Elo: a.ChainElo, EloSE: a.ChainSE}})
 	}
 	rows, err := d.Individuals(ctx, runID, st.LastGeneration)
 	if err != nil {

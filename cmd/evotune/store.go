@@ -6,6 +6,7 @@ import (
 
 	"evotune/db"
 	"evotune/tuner"
+	"evotune/tuner/stats"
 )
 
 // dbStore adapts the db package to the tuner's Store interface (the tuner declares what
@@ -34,8 +35,24 @@ func (s dbStore) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) e
 	data := db.GenerationData{RunID: g.RunID, Generation: db.GenerationRow{
 		Generation: g.Generation, FitMin: g.FitMin, FitMean: g.FitMean, FitMax: g.FitMax, FitStd: g.FitStd,
 		Diversity: g.Diversity, Games: g.Games, DurationMS: g.Duration.Milliseconds(), GamesMS: g.GamesTime.Milliseconds(),
-		Best: g.Best, Opponents: string(opp), Openings: string(op), RNGState: "{}",
+		Best: g.Best, Champion: g.Champion, ElapsedMS: g.Elapsed.Milliseconds(), Opponents: string(opp), Openings: string(op), RNGState: "{}",
 	}}
+	if a := g.Admission; a != nil {
+		data.Admission = &db.AdmissionRow{Generation: g.Generation, Candidate: a.Candidate, Opponent: a.Opponent, Games: a.Games(),
+			Wins: a.Wins, Draws: a.Draws, Losses: a.Losses, Penta: a.Penta, Score: a.Score, ScoreSE: a.ScoreSE, Elo: a.Elo, EloSE: a.EloSE,
+			Admitted: a.Admitted, ChainElo: a.ChainElo, ChainSE: a.ChainSE}
+	}
+	if c := g.Checkpoint; c != nil {
+		row := &db.CheckpointRow{Generation: g.Generation, ElapsedMS: c.Elapsed.Milliseconds(), Champion: c.Champion, Depth: c.Limits.Depth,
+			Games: c.Games, Pairs: c.Pairs, Wins: c.Wins, Draws: c.Draws, Losses: c.Losses}
+		if c.Games > 0 {
+			row.Score, row.Elo, row.EloCI95 = &c.Score, &c.Elo, &c.EloCI95
+		} else {
+			zero := 0.0 // the champion is the paper's weights: Elo 0 exactly
+			row.Elo, row.EloCI95 = &zero, &zero
+		}
+		data.Checkpoint = row
+	}
 	for _, gn := range g.NewGenomes {
 		genes, _ := json.Marshal(gn.Genes)
 		row := db.GenomeRow{ID: gn.ID, Born: gn.Born, Operator: gn.Operator, Genes: string(genes)}
@@ -48,16 +65,20 @@ func (s dbStore) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) e
 		data.NewGenomes = append(data.NewGenomes, row)
 	}
 	for _, in := range g.Individuals {
-		data.Individuals = append(data.Individuals, db.IndividualRow{Generation: g.Generation, ID: in.ID, Rank: in.Rank,
+		row := db.IndividualRow{Generation: g.Generation, ID: in.ID, Rank: in.Rank, Round: in.Round,
 			Fitness: in.Fitness, Score: in.Stats.Score(), Games: in.Stats.Games(), Wins: in.Stats.Wins, Draws: in.Stats.Draws,
-			Losses: in.Stats.Losses, Penta: in.Stats.Penta})
+			Losses: in.Stats.Losses, Penta: in.Stats.Penta}
+		if e, err := (stats.Result{Wins: in.Stats.Wins, Draws: in.Stats.Draws, Losses: in.Stats.Losses, Penta: in.Stats.Penta}).Estimate(); err == nil {
+			row.ScoreSE, row.Elo, row.EloCI95 = &e.StdErr, &e.Elo, &e.CI95
+		}
+		data.Individuals = append(data.Individuals, row)
 	}
 	for _, gr := range g.GameResults {
 		moves, _ := json.Marshal(gr.Record.Moves)
 		data.Games = append(data.Games, db.GameRow{Generation: g.Generation, Individual: gr.Individual, Opponent: gr.Opponent,
 			Opening: gr.Opening, Colour: gr.Colour.String(), Result: gr.Record.Outcome.String(), Score: gr.Score,
 			Plies: gr.Record.Plies, Moves: string(moves), Nodes: gr.Record.Nodes, DurationMS: gr.Record.Duration.Milliseconds(),
-			Forfeit: gr.Record.Forfeit})
+			Forfeit: gr.Record.Forfeit, Depth: gr.Depth, Round: gr.Round})
 	}
 	return s.d.SaveGeneration(ctx, data)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,11 +15,13 @@ import (
 	"golang.org/x/term"
 
 	"evotune/db"
+	"evotune/genomes"
 	"evotune/tuner"
 )
 
 type tuneOpts struct {
 	cfg        tuner.Config
+	depth      string // --depth: one depth or a comma list (mixed depths)
 	configFile string
 	dbPath     string
 	resume     int64
@@ -31,12 +35,17 @@ func newTuneCmd() *cobra.Command {
 		Use:   "tune --game G [--pop N --generations N --games N --workers N --depth D --width W --seed S --name NAME --db FILE --config run.yaml]",
 		Short: "Run the genetic algorithm with self-play fitness and store every generation in SQLite",
 		Long: "tune evolves a population of evaluation weights: generation 0 is the paper's weights plus\n" +
-			"perturbations of them; every generation each individual plays the same openings, each twice\n" +
-			"with colours swapped, against the baseline and recent champions; fitness is 1 - score.\n" +
-			"Each finished generation is committed to the database in one transaction.",
+			"perturbations of them. Every generation each individual plays the same openings, each twice\n" +
+			"with colours swapped, against the same references (the paper's weights and the latest\n" +
+			"hall-of-fame champion); the better half plays more games, race-rounds times (successive\n" +
+			"halving). The race winner enters the hall of fame only if a fresh head-to-head match proves\n" +
+			"it better than the champion; the exported and verified champion is the hall-of-fame member\n" +
+			"with the best lower confidence bound on its Elo. Each finished generation is committed to\n" +
+			"the database in one transaction.",
 		Args: cobra.NoArgs,
 		Example: "  evotune tune --game connect6\n" +
-			"  evotune tune --game gomoku --pop 16 --generations 20 --games 12 --seed 7 --name overnight\n" +
+			"  evotune tune --game gomoku --time-budget 8h --verify-every 10 --verify-depth 5 --name overnight\n" +
+			"  evotune tune --game gomoku --fix k1 --depth 3,4 --time-budget 30m\n" +
 			"  evotune tune --config run.yaml",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.changed = cmd.Flags().Changed
@@ -48,10 +57,14 @@ func newTuneCmd() *cobra.Command {
 	f.StringVar(&o.cfg.Rule, "rule", "", "rule variant (gomoku: freestyle or standard)")
 	f.IntVar(&o.cfg.Board, "board", 0, "board side (0 = the game's default)")
 	f.IntVar(&o.cfg.Population, "pop", def.Population, "individuals per generation")
-	f.IntVar(&o.cfg.Generations, "generations", def.Generations, "generations after the initial one")
-	f.IntVar(&o.cfg.Games, "games", def.Games, "games per individual per generation (even: openings × 2 colours)")
+	f.IntVar(&o.cfg.Generations, "generations", def.Generations, "generations after the initial one (with --time-budget and no --generations: until the budget)")
+	f.StringVar(&o.cfg.TimeBudget, "time-budget", "", "stop at the first generation boundary after this wall time, e.g. 30m or 8h, then verify")
+	f.IntVar(&o.cfg.Games, "games", def.Games, "games per individual per racing round (even: openings × 2 colours)")
+	f.IntVar(&o.cfg.RaceRounds, "race-rounds", def.RaceRounds, "successive-halving rounds: the better half plays --games more, this many times")
+	f.IntVar(&o.cfg.AdmitGames, "admit-games", def.AdmitGames, "games of the hall-of-fame test of each new race winner against the champion (0 = no hall of fame)")
+	f.Float64Var(&o.cfg.AdmitZ, "admit-z", def.AdmitZ, "standard errors above 1/2 a winner's head-to-head score needs; also the z of the champion's lower bound")
 	f.IntVar(&o.cfg.Workers, "workers", def.Workers, "games played at once (never changes results)")
-	f.IntVar(&o.cfg.Depth, "depth", 0, "search depth of every game (0 = the game's default)")
+	f.StringVar(&o.depth, "depth", "", "search depth of every game (default: the game's), or a list like 3,4,5: opening pair k at the k-th mod 3")
 	f.IntVar(&o.cfg.Width, "width", 0, "search width of every game (0 = the game's default)")
 	f.Int64Var(&o.cfg.Seed, "seed", def.Seed, "random seed: the same seed and config give the same run")
 	f.StringVar(&o.cfg.Name, "name", "", "run name (default GAME-seedS)")
@@ -59,13 +72,16 @@ func newTuneCmd() *cobra.Command {
 	f.Float64Var(&o.cfg.MutationRate, "mutation-rate", def.MutationRate, "probability an offspring is mutated")
 	f.Float64Var(&o.cfg.CrossoverRate, "crossover-rate", def.CrossoverRate, "probability a selected pair is crossed over")
 	f.StringVar(&o.cfg.Init, "init", def.Init, "initial population: perturb (around the paper's weights) or random")
-	f.IntVar(&o.cfg.Champions, "champions", def.Champions, "recent generation champions in the opponent pool besides the baseline")
+	f.IntVar(&o.cfg.Champions, "champions", def.Champions, "latest hall-of-fame members in the reference set besides the paper's weights")
 	f.IntVar(&o.cfg.MaxPlies, "max-plies", 0, "adjudicate a game still going after this many plies as a draw (0 = 400)")
-	f.StringSliceVar(&o.cfg.Free, "free", nil, "fixed genes to tune anyway (connect6: value_6,threat_6)")
+	f.StringSliceVar(&o.cfg.Free, "free", nil, "fixed genes to tune anyway (connect6: value_6,threat_6; see 'evotune weights layout')")
+	f.StringSliceVar(&o.cfg.Fix, "fix", nil, "genes to hold at the paper's value (gomoku: k1 to tune the pattern scores alone)")
 	f.StringArrayVar(&o.cfg.Opponents, "opponent", nil, "add an external engine to the opponent pool: cmd:PATH ARGS (repeatable; makes the run timing-dependent)")
 	f.Float64Var(&o.cfg.OpponentMoveTime, "opponent-move-time", 5, "seconds per move for external opponents")
 	f.IntVar(&o.cfg.VerifyGames, "verify-games", def.VerifyGames, "final verification games of the champion against the baseline on held-out openings (0 = none)")
-	f.StringVar(&o.cfg.VerifyOpenings, "verify-openings", "", "builtin, random or an opening file for the verification")
+	f.StringVar(&o.cfg.VerifyOpenings, "verify-openings", "", "random (default: the held-out half of the opening space), builtin or an opening file for the verification")
+	f.IntVar(&o.cfg.VerifyDepth, "verify-depth", 0, "also verify the champion at this search depth (0 = only at the tuning depth)")
+	f.IntVar(&o.cfg.VerifyEvery, "verify-every", 0, "every N generations, a held-out check of the champion (verify-games games), stored with the generation")
 	f.StringVar(&o.configFile, "config", "", "YAML config file (flags given on the command line override it)")
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	f.Int64Var(&o.resume, "resume", 0, "continue run RUN instead of starting one (as 'evotune resume RUN'; only --db and --workers apply)")
@@ -106,7 +122,28 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	set("generations", &base.Generations, &c.Generations)
 	set("games", &base.Games, &c.Games)
 	set("workers", &base.Workers, &c.Workers)
-	set("depth", &base.Depth, &c.Depth)
+	if o.changed != nil && o.changed("depth") {
+		ds, err := parseDepths(o.depth)
+		if err != nil {
+			return base, err
+		}
+		base.Depth, base.Depths = 0, nil
+		if len(ds) == 1 {
+			base.Depth = ds[0]
+		} else {
+			base.Depths = ds
+		}
+	}
+	set("time-budget", &base.TimeBudget, &c.TimeBudget)
+	set("race-rounds", &base.RaceRounds, &c.RaceRounds)
+	set("admit-games", &base.AdmitGames, &c.AdmitGames)
+	set("admit-z", &base.AdmitZ, &c.AdmitZ)
+	set("fix", &base.Fix, &c.Fix)
+	set("verify-depth", &base.VerifyDepth, &c.VerifyDepth)
+	set("verify-every", &base.VerifyEvery, &c.VerifyEvery)
+	if base.TimeBudget != "" && (o.changed == nil || !o.changed("generations")) && o.configFile == "" {
+		base.Generations = 0 // until the budget
+	}
 	set("width", &base.Width, &c.Width)
 	set("seed", &base.Seed, &c.Seed)
 	set("name", &base.Name, &c.Name)
@@ -150,8 +187,19 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 		return err
 	}
 	lim := t.Limits()
-	fmt.Fprintf(errOut, "tuning %s: population %d, %d generations, %d games per individual, depth %d width %d, %d workers, seed %d, database %s\n",
-		cfg.Game, cfg.Population, cfg.Generations, cfg.Games, lim.Depth, lim.Width, cfg.Workers, cfg.Seed, o.dbPath)
+	gens := fmt.Sprintf("%d generations", cfg.Generations)
+	if cfg.Generations == 0 {
+		gens = "generations until the budget"
+	}
+	if cfg.TimeBudget != "" {
+		gens += ", time budget " + cfg.TimeBudget
+	}
+	depth := fmt.Sprint(lim.Depth)
+	if len(cfg.Depths) > 0 {
+		depth = fmt.Sprint(cfg.Depths)
+	}
+	fmt.Fprintf(errOut, "tuning %s: population %d, %s, %d games per racing round, %d rounds, admission %d games at z=%g, depth %s width %d, %d workers, seed %d, database %s\n",
+		cfg.Game, cfg.Population, gens, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.AdmitZ, depth, lim.Width, cfg.Workers, cfg.Seed, o.dbPath)
 	sum, err := t.Run(ctx, os.Getpid())
 	prog.finish()
 	printSummary(out, sum, o.dbPath)
@@ -159,6 +207,19 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 		return fmt.Errorf("run %d stopped; its %d saved generations are kept: continue with 'evotune resume %d --db %s'", sum.RunID, sum.Generations, sum.RunID, o.dbPath)
 	}
 	return err
+}
+
+// parseDepths reads --depth: one depth or a comma-separated list, each 1–20.
+func parseDepths(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		d, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || d < 1 || d > 20 {
+			return nil, fmt.Errorf("--depth %q: want a depth 1–20 or a list like 3,4,5", s)
+		}
+		out = append(out, d)
+	}
+	return out, nil
 }
 
 // printSummary reports a finished (or stopped) run and what to do next.
@@ -175,9 +236,21 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 	if sum.Best == "" {
 		return
 	}
-	fmt.Fprintf(out, "best individual %s, score %.3f\n", sum.Best, sum.BestScore)
+	switch c := sum.Champion; {
+	case c != nil:
+		fmt.Fprintf(out, "champion %s (hall of fame: %d members), Elo %+.1f ± %.1f (1 SE) against the paper's weights through its admission matches\n",
+			sum.Best, len(sum.HallOfFame), c.Elo, c.EloSE)
+	case len(sum.HallOfFame) == 0 && sum.Best == genomes.IndividualID(sum.RunID, 0, 0):
+		fmt.Fprintf(out, "champion %s: the paper's weights (no race winner proved better in a hall-of-fame test)\n", sum.Best)
+	default:
+		fmt.Fprintf(out, "champion %s (rank 1 of the last generation), score %.3f\n", sum.Best, sum.BestScore)
+	}
 	if v := sum.Verification; v != nil {
 		fmt.Fprintf(out, "verification of %s against the paper's weights on %s, %.1fs:\n", v.Champion, v.Openings, sum.VerifyTime.Seconds())
+		printVerification(out, *v)
+	}
+	if v := sum.Deep; v != nil {
+		fmt.Fprintf(out, "verification at depth %d:\n", v.Limits.Depth)
 		printVerification(out, *v)
 	}
 	if sum.Status != "finished" {
@@ -216,8 +289,18 @@ func (p *progress) update(e tuner.Event) {
 	}
 	doneGens := float64(e.Generation) + frac
 	eta := time.Duration(0)
-	if doneGens > 0 {
+	switch {
+	case e.Budget > 0 && (e.Generations == 0 || doneGens == 0):
+		eta = max(0, e.Budget-e.Elapsed)
+	case doneGens > 0:
 		eta = time.Duration(float64(e.Elapsed) / doneGens * (float64(e.Generations+1) - doneGens))
+		if e.Budget > 0 {
+			eta = min(eta, max(0, e.Budget-e.Elapsed))
+		}
+	}
+	gens := fmt.Sprint(e.Generations)
+	if e.Generations == 0 {
+		gens = "∞"
 	}
 	if e.Generation != p.gen && !p.tty {
 		p.gen, p.genStart = e.Generation, time.Now()
@@ -226,7 +309,7 @@ func (p *progress) update(e tuner.Event) {
 	if el := time.Since(p.genStart).Seconds(); el > 0.5 && !p.genStart.IsZero() {
 		rate = float64(e.GamesDone) / el
 	}
-	desc := fmt.Sprintf("gen %d/%d best %.3f mean %.3f ETA %s", e.Generation, e.Generations, e.BestScore, e.MeanScore, eta.Round(time.Second))
+	desc := fmt.Sprintf("gen %d/%s best %.3f mean %.3f champion %s %+.0f ETA %s", e.Generation, gens, e.BestScore, e.MeanScore, e.Champion, e.ChampionElo, eta.Round(time.Second))
 	if e.Verifying {
 		desc = "verification match"
 		if p.gen != -2 && !p.tty {
@@ -253,8 +336,8 @@ func (p *progress) update(e tuner.Event) {
 		return
 	}
 	if e.GenDone {
-		fmt.Fprintf(p.w, "generation %d/%d saved: %d games, best %s score %.3f, mean %.3f, elapsed %s, ETA %s\n",
-			e.Generation, e.Generations, e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Elapsed.Round(time.Second), eta.Round(time.Second))
+		fmt.Fprintf(p.w, "generation %d/%s saved: %d games, race winner %s score %.3f, mean %.3f, champion %s (Elo %+.0f chained), elapsed %s, ETA %s\n",
+			e.Generation, gens, e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Champion, e.ChampionElo, e.Elapsed.Round(time.Second), eta.Round(time.Second))
 		p.lastLog = time.Now()
 		return
 	}
@@ -264,7 +347,7 @@ func (p *progress) update(e tuner.Event) {
 		return
 	}
 	if time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 {
-		fmt.Fprintf(p.w, "generation %d/%d: games %d/%d, %.1f games/s, ETA %s\n", e.Generation, e.Generations, e.GamesDone, e.GamesTotal, rate, eta.Round(time.Second))
+		fmt.Fprintf(p.w, "generation %d/%s: games %d/%d of this batch, %.1f games/s, ETA %s\n", e.Generation, gens, e.GamesDone, e.GamesTotal, rate, eta.Round(time.Second))
 		p.lastLog = time.Now()
 	}
 }

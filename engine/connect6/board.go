@@ -138,8 +138,8 @@ func ParseMove(s string) (Move, error) {
 	return Move{}, fmt.Errorf("move %q: want one or two points like J10 or J10K11", s)
 }
 
-// Tables are the integer evaluation tables derived from Weights: F[n] = f(n) and
-// G[n] = g(n) for n stones in a road, F[0] = G[0] = 0.
+// Tables are the fixed-point evaluation tables derived from Weights: F[n] = f(n) and
+// G[n] = g(n) for n stones in a road, in 1/TableScale of the paper's units; F[0] = G[0] = 0.
 type Tables struct {
 	F, G [K + 1]int64
 }

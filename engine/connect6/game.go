@@ -21,7 +21,9 @@ const MaxWeight = 1e9
 // Weights are the road tables of Table 1 (000_9752b1518ee42188.txt §1.2, §4): Value[n−1]
 // is f(n), the value of a road holding n of one's own stones and none of the opponent's;
 // Threat[n−1] is g(n), the threat of a road holding n opponent stones and none of one's
-// own; n = 1..6. Each has exactly 6 entries in [0, 1e9]; they are rounded to integers.
+// own; n = 1..6. Each has exactly 6 entries in [0, 1e9]. They are kept to 1/TableScale
+// (0.01) of the paper's unit, so fractional weights such as value_1 = 0.3 play as written
+// instead of being rounded to 0 or 1 (issue 9: rounding made value_1/threat_1 switches).
 type Weights struct {
 	Value  []float64 `json:"value"`
 	Threat []float64 `json:"threat"`
@@ -47,12 +49,19 @@ func (w *Weights) Validate() error {
 	return engine.CheckVector("threat", w.Threat, K, 0, MaxWeight)
 }
 
-// Tables rounds the weights to the integer tables the position uses.
+// TableScale is the number of table units per unit of the paper's weights: evaluations
+// and search scores are in 1/100 of the paper's units. With weights ≤ 1e9 a position's
+// sum over all 924 roads stays below 1e14, far under engine.WinThreshold.
+const TableScale = 100
+
+// Tables converts the weights to the fixed-point tables the position uses (TableScale
+// units per paper unit, rounded to the nearest unit). Scaling every weight by one factor
+// scales every score and leaves play unchanged, so only ratios matter.
 func (w *Weights) Tables() *Tables {
 	t := &Tables{}
 	for n := 1; n <= K; n++ {
-		t.F[n] = int64(math.Round(w.Value[n-1]))
-		t.G[n] = int64(math.Round(w.Threat[n-1]))
+		t.F[n] = int64(math.Round(w.Value[n-1] * TableScale))
+		t.G[n] = int64(math.Round(w.Threat[n-1] * TableScale))
 	}
 	return t
 }
@@ -289,19 +298,60 @@ func (Game) BenchSuite() ([]engine.BenchPosition, engine.Limits) {
 	}, engine.Limits{Depth: 5, Width: 10}
 }
 
-// RandomOpening is Black's first stone within one point of the centre and White's two
-// stones within two points of it (2 plies).
-func (Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
+// OpeningRadius bounds the stones of random openings around the centre. Black's first
+// stone lies within one point of it (9 points), White's two and Black's next two within
+// OpeningRadius (49 points): 9·C(48,2)·C(46,2) ≈ 1.05·10⁷ ordered openings, over 3·10⁶
+// distinct positions, far more than a night of tuning draws (issue 9: the two-ply
+// openings within two points had only 2 484).
+const OpeningRadius = 3
+
+// BalanceMargin bounds how lopsided a random opening may be, in the paper's units: a
+// depth-2 search with the paper's weights must score it at least −BalanceMargin for the
+// side to move (White, who has one stone fewer; about 10% of raw draws fail, those where
+// Black's stones already form a strong road).
+const BalanceMargin = 300
+
+// RandomOpening is three moves (Black's first stone, White's two, Black's two; 5 stones)
+// around the centre (see OpeningRadius), drawn until Balanced (after 50 draws the last one
+// is kept).
+func (g Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
 	near := func(r int) int16 {
 		return int16((Size/2+rng.IntN(2*r+1)-r)*Size + Size/2 + rng.IntN(2*r+1) - r)
 	}
-	first := near(1)
-	var a, c int16
-	for a = near(2); a == first; a = near(2) {
+	var out []string
+	for try := 0; try < 50; try++ {
+		pts := []int16{near(1)}
+		for len(pts) < 5 {
+			p := near(OpeningRadius)
+			dup := false
+			for _, q := range pts {
+				dup = dup || p == q
+			}
+			if !dup {
+				pts = append(pts, p)
+			}
+		}
+		out = []string{Move{pts[0], NoPoint}.String(), Move{pts[1], pts[2]}.String(), Move{pts[3], pts[4]}.String()}
+		if Balanced(out) {
+			break
+		}
 	}
-	for c = near(2); c == first || c == a; c = near(2) {
+	return out
+}
+
+// Balanced reports whether the moves are legal from the start and a depth-2, width-10
+// search with the paper's weights scores the position at least −BalanceMargin for the side
+// to move.
+func Balanced(moves []string) bool {
+	b, _ := Game{}.NewBoard(0)
+	for _, m := range moves {
+		if b.Play(m) != nil {
+			return false
+		}
 	}
-	return []string{Move{first, NoPoint}.String(), Move{a, c}.String()}
+	pl, _ := Game{}.NewPlayer(DefaultWeights(), engine.Limits{Depth: 2, Width: 10})
+	_, st, err := pl.Move(context.Background(), b)
+	return err == nil && st.Score >= -BalanceMargin*TableScale
 }
 
 // Reset implements engine.Resetter.

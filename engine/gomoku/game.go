@@ -330,7 +330,16 @@ func (Game) WithRule(name string) (engine.Game, error) {
 // live three, 3000).
 const BalanceMargin = 1000
 
-// RandomOpening is three stones (Black, White, Black) on distinct points within two of the
+// OpeningStones and OpeningRadius shape random openings: five stones (Black, White,
+// Black, White, Black) on distinct points within three of the centre. On 15×15 that is
+// C(49,3)·C(46,2) ≈ 1.9·10⁷ distinct positions before the balance filter, far more than a
+// night of tuning draws (issue 9: three stones within two gave only ~10 900).
+const (
+	OpeningStones = 5
+	OpeningRadius = 3
+)
+
+// RandomOpening is OpeningStones stones on distinct points within OpeningRadius of the
 // centre, drawn until the position is balanced (see BalanceMargin; after 50 draws the last
 // one is kept).
 func (g Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
@@ -340,8 +349,8 @@ func (g Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
 	for try := 0; try < 50; try++ {
 		var used []Move
 		out = out[:0]
-		for len(out) < 3 {
-			r := min(2, n/2)
+		for len(out) < OpeningStones {
+			r := min(OpeningRadius, n/2)
 			m := Move((n/2+rng.IntN(2*r+1)-r)*n + n/2 + rng.IntN(2*r+1) - r)
 			dup := false
 			for _, u := range used {

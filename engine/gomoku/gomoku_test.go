@@ -295,7 +295,7 @@ func TestPointScoreTable(t *testing.T) {
 	}
 }
 
-// TestRandomOpeningsBalanced: random openings are legal, three stones, and balanced by
+// TestRandomOpeningsBalanced: random openings are legal, OpeningStones stones, and balanced by
 // the definition of Balanced; the filter rejects some raw draws (it is not vacuous).
 func TestRandomOpeningsBalanced(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
@@ -303,8 +303,8 @@ func TestRandomOpeningsBalanced(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		b, _ := g.NewBoard(0)
 		o := g.RandomOpening(b, rng)
-		if len(o) != 3 || !Balanced(g, 15, o) {
-			t.Fatalf("opening %v: not three stones or not balanced", o)
+		if len(o) != OpeningStones || !Balanced(g, 15, o) {
+			t.Fatalf("opening %v: not %d stones or not balanced", o, OpeningStones)
 		}
 	}
 	rejected := 0

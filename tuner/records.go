@@ -1,0 +1,140 @@
+package tuner
+
+import (
+	"context"
+	"time"
+
+	"evotune/engine"
+	"evotune/genomes"
+)
+
+// Store saves a run. The command line wires the db package in; the tuner declares only
+// what it needs.
+type Store interface {
+	// CreateRun inserts a running run and returns its ID.
+	CreateRun(ctx context.Context, r RunRecord) (int64, error)
+	// SaveGeneration writes one generation atomically: all of it or nothing (its
+	// genomes, individuals, games, hall-of-fame admission test and checkpoint).
+	SaveGeneration(ctx context.Context, g GenerationRecord) error
+	// SetRunStatus records "finished", "stopped" or "failed" (with the error's text).
+	SetRunStatus(ctx context.Context, runID int64, status, errText string) error
+	// SaveVerification stores the champion's verification match with the run.
+	SaveVerification(ctx context.Context, runID int64, v Verification) error
+}
+
+// RunRecord is a new run.
+type RunRecord struct {
+	Name, Game     string
+	Seed           int64
+	Config         string // Config as JSON
+	ProgramVersion string
+	PID            int
+}
+
+// GenomeRecord is an individual born in a generation.
+type GenomeRecord struct {
+	ID       string
+	Born     int
+	Operator string
+	Parents  []string
+	Genes    map[string]float64
+}
+
+// IndividualRecord is an individual's standing in a generation: the games it played in
+// that generation only (every individual of a generation meets the same references on
+// the same openings, so these records are comparable; records of different generations
+// are not, and are never added up).
+type IndividualRecord struct {
+	ID   string
+	Rank int
+	// Round is the last racing round it played (0 = screening only); a higher round
+	// ranks first (see Config.RaceRounds).
+	Round   int
+	Fitness float64 // 1 − score
+	Stats   genomes.Stats
+}
+
+// GameResult is one game of an individual in a generation.
+type GameResult struct {
+	Individual string
+	Opponent   string
+	Opening    int          // index into the generation's openings
+	Colour     engine.Color // the individual's colour
+	Score      float64      // the individual's score
+	Depth      int          // the search depth of both players (0 = the run's)
+	Round      int          // the racing round, or AdmissionRound
+	Record     engine.GameRecord
+}
+
+// AdmissionRound marks the games of a hall-of-fame admission test in GameResult.Round.
+const AdmissionRound = -1
+
+// GenerationRecord is everything a generation saves.
+type GenerationRecord struct {
+	RunID       int64
+	Generation  int
+	FitMin      float64
+	FitMean     float64
+	FitMax      float64
+	FitStd      float64
+	Diversity   float64
+	Games       int           // distinct games played (a game shared by identical genomes counts once)
+	Duration    time.Duration // wall time of the generation up to saving
+	GamesTime   time.Duration // wall time of its game batches
+	Elapsed     time.Duration // the run's wall time up to the end of this generation (across resumes)
+	Best        string        // rank 1: the winner of the generation's race
+	Champion    string        // the run's champion after the generation (see Summary.Best)
+	Opponents   []string      // the reference set, frozen for the generation
+	Openings    [][]string    // every opening of the generation: racing rounds, then the admission test
+	NewGenomes  []GenomeRecord
+	Individuals []IndividualRecord
+	GameResults []GameResult
+	// Admission is the hall-of-fame test of the generation's race winner, if one was played.
+	Admission *Admission
+	// Checkpoint is the held-out check of the champion (Config.VerifyEvery), if one was played.
+	Checkpoint *Verification
+}
+
+// Event reports progress: after every game and at the end of every generation.
+type Event struct {
+	RunID       int64
+	Generation  int // 0 = the initial population
+	Generations int // the last generation's number (0 = until the time budget)
+	GamesDone   int // games of this generation finished
+	GamesTotal  int
+	GenDone     bool // the generation is saved
+	Verifying   bool // a verification match is running
+	Elapsed     time.Duration
+	Budget      time.Duration // the run's time budget (0 = none)
+	BestScore   float64       // score of the last saved generation's rank 1, and the mean
+	MeanScore   float64
+	Best        string
+	// Champion is the hall-of-fame member with the best lower confidence bound and its Elo
+	// against the paper's weights (0 with an empty hall of fame: the baseline).
+	Champion    string
+	ChampionElo float64
+}
+
+// Summary is the outcome of a run.
+type Summary struct {
+	RunID       int64
+	Status      string
+	Generations int // generations saved
+	// Best is the champion: the hall-of-fame member with the best lower confidence bound
+	// on its Elo against the paper's weights, or the baseline while the hall is empty.
+	Best      string
+	BestScore float64 // the champion's score in its last generation
+	BestGenes []float64
+	// Champion is the champion's hall-of-fame entry (nil: the baseline).
+	Champion *HallOfFamer
+	// HallOfFame lists every admitted individual, in order of admission.
+	HallOfFame []HallOfFamer
+	Games      int           // distinct games played in the generations
+	Wall       time.Duration // wall time of the generations
+	GamesTime  time.Duration // time spent playing their games
+	VerifyTime time.Duration // wall time of the final verification matches
+	// Verification is the final match against the baseline, if one was played; Deep is the
+	// same at Config.VerifyDepth.
+	Verification *Verification
+	Deep         *Verification
+}

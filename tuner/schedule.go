@@ -1,0 +1,268 @@
+package tuner
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"sync/atomic"
+	"time"
+
+	"evotune/engine"
+	"evotune/engine/protocol"
+	"evotune/genomes"
+	"evotune/tuner/stats"
+)
+
+// Scheduling of a generation's games (DESIGN.md "The main job", step 3):
+//
+//   - Common random numbers: everyone who plays a racing round plays the same openings
+//     (from the tuning half of the opening space) against the same frozen references,
+//     opening pair k against reference k mod len(references), both colours, at depth
+//     Depths[k mod len(Depths)].
+//   - Distinct games only: a game is identified by (Black's genes, White's genes, opening,
+//     depth); identical genomes (elites and unchanged clones) share it, so it is played
+//     once and counted once for each of them.
+//   - Never against an identical genome: two identical deterministic engines from one
+//     opening with colours swapped play the same game twice, pair score exactly 1 (½
+//     each). Such a pair is not played and counts as two draws (the same score and the
+//     same zero variance), so every individual's record still covers the same openings.
+
+// opponent is a reference of the generation: built-in weights (x: their genes) or an
+// external engine.
+type opponent struct {
+	id  string
+	w   engine.Weights
+	x   []float64
+	ext *protocol.ExternalSpec
+}
+
+// entry is one game an individual is credited with.
+type entry struct {
+	ind, pair int // pair: index into the generation's openings
+	c         engine.Color
+	opp       string
+	task      int // −1: not played (identical genomes, a draw)
+	depth     int
+	round     int
+}
+
+// batch collects a round's distinct games.
+type batch struct {
+	tasks []GameTask
+	index map[string]int
+	refs  []entry
+}
+
+func (b *batch) add(key string, task GameTask) int {
+	if b.index == nil {
+		b.index = map[string]int{}
+	}
+	if i, ok := b.index[key]; ok {
+		return i
+	}
+	b.tasks = append(b.tasks, task)
+	b.index[key] = len(b.tasks) - 1
+	return len(b.tasks) - 1
+}
+
+// depthOf returns the search depth of opening pair k (0 = the setup's).
+func (t *Tuner) depthOf(k int) int {
+	if len(t.cfg.Depths) == 0 {
+		return 0
+	}
+	return t.cfg.Depths[k%len(t.cfg.Depths)]
+}
+
+// drawOpenings appends n new openings of the tuning half (stream: a per-generation random
+// stream number) to the generation's openings and returns the index of the first.
+func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
+	rng := t.rngV2(t.gen, stream)
+	exclude := map[string]bool{}
+	for _, o := range t.openings {
+		exclude[Key(o)] = true
+	}
+	os, err := RandomOpenings(t.game, t.cfg.Board, n, rng, TuningHalf, exclude)
+	if err != nil {
+		return 0, err
+	}
+	if len(os) < n {
+		return 0, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), n)
+	}
+	first := len(t.openings)
+	for _, o := range os {
+		t.openings = append(t.openings, o)
+		t.tuningOpenings[Key(o)] = true
+	}
+	return first, nil
+}
+
+// gameKey identifies a distinct game.
+func gameKey(black, white string, pair, depth int) string {
+	return fmt.Sprintf("%s|%s|%d|%d", black, white, pair, depth)
+}
+
+// schedule adds the games of individuals inds (indices into t.current) on opening pairs
+// [first, first+n) against the references to b.
+func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
+	for _, i := range inds {
+		g := t.current[i]
+		w, err := t.layout.Weights(g.X)
+		if err != nil {
+			return fmt.Errorf("individual %s: %w", g.ID, err)
+		}
+		gk := fmt.Sprint(g.X)
+		for k := first; k < first+n; k++ {
+			o := t.refs[k%len(t.refs)]
+			d := t.depthOf(k)
+			for _, c := range []engine.Color{engine.Black, engine.White} {
+				e := entry{ind: i, pair: k, c: c, opp: o.id, task: -1, depth: d, round: round}
+				if o.ext == nil && gk == fmt.Sprint(o.x) {
+					b.refs = append(b.refs, e)
+					continue
+				}
+				opening := t.openings[k]
+				if o.ext != nil && !protocol.AcceptsOpenings(t.game.Name()) {
+					opening = nil // e.g. SAU engines cannot be given their own opening moves
+				}
+				task := GameTask{Black: w, White: o.w, WhiteExt: o.ext, Opening: opening, Depth: d}
+				key := gameKey(gk, o.id, k, d)
+				if c == engine.White {
+					task = GameTask{Black: o.w, BlackExt: o.ext, White: w, Opening: opening, Depth: d}
+					key = gameKey(o.id, gk, k, d)
+				}
+				e.task = b.add(key, task)
+				b.refs = append(b.refs, e)
+			}
+		}
+	}
+	return nil
+}
+
+// play runs a batch on the worker pool and credits every entry's result to its
+// individual's Stats (games and pentanomial pairs), recording each game.
+func (t *Tuner) play(b *batch, label string) error {
+	total := len(b.tasks)
+	var done atomic.Int64
+	start := time.Now()
+	recs, err := PlayBatch(t.ctx, t.setup, b.tasks, t.cfg.Workers, func() {
+		t.report(Event{GamesDone: int(done.Add(1)), GamesTotal: total})
+	})
+	t.gamesTime += time.Since(start)
+	if err != nil {
+		return fmt.Errorf("%s: %w", label, err)
+	}
+	pairScore := map[[2]int]float64{}
+	for _, r := range b.refs {
+		s := 0.5
+		var rec engine.GameRecord
+		if r.task >= 0 {
+			rec = recs[r.task]
+			s = rec.Outcome.Score(r.c)
+			t.gameResults = append(t.gameResults, GameResult{Individual: t.current[r.ind].ID, Opponent: r.opp, Opening: r.pair,
+				Colour: r.c, Score: s, Depth: r.depth, Round: r.round, Record: rec})
+		}
+		st := &t.current[r.ind].Stats
+		switch s {
+		case 1:
+			st.Wins++
+		case 0:
+			st.Losses++
+		default:
+			st.Draws++
+		}
+		pairScore[[2]int{r.ind, r.pair}] += s
+	}
+	keys := make([][2]int, 0, len(pairScore))
+	for k := range pairScore {
+		keys = append(keys, k)
+	}
+	for _, k := range keys {
+		t.current[k[0]].Stats.Penta[int(math.Round(pairScore[k]*2))]++
+	}
+	t.distinctGames += len(b.tasks)
+	return nil
+}
+
+// playGeneration plays the generation's race: a screening round of Games games for every
+// individual, then RaceRounds rounds in which the better half (by score over all its games
+// of this generation) plays Games more on new openings. It sets each genome's Stats and
+// Round; fitness is 1 − score.
+func (t *Tuner) playGeneration() error {
+	t.openings, t.gameResults, t.gamesTime, t.distinctGames = nil, nil, 0, 0
+	if t.tuningOpenings == nil {
+		t.tuningOpenings = map[string]bool{}
+	}
+	refs, err := t.references()
+	if err != nil {
+		return err
+	}
+	for _, o := range t.cfg.Opponents {
+		argv, _, _ := protocol.ParseCommand(o)
+		spec := &protocol.ExternalSpec{Argv: argv, MoveTime: time.Duration(t.cfg.OpponentMoveTime * float64(time.Second))}
+		refs = append(refs, opponent{id: spec.Name(), ext: spec})
+	}
+	t.refs = refs
+	t.opponents = nil
+	for _, o := range refs {
+		t.opponents = append(t.opponents, o.id)
+	}
+	players := make([]int, len(t.current))
+	for i := range players {
+		players[i] = i
+		t.current[i].Stats, t.current[i].Round = genomes.Stats{}, 0
+	}
+	pairs := t.cfg.Games / 2
+	for round := 0; ; round++ {
+		first, err := t.drawOpenings(pairs, streamOpenings+uint64(round)<<4)
+		if err != nil {
+			return err
+		}
+		var b batch
+		if err := t.schedule(&b, players, first, pairs, round); err != nil {
+			return err
+		}
+		if err := t.play(&b, fmt.Sprintf("round %d", round)); err != nil {
+			return err
+		}
+		for _, i := range players {
+			t.current[i].Round = round
+		}
+		if round == t.cfg.RaceRounds || len(players) <= 1 {
+			break
+		}
+		// The better half goes on: by score, then ID (a total order).
+		sort.SliceStable(players, func(a, b int) bool {
+			ga, gb := t.current[players[a]], t.current[players[b]]
+			if sa, sb := ga.Stats.Score(), gb.Stats.Score(); sa != sb {
+				return sa > sb
+			}
+			return ga.ID < gb.ID
+		})
+		players = players[:(len(players)+1)/2]
+		sort.Ints(players)
+	}
+	return nil
+}
+
+// playAgainst plays the individual g against the reference opp on n new opening pairs of
+// the tuning half and returns g's record (g's own Stats are left as they were). The games
+// are recorded with the generation.
+func (t *Tuner) playAgainst(g *genomes.Genome, opp opponent, n int, stream uint64, label string) (stats.Result, error) {
+	first, err := t.drawOpenings(n, stream)
+	if err != nil {
+		return stats.Result{}, err
+	}
+	cand := &genomes.Genome{Layout: t.layout, X: g.X, ID: g.ID}
+	savedCur, savedRefs := t.current, t.refs
+	t.current, t.refs = []*genomes.Genome{cand}, []opponent{opp}
+	var b batch
+	err = t.schedule(&b, []int{0}, first, n, AdmissionRound)
+	if err == nil {
+		err = t.play(&b, label)
+	}
+	t.current, t.refs = savedCur, savedRefs
+	if err != nil {
+		return stats.Result{}, err
+	}
+	return resultOf(cand.Stats), nil
+}
