@@ -83,9 +83,24 @@ type AdmissionRow struct {
 	ScoreSE    float64 `json:"score_se"`
 	Elo        float64 `json:"elo"`
 	EloSE      float64 `json:"elo_se"`
+	OppScore   float64 `json:"opponent_score"`
+	Diff       float64 `json:"diff"`
+	DiffSE     float64 `json:"diff_se"`
 	Admitted   bool    `json:"admitted"`
-	ChainElo   float64 `json:"chain_elo"`
-	ChainSE    float64 `json:"chain_se"`
+}
+
+// FamerRow is a hall-of-fame member (table hall_of_fame).
+type FamerRow struct {
+	ID       string   `json:"id"`
+	Admitted int      `json:"admitted"`
+	Games    int      `json:"games"`
+	Wins     int      `json:"wins"`
+	Draws    int      `json:"draws"`
+	Losses   int      `json:"losses"`
+	Penta    [5]int   `json:"penta"`
+	Elo      *float64 `json:"elo"`
+	EloSE    *float64 `json:"elo_se"`
+	EloLCB   *float64 `json:"elo_lcb"`
 }
 
 // CheckpointRow is one held-out check of the champion (table checkpoints).
@@ -150,6 +165,7 @@ type GenerationData struct {
 	Individuals []IndividualRow
 	Games       []GameRow
 	Admission   *AdmissionRow  // nil: no hall-of-fame test this generation
+	HallOfFame  []FamerRow     // the hall of fame after the generation (replaces the stored one)
 	Checkpoint  *CheckpointRow // nil: no checkpoint this generation
 }
 
@@ -258,9 +274,17 @@ func (d *DB) SaveGeneration(ctx context.Context, g GenerationData) (err error) {
 	}
 	if a := g.Admission; a != nil {
 		penta, _ := json.Marshal(a.Penta)
-		if _, err = tx.ExecContext(ctx, `INSERT INTO admissions (run_id, generation, candidate, opponent, games, wins, draws, losses, penta, score, score_se, elo, elo_se, admitted, chain_elo, chain_se)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, g.RunID, r.Generation, a.Candidate, a.Opponent, a.Games, a.Wins, a.Draws, a.Losses, string(penta),
-			a.Score, a.ScoreSE, a.Elo, a.EloSE, a.Admitted, a.ChainElo, a.ChainSE); err != nil {
+		if _, err = tx.ExecContext(ctx, `INSERT INTO admissions (run_id, generation, candidate, opponent, games, wins, draws, losses, penta, score, score_se, elo, elo_se, opponent_score, diff, diff_se, admitted)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, g.RunID, r.Generation, a.Candidate, a.Opponent, a.Games, a.Wins, a.Draws, a.Losses, string(penta),
+			a.Score, a.ScoreSE, a.Elo, a.EloSE, a.OppScore, a.Diff, a.DiffSE, a.Admitted); err != nil {
+			return err
+		}
+	}
+	for _, h := range g.HallOfFame {
+		penta, _ := json.Marshal(h.Penta)
+		if _, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO hall_of_fame (run_id, id, admitted, games, wins, draws, losses, penta, elo, elo_se, elo_lcb, updated_generation)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, g.RunID, h.ID, h.Admitted, h.Games, h.Wins, h.Draws, h.Losses, string(penta),
+			h.Elo, h.EloSE, h.EloLCB, r.Generation); err != nil {
 			return err
 		}
 	}
@@ -426,7 +450,7 @@ func (d *DB) Games(ctx context.Context, runID int64, gen int) ([]GameRow, error)
 
 // Admissions returns a run's hall-of-fame tests in generation order.
 func (d *DB) Admissions(ctx context.Context, runID int64) ([]AdmissionRow, error) {
-	rows, err := d.sql.QueryContext(ctx, `SELECT generation, candidate, opponent, games, wins, draws, losses, penta, score, score_se, elo, elo_se, admitted, chain_elo, chain_se
+	rows, err := d.sql.QueryContext(ctx, `SELECT generation, candidate, opponent, games, wins, draws, losses, penta, score, score_se, elo, elo_se, opponent_score, diff, diff_se, admitted
 		FROM admissions WHERE run_id = ? ORDER BY generation`, runID)
 	if err != nil {
 		return nil, explain(err)
@@ -437,13 +461,36 @@ func (d *DB) Admissions(ctx context.Context, runID int64) ([]AdmissionRow, error
 		var a AdmissionRow
 		var penta string
 		if err := rows.Scan(&a.Generation, &a.Candidate, &a.Opponent, &a.Games, &a.Wins, &a.Draws, &a.Losses, &penta, &a.Score, &a.ScoreSE,
-			&a.Elo, &a.EloSE, &a.Admitted, &a.ChainElo, &a.ChainSE); err != nil {
+			&a.Elo, &a.EloSE, &a.OppScore, &a.Diff, &a.DiffSE, &a.Admitted); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(penta), &a.Penta); err != nil {
 			return nil, fmt.Errorf("run %d admission of generation %d: penta: %w", runID, a.Generation, err)
 		}
 		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// HallOfFame returns a run's hall of fame in order of admission.
+func (d *DB) HallOfFame(ctx context.Context, runID int64) ([]FamerRow, error) {
+	rows, err := d.sql.QueryContext(ctx, `SELECT id, admitted, games, wins, draws, losses, penta, elo, elo_se, elo_lcb
+		FROM hall_of_fame WHERE run_id = ? ORDER BY admitted`, runID)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	var out []FamerRow
+	for rows.Next() {
+		var h FamerRow
+		var penta string
+		if err := rows.Scan(&h.ID, &h.Admitted, &h.Games, &h.Wins, &h.Draws, &h.Losses, &penta, &h.Elo, &h.EloSE, &h.EloLCB); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(penta), &h.Penta); err != nil {
+			return nil, fmt.Errorf("run %d hall of fame %s: penta: %w", runID, h.ID, err)
+		}
+		out = append(out, h)
 	}
 	return out, rows.Err()
 }

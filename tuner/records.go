@@ -93,6 +93,8 @@ type GenerationRecord struct {
 	Admission *Admission
 	// Checkpoint is the held-out check of the champion (Config.VerifyEvery), if one was played.
 	Checkpoint *Verification
+	// HallOfFame is the hall of fame after the generation, in order of admission.
+	HallOfFame []HallOfFamer
 }
 
 // Event reports progress: after every game and at the end of every generation.

@@ -173,10 +173,13 @@ type ResumeIndividual struct {
 	Stats   genomes.Stats
 }
 
-// ResumeFamer is a hall-of-fame member as stored.
+// ResumeFamer is a hall-of-fame member as stored: its ID, the generation it was admitted
+// in, its genes by name and its games against the paper's weights since then.
 type ResumeFamer struct {
-	HallOfFamer
-	Genes map[string]float64
+	ID         string
+	Generation int
+	Genes      map[string]float64
+	Stats      genomes.Stats
 }
 
 // ResumeState is what a run needs to continue after its last saved generation: read
@@ -229,9 +232,7 @@ func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 		if err != nil {
 			return Summary{}, fmt.Errorf("resume: hall of fame %s: %w", h.ID, err)
 		}
-		f := h.HallOfFamer
-		f.Genes = x
-		t.hof = append(t.hof, f)
+		t.hof = append(t.hof, HallOfFamer{ID: h.ID, Generation: h.Generation, Genes: x, Stats: h.Stats})
 	}
 	for _, id := range st.Tested {
 		t.tested[id] = true

@@ -44,7 +44,7 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 	}
 	rec := GenerationRecord{RunID: t.runID, Generation: t.gen, Games: t.distinctGames, GamesTime: t.gamesTime,
 		Opponents: append([]string(nil), t.opponents...), Openings: t.openings, GameResults: t.gameResults,
-		Admission: adm, Checkpoint: check}
+		Admission: adm, Checkpoint: check, HallOfFame: append([]HallOfFamer(nil), t.hof...)}
 	fits := make([]float64, len(indis))
 	xs := make([][]float64, len(indis))
 	for i, in := range indis {
@@ -87,7 +87,7 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 	ev := Event{GenDone: true, GamesDone: t.distinctGames, GamesTotal: t.distinctGames,
 		BestScore: pop[0].Stats.Score(), MeanScore: 1 - rec.FitMean, Best: pop[0].ID, Champion: t.summary.Best}
 	if c := t.summary.Champion; c != nil {
-		ev.ChampionElo = c.Elo
+		ev.ChampionElo, _, _ = c.Estimate()
 	}
 	t.report(ev)
 	t.gen++

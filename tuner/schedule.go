@@ -139,8 +139,9 @@ func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
 }
 
 // play runs a batch on the worker pool and credits every entry's result to its
-// individual's Stats (games and pentanomial pairs), recording each game.
-func (t *Tuner) play(b *batch, label string) error {
+// individual's Stats (games and pentanomial pairs), recording each game. For a batch of
+// one individual it also returns the pair scores by opening index (else nil).
+func (t *Tuner) play(b *batch, label string) ([]float64, error) {
 	total := len(b.tasks)
 	var done atomic.Int64
 	start := time.Now()
@@ -149,7 +150,7 @@ func (t *Tuner) play(b *batch, label string) error {
 	})
 	t.gamesTime += time.Since(start)
 	if err != nil {
-		return fmt.Errorf("%s: %w", label, err)
+		return nil, fmt.Errorf("%s: %w", label, err)
 	}
 	pairScore := map[[2]int]float64{}
 	for _, r := range b.refs {
@@ -176,11 +177,18 @@ func (t *Tuner) play(b *batch, label string) error {
 	for k := range pairScore {
 		keys = append(keys, k)
 	}
+	var byOpening []float64
+	if len(t.current) == 1 {
+		byOpening = make([]float64, len(t.openings))
+	}
 	for _, k := range keys {
 		t.current[k[0]].Stats.Penta[int(math.Round(pairScore[k]*2))]++
+		if byOpening != nil {
+			byOpening[k[1]] = pairScore[k]
+		}
 	}
 	t.distinctGames += len(b.tasks)
-	return nil
+	return byOpening, nil
 }
 
 // playGeneration plays the generation's race: a screening round of Games games for every
@@ -221,7 +229,7 @@ func (t *Tuner) playGeneration() error {
 		if err := t.schedule(&b, players, first, pairs, round); err != nil {
 			return err
 		}
-		if err := t.play(&b, fmt.Sprintf("round %d", round)); err != nil {
+		if _, err := t.play(&b, fmt.Sprintf("round %d", round)); err != nil {
 			return err
 		}
 		for _, i := range players {
@@ -244,25 +252,27 @@ func (t *Tuner) playGeneration() error {
 	return nil
 }
 
-// playAgainst plays the individual g against the reference opp on n new opening pairs of
-// the tuning half and returns g's record (g's own Stats are left as they were). The games
-// are recorded with the generation.
-func (t *Tuner) playAgainst(g *genomes.Genome, opp opponent, n int, stream uint64, label string) (stats.Result, error) {
-	first, err := t.drawOpenings(n, stream)
-	if err != nil {
-		return stats.Result{}, err
-	}
+// playAgainst plays the individual g against the reference opp on the generation's opening
+// pairs [first, first+n) and returns g's record and its pair scores (each in [0, 2], in
+// opening order); g's own Stats are left as they were. The games are recorded with the
+// generation as AdmissionRound games.
+func (t *Tuner) playAgainst(g *genomes.Genome, opp opponent, first, n int, label string) (stats.Result, []float64, error) {
 	cand := &genomes.Genome{Layout: t.layout, X: g.X, ID: g.ID}
 	savedCur, savedRefs := t.current, t.refs
 	t.current, t.refs = []*genomes.Genome{cand}, []opponent{opp}
 	var b batch
-	err = t.schedule(&b, []int{0}, first, n, AdmissionRound)
+	err := t.schedule(&b, []int{0}, first, n, AdmissionRound)
+	var pairs []float64
 	if err == nil {
-		err = t.play(&b, label)
+		pairs, err = t.play(&b, label)
 	}
 	t.current, t.refs = savedCur, savedRefs
 	if err != nil {
-		return stats.Result{}, err
+		return stats.Result{}, nil, err
 	}
-	return resultOf(cand.Stats), nil
+	out := make([]float64, n)
+	for k := range out {
+		out[k] = pairs[first+k]
+	}
+	return resultOf(cand.Stats), out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/MaxHalford/eaopt"
+	"gonum.org/v1/gonum/stat"
 
 	"evotune/genomes"
 	"evotune/tuner/stats"
@@ -21,44 +22,67 @@ import (
 //     again, RaceRounds times. Rank orders by the last round reached, then by score over
 //     all the generation's games (the same openings and references for everyone who
 //     reached that round, so their scores are comparable).
-//   - Hall of fame: the race winner becomes a champion only if a fresh head-to-head match
-//     against the current champion (the paper's weights while the hall is empty) puts the
-//     lower confidence bound of its score above ½ (AdmitZ standard errors), i.e. with
-//     statistical evidence, on openings the race never used (no winner's curse).
-//   - The champion that is exported and verified is the hall-of-fame member with the best
-//     lower confidence bound on its Elo against the paper's weights: the sum of the
-//     head-to-head Elo differences along its chain of admissions, with their variances
-//     added (Elo differences of close versions of one engine are close to additive).
+//   - Hall of fame: the race winner becomes the reigning champion only with statistical
+//     evidence against the current one. Both play the paper's weights on AdmitGames/2 fresh
+//     opening pairs (the same pairs for both: common random numbers), and the winner is
+//     admitted when the mean per-pair score difference exceeds 0 by AdmitZ standard
+//     errors (a paired test). The fresh openings keep the race's winner's curse out.
+//   - Each member's Elo against the paper's weights is measured directly, from the games
+//     it plays against them after its admission (as the defender of later tests; never the
+//     test that admitted it, which selected it). The exported and verified champion is the
+//     member with the best lower confidence bound Elo − AdmitZ·SE on those games; a member
+//     with no such games yet cannot be it ("nothing becomes champion on fewer games than
+//     the incumbent").
 
 // HallOfFamer is an individual admitted to the hall of fame.
 type HallOfFamer struct {
 	ID         string    `json:"id"`
 	Generation int       `json:"generation"` // the generation whose race it won
 	Genes      []float64 `json:"-"`
-	// Elo and EloSE are its Elo against the paper's weights and the standard error, chained
-	// through the head-to-head admission matches.
-	Elo   float64 `json:"elo"`
-	EloSE float64 `json:"elo_se"`
+	// Stats are its games against the paper's weights since its admission.
+	Stats genomes.Stats `json:"stats"`
 }
 
-// LCB is the lower confidence bound Elo − z·EloSE.
-func (h HallOfFamer) LCB(z float64) float64 { return h.Elo - z*h.EloSE }
+// Estimate returns its Elo against the paper's weights and the Elo standard error; ok is
+// false without games.
+func (h HallOfFamer) Estimate() (elo, se float64, ok bool) {
+	e, err := resultOf(h.Stats).Estimate()
+	if err != nil {
+		return 0, 0, false
+	}
+	s := math.Min(0.98, math.Max(0.02, e.Score))
+	return stats.Elo(s), eloSE(e.Score, e.StdErr), true
+}
 
-// Admission is one hall-of-fame test: the race winner against the current champion.
+// LCB is the lower confidence bound Elo − z·SE (−Inf without games).
+func (h HallOfFamer) LCB(z float64) float64 {
+	elo, se, ok := h.Estimate()
+	if !ok {
+		return math.Inf(-1)
+	}
+	return elo - z*se
+}
+
+// Admission is one hall-of-fame test: the race winner (candidate) and the reigning
+// champion (opponent) each against the paper's weights on the same fresh opening pairs.
 type Admission struct {
 	Candidate  string `json:"candidate"`
-	Opponent   string `json:"opponent"` // the champion it had to beat ("baseline" at first)
+	Opponent   string `json:"opponent"` // the reigning champion ("baseline" while the hall is empty)
 	Generation int    `json:"generation"`
+	// Result is the candidate's record against the paper's weights; Score, ScoreSE, Elo
+	// and EloSE estimate it.
 	stats.Result
-	Score    float64 `json:"score"`
-	ScoreSE  float64 `json:"score_se"`
-	Elo      float64 `json:"elo"`    // head-to-head
-	EloSE    float64 `json:"elo_se"` // head-to-head
+	Score   float64 `json:"score"`
+	ScoreSE float64 `json:"score_se"`
+	Elo     float64 `json:"elo"`
+	EloSE   float64 `json:"elo_se"`
+	// OpponentScore is the champion's score on the same games (½ for the baseline).
+	OpponentScore float64 `json:"opponent_score"`
+	// Diff and DiffSE are the mean per-game score difference candidate − champion and its
+	// standard error, from the per-pair differences (paired).
+	Diff     float64 `json:"diff"`
+	DiffSE   float64 `json:"diff_se"`
 	Admitted bool    `json:"admitted"`
-	// ChainElo and ChainSE are the candidate's Elo against the paper's weights and its
-	// standard error (the opponent's plus the head-to-head), set whether admitted or not.
-	ChainElo float64 `json:"chain_elo"`
-	ChainSE  float64 `json:"chain_se"`
 }
 
 // eloSE converts a score's standard error to an Elo standard error by the delta method:
@@ -74,26 +98,32 @@ func resultOf(s genomes.Stats) stats.Result {
 	return stats.Result{Wins: s.Wins, Draws: s.Draws, Losses: s.Losses, Penta: s.Penta}
 }
 
-// judge fills an admission's estimate and verdict from its games; champ is the current
-// champion (nil: the baseline, Elo 0 exactly).
-func judge(a *Admission, champ *HallOfFamer, z float64) {
-	e, err := a.Result.Estimate()
-	if err != nil {
+// judge fills an admission from the candidate's and the champion's pair scores (each in
+// [0, 2], pair k on the same opening) and the candidate's record.
+func judge(a *Admission, cand, champ []float64, z float64) {
+	if e, err := a.Result.Estimate(); err == nil {
+		a.Score, a.ScoreSE = e.Score, e.StdErr
+		s := math.Min(0.98, math.Max(0.02, e.Score))
+		a.Elo, a.EloSE = stats.Elo(s), eloSE(e.Score, e.StdErr)
+	}
+	n := float64(len(cand))
+	if n < 2 {
 		return
 	}
-	a.Score, a.ScoreSE = e.Score, e.StdErr
-	s := math.Min(0.98, math.Max(0.02, e.Score))
-	a.Elo, a.EloSE = stats.Elo(s), eloSE(e.Score, e.StdErr)
-	a.ChainElo, a.ChainSE = a.Elo, a.EloSE
-	if champ != nil {
-		a.ChainElo, a.ChainSE = champ.Elo+a.Elo, math.Hypot(champ.EloSE, a.EloSE)
+	d := make([]float64, len(cand))
+	var sc float64
+	for k := range cand {
+		d[k] = (cand[k] - champ[k]) / 2 // per-game units
+		sc += champ[k] / 2
 	}
-	a.Admitted = e.Score-z*e.StdErr > 0.5
+	mean, sd := stat.MeanStdDev(d, nil)
+	a.OpponentScore, a.Diff, a.DiffSE = sc/n, mean, sd/math.Sqrt(n)
+	a.Admitted = a.Diff > 0 && a.Diff-z*a.DiffSE > 0
 }
 
 // champion returns the hall-of-fame member with the best lower confidence bound at z
-// (ties: the later admission), or nil when the hall is empty or no member's bound is above
-// the baseline's (Elo 0 exactly).
+// (ties: the later admission), or nil when no member's bound is above the baseline's
+// (Elo 0 exactly).
 func champion(hof []HallOfFamer, z float64) *HallOfFamer {
 	var best *HallOfFamer
 	for i := range hof {
@@ -192,33 +222,51 @@ func (m model) Apply(pop *eaopt.Population) error {
 	return nil
 }
 
-// admit plays the generation's race winner against the current champion and updates the
-// hall of fame; it returns the test (nil when none was needed: the winner is the baseline,
-// already in the hall, or was rejected before).
+// admit tests the generation's race winner against the reigning champion (the latest
+// admitted member, or the paper's weights) and updates the hall of fame; it returns the
+// test (nil when none was needed: the winner is the baseline, the champion itself, or was
+// tested before).
 func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
 	if t.cfg.AdmitGames == 0 || winner.Op == genomes.OpBaseline || t.tested[winner.ID] {
 		return nil, nil
 	}
-	t.tested[winner.ID] = true
-	champ := champion(t.hof, t.cfg.AdmitZ)
-	opp := opponent{id: "baseline", w: t.baseline, x: t.layout.Defaults()}
-	if champ != nil {
-		w, err := t.layout.Weights(champ.Genes)
-		if err != nil {
-			return nil, fmt.Errorf("hall of fame %s: %w", champ.ID, err)
-		}
-		opp = opponent{id: champ.ID, w: w, x: champ.Genes}
+	var reigning *HallOfFamer
+	if len(t.hof) > 0 {
+		reigning = &t.hof[len(t.hof)-1]
 	}
-	a := &Admission{Candidate: winner.ID, Opponent: opp.id, Generation: t.gen}
-	res, err := t.playAgainst(winner, opp, t.cfg.AdmitGames/2, streamAdmit, "admission")
+	if reigning != nil && fmt.Sprint(reigning.Genes) == fmt.Sprint(winner.X) {
+		return nil, nil
+	}
+	t.tested[winner.ID] = true
+	base := opponent{id: "baseline", w: t.baseline, x: t.layout.Defaults()}
+	a := &Admission{Candidate: winner.ID, Opponent: "baseline", Generation: t.gen}
+	n := t.cfg.AdmitGames / 2
+	first, err := t.drawOpenings(n, streamAdmit)
 	if err != nil {
 		return nil, err
 	}
-	a.Result = res
-	judge(a, champ, t.cfg.AdmitZ)
+	cres, cpairs, err := t.playAgainst(winner, base, first, n, "admission")
+	if err != nil {
+		return nil, err
+	}
+	a.Result = cres
+	hpairs := make([]float64, n)
+	for k := range hpairs {
+		hpairs[k] = 1 // the paper's weights against themselves: exactly ½ per game
+	}
+	if reigning != nil {
+		a.Opponent = reigning.ID
+		def := &genomes.Genome{Layout: t.layout, X: reigning.Genes, ID: reigning.ID}
+		hres, pairs, err := t.playAgainst(def, base, first, n, "admission (defender)")
+		if err != nil {
+			return nil, err
+		}
+		hpairs = pairs
+		reigning.Stats = reigning.Stats.Add(genomes.Stats{Wins: hres.Wins, Draws: hres.Draws, Losses: hres.Losses, Penta: hres.Penta})
+	}
+	judge(a, cpairs, hpairs, t.cfg.AdmitZ)
 	if a.Admitted {
-		t.hof = append(t.hof, HallOfFamer{ID: winner.ID, Generation: t.gen, Genes: append([]float64(nil), winner.X...),
-			Elo: a.ChainElo, EloSE: a.ChainSE})
+		t.hof = append(t.hof, HallOfFamer{ID: winner.ID, Generation: t.gen, Genes: append([]float64(nil), winner.X...)})
 	}
 	return a, nil
 }

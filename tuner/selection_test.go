@@ -9,40 +9,53 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
-	"evotune/tuner/stats"
 )
 
-// TestAdmissionNeedsEvidence: a candidate enters the hall of fame only when its
-// head-to-head score exceeds ½ by AdmitZ standard errors; its Elo against the paper's
-// weights chains through the champion it beat, with the variances added.
+// TestAdmissionNeedsEvidence: a candidate enters the hall of fame only when its per-pair
+// score difference over the champion (both against the paper's weights on the same
+// openings) exceeds 0 by AdmitZ standard errors.
 func TestAdmissionNeedsEvidence(t *testing.T) {
-	lucky := Admission{Result: stats.Result{Wins: 18, Draws: 0, Losses: 14, Penta: [5]int{1, 2, 8, 3, 2}}}
-	judge(&lucky, nil, 1.645)
-	if lucky.Admitted || lucky.Score <= 0.5 {
-		t.Fatalf("18–14 is not evidence at z = 1.645: %+v", lucky)
+	champ := []float64{1, 1, 2, 0, 1, 1, 2, 1, 1, 0, 1, 2}
+	lucky := []float64{1, 2, 2, 0, 1, 1, 2, 1, 1, 1, 0, 2} // +2 −1 over 12 pairs
+	a := Admission{}
+	judge(&a, lucky, champ, 1.645)
+	if a.Admitted || a.Diff <= 0 {
+		t.Fatalf("a 1-pair edge in 12 is not evidence at z = 1.645: %+v", a)
 	}
-	strong := Admission{Result: stats.Result{Wins: 44, Draws: 0, Losses: 20, Penta: [5]int{0, 2, 8, 12, 10}}}
-	champ := &HallOfFamer{ID: "c", Elo: 50, EloSE: 20}
-	judge(&strong, champ, 1.645)
-	if !strong.Admitted {
-		t.Fatalf("44–20 must be admitted: %+v", strong)
+	strong := []float64{2, 2, 2, 1, 2, 1, 2, 2, 1, 1, 2, 2} // 20 pair points against 13
+	judge(&a, strong, champ, 1.645)
+	if !a.Admitted || math.Abs(a.Diff-(20.0-13)/24) > 1e-12 || math.Abs(a.OpponentScore-13.0/24) > 1e-12 {
+		t.Fatalf("+7 pair points in 12 must be admitted: %+v", a)
 	}
-	if math.Abs(strong.ChainElo-(50+strong.Elo)) > 1e-9 || math.Abs(strong.ChainSE-math.Hypot(20, strong.EloSE)) > 1e-9 {
-		t.Fatalf("chain %v ± %v from %v ± %v", strong.ChainElo, strong.ChainSE, strong.Elo, strong.EloSE)
+	// Against the paper's weights themselves (pair score 1 each) the test is the
+	// candidate's own score against ½.
+	base := make([]float64, 12)
+	for k := range base {
+		base[k] = 1
+	}
+	judge(&a, []float64{2, 0, 1, 1, 2, 0, 1, 1, 1, 1, 1, 1}, base, 0)
+	if a.Admitted || a.Diff != 0 || a.OpponentScore != 0.5 {
+		t.Fatalf("an even record must not be admitted: %+v", a)
 	}
 }
 
-// TestChampionIsBestLowerBound: the champion is the member with the best Elo − z·SE, not
-// the best Elo, and none while every bound is below the baseline's 0.
+// TestChampionIsBestLowerBound: the champion is the member with the best Elo − z·SE on its
+// games after admission, not the best Elo; a member without such games never is, and none
+// is while every bound is below the baseline's 0.
 func TestChampionIsBestLowerBound(t *testing.T) {
-	hof := []HallOfFamer{{ID: "a", Elo: 60, EloSE: 10}, {ID: "b", Elo: 90, EloSE: 40}, {ID: "c", Elo: 70, EloSE: 15}}
-	if c := champion(hof, 1.645); c == nil || c.ID != "c" {
-		t.Fatalf("champion %v, want c (bound 45.3; a 43.6, b 24.2)", c)
+	rec := func(w, d, l int, penta [5]int) genomes.Stats { return genomes.Stats{Wins: w, Draws: d, Losses: l, Penta: penta} }
+	hof := []HallOfFamer{
+		{ID: "a", Stats: rec(120, 0, 80, [5]int{5, 15, 40, 25, 15})}, // 200 games, +70
+		{ID: "b", Stats: rec(7, 0, 3, [5]int{0, 1, 2, 1, 1})},        // 10 games, +147 ± 94: bound −8
+		{ID: "c"},                                                    // admitted, no games yet
+	}
+	if c := champion(hof, 1.645); c == nil || c.ID != "a" {
+		t.Fatalf("champion %v, want a", c)
 	}
 	if c := champion(hof, 0); c == nil || c.ID != "b" {
 		t.Fatalf("z = 0: champion %v, want b", c)
 	}
-	if c := champion([]HallOfFamer{{ID: "x", Elo: 10, EloSE: 20}}, 1); c != nil {
+	if c := champion([]HallOfFamer{{ID: "x", Stats: rec(11, 0, 9, [5]int{1, 2, 4, 2, 1})}}, 1.645); c != nil {
 		t.Fatalf("a bound below 0 made %s champion", c.ID)
 	}
 }
@@ -95,6 +108,21 @@ func TestRaceAndHallOfFame(t *testing.T) {
 	}
 	if c := champion(sum.HallOfFame, cfg.AdmitZ); c != nil && c.ID != sum.Best || c == nil && sum.Best != genomes.IndividualID(1, 0, 0) {
 		t.Fatalf("summary best %s, champion %v", sum.Best, c)
+	}
+	// Every member's games are exactly the defender games credited to it after its
+	// admission.
+	for _, h := range sum.HallOfFame {
+		n := 0
+		for _, g := range st.gens {
+			for _, r := range g.GameResults {
+				if r.Round == AdmissionRound && r.Individual == h.ID && g.Generation > h.Generation {
+					n++
+				}
+			}
+		}
+		if n != h.Stats.Games() {
+			t.Fatalf("%s: %d games after admission, %d in its record", h.ID, n, h.Stats.Games())
+		}
 	}
 }
 

@@ -300,10 +300,11 @@ func stateFromRecords(runID int64, gens []GenerationRecord) ResumeState {
 	for _, g := range gens {
 		if a := g.Admission; a != nil {
 			st.Tested = append(st.Tested, a.Candidate)
-			if a.Admitted {
-				n := born[a.Candidate]
-				st.HallOfFame = append(st.HallOfFame, ResumeFamer{HallOfFamer: HallOfFamer{ID: a.Candidate, Generation: g.Generation, Elo: a.ChainElo, EloSE: a.ChainSE}, Genes: n.Genes})
-			}
+		}
+	}
+	if len(gens) > 0 {
+		for _, h := range gens[len(gens)-1].HallOfFame {
+			st.HallOfFame = append(st.HallOfFame, ResumeFamer{ID: h.ID, Generation: h.Generation, Genes: born[h.ID].Genes, Stats: h.Stats})
 		}
 	}
 	if len(gens) > 0 {

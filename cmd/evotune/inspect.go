@@ -171,7 +171,7 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 			if a.Admitted {
 				verdict = "admitted"
 			}
-			test = fmt.Sprintf("%s vs %s %.3f ± %.3f: %s", a.Candidate, a.Opponent, a.Score, a.ScoreSE, verdict)
+			test = fmt.Sprintf("%s %+.3f ± %.3f over %s: %s", a.Candidate, a.Diff, a.DiffSE, a.Opponent, verdict)
 		}
 		verified := "-"
 		if c := v.Checkpoint; c != nil && c.Elo != nil {

@@ -305,7 +305,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if v.Run != runID {
 		return fmt.Errorf("--individual %s belongs to run %d, not %d", id, v.Run, runID)
 	}
-	t, err := tuner.New(cfg, dbStore{d}, nil, version)
+	t, err := tuner.New(cfg, dbStore{d, cfg.AdmitZ}, nil, version)
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)
 	}
@@ -325,7 +325,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return err
 	}
-	if err := (dbStore{d}).SaveVerification(ctx, runID, ver); err != nil {
+	if err := (dbStore{d: d}).SaveVerification(ctx, runID, ver); err != nil {
 		return err
 	}
 	if o.json {

@@ -72,7 +72,7 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 		return err
 	}
 	prog := newProgress(errOut)
-	t, err := tuner.New(cfg, dbStore{d}, prog.update, version)
+	t, err := tuner.New(cfg, dbStore{d, cfg.AdmitZ}, prog.update, version)
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)
 	}
@@ -163,15 +163,18 @@ func loadResumeState(ctx context.Context, d *db.DB, runID int64) (tuner.ResumeSt
 	}
 	for _, a := range adms {
 		st.Tested = append(st.Tested, a.Candidate)
-		if !a.Admitted {
-			continue
-		}
-		in, err := ind(a.Candidate, db.IndividualRow{})
+	}
+	hof, err := d.HallOfFame(ctx, runID)
+	if err != nil {
+		return st, err
+	}
+	for _, h := range hof {
+		in, err := ind(h.ID, db.IndividualRow{})
 		if err != nil {
 			return st, err
 		}
-		st.HallOfFame = append(st.HallOfFame, tuner.ResumeFamer{Genes: in.Genes,
-			HallOfFamer: tuner.HallOfFamer{ID: a.Candidate, Generation: a.Generation, Elo: a.ChainElo, EloSE: a.ChainSE}})
+		st.HallOfFame = append(st.HallOfFame, tuner.ResumeFamer{ID: h.ID, Generation: h.Admitted, Genes: in.Genes,
+			Stats: genomes.Stats{Wins: h.Wins, Draws: h.Draws, Losses: h.Losses, Penta: h.Penta}})
 	}
 	rows, err := d.Individuals(ctx, runID, st.LastGeneration)
 	if err != nil {

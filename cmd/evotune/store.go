@@ -11,7 +11,10 @@ import (
 
 // dbStore adapts the db package to the tuner's Store interface (the tuner declares what
 // it needs; neither package imports the other).
-type dbStore struct{ d *db.DB }
+type dbStore struct {
+	d      *db.DB
+	admitZ float64 // the run's AdmitZ, for the stored lower bounds
+}
 
 func (s dbStore) CreateRun(ctx context.Context, r tuner.RunRecord) (int64, error) {
 	return s.d.CreateRun(ctx, db.Run{Name: r.Name, Game: r.Game, Seed: r.Seed, Config: r.Config, ProgramVersion: r.ProgramVersion, PID: r.PID})
@@ -40,7 +43,17 @@ func (s dbStore) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) e
 	if a := g.Admission; a != nil {
 		data.Admission = &db.AdmissionRow{Generation: g.Generation, Candidate: a.Candidate, Opponent: a.Opponent, Games: a.Games(),
 			Wins: a.Wins, Draws: a.Draws, Losses: a.Losses, Penta: a.Penta, Score: a.Score, ScoreSE: a.ScoreSE, Elo: a.Elo, EloSE: a.EloSE,
-			Admitted: a.Admitted, ChainElo: a.ChainElo, ChainSE: a.ChainSE}
+			OppScore: a.OpponentScore, Diff: a.Diff, DiffSE: a.DiffSE, Admitted: a.Admitted}
+	}
+	z := s.admitZ
+	for _, h := range g.HallOfFame {
+		row := db.FamerRow{ID: h.ID, Admitted: h.Generation, Games: h.Stats.Games(), Wins: h.Stats.Wins, Draws: h.Stats.Draws,
+			Losses: h.Stats.Losses, Penta: h.Stats.Penta}
+		if elo, se, ok := h.Estimate(); ok {
+			lcb := elo - z*se
+			row.Elo, row.EloSE, row.EloLCB = &elo, &se, &lcb
+		}
+		data.HallOfFame = append(data.HallOfFame, row)
 	}
 	if c := g.Checkpoint; c != nil {
 		row := &db.CheckpointRow{Generation: g.Generation, ElapsedMS: c.Elapsed.Milliseconds(), Champion: c.Champion, Depth: c.Limits.Depth,

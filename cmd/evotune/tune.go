@@ -182,7 +182,7 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	}
 	defer d.Release() // no end-of-process checkpoint while readers may be reading
 	prog := newProgress(errOut)
-	t, err := tuner.New(cfg, dbStore{d}, prog.update, version)
+	t, err := tuner.New(cfg, dbStore{d, cfg.AdmitZ}, prog.update, version)
 	if err != nil {
 		return err
 	}
@@ -238,8 +238,9 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 	}
 	switch c := sum.Champion; {
 	case c != nil:
-		fmt.Fprintf(out, "champion %s (hall of fame: %d members), Elo %+.1f ± %.1f (1 SE) against the paper's weights through its admission matches\n",
-			sum.Best, len(sum.HallOfFame), c.Elo, c.EloSE)
+		elo, se, _ := c.Estimate()
+		fmt.Fprintf(out, "champion %s (hall of fame: %d members), Elo %+.1f ± %.1f (1 SE) against the paper's weights in %d games after its admission\n",
+			sum.Best, len(sum.HallOfFame), elo, se, c.Stats.Games())
 	case len(sum.HallOfFame) == 0 && sum.Best == genomes.IndividualID(sum.RunID, 0, 0):
 		fmt.Fprintf(out, "champion %s: the paper's weights (no race winner proved better in a hall-of-fame test)\n", sum.Best)
 	default:
@@ -336,7 +337,7 @@ func (p *progress) update(e tuner.Event) {
 		return
 	}
 	if e.GenDone {
-		fmt.Fprintf(p.w, "generation %d/%s saved: %d games, race winner %s score %.3f, mean %.3f, champion %s (Elo %+.0f chained), elapsed %s, ETA %s\n",
+		fmt.Fprintf(p.w, "generation %d/%s saved: %d games, race winner %s score %.3f, mean %.3f, champion %s (Elo %+.0f), elapsed %s, ETA %s\n",
 			e.Generation, gens, e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Champion, e.ChampionElo, e.Elapsed.Round(time.Second), eta.Round(time.Second))
 		p.lastLog = time.Now()
 		return

@@ -14,27 +14,48 @@ ALTER TABLE games ADD COLUMN round INTEGER NOT NULL DEFAULT 0; -- racing round; 
 ALTER TABLE generations ADD COLUMN elapsed_ms INTEGER;  -- the run's wall time at the end of the generation
 ALTER TABLE generations ADD COLUMN champion   TEXT;     -- the champion after the generation (hall-of-fame member with the best lower bound)
 
--- One row per hall-of-fame test: the generation's race winner against the champion.
+-- One row per hall-of-fame test: the generation's race winner (candidate) and the reigning
+-- champion (opponent) each play the paper's weights on the same fresh opening pairs.
 CREATE TABLE admissions (
-    run_id     INTEGER NOT NULL,
-    generation INTEGER NOT NULL,
-    candidate  TEXT    NOT NULL,
-    opponent   TEXT    NOT NULL,   -- the champion it had to beat ('baseline' while the hall is empty)
-    games      INTEGER NOT NULL,
-    wins       INTEGER NOT NULL,
-    draws      INTEGER NOT NULL,
-    losses     INTEGER NOT NULL,
-    penta      TEXT    NOT NULL CHECK (json_valid(penta)),  -- [pairs scoring 0, 1/2, 1, 3/2, 2]
-    score      REAL    NOT NULL,   -- head-to-head score and its standard error
-    score_se   REAL    NOT NULL,
-    elo        REAL    NOT NULL,   -- head-to-head Elo and its standard error
-    elo_se     REAL    NOT NULL,
-    admitted   INTEGER NOT NULL CHECK (admitted IN (0, 1)),
-    chain_elo  REAL    NOT NULL,   -- Elo against the paper's weights: the opponent's plus the head-to-head
-    chain_se   REAL    NOT NULL,
+    run_id         INTEGER NOT NULL,
+    generation     INTEGER NOT NULL,
+    candidate      TEXT    NOT NULL,
+    opponent       TEXT    NOT NULL,   -- the reigning champion ('baseline' while the hall is empty)
+    games          INTEGER NOT NULL,   -- the candidate's games against the paper's weights
+    wins           INTEGER NOT NULL,
+    draws          INTEGER NOT NULL,
+    losses         INTEGER NOT NULL,
+    penta          TEXT    NOT NULL CHECK (json_valid(penta)),  -- [pairs scoring 0, 1/2, 1, 3/2, 2]
+    score          REAL    NOT NULL,   -- the candidate's score and its standard error
+    score_se       REAL    NOT NULL,
+    elo            REAL    NOT NULL,   -- the candidate's Elo and its standard error
+    elo_se         REAL    NOT NULL,
+    opponent_score REAL    NOT NULL,   -- the champion's score on the same games
+    diff           REAL    NOT NULL,   -- mean score difference candidate - champion (paired by opening)
+    diff_se        REAL    NOT NULL,
+    admitted       INTEGER NOT NULL CHECK (admitted IN (0, 1)),
     PRIMARY KEY (run_id, generation),
     FOREIGN KEY (run_id, generation) REFERENCES generations(run_id, generation) ON DELETE CASCADE,
     FOREIGN KEY (run_id, candidate) REFERENCES genomes(run_id, id)
+);
+
+-- The hall of fame as of the run's last saved generation: every admitted individual and its
+-- games against the paper's weights since its admission (as the defender of later tests).
+CREATE TABLE hall_of_fame (
+    run_id             INTEGER NOT NULL,
+    id                 TEXT    NOT NULL,
+    admitted           INTEGER NOT NULL,   -- the generation it was admitted in
+    games              INTEGER NOT NULL,
+    wins               INTEGER NOT NULL,
+    draws              INTEGER NOT NULL,
+    losses             INTEGER NOT NULL,
+    penta              TEXT    NOT NULL CHECK (json_valid(penta)),
+    elo                REAL,               -- Elo against the paper's weights (NULL: no games yet)
+    elo_se             REAL,
+    elo_lcb            REAL,               -- elo - admit_z * elo_se: the champion has the largest
+    updated_generation INTEGER NOT NULL,
+    PRIMARY KEY (run_id, id),
+    FOREIGN KEY (run_id, id) REFERENCES genomes(run_id, id)
 );
 
 -- Held-out checks of the champion against the paper's weights (tune --verify-every).
@@ -55,12 +76,6 @@ CREATE TABLE checkpoints (
     PRIMARY KEY (run_id, generation),
     FOREIGN KEY (run_id, generation) REFERENCES generations(run_id, generation) ON DELETE CASCADE
 );
-
-CREATE VIEW hall_of_fame AS
-SELECT a.run_id, a.candidate AS id, a.generation, a.opponent AS beat, a.chain_elo AS elo, a.chain_se AS elo_se,
-       a.chain_elo - COALESCE(json_extract(r.config, '$.admit_z'), 1.0) * a.chain_se AS elo_lcb
-FROM admissions a JOIN runs r ON r.id = a.run_id
-WHERE a.admitted = 1;
 
 DROP VIEW generation_summary;
 CREATE VIEW generation_summary AS
