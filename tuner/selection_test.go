@@ -43,11 +43,13 @@ func TestAdmissionNeedsEvidence(t *testing.T) {
 // games after admission, not the best Elo; a member without such games never is, and none
 // is while every bound is below the baseline's 0.
 func TestChampionIsBestLowerBound(t *testing.T) {
-	rec := func(w, d, l int, penta [5]int) genomes.Stats { return genomes.Stats{Wins: w, Draws: d, Losses: l, Penta: penta} }
+	rec := func(w, d, l int, penta [5]int) genomes.Stats {
+		return genomes.Stats{Wins: w, Draws: d, Losses: l, Penta: penta}
+	}
 	hof := []HallOfFamer{
 		{ID: "a", Stats: rec(120, 0, 80, [5]int{5, 15, 40, 25, 15})}, // 200 games, +70
 		{ID: "b", Stats: rec(7, 0, 3, [5]int{0, 1, 2, 1, 1})},        // 10 games, +147 ± 94: bound −8
-		{ID: "c"},                                                    // admitted, no games yet
+		{ID: "c"}, // admitted, no games yet
 	}
 	if c := champion(hof, 1.645); c == nil || c.ID != "a" {
 		t.Fatalf("champion %v, want a", c)
