@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"evotune/engine"
 	"evotune/engine/connect6"
+	"evotune/genomes"
 )
 
 func addGameFlags(c *cobra.Command, o *gameOpts) {
@@ -40,7 +42,56 @@ func newWeightsCmd() *cobra.Command {
 	addGameFlags(def, &o.gameOpts)
 	def.Flags().StringVar(&o.out, "out", "", "write to FILE (atomically) instead of standard output")
 	c.AddCommand(def)
+	var lo layoutOpts
+	layout := &cobra.Command{
+		Use:     "layout --game G [--json]",
+		Short:   "List the genes the tuner sees: bounds, paper value, scale, fixed or free, and why",
+		Args:    cobra.NoArgs,
+		Example: "  evotune weights layout --game gomoku",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runWeightsLayout(lo, cmd.OutOrStdout())
+		},
+	}
+	layout.Flags().StringVar(&lo.game, "game", "", "game: connect6, gomoku or amazons")
+	layout.Flags().BoolVar(&lo.json, "json", false, "print JSON")
+	c.AddCommand(layout)
 	return c
+}
+
+type layoutOpts struct {
+	game string
+	json bool
+}
+
+func runWeightsLayout(o layoutOpts, out io.Writer) error {
+	e, err := genomes.Lookup(o.game)
+	if err != nil {
+		return fmt.Errorf("--game: %w", err)
+	}
+	if o.json {
+		type gene struct {
+			genomes.Gene
+			Scale string `json:"scale"`
+		}
+		var genes []gene
+		for _, g := range e.Layout.Genes {
+			genes = append(genes, gene{g, g.Scale.String()})
+		}
+		return writeJSON(out, genes)
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "GENE\tMIN\tMAX\tPAPER\tSCALE\tTUNED\tNOTE")
+	for _, g := range e.Layout.Genes {
+		tuned := "yes"
+		if g.Fixed {
+			tuned = "fixed"
+		}
+		if g.Integer {
+			tuned += ", whole"
+		}
+		fmt.Fprintf(tw, "%s\t%g\t%g\t%g\t%s\t%s\t%s\n", g.Name, g.Min, g.Max, g.Default, g.Scale, tuned, g.Note)
+	}
+	return tw.Flush()
 }
 
 func runWeightsDefault(o weightsOpts, out io.Writer) error {
