@@ -237,7 +237,7 @@ func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 	for _, id := range st.Tested {
 		t.tested[id] = true
 	}
-	t.elapsedBefore = st.Elapsed
+	t.elapsedBefore, t.start = st.Elapsed, time.Now()
 	t.tuningOpenings = map[string]bool{}
 	for _, o := range st.Openings {
 		t.tuningOpenings[Key(o)] = true

@@ -139,9 +139,9 @@ func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
 }
 
 // play runs a batch on the worker pool and credits every entry's result to its
-// individual's Stats (games and pentanomial pairs), recording each game. For a batch of
-// one individual it also returns the pair scores by opening index (else nil).
-func (t *Tuner) play(b *batch, label string) ([]float64, error) {
+// individual's Stats (games and pentanomial pairs), recording each game. It returns the
+// pair scores (0 to 2) by (individual, opening index).
+func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
 	total := len(b.tasks)
 	var done atomic.Int64
 	start := time.Now()
@@ -173,22 +173,11 @@ func (t *Tuner) play(b *batch, label string) ([]float64, error) {
 		}
 		pairScore[[2]int{r.ind, r.pair}] += s
 	}
-	keys := make([][2]int, 0, len(pairScore))
-	for k := range pairScore {
-		keys = append(keys, k)
-	}
-	var byOpening []float64
-	if len(t.current) == 1 {
-		byOpening = make([]float64, len(t.openings))
-	}
-	for _, k := range keys {
-		t.current[k[0]].Stats.Penta[int(math.Round(pairScore[k]*2))]++
-		if byOpening != nil {
-			byOpening[k[1]] = pairScore[k]
-		}
+	for k, ps := range pairScore {
+		t.current[k[0]].Stats.Penta[int(math.Round(ps*2))]++
 	}
 	t.distinctGames += len(b.tasks)
-	return byOpening, nil
+	return pairScore, nil
 }
 
 // playGeneration plays the generation's race: a screening round of Games games for every
@@ -262,7 +251,7 @@ func (t *Tuner) playAgainst(g *genomes.Genome, opp opponent, first, n int, label
 	t.current, t.refs = []*genomes.Genome{cand}, []opponent{opp}
 	var b batch
 	err := t.schedule(&b, []int{0}, first, n, AdmissionRound)
-	var pairs []float64
+	var pairs map[[2]int]float64
 	if err == nil {
 		pairs, err = t.play(&b, label)
 	}
@@ -272,7 +261,7 @@ func (t *Tuner) playAgainst(g *genomes.Genome, opp opponent, first, n int, label
 	}
 	out := make([]float64, n)
 	for k := range out {
-		out[k] = pairs[first+k]
+		out[k] = pairs[[2]int{0, first + k}]
 	}
 	return resultOf(cand.Stats), out, nil
 }

@@ -324,6 +324,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	for _, game := range []string{"gomoku", "amazons"} {
 		cfg := smallConfig(game, 2)
 		cfg.Generations, cfg.Elite, cfg.VerifyGames = 4, 2, 8
+		cfg.TimeBudget = "1h" // a budget far from used up must not stop a resumed run
 		full := runSmall(t, cfg)
 
 		crashed := &memStore{failAt: 3}
