@@ -39,9 +39,22 @@ func TestAdmissionNeedsEvidence(t *testing.T) {
 	}
 }
 
+// TestFamilyZ: simultaneous intervals widen with the number of members.
+func TestFamilyZ(t *testing.T) {
+	if z := FamilyZ(1, 0); math.Abs(z-1.959964) > 1e-5 {
+		t.Fatalf("one member: z %v, want 1.96", z)
+	}
+	if z := FamilyZ(62, 0); math.Abs(z-3.35) > 0.01 {
+		t.Fatalf("62 members: z %v, want about 3.35", z)
+	}
+	if z := FamilyZ(2, 5); z != 5 {
+		t.Fatalf("a larger minimum must win: %v", z)
+	}
+}
+
 // TestChampionIsBestLowerBound: the champion is the member with the best Elo − z·SE on its
-// games after admission, not the best Elo; a member without such games never is, and none
-// is while every bound is below the baseline's 0.
+// games after admission (z: simultaneous over the members), not the best Elo; a member
+// without such games never is, and none is while every bound is below the baseline's 0.
 func TestChampionIsBestLowerBound(t *testing.T) {
 	rec := func(w, d, l int, penta [5]int) genomes.Stats {
 		return genomes.Stats{Wins: w, Draws: d, Losses: l, Penta: penta}
@@ -54,8 +67,9 @@ func TestChampionIsBestLowerBound(t *testing.T) {
 	if c := champion(hof, 1.645); c == nil || c.ID != "a" {
 		t.Fatalf("champion %v, want a", c)
 	}
-	if c := champion(hof, 0); c == nil || c.ID != "b" {
-		t.Fatalf("z = 0: champion %v, want b", c)
+	// Two members, both with games: b's +147 ± 94 loses to a's +70 ± 19 at any z ≥ 1.
+	if c := champion(hof[:2], 0); c == nil || c.ID != "a" {
+		t.Fatalf("champion of a and b %v, want a", c)
 	}
 	if c := champion([]HallOfFamer{{ID: "x", Stats: rec(11, 0, 9, [5]int{1, 2, 4, 2, 1})}}, 1.645); c != nil {
 		t.Fatalf("a bound below 0 made %s champion", c.ID)

@@ -45,7 +45,7 @@ func (s dbStore) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) e
 			Wins: a.Wins, Draws: a.Draws, Losses: a.Losses, Penta: a.Penta, Score: a.Score, ScoreSE: a.ScoreSE, Elo: a.Elo, EloSE: a.EloSE,
 			OppScore: a.OpponentScore, Diff: a.Diff, DiffSE: a.DiffSE, Admitted: a.Admitted}
 	}
-	z := s.admitZ
+	z := tuner.FamilyZ(len(g.HallOfFame), s.admitZ)
 	for _, h := range g.HallOfFame {
 		row := db.FamerRow{ID: h.ID, Admitted: h.Generation, Games: h.Stats.Games(), Wins: h.Stats.Wins, Draws: h.Stats.Draws,
 			Losses: h.Stats.Losses, Penta: h.Stats.Penta}

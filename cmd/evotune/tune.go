@@ -239,8 +239,9 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 	switch c := sum.Champion; {
 	case c != nil:
 		elo, se, _ := c.Estimate()
-		fmt.Fprintf(out, "champion %s (hall of fame: %d members), Elo %+.1f ± %.1f (1 SE) against the paper's weights in %d games after its admission\n",
-			sum.Best, len(sum.HallOfFame), elo, se, c.Stats.Games())
+		z := tuner.FamilyZ(len(sum.HallOfFame), 0)
+		fmt.Fprintf(out, "champion %s (hall of fame: %d members), Elo %+.1f ± %.1f (95%% simultaneous over the members, z = %.2f) against the paper's weights in %d games after its admission\n",
+			sum.Best, len(sum.HallOfFame), elo, z*se, z, c.Stats.Games())
 	case len(sum.HallOfFame) == 0 && sum.Best == genomes.IndividualID(sum.RunID, 0, 0):
 		fmt.Fprintf(out, "champion %s: the paper's weights (no race winner proved better in a hall-of-fame test)\n", sum.Best)
 	default:
