@@ -52,7 +52,7 @@ CREATE TABLE hall_of_fame (
     penta              TEXT    NOT NULL CHECK (json_valid(penta)),
     elo                REAL,               -- Elo against the paper's weights (NULL: no games yet)
     elo_se             REAL,
-    elo_lcb            REAL,               -- elo - admit_z * elo_se: the champion has the largest
+    elo_lcb            REAL,               -- elo - z * elo_se, z simultaneous over the hall: the champion has the largest
     updated_generation INTEGER NOT NULL,
     PRIMARY KEY (run_id, id),
     FOREIGN KEY (run_id, id) REFERENCES genomes(run_id, id)
