@@ -82,7 +82,7 @@ func runRuns(ctx context.Context, o inspectOpts, out io.Writer) error {
 		return writeJSON(out, runs)
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tGAME\tSTATUS\tGENERATIONS\tBEST\tBEST SCORE\tVERIFIED ELO\tCREATED")
+	fmt.Fprintln(tw, "ID\tNAME\tGAME\tSTATUS\tGENERATIONS\tCHAMPION\tITS LAST SCORE\tVERIFIED ELO\tCREATED")
 	for _, r := range runs {
 		var score *float64
 		if r.BestFitness != nil {
@@ -260,6 +260,8 @@ type individualView struct {
 	Genome  db.GenomeRow       `json:"genome"`
 	Genes   map[string]float64 `json:"genes"`
 	History []db.IndividualRow `json:"history"`
+	// Famer is its hall-of-fame entry (null: not a member).
+	Famer *db.FamerRow `json:"hall_of_fame"`
 }
 
 func loadIndividual(ctx context.Context, d *db.DB, id string) (individualView, error) {
@@ -275,8 +277,19 @@ func loadIndividual(ctx context.Context, d *db.DB, id string) (individualView, e
 	if err := json.Unmarshal([]byte(g.Genes), &v.Genes); err != nil {
 		return v, fmt.Errorf("individual %s: genes: %w", id, err)
 	}
-	v.History, err = d.History(ctx, run, id)
-	return v, err
+	if v.History, err = d.History(ctx, run, id); err != nil {
+		return v, err
+	}
+	hof, err := d.HallOfFame(ctx, run)
+	if err != nil {
+		return v, err
+	}
+	for i := range hof {
+		if hof[i].ID == id {
+			v.Famer = &hof[i]
+		}
+	}
+	return v, nil
 }
 
 func runIndividual(ctx context.Context, o inspectOpts, id string, out io.Writer) error {
@@ -330,6 +343,13 @@ func runIndividual(ctx context.Context, o inspectOpts, id string, out io.Writer)
 		return err
 	}
 	fmt.Fprintln(out, "(each generation's row holds only that generation's games against its references; rows of different generations are not added up)")
+	if h := v.Famer; h != nil {
+		fmt.Fprintf(out, "hall of fame: admitted in generation %d; since then %d games against the paper's weights", h.Admitted, h.Games)
+		if h.Elo != nil && h.EloSE != nil {
+			fmt.Fprintf(out, ", Elo %s ± %.1f (1 SE), lower bound %s", eloText(*h.Elo), *h.EloSE, eloText(*h.EloLCB))
+		}
+		fmt.Fprintln(out)
+	}
 	return nil
 }
 
