@@ -124,17 +124,9 @@ func (c *Config) Budget() time.Duration {
 	return d
 }
 
-// MaxDepth is the deepest search depth the run's games use (0 = the game's default).
-func (c *Config) MaxDepth() int {
-	d := c.Depth
-	for _, x := range c.Depths {
-		d = max(d, x)
-	}
-	return d
-}
-
-// DefaultConfig returns the defaults: a small real run of 5 generations (a few minutes on
-// two cores), or an overnight one when a time budget is given and generations are not.
+// DefaultConfig returns the defaults: a small real run of 5 generations (under a minute
+// for connect6 on two cores), or an overnight one when a time budget is given and
+// generations are not.
 //
 // Per generation: 12 individuals × 32 games against the paper's weights, racing 6 × 32 and
 // 3 × 32 more (672 games, fewer when genomes repeat), and a hall-of-fame test of the winner
