@@ -26,9 +26,10 @@ func newResumeCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "resume RUN [--db FILE] [--workers N]",
 		Short: "Continue a stopped, failed or interrupted run from its last saved generation",
-		Long: "resume continues a run with its stored configuration, population, opponent pool and random\n" +
-			"streams, so it ends exactly as an uninterrupted run with the same seed would. Only the\n" +
-			"number of workers may change (it never changes results).",
+		Long: "resume continues a run with its stored configuration, population, hall of fame, time budget\n" +
+			"and random streams, so it ends exactly as an uninterrupted run with the same seed would (with\n" +
+			"a time budget, only where it stops depends on the clock). Only the number of workers may\n" +
+			"change (it never changes results).",
 		Args:    cobra.ExactArgs(1),
 		Example: "  evotune resume 3\n  evotune tune --resume 3 --workers 2",
 		RunE: func(cmd *cobra.Command, args []string) error {
