@@ -104,6 +104,12 @@ func gameKey(black, white string, pair, depth int) string {
 // schedule adds the games of individuals inds (indices into t.current) on opening pairs
 // [first, first+n) against the references to b.
 func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
+	refKeys := make([]string, len(t.refs))
+	for j, o := range t.refs {
+		if o.ext == nil {
+			refKeys[j] = fmt.Sprint(o.x)
+		}
+	}
 	for _, i := range inds {
 		g := t.current[i]
 		w, err := t.layout.Weights(g.X)
@@ -112,11 +118,11 @@ func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
 		}
 		gk := fmt.Sprint(g.X)
 		for k := first; k < first+n; k++ {
-			o := t.refs[k%len(t.refs)]
+			o, refKey := t.refs[k%len(t.refs)], refKeys[k%len(t.refs)]
 			d := t.depthOf(k)
 			for _, c := range []engine.Color{engine.Black, engine.White} {
 				e := entry{ind: i, pair: k, c: c, opp: o.id, task: -1, depth: d, round: round}
-				if o.ext == nil && gk == fmt.Sprint(o.x) {
+				if o.ext == nil && gk == refKey {
 					b.refs = append(b.refs, e)
 					continue
 				}
