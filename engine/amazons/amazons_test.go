@@ -85,6 +85,9 @@ func TestRandomGames(t *testing.T) {
 			if recomputeKey(p) != p.key {
 				t.Fatalf("ply %d: key differs from recomputation", p.ply)
 			}
+			if e, am := p.bitboards(); e != p.emptyBB || am != p.amBB {
+				t.Fatalf("ply %d: incremental bitboards differ from the board", p.ply)
+			}
 		}
 		if len(p.AppendMoves(nil)) != 0 {
 			t.Fatal("HasMove false but moves exist")
@@ -93,6 +96,9 @@ func TestRandomGames(t *testing.T) {
 			p.Unmake(hist[i])
 			if recomputeKey(p) != p.key {
 				t.Fatalf("unmake ply %d: key differs", p.ply)
+			}
+			if e, am := p.bitboards(); e != p.emptyBB || am != p.amBB {
+				t.Fatalf("unmake ply %d: incremental bitboards differ from the board", p.ply)
 			}
 		}
 		q, _ := NewPosition(p.n, p.tab)
@@ -159,32 +165,115 @@ func TestFeatures(t *testing.T) {
 	}
 }
 
-// TestDistances compares the BFS queen and king distances with a brute-force
-// relaxation on random positions.
-func TestDistances(t *testing.T) {
+// TestFeaturesMatchMailbox compares the bitboard features with a square-by-square
+// reference (brute-force distance relaxation on the mailbox board, then §3's sums) on
+// positions of random games on both boards.
+func TestFeaturesMatchMailbox(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	p, _ := NewPosition(10, DefaultWeights().Tables())
-	for i := 0; i < 30 && p.HasMove(); i++ {
-		moves := p.AppendMoves(nil)
-		p.Make(moves[rng.IntN(len(moves))])
-		p.Features(0.5)
-		for c := 0; c < 2; c++ {
-			for _, queen := range []bool{true, false} {
-				want := bruteDistances(p, c, queen)
-				got := p.ev.dq[c]
-				if !queen {
-					got = p.ev.dk[c]
-				}
-				for sq := range p.cells {
-					if p.cells[sq] == empty && got[sq] != want[sq] {
-						t.Fatalf("ply %d colour %d queen %v square %s: %d, want %d", p.ply, c, queen, p.SquareString(uint8(sq)), got[sq], want[sq])
+	checked := 0
+	for g := 0; g < 6; g++ {
+		p, _ := NewPosition(Sizes[g%2], DefaultWeights().Tables())
+		for p.HasMove() {
+			for _, equal := range []float64{0.5, -0.3} {
+				got, want := p.Features(equal), refFeatures(p, equal)
+				for i, pair := range [][2]float64{{got.TQ, want.TQ}, {got.TK, want.TK}, {got.P1, want.P1}, {got.P2, want.P2}, {got.Mobility, want.Mobility}} {
+					if math.Abs(pair[0]-pair[1]) > 1e-9 {
+						t.Fatalf("game %d ply %d equal %v: feature %d (tq, tk, p1, p2, mobility) = %v, reference %v\n%s",
+							g, p.ply, equal, i, pair[0], pair[1], p)
 					}
 				}
+				checked++
 			}
+			moves := p.AppendMoves(nil)
+			p.Make(moves[rng.IntN(len(moves))])
 		}
+	}
+	if checked < 200 {
+		t.Fatalf("only %d positions checked", checked)
 	}
 }
 
+// unreachable is the reference's distance of a square a side cannot reach.
+const unreachable = 127
+
+// refFeatures is §3 computed square by square from brute-force distances.
+func refFeatures(p *Position, equal float64) Features {
+	me, op := int(p.stm), 1-int(p.stm)
+	dqm, dqo := bruteDistances(p, me, true), bruteDistances(p, op, true)
+	dkm, dko := bruteDistances(p, me, false), bruteDistances(p, op, false)
+	terr := func(mine, theirs int8) float64 {
+		switch {
+		case mine == theirs:
+			return equal
+		case theirs == unreachable:
+			return 2
+		case mine == unreachable:
+			return -2
+		case mine < theirs:
+			return 1
+		}
+		return -1
+	}
+	pow := func(d int8) float64 {
+		if d == unreachable {
+			return 0
+		}
+		return math.Ldexp(1, -int(d))
+	}
+	var f Features
+	for sq, v := range p.cells {
+		if v != empty {
+			continue
+		}
+		f.TQ += terr(dqm[sq], dqo[sq])
+		f.TK += terr(dkm[sq], dko[sq])
+		f.P1 += 2 * (pow(dqm[sq]) - pow(dqo[sq]))
+		f.P2 += math.Max(-1, math.Min(1, float64(int(dko[sq])-int(dkm[sq]))/6))
+	}
+	count := func(c int) float64 {
+		n := 0
+		for _, a := range p.amazons[c] {
+			for _, d := range p.dirs {
+				for to := int(a) + d; p.cells[to] == empty; to += d {
+					n++
+				}
+			}
+		}
+		return float64(n)
+	}
+	f.Mobility = count(me) / (count(op) + 0.00001)
+	return f
+}
+
+func TestPlayerMovesLegally(t *testing.T) {
+	b, _ := Game{}.NewBoard(8)
+	pl, err := Game{}.NewPlayer(DefaultWeights(), engine.Limits{Depth: 2, Width: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := engine.PlayGame(context.Background(), b, pl, pl, engine.RefereeOptions{MaxPlies: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Outcome == engine.Ongoing || rec.Plies < 10 {
+		t.Fatalf("self-play ended %v after %d plies", rec.Outcome, rec.Plies)
+	}
+}
+
+// TestCloneIsIndependent: evaluating a clone never changes what the original computes.
+func TestCloneIsIndependent(t *testing.T) {
+	p, _ := NewPosition(10, DefaultWeights().Tables())
+	want := p.EvaluateFloat()
+	q := p.Clone()
+	q.Make(q.AppendMoves(nil)[100])
+	q.EvaluateFloat()
+	if got := p.EvaluateFloat(); got != want {
+		t.Fatalf("original evaluates %v after the clone's evaluation, want %v", got, want)
+	}
+}
+
+// bruteDistances relaxes queen (or king) steps until nothing changes: the reference
+// distances of colour c's amazons to every square.
 func bruteDistances(p *Position, c int, queen bool) []int8 {
 	d := make([]int8, len(p.cells))
 	for i := range d {
@@ -213,31 +302,4 @@ func bruteDistances(p *Position, c int, queen bool) []int8 {
 		}
 	}
 	return d
-}
-
-func TestPlayerMovesLegally(t *testing.T) {
-	b, _ := Game{}.NewBoard(8)
-	pl, err := Game{}.NewPlayer(DefaultWeights(), engine.Limits{Depth: 2, Width: 6})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := engine.PlayGame(context.Background(), b, pl, pl, engine.RefereeOptions{MaxPlies: 200})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rec.Outcome == engine.Ongoing || rec.Plies < 10 {
-		t.Fatalf("self-play ended %v after %d plies", rec.Outcome, rec.Plies)
-	}
-}
-
-// TestCloneIsIndependent: evaluating a clone never changes what the original computes.
-func TestCloneIsIndependent(t *testing.T) {
-	p, _ := NewPosition(10, DefaultWeights().Tables())
-	want := p.EvaluateFloat()
-	q := p.Clone()
-	q.Make(q.AppendMoves(nil)[100])
-	q.EvaluateFloat()
-	if got := p.EvaluateFloat(); got != want || &p.ev.dq[0][0] == &q.ev.dq[0][0] {
-		t.Fatalf("original evaluates %v after the clone's evaluation, want %v (shared scratch: %v)", got, want, &p.ev.dq[0][0] == &q.ev.dq[0][0])
-	}
 }

@@ -49,7 +49,11 @@ type Position struct {
 	key     uint64
 	zobrist []uint64
 	tab     *Tables
-	ev      evalScratch
+	// bit maps a padded square to its bit in a bb (shared by clones); emptyBB and amBB
+	// mirror cells as bitboards for the evaluation's flood fills.
+	bit     []uint8
+	emptyBB bb
+	amBB    [2]bb
 }
 
 // Start positions: Black's and White's amazons as (x, y) from the top-left, as Botzone
@@ -88,14 +92,20 @@ func NewPosition(n int, t *Tables) (*Position, error) {
 			p.key ^= p.zobrist[int(sq)*3+c]
 		}
 	}
+	p.bit = make([]uint8, len(p.cells))
+	for sq := range p.cells {
+		if p.cells[sq] != border {
+			p.bit[sq] = uint8(p.bitIndex(sq))
+		}
+	}
+	p.emptyBB, p.amBB = p.bitboards()
 	return p, nil
 }
 
-// Clone returns an independent copy (its evaluation scratch space is its own).
+// Clone returns an independent copy.
 func (p *Position) Clone() *Position {
 	q := *p
 	q.cells = append([]int8(nil), p.cells...)
-	q.ev = evalScratch{}
 	return &q
 }
 
@@ -198,6 +208,7 @@ func (p *Position) Make(m Move) {
 		}
 	}
 	p.key ^= p.zobrist[int(m.From)*3+c] ^ p.zobrist[int(m.To)*3+c] ^ p.zobrist[int(m.Arrow)*3+2] ^ p.zobrist[len(p.zobrist)-1]
+	p.toggleBits(c, m)
 	p.stm = p.stm.Opponent()
 	p.ply++
 }
@@ -217,6 +228,19 @@ func (p *Position) Unmake(m Move) {
 		}
 	}
 	p.key ^= p.zobrist[int(m.From)*3+c] ^ p.zobrist[int(m.To)*3+c] ^ p.zobrist[int(m.Arrow)*3+2] ^ p.zobrist[len(p.zobrist)-1]
+	p.toggleBits(c, m)
+}
+
+// toggleBits applies (or, applied again, takes back) m's change to the bitboards: From
+// becomes empty, To colour c's, Arrow blocked. From may equal Arrow (an arrow shot back).
+func (p *Position) toggleBits(c int, m Move) {
+	var f, t, a bb
+	f.set(int(p.bit[m.From]))
+	t.set(int(p.bit[m.To]))
+	a.set(int(p.bit[m.Arrow]))
+	// Empty squares: From gains, To and Arrow lose; with From = Arrow the two cancel.
+	p.emptyBB = bb{p.emptyBB.lo ^ f.lo ^ t.lo ^ a.lo, p.emptyBB.hi ^ f.hi ^ t.hi ^ a.hi}
+	p.amBB[c] = bb{p.amBB[c].lo ^ f.lo ^ t.lo, p.amBB[c].hi ^ f.hi ^ t.hi}
 }
 
 // reaches reports whether a queen on from reaches to over empty squares (from itself may

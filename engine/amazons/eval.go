@@ -2,6 +2,7 @@ package amazons
 
 import (
 	"math"
+	"time"
 
 	"evotune/engine"
 	"evotune/engine/search"
@@ -11,9 +12,6 @@ import (
 // 1 evaluation point = 1000 units.
 const Scale = 1000
 
-// unreachable is the distance of a square no amazon of a side can reach.
-const unreachable = 127
-
 // Tables are the evaluation coefficients derived from Weights (§4):
 // k_i(t) = A[i] + B[i]·t for t < Switch, and (LateK1, 0, 0, 0, 0) from Switch on.
 type Tables struct {
@@ -21,6 +19,9 @@ type Tables struct {
 	Switch int
 	LateK1 float64
 	Equal  float64
+	// NoBorderTurns: in the side's turns 1…NoBorderTurns GenMoves leaves out moves onto
+	// an edge square, unless every move goes there (Weights.NoBorderTurns).
+	NoBorderTurns int
 }
 
 // K returns k1…k5 at turn t.
@@ -40,98 +41,23 @@ type Features struct {
 	TQ, TK, P1, P2, Mobility float64
 }
 
-type evalScratch struct {
-	dq, dk [2][]int8
-	queue  []uint8
-}
-
-// distances fills dist with the queen (queen=true) or king distance of colour c's amazons
-// to every square through empty squares; unreachable squares get `unreachable`.
-func (p *Position) distances(c int, queen bool, dist []int8) {
-	for i := range dist {
-		dist[i] = unreachable
-	}
-	q := p.ev.queue[:0]
-	for _, a := range p.amazons[c] {
-		dist[a] = 0
-		q = append(q, a)
-	}
-	for head := 0; head < len(q); head++ {
-		sq := int(q[head])
-		nd := dist[sq] + 1
-		for _, d := range p.dirs {
-			for to := sq + d; p.cells[to] == empty; to += d {
-				if dist[to] > nd {
-					dist[to] = nd
-					q = append(q, uint8(to))
-				} else if dist[to] < nd {
-					// A shorter path already reached this square; squares beyond it on
-					// this ray are reached at least as fast through it (queen), or are
-					// not one king step away.
-					break
-				}
-				if !queen {
-					break
-				}
-			}
-		}
-	}
-	p.ev.queue = q
-}
-
 // Features computes tq, tk, p1, p2 and mobility for the side to move (§3). equal is the
 // territory credit of a square both sides reach equally fast (or neither reaches).
+// Distances are flood fills on 128-bit boards (bitboard.go), one layer per distance.
 func (p *Position) Features(equal float64) Features {
-	if p.ev.dq[0] == nil {
-		for c := 0; c < 2; c++ {
-			p.ev.dq[c] = make([]int8, len(p.cells))
-			p.ev.dk[c] = make([]int8, len(p.cells))
-		}
-	}
 	me, op := int(p.stm), int(p.stm.Opponent())
-	for c := 0; c < 2; c++ {
-		p.distances(c, true, p.ev.dq[c])
-		p.distances(c, false, p.ev.dk[c])
+	var qm, qo, km, ko layers
+	p.queenLayers(p.amBB[me], p.emptyBB, &qm)
+	p.queenLayers(p.amBB[op], p.emptyBB, &qo)
+	p.kingLayers(p.amBB[me], p.emptyBB, &km)
+	p.kingLayers(p.amBB[op], p.emptyBB, &ko)
+	return Features{
+		TQ:       territoryOf(&qm, &qo, p.emptyBB, equal),
+		TK:       territoryOf(&km, &ko, p.emptyBB, equal),
+		P1:       positionP1(&qm, &qo),
+		P2:       positionP2(&km, &ko, p.emptyBB),
+		Mobility: float64(p.queenMoves(me)) / (float64(p.queenMoves(op)) + 0.00001),
 	}
-	var f Features
-	dqm, dqo, dkm, dko := p.ev.dq[me], p.ev.dq[op], p.ev.dk[me], p.ev.dk[op]
-	for sq, v := range p.cells {
-		if v != empty {
-			continue
-		}
-		f.TQ += territory(dqm[sq], dqo[sq], equal)
-		f.TK += territory(dkm[sq], dko[sq], equal)
-		if dqm[sq] != dqo[sq] {
-			f.P1 += pow2neg(dqm[sq]) - pow2neg(dqo[sq])
-		}
-		f.P2 += math.Max(-1, math.Min(1, float64(int(dko[sq])-int(dkm[sq]))/6))
-	}
-	f.P1 *= 2
-	f.Mobility = float64(p.queenMoves(me)) / (float64(p.queenMoves(op)) + 0.00001)
-	return f
-}
-
-// territory scores one square from my and their distance (§3): equal → equal; both reach,
-// mine shorter → +1, longer → −1; only I reach → +2; only they reach → −2.
-func territory(mine, theirs int8, equal float64) float64 {
-	switch {
-	case mine == theirs:
-		return equal
-	case theirs == unreachable:
-		return 2
-	case mine == unreachable:
-		return -2
-	case mine < theirs:
-		return 1
-	}
-	return -1
-}
-
-func pow2neg(d int8) float64 {
-	if d == unreachable {
-		return 0
-	}
-	return math.Ldexp(1, -int(d))
 }
 
 // queenMoves counts the squares colour c's amazons can move to (arrows not counted).
@@ -164,9 +90,37 @@ func (p *Position) Evaluate() int64 {
 
 // GenMoves appends every legal move with a cheap ordering score: the change in free
 // neighbours of the moving amazon (to vs from) plus 2 for every opponent amazon next to
-// the arrow minus 1 for every own amazon next to it. The searcher's width limit then keeps
-// the best few, which makes depth 2 practical for self-play (1000+ moves a node, §2).
+// the arrow minus 1 for every own amazon next to it. The score only orders the search at
+// frontier nodes; wherever the width limit cuts, Rank replaces it by the evaluation first
+// (search.Ranker), so the weights choose which moves are searched.
+//
+// In the first Tables.NoBorderTurns turns moves onto the edge are left out when any other
+// move exists (the paper's practical rule).
 func (p *Position) GenMoves(buf []search.Scored[Move]) []search.Scored[Move] {
+	start := len(buf)
+	buf = p.genMoves(buf)
+	if p.tab == nil || p.Turn() > p.tab.NoBorderTurns {
+		return buf
+	}
+	kept := buf[:start]
+	for _, m := range buf[start:] {
+		if !p.onEdge(m.Move.To) {
+			kept = append(kept, m)
+		}
+	}
+	if len(kept) == start {
+		return buf // every move goes to the edge
+	}
+	return kept
+}
+
+// onEdge reports whether sq is on the board's outermost ring.
+func (p *Position) onEdge(sq uint8) bool {
+	x, y := p.xy(sq)
+	return x == 0 || y == 0 || x == p.n-1 || y == p.n-1
+}
+
+func (p *Position) genMoves(buf []search.Scored[Move]) []search.Scored[Move] {
 	c := int(p.stm)
 	own, opp := int8(c+1), int8(2-c)
 	for _, from := range p.amazons[c] {
@@ -207,4 +161,35 @@ func (p *Position) free(sq int) int {
 		}
 	}
 	return n
+}
+
+// Rank implements search.Ranker: each move's score becomes the evaluation after it from
+// the mover's side (−Evaluate of the child), or a win when it leaves the opponent without
+// a move; so the width cut keeps the moves the weighted evaluation (§4) likes best.
+func (p *Position) Rank(moves []search.Scored[Move]) {
+	for i := range moves {
+		m := moves[i].Move
+		p.Make(m)
+		if p.HasMove() {
+			moves[i].Score = -p.Evaluate()
+		} else {
+			moves[i].Score = engine.WinThreshold
+		}
+		p.Unmake(m)
+	}
+}
+
+// RankStart times the full-width root ranking of the 10×10 start position with the
+// paper's weights (every legal move made, evaluated and taken back, as the width cut at
+// the root does), repeated reps times (≥ 1). It returns the moves ranked per repetition
+// and the mean time of one ranking.
+func RankStart(reps int) (moves int, each time.Duration) {
+	p, _ := NewPosition(10, DefaultWeights().Tables())
+	ms := p.GenMoves(nil)
+	reps = max(reps, 1)
+	start := time.Now()
+	for range reps {
+		p.Rank(ms)
+	}
+	return len(ms), time.Since(start) / time.Duration(reps)
 }

@@ -21,20 +21,29 @@ const (
 	MaxB      = 100
 	MaxSwitch = 200
 	MaxEqual  = 2
+	// MaxNoBorderTurns bounds Weights.NoBorderTurns.
+	MaxNoBorderTurns = 50
 )
 
 // Weights are the coefficients of §4 of 004_5fa71e7c84b0e80d.txt:
 // k_i(t) = A[i] + B[i]·t for turn t < SwitchTurn (i = 1..5 for tq, tk, p1, p2, mobility);
 // from SwitchTurn on k1 = LateK1 and k2…k5 = 0. Equal is the territory credit of a square
 // both sides reach equally fast. JSON: {"a": [5], "b": [5], "switch_turn": 17,
-// "late_k1": 5, "equal": 0.5}; all keys required. Bounds: |a| ≤ 1000, |b| ≤ 100,
-// switch_turn an integer in [1, 200], |late_k1| ≤ 1000, |equal| ≤ 2.
+// "late_k1": 5, "equal": 0.5}; all these keys are required. Bounds: |a| ≤ 1000,
+// |b| ≤ 100, switch_turn an integer in [1, 200], |late_k1| ≤ 1000, |equal| ≤ 2.
+//
+// NoBorderTurns (optional key "no_border_turns", default 0, an integer in [0, 50]) is the
+// paper's practical rule (§4, last paragraph: its engine forbade amazons to move to the
+// border in the first few turns): in the side's turns 1…NoBorderTurns the engine does not
+// move an amazon onto an edge square unless it has no other move. It is not a gene.
 type Weights struct {
 	A          []float64 `json:"a"`
 	B          []float64 `json:"b"`
 	SwitchTurn float64   `json:"switch_turn"`
 	LateK1     float64   `json:"late_k1"`
 	Equal      float64   `json:"equal"`
+	// NoBorderTurns: see the type's doc; 0 = off.
+	NoBorderTurns float64 `json:"no_border_turns,omitempty"`
 }
 
 // DefaultWeights returns the paper's fit: a = (64, 32, 32, 64, 16),
@@ -67,12 +76,21 @@ func (w *Weights) Validate() error {
 	if err := engine.CheckValue("late_k1", w.LateK1, -MaxA, MaxA); err != nil {
 		return err
 	}
-	return engine.CheckValue("equal", w.Equal, -MaxEqual, MaxEqual)
+	if err := engine.CheckValue("equal", w.Equal, -MaxEqual, MaxEqual); err != nil {
+		return err
+	}
+	if err := engine.CheckValue("no_border_turns", w.NoBorderTurns, 0, MaxNoBorderTurns); err != nil {
+		return err
+	}
+	if w.NoBorderTurns != math.Trunc(w.NoBorderTurns) {
+		return fmt.Errorf("no_border_turns: %g is not a whole number of turns", w.NoBorderTurns)
+	}
+	return nil
 }
 
 // Tables converts the weights for the evaluation.
 func (w *Weights) Tables() *Tables {
-	t := &Tables{Switch: int(w.SwitchTurn), LateK1: w.LateK1, Equal: w.Equal}
+	t := &Tables{Switch: int(w.SwitchTurn), LateK1: w.LateK1, Equal: w.Equal, NoBorderTurns: int(w.NoBorderTurns)}
 	copy(t.A[:], w.A)
 	copy(t.B[:], w.B)
 	return t
@@ -107,6 +125,7 @@ func (Game) DecodeWeights(raw json.RawMessage) (engine.Weights, error) {
 		SwitchTurn *float64  `json:"switch_turn"`
 		LateK1     *float64  `json:"late_k1"`
 		Equal      *float64  `json:"equal"`
+		NoBorder   float64   `json:"no_border_turns"`
 	}
 	if err := engine.DecodeStrict(raw, &d); err != nil {
 		return nil, err
@@ -123,7 +142,7 @@ func (Game) DecodeWeights(raw json.RawMessage) (engine.Weights, error) {
 	case d.Equal == nil:
 		return nil, errors.New("equal: missing")
 	}
-	w := &Weights{A: d.A, B: d.B, SwitchTurn: *d.SwitchTurn, LateK1: *d.LateK1, Equal: *d.Equal}
+	w := &Weights{A: d.A, B: d.B, SwitchTurn: *d.SwitchTurn, LateK1: *d.LateK1, Equal: *d.Equal, NoBorderTurns: d.NoBorder}
 	if err := w.Validate(); err != nil {
 		return nil, err
 	}

@@ -39,6 +39,18 @@ type Position[M comparable] interface {
 	Key() uint64
 }
 
+// Ranker is implemented by positions whose width cut should be made by their evaluation
+// rather than by GenMoves' cheap ordering score (the Amazons: 004_5fa71e7c84b0e80d.txt §4
+// evaluates every legal move). Where the width limit would cut at a node with at least two
+// plies to go, the searcher calls Rank before the cut; at the frontier (one ply to go) the
+// children are leaves, so the searcher searches them all: ranking them would evaluate the
+// same leaves, and alpha-beta still cuts.
+type Ranker[M comparable] interface {
+	// Rank replaces each move's ordering score by its static value: the evaluation of
+	// the position after the move, from the point of view of the side that made it.
+	Rank(moves []Scored[M])
+}
+
 // MaxPly bounds the search depth.
 const MaxPly = 64
 
@@ -240,7 +252,14 @@ func (s *Searcher[M]) negamax(pos Position[M], depth, ply int, alpha, beta int64
 	}
 	n := len(moves)
 	if w := s.lim.Width; w > 0 && n > w {
-		n = w
+		if r, ok := pos.(Ranker[M]); !ok {
+			n = w
+		} else if depth >= 2 {
+			r.Rank(moves)
+			n = w
+		}
+		// A ranked position's frontier node (depth 1, the root's included) searches every
+		// child: ranking them would evaluate the same leaves.
 	}
 
 	origAlpha := alpha
