@@ -13,10 +13,11 @@ import (
 	"evotune/tuner/stats"
 )
 
+// weakGomoku scores the patterns in reverse: a dead two above a live four.
 func weakGomoku() engine.Weights {
 	w := gomoku.DefaultWeights()
 	for i := range w.Scores {
-		w.Scores[i] = 1
+		w.Scores[i] = float64(i + 1)
 	}
 	return w
 }

@@ -49,6 +49,9 @@ func smallConfig(game string, workers int) Config {
 	c.Population, c.Generations, c.Games, c.Workers = 6, 2, 4, workers
 	c.Depth, c.Width = 1, 4
 	c.VerifyGames = 0
+	if game == "amazons" {
+		c.Board = 8 // the 8×8 board's 1 232 root moves: the evaluation ranks them all
+	}
 	return c
 }
 

@@ -149,7 +149,10 @@ func TestRunPlayCancelled(t *testing.T) {
 func TestTuneEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	for _, game := range []string{"connect6", "gomoku", "amazons"} {
-		args := []string{"tune", "--game", game, "--pop", "6", "--generations", "2", "--games", "2", "--seed", "1", "--depth", "1", "--width", "4"}
+		args := []string{"tune", "--game", game, "--pop", "6", "--generations", "2", "--games", "2", "--seed", "1", "--depth", "1", "--width", "4", "--admit-games", "16"}
+		if game == "amazons" {
+			args = append(args, "--board", "8") // 1 232 root moves, all evaluated
+		}
 		out, stderr, code := run(t, dir, append(args, "--db", game+".db")...)
 		if code != 0 || !strings.Contains(out, "finished: 3 generations saved") {
 			t.Fatalf("%s tune: exit %d\n%s\n%s", game, code, out, stderr)
@@ -234,7 +237,9 @@ func checkSQL(t *testing.T, path string) {
 	if n := q("SELECT count(*) FROM individuals WHERE round = 2"); n != "6" { // 6 → 3 → 2 per generation, 3 generations
 		t.Fatalf("%s: %s individuals reached round 2, want 6", path, n)
 	}
-	if ok := q("SELECT (SELECT count(*) FROM games WHERE round = -1) = (SELECT COALESCE(sum(games), 0) FROM admissions)"); ok != "1" {
+	// Admission games: the candidate's, and as many of the reigning champion's unless that is
+	// the paper's weights themselves (never played against themselves).
+	if ok := q("SELECT (SELECT count(*) FROM games WHERE round = -1) = (SELECT COALESCE(sum(games * (1 + (opponent != 'baseline'))), 0) FROM admissions)"); ok != "1" {
 		t.Fatalf("%s: admission games do not match the admissions table", path)
 	}
 	if ok := q("PRAGMA integrity_check"); ok != "ok" {
@@ -338,7 +343,7 @@ func TestMatchAcceptance(t *testing.T) {
 
 func TestVerifyCommand(t *testing.T) {
 	dir := t.TempDir()
-	if _, stderr, code := run(t, dir, "tune", "--game", "amazons", "--pop", "4", "--generations", "1", "--games", "2", "--depth", "1", "--width", "3", "--verify-games", "0"); code != 0 {
+	if _, stderr, code := run(t, dir, "tune", "--game", "amazons", "--board", "8", "--pop", "4", "--generations", "1", "--games", "2", "--depth", "1", "--width", "3", "--verify-games", "0"); code != 0 {
 		t.Fatal(stderr)
 	}
 	out, stderr, code := run(t, dir, "verify", "1", "--games", "8", "--json")
@@ -449,8 +454,13 @@ func TestTuneWithExternalOpponent(t *testing.T) {
 	for _, g := range []string{"gomoku", "connect6", "amazons"} {
 		ext := "cmd:" + bin + " engine --game " + g + " --depth 1"
 		db := g + ".db"
-		_, stderr, code := run(t, dir, "tune", "--game", g, "--pop", "4", "--generations", "1", "--games", "4", "--depth", "1", "--width", "4",
-			"--verify-games", "0", "--champions", "0", "--opponent", ext, "--db", db)
+		args := []string{"tune", "--game", g, "--pop", "4", "--generations", "1", "--games", "4", "--depth", "1", "--width", "4",
+			"--verify-games", "0", "--champions", "0", "--admit-games", "8", "--db", db}
+		if g == "amazons" {
+			ext += " --board 8"
+			args = append(args, "--board", "8")
+		}
+		_, stderr, code := run(t, dir, append(args, "--opponent", ext)...)
 		if code != 0 {
 			t.Fatal(stderr)
 		}

@@ -103,7 +103,7 @@ func integrity(t *testing.T, path string, pop int) {
 // interrupted, and resume ends exactly as an uninterrupted run.
 func TestKillResume(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"tune", "--game", "amazons", "--pop", "6", "--generations", "4", "--games", "4", "--depth", "2", "--width", "5", "--seed", "3", "--verify-games", "4"}
+	args := []string{"tune", "--game", "amazons", "--board", "8", "--pop", "6", "--generations", "4", "--games", "4", "--depth", "2", "--width", "5", "--seed", "3", "--verify-games", "4", "--admit-games", "8"}
 	if _, stderr, code := run(t, dir, append(args, "--db", "full.db")...); code != 0 {
 		t.Fatal(stderr)
 	}

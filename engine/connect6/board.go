@@ -162,6 +162,7 @@ type Position struct {
 	near   [Points]uint8 // stones within Chebyshev distance 2
 	sumF   [2]int64      // Σ over roads holding only colour c of F[n]
 	sumG   [2]int64      // Σ over roads holding only colour c of G[n]
+	live   [2]int32      // roads holding ≥ K−2 stones of colour c and none of the other
 	tab    *Tables
 	stm    engine.Color
 	ply    int
@@ -188,7 +189,7 @@ func (p *Position) SetScan(s Scan) { p.scan = s }
 // SetTables switches the evaluation tables and recomputes the road sums from scratch.
 func (p *Position) SetTables(t *Tables) {
 	p.tab = t
-	p.sumF, p.sumG = [2]int64{}, [2]int64{}
+	p.sumF, p.sumG, p.live = [2]int64{}, [2]int64{}, [2]int32{}
 	for r := range p.cnt {
 		p.addRoad(r, 1)
 	}
@@ -228,9 +229,15 @@ func (p *Position) addRoad(r int, sign int64) {
 	case b > 0 && w == 0:
 		p.sumF[0] += sign * p.tab.F[b]
 		p.sumG[0] += sign * p.tab.G[b]
+		if b >= K-2 {
+			p.live[0] += int32(sign)
+		}
 	case w > 0 && b == 0:
 		p.sumF[1] += sign * p.tab.F[w]
 		p.sumG[1] += sign * p.tab.G[w]
+		if w >= K-2 {
+			p.live[1] += int32(sign)
+		}
 	}
 }
 

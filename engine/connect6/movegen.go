@@ -76,6 +76,9 @@ var centreFirst = func() []int16 {
 // winningMove returns the move completing a road that holds ≥4 of c's stones and none of
 // the opponent's.
 func (p *Position) winningMove(c, opp engine.Color) (Move, bool) {
+	if p.live[c] == 0 {
+		return Move{}, false
+	}
 	for r := range p.cnt {
 		if p.cnt[r][c] < K-2 || p.cnt[r][opp] != 0 {
 			continue
@@ -107,24 +110,8 @@ func (p *Position) winningMove(c, opp engine.Color) (Move, bool) {
 // blockingPairs appends every pair that leaves no opponent road with ≥4 stones and none of
 // c's, if the opponent has such roads and some pair blocks all of them.
 func (p *Position) blockingPairs(buf []search.Scored[Move], c, opp engine.Color, vpre int64) []search.Scored[Move] {
-	var threats [Roads]int16
-	nt := 0
-	for r := range p.cnt {
-		if p.cnt[r][opp] >= K-2 && p.cnt[r][c] == 0 {
-			threats[nt] = int16(r)
-			nt++
-		}
-	}
-	if nt == 0 {
+	if p.live[opp] == 0 {
 		return buf
-	}
-	blocks := func(pt int16, r int16) bool {
-		for _, q := range roadCells[r] {
-			if q == pt {
-				return true
-			}
-		}
-		return false
 	}
 	seen := map[Move]bool{}
 	add := func(a, b int16) {
@@ -138,38 +125,16 @@ func (p *Position) blockingPairs(buf []search.Scored[Move], c, opp engine.Color,
 		seen[m] = true
 		buf = append(buf, search.Scored[Move]{Move: m, Score: p.pairScore(a, b, c, vpre)})
 	}
-	for _, a := range roadCells[threats[0]] {
-		if p.cells[a] != 0 {
-			continue
+	p.blocks(c, opp, func(a, b int16) bool {
+		if b != NoPoint {
+			add(a, b)
+			return true
 		}
-		var rest []int16
-		for _, r := range threats[1:nt] {
-			if !blocks(a, r) {
-				rest = append(rest, r)
-			}
+		for _, q := range p.cand {
+			add(a, q)
 		}
-		if len(rest) == 0 {
-			for _, b := range p.cand {
-				add(a, b)
-			}
-			continue
-		}
-		for _, b := range roadCells[rest[0]] {
-			if p.cells[b] != 0 || b == a {
-				continue
-			}
-			ok := true
-			for _, r := range rest[1:] {
-				if !blocks(b, r) {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				add(a, b)
-			}
-		}
-	}
+		return true
+	})
 	return buf
 }
 

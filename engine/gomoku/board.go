@@ -74,6 +74,7 @@ var dirs = [4][2]int{{1, 0}, {0, 1}, {1, 1}, {1, -1}}
 type geometry struct {
 	n         int
 	lines     [][]int16  // cells of every line of length ≥ 5
+	lineDir   []uint8    // the direction (index into dirs) of every line
 	cellLines [][4]int16 // line through a cell per direction, or -1
 	cellIndex [][4]uint8 // the cell's index within that line
 	zobrist   []uint64   // n*n*2 stone keys, then the side key
@@ -110,6 +111,7 @@ func geometryOf(n int) *geometry {
 					g.cellIndex[c][d] = uint8(i)
 				}
 				g.lines = append(g.lines, line)
+				g.lineDir = append(g.lineDir, uint8(d))
 			}
 		}
 	}
@@ -137,8 +139,10 @@ type Position struct {
 	lineBits  [][2]uint32 // stones of every line per colour, bit i = the line's i-th cell
 	lineScore [][2]int64  // pattern score of every line per colour
 	lineFours [][2]uint8  // four-patterns of every line per colour
+	lineThree [][2]uint8  // three-patterns (live and dead) of every line per colour
 	score     [2]int64
 	fours     [2]int32
+	threes    [2]int32
 	stm       engine.Color
 	ply       int
 	winner    int8
@@ -156,6 +160,7 @@ func NewPosition(size int, rule Rule, t *Tables) (*Position, error) {
 		cells: make([]int8, size*size), near: make([]uint8, size*size),
 		padded:    new([paddedCells]int8),
 		lineScore: make([][2]int64, len(g.lines)), lineFours: make([][2]uint8, len(g.lines)),
+		lineThree: make([][2]uint8, len(g.lines)),
 		lineBits: make([][2]uint32, len(g.lines))}
 	segmentCounts(5, 0) // build the segment table now, not inside the first search
 	for i := range p.padded {
@@ -177,19 +182,21 @@ func (p *Position) Clone() *Position {
 	q.lineScore = append([][2]int64(nil), p.lineScore...)
 	q.lineBits = append([][2]uint32(nil), p.lineBits...)
 	q.lineFours = append([][2]uint8(nil), p.lineFours...)
+	q.lineThree = append([][2]uint8(nil), p.lineThree...)
 	return &q
 }
 
 // SetTables switches the evaluation tables and recomputes every line.
 func (p *Position) SetTables(t *Tables) {
 	p.tab = t
-	p.score, p.fours = [2]int64{}, [2]int32{}
+	p.score, p.fours, p.threes = [2]int64{}, [2]int32{}, [2]int32{}
 	for li := range p.g.lines {
 		for c := engine.Black; c <= engine.White; c++ {
-			s, f := p.lineEval(li, c)
-			p.lineScore[li][c], p.lineFours[li][c] = s, f
+			s, f, th := p.lineEval(li, c)
+			p.lineScore[li][c], p.lineFours[li][c], p.lineThree[li][c] = s, f, th
 			p.score[c] += s
 			p.fours[c] += int32(f)
+			p.threes[c] += int32(th)
 		}
 	}
 }
@@ -220,17 +227,17 @@ func (p *Position) Winner() (engine.Color, bool) {
 // Full reports a board with no empty point.
 func (p *Position) Full() bool { return p.ply == len(p.cells) }
 
-// lineEval returns the pattern score and the number of four-patterns of colour c in line
-// li. Segments (runs free of opponent stones, see MatchSegment) are cut out of the line's
-// bitmasks.
-func (p *Position) lineEval(li int, c engine.Color) (int64, uint8) {
+// lineEval returns the pattern score and the numbers of four-patterns and three-patterns
+// of colour c in line li. Segments (runs free of opponent stones, see MatchSegment) are cut
+// out of the line's bitmasks.
+func (p *Position) lineEval(li int, c engine.Color) (int64, uint8, uint8) {
 	own, opp := p.lineBits[li][c], p.lineBits[li][c.Opponent()]
 	if own == 0 {
-		return 0, 0
+		return 0, 0, 0
 	}
 	L := len(p.g.lines[li])
 	var score int64
-	var fours uint8
+	var fours, threes uint8
 	for start := 0; start < L; {
 		end := L
 		if rest := opp >> start; rest != 0 {
@@ -245,11 +252,12 @@ func (p *Position) lineEval(li int, c engine.Color) (int64, uint8) {
 					}
 				}
 				fours += cnt[LiveFour] + cnt[DeadFourA] + cnt[DeadFourB] + cnt[DeadFourC]
+				threes += cnt[LiveThree] + cnt[DeadThreeA] + cnt[DeadThreeB] + cnt[DeadThreeC] + cnt[DeadThreeD]
 			}
 		}
 		start = end + 1
 	}
-	return score, fours
+	return score, fours, threes
 }
 
 func (p *Position) update(m Move) {
@@ -258,10 +266,11 @@ func (p *Position) update(m Move) {
 			continue
 		}
 		for c := engine.Black; c <= engine.White; c++ {
-			s, f := p.lineEval(int(li), c)
+			s, f, th := p.lineEval(int(li), c)
 			p.score[c] += s - p.lineScore[li][c]
 			p.fours[c] += int32(f) - int32(p.lineFours[li][c])
-			p.lineScore[li][c], p.lineFours[li][c] = s, f
+			p.threes[c] += int32(th) - int32(p.lineThree[li][c])
+			p.lineScore[li][c], p.lineFours[li][c], p.lineThree[li][c] = s, f, th
 		}
 	}
 }

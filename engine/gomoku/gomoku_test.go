@@ -109,7 +109,7 @@ func TestSegmentTable(t *testing.T) {
 	}
 }
 
-func recompute(p *Position) (score [2]int64, fours [2]int32, key uint64) {
+func recompute(p *Position) (score [2]int64, fours [2]int32, threes [2]int32, key uint64) {
 	q, _ := NewPosition(p.g.n, p.rule, p.tab)
 	for m, v := range p.cells {
 		q.setCell(Move(m), v)
@@ -123,7 +123,7 @@ func recompute(p *Position) (score [2]int64, fours [2]int32, key uint64) {
 	if p.stm == engine.White {
 		key ^= p.g.zobrist[len(p.g.zobrist)-1]
 	}
-	return q.score, q.fours, key
+	return q.score, q.fours, q.threes, key
 }
 
 func TestIncrementalState(t *testing.T) {
@@ -140,13 +140,13 @@ func TestIncrementalState(t *testing.T) {
 			}
 			p.Make(m)
 			hist = append(hist, m)
-			if s, f, k := recompute(p); s != p.score || f != p.fours || k != p.key {
-				t.Fatalf("size %d ply %d: incremental %v %v %x, recomputed %v %v %x", size, p.ply, p.score, p.fours, p.key, s, f, k)
+			if s, f, th, k := recompute(p); s != p.score || f != p.fours || th != p.threes || k != p.key {
+				t.Fatalf("size %d ply %d: incremental %v %v %v %x, recomputed %v %v %v %x", size, p.ply, p.score, p.fours, p.threes, p.key, s, f, th, k)
 			}
 		}
 		for i := len(hist) - 1; i >= 0; i-- {
 			p.Unmake(hist[i])
-			if s, f, k := recompute(p); s != p.score || f != p.fours || k != p.key {
+			if s, f, th, k := recompute(p); s != p.score || f != p.fours || th != p.threes || k != p.key {
 				t.Fatalf("after unmake ply %d: incremental state differs", p.ply)
 			}
 		}

@@ -1,7 +1,6 @@
 package gomoku
 
 import (
-	"evotune/engine"
 	"evotune/engine/search"
 )
 
@@ -12,8 +11,9 @@ var windowWeight = [5]int64{1, 8, 64, 512, 8192}
 
 // GenMoves appends the moves to search with ordering scores and returns buf:
 //   - on the empty board, only the centre;
-//   - if the side to move can make five, only that point;
-//   - else if the opponent could make five next move, only the points that stop it;
+//   - when a threat must be answered, only the forced moves (forcedMoves: a five, the
+//     blocks of the opponent's five, a winning double threat, or the answers to the
+//     opponent's double threat);
 //   - else every empty point within distance 2 (king steps) of a stone
 //     (001_4cd63e63655ef194.txt §2: "the square of side 4 centred on each stone"),
 //     scored by the attacking plus defending 5-window point score.
@@ -21,25 +21,8 @@ func (p *Position) GenMoves(buf []search.Scored[Move]) []search.Scored[Move] {
 	if p.ply == 0 {
 		return append(buf, search.Scored[Move]{Move: Move(p.g.centre)})
 	}
-	c, opp := p.stm, p.stm.Opponent()
-	// A five needs a four-pattern in its line, so the scans below run only when one exists.
-	if p.fours[c] > 0 {
-		for m := range p.cells {
-			if p.cells[m] == 0 && p.near[m] > 0 && p.makesFive(Move(m), c) {
-				return append(buf, search.Scored[Move]{Move: Move(m), Score: engine.Win})
-			}
-		}
-	}
-	n0 := len(buf)
-	if p.fours[opp] > 0 {
-		for m := range p.cells {
-			if p.cells[m] == 0 && p.near[m] > 0 && p.makesFive(Move(m), opp) {
-				buf = append(buf, search.Scored[Move]{Move: Move(m), Score: p.pointScore(Move(m))})
-			}
-		}
-		if len(buf) > n0 {
-			return buf
-		}
+	if forced, ok := p.forcedMoves(buf); ok {
+		return forced
 	}
 	for m := range p.cells {
 		if p.cells[m] == 0 && p.near[m] > 0 {
@@ -99,14 +82,8 @@ var dirWindowScore = func() *[1 << 16]int32 {
 // pointScore sums windowWeight over the 5-windows through m, for both colours' windows
 // (attack and defence), by one table look-up per direction on the padded board.
 func (p *Position) pointScore(m Move) int64 {
-	w := p.g.n + 2*pad
-	c := int(m)%p.g.n + pad + (int(m)/p.g.n+pad)*w
-	pd := p.padded
 	var score int32
-	for _, step := range [4]int{1, w, w + 1, 1 - w} {
-		idx := uint16(pd[c-4*step]) | uint16(pd[c-3*step])<<2 | uint16(pd[c-2*step])<<4 |
-			uint16(pd[c-step])<<6 | uint16(pd[c+step])<<8 | uint16(pd[c+2*step])<<10 |
-			uint16(pd[c+3*step])<<12 | uint16(pd[c+4*step])<<14
+	for _, idx := range p.neighbourhoods(m) {
 		score += dirWindowScore[idx]
 	}
 	return int64(score)

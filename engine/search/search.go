@@ -51,6 +51,18 @@ type Ranker[M comparable] interface {
 	Rank(moves []Scored[M])
 }
 
+// Foreseer is implemented by positions that can prove a forced result at a leaf by
+// static analysis (001_4cd63e63655ef194.txt §1.3: a side to move with a four wins in one
+// ply). The searcher asks before evaluating a leaf and scores a result found n plies
+// ahead like a game end found by search: ±(Win − ply − n), so shorter wins are preferred
+// and transposition-table scores stay consistent.
+type Foreseer interface {
+	// Foresee returns n > 0 when the side to move wins by force in n plies, −n when it
+	// loses by force in n plies, and 0 when nothing is proved. Only proven results: a
+	// rule of thumb belongs in Evaluate.
+	Foresee() int
+}
+
 // MaxPly bounds the search depth.
 const MaxPly = 64
 
@@ -79,6 +91,7 @@ type Searcher[M comparable] struct {
 	pvLen  [MaxPly + 1]int
 
 	lim      engine.Limits
+	foreseer Foreseer // pos, when it implements Foreseer
 	ctx      context.Context
 	deadline time.Time
 	nodes    int64
@@ -129,6 +142,7 @@ func (s *Searcher[M]) Search(ctx context.Context, pos Position[M], lim engine.Li
 	start := time.Now()
 	s.lim = lim
 	s.ctx = ctx
+	s.foreseer, _ = pos.(Foreseer)
 	s.nodes = 0
 	s.aborted = false
 	s.deadline = time.Time{}
@@ -214,6 +228,14 @@ func (s *Searcher[M]) negamax(pos Position[M], depth, ply int, alpha, beta int64
 		return 0
 	}
 	if depth <= 0 || ply >= MaxPly {
+		if s.foreseer != nil {
+			switch n := s.foreseer.Foresee(); {
+			case n > 0:
+				return engine.Win - int64(ply+n)
+			case n < 0:
+				return -engine.Win + int64(ply-n)
+			}
+		}
 		return pos.Evaluate()
 	}
 
