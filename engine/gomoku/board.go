@@ -161,7 +161,7 @@ func NewPosition(size int, rule Rule, t *Tables) (*Position, error) {
 		padded:    new([paddedCells]int8),
 		lineScore: make([][2]int64, len(g.lines)), lineFours: make([][2]uint8, len(g.lines)),
 		lineThree: make([][2]uint8, len(g.lines)),
-		lineBits: make([][2]uint32, len(g.lines))}
+		lineBits:  make([][2]uint32, len(g.lines))}
 	segmentCounts(5, 0) // build the segment table now, not inside the first search
 	for i := range p.padded {
 		p.padded[i] = 3
