@@ -114,6 +114,10 @@ type Limits struct {
 	// Time stops the search after about this long. A time limit makes moves depend on the
 	// machine's speed: the tuner never sets it.
 	Time time.Duration `json:"time,omitempty"`
+	// SoftTime, if > 0, starts no new iteration of iterative deepening after this long
+	// (a deeper iteration started late would only be cut off by Time): the move comes
+	// between SoftTime and Time.
+	SoftTime time.Duration `json:"soft_time,omitempty"`
 }
 
 // SearchStats describes one finished search.

@@ -147,6 +147,8 @@ func (l Limits) Validate() error {
 		return fmt.Errorf("nodes: %d is negative", l.Nodes)
 	case l.Time < 0:
 		return fmt.Errorf("time: %v is negative", l.Time)
+	case l.SoftTime < 0:
+		return fmt.Errorf("soft time: %v is negative", l.SoftTime)
 	}
 	return nil
 }

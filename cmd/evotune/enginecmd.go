@@ -58,7 +58,7 @@ func newEngineCmd() *cobra.Command {
 	addGameFlags(c, &o.gameOpts)
 	c.Flags().StringVar(&o.weights, "weights", "default", "weights file or 'default' (the paper's)")
 	addLimitFlags(c, &o.lim)
-	c.Flags().DurationVar(&o.moveTime, "move-time", 0, "at most this long per move (iterative deepening stops in time; 0 = depth only)")
+	c.Flags().DurationVar(&o.moveTime, "move-time", 0, "time per move (caps Gomocup's timeout_turn/time_left share; 0 = the protocol's: Gomocup's INFO, SAU 1s, Botzone 1s)")
 	c.Flags().IntVar(&o.board, "board", 0, "board side where the protocol does not say it (amazons: 8 or 10)")
 	c.Flags().BoolVar(&o.keepRunning, "keep-running", false, "amazons: Botzone keep-running mode")
 	c.Flags().BoolVar(&o.padFirst, "pad-first-move", false, "connect6: write Black's one-stone first move as 'move JJ@@' (default 'move JJ'; both are read)")
@@ -80,15 +80,23 @@ func runEngine(ctx context.Context, o engineOpts, in io.Reader, out, errOut io.W
 	if _, err := g.NewBoard(o.board); err != nil {
 		return fmt.Errorf("--board: %w", err)
 	}
-	lim := mergeLimits(g, o.lim, fl)
-	lim.Time = o.moveTime
-	cfg := protocol.Config{Game: g, Weights: w, Limits: lim, Board: o.board, Name: "evotune", Version: version, PadFirstMove: o.padFirst}
+	if o.moveTime < 0 {
+		return fmt.Errorf("--move-time: %v is negative", o.moveTime)
+	}
+	// Under a clock the depth is a cap only when --depth is given; the weights file's or the
+	// game's default depth is searched when no clock is known.
+	merged := mergeLimits(g, o.lim, fl)
+	lim := engine.Limits{Depth: o.lim.Depth, Width: merged.Width}
+	cfg := protocol.Config{Game: g, Weights: w, Limits: lim, FallbackDepth: merged.Depth, MoveTime: o.moveTime,
+		Board: o.board, Name: "evotune", Version: version, PadFirstMove: o.padFirst}
 	switch g.Name() {
 	case "gomoku":
 		return protocol.ServeGomocup(ctx, cfg, in, out)
 	case "connect6":
+		cfg.DefaultMoveTime, cfg.Log = protocol.SAUMoveTime, errOut
 		return protocol.ServeSAU(ctx, cfg, in, out)
 	case "amazons":
+		cfg.DefaultMoveTime, cfg.Log = protocol.BotzoneMoveTime, errOut
 		return protocol.ServeBotzone(ctx, cfg, in, out, errOut, o.keepRunning)
 	}
 	return fmt.Errorf("%s has no engine protocol", g.Name())

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"evotune/engine"
 	"evotune/engine/amazons"
@@ -17,6 +18,10 @@ const KeepRunning = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 // noMove is Botzone's "no move": Black's first request, and evotune's answer when it
 // cannot make sense of its input.
 const noMove = "-1 -1 -1 -1 -1 -1"
+
+// BotzoneMoveTime is the time per move when the user gives none: Botzone's per-turn limit
+// for the Amazons is 1 s (a long-running bot's first turn gets more; 1 s is safe).
+const BotzoneMoveTime = time.Second
 
 // ServeBotzone runs Botzone's simple interaction for the Amazons: the input is the turn
 // number n, then 2n−1 lines (requests and evotune's earlier responses, alternating), and the
@@ -31,7 +36,7 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 		b, err := replay(cfg, history)
 		var m string
 		if err == nil {
-			m, err = think(ctx, cfg, b, cfg.Limits)
+			m, _, err = think(ctx, cfg, b, cfg.budgetFor(0))
 		}
 		if err == nil {
 			p := b.(*amazons.Board).Position()

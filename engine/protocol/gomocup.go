@@ -34,7 +34,9 @@ type stone struct {
 // ServeGomocup runs the Gomocup (Piskvork) protocol on in/out until END or end of input.
 // Rules: INFO rule bit 1 selects exactly-five (Standard), otherwise freestyle; renju (bit 4)
 // is played as exactly-five without forbidden moves. Time: the per-move budget is the
-// smaller of timeout_turn and time_left/10 (less a safety margin).
+// smaller of timeout_turn and, when the match has a limit, time_left/15 (capped by
+// Config.MoveTime; see Config.limits for how much of it a move uses). Every answer is
+// preceded by a MESSAGE line with the search's depth, score, nodes, NPS, time and PV.
 func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	s := &gomocup{cfg: cfg, out: out}
 	ls := newLines(in)
@@ -234,6 +236,22 @@ func (s *gomocup) board() (engine.Board, error) {
 	return b, nil
 }
 
+// budget is the time for one move from the manager's INFO: timeout_turn, and when the
+// match has a limit, a share of time_left (1/matchShare, so the clock lasts the game);
+// 0 when neither is known (timeout_turn 0 means "as fast as possible").
+func (s *gomocup) budget() time.Duration {
+	b := time.Duration(s.turnMS) * time.Millisecond
+	if s.matchMS > 0 && s.leftMS > 0 {
+		if t := time.Duration(s.leftMS) * time.Millisecond / matchShare; b == 0 || t < b {
+			b = t
+		}
+	}
+	return b
+}
+
+// matchShare: a move may use 1/matchShare of the match time left.
+const matchShare = 15
+
 // play answers with evotune's move and records it.
 func (s *gomocup) play(ctx context.Context) {
 	b, err := s.board()
@@ -241,23 +259,12 @@ func (s *gomocup) play(ctx context.Context) {
 		writeLine(s.out, "ERROR %v", err)
 		return
 	}
-	budget := time.Duration(0)
-	if s.turnMS > 0 {
-		budget = time.Duration(s.turnMS) * time.Millisecond
-	}
-	if s.leftMS > 0 {
-		if t := time.Duration(s.leftMS) * time.Millisecond / 10; budget == 0 || t < budget {
-			budget = t
-		}
-	}
-	if budget > 0 {
-		budget = budget * 7 / 10 // margin for process and pipe latency
-	}
-	m, err := think(ctx, s.cfg, b, moveLimits(s.cfg.Limits, budget))
+	m, st, err := think(ctx, s.cfg, b, s.cfg.budgetFor(s.budget()))
 	if err != nil {
 		writeLine(s.out, "ERROR %v", err)
 		return
 	}
+	writeLine(s.out, "MESSAGE %s", Info(st))
 	x := int(m[0] - 'a')
 	row, _ := strconv.Atoi(m[1:])
 	y := s.size - row

@@ -25,14 +25,26 @@ import (
 	"time"
 
 	"evotune/engine"
+	"evotune/engine/search"
 )
 
 // Config is an engine served over a protocol.
 type Config struct {
 	Game    engine.Game
 	Weights engine.Weights
-	// Limits are the search limits; a protocol's time controls lower Limits.Time per move.
+	// Limits are the search limits. Limits.Depth is a cap the user asked for (0 = none):
+	// with a time budget iterative deepening goes as deep as the budget allows, up to it.
+	// Limits.Time is ignored: budgets come from the protocol, MoveTime or DefaultMoveTime.
 	Limits engine.Limits
+	// FallbackDepth is the depth searched when no time budget is known (the weights file's
+	// or the game's default depth), unless Limits.Depth is set.
+	FallbackDepth int
+	// MoveTime, if > 0, is the user's time per move; it replaces DefaultMoveTime and caps
+	// the protocol's own budget.
+	MoveTime time.Duration
+	// DefaultMoveTime is the time per move for protocols that carry no clock (SAU,
+	// Botzone: its per-turn limit); 0 = none (then FallbackDepth).
+	DefaultMoveTime time.Duration
 	// Board is the board side for protocols that do not say it (Botzone); 0 = default.
 	Board int
 	// Name and Version are reported to managers.
@@ -40,6 +52,9 @@ type Config struct {
 	// PadFirstMove writes Black's one-stone Connect6 first move as "move JJ@@" instead of
 	// "move JJ" (both are read).
 	PadFirstMove bool
+	// Log, if set, receives one line per move with depth, score, nodes, NPS, time and the
+	// principal variation (protocols without a message command write it to stderr).
+	Log io.Writer
 }
 
 // lines reads commands, trimming CR LF and surrounding blanks.
@@ -60,27 +75,75 @@ func (l *lines) next() (string, bool) {
 	return "", false
 }
 
-// think returns the engine's move on b within lim.
-func think(ctx context.Context, cfg Config, b engine.Board, lim engine.Limits) (string, error) {
-	p, err := cfg.Game.NewPlayer(cfg.Weights, lim)
+// think returns the engine's move on b within a per-move time budget (0 = none; see
+// Config.limits) and the search's statistics.
+func think(ctx context.Context, cfg Config, b engine.Board, budget time.Duration) (string, engine.SearchStats, error) {
+	p, err := cfg.Game.NewPlayer(cfg.Weights, cfg.limits(budget))
 	if err != nil {
-		return "", err
+		return "", engine.SearchStats{}, err
 	}
-	m, _, err := p.Move(ctx, b)
-	return m, err
+	m, st, err := p.Move(ctx, b)
+	if err == nil && cfg.Log != nil {
+		fmt.Fprintln(cfg.Log, Info(st))
+	}
+	return m, st, err
 }
 
-// moveLimits lowers the search limits to a per-move time budget (0 = none): iterative
-// deepening stops in time and keeps the last completed depth.
-func moveLimits(base engine.Limits, budget time.Duration) engine.Limits {
-	l := base
-	if budget > 0 {
-		if l.Time == 0 || budget < l.Time {
-			l.Time = budget
-		}
+// Info formats a search's statistics as engines report them per move, e.g.
+// "depth 7 score 1234 nodes 812345 nps 1.02M time 0.794s pv h8 i9 h10".
+func Info(st engine.SearchStats) string {
+	nps := st.NPS()
+	var n string
+	switch {
+	case nps >= 1e6:
+		n = fmt.Sprintf("%.2fM", nps/1e6)
+	case nps >= 1e3:
+		n = fmt.Sprintf("%.1fk", nps/1e3)
+	default:
+		n = fmt.Sprintf("%.0f", nps)
+	}
+	return fmt.Sprintf("depth %d score %d nodes %d nps %s time %.3fs pv %s",
+		st.Depth, st.Score, st.Nodes, n, st.Elapsed.Seconds(), strings.Join(st.PV, " "))
+}
+
+// Safety margins of a time budget: the hard limit leaves room for the process, the pipe
+// and the last partial iteration's unwinding; no new iteration starts after the soft limit.
+const (
+	hardShare   = 85 // percent of the budget
+	softShare   = 45 // percent of the budget
+	fixedMargin = 15 * time.Millisecond
+)
+
+// budgetFor is the time for this move: the protocol's own budget (0 = none) capped by
+// MoveTime, else MoveTime, else DefaultMoveTime.
+func (cfg Config) budgetFor(protocolBudget time.Duration) time.Duration {
+	b := protocolBudget
+	if cfg.MoveTime > 0 && (b == 0 || cfg.MoveTime < b) {
+		b = cfg.MoveTime
+	}
+	if b == 0 {
+		b = cfg.DefaultMoveTime
+	}
+	return b
+}
+
+// limits are the search limits for one move with the given budget (0 = none): with a
+// budget, iterative deepening runs to the user's depth cap (or MaxPly) and stops at
+// hardShare% of the budget less a fixed margin, starting no iteration after softShare%;
+// without one, it searches the cap or FallbackDepth.
+func (cfg Config) limits(budget time.Duration) engine.Limits {
+	l := cfg.Limits
+	l.Time, l.SoftTime = 0, 0
+	if budget <= 0 {
 		if l.Depth == 0 {
-			l.Depth = 64
+			l.Depth = cfg.FallbackDepth
 		}
+		return l
+	}
+	l.Time = max(budget*hardShare/100-fixedMargin, time.Millisecond)
+	l.SoftTime = budget * softShare / 100
+	if l.Depth == 0 {
+		l.Depth = search.MaxPly
 	}
 	return l
 }

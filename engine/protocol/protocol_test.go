@@ -3,9 +3,11 @@ package protocol
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,7 +25,17 @@ func cfgFor(g engine.Game, board int) Config {
 	return Config{Game: g, Weights: g.DefaultWeights(), Limits: lim, Board: board, Name: "evotune", Version: "test"}
 }
 
-func outLines(s string) []string { return strings.Split(strings.TrimSpace(s), "\n") }
+// outLines splits an engine's output into its answers, leaving out Gomocup's MESSAGE lines
+// (search information for the manager's log; TestGomocupMessages checks them).
+func outLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		if !strings.HasPrefix(l, "MESSAGE ") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
 
 // TestGomocupTranscript drives a scripted session (CR LF line ends, as Piskvork sends)
 // and checks every answer.
@@ -191,13 +203,21 @@ func TestProtocolSelfPlay(t *testing.T) {
 
 // TestGomocupTimeControl: with no depth limit the search would not end; it answers only
 // because INFO timeout_turn / time_left bound each move (iterative deepening keeps the last
-// finished depth). The test fails after a minute instead of hanging if that breaks.
+// finished depth), within the budget. The test fails after a minute instead of hanging if
+// that breaks.
 func TestGomocupTimeControl(t *testing.T) {
 	cfg := cfgFor(gomoku.Game{}, 0)
 	cfg.Limits = engine.Limits{} // no depth, no width: only the protocol's time bounds it
-	for _, info := range []string{"INFO timeout_turn 150", "INFO time_left 1500"} {
-		in := "START 15\n" + info + "\nBOARD\n7,7,2\n8,8,1\n7,8,2\nDONE\nEND\n"
+	for _, tc := range []struct {
+		info   string
+		budget time.Duration
+	}{
+		{"INFO timeout_turn 150", 150 * time.Millisecond},
+		{"INFO timeout_match 100000\nINFO time_left 3000", 3000 * time.Millisecond / matchShare},
+	} {
+		in := "START 15\n" + tc.info + "\nBOARD\n7,7,2\n8,8,1\n7,8,2\nDONE\nEND\n"
 		done := make(chan string, 1)
+		start := time.Now()
 		go func() {
 			var out bytes.Buffer
 			ServeGomocup(context.Background(), cfg, strings.NewReader(in), &out)
@@ -205,17 +225,49 @@ func TestGomocupTimeControl(t *testing.T) {
 		}()
 		select {
 		case out := <-done:
-			if got := outLines(out); len(got) != 2 || !isXY(got[1], 15) {
-				t.Fatalf("%s: answers %q", info, out)
+			if got := outLines(out); len(got) != 2 || !isXY(got[len(got)-1], 15) {
+				t.Fatalf("%s: answers %q", tc.info, out)
+			}
+			// Not a timing assertion on the search: a search that ignores the budget runs
+			// for minutes here (no depth limit), far beyond this bound.
+			if el := time.Since(start); el > 10*tc.budget {
+				t.Fatalf("%s: answered after %v, budget %v", tc.info, el, tc.budget)
 			}
 		case <-time.After(time.Minute):
-			t.Fatalf("%s: no answer: the time control does not stop the search", info)
+			t.Fatalf("%s: no answer: the time control does not stop the search", tc.info)
 		}
 	}
 }
 
-// TestExternalClient drives the Gomocup client against small shell engines: one that
-// plays a fixed line of legal moves, one that crashes, one that never answers.
+// TestGomocupMessages: every answer to a move request is preceded by one MESSAGE line
+// with the search's depth, score, nodes, NPS, time and principal variation, whose first
+// move is the answer.
+func TestGomocupMessages(t *testing.T) {
+	var out bytes.Buffer
+	ServeGomocup(context.Background(), cfgFor(gomoku.Game{}, 0), strings.NewReader("START 15\nBEGIN\nTURN 8,8\nEND\n"), &out)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	re := regexp.MustCompile(`^MESSAGE depth (\d+) score -?\d+ nodes \d+ nps \S+ time \d+\.\d+s pv ([a-o]\d+)`)
+	var answers int
+	for i, l := range lines {
+		if !isXY(l, 15) {
+			continue
+		}
+		answers++
+		m := re.FindStringSubmatch(lines[max(i-1, 0)])
+		if m == nil {
+			t.Fatalf("answer %q not preceded by a MESSAGE line: %q", l, out.String())
+		}
+		var x, y int
+		fmt.Sscanf(l, "%d,%d", &x, &y)
+		if want := fmt.Sprintf("%c%d", 'a'+rune(x), 15-y); m[2] != want {
+			t.Fatalf("MESSAGE pv starts %s, the answer is %s", m[2], want)
+		}
+	}
+	if answers != 2 {
+		t.Fatalf("%d answers in %q", answers, out.String())
+	}
+}
+
 func TestExternalClient(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"evotune/engine"
 	"evotune/engine/connect6"
@@ -43,6 +44,10 @@ func notationToSAU(m string) (string, error) {
 	return pt(mv.P) + pt(mv.Q), nil
 }
 
+// SAUMoveTime is the time per move when the user gives none: the SAU protocol carries no
+// clock.
+const SAUMoveTime = time.Second
+
 // ServeSAU runs the Connect6 text protocol of the SAU platform on in/out until "quit" or
 // end of input.
 func ServeSAU(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
@@ -53,7 +58,7 @@ func ServeSAU(ctx context.Context, cfg Config, in io.Reader, out io.Writer) erro
 		if b == nil || b.Outcome() != engine.Ongoing || b.ToMove() != me {
 			return
 		}
-		m, err := think(ctx, cfg, b, cfg.Limits)
+		m, _, err := think(ctx, cfg, b, cfg.budgetFor(0))
 		if err == nil {
 			err = b.Play(m)
 		}

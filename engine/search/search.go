@@ -137,7 +137,8 @@ type Result[M comparable] struct {
 // Search runs iterative deepening from depth 1 to lim.Depth (at least 1) on pos, which is
 // restored before return. Depth 1 always completes, so Found is true whenever the root has
 // a move; deeper iterations stop early on the node or time limit or when ctx is cancelled,
-// and the result is that of the last completed iteration.
+// and the result is that of the last completed iteration. Under a time limit no iteration
+// starts after lim.SoftTime, nor after depth 1 when the root has a single move.
 func (s *Searcher[M]) Search(ctx context.Context, pos Position[M], lim engine.Limits) Result[M] {
 	start := time.Now()
 	s.lim = lim
@@ -160,6 +161,12 @@ func (s *Searcher[M]) Search(ctx context.Context, pos Position[M], lim engine.Li
 	for d := 1; d <= depth; d++ {
 		s.limited = d > 1 // depth 1 always completes, so a legal move is always found
 		if s.limited {
+			if lim.SoftTime > 0 && time.Since(start) >= lim.SoftTime {
+				break // a new iteration would most likely be cut off by the hard limit
+			}
+			if len(s.bufs[0]) == 1 && lim.Time > 0 {
+				break // one legal (or forced) move: thinking longer changes nothing
+			}
 			s.checkAbortNow()
 			if s.aborted {
 				break
