@@ -36,6 +36,13 @@ type GameRecord struct {
 	Duration time.Duration `json:"duration_ns"`
 	// Forfeit says why a player lost by forfeit (RefereeOptions.Forfeit), else "".
 	Forfeit string `json:"forfeit,omitempty"`
+	// Think is each colour's total time in Player.Move (index Black, White) and MaxThink
+	// its longest single move, as measured by the referee around the call (for an external
+	// engine: from sending the request to reading the answer).
+	Think    [2]time.Duration `json:"think_ns"`
+	MaxThink [2]time.Duration `json:"max_think_ns"`
+	// Moved counts each colour's moves after the opening.
+	Moved [2]int `json:"moved"`
 }
 
 // IllegalMoveError reports a player's move that the board refused; the referee never plays
@@ -82,7 +89,12 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 		if side == White {
 			p = white
 		}
+		t0 := time.Now()
 		m, st, err := p.Move(ctx, b)
+		el := time.Since(t0)
+		rec.Think[side] += el
+		rec.MaxThink[side] = max(rec.MaxThink[side], el)
+		rec.Moved[side]++
 		if err != nil {
 			if ctx.Err() != nil {
 				return rec, ctx.Err()

@@ -150,6 +150,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		fmt.Fprintln(out, "warning: "+res.Warning)
 	}
 	printMatch(out, res.Result, res.Estimate, res.SPRT, res.LLR, res.Lower, res.Upper, res.Verdict)
+	fmt.Fprintln(out, thinkTimes(res))
 	if f := forfeits(res); len(f) > 0 {
 		fmt.Fprintf(out, "%d games lost by forfeit:\n", len(f))
 		for _, l := range f {
@@ -174,6 +175,32 @@ func loadContestant(g engine.Game, spec string, moveTime, gameTime time.Duration
 	}
 	w, l, err := loadWeights(g, spec)
 	return w, l, nil, err
+}
+
+// thinkTimes summarises each player's time per move over the match: mean and longest,
+// as the referee measured them (for an external engine, request to answer).
+func thinkTimes(res tuner.MatchResult) string {
+	var total, longest [2]time.Duration
+	var moves [2]int
+	for _, g := range res.Games {
+		for c := engine.Black; c <= engine.White; c++ {
+			p := 0 // A
+			if c.String() != g.AColour {
+				p = 1
+			}
+			total[p] += g.Record.Think[c]
+			longest[p] = max(longest[p], g.Record.MaxThink[c])
+			moves[p] += g.Record.Moved[c]
+		}
+	}
+	mean := func(p int) float64 {
+		if moves[p] == 0 {
+			return 0
+		}
+		return total[p].Seconds() / float64(moves[p])
+	}
+	return fmt.Sprintf("time per move: A mean %.3fs max %.3fs over %d moves; B mean %.3fs max %.3fs over %d moves",
+		mean(0), longest[0].Seconds(), moves[0], mean(1), longest[1].Seconds(), moves[1])
 }
 
 // forfeits lists the games lost by forfeit.

@@ -110,7 +110,7 @@ func Info(st engine.SearchStats) string {
 // and the last partial iteration's unwinding; no new iteration starts after the soft limit.
 const (
 	hardShare   = 85 // percent of the budget
-	softShare   = 45 // percent of the budget
+	softShare   = 50 // percent of the budget
 	fixedMargin = 15 * time.Millisecond
 )
 
