@@ -36,9 +36,10 @@ type GameRecord struct {
 	Duration time.Duration `json:"duration_ns"`
 	// Forfeit says why a player lost by forfeit (RefereeOptions.Forfeit), else "".
 	Forfeit string `json:"forfeit,omitempty"`
-	// Think is each colour's total time in Player.Move (index Black, White) and MaxThink
-	// its longest single move, as measured by the referee around the call (for an external
-	// engine: from sending the request to reading the answer).
+	// Think is each colour's total thinking time (index Black, White) and MaxThink its
+	// longest single move: SearchStats.Elapsed as the player reports it (an external
+	// engine: from the move request to the answer, its start-up handshake excluded), else
+	// the wall time of the Player.Move call.
 	Think    [2]time.Duration `json:"think_ns"`
 	MaxThink [2]time.Duration `json:"max_think_ns"`
 	// Moved counts each colour's moves after the opening.
@@ -92,6 +93,9 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 		t0 := time.Now()
 		m, st, err := p.Move(ctx, b)
 		el := time.Since(t0)
+		if st.Elapsed > 0 {
+			el = st.Elapsed
+		}
 		rec.Think[side] += el
 		rec.MaxThink[side] = max(rec.MaxThink[side], el)
 		rec.Moved[side]++

@@ -67,7 +67,15 @@ type External struct {
 
 	known []string // the moves the program knows, in evotune's notation
 	used  time.Duration
+	// thinkStart is when the current move's request was sent (after any start-up
+	// handshake): the engine's clock runs from there.
+	thinkStart time.Time
 }
+
+// StartupAllowance is how long a newly started engine may take to answer its handshake
+// (Gomocup START, SAU name?), on top of and separate from its time for the first move, as
+// the reference managers allow: loading tables is not thinking.
+const StartupAllowance = 5 * time.Second
 
 // NewExternal returns a player for one game of g.
 func NewExternal(spec ExternalSpec, g engine.Game) *External {
@@ -180,6 +188,7 @@ func (e *External) Move(ctx context.Context, b engine.Board) (string, engine.Sea
 		budget = min(budget, left)
 	}
 	start := time.Now()
+	e.thinkStart = start
 	deadline := start.Add(budget)
 	var m string
 	var err error
@@ -193,7 +202,7 @@ func (e *External) Move(ctx context.Context, b engine.Board) (string, engine.Sea
 	default:
 		err = fmt.Errorf("no protocol for %s", e.game.Name())
 	}
-	el := time.Since(start)
+	el := time.Since(e.thinkStart) // start-up handshakes are not thinking time
 	e.used += el
 	if err != nil {
 		return "", engine.SearchStats{Elapsed: el}, fmt.Errorf("%s: %w", e.spec.Name(), err)
@@ -251,10 +260,12 @@ func (e *External) gomocupMove(ctx context.Context, b engine.Board, hist []strin
 		if err := e.send("START %d", n); err != nil {
 			return "", err
 		}
-		l, err := e.read(ctx, deadline)
+		l, err := e.read(ctx, time.Now().Add(StartupAllowance))
 		if err != nil {
 			return "", err
 		}
+		deadline = time.Now().Add(budget)
+		e.thinkStart = time.Now()
 		if !strings.EqualFold(l, "OK") {
 			return "", fmt.Errorf("START %d answered %q", n, l)
 		}
@@ -330,11 +341,13 @@ func (e *External) sauMove(ctx context.Context, b engine.Board, hist []string, d
 		if err := e.send("name?"); err != nil {
 			return "", err
 		}
-		if l, err := e.read(ctx, deadline); err != nil {
+		if l, err := e.read(ctx, time.Now().Add(StartupAllowance)); err != nil {
 			return "", err
 		} else if !strings.HasPrefix(strings.ToLower(l), "name") {
 			return "", fmt.Errorf("protocol violation: name? answered %q", l)
 		}
+		deadline = time.Now().Add(e.spec.MoveTime)
+		e.thinkStart = time.Now()
 		color := "black"
 		if me == 1 {
 			color = "white"
