@@ -133,8 +133,10 @@ type Position struct {
 	g         *geometry
 	rule      Rule
 	tab       *Tables
-	cells     []int8             // 0 empty, 1 Black, 2 White
-	padded    *[paddedCells]int8 // cells with a border of 4 (value 3) for pointScore
+	cells     []int8              // 0 empty, 1 Black, 2 White
+	padded    *[paddedCells]int8  // cells with a border of 4 (value 3) for pointScore
+	winTab    *[1 << 16]int32     // dirWindowScores()
+	thrTab    *[2][1 << 16]uint16 // threatTables()
 	near      []uint8
 	lineBits  [][2]uint32 // stones of every line per colour, bit i = the line's i-th cell
 	lineScore [][2]int64  // pattern score of every line per colour
@@ -163,6 +165,7 @@ func NewPosition(size int, rule Rule, t *Tables) (*Position, error) {
 		lineThree: make([][2]uint8, len(g.lines)),
 		lineBits:  make([][2]uint32, len(g.lines))}
 	segmentCounts(5, 0) // build the segment table now, not inside the first search
+	p.winTab, p.thrTab = dirWindowScores(), threatTables()
 	for i := range p.padded {
 		p.padded[i] = 3
 	}

@@ -1,6 +1,8 @@
 package gomoku
 
 import (
+	"sync"
+
 	"evotune/engine/search"
 )
 
@@ -35,10 +37,11 @@ func (p *Position) GenMoves(buf []search.Scored[Move]) []search.Scored[Move] {
 // pad is the border width of the padded board used by pointScore.
 const pad = 4
 
-// dirWindowScore[i] is the point score contributed by one direction, indexed by the 8
+// dirWindowScores()[i] is the point score contributed by one direction, indexed by the 8
 // neighbours at offsets −4..−1, 1..4 (2 bits each: 0 empty, 1 Black, 2 White, 3 off the
 // board). The score is symmetric in the colours, so one table serves both sides.
-var dirWindowScore = func() *[1 << 16]int32 {
+// It is built on first use (a process that never plays gomoku does not pay for it).
+var dirWindowScores = sync.OnceValue(func() *[1 << 16]int32 {
 	t := new([1 << 16]int32)
 	for idx := range t {
 		var cells [9]int
@@ -77,14 +80,14 @@ var dirWindowScore = func() *[1 << 16]int32 {
 		t[idx] = int32(score)
 	}
 	return t
-}()
+})
 
 // pointScore sums windowWeight over the 5-windows through m, for both colours' windows
 // (attack and defence), by one table look-up per direction on the padded board.
 func (p *Position) pointScore(m Move) int64 {
 	var score int32
 	for _, idx := range p.neighbourhoods(m) {
-		score += dirWindowScore[idx]
+		score += p.winTab[idx]
 	}
 	return int64(score)
 }

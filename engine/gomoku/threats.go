@@ -2,6 +2,7 @@ package gomoku
 
 import (
 	"math/bits"
+	"sync"
 
 	"evotune/engine"
 	"evotune/engine/search"
@@ -17,14 +18,15 @@ import (
 // makes two or more distinct five-points (an open four, or two fours at once), which wins
 // unless the opponent can make five first.
 
-// fiveBit marks, in a threatTable entry, that the centre stone itself makes five or more
+// fiveBit marks, in a threatTables() entry, that the centre stone itself makes five or more
 // in that direction; bits 0…8 are the points (offsets −4…4 from the centre) that become
 // five-points when the centre is played.
 const fiveBit = 1 << 9
 
-// threatTable[c][idx] is indexed like dirWindowScore: the 8 neighbours of a point in one
+// threatTables()[c][idx] is indexed like dirWindowScores(): the 8 neighbours of a point in one
 // direction (2 bits each: 0 empty, 1 Black, 2 White, 3 off the board).
-var threatTable = func() *[2][1 << 16]uint16 {
+// It is built on first use.
+var threatTables = sync.OnceValue(func() *[2][1 << 16]uint16 {
 	t := new([2][1 << 16]uint16)
 	for idx := range t[0] {
 		var cells [9]int
@@ -65,9 +67,9 @@ var threatTable = func() *[2][1 << 16]uint16 {
 		cells[4] = 0
 	}
 	return t
-}()
+})
 
-// neighbourhoods returns the threatTable/dirWindowScore index of m in each direction
+// neighbourhoods returns the threatTables()/dirWindowScores() index of m in each direction
 // (0: x, 1: y, 2: diagonal, 3: anti-diagonal, as dirs) on the padded board.
 func (p *Position) neighbourhoods(m Move) (idx [4]uint16) {
 	w := p.g.n + 2*pad
@@ -99,7 +101,7 @@ func (p *Position) neighbourhood(m Move, k int) uint16 {
 func (p *Position) threatsAt(m Move, c engine.Color) (fivePoints int, five bool) {
 	var any uint16
 	for _, idx := range p.neighbourhoods(m) {
-		e := threatTable[c][idx]
+		e := p.thrTab[c][idx]
 		fivePoints += bits.OnesCount16(e &^ fiveBit)
 		any |= e
 	}
@@ -159,7 +161,7 @@ func (p *Position) doubleThreat(c engine.Color) (Move, bool) {
 		}
 		d := int(p.g.lineDir[li])
 		for _, m := range p.g.lines[li] {
-			if p.cells[m] != 0 || threatTable[c][p.neighbourhood(Move(m), d)]&^fiveBit == 0 {
+			if p.cells[m] != 0 || p.thrTab[c][p.neighbourhood(Move(m), d)]&^fiveBit == 0 {
 				continue
 			}
 			if n, _ := p.threatsAt(Move(m), c); n >= 2 && p.confirmDouble(Move(m), c) {
@@ -245,8 +247,8 @@ func (p *Position) forcedMoves(buf []search.Scored[Move]) ([]search.Scored[Move]
 		var score int32
 		var threat uint16
 		for _, idx := range p.neighbourhoods(Move(m)) {
-			score += dirWindowScore[idx]
-			threat |= (threatTable[o][idx] | threatTable[s][idx]) &^ fiveBit
+			score += p.winTab[idx]
+			threat |= (p.thrTab[o][idx] | p.thrTab[s][idx]) &^ fiveBit
 		}
 		if threat != 0 {
 			buf = append(buf, search.Scored[Move]{Move: Move(m), Score: int64(score)})

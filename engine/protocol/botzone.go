@@ -23,6 +23,11 @@ const noMove = "-1 -1 -1 -1 -1 -1"
 // for the Amazons is 1 s (a long-running bot's first turn gets more; 1 s is safe).
 const BotzoneMoveTime = time.Second
 
+// launchAllowance is the time a process takes from its launch to its package
+// initialisation (processStart), which a clock started at launch has already counted
+// (≈ 20 ms measured here).
+const launchAllowance = 30 * time.Millisecond
+
 // ServeBotzone runs Botzone's simple interaction for the Amazons: the input is the turn
 // number n, then 2n−1 lines (requests and evotune's earlier responses, alternating), and the
 // answer is one move "x0 y0 x1 y1 x2 y2". With keepRunning the bot prints KeepRunning after
@@ -32,12 +37,20 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 	ls := newLines(in)
 	var history []string // all moves in Botzone form, Black's first
 	var blackFirst bool  // whether evotune is Black
+	answered := false    // whether this process has answered before
 	answer := func() {
 		b, err := replay(cfg, history)
 		var m string
 		if err == nil {
-			m, _, err = think(ctx, cfg, b, cfg.budgetFor(0))
+			budget := cfg.budgetFor(0)
+			if !answered {
+				// Botzone's clock for a bot's first answer (every answer in simple
+				// interaction, where a process plays one turn) runs from the process's start.
+				budget = max(budget-time.Since(processStart)-launchAllowance, time.Millisecond)
+			}
+			m, _, err = think(ctx, cfg, b, budget)
 		}
+		answered = true
 		if err == nil {
 			p := b.(*amazons.Board).Position()
 			mv, _ := p.ParseMove(m)

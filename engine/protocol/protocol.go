@@ -28,6 +28,10 @@ import (
 	"evotune/engine/search"
 )
 
+// processStart is when this process started (package initialisation), for protocols whose
+// clock starts with the process (Botzone's simple interaction).
+var processStart = time.Now()
+
 // Config is an engine served over a protocol.
 type Config struct {
 	Game    engine.Game
