@@ -123,6 +123,9 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 	if rec.Outcome == Ongoing {
 		rec.Outcome = Draw
 	}
+	if f, ok := b.(interface{ Forfeit() bool }); ok && f.Forfeit() {
+		rec.Forfeit = "black forfeits: a forbidden move (renju)"
+	}
 	rec.Plies = b.Ply()
 	rec.Duration = time.Since(start)
 	return rec, nil

@@ -36,7 +36,7 @@ import (
 // files use the same keys.
 type Config struct {
 	Game string `json:"game" yaml:"game"`
-	// Rule is a rule variant (Gomoku: freestyle or standard).
+	// Rule is a rule variant (Gomoku: freestyle, standard or renju).
 	Rule string `json:"rule,omitempty" yaml:"rule"`
 	// Board is the board side (0 = the game's default).
 	Board int `json:"board,omitempty" yaml:"board"`

@@ -18,7 +18,7 @@ import (
 
 func addGameFlags(c *cobra.Command, o *gameOpts) {
 	c.Flags().StringVar(&o.game, "game", "", "game: connect6, gomoku or amazons")
-	c.Flags().StringVar(&o.rule, "rule", "", "rule variant (gomoku: freestyle or standard)")
+	c.Flags().StringVar(&o.rule, "rule", "", "rule variant (gomoku: freestyle, standard or renju)")
 }
 
 // ---- weights default ----

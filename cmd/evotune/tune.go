@@ -54,7 +54,7 @@ func newTuneCmd() *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVar(&o.cfg.Game, "game", "", "game: connect6, gomoku or amazons")
-	f.StringVar(&o.cfg.Rule, "rule", "", "rule variant (gomoku: freestyle or standard)")
+	f.StringVar(&o.cfg.Rule, "rule", "", "rule variant (gomoku: freestyle, standard or renju)")
 	f.IntVar(&o.cfg.Board, "board", 0, "board side (0 = the game's default)")
 	f.IntVar(&o.cfg.Population, "pop", def.Population, "individuals per generation")
 	f.IntVar(&o.cfg.Generations, "generations", def.Generations, "generations after the initial one (with --time-budget and no --generations: until the budget)")

@@ -44,25 +44,33 @@ const (
 	Freestyle Rule = iota
 	// Standard: exactly five in a row wins; six or more does not.
 	Standard
+	// Renju: Black wins only with exactly five and loses by playing a forbidden move
+	// (double three, double four, overline: see Forbidden); White wins with five or more.
+	Renju
 )
 
-// String returns "freestyle" or "standard".
+// String returns "freestyle", "standard" or "renju".
 func (r Rule) String() string {
-	if r == Standard {
+	switch r {
+	case Standard:
 		return "standard"
+	case Renju:
+		return "renju"
 	}
 	return "freestyle"
 }
 
-// ParseRule accepts "freestyle" or "standard".
+// ParseRule accepts "freestyle", "standard" or "renju".
 func ParseRule(s string) (Rule, error) {
 	switch s {
 	case "freestyle", "":
 		return Freestyle, nil
 	case "standard", "exact5", "exact-five":
 		return Standard, nil
+	case "renju":
+		return Renju, nil
 	}
-	return 0, fmt.Errorf("gomoku rule %q: want freestyle or standard", s)
+	return 0, fmt.Errorf("gomoku rule %q: want freestyle, standard or renju", s)
 }
 
 // Move is a point index y*size+x.
@@ -354,7 +362,7 @@ func (p *Position) runThrough(m Move, c engine.Color, d int) int {
 func (p *Position) makesFive(m Move, c engine.Color) bool {
 	for d := range dirs {
 		r := p.runThrough(m, c, d)
-		if r == 5 || (r > 5 && p.rule == Freestyle) {
+		if r == 5 || (r > 5 && (p.rule == Freestyle || p.rule == Renju && c == engine.White)) {
 			return true
 		}
 	}

@@ -193,6 +193,7 @@ func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
 type Board struct {
 	pos  *Position
 	hist []string // moves played, in the game's notation
+	foul bool     // renju: Black played a forbidden move and lost
 }
 
 // History returns the moves played so far, in the game's notation (engine.Historian).
@@ -220,7 +221,9 @@ func (b *Board) Key() uint64 { return b.pos.key }
 func (b *Board) String() string { return b.pos.String() }
 
 // Clone returns an independent copy.
-func (b *Board) Clone() engine.Board { return &Board{pos: b.pos.Clone(), hist: b.History()} }
+func (b *Board) Clone() engine.Board {
+	return &Board{pos: b.pos.Clone(), hist: b.History(), foul: b.foul}
+}
 
 // Play parses and plays a move; the board is unchanged on error.
 func (b *Board) Play(s string) error {
@@ -228,16 +231,28 @@ func (b *Board) Play(s string) error {
 	if err != nil {
 		return err
 	}
+	if b.foul {
+		return fmt.Errorf("move %s: the game is over (Black played a forbidden move)", b.pos.MoveString(m))
+	}
 	if err := b.pos.Legal(m); err != nil {
 		return err
 	}
+	foul := b.pos.rule == Renju && b.pos.stm == engine.Black && b.pos.Forbidden(m)
 	b.pos.Make(m)
 	b.hist = append(b.hist, s)
+	b.foul = foul
 	return nil
 }
 
-// Outcome reports five in a row or a full board.
+// Forfeit reports whether the game ended by Black's forbidden move (renju), which loses.
+func (b *Board) Forfeit() bool { return b.foul }
+
+// Outcome reports five in a row, Black's forbidden move under renju (White wins) or a full
+// board.
 func (b *Board) Outcome() engine.Outcome {
+	if b.foul {
+		return engine.WhiteWins
+	}
 	if c, ok := b.pos.Winner(); ok {
 		if c == engine.Black {
 			return engine.BlackWins
@@ -316,7 +331,7 @@ func (Game) BenchSuite() ([]engine.BenchPosition, engine.Limits) {
 	}, engine.Limits{Depth: 6}
 }
 
-// WithRule returns the game under "freestyle" or "standard".
+// WithRule returns the game under "freestyle", "standard" or "renju".
 func (Game) WithRule(name string) (engine.Game, error) {
 	r, err := ParseRule(name)
 	if err != nil {

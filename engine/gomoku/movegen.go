@@ -18,20 +18,22 @@ var windowWeight = [5]int64{1, 8, 64, 512, 8192}
 //     opponent's double threat);
 //   - else every empty point within distance 2 (king steps) of a stone
 //     (001_4cd63e63655ef194.txt §2: "the square of side 4 centred on each stone"),
-//     scored by the attacking plus defending 5-window point score.
+//     scored by the attacking plus defending 5-window point score;
+//   - under the renju rule, never a forbidden move of Black's (unless all are).
 func (p *Position) GenMoves(buf []search.Scored[Move]) []search.Scored[Move] {
 	if p.ply == 0 {
 		return append(buf, search.Scored[Move]{Move: Move(p.g.centre)})
 	}
+	n0 := len(buf)
 	if forced, ok := p.forcedMoves(buf); ok {
-		return forced
+		return p.dropForbidden(forced, n0)
 	}
 	for m := range p.cells {
 		if p.cells[m] == 0 && p.near[m] > 0 {
 			buf = append(buf, search.Scored[Move]{Move: Move(m), Score: p.pointScore(Move(m))})
 		}
 	}
-	return buf
+	return p.dropForbidden(buf, n0)
 }
 
 // pad is the border width of the padded board used by pointScore.

@@ -147,7 +147,8 @@ func (p *Position) fivePoints(c engine.Color, limit int) (n int, first Move) {
 }
 
 // doubleThreat returns a double threat point of c (checked by playing it and counting
-// the five-points it leaves, so it is exact under either rule), if c has one. Each of the
+// the five-points it leaves, so it is exact under every rule; under renju never a point
+// forbidden to Black), if c has one. Each of the
 // two fives needs three of c's stones in a 5-window with the point, which the pattern
 // matcher counts as a three pattern of that line: only lines holding one are scanned, and
 // on them only the points that make a five-point along the line itself.
@@ -164,7 +165,8 @@ func (p *Position) doubleThreat(c engine.Color) (Move, bool) {
 			if p.cells[m] != 0 || p.thrTab[c][p.neighbourhood(Move(m), d)]&^fiveBit == 0 {
 				continue
 			}
-			if n, _ := p.threatsAt(Move(m), c); n >= 2 && p.confirmDouble(Move(m), c) {
+			if n, _ := p.threatsAt(Move(m), c); n >= 2 && p.confirmDouble(Move(m), c) &&
+				!(p.rule == Renju && c == engine.Black && p.Forbidden(Move(m))) {
 				return Move(m), true
 			}
 		}

@@ -272,6 +272,8 @@ func (e *External) gomocupMove(ctx context.Context, b engine.Board, hist []strin
 		rule := 0
 		if g, ok := e.game.(gomoku.Game); ok && g.Rule == gomoku.Standard {
 			rule = 1
+		} else if ok && g.Rule == gomoku.Renju {
+			rule = 4
 		}
 		e.send("INFO timeout_turn %d", budget.Milliseconds())
 		e.send("INFO timeout_match %d", e.spec.GameTime.Milliseconds())

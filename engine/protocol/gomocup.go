@@ -32,8 +32,8 @@ type stone struct {
 }
 
 // ServeGomocup runs the Gomocup (Piskvork) protocol on in/out until END or end of input.
-// Rules: INFO rule bit 1 selects exactly-five (Standard), otherwise freestyle; renju (bit 4)
-// is played as exactly-five without forbidden moves. Time: the per-move budget is the
+// Rules: INFO rule bit 4 selects renju (Black never plays a forbidden move), else bit 1
+// exactly-five (Standard), otherwise freestyle. Time: the per-move budget is the
 // smaller of timeout_turn and, when the match has a limit, time_left/15 (capped by
 // Config.MoveTime; see Config.limits for how much of it a move uses). Every answer is
 // preceded by a MESSAGE line with the search's depth, score, nodes, NPS, time and PV.
@@ -165,9 +165,12 @@ func (s *gomocup) info(arg string) {
 	case "time_left":
 		s.leftMS = n
 	case "rule":
-		if n&1 != 0 || n&4 != 0 {
+		switch {
+		case n&4 != 0:
+			s.rule = gomoku.Renju
+		case n&1 != 0:
 			s.rule = gomoku.Standard
-		} else {
+		default:
 			s.rule = gomoku.Freestyle
 		}
 	}
