@@ -115,7 +115,7 @@ func Info(st engine.SearchStats) string {
 const (
 	hardShare   = 85 // percent of the budget
 	softShare   = 50 // percent of the budget
-	fixedMargin = 15 * time.Millisecond
+	fixedMargin = 25 * time.Millisecond
 )
 
 // budgetFor is the time for this move: the protocol's own budget (0 = none) capped by
