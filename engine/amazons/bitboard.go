@@ -72,47 +72,44 @@ func (p *Position) bitboards() (empty bb, am [2]bb) {
 	return empty, am
 }
 
-// queenLayers fills l with the queen distances from the amazons in from through empty.
+// queenLayers fills l with the queen distances from the amazons in from through empty:
+// the next layer is every empty square a queen move away from the last one.
 func (p *Position) queenLayers(from, empty bb, l *layers) {
-	s := p.n + 1
-	dirs := [8]int{1, -1, s, -s, s + 1, s - 1, -s + 1, -s - 1}
-	l.at[0], l.cum[0], l.n = from, from, 1
-	front, seen := from, from
-	for l.n < maxLayers {
-		var next bb
+	dirs := p.bbDirs()
+	p.fillLayers(from, empty, l, func(front bb) (next bb) {
 		for _, d := range dirs {
-			g := front
-			for {
-				g = g.shift(d).and(empty)
-				if g.zero() {
-					break
-				}
+			for g := front.shift(d).and(empty); !g.zero(); g = g.shift(d).and(empty) {
 				next = next.or(g)
 			}
 		}
-		next = next.andNot(seen)
-		if next.zero() {
-			break
-		}
-		seen = seen.or(next)
-		l.at[l.n], l.cum[l.n] = next, seen
-		l.n++
-		front = next
-	}
+		return next
+	})
 }
 
 // kingLayers fills l with the king distances from the amazons in from through empty.
 func (p *Position) kingLayers(from, empty bb, l *layers) {
-	s := p.n + 1
-	dirs := [8]int{1, -1, s, -s, s + 1, s - 1, -s + 1, -s - 1}
-	l.at[0], l.cum[0], l.n = from, from, 1
-	front, seen := from, from
-	for l.n < maxLayers {
-		var next bb
+	dirs := p.bbDirs()
+	p.fillLayers(from, empty, l, func(front bb) (next bb) {
 		for _, d := range dirs {
 			next = next.or(front.shift(d))
 		}
-		next = next.and(empty).andNot(seen)
+		return next.and(empty)
+	})
+}
+
+// bbDirs are the 8 directions as bit shifts.
+func (p *Position) bbDirs() [8]int {
+	s := p.n + 1
+	return [8]int{1, -1, s, -s, s + 1, s - 1, -s + 1, -s - 1}
+}
+
+// fillLayers runs the breadth-first flood fill: layer 0 is from, each next layer is
+// step(previous layer) less everything seen.
+func (p *Position) fillLayers(from, empty bb, l *layers, step func(front bb) bb) {
+	l.at[0], l.cum[0], l.n = from, from, 1
+	front, seen := from, from
+	for l.n < maxLayers {
+		next := step(front).andNot(seen)
 		if next.zero() {
 			break
 		}

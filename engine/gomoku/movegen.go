@@ -46,15 +46,7 @@ const pad = 4
 var dirWindowScores = sync.OnceValue(func() *[1 << 16]int32 {
 	t := new([1 << 16]int32)
 	for idx := range t {
-		var cells [9]int
-		for k := 0; k < 8; k++ {
-			v := (idx >> (2 * k)) & 3
-			if k < 4 {
-				cells[k] = v
-			} else {
-				cells[k+1] = v
-			}
-		}
+		cells := unpackNeighbourhood(idx)
 		var score int64
 		for s := 0; s < 5; s++ {
 			var nb, nw int
@@ -83,6 +75,20 @@ var dirWindowScores = sync.OnceValue(func() *[1 << 16]int32 {
 	}
 	return t
 })
+
+// unpackNeighbourhood turns a table index (8 neighbours, 2 bits each, offsets −4…−1 then
+// 1…4) into the 9 points −4…4 with the centre (index 4) empty.
+func unpackNeighbourhood(idx int) (cells [9]int) {
+	for k := 0; k < 8; k++ {
+		v := (idx >> (2 * k)) & 3
+		if k < 4 {
+			cells[k] = v
+		} else {
+			cells[k+1] = v
+		}
+	}
+	return cells
+}
 
 // pointScore sums windowWeight over the 5-windows through m, for both colours' windows
 // (attack and defence), by one table look-up per direction on the padded board.

@@ -29,15 +29,7 @@ const fiveBit = 1 << 9
 var threatTables = sync.OnceValue(func() *[2][1 << 16]uint16 {
 	t := new([2][1 << 16]uint16)
 	for idx := range t[0] {
-		var cells [9]int
-		for k := 0; k < 8; k++ {
-			v := (idx >> (2 * k)) & 3
-			if k < 4 {
-				cells[k] = v
-			} else {
-				cells[k+1] = v
-			}
-		}
+		cells := unpackNeighbourhood(idx)
 		for c := 0; c < 2; c++ {
 			own := c + 1
 			cells[4] = own
