@@ -8,7 +8,7 @@
 // (five or more in a row wins) and Standard (exactly five wins; an overline does not).
 // Black moves first.
 //
-// Evaluation (001 §1.3, §2): for each colour, the Table 1 patterns are counted in every
+// Evaluation (001 §1.1, §2): for each colour, the Table 1 patterns are counted in every
 // line of the 4 directions (see MatchSegment for exactly how), each count weighted by its
 // score; the value for the side to move is K1·own − K2·opponent.
 //

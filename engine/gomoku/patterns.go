@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// Pattern indexes the 13 shapes of Table 1 of 001_4cd63e63655ef194.txt (§1.3).
+// Pattern indexes the 13 shapes of Table 1 of 001_4cd63e63655ef194.txt (§1.1).
 type Pattern int
 
 // The 13 patterns, in matching priority order.
