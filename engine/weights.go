@@ -214,3 +214,31 @@ func CheckValue(name string, x, lo, hi float64) error {
 	}
 	return nil
 }
+
+// WeightsAs returns w as the game's own weights type W, validated: the common first step of
+// every game's NewPlayer and Reset. The error names weights of another game (e.g.
+// "gomoku: weights are for amazons") or the invalid field.
+func WeightsAs[W Weights](game string, w Weights) (W, error) {
+	gw, ok := w.(W)
+	if !ok {
+		var zero W
+		return zero, fmt.Errorf("%s: weights are for %s", game, w.Game())
+	}
+	if err := gw.Validate(); err != nil {
+		var zero W
+		return zero, err
+	}
+	return gw, nil
+}
+
+// PlayerLimits validates lim and fills a zero depth with def's depth (the game's default).
+// The error names the bad field.
+func PlayerLimits(lim, def Limits) (Limits, error) {
+	if err := lim.Validate(); err != nil {
+		return lim, err
+	}
+	if lim.Depth == 0 {
+		lim.Depth = def.Depth
+	}
+	return lim, nil
+}

@@ -387,20 +387,5 @@ func (p *Position) Perft(depth int) int64 {
 
 // String draws the board, rank n at the top: B/W amazons, x arrows.
 func (p *Position) String() string {
-	var sb strings.Builder
-	for y := 0; y < p.n; y++ {
-		fmt.Fprintf(&sb, "%2d ", p.n-y)
-		for x := 0; x < p.n; x++ {
-			sb.WriteByte(".BWx"[p.cells[p.fromXY(x, y)]])
-			sb.WriteByte(' ')
-		}
-		sb.WriteByte('\n')
-	}
-	sb.WriteString("   ")
-	for x := 0; x < p.n; x++ {
-		sb.WriteByte(byte('a' + x))
-		sb.WriteByte(' ')
-	}
-	sb.WriteByte('\n')
-	return sb.String()
+	return engine.DrawBoard(p.n, 'a', func(x, row int) byte { return ".BWx"[p.cells[p.fromXY(x, p.n-row)]] })
 }

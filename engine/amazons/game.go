@@ -154,18 +154,12 @@ func (Game) DefaultLimits() engine.Limits { return engine.Limits{Depth: 2, Width
 
 // NewPlayer returns an alpha-beta player with a 2^14-entry transposition table.
 func (Game) NewPlayer(w engine.Weights, lim engine.Limits) (engine.Player, error) {
-	aw, ok := w.(*Weights)
-	if !ok {
-		return nil, fmt.Errorf("amazons: weights are for %s", w.Game())
-	}
-	if err := aw.Validate(); err != nil {
+	aw, err := engine.WeightsAs[*Weights](Name, w)
+	if err != nil {
 		return nil, err
 	}
-	if err := lim.Validate(); err != nil {
+	if lim, err = engine.PlayerLimits(lim, Game{}.DefaultLimits()); err != nil {
 		return nil, err
-	}
-	if lim.Depth == 0 {
-		lim.Depth = Game{}.DefaultLimits().Depth
 	}
 	return &Player{tab: aw.Tables(), s: search.New[Move](14), lim: lim}, nil
 }
@@ -182,12 +176,9 @@ func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
 
 // Board is the engine.Board of the Amazons.
 type Board struct {
-	pos  *Position
-	hist []string // moves played, in the game's notation
+	pos            *Position
+	engine.MoveLog // the moves played, in the game's notation (engine.Historian)
 }
-
-// History returns the moves played so far, in the game's notation (engine.Historian).
-func (b *Board) History() []string { return append([]string(nil), b.hist...) }
 
 // Position returns the underlying position (shared).
 func (b *Board) Position() *Position { return b.pos }
@@ -211,7 +202,7 @@ func (b *Board) Key() uint64 { return b.pos.key }
 func (b *Board) String() string { return b.pos.String() }
 
 // Clone returns an independent copy.
-func (b *Board) Clone() engine.Board { return &Board{pos: b.pos.Clone(), hist: b.History()} }
+func (b *Board) Clone() engine.Board { return &Board{pos: b.pos.Clone(), MoveLog: b.CloneLog()} }
 
 // Play parses and plays a move; the board is unchanged on error.
 func (b *Board) Play(s string) error {
@@ -223,7 +214,7 @@ func (b *Board) Play(s string) error {
 		return err
 	}
 	b.pos.Make(m)
-	b.hist = append(b.hist, s)
+	b.Record(s)
 	return nil
 }
 
@@ -297,11 +288,8 @@ func (g Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
 
 // Reset implements engine.Resetter.
 func (pl *Player) Reset(w engine.Weights) error {
-	aw, ok := w.(*Weights)
-	if !ok {
-		return fmt.Errorf("amazons: weights are for %s", w.Game())
-	}
-	if err := aw.Validate(); err != nil {
+	aw, err := engine.WeightsAs[*Weights](Name, w)
+	if err != nil {
 		return err
 	}
 	pl.tab = aw.Tables()

@@ -268,14 +268,7 @@ func (p *Position) remove(pt int16, c engine.Color) {
 	p.bumpNear(pt, -1)
 }
 
-func (p *Position) bumpNear(pt int16, d int) {
-	x, y := int(pt)%Size, int(pt)/Size
-	for yy := max(y-2, 0); yy <= min(y+2, Size-1); yy++ {
-		for xx := max(x-2, 0); xx <= min(x+2, Size-1); xx++ {
-			p.near[yy*Size+xx] = uint8(int(p.near[yy*Size+xx]) + d)
-		}
-	}
-}
+func (p *Position) bumpNear(pt int16, d int) { engine.BumpNear(p.near[:], Size, int(pt), 2, d) }
 
 // Make plays m for the side to move. It does not check legality (see Legal).
 func (p *Position) Make(m Move) {
@@ -383,20 +376,5 @@ func (p *Position) roadValue(r int, c engine.Color, k int8) int64 {
 
 // String draws the board, row 19 at the top, X = Black, O = White.
 func (p *Position) String() string {
-	var sb strings.Builder
-	for y := Size - 1; y >= 0; y-- {
-		fmt.Fprintf(&sb, "%2d ", y+1)
-		for x := 0; x < Size; x++ {
-			sb.WriteByte(".XO"[p.cells[y*Size+x]])
-			sb.WriteByte(' ')
-		}
-		sb.WriteByte('\n')
-	}
-	sb.WriteString("   ")
-	for x := 0; x < Size; x++ {
-		sb.WriteByte(byte('A' + x))
-		sb.WriteByte(' ')
-	}
-	sb.WriteByte('\n')
-	return sb.String()
+	return engine.DrawBoard(Size, 'A', func(x, row int) byte { return ".XO"[p.cells[(row-1)*Size+x]] })
 }

@@ -112,18 +112,12 @@ func (g Game) NewPlayer(w engine.Weights, lim engine.Limits) (engine.Player, err
 // NewPlayer returns an alpha-beta player scoring pairs with the given scan. The error names
 // weights of another game or invalid limits.
 func NewPlayer(w engine.Weights, lim engine.Limits, scan Scan) (*Player, error) {
-	cw, ok := w.(*Weights)
-	if !ok {
-		return nil, fmt.Errorf("connect6: weights are for %s", w.Game())
-	}
-	if err := cw.Validate(); err != nil {
+	cw, err := engine.WeightsAs[*Weights](Name, w)
+	if err != nil {
 		return nil, err
 	}
-	if err := lim.Validate(); err != nil {
+	if lim, err = engine.PlayerLimits(lim, Game{}.DefaultLimits()); err != nil {
 		return nil, err
-	}
-	if lim.Depth == 0 {
-		lim.Depth = Game{}.DefaultLimits().Depth
 	}
 	pos := NewPosition(cw.Tables())
 	pos.SetScan(scan)
@@ -155,12 +149,9 @@ func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
 
 // Board is the engine.Board of Connect6.
 type Board struct {
-	pos  *Position
-	hist []string // moves played, in the game's notation
+	pos            *Position
+	engine.MoveLog // the moves played, in the game's notation (engine.Historian)
 }
-
-// History returns the moves played so far, in the game's notation (engine.Historian).
-func (b *Board) History() []string { return append([]string(nil), b.hist...) }
 
 // Position returns the underlying position (shared, not a copy).
 func (b *Board) Position() *Position { return b.pos }
@@ -193,7 +184,7 @@ func (b *Board) Play(s string) error {
 		return err
 	}
 	b.pos.Make(m)
-	b.hist = append(b.hist, s)
+	b.Record(s)
 	return nil
 }
 
@@ -215,7 +206,7 @@ func (b *Board) Outcome() engine.Outcome {
 func (b *Board) Clone() engine.Board {
 	q := NewPosition(b.pos.tab)
 	q.CopyFrom(b.pos)
-	return &Board{pos: q, hist: b.History()}
+	return &Board{pos: q, MoveLog: b.CloneLog()}
 }
 
 // Player is an alpha-beta Connect6 player (000_9752b1518ee42188.txt §3) with its own
@@ -356,11 +347,8 @@ func Balanced(moves []string) bool {
 
 // Reset implements engine.Resetter.
 func (pl *Player) Reset(w engine.Weights) error {
-	cw, ok := w.(*Weights)
-	if !ok {
-		return fmt.Errorf("connect6: weights are for %s", w.Game())
-	}
-	if err := cw.Validate(); err != nil {
+	cw, err := engine.WeightsAs[*Weights](Name, w)
+	if err != nil {
 		return err
 	}
 	pl.pos.tab = cw.Tables()

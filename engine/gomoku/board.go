@@ -286,15 +286,7 @@ func (p *Position) update(m Move) {
 	}
 }
 
-func (p *Position) bumpNear(m Move, d int) {
-	n := p.g.n
-	x, y := int(m)%n, int(m)/n
-	for yy := max(y-2, 0); yy <= min(y+2, n-1); yy++ {
-		for xx := max(x-2, 0); xx <= min(x+2, n-1); xx++ {
-			p.near[yy*n+xx] = uint8(int(p.near[yy*n+xx]) + d)
-		}
-	}
-}
+func (p *Position) bumpNear(m Move, d int) { engine.BumpNear(p.near, p.g.n, int(m), 2, d) }
 
 // Make plays m for the side to move (no legality check: see Legal).
 func (p *Position) Make(m Move) {
@@ -434,21 +426,6 @@ func (p *Position) ParseMove(s string) (Move, error) {
 
 // String draws the board, top row first, X = Black, O = White.
 func (p *Position) String() string {
-	var sb strings.Builder
 	n := p.g.n
-	for y := n - 1; y >= 0; y-- {
-		fmt.Fprintf(&sb, "%2d ", y+1)
-		for x := 0; x < n; x++ {
-			sb.WriteByte(".XO"[p.cells[y*n+x]])
-			sb.WriteByte(' ')
-		}
-		sb.WriteByte('\n')
-	}
-	sb.WriteString("   ")
-	for x := 0; x < n; x++ {
-		sb.WriteByte(byte('a' + x))
-		sb.WriteByte(' ')
-	}
-	sb.WriteByte('\n')
-	return sb.String()
+	return engine.DrawBoard(n, 'a', func(x, row int) byte { return ".XO"[p.cells[(row-1)*n+x]] })
 }

@@ -158,18 +158,12 @@ func (Game) DefaultLimits() engine.Limits { return engine.Limits{Depth: 3, Width
 
 // NewPlayer returns a negamax alpha-beta player with a 2^16-entry transposition table.
 func (Game) NewPlayer(w engine.Weights, lim engine.Limits) (engine.Player, error) {
-	gw, ok := w.(*Weights)
-	if !ok {
-		return nil, fmt.Errorf("gomoku: weights are for %s", w.Game())
-	}
-	if err := gw.Validate(); err != nil {
+	gw, err := engine.WeightsAs[*Weights](Name, w)
+	if err != nil {
 		return nil, err
 	}
-	if err := lim.Validate(); err != nil {
+	if lim, err = engine.PlayerLimits(lim, Game{}.DefaultLimits()); err != nil {
 		return nil, err
-	}
-	if lim.Depth == 0 {
-		lim.Depth = Game{}.DefaultLimits().Depth
 	}
 	return &Player{tab: gw.Tables(), s: search.New[Move](16), lim: lim}, nil
 }
@@ -191,13 +185,10 @@ func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
 
 // Board is the engine.Board of Gomoku.
 type Board struct {
-	pos  *Position
-	hist []string // moves played, in the game's notation
-	foul bool     // renju: Black played a forbidden move and lost
+	pos            *Position
+	engine.MoveLog      // the moves played, in the game's notation (engine.Historian)
+	foul           bool // renju: Black played a forbidden move and lost
 }
-
-// History returns the moves played so far, in the game's notation (engine.Historian).
-func (b *Board) History() []string { return append([]string(nil), b.hist...) }
 
 // Position returns the underlying position (shared).
 func (b *Board) Position() *Position { return b.pos }
@@ -222,7 +213,7 @@ func (b *Board) String() string { return b.pos.String() }
 
 // Clone returns an independent copy.
 func (b *Board) Clone() engine.Board {
-	return &Board{pos: b.pos.Clone(), hist: b.History(), foul: b.foul}
+	return &Board{pos: b.pos.Clone(), MoveLog: b.CloneLog(), foul: b.foul}
 }
 
 // Play parses and plays a move; the board is unchanged on error.
@@ -239,7 +230,7 @@ func (b *Board) Play(s string) error {
 	}
 	foul := b.pos.rule == Renju && b.pos.stm == engine.Black && b.pos.Forbidden(m)
 	b.pos.Make(m)
-	b.hist = append(b.hist, s)
+	b.Record(s)
 	b.foul = foul
 	return nil
 }
