@@ -45,7 +45,11 @@ func newEngineCmd() *cobra.Command {
 		Long: "engine speaks the protocol managers use for the game: the Gomocup (Piskvork) protocol for\n" +
 			"gomoku, the SAU / olympiad text protocol for connect6, Botzone's simple interaction for\n" +
 			"amazons (--keep-running for its keep-running mode). Gomocup managers look for an executable\n" +
-			"named pbrain-*: a link or copy of evotune named pbrain-evotune runs this command for gomoku.",
+			"named pbrain-*: a link or copy of evotune named pbrain-evotune runs this command for gomoku.\n\n" +
+			"Time: with a budget (Gomocup's timeout_turn and time_left share, else --move-time, else 1 s for\n" +
+			"SAU and Botzone) iterative deepening goes as deep as the budget allows (no new iteration after\n" +
+			"50%, cut at 85% less 25 ms); --depth caps it; the weights file's depth is used only without a\n" +
+			"budget. Each move's depth, score, nodes, NPS, time and PV: a Gomocup MESSAGE line, else stderr.",
 		Args: cobra.NoArgs,
 		Example: "  evotune engine --game gomoku --weights best.json\n" +
 			"  ln -s \"$(command -v evotune)\" pbrain-evotune    # for Piskvork and other Gomocup managers\n" +
