@@ -86,7 +86,7 @@ func TestBadInputCLI(t *testing.T) {
 		{[]string{"play", "--game", "gomoku", "--opening", "h8,h8"}, "opening move 2"},
 		{[]string{"perft", "--game", "amazons", "--board", "9"}, "board size 9"},
 		{[]string{"play", "--game", "gomoku", "--depth", "-2"}, "depth"},
-		{[]string{"play", "--game", "gomoku", "--rule", "renju"}, `rule "renju"`},
+		{[]string{"play", "--game", "gomoku", "--rule", "caro"}, `rule "caro"`},
 		{[]string{"bench", "--game", "gomoku", "--scan", "both"}, "only connect6"},
 		{[]string{"weights", "default", "--game", "amazons", "--out", filepath.Join(dir, "no", "dir", "w.json")}, "--out"},
 	}
