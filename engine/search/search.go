@@ -91,7 +91,8 @@ type Searcher[M comparable] struct {
 	pvLen  [MaxPly + 1]int
 
 	lim      engine.Limits
-	foreseer Foreseer // pos, when it implements Foreseer
+	foreseer Foreseer  // pos, when it implements Foreseer
+	ranker   Ranker[M] // pos, when it implements Ranker
 	ctx      context.Context
 	deadline time.Time
 	nodes    int64
@@ -144,6 +145,7 @@ func (s *Searcher[M]) Search(ctx context.Context, pos Position[M], lim engine.Li
 	s.lim = lim
 	s.ctx = ctx
 	s.foreseer, _ = pos.(Foreseer)
+	s.ranker, _ = pos.(Ranker[M])
 	s.nodes = 0
 	s.aborted = false
 	s.deadline = time.Time{}
@@ -281,10 +283,10 @@ func (s *Searcher[M]) negamax(pos Position[M], depth, ply int, alpha, beta int64
 	}
 	n := len(moves)
 	if w := s.lim.Width; w > 0 && n > w {
-		if r, ok := pos.(Ranker[M]); !ok {
+		if s.ranker == nil {
 			n = w
 		} else if depth >= 2 {
-			r.Rank(moves)
+			s.ranker.Rank(moves)
 			n = w
 		}
 		// A ranked position's frontier node (depth 1, the root's included) searches every
