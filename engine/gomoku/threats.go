@@ -87,17 +87,13 @@ func (p *Position) neighbourhood(m Move, k int) uint16 {
 }
 
 // threatsAt returns how many distinct five-points c's stone on the empty point m would
-// create (over the 4 directions), and whether it makes five itself. Under the standard
-// rule a five found here may be an overline; callers that need exactness confirm with
-// makesFive.
-func (p *Position) threatsAt(m Move, c engine.Color) (fivePoints int, five bool) {
-	var any uint16
+// create over the 4 directions. Under the standard and renju rules a five-point found here
+// may be an overline; callers that need exactness confirm by playing (confirmDouble).
+func (p *Position) threatsAt(m Move, c engine.Color) (fivePoints int) {
 	for _, idx := range p.neighbourhoods(m) {
-		e := p.thrTab[c][idx]
-		fivePoints += bits.OnesCount16(e &^ fiveBit)
-		any |= e
+		fivePoints += bits.OnesCount16(p.thrTab[c][idx] &^ fiveBit)
 	}
-	return fivePoints, any&fiveBit != 0
+	return fivePoints
 }
 
 // fivePoints counts c's five-points (exactly, under the position's rule), stopping at
@@ -157,7 +153,7 @@ func (p *Position) doubleThreat(c engine.Color) (Move, bool) {
 			if p.cells[m] != 0 || p.thrTab[c][p.neighbourhood(Move(m), d)]&^fiveBit == 0 {
 				continue
 			}
-			if n, _ := p.threatsAt(Move(m), c); n >= 2 && p.confirmDouble(Move(m), c) &&
+			if p.threatsAt(Move(m), c) >= 2 && p.confirmDouble(Move(m), c) &&
 				!(p.rule == Renju && c == engine.Black && p.Forbidden(Move(m))) {
 				return Move(m), true
 			}
