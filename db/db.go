@@ -50,13 +50,32 @@ func dsn(path string, readOnly bool) string {
 		// FULL: a committed generation survives a power cut (one fsync per generation).
 		q.Set("_synchronous", "FULL")
 	}
-	return "file:" + path + "?" + q.Encode()
+	// In a file: URI, '?' starts the query and '#' a fragment: escape them (and '%') so
+	// that every file name means that file.
+	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+	return "file:" + esc + "?" + q.Encode()
+}
+
+// checkPath refuses names that are not a database file: "" and ":memory:" open SQLite
+// databases that vanish with the connection (every result lost, exit 0), and an existing
+// path that is not a regular file (a directory, /dev/null) cannot hold one.
+func checkPath(path string) error {
+	if strings.TrimSpace(path) == "" || path == ":memory:" {
+		return fmt.Errorf("database %q: not a file name (SQLite would keep the results in memory and lose them)", path)
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("database %s: not a regular file (%v)", path, fi.Mode().Type())
+	}
+	return nil
 }
 
 // Open opens (creating if needed) the database at path for writing and brings its schema
 // up to date. Errors name the file: not a database, a schema newer than this program, a
 // read-only file or directory.
 func Open(ctx context.Context, path string) (*DB, error) {
+	if err := checkPath(path); err != nil {
+		return nil, err
+	}
 	if dir := dirOf(path); dir != "" {
 		if _, err := os.Stat(dir); err != nil {
 			return nil, fmt.Errorf("database %s: directory: %w", path, err)
@@ -78,6 +97,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // OpenReadOnly opens an existing database for reading: it never writes, and never waits
 // for a running tune (WAL readers do not block). Errors name the file.
 func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
+	if err := checkPath(path); err != nil {
+		return nil, err
+	}
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}

@@ -124,6 +124,42 @@ func TestOpenErrors(t *testing.T) {
 	if _, err := OpenReadOnly(ctx, filepath.Join(dir, "absent.db")); err == nil {
 		t.Error("read-only open of a missing file succeeded")
 	}
+	for _, bad := range []string{"", " ", ":memory:", dir} {
+		if _, err := Open(ctx, bad); err == nil {
+			t.Errorf("Open(%q) succeeded; results would be lost or the path is not a file", bad)
+		}
+	}
+}
+
+// TestOpenOddNames: '?', '#' and '%' in a file name name that file (they are escaped in
+// the SQLite URI), and nothing else is created.
+func TestOpenOddNames(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	for _, name := range []string{"a?mode=ro.db", "b#c.db", "d%3f.db"} {
+		path := filepath.Join(dir, name)
+		d, err := Open(ctx, path)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := d.CreateRun(ctx, Run{Name: "r", Game: "gomoku", Config: "{}", ProgramVersion: "t"}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		d.Close()
+		if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+			t.Fatalf("%s: the database is not at its own name: %v", name, err)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		switch e.Name() {
+		case "a?mode=ro.db", "b#c.db", "d%3f.db":
+		default:
+			if !strings.HasSuffix(e.Name(), "-wal") && !strings.HasSuffix(e.Name(), "-shm") {
+				t.Errorf("unexpected file %q", e.Name())
+			}
+		}
+	}
 }
 
 // TestReadersDuringWrites: read-only connections query while the writer commits

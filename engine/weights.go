@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -92,6 +90,9 @@ func ParseWeightsFile(data []byte, g Game) (Weights, *WeightsFile, error) {
 	if len(f.Weights) == 0 {
 		return nil, nil, errors.New("weights: missing")
 	}
+	if err := rejectNulls(f.Weights, ""); err != nil {
+		return nil, nil, fmt.Errorf("weights%w", err)
+	}
 	w, err := g.DecodeWeights(f.Weights)
 	if err != nil {
 		return nil, nil, fmt.Errorf("weights.%w", err)
@@ -104,12 +105,49 @@ func ParseWeightsFile(data []byte, g Game) (Weights, *WeightsFile, error) {
 	return w, &f, nil
 }
 
+// rejectNulls reports the first JSON null in raw, by its path (".value[2]", ".k1"):
+// encoding/json leaves a Go value unchanged on null, so a null weight would silently keep
+// the default instead of failing.
+func rejectNulls(raw json.RawMessage, at string) error {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return fmt.Errorf(": %w", cleanJSONError(err))
+	}
+	var walk func(v any, at string) error
+	walk = func(v any, at string) error {
+		switch x := v.(type) {
+		case nil:
+			return fmt.Errorf("%s: null is not a number", at)
+		case map[string]any:
+			for k, e := range x {
+				if err := walk(e, at+"."+k); err != nil {
+					return err
+				}
+			}
+		case []any:
+			for i, e := range x {
+				if err := walk(e, fmt.Sprintf("%s[%d]", at, i)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(v, at); err != nil {
+		if v == nil {
+			return errors.New(": null, want an object")
+		}
+		return err
+	}
+	return nil
+}
+
 // LoadWeightsFile reads and parses a weights file (see ParseWeightsFile); errors start
 // with the path.
 func LoadWeightsFile(path string, g Game) (Weights, *WeightsFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadInputFile(path, "weights file", MaxWeightsFileSize)
 	if err != nil {
-		return nil, nil, fmt.Errorf("weights file: %w", err)
+		return nil, nil, err
 	}
 	w, f, err := ParseWeightsFile(data, g)
 	if err != nil {
@@ -149,40 +187,6 @@ func (l Limits) Validate() error {
 		return fmt.Errorf("time: %v is negative", l.Time)
 	case l.SoftTime < 0:
 		return fmt.Errorf("soft time: %v is negative", l.SoftTime)
-	}
-	return nil
-}
-
-// WriteFileAtomic writes data to path through a temporary file in the same directory and
-// a rename, so a crash or a full disk never leaves a partial file at path.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Chmod(name, 0o644); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
 	}
 	return nil
 }

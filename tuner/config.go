@@ -21,13 +21,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
-	"os"
+	"reflect"
 	"runtime"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"evotune/engine"
 	"evotune/engine/protocol"
 	"evotune/genomes"
 )
@@ -161,7 +162,7 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("race_rounds: %d, want 0 to 10", c.RaceRounds)
 	case c.AdmitGames < 0 || c.AdmitGames%2 != 0:
 		return fmt.Errorf("admit_games: %d, want 0 or a positive even number", c.AdmitGames)
-	case math.IsNaN(c.AdmitZ) || c.AdmitZ < 0 || c.AdmitZ > 10:
+	case !(c.AdmitZ >= 0 && c.AdmitZ <= 10):
 		return fmt.Errorf("admit_z: %g, want 0 to 10", c.AdmitZ)
 	case c.VerifyDepth < 0 || c.VerifyDepth > 20:
 		return fmt.Errorf("verify_depth: %d, want 0 (none) to 20", c.VerifyDepth)
@@ -181,14 +182,18 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("elite: %d, want 0 to population-1 (%d)", c.Elite, c.Population-1)
 	case c.Tournament < 1:
 		return fmt.Errorf("tournament: %d, want at least 1", c.Tournament)
-	case c.CrossoverRate < 0 || c.CrossoverRate > 1:
+	case !(c.CrossoverRate >= 0 && c.CrossoverRate <= 1):
 		return fmt.Errorf("crossover_rate: %g, want 0–1", c.CrossoverRate)
-	case c.MutationRate < 0 || c.MutationRate > 1:
+	case !(c.MutationRate >= 0 && c.MutationRate <= 1):
 		return fmt.Errorf("mutation_rate: %g, want 0–1", c.MutationRate)
-	case c.Mutation.GeneRate <= 0 || c.Mutation.GeneRate > 1:
+	case !(c.Mutation.GeneRate > 0 && c.Mutation.GeneRate <= 1):
 		return fmt.Errorf("mutation.gene_rate: %g, want (0, 1]", c.Mutation.GeneRate)
-	case c.Mutation.LogSigma < 0 || c.Mutation.LinearSigma < 0:
-		return errors.New("mutation: sigmas must not be negative")
+	case !(c.Mutation.LogSigma >= 0 && c.Mutation.LogSigma <= 10):
+		return fmt.Errorf("mutation.log_sigma: %g, want 0 to 10", c.Mutation.LogSigma)
+	case !(c.Mutation.LinearSigma >= 0 && c.Mutation.LinearSigma <= 1):
+		return fmt.Errorf("mutation.linear_sigma: %g, want 0 to 1 (a fraction of the gene's range)", c.Mutation.LinearSigma)
+	case c.OpponentMoveTime != 0 && !(c.OpponentMoveTime > 0 && c.OpponentMoveTime <= 3600):
+		return fmt.Errorf("opponent_move_time: %g, want seconds in (0, 3600]", c.OpponentMoveTime)
 	case c.Init != "perturb" && c.Init != "random":
 		return fmt.Errorf("init: %q, want perturb or random", c.Init)
 	case c.Champions < 0:
@@ -207,11 +212,22 @@ func (c *Config) Validate() error {
 		}
 	}
 	for _, o := range c.Opponents {
-		if _, ok, err := protocol.ParseCommand(o); !ok || err != nil {
+		argv, ok, err := protocol.ParseCommand(o)
+		if !ok || err != nil {
 			return fmt.Errorf("opponents: %q: want cmd:PATH [ARGS]", o)
+		}
+		if err := protocol.CheckProgram(argv); err != nil {
+			return fmt.Errorf("opponents: %w", err)
 		}
 	}
 	e, _ := genomes.Lookup(c.Game)
+	switch c.VerifyOpenings {
+	case "", "random", "builtin", "none":
+	default: // a file: read and checked now, not after a night of tuning
+		if _, err := LoadOpenings(c.VerifyOpenings, e.Game, c.Board); err != nil {
+			return fmt.Errorf("verify_openings: %w", err)
+		}
+	}
 	if _, err := e.Layout.Free(c.Free...); err != nil {
 		return fmt.Errorf("free: %w", err)
 	}
@@ -228,9 +244,9 @@ func (c *Config) Validate() error {
 // LoadConfigFile reads a YAML config file over base (keys as in Config's yaml tags).
 // Unknown keys and wrong types are errors naming the file, line and key.
 func LoadConfigFile(path string, base Config) (Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := engine.ReadInputFile(path, "config", engine.MaxConfigFileSize)
 	if err != nil {
-		return base, fmt.Errorf("config: %w", err)
+		return base, err
 	}
 	return ParseConfig(data, path, base)
 }
@@ -238,10 +254,61 @@ func LoadConfigFile(path string, base Config) (Config, error) {
 // ParseConfig decodes YAML config data over base; name is used in error messages.
 func ParseConfig(data []byte, name string, base Config) (Config, error) {
 	c := base
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return base, fmt.Errorf("config %s: %w", name, err)
+	}
+	if err := checkWholeNumbers(&root, reflect.TypeOf(c), ""); err != nil {
+		return base, fmt.Errorf("config %s: %w", name, err)
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && err.Error() != "EOF" {
 		return base, fmt.Errorf("config %s: %w", name, err)
 	}
 	return c, nil
+}
+
+// checkWholeNumbers walks a YAML tree beside the Go type it decodes into and refuses a
+// non-integer scalar where the field is an integer: yaml.v3 truncates "population: 4.5"
+// to 4 without a word. Errors name the line and the key.
+func checkWholeNumbers(n *yaml.Node, t reflect.Type, key string) error {
+	if n.Kind == yaml.DocumentNode {
+		for _, c := range n.Content {
+			if err := checkWholeNumbers(c, t, key); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if n.Kind != yaml.MappingNode {
+			return nil // yaml.v3 reports the type mismatch itself
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i].Value
+			for j := 0; j < t.NumField(); j++ {
+				f := t.Field(j)
+				if tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); tag == k {
+					if err := checkWholeNumbers(n.Content[i+1], f.Type, strings.TrimPrefix(key+"."+k, ".")); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	case reflect.Slice:
+		if n.Kind == yaml.SequenceNode {
+			for i, c := range n.Content {
+				if err := checkWholeNumbers(c, t.Elem(), fmt.Sprintf("%s[%d]", key, i)); err != nil {
+					return err
+				}
+			}
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if n.Kind == yaml.ScalarNode && n.ShortTag() != "!!int" {
+			return fmt.Errorf("line %d: %s: %q is not a whole number", n.Line, key, n.Value)
+		}
+	}
+	return nil
 }

@@ -2,11 +2,11 @@ package tuner
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"math/rand/v2"
-	"os"
 	"strings"
 
 	"evotune/engine"
@@ -134,12 +134,11 @@ func ParseOpenings(r io.Reader, name string, g engine.Game, board int) (Openings
 
 // LoadOpenings reads an opening file (see ParseOpenings).
 func LoadOpenings(path string, g engine.Game, board int) (Openings, error) {
-	f, err := os.Open(path)
+	data, err := engine.ReadInputFile(path, "openings", engine.MaxOpeningsFileSize)
 	if err != nil {
-		return nil, fmt.Errorf("openings: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	return ParseOpenings(f, path, g, board)
+	return ParseOpenings(bytes.NewReader(data), path, g, board)
 }
 
 // SelectOpenings resolves an --openings value: "builtin", "random" (n openings from seed,

@@ -161,7 +161,10 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	if base.Game == "" {
 		return base, fmt.Errorf("--game is required (or game: in the config file)")
 	}
-	return base, base.Validate()
+	if err := base.Validate(); err != nil {
+		return base, configError(err, o)
+	}
+	return base, nil
 }
 
 func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {

@@ -41,6 +41,43 @@ func ParseCommand(s string) (argv []string, ok bool, err error) {
 	return argv, true, nil
 }
 
+// CheckProgram reports whether argv[0] names an executable program (a path, or a name
+// found on PATH), so that a run or match with an engine that cannot start fails before it
+// plays, not with every game a forfeit.
+func CheckProgram(argv []string) error {
+	if len(argv) == 0 {
+		return errors.New("no program")
+	}
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return fmt.Errorf("cmd:%s: cannot run it: %w", strings.Join(argv, " "), err)
+	}
+	return nil
+}
+
+// Probe starts the engine, asks it for the first move of a game of g on a board of side
+// board (0 = the game's default) and checks the move is legal, then ends the engine: the
+// start-up check of 'tune --opponent' and 'match' (handshake and one move, within the
+// spec's move time plus StartupAllowance). The error names the engine and what failed.
+func Probe(ctx context.Context, spec ExternalSpec, g engine.Game, board int) error {
+	if err := CheckProgram(spec.Argv); err != nil {
+		return err
+	}
+	b, err := g.NewBoard(board)
+	if err != nil {
+		return err
+	}
+	e := NewExternal(spec, g)
+	defer e.Close()
+	m, _, err := e.Move(ctx, b)
+	if err != nil {
+		return fmt.Errorf("start-up check (first move of a game): %w", err)
+	}
+	if err := b.Play(m); err != nil {
+		return fmt.Errorf("start-up check: %s answered %q at the start position: %w", spec.Name(), m, err)
+	}
+	return nil
+}
+
 // AcceptsOpenings reports whether the game's protocol can start an external engine from
 // any opening: Gomocup (BOARD) and Botzone (the full history) can; the SAU protocol cannot
 // hand an engine moves of its own colour, so Connect6 games with external engines start

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"evotune/engine"
+)
+
+// signedFlags are the numeric flags that may be negative (a seed is any int64).
+var signedFlags = map[string]bool{"seed": true}
+
+// validateFlags is the first step of every command, before it opens a file or plays a
+// move: every numeric flag is a finite number and, except signedFlags, not negative; every
+// duration is not negative; --db names a file (an empty name would be SQLite's temporary
+// database, losing every result); --out names a regular file, a link to one or a new file
+// (never a device or a directory). Range checks particular to a flag stay with the command.
+func validateFlags(cmd *cobra.Command) error {
+	var err error
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if err == nil {
+			err = validateFlag(f)
+		}
+	})
+	return err
+}
+
+func validateFlag(f *pflag.Flag) error {
+	v := f.Value.String()
+	switch f.Value.Type() {
+	case "int", "int64":
+		n, _ := strconv.ParseInt(v, 10, 64)
+		if n < 0 && !signedFlags[f.Name] {
+			return fmt.Errorf("--%s: %d is negative", f.Name, n)
+		}
+	case "float64":
+		x, _ := strconv.ParseFloat(v, 64)
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("--%s: %s is not a finite number", f.Name, v)
+		}
+		if x < 0 && !signedFlags[f.Name] {
+			return fmt.Errorf("--%s: %s is negative", f.Name, v)
+		}
+	case "duration":
+		if d, _ := time.ParseDuration(v); d < 0 {
+			return fmt.Errorf("--%s: %s is negative", f.Name, v)
+		}
+	}
+	switch f.Name {
+	case "db":
+		if strings.TrimSpace(v) == "" || v == ":memory:" {
+			return fmt.Errorf("--db: %q is not a database file name (SQLite would keep the results in memory and lose them); name a file, e.g. evotune.db", v)
+		}
+	case "out":
+		if f.Changed && v != "" && v != "-" {
+			if _, err := engine.OutputTarget(v); err != nil {
+				return fmt.Errorf("--out: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// configFlags maps a run-config key (as Config.Validate names it) to its tune flag.
+var configFlags = map[string]string{
+	"population": "pop", "generations": "generations", "games": "games", "race_rounds": "race-rounds",
+	"admit_games": "admit-games", "admit_z": "admit-z", "verify_depth": "verify-depth",
+	"verify_every": "verify-every", "workers": "workers", "depth": "depth", "depths": "depth",
+	"width": "width", "max_plies": "max-plies", "elite": "elite", "crossover_rate": "crossover-rate",
+	"mutation_rate": "mutation-rate", "init": "init", "champions": "champions",
+	"verify_games": "verify-games", "time_budget": "time-budget", "opponents": "opponent",
+	"opponent_move_time": "opponent-move-time", "free": "free", "fix": "fix",
+	"verify_openings": "verify-openings", "game": "game", "rule": "rule", "board": "board",
+	"seed": "seed", "name": "name",
+}
+
+// configError names where a bad config value came from: the flag when the user set it,
+// else the config file, else the default.
+func configError(err error, o tuneOpts) error {
+	field, rest, _ := strings.Cut(err.Error(), ": ")
+	key, _, _ := strings.Cut(field, "[")
+	if flag, ok := configFlags[key]; ok && o.changed != nil && o.changed(flag) {
+		if field == key { // "--verify-openings: openings: …", not "--verify-openings: verify_openings: …"
+			return fmt.Errorf("--%s: %s", flag, rest)
+		}
+		return fmt.Errorf("--%s: %w", flag, err)
+	}
+	if o.configFile != "" {
+		return fmt.Errorf("config %s: %w", o.configFile, err)
+	}
+	return err
+}
