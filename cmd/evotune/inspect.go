@@ -17,6 +17,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/stats"
 )
 
 type inspectOpts struct {
@@ -109,7 +110,7 @@ func verifiedElo(r db.Run) string {
 	if json.Unmarshal([]byte(r.Verification), &v) != nil || v.Games == 0 {
 		return "?"
 	}
-	return fmt.Sprintf("%+.1f ± %.1f (%s, %s, %d games)", v.Elo, v.CI, v.Verdict, v.Champion, v.Games)
+	return fmt.Sprintf("%s (%s, %s, %d games)", stats.FormatEloCI(v.Elo, v.CI), v.Verdict, v.Champion, v.Games)
 }
 
 func shortTime(s string) string {
@@ -175,7 +176,7 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 		}
 		verified := "-"
 		if c := v.Checkpoint; c != nil && c.Elo != nil {
-			verified = fmt.Sprintf("%s ± %.1f (%d pairs)", eloText(*c.Elo), *c.EloCI95, c.Pairs)
+			verified = fmt.Sprintf("%s (%d pairs)", stats.FormatEloCI(*c.Elo, *c.EloCI95), c.Pairs)
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%.3f\t%.3f\t%d\t%s\t%s\t%s\t%s\n", g.Generation, g.Best, score, v.BestGames, 1-g.FitMean, g.Diversity, g.Games,
 			(time.Duration(g.ElapsedMS) * time.Millisecond).Round(time.Second), test, orDash(g.Champion), verified)
@@ -335,7 +336,7 @@ func runIndividual(ctx context.Context, o inspectOpts, id string, out io.Writer)
 			score += fmt.Sprintf(" ± %.3f", *h.ScoreSE)
 		}
 		if h.Elo != nil && h.EloCI95 != nil {
-			elo = fmt.Sprintf("%s ± %.0f", eloText(*h.Elo), *h.EloCI95)
+			elo = stats.FormatEloCI(*h.Elo, *h.EloCI95)
 		}
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%v\n", h.Generation, h.Rank, h.Round, score, elo, h.Games, h.Wins, h.Draws, h.Losses, h.Penta)
 	}
@@ -373,6 +374,7 @@ func newLineageCmd() *cobra.Command {
 	}
 	addInspectFlags(c, &o.inspectOpts)
 	c.Flags().BoolVar(&o.dot, "dot", false, "print a Graphviz digraph")
+	c.MarkFlagsMutuallyExclusive("json", "dot")
 	return c
 }
 

@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -43,12 +45,20 @@ func newMatchCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "match --game G --a FILE|default --b FILE|default [--games N] [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05] [--openings FILE|builtin|random]",
 		Short: "Play A against B in colour-swapped pairs and report W/D/L, pentanomial, Elo ± 95% CI, LOS and SPRT",
-		Args:  cobra.NoArgs,
+		Args:  cobra.ArbitraryArgs, // checked in RunE: "--sprt elo0=…" (space form) leaves its value as an argument
 		Example: "  evotune match --game gomoku --a default --b default --games 200\n" +
 			"  evotune match --game connect6 --a best.json --b default --games 400 --sprt\n" +
 			"  evotune match --game amazons --a best.json --b default --openings openings.txt --json\n" +
 			"  evotune match --game gomoku --a best.json --b default --games 1000 --seed 99 --exclude-run 1",
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
+			// --sprt may stand alone (the default test), so pflag reads "--sprt elo0=0,elo1=20"
+			// as --sprt and an argument; take that argument as the value, as verify does.
+			if len(args) == 1 && cmd.Flags().Changed("sprt") && o.sprt == sprtDefault && strings.Contains(args[0], "elo") {
+				o.sprt, args = args[0], nil
+			}
+			if len(args) > 0 {
+				return fmt.Errorf("unexpected argument %q (match takes flags only)", args[0])
+			}
 			return runMatch(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -105,6 +115,9 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	}
 	if _, err := g.NewBoard(o.board); err != nil {
 		return fmt.Errorf("--board: %w", err)
+	}
+	if err := probeEngines(ctx, errOut, g, o.board, map[string]*protocol.ExternalSpec{"--a": extA, "--b": extB}); err != nil {
+		return err
 	}
 	spec := o.openings
 	if spec == "" {
@@ -177,6 +190,26 @@ func loadContestant(g engine.Game, spec string, moveTime, gameTime time.Duration
 	return w, l, nil, err
 }
 
+// probeEngines checks each external engine before any game: it must start, answer its
+// handshake and play a legal first move (protocol.Probe); the error names the flag.
+func probeEngines(ctx context.Context, errOut io.Writer, g engine.Game, board int, specs map[string]*protocol.ExternalSpec) error {
+	flags := make([]string, 0, len(specs))
+	for f, s := range specs {
+		if s != nil {
+			flags = append(flags, f)
+		}
+	}
+	sort.Strings(flags)
+	for _, f := range flags {
+		s := specs[f]
+		fmt.Fprintf(errOut, "checking %s: start-up and one move (at most %v)\n", s.Name(), s.MoveTime+protocol.StartupAllowance)
+		if err := protocol.Probe(ctx, *s, g, board); err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+	}
+	return nil
+}
+
 // thinkTimes summarises each player's time per move over the match: mean and longest,
 // as the referee measured them (for an external engine, request to answer).
 func thinkTimes(res tuner.MatchResult) string {
@@ -217,12 +250,11 @@ func forfeits(res tuner.MatchResult) []string {
 func printMatch(out io.Writer, r stats.Result, e *stats.Estimate, sprt *stats.SPRT, llr, lo, hi float64, verdict string) {
 	fmt.Fprintf(out, "A: W %d  D %d  L %d   pentanomial (pairs scoring 0, ½, 1, 1½, 2) %v\n", r.Wins, r.Draws, r.Losses, r.Penta)
 	if e != nil {
-		ci := fmt.Sprintf("± %.1f", e.CI95)
-		if math.Abs(e.Elo) >= 1e9 {
-			ci = "(all games lost or won: no finite estimate)"
+		interval := fmt.Sprintf(" (95%%: %s … %s, %s)", eloText(e.EloLow), eloText(e.EloHigh), e.Model)
+		if math.Abs(e.EloLow) >= 1e9 || math.Abs(e.EloHigh) >= 1e9 {
+			interval = " (" + e.Model + ")" // FormatElo states the finite bound
 		}
-		fmt.Fprintf(out, "score %.3f  Elo %s %s (95%%: %s … %s, %s)  LOS %.1f%%\n",
-			e.Score, eloText(e.Elo), ci, eloText(e.EloLow), eloText(e.EloHigh), e.Model, 100*e.LOS)
+		fmt.Fprintf(out, "score %.3f  Elo %s%s  LOS %.1f%%\n", e.Score, stats.FormatElo(e.Elo, e.EloLow, e.EloHigh), interval, 100*e.LOS)
 	}
 	if sprt != nil {
 		fmt.Fprintf(out, "SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.2f (%.2f, %.2f) → %s\n",

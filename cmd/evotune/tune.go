@@ -15,8 +15,10 @@ import (
 	"golang.org/x/term"
 
 	"evotune/db"
+	"evotune/engine/protocol"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/stats"
 )
 
 type tuneOpts struct {
@@ -179,6 +181,9 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := probeOpponents(ctx, errOut, cfg); err != nil {
+		return err
+	}
 	d, err := db.Open(ctx, o.dbPath)
 	if err != nil {
 		return err
@@ -212,6 +217,30 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	return err
 }
 
+// probeOpponents checks every external opponent of a run before it starts (see
+// probeEngines): an engine that cannot play would otherwise forfeit every game and hand
+// every individual a perfect score.
+func probeOpponents(ctx context.Context, errOut io.Writer, cfg tuner.Config) error {
+	e, err := genomes.Lookup(cfg.Game)
+	if err != nil {
+		return err
+	}
+	for i, op := range cfg.Opponents {
+		argv, _, err := protocol.ParseCommand(op)
+		if err != nil {
+			return fmt.Errorf("--opponent: %w", err)
+		}
+		spec := &protocol.ExternalSpec{Argv: argv, MoveTime: time.Duration(cfg.OpponentMoveTime * float64(time.Second))}
+		if spec.MoveTime <= 0 {
+			spec.MoveTime = 5 * time.Second
+		}
+		if err := probeEngines(ctx, errOut, e.Game, cfg.Board, map[string]*protocol.ExternalSpec{fmt.Sprintf("--opponent %d", i+1): spec}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // parseDepths reads --depth: one depth or a comma-separated list, each 1–20.
 func parseDepths(s string) ([]int, error) {
 	var out []int
@@ -243,8 +272,8 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 	case c != nil:
 		elo, se, _ := c.Estimate()
 		z := tuner.FamilyZ(len(sum.HallOfFame), 0)
-		fmt.Fprintf(out, "champion %s (hall of fame: %d members), Elo %+.1f ± %.1f (95%% simultaneous over the members, z = %.2f) against the paper's weights in %d games after its admission\n",
-			sum.Best, len(sum.HallOfFame), elo, z*se, z, c.Stats.Games())
+		fmt.Fprintf(out, "champion %s (hall of fame: %d members), Elo %s (95%% simultaneous over the members, z = %.2f) against the paper's weights in %d games after its admission\n",
+			sum.Best, len(sum.HallOfFame), stats.FormatEloCI(elo, z*se), z, c.Stats.Games())
 	case len(sum.HallOfFame) == 0 && sum.Best == genomes.IndividualID(sum.RunID, 0, 0):
 		fmt.Fprintf(out, "champion %s: the paper's weights (no race winner proved better in a hall-of-fame test)\n", sum.Best)
 	default:
@@ -314,7 +343,7 @@ func (p *progress) update(e tuner.Event) {
 	if el := time.Since(p.genStart).Seconds(); el > 0.5 && !p.genStart.IsZero() {
 		rate = float64(e.GamesDone) / el
 	}
-	desc := fmt.Sprintf("gen %d/%s best %.3f mean %.3f champion %s %+.0f ETA %s", e.Generation, gens, e.BestScore, e.MeanScore, e.Champion, e.ChampionElo, eta.Round(time.Second))
+	desc := fmt.Sprintf("gen %d/%s best %.3f mean %.3f champion %s %s ETA %s", e.Generation, gens, e.BestScore, e.MeanScore, e.Champion, eloText(e.ChampionElo), eta.Round(time.Second))
 	if e.Verifying {
 		desc = "verification match"
 		if p.gen != -2 && !p.tty {
@@ -341,8 +370,8 @@ func (p *progress) update(e tuner.Event) {
 		return
 	}
 	if e.GenDone {
-		fmt.Fprintf(p.w, "generation %d/%s saved: %d games, race winner %s score %.3f, mean %.3f, champion %s (Elo %+.0f), elapsed %s, ETA %s\n",
-			e.Generation, gens, e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Champion, e.ChampionElo, e.Elapsed.Round(time.Second), eta.Round(time.Second))
+		fmt.Fprintf(p.w, "generation %d/%s saved: %d games, race winner %s score %.3f, mean %.3f, champion %s (Elo %s), elapsed %s, ETA %s\n",
+			e.Generation, gens, e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Champion, eloText(e.ChampionElo), e.Elapsed.Round(time.Second), eta.Round(time.Second))
 		p.lastLog = time.Now()
 		return
 	}

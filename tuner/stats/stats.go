@@ -95,6 +95,51 @@ func finite(x float64) float64 {
 	return x
 }
 
+// infElo is how ±infinity is stored (see finite); values at or beyond it are infinite.
+const infElo = 1e9
+
+// FormatElo writes an Elo estimate and its 95% interval [lo, hi] as people read it, never
+// as a huge number: "+35.2 ± 40.1"; "+240.8 (95%: > +120.3)" when the interval is
+// unbounded above (the upper end reaches a score of 1), "-240.8 (95%: < -120.3)" below;
+// "all wins (95%: > +120.3)", "all losses (95%: < -120.3)", "all wins" with no finite
+// bound, "+0.0 (95%: unbounded, too few games)". ±1e9 stand for ±infinity.
+func FormatElo(elo, lo, hi float64) string {
+	loInf, hiInf := lo <= -infElo, hi >= infElo
+	switch {
+	case elo >= infElo && (lo >= infElo || loInf):
+		return "all wins"
+	case elo >= infElo:
+		return fmt.Sprintf("all wins (95%%: > %+.1f)", lo)
+	case elo <= -infElo && (hi <= -infElo || hiInf):
+		return "all losses"
+	case elo <= -infElo:
+		return fmt.Sprintf("all losses (95%%: < %+.1f)", hi)
+	case loInf && hiInf:
+		return fmt.Sprintf("%+.1f (95%%: unbounded, too few games)", elo)
+	case hiInf:
+		return fmt.Sprintf("%+.1f (95%%: > %+.1f)", elo, lo)
+	case loInf:
+		return fmt.Sprintf("%+.1f (95%%: < %+.1f)", elo, hi)
+	}
+	return fmt.Sprintf("%+.1f ± %.1f", elo, (hi-lo)/2)
+}
+
+// FormatEloCI is FormatElo for a stored estimate and half-width ci (Estimate.CI95), where
+// an interval unbounded on one side shows as a half-width of ~5e8: the finite end is
+// recovered from it (lo = 1e9 − 2·ci above zero, hi = 2·ci − 1e9 below).
+func FormatEloCI(elo, ci float64) string {
+	lo, hi := elo-ci, elo+ci
+	switch {
+	case ci >= infElo:
+		lo, hi = -infElo, infElo
+	case ci >= infElo/10 && elo >= 0:
+		lo, hi = infElo-2*ci, infElo
+	case ci >= infElo/10:
+		lo, hi = -infElo, 2*ci-infElo
+	}
+	return FormatElo(elo, lo, hi)
+}
+
 // Estimate computes score, Elo ± 95% CI and LOS. With recorded pairs the score variance is
 // the pentanomial one (per pair, divided by the number of pairs), otherwise trinomial.
 func (r Result) Estimate() (Estimate, error) {

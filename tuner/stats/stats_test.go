@@ -2,6 +2,8 @@ package stats
 
 import (
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -125,6 +127,40 @@ func TestParseSPRT(t *testing.T) {
 	for bad, want := range map[string]string{"elo0=5,elo1=1": "elo0", "alpha=0.7": "alpha", "gamma=1": "gamma", "elo1=x": "elo1", "elo1": "key=value"} {
 		if _, err := ParseSPRT(bad); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
+
+// TestFormatElo: estimates with an unbounded interval never print as huge numbers, and
+// FormatEloCI recovers the same text from the stored half-width.
+func TestFormatElo(t *testing.T) {
+	num := regexp.MustCompile(`[-+]?[0-9]+(\.[0-9]+)?`)
+	cases := []struct {
+		r    Result
+		want string
+	}{
+		{Result{Wins: 20, Penta: [5]int{0, 0, 0, 0, 10}}, "all wins"},
+		{Result{Losses: 20, Penta: [5]int{10, 0, 0, 0, 0}}, "all losses"},
+		{Result{Wins: 11, Draws: 1, Penta: [5]int{0, 0, 0, 1, 5}}, "(95%: > "},
+		{Result{Losses: 11, Draws: 1, Penta: [5]int{5, 1, 0, 0, 0}}, "(95%: < "},
+		{Result{Wins: 60, Draws: 20, Losses: 40, Penta: [5]int{5, 10, 20, 15, 10}}, " ± "},
+	}
+	for _, c := range cases {
+		e, err := c.r.Estimate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := FormatElo(e.Elo, e.EloLow, e.EloHigh)
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%+v: %q, want it to contain %q (estimate %+v)", c.r, got, c.want, e)
+		}
+		for _, n := range num.FindAllString(got, -1) {
+			if x, _ := strconv.ParseFloat(n, 64); math.Abs(x) > 5000 {
+				t.Errorf("%+v: %q prints a huge number", c.r, got)
+			}
+		}
+		if ci := FormatEloCI(e.Elo, e.CI95); ci != got {
+			t.Errorf("%+v: FormatEloCI %q, FormatElo %q", c.r, ci, got)
 		}
 	}
 }
