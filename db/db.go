@@ -17,6 +17,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
@@ -33,6 +34,9 @@ type DB struct {
 	sql      *sql.DB
 	path     string
 	readOnly bool
+
+	mu    sync.Mutex
+	owner map[int64]int // run ID → the PID this connection created or claimed it under
 }
 
 // ErrNotFound is returned (wrapped, with the ID) when a run or individual does not exist.

@@ -256,3 +256,82 @@ func TestMigrationFromVersion1(t *testing.T) {
 		t.Fatalf("forfeits %q %q", games[0].Forfeit, games[1].Forfeit)
 	}
 }
+
+// TestClaimRunLock: of two connections claiming a stopped run at once, exactly one gets
+// it; the other is refused with the winner's PID and writes nothing. A forced claim takes
+// the run over, after which the old owner's writes fail with ErrTakenOver and change
+// nothing.
+func TestClaimRunLock(t *testing.T) {
+	ctx := context.Background()
+	a, path := openTemp(t)
+	b, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	id, _ := a.CreateRun(ctx, Run{Name: "r", Game: "gomoku", Config: "{}", ProgramVersion: "t", PID: 1})
+	if err := a.SetRunStatus(ctx, id, StatusStopped, ""); err != nil {
+		t.Fatal(err)
+	}
+	alive := func(int) bool { return true }
+	for round := 0; round < 20; round++ {
+		if round > 0 {
+			// back to stopped, owned by nobody alive
+			if _, err := a.ClaimRun(ctx, id, 1, true, alive); err != nil {
+				t.Fatal(err)
+			}
+			a.SetRunStatus(ctx, id, StatusStopped, "")
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for i, d := range []*DB{a, b} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[i] = d.ClaimRun(ctx, id, 100+i, false, alive)
+			}()
+		}
+		wg.Wait()
+		var locked *RunLockedError
+		ok := 0
+		for _, e := range errs {
+			switch {
+			case e == nil:
+				ok++
+			case errors.As(e, &locked):
+			default:
+				t.Fatalf("round %d: unexpected error %v", round, e)
+			}
+		}
+		if ok != 1 {
+			t.Fatalf("round %d: %d claims succeeded (%v), want exactly 1", round, ok, errs)
+		}
+		r, _ := a.Run(ctx, id)
+		winner := 100
+		if errs[0] != nil {
+			winner = 101
+		}
+		if r.PID != winner || locked.PID != winner {
+			t.Fatalf("round %d: run pid %d, refusal names %d, winner %d", round, r.PID, locked.PID, winner)
+		}
+	}
+	// b takes the run over from a live a by force; a's writes now fail and change nothing.
+	if _, err := a.ClaimRun(ctx, id, 100, true, alive); err != nil {
+		t.Fatal(err)
+	}
+	if prev, err := b.ClaimRun(ctx, id, 200, true, alive); err != nil || prev != 100 {
+		t.Fatalf("forced claim: prev %d, %v", prev, err)
+	}
+	if err := a.SaveGeneration(ctx, genData(id, 0, "")); !errors.Is(err, ErrTakenOver) {
+		t.Fatalf("old owner's SaveGeneration: %v, want ErrTakenOver", err)
+	}
+	if err := a.SetRunStatus(ctx, id, StatusFailed, "x"); !errors.Is(err, ErrTakenOver) {
+		t.Fatalf("old owner's SetRunStatus: %v, want ErrTakenOver", err)
+	}
+	if r, _ := a.Run(ctx, id); r.Status != StatusRunning || r.PID != 200 || r.GenerationsDone != 0 {
+		t.Fatalf("after the old owner's writes: %+v", r)
+	}
+	if err := b.SaveGeneration(ctx, genData(id, 0, "")); err != nil {
+		t.Fatalf("new owner's SaveGeneration: %v", err)
+	}
+}

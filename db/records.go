@@ -176,7 +176,7 @@ func nullStr(s string) any {
 	return s
 }
 
-// CreateRun inserts a run with status running and returns its ID.
+// CreateRun inserts a run with status running, owned by r.PID, and returns its ID.
 func (d *DB) CreateRun(ctx context.Context, r Run) (int64, error) {
 	t := now()
 	res, err := d.sql.ExecContext(ctx, `INSERT INTO runs (name, game, status, seed, config, program_version, pid, created_at, updated_at)
@@ -184,18 +184,80 @@ func (d *DB) CreateRun(ctx context.Context, r Run) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("create run: %w", explain(err))
 	}
-	return res.LastInsertId()
+	id, err := res.LastInsertId()
+	if err == nil {
+		d.own(id, r.PID)
+	}
+	return id, err
+}
+
+func (d *DB) own(id int64, pid int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.owner == nil {
+		d.owner = map[int64]int{}
+	}
+	d.owner[id] = pid
+}
+
+// ownerOf returns the PID this connection holds run id under (ok false if it never
+// created or claimed it).
+func (d *DB) ownerOf(id int64) (int, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	pid, ok := d.owner[id]
+	return pid, ok
+}
+
+// ErrTakenOver is returned (wrapped) by writes to a run that another process has claimed
+// since this connection created or claimed it ('resume --force'): the old writer stops
+// instead of mixing its generations with the new one's.
+var ErrTakenOver = errors.New("the run was taken over by another process")
+
+// checkOwner fails with ErrTakenOver when the run's recorded PID is no longer the one this
+// connection holds it under. Runs this connection never claimed are not checked.
+func (d *DB) checkOwner(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, id int64) error {
+	pid, ok := d.ownerOf(id)
+	if !ok {
+		return nil
+	}
+	var cur sql.NullInt64
+	if err := q.QueryRowContext(ctx, `SELECT pid FROM runs WHERE id = ?`, id).Scan(&cur); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("run %d: %w", id, ErrNotFound)
+		}
+		return err
+	}
+	if cur.Valid && int(cur.Int64) != pid {
+		return fmt.Errorf("run %d: %w (process %d); this process (%d) stops writing", id, ErrTakenOver, cur.Int64, pid)
+	}
+	return nil
 }
 
 // SetRunStatus sets a run's status (and error text, if any); finished, stopped and failed
-// runs get finished_at.
-func (d *DB) SetRunStatus(ctx context.Context, id int64, status, errText string) error {
+// runs get finished_at. A connection whose run was taken over changes nothing
+// (ErrTakenOver).
+func (d *DB) SetRunStatus(ctx context.Context, id int64, status, errText string) (err error) {
 	t := now()
 	var fin any
 	if status != StatusRunning {
 		fin = t
 	}
-	res, err := d.sql.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, updated_at = ?, finished_at = ? WHERE id = ?`,
+	tx, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("run %d: set status: %w", id, explain(err))
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	if err := d.checkOwner(ctx, tx, id); err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, updated_at = ?, finished_at = ? WHERE id = ?`,
 		status, nullStr(errText), t, fin, id)
 	if err != nil {
 		return fmt.Errorf("run %d: set status: %w", id, explain(err))
@@ -203,19 +265,74 @@ func (d *DB) SetRunStatus(ctx context.Context, id int64, status, errText string)
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("run %d: %w", id, ErrNotFound)
 	}
-	return nil
+	return tx.Commit()
 }
 
-// ClaimRun marks a run running under process pid (for resume).
-func (d *DB) ClaimRun(ctx context.Context, id int64, pid int) error {
-	_, err := d.sql.ExecContext(ctx, `UPDATE runs SET status = 'running', pid = ?, error = NULL, finished_at = NULL, updated_at = ? WHERE id = ?`, pid, now(), id)
-	return explain(err)
+// RunLockedError is ClaimRun's refusal: the run is marked running by a live process.
+type RunLockedError struct {
+	Run int64
+	PID int
+}
+
+func (e *RunLockedError) Error() string {
+	return fmt.Sprintf("run %d is running in process %d", e.Run, e.PID)
+}
+
+// ClaimRun makes process pid the run's writer (for resume), atomically: in one immediate
+// transaction it reads the run's status and PID and refuses with *RunLockedError when the
+// run is marked running by another process that alive reports alive, unless force; so of
+// two resumes started at once exactly one claims the run, and the other fails before it
+// writes anything. It returns the PID it took the run from (0 if none was recorded).
+func (d *DB) ClaimRun(ctx context.Context, id int64, pid int, force bool, alive func(pid int) bool) (prev int, err error) {
+	tx, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("run %d: claim: %w", id, explain(err))
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	var status string
+	var old sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT status, pid FROM runs WHERE id = ?`, id).Scan(&status, &old); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, fmt.Errorf("run %d: %w", id, ErrNotFound)
+		}
+		return 0, explain(err)
+	}
+	prev = int(old.Int64)
+	if status == StatusRunning && prev > 0 && prev != pid && alive != nil && alive(prev) && !force {
+		return prev, &RunLockedError{Run: id, PID: prev}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE runs SET status = 'running', pid = ?, error = NULL, finished_at = NULL, updated_at = ? WHERE id = ?`, pid, now(), id); err != nil {
+		return prev, explain(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return prev, explain(err)
+	}
+	d.own(id, pid)
+	return prev, nil
 }
 
 // SetVerification stores the verification match result (JSON) with the run.
-func (d *DB) SetVerification(ctx context.Context, id int64, verification string) error {
-	_, err := d.sql.ExecContext(ctx, `UPDATE runs SET verification = ?, updated_at = ? WHERE id = ?`, verification, now(), id)
-	return explain(err)
+func (d *DB) SetVerification(ctx context.Context, id int64, verification string) (err error) {
+	tx, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return explain(err)
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	if err := d.checkOwner(ctx, tx, id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE runs SET verification = ?, updated_at = ? WHERE id = ?`, verification, now(), id); err != nil {
+		return explain(err)
+	}
+	return tx.Commit()
 }
 
 // SaveGeneration writes a generation, its new genomes, its individuals and its games in
@@ -231,6 +348,9 @@ func (d *DB) SaveGeneration(ctx context.Context, g GenerationData) (err error) {
 			err = fmt.Errorf("save generation %d: %w", g.Generation.Generation, explain(err))
 		}
 	}()
+	if err = d.checkOwner(ctx, tx, g.RunID); err != nil {
+		return err
+	}
 	for _, gn := range g.NewGenomes {
 		if _, err = tx.ExecContext(ctx, `INSERT INTO genomes (run_id, id, born_generation, operator, parent1, parent2, genes) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			g.RunID, gn.ID, gn.Born, gn.Operator, nullStr(gn.Parent1), nullStr(gn.Parent2), gn.Genes); err != nil {

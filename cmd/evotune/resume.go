@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ import (
 type resumeOpts struct {
 	dbPath  string
 	workers int
+	force   bool
 	changed func(string) bool
 }
 
@@ -39,6 +41,7 @@ func newResumeCmd() *cobra.Command {
 	}
 	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	c.Flags().IntVar(&o.workers, "workers", 0, "games played at once (default: the run's)")
+	c.Flags().BoolVar(&o.force, "force", false, "take the run over even though its recorded process is alive (its PID was reused by another program); the old writer, if it is still evotune, stops at its next save")
 	return c
 }
 
@@ -55,8 +58,8 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 	switch {
 	case run.Status == db.StatusFinished:
 		return fmt.Errorf("run %d is already finished; nothing to resume", runID)
-	case run.Status == db.StatusRunning && run.PID > 0 && processAlive(run.PID) && run.PID != os.Getpid():
-		return fmt.Errorf("run %d is still running in process %d; stop it first (Ctrl-C or kill %d)", runID, run.PID, run.PID)
+	case run.Status == db.StatusRunning && run.PID > 0 && processAlive(run.PID) && run.PID != os.Getpid() && !o.force:
+		return runningError(runID, run.PID)
 	}
 	cfg, err := runConfig(run)
 	if err != nil {
@@ -77,8 +80,20 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)
 	}
-	if err := d.ClaimRun(ctx, runID, os.Getpid()); err != nil {
+	// The claim is the lock: atomic in the database, so of two resumes started at once one
+	// claims the run and the other stops here, before writing anything.
+	prev, err := d.ClaimRun(ctx, runID, os.Getpid(), o.force, processAlive)
+	var locked *db.RunLockedError
+	if errors.As(err, &locked) {
+		return runningError(runID, locked.PID)
+	}
+	if err != nil {
 		return err
+	}
+	if o.force && prev > 0 && prev != os.Getpid() && processAlive(prev) {
+		name := processName(prev)
+		fmt.Fprintf(errOut, "warning: --force: run %d was marked running by live process %d (%s); taking it over. If that process is an evotune still tuning this run, it stops at its next save.\n",
+			runID, prev, orDash(name))
 	}
 	fmt.Fprintf(errOut, "resuming run %d (%s) after generation %d of %d, %d workers, database %s\n",
 		runID, cfg.Game, state.LastGeneration, cfg.Generations, cfg.Workers, o.dbPath)
@@ -89,6 +104,18 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 		return fmt.Errorf("run %d stopped; its %d saved generations are kept: continue with 'evotune resume %d --db %s'", runID, sum.Generations, runID, o.dbPath)
 	}
 	return err
+}
+
+// runningError refuses to resume a run another live process holds, naming that process
+// and both ways out.
+func runningError(runID int64, pid int) error {
+	name := processName(pid)
+	what := fmt.Sprintf("process %d", pid)
+	if name != "" {
+		what = fmt.Sprintf("process %d (%s)", pid, name)
+	}
+	return fmt.Errorf("run %d is marked running by %s, which is alive; stop it first (Ctrl-C or kill %d), or, if that process is not tuning this run (its PID was reused), 'evotune resume %d --force'",
+		runID, what, pid, runID)
 }
 
 // openRun opens an existing database for writing (it is never created here) and loads
