@@ -27,7 +27,7 @@ import (
 var schemaFS embed.FS
 
 // SchemaVersion is the schema version this program writes (PRAGMA user_version).
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // DB is an open evotune database.
 type DB struct {

@@ -223,7 +223,7 @@ func TestMigrationFromVersion1(t *testing.T) {
 		t.Fatal(err)
 	}
 	v1, _ := schemaFS.ReadFile("schema/001_init.sql")
-	if _, err := raw.Exec(string(v1) + "; PRAGMA user_version = 1; INSERT INTO runs (name, game, status, seed, config, program_version, created_at, updated_at) VALUES ('old', 'gomoku', 'finished', 1, '{}', 'v1', 'x', 'x');"); err != nil {
+	if _, err := raw.Exec(string(v1) + "; PRAGMA user_version = 1; INSERT INTO runs (name, game, status, seed, config, program_version, created_at, updated_at) VALUES ('old', 'gomoku', 'finished', 1, '{}', 'v1', 'x', 'x'), ('old', 'gomoku', 'finished', 1, '{}', 'v1', 'x', 'x');"); err != nil {
 		t.Fatal(err)
 	}
 	raw.Close()
@@ -241,11 +241,18 @@ func TestMigrationFromVersion1(t *testing.T) {
 	if r, err := d.Run(ctx, 1); err != nil || r.Name != "old" {
 		t.Fatalf("old run lost: %+v %v", r, err)
 	}
+	// Version 4: repeated names of older databases are made unique, later runs renamed.
+	if r, err := d.Run(ctx, 2); err != nil || r.Name != "old-run2" {
+		t.Fatalf("second old run: %+v %v", r, err)
+	}
+	if _, err := d.CreateRun(ctx, Run{Name: "old", Game: "gomoku", Config: "{}", ProgramVersion: "t"}); err == nil {
+		t.Fatal("a second run named old was created")
+	}
 	id, _ := d.CreateRun(ctx, Run{Name: "new", Game: "gomoku", Config: "{}", ProgramVersion: "t"})
 	g := genData(id, 0, "")
-	g.NewGenomes[0].ID, g.Individuals[0].ID, g.Generation.Best = "2-g0-00", "2-g0-00", "2-g0-00"
+	g.NewGenomes[0].ID, g.Individuals[0].ID, g.Generation.Best = "3-g0-00", "3-g0-00", "3-g0-00"
 	for i := range g.Games {
-		g.Games[i].Individual = "2-g0-00"
+		g.Games[i].Individual = "3-g0-00"
 	}
 	g.Games[0].Forfeit = "black forfeits: time loss"
 	if err := d.SaveGeneration(ctx, g); err != nil {
@@ -254,6 +261,36 @@ func TestMigrationFromVersion1(t *testing.T) {
 	games, _ := d.Games(ctx, id, 0)
 	if games[0].Forfeit != "black forfeits: time loss" || games[1].Forfeit != "" {
 		t.Fatalf("forfeits %q %q", games[0].Forfeit, games[1].Forfeit)
+	}
+}
+
+// TestAncestryView: an ancestor reached along paths of two lengths (a grandparent that is
+// also a parent) is listed once, at the shortest depth.
+func TestAncestryView(t *testing.T) {
+	ctx := context.Background()
+	d, _ := openTemp(t)
+	id, _ := d.CreateRun(ctx, Run{Name: "r", Game: "gomoku", Config: "{}", ProgramVersion: "t"})
+	for _, g := range [][4]string{{"1-g0-00", "baseline", "", ""}, {"1-g1-00", "mutation", "1-g0-00", ""}, {"1-g2-00", "crossover", "1-g1-00", "1-g0-00"}} {
+		if _, err := d.SQL().Exec(`INSERT INTO genomes (run_id, id, born_generation, operator, parent1, parent2, genes) VALUES (?, ?, 0, ?, NULLIF(?, ''), NULLIF(?, ''), '{}')`,
+			id, g[0], g[1], g[2], g[3]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := d.SQL().Query(`SELECT ancestor, operator, depth FROM ancestry WHERE run_id = ? AND id = '1-g2-00' ORDER BY depth, ancestor`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var a, op string
+		var depth int
+		rows.Scan(&a, &op, &depth)
+		got = append(got, fmt.Sprintf("%s %s %d", a, op, depth))
+	}
+	want := []string{"1-g2-00 crossover 0", "1-g0-00 baseline 1", "1-g1-00 mutation 1"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Fatalf("ancestry %q, want %q", got, want)
 	}
 }
 

@@ -268,6 +268,16 @@ func (d *DB) SetRunStatus(ctx context.Context, id int64, status, errText string)
 	return tx.Commit()
 }
 
+// RunNamed returns the ID of the run called name (0 if there is none); names are unique.
+func (d *DB) RunNamed(ctx context.Context, name string) (int64, error) {
+	var id int64
+	err := d.sql.QueryRowContext(ctx, `SELECT id FROM runs WHERE name = ?`, name).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return id, explain(err)
+}
+
 // RunLockedError is ClaimRun's refusal: the run is marked running by a live process.
 type RunLockedError struct {
 	Run int64

@@ -198,6 +198,10 @@ type ResumeState struct {
 	Openings [][]string
 	// Elapsed is the wall time of the saved generations (for the time budget).
 	Elapsed time.Duration
+	// Games and GamesTime are the saved generations' distinct games and the time spent
+	// playing them, so that a resumed run's summary counts the whole run.
+	Games     int
+	GamesTime time.Duration
 }
 
 // Resume continues a run from its last saved generation with the same configuration,
@@ -246,6 +250,7 @@ func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 	t.resume = pop
 	t.skipSave = true
 	t.summary.Generations = st.LastGeneration + 1
+	t.summary.Games, t.summary.GamesTime = st.Games, st.GamesTime
 	t.setChampion(pop)
 	remaining := t.cfg.Generations - st.LastGeneration
 	if t.cfg.Generations == 0 {
@@ -291,7 +296,7 @@ func (t *Tuner) evolve(ctx context.Context, runID int64, remaining *int) (Summar
 	if err == nil {
 		err = ctx.Err()
 	}
-	t.summary.Wall = time.Since(t.start) // the generations only; verification is timed apart
+	t.summary.Wall = t.elapsed() // the generations only (all of them, across resumes); verification is timed apart
 	if err == nil {
 		err = t.verifyAll()
 	}
@@ -344,7 +349,7 @@ func (t *Tuner) finish(err error) (Summary, error) {
 	}
 	t.summary.Status = status
 	if t.summary.Wall == 0 {
-		t.summary.Wall = time.Since(t.start)
+		t.summary.Wall = t.elapsed()
 	}
 	// The status must be written even though ctx may be cancelled.
 	if serr := t.store.SetRunStatus(context.WithoutCancel(t.ctx), t.runID, status, text); serr != nil && err == nil {

@@ -140,7 +140,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		label += fmt.Sprintf(", %d openings of run %d excluded", len(exclude), o.exclude)
 	}
 	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: mergeLimits(g, o.lim, fa), MaxPlies: o.maxPlies}
-	prog := newMatchProgress(errOut)
+	prog := newMatchProgress(errOut, "match")
 	res, err := tuner.PlayMatch(ctx, tuner.MatchConfig{Setup: setup, A: wa, B: wb, AExt: extA, BExt: extB, Games: o.games,
 		Openings: openings, SPRT: sprt, Workers: o.workers}, prog.update)
 	prog.finish()
@@ -285,7 +285,11 @@ func verdictText(v string) string {
 
 type matchProgress struct{ p *progress }
 
-func newMatchProgress(w io.Writer) *matchProgress { return &matchProgress{p: newProgress(w)} }
+func newMatchProgress(w io.Writer, label string) *matchProgress {
+	p := newProgress(w)
+	p.matchLabel = label
+	return &matchProgress{p: p}
+}
 
 func (m *matchProgress) update(done, total int, _ stats.Result) {
 	m.p.update(tuner.Event{Verifying: true, GamesDone: done, GamesTotal: total})
@@ -350,6 +354,12 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 		return err
 	}
 	cfg.Workers = o.workers
+	if len(cfg.Opponents) > 0 {
+		// Verification plays the champion against the paper's weights only: the external
+		// engines the stored configuration names are neither needed nor started.
+		fmt.Fprintf(errOut, "run %d's external opponents are not part of a verification and are not run: %s\n", runID, strings.Join(cfg.Opponents, "; "))
+		cfg.Opponents = nil
+	}
 	id := o.individual
 	if id == "" {
 		id = run.BestIndividual
@@ -376,7 +386,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return err
 	}
-	prog := newMatchProgress(errOut)
+	prog := newMatchProgress(errOut, "verification")
 	start := time.Now()
 	ver, err := tuner.Verify(ctx, tuner.VerifyConfig{Setup: t.Setup(), Champion: champ, ChampionID: id, Games: o.games,
 		OpeningSpec: o.openings, Exclude: exclude, Seed: cfg.Seed, SPRT: &sprt, Workers: o.workers}, prog.update)

@@ -7,11 +7,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"evotune/db"
+	"evotune/engine/protocol"
 	"evotune/genomes"
 	"evotune/tuner"
 )
@@ -20,6 +24,7 @@ type resumeOpts struct {
 	dbPath  string
 	workers int
 	force   bool
+	allow   []string
 	changed func(string) bool
 }
 
@@ -41,6 +46,7 @@ func newResumeCmd() *cobra.Command {
 	}
 	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	c.Flags().IntVar(&o.workers, "workers", 0, "games played at once (default: the run's)")
+	c.Flags().StringArrayVar(&o.allow, "allow-engine", nil, "an external engine program the run's stored configuration names that this machine may run (repeat for each; a database can come from someone else)")
 	c.Flags().BoolVar(&o.force, "force", false, "take the run over even though its recorded process is alive (its PID was reused by another program); the old writer, if it is still evotune, stops at its next save")
 	return c
 }
@@ -63,6 +69,9 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 	}
 	cfg, err := runConfig(run)
 	if err != nil {
+		return err
+	}
+	if err := allowEngines(runID, cfg.Opponents, o.allow); err != nil {
 		return err
 	}
 	if o.workers != 0 {
@@ -95,6 +104,9 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 		fmt.Fprintf(errOut, "warning: --force: run %d was marked running by live process %d (%s); taking it over. If that process is an evotune still tuning this run, it stops at its next save.\n",
 			runID, prev, orDash(name))
 	}
+	if err := probeOpponents(ctx, errOut, cfg); err != nil {
+		return err
+	}
 	fmt.Fprintf(errOut, "resuming run %d (%s) after generation %d of %d, %d workers, database %s\n",
 		runID, cfg.Game, state.LastGeneration, cfg.Generations, cfg.Workers, o.dbPath)
 	sum, err := t.Resume(ctx, state)
@@ -104,6 +116,72 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 		return fmt.Errorf("run %d stopped; its %d saved generations are kept: continue with 'evotune resume %d --db %s'", runID, sum.Generations, runID, o.dbPath)
 	}
 	return err
+}
+
+// allowEngines is the trust rule for stored configurations (the same as a cluster
+// worker's): a run's database may come from someone else, so each external engine its
+// configuration names runs only if --allow-engine names its program (the same path, or
+// the same file once both are resolved). The error lists every command and how to allow
+// them; nothing has run.
+func allowEngines(runID int64, opponents, allowed []string) error {
+	var missing []string
+	for _, op := range opponents {
+		argv, ok, err := protocol.ParseCommand(op)
+		if err != nil || !ok {
+			return fmt.Errorf("run %d: stored opponent %q: want cmd:PATH [ARGS]", runID, op)
+		}
+		if !programAllowed(argv[0], allowed) {
+			missing = append(missing, op)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "run %d's stored configuration runs external engines this machine has not allowed; none was started:", runID)
+	var flags []string
+	for _, m := range missing {
+		argv, _, _ := protocol.ParseCommand(m)
+		fmt.Fprintf(&b, "\n  %s", m)
+		flags = append(flags, "--allow-engine "+shellQuote(argv[0]))
+	}
+	fmt.Fprintf(&b, "\nread what they are, then allow each: evotune resume %d %s", runID, strings.Join(flags, " "))
+	return errors.New(b.String())
+}
+
+// programAllowed reports whether prog is one of allowed: the same string, or the same
+// file (absolute paths with symlinks resolved, PATH lookups for bare names).
+func programAllowed(prog string, allowed []string) bool {
+	resolve := func(p string) string {
+		if lp, err := exec.LookPath(p); err == nil {
+			p = lp
+		}
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			p = r
+		}
+		return p
+	}
+	want := resolve(prog)
+	for _, a := range allowed {
+		if a == prog || resolve(a) == want {
+			return true
+		}
+	}
+	return false
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '+' || r == ':' || r == ',' || r == '=' ||
+			r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // runningError refuses to resume a run another live process holds, naming that process
@@ -184,6 +262,8 @@ func loadResumeState(ctx context.Context, d *db.DB, runID int64) (tuner.ResumeSt
 	}
 	for _, g := range gens {
 		st.Elapsed = time.Duration(g.ElapsedMS) * time.Millisecond
+		st.Games += g.Games
+		st.GamesTime += time.Duration(g.GamesMS) * time.Millisecond
 	}
 	adms, err := d.Admissions(ctx, runID)
 	if err != nil {

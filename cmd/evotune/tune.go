@@ -86,7 +86,7 @@ func newTuneCmd() *cobra.Command {
 	f.IntVar(&o.cfg.VerifyEvery, "verify-every", 0, "every N generations, a held-out check of the champion (verify-games games), stored with the generation")
 	f.StringVar(&o.configFile, "config", "", "YAML config file (flags given on the command line override it)")
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
-	f.Int64Var(&o.resume, "resume", 0, "continue run RUN instead of starting one (as 'evotune resume RUN'; only --db and --workers apply)")
+	f.Int64Var(&o.resume, "resume", 0, "continue run RUN instead of starting one (as 'evotune resume RUN'; only --db, --workers and --opponent apply: the run's external engines must be named again with --opponent cmd:PATH to be allowed)")
 	return c
 }
 
@@ -172,6 +172,11 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	if o.resume != 0 {
 		ro := resumeOpts{dbPath: o.dbPath}
+		for _, op := range o.cfg.Opponents { // naming an engine again allows it
+			if argv, ok, err := protocol.ParseCommand(op); ok && err == nil {
+				ro.allow = append(ro.allow, argv[0])
+			}
+		}
 		if o.changed != nil && o.changed("workers") {
 			ro.workers = o.cfg.Workers
 		}
@@ -189,6 +194,9 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 		return err
 	}
 	defer d.Release() // no end-of-process checkpoint while readers may be reading
+	if cfg.Name, err = runName(ctx, d, cfg); err != nil {
+		return err
+	}
 	prog := newProgress(errOut)
 	t, err := tuner.New(cfg, dbStore{d, cfg.AdmitZ}, prog.update, version)
 	if err != nil {
@@ -215,6 +223,32 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 		return fmt.Errorf("run %d stopped; its %d saved generations are kept: continue with 'evotune resume %d --db %s'", sum.RunID, sum.Generations, sum.RunID, o.dbPath)
 	}
 	return err
+}
+
+// runName picks the run's name: the user's, refused if a run of the database has it, or
+// else the first free one of GAME-seedS, GAME-seedS-2, … (names are unique in the schema).
+func runName(ctx context.Context, d *db.DB, cfg tuner.Config) (string, error) {
+	if cfg.Name != "" {
+		id, err := d.RunNamed(ctx, cfg.Name)
+		if err != nil {
+			return "", err
+		}
+		if id != 0 {
+			return "", fmt.Errorf("--name %q: run %d of %s already has this name; choose another, or continue that run with 'evotune resume %d'", cfg.Name, id, d.Path(), id)
+		}
+		return cfg.Name, nil
+	}
+	base := fmt.Sprintf("%s-seed%d", cfg.Game, cfg.Seed)
+	for n := 1; ; n++ {
+		name := base
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d", base, n)
+		}
+		id, err := d.RunNamed(ctx, name)
+		if err != nil || id == 0 {
+			return name, err
+		}
+	}
 }
 
 // probeOpponents checks every external opponent of a run before it starts (see
@@ -304,10 +338,13 @@ type progress struct {
 	gen      int
 	genStart time.Time
 	lastLog  time.Time
+	// matchLabel names a held-out match in the output: "verification" in tune, "match" in
+	// the match command.
+	matchLabel string
 }
 
 func newProgress(w io.Writer) *progress {
-	p := &progress{w: w, gen: -1, lastLog: time.Now()}
+	p := &progress{w: w, gen: -1, lastLog: time.Now(), matchLabel: "verification"}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.tty = true
 	}
@@ -336,7 +373,10 @@ func (p *progress) update(e tuner.Event) {
 	if e.Generations == 0 {
 		gens = "∞"
 	}
-	if e.Generation != p.gen && !p.tty {
+	if e.Verifying && p.gen != -2 && !p.tty {
+		p.gen, p.genStart = -2, time.Now()
+	}
+	if !e.Verifying && e.Generation != p.gen && !p.tty {
 		p.gen, p.genStart = e.Generation, time.Now()
 	}
 	rate := float64(0)
@@ -345,10 +385,7 @@ func (p *progress) update(e tuner.Event) {
 	}
 	desc := fmt.Sprintf("gen %d/%s best %.3f mean %.3f champion %s %s ETA %s", e.Generation, gens, e.BestScore, e.MeanScore, e.Champion, eloText(e.ChampionElo), eta.Round(time.Second))
 	if e.Verifying {
-		desc = "verification match"
-		if p.gen != -2 && !p.tty {
-			p.gen, p.genStart = -2, time.Now()
-		}
+		desc = p.matchLabel
 	}
 	if p.tty {
 		key := e.Generation
@@ -376,7 +413,7 @@ func (p *progress) update(e tuner.Event) {
 		return
 	}
 	if e.Verifying && time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 {
-		fmt.Fprintf(p.w, "verification: games %d/%d, %.1f games/s\n", e.GamesDone, e.GamesTotal, rate)
+		fmt.Fprintf(p.w, "%s: games %d/%d, %.1f games/s\n", p.matchLabel, e.GamesDone, e.GamesTotal, rate)
 		p.lastLog = time.Now()
 		return
 	}
