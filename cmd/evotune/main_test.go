@@ -260,7 +260,7 @@ func TestTuneBadInput(t *testing.T) {
 	}{
 		{[]string{"tune", "--game", "chess"}, `unknown game "chess"`},
 		{[]string{"tune"}, "--game is required"},
-		{[]string{"tune", "--game", "gomoku", "--pop", "0"}, "population: 0"},
+		{[]string{"tune", "--game", "gomoku", "--pop", "0"}, "--pop: 0, want at least 2"},
 		{[]string{"tune", "--game", "gomoku", "--generations", "0"}, "generations: 0"},
 		{[]string{"tune", "--game", "gomoku", "--games", "3"}, "games: 3"},
 		{[]string{"tune", "--game", "gomoku", "--games", "0"}, "games: 0"},

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"runtime"
-	"sort"
 	"strings"
 	"time"
 
@@ -116,8 +115,15 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	if _, err := g.NewBoard(o.board); err != nil {
 		return fmt.Errorf("--board: %w", err)
 	}
-	if err := probeEngines(ctx, errOut, g, o.board, map[string]*protocol.ExternalSpec{"--a": extA, "--b": extB}); err != nil {
-		return err
+	// A program that cannot be started is refused now; one that starts and then crashes,
+	// stalls or plays illegally loses those games by forfeit, as the reference managers
+	// score them (tune, where every game counts toward fitness, probes it first).
+	for flag, ext := range map[string]*protocol.ExternalSpec{"--a": extA, "--b": extB} {
+		if ext != nil {
+			if err := protocol.CheckProgram(ext.Argv); err != nil {
+				return fmt.Errorf("%s: %w", flag, err)
+			}
+		}
 	}
 	spec := o.openings
 	if spec == "" {
@@ -188,26 +194,6 @@ func loadContestant(g engine.Game, spec string, moveTime, gameTime time.Duration
 	}
 	w, l, err := loadWeights(g, spec)
 	return w, l, nil, err
-}
-
-// probeEngines checks each external engine before any game: it must start, answer its
-// handshake and play a legal first move (protocol.Probe); the error names the flag.
-func probeEngines(ctx context.Context, errOut io.Writer, g engine.Game, board int, specs map[string]*protocol.ExternalSpec) error {
-	flags := make([]string, 0, len(specs))
-	for f, s := range specs {
-		if s != nil {
-			flags = append(flags, f)
-		}
-	}
-	sort.Strings(flags)
-	for _, f := range flags {
-		s := specs[f]
-		fmt.Fprintf(errOut, "checking %s: start-up and one move (at most %v)\n", s.Name(), s.MoveTime+protocol.StartupAllowance)
-		if err := protocol.Probe(ctx, *s, g, board); err != nil {
-			return fmt.Errorf("%s: %w", f, err)
-		}
-	}
-	return nil
 }
 
 // thinkTimes summarises each player's time per move over the match: mean and longest,

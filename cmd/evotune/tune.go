@@ -251,9 +251,9 @@ func runName(ctx context.Context, d *db.DB, cfg tuner.Config) (string, error) {
 	}
 }
 
-// probeOpponents checks every external opponent of a run before it starts (see
-// probeEngines): an engine that cannot play would otherwise forfeit every game and hand
-// every individual a perfect score.
+// probeOpponents checks every external opponent of a run before it starts: it must start,
+// answer its handshake and play a legal first move (protocol.Probe). An engine that cannot
+// play would otherwise forfeit every game and hand every individual a perfect score.
 func probeOpponents(ctx context.Context, errOut io.Writer, cfg tuner.Config) error {
 	e, err := genomes.Lookup(cfg.Game)
 	if err != nil {
@@ -268,8 +268,9 @@ func probeOpponents(ctx context.Context, errOut io.Writer, cfg tuner.Config) err
 		if spec.MoveTime <= 0 {
 			spec.MoveTime = 5 * time.Second
 		}
-		if err := probeEngines(ctx, errOut, e.Game, cfg.Board, map[string]*protocol.ExternalSpec{fmt.Sprintf("--opponent %d", i+1): spec}); err != nil {
-			return err
+		fmt.Fprintf(errOut, "checking %s: start-up and one move (at most %v)\n", spec.Name(), spec.MoveTime+protocol.StartupAllowance)
+		if err := protocol.Probe(ctx, *spec, e.Game, cfg.Board); err != nil {
+			return fmt.Errorf("--opponent %d: %w", i+1, err)
 		}
 	}
 	return nil
