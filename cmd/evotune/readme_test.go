@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"evotune/tuner"
+)
+
+// readmeSkips are the README examples TestREADMEExamples does not run: a substring of the
+// line, and why.
+var readmeSkips = []struct{ match, why string }{
+	{"go run ./cmd/evotune tune", "the main job through go run: the same run as 'evotune tune --game connect6' below, which runs"},
+	{"go test ./...", "the test command itself"},
+	{"--time-budget", "a run of 30 minutes to 8 hours"},
+	{"--config run.yaml", "the overnight config shown (its YAML is parsed and validated below)"},
+	{"--db night.db", "reads the overnight run"},
+	{"cmd:./", "an external engine that is not part of evotune"},
+	{"evotune resume", "needs a stopped run (Ctrl-C a tune first) or one with an external engine"},
+}
+
+// TestREADMEExamples runs every shell example of README.md as written, in order, in one
+// empty directory with the built evotune first on PATH: each must exit 0, and an example
+// whose comment is a number (perft counts) must print it. The config example must parse
+// and validate. Skipped lines are logged with the reason.
+func TestREADMEExamples(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```(sh|yaml)\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	dir := t.TempDir()
+	path := filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH")
+	want := regexp.MustCompile(`#\s*([0-9]+)\s*$`)
+	ran, yamls := 0, 0
+	for _, b := range blocks {
+		if b[1] == "yaml" {
+			if !strings.Contains(b[2], "time_budget") {
+				continue
+			}
+			yamls++
+			cfg, err := tuner.ParseConfig([]byte(b[2]), "README config example", tuner.DefaultConfig(""))
+			if err == nil {
+				err = cfg.Validate()
+			}
+			if err != nil {
+				t.Errorf("the README's config example: %v", err)
+			}
+			continue
+		}
+	lines:
+		for _, line := range strings.Split(b[2], "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			for _, s := range readmeSkips {
+				if strings.Contains(line, s.match) {
+					t.Logf("skipped: %s  (%s)", line, s.why)
+					continue lines
+				}
+			}
+			for _, prog := range []string{"dot", "sqlite3"} {
+				if strings.HasPrefix(line, prog+" ") || strings.Contains(line, "| "+prog+" ") {
+					if _, err := exec.LookPath(prog); err != nil {
+						t.Logf("skipped: %s  (%s is not installed)", line, prog)
+						continue lines
+					}
+				}
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			cmd := exec.CommandContext(ctx, "sh", "-c", line)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "PATH="+path)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			start := time.Now()
+			err := cmd.Run()
+			cancel()
+			ran++
+			t.Logf("ran %s  (%.1fs)", line, time.Since(start).Seconds())
+			if err != nil {
+				t.Errorf("README example %q: %v\nstdout:\n%s\nstderr:\n%s", line, err, stdout.String(), stderr.String())
+				continue
+			}
+			if m := want.FindStringSubmatch(line); m != nil && !strings.Contains(stdout.String(), m[1]) {
+				t.Errorf("README example %q: the output lacks %s:\n%s", line, m[1], stdout.String())
+			}
+		}
+	}
+	if ran < 20 || yamls != 1 {
+		t.Fatalf("ran %d examples and checked %d config examples; the README's code blocks were not found", ran, yamls)
+	}
+}
