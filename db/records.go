@@ -268,6 +268,13 @@ func (d *DB) SetRunStatus(ctx context.Context, id int64, status, errText string)
 	return tx.Commit()
 }
 
+// CountGames returns the number of game records of a run.
+func (d *DB) CountGames(ctx context.Context, runID int64) (int, error) {
+	var n int
+	err := d.sql.QueryRowContext(ctx, `SELECT count(*) FROM games WHERE run_id = ?`, runID).Scan(&n)
+	return n, explain(err)
+}
+
 // RunNamed returns the ID of the run called name (0 if there is none); names are unique.
 func (d *DB) RunNamed(ctx context.Context, name string) (int64, error) {
 	var id int64

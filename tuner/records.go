@@ -131,10 +131,13 @@ type Summary struct {
 	Champion *HallOfFamer
 	// HallOfFame lists every admitted individual, in order of admission.
 	HallOfFame []HallOfFamer
-	Games      int           // distinct games played in the generations
-	Wall       time.Duration // wall time of the generations
-	GamesTime  time.Duration // time spent playing their games
-	VerifyTime time.Duration // wall time of the final verification matches
+	Games      int // distinct games played in the generations
+	// GameRecords is the rows of the games table: a game shared by identical genomes (an
+	// elite and its unchanged clone) is played once and recorded for each of them.
+	GameRecords int
+	Wall        time.Duration // wall time of the generations
+	GamesTime   time.Duration // time spent playing their games
+	VerifyTime  time.Duration // wall time of the final verification matches
 	// Verification is the final match against the baseline, if one was played; Deep is the
 	// same at Config.VerifyDepth.
 	Verification *Verification

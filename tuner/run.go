@@ -200,8 +200,9 @@ type ResumeState struct {
 	Elapsed time.Duration
 	// Games and GamesTime are the saved generations' distinct games and the time spent
 	// playing them, so that a resumed run's summary counts the whole run.
-	Games     int
-	GamesTime time.Duration
+	Games       int
+	GameRecords int
+	GamesTime   time.Duration
 }
 
 // Resume continues a run from its last saved generation with the same configuration,
@@ -250,7 +251,7 @@ func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 	t.resume = pop
 	t.skipSave = true
 	t.summary.Generations = st.LastGeneration + 1
-	t.summary.Games, t.summary.GamesTime = st.Games, st.GamesTime
+	t.summary.Games, t.summary.GameRecords, t.summary.GamesTime = st.Games, st.GameRecords, st.GamesTime
 	t.setChampion(pop)
 	remaining := t.cfg.Generations - st.LastGeneration
 	if t.cfg.Generations == 0 {

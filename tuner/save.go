@@ -84,6 +84,7 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 	}
 	t.summary.Generations = t.gen + 1
 	t.summary.Games += t.distinctGames
+	t.summary.GameRecords += len(rec.GameResults)
 	t.summary.GamesTime += t.gamesTime
 	ev := Event{GenDone: true, GamesDone: t.distinctGames, GamesTotal: t.distinctGames,
 		BestScore: pop[0].Stats.Score(), MeanScore: 1 - rec.FitMean, Best: pop[0].ID, Champion: t.summary.Best}

@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -154,6 +156,7 @@ func TestTuneEndToEnd(t *testing.T) {
 			args = append(args, "--board", "8") // 1 232 root moves, all evaluated
 		}
 		out, stderr, code := run(t, dir, append(args, "--db", game+".db")...)
+		out0 := out
 		if code != 0 || !strings.Contains(out, "finished: 3 generations saved") {
 			t.Fatalf("%s tune: exit %d\n%s\n%s", game, code, out, stderr)
 		}
@@ -190,6 +193,22 @@ func TestTuneEndToEnd(t *testing.T) {
 			t.Fatalf("%s play with the export: %s", game, stderr)
 		}
 		checkSQL(t, filepath.Join(dir, game+".db"))
+		// The summary's counts are the database's: distinct games (generations.games) and
+		// rows of the games table.
+		m := regexp.MustCompile(`(\d+) games( \((\d+) rows in the games table)?`).FindStringSubmatch(out0)
+		raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, game+".db")+"?mode=ro")
+		if err != nil || m == nil {
+			t.Fatalf("%s summary %q: %v", game, out0, err)
+		}
+		var played, rows int
+		raw.QueryRow(`SELECT (SELECT sum(games) FROM generations), (SELECT count(*) FROM games)`).Scan(&played, &rows)
+		raw.Close()
+		if m[3] == "" {
+			m[3] = m[1]
+		}
+		if m[1] != fmt.Sprint(played) || m[3] != fmt.Sprint(rows) {
+			t.Fatalf("%s: the summary says %s games, %s rows; the database holds %d and %d", game, m[1], m[3], played, rows)
+		}
 	}
 }
 

@@ -265,6 +265,9 @@ func loadResumeState(ctx context.Context, d *db.DB, runID int64) (tuner.ResumeSt
 		st.Games += g.Games
 		st.GamesTime += time.Duration(g.GamesMS) * time.Millisecond
 	}
+	if st.GameRecords, err = d.CountGames(ctx, runID); err != nil {
+		return st, err
+	}
 	adms, err := d.Admissions(ctx, runID)
 	if err != nil {
 		return st, err
