@@ -44,6 +44,27 @@ type GameRecord struct {
 	MaxThink [2]time.Duration `json:"max_think_ns"`
 	// Moved counts each colour's moves after the opening.
 	Moved [2]int `json:"moved"`
+	// BlackLog and WhiteLog are an external engine's transcript: what it wrote that was not
+	// an answer (search output, help texts, replies to commands it does not know) and its
+	// standard error, size-capped; "" for built-in players.
+	BlackLog string `json:"black_log,omitempty"`
+	WhiteLog string `json:"white_log,omitempty"`
+}
+
+// Transcriber is a Player that keeps a transcript of its non-answer output (an external
+// engine); the referee stores it in the GameRecord.
+type Transcriber interface {
+	Transcript() string
+}
+
+// transcripts copies the players' transcripts into rec.
+func transcripts(rec *GameRecord, black, white Player) {
+	if t, ok := black.(Transcriber); ok {
+		rec.BlackLog = t.Transcript()
+	}
+	if t, ok := white.(Transcriber); ok {
+		rec.WhiteLog = t.Transcript()
+	}
 }
 
 // IllegalMoveError reports a player's move that the board refused; the referee never plays
@@ -104,6 +125,7 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 				return rec, ctx.Err()
 			}
 			err = fmt.Errorf("ply %d: %s: %w", b.Ply(), side, err)
+			transcripts(&rec, black, white)
 			if opt.Forfeit {
 				return forfeit(rec, b, side, err, start), nil
 			}
@@ -112,6 +134,7 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 		rec.Nodes += st.Nodes
 		if err := b.Play(m); err != nil {
 			ie := &IllegalMoveError{Side: side, Ply: b.Ply(), Move: m, Err: err}
+			transcripts(&rec, black, white)
 			if opt.Forfeit {
 				return forfeit(rec, b, side, ie, start), nil
 			}
@@ -128,6 +151,7 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 	}
 	rec.Plies = b.Ply()
 	rec.Duration = time.Since(start)
+	transcripts(&rec, black, white)
 	return rec, nil
 }
 

@@ -447,14 +447,21 @@ func TestExternalEngines(t *testing.T) {
 		"illegal.sh": "#!/bin/sh\nwhile read l; do case \"$l\" in START*) echo OK;; BEGIN|TURN*|DONE) echo 0,0;; esac; done\n",
 		"garbage.sh": "#!/bin/sh\nwhile read l; do case \"$l\" in START*) echo OK;; BEGIN|TURN*|DONE) echo hello;; esac; done\n",
 	}
-	want := map[string]string{"crash.sh": "exited", "silent.sh": "time loss", "illegal.sh": "illegal move", "garbage.sh": "protocol violation"}
+	want := map[string]string{"crash.sh": "exited", "silent.sh": "time loss", "illegal.sh": "illegal move", "garbage.sh": "time loss"} // a line that is not an answer is skipped, as Piskvork skips it
+
 	for name, body := range scripts {
 		path := filepath.Join(dir, name)
 		os.WriteFile(path, []byte(body), 0o755)
 		out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", "cmd:"+path, "--b", "default", "--depth", "1", "--games", "4", "--move-time", "300ms", "--json")
 		var m struct {
 			Result struct{ Wins, Draws, Losses int }
-			Games  []struct{ Record struct{ Forfeit string } }
+			Games  []struct {
+				Record struct {
+					Forfeit  string
+					BlackLog string `json:"black_log"`
+					WhiteLog string `json:"white_log"`
+				}
+			}
 		}
 		if code != 0 || json.Unmarshal([]byte(out), &m) != nil || m.Result.Losses != 4 || len(m.Games) != 4 {
 			t.Fatalf("%s: exit %d, %s %s", name, code, out, stderr)
@@ -462,6 +469,9 @@ func TestExternalEngines(t *testing.T) {
 		for _, gm := range m.Games {
 			if !strings.Contains(gm.Record.Forfeit, want[name]) {
 				t.Fatalf("%s: forfeit %q, want %q", name, gm.Record.Forfeit, want[name])
+			}
+			if name == "garbage.sh" && !strings.Contains(gm.Record.BlackLog+gm.Record.WhiteLog, "stdout: hello") {
+				t.Fatalf("garbage.sh: the skipped lines are not in the record: %+v", gm.Record)
 			}
 		}
 	}

@@ -35,6 +35,8 @@ type matchOpts struct {
 	json     bool
 	moveTime time.Duration
 	gameTime time.Duration
+	overhead time.Duration
+	bzJSON   bool
 	exclude  int64
 	dbPath   string
 }
@@ -67,6 +69,8 @@ func newMatchCmd() *cobra.Command {
 	f.StringVar(&o.b, "b", "default", "player B: as --a")
 	f.DurationVar(&o.moveTime, "move-time", 5*time.Second, "external engines: time limit per move (exceeding it loses the game)")
 	f.DurationVar(&o.gameTime, "game-time", 0, "external engines: time limit per game (0 = none)")
+	f.DurationVar(&o.overhead, "move-overhead", protocol.DefaultMoveOverhead, "external engines: tolerance per move on top of --move-time (and of --game-time) before a late answer loses")
+	f.BoolVar(&o.bzJSON, "botzone-json", false, "amazons external engines: speak Botzone's JSON interaction instead of the simple one")
 	f.IntVar(&o.games, "games", 100, "games to play at most (even); fewer if the SPRT decides")
 	f.StringVar(&o.sprt, "sprt", "", "stop when the SPRT decides: elo0=…,elo1=…,alpha=…,beta=… (--sprt alone: "+sprtDefault+")")
 	f.Lookup("sprt").NoOptDefVal = sprtDefault
@@ -104,11 +108,12 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		}
 		sprt = &s
 	}
-	wa, fa, extA, err := loadContestant(g, o.a, o.moveTime, o.gameTime)
+	tmpl := protocol.ExternalSpec{MoveTime: o.moveTime, GameTime: o.gameTime, Overhead: o.overhead, BotzoneJSON: o.bzJSON}
+	wa, fa, extA, err := loadContestant(g, o.a, tmpl)
 	if err != nil {
 		return fmt.Errorf("--a: %w", err)
 	}
-	wb, _, extB, err := loadContestant(g, o.b, o.moveTime, o.gameTime)
+	wb, _, extB, err := loadContestant(g, o.b, tmpl)
 	if err != nil {
 		return fmt.Errorf("--b: %w", err)
 	}
@@ -181,16 +186,17 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 
 // loadContestant resolves a --a/--b value: "cmd:PATH ARGS" (an external engine) or
 // weights ("default" or a file).
-func loadContestant(g engine.Game, spec string, moveTime, gameTime time.Duration) (engine.Weights, *engine.Limits, *protocol.ExternalSpec, error) {
+func loadContestant(g engine.Game, spec string, tmpl protocol.ExternalSpec) (engine.Weights, *engine.Limits, *protocol.ExternalSpec, error) {
 	argv, ok, err := protocol.ParseCommand(spec)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	if ok {
-		if moveTime <= 0 {
-			return nil, nil, nil, fmt.Errorf("--move-time %v: want a positive time", moveTime)
+		if tmpl.MoveTime <= 0 {
+			return nil, nil, nil, fmt.Errorf("--move-time %v: want a positive time", tmpl.MoveTime)
 		}
-		return g.DefaultWeights(), nil, &protocol.ExternalSpec{Argv: argv, MoveTime: moveTime, GameTime: gameTime}, nil
+		tmpl.Argv = argv
+		return g.DefaultWeights(), nil, &tmpl, nil
 	}
 	w, l, err := loadWeights(g, spec)
 	return w, l, nil, err
@@ -227,7 +233,19 @@ func forfeits(res tuner.MatchResult) []string {
 	var out []string
 	for _, g := range res.Games {
 		if g.Record.Forfeit != "" {
-			out = append(out, fmt.Sprintf("pair %d (A %s): %s", g.Pair, g.AColour, g.Record.Forfeit))
+			l := fmt.Sprintf("pair %d (A %s): %s", g.Pair, g.AColour, g.Record.Forfeit)
+			log := g.Record.BlackLog
+			if strings.HasPrefix(g.Record.Forfeit, "white") {
+				log = g.Record.WhiteLog
+			}
+			if log = strings.TrimSpace(log); log != "" {
+				lines := strings.Split(log, "\n")
+				if len(lines) > 3 {
+					lines = append(lines[:3], fmt.Sprintf("… (%d lines in the --json record)", len(lines)))
+				}
+				l += "\n      engine output: " + strings.Join(lines, "\n      ")
+			}
+			out = append(out, l)
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -19,6 +20,9 @@ const KeepRunning = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 // cannot make sense of its input.
 const noMove = "-1 -1 -1 -1 -1 -1"
 
+// jsonNoMove is noMove in the JSON interaction.
+const jsonNoMove = `{"response":{"x0":-1,"y0":-1,"x1":-1,"y1":-1,"x2":-1,"y2":-1}}`
+
 // BotzoneMoveTime is the time per move when the user gives none: Botzone's per-turn limit
 // for the Amazons is 1 s (a long-running bot's first turn gets more; 1 s is safe).
 const BotzoneMoveTime = time.Second
@@ -28,16 +32,22 @@ const BotzoneMoveTime = time.Second
 // (≈ 20 ms measured here).
 const launchAllowance = 30 * time.Millisecond
 
-// ServeBotzone runs Botzone's simple interaction for the Amazons: the input is the turn
-// number n, then 2n−1 lines (requests and evotune's earlier responses, alternating), and the
-// answer is one move "x0 y0 x1 y1 x2 y2". With keepRunning the bot prints KeepRunning after
-// each answer and then reads either a new full input or just the next request line. A bad
-// input is answered with "-1 -1 -1 -1 -1 -1" and a reason on stderr (errOut).
+// ServeBotzone plays the Amazons on Botzone. Simple interaction: the input is the turn
+// number n, then 2n−1 lines (requests and evotune's earlier responses, alternating), then
+// the data and globaldata lines (evotune saves none), and the answer is one move "x0 y0 x1
+// y1 x2 y2". JSON interaction (an input line starting with '{'): {"requests": [{"x0": …,
+// "y2": …}, …], "responses": [...], ...} in, {"response": {"x0": …, "y2": …}} out. Without
+// keepRunning the bot answers its one turn and returns, as Botzone runs one process per
+// turn (the lines after the requests are not read as moves). With keepRunning it prints
+// KeepRunning after each answer and then reads either a new full input or just the next
+// request (a line, or a JSON object). A bad input is answered with "-1 -1 -1 -1 -1 -1"
+// (JSON: all -1) and a reason on stderr (errOut).
 func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.Writer, keepRunning bool) error {
 	ls := newLines(in)
 	var history []string // all moves in Botzone form, Black's first
 	var blackFirst bool  // whether evotune is Black
 	answered := false    // whether this process has answered before
+	jsonMode := false    // the input was JSON: answer in JSON
 	answer := func() {
 		b, err := replay(cfg, history)
 		var m string
@@ -57,9 +67,17 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 			m = p.BotzoneString(mv)
 			history = append(history, m)
 		}
-		if err != nil {
+		switch {
+		case err != nil:
 			fmt.Fprintln(errOut, "evotune:", err)
-			writeLine(out, noMove)
+			m = noMove
+		}
+		if jsonMode {
+			r, _ := parseBotzoneRequest(m)
+			data, _ := json.Marshal(struct {
+				Response botzoneRequest `json:"response"`
+			}{r})
+			writeLine(out, "%s", data)
 		} else {
 			writeLine(out, "%s", m)
 		}
@@ -72,6 +90,68 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 		line, ok := ls.next()
 		if !ok {
 			return nil
+		}
+		if strings.HasPrefix(line, "{") { // JSON interaction
+			jsonMode = true
+			var in botzoneInput
+			var req botzoneRequest
+			switch {
+			case json.Unmarshal([]byte(line), &in) == nil && in.Requests != nil:
+				history = history[:0]
+				var msgs []string
+				for i, r := range in.Requests {
+					var q botzoneRequest
+					if err := json.Unmarshal(r, &q); err != nil {
+						fmt.Fprintln(errOut, "evotune: request", i+1, err)
+						msgs = nil
+						break
+					}
+					msgs = append(msgs, q.String())
+					if i < len(in.Responses) {
+						if err := json.Unmarshal(in.Responses[i], &q); err != nil {
+							fmt.Fprintln(errOut, "evotune: response", i+1, err)
+							msgs = nil
+							break
+						}
+						msgs = append(msgs, q.String())
+					}
+				}
+				if len(msgs) == 0 {
+					fmt.Fprintln(errOut, "evotune: no requests in the JSON input")
+					writeLine(out, jsonNoMove)
+					if !keepRunning {
+						return nil
+					}
+					continue
+				}
+				blackFirst = msgs[0] == noMove
+				for i, l := range msgs {
+					if i == 0 && blackFirst {
+						continue
+					}
+					history = append(history, l)
+				}
+			case json.Unmarshal([]byte(line), &req) == nil: // keep-running: the next request
+				if first {
+					blackFirst = req.String() == noMove
+				}
+				if !(first && blackFirst) {
+					history = append(history, req.String())
+				}
+			default:
+				fmt.Fprintln(errOut, "evotune: input is not Botzone JSON")
+				writeLine(out, jsonNoMove)
+				if !keepRunning {
+					return nil
+				}
+				continue
+			}
+			first = false
+			answer()
+			if !keepRunning {
+				return nil
+			}
+			continue
 		}
 		if n, err := strconv.Atoi(line); err == nil { // a full simple-interaction input
 			history = history[:0]
@@ -86,6 +166,9 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 			if n < 1 {
 				fmt.Fprintln(errOut, "evotune: turn number", n)
 				writeLine(out, noMove)
+				if !keepRunning {
+					return nil
+				}
 				continue
 			}
 			blackFirst = strings.TrimSpace(reqs[0]) == noMove
@@ -97,6 +180,9 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 			}
 			first = false
 			answer()
+			if !keepRunning {
+				return nil // the data and globaldata lines follow; one turn per process
+			}
 			continue
 		}
 		if first { // a bare request line first: take it as turn 1

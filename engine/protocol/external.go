@@ -3,9 +3,11 @@ package protocol
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -25,7 +27,21 @@ type ExternalSpec struct {
 	// a game (0 = no bound).
 	MoveTime time.Duration
 	GameTime time.Duration
+	// Overhead is the per-move tolerance on top of MoveTime (and of the game time) before
+	// a late answer is a time loss, for the pipe and process scheduling; fastchess and
+	// c-gomoku-cli have the same (default DefaultMoveOverhead).
+	Overhead time.Duration
+	// BotzoneJSON makes the Amazons client speak Botzone's JSON interaction (one line of
+	// JSON in, one out) instead of the simple interaction.
+	BotzoneJSON bool
 }
+
+// DefaultMoveOverhead is ExternalSpec.Overhead's default.
+const DefaultMoveOverhead = 100 * time.Millisecond
+
+// MaxTranscript caps an engine's transcript (lines that were not answers, and its stderr)
+// kept with a game record, in bytes.
+const MaxTranscript = 4096
 
 // ParseCommand reads "cmd:PATH [ARGS]" (arguments separated by blanks); ok is false when
 // s does not start with "cmd:".
@@ -102,6 +118,13 @@ type External struct {
 	errMu   sync.Mutex
 	errTail []string // last lines the program wrote to stderr
 
+	logMu      sync.Mutex
+	log        strings.Builder // transcript: non-answer lines and stderr, capped
+	logDropped int             // lines left out of the transcript by the cap
+
+	// Botzone data and globaldata the bot saved last turn, passed back next turn.
+	bzData, bzGlobal string
+
 	known []string // the moves the program knows, in evotune's notation
 	used  time.Duration
 	// thinkStart is when the current move's request was sent (after any start-up
@@ -118,6 +141,9 @@ const StartupAllowance = 5 * time.Second
 func NewExternal(spec ExternalSpec, g engine.Game) *External {
 	if spec.MoveTime <= 0 {
 		spec.MoveTime = 5 * time.Second
+	}
+	if spec.Overhead <= 0 {
+		spec.Overhead = DefaultMoveOverhead
 	}
 	return &External{spec: spec, game: g}
 }
@@ -147,9 +173,7 @@ func (e *External) start() error {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 64*1024), 1024*1024)
 		for sc.Scan() {
-			if l := strings.TrimSpace(sc.Text()); l != "" {
-				lines <- l
-			}
+			lines <- strings.TrimSpace(sc.Text()) // blank lines too: Botzone's output is positional
 		}
 		close(exited)
 	}()
@@ -162,6 +186,7 @@ func (e *External) start() error {
 				e.errTail = e.errTail[1:]
 			}
 			e.errMu.Unlock()
+			e.note("stderr", sc.Text())
 		}
 	}()
 	return nil
@@ -174,24 +199,63 @@ func (e *External) send(format string, args ...any) error {
 	return nil
 }
 
-// read returns the next line that is not chatter (Gomocup MESSAGE/DEBUG lines), or an
-// error when the deadline passes, the context ends or the program exits.
-func (e *External) read(ctx context.Context, deadline time.Time) (string, error) {
+// note adds a line to the transcript (up to MaxTranscript bytes; later lines are counted).
+func (e *External) note(stream, line string) {
+	e.logMu.Lock()
+	defer e.logMu.Unlock()
+	entry := stream + ": " + line + "\n"
+	if e.log.Len()+len(entry) > MaxTranscript {
+		e.logDropped++
+		return
+	}
+	e.log.WriteString(entry)
+}
+
+// Transcript returns what the engine wrote that was not an answer (stdout lines evotune
+// skipped: search output, help texts, ERROR replies to commands it does not know) and its
+// stderr, capped at MaxTranscript bytes; the referee stores it with the game record.
+func (e *External) Transcript() string {
+	e.logMu.Lock()
+	defer e.logMu.Unlock()
+	t := e.log.String()
+	if e.logDropped > 0 {
+		t += fmt.Sprintf("… %d more lines not kept\n", e.logDropped)
+	}
+	return t
+}
+
+// read returns the next line accept takes as an answer. Other lines — Gomocup MESSAGE and
+// DEBUG, search output, help texts, ERROR replies to commands the engine does not know —
+// go to the transcript and are skipped, as the reference managers skip them. It fails when
+// the deadline passes (a time loss), the context ends or the program exits.
+func (e *External) read(ctx context.Context, deadline time.Time, accept func(string) bool) (string, error) {
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	for {
 		select {
 		case l := <-e.lines:
-			u := strings.ToUpper(l)
-			if strings.HasPrefix(u, "MESSAGE") || strings.HasPrefix(u, "DEBUG") {
+			if l == "" {
+				continue
+			}
+			if !accept(l) {
+				e.note("stdout", l)
 				continue
 			}
 			return l, nil
 		case <-e.exited:
-			select {
-			case l := <-e.lines:
-				return l, nil
-			default:
+			for {
+				select {
+				case l := <-e.lines:
+					if l != "" && accept(l) {
+						return l, nil
+					}
+					if l != "" {
+						e.note("stdout", l)
+					}
+					continue
+				default:
+				}
+				break
 			}
 			e.errMu.Lock()
 			tail := strings.Join(e.errTail, " | ")
@@ -226,7 +290,7 @@ func (e *External) Move(ctx context.Context, b engine.Board) (string, engine.Sea
 	}
 	start := time.Now()
 	e.thinkStart = start
-	deadline := start.Add(budget)
+	deadline := start.Add(budget + e.spec.Overhead)
 	var m string
 	var err error
 	switch e.game.Name() {
@@ -297,29 +361,39 @@ func (e *External) gomocupMove(ctx context.Context, b engine.Board, hist []strin
 		if err := e.send("START %d", n); err != nil {
 			return "", err
 		}
-		l, err := e.read(ctx, time.Now().Add(StartupAllowance))
+		l, err := e.read(ctx, time.Now().Add(StartupAllowance), func(l string) bool {
+			u := strings.ToUpper(l)
+			return u == "OK" || strings.HasPrefix(u, "ERROR")
+		})
 		if err != nil {
 			return "", err
 		}
-		deadline = time.Now().Add(budget)
-		e.thinkStart = time.Now()
 		if !strings.EqualFold(l, "OK") {
 			return "", fmt.Errorf("START %d answered %q", n, l)
 		}
+		deadline = time.Now().Add(budget + e.spec.Overhead)
+		e.thinkStart = time.Now()
+		// The full INFO, as Piskvork sends it at the start of every game. Engines answer
+		// keys they do not know with ERROR or nothing; read skips such lines.
 		rule := 0
 		if g, ok := e.game.(gomoku.Game); ok && g.Rule == gomoku.Standard {
 			rule = 1
 		} else if ok && g.Rule == gomoku.Renju {
 			rule = 4
 		}
-		e.send("INFO timeout_turn %d", budget.Milliseconds())
+		e.send("INFO timeout_turn %d", e.spec.MoveTime.Milliseconds())
 		e.send("INFO timeout_match %d", e.spec.GameTime.Milliseconds())
+		e.send("INFO max_memory 0")
+		e.send("INFO game_type 1")
 		e.send("INFO rule %d", rule)
 		e.known = nil
 	}
+	// time_left every move; with no match limit, the largest value, as Piskvork sends it.
+	left := int64(math.MaxInt32)
 	if e.spec.GameTime > 0 {
-		e.send("INFO time_left %d", (e.spec.GameTime - e.used).Milliseconds())
+		left = (e.spec.GameTime - e.used).Milliseconds()
 	}
+	e.send("INFO time_left %d", left)
 	var err error
 	switch {
 	case len(hist) == 0:
@@ -348,7 +422,7 @@ func (e *External) gomocupMove(ctx context.Context, b engine.Board, hist []strin
 	if err != nil {
 		return "", err
 	}
-	l, err := e.read(ctx, deadline)
+	l, err := e.read(ctx, deadline, gomocupAnswer)
 	if err != nil {
 		return "", err
 	}
@@ -359,6 +433,14 @@ func (e *External) gomocupMove(ctx context.Context, b engine.Board, hist []strin
 		return "", fmt.Errorf("protocol violation: answer %q is not x,y on the board", l)
 	}
 	return fmt.Sprintf("%c%d", 'a'+rune(x), n-y), nil
+}
+
+// gomocupAnswer is a move answer "x,y" (blanks allowed); anything else is skipped.
+func gomocupAnswer(l string) bool {
+	a, c, ok := strings.Cut(l, ",")
+	_, e1 := strconv.Atoi(strings.TrimSpace(a))
+	_, e2 := strconv.Atoi(strings.TrimSpace(c))
+	return ok && e1 == nil && e2 == nil
 }
 
 // ---- SAU (Connect6) ----
@@ -377,15 +459,10 @@ func (e *External) sauMove(ctx context.Context, b engine.Board, hist []string, d
 		if err := e.start(); err != nil {
 			return "", err
 		}
-		if err := e.send("name?"); err != nil {
+		if err := e.sauHandshake(ctx); err != nil {
 			return "", err
 		}
-		if l, err := e.read(ctx, time.Now().Add(StartupAllowance)); err != nil {
-			return "", err
-		} else if !strings.HasPrefix(strings.ToLower(l), "name") {
-			return "", fmt.Errorf("protocol violation: name? answered %q", l)
-		}
-		deadline = time.Now().Add(e.spec.MoveTime)
+		deadline = time.Now().Add(e.spec.MoveTime + e.spec.Overhead)
 		e.thinkStart = time.Now()
 		color := "black"
 		if me == 1 {
@@ -408,21 +485,48 @@ func (e *External) sauMove(ctx context.Context, b engine.Board, hist []string, d
 			return "", err
 		}
 	}
-	l, err := e.read(ctx, deadline)
+	l, err := e.read(ctx, deadline, func(l string) bool {
+		f := strings.Fields(l)
+		return len(f) == 2 && strings.EqualFold(f[0], "move")
+	})
 	if err != nil {
 		return "", err
 	}
-	f := strings.Fields(l)
-	if len(f) != 2 || !strings.EqualFold(f[0], "move") {
-		return "", fmt.Errorf("protocol violation: answer %q is not 'move XXYY'", l)
+	return sauToNotation(strings.Fields(l)[1])
+}
+
+// sauHandshake asks the engine its name as the SAU platform does ("name?"), and, for
+// engines that know only "name", asks that after a second; a help text printed at start-up
+// is skipped. An engine that names itself in neither way within StartupAllowance still
+// plays (the name is not needed to play); the transcript says so.
+func (e *External) sauHandshake(ctx context.Context) error {
+	if err := e.send("name?"); err != nil {
+		return err
 	}
-	return sauToNotation(f[1])
+	isName := func(l string) bool { return strings.HasPrefix(strings.ToLower(l), "name") }
+	end := time.Now().Add(StartupAllowance)
+	_, err := e.read(ctx, time.Now().Add(time.Second), isName)
+	if err != nil && strings.HasPrefix(err.Error(), "time loss") {
+		if err := e.send("name"); err != nil {
+			return err
+		}
+		_, err = e.read(ctx, end, isName)
+		if err != nil && strings.HasPrefix(err.Error(), "time loss") {
+			e.note("evotune", "no answer to name? or name; playing on")
+			return nil
+		}
+	}
+	return err
 }
 
 // ---- Botzone (Amazons) ----
 
-// botzoneMove runs the program once for this move with the simple interaction's full
-// input, as Botzone does without keep-running.
+// botzoneMove runs the program once for this move, as Botzone does without keep-running:
+// the full input (simple interaction: the turn number, requests and responses
+// alternating, then the data and globaldata the bot saved last turn; or the same as one
+// line of JSON), then end of input. The answer is the first line that is a move (simple)
+// or a JSON object with a response; the lines after it are the bot's debug, data and
+// globaldata (simple), kept for the next turn.
 func (e *External) botzoneMove(ctx context.Context, b engine.Board, hist []string, deadline time.Time) (string, error) {
 	ref, err := e.game.NewBoard(b.Size())
 	if err != nil {
@@ -461,25 +565,151 @@ func (e *External) botzoneMove(ctx context.Context, b engine.Board, hist []strin
 		e.cmd.Wait()
 		e.cmd = nil
 	}()
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "%d\n", len(reqs))
-	for i, r := range reqs {
-		sb.WriteString(r + "\n")
-		if i < len(resps) {
-			sb.WriteString(resps[i] + "\n")
+	var input string
+	if e.spec.BotzoneJSON {
+		input = botzoneJSONInput(reqs, resps, e.bzData, e.bzGlobal, e.spec.MoveTime)
+	} else {
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "%d\n", len(reqs))
+		for i, r := range reqs {
+			sb.WriteString(r + "\n")
+			if i < len(resps) {
+				sb.WriteString(resps[i] + "\n")
+			}
 		}
+		sb.WriteString(e.bzData + "\n" + e.bzGlobal + "\n")
+		input = sb.String()
 	}
-	if _, err := io.WriteString(e.stdin, sb.String()); err != nil {
+	if _, err := io.WriteString(e.stdin, input); err != nil {
 		return "", fmt.Errorf("the engine stopped reading: %w", err)
 	}
-	l, err := e.read(ctx, deadline)
-	if err != nil {
-		return "", err
-	}
+	e.stdin.Close() // end of input: a bot may read to EOF before it answers
 	p := b.(*amazons.Board).Position()
-	mv, err := p.ParseMove(l)
-	if err != nil {
-		return "", fmt.Errorf("protocol violation: %w", err)
+	var mv amazons.Move
+	var rest []string // what followed the answer, for data and globaldata
+	if e.spec.BotzoneJSON {
+		var out botzoneOutput
+		if _, err := e.read(ctx, deadline, func(l string) bool {
+			out = botzoneOutput{}
+			return json.Unmarshal([]byte(l), &out) == nil && out.Response != nil
+		}); err != nil {
+			return "", err
+		}
+		move, err := out.move()
+		if err != nil {
+			return "", fmt.Errorf("protocol violation: %w", err)
+		}
+		if mv, err = p.ParseMove(move); err != nil {
+			return "", fmt.Errorf("protocol violation: %w", err)
+		}
+		e.bzData, e.bzGlobal = out.Data, out.GlobalData
+	} else {
+		if _, err := e.read(ctx, deadline, func(l string) bool {
+			m, err := p.ParseMove(l)
+			mv = m
+			return err == nil
+		}); err != nil {
+			return "", err
+		}
+		rest = e.drain(100 * time.Millisecond)
+		e.bzData, e.bzGlobal = "", ""
+		if len(rest) > 1 {
+			e.bzData = rest[1]
+		}
+		if len(rest) > 2 {
+			e.bzGlobal = strings.Join(rest[2:], " ")
+		}
 	}
 	return p.MoveString(mv), nil
+}
+
+// drain waits up to grace for the program to finish writing and returns the lines it
+// wrote after its answer (blank lines kept: Botzone's output is positional).
+func (e *External) drain(grace time.Duration) []string {
+	select {
+	case <-e.exited:
+	case <-time.After(grace):
+	}
+	var out []string
+	for {
+		select {
+		case l := <-e.lines:
+			if l == KeepRunning {
+				return out
+			}
+			out = append(out, l)
+		default:
+			return out
+		}
+	}
+}
+
+// botzoneRequest is a Botzone Amazons request or response in the JSON interaction.
+type botzoneRequest struct {
+	X0 int `json:"x0"`
+	Y0 int `json:"y0"`
+	X1 int `json:"x1"`
+	Y1 int `json:"y1"`
+	X2 int `json:"x2"`
+	Y2 int `json:"y2"`
+}
+
+func (r botzoneRequest) String() string {
+	return fmt.Sprintf("%d %d %d %d %d %d", r.X0, r.Y0, r.X1, r.Y1, r.X2, r.Y2)
+}
+
+func parseBotzoneRequest(s string) (botzoneRequest, error) {
+	var r botzoneRequest
+	if _, err := fmt.Sscan(s, &r.X0, &r.Y0, &r.X1, &r.Y1, &r.X2, &r.Y2); err != nil {
+		return r, fmt.Errorf("%q is not six numbers", s)
+	}
+	return r, nil
+}
+
+// botzoneInput is the JSON interaction's input.
+type botzoneInput struct {
+	Requests    []json.RawMessage `json:"requests"`
+	Responses   []json.RawMessage `json:"responses"`
+	Data        string            `json:"data"`
+	GlobalData  string            `json:"globaldata"`
+	TimeLimit   any               `json:"time_limit,omitempty"`
+	MemoryLimit any               `json:"memory_limit,omitempty"`
+}
+
+func botzoneJSONInput(reqs, resps []string, data, global string, moveTime time.Duration) string {
+	in := botzoneInput{Requests: []json.RawMessage{}, Responses: []json.RawMessage{}, Data: data, GlobalData: global,
+		TimeLimit: moveTime.Seconds()}
+	for _, list := range []struct {
+		src []string
+		dst *[]json.RawMessage
+	}{{reqs, &in.Requests}, {resps, &in.Responses}} {
+		for _, m := range list.src {
+			r, _ := parseBotzoneRequest(m)
+			raw, _ := json.Marshal(r)
+			*list.dst = append(*list.dst, raw)
+		}
+	}
+	out, _ := json.Marshal(in)
+	return string(out) + "\n"
+}
+
+// botzoneOutput is the JSON interaction's output; the response is an object with x0…y2
+// or a string of six numbers.
+type botzoneOutput struct {
+	Response   json.RawMessage `json:"response"`
+	Debug      any             `json:"debug,omitempty"`
+	Data       string          `json:"data,omitempty"`
+	GlobalData string          `json:"globaldata,omitempty"`
+}
+
+func (o botzoneOutput) move() (string, error) {
+	var r botzoneRequest
+	if err := json.Unmarshal(o.Response, &r); err == nil {
+		return r.String(), nil
+	}
+	var s string
+	if err := json.Unmarshal(o.Response, &s); err == nil {
+		return s, nil
+	}
+	return "", fmt.Errorf("response %s is neither {x0 … y2} nor a string of six numbers", o.Response)
 }

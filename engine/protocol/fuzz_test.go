@@ -14,7 +14,7 @@ import (
 )
 
 var (
-	gomocupAnswer = regexp.MustCompile(`^(OK|\d+,\d+|ERROR .*|UNKNOWN .*|MESSAGE depth \d+ .* pv .*|name=".*)$`)
+	gomocupLine = regexp.MustCompile(`^(OK|\d+,\d+|ERROR .*|UNKNOWN .*|MESSAGE depth \d+ .* pv .*|name=".*)$`)
 	sauAnswer     = regexp.MustCompile(`^(name .+|move [A-S]{2}([A-S]{2}|@@)?|error .*)$`)
 	botzoneAnswer = regexp.MustCompile(`^(-?\d+ -?\d+ -?\d+ -?\d+ -?\d+ -?\d+|` + regexp.QuoteMeta(KeepRunning) + `)$`)
 )
@@ -51,7 +51,7 @@ func FuzzServers(f *testing.F) {
 		}
 		var out, errOut bytes.Buffer
 		ServeGomocup(context.Background(), fuzzCfg(gomoku.Game{}, 0), strings.NewReader(in), &out)
-		check("gomocup", out.String(), gomocupAnswer)
+		check("gomocup", out.String(), gomocupLine)
 		out.Reset()
 		ServeSAU(context.Background(), fuzzCfg(connect6.Game{}, 0), strings.NewReader(in), &out)
 		check("sau", out.String(), sauAnswer)

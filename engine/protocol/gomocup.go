@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -224,13 +225,28 @@ func (s *gomocup) board() (engine.Board, error) {
 	case len(opp) != len(own):
 		return nil, fmt.Errorf("the board has %d own and %d opponent stones: not evotune's turn", len(own), len(opp))
 	}
-	for i := 0; i < len(black)+len(white); i++ {
-		st := black[i/2]
-		if i%2 == 1 {
-			st = white[i/2]
+	// A position does not depend on the order of BOARD's lines, but replaying stones in
+	// their order may pass through a five (or, in renju, a forbidden point) that a later
+	// stone turns into an overline or blocks. Place stones in an order that keeps the game
+	// going: for each colour in turn, the first of its remaining stones that does not end
+	// the game. Only a position every order ends (one holding a five) is refused.
+	left := [2][]stone{black, white}
+	for n := len(black) + len(white); n > 0; n-- {
+		c := b.Ply() % 2
+		placed := false
+		for i, st := range left[c] {
+			next := b.Clone()
+			if err := next.Play(s.notation(st.x, st.y)); err != nil {
+				return nil, fmt.Errorf("stone %d,%d: %v", st.x, st.y, err)
+			}
+			if next.Outcome() == engine.Ongoing || n == 1 {
+				b, placed = next, true
+				left[c] = append(left[c][:i:i], left[c][i+1:]...)
+				break
+			}
 		}
-		if err := b.Play(s.notation(st.x, st.y)); err != nil {
-			return nil, fmt.Errorf("stone %d,%d: %v", st.x, st.y, err)
+		if !placed {
+			return nil, errors.New("the game is already over: the position holds a five")
 		}
 	}
 	if b.Outcome() != engine.Ongoing {

@@ -1,0 +1,194 @@
+package protocol
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"evotune/engine"
+	"evotune/engine/amazons"
+	"evotune/engine/connect6"
+	"evotune/engine/gomoku"
+)
+
+// fakeBotEnv makes the test binary a Botzone bot (see TestMain): "eof" reads its whole
+// input to end of input before answering (simple interaction, with debug, data and
+// globaldata lines after the move, and the data it got on stderr); "json" speaks the JSON
+// interaction.
+const fakeBotEnv = "EVOTUNE_FAKE_BOTZONE_BOT"
+
+func TestMain(m *testing.M) {
+	switch os.Getenv(fakeBotEnv) {
+	case "eof":
+		in, _ := io.ReadAll(os.Stdin) // nothing is answered before end of input
+		lines := strings.Split(strings.TrimRight(string(in), "\n"), "\n")
+		n := 0
+		fmt.Sscan(lines[0], &n)
+		data := ""
+		if len(lines) > 2*n {
+			data = lines[2*n]
+		}
+		fmt.Fprintf(os.Stderr, "got data %q\n", data)
+		var out bytes.Buffer
+		cfg := Config{Game: amazons.Game{}, Weights: amazons.Game{}.DefaultWeights(), Limits: engine.Limits{Depth: 1, Width: 4}, Board: 8}
+		ServeBotzone(context.Background(), cfg, bytes.NewReader(in), &out, io.Discard, false)
+		fmt.Printf("%sdebug line\nd%d\nglobal\n", out.String(), n)
+		os.Exit(0)
+	case "json":
+		line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
+		cfg := Config{Game: amazons.Game{}, Weights: amazons.Game{}.DefaultWeights(), Limits: engine.Limits{Depth: 1, Width: 4}, Board: 8}
+		ServeBotzone(context.Background(), cfg, strings.NewReader(line), os.Stdout, io.Discard, false)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// playOne plays a game of g between an external engine (Black) and a depth-1 built-in
+// player, with forfeits, and returns the record.
+func playOne(t *testing.T, g engine.Game, board int, spec ExternalSpec, maxPlies int) engine.GameRecord {
+	t.Helper()
+	b, err := g.NewBoard(board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext := NewExternal(spec, g)
+	defer ext.Close()
+	p, _ := g.NewPlayer(g.DefaultWeights(), engine.Limits{Depth: 1, Width: 3})
+	rec, err := engine.PlayGame(context.Background(), b, ext, p, engine.RefereeOptions{Forfeit: true, MaxPlies: maxPlies})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// TestClientsAsReferenceManagers: scripted engines that behave as real ones do — a slow
+// start, chatter before the answer, ERROR replies to INFO keys they do not know, a help
+// text at start-up, 'name' without 'name?', search lines before 'move', a Botzone bot that
+// reads to end of input, one that speaks JSON, an answer a little after the move time —
+// play their games with no forfeit, as the reference managers would score them; a real
+// time loss still forfeits.
+func TestClientsAsReferenceManagers(t *testing.T) {
+	dir := t.TempDir()
+	script := func(name, body string) []string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755)
+		return []string{p}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot := func(mode string) []string {
+		return script("bot-"+mode+".sh", fmt.Sprintf("%s=%s exec %q\n", fakeBotEnv, mode, self))
+	}
+	// Gomocup: plays down column 0. Slow start (0.8 s before OK, longer than the move
+	// time), a banner, ERROR to every INFO, DEBUG and stray text before each move.
+	chatty := script("chatty.sh", `y=0
+echo "Welcome to chatty 1.0"
+while read l; do case "$l" in
+  START*) sleep 0.8; echo "loading tables... done"; echo OK;;
+  INFO*) echo "ERROR unknown INFO key";;
+  BEGIN|TURN*|DONE) echo "DEBUG depth 3"; echo "eval +12 (not a move)"; echo "0,$y"; y=$((y+1));;
+  END) exit 0;;
+esac; done
+`)
+	// Gomocup: answers 50 ms after the move time, within the default tolerance.
+	late := script("late.sh", `y=0
+while read l; do case "$l" in
+  START*) echo OK;;
+  BEGIN|TURN*|DONE) sleep 0.35; echo "0,$y"; y=$((y+1));;
+esac; done
+`)
+	// SAU: a help text at start-up, knows 'name' but not 'name?', search lines before
+	// every move; plays K11L11, K12L12, … (any legal Connect6 stones will do).
+	sau := script("sau.sh", `echo "usage: engine [options]"
+echo "  --depth N   search depth"
+n=11; first=1
+while read l; do case "$l" in
+  name) echo "name fake6";;
+  name?) echo "error: unknown command name?";;
+  new*) ;;
+  move*|new\ black) ;;
+  quit|end) exit 0;;
+esac
+case "$l" in
+  "new black") echo "VCF time : 0.001"; echo "move JJ"; first=0;;
+  move*) echo "Searching i/42"; r=$(printf "\\$(printf '%03o' $((64+n)))"); echo "move A${r}B${r}"; n=$((n+1));;
+esac; done
+`)
+	cases := []struct {
+		name   string
+		g      engine.Game
+		board  int
+		spec   ExternalSpec
+		plies  int
+		inLog  string // words the transcript must have
+		invert bool   // expect a forfeit (a real time loss)
+	}{
+		{"gomocup chatty, slow start", gomoku.Game{}, 0, ExternalSpec{Argv: chatty, MoveTime: 300 * time.Millisecond}, 6, "ERROR unknown INFO key", false},
+		{"gomocup 50 ms late, default tolerance", gomoku.Game{}, 0, ExternalSpec{Argv: late, MoveTime: 300 * time.Millisecond}, 6, "", false},
+		{"gomocup 50 ms late, no tolerance", gomoku.Game{}, 0, ExternalSpec{Argv: late, MoveTime: 300 * time.Millisecond, Overhead: time.Millisecond}, 6, "", true},
+		{"sau name only, help text, search lines", connect6.Game{}, 0, ExternalSpec{Argv: sau, MoveTime: 500 * time.Millisecond}, 5, "Searching i/42", false},
+		{"botzone read to EOF", amazons.Game{}, 8, ExternalSpec{Argv: bot("eof"), MoveTime: 2 * time.Second}, 6, `got data "d1"`, false},
+		{"botzone JSON", amazons.Game{}, 8, ExternalSpec{Argv: bot("json"), MoveTime: 2 * time.Second, BotzoneJSON: true}, 6, "", false},
+	}
+	for _, c := range cases {
+		rec := playOne(t, c.g, c.board, c.spec, c.plies)
+		switch {
+		case c.invert && !strings.Contains(rec.Forfeit, "time loss"):
+			t.Errorf("%s: forfeit %q, want a time loss", c.name, rec.Forfeit)
+		case !c.invert && rec.Forfeit != "":
+			t.Errorf("%s: forfeited: %s\ntranscript:\n%s", c.name, rec.Forfeit, rec.BlackLog)
+		case !c.invert && rec.Plies < c.plies:
+			t.Errorf("%s: the game stopped at ply %d: %v", c.name, rec.Plies, rec.Moves)
+		case !strings.Contains(rec.BlackLog, c.inLog):
+			t.Errorf("%s: the transcript lacks %q:\n%s", c.name, c.inLog, rec.BlackLog)
+		}
+	}
+}
+
+// TestGomocupBoardOrder: a BOARD position is judged as a position, whatever the order of
+// its lines. Black (evotune's stones) holds six in a row; under exact five (INFO rule 1) the
+// game goes on in both orders, including the one whose replay passes through an exact
+// five; under freestyle the six is a win and both orders are refused.
+func TestGomocupBoardOrder(t *testing.T) {
+	white := "0,0,2\n0,2,2\n0,4,2\n14,0,2\n14,2,2\n14,4,2\n"
+	row := func(xs ...int) string {
+		var sb strings.Builder
+		for _, x := range xs {
+			fmt.Fprintf(&sb, "%d,7,1\n", x)
+		}
+		return sb.String()
+	}
+	for _, rule := range []struct {
+		info    string
+		refused bool
+	}{{"1", false}, {"0", true}} {
+		var answers []string
+		for _, blacks := range []string{row(3, 4, 5, 6, 7, 8), row(3, 4, 6, 7, 8, 5)} {
+			in := "START 15\nINFO rule " + rule.info + "\nBOARD\n" + blacks + white + "DONE\nEND\n"
+			var out bytes.Buffer
+			ServeGomocup(context.Background(), cfgFor(gomoku.Game{}, 0), strings.NewReader(in), &out)
+			got := outLines(out.String())
+			if len(got) != 2 || got[0] != "OK" {
+				t.Fatalf("rule %s: answers %q", rule.info, got)
+			}
+			answers = append(answers, got[1])
+		}
+		for _, a := range answers {
+			if strings.HasPrefix(a, "ERROR") != rule.refused {
+				t.Fatalf("rule %s: answers %q; want refused=%v for both orders", rule.info, answers, rule.refused)
+			}
+		}
+		if !rule.refused && answers[0] != answers[1] {
+			t.Fatalf("rule %s: the two orders of one position got different moves %q", rule.info, answers)
+		}
+	}
+}
