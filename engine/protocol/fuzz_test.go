@@ -14,7 +14,7 @@ import (
 )
 
 var (
-	gomocupLine = regexp.MustCompile(`^(OK|\d+,\d+|ERROR .*|UNKNOWN .*|MESSAGE depth \d+ .* pv .*|name=".*)$`)
+	gomocupLine   = regexp.MustCompile(`^(OK|\d+,\d+|ERROR .*|UNKNOWN .*|MESSAGE depth \d+ .* pv .*|name=".*)$`)
 	sauAnswer     = regexp.MustCompile(`^(name .+|move [A-S]{2}([A-S]{2}|@@)?|error .*)$`)
 	botzoneAnswer = regexp.MustCompile(`^(-?\d+ -?\d+ -?\d+ -?\d+ -?\d+ -?\d+|` + regexp.QuoteMeta(KeepRunning) + `)$`)
 )
