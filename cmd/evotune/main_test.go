@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // bin is the evotune binary built once for the tests that run it as a user would.
@@ -34,25 +35,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// run executes the binary in dir and returns stdout, stderr and the exit status.
+// run executes the binary in dir and returns stdout, stderr and the exit status (see
+// runTimeout; a command still running after 10 minutes fails the test).
 func run(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(stderr.String(), "panic") || strings.Contains(stderr.String(), "goroutine ") {
-		t.Fatalf("evotune %v panicked:\n%s", args, stderr.String())
-	}
-	return stdout.String(), stderr.String(), code
+	return runTimeout(t, dir, 10*time.Minute, args...)
 }
 
 // TestBadInputCLI: every bad input gives a message naming what is wrong and a non-zero
