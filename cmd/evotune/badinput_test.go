@@ -146,7 +146,7 @@ func TestBadInputTable(t *testing.T) {
 		{"--db :memory:", []string{"tune", "--game", "gomoku", "--db", ":memory:"}, []string{"--db", "lose them"}},
 		{"missing verify openings", []string{"tune", "--game", "gomoku", "--verify-openings", "nofile.txt", "--db", "new.db"}, []string{"--verify-openings", "nofile.txt", "no such file"}},
 		{"opponent that does not exist", []string{"tune", "--game", "gomoku", "--opponent", "cmd:./does-not-exist", "--db", "new.db"}, []string{"--opponent", "./does-not-exist", "cannot run it"}},
-		{"opponent that crashes", []string{"tune", "--game", "gomoku", "--opponent", "cmd:./crash.sh", "--db", "new.db"}, []string{"--opponent 1", "start-up check", `"hello"`}},
+		{"opponent that crashes", []string{"tune", "--game", "gomoku", "--opponent", "cmd:./crash.sh", "--db", "new.db"}, []string{"--opponent 1", "start-up check", "exited", "stdout: hello"}},
 		{"negative opponent move time", []string{"tune", "--game", "gomoku", "--opponent-move-time", "-1", "--db", "new.db"}, []string{"--opponent-move-time", "negative"}},
 		{"negative max plies (play)", []string{"play", "--game", "gomoku", "--max-plies", "-1"}, []string{"--max-plies", "-1 is negative"}},
 		{"negative max plies (tune)", []string{"tune", "--game", "gomoku", "--max-plies", "-1", "--db", "new.db"}, []string{"--max-plies", "negative"}},

@@ -86,6 +86,9 @@ func Probe(ctx context.Context, spec ExternalSpec, g engine.Game, board int) err
 	defer e.Close()
 	m, _, err := e.Move(ctx, b)
 	if err != nil {
+		if t := strings.TrimSpace(e.Transcript()); t != "" {
+			err = fmt.Errorf("%w; its output: %s", err, strings.ReplaceAll(t, "\n", " | "))
+		}
 		return fmt.Errorf("start-up check (first move of a game): %w", err)
 	}
 	if err := b.Play(m); err != nil {
