@@ -89,6 +89,9 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)
 	}
+	if err := probeOpponents(ctx, errOut, cfg); err != nil {
+		return err // before the claim: a refused resume writes nothing
+	}
 	// The claim is the lock: atomic in the database, so of two resumes started at once one
 	// claims the run and the other stops here, before writing anything.
 	prev, err := d.ClaimRun(ctx, runID, os.Getpid(), o.force, processAlive)
@@ -103,9 +106,6 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 		name := processName(prev)
 		fmt.Fprintf(errOut, "warning: --force: run %d was marked running by live process %d (%s); taking it over. If that process is an evotune still tuning this run, it stops at its next save.\n",
 			runID, prev, orDash(name))
-	}
-	if err := probeOpponents(ctx, errOut, cfg); err != nil {
-		return err
 	}
 	fmt.Fprintf(errOut, "resuming run %d (%s) after generation %d of %d, %d workers, database %s\n",
 		runID, cfg.Game, state.LastGeneration, cfg.Generations, cfg.Workers, o.dbPath)

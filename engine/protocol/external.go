@@ -72,8 +72,9 @@ func CheckProgram(argv []string) error {
 
 // Probe starts the engine, asks it for the first move of a game of g on a board of side
 // board (0 = the game's default) and checks the move is legal, then ends the engine: the
-// start-up check of 'tune --opponent' and 'match' (handshake and one move, within the
-// spec's move time plus StartupAllowance). The error names the engine and what failed.
+// start-up check of 'tune --opponent' and 'resume' (handshake and one move, within the
+// spec's move time plus StartupAllowance). The error names the engine and what failed,
+// with the engine's output.
 func Probe(ctx context.Context, spec ExternalSpec, g engine.Game, board int) error {
 	if err := CheckProgram(spec.Argv); err != nil {
 		return err
