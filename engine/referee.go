@@ -49,6 +49,10 @@ type GameRecord struct {
 	// standard error, size-capped; "" for built-in players.
 	BlackLog string `json:"black_log,omitempty"`
 	WhiteLog string `json:"white_log,omitempty"`
+	// Swapped is set when a swap opening (Swap2, the swap after the third move) made the
+	// game's first player White: Black and White in this record are then the players'
+	// colours after the swap, and the task's Black played White.
+	Swapped bool `json:"swapped,omitempty"`
 }
 
 // Transcriber is a Player that keeps a transcript of its non-answer output (an external

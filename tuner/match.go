@@ -131,8 +131,16 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 		}
 		for i := 0; i < len(recs); i += 2 {
 			k := first + i/2
-			sa := recs[i].Outcome.Score(engine.Black)
-			sb := recs[i+1].Outcome.Score(engine.White)
+			// A is the task's Black in game i and White in game i+1; a swap opening may
+			// have exchanged the colours (GameRecord.Swapped).
+			aCol := [2]engine.Color{engine.Black, engine.White}
+			for j := range aCol {
+				if recs[i+j].Swapped {
+					aCol[j] = aCol[j].Opponent()
+				}
+			}
+			sa := recs[i].Outcome.Score(aCol[0])
+			sb := recs[i+1].Outcome.Score(aCol[1])
 			for j, s := range []float64{sa, sb} {
 				switch s {
 				case 1:
@@ -142,10 +150,7 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 				default:
 					res.Result.Draws++
 				}
-				col := "black"
-				if j == 1 {
-					col = "white"
-				}
+				col := aCol[j].String()
 				res.Games = append(res.Games, MatchGame{Pair: k, Opening: k % len(cfg.Openings), AColour: col, AScore: s, Record: recs[i+j]})
 			}
 			res.Result.Penta[int((sa+sb)*2+0.5)]++

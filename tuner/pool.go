@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -30,6 +31,11 @@ type GameSetup struct {
 	MaxPlies int
 	// Forfeit scores a player's failure as a loss (set when external engines play).
 	Forfeit bool
+	// OpeningRule, if set (protocol.Swap2 or protocol.Swap3, Gomoku), opens every game with
+	// a swap opening laid by the players instead of the task's opening: the task's Black is
+	// the first player, and the record's Swapped says whether it ended as White. A player
+	// that fails in the opening loses by forfeit.
+	OpeningRule string
 }
 
 // PlayBatch plays every task on `workers` goroutines and returns the records in task
@@ -132,5 +138,51 @@ func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (en
 			return engine.GameRecord{}, err
 		}
 	}
-	return engine.PlayGame(ctx, b, side[0], side[1], engine.RefereeOptions{Opening: t.Opening, MaxPlies: s.MaxPlies, Forfeit: s.Forfeit})
+	opening, swapped := t.Opening, false
+	if s.OpeningRule != "" {
+		var err error
+		if opening, swapped, err = swapOpening(ctx, s, b, side); err != nil {
+			var se *protocol.SwapError
+			if !errors.As(err, &se) || !s.Forfeit {
+				return engine.GameRecord{}, err
+			}
+			// The player that failed in the opening loses; the first player counts as Black.
+			rec := engine.GameRecord{Outcome: engine.BlackWins, Moves: opening, Plies: len(opening),
+				Forfeit: "white (second player) forfeits: " + se.Error()}
+			if se.First {
+				rec.Outcome, rec.Forfeit = engine.WhiteWins, "black (first player) forfeits: "+se.Error()
+			}
+			return rec, nil
+		}
+		if b, err = s.Game.NewBoard(s.Board); err != nil {
+			return engine.GameRecord{}, err
+		}
+		if swapped {
+			side[0], side[1] = side[1], side[0]
+		}
+	}
+	rec, err := engine.PlayGame(ctx, b, side[0], side[1], engine.RefereeOptions{Opening: opening, MaxPlies: s.MaxPlies, Forfeit: s.Forfeit})
+	rec.Swapped = swapped
+	return rec, err
+}
+
+// swapOpening runs the setup's swap opening on b between side[0] (the first player) and
+// side[1]: external engines answer through the protocol (SWAP2BOARD), built-in players with
+// protocol.BuiltinSwap over the game's opening book.
+func swapOpening(ctx context.Context, s GameSetup, b engine.Board, side [2]engine.Player) ([]string, bool, error) {
+	var proposals [][]string
+	if book, ok := s.Game.(engine.OpeningBook); ok {
+		for _, o := range book.BuiltinOpenings(s.Board) {
+			proposals = append(proposals, o.Moves)
+		}
+	}
+	var ch [2]protocol.SwapChooser
+	for i, p := range side {
+		if c, ok := p.(protocol.SwapChooser); ok {
+			ch[i] = c
+		} else {
+			ch[i] = protocol.BuiltinSwap{Player: p, Proposals: proposals}
+		}
+	}
+	return protocol.SwapOpening(ctx, s.OpeningRule, b, ch[0], ch[1])
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"evotune/engine"
 )
 
 // bin is the evotune binary built once for the tests that run it as a user would.
@@ -494,5 +496,61 @@ func TestTuneWithExternalOpponent(t *testing.T) {
 	}
 	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--opponent", "engine.exe"); code == 0 || !strings.Contains(stderr, "cmd:PATH") {
 		t.Fatalf("bad --opponent accepted: %s", stderr)
+	}
+}
+
+// TestSwapOpeningMatch: a Swap2 match between a built-in player and an external engine
+// that swaps whenever it is asked (a shell wrapper around 'evotune engine' answering
+// SWAP2BOARD itself): the game the built-in player opens ends with it as White, and the
+// match counts A's score with A's colour after the swap.
+func TestSwapOpeningMatch(t *testing.T) {
+	dir := t.TempDir()
+	swapper := filepath.Join(dir, "swapper.sh")
+	os.WriteFile(swapper, []byte(`#!/bin/sh
+exec 3>&1
+{ while IFS= read -r l; do
+    case "$l" in
+      SWAP2BOARD*) n=0
+        while IFS= read -r s; do [ "$s" = DONE ] && break; n=$((n+1)); done
+        if [ $n -eq 0 ]; then echo "7,7 8,7 9,9" >&3; else echo SWAP >&3; fi;;
+      *) echo "$l";;
+    esac
+  done; } | "`+bin+`" engine --game gomoku --depth 2
+`), 0o755)
+	out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--opening-rule", "swap2", "--a", "default", "--b", "cmd:"+swapper,
+		"--games", "2", "--depth", "2", "--move-time", "2s", "--json")
+	var m struct {
+		Games []struct {
+			AColour string  `json:"a_colour"`
+			AScore  float64 `json:"a_score"`
+			Record  struct {
+				Outcome engine.Outcome `json:"outcome"`
+				Moves   []string       `json:"moves"`
+				Swapped bool           `json:"swapped"`
+				Forfeit string         `json:"forfeit"`
+			}
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &m) != nil || len(m.Games) != 2 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	for i, g := range m.Games {
+		if g.Record.Forfeit != "" {
+			t.Fatalf("game %d forfeited: %s", i, g.Record.Forfeit)
+		}
+	}
+	// Game 1: A (built-in) opens; the swapper takes Black: A plays White.
+	if g := m.Games[0]; !g.Record.Swapped || g.AColour != "white" || len(g.Record.Moves) < 3 {
+		t.Fatalf("A opened and B swapped: %+v", g)
+	}
+	// Game 2: the swapper opens with 7,7 8,7 9,9 (h8 i8 j6); A answers by its search.
+	if g := m.Games[1]; strings.Join(g.Record.Moves[:3], " ") != "h8 i8 j6" {
+		t.Fatalf("the swapper's proposal is not the opening: %v", g.Record.Moves)
+	}
+	for i, g := range m.Games {
+		want := map[string]float64{"black": g.Record.Outcome.Score(engine.Black), "white": g.Record.Outcome.Score(engine.White)}
+		if g.AScore != want[g.AColour] {
+			t.Fatalf("game %d: A is %s, outcome %q, A scored %v", i, g.AColour, g.Record.Outcome, g.AScore)
+		}
 	}
 }

@@ -37,6 +37,7 @@ type matchOpts struct {
 	gameTime time.Duration
 	overhead time.Duration
 	bzJSON   bool
+	swapRule string
 	exclude  int64
 	dbPath   string
 }
@@ -70,6 +71,7 @@ func newMatchCmd() *cobra.Command {
 	f.DurationVar(&o.moveTime, "move-time", 5*time.Second, "external engines: time limit per move (exceeding it loses the game)")
 	f.DurationVar(&o.gameTime, "game-time", 0, "external engines: time limit per game (0 = none)")
 	f.DurationVar(&o.overhead, "move-overhead", protocol.DefaultMoveOverhead, "external engines: tolerance per move on top of --move-time (and of --game-time) before a late answer loses")
+	f.StringVar(&o.swapRule, "opening-rule", "", "gomoku: open every game with a swap opening laid by the players: swap2 (Gomocup's SWAP2BOARD) or swap3 (the swap after the third move); replaces --openings")
 	f.BoolVar(&o.bzJSON, "botzone-json", false, "amazons external engines: speak Botzone's JSON interaction instead of the simple one")
 	f.IntVar(&o.games, "games", 100, "games to play at most (even); fewer if the SPRT decides")
 	f.StringVar(&o.sprt, "sprt", "", "stop when the SPRT decides: elo0=…,elo1=…,alpha=…,beta=… (--sprt alone: "+sprtDefault+")")
@@ -131,6 +133,18 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		}
 	}
 	spec := o.openings
+	if o.swapRule != "" {
+		if g.Name() != "gomoku" {
+			return fmt.Errorf("--opening-rule %s: swap openings are Gomoku's", o.swapRule)
+		}
+		if o.swapRule != protocol.Swap2 && o.swapRule != protocol.Swap3 {
+			return fmt.Errorf("--opening-rule %q: want %s or %s", o.swapRule, protocol.Swap2, protocol.Swap3)
+		}
+		if spec != "" {
+			return fmt.Errorf("--openings and --opening-rule: the players lay the opening under a swap rule; give one of them")
+		}
+		spec = "none"
+	}
 	if spec == "" {
 		spec = "random"
 		if !protocol.AcceptsOpenings(g.Name()) && (extA != nil || extB != nil) {
@@ -150,7 +164,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	if exclude != nil {
 		label += fmt.Sprintf(", %d openings of run %d excluded", len(exclude), o.exclude)
 	}
-	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: mergeLimits(g, o.lim, fa), MaxPlies: o.maxPlies}
+	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: mergeLimits(g, o.lim, fa), MaxPlies: o.maxPlies, OpeningRule: o.swapRule}
 	prog := newMatchProgress(errOut, "match")
 	res, err := tuner.PlayMatch(ctx, tuner.MatchConfig{Setup: setup, A: wa, B: wb, AExt: extA, BExt: extB, Games: o.games,
 		Openings: openings, SPRT: sprt, Workers: o.workers}, prog.update)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -189,6 +190,101 @@ func TestGomocupBoardOrder(t *testing.T) {
 		}
 		if !rule.refused && answers[0] != answers[1] {
 			t.Fatalf("rule %s: the two orders of one position got different moves %q", rule.info, answers)
+		}
+	}
+}
+
+// scripted is a SwapChooser that gives fixed answers in turn.
+type scripted []struct {
+	swap   bool
+	stones []string
+}
+
+func (s *scripted) SwapAnswer(context.Context, engine.Board) (bool, []string, error) {
+	if len(*s) == 0 {
+		return false, nil, fmt.Errorf("no more answers")
+	}
+	a := (*s)[0]
+	*s = (*s)[1:]
+	return a.swap, a.stones, nil
+}
+
+// TestSwapOpening walks every branch of Swap2 and the swap after the third move, with
+// scripted answers: who plays White afterwards, the stones laid, and which player a wrong
+// answer is charged to.
+func TestSwapOpening(t *testing.T) {
+	three := []string{"h8", "h9", "i9"}
+	type ans = struct {
+		swap   bool
+		stones []string
+	}
+	cases := []struct {
+		name       string
+		rule       string
+		p, q       scripted
+		moves      int
+		pWhite     bool
+		failFirst  *bool // nil: no failure
+		errContain string
+	}{
+		{"q swaps", Swap2, scripted{{false, three}}, scripted{{true, nil}}, 3, true, nil, ""},
+		{"q stays White", Swap2, scripted{{false, three}}, scripted{{false, []string{"i8"}}}, 4, false, nil, ""},
+		{"q lays two, p swaps", Swap2, scripted{{false, three}, {true, nil}}, scripted{{false, []string{"i8", "g7"}}}, 5, false, nil, ""},
+		{"q lays two, p plays White", Swap2, scripted{{false, three}, {false, []string{"j10"}}}, scripted{{false, []string{"i8", "g7"}}}, 6, true, nil, ""},
+		{"swap3: q swaps", Swap3, scripted{{false, three}}, scripted{{true, nil}}, 3, true, nil, ""},
+		{"swap3: two stones refused", Swap3, scripted{{false, three}}, scripted{{false, []string{"i8", "g7"}}}, 3, false, ptr(false), "allows [1]"},
+		{"p lays two stones", Swap2, scripted{{false, []string{"h8", "h9"}}}, scripted{}, 0, false, ptr(true), "allows [3]"},
+		{"p swaps on the empty board", Swap2, scripted{{true, nil}}, scripted{}, 0, false, ptr(true), "SWAP to the empty board"},
+		{"q plays on an occupied point", Swap2, scripted{{false, three}}, scripted{{false, []string{"h8"}}}, 3, false, ptr(false), "h8"},
+	}
+	for _, c := range cases {
+		b, _ := gomoku.Game{}.NewBoard(15)
+		p, q := c.p, c.q
+		moves, pWhite, err := SwapOpening(context.Background(), c.rule, b, &p, &q)
+		var se *SwapError
+		switch {
+		case c.failFirst == nil && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.failFirst != nil && (!errors.As(err, &se) || se.First != *c.failFirst || !strings.Contains(err.Error(), c.errContain)):
+			t.Errorf("%s: error %v, want one charged to first=%v containing %q", c.name, err, *c.failFirst, c.errContain)
+		case len(moves) != c.moves || (c.failFirst == nil && pWhite != c.pWhite):
+			t.Errorf("%s: moves %v, p White %v; want %d moves, p White %v", c.name, moves, pWhite, c.moves, c.pWhite)
+		case c.failFirst == nil && (b.Ply() != c.moves || (b.ToMove() == engine.White) != (c.moves%2 == 1)):
+			t.Errorf("%s: board at ply %d", c.name, b.Ply())
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestGomocupSwap2Server: evotune as a Gomocup engine answers SWAP2BOARD: three legal
+// stones on the empty board, then SWAP or one legal move after three and after five.
+func TestGomocupSwap2Server(t *testing.T) {
+	in := "START 15\nSWAP2BOARD\nDONE\nSWAP2BOARD\n7,7\n7,6\n8,6\nDONE\nSWAP2BOARD\n7,7\n7,6\n8,6\n8,7\n6,8\nDONE\nSWAP2BOARD\n7,7\nDONE\nEND\n"
+	var out bytes.Buffer
+	ServeGomocup(context.Background(), cfgFor(gomoku.Game{}, 0), strings.NewReader(in), &out)
+	got := outLines(out.String())
+	if len(got) != 5 || got[0] != "OK" || !strings.HasPrefix(got[4], "ERROR") {
+		t.Fatalf("answers %q", got)
+	}
+	f := strings.Fields(got[1])
+	b, _ := gomoku.Game{}.NewBoard(15)
+	for _, xy := range f {
+		if !isXY(xy, 15) {
+			t.Fatalf("proposal %q is not x,y stones", got[1])
+		}
+		var x, y int
+		fmt.Sscanf(xy, "%d,%d", &x, &y)
+		if err := b.Play(fmt.Sprintf("%c%d", 'a'+x, 15-y)); err != nil {
+			t.Fatalf("proposal %q: %v", got[1], err)
+		}
+	}
+	if len(f) != 3 {
+		t.Fatalf("proposal %q: want three stones", got[1])
+	}
+	for _, a := range got[2:4] {
+		if a != "SWAP" && !isXY(a, 15) {
+			t.Fatalf("answer %q: want SWAP or one move", a)
 		}
 	}
 }

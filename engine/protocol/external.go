@@ -354,43 +354,13 @@ func prefixOf(known, hist []string) bool {
 
 func (e *External) gomocupMove(ctx context.Context, b engine.Board, hist []string, deadline time.Time, budget time.Duration) (string, error) {
 	n := b.Size()
-	xy := func(m string) (int, int) {
-		row, _ := strconv.Atoi(m[1:])
-		return int(m[0] - 'a'), n - row
-	}
+	xy := func(m string) (int, int) { return gomocupXY(m, n) }
 	if e.cmd == nil {
-		if err := e.start(); err != nil {
+		if err := e.gomocupStart(ctx, n); err != nil {
 			return "", err
-		}
-		if err := e.send("START %d", n); err != nil {
-			return "", err
-		}
-		l, err := e.read(ctx, time.Now().Add(StartupAllowance), func(l string) bool {
-			u := strings.ToUpper(l)
-			return u == "OK" || strings.HasPrefix(u, "ERROR")
-		})
-		if err != nil {
-			return "", err
-		}
-		if !strings.EqualFold(l, "OK") {
-			return "", fmt.Errorf("START %d answered %q", n, l)
 		}
 		deadline = time.Now().Add(budget + e.spec.Overhead)
 		e.thinkStart = time.Now()
-		// The full INFO, as Piskvork sends it at the start of every game. Engines answer
-		// keys they do not know with ERROR or nothing; read skips such lines.
-		rule := 0
-		if g, ok := e.game.(gomoku.Game); ok && g.Rule == gomoku.Standard {
-			rule = 1
-		} else if ok && g.Rule == gomoku.Renju {
-			rule = 4
-		}
-		e.send("INFO timeout_turn %d", e.spec.MoveTime.Milliseconds())
-		e.send("INFO timeout_match %d", e.spec.GameTime.Milliseconds())
-		e.send("INFO max_memory 0")
-		e.send("INFO game_type 1")
-		e.send("INFO rule %d", rule)
-		e.known = nil
 	}
 	// time_left every move; with no match limit, the largest value, as Piskvork sends it.
 	left := int64(math.MaxInt32)
@@ -437,6 +407,110 @@ func (e *External) gomocupMove(ctx context.Context, b engine.Board, hist []strin
 		return "", fmt.Errorf("protocol violation: answer %q is not x,y on the board", l)
 	}
 	return fmt.Sprintf("%c%d", 'a'+rune(x), n-y), nil
+}
+
+// gomocupStart starts the engine for a game on an n×n board: START (within
+// StartupAllowance) and the full INFO, as Piskvork sends it at the start of every game.
+// Engines answer keys they do not know with ERROR or nothing; read skips such lines.
+func (e *External) gomocupStart(ctx context.Context, n int) error {
+	if err := e.start(); err != nil {
+		return err
+	}
+	if err := e.send("START %d", n); err != nil {
+		return err
+	}
+	l, err := e.read(ctx, time.Now().Add(StartupAllowance), func(l string) bool {
+		u := strings.ToUpper(l)
+		return u == "OK" || strings.HasPrefix(u, "ERROR")
+	})
+	if err != nil {
+		return err
+	}
+	if !strings.EqualFold(l, "OK") {
+		return fmt.Errorf("START %d answered %q", n, l)
+	}
+	rule := 0
+	if g, ok := e.game.(gomoku.Game); ok && g.Rule == gomoku.Standard {
+		rule = 1
+	} else if ok && g.Rule == gomoku.Renju {
+		rule = 4
+	}
+	e.send("INFO timeout_turn %d", e.spec.MoveTime.Milliseconds())
+	e.send("INFO timeout_match %d", e.spec.GameTime.Milliseconds())
+	e.send("INFO max_memory 0")
+	e.send("INFO game_type 1")
+	e.send("INFO rule %d", rule)
+	e.known = nil
+	return nil
+}
+
+// SwapAnswer implements SwapChooser over Gomocup's SWAP2BOARD: the opening stones so far
+// (x,y lines), DONE; the answer is SWAP or stones "x,y x,y …". Gomoku only.
+func (e *External) SwapAnswer(ctx context.Context, b engine.Board) (bool, []string, error) {
+	if e.game.Name() != "gomoku" {
+		return false, nil, fmt.Errorf("%s: swap openings are Gomoku's", e.spec.Name())
+	}
+	n := b.Size()
+	if e.cmd == nil {
+		if err := e.gomocupStart(ctx, n); err != nil {
+			return false, nil, fmt.Errorf("%s: %w", e.spec.Name(), err)
+		}
+	}
+	h, ok := b.(engine.Historian)
+	if !ok {
+		return false, nil, errors.New("the board has no move history")
+	}
+	start := time.Now()
+	err := e.send("SWAP2BOARD")
+	for _, m := range h.History() {
+		x, y := gomocupXY(m, n)
+		if err == nil {
+			err = e.send("%d,%d", x, y)
+		}
+	}
+	if err == nil {
+		err = e.send("DONE")
+	}
+	if err != nil {
+		return false, nil, fmt.Errorf("%s: %w", e.spec.Name(), err)
+	}
+	l, err := e.read(ctx, start.Add(e.spec.MoveTime+e.spec.Overhead), func(l string) bool {
+		if strings.EqualFold(l, "SWAP") {
+			return true
+		}
+		f := strings.Fields(l)
+		for _, xy := range f {
+			if !gomocupAnswer(xy) {
+				return false
+			}
+		}
+		return len(f) > 0
+	})
+	e.used += time.Since(start)
+	if err != nil {
+		return false, nil, fmt.Errorf("%s: %w", e.spec.Name(), err)
+	}
+	e.known = nil // the game goes on with BOARD
+	if strings.EqualFold(l, "SWAP") {
+		return true, nil, nil
+	}
+	var stones []string
+	for _, xy := range strings.Fields(l) {
+		a, c, _ := strings.Cut(xy, ",")
+		x, _ := strconv.Atoi(strings.TrimSpace(a))
+		y, _ := strconv.Atoi(strings.TrimSpace(c))
+		if x < 0 || y < 0 || x >= n || y >= n {
+			return false, nil, fmt.Errorf("%s: protocol violation: stone %q is off the board", e.spec.Name(), xy)
+		}
+		stones = append(stones, fmt.Sprintf("%c%d", 'a'+rune(x), n-y))
+	}
+	return false, stones, nil
+}
+
+// gomocupXY converts a Gomoku move ("h8") to Gomocup's x,y (from 0 at the top-left).
+func gomocupXY(m string, n int) (int, int) {
+	row, _ := strconv.Atoi(m[1:])
+	return int(m[0] - 'a'), n - row
 }
 
 // gomocupAnswer is a move answer "x,y" (blanks allowed); anything else is skipped.

@@ -130,6 +130,33 @@ func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) 
 				continue
 			}
 			s.play(ctx)
+		case "SWAP2BOARD":
+			if !s.ready() {
+				continue
+			}
+			var moves []string
+			var bad error
+			for {
+				l, ok := ls.next()
+				if !ok {
+					return nil
+				}
+				if strings.EqualFold(l, "DONE") {
+					break
+				}
+				x, y, err := s.parseXY(l)
+				if err != nil {
+					bad = fmt.Errorf("SWAP2BOARD line %q: %v", l, err)
+					continue
+				}
+				moves = append(moves, s.notation(x, y))
+			}
+			if bad == nil {
+				bad = s.swap2(ctx, moves)
+			}
+			if bad != nil {
+				writeLine(out, "ERROR %v", bad)
+			}
 		case "TAKEBACK":
 			x, y, err := s.parseXY(arg)
 			if err != nil || len(s.stones) == 0 || s.stones[len(s.stones)-1].x != x || s.stones[len(s.stones)-1].y != y {
@@ -272,6 +299,59 @@ func (s *gomocup) budget() time.Duration {
 const matchShare = 15
 
 // play answers with evotune's move and records it.
+// swap2 answers SWAP2BOARD (Gomocup's Swap2 opening) on the stones given in order, Black
+// first: three stones on an empty board, then SWAP or the next move (BuiltinSwap with this
+// engine's search and the opening book's three-stone openings as proposals).
+func (s *gomocup) swap2(ctx context.Context, moves []string) error {
+	b, err := gomoku.Game{Rule: s.rule}.NewBoard(s.size)
+	if err != nil {
+		return err
+	}
+	for _, m := range moves {
+		if err := b.Play(m); err != nil {
+			return fmt.Errorf("stone %s: %v", m, err)
+		}
+	}
+	if n := len(moves); n != 0 && n != 3 && n != 5 {
+		return fmt.Errorf("%d stones: Swap2 asks after 0, 3 or 5", n)
+	}
+	if b.Outcome() != engine.Ongoing {
+		return errors.New("the game is already over")
+	}
+	p, err := s.cfg.Game.NewPlayer(s.cfg.Weights, s.cfg.limits(s.cfg.budgetFor(s.budget())))
+	if err != nil {
+		return err
+	}
+	var proposals [][]string
+	if book, ok := s.cfg.Game.(engine.OpeningBook); ok {
+		for _, o := range book.BuiltinOpenings(s.size) {
+			proposals = append(proposals, o.Moves)
+		}
+	}
+	if len(moves) == 0 {
+		// Proposing searches every proposal: give each a share of the move's time.
+		p, err = s.cfg.Game.NewPlayer(s.cfg.Weights, s.cfg.limits(s.cfg.budgetFor(s.budget())/time.Duration(max(1, len(proposals)))))
+		if err != nil {
+			return err
+		}
+	}
+	swap, stones, err := BuiltinSwap{Player: p, Proposals: proposals}.SwapAnswer(ctx, b)
+	if err != nil {
+		return err
+	}
+	if swap {
+		writeLine(s.out, "SWAP")
+		return nil
+	}
+	var xy []string
+	for _, m := range stones {
+		x, y := gomocupXY(m, s.size)
+		xy = append(xy, fmt.Sprintf("%d,%d", x, y))
+	}
+	writeLine(s.out, "%s", strings.Join(xy, " "))
+	return nil
+}
+
 func (s *gomocup) play(ctx context.Context) {
 	b, err := s.board()
 	if err != nil {
