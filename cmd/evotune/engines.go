@@ -179,6 +179,7 @@ type playOpts struct {
 	opening      string
 	maxPlies     int
 	json, show   bool
+	save, from   string
 }
 
 func newPlayCmd() *cobra.Command {
@@ -188,7 +189,9 @@ func newPlayCmd() *cobra.Command {
 		Short: "Play one game between two weights files and print the moves and result",
 		Args:  cobra.NoArgs,
 		Example: "  evotune play --game gomoku --black default --white default --depth 3\n" +
-			"  evotune play --game connect6 --black tuned.json --white default --show",
+			"  evotune play --game connect6 --black tuned.json --white default --show\n" +
+			"  evotune play --game gomoku --save game.psq\n" +
+			"  evotune play --game gomoku --from game.psq --black tuned.json",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runPlay(cmd.Context(), o, cmd.OutOrStdout())
 		},
@@ -202,6 +205,9 @@ func newPlayCmd() *cobra.Command {
 	c.Flags().IntVar(&o.maxPlies, "max-plies", 0, "adjudicate a draw after this many plies (0 = the game's own end)")
 	c.Flags().BoolVar(&o.json, "json", false, "print the game record as JSON")
 	c.Flags().BoolVar(&o.show, "show", false, "draw the final position")
+	c.Flags().StringVar(&o.save, "save", "", "write the game to FILE: .psq (Piskvork, Gomoku), .json (evotune's record) or text in the game's notation")
+	c.Flags().StringVar(&o.from, "from", "", "continue a saved game (.psq, .json or a notation text file): its moves are played first")
+	c.MarkFlagsMutuallyExclusive("from", "opening")
 	return c
 }
 
@@ -228,19 +234,39 @@ func runPlay(ctx context.Context, o playOpts, out io.Writer) error {
 			return err
 		}
 	}
-	b, err := g.NewBoard(o.board)
-	if err != nil {
-		return fmt.Errorf("--board: %w", err)
-	}
 	var opening []string
 	for _, m := range strings.Split(o.opening, ",") {
 		if m = strings.TrimSpace(m); m != "" {
 			opening = append(opening, m)
 		}
 	}
+	if o.from != "" {
+		moves, size, err := loadGame(o.from, g)
+		if err != nil {
+			return err
+		}
+		if size != 0 && o.board == 0 {
+			o.board = size
+		} else if size != 0 && size != o.board {
+			return fmt.Errorf("--from %s: the game is on a %d board, --board says %d", o.from, size, o.board)
+		}
+		opening = moves
+	}
+	b, err := g.NewBoard(o.board)
+	if err != nil {
+		return fmt.Errorf("--board: %w", err)
+	}
 	rec, err := engine.PlayGame(ctx, b, players[0], players[1], engine.RefereeOptions{Opening: opening, MaxPlies: o.maxPlies})
 	if err != nil {
+		if o.from != "" {
+			return fmt.Errorf("--from %s: %w", o.from, err)
+		}
 		return err
+	}
+	if o.save != "" {
+		if err := saveGame(o.save, g, b, rec, o.black, o.white, o.rule); err != nil {
+			return fmt.Errorf("--save: %w", err)
+		}
 	}
 	if o.json {
 		return writeJSON(out, struct {

@@ -554,3 +554,32 @@ exec 3>&1
 		}
 	}
 }
+
+// TestSaveAndContinue: games saved as .psq (Gomoku), .json and notation text are read back
+// by --from, which replays them and plays on; a .psq of another game is refused.
+func TestSaveAndContinue(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ game, file string }{{"gomoku", "g.psq"}, {"amazons", "a.json"}, {"connect6", "c.txt"}, {"gomoku", "g.json"}} {
+		args := []string{"play", "--game", c.game, "--depth", "1", "--max-plies", "6", "--json"}
+		if c.game == "amazons" {
+			args = append(args, "--board", "8")
+		}
+		first, stderr, code := run(t, dir, append(args, "--save", c.file)...)
+		if code != 0 {
+			t.Fatalf("%s --save %s: %s", c.game, c.file, stderr)
+		}
+		second, stderr, code := run(t, dir, "play", "--game", c.game, "--depth", "1", "--max-plies", "9", "--from", c.file, "--json")
+		if code != 0 {
+			t.Fatalf("%s --from %s: %s", c.game, c.file, stderr)
+		}
+		var a, b struct{ Record struct{ Moves []string } }
+		json.Unmarshal([]byte(first), &a)
+		json.Unmarshal([]byte(second), &b)
+		if len(a.Record.Moves) != 6 || len(b.Record.Moves) != 9 || strings.Join(b.Record.Moves[:6], " ") != strings.Join(a.Record.Moves, " ") {
+			t.Fatalf("%s: saved %v, continued %v", c.file, a.Record.Moves, b.Record.Moves)
+		}
+	}
+	if _, stderr, code := run(t, dir, "play", "--game", "connect6", "--from", "g.psq"); code == 0 || !strings.Contains(stderr, "Gomoku") {
+		t.Fatalf("connect6 --from a .psq: exit %d, %q", code, stderr)
+	}
+}
