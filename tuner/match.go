@@ -114,8 +114,8 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 		var tasks []GameTask
 		for k := first; k < last; k++ {
 			o := cfg.Openings[k%len(cfg.Openings)]
-			tasks = append(tasks, GameTask{Black: cfg.A, White: cfg.B, BlackExt: cfg.AExt, WhiteExt: cfg.BExt, Opening: o},
-				GameTask{Black: cfg.B, White: cfg.A, BlackExt: cfg.BExt, WhiteExt: cfg.AExt, Opening: o})
+			tasks = append(tasks, GameTask{Black: cfg.A, White: cfg.B, BlackExt: cfg.AExt, WhiteExt: cfg.BExt, Opening: o, Name: fmt.Sprintf("pair%04d-game1", k)},
+				GameTask{Black: cfg.B, White: cfg.A, BlackExt: cfg.BExt, WhiteExt: cfg.AExt, Opening: o, Name: fmt.Sprintf("pair%04d-game2", k)})
 		}
 		sofar := res.Result // read by progress while the batch runs
 		recs, err := PlayBatch(ctx, cfg.Setup, tasks, cfg.Workers, func() {

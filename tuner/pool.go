@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 
@@ -21,6 +22,8 @@ type GameTask struct {
 	// Depth, if > 0, replaces the setup's search depth for both players (mixed-depth
 	// tuning, Config.Depths).
 	Depth int
+	// Name names the game in engine log files (GameSetup.EngineLogDir), e.g. "pair0003-game1".
+	Name string
 }
 
 // GameSetup is what every game of a batch shares.
@@ -36,6 +39,9 @@ type GameSetup struct {
 	// the first player, and the record's Swapped says whether it ended as White. A player
 	// that fails in the opening loses by forfeit.
 	OpeningRule string
+	// EngineLogDir, if set, keeps each external engine's full transcript of each game in
+	// DIR/NAME-COLOUR.log (NAME from the task, COLOUR the engine's colour in the task).
+	EngineLogDir string
 }
 
 // PlayBatch plays every task on `workers` goroutines and returns the records in task
@@ -129,7 +135,15 @@ func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (en
 		ext *protocol.ExternalSpec
 	}{{t.Black, t.BlackExt}, {t.White, t.WhiteExt}} {
 		if c.ext != nil {
-			x := protocol.NewExternal(*c.ext, s.Game)
+			spec := *c.ext
+			if s.EngineLogDir != "" {
+				name := t.Name
+				if name == "" {
+					name = "game"
+				}
+				spec.LogFile = filepath.Join(s.EngineLogDir, fmt.Sprintf("%s-%s.log", name, []string{"black", "white"}[i]))
+			}
+			x := protocol.NewExternal(spec, s.Game)
 			defer x.Close()
 			side[i] = x
 			continue

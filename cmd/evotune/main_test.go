@@ -518,7 +518,7 @@ exec 3>&1
   done; } | "`+bin+`" engine --game gomoku --depth 2
 `), 0o755)
 	out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--opening-rule", "swap2", "--a", "default", "--b", "cmd:"+swapper,
-		"--games", "2", "--depth", "2", "--move-time", "2s", "--json")
+		"--games", "2", "--depth", "2", "--move-time", "2s", "--json", "--engine-log", filepath.Join(dir, "logs"))
 	var m struct {
 		Games []struct {
 			AColour string  `json:"a_colour"`
@@ -537,6 +537,14 @@ exec 3>&1
 	for i, g := range m.Games {
 		if g.Record.Forfeit != "" {
 			t.Fatalf("game %d forfeited: %s", i, g.Record.Forfeit)
+		}
+	}
+	// --engine-log: B's full transcript of each game, named by pair, game and B's colour in
+	// the task, with what was sent (SWAP2BOARD) and read (SWAP).
+	for _, name := range []string{"pair0000-game1-white.log", "pair0000-game2-black.log"} {
+		b, err := os.ReadFile(filepath.Join(dir, "logs", name))
+		if err != nil || !strings.Contains(string(b), "> SWAP2BOARD") || !strings.Contains(string(b), "< ") {
+			t.Fatalf("engine log %s: %v\n%s", name, err, b)
 		}
 	}
 	// Game 1: A (built-in) opens; the swapper takes Black: A plays White.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -37,6 +38,8 @@ type matchOpts struct {
 	gameTime time.Duration
 	overhead time.Duration
 	bzJSON   bool
+	bzKeep   bool
+	logDir   string
 	swapRule string
 	exclude  int64
 	dbPath   string
@@ -72,6 +75,8 @@ func newMatchCmd() *cobra.Command {
 	f.DurationVar(&o.gameTime, "game-time", 0, "external engines: time limit per game (0 = none)")
 	f.DurationVar(&o.overhead, "move-overhead", protocol.DefaultMoveOverhead, "external engines: tolerance per move on top of --move-time (and of --game-time) before a late answer loses")
 	f.StringVar(&o.swapRule, "opening-rule", "", "gomoku: open every game with a swap opening laid by the players: swap2 (Gomocup's SWAP2BOARD) or swap3 (the swap after the third move); replaces --openings")
+	f.BoolVar(&o.bzKeep, "botzone-keep-running", false, "amazons external engines: keep the bot's process between turns (Botzone's keep-running mode)")
+	f.StringVar(&o.logDir, "engine-log", "", "keep each external engine's full transcript of each game in DIR/pairNNNN-gameJ-COLOUR.log (DIR is created)")
 	f.BoolVar(&o.bzJSON, "botzone-json", false, "amazons external engines: speak Botzone's JSON interaction instead of the simple one")
 	f.IntVar(&o.games, "games", 100, "games to play at most (even); fewer if the SPRT decides")
 	f.StringVar(&o.sprt, "sprt", "", "stop when the SPRT decides: elo0=…,elo1=…,alpha=…,beta=… (--sprt alone: "+sprtDefault+")")
@@ -110,7 +115,12 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		}
 		sprt = &s
 	}
-	tmpl := protocol.ExternalSpec{MoveTime: o.moveTime, GameTime: o.gameTime, Overhead: o.overhead, BotzoneJSON: o.bzJSON}
+	tmpl := protocol.ExternalSpec{MoveTime: o.moveTime, GameTime: o.gameTime, Overhead: o.overhead, BotzoneJSON: o.bzJSON, BotzoneKeepRunning: o.bzKeep}
+	if o.logDir != "" {
+		if err := os.MkdirAll(o.logDir, 0o755); err != nil {
+			return fmt.Errorf("--engine-log: %w", err)
+		}
+	}
 	wa, fa, extA, err := loadContestant(g, o.a, tmpl)
 	if err != nil {
 		return fmt.Errorf("--a: %w", err)
@@ -164,7 +174,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	if exclude != nil {
 		label += fmt.Sprintf(", %d openings of run %d excluded", len(exclude), o.exclude)
 	}
-	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: mergeLimits(g, o.lim, fa), MaxPlies: o.maxPlies, OpeningRule: o.swapRule}
+	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: mergeLimits(g, o.lim, fa), MaxPlies: o.maxPlies, OpeningRule: o.swapRule, EngineLogDir: o.logDir}
 	prog := newMatchProgress(errOut, "match")
 	res, err := tuner.PlayMatch(ctx, tuner.MatchConfig{Setup: setup, A: wa, B: wb, AExt: extA, BExt: extB, Games: o.games,
 		Openings: openings, SPRT: sprt, Workers: o.workers}, prog.update)

@@ -42,6 +42,10 @@ func TestMain(m *testing.M) {
 		ServeBotzone(context.Background(), cfg, bytes.NewReader(in), &out, io.Discard, false)
 		fmt.Printf("%sdebug line\nd%d\nglobal\n", out.String(), n)
 		os.Exit(0)
+	case "keep":
+		cfg := Config{Game: amazons.Game{}, Weights: amazons.Game{}.DefaultWeights(), Limits: engine.Limits{Depth: 1, Width: 4}, Board: 8}
+		ServeBotzone(context.Background(), cfg, os.Stdin, os.Stdout, io.Discard, true)
+		os.Exit(0)
 	case "json":
 		line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
 		cfg := Config{Game: amazons.Game{}, Weights: amazons.Game{}.DefaultWeights(), Limits: engine.Limits{Depth: 1, Width: 4}, Board: 8}
@@ -139,6 +143,8 @@ esac; done
 		{"sau name only, help text, search lines", connect6.Game{}, 0, ExternalSpec{Argv: sau, MoveTime: 500 * time.Millisecond}, 5, "Searching i/42", false},
 		{"botzone read to EOF", amazons.Game{}, 8, ExternalSpec{Argv: bot("eof"), MoveTime: 2 * time.Second}, 6, `got data "d1"`, false},
 		{"botzone JSON", amazons.Game{}, 8, ExternalSpec{Argv: bot("json"), MoveTime: 2 * time.Second, BotzoneJSON: true}, 6, "", false},
+		{"botzone keep-running", amazons.Game{}, 8, ExternalSpec{Argv: bot("keep"), MoveTime: 2 * time.Second, BotzoneKeepRunning: true,
+			LogFile: filepath.Join(dir, "keep.log")}, 8, "", false},
 	}
 	for _, c := range cases {
 		rec := playOne(t, c.g, c.board, c.spec, c.plies)
@@ -152,6 +158,18 @@ esac; done
 		case !strings.Contains(rec.BlackLog, c.inLog):
 			t.Errorf("%s: the transcript lacks %q:\n%s", c.name, c.inLog, rec.BlackLog)
 		}
+	}
+	// The keep-running bot was started once for the whole game, and its full transcript
+	// (LogFile) holds what was sent and read: the first full input, then one request a turn.
+	log, err := os.ReadFile(filepath.Join(dir, "keep.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(log), "# started"); n != 1 {
+		t.Fatalf("the keep-running bot was started %d times:\n%s", n, log)
+	}
+	if strings.Count(string(log), "< "+KeepRunning) < 3 || strings.Count(string(log), "> ") < 4 {
+		t.Fatalf("keep.log lacks the turns:\n%s", log)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -34,6 +35,13 @@ type ExternalSpec struct {
 	// BotzoneJSON makes the Amazons client speak Botzone's JSON interaction (one line of
 	// JSON in, one out) instead of the simple interaction.
 	BotzoneJSON bool
+	// BotzoneKeepRunning keeps an Amazons bot's process between turns, as Botzone's
+	// keep-running mode: the full input on its first turn (input left open), then only the
+	// opponent's new move each turn; the bot prints KeepRunning after each answer.
+	BotzoneKeepRunning bool
+	// LogFile, if set, receives the engine's full transcript: every line sent ("> "), read
+	// ("< ") and written to stderr ("! "), with the time since the engine started.
+	LogFile string
 }
 
 // DefaultMoveOverhead is ExternalSpec.Overhead's default.
@@ -129,6 +137,10 @@ type External struct {
 	// Botzone data and globaldata the bot saved last turn, passed back next turn.
 	bzData, bzGlobal string
 
+	fullMu    sync.Mutex
+	full      *os.File  // ExternalSpec.LogFile, open while the engine runs
+	fullStart time.Time // when the log started
+
 	known []string // the moves the program knows, in evotune's notation
 	used  time.Duration
 	// thinkStart is when the current move's request was sent (after any start-up
@@ -169,6 +181,17 @@ func (e *External) start() error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("cannot start %s: %w", e.spec.Name(), err)
 	}
+	if e.spec.LogFile != "" {
+		e.fullMu.Lock()
+		if e.full == nil {
+			f, err := os.OpenFile(e.spec.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+			if err == nil {
+				e.full, e.fullStart = f, time.Now()
+			}
+		}
+		e.fullMu.Unlock()
+		e.logFull("# ", fmt.Sprintf("started %s (pid %d)", e.spec.Name(), cmd.Process.Pid))
+	}
 	// Each process gets its own channels, captured here: a Botzone engine is restarted every
 	// move, and the previous process's reader must never close the next one's channel.
 	lines, exited := make(chan string, 64), make(chan struct{})
@@ -177,6 +200,7 @@ func (e *External) start() error {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 64*1024), 1024*1024)
 		for sc.Scan() {
+			e.logFull("< ", sc.Text())
 			lines <- strings.TrimSpace(sc.Text()) // blank lines too: Botzone's output is positional
 		}
 		close(exited)
@@ -191,12 +215,24 @@ func (e *External) start() error {
 			}
 			e.errMu.Unlock()
 			e.note("stderr", sc.Text())
+			e.logFull("! ", sc.Text())
 		}
 	}()
 	return nil
 }
 
+// logFull appends a line to ExternalSpec.LogFile, if any: dir is "> " (sent), "< " (read)
+// or "! " (stderr).
+func (e *External) logFull(dir, line string) {
+	e.fullMu.Lock()
+	defer e.fullMu.Unlock()
+	if e.full != nil {
+		fmt.Fprintf(e.full, "%9.3f %s%s\n", time.Since(e.fullStart).Seconds(), dir, line)
+	}
+}
+
 func (e *External) send(format string, args ...any) error {
+	e.logFull("> ", fmt.Sprintf(format, args...))
 	if _, err := fmt.Fprintf(e.stdin, format+"\n", args...); err != nil {
 		return fmt.Errorf("the engine exited or stopped reading: %w", err)
 	}
@@ -238,7 +274,7 @@ func (e *External) read(ctx context.Context, deadline time.Time, accept func(str
 	for {
 		select {
 		case l := <-e.lines:
-			if l == "" {
+			if l == "" || l == KeepRunning {
 				continue
 			}
 			if !accept(l) {
@@ -319,6 +355,12 @@ func (e *External) Move(ctx context.Context, b engine.Board) (string, engine.Sea
 // Close ends the program (politely, then by force).
 func (e *External) Close() error {
 	if e.cmd == nil || e.cmd.Process == nil {
+		e.fullMu.Lock()
+		if e.full != nil {
+			e.full.Close()
+			e.full = nil
+		}
+		e.fullMu.Unlock()
 		return nil
 	}
 	switch e.game.Name() {
@@ -335,6 +377,12 @@ func (e *External) Close() error {
 	e.cmd.Process.Kill()
 	e.cmd.Wait()
 	e.cmd = nil
+	e.fullMu.Lock()
+	if e.full != nil {
+		e.full.Close()
+		e.full = nil
+	}
+	e.fullMu.Unlock()
 	return nil
 }
 
@@ -634,15 +682,37 @@ func (e *External) botzoneMove(ctx context.Context, b engine.Board, hist []strin
 			reqs = append(reqs, m)
 		}
 	}
-	if err := e.start(); err != nil {
-		return "", err
+	keep := e.spec.BotzoneKeepRunning
+	if keep && e.cmd != nil && len(hist) == len(e.known)+1 && prefixOf(e.known, hist) {
+		// Keep-running: the bot is alive and knows the game; send the new request only.
+		req := bz[len(bz)-1]
+		if e.spec.BotzoneJSON {
+			r, _ := parseBotzoneRequest(req)
+			raw, _ := json.Marshal(r)
+			req = string(raw)
+		}
+		if err := e.send("%s", req); err != nil {
+			return "", err
+		}
+		return e.botzoneAnswer(ctx, b, deadline, true)
 	}
-	defer func() {
+	if e.cmd != nil { // a keep-running bot that lost track: start afresh
 		e.stdin.Close()
 		e.cmd.Process.Kill()
 		e.cmd.Wait()
 		e.cmd = nil
-	}()
+	}
+	if err := e.start(); err != nil {
+		return "", err
+	}
+	if !keep {
+		defer func() {
+			e.stdin.Close()
+			e.cmd.Process.Kill()
+			e.cmd.Wait()
+			e.cmd = nil
+		}()
+	}
 	var input string
 	if e.spec.BotzoneJSON {
 		input = botzoneJSONInput(reqs, resps, e.bzData, e.bzGlobal, e.spec.MoveTime)
@@ -658,10 +728,20 @@ func (e *External) botzoneMove(ctx context.Context, b engine.Board, hist []strin
 		sb.WriteString(e.bzData + "\n" + e.bzGlobal + "\n")
 		input = sb.String()
 	}
+	e.logFull("> ", strings.TrimRight(input, "\n"))
 	if _, err := io.WriteString(e.stdin, input); err != nil {
 		return "", fmt.Errorf("the engine stopped reading: %w", err)
 	}
-	e.stdin.Close() // end of input: a bot may read to EOF before it answers
+	if !keep {
+		e.stdin.Close() // end of input: a bot may read to EOF before it answers
+	}
+	return e.botzoneAnswer(ctx, b, deadline, keep)
+}
+
+// botzoneAnswer reads a Botzone bot's answer to the position b: a JSON response or the
+// first line that is a move; after a simple-interaction answer of a bot that exits, the
+// lines that follow it are its debug, data and globaldata.
+func (e *External) botzoneAnswer(ctx context.Context, b engine.Board, deadline time.Time, keep bool) (string, error) {
 	p := b.(*amazons.Board).Position()
 	var mv amazons.Move
 	var rest []string // what followed the answer, for data and globaldata
@@ -688,6 +768,9 @@ func (e *External) botzoneMove(ctx context.Context, b engine.Board, hist []strin
 			return err == nil
 		}); err != nil {
 			return "", err
+		}
+		if keep {
+			return p.MoveString(mv), nil
 		}
 		rest = e.drain(100 * time.Millisecond)
 		e.bzData, e.bzGlobal = "", ""
