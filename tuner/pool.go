@@ -166,6 +166,11 @@ func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (en
 			if se.First {
 				rec.Outcome, rec.Forfeit = engine.WhiteWins, "black (first player) forfeits: "+se.Error()
 			}
+			for i, log := range []*string{&rec.BlackLog, &rec.WhiteLog} {
+				if tr, ok := side[i].(engine.Transcriber); ok {
+					*log = tr.Transcript()
+				}
+			}
 			return rec, nil
 		}
 		if b, err = s.Game.NewBoard(s.Board); err != nil {
