@@ -87,6 +87,17 @@ type geometry struct {
 	cellIndex [][4]uint8 // the cell's index within that line
 	zobrist   []uint64   // n*n*2 stone keys, then the side key
 	centre    int16
+	// nbrs[m] lists the neighbourhood entries a stone on m changes: for each direction k and
+	// distance d = 1…4, the cell d steps away on either side and the bit position of m in
+	// that cell's 16-bit neighbourhood (see neighbourhoods).
+	nbrs [][]nbrRef
+}
+
+// nbrRef is one neighbourhood entry that a cell's stone changes.
+type nbrRef struct {
+	cell  int16
+	k     uint8 // direction, as dirs
+	shift uint8 // bit position of the stone in the cell's neighbourhood index
 }
 
 var geoCache sync.Map // int → *geometry
@@ -123,6 +134,22 @@ func geometryOf(n int) *geometry {
 			}
 		}
 	}
+	g.nbrs = make([][]nbrRef, n*n)
+	for m := range g.nbrs {
+		x, y := m%n, m/n
+		for k, dv := range dirs {
+			for d := 1; d <= 4; d++ {
+				// m is at offset +d from the cell d steps back, at −d from the one d ahead;
+				// offsets −4…−1 are bits 0…6 and +1…+4 bits 8…14.
+				if xx, yy := x-d*dv[0], y-d*dv[1]; in(xx, yy) {
+					g.nbrs[m] = append(g.nbrs[m], nbrRef{int16(yy*n + xx), uint8(k), uint8(6 + 2*d)})
+				}
+				if xx, yy := x+d*dv[0], y+d*dv[1]; in(xx, yy) {
+					g.nbrs[m] = append(g.nbrs[m], nbrRef{int16(yy*n + xx), uint8(k), uint8(8 - 2*d)})
+				}
+			}
+		}
+	}
 	actual, _ := geoCache.LoadOrStore(n, g)
 	return actual.(*geometry)
 }
@@ -142,7 +169,8 @@ type Position struct {
 	rule      Rule
 	tab       *Tables
 	cells     []int8              // 0 empty, 1 Black, 2 White
-	padded    *[paddedCells]int8  // cells with a border of 4 (value 3) for pointScore
+	padded    *[paddedCells]int8  // cells with a border of 4 (value 3): builds nbh
+	nbh       [][4]uint16         // every cell's neighbourhood index per direction, kept by setCell
 	winTab    *[1 << 16]int32     // dirWindowScores()
 	thrTab    *[2][1 << 16]uint16 // threatTables()
 	near      []uint8
@@ -180,6 +208,10 @@ func NewPosition(size int, rule Rule, t *Tables) (*Position, error) {
 	for m := range p.cells {
 		p.setCell(Move(m), 0)
 	}
+	p.nbh = make([][4]uint16, size*size)
+	for m := range p.nbh {
+		p.nbh[m] = p.gatherNeighbourhoods(Move(m))
+	}
 	return p, nil
 }
 
@@ -190,6 +222,7 @@ func (p *Position) Clone() *Position {
 	q.near = append([]uint8(nil), p.near...)
 	pd := *p.padded
 	q.padded = &pd
+	q.nbh = append([][4]uint16(nil), p.nbh...)
 	q.lineScore = append([][2]int64(nil), p.lineScore...)
 	q.lineBits = append([][2]uint32(nil), p.lineBits...)
 	q.lineFours = append([][2]uint8(nil), p.lineFours...)
@@ -327,6 +360,11 @@ func (p *Position) setCell(m Move, v int8) {
 			if li >= 0 {
 				p.lineBits[li][v-1] |= 1 << p.g.cellIndex[m][d]
 			}
+		}
+	}
+	if delta := uint16(p.cells[m] ^ v); delta != 0 && p.nbh != nil {
+		for _, r := range p.g.nbrs[m] {
+			p.nbh[r.cell][r.k] ^= delta << r.shift
 		}
 	}
 	p.cells[m] = v

@@ -143,12 +143,14 @@ func TestIncrementalState(t *testing.T) {
 			if s, f, th, k := recompute(p); s != p.score || f != p.fours || th != p.threes || k != p.key {
 				t.Fatalf("size %d ply %d: incremental %v %v %v %x, recomputed %v %v %v %x", size, p.ply, p.score, p.fours, p.threes, p.key, s, f, th, k)
 			}
+			checkNeighbourhoods(t, p)
 		}
 		for i := len(hist) - 1; i >= 0; i-- {
 			p.Unmake(hist[i])
 			if s, f, th, k := recompute(p); s != p.score || f != p.fours || th != p.threes || k != p.key {
 				t.Fatalf("after unmake ply %d: incremental state differs", p.ply)
 			}
+			checkNeighbourhoods(t, p)
 		}
 		if p.key != 0 || p.score != [2]int64{} {
 			t.Fatal("unmaking everything did not restore the empty board")
@@ -244,6 +246,30 @@ func TestWeightsJSON(t *testing.T) {
 }
 
 // slowPointScore is the direct definition of the point score, to check the table.
+// checkNeighbourhoods compares every cell's incrementally kept neighbourhood indices with
+// ones built from the cells directly (off-board neighbours are 3).
+func checkNeighbourhoods(t *testing.T, p *Position) {
+	t.Helper()
+	n := p.g.n
+	for m := range p.cells {
+		x0, y0 := m%n, m/n
+		for k, dv := range dirs {
+			var want uint16
+			for i, d := range []int{-4, -3, -2, -1, 1, 2, 3, 4} {
+				x, y := x0+d*dv[0], y0+d*dv[1]
+				v := uint16(3)
+				if x >= 0 && x < n && y >= 0 && y < n {
+					v = uint16(p.cells[y*n+x])
+				}
+				want |= v << (2 * i)
+			}
+			if got := p.neighbourhoods(Move(m))[k]; got != want {
+				t.Fatalf("size %d ply %d cell %s direction %d: neighbourhood %016b, from the cells %016b", n, p.ply, p.MoveString(Move(m)), k, got, want)
+			}
+		}
+	}
+}
+
 func slowPointScore(p *Position, m Move) int64 {
 	n := p.g.n
 	x0, y0 := int(m)%n, int(m)/n

@@ -62,8 +62,16 @@ var threatTables = sync.OnceValue(func() *[2][1 << 16]uint16 {
 })
 
 // neighbourhoods returns the threatTables()/dirWindowScores() index of m in each direction
-// (0: x, 1: y, 2: diagonal, 3: anti-diagonal, as dirs) on the padded board.
-func (p *Position) neighbourhoods(m Move) (idx [4]uint16) {
+// (0: x, 1: y, 2: diagonal, 3: anti-diagonal, as dirs): 2 bits per neighbour at offsets
+// −4…−1, +1…+4 (0 empty, 1 Black, 2 White, 3 off the board), kept incrementally by setCell.
+func (p *Position) neighbourhoods(m Move) [4]uint16 { return p.nbh[m] }
+
+// neighbourhood is neighbourhoods(m)[k] alone.
+func (p *Position) neighbourhood(m Move, k int) uint16 { return p.nbh[m][k] }
+
+// gatherNeighbourhoods computes neighbourhoods(m) from the padded board (NewPosition's
+// initial state; setCell keeps nbh up to date from there, and tests compare the two).
+func (p *Position) gatherNeighbourhoods(m Move) (idx [4]uint16) {
 	w := p.g.n + 2*pad
 	c := int(m)%p.g.n + pad + (int(m)/p.g.n+pad)*w
 	pd := p.padded
@@ -73,17 +81,6 @@ func (p *Position) neighbourhoods(m Move) (idx [4]uint16) {
 			uint16(pd[c+3*step])<<12 | uint16(pd[c+4*step])<<14
 	}
 	return idx
-}
-
-// neighbourhood is neighbourhoods(m)[k] alone.
-func (p *Position) neighbourhood(m Move, k int) uint16 {
-	w := p.g.n + 2*pad
-	c := int(m)%p.g.n + pad + (int(m)/p.g.n+pad)*w
-	step := [4]int{1, w, w + 1, 1 - w}[k]
-	pd := p.padded
-	return uint16(pd[c-4*step]) | uint16(pd[c-3*step])<<2 | uint16(pd[c-2*step])<<4 |
-		uint16(pd[c-step])<<6 | uint16(pd[c+step])<<8 | uint16(pd[c+2*step])<<10 |
-		uint16(pd[c+3*step])<<12 | uint16(pd[c+4*step])<<14
 }
 
 // threatsAt returns how many distinct five-points c's stone on the empty point m would
