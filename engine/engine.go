@@ -225,6 +225,8 @@ type Bencher interface {
 type Ruled interface {
 	// WithRule returns the game under the named rule; the error names an unknown rule.
 	WithRule(name string) (Game, error)
+	// RuleName is the name of the game's current rule, as WithRule takes it.
+	RuleName() string
 }
 
 // Opener is implemented by games that can make random openings for tuning and matches.

@@ -42,6 +42,23 @@ type GameSetup struct {
 	// EngineLogDir, if set, keeps each external engine's full transcript of each game in
 	// DIR/NAME-COLOUR.log (NAME from the task, COLOUR the engine's colour in the task).
 	EngineLogDir string
+	// Runner, if set, plays the batches instead of the in-process worker pool (cluster
+	// mode, package tuner/cluster). It must return the same records, in task order.
+	Runner BatchRunner
+}
+
+// BatchRunner plays a batch somewhere else than this process's worker pool: the records in
+// task order, done called once per finished game.
+type BatchRunner interface {
+	PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error)
+}
+
+// PlayLocal plays one task in this process with fresh players (what a cluster worker
+// does with a task it pulled); it is PlayBatch of one task without a Runner.
+func PlayLocal(ctx context.Context, setup GameSetup, t GameTask) (engine.GameRecord, error) {
+	setup.Runner = nil
+	var players [2]slot
+	return playOne(ctx, setup, t, &players)
 }
 
 // PlayBatch plays every task on `workers` goroutines and returns the records in task
@@ -51,6 +68,9 @@ type GameSetup struct {
 // game (from worker goroutines). The first error (an illegal move, a cancelled context)
 // stops the batch and is returned.
 func PlayBatch(parent context.Context, setup GameSetup, tasks []GameTask, workers int, done func()) ([]engine.GameRecord, error) {
+	if setup.Runner != nil {
+		return setup.Runner.PlayBatch(parent, setup, tasks, done)
+	}
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	recs := make([]engine.GameRecord, len(tasks))

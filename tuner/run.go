@@ -182,6 +182,11 @@ type ResumeFamer struct {
 	Stats      genomes.Stats
 }
 
+// SetRunner makes the tuner play its batches through r (cluster mode, package
+// tuner/cluster) instead of the in-process pool; nil restores the pool. Results do not
+// change: games are keyed by task and played with fresh players either way.
+func (t *Tuner) SetRunner(r BatchRunner) { t.setup.Runner = r }
+
 // ResumeState is what a run needs to continue after its last saved generation: read
 // back from the store by the command line.
 type ResumeState struct {

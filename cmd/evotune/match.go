@@ -40,6 +40,7 @@ type matchOpts struct {
 	bzJSON   bool
 	bzKeep   bool
 	logDir   string
+	cluster  clusterOpts
 	swapRule string
 	exclude  int64
 	dbPath   string
@@ -90,6 +91,7 @@ func newMatchCmd() *cobra.Command {
 	f.Int64Var(&o.seed, "seed", 1, "seed of random openings")
 	f.IntVar(&o.maxPlies, "max-plies", 400, "adjudicate a game still going after this many plies as a draw")
 	f.BoolVar(&o.json, "json", false, "print JSON")
+	addClusterFlags(c, &o.cluster)
 	return c
 }
 
@@ -175,6 +177,14 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		label += fmt.Sprintf(", %d openings of run %d excluded", len(exclude), o.exclude)
 	}
 	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: mergeLimits(g, o.lim, fa), MaxPlies: o.maxPlies, OpeningRule: o.swapRule, EngineLogDir: o.logDir}
+	cl, err := o.cluster.client(ctx, errOut)
+	if err != nil {
+		return err
+	}
+	if cl != nil {
+		defer cl.Close()
+		setup.Runner = cl
+	}
 	prog := newMatchProgress(errOut, "match")
 	res, err := tuner.PlayMatch(ctx, tuner.MatchConfig{Setup: setup, A: wa, B: wb, AExt: extA, BExt: extB, Games: o.games,
 		Openings: openings, SPRT: sprt, Workers: o.workers}, prog.update)
@@ -335,6 +345,7 @@ type verifyOpts struct {
 	openings   string
 	workers    int
 	json       bool
+	cluster    clusterOpts
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -357,6 +368,7 @@ func newVerifyCmd() *cobra.Command {
 	f.StringVar(&o.openings, "openings", "", "random (default: the held-out half of the opening space), builtin or an opening file; the run's openings are always excluded")
 	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "games played at once")
 	f.BoolVar(&o.json, "json", false, "print JSON")
+	addClusterFlags(c, &o.cluster)
 	return c
 }
 
@@ -405,6 +417,14 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	t, err := tuner.New(cfg, dbStore{d, cfg.AdmitZ}, nil, version)
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)
+	}
+	cl, err := o.cluster.client(ctx, errOut)
+	if err != nil {
+		return err
+	}
+	if cl != nil {
+		defer cl.Close()
+		t.SetRunner(cl)
 	}
 	champ, err := individualWeights(cfg, v.Genes)
 	if err != nil {

@@ -25,6 +25,7 @@ type resumeOpts struct {
 	workers int
 	force   bool
 	allow   []string
+	cluster clusterOpts
 	changed func(string) bool
 }
 
@@ -46,6 +47,7 @@ func newResumeCmd() *cobra.Command {
 	}
 	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	c.Flags().IntVar(&o.workers, "workers", 0, "games played at once (default: the run's)")
+	addClusterFlags(c, &o.cluster)
 	c.Flags().StringArrayVar(&o.allow, "allow-engine", nil, "an external engine program the run's stored configuration names that this machine may run (repeat for each; a database can come from someone else)")
 	c.Flags().BoolVar(&o.force, "force", false, "take the run over even though its recorded process is alive (its PID was reused by another program); the old writer, if it is still evotune, stops at its next save")
 	return c
@@ -91,6 +93,14 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 	}
 	if err := probeOpponents(ctx, errOut, cfg); err != nil {
 		return err // before the claim: a refused resume writes nothing
+	}
+	cl, err := o.cluster.client(ctx, errOut)
+	if err != nil {
+		return err
+	}
+	if cl != nil {
+		defer cl.Close()
+		t.SetRunner(cl)
 	}
 	// The claim is the lock: atomic in the database, so of two resumes started at once one
 	// claims the run and the other stops here, before writing anything.

@@ -27,6 +27,7 @@ type tuneOpts struct {
 	configFile string
 	dbPath     string
 	resume     int64
+	cluster    clusterOpts
 	changed    func(string) bool
 }
 
@@ -86,6 +87,7 @@ func newTuneCmd() *cobra.Command {
 	f.IntVar(&o.cfg.VerifyEvery, "verify-every", 0, "every N generations, a held-out check of the champion (verify-games games), stored with the generation")
 	f.StringVar(&o.configFile, "config", "", "YAML config file (flags given on the command line override it)")
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
+	addClusterFlags(c, &o.cluster)
 	f.Int64Var(&o.resume, "resume", 0, "continue run RUN instead of starting one (as 'evotune resume RUN'; only --db, --workers and --opponent apply: the run's external engines must be named again with --opponent cmd:PATH to be allowed)")
 	return c
 }
@@ -171,7 +173,7 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 
 func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	if o.resume != 0 {
-		ro := resumeOpts{dbPath: o.dbPath}
+		ro := resumeOpts{dbPath: o.dbPath, cluster: o.cluster}
 		for _, op := range o.cfg.Opponents { // naming an engine again allows it
 			if argv, ok, err := protocol.ParseCommand(op); ok && err == nil {
 				ro.allow = append(ro.allow, argv[0])
@@ -201,6 +203,14 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	t, err := tuner.New(cfg, dbStore{d, cfg.AdmitZ}, prog.update, version)
 	if err != nil {
 		return err
+	}
+	cl, err := o.cluster.client(ctx, errOut)
+	if err != nil {
+		return err
+	}
+	if cl != nil {
+		defer cl.Close()
+		t.SetRunner(cl)
 	}
 	lim := t.Limits()
 	gens := fmt.Sprintf("%d generations", cfg.Generations)

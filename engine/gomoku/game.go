@@ -322,6 +322,9 @@ func (Game) BenchSuite() ([]engine.BenchPosition, engine.Limits) {
 	}, engine.Limits{Depth: 6}
 }
 
+// RuleName is the game's rule: "freestyle", "standard" or "renju" (engine.Ruled).
+func (g Game) RuleName() string { return g.Rule.String() }
+
 // WithRule returns the game under "freestyle", "standard" or "renju".
 func (Game) WithRule(name string) (engine.Game, error) {
 	r, err := ParseRule(name)

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// freePort returns a loopback TCP port nobody listens on now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// start runs the binary in the background; the test kills it at the end.
+func start(t *testing.T, dir string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd, &out
+}
+
+// waitFor polls until the output has s.
+func waitFor(t *testing.T, out *bytes.Buffer, s string) {
+	t.Helper()
+	for i := 0; i < 100 && !strings.Contains(out.String(), s); i++ {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !strings.Contains(out.String(), s) {
+		t.Fatalf("no %q in:\n%s", s, out.String())
+	}
+}
+
+// TestClusterTune is issue 14's acceptance on localhost: an embedded broker and three
+// worker processes play a tune whose database equals the local run's; one worker is
+// killed with SIGKILL in the middle of a batch and the broker is restarted during the
+// run, and the database is still the local run's, every game counted once.
+func TestClusterTune(t *testing.T) {
+	dir := t.TempDir()
+	port := freePort(t)
+	url := "nats://127.0.0.1:" + strconv.Itoa(port)
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	store := filepath.Join(dir, "store")
+	broker, bout := start(t, dir, "broker", "--addr", addr, "--store", store)
+	waitFor(t, bout, "broker: NATS with JetStream")
+	var workers []*exec.Cmd
+	var wouts []*bytes.Buffer
+	for i := 0; i < 3; i++ {
+		w, out := start(t, dir, "worker", "--broker", url, "--workers", "1")
+		workers, wouts = append(workers, w), append(wouts, out)
+	}
+	args := []string{"tune", "--game", "gomoku", "--pop", "8", "--games", "8", "--generations", "3", "--depth", "3", "--verify-games", "20", "--seed", "5"}
+	if _, stderr, code := run(t, dir, append(args, "--db", "local.db")...); code != 0 {
+		t.Fatalf("local tune: %s", stderr)
+	}
+	tune, tout := start(t, dir, append(args, "--db", "remote.db", "--broker", url, "--ack-wait", "2s")...)
+	done := make(chan error, 1)
+	go func() { done <- tune.Wait() }()
+	// Kill a worker once it has played a few games, then restart the broker, both while the
+	// tune is running.
+	waitFor(t, wouts[0], "played")
+	workers[0].Process.Signal(syscall.SIGKILL)
+	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-done:
+		t.Fatalf("the tune finished before the broker restart; the test needs a longer run:\n%s", tout.String())
+	default:
+	}
+	broker.Process.Signal(syscall.SIGKILL)
+	broker.Wait()
+	time.Sleep(500 * time.Millisecond)
+	_, bout2 := start(t, dir, "broker", "--addr", addr, "--store", store)
+	waitFor(t, bout2, "broker: NATS with JetStream")
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("tune through the broker: %v\n%s", err, tout.String())
+		}
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("tune through the broker did not finish:\n%s", tout.String())
+	}
+	local, remote := tableDump(t, filepath.Join(dir, "local.db")), tableDump(t, filepath.Join(dir, "remote.db"))
+	if local != remote || local == "" {
+		t.Fatalf("the cluster run's database differs from the local run's\n%s", tout.String())
+	}
+	played := 0
+	for _, o := range wouts {
+		played += strings.Count(o.String(), "played ")
+	}
+	if played == 0 || !strings.Contains(tout.String(), "games go to the workers") {
+		t.Fatalf("the workers played %d games; tune said:\n%s", played, tout.String())
+	}
+}
+
+// TestWorkerRefusals: a worker refuses tasks naming an external engine it was not allowed,
+// and says so; the tune reports the task after its deliveries instead of waiting for ever.
+func TestWorkerRefusals(t *testing.T) {
+	dir := t.TempDir()
+	port := freePort(t)
+	url := "nats://127.0.0.1:" + strconv.Itoa(port)
+	_, bout := start(t, dir, "broker", "--addr", "127.0.0.1:"+strconv.Itoa(port), "--store", filepath.Join(dir, "store"))
+	waitFor(t, bout, "broker: NATS with JetStream")
+	_, wout := start(t, dir, "worker", "--broker", url, "--workers", "1")
+	waitFor(t, wout, "worker 1×")
+	engine := "cmd:" + bin + " engine --game gomoku --depth 1"
+	out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", engine, "--b", "default", "--games", "2", "--depth", "1",
+		"--broker", url, "--max-deliver", "2", "--ack-wait", "1s")
+	if code == 0 || !strings.Contains(stderr, "delivered 2 times") || !strings.Contains(stderr, "--allow-engine") {
+		t.Fatalf("match with a disallowed engine: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if !strings.Contains(wout.String(), "refused task") {
+		t.Fatalf("the worker did not say it refused:\n%s", wout.String())
+	}
+}
