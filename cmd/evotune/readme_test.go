@@ -24,6 +24,8 @@ var readmeSkips = []struct{ match, why string }{
 	{"--db night.db", "reads the overnight run"},
 	{"cmd:./", "an external engine that is not part of evotune"},
 	{"evotune resume", "needs a stopped run (Ctrl-C a tune first) or one with an external engine"},
+	{"evotune broker", "a server that runs until stopped (TestClusterTune runs one)"},
+	{"evotune worker", "runs until stopped, and needs a broker (TestClusterTune runs three)"},
 }
 
 // TestREADMEExamples runs every shell example of README.md as written, in order, in one
