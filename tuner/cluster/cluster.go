@@ -13,7 +13,8 @@
 //
 // BATCH is a hash of the batch's content (setup and tasks), so a tune that is killed and
 // resumed publishes the same tasks again: JetStream drops the duplicates still queued and
-// the results already played are read back, so nothing is played or counted twice.
+// the results already played (kept 24 h) are read back, so nothing is played or counted
+// twice. Batches that are not deterministic (external engines, a clock) get a nonce.
 package cluster
 
 import (
@@ -188,11 +189,26 @@ func encodeBatch(version string, setup tuner.GameSetup, tasks []tuner.GameTask) 
 		data, _ := json.Marshal(out[i])
 		h.Write(data)
 	}
+	// Deterministic games (built-in engines at fixed depth) are named by content alone: the
+	// same batch gives the same records, so a resumed tune reuses them. Others (external
+	// engines, a clock) get a nonce: they are played again every time.
+	if setup.Limits.Time > 0 || setup.Limits.SoftTime > 0 || hasExternal(tasks) {
+		fmt.Fprintf(h, "nonce %d %d", time.Now().UnixNano(), os.Getpid())
+	}
 	id := hex.EncodeToString(h.Sum(nil))[:24]
 	for i := range out {
 		out[i].Batch = id
 	}
 	return out, id, nil
+}
+
+func hasExternal(tasks []tuner.GameTask) bool {
+	for _, t := range tasks {
+		if t.BlackExt != nil || t.WhiteExt != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Client plays batches on the cluster; it implements tuner.BatchRunner.
@@ -317,10 +333,6 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 		return nil, err
 	case <-ctx.Done():
 		return nil, ctx.Err()
-	}
-	// The batch is complete: its results are no longer needed on the broker.
-	if s, err := c.js.Stream(ctx, ResultStream); err == nil {
-		s.Purge(ctx, jetstream.WithPurgeSubject(resultPrefix+batch))
 	}
 	return recs, nil
 }
