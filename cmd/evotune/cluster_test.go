@@ -100,6 +100,14 @@ func TestClusterTune(t *testing.T) {
 	if local != remote || local == "" {
 		t.Fatalf("the cluster run's database differs from the local run's\n%s", tout.String())
 	}
+	// The same run again: its deterministic batches are already on the broker, so it
+	// completes from the stored results (it once waited for ever) with the same database.
+	if _, stderr, code := runTimeout(t, dir, 2*time.Minute, append(args, "--db", "again.db", "--broker", url)...); code != 0 {
+		t.Fatalf("the same tune again through the broker: %s", stderr)
+	}
+	if again := tableDump(t, filepath.Join(dir, "again.db")); again != local {
+		t.Fatal("the repeated cluster run's database differs from the local run's")
+	}
 	played := 0
 	for _, o := range wouts {
 		played += strings.Count(o.String(), "played ")
