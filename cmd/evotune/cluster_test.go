@@ -137,3 +137,45 @@ func TestWorkerRefusals(t *testing.T) {
 		t.Fatalf("the worker did not say it refused:\n%s", wout.String())
 	}
 }
+
+// TestClusterResumeAndVersions: a tune through the broker killed with SIGKILL is resumed
+// through the broker, with the workers still attached, to the local run's database; a
+// worker of another evotune version refuses the tasks and says why.
+func TestClusterResumeAndVersions(t *testing.T) {
+	dir := t.TempDir()
+	port := freePort(t)
+	url := "nats://127.0.0.1:" + strconv.Itoa(port)
+	_, bout := start(t, dir, "broker", "--addr", "127.0.0.1:"+strconv.Itoa(port), "--store", filepath.Join(dir, "store"))
+	waitFor(t, bout, "broker: NATS with JetStream")
+	// A worker of another version first: it refuses whatever it pulls.
+	other := filepath.Join(dir, "evotune-other")
+	if out, err := exec.Command("go", "build", "-ldflags", "-X main.version=0.0.0-other", "-o", other, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	oc := exec.Command(other, "worker", "--broker", url, "--workers", "1")
+	var oout bytes.Buffer
+	oc.Stdout, oc.Stderr = &oout, &oout
+	if err := oc.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { oc.Process.Kill(); oc.Wait() })
+	_, wout := start(t, dir, "worker", "--broker", url, "--workers", "2")
+	waitFor(t, wout, "worker 2×")
+	args := []string{"tune", "--game", "gomoku", "--pop", "8", "--games", "8", "--generations", "4", "--depth", "3", "--verify-games", "0", "--seed", "9"}
+	if _, stderr, code := run(t, dir, append(args, "--db", "local.db")...); code != 0 {
+		t.Fatalf("local tune: %s", stderr)
+	}
+	tune, tout := start(t, dir, append(args, "--db", "remote.db", "--broker", url, "--ack-wait", "2s")...)
+	waitFor(t, tout, "generation 1/4 saved")
+	tune.Process.Signal(syscall.SIGKILL)
+	tune.Wait()
+	if _, stderr, code := runTimeout(t, dir, 3*time.Minute, "resume", "1", "--db", "remote.db", "--broker", url, "--ack-wait", "2s"); code != 0 {
+		t.Fatalf("resume through the broker: %s\n%s", stderr, tout.String())
+	}
+	if tableDump(t, filepath.Join(dir, "local.db")) != tableDump(t, filepath.Join(dir, "remote.db")) {
+		t.Fatal("the resumed cluster run's database differs from the local run's")
+	}
+	if !strings.Contains(oout.String(), "refused task") || !strings.Contains(oout.String(), "this worker is 0.0.0-other") {
+		t.Fatalf("the other-version worker did not refuse:\n%s", oout.String())
+	}
+}

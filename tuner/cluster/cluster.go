@@ -371,9 +371,10 @@ type WorkerOptions struct {
 // Work pulls tasks and plays them until ctx ends: each task's game is played in this
 // process (tuner.PlayLocal, fresh players), its record published on the results stream
 // with the task's ID, then the task is acknowledged; a long game keeps its task with
-// in-progress signals. A task of another program version, or naming an external engine
-// not allowed, is refused (negatively acknowledged, so another worker may take it) with a
-// notice to the tune process.
+// in-progress signals. A task naming an external engine not allowed is refused (negatively
+// acknowledged, so another worker may take it) with a notice to the tune process; a task
+// of another program version is refused the same way and the worker stops with that
+// error (every task of that run would be refused, each refusal using up a delivery).
 func Work(ctx context.Context, o WorkerOptions) error {
 	nc, js, err := Connect(ctx, o.Options, false)
 	if err != nil {
@@ -392,6 +393,9 @@ func Work(ctx context.Context, o WorkerOptions) error {
 	me := fmt.Sprintf("%s/%d", host, os.Getpid())
 	var played, mu = 0, sync.Mutex{}
 	start := time.Now()
+	ctx, stopAll := context.WithCancel(ctx)
+	defer stopAll()
+	var versionErr error
 	var wg sync.WaitGroup
 	for w := 0; w < max(1, o.Workers); w++ {
 		wg.Add(1)
@@ -407,6 +411,21 @@ func Work(ctx context.Context, o WorkerOptions) error {
 				}
 				for m := range batch.Messages() {
 					rec, t, refuse := play(ctx, o, m, js)
+					if t.Version != "" && t.Version != o.Version {
+						// Every task of that run will be refused: stop pulling them (each pull
+						// uses up one of the task's deliveries) and say so once.
+						data, _ := json.Marshal(notice{Batch: t.Batch, Index: t.Index, Worker: me, Text: refuse})
+						nc.Publish(noticePrefix+t.Batch, data)
+						m.Nak()
+						mu.Lock()
+						if versionErr == nil {
+							versionErr = fmt.Errorf("refused task %d of batch %s: %s; this worker stops", t.Index, t.Batch, refuse)
+							o.logf("%v", versionErr)
+						}
+						mu.Unlock()
+						stopAll()
+						return
+					}
 					if refuse != "" {
 						o.logf("refused task %d of batch %s: %s", t.Index, t.Batch, refuse)
 						data, _ := json.Marshal(notice{Batch: t.Batch, Index: t.Index, Worker: me, Text: refuse})
@@ -435,7 +454,7 @@ func Work(ctx context.Context, o WorkerOptions) error {
 		}()
 	}
 	wg.Wait()
-	return nil
+	return versionErr
 }
 
 // play decodes and plays one task; refuse says why the worker will not.
