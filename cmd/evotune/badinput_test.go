@@ -100,13 +100,7 @@ func hugeNumber(s string) string {
 // database row changed.
 func TestBadInputTable(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeFile(t, dir, name, body) }
 	// A small finished gomoku run to export, resume and verify.
 	tiny := []string{"--game", "gomoku", "--pop", "4", "--games", "4", "--generations", "1", "--verify-games", "0", "--admit-games", "0", "--depth", "2"}
 	if _, stderr, code := run(t, dir, append([]string{"tune", "--name", "base"}, tiny...)...); code != 0 {

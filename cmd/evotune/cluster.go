@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/spf13/cobra"
 
+	"evotune/tuner"
 	"evotune/tuner/cluster"
 )
 
@@ -50,6 +51,17 @@ func (o clusterOpts) client(ctx context.Context, log io.Writer) (*cluster.Client
 	}
 	fmt.Fprintf(log, "games go to the workers of %s (ack wait %v, %d deliveries at most)\n", o.url, o.ackWait, o.maxDeliver)
 	return c, nil
+}
+
+// attach connects when --broker is given and hands the client to set (Tuner.SetRunner, or
+// a match's setup); the returned function closes the connection (a no-op without --broker).
+func (o clusterOpts) attach(ctx context.Context, log io.Writer, set func(tuner.BatchRunner)) (func(), error) {
+	c, err := o.client(ctx, log)
+	if err != nil || c == nil {
+		return func() {}, err
+	}
+	set(c)
+	return c.Close, nil
 }
 
 func newBrokerCmd() *cobra.Command {

@@ -44,17 +44,21 @@ func run(t *testing.T, dir string, args ...string) (string, string, int) {
 	return runTimeout(t, dir, 10*time.Minute, args...)
 }
 
+// writeFile writes body to dir/name and returns the path.
+func writeFile(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestBadInputCLI: every bad input gives a message naming what is wrong and a non-zero
 // exit status.
 func TestBadInputCLI(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeFile(t, dir, name, body) }
 	c6 := write("c6.json", `{"format":"evotune.weights/v1","game":"connect6","weights":{"value":[1,20,40,200,200,1000000],"threat":[1,25,50,6000,6000,1000000]}}`)
 	nan := write("nan.json", `{"format":"evotune.weights/v1","game":"gomoku","weights":{"live_four":NaN}}`)
 	short := write("short.json", `{"format":"evotune.weights/v1","game":"connect6","weights":{"value":[1,20,40,200,200],"threat":[1,25,50,6000,6000,1000000]}}`)

@@ -177,14 +177,11 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		label += fmt.Sprintf(", %d openings of run %d excluded", len(exclude), o.exclude)
 	}
 	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: mergeLimits(g, o.lim, fa), MaxPlies: o.maxPlies, OpeningRule: o.swapRule, EngineLogDir: o.logDir}
-	cl, err := o.cluster.client(ctx, errOut)
+	detach, err := o.cluster.attach(ctx, errOut, func(r tuner.BatchRunner) { setup.Runner = r })
 	if err != nil {
 		return err
 	}
-	if cl != nil {
-		defer cl.Close()
-		setup.Runner = cl
-	}
+	defer detach()
 	prog := newMatchProgress(errOut, "match")
 	res, err := tuner.PlayMatch(ctx, tuner.MatchConfig{Setup: setup, A: wa, B: wb, AExt: extA, BExt: extB, Games: o.games,
 		Openings: openings, SPRT: sprt, Workers: o.workers}, prog.update)
@@ -418,14 +415,11 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)
 	}
-	cl, err := o.cluster.client(ctx, errOut)
+	detach, err := o.cluster.attach(ctx, errOut, t.SetRunner)
 	if err != nil {
 		return err
 	}
-	if cl != nil {
-		defer cl.Close()
-		t.SetRunner(cl)
-	}
+	defer detach()
 	champ, err := individualWeights(cfg, v.Genes)
 	if err != nil {
 		return err

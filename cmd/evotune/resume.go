@@ -94,14 +94,11 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 	if err := probeOpponents(ctx, errOut, cfg); err != nil {
 		return err // before the claim: a refused resume writes nothing
 	}
-	cl, err := o.cluster.client(ctx, errOut)
+	detach, err := o.cluster.attach(ctx, errOut, t.SetRunner)
 	if err != nil {
 		return err
 	}
-	if cl != nil {
-		defer cl.Close()
-		t.SetRunner(cl)
-	}
+	defer detach()
 	// The claim is the lock: atomic in the database, so of two resumes started at once one
 	// claims the run and the other stops here, before writing anything.
 	prev, err := d.ClaimRun(ctx, runID, os.Getpid(), o.force, processAlive)

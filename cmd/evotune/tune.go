@@ -204,14 +204,11 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cl, err := o.cluster.client(ctx, errOut)
+	detach, err := o.cluster.attach(ctx, errOut, t.SetRunner)
 	if err != nil {
 		return err
 	}
-	if cl != nil {
-		defer cl.Close()
-		t.SetRunner(cl)
-	}
+	defer detach()
 	lim := t.Limits()
 	gens := fmt.Sprintf("%d generations", cfg.Generations)
 	if cfg.Generations == 0 {
