@@ -311,9 +311,9 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 	defer note.Unsubscribe()
 	for i, t := range wire {
 		mu.Lock()
-		done := got[i]
+		have := got[i]
 		mu.Unlock()
-		if done {
+		if have {
 			continue
 		}
 		data, _ := json.Marshal(t)
@@ -321,11 +321,11 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 		if err != nil {
 			return nil, fmt.Errorf("cluster: publish task %d of batch %s: %w", i, batch, err)
 		}
-		if !ack.Duplicate {
-			mu.Lock()
-			seqs[ack.Sequence] = i
-			mu.Unlock()
-		}
+		// A duplicate (a task still queued from a killed run) acks with the original's
+		// sequence: watch that one.
+		mu.Lock()
+		seqs[ack.Sequence] = i
+		mu.Unlock()
 	}
 	select {
 	case <-finished:
