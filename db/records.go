@@ -15,17 +15,67 @@ type Run struct {
 	Game            string   `json:"game"`
 	Status          string   `json:"status"`
 	Seed            int64    `json:"seed"`
-	Config          string   `json:"config"`
+	Config          JSONText `json:"config"`
 	ProgramVersion  string   `json:"program_version"`
 	PID             int      `json:"pid"`
 	CreatedAt       string   `json:"created_at"`
 	UpdatedAt       string   `json:"updated_at"`
-	FinishedAt      string   `json:"finished_at,omitempty"`
+	FinishedAt      OptText  `json:"finished_at"`
 	GenerationsDone int      `json:"generations_done"`
-	BestIndividual  string   `json:"best_individual,omitempty"`
-	BestFitness     *float64 `json:"best_fitness,omitempty"`
-	Error           string   `json:"error,omitempty"`
-	Verification    string   `json:"verification,omitempty"`
+	BestIndividual  OptText  `json:"best_individual"`
+	BestFitness     *float64 `json:"best_fitness"`
+	Error           OptText  `json:"error"`
+	Verification    JSONText `json:"verification"`
+}
+
+// JSONText is a column that holds JSON (a run's config, a genome's genes, a generation's
+// openings): in Go a string, in JSON output the value itself (not a string holding it);
+// "" is null.
+type JSONText string
+
+// MarshalJSON writes the JSON the text holds (null when empty; a string if it is not JSON).
+func (t JSONText) MarshalJSON() ([]byte, error) {
+	if t == "" {
+		return []byte("null"), nil
+	}
+	if !json.Valid([]byte(t)) {
+		return json.Marshal(string(t))
+	}
+	return []byte(t), nil
+}
+
+// UnmarshalJSON keeps the raw JSON.
+func (t *JSONText) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		*t = ""
+		return nil
+	}
+	*t = JSONText(data)
+	return nil
+}
+
+// OptText is a text column that may be empty: null in JSON output when it is.
+type OptText string
+
+// MarshalJSON writes the text, or null when it is empty.
+func (t OptText) MarshalJSON() ([]byte, error) {
+	if t == "" {
+		return []byte("null"), nil
+	}
+	return json.Marshal(string(t))
+}
+
+// UnmarshalJSON reads a string or null.
+func (t *OptText) UnmarshalJSON(data []byte) error {
+	var s *string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return err
+	}
+	*t = ""
+	if s != nil {
+		*t = OptText(*s)
+	}
+	return nil
 }
 
 // Run statuses.
@@ -39,12 +89,12 @@ const (
 
 // GenomeRow is one distinct individual (table genomes). Empty parents are NULL.
 type GenomeRow struct {
-	ID       string `json:"id"`
-	Born     int    `json:"born_generation"`
-	Operator string `json:"operator"`
-	Parent1  string `json:"parent1,omitempty"`
-	Parent2  string `json:"parent2,omitempty"`
-	Genes    string `json:"genes"`
+	ID       string   `json:"id"`
+	Born     int      `json:"born_generation"`
+	Operator string   `json:"operator"`
+	Parent1  string   `json:"parent1,omitempty"`
+	Parent2  string   `json:"parent2,omitempty"`
+	Genes    JSONText `json:"genes"`
 }
 
 // IndividualRow is an individual's results in one generation (table individuals): the
@@ -139,22 +189,22 @@ type GameRow struct {
 
 // GenerationRow is one generation's summary (table generations).
 type GenerationRow struct {
-	Generation int     `json:"generation"`
-	FitMin     float64 `json:"fitness_min"`
-	FitMean    float64 `json:"fitness_mean"`
-	FitMax     float64 `json:"fitness_max"`
-	FitStd     float64 `json:"fitness_std"`
-	Diversity  float64 `json:"diversity"`
-	Games      int     `json:"games"`
-	DurationMS int64   `json:"duration_ms"`
-	GamesMS    int64   `json:"games_ms"`
-	Best       string  `json:"best_individual"`
-	ElapsedMS  int64   `json:"elapsed_ms"` // the run's wall time at the generation's end
-	Champion   string  `json:"champion"`   // the champion after the generation
-	Opponents  string  `json:"opponents"`
-	Openings   string  `json:"openings"`
-	RNGState   string  `json:"rng_state"`
-	CreatedAt  string  `json:"created_at"`
+	Generation int      `json:"generation"`
+	FitMin     float64  `json:"fitness_min"`
+	FitMean    float64  `json:"fitness_mean"`
+	FitMax     float64  `json:"fitness_max"`
+	FitStd     float64  `json:"fitness_std"`
+	Diversity  float64  `json:"diversity"`
+	Games      int      `json:"games"`
+	DurationMS int64    `json:"duration_ms"`
+	GamesMS    int64    `json:"games_ms"`
+	Best       string   `json:"best_individual"`
+	ElapsedMS  int64    `json:"elapsed_ms"` // the run's wall time at the generation's end
+	Champion   string   `json:"champion"`   // the champion after the generation
+	Opponents  JSONText `json:"opponents"`
+	Openings   JSONText `json:"openings"`
+	RNGState   string   `json:"-"` // reserved; not part of the JSON interface
+	CreatedAt  string   `json:"created_at"`
 }
 
 // GenerationData is everything one generation writes, in one transaction.

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"time"
 )
@@ -54,6 +55,30 @@ func (o Outcome) String() string {
 		return "1/2-1/2"
 	}
 	return "ongoing"
+}
+
+// MarshalJSON writes the outcome as its String ("1-0", "0-1", "1/2-1/2", "ongoing"): a
+// result a reader of the JSON can read without this package's constants.
+func (o Outcome) MarshalJSON() ([]byte, error) { return json.Marshal(o.String()) }
+
+// UnmarshalJSON reads what MarshalJSON writes, and the numbers older versions wrote.
+func (o *Outcome) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		var n int8
+		if err := json.Unmarshal(data, &n); err != nil || n < int8(Ongoing) || n > int8(Draw) {
+			return fmt.Errorf("outcome %s: want \"1-0\", \"0-1\", \"1/2-1/2\" or \"ongoing\"", data)
+		}
+		*o = Outcome(n)
+		return nil
+	}
+	for _, c := range []Outcome{Ongoing, BlackWins, WhiteWins, Draw} {
+		if c.String() == s {
+			*o = c
+			return nil
+		}
+	}
+	return fmt.Errorf("outcome %q: want \"1-0\", \"0-1\", \"1/2-1/2\" or \"ongoing\"", s)
 }
 
 // Score returns the outcome from colour c's side: 1 if c won, 0 if c lost, ½ for a draw

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -281,5 +282,24 @@ func TestBenchSuitesReplay(t *testing.T) {
 				t.Fatalf("%s %s: bench position is finished", g.Name(), bp.Name)
 			}
 		}
+	}
+}
+
+// TestOutcomeJSON: outcomes are written as "1-0", "0-1", "1/2-1/2", "ongoing" and read back
+// from those and from the numbers older versions wrote; anything else is an error.
+func TestOutcomeJSON(t *testing.T) {
+	for _, o := range []engine.Outcome{engine.Ongoing, engine.BlackWins, engine.WhiteWins, engine.Draw} {
+		data, err := json.Marshal(o)
+		var back, num engine.Outcome
+		if err != nil || string(data) != `"`+o.String()+`"` || json.Unmarshal(data, &back) != nil || back != o {
+			t.Fatalf("%v: %s %v, read back %v", o, data, err, back)
+		}
+		if err := json.Unmarshal([]byte(fmt.Sprint(int(o))), &num); err != nil || num != o {
+			t.Fatalf("%v from a number: %v %v", o, num, err)
+		}
+	}
+	var o engine.Outcome
+	if json.Unmarshal([]byte(`"2-0"`), &o) == nil || json.Unmarshal([]byte(`7`), &o) == nil {
+		t.Fatal("bad outcomes accepted")
 	}
 }

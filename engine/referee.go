@@ -35,7 +35,7 @@ type GameRecord struct {
 	// Duration is the wall time of the game.
 	Duration time.Duration `json:"duration_ns"`
 	// Forfeit says why a player lost by forfeit (RefereeOptions.Forfeit), else "".
-	Forfeit string `json:"forfeit,omitempty"`
+	Forfeit string `json:"forfeit"`
 	// Think is each colour's total thinking time (index Black, White) and MaxThink its
 	// longest single move: SearchStats.Elapsed as the player reports it (an external
 	// engine: from the move request to the answer, its start-up handshake excluded), else
@@ -47,12 +47,12 @@ type GameRecord struct {
 	// BlackLog and WhiteLog are an external engine's transcript: what it wrote that was not
 	// an answer (search output, help texts, replies to commands it does not know) and its
 	// standard error, size-capped; "" for built-in players.
-	BlackLog string `json:"black_log,omitempty"`
-	WhiteLog string `json:"white_log,omitempty"`
+	BlackLog string `json:"black_log"`
+	WhiteLog string `json:"white_log"`
 	// Swapped is set when a swap opening (Swap2, the swap after the third move) made the
 	// game's first player White: Black and White in this record are then the players'
 	// colours after the swap, and the task's Black played White.
-	Swapped bool `json:"swapped,omitempty"`
+	Swapped bool `json:"swapped"`
 }
 
 // Transcriber is a Player that keeps a transcript of its non-answer output (an external

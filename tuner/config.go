@@ -38,9 +38,9 @@ import (
 type Config struct {
 	Game string `json:"game" yaml:"game"`
 	// Rule is a rule variant (Gomoku: freestyle, standard or renju).
-	Rule string `json:"rule,omitempty" yaml:"rule"`
+	Rule string `json:"rule" yaml:"rule"`
 	// Board is the board side (0 = the game's default).
-	Board int `json:"board,omitempty" yaml:"board"`
+	Board int `json:"board" yaml:"board"`
 	// Name labels the run (default "GAME-seedN").
 	Name string `json:"name" yaml:"name"`
 	Seed int64  `json:"seed" yaml:"seed"`
@@ -52,7 +52,7 @@ type Config struct {
 	// TimeBudget stops the run at the first generation boundary after this much wall time
 	// (Go duration, e.g. "8h"; "" = none); the verification follows. Resumed runs count
 	// the time of their earlier sessions.
-	TimeBudget string `json:"time_budget,omitempty" yaml:"time_budget"`
+	TimeBudget string `json:"time_budget" yaml:"time_budget"`
 	// Games is the number of games of each racing round: Games/2 openings, each played
 	// twice with colours swapped. Must be even and positive.
 	Games int `json:"games" yaml:"games"`
@@ -75,7 +75,7 @@ type Config struct {
 	// Depths, if set, mixes search depths: opening pair k of a generation is played at
 	// Depths[k mod len(Depths)] (both games, every individual), so the champion is not
 	// fitted to one depth. Depth is then ignored.
-	Depths []int `json:"depths,omitempty" yaml:"depths"`
+	Depths []int `json:"depths" yaml:"depths"`
 	Width  int   `json:"width" yaml:"width"`
 	// MaxPlies adjudicates a still-running game as a draw (0 = a per-game default).
 	MaxPlies int `json:"max_plies" yaml:"max_plies"`
@@ -96,27 +96,27 @@ type Config struct {
 	// reference set besides the paper's weights.
 	Champions int `json:"champions" yaml:"champions"`
 	// Free lists fixed genes to tune anyway (e.g. value_6, threat_6 for Connect6).
-	Free []string `json:"free,omitempty" yaml:"free"`
+	Free []string `json:"free" yaml:"free"`
 	// Fix lists genes to hold at the paper's value (e.g. k1, k2 for Gomoku).
-	Fix []string `json:"fix,omitempty" yaml:"fix"`
+	Fix []string `json:"fix" yaml:"fix"`
 	// Opponents are external engines ("cmd:PATH ARGS") added to every generation's opponent
 	// pool; their games depend on timing, so a run with them is not reproducible.
-	Opponents []string `json:"opponents,omitempty" yaml:"opponents"`
+	Opponents []string `json:"opponents" yaml:"opponents"`
 	// OpponentMoveTime bounds each move of an external opponent (default 5 s).
-	OpponentMoveTime float64 `json:"opponent_move_time,omitempty" yaml:"opponent_move_time"`
+	OpponentMoveTime float64 `json:"opponent_move_time" yaml:"opponent_move_time"`
 	// VerifyGames is the size of the final verification match of the champion against the
 	// baseline on held-out openings (0 = none); it stops early when its SPRT decides.
 	VerifyGames int `json:"verify_games" yaml:"verify_games"`
 	// VerifyOpenings is "random" (the held-out half of the opening space), "builtin" or an
 	// opening file ("" = random); openings used in tuning are always excluded.
-	VerifyOpenings string `json:"verify_openings,omitempty" yaml:"verify_openings"`
+	VerifyOpenings string `json:"verify_openings" yaml:"verify_openings"`
 	// VerifyDepth, if > 0, repeats the final verification at this search depth (users play
 	// at longer time controls than they tune at).
-	VerifyDepth int `json:"verify_depth,omitempty" yaml:"verify_depth"`
+	VerifyDepth int `json:"verify_depth" yaml:"verify_depth"`
 	// VerifyEvery, if > 0, plays a held-out check of the champion against the paper's
 	// weights (VerifyGames games, no SPRT) every VerifyEvery generations and stores it with
 	// the generation: verified Elo against wall time.
-	VerifyEvery int `json:"verify_every,omitempty" yaml:"verify_every"`
+	VerifyEvery int `json:"verify_every" yaml:"verify_every"`
 }
 
 // Budget returns the parsed TimeBudget (0 = none).

@@ -270,11 +270,11 @@ func runPlay(ctx context.Context, o playOpts, out io.Writer) error {
 	}
 	if o.json {
 		return writeJSON(out, struct {
-			Game    string `json:"game"`
-			Result  string `json:"result"`
-			Winner  string `json:"winner"`
-			Record  engine.GameRecord
-			Seconds float64 `json:"seconds"`
+			Game    string            `json:"game"`
+			Result  string            `json:"result"`
+			Winner  string            `json:"winner"`
+			Record  engine.GameRecord `json:"record"`
+			Seconds float64           `json:"seconds"`
 		}{g.Name(), rec.Outcome.String(), winner(rec.Outcome), rec, rec.Duration.Seconds()})
 	}
 	for i, m := range rec.Moves {

@@ -480,7 +480,7 @@ func runExport(ctx context.Context, o exportOpts, arg string, out io.Writer) err
 		if run.BestIndividual == "" {
 			return fmt.Errorf("run %d has no finished generation yet", runID)
 		}
-		id = run.BestIndividual
+		id = string(run.BestIndividual)
 	}
 	if r, err := genomes.RunOfIndividual(id); err != nil {
 		return err

@@ -190,14 +190,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		return err
 	}
 	if o.json {
-		return writeJSON(out, struct {
-			Game     string        `json:"game"`
-			A        string        `json:"a"`
-			B        string        `json:"b"`
-			Openings string        `json:"openings"`
-			Limits   engine.Limits `json:"limits"`
-			tuner.MatchResult
-		}{g.Name(), o.a, o.b, label, setup.Limits, res})
+		return writeJSON(out, matchJSON{Game: g.Name(), A: o.a, B: o.b, Openings: label, Limits: setup.Limits}.with(res))
 	}
 	fmt.Fprintf(out, "match %s: A = %s, B = %s; %d games (%d distinct colour-swapped pairs), openings %s (%d), depth %d width %d, %.1fs\n",
 		g.Name(), o.a, o.b, res.Result.Games(), res.Result.Pairs(), label, len(openings), setup.Limits.Depth, setup.Limits.Width, res.Duration.Seconds())
@@ -213,6 +206,40 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// matchJSON is match --json: the same keys for every match, null where a value is unknown
+// (no SPRT: sprt, llr and its bounds, verdict; no games: estimate).
+type matchJSON struct {
+	Game           string            `json:"game"`
+	A              string            `json:"a"`
+	B              string            `json:"b"`
+	Openings       string            `json:"openings"`
+	Limits         engine.Limits     `json:"limits"`
+	GamesRequested int               `json:"games_requested"`
+	Deterministic  bool              `json:"deterministic"`
+	Warning        *string           `json:"warning"`
+	Result         stats.Result      `json:"result"`
+	Estimate       *stats.Estimate   `json:"estimate"`
+	SPRT           *stats.SPRT       `json:"sprt"`
+	LLR            *float64          `json:"llr"`
+	LLRLower       *float64          `json:"llr_lower"`
+	LLRUpper       *float64          `json:"llr_upper"`
+	Verdict        *string           `json:"verdict"`
+	Seconds        float64           `json:"seconds"`
+	Games          []tuner.MatchGame `json:"games"`
+}
+
+func (m matchJSON) with(r tuner.MatchResult) matchJSON {
+	m.GamesRequested, m.Deterministic, m.Result, m.Estimate, m.SPRT = r.Requested, r.Deterministic, r.Result, r.Estimate, r.SPRT
+	m.Seconds, m.Games = r.Duration.Seconds(), r.Games
+	if r.Warning != "" {
+		m.Warning = &r.Warning
+	}
+	if r.SPRT != nil {
+		m.LLR, m.LLRLower, m.LLRUpper, m.Verdict = &r.LLR, &r.Lower, &r.Upper, &r.Verdict
+	}
+	return m
 }
 
 // loadContestant resolves a --a/--b value: "cmd:PATH ARGS" (an external engine) or
@@ -399,7 +426,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	}
 	id := o.individual
 	if id == "" {
-		id = run.BestIndividual
+		id = string(run.BestIndividual)
 	}
 	if id == "" {
 		return fmt.Errorf("run %d has no saved generation to verify", runID)

@@ -17,7 +17,7 @@ type dbStore struct {
 }
 
 func (s dbStore) CreateRun(ctx context.Context, r tuner.RunRecord) (int64, error) {
-	return s.d.CreateRun(ctx, db.Run{Name: r.Name, Game: r.Game, Seed: r.Seed, Config: r.Config, ProgramVersion: r.ProgramVersion, PID: r.PID})
+	return s.d.CreateRun(ctx, db.Run{Name: r.Name, Game: r.Game, Seed: r.Seed, Config: db.JSONText(r.Config), ProgramVersion: r.ProgramVersion, PID: r.PID})
 }
 
 func (s dbStore) SetRunStatus(ctx context.Context, id int64, status, errText string) error {
@@ -38,7 +38,7 @@ func (s dbStore) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) e
 	data := db.GenerationData{RunID: g.RunID, Generation: db.GenerationRow{
 		Generation: g.Generation, FitMin: g.FitMin, FitMean: g.FitMean, FitMax: g.FitMax, FitStd: g.FitStd,
 		Diversity: g.Diversity, Games: g.Games, DurationMS: g.Duration.Milliseconds(), GamesMS: g.GamesTime.Milliseconds(),
-		Best: g.Best, Champion: g.Champion, ElapsedMS: g.Elapsed.Milliseconds(), Opponents: string(opp), Openings: string(op), RNGState: "{}",
+		Best: g.Best, Champion: g.Champion, ElapsedMS: g.Elapsed.Milliseconds(), Opponents: db.JSONText(opp), Openings: db.JSONText(op), RNGState: "{}",
 	}}
 	if a := g.Admission; a != nil {
 		data.Admission = &db.AdmissionRow{Generation: g.Generation, Candidate: a.Candidate, Opponent: a.Opponent, Games: a.Games(),
@@ -68,7 +68,7 @@ func (s dbStore) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) e
 	}
 	for _, gn := range g.NewGenomes {
 		genes, _ := json.Marshal(gn.Genes)
-		row := db.GenomeRow{ID: gn.ID, Born: gn.Born, Operator: gn.Operator, Genes: string(genes)}
+		row := db.GenomeRow{ID: gn.ID, Born: gn.Born, Operator: gn.Operator, Genes: db.JSONText(genes)}
 		if len(gn.Parents) > 0 {
 			row.Parent1 = gn.Parents[0]
 		}

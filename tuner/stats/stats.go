@@ -11,6 +11,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -68,7 +69,8 @@ type Estimate struct {
 	// StdErr is the standard error of the score (per-game scale).
 	StdErr float64 `json:"score_stderr"`
 	// Elo and its 95% interval [EloLow, EloHigh]; CI95 is half the interval's width.
-	// Infinite values (all wins or all losses) are reported as ±1e9 in JSON-safe form.
+	// Infinite values (all wins or all losses) are held as ±1e9 (see FormatElo) and
+	// written as null in JSON.
 	Elo     float64 `json:"elo"`
 	EloLow  float64 `json:"elo_low"`
 	EloHigh float64 `json:"elo_high"`
@@ -77,6 +79,29 @@ type Estimate struct {
 	LOS float64 `json:"los"`
 	// Model is "pentanomial" when pairs were recorded, else "trinomial".
 	Model string `json:"model"`
+}
+
+// MarshalJSON writes an estimate with null for an infinite Elo, bound or half-width (all
+// wins or all losses, or an interval that reaches a score of 0 or 1), never ±1e9.
+func (e Estimate) MarshalJSON() ([]byte, error) {
+	num := func(x float64) *float64 {
+		if math.Abs(x) >= infElo || math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return &x
+	}
+	return json.Marshal(struct {
+		Games   int      `json:"games"`
+		Pairs   int      `json:"pairs"`
+		Score   float64  `json:"score"`
+		StdErr  float64  `json:"score_stderr"`
+		Elo     *float64 `json:"elo"`
+		EloLow  *float64 `json:"elo_low"`
+		EloHigh *float64 `json:"elo_high"`
+		CI95    *float64 `json:"elo_ci95"`
+		LOS     float64  `json:"los"`
+		Model   string   `json:"model"`
+	}{e.Games, e.Pairs, e.Score, e.StdErr, num(e.Elo), num(e.EloLow), num(e.EloHigh), num(e.CI95), e.LOS, e.Model})
 }
 
 // ErrNoGames is returned for an empty result.

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"math"
 	"regexp"
 	"strconv"
@@ -162,5 +163,21 @@ func TestFormatElo(t *testing.T) {
 		if ci := FormatEloCI(e.Elo, e.CI95); ci != got {
 			t.Errorf("%+v: FormatEloCI %q, FormatElo %q", c.r, ci, got)
 		}
+	}
+}
+
+// TestEstimateJSON: infinite Elo values are written as null, finite ones as numbers.
+func TestEstimateJSON(t *testing.T) {
+	all, _ := Result{Wins: 4, Penta: [5]int{0, 0, 0, 0, 2}}.Estimate()
+	data, err := json.Marshal(all)
+	if err != nil || !strings.Contains(string(data), `"elo":null`) || strings.Contains(string(data), "1e+09") {
+		t.Fatalf("all wins: %s %v", data, err)
+	}
+	mixed, _ := Result{Wins: 60, Draws: 20, Losses: 40, Penta: [5]int{5, 10, 20, 15, 10}}.Estimate()
+	data, _ = json.Marshal(mixed)
+	var back struct{ Elo, EloCI95 *float64 }
+	json.Unmarshal(data, &back)
+	if back.Elo == nil || math.Abs(*back.Elo-mixed.Elo) > 1e-9 {
+		t.Fatalf("finite estimate: %s", data)
 	}
 }
