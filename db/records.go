@@ -171,20 +171,20 @@ type CheckpointRow struct {
 
 // GameRow is one played game (table games).
 type GameRow struct {
-	Generation int     `json:"generation"`
-	Individual string  `json:"individual"`
-	Opponent   string  `json:"opponent"`
-	Opening    int     `json:"opening"`
-	Colour     string  `json:"colour"`
-	Result     string  `json:"result"`
-	Score      float64 `json:"score"`
-	Plies      int     `json:"plies"`
-	Moves      string  `json:"moves"`
-	Nodes      int64   `json:"nodes"`
-	DurationMS int64   `json:"duration_ms"`
-	Forfeit    string  `json:"forfeit,omitempty"`
-	Depth      int     `json:"depth"` // 0 = the run's depth
-	Round      int     `json:"round"` // racing round; -1 = hall-of-fame admission test
+	Generation int      `json:"generation"`
+	Individual string   `json:"individual"`
+	Opponent   string   `json:"opponent"`
+	Opening    int      `json:"opening"`
+	Colour     string   `json:"colour"`
+	Result     string   `json:"result"`
+	Score      float64  `json:"score"`
+	Plies      int      `json:"plies"`
+	Moves      JSONText `json:"moves"`
+	Nodes      int64    `json:"nodes"`
+	DurationMS int64    `json:"duration_ms"`
+	Forfeit    OptText  `json:"forfeit"`
+	Depth      int      `json:"depth"` // 0 = the run's depth
+	Round      int      `json:"round"` // racing round; -1 = hall-of-fame admission test
 }
 
 // GenerationRow is one generation's summary (table generations).
@@ -454,7 +454,7 @@ func (d *DB) SaveGeneration(ctx context.Context, g GenerationData) (err error) {
 		if gm.Depth > 0 {
 			depth = gm.Depth
 		}
-		if _, err = gi.ExecContext(ctx, g.RunID, r.Generation, gm.Individual, gm.Opponent, gm.Opening, gm.Colour, gm.Result, gm.Score, gm.Plies, gm.Moves, gm.Nodes, gm.DurationMS, nullStr(gm.Forfeit),
+		if _, err = gi.ExecContext(ctx, g.RunID, r.Generation, gm.Individual, gm.Opponent, gm.Opening, gm.Colour, gm.Result, gm.Score, gm.Plies, gm.Moves, gm.Nodes, gm.DurationMS, nullStr(string(gm.Forfeit)),
 			depth, gm.Round); err != nil {
 			return err
 		}

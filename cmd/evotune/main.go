@@ -67,6 +67,7 @@ func newRootCmd() *cobra.Command {
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return validateFlags(cmd) },
 	}
 	root.AddCommand(newWeightsCmd(), newPerftCmd(), newPlayCmd(), newBenchCmd(), newTuneCmd(),
-		newRunsCmd(), newGenerationsCmd(), newIndividualCmd(), newLineageCmd(), newExportCmd(), newMatchCmd(), newVerifyCmd(), newResumeCmd(), newEngineCmd(), newBrokerCmd(), newWorkerCmd())
+		newRunsCmd(), newGenerationsCmd(), newIndividualCmd(), newLineageCmd(), newExportCmd(), newMatchCmd(), newVerifyCmd(), newResumeCmd(), newEngineCmd(), newBrokerCmd(), newWorkerCmd(), newExportDataCmd())
+	installCompletions(root)
 	return root
 }

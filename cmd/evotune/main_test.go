@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -593,5 +594,67 @@ func TestSaveAndContinue(t *testing.T) {
 	}
 	if _, stderr, code := run(t, dir, "play", "--game", "connect6", "--from", "g.psq"); code == 0 || !strings.Contains(stderr, "Gomoku") {
 		t.Fatalf("connect6 --from a .psq: exit %d, %q", code, stderr)
+	}
+}
+
+// TestExportData: export-data writes every row of a table, as CSV with run_id first and as
+// JSON lines, the counts equal to the database's; a bad table or format is refused.
+func TestExportData(t *testing.T) {
+	dir := t.TempDir()
+	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--pop", "4", "--games", "4", "--generations", "1", "--depth", "2", "--verify-games", "0"); code != 0 {
+		t.Fatal(stderr)
+	}
+	raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "evotune.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	for _, table := range []string{"generations", "individuals", "games"} {
+		var n int
+		raw.QueryRow("SELECT count(*) FROM " + table).Scan(&n)
+		out, stderr, code := run(t, dir, "export-data", "1", "--table", table)
+		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if code != 0 || err != nil || len(rows) != n+1 || rows[0][0] != "run_id" || rows[1][0] != "1" || n == 0 {
+			t.Fatalf("%s csv: exit %d, %d rows for %d in the database, %v %s", table, code, len(rows), n, err, stderr)
+		}
+		out, _, code = run(t, dir, "export-data", "1", "--table", table, "--format", "jsonl")
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		var first map[string]any
+		if code != 0 || len(lines) != n || json.Unmarshal([]byte(lines[0]), &first) != nil || first["run_id"] != 1.0 || len(first) != len(rows[0]) {
+			t.Fatalf("%s jsonl: exit %d, %d lines for %d rows, first %v (csv has %d columns)", table, code, len(lines), n, first, len(rows[0]))
+		}
+	}
+	for _, bad := range [][]string{{"export-data", "1", "--table", "runs"}, {"export-data", "1", "--table", "games", "--format", "xml"}, {"export-data", "9", "--table", "games"}} {
+		if _, stderr, code := run(t, dir, bad...); code == 0 || stderr == "" {
+			t.Fatalf("%v accepted", bad)
+		}
+	}
+}
+
+// TestCompletion: shell completion offers the games, the runs of --db with their names,
+// and individual IDs by prefix.
+func TestCompletion(t *testing.T) {
+	dir := t.TempDir()
+	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--pop", "4", "--games", "4", "--generations", "1", "--depth", "2", "--verify-games", "0", "--name", "night"); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"__complete", "play", "--game", ""}, []string{"amazons", "connect6", "gomoku"}},
+		{[]string{"__complete", "generations", ""}, []string{"1\tnight (gomoku, finished)"}},
+		{[]string{"__complete", "lineage", "1-g1"}, []string{"1-g1-02\t", "1-g1-03\t"}},
+		{[]string{"__complete", "export-data", "1", "--table", ""}, []string{"generations", "individuals", "games"}},
+	} {
+		out, stderr, code := run(t, dir, c.args...)
+		for _, w := range c.want {
+			if code != 0 || !strings.Contains(out, w) {
+				t.Fatalf("%v: exit %d, %q lacks %q (%s)", c.args, code, out, w, stderr)
+			}
+		}
+	}
+	if out, _, _ := run(t, dir, "__complete", "lineage", "1-g0"); strings.Contains(out, "1-g1-02") {
+		t.Fatalf("the prefix does not filter: %q", out)
 	}
 }

@@ -90,8 +90,8 @@ func (s dbStore) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) e
 		moves, _ := json.Marshal(gr.Record.Moves)
 		data.Games = append(data.Games, db.GameRow{Generation: g.Generation, Individual: gr.Individual, Opponent: gr.Opponent,
 			Opening: gr.Opening, Colour: gr.Colour.String(), Result: gr.Record.Outcome.String(), Score: gr.Score,
-			Plies: gr.Record.Plies, Moves: string(moves), Nodes: gr.Record.Nodes, DurationMS: gr.Record.Duration.Milliseconds(),
-			Forfeit: gr.Record.Forfeit, Depth: gr.Depth, Round: gr.Round})
+			Plies: gr.Record.Plies, Moves: db.JSONText(moves), Nodes: gr.Record.Nodes, DurationMS: gr.Record.Duration.Milliseconds(),
+			Forfeit: db.OptText(gr.Record.Forfeit), Depth: gr.Depth, Round: gr.Round})
 	}
 	return s.d.SaveGeneration(ctx, data)
 }

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"evotune/db"
+	"evotune/genomes"
+)
+
+// installCompletions adds dynamic shell completion ('evotune completion bash|zsh|fish|
+// powershell' prints the script): game names and rule variants for --game and --rule,
+// choices of enumerated flags, run IDs (with name, game and status) for commands that take
+// RUN, and individual IDs for commands that take ID, read from the --db file (read-only).
+func installCompletions(root *cobra.Command) {
+	choices := map[string][]string{
+		"game":         genomes.Names(),
+		"rule":         {"freestyle", "standard", "renju"},
+		"table":        {"generations", "individuals", "games"},
+		"format":       {"csv", "jsonl"},
+		"opening-rule": {"swap2", "swap3"},
+		"init":         {"perturb", "random"},
+		"scan":         {"global", "local", "both"},
+	}
+	runArg := map[string]bool{"generations": true, "export": true, "verify": true, "resume": true, "export-data": true}
+	idArg := map[string]bool{"individual": true, "lineage": true}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for name, values := range choices {
+			if c.Flags().Lookup(name) != nil {
+				vals := values
+				c.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+					return vals, cobra.ShellCompDirectiveNoFileComp
+				})
+			}
+		}
+		switch {
+		case runArg[c.Name()]:
+			c.ValidArgsFunction = completeRuns
+		case idArg[c.Name()]:
+			c.ValidArgsFunction = completeIndividuals
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}
+
+// completionDB opens the command's --db read-only (nil when it cannot).
+func completionDB(cmd *cobra.Command) *db.DB {
+	path, err := cmd.Flags().GetString("db")
+	if err != nil || path == "" {
+		path = "evotune.db"
+	}
+	d, err := db.OpenReadOnly(context.Background(), path)
+	if err != nil {
+		return nil
+	}
+	return d
+}
+
+func completeRuns(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	d := completionDB(cmd)
+	if d == nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	defer d.Close()
+	runs, err := d.Runs(context.Background())
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []string
+	for _, r := range runs {
+		if id := fmt.Sprint(r.ID); strings.HasPrefix(id, toComplete) {
+			out = append(out, fmt.Sprintf("%s\t%s (%s, %s)", id, r.Name, r.Game, r.Status))
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+func completeIndividuals(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	d := completionDB(cmd)
+	if d == nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	defer d.Close()
+	rows, err := d.SQL().Query(`SELECT id, operator FROM genomes WHERE id LIKE ? || '%' ORDER BY run_id, born_generation, id LIMIT 1000`, toComplete)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id, op string
+		if rows.Scan(&id, &op) == nil {
+			out = append(out, id+"\t"+op)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
