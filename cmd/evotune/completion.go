@@ -39,9 +39,9 @@ func installCompletions(root *cobra.Command) {
 		}
 		switch {
 		case runArg[c.Name()]:
-			c.ValidArgsFunction = completeRuns
+			c.ValidArgsFunction = fromDB(runIDs)
 		case idArg[c.Name()]:
-			c.ValidArgsFunction = completeIndividuals
+			c.ValidArgsFunction = fromDB(individualIDs)
 		}
 		for _, sub := range c.Commands() {
 			walk(sub)
@@ -63,18 +63,27 @@ func completionDB(cmd *cobra.Command) *db.DB {
 	return d
 }
 
-func completeRuns(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	if len(args) > 0 {
-		return nil, cobra.ShellCompDirectiveNoFileComp
+// fromDB completes the first argument from the command's database with list (nothing
+// when there is no database or the argument is given).
+func fromDB(list func(d *db.DB, toComplete string) []string) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		d := completionDB(cmd)
+		if d == nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		defer d.Close()
+		return list(d, toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
-	d := completionDB(cmd)
-	if d == nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	defer d.Close()
+}
+
+// runIDs are the runs whose ID starts with toComplete, described by name, game and status.
+func runIDs(d *db.DB, toComplete string) []string {
 	runs, err := d.Runs(context.Background())
 	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
+		return nil
 	}
 	var out []string
 	for _, r := range runs {
@@ -82,21 +91,14 @@ func completeRuns(cmd *cobra.Command, args []string, toComplete string) ([]strin
 			out = append(out, fmt.Sprintf("%s\t%s (%s, %s)", id, r.Name, r.Game, r.Status))
 		}
 	}
-	return out, cobra.ShellCompDirectiveNoFileComp
+	return out
 }
 
-func completeIndividuals(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	if len(args) > 0 {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	d := completionDB(cmd)
-	if d == nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	defer d.Close()
+// individualIDs are the individuals whose ID starts with toComplete, with their operator.
+func individualIDs(d *db.DB, toComplete string) []string {
 	rows, err := d.SQL().Query(`SELECT id, operator FROM genomes WHERE id LIKE ? || '%' ORDER BY run_id, born_generation, id LIMIT 1000`, toComplete)
 	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
+		return nil
 	}
 	defer rows.Close()
 	var out []string
@@ -106,5 +108,5 @@ func completeIndividuals(cmd *cobra.Command, args []string, toComplete string) (
 			out = append(out, id+"\t"+op)
 		}
 	}
-	return out, cobra.ShellCompDirectiveNoFileComp
+	return out
 }

@@ -100,14 +100,11 @@ func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) 
 			}
 			s.stones = nil
 			var bad error
-			for {
-				l, ok := ls.next()
-				if !ok {
-					return nil
-				}
-				if strings.EqualFold(l, "DONE") {
-					break
-				}
+			block, ok := ls.untilDone()
+			if !ok {
+				return nil
+			}
+			for _, l := range block {
 				f := strings.Split(l, ",")
 				if len(f) != 3 {
 					bad = fmt.Errorf("board line %q: want x,y,field", l)
@@ -136,14 +133,11 @@ func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) 
 			}
 			var moves []string
 			var bad error
-			for {
-				l, ok := ls.next()
-				if !ok {
-					return nil
-				}
-				if strings.EqualFold(l, "DONE") {
-					break
-				}
+			block, ok := ls.untilDone()
+			if !ok {
+				return nil
+			}
+			for _, l := range block {
 				x, y, err := s.parseXY(l)
 				if err != nil {
 					bad = fmt.Errorf("SWAP2BOARD line %q: %v", l, err)
@@ -318,22 +312,19 @@ func (s *gomocup) swap2(ctx context.Context, moves []string) error {
 	if b.Outcome() != engine.Ongoing {
 		return errors.New("the game is already over")
 	}
-	p, err := s.cfg.Game.NewPlayer(s.cfg.Weights, s.cfg.limits(s.cfg.budgetFor(s.budget())))
-	if err != nil {
-		return err
-	}
 	var proposals [][]string
 	if book, ok := s.cfg.Game.(engine.OpeningBook); ok {
 		for _, o := range book.BuiltinOpenings(s.size) {
 			proposals = append(proposals, o.Moves)
 		}
 	}
+	budget := s.cfg.budgetFor(s.budget())
 	if len(moves) == 0 {
-		// Proposing searches every proposal: give each a share of the move's time.
-		p, err = s.cfg.Game.NewPlayer(s.cfg.Weights, s.cfg.limits(s.cfg.budgetFor(s.budget())/time.Duration(max(1, len(proposals)))))
-		if err != nil {
-			return err
-		}
+		budget /= time.Duration(max(1, len(proposals))) // proposing searches every proposal
+	}
+	p, err := s.cfg.Game.NewPlayer(s.cfg.Weights, s.cfg.limits(budget))
+	if err != nil {
+		return err
 	}
 	swap, stones, err := BuiltinSwap{Player: p, Proposals: proposals}.SwapAnswer(ctx, b)
 	if err != nil {

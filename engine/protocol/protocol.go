@@ -79,6 +79,22 @@ func (l *lines) next() (string, bool) {
 	return "", false
 }
 
+// untilDone reads the lines of a block up to its DONE line (Gomocup BOARD, SWAP2BOARD);
+// ok is false at end of input.
+func (l *lines) untilDone() ([]string, bool) {
+	var block []string
+	for {
+		s, ok := l.next()
+		if !ok {
+			return nil, false
+		}
+		if strings.EqualFold(s, "DONE") {
+			return block, true
+		}
+		block = append(block, s)
+	}
+}
+
 // think returns the engine's move on b within a per-move time budget (0 = none; see
 // Config.limits) and the search's statistics.
 func think(ctx context.Context, cfg Config, b engine.Board, budget time.Duration) (string, engine.SearchStats, error) {
