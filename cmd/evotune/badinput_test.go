@@ -22,7 +22,7 @@ import (
 
 // runTimeout is run with a deadline: a regression that reads /dev/zero without limit is
 // killed and reported instead of hanging the suite.
-func runTimeout(t *testing.T, dir string, d time.Duration, args ...string) (string, string, int) {
+func runTimeout(t testing.TB, dir string, d time.Duration, args ...string) (string, string, int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()

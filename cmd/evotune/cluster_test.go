@@ -13,7 +13,7 @@ import (
 )
 
 // freePort returns a loopback TCP port nobody listens on now.
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -24,7 +24,7 @@ func freePort(t *testing.T) int {
 }
 
 // start runs the binary in the background; the test kills it at the end.
-func start(t *testing.T, dir string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+func start(t testing.TB, dir string, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
@@ -38,7 +38,7 @@ func start(t *testing.T, dir string, args ...string) (*exec.Cmd, *bytes.Buffer) 
 }
 
 // waitFor polls until the output has s.
-func waitFor(t *testing.T, out *bytes.Buffer, s string) {
+func waitFor(t testing.TB, out *bytes.Buffer, s string) {
 	t.Helper()
 	for i := 0; i < 100 && !strings.Contains(out.String(), s); i++ {
 		time.Sleep(100 * time.Millisecond)
