@@ -2,12 +2,16 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -16,6 +20,38 @@ import (
 	"evotune/tuner"
 	"evotune/tuner/cluster"
 )
+
+// buildVersion is the version tasks carry and workers compare: the program version and a
+// fingerprint of the build, the git revision it was built from (a clean tree) or else the
+// SHA-256 of the executable, so that a rebuilt engine without a version bump neither mixes
+// its results with another build's nor reads back a batch the other build played (batch IDs
+// hash it). Computed once.
+var buildVersion = sync.OnceValue(func() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		rev, clean := "", false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				clean = s.Value == "false"
+			}
+		}
+		if rev != "" && clean {
+			return version + "+git." + rev[:min(12, len(rev))]
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		if f, err := os.Open(exe); err == nil {
+			defer f.Close()
+			h := sha256.New()
+			if _, err := io.Copy(h, f); err == nil {
+				return version + "+sha256." + hex.EncodeToString(h.Sum(nil))[:12]
+			}
+		}
+	}
+	return version
+})
 
 // clusterOpts are the flags that send a command's games to workers through a broker.
 type clusterOpts struct {
@@ -45,7 +81,7 @@ func (o clusterOpts) client(ctx context.Context, log io.Writer) (*cluster.Client
 		return nil, fmt.Errorf("--ack-wait %v: want at least 1s", o.ackWait)
 	}
 	c, err := cluster.NewClient(ctx, cluster.Options{URL: o.url, Creds: o.creds, TLSCA: o.tlsCA, AckWait: o.ackWait,
-		MaxDeliver: o.maxDeliver, Version: version, Log: log})
+		MaxDeliver: o.maxDeliver, Version: buildVersion(), Log: log})
 	if err != nil {
 		return nil, fmt.Errorf("--broker: %w", err)
 	}
@@ -152,7 +188,7 @@ func newWorkerCmd() *cobra.Command {
 			if o.Workers < 1 {
 				return fmt.Errorf("--workers %d: want at least 1", o.Workers)
 			}
-			o.Options = cluster.Options{URL: cl.url, Creds: cl.creds, TLSCA: cl.tlsCA, Version: version, Log: cmd.ErrOrStderr()}
+			o.Options = cluster.Options{URL: cl.url, Creds: cl.creds, TLSCA: cl.tlsCA, Version: buildVersion(), Log: cmd.ErrOrStderr()}
 			o.Allowed = programAllowed
 			return cluster.Work(cmd.Context(), o)
 		},
