@@ -1,0 +1,579 @@
+// Package dashboard reads a run database into the views of `evotune serve` (a web
+// dashboard) and `evotune plot` (SVG/PNG charts): the runs list, a run's score, Elo and
+// throughput per generation, its genes against the paper's values, an individual's
+// lineage and any stored game replayed position by position. Everything it reads is data
+// from a file that may come from someone else: the web page draws it as text only.
+package dashboard
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"evotune/db"
+	"evotune/engine"
+	"evotune/genomes"
+)
+
+// ErrNotFound is wrapped by errors about a run, individual or game the database lacks.
+var ErrNotFound = db.ErrNotFound
+
+// RunItem is one row of the runs list.
+type RunItem struct {
+	ID              int64    `json:"id"`
+	Name            string   `json:"name"`
+	Game            string   `json:"game"`
+	Status          string   `json:"status"`
+	GenerationsDone int      `json:"generations_done"`
+	BestIndividual  *string  `json:"best_individual"`
+	BestScore       *float64 `json:"best_score"` // 1 - best fitness: the best screening score
+	Champion        *string  `json:"champion"`   // after the last generation (hall of fame)
+	Verified        *Elo     `json:"verified"`   // the final verification, null before it
+	CreatedAt       string   `json:"created_at"`
+	UpdatedAt       string   `json:"updated_at"`
+	Error           *string  `json:"error"`
+}
+
+// Elo is a strength estimate against the paper's weights: Elo and the half-width of its
+// 95% interval (null when infinite: all wins or all losses), on Games games resting on
+// Pairs distinct colour-swapped pairs.
+type Elo struct {
+	Champion string   `json:"champion"`
+	Elo      *float64 `json:"elo"`
+	CI95     *float64 `json:"elo_ci95"`
+	Games    int      `json:"games"`
+	Pairs    int      `json:"distinct_pairs"`
+	Depth    int      `json:"depth"`
+}
+
+// GenerationPoint is one generation of a run's page. Scores are against the generation's
+// reference set (tuner/selection.go); BestSE is the rank-1 individual's pentanomial
+// standard error (null for databases older than schema 3).
+type GenerationPoint struct {
+	Generation   int      `json:"generation"`
+	BestScore    float64  `json:"best_score"`
+	BestSE       *float64 `json:"best_se"`
+	MeanScore    float64  `json:"mean_score"`
+	ScoreStd     float64  `json:"score_std"`
+	Diversity    float64  `json:"diversity"`
+	Games        int      `json:"games"`
+	GamesPerSec  *float64 `json:"games_per_s"` // games / time spent playing them
+	DurationMS   int64    `json:"duration_ms"`
+	ElapsedMS    int64    `json:"elapsed_ms"`
+	Best         string   `json:"best_individual"`
+	Champion     *string  `json:"champion"`
+	Checkpoint   *Elo     `json:"checkpoint"` // the held-out check after this generation (tune --verify-every)
+	CreatedAt    string   `json:"created_at"`
+	HallOfFameIn *string  `json:"admitted"` // the individual admitted to the hall of fame in this generation
+}
+
+// RunView is a run's page.
+type RunView struct {
+	Run          RunItem           `json:"run"`
+	Config       json.RawMessage   `json:"config"`
+	Generations  []GenerationPoint `json:"generations"`
+	HallOfFame   []db.FamerRow     `json:"hall_of_fame"`
+	Verification json.RawMessage   `json:"verification"`
+}
+
+// GeneInfo describes one gene of the run's layout (genomes/layout.go).
+type GeneInfo struct {
+	Name    string  `json:"name"`
+	Default float64 `json:"default"` // the paper's value
+	Min     float64 `json:"min"`
+	Max     float64 `json:"max"`
+	Scale   string  `json:"scale"` // "log" (shown as value/default on a log axis) or "linear" (value - default)
+	Note    string  `json:"note"`
+}
+
+// GenesView holds every gene's trajectory: Best[g][i] is gene g of generation
+// Generations[i]'s rank-1 individual, Min and Max the population's extremes, all in the
+// gene's own units (nil where a genome lacks the gene).
+type GenesView struct {
+	Run         RunItem      `json:"run"`
+	Genes       []GeneInfo   `json:"genes"`
+	Generations []int        `json:"generations"`
+	Best        [][]*float64 `json:"best"`
+	Min         [][]*float64 `json:"min"`
+	Max         [][]*float64 `json:"max"`
+}
+
+// LineageNode is one genome of a lineage: the individual itself, then ancestors.
+type LineageNode struct {
+	ID       string             `json:"id"`
+	Born     int                `json:"born_generation"`
+	Operator string             `json:"operator"`
+	Parents  []string           `json:"parents"`
+	Depth    int                `json:"depth"` // generations of descent from the individual (shortest)
+	Genes    map[string]float64 `json:"genes"`
+}
+
+// LineageView is an individual's ancestry, at most MaxLineage nodes.
+type LineageView struct {
+	Run       RunItem       `json:"run"`
+	ID        string        `json:"id"`
+	Nodes     []LineageNode `json:"nodes"`
+	Truncated bool          `json:"truncated"`
+}
+
+// MaxLineage bounds a lineage view (older ancestors are left out and Truncated is set).
+const MaxLineage = 400
+
+// GameItem is one row of a generation's games.
+type GameItem struct {
+	ID         int64   `json:"id"`
+	Generation int     `json:"generation"`
+	Individual string  `json:"individual"`
+	Opponent   string  `json:"opponent"`
+	Colour     string  `json:"colour"` // the individual's
+	Result     string  `json:"result"`
+	Plies      int     `json:"plies"`
+	Round      int     `json:"round"`
+	Depth      *int    `json:"depth"`
+	Forfeit    *string `json:"forfeit"`
+}
+
+// GameView is a stored game replayed: Frames[k] is the position after k plies (Frames[0]
+// the start), each as Size rows from the top, one character per point: '.' empty, 'B'
+// Black's stone or amazon, 'W' White's, 'x' an arrow. Error says where the replay stopped
+// if a stored move is not legal (a forfeit by an illegal move, or a damaged database).
+type GameView struct {
+	Run          RunItem    `json:"run"`
+	Game         GameItem   `json:"game"`
+	GameName     string     `json:"game_name"`
+	Size         int        `json:"size"`
+	Black        string     `json:"black"`
+	White        string     `json:"white"`
+	Moves        []string   `json:"moves"`
+	OpeningPlies int        `json:"opening_plies"`
+	Frames       [][]string `json:"frames"`
+	Error        *string    `json:"error"`
+}
+
+func optString(s sql.NullString) *string {
+	if !s.Valid {
+		return nil
+	}
+	return &s.String
+}
+
+func finite(x float64) *float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) || math.Abs(x) >= 1e8 {
+		return nil
+	}
+	return &x
+}
+
+// runItem converts a stored run.
+func runItem(r db.Run) RunItem {
+	it := RunItem{ID: r.ID, Name: r.Name, Game: r.Game, Status: r.Status, GenerationsDone: r.GenerationsDone,
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+	if r.BestIndividual != "" {
+		s := string(r.BestIndividual)
+		it.BestIndividual = &s
+	}
+	if r.BestFitness != nil {
+		s := 1 - *r.BestFitness
+		it.BestScore = &s
+	}
+	if r.Error != "" {
+		s := string(r.Error)
+		it.Error = &s
+	}
+	if r.Verification != "" {
+		var v struct {
+			Champion string   `json:"champion"`
+			Games    int      `json:"games"`
+			Pairs    int      `json:"distinct_pairs"`
+			Elo      *float64 `json:"elo"`
+			CI       *float64 `json:"elo_ci95"`
+			Limits   struct {
+				Depth int `json:"depth"`
+			} `json:"limits"`
+		}
+		if json.Unmarshal([]byte(r.Verification), &v) == nil && v.Games > 0 {
+			e := Elo{Champion: v.Champion, Games: v.Games, Pairs: v.Pairs, Depth: v.Limits.Depth}
+			if v.Elo != nil {
+				e.Elo = finite(*v.Elo)
+			}
+			if v.CI != nil && e.Elo != nil {
+				e.CI95 = finite(*v.CI)
+			}
+			it.Verified = &e
+		}
+	}
+	return it
+}
+
+// Runs lists every run of the database, newest first.
+func Runs(ctx context.Context, d *db.DB) ([]RunItem, error) {
+	runs, err := d.Runs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]RunItem, 0, len(runs))
+	for _, r := range runs {
+		out = append(out, runItem(r))
+	}
+	return out, nil
+}
+
+// getRun loads one run; an unknown ID wraps ErrNotFound.
+func getRun(ctx context.Context, d *db.DB, id int64) (db.Run, error) {
+	return d.Run(ctx, id)
+}
+
+// Run returns run id's page: per-generation scores with their uncertainty, throughput,
+// diversity, champions and held-out checkpoints.
+func Run(ctx context.Context, d *db.DB, id int64) (RunView, error) {
+	r, err := getRun(ctx, d, id)
+	if err != nil {
+		return RunView{}, err
+	}
+	v := RunView{Run: runItem(r), Config: json.RawMessage(nonEmpty(string(r.Config))), Verification: json.RawMessage(nonEmpty(string(r.Verification)))}
+	gens, err := d.Generations(ctx, id)
+	if err != nil {
+		return v, err
+	}
+	se := map[int]*float64{}
+	rows, err := d.SQL().QueryContext(ctx, "SELECT generation, score_se FROM individuals WHERE run_id = ? AND rank = 1", id)
+	if err != nil {
+		return v, err
+	}
+	for rows.Next() {
+		var g int
+		var s sql.NullFloat64
+		if err := rows.Scan(&g, &s); err != nil {
+			rows.Close()
+			return v, err
+		}
+		if s.Valid {
+			x := s.Float64
+			se[g] = &x
+		}
+	}
+	rows.Close()
+	cps, err := d.Checkpoints(ctx, id)
+	if err != nil {
+		return v, err
+	}
+	cp := map[int]*Elo{}
+	for _, c := range cps {
+		e := Elo{Champion: c.Champion, Games: c.Games, Pairs: c.Pairs, Depth: c.Depth}
+		if c.Elo != nil {
+			e.Elo = finite(*c.Elo)
+			if c.EloCI95 != nil && e.Elo != nil {
+				e.CI95 = finite(*c.EloCI95)
+			}
+		}
+		cp[c.Generation] = &e
+	}
+	adm, err := d.Admissions(ctx, id)
+	if err != nil {
+		return v, err
+	}
+	admitted := map[int]string{}
+	for _, a := range adm {
+		if a.Admitted {
+			admitted[a.Generation] = a.Candidate
+		}
+	}
+	for _, g := range gens {
+		p := GenerationPoint{Generation: g.Generation, BestScore: 1 - g.FitMin, BestSE: se[g.Generation], MeanScore: 1 - g.FitMean,
+			ScoreStd: g.FitStd, Diversity: g.Diversity, Games: g.Games, DurationMS: g.DurationMS, ElapsedMS: g.ElapsedMS,
+			Best: g.Best, Checkpoint: cp[g.Generation], CreatedAt: g.CreatedAt}
+		if g.GamesMS > 0 {
+			x := float64(g.Games) / (float64(g.GamesMS) / 1000)
+			p.GamesPerSec = &x
+		}
+		if g.Champion != "" {
+			c := g.Champion
+			p.Champion = &c
+		}
+		if a, ok := admitted[g.Generation]; ok {
+			p.HallOfFameIn = &a
+		}
+		v.Generations = append(v.Generations, p)
+	}
+	if v.Generations == nil {
+		v.Generations = []GenerationPoint{}
+	}
+	if v.HallOfFame, err = d.HallOfFame(ctx, id); err != nil {
+		return v, err
+	}
+	if v.HallOfFame == nil {
+		v.HallOfFame = []db.FamerRow{}
+	}
+	return v, nil
+}
+
+func nonEmpty(s string) string {
+	if s == "" {
+		return "null"
+	}
+	return s
+}
+
+// layoutOf returns the run's gene layout; the error names an unknown game.
+func layoutOf(game string) (*genomes.Layout, error) {
+	e, err := genomes.Lookup(game)
+	if err != nil {
+		return nil, err
+	}
+	return e.Layout, nil
+}
+
+// Genes returns every gene's per-generation best value and population range.
+func Genes(ctx context.Context, d *db.DB, id int64) (GenesView, error) {
+	r, err := getRun(ctx, d, id)
+	if err != nil {
+		return GenesView{}, err
+	}
+	lay, err := layoutOf(r.Game)
+	if err != nil {
+		return GenesView{}, fmt.Errorf("run %d: %w", id, err)
+	}
+	v := GenesView{Run: runItem(r), Generations: []int{}}
+	index := map[string]int{}
+	for i, g := range lay.Genes {
+		v.Genes = append(v.Genes, GeneInfo{Name: g.Name, Default: g.Default, Min: g.Min, Max: g.Max, Scale: g.Scale.String(), Note: g.Note})
+		index[g.Name] = i
+	}
+	n := len(lay.Genes)
+	v.Best, v.Min, v.Max = make([][]*float64, n), make([][]*float64, n), make([][]*float64, n)
+	rows, err := d.SQL().QueryContext(ctx, `SELECT i.generation, i.rank, g.genes FROM individuals i
+		JOIN genomes g ON g.run_id = i.run_id AND g.id = i.id WHERE i.run_id = ? ORDER BY i.generation, i.rank`, id)
+	if err != nil {
+		return v, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var gen, rank int
+		var genes string
+		if err := rows.Scan(&gen, &rank, &genes); err != nil {
+			return v, err
+		}
+		if len(v.Generations) == 0 || v.Generations[len(v.Generations)-1] != gen {
+			v.Generations = append(v.Generations, gen)
+			for i := 0; i < n; i++ {
+				v.Best[i], v.Min[i], v.Max[i] = append(v.Best[i], nil), append(v.Min[i], nil), append(v.Max[i], nil)
+			}
+		}
+		var m map[string]float64
+		if json.Unmarshal([]byte(genes), &m) != nil {
+			continue // a damaged row: left out, not fatal to the view
+		}
+		k := len(v.Generations) - 1
+		for name, x := range m {
+			i, ok := index[name]
+			if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
+				continue
+			}
+			x := x
+			if rank == 1 {
+				v.Best[i][k] = &x
+			}
+			if v.Min[i][k] == nil || x < *v.Min[i][k] {
+				v.Min[i][k] = &x
+			}
+			if v.Max[i][k] == nil || x > *v.Max[i][k] {
+				v.Max[i][k] = &x
+			}
+		}
+	}
+	return v, rows.Err()
+}
+
+// Lineage returns individual ind and its ancestors, nearest first, at most MaxLineage.
+func Lineage(ctx context.Context, d *db.DB, id int64, ind string) (LineageView, error) {
+	r, err := getRun(ctx, d, id)
+	if err != nil {
+		return LineageView{}, err
+	}
+	v := LineageView{Run: runItem(r), ID: ind}
+	type item struct {
+		id    string
+		depth int
+	}
+	seen := map[string]bool{ind: true}
+	queue := []item{{ind, 0}}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		g, err := d.Genome(ctx, id, cur.id)
+		if err != nil {
+			return v, fmt.Errorf("run %d: %w", id, err)
+		}
+		node := LineageNode{ID: g.ID, Born: g.Born, Operator: g.Operator, Depth: cur.depth, Parents: []string{}}
+		json.Unmarshal([]byte(g.Genes), &node.Genes)
+		for _, p := range []string{g.Parent1, g.Parent2} {
+			if p == "" {
+				continue
+			}
+			node.Parents = append(node.Parents, p)
+			if !seen[p] {
+				if len(seen) >= MaxLineage {
+					v.Truncated = true
+					continue
+				}
+				seen[p] = true
+				queue = append(queue, item{p, cur.depth + 1})
+			}
+		}
+		v.Nodes = append(v.Nodes, node)
+	}
+	return v, nil
+}
+
+const gameColumns = "id, generation, individual, opponent, colour, result, plies, round, depth, forfeit"
+
+func scanGame(s interface{ Scan(...any) error }) (GameItem, error) {
+	var g GameItem
+	var depth sql.NullInt64
+	var forfeit sql.NullString
+	if err := s.Scan(&g.ID, &g.Generation, &g.Individual, &g.Opponent, &g.Colour, &g.Result, &g.Plies, &g.Round, &depth, &forfeit); err != nil {
+		return g, err
+	}
+	if depth.Valid {
+		x := int(depth.Int64)
+		g.Depth = &x
+	}
+	g.Forfeit = optString(forfeit)
+	return g, nil
+}
+
+// Games lists the games of one generation of run id (all generations if gen < 0), at most
+// limit rows (0: no limit).
+func Games(ctx context.Context, d *db.DB, id int64, gen, limit int) ([]GameItem, error) {
+	if _, err := getRun(ctx, d, id); err != nil {
+		return nil, err
+	}
+	q := "SELECT " + gameColumns + " FROM games WHERE run_id = ?"
+	args := []any{id}
+	if gen >= 0 {
+		q += " AND generation = ?"
+		args = append(args, gen)
+	}
+	q += " ORDER BY id"
+	if limit > 0 {
+		q += " LIMIT " + strconv.Itoa(limit)
+	}
+	rows, err := d.SQL().QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []GameItem{}
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// Game replays stored game gameID of run id with the game's own rules (engine.Board.Play),
+// so every frame is a position the engine accepted.
+func Game(ctx context.Context, d *db.DB, id, gameID int64) (GameView, error) {
+	r, err := getRun(ctx, d, id)
+	if err != nil {
+		return GameView{}, err
+	}
+	v := GameView{Run: runItem(r), GameName: r.Game, Moves: []string{}, Frames: [][]string{}}
+	row := d.SQL().QueryRowContext(ctx, "SELECT "+gameColumns+" FROM games WHERE run_id = ? AND id = ?", id, gameID)
+	if v.Game, err = scanGame(row); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return v, fmt.Errorf("game %d of run %d: %w", gameID, id, ErrNotFound)
+		}
+		return v, err
+	}
+	var moves, openings string
+	var opening int
+	if err := d.SQL().QueryRowContext(ctx, `SELECT g.moves, g.opening, COALESCE(n.openings, '[]') FROM games g
+		LEFT JOIN generations n ON n.run_id = g.run_id AND n.generation = g.generation WHERE g.id = ?`, gameID).Scan(&moves, &opening, &openings); err != nil {
+		return v, err
+	}
+	if err := json.Unmarshal([]byte(moves), &v.Moves); err != nil {
+		return v, fmt.Errorf("game %d of run %d: moves: %w", gameID, id, err)
+	}
+	var ops [][]string
+	if json.Unmarshal([]byte(openings), &ops) == nil && opening >= 0 && opening < len(ops) {
+		v.OpeningPlies = min(len(ops[opening]), len(v.Moves))
+	}
+	if v.Game.Colour == "black" {
+		v.Black, v.White = v.Game.Individual, v.Game.Opponent
+	} else {
+		v.Black, v.White = v.Game.Opponent, v.Game.Individual
+	}
+	var cfg struct {
+		Board int    `json:"board"`
+		Rule  string `json:"rule"`
+	}
+	json.Unmarshal([]byte(r.Config), &cfg)
+	e, err := genomes.Lookup(r.Game)
+	if err != nil {
+		return v, fmt.Errorf("run %d: %w", id, err)
+	}
+	g := e.Game
+	if cfg.Rule != "" {
+		if rg, ok := g.(engine.Ruled); ok {
+			if g2, err := rg.WithRule(cfg.Rule); err == nil {
+				g = g2
+			}
+		}
+	}
+	b, err := g.NewBoard(cfg.Board)
+	if err != nil {
+		return v, fmt.Errorf("run %d: %w", id, err)
+	}
+	v.Size = b.Size()
+	v.Frames = append(v.Frames, Frame(b))
+	for k, m := range v.Moves {
+		if err := b.Play(m); err != nil {
+			s := fmt.Sprintf("ply %d (%s): %v", k+1, m, err)
+			v.Error = &s
+			break
+		}
+		v.Frames = append(v.Frames, Frame(b))
+	}
+	return v, nil
+}
+
+// Frame reads a position from its text drawing (engine.DrawBoard: rows from the top, a
+// row number then one character per point) into Size rows of 'B', 'W', 'x' and '.'
+// (Connect6 and Gomoku draw stones as X and O; Amazons amazons as B and W, arrows as x).
+func Frame(b engine.Board) []string {
+	n := b.Size()
+	out := make([]string, 0, n)
+	for _, line := range strings.Split(b.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) != n+1 {
+			continue
+		}
+		if _, err := strconv.Atoi(f[0]); err != nil {
+			continue
+		}
+		var sb strings.Builder
+		for _, c := range f[1:] {
+			switch c {
+			case "X", "B":
+				sb.WriteByte('B')
+			case "O", "W":
+				sb.WriteByte('W')
+			case ".":
+				sb.WriteByte('.')
+			default:
+				sb.WriteByte('x')
+			}
+		}
+		out = append(out, sb.String())
+	}
+	return out
+}

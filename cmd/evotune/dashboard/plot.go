@@ -1,0 +1,294 @@
+package dashboard
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Plots are the charts `evotune plot` draws (gonum.org/v1/plot).
+var Plots = []string{"fitness", "elo", "genes"}
+
+var (
+	red   = color.RGBA{R: 204, G: 51, B: 51, A: 255}
+	blue  = color.RGBA{R: 51, G: 102, B: 204, A: 255}
+	green = color.RGBA{R: 51, G: 136, B: 51, A: 255}
+)
+
+func band(xs, lo, hi []float64, c color.RGBA) (*plotter.Polygon, error) {
+	var pts plotter.XYs
+	for i := range xs {
+		if !math.IsNaN(lo[i]) {
+			pts = append(pts, plotter.XY{X: xs[i], Y: lo[i]})
+		}
+	}
+	for i := len(xs) - 1; i >= 0; i-- {
+		if !math.IsNaN(hi[i]) {
+			pts = append(pts, plotter.XY{X: xs[i], Y: hi[i]})
+		}
+	}
+	if len(pts) < 3 {
+		return nil, nil
+	}
+	p, err := plotter.NewPolygon(pts)
+	if err != nil {
+		return nil, err
+	}
+	p.Color = color.NRGBA{R: c.R, G: c.G, B: c.B, A: 50} // not premultiplied: see-through
+	p.LineStyle.Width = 0
+	p.LineStyle.Color = color.Transparent
+	return p, nil
+}
+
+func line(p *plot.Plot, name string, xs, ys []float64, c color.RGBA) error {
+	var pts plotter.XYs
+	for i := range xs {
+		if !math.IsNaN(ys[i]) {
+			pts = append(pts, plotter.XY{X: xs[i], Y: ys[i]})
+		}
+	}
+	if len(pts) == 0 {
+		return nil
+	}
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return err
+	}
+	l.Color, l.Width = c, vg.Points(1.5)
+	p.Add(l)
+	if name != "" {
+		p.Legend.Add(name, l)
+	}
+	return nil
+}
+
+// FitnessPlot draws the best and mean score per generation, the best's 95% band (±1.96
+// pentanomial standard errors) and the population's ±1 sd band.
+func FitnessPlot(v RunView) (*plot.Plot, error) {
+	if len(v.Generations) == 0 {
+		return nil, fmt.Errorf("run %d has no saved generation yet", v.Run.ID)
+	}
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s (%s): score against the generation's references", v.Run.Name, v.Run.Game)
+	p.X.Label.Text, p.Y.Label.Text = "generation", "score"
+	n := len(v.Generations)
+	xs, best, lo, hi, mean, mlo, mhi := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for i, g := range v.Generations {
+		xs[i], best[i], mean[i] = float64(g.Generation), g.BestScore, g.MeanScore
+		lo[i], hi[i] = math.NaN(), math.NaN()
+		if g.BestSE != nil {
+			lo[i], hi[i] = g.BestScore-1.96**g.BestSE, g.BestScore+1.96**g.BestSE
+		}
+		mlo[i], mhi[i] = g.MeanScore-g.ScoreStd, g.MeanScore+g.ScoreStd
+	}
+	for _, b := range []struct {
+		lo, hi []float64
+		c      color.RGBA
+	}{{lo, hi, red}, {mlo, mhi, blue}} {
+		poly, err := band(xs, b.lo, b.hi, b.c)
+		if err != nil {
+			return nil, err
+		}
+		if poly != nil {
+			p.Add(poly)
+		}
+	}
+	if err := line(p, "best (band: 95%)", xs, best, red); err != nil {
+		return nil, err
+	}
+	if err := line(p, "mean (band: ±1 sd)", xs, mean, blue); err != nil {
+		return nil, err
+	}
+	p.Legend.Top = true
+	p.Add(plotter.NewGrid())
+	return p, nil
+}
+
+// EloPlot draws the champion's held-out Elo against the paper's weights with its 95%
+// interval at every checkpoint (tune --verify-every) and the final verification, against
+// generations. Infinite estimates (all wins or all losses) are left out.
+func EloPlot(v RunView) (*plot.Plot, error) {
+	var pts plotter.XYs
+	var errs plotter.YErrors
+	add := func(gen int, e *Elo) {
+		if e == nil || e.Elo == nil {
+			return
+		}
+		ci := 0.0
+		if e.CI95 != nil {
+			ci = *e.CI95
+		}
+		pts = append(pts, plotter.XY{X: float64(gen), Y: *e.Elo})
+		errs = append(errs, struct{ Low, High float64 }{ci, ci})
+	}
+	for _, g := range v.Generations {
+		add(g.Generation, g.Checkpoint)
+	}
+	if v.Run.Verified != nil && len(v.Generations) > 0 {
+		add(v.Generations[len(v.Generations)-1].Generation, v.Run.Verified)
+	}
+	if len(pts) == 0 {
+		return nil, fmt.Errorf("run %d has no finite held-out Elo yet (tune --verify-every N checks the champion every N generations; the final verification comes at the end)", v.Run.ID)
+	}
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s (%s): held-out Elo of the champion vs the paper's weights (95%% CI)", v.Run.Name, v.Run.Game)
+	p.X.Label.Text, p.Y.Label.Text = "generation", "Elo"
+	eb := struct {
+		plotter.XYs
+		plotter.YErrors
+	}{pts, errs}
+	bars, err := plotter.NewYErrorBars(eb)
+	if err != nil {
+		return nil, err
+	}
+	bars.Color = green
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return nil, err
+	}
+	sc.Color = green
+	sc.Shape = draw.CircleGlyph{}
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return nil, err
+	}
+	l.Color = green
+	zero, err := plotter.NewLine(plotter.XYs{{X: pts[0].X, Y: 0}, {X: pts[len(pts)-1].X, Y: 0}})
+	if err != nil {
+		return nil, err
+	}
+	zero.Color, zero.Dashes = color.Gray{Y: 120}, []vg.Length{vg.Points(3), vg.Points(3)}
+	p.Add(plotter.NewGrid(), zero, l, bars, sc)
+	return p, nil
+}
+
+// GenePlots draws one small plot per gene: the generation's best (line) and the
+// population's range (band), as value ÷ paper on a log axis for log-scale genes with a
+// positive paper value, else value − paper.
+func GenePlots(v GenesView) ([]*plot.Plot, error) {
+	if len(v.Generations) == 0 {
+		return nil, fmt.Errorf("run %d has no saved generation yet", v.Run.ID)
+	}
+	xs := make([]float64, len(v.Generations))
+	for i, g := range v.Generations {
+		xs[i] = float64(g)
+	}
+	var out []*plot.Plot
+	for i, g := range v.Genes {
+		ratio := g.Scale == "log" && g.Default > 0 && positive(v.Min[i]) && positive(v.Best[i])
+		tr := func(a []*float64) []float64 {
+			ys := make([]float64, len(a))
+			for k, x := range a {
+				switch {
+				case x == nil:
+					ys[k] = math.NaN()
+				case ratio:
+					ys[k] = *x / g.Default
+				default:
+					ys[k] = *x - g.Default
+				}
+			}
+			return ys
+		}
+		p := plot.New()
+		p.Title.Text = g.Name
+		p.X.Label.Text = "generation"
+		if ratio {
+			p.Y.Label.Text = fmt.Sprintf("÷ %g", g.Default)
+			p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		} else {
+			p.Y.Label.Text = fmt.Sprintf("− %g", g.Default)
+		}
+		poly, err := band(xs, tr(v.Min[i]), tr(v.Max[i]), blue)
+		if err != nil {
+			return nil, err
+		}
+		if poly != nil {
+			p.Add(poly)
+		}
+		if err := line(p, "", xs, tr(v.Best[i]), red); err != nil {
+			return nil, err
+		}
+		if ratio {
+			// Fix the log axis around the data and the paper's value 1 (gonum widens a
+			// flat range by ±1, which a log axis cannot show).
+			lo, hi := 1.0, 1.0
+			for _, a := range [][]float64{tr(v.Min[i]), tr(v.Max[i])} {
+				for _, y := range a {
+					if !math.IsNaN(y) {
+						lo, hi = math.Min(lo, y), math.Max(hi, y)
+					}
+				}
+			}
+			p.Y.Min, p.Y.Max = lo/1.1, hi*1.1
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func positive(a []*float64) bool {
+	for _, x := range a {
+		if x != nil && *x <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Render draws plots in a grid of cols columns on a width×height canvas (pixels for PNG,
+// points for SVG) and encodes it as "svg" or "png".
+func Render(plots []*plot.Plot, cols int, width, height int, format string) ([]byte, error) {
+	w, h := vg.Length(width), vg.Length(height)
+	var c draw.Canvas
+	var finish func() ([]byte, error)
+	switch format {
+	case "svg":
+		s := vgsvg.New(w, h)
+		c = draw.New(s)
+		finish = func() ([]byte, error) {
+			var buf bytes.Buffer
+			_, err := s.WriteTo(&buf)
+			return buf.Bytes(), err
+		}
+	case "png":
+		img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(72))
+		c = draw.New(img)
+		finish = func() ([]byte, error) {
+			var buf bytes.Buffer
+			_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(&buf)
+			return buf.Bytes(), err
+		}
+	default:
+		return nil, fmt.Errorf("format %q: want svg or png", format)
+	}
+	c.SetColor(color.White)
+	c.Fill(c.Rectangle.Path())
+	cols = max(1, min(cols, len(plots)))
+	rows := (len(plots) + cols - 1) / cols
+	grid := make([][]*plot.Plot, rows)
+	for r := range grid {
+		grid[r] = make([]*plot.Plot, cols)
+		for k := 0; k < cols && r*cols+k < len(plots); k++ {
+			grid[r][k] = plots[r*cols+k]
+		}
+	}
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(6), PadY: vg.Points(6), PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}
+	canvases := plot.Align(grid, tiles, c)
+	for r := range grid {
+		for k, p := range grid[r] {
+			if p != nil {
+				p.Draw(canvases[r][k])
+			}
+		}
+	}
+	return finish()
+}

@@ -1,0 +1,136 @@
+package dashboard
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"net/http"
+	"strconv"
+
+	"evotune/db"
+)
+
+// static holds the page, its script and style, and uPlot 1.6.32 (npm package "uplot",
+// dist/uPlot.iife.min.js and uPlot.min.css, MIT, see static/uPlot.LICENSE): a 52 KB
+// canvas chart library with log axes and bands, fast enough to redraw every generation
+// of a night's run live, with no dependencies. Nothing is loaded from elsewhere.
+//
+//go:embed static
+var static embed.FS
+
+// Handler serves the dashboard over d (opened read-only by the caller):
+//
+//	GET /                                   the page (runs, run, genes, lineage and game views)
+//	GET /api/runs                           []RunItem
+//	GET /api/runs/{id}                      RunView
+//	GET /api/runs/{id}/genes                GenesView
+//	GET /api/runs/{id}/lineage/{individual} LineageView
+//	GET /api/runs/{id}/games?generation=N   []GameItem (N omitted: the first 500 of the run)
+//	GET /api/runs/{id}/games/{game}         GameView
+//
+// Errors are JSON {"error": "..."} with status 400 (a malformed ID), 404 (not in the
+// database) or 500. Every response forbids scripts from anywhere but this server
+// (Content-Security-Policy), a second guard behind the page's drawing of data as text.
+func Handler(d *db.DB) http.Handler {
+	mux := http.NewServeMux()
+	sub, _ := fs.Sub(static, "static")
+	files := http.FileServer(http.FS(sub))
+	mux.Handle("GET /static/", http.StripPrefix("/static/", files))
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		data, _ := static.ReadFile("static/index.html")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(data)
+	})
+	api := func(pattern string, f func(ctx context.Context, r *http.Request) (any, error)) {
+		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			v, err := f(r.Context(), r)
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Cache-Control", "no-store")
+			if err != nil {
+				status := http.StatusInternalServerError
+				var bad badRequest
+				switch {
+				case errors.As(err, &bad):
+					status = http.StatusBadRequest
+				case errors.Is(err, ErrNotFound):
+					status = http.StatusNotFound
+				}
+				w.WriteHeader(status)
+				json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+				return
+			}
+			json.NewEncoder(w).Encode(v)
+		})
+	}
+	api("GET /api/runs", func(ctx context.Context, r *http.Request) (any, error) { return Runs(ctx, d) })
+	api("GET /api/runs/{id}", func(ctx context.Context, r *http.Request) (any, error) {
+		id, err := pathInt(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		return Run(ctx, d, id)
+	})
+	api("GET /api/runs/{id}/genes", func(ctx context.Context, r *http.Request) (any, error) {
+		id, err := pathInt(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		return Genes(ctx, d, id)
+	})
+	api("GET /api/runs/{id}/lineage/{individual}", func(ctx context.Context, r *http.Request) (any, error) {
+		id, err := pathInt(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		return Lineage(ctx, d, id, r.PathValue("individual"))
+	})
+	api("GET /api/runs/{id}/games", func(ctx context.Context, r *http.Request) (any, error) {
+		id, err := pathInt(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		gen, limit := -1, 500
+		if s := r.URL.Query().Get("generation"); s != "" {
+			g, err := strconv.Atoi(s)
+			if err != nil || g < 0 {
+				return nil, badRequest{"generation " + strconv.Quote(s) + ": want a generation number"}
+			}
+			gen, limit = g, 0
+		}
+		return Games(ctx, d, id, gen, limit)
+	})
+	api("GET /api/runs/{id}/games/{game}", func(ctx context.Context, r *http.Request) (any, error) {
+		id, err := pathInt(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		g, err := pathInt(r, "game")
+		if err != nil {
+			return nil, err
+		}
+		return Game(ctx, d, id, g)
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// badRequest is a malformed request (status 400).
+type badRequest struct{ msg string }
+
+func (b badRequest) Error() string { return b.msg }
+
+func pathInt(r *http.Request, name string) (int64, error) {
+	s := r.PathValue(name)
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 0, badRequest{name + " " + strconv.Quote(s) + ": want a number"}
+	}
+	return n, nil
+}

@@ -1,0 +1,382 @@
+// evotune dashboard: a single page over `evotune serve`'s JSON API. Everything that comes
+// from the database is put into the page as text (textContent, setAttribute), never as
+// markup: a database may come from someone else.
+'use strict';
+
+const app = document.getElementById('app');
+const live = document.getElementById('live');
+// window.evotune exposes the drawn charts and the viewer's state to tests and curious users.
+window.evotune = { charts: {}, route: '', step: 0 };
+
+// el builds an HTML element: attrs (text = textContent, onX = listener, else attribute),
+// then children (strings become text nodes).
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null) continue;
+    if (k === 'text') e.textContent = String(v);
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, String(v));
+  }
+  for (const c of kids) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+// svg builds an SVG element the same way.
+function svg(tag, attrs, ...kids) {
+  const e = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null) continue;
+    if (k === 'text') e.textContent = String(v);
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, String(v));
+  }
+  for (const c of kids) if (c) e.append(c);
+  return e;
+}
+
+function link(href, text) { return el('a', { href: href, text: text }); }
+function runHref(id) { return '#/run/' + Number(id); }
+function lineageHref(run, ind) { return '#/run/' + Number(run) + '/lineage/' + encodeURIComponent(ind); }
+
+function fmt(x, d) { return x === null || x === undefined ? '—' : Number(x).toFixed(d); }
+function fmtElo(e) {
+  if (!e) return '—';
+  if (e.elo === null) return 'unbounded (all wins or all losses), ' + e.games + ' games';
+  const s = (e.elo >= 0 ? '+' : '') + e.elo.toFixed(1);
+  const ci = e.elo_ci95 === null ? '' : ' ± ' + e.elo_ci95.toFixed(1);
+  return s + ci + ' (' + e.games + ' games, ' + e.distinct_pairs + ' distinct pairs)';
+}
+
+async function getJSON(url) {
+  const r = await fetch(url, { cache: 'no-store' });
+  const body = await r.json().catch(() => ({ error: 'bad response from the server' }));
+  if (!r.ok) throw new Error(body.error || r.statusText);
+  return body;
+}
+
+function destroyCharts() {
+  for (const c of Object.values(window.evotune.charts)) c.destroy();
+  window.evotune.charts = {};
+}
+
+// chart draws one uPlot chart into parent under name; data[0] is x. The container's
+// data-points says how many x values carry a value of the first y series.
+function chart(parent, name, title, data, series, opts) {
+  const box = el('div', { class: 'chart', 'data-chart': name }, el('h3', { text: title }));
+  parent.append(box);
+  const o = Object.assign({
+    width: 460, height: 240,
+    scales: { x: { time: false } },
+    series: [{ label: opts && opts.xlabel || 'generation' }].concat(series),
+    axes: [{ label: opts && opts.xlabel || 'generation' }, { label: opts && opts.ylabel || '' }],
+  }, opts && opts.uplot || {});
+  const u = new uPlot(o, data, box);
+  window.evotune.charts[name] = u;
+  const pts = data[1] ? data[1].filter(v => v !== null && v !== undefined).length : 0;
+  box.setAttribute('data-points', pts);
+  return u;
+}
+
+// ---- views ----
+
+async function viewRuns() {
+  const runs = await getJSON('/api/runs');
+  return () => {
+    const tbody = el('tbody');
+    for (const r of runs) {
+      tbody.append(el('tr', { 'data-run': r.id },
+        el('td', { class: 'num', text: r.id }),
+        el('td', { class: 'name' }, link(runHref(r.id), r.name)),
+        el('td', { text: r.game }),
+        el('td', { text: r.status }),
+        el('td', { class: 'num', text: r.generations_done }),
+        el('td', { class: 'num', text: fmt(r.best_score, 3) }),
+        el('td', { text: r.champion || r.best_individual || '—' }),
+        el('td', { text: fmtElo(r.verified) }),
+        el('td', { text: r.updated_at }),
+        el('td', { class: 'error', text: r.error || '' })));
+    }
+    const head = el('tr', {}, ...['ID', 'Name', 'Game', 'Status', 'Generations', 'Best score', 'Best individual',
+      'Verified Elo ± 95% CI', 'Updated', 'Error'].map(h => el('th', { text: h })));
+    return [el('h1', { text: 'Runs' }),
+      runs.length ? el('table', { id: 'runs' }, el('thead', {}, head), tbody)
+        : el('p', { text: 'No runs yet: start one with evotune tune.' })];
+  };
+}
+
+function runHeader(r, extra) {
+  return [el('h1', { class: 'run-name', text: r.name }),
+    el('p', {}, el('span', { text: r.game + ' · ' + r.status + ' · ' + r.generations_done + ' generations · run ' + r.id })),
+    el('nav', { class: 'links' }, link(runHref(r.id), 'Charts'), link(runHref(r.id) + '/genes', 'Genes'),
+      r.best_individual ? link(lineageHref(r.id, r.best_individual), 'Lineage of the best') : null, ...(extra || []))];
+}
+
+async function viewRun(id) {
+  const v = await getJSON('/api/runs/' + id);
+  return () => {
+    const g = v.generations;
+    const x = g.map(p => p.generation);
+    const z = 1.96;
+    const out = runHeader(v.run);
+    out.push(el('p', { text: 'Verified: ' + fmtElo(v.run.verified) }));
+    const charts = el('div', { class: 'charts' });
+    out.push(charts);
+    const after = [];
+    after.push(() => {
+      const best = g.map(p => p.best_score), mean = g.map(p => p.mean_score);
+      const lo = g.map(p => p.best_se === null ? null : p.best_score - z * p.best_se);
+      const hi = g.map(p => p.best_se === null ? null : p.best_score + z * p.best_se);
+      const mlo = g.map(p => p.mean_score - p.score_std), mhi = g.map(p => p.mean_score + p.score_std);
+      chart(charts, 'score', 'Score against the generation\'s references (best ± 95%, mean ± sd)',
+        [x, best, lo, hi, mean, mlo, mhi],
+        [{ label: 'best', stroke: '#c33', width: 2 }, { label: 'best −95%', stroke: 'rgba(204,51,51,0.3)' },
+          { label: 'best +95%', stroke: 'rgba(204,51,51,0.3)' }, { label: 'mean', stroke: '#36c', width: 2 },
+          { label: 'mean − sd', stroke: 'rgba(51,102,204,0.3)' }, { label: 'mean + sd', stroke: 'rgba(51,102,204,0.3)' }],
+        { ylabel: 'score', uplot: { bands: [{ series: [3, 2], fill: 'rgba(204,51,51,0.12)' }, { series: [6, 5], fill: 'rgba(51,102,204,0.10)' }] } });
+      const cps = g.filter(p => p.checkpoint && p.checkpoint.elo !== null);
+      const ce = cps.map(p => p.checkpoint.elo);
+      const clo = cps.map(p => p.checkpoint.elo_ci95 === null ? null : p.checkpoint.elo - p.checkpoint.elo_ci95);
+      const chi = cps.map(p => p.checkpoint.elo_ci95 === null ? null : p.checkpoint.elo + p.checkpoint.elo_ci95);
+      const eloSeries = [{ label: 'Elo', stroke: '#383', width: 2, points: { show: true, size: 6 } },
+        { label: '−95%', stroke: 'rgba(51,136,51,0.3)' }, { label: '+95%', stroke: 'rgba(51,136,51,0.3)' }];
+      const band = { bands: [{ series: [3, 2], fill: 'rgba(51,136,51,0.12)' }] };
+      chart(charts, 'elo', 'Held-out Elo of the champion against the paper\'s weights (tune --verify-every)',
+        [cps.map(p => p.generation), ce, clo, chi], eloSeries, { ylabel: 'Elo', uplot: band });
+      chart(charts, 'elo-time', 'The same against wall time',
+        [cps.map(p => p.elapsed_ms / 3600000), ce, clo, chi], eloSeries, { xlabel: 'hours', ylabel: 'Elo', uplot: band });
+      chart(charts, 'diversity', 'Diversity (mean normalised gene distance)', [x, g.map(p => p.diversity)],
+        [{ label: 'diversity', stroke: '#a6c', width: 2 }], { ylabel: 'distance' });
+      chart(charts, 'speed', 'Games per second', [x, g.map(p => p.games_per_s)],
+        [{ label: 'games/s', stroke: '#c80', width: 2 }], { ylabel: 'games/s' });
+    });
+    if (v.hall_of_fame.length) {
+      out.push(el('h2', { text: 'Hall of fame' }));
+      const rows = v.hall_of_fame.map(h => el('tr', {},
+        el('td', {}, link(lineageHref(v.run.id, h.id), h.id)), el('td', { class: 'num', text: h.admitted }),
+        el('td', { class: 'num', text: h.games }), el('td', { class: 'num', text: h.wins + '/' + h.draws + '/' + h.losses }),
+        el('td', { class: 'num', text: fmt(h.elo, 1) }), el('td', { class: 'num', text: fmt(h.elo_lcb, 1) })));
+      out.push(el('table', { id: 'hall' }, el('tr', {}, ...['Individual', 'Admitted', 'Games', 'W/D/L', 'Elo', 'Lower bound'].map(h => el('th', { text: h }))), ...rows));
+    }
+    out.push(el('h2', { text: 'Generations' }));
+    const rows = g.slice().reverse().map(p => el('tr', { 'data-generation': p.generation },
+      el('td', { class: 'num', text: p.generation }),
+      el('td', {}, link(lineageHref(v.run.id, p.best_individual), p.best_individual)),
+      el('td', { class: 'num', text: fmt(p.best_score, 3) + (p.best_se === null ? '' : ' ± ' + fmt(z * p.best_se, 3)) }),
+      el('td', { class: 'num', text: fmt(p.mean_score, 3) }),
+      el('td', { class: 'num', text: fmt(p.diversity, 3) }),
+      el('td', {}, link(runHref(v.run.id) + '/generation/' + p.generation, p.games + ' games')),
+      el('td', { class: 'num', text: fmt(p.games_per_s, 1) }),
+      el('td', { text: p.champion || '—' }),
+      el('td', { text: p.checkpoint ? fmtElo(p.checkpoint) : '' })));
+    out.push(el('table', { id: 'generations' }, el('tr', {}, ...['Gen', 'Best', 'Best score ± 95%', 'Mean', 'Diversity', 'Games',
+      'Games/s', 'Champion', 'Held-out Elo'].map(h => el('th', { text: h }))), ...rows));
+    out.after = after;
+    return out;
+  };
+}
+
+async function viewGenes(id) {
+  const v = await getJSON('/api/runs/' + id + '/genes');
+  return () => {
+    const out = runHeader(v.run);
+    out.push(el('p', { class: 'muted', text: 'Each gene of the generation\'s best individual (line) and the population\'s range (band), ' +
+      'relative to the paper\'s value: value ÷ paper on a log axis for log-scale genes, value − paper otherwise.' }));
+    const box = el('div', { class: 'genes', id: 'genes' });
+    out.push(box);
+    out.after = [() => {
+      v.genes.forEach((gene, i) => {
+        const pos = a => a.every(x => x === null || x > 0);
+        const ratio = gene.scale === 'log' && gene.default > 0 && pos(v.min[i]) && pos(v.best[i]);
+        const tr = x => x === null ? null : ratio ? x / gene.default : x - gene.default;
+        const data = [v.generations, v.best[i].map(tr), v.min[i].map(tr), v.max[i].map(tr)];
+        const title = gene.name + ' (paper ' + gene.default + ', ' + (ratio ? '÷ paper, log' : '− paper') + ')';
+        const holder = el('div', { class: 'gene', 'data-gene': gene.name });
+        box.append(holder);
+        chart(holder, 'gene:' + gene.name, title, data,
+          [{ label: 'best', stroke: '#c33', width: 2 }, { label: 'min', stroke: 'rgba(51,102,204,0.4)' }, { label: 'max', stroke: 'rgba(51,102,204,0.4)' }],
+          { ylabel: ratio ? 'value ÷ paper' : 'value − paper', uplot: { width: 330, height: 190, legend: { show: false },
+            scales: { x: { time: false }, y: ratio ? { distr: 3 } : {} }, bands: [{ series: [3, 2], fill: 'rgba(51,102,204,0.12)' }] } });
+      });
+    }];
+    return out;
+  };
+}
+
+async function viewLineage(id, ind) {
+  const v = await getJSON('/api/runs/' + id + '/lineage/' + encodeURIComponent(ind));
+  return () => {
+    const out = runHeader(v.run);
+    out.push(el('h2', { text: 'Lineage of ' + v.id + ' (' + v.nodes.length + ' genomes' + (v.truncated ? ', older ones left out' : '') + ')' }));
+    out.push(el('p', { class: 'muted', text: 'Each box is a genome (its ID and the operator that made it); lines lead to its parents, one row per generation of descent. Click a box for its own lineage.' }));
+    const rows = [];
+    for (const n of v.nodes) (rows[n.depth] = rows[n.depth] || []).push(n);
+    const W = 150, H = 64, bw = 132, bh = 36;
+    const width = Math.max(...rows.map(r => r.length)) * W + 20, height = rows.length * H + 20;
+    const pos = {};
+    rows.forEach((r, d) => r.sort((a, b) => a.id < b.id ? -1 : 1).forEach((n, k) => { pos[n.id] = [10 + k * W + (width - 20 - r.length * W) / 2, 10 + d * H]; }));
+    const g = svg('svg', { class: 'lineage', id: 'lineage', width: width, height: height, viewBox: '0 0 ' + width + ' ' + height });
+    for (const n of v.nodes) for (const p of n.parents) if (pos[p]) {
+      g.append(svg('line', { x1: pos[n.id][0] + bw / 2, y1: pos[n.id][1] + bh, x2: pos[p][0] + bw / 2, y2: pos[p][1], 'data-child': n.id, 'data-parent': p }));
+    }
+    for (const n of v.nodes) {
+      const [x, y] = pos[n.id];
+      const genes = Object.entries(n.genes || {}).map(([k, val]) => k + ' = ' + Number(val).toPrecision(4)).join('\n');
+      const node = svg('g', { class: 'node' + (n.id === v.id ? ' self' : ''), 'data-id': n.id, transform: 'translate(' + x + ',' + y + ')',
+        onclick: () => { location.hash = lineageHref(v.run.id, n.id); } },
+        svg('title', { text: n.id + ' (born in generation ' + n.born_generation + ', ' + n.operator + ')\n' + genes }),
+        svg('rect', { width: bw, height: bh, rx: 4 }),
+        svg('text', { x: 6, y: 15, text: n.id }),
+        svg('text', { x: 6, y: 30, class: 'muted', text: n.operator }));
+      g.append(node);
+    }
+    out.push(el('div', { style: 'overflow:auto' }, g));
+    return out;
+  };
+}
+
+async function viewGenerationGames(id, gen) {
+  const [r, games] = await Promise.all([getJSON('/api/runs/' + id), getJSON('/api/runs/' + id + '/games?generation=' + gen)]);
+  return () => {
+    const out = runHeader(r.run);
+    out.push(el('h2', { text: 'Games of generation ' + gen + ' (' + games.length + ')' }));
+    const rows = games.map(g => el('tr', { 'data-game': g.id },
+      el('td', {}, link(runHref(id) + '/game/' + g.id, 'replay ' + g.id)),
+      el('td', { text: g.individual }), el('td', { text: g.opponent }), el('td', { text: g.colour }),
+      el('td', { text: g.result }), el('td', { class: 'num', text: g.plies }), el('td', { class: 'num', text: g.round }),
+      el('td', { class: 'error', text: g.forfeit || '' })));
+    out.push(el('table', { id: 'games' }, el('tr', {}, ...['Game', 'Individual', 'Opponent', 'Its colour', 'Result', 'Plies', 'Round', 'Forfeit'].map(h => el('th', { text: h }))), ...rows));
+    return out;
+  };
+}
+
+// drawBoard draws frame (rows from the top) of a size×size board: Gomoku and Connect6
+// stones on the intersections, Amazons pieces and arrows on squares.
+function drawBoard(v, step) {
+  const n = v.size, cell = n > 12 ? 28 : 44, pad = 24, side = pad * 2 + cell * (n - 1);
+  const amazons = v.game_name === 'amazons';
+  const W = amazons ? pad * 2 + cell * n : side;
+  const g = svg('svg', { id: 'board', width: W, height: W, viewBox: '0 0 ' + W + ' ' + W });
+  g.append(svg('rect', { width: W, height: W, fill: amazons ? '#fff' : '#dcb36c' }));
+  const files = 'abcdefghijklmnopqrstuvwxyz';
+  const frame = v.frames[Math.min(step, v.frames.length - 1)];
+  const last = step > 0 ? (v.moves[step - 1] || '').toLowerCase().match(/[a-z]\d+/g) || [] : [];
+  for (let i = 0; i < n; i++) {
+    if (amazons) {
+      for (let j = 0; j < n; j++) g.append(svg('rect', { x: pad + i * cell, y: pad + j * cell, width: cell, height: cell, fill: (i + j) % 2 ? '#b58863' : '#f0d9b5' }));
+    } else {
+      g.append(svg('line', { x1: pad, y1: pad + i * cell, x2: pad + (n - 1) * cell, y2: pad + i * cell, stroke: '#333', 'stroke-width': 1 }));
+      g.append(svg('line', { x1: pad + i * cell, y1: pad, x2: pad + i * cell, y2: pad + (n - 1) * cell, stroke: '#333', 'stroke-width': 1 }));
+    }
+    const c = amazons ? pad + i * cell + cell / 2 : pad + i * cell;
+    g.append(svg('text', { x: c, y: 14, 'text-anchor': 'middle', 'font-size': 11, text: files[i] }));
+    g.append(svg('text', { x: 10, y: c + 4, 'text-anchor': 'middle', 'font-size': 11, text: n - i }));
+  }
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      const ch = frame[r][c];
+      if (ch === '.') continue;
+      const point = files[c] + (n - r);
+      const cx = amazons ? pad + c * cell + cell / 2 : pad + c * cell, cy = amazons ? pad + r * cell + cell / 2 : pad + r * cell;
+      const mark = last.includes(point);
+      if (ch === 'x') {
+        g.append(svg('rect', { class: 'arrow', 'data-point': point, x: cx - cell / 2 + 3, y: cy - cell / 2 + 3, width: cell - 6, height: cell - 6, fill: '#444', stroke: mark ? '#e22' : 'none', 'stroke-width': 3 }));
+      } else {
+        g.append(svg('circle', { class: amazons ? 'amazon' : 'stone', 'data-colour': ch, 'data-point': point, cx: cx, cy: cy, r: cell * 0.45,
+          fill: ch === 'B' ? '#111' : '#f8f8f8', stroke: mark ? '#e22' : '#555', 'stroke-width': mark ? 3 : 1 }));
+        if (amazons) g.append(svg('text', { x: cx, y: cy + 6, 'text-anchor': 'middle', 'font-size': 18, fill: ch === 'B' ? '#fff' : '#111', text: '♛' }));
+      }
+    }
+  }
+  return g;
+}
+
+async function viewGame(id, gameID) {
+  const v = await getJSON('/api/runs/' + id + '/games/' + gameID);
+  return () => {
+    const out = runHeader(v.run);
+    const gm = v.game;
+    out.push(el('h2', { text: 'Game ' + gm.id + ', generation ' + gm.generation + ': ' + gm.result }));
+    out.push(el('p', { id: 'players' }, el('span', { text: 'Black: ' + v.black + ' · White: ' + v.white + ' · ' + gm.plies + ' plies' +
+      (v.opening_plies ? ' (' + v.opening_plies + ' opening plies)' : '') })));
+    if (gm.forfeit) out.push(el('p', { class: 'error', text: 'Forfeit: ' + gm.forfeit }));
+    if (v.error) out.push(el('p', { class: 'error', text: 'Replay stopped at ' + v.error }));
+    const last = v.frames.length - 1;
+    const holder = el('div');
+    const label = el('span', { id: 'step' });
+    const slider = el('input', { type: 'range', min: 0, max: last, value: 0, id: 'slider' });
+    const moves = el('div', { class: 'moves', id: 'moves' });
+    const spans = v.moves.map((m, k) => el('span', { class: k < v.opening_plies ? 'opening' : '', text: (k + 1) + '. ' + m,
+      onclick: () => show(k + 1) }));
+    spans.forEach(s => moves.append(s));
+    function show(k) {
+      k = Math.max(0, Math.min(last, k));
+      window.evotune.step = k;
+      slider.value = k;
+      label.textContent = 'ply ' + k + ' / ' + last;
+      holder.replaceChildren(drawBoard(v, k));
+      spans.forEach((s, i) => s.classList.toggle('current', i === k - 1));
+    }
+    slider.addEventListener('input', () => show(Number(slider.value)));
+    const btn = (id, text, f) => el('button', { id: id, text: text, onclick: f });
+    const controls = el('div', { class: 'controls' }, btn('first', '⏮', () => show(0)), btn('prev', '◀', () => show(window.evotune.step - 1)),
+      btn('next', '▶', () => show(window.evotune.step + 1)), btn('last', '⏭', () => show(last)), ' ', label, ' ', slider);
+    out.push(controls, el('div', { class: 'viewer' }, holder, moves));
+    out.after = [() => show(0)];
+    window.evotune.keys = e => { if (e.key === 'ArrowRight') show(window.evotune.step + 1); if (e.key === 'ArrowLeft') show(window.evotune.step - 1); };
+    return out;
+  };
+}
+
+// ---- routing and live updates ----
+
+function parseRoute(h) {
+  const p = h.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  if (p[0] !== 'run' || !/^\d+$/.test(p[1] || '')) return { key: 'runs', load: viewRuns, live: true };
+  const id = p[1];
+  switch (p[2]) {
+    case undefined: case '': return { key: 'run', load: () => viewRun(id), live: true };
+    case 'genes': return { key: 'genes', load: () => viewGenes(id), live: true };
+    case 'lineage': return { key: 'lineage', load: () => viewLineage(id, p.slice(3).join('/')), live: false };
+    case 'generation': return { key: 'generation', load: () => viewGenerationGames(id, Number(p[3])), live: true };
+    case 'game': return { key: 'game', load: () => viewGame(id, Number(p[3])), live: false };
+  }
+  return { key: 'runs', load: viewRuns, live: true };
+}
+
+let current = { hash: null, snapshot: null };
+
+async function render(poll) {
+  const hash = location.hash || '#/';
+  const route = parseRoute(hash);
+  if (poll && (!route.live || current.hash !== hash)) return;
+  let draw;
+  try {
+    draw = await route.load();
+    live.classList.remove('stale');
+  } catch (e) {
+    if (poll) { live.classList.add('stale'); return; }
+    destroyCharts();
+    app.replaceChildren(el('p', { class: 'error', text: e.message }));
+    current = { hash: hash, snapshot: null };
+    return;
+  }
+  if (hash !== (location.hash || '#/')) return; // the user moved on meanwhile
+  const nodes = draw();
+  const snapshot = JSON.stringify(nodes.map(n => n.textContent));
+  if (poll && snapshot === current.snapshot) return;
+  const y = window.scrollY;
+  destroyCharts();
+  window.evotune.keys = null;
+  app.replaceChildren(...nodes);
+  for (const f of nodes.after || []) f();
+  current = { hash: hash, snapshot: snapshot };
+  window.evotune.route = route.key;
+  document.body.setAttribute('data-view', route.key);
+  if (poll) window.scrollTo(0, y);
+}
+
+window.addEventListener('hashchange', () => { window.scrollTo(0, 0); render(false); });
+document.addEventListener('keydown', e => { if (window.evotune.keys) window.evotune.keys(e); });
+setInterval(() => render(true), 3000);
+render(false);
