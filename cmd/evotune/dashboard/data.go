@@ -216,9 +216,29 @@ func Runs(ctx context.Context, d *db.DB) ([]RunItem, error) {
 	if err != nil {
 		return nil, err
 	}
+	champ := map[int64]string{}
+	rows, err := d.SQL().QueryContext(ctx, `SELECT g.run_id, g.champion FROM generations g
+		WHERE g.champion IS NOT NULL AND g.generation = (SELECT MAX(generation) FROM generations WHERE run_id = g.run_id)`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var id int64
+		var c string
+		if err := rows.Scan(&id, &c); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		champ[id] = c
+	}
+	rows.Close()
 	out := make([]RunItem, 0, len(runs))
 	for _, r := range runs {
-		out = append(out, runItem(r))
+		it := runItem(r)
+		if c, ok := champ[r.ID]; ok && c != "" {
+			it.Champion = &c
+		}
+		out = append(out, it)
 	}
 	return out, nil
 }
@@ -302,6 +322,8 @@ func Run(ctx context.Context, d *db.DB, id int64) (RunView, error) {
 	}
 	if v.Generations == nil {
 		v.Generations = []GenerationPoint{}
+	} else {
+		v.Run.Champion = v.Generations[len(v.Generations)-1].Champion
 	}
 	if v.HallOfFame, err = d.HallOfFame(ctx, id); err != nil {
 		return v, err

@@ -69,7 +69,8 @@ function chart(parent, name, title, data, series, opts) {
     width: 460, height: 240,
     scales: { x: { time: false } },
     series: [{ label: opts && opts.xlabel || 'generation' }].concat(series),
-    axes: [{ label: opts && opts.xlabel || 'generation' }, { label: opts && opts.ylabel || '' }],
+    axes: [Object.assign({ label: opts && opts.xlabel || 'generation' }, opts && opts.xvalues ? { values: opts.xvalues } : {}),
+      { label: opts && opts.ylabel || '' }],
   }, opts && opts.uplot || {});
   const u = new uPlot(o, data, box);
   window.evotune.charts[name] = u;
@@ -92,12 +93,12 @@ async function viewRuns() {
         el('td', { text: r.status }),
         el('td', { class: 'num', text: r.generations_done }),
         el('td', { class: 'num', text: fmt(r.best_score, 3) }),
-        el('td', { text: r.champion || r.best_individual || '—' }),
+        el('td', { text: r.champion || '—' }),
         el('td', { text: fmtElo(r.verified) }),
         el('td', { text: r.updated_at }),
         el('td', { class: 'error', text: r.error || '' })));
     }
-    const head = el('tr', {}, ...['ID', 'Name', 'Game', 'Status', 'Generations', 'Best score', 'Best individual',
+    const head = el('tr', {}, ...['ID', 'Name', 'Game', 'Status', 'Generations', 'Best score', 'Champion',
       'Verified Elo ± 95% CI', 'Updated', 'Error'].map(h => el('th', { text: h })));
     return [el('h1', { text: 'Runs' }),
       runs.length ? el('table', { id: 'runs' }, el('thead', {}, head), tbody)
@@ -144,7 +145,8 @@ async function viewRun(id) {
       chart(charts, 'elo', 'Held-out Elo of the champion against the paper\'s weights (tune --verify-every)',
         [cps.map(p => p.generation), ce, clo, chi], eloSeries, { ylabel: 'Elo', uplot: band });
       chart(charts, 'elo-time', 'The same against wall time',
-        [cps.map(p => p.elapsed_ms / 3600000), ce, clo, chi], eloSeries, { xlabel: 'hours', ylabel: 'Elo', uplot: band });
+        [cps.map(p => p.elapsed_ms / 3600000), ce, clo, chi], eloSeries, { xlabel: 'hours', ylabel: 'Elo', uplot: band,
+          xvalues: (u, vals) => vals.map(h => h < 0.05 ? (h * 3600).toFixed(0) + ' s' : h < 2 ? (h * 60).toFixed(1) + ' min' : h.toFixed(1) + ' h') });
       chart(charts, 'diversity', 'Diversity (mean normalised gene distance)', [x, g.map(p => p.diversity)],
         [{ label: 'diversity', stroke: '#a6c', width: 2 }], { ylabel: 'distance' });
       chart(charts, 'speed', 'Games per second', [x, g.map(p => p.games_per_s)],
@@ -284,7 +286,7 @@ function drawBoard(v, step) {
       } else {
         g.append(svg('circle', { class: amazons ? 'amazon' : 'stone', 'data-colour': ch, 'data-point': point, cx: cx, cy: cy, r: cell * 0.45,
           fill: ch === 'B' ? '#111' : '#f8f8f8', stroke: mark ? '#e22' : '#555', 'stroke-width': mark ? 3 : 1 }));
-        if (amazons) g.append(svg('text', { x: cx, y: cy + 6, 'text-anchor': 'middle', 'font-size': 18, fill: ch === 'B' ? '#fff' : '#111', text: '♛' }));
+        if (amazons) g.append(svg('text', { x: cx, y: cy + 5, 'text-anchor': 'middle', 'font-size': 14, 'font-weight': 'bold', fill: ch === 'B' ? '#fff' : '#111', text: 'Q' }));
       }
     }
   }
@@ -319,8 +321,8 @@ async function viewGame(id, gameID) {
     }
     slider.addEventListener('input', () => show(Number(slider.value)));
     const btn = (id, text, f) => el('button', { id: id, text: text, onclick: f });
-    const controls = el('div', { class: 'controls' }, btn('first', '⏮', () => show(0)), btn('prev', '◀', () => show(window.evotune.step - 1)),
-      btn('next', '▶', () => show(window.evotune.step + 1)), btn('last', '⏭', () => show(last)), ' ', label, ' ', slider);
+    const controls = el('div', { class: 'controls' }, btn('first', '«', () => show(0)), btn('prev', '‹', () => show(window.evotune.step - 1)),
+      btn('next', '›', () => show(window.evotune.step + 1)), btn('last', '»', () => show(last)), ' ', label, ' ', slider);
     out.push(controls, el('div', { class: 'viewer' }, holder, moves));
     out.after = [() => show(0)];
     window.evotune.keys = e => { if (e.key === 'ArrowRight') show(window.evotune.step + 1); if (e.key === 'ArrowLeft') show(window.evotune.step - 1); };
@@ -359,6 +361,7 @@ async function render(poll) {
     destroyCharts();
     app.replaceChildren(el('p', { class: 'error', text: e.message }));
     current = { hash: hash, snapshot: null };
+    window.evotune.rendered = hash;
     return;
   }
   if (hash !== (location.hash || '#/')) return; // the user moved on meanwhile
@@ -372,6 +375,7 @@ async function render(poll) {
   for (const f of nodes.after || []) f();
   current = { hash: hash, snapshot: snapshot };
   window.evotune.route = route.key;
+  window.evotune.rendered = hash; // the view of this hash is on the page
   document.body.setAttribute('data-view', route.key);
   if (poll) window.scrollTo(0, y);
 }

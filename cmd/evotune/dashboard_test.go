@@ -1,0 +1,415 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"evotune/cmd/evotune/dashboard"
+	"evotune/db"
+	"evotune/genomes"
+)
+
+// evilName is a run name that would run a script if the page drew it as markup.
+const evilName = `<img src=x onerror=alert(1)>`
+
+// dashboardDB makes a database with a short gomoku run named evilName (held-out checks
+// every generation) and a short 8×8 amazons run, as a user's tune would.
+func dashboardDB(t *testing.T) (dir, path string) {
+	t.Helper()
+	dir = t.TempDir()
+	path = filepath.Join(dir, "dash.db")
+	for _, args := range [][]string{
+		{"tune", "--game", "gomoku", "--pop", "6", "--games", "4", "--generations", "3", "--depth", "2", "--verify-games", "10",
+			"--verify-every", "1", "--seed", "3", "--name", evilName},
+		{"tune", "--game", "amazons", "--board", "8", "--pop", "4", "--games", "2", "--generations", "1", "--depth", "1",
+			"--verify-games", "0", "--seed", "4"},
+	} {
+		if _, stderr, code := run(t, dir, append(args, "--db", path)...); code != 0 {
+			t.Fatalf("evotune %v: %s", args, stderr)
+		}
+	}
+	return dir, path
+}
+
+// gameWith returns the ID, moves and plies of a game of run with at least minPlies plies.
+func gameWith(t *testing.T, d *db.DB, run, minPlies int) (int64, []string) {
+	t.Helper()
+	var id int64
+	var moves string
+	if err := d.SQL().QueryRow("SELECT id, moves FROM games WHERE run_id = ? AND plies >= ? ORDER BY id LIMIT 1", run, minPlies).Scan(&id, &moves); err != nil {
+		t.Fatalf("no game of run %d with %d plies: %v", run, minPlies, err)
+	}
+	var ms []string
+	if err := json.Unmarshal([]byte(moves), &ms); err != nil {
+		t.Fatal(err)
+	}
+	return id, ms
+}
+
+// TestDashboardAPI checks the dashboard's JSON against the database without a browser:
+// errors, a run's generations, the lineage and a replayed game's frames.
+func TestDashboardAPI(t *testing.T) {
+	_, path := dashboardDB(t)
+	d, err := db.OpenReadOnly(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	srv := httptest.NewServer(dashboard.Handler(d))
+	defer srv.Close()
+	get := func(url string, want int, v any) {
+		t.Helper()
+		resp, err := http.Get(srv.URL + url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Fatalf("GET %s: status %d, want %d", url, resp.StatusCode, want)
+		}
+		if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") {
+			t.Fatalf("GET %s: Content-Security-Policy %q", url, csp)
+		}
+		if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+			t.Fatalf("GET %s: %v", url, err)
+		}
+	}
+	var e map[string]string
+	get("/api/runs/99", 404, &e)
+	if !strings.Contains(e["error"], "run 99") {
+		t.Fatalf("missing run: %v", e)
+	}
+	get("/api/runs/x", 400, &e)
+	get("/api/runs/1/games/123456", 404, &e)
+	get("/api/runs/1/lineage/nobody", 404, &e)
+	var runs []dashboard.RunItem
+	get("/api/runs", 200, &runs)
+	if len(runs) != 2 || runs[1].Name != evilName || runs[1].Verified == nil {
+		t.Fatalf("runs: %+v", runs)
+	}
+	var rv dashboard.RunView
+	get("/api/runs/1", 200, &rv)
+	gens, err := d.Generations(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rv.Generations) != len(gens) || len(gens) != 4 {
+		t.Fatalf("run page has %d generations, the database %d", len(rv.Generations), len(gens))
+	}
+	for i, g := range rv.Generations {
+		if g.BestScore != 1-gens[i].FitMin || g.Checkpoint == nil || g.BestSE == nil {
+			t.Fatalf("generation %d: %+v (database %+v)", i, g, gens[i])
+		}
+	}
+	id, moves := gameWith(t, d, 1, 12)
+	var gv dashboard.GameView
+	get(fmt.Sprintf("/api/runs/1/games/%d", id), 200, &gv)
+	if gv.Error != nil || len(gv.Frames) != len(moves)+1 || gv.Size != 15 || gv.OpeningPlies == 0 {
+		t.Fatalf("game %d: %d frames for %d moves, size %d, error %v", id, len(gv.Frames), len(moves), gv.Size, gv.Error)
+	}
+	for k, f := range gv.Frames {
+		if n := strings.Count(strings.Join(f, ""), "B") + strings.Count(strings.Join(f, ""), "W"); n != k {
+			t.Fatalf("frame %d has %d stones", k, n)
+		}
+	}
+}
+
+// TestDashboardBrowser is issue 13's acceptance: `evotune serve` on a real database from
+// a short tune, driven in headless Chromium through the runs page, a run page, the genes
+// view, a lineage and replayed Gomoku and Amazons games, asserting what is drawn; a run
+// named <img src=x onerror=alert(1)> shows as text and opens no dialog. Screenshots go to
+// $EVOTUNE_SCREENSHOTS when it is set.
+func TestDashboardBrowser(t *testing.T) {
+	chrome := ""
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			chrome = p
+			break
+		}
+	}
+	if chrome == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no chromium: .ci/run installs Debian's chromium")
+		}
+		t.Skip("no chromium on this machine (apt-get install chromium)")
+	}
+	dir, path := dashboardDB(t)
+	port := freePort(t)
+	_, out := start(t, dir, "serve", "--db", path, "--addr", "127.0.0.1:"+strconv.Itoa(port))
+	waitFor(t, out, "dashboard of")
+	base := "http://127.0.0.1:" + strconv.Itoa(port) + "/"
+
+	d, err := db.OpenReadOnly(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true), chromedp.WindowSize(1280, 1000))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancelT()
+	dialogs := 0
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
+			dialogs++
+			go chromedp.Run(ctx, page.HandleJavaScriptDialog(true))
+		}
+	})
+	shots := os.Getenv("EVOTUNE_SCREENSHOTS")
+	shot := func(name string) {
+		if shots == "" {
+			return
+		}
+		var buf []byte
+		if err := chromedp.Run(ctx, chromedp.FullScreenshot(&buf, 100)); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(shots, name+".png"), buf, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eval := func(js string, v any) {
+		t.Helper()
+		if err := chromedp.Run(ctx, chromedp.Evaluate(js, v)); err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+	}
+	visit := func(hash, sel string) {
+		t.Helper()
+		// The views share one page: wait until this hash's view is drawn, then for sel.
+		if err := chromedp.Run(ctx, chromedp.Navigate(base+hash),
+			chromedp.Poll(`window.evotune && window.evotune.rendered === (location.hash || '#/')`, nil),
+			chromedp.WaitVisible(sel, chromedp.ByQuery)); err != nil {
+			t.Fatalf("%s: waiting for %s: %v", hash, sel, err)
+		}
+	}
+
+	// Runs page: both runs, the evil name as text.
+	visit("#/", "#runs")
+	var rows int
+	var name string
+	var imgs int
+	eval(`document.querySelectorAll('#runs tbody tr').length`, &rows)
+	eval(`document.querySelector('#runs tr[data-run="1"] td.name').textContent`, &name)
+	eval(`document.querySelectorAll('img').length`, &imgs)
+	if rows != 2 || name != evilName || imgs != 0 {
+		t.Fatalf("runs page: %d rows, name %q, %d img elements", rows, name, imgs)
+	}
+	shot("runs")
+
+	// Run page: one point per generation in the score chart, one per checkpoint in Elo.
+	visit("#/run/1", `[data-chart="score"] canvas`)
+	var points, eloPoints, genRows int
+	var title string
+	eval(`evotune.charts.score.data[0].length`, &points)
+	eval(`Number(document.querySelector('[data-chart="elo"]').dataset.points)`, &eloPoints)
+	eval(`document.querySelectorAll('#generations tr[data-generation]').length`, &genRows)
+	eval(`document.querySelector('h1.run-name').textContent`, &title)
+	cps, err := d.Checkpoints(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if points != 4 || genRows != 4 || eloPoints != len(cps) || len(cps) != 4 || title != evilName {
+		t.Fatalf("run page: %d score points, %d generation rows, %d Elo points for %d checkpoints, title %q", points, genRows, eloPoints, len(cps), title)
+	}
+	shot("run")
+
+	// Genes: one chart per gene of the layout, one point per generation each.
+	visit("#/run/1/genes", `#genes .gene canvas`)
+	var geneCharts int
+	var genePoints []int
+	eval(`document.querySelectorAll('#genes .gene').length`, &geneCharts)
+	eval(`Object.entries(evotune.charts).filter(([k]) => k.startsWith('gene:')).map(([, c]) => c.data[0].length)`, &genePoints)
+	entry, _ := genomes.Lookup("gomoku")
+	if geneCharts != len(entry.Layout.Genes) || len(genePoints) != geneCharts {
+		t.Fatalf("genes view: %d charts for %d genes", geneCharts, len(entry.Layout.Genes))
+	}
+	for _, n := range genePoints {
+		if n != 4 {
+			t.Fatalf("genes view: a chart with %d points for 4 generations", n)
+		}
+	}
+	shot("genes")
+
+	// Lineage of the run's best: one box per ancestor, one line per (child, parent).
+	r, err := d.Run(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anc, err := d.Ancestors(context.Background(), 1, string(r.BestIndividual))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := map[string]bool{}
+	for _, g := range anc {
+		for _, p := range []string{g.Parent1, g.Parent2} {
+			if p != "" {
+				edges[g.ID+" "+p] = true
+			}
+		}
+	}
+	visit("#/run/1/lineage/"+string(r.BestIndividual), "#lineage")
+	var nodes, lines int
+	eval(`document.querySelectorAll('#lineage g.node').length`, &nodes)
+	eval(`new Set([...document.querySelectorAll('#lineage line')].map(l => l.dataset.child + ' ' + l.dataset.parent)).size`, &lines)
+	if nodes != len(anc) || lines != len(edges) || len(anc) < 2 {
+		t.Fatalf("lineage: %d boxes and %d lines, the database has %d genomes and %d parent links", nodes, lines, len(anc), len(edges))
+	}
+	shot("lineage")
+
+	// A Gomoku game, step by step: after k plies, k stones, each where and whose it was.
+	gid, moves := gameWith(t, d, 1, 12)
+	visit(fmt.Sprintf("#/run/1/game/%d", gid), "#board")
+	const steps = 9
+	for i := 0; i < steps; i++ {
+		if err := chromedp.Run(ctx, chromedp.Click("#next", chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stones map[string]string
+	eval(`Object.fromEntries([...document.querySelectorAll('#board circle.stone')].map(c => [c.dataset.point, c.dataset.colour]))`, &stones)
+	if len(stones) != steps {
+		t.Fatalf("game %d after %d steps: %d stones: %v", gid, steps, len(stones), stones)
+	}
+	for k, m := range moves[:steps] {
+		want := "B"
+		if k%2 == 1 {
+			want = "W"
+		}
+		if stones[strings.ToLower(m)] != want {
+			t.Fatalf("game %d after %d steps: ply %d %s should be %s, board %v", gid, steps, k+1, m, want, stones)
+		}
+	}
+	var label string
+	eval(`document.querySelector('#step').textContent`, &label)
+	if label != fmt.Sprintf("ply %d / %d", steps, len(moves)) {
+		t.Fatalf("step label %q", label)
+	}
+	shot("game-gomoku")
+	if err := chromedp.Run(ctx, chromedp.Click("#last", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	var all int
+	eval(`document.querySelectorAll('#board circle.stone').length`, &all)
+	if all != len(moves) {
+		t.Fatalf("game %d at its end: %d stones for %d plies", gid, all, len(moves))
+	}
+
+	// An 8×8 Amazons game: eight amazons always, one arrow per ply, where the moves put them.
+	aid, amoves := gameWith(t, d, 2, 4)
+	visit(fmt.Sprintf("#/run/2/game/%d", aid), "#board")
+	for i := 0; i < 3; i++ {
+		if err := chromedp.Run(ctx, chromedp.Click("#next", chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var amazons int
+	var arrows []string
+	eval(`document.querySelectorAll('#board circle.amazon').length`, &amazons)
+	eval(`[...document.querySelectorAll('#board rect.arrow')].map(r => r.dataset.point).sort()`, &arrows)
+	var want []string
+	sq := regexp.MustCompile(`[a-h][1-8]$`)
+	for _, m := range amoves[:3] {
+		want = append(want, sq.FindString(strings.ToLower(m)))
+	}
+	if amazons != 8 || strings.Join(arrows, " ") != strings.Join(sortedCopy(want), " ") {
+		t.Fatalf("amazons game %d after 3 plies: %d amazons, arrows %v, want %v (moves %v)", aid, amazons, arrows, want, amoves[:3])
+	}
+	shot("game-amazons")
+
+	// No script of the database ran anywhere.
+	if dialogs != 0 {
+		t.Fatalf("%d JavaScript dialogs opened: a name was drawn as markup", dialogs)
+	}
+}
+
+func sortedCopy(s []string) []string {
+	c := append([]string(nil), s...)
+	for i := range c {
+		for j := i + 1; j < len(c); j++ {
+			if c[j] < c[i] {
+				c[i], c[j] = c[j], c[i]
+			}
+		}
+	}
+	return c
+}
+
+// TestPlot: every chart as SVG and PNG of the size asked for; bad arguments are refused
+// with a message naming them and leave no file.
+func TestPlot(t *testing.T) {
+	dir, path := dashboardDB(t)
+	for _, what := range dashboard.Plots {
+		for _, ext := range []string{"svg", "png"} {
+			out := filepath.Join(dir, what+"."+ext)
+			if _, stderr, code := run(t, dir, "plot", "1", "--db", path, "--what", what, "--out", out, "--size", "640x400"); code != 0 {
+				t.Fatalf("plot --what %s --out %s: %s", what, out, stderr)
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ext == "png" {
+				cfg, err := png.DecodeConfig(bytes.NewReader(data))
+				if err != nil || cfg.Width != 640 || cfg.Height != 400 {
+					t.Fatalf("%s: %v, %dx%d", out, err, cfg.Width, cfg.Height)
+				}
+				continue
+			}
+			var root struct {
+				XMLName xml.Name
+				Width   string `xml:"width,attr"`
+				Height  string `xml:"height,attr"`
+			}
+			if err := xml.Unmarshal(data, &root); err != nil || root.XMLName.Local != "svg" || root.Width != "640pt" || root.Height != "400pt" {
+				t.Fatalf("%s: %v, <%s width=%q height=%q>", out, err, root.XMLName.Local, root.Width, root.Height)
+			}
+			if !bytes.Contains(data, []byte("<path")) {
+				t.Fatalf("%s draws nothing", out)
+			}
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--out", "x.gif"}, "extension must be .svg or .png"},
+		{[]string{"--out", "x.svg", "--what", "speed"}, `--what "speed"`},
+		{[]string{"--out", "x.svg", "--size", "10x10"}, `--size "10x10"`},
+		{[]string{"--out", "x.svg", "--what", "elo", "--size", "wide"}, `--size "wide"`},
+		{[]string{"--out", filepath.Join(dir, "missing", "x.svg")}, "missing"},
+	} {
+		_, stderr, code := run(t, dir, append([]string{"plot", "1", "--db", path}, c.args...)...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Fatalf("plot %v: exit %d, %q (want %q)", c.args, code, stderr, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "x.svg")); err == nil {
+			t.Fatalf("plot %v left a file", c.args)
+		}
+	}
+	if _, stderr, code := run(t, dir, "plot", "7", "--db", path, "--out", "x.svg"); code == 0 || !strings.Contains(stderr, "run 7") {
+		t.Fatalf("plot of a missing run: exit %d, %q", code, stderr)
+	}
+}
