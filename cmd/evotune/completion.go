@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"evotune/cmd/evotune/dashboard"
 	"fmt"
 	"strings"
 
@@ -24,8 +25,9 @@ func installCompletions(root *cobra.Command) {
 		"opening-rule": {"swap2", "swap3"},
 		"init":         {"perturb", "random"},
 		"scan":         {"global", "local", "both"},
+		"what":         dashboard.Plots,
 	}
-	runArg := map[string]bool{"generations": true, "export": true, "verify": true, "resume": true, "export-data": true}
+	runArg := map[string]bool{"generations": true, "export": true, "verify": true, "resume": true, "export-data": true, "plot": true}
 	idArg := map[string]bool{"individual": true, "lineage": true}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

@@ -26,6 +26,7 @@ var readmeSkips = []struct{ match, why string }{
 	{"evotune resume", "needs a stopped run (Ctrl-C a tune first) or one with an external engine"},
 	{"evotune broker", "a server that runs until stopped (TestClusterTune runs one)"},
 	{"evotune worker", "runs until stopped, and needs a broker (TestClusterTune runs three)"},
+	{"evotune serve", "a server that runs until stopped (TestDashboardBrowser drives one in Chromium)"},
 }
 
 // TestREADMEExamples runs every shell example of README.md as written, in order, in one
