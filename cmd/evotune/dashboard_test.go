@@ -218,6 +218,18 @@ func TestDashboardBrowser(t *testing.T) {
 		t.Fatalf("runs page: %d rows, name %q, %d img elements", rows, name, imgs)
 	}
 	shot("runs")
+	// Live: a run written while the page is open appears without a reload.
+	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--pop", "4", "--games", "2", "--generations", "1", "--depth", "1",
+		"--verify-games", "0", "--seed", "8", "--name", "live-run", "--db", path); code != 0 {
+		t.Fatalf("tune while serving: %s", stderr)
+	}
+	liveCtx, cancelLive := context.WithTimeout(ctx, 20*time.Second)
+	err = chromedp.Run(liveCtx, chromedp.Poll(`document.querySelectorAll('#runs tbody tr').length === 3 &&
+		document.querySelector('#runs tr[data-run="3"] td.name').textContent === 'live-run'`, nil))
+	cancelLive()
+	if err != nil {
+		t.Fatalf("the runs page did not show the new run within 20 s: %v", err)
+	}
 
 	// Run page: one point per generation in the score chart, one per checkpoint in Elo.
 	visit("#/run/1", `[data-chart="score"] canvas`)
