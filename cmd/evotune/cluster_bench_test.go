@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -29,10 +28,7 @@ var localNsPerGame = map[int]float64{}
 //	go test ./cmd/evotune -run '^$' -bench ClusterGames -benchtime 3x
 func BenchmarkClusterGames(b *testing.B) {
 	dir := b.TempDir()
-	port := freePort(b)
-	url := "nats://127.0.0.1:" + strconv.Itoa(port)
-	_, bout := start(b, dir, "broker", "--addr", "127.0.0.1:"+strconv.Itoa(port), "--store", filepath.Join(dir, "store"))
-	waitFor(b, bout, "broker: NATS with JetStream")
+	url := startTestBroker(b, dir)
 	seed := 1000
 	match := func(b *testing.B, extra ...string) {
 		b.Helper()

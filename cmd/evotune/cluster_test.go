@@ -48,6 +48,16 @@ func waitFor(t testing.TB, out *bytes.Buffer, s string) {
 	}
 }
 
+// startTestBroker starts `evotune broker` on a free loopback port with its store in dir and
+// returns its URL once it serves.
+func startTestBroker(t testing.TB, dir string) string {
+	t.Helper()
+	port := freePort(t)
+	_, out := start(t, dir, "broker", "--addr", "127.0.0.1:"+strconv.Itoa(port), "--store", filepath.Join(dir, "store"))
+	waitFor(t, out, "broker: NATS with JetStream")
+	return "nats://127.0.0.1:" + strconv.Itoa(port)
+}
+
 // TestClusterTune is issue 14's acceptance on localhost: an embedded broker and three
 // worker processes play a tune whose database equals the local run's; one worker is
 // killed with SIGKILL in the middle of a batch and the broker is restarted during the
@@ -121,10 +131,7 @@ func TestClusterTune(t *testing.T) {
 // and says so; the tune reports the task after its deliveries instead of waiting for ever.
 func TestWorkerRefusals(t *testing.T) {
 	dir := t.TempDir()
-	port := freePort(t)
-	url := "nats://127.0.0.1:" + strconv.Itoa(port)
-	_, bout := start(t, dir, "broker", "--addr", "127.0.0.1:"+strconv.Itoa(port), "--store", filepath.Join(dir, "store"))
-	waitFor(t, bout, "broker: NATS with JetStream")
+	url := startTestBroker(t, dir)
 	_, wout := start(t, dir, "worker", "--broker", url, "--workers", "1")
 	waitFor(t, wout, "worker 1×")
 	engine := "cmd:" + bin + " engine --game gomoku --depth 1"
@@ -143,10 +150,7 @@ func TestWorkerRefusals(t *testing.T) {
 // worker of another evotune version refuses the tasks and says why.
 func TestClusterResumeAndVersions(t *testing.T) {
 	dir := t.TempDir()
-	port := freePort(t)
-	url := "nats://127.0.0.1:" + strconv.Itoa(port)
-	_, bout := start(t, dir, "broker", "--addr", "127.0.0.1:"+strconv.Itoa(port), "--store", filepath.Join(dir, "store"))
-	waitFor(t, bout, "broker: NATS with JetStream")
+	url := startTestBroker(t, dir)
 	// A worker of another version first: it refuses whatever it pulls.
 	other := filepath.Join(dir, "evotune-other")
 	if out, err := exec.Command("go", "build", "-ldflags", "-X main.version=0.0.0-other", "-o", other, ".").CombinedOutput(); err != nil {
