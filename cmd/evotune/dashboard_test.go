@@ -20,6 +20,7 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"evotune/cmd/evotune/dashboard"
 	"evotune/db"
@@ -320,6 +321,14 @@ func TestDashboardBrowser(t *testing.T) {
 		t.Fatalf("step label %q", label)
 	}
 	shot("game-gomoku")
+	// The arrow keys step too.
+	if err := chromedp.Run(ctx, chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.ArrowLeft)); err != nil {
+		t.Fatal(err)
+	}
+	eval(`document.querySelector('#step').textContent`, &label)
+	if label != fmt.Sprintf("ply %d / %d", steps-2, len(moves)) {
+		t.Fatalf("after two ← the step label is %q", label)
+	}
 	if err := chromedp.Run(ctx, chromedp.Click("#last", chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}

@@ -365,12 +365,12 @@ async function render(poll) {
     return;
   }
   if (hash !== (location.hash || '#/')) return; // the user moved on meanwhile
+  if (!poll) window.evotune.keys = null; // the game viewer's draw sets its own
   const nodes = draw();
   const snapshot = JSON.stringify(nodes.map(n => n.textContent));
   if (poll && snapshot === current.snapshot) return;
   const y = window.scrollY;
   destroyCharts();
-  window.evotune.keys = null;
   app.replaceChildren(...nodes);
   for (const f of nodes.after || []) f();
   current = { hash: hash, snapshot: snapshot };
