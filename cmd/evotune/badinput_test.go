@@ -153,6 +153,10 @@ func TestBadInputTable(t *testing.T) {
 		{"weights value null", []string{"play", "--game", "gomoku", "--black", "nullw.json"}, []string{"nullw.json", "weights.live_four", "null"}},
 		{"a repeated run name", append([]string{"tune", "--name", "base"}, tiny...), []string{"--name", `"base"`, "run 1"}},
 		{"resume of a finished run", []string{"resume", "1"}, []string{"run 1", "already finished"}},
+		{"sensitivity factor 1", []string{"sensitivity", "--game", "gomoku", "--factor", "1"}, []string{"--factor 1", "above 1"}},
+		{"sensitivity unknown gene", []string{"sensitivity", "--game", "gomoku", "--genes", "k1,k9"}, []string{"--genes", `"k9"`, "not a gomoku gene"}},
+		{"sensitivity odd games", []string{"sensitivity", "--game", "gomoku", "--games", "3"}, []string{"--games 3", "even"}},
+		{"sensitivity weights of another game", []string{"sensitivity", "--game", "connect6", "--weights", "nullw.json"}, []string{"--weights", "nullw.json"}},
 	}
 	for _, c := range cases {
 		before := dirState(t, dir)

@@ -39,6 +39,12 @@ func installCompletions(root *cobra.Command) {
 				})
 			}
 		}
+		// Gene lists (sensitivity --genes, tune --fix/--free): the --game's layout.
+		for _, name := range []string{"genes", "fix", "free"} {
+			if c.Flags().Lookup(name) != nil && c.Flags().Lookup("game") != nil {
+				c.RegisterFlagCompletionFunc(name, geneNames)
+			}
+		}
 		switch {
 		case runArg[c.Name()]:
 			c.ValidArgsFunction = fromDB(runIDs)
@@ -50,6 +56,20 @@ func installCompletions(root *cobra.Command) {
 		}
 	}
 	walk(root)
+}
+
+// geneNames completes a gene list flag with the genes of the command's --game.
+func geneNames(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+	game, _ := cmd.Flags().GetString("game")
+	e, err := genomes.Lookup(game)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var names []string
+	for _, g := range e.Layout.Genes {
+		names = append(names, g.Name)
+	}
+	return names, cobra.ShellCompDirectiveNoFileComp
 }
 
 // completionDB opens the command's --db read-only (nil when it cannot).

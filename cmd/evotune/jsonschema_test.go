@@ -64,6 +64,7 @@ func TestJSONSchema(t *testing.T) {
 		{"lineage", []string{"lineage", "1-g1-02", "--json"}},
 		{"match", []string{"match", "--game", "gomoku", "--games", "2", "--depth", "1", "--sprt", "--json"}},
 		{"verify", []string{"verify", "1", "--games", "2", "--json"}},
+		{"sensitivity", []string{"sensitivity", "--game", "gomoku", "--genes", "k1", "--games", "2", "--depth", "1", "--json"}},
 	}
 	got := map[string][]string{}
 	for _, c := range commands {

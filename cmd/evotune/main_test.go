@@ -646,6 +646,8 @@ func TestCompletion(t *testing.T) {
 		{[]string{"__complete", "generations", ""}, []string{"1\tnight (gomoku, finished)"}},
 		{[]string{"__complete", "lineage", "1-g1"}, []string{"1-g1-02\t", "1-g1-03\t"}},
 		{[]string{"__complete", "export-data", "1", "--table", ""}, []string{"generations", "individuals", "games"}},
+		{[]string{"__complete", "sensitivity", "--game", "connect6", "--genes", ""}, []string{"value_2", "threat_5"}},
+		{[]string{"__complete", "tune", "--game", "amazons", "--fix", ""}, []string{"b_3", "switch_turn"}},
 	} {
 		out, stderr, code := run(t, dir, c.args...)
 		for _, w := range c.want {
