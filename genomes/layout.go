@@ -163,7 +163,7 @@ func (l *Layout) Clamp(x []float64) {
 func (l *Layout) Free(names ...string) (*Layout, error) { return l.setFixed(false, names) }
 
 // Fix returns a copy of the layout with the named genes held at their defaults (e.g.
-// gomoku k1,k2 to tune the 13 pattern scores alone); the error names an unknown gene.
+// gomoku k1,k2 to tune the pattern scores alone); the error names an unknown gene.
 func (l *Layout) Fix(names ...string) (*Layout, error) { return l.setFixed(true, names) }
 
 // WithFixed applies Free(free...) and then Fix(fix...), as a run's configuration does.
@@ -251,13 +251,22 @@ func Connect6Layout() *Layout {
 // all 13 scores times one factor, and K1, K2 times one factor. Two anchors remove them:
 // live_three stays 3 000 (the unit of the pattern scores) and k2 stays 1 (k1 is then the
 // attack/defence ratio K1/K2 of §2). Free them with --free, or hold k1 too with --fix k1.
+//
+// live_four is fixed too: `evotune sensitivity --game gomoku --genes live_four --factor
+// 300000` (issue 9) moved it to 1 and to 1e7 and every one of 100 pairs repeated the paper's
+// weights' game move for move, at depth 3 and (factor 100) at depth 5: the search's win
+// foresight answers and plays out a live four before its score could decide anything, so
+// the gene is a direction that changes nothing. --free live_four tunes it anyway.
 func GomokuLayout() *Layout {
 	d := gomoku.DefaultWeights()
 	var genes []Gene
 	for i, name := range gomoku.PatternNames {
 		g := Gene{Name: name, Min: 1, Max: 1e7, Default: d.Scores[i], Scale: Log}
-		if i == int(gomoku.LiveThree) {
+		switch i {
+		case int(gomoku.LiveThree):
 			g.Fixed, g.Note = true, "scale anchor: all 13 scores scaled by one factor play identically"
+		case int(gomoku.LiveFour):
+			g.Fixed, g.Note = true, "inert: 1–1e7 played identically (100/100 pairs at depths 3 and 5): the search sees the live four's win first"
 		}
 		genes = append(genes, g)
 	}

@@ -74,7 +74,25 @@ func TestSensitivityGomoku(t *testing.T) {
 	if len(probes) != 1 || probes[0].Direction != "down" || probes[0].To != 5 {
 		t.Fatalf("k1 at its bound: %+v", probes)
 	}
-	// No genes named: the 13 tuned genes (live_three and k2 are fixed), two directions each.
+	// live_four is fixed as inert (genomes.GomokuLayout): moved a hundredfold either way it
+	// must repeat every pair.
+	cfg.Base, cfg.Genes, cfg.Factor, cfg.Games = l.Defaults(), []string{"live_four"}, 100, 40
+	cfg.Setup.Limits = engine.Limits{Depth: 3, Width: 12}
+	probes, err = Sensitivity(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(probes) != 2 {
+		t.Fatalf("live_four probes: %+v", probes)
+	}
+	for _, p := range probes {
+		if p.Unchanged != p.Pairs || p.Pairs != 20 {
+			t.Errorf("live_four → %v: %d of %d pairs unchanged, want all (the layout calls it inert)", p.To, p.Unchanged, p.Pairs)
+		}
+	}
+	// No genes named: the 12 tuned genes (live_four, live_three and k2 are fixed), two
+	// directions each.
+	cfg.Factor, cfg.Games, cfg.Setup.Limits = 4, 2, engine.Limits{Depth: 2, Width: 8}
 	cfg.Base, cfg.Genes = l.Defaults(), nil
 	probes, err = Sensitivity(context.Background(), cfg, nil)
 	if err != nil {
@@ -84,7 +102,7 @@ func TestSensitivityGomoku(t *testing.T) {
 		t.Fatalf("%d probes, want %d", len(probes), 2*l.FreeCount())
 	}
 	for _, p := range probes {
-		if p.Gene == "live_three" || p.Gene == "k2" {
+		if p.Gene == "live_three" || p.Gene == "k2" || p.Gene == "live_four" {
 			t.Errorf("fixed gene %s probed", p.Gene)
 		}
 	}
