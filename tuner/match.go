@@ -92,14 +92,7 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 		// Two deterministic engines replay the same game from the same opening and colours:
 		// count each distinct pair once (issue 9: 1 000 games on 26 openings were 52
 		// distinct games, reported as if independent).
-		var distinct Openings
-		seen := map[string]bool{}
-		for _, o := range cfg.Openings {
-			if k := Key(o); !seen[k] {
-				seen[k] = true
-				distinct = append(distinct, o)
-			}
-		}
+		distinct := distinctOpenings(cfg.Openings)
 		cfg.Openings = distinct
 		if pairs > len(distinct) {
 			res.Warning = fmt.Sprintf("%d games asked, but deterministic engines have only %d distinct games (%d openings × 2 colours); each is played and counted once",
