@@ -184,7 +184,7 @@ type GameRow struct {
 	DurationMS int64    `json:"duration_ms"`
 	Forfeit    OptText  `json:"forfeit"`
 	Depth      int      `json:"depth"` // 0 = the run's depth
-	Round      int      `json:"round"` // racing round; -1 = hall-of-fame admission test
+	Round      int      `json:"round"` // racing round; -1 = hall-of-fame admission test, -2 = the champion's defence games
 }
 
 // GenerationRow is one generation's summary (table generations).

@@ -62,12 +62,17 @@ type GameResult struct {
 	Colour     engine.Color // the individual's colour
 	Score      float64      // the individual's score
 	Depth      int          // the search depth of both players (0 = the run's)
-	Round      int          // the racing round, or AdmissionRound
+	Round      int          // the racing round, AdmissionRound or DefenceRound
 	Record     engine.GameRecord
 }
 
-// AdmissionRound marks the games of a hall-of-fame admission test in GameResult.Round.
+// AdmissionRound marks the games of a hall-of-fame admission test in GameResult.Round:
+// the candidate's, and the reigning champion's on the same openings (the paired decision).
 const AdmissionRound = -1
+
+// DefenceRound marks the reigning champion's games against the paper's weights on openings
+// of their own, played with each admission test: its Elo estimate (see admit).
+const DefenceRound = -2
 
 // GenerationRecord is everything a generation saves.
 type GenerationRecord struct {

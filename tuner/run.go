@@ -130,6 +130,7 @@ const (
 	streamGA       = 3
 	streamAdmit    = 4
 	streamCheck    = 5
+	streamDefence  = 6
 )
 
 func mix(x uint64) uint64 {

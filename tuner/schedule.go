@@ -250,13 +250,13 @@ func (t *Tuner) playGeneration() error {
 // playAgainst plays the individual g against the reference opp on the generation's opening
 // pairs [first, first+n) and returns g's record and its pair scores (each in [0, 2], in
 // opening order); g's own Stats are left as they were. The games are recorded with the
-// generation as AdmissionRound games.
-func (t *Tuner) playAgainst(g *genomes.Genome, opp opponent, first, n int, label string) (stats.Result, []float64, error) {
+// generation as games of round (AdmissionRound or DefenceRound).
+func (t *Tuner) playAgainst(g *genomes.Genome, opp opponent, first, n, round int, label string) (stats.Result, []float64, error) {
 	cand := &genomes.Genome{Layout: t.layout, X: g.X, ID: g.ID}
 	savedCur, savedRefs := t.current, t.refs
 	t.current, t.refs = []*genomes.Genome{cand}, []opponent{opp}
 	var b batch
-	err := t.schedule(&b, []int{0}, first, n, AdmissionRound)
+	err := t.schedule(&b, []int{0}, first, n, round)
 	var pairs map[[2]int]float64
 	if err == nil {
 		pairs, err = t.play(&b, label)

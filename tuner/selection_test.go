@@ -103,7 +103,7 @@ func TestRaceAndHallOfFame(t *testing.T) {
 			if genes[r.Individual] == genes[r.Opponent] {
 				t.Fatalf("gen %d: %s played its identical genome %s", g.Generation, r.Individual, r.Opponent)
 			}
-			if (r.Round == AdmissionRound) != (r.Opening >= raceOpenings) {
+			if (r.Round < 0) != (r.Opening >= raceOpenings) {
 				t.Fatalf("gen %d: round %d game on opening %d", g.Generation, r.Round, r.Opening)
 			}
 			if HalfOf(g.Openings[r.Opening]) != TuningHalf {
@@ -125,13 +125,23 @@ func TestRaceAndHallOfFame(t *testing.T) {
 	if c := champion(sum.HallOfFame, cfg.AdmitZ); c != nil && c.ID != sum.Best || c == nil && sum.Best != genomes.IndividualID(1, 0, 0) {
 		t.Fatalf("summary best %s, champion %v", sum.Best, c)
 	}
-	// Every member's games are exactly the defender games credited to it after its
-	// admission.
+	// Every member's record is exactly its defence games, played after its admission on
+	// openings no admission game of that generation used (its Elo never rests on the games
+	// that decided whether it keeps reigning).
 	for _, h := range sum.HallOfFame {
 		n := 0
 		for _, g := range st.gens {
+			decided := map[int]bool{}
 			for _, r := range g.GameResults {
-				if r.Round == AdmissionRound && r.Individual == h.ID && g.Generation > h.Generation {
+				if r.Round == AdmissionRound {
+					decided[r.Opening] = true
+				}
+			}
+			for _, r := range g.GameResults {
+				if r.Round == DefenceRound && r.Individual == h.ID {
+					if g.Generation <= h.Generation || decided[r.Opening] {
+						t.Fatalf("%s: defence game in generation %d (admitted %d) on opening %d", h.ID, g.Generation, h.Generation, r.Opening)
+					}
 					n++
 				}
 			}

@@ -255,6 +255,14 @@ func checkSQL(t *testing.T, path string) {
 	if ok := q("SELECT (SELECT count(*) FROM games WHERE round = -1) = (SELECT COALESCE(sum(games * (1 + (opponent != 'baseline'))), 0) FROM admissions)"); ok != "1" {
 		t.Fatalf("%s: admission games do not match the admissions table", path)
 	}
+	// Defence games: the reigning champion's Elo record, as many as the test's, on openings
+	// of their own; every member's hall-of-fame record is exactly its defence games.
+	if ok := q("SELECT (SELECT count(*) FROM games WHERE round = -2) = (SELECT COALESCE(sum(games * (opponent != 'baseline')), 0) FROM admissions)"); ok != "1" {
+		t.Fatalf("%s: defence games do not match the admissions table", path)
+	}
+	if n := q("SELECT count(*) FROM hall_of_fame h WHERE games != (SELECT count(*) FROM games g WHERE g.round = -2 AND g.individual = h.id AND g.run_id = h.run_id)"); n != "0" {
+		t.Fatalf("%s: %s hall-of-fame records are not their defence games", path, n)
+	}
 	if ok := q("PRAGMA integrity_check"); ok != "ok" {
 		t.Fatalf("%s: integrity_check %s", path, ok)
 	}
