@@ -271,9 +271,23 @@ func TestDashboardBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	anc, err := d.Ancestors(context.Background(), 1, string(r.BestIndividual))
+	// The run's best, or (when that is generation 0's paper weights, without parents) the
+	// last generation's individual with the longest lineage.
+	target := string(r.BestIndividual)
+	anc, err := d.Ancestors(context.Background(), 1, target)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(anc) < 2 {
+		inds, err := d.Individuals(context.Background(), 1, r.GenerationsDone-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range inds {
+			if a, err := d.Ancestors(context.Background(), 1, in.ID); err == nil && len(a) > len(anc) {
+				target, anc = in.ID, a
+			}
+		}
 	}
 	edges := map[string]bool{}
 	for _, g := range anc {
@@ -283,7 +297,7 @@ func TestDashboardBrowser(t *testing.T) {
 			}
 		}
 	}
-	visit("#/run/1/lineage/"+string(r.BestIndividual), "#lineage")
+	visit("#/run/1/lineage/"+target, "#lineage")
 	var nodes, lines int
 	eval(`document.querySelectorAll('#lineage g.node').length`, &nodes)
 	eval(`new Set([...document.querySelectorAll('#lineage line')].map(l => l.dataset.child + ' ' + l.dataset.parent)).size`, &lines)

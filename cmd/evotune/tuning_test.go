@@ -23,13 +23,13 @@ func TestWeightsLayout(t *testing.T) {
 	for _, g := range genes {
 		if g.Fixed {
 			fixed[g.Name] = true
-			if !strings.Contains(g.Note, "scale anchor") || g.Scale != "log" {
+			if !strings.Contains(g.Note, "scale anchor") && !strings.Contains(g.Note, "inert") || g.Scale != "log" {
 				t.Fatalf("%s fixed without its reason: %+v", g.Name, g)
 			}
 		}
 	}
-	if len(fixed) != 2 || !fixed["k2"] || !fixed["live_three"] {
-		t.Fatalf("fixed genes %v, want k2 and live_three", fixed)
+	if len(fixed) != 3 || !fixed["k2"] || !fixed["live_three"] || !fixed["live_four"] {
+		t.Fatalf("fixed genes %v, want k2, live_three and live_four", fixed)
 	}
 	if _, stderr, code := run(t, dir, "weights", "layout", "--game", "chess"); code == 0 || !strings.Contains(stderr, "chess") {
 		t.Fatalf("unknown game: exit %d %s", code, stderr)
