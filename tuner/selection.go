@@ -39,11 +39,12 @@ import (
 //     of that gap; the separation stays because it is the sound design.) The exported and
 //     verified champion is the member with the best lower confidence bound Elo − z·SE on
 //     those games, where z makes the bounds of all m members hold at once (Bonferroni:
-//     two-sided 95% family-wise, never below AdmitZ). Picking the best of many noisy estimates favours the lucky one
-//     (a run of 62 members picked one claiming +318 that played +226 in 1 000 fresh games);
-//     simultaneous intervals keep the champion's true Elo inside its reported interval
-//     whichever member is picked. A member with no games since admission cannot be it
-//     ("nothing becomes champion on fewer games than the incumbent").
+//     two-sided 95% family-wise, never below AdmitZ). Picking the best of many noisy
+//     estimates favours the lucky one (a run of 62 members picked one claiming +318 that
+//     played +226 in 1 000 fresh games); simultaneous intervals keep the champion's true
+//     Elo inside its reported interval whichever member is picked. A member with no games
+//     since admission cannot be it ("nothing becomes champion on fewer games than the
+//     incumbent").
 
 // HallOfFamer is an individual admitted to the hall of fame.
 type HallOfFamer struct {
