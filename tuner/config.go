@@ -140,7 +140,7 @@ func DefaultConfig(game string) Config {
 		AdmitGames: 64, AdmitZ: 1.0,
 		Workers: runtime.NumCPU(), Elite: 2, Tournament: 3,
 		CrossoverRate: 0.5, MutationRate: 0.8, Mutation: genomes.DefaultMutation,
-		Init: "perturb", Champions: 0, VerifyGames: 200,
+		Init: "perturb", Champions: 0, VerifyGames: 1000,
 	}
 }
 

@@ -145,7 +145,7 @@ func TestRunPlayCancelled(t *testing.T) {
 func TestTuneEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	for _, game := range []string{"connect6", "gomoku", "amazons"} {
-		args := []string{"tune", "--game", game, "--pop", "6", "--generations", "2", "--games", "2", "--seed", "1", "--depth", "1", "--width", "4", "--admit-games", "16"}
+		args := []string{"tune", "--game", game, "--pop", "6", "--generations", "2", "--games", "2", "--seed", "1", "--depth", "1", "--width", "4", "--admit-games", "16", "--verify-games", "200"}
 		if game == "amazons" {
 			args = append(args, "--board", "8") // 1 232 root moves, all evaluated
 		}
