@@ -105,8 +105,8 @@ type Config struct {
 	// OpponentMoveTime bounds each move of an external opponent (default 5 s).
 	OpponentMoveTime float64 `json:"opponent_move_time" yaml:"opponent_move_time"`
 	// VerifyGames is the size of the final verification match of the champion against the
-	// baseline on held-out openings (0 = none; default 1 000, about ±19 Elo at 95%: 200
-	// left ±45, wider than most gains); it stops early when its SPRT decides.
+	// baseline on held-out openings (0 = none; default DefaultVerifyGames); it stops early
+	// when its SPRT decides.
 	VerifyGames int `json:"verify_games" yaml:"verify_games"`
 	// VerifyOpenings is "random" (the held-out half of the opening space), "builtin" or an
 	// opening file ("" = random); openings used in tuning are always excluded.
@@ -126,6 +126,11 @@ func (c *Config) Budget() time.Duration {
 	return d
 }
 
+// DefaultVerifyGames is the default length of a verification match (`tune --verify-games`,
+// `verify --games`): about ±19 Elo at 95% (a connect6 champion read +26.1 ± 19.1 in 1 000
+// games, 12 s); 200 games left ±45, wider than most gains (issue 9, session 8).
+const DefaultVerifyGames = 1000
+
 // DefaultConfig returns the defaults: a small real run of 5 generations (under a minute
 // for connect6 on two cores), or an overnight one when a time budget is given and
 // generations are not.
@@ -141,7 +146,7 @@ func DefaultConfig(game string) Config {
 		AdmitGames: 64, AdmitZ: 1.0,
 		Workers: runtime.NumCPU(), Elite: 2, Tournament: 3,
 		CrossoverRate: 0.5, MutationRate: 0.8, Mutation: genomes.DefaultMutation,
-		Init: "perturb", Champions: 0, VerifyGames: 1000,
+		Init: "perturb", Champions: 0, VerifyGames: DefaultVerifyGames,
 	}
 }
 

@@ -1,13 +1,16 @@
 package main
 
 import (
-	"database/sql"
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"evotune/db"
+	"evotune/tuner"
 )
 
 // TestHallOfFameRecordReplays: a hall-of-fame member's Elo record (its defence games,
@@ -26,78 +29,72 @@ func TestHallOfFameRecordReplays(t *testing.T) {
 	if out, stderr, code := run(t, dir, args...); code != 0 {
 		t.Fatalf("tune: exit %d\n%s\n%s", code, out, stderr)
 	}
-	raw, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	ctx := context.Background()
+	d, err := db.OpenReadOnly(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer raw.Close()
-	type member struct {
-		id             string
-		games, w, d, l int
-	}
-	var members []member
-	rows, err := raw.Query(`SELECT id, games, wins, draws, losses FROM hall_of_fame WHERE run_id = 1 AND games > 0 ORDER BY admitted`)
+	defer d.Close()
+	famers, err := d.HallOfFame(ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for rows.Next() {
-		var m member
-		if err := rows.Scan(&m.id, &m.games, &m.w, &m.d, &m.l); err != nil {
-			t.Fatal(err)
+	gens, err := d.Generations(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each member's defence openings as text lines, each once (two games, colours
+	// swapped, per opening), in the order they were played.
+	defence := map[string][]string{}
+	for _, g := range gens {
+		var openings [][]string
+		if err := json.Unmarshal([]byte(g.Openings), &openings); err != nil {
+			t.Fatalf("generation %d openings: %v", g.Generation, err)
 		}
-		members = append(members, m)
-	}
-	rows.Close()
-	if len(members) == 0 {
-		t.Fatal("no hall-of-fame member has a record: the run never tested a reigning champion")
-	}
-	openings := map[int][][]string{}
-	orows, err := raw.Query(`SELECT generation, openings FROM generations WHERE run_id = 1`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for orows.Next() {
-		var g int
-		var js string
-		var o [][]string
-		if err := orows.Scan(&g, &js); err != nil || json.Unmarshal([]byte(js), &o) != nil {
-			t.Fatalf("generation openings: %v %q", err, js)
-		}
-		openings[g] = o
-	}
-	orows.Close()
-	wdl := regexp.MustCompile(`A: W (\d+)\s+D (\d+)\s+L (\d+)`)
-	for _, m := range members {
-		// The member's defence openings, each once (two games, colours swapped, per opening).
-		drows, err := raw.Query(`SELECT DISTINCT generation, opening FROM games WHERE run_id = 1 AND individual = ? AND round = -2 ORDER BY generation, opening`, m.id)
+		games, err := d.Games(ctx, 1, g.Generation)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var lines []string
-		for drows.Next() {
-			var g, o int
-			if err := drows.Scan(&g, &o); err != nil {
-				t.Fatal(err)
+		type pair struct {
+			individual string
+			opening    int
+		}
+		seen := map[pair]bool{}
+		for _, gm := range games {
+			if k := (pair{gm.Individual, gm.Opening}); gm.Round == tuner.DefenceRound && !seen[k] {
+				seen[k] = true
+				defence[gm.Individual] = append(defence[gm.Individual], strings.Join(openings[gm.Opening], " "))
 			}
-			lines = append(lines, strings.Join(openings[g][o], " "))
 		}
-		drows.Close()
-		if 2*len(lines) != m.games {
-			t.Fatalf("%s: record of %d games, %d defence openings stored", m.id, m.games, len(lines))
+	}
+	var members []db.FamerRow
+	for _, h := range famers {
+		if h.Games > 0 {
+			members = append(members, h)
 		}
-		file := writeFile(t, dir, m.id+".txt", strings.Join(lines, "\n")+"\n")
-		weights := filepath.Join(dir, m.id+".json")
-		if _, stderr, code := run(t, dir, "export", "1", "--individual", m.id, "--out", weights, "--db", path); code != 0 {
-			t.Fatalf("export %s: %s", m.id, stderr)
+	}
+	if len(members) == 0 {
+		t.Fatal("no hall-of-fame member has a record: the run never tested a reigning champion")
+	}
+	wdl := regexp.MustCompile(`A: W (\d+)\s+D (\d+)\s+L (\d+)`)
+	for _, m := range members {
+		lines := defence[m.ID]
+		if 2*len(lines) != m.Games {
+			t.Fatalf("%s: record of %d games, %d defence openings stored", m.ID, m.Games, len(lines))
+		}
+		file := writeFile(t, dir, m.ID+".txt", strings.Join(lines, "\n")+"\n")
+		weights := filepath.Join(dir, m.ID+".json")
+		if _, stderr, code := run(t, dir, "export", "1", "--individual", m.ID, "--out", weights, "--db", path); code != 0 {
+			t.Fatalf("export %s: %s", m.ID, stderr)
 		}
 		out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", weights, "--b", "default",
-			"--openings", file, "--games", fmt.Sprint(m.games), "--depth", "2", "--width", "6")
+			"--openings", file, "--games", fmt.Sprint(m.Games), "--depth", "2", "--width", "6")
 		got := wdl.FindStringSubmatch(out)
 		if code != 0 || got == nil {
-			t.Fatalf("match %s: exit %d\n%s\n%s", m.id, code, out, stderr)
+			t.Fatalf("match %s: exit %d\n%s\n%s", m.ID, code, out, stderr)
 		}
-		if want := fmt.Sprintf("W %d D %d L %d", m.w, m.d, m.l); fmt.Sprintf("W %s D %s L %s", got[1], got[2], got[3]) != want {
-			t.Errorf("%s: record %s, match on its defence openings %s", m.id, want, got[0])
+		if want := fmt.Sprintf("W %d D %d L %d", m.Wins, m.Draws, m.Losses); fmt.Sprintf("W %s D %s L %s", got[1], got[2], got[3]) != want {
+			t.Errorf("%s: record %s, match on its defence openings %s", m.ID, want, got[0])
 		}
 	}
 	t.Logf("%d members' records replayed", len(members))
