@@ -234,9 +234,34 @@ func (e *External) logFull(dir, line string) {
 func (e *External) send(format string, args ...any) error {
 	e.logFull("> ", fmt.Sprintf(format, args...))
 	if _, err := fmt.Fprintf(e.stdin, format+"\n", args...); err != nil {
+		// The engine is gone or closed its input: what it printed before is still in the
+		// pipe, and is the only clue to why. Wait briefly for its output to close, keep
+		// those lines in the transcript, and make sure the process is gone.
+		select {
+		case <-e.exited:
+		case <-time.After(time.Second):
+		}
+		e.drainTranscript()
+		e.cmd.Process.Kill()
+		e.cmd.Wait()
 		return fmt.Errorf("the engine exited or stopped reading: %w", err)
 	}
 	return nil
+}
+
+// drainTranscript moves the lines already read from the engine's stdout and not yet taken
+// as answers into the transcript.
+func (e *External) drainTranscript() {
+	for {
+		select {
+		case l := <-e.lines:
+			if l != "" {
+				e.note("stdout", l)
+			}
+		default:
+			return
+		}
+	}
 }
 
 // note adds a line to the transcript (up to MaxTranscript bytes; later lines are counted).

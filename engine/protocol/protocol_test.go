@@ -312,3 +312,26 @@ while read l; do case "$l" in START*) echo OK;; BEGIN|TURN*|DONE) [ $n -ge 2 ] &
 		}
 	}
 }
+
+// TestExternalSendAfterExit: an engine that prints a line and exits before reading its
+// input makes the next command fail with a broken pipe; what it printed must still reach
+// the transcript (the only clue to why it died), however the exit and the write race.
+func TestExternalSendAfterExit(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	p := filepath.Join(t.TempDir(), "crash.sh")
+	os.WriteFile(p, []byte("#!/bin/sh\necho hello; exit 3\n"), 0o755)
+	e := NewExternal(ExternalSpec{Argv: []string{p}}, gomoku.Game{})
+	defer e.Close()
+	if err := e.start(); err != nil {
+		t.Fatal(err)
+	}
+	<-e.exited // its output is closed: the line sits unread, as when the write loses the race
+	if err := e.send("START 15"); err == nil || !strings.Contains(err.Error(), "exited or stopped reading") {
+		t.Fatalf("send to an engine that exited: %v", err)
+	}
+	if tr := e.Transcript(); !strings.Contains(tr, "stdout: hello") {
+		t.Fatalf("transcript %q lacks what the engine printed before it exited", tr)
+	}
+}
