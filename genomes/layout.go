@@ -76,10 +76,14 @@ func (l *Layout) Defaults() []float64 {
 }
 
 // Weights converts a gene vector to validated engine weights. The error names a wrong
-// length or the gene that is out of its bounds.
+// length or the gene that is out of its bounds; a layout read from a layout file has no
+// built-in weights (ErrNoBuiltinWeights).
 func (l *Layout) Weights(x []float64) (engine.Weights, error) {
 	if len(x) != len(l.Genes) {
 		return nil, fmt.Errorf("%s genome: want %d genes, got %d", l.Game, len(l.Genes), len(x))
+	}
+	if l.toWeights == nil {
+		return nil, fmt.Errorf("%s genome: %w", l.Game, ErrNoBuiltinWeights)
 	}
 	for i, g := range l.Genes {
 		if err := engine.CheckValue(g.Name, x[i], g.Min, g.Max); err != nil && !g.Fixed {
@@ -98,6 +102,9 @@ func (l *Layout) Weights(x []float64) (engine.Weights, error) {
 func (l *Layout) Vector(w engine.Weights) ([]float64, error) {
 	if w.Game() != l.Game {
 		return nil, fmt.Errorf("weights of %s given to the %s layout", w.Game(), l.Game)
+	}
+	if l.fromWeights == nil {
+		return nil, fmt.Errorf("%s layout: %w", l.Game, ErrNoBuiltinWeights)
 	}
 	return l.fromWeights(w)
 }

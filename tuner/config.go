@@ -114,6 +114,26 @@ type Config struct {
 	// VerifyDepth, if > 0, repeats the final verification at this search depth (users play
 	// at longer time controls than they tune at).
 	VerifyDepth int `json:"verify_depth" yaml:"verify_depth"`
+	// Layout, if set, is the layout file of an outside engine (Engine) that the run tunes
+	// instead of the game's built-in engine; its content is stored with the run, so resume
+	// never reads the file again. Game, Rule and Board equal the layout's.
+	Layout *genomes.LayoutFile `json:"layout" yaml:"layout"`
+	// Engine is the outside engine under tuning, "cmd:PROG ARGS": "{weights}" in ARGS is
+	// replaced by the path of a file holding the candidate's values (WeightsFormat), and
+	// "{NAME}" by gene NAME's value. Every individual, the baseline (the layout's defaults)
+	// and the hall of fame play through it.
+	Engine string `json:"engine" yaml:"engine"`
+	// WeightsFormat is the {weights} file's format: json (a flat {"name": value} object,
+	// the default), evotune (the weights file built-in engines read) or ini (name=value).
+	WeightsFormat string `json:"weights_format" yaml:"weights_format"`
+	// GomocupInfo sends every gene as "INFO NAME VALUE" after START (gomoku engines that
+	// read their parameters as Gomocup INFO keys).
+	GomocupInfo bool `json:"gomocup_info" yaml:"gomocup_info"`
+	// EngineMoveTime bounds each move of the outside engine, seconds (0 =
+	// DefaultEngineMoveTime); StartupTime is its start-up allowance apart from the move
+	// clock (0 = DefaultStartupTime).
+	EngineMoveTime float64 `json:"engine_move_time" yaml:"engine_move_time"`
+	StartupTime    float64 `json:"startup_time" yaml:"startup_time"`
 	// VerifyEvery, if > 0, plays a held-out check of the champion against the paper's
 	// weights (VerifyGames games, no SPRT) every VerifyEvery generations and stores it with
 	// the generation: verified Elo against wall time.
@@ -227,6 +247,28 @@ func (c *Config) Validate() error {
 		}
 	}
 	e, _ := genomes.Lookup(c.Game)
+	layout := e.Layout
+	switch {
+	case c.Layout != nil:
+		if c.Layout.Game != c.Game || c.Layout.Rule != c.Rule || c.Layout.Board != c.Board {
+			return fmt.Errorf("layout: game %s, rule %q, board %d; the run says game %s, rule %q, board %d",
+				c.Layout.Game, c.Layout.Rule, c.Layout.Board, c.Game, c.Rule, c.Board)
+		}
+		if c.Engine == "" {
+			return errors.New("engine: a layout needs the engine it describes (--engine 'cmd:PROG ARGS')")
+		}
+		for _, v := range []struct {
+			name string
+			x    float64
+		}{{"engine_move_time", c.EngineMoveTime}, {"startup_time", c.StartupTime}} {
+			if v.x != 0 && !(v.x > 0 && v.x <= 3600) {
+				return fmt.Errorf("%s: %g, want seconds in (0, 3600]", v.name, v.x)
+			}
+		}
+		layout = c.Layout.Layout()
+	case c.Engine != "":
+		return errors.New("engine: needs a layout file describing its parameters (--layout FILE)")
+	}
 	switch c.VerifyOpenings {
 	case "", "random", "builtin", "none":
 	default: // a file: read and checked now, not after a night of tuning
@@ -234,15 +276,25 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("verify_openings: %w", err)
 		}
 	}
-	if _, err := e.Layout.Free(c.Free...); err != nil {
+	if _, err := layout.Free(c.Free...); err != nil {
 		return fmt.Errorf("free: %w", err)
 	}
-	l, err := e.Layout.Fix(c.Fix...)
+	l, err := layout.Fix(c.Fix...)
 	if err != nil {
 		return fmt.Errorf("fix: %w", err)
 	}
 	if l, _ = l.WithFixed(c.Free, c.Fix); l.FreeCount() == 0 {
 		return errors.New("fix: every gene is fixed; nothing to tune")
+	}
+	if c.Engine != "" {
+		if _, err := NewOutside(*c, l); err != nil {
+			return err
+		}
+		if argv, _, _ := protocol.ParseCommand(c.Engine); argv != nil {
+			if err := protocol.CheckProgram(argv); err != nil {
+				return fmt.Errorf("engine: %w", err)
+			}
+		}
 	}
 	return nil
 }

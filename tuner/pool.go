@@ -58,6 +58,7 @@ type BatchRunner interface {
 func PlayLocal(ctx context.Context, setup GameSetup, t GameTask) (engine.GameRecord, error) {
 	setup.Runner = nil
 	var players [2]slot
+	defer closeSlots(&players)
 	return playOne(ctx, setup, t, &players)
 }
 
@@ -91,6 +92,7 @@ func PlayBatch(parent context.Context, setup GameSetup, tasks []GameTask, worker
 		go func() {
 			defer wg.Done()
 			var players [2]slot // reused across this worker's games when possible
+			defer closeSlots(&players)
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(tasks) || ctx.Err() != nil {
@@ -118,10 +120,38 @@ func PlayBatch(parent context.Context, setup GameSetup, tasks []GameTask, worker
 	return recs, nil
 }
 
-// slot is a worker's player for one colour and the limits it was made with.
+// slot is a worker's player for one colour and the limits it was made with, and its
+// external engine process, kept between games while the spec stays the same (as
+// c-gomoku-cli and cutechess keep engines: one process per seat and worker).
 type slot struct {
-	p   engine.Player
-	lim engine.Limits
+	p      engine.Player
+	lim    engine.Limits
+	ext    *protocol.External
+	extKey string
+}
+
+// closeSlots ends the slots' external engines.
+func closeSlots(players *[2]slot) {
+	for i := range players {
+		if players[i].ext != nil {
+			players[i].ext.Close()
+			players[i].ext = nil
+		}
+	}
+}
+
+// external returns the slot's engine process for spec, reused (protocol.External.Reuse)
+// when the last game's spec was the same and the process did not fail, else a new one.
+func external(spec protocol.ExternalSpec, g engine.Game, sl *slot) *protocol.External {
+	key := spec.Key()
+	if sl.ext != nil && sl.extKey == key && sl.ext.Reuse() {
+		return sl.ext
+	}
+	if sl.ext != nil {
+		sl.ext.Close()
+	}
+	sl.ext, sl.extKey = protocol.NewExternal(spec, g), key
+	return sl.ext
 }
 
 // player returns a player with weights w and limits lim: the worker's previous one reset
@@ -136,11 +166,11 @@ func player(s GameSetup, w engine.Weights, lim engine.Limits, sl *slot) (engine.
 	if err != nil {
 		return nil, err
 	}
-	*sl = slot{p, lim}
+	sl.p, sl.lim = p, lim
 	return p, nil
 }
 
-func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (engine.GameRecord, error) {
+func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (rec engine.GameRecord, err error) {
 	lim := s.Limits
 	if t.Depth > 0 {
 		lim.Depth = t.Depth
@@ -156,16 +186,25 @@ func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (en
 	}{{t.Black, t.BlackExt}, {t.White, t.WhiteExt}} {
 		if c.ext != nil {
 			spec := *c.ext
-			if s.EngineLogDir != "" {
+			if s.EngineLogDir != "" { // a transcript file per game: a process per game
 				name := t.Name
 				if name == "" {
 					name = "game"
 				}
 				spec.LogFile = filepath.Join(s.EngineLogDir, fmt.Sprintf("%s-%s.log", name, []string{"black", "white"}[i]))
+				x := protocol.NewExternal(spec, s.Game)
+				defer x.Close()
+				side[i] = x
+				continue
 			}
-			x := protocol.NewExternal(spec, s.Game)
-			defer x.Close()
+			x := external(spec, s.Game, &players[i])
 			side[i] = x
+			defer func(sl *slot) { // a forfeit or an error: the next game starts a new process
+				if sl.ext == x && (err != nil || rec.Forfeit != "") {
+					x.Close()
+					sl.ext = nil
+				}
+			}(&players[i])
 			continue
 		}
 		if side[i], err = player(s, c.w, lim, &players[i]); err != nil {
@@ -200,7 +239,7 @@ func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (en
 			side[0], side[1] = side[1], side[0]
 		}
 	}
-	rec, err := engine.PlayGame(ctx, b, side[0], side[1], engine.RefereeOptions{Opening: opening, MaxPlies: s.MaxPlies, Forfeit: s.Forfeit})
+	rec, err = engine.PlayGame(ctx, b, side[0], side[1], engine.RefereeOptions{Opening: opening, MaxPlies: s.MaxPlies, Forfeit: s.Forfeit})
 	rec.Swapped = swapped
 	return rec, err
 }

@@ -22,6 +22,7 @@ type Tuner struct {
 	cfg      Config
 	game     engine.Game
 	layout   *genomes.Layout
+	outside  *Outside // nil: the built-in engine is tuned
 	store    Store
 	progress func(Event)
 	version  string
@@ -33,7 +34,6 @@ type Tuner struct {
 	current   []*genomes.Genome
 	born      []*genomes.Genome
 	evaluated bool
-	baseline  engine.Weights
 	setup     GameSetup
 	initRNG   *randv2.Rand
 
@@ -68,7 +68,18 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 		return nil, err
 	}
 	e, _ := genomes.Lookup(cfg.Game)
-	layout, _ := e.Layout.WithFixed(cfg.Free, cfg.Fix)
+	base := e.Layout
+	if cfg.Layout != nil {
+		base = cfg.Layout.Layout()
+	}
+	layout, _ := base.WithFixed(cfg.Free, cfg.Fix)
+	var outside *Outside
+	if cfg.Engine != "" {
+		var err error
+		if outside, err = NewOutside(cfg, layout); err != nil {
+			return nil, err
+		}
+	}
 	g := e.Game
 	if cfg.Rule != "" {
 		r, ok := g.(engine.Ruled)
@@ -103,13 +114,13 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 	if maxPlies == 0 {
 		maxPlies = 400
 	}
-	forfeit := len(cfg.Opponents) > 0
+	forfeit := len(cfg.Opponents) > 0 || outside != nil
 	if progress == nil {
 		progress = func(Event) {}
 	}
-	return &Tuner{cfg: cfg, game: g, layout: layout, store: store, progress: progress, version: version,
-		baseline: g.DefaultWeights(), tested: map[string]bool{},
-		setup: GameSetup{Game: g, Board: cfg.Board, Limits: lim, MaxPlies: maxPlies, Forfeit: forfeit}}, nil
+	return &Tuner{cfg: cfg, game: g, layout: layout, outside: outside, store: store, progress: progress, version: version,
+		tested: map[string]bool{},
+		setup:  GameSetup{Game: g, Board: cfg.Board, Limits: lim, MaxPlies: maxPlies, Forfeit: forfeit}}, nil
 }
 
 // Config returns the run's configuration with defaults filled in.

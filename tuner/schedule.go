@@ -106,13 +106,13 @@ func gameKey(black, white string, pair, depth int) string {
 func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
 	refKeys := make([]string, len(t.refs))
 	for j, o := range t.refs {
-		if o.ext == nil {
+		if o.x != nil { // a genome of the run (not an --opponent engine)
 			refKeys[j] = fmt.Sprint(o.x)
 		}
 	}
 	for _, i := range inds {
 		g := t.current[i]
-		w, err := t.layout.Weights(g.X)
+		w, ext, err := t.side(g.X)
 		if err != nil {
 			return fmt.Errorf("individual %s: %w", g.ID, err)
 		}
@@ -122,18 +122,18 @@ func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
 			d := t.depthOf(k)
 			for _, c := range []engine.Color{engine.Black, engine.White} {
 				e := entry{ind: i, pair: k, c: c, opp: o.id, task: -1, depth: d, round: round}
-				if o.ext == nil && gk == refKey {
+				if o.x != nil && gk == refKey {
 					b.refs = append(b.refs, e)
 					continue
 				}
 				opening := t.openings[k]
-				if o.ext != nil && !protocol.AcceptsOpenings(t.game.Name()) {
+				if (o.ext != nil || ext != nil) && !protocol.AcceptsOpenings(t.game.Name()) {
 					opening = nil // e.g. SAU engines cannot be given their own opening moves
 				}
-				task := GameTask{Black: w, White: o.w, WhiteExt: o.ext, Opening: opening, Depth: d}
+				task := GameTask{Black: w, BlackExt: ext, White: o.w, WhiteExt: o.ext, Opening: opening, Depth: d}
 				key := gameKey(gk, o.id, k, d)
 				if c == engine.White {
-					task = GameTask{Black: o.w, BlackExt: o.ext, White: w, Opening: opening, Depth: d}
+					task = GameTask{Black: o.w, BlackExt: o.ext, White: w, WhiteExt: ext, Opening: opening, Depth: d}
 					key = gameKey(o.id, gk, k, d)
 				}
 				e.task = b.add(key, task)

@@ -258,7 +258,10 @@ func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
 		return nil, nil
 	}
 	t.tested[winner.ID] = true
-	base := opponent{id: "baseline", w: t.baseline, x: t.layout.Defaults()}
+	base, err := t.baselineRef()
+	if err != nil {
+		return nil, err
+	}
 	a := &Admission{Candidate: winner.ID, Opponent: "baseline", Generation: t.gen}
 	n := t.cfg.AdmitGames / 2
 	first, err := t.drawOpenings(n, streamAdmit)
@@ -306,14 +309,18 @@ func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
 // references returns the generation's frozen reference set: the paper's weights and the
 // last Champions members of the hall of fame.
 func (t *Tuner) references() ([]opponent, error) {
-	pool := []opponent{{id: "baseline", w: t.baseline, x: t.layout.Defaults()}}
+	base, err := t.baselineRef()
+	if err != nil {
+		return nil, err
+	}
+	pool := []opponent{base}
 	from := max(0, len(t.hof)-t.cfg.Champions)
 	for _, h := range t.hof[from:] {
-		w, err := t.layout.Weights(h.Genes)
+		w, ext, err := t.side(h.Genes)
 		if err != nil {
 			return nil, fmt.Errorf("hall of fame %s: %w", h.ID, err)
 		}
-		pool = append(pool, opponent{id: h.ID, w: w, x: h.Genes})
+		pool = append(pool, opponent{id: h.ID, w: w, x: h.Genes, ext: ext})
 	}
 	return pool, nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"evotune/engine"
+	"evotune/engine/protocol"
 	"evotune/tuner/stats"
 )
 
@@ -44,7 +45,10 @@ type VerifyConfig struct {
 	Setup      GameSetup
 	Champion   engine.Weights
 	ChampionID string
-	Games      int
+	// ChampionExt and BaselineExt, when set, play the champion and the baseline as
+	// external engines (an outside engine under tuning: its values and its defaults).
+	ChampionExt, BaselineExt *protocol.ExternalSpec
+	Games                    int
 	// OpeningSpec is "builtin", "random" or a file; "" means builtin for games with an
 	// opening book, random otherwise.
 	OpeningSpec string
@@ -66,7 +70,11 @@ func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int,
 	if err != nil {
 		return Verification{}, err
 	}
-	res, err := PlayMatch(ctx, MatchConfig{Setup: vc.Setup, A: vc.Champion, B: vc.Setup.Game.DefaultWeights(),
+	var base engine.Weights
+	if vc.BaselineExt == nil {
+		base = vc.Setup.Game.DefaultWeights()
+	}
+	res, err := PlayMatch(ctx, MatchConfig{Setup: vc.Setup, A: vc.Champion, B: base, AExt: vc.ChampionExt, BExt: vc.BaselineExt,
 		Games: vc.Games, Openings: openings, SPRT: vc.SPRT, Workers: vc.Workers}, progress)
 	if err != nil {
 		return Verification{}, fmt.Errorf("verification: %w", err)
@@ -83,12 +91,17 @@ func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int,
 // verifyChampion plays the run's champion against the paper's weights on held-out
 // openings drawn from seed, with setup's limits.
 func (t *Tuner) verifyChampion(setup GameSetup, seed int64, sprt *stats.SPRT) (Verification, error) {
-	champ, err := t.layout.Weights(t.summary.BestGenes)
+	champ, champExt, err := t.side(t.summary.BestGenes)
+	if err != nil {
+		return Verification{}, err
+	}
+	base, err := t.baselineRef()
 	if err != nil {
 		return Verification{}, err
 	}
 	t.report(Event{Verifying: true, GamesTotal: t.cfg.VerifyGames})
 	return Verify(t.ctx, VerifyConfig{Setup: setup, Champion: champ, ChampionID: t.summary.Best, Games: t.cfg.VerifyGames,
+		ChampionExt: champExt, BaselineExt: base.ext,
 		OpeningSpec: t.cfg.VerifyOpenings, Exclude: t.tuningOpenings, Seed: seed, SPRT: sprt, Workers: t.cfg.Workers},
 		func(done, total int, _ stats.Result) {
 			t.report(Event{Verifying: true, GamesDone: done, GamesTotal: total})

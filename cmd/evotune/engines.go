@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -55,19 +56,40 @@ func newWeightsCmd() *cobra.Command {
 	}
 	layout.Flags().StringVar(&lo.game, "game", "", "game: connect6, gomoku or amazons")
 	layout.Flags().BoolVar(&lo.json, "json", false, "print JSON")
+	layout.Flags().StringVar(&lo.format, "format", "table", "table, or yaml: the layout file (evotune.layout/v1) of the built-in engine, the template of an outside engine's layout (tune --layout)")
+	layout.Flags().StringVar(&lo.out, "out", "", "with --format yaml: write to FILE (atomically) instead of standard output")
 	c.AddCommand(layout)
 	return c
 }
 
 type layoutOpts struct {
-	game string
-	json bool
+	game   string
+	json   bool
+	format string
+	out    string
 }
 
 func runWeightsLayout(o layoutOpts, out io.Writer) error {
 	e, err := genomes.Lookup(o.game)
 	if err != nil {
 		return fmt.Errorf("--game: %w", err)
+	}
+	switch {
+	case o.format == "yaml":
+		data := genomes.LayoutFileOf(e.Layout).YAML()
+		if o.out == "" || o.out == "-" {
+			_, err := out.Write(data)
+			return err
+		}
+		if err := engine.WriteFileAtomic(o.out, data); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		fmt.Fprintf(out, "wrote %s: the %s layout (%d genes)\n", o.out, o.game, len(e.Layout.Genes))
+		return nil
+	case o.format != "table" && o.format != "":
+		return fmt.Errorf("--format %q: want table or yaml", o.format)
+	case o.out != "":
+		return errors.New("--out goes with --format yaml")
 	}
 	if o.json {
 		type gene struct {

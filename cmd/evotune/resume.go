@@ -73,7 +73,11 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return err
 	}
-	if err := allowEngines(runID, cfg.Opponents, o.allow); err != nil {
+	engines := cfg.Opponents
+	if cfg.Engine != "" {
+		engines = append([]string{cfg.Engine}, engines...)
+	}
+	if err := allowEngines(runID, engines, o.allow); err != nil {
 		return err
 	}
 	if o.workers != 0 {
@@ -93,6 +97,9 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 	}
 	if err := probeOpponents(ctx, errOut, cfg); err != nil {
 		return err // before the claim: a refused resume writes nothing
+	}
+	if err := probeSubject(ctx, errOut, cfg); err != nil {
+		return err
 	}
 	detach, err := o.cluster.attach(ctx, errOut, t.SetRunner)
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 
 type tuneOpts struct {
 	cfg        tuner.Config
+	layoutFile string // --layout: an outside engine's layout file
 	depth      string // --depth: one depth or a comma list (mixed depths)
 	configFile string
 	dbPath     string
@@ -85,6 +86,12 @@ func newTuneCmd() *cobra.Command {
 	f.StringVar(&o.cfg.VerifyOpenings, "verify-openings", "", "random (default: the held-out half of the opening space), builtin or an opening file for the verification")
 	f.IntVar(&o.cfg.VerifyDepth, "verify-depth", 0, "also verify the champion at this search depth (0 = only at the tuning depth)")
 	f.IntVar(&o.cfg.VerifyEvery, "verify-every", 0, "every N generations, a held-out check of the champion (verify-games games), stored with the generation")
+	f.StringVar(&o.layoutFile, "layout", "", "tune an outside engine: its layout file (evotune.layout/v1: game, genes with bounds; template: 'evotune weights layout --game G --format yaml'); needs --engine")
+	f.StringVar(&o.cfg.Engine, "engine", "", "the outside engine under tuning, 'cmd:PROG ARGS': {weights} in ARGS becomes a file of the candidate's values, {NAME} one gene's value")
+	f.StringVar(&o.cfg.WeightsFormat, "weights-format", "json", "format of the {weights} file: json (flat {\"name\": value}), evotune (the built-in engines' weights file) or ini (name=value)")
+	f.BoolVar(&o.cfg.GomocupInfo, "gomocup-info", false, "gomoku: send every gene as 'INFO NAME VALUE' after START")
+	f.Float64Var(&o.cfg.EngineMoveTime, "engine-move-time", tuner.DefaultEngineMoveTime, "seconds per move of the outside engine (fix its depth through ARGS for a deterministic run)")
+	f.Float64Var(&o.cfg.StartupTime, "startup-time", tuner.DefaultStartupTime, "seconds an outside engine may take to start and answer its handshake, apart from its move clock")
 	f.StringVar(&o.configFile, "config", "", "YAML config file (flags given on the command line override it)")
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	addClusterFlags(c, &o.cluster)
@@ -162,8 +169,30 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	set("opponent", &base.Opponents, &c.Opponents)
 	set("opponent-move-time", &base.OpponentMoveTime, &c.OpponentMoveTime)
 	set("verify-openings", &base.VerifyOpenings, &c.VerifyOpenings)
+	set("engine", &base.Engine, &c.Engine)
+	set("weights-format", &base.WeightsFormat, &c.WeightsFormat)
+	set("engine-move-time", &base.EngineMoveTime, &c.EngineMoveTime)
+	set("startup-time", &base.StartupTime, &c.StartupTime)
+	if o.changed != nil && o.changed("gomocup-info") {
+		base.GomocupInfo = c.GomocupInfo
+	}
+	if o.layoutFile != "" {
+		lf, err := genomes.LoadLayoutFile(o.layoutFile)
+		if err != nil {
+			return base, fmt.Errorf("--layout: %w", err)
+		}
+		for _, f := range []struct {
+			flag      string
+			set, want any
+		}{{"game", base.Game, lf.Game}, {"rule", base.Rule, lf.Rule}, {"board", base.Board, lf.Board}} {
+			if o.changed != nil && o.changed(f.flag) && fmt.Sprint(f.set) != fmt.Sprint(f.want) {
+				return base, fmt.Errorf("--%s %v: the layout %s says %s %v (the layout decides the rules evotune referees with)", f.flag, f.set, o.layoutFile, f.flag, f.want)
+			}
+		}
+		base.Layout, base.Game, base.Rule, base.Board = &lf, lf.Game, lf.Rule, lf.Board
+	}
 	if base.Game == "" {
-		return base, fmt.Errorf("--game is required (or game: in the config file)")
+		return base, fmt.Errorf("--game is required (or game: in the config file, or --layout)")
 	}
 	if err := base.Validate(); err != nil {
 		return base, configError(err, o)
@@ -174,7 +203,7 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	if o.resume != 0 {
 		ro := resumeOpts{dbPath: o.dbPath, cluster: o.cluster}
-		for _, op := range o.cfg.Opponents { // naming an engine again allows it
+		for _, op := range append([]string{o.cfg.Engine}, o.cfg.Opponents...) { // naming an engine again allows it
 			if argv, ok, err := protocol.ParseCommand(op); ok && err == nil {
 				ro.allow = append(ro.allow, argv[0])
 			}
@@ -189,6 +218,9 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 		return err
 	}
 	if err := probeOpponents(ctx, errOut, cfg); err != nil {
+		return err
+	}
+	if err := probeSubject(ctx, errOut, cfg); err != nil {
 		return err
 	}
 	d, err := db.Open(ctx, o.dbPath)
@@ -220,6 +252,9 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	depth := fmt.Sprint(lim.Depth)
 	if len(cfg.Depths) > 0 {
 		depth = fmt.Sprint(cfg.Depths)
+	}
+	if cfg.Engine != "" {
+		fmt.Fprintf(errOut, "tuning the outside engine %s over %d genes (%d free) of its layout\n", cfg.Engine, len(t.RunLayout().Genes), t.RunLayout().FreeCount())
 	}
 	fmt.Fprintf(errOut, "tuning %s: population %d, %s, %d games per racing round, %d rounds, admission %d games at z=%g, depth %s width %d, %d workers, seed %d, database %s\n",
 		cfg.Game, cfg.Population, gens, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.AdmitZ, depth, lim.Width, cfg.Workers, cfg.Seed, o.dbPath)
@@ -279,6 +314,36 @@ func probeOpponents(ctx context.Context, errOut io.Writer, cfg tuner.Config) err
 		if err := protocol.Probe(ctx, *spec, e.Game, cfg.Board); err != nil {
 			return fmt.Errorf("--opponent %d: %w", i+1, err)
 		}
+	}
+	return nil
+}
+
+// probeSubject checks the outside engine under tuning before the run is created: with the
+// layout's defaults it must start, answer its handshake and play a legal first move.
+func probeSubject(ctx context.Context, errOut io.Writer, cfg tuner.Config) error {
+	if cfg.Engine == "" {
+		return nil
+	}
+	e, err := genomes.Lookup(cfg.Game)
+	if err != nil {
+		return err
+	}
+	g, err := cfg.Layout.EngineGame(e.Game)
+	if err != nil {
+		return err
+	}
+	l := cfg.Layout.Layout()
+	out, err := tuner.NewOutside(cfg, l)
+	if err != nil {
+		return err
+	}
+	spec, err := out.Spec(l.Defaults())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(errOut, "checking the engine under tuning %s with the layout's defaults: start-up and one move (at most %v)\n", spec.Name(), spec.MoveTime+spec.StartupTime)
+	if err := protocol.Probe(ctx, *spec, g, cfg.Board); err != nil {
+		return fmt.Errorf("--engine: %w", err)
 	}
 	return nil
 }

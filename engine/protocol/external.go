@@ -42,6 +42,40 @@ type ExternalSpec struct {
 	// LogFile, if set, receives the engine's full transcript: every line sent ("> "), read
 	// ("< ") and written to stderr ("! "), with the time since the engine started.
 	LogFile string
+	// WeightsFile, if set, is written to a new file (atomically: a temporary file renamed)
+	// before the engine starts, and every "{weights}" in Argv is replaced by that file's
+	// path; the file is removed when the engine is closed. It is how an engine under
+	// tuning reads a candidate's values (tune --engine 'cmd:PROG --weights {weights}').
+	WeightsFile []byte `json:",omitempty"`
+	// WeightsExt is the extension of the weights file (".json", ".ini").
+	WeightsExt string `json:",omitempty"`
+	// InfoLines are sent right after a Gomocup engine's START is answered OK, and again
+	// after every RESTART, e.g. "INFO attack 1.5": parameters for engines that read them
+	// as INFO keys (Gomocup INFO keys an engine does not know are ignored by it).
+	InfoLines []string `json:",omitempty"`
+	// StartupTime is how long the engine may take to start and answer its handshake,
+	// apart from its move clock (0 = StartupAllowance).
+	StartupTime time.Duration `json:",omitempty"`
+}
+
+// WeightsPlaceholder is replaced in an engine's arguments by the path of its weights file
+// (ExternalSpec.WeightsFile).
+const WeightsPlaceholder = "{weights}"
+
+// Key identifies what a process of the spec is: two specs with one key start the same
+// program with the same values, so one process may play both's games (RESTART between).
+func (s ExternalSpec) Key() string {
+	s.LogFile = ""
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// startup is the spec's start-up allowance.
+func (s ExternalSpec) startup() time.Duration {
+	if s.StartupTime > 0 {
+		return s.StartupTime
+	}
+	return StartupAllowance
 }
 
 // DefaultMoveOverhead is ExternalSpec.Overhead's default.
@@ -146,6 +180,10 @@ type External struct {
 	// thinkStart is when the current move's request was sent (after any start-up
 	// handshake): the engine's clock runs from there.
 	thinkStart time.Time
+
+	weightsPath string // the written ExternalSpec.WeightsFile, removed by Close
+	broken      bool   // a move or handshake failed: the process is not reused
+	newGame     bool   // Reuse was called: the next move starts a new game in the same process
 }
 
 // StartupAllowance is how long a newly started engine may take to answer its handshake
@@ -164,8 +202,45 @@ func NewExternal(spec ExternalSpec, g engine.Game) *External {
 	return &External{spec: spec, game: g}
 }
 
+// writeWeights writes ExternalSpec.WeightsFile (once per External) and returns the
+// arguments with the placeholder replaced by its path.
+func (e *External) writeWeights() ([]string, error) {
+	argv := append([]string(nil), e.spec.Argv...)
+	if len(e.spec.WeightsFile) == 0 {
+		return argv, nil
+	}
+	if e.weightsPath == "" {
+		f, err := os.CreateTemp("", "evotune-weights-*"+e.spec.WeightsExt+".tmp")
+		if err != nil {
+			return nil, fmt.Errorf("weights file: %w", err)
+		}
+		_, werr := f.Write(e.spec.WeightsFile)
+		cerr := f.Close()
+		final := strings.TrimSuffix(f.Name(), ".tmp")
+		if werr == nil && cerr == nil {
+			werr = os.Rename(f.Name(), final)
+		}
+		if werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			os.Remove(f.Name())
+			return nil, fmt.Errorf("weights file: %w", werr)
+		}
+		e.weightsPath = final
+	}
+	for i := range argv {
+		argv[i] = strings.ReplaceAll(argv[i], WeightsPlaceholder, e.weightsPath)
+	}
+	return argv, nil
+}
+
 func (e *External) start() error {
-	cmd := exec.Command(e.spec.Argv[0], e.spec.Argv[1:]...)
+	argv, err := e.writeWeights()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return err
@@ -371,14 +446,21 @@ func (e *External) Move(ctx context.Context, b engine.Board) (string, engine.Sea
 	el := time.Since(e.thinkStart) // start-up handshakes are not thinking time
 	e.used += el
 	if err != nil {
+		e.broken = true
 		return "", engine.SearchStats{Elapsed: el}, fmt.Errorf("%s: %w", e.spec.Name(), err)
 	}
 	e.known = append(hist, m)
 	return m, engine.SearchStats{Elapsed: el}, nil
 }
 
-// Close ends the program (politely, then by force).
+// Close ends the program (politely, then by force) and removes its weights file.
 func (e *External) Close() error {
+	defer func() {
+		if e.weightsPath != "" {
+			os.Remove(e.weightsPath)
+			e.weightsPath = ""
+		}
+	}()
 	if e.cmd == nil || e.cmd.Process == nil {
 		e.fullMu.Lock()
 		if e.full != nil {
@@ -428,6 +510,13 @@ func prefixOf(known, hist []string) bool {
 func (e *External) gomocupMove(ctx context.Context, b engine.Board, hist []string, deadline time.Time, budget time.Duration) (string, error) {
 	n := b.Size()
 	xy := func(m string) (int, int) { return gomocupXY(m, n) }
+	if e.cmd != nil && e.newGame {
+		if err := e.gomocupRestart(ctx); err != nil {
+			return "", err
+		}
+		deadline = time.Now().Add(budget + e.spec.Overhead)
+		e.thinkStart = time.Now()
+	}
 	if e.cmd == nil {
 		if err := e.gomocupStart(ctx, n); err != nil {
 			return "", err
@@ -435,6 +524,7 @@ func (e *External) gomocupMove(ctx context.Context, b engine.Board, hist []strin
 		deadline = time.Now().Add(budget + e.spec.Overhead)
 		e.thinkStart = time.Now()
 	}
+	e.newGame = false
 	// time_left every move; with no match limit, the largest value, as Piskvork sends it.
 	left := int64(math.MaxInt32)
 	if e.spec.GameTime > 0 {
@@ -492,15 +582,17 @@ func (e *External) gomocupStart(ctx context.Context, n int) error {
 	if err := e.send("START %d", n); err != nil {
 		return err
 	}
-	l, err := e.read(ctx, time.Now().Add(StartupAllowance), func(l string) bool {
-		u := strings.ToUpper(l)
-		return u == "OK" || strings.HasPrefix(u, "ERROR")
-	})
+	l, err := e.read(ctx, time.Now().Add(e.spec.startup()), okOrError)
 	if err != nil {
-		return err
+		return startupError("START", err)
 	}
 	if !strings.EqualFold(l, "OK") {
 		return fmt.Errorf("START %d answered %q", n, l)
+	}
+	for _, info := range e.spec.InfoLines {
+		if err := e.send("%s", info); err != nil {
+			return err
+		}
 	}
 	rule := 0
 	if g, ok := e.game.(gomoku.Game); ok && g.Rule == gomoku.Standard {
@@ -515,6 +607,67 @@ func (e *External) gomocupStart(ctx context.Context, n int) error {
 	e.send("INFO rule %d", rule)
 	e.known = nil
 	return nil
+}
+
+func okOrError(l string) bool {
+	u := strings.ToUpper(l)
+	return u == "OK" || strings.HasPrefix(u, "ERROR")
+}
+
+// startupError marks a handshake that timed out as a start-up failure, not a time loss
+// in the game.
+func startupError(what string, err error) error {
+	if strings.HasPrefix(err.Error(), "time loss") {
+		return fmt.Errorf("start-up failure: no answer to %s in time", what)
+	}
+	return err
+}
+
+// gomocupRestart starts a new game in the running engine (Gomocup RESTART, answered OK,
+// as c-gomoku-cli reuses engines between games): the engine keeps its settings and INFO
+// values; the match clock restarts.
+func (e *External) gomocupRestart(ctx context.Context) error {
+	if err := e.send("RESTART"); err != nil {
+		return err
+	}
+	l, err := e.read(ctx, time.Now().Add(e.spec.startup()), okOrError)
+	if err != nil {
+		return startupError("RESTART", err)
+	}
+	if !strings.EqualFold(l, "OK") {
+		return fmt.Errorf("RESTART answered %q", l)
+	}
+	e.known = nil
+	return nil
+}
+
+// Reuse prepares the engine for a new game in the same process, as tournament managers
+// keep engines between games: Gomocup RESTART, SAU "new" with the next colour; a Botzone
+// bot starts anew every game (keep-running) or every move. It reports false when the
+// process must not be reused (it failed in its last game: a crash, a time loss, a
+// protocol violation); the caller then closes it and starts a new one. The transcript
+// and the game clock start empty.
+func (e *External) Reuse() bool {
+	if e.broken {
+		return false
+	}
+	e.logMu.Lock()
+	e.log.Reset()
+	e.logDropped = 0
+	e.logMu.Unlock()
+	e.used, e.known, e.bzData, e.bzGlobal = 0, nil, "", ""
+	if e.cmd != nil {
+		switch e.game.Name() {
+		case "gomoku", "connect6":
+			e.newGame = true
+		default:
+			e.stdin.Close()
+			e.cmd.Process.Kill()
+			e.cmd.Wait()
+			e.cmd = nil
+		}
+	}
+	return true
 }
 
 // SwapAnswer implements SwapChooser over Gomocup's SWAP2BOARD: the opening stones so far
@@ -598,7 +751,7 @@ func gomocupAnswer(l string) bool {
 
 func (e *External) sauMove(ctx context.Context, b engine.Board, hist []string, deadline time.Time) (string, error) {
 	me := len(hist) % 2 // moves alternate one per ply
-	if e.cmd == nil {
+	if e.cmd == nil || e.newGame {
 		for i := range hist {
 			if i%2 == me {
 				return "", errors.New("the SAU protocol cannot give an engine opening moves of its own colour (use --openings none)")
@@ -607,12 +760,15 @@ func (e *External) sauMove(ctx context.Context, b engine.Board, hist []string, d
 		if len(hist) > 1 {
 			return "", errors.New("the SAU protocol cannot set up this opening")
 		}
-		if err := e.start(); err != nil {
-			return "", err
+		if e.cmd == nil {
+			if err := e.start(); err != nil {
+				return "", err
+			}
+			if err := e.sauHandshake(ctx); err != nil {
+				return "", err
+			}
 		}
-		if err := e.sauHandshake(ctx); err != nil {
-			return "", err
-		}
+		e.newGame = false
 		deadline = time.Now().Add(e.spec.MoveTime + e.spec.Overhead)
 		e.thinkStart = time.Now()
 		color := "black"
@@ -655,7 +811,7 @@ func (e *External) sauHandshake(ctx context.Context) error {
 		return err
 	}
 	isName := func(l string) bool { return strings.HasPrefix(strings.ToLower(l), "name") }
-	end := time.Now().Add(StartupAllowance)
+	end := time.Now().Add(e.spec.startup())
 	_, err := e.read(ctx, time.Now().Add(time.Second), isName)
 	if err != nil && strings.HasPrefix(err.Error(), "time loss") {
 		if err := e.send("name"); err != nil {

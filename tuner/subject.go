@@ -1,0 +1,219 @@
+package tuner
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"evotune/engine"
+	"evotune/engine/protocol"
+	"evotune/genomes"
+)
+
+// The subject of a run is what its gene vectors play as (DESIGN.md "Round 3 additions"):
+// the game's built-in engine (genes → its weights type, Layout.Weights), or an outside
+// engine (Config.Layout and Config.Engine): every individual, the baseline (the layout's
+// defaults) and every hall-of-fame member play through that program with their own values.
+// Nothing else in the tuner cares which: side turns a gene vector into one side of a game
+// task either way.
+
+// Ways an outside engine reads a candidate's values from the file named by {weights}
+// (Config.WeightsFormat).
+const (
+	// FormatJSON is a flat JSON object {"name": value, …} in layout order.
+	FormatJSON = "json"
+	// FormatEvotune is evotune's weights file (evotune.weights/v1), which the built-in
+	// engines read: the layout's genes must be built-in weights of the game.
+	FormatEvotune = "evotune"
+	// FormatINI is one "name=value" line per gene.
+	FormatINI = "ini"
+)
+
+// DefaultEngineMoveTime is an outside engine's time per move (seconds) when the config
+// sets none: generous, because most users fix a depth through the engine's arguments.
+const DefaultEngineMoveTime = 5.0
+
+// DefaultStartupTime is an outside engine's start-up allowance (seconds), apart from its
+// move clock: loading tables, allocating a hash table under load.
+const DefaultStartupTime = 10.0
+
+// placeholder is {NAME} in an engine's arguments.
+var placeholder = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_.]*)\}`)
+
+// Outside is an outside engine under tuning: its command line, how values reach it, and
+// its clocks. Make it with NewOutside.
+type Outside struct {
+	argv     []string
+	game     string
+	layout   *genomes.Layout
+	format   string
+	info     bool
+	moveTime time.Duration
+	startup  time.Duration
+	file     bool // argv has {weights}
+}
+
+// NewOutside checks cfg's outside engine (Config.Engine over Config.Layout) and returns
+// it; the error names the setting: an engine that is not "cmd:PROG ARGS", a {NAME} that is
+// not a gene of the layout, a weights format the game cannot take, or an engine that gets
+// no values at all (no {weights}, no {NAME} and no Gomocup INFO lines).
+func NewOutside(cfg Config, layout *genomes.Layout) (*Outside, error) {
+	argv, ok, err := protocol.ParseCommand(cfg.Engine)
+	if !ok || err != nil {
+		return nil, fmt.Errorf("engine: %q: want cmd:PROG [ARGS] (with {weights} or {NAME} where values go)", cfg.Engine)
+	}
+	o := &Outside{argv: argv, game: cfg.Game, layout: layout, format: cfg.WeightsFormat, info: cfg.GomocupInfo,
+		moveTime: seconds(cfg.EngineMoveTime, DefaultEngineMoveTime), startup: seconds(cfg.StartupTime, DefaultStartupTime)}
+	if o.format == "" {
+		o.format = FormatJSON
+	}
+	names := 0
+	for _, a := range argv[1:] {
+		if strings.Contains(a, protocol.WeightsPlaceholder) {
+			o.file = true
+		}
+		for _, m := range placeholder.FindAllStringSubmatch(a, -1) {
+			if m[1] == "weights" {
+				continue
+			}
+			if !slices.ContainsFunc(layout.Genes, func(g genomes.Gene) bool { return g.Name == m[1] }) {
+				return nil, fmt.Errorf("engine: {%s} is not a gene of the layout", m[1])
+			}
+			names++
+		}
+	}
+	switch o.format {
+	case FormatJSON, FormatINI:
+	case FormatEvotune:
+		if _, err := genomes.BuiltinWeights(cfg.Game, layout.Named(layout.Defaults())); err != nil {
+			return nil, fmt.Errorf("weights_format evotune: %w", err)
+		}
+	default:
+		return nil, fmt.Errorf("weights_format: %q, want json, evotune or ini", o.format)
+	}
+	if o.info && cfg.Game != "gomoku" {
+		return nil, fmt.Errorf("gomocup_info: INFO lines are Gomocup's (gomoku), not %s's protocol", cfg.Game)
+	}
+	if !o.file && names == 0 && !o.info {
+		return nil, fmt.Errorf("engine: %s gets no values: put {weights} (a file) or {NAME} (one gene) in its arguments, or use gomocup_info", cfg.Engine)
+	}
+	return o, nil
+}
+
+func seconds(s, def float64) time.Duration {
+	if s <= 0 {
+		s = def
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+// Program is the engine's program (argv[0]), what --allow-engine must name.
+func (o *Outside) Program() string { return o.argv[0] }
+
+// formatValue writes a gene's value as the engine reads it: whole numbers for integer
+// genes, the shortest exact decimal otherwise.
+func formatValue(g genomes.Gene, v float64) string {
+	if g.Integer {
+		return strconv.FormatInt(int64(math.Round(v)), 10)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// ValuesFile returns the values of x in the engine's weights format (the {weights} file,
+// and what `export` writes for the run) and the file's extension.
+func (o *Outside) ValuesFile(x []float64, prov *engine.Provenance) ([]byte, string, error) {
+	switch o.format {
+	case FormatINI:
+		var b strings.Builder
+		for i, g := range o.layout.Genes {
+			fmt.Fprintf(&b, "%s=%s\n", g.Name, formatValue(g, x[i]))
+		}
+		return []byte(b.String()), ".ini", nil
+	case FormatEvotune:
+		w, err := genomes.BuiltinWeights(o.game, o.layout.Named(x))
+		if err != nil {
+			return nil, "", err
+		}
+		data, err := engine.MarshalWeightsFile(w, nil, prov)
+		return data, ".json", err
+	}
+	var b strings.Builder
+	b.WriteString("{")
+	for i, g := range o.layout.Genes {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		k, _ := json.Marshal(g.Name)
+		fmt.Fprintf(&b, "%s: %s", k, formatValue(g, x[i]))
+	}
+	b.WriteString("}\n")
+	return []byte(b.String()), ".json", nil
+}
+
+// Spec returns the external engine that plays the gene vector x: {NAME} replaced by the
+// gene's value, the weights file's content (for {weights}) and the INFO lines.
+func (o *Outside) Spec(x []float64) (*protocol.ExternalSpec, error) {
+	if len(x) != len(o.layout.Genes) {
+		return nil, fmt.Errorf("outside engine: want %d genes, got %d", len(o.layout.Genes), len(x))
+	}
+	idx := map[string]int{}
+	for i, g := range o.layout.Genes {
+		idx[g.Name] = i
+	}
+	spec := &protocol.ExternalSpec{Argv: []string{o.argv[0]}, MoveTime: o.moveTime, StartupTime: o.startup}
+	for _, a := range o.argv[1:] {
+		spec.Argv = append(spec.Argv, placeholder.ReplaceAllStringFunc(a, func(m string) string {
+			i, ok := idx[m[1:len(m)-1]]
+			if !ok {
+				return m // {weights}: the file's path, filled in by the process that starts it
+			}
+			return formatValue(o.layout.Genes[i], x[i])
+		}))
+	}
+	if o.file {
+		data, ext, err := o.ValuesFile(x, nil)
+		if err != nil {
+			return nil, err
+		}
+		spec.WeightsFile, spec.WeightsExt = data, ext
+	}
+	if o.info {
+		for i, g := range o.layout.Genes {
+			spec.InfoLines = append(spec.InfoLines, fmt.Sprintf("INFO %s %s", g.Name, formatValue(g, x[i])))
+		}
+	}
+	return spec, nil
+}
+
+// side returns what plays the gene vector x: the built-in engine's weights, or the
+// outside engine with x's values.
+func (t *Tuner) side(x []float64) (engine.Weights, *protocol.ExternalSpec, error) {
+	if t.outside != nil {
+		spec, err := t.outside.Spec(x)
+		return nil, spec, err
+	}
+	w, err := t.layout.Weights(x)
+	return w, nil, err
+}
+
+// baselineRef is the reference "baseline": the paper's weights, or the outside engine
+// with the layout's defaults.
+func (t *Tuner) baselineRef() (opponent, error) {
+	x := t.layout.Defaults()
+	w, ext, err := t.side(x)
+	if err != nil {
+		return opponent{}, fmt.Errorf("baseline: %w", err)
+	}
+	return opponent{id: "baseline", w: w, x: x, ext: ext}, nil
+}
+
+// Outside returns the run's outside engine (nil: the built-in engine is tuned).
+func (t *Tuner) Outside() *Outside { return t.outside }
+
+// RunLayout returns the run's gene layout (with the genes the config freed or fixed).
+func (t *Tuner) RunLayout() *genomes.Layout { return t.layout }
