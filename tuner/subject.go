@@ -217,3 +217,18 @@ func (t *Tuner) Outside() *Outside { return t.outside }
 
 // RunLayout returns the run's gene layout (with the genes the config freed or fixed).
 func (t *Tuner) RunLayout() *genomes.Layout { return t.layout }
+
+// GeneLayout returns the run's gene layout as it was tuned: the layout file's genes
+// (an outside engine) or the built-in engine's, with the genes the config freed or fixed.
+// The error names an unknown game or gene.
+func (c Config) GeneLayout() (*genomes.Layout, error) {
+	e, err := genomes.Lookup(c.Game)
+	if err != nil {
+		return nil, err
+	}
+	base := e.Layout
+	if c.Layout != nil {
+		base = c.Layout.Layout()
+	}
+	return base.WithFixed(c.Free, c.Fix)
+}

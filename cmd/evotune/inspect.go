@@ -318,13 +318,21 @@ func runIndividual(ctx context.Context, o inspectOpts, id string, out io.Writer)
 	if err != nil {
 		return err
 	}
-	e, err := genomes.Lookup(run.Game)
+	rcfg, err := runConfig(run)
+	if err != nil {
+		return err
+	}
+	layout, err := rcfg.GeneLayout()
 	if err != nil {
 		return err
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "GENE\tVALUE\tPAPER")
-	for _, g := range e.Layout.Genes {
+	def := "PAPER"
+	if rcfg.Engine != "" {
+		def = "DEFAULT"
+	}
+	fmt.Fprintf(tw, "GENE\tVALUE\t%s\n", def)
+	for _, g := range layout.Genes {
 		fmt.Fprintf(tw, "%s\t%.6g\t%.6g\n", g.Name, v.Genes[g.Name], g.Default)
 	}
 	tw.Flush()
@@ -495,6 +503,9 @@ func runExport(ctx context.Context, o exportOpts, arg string, out io.Writer) err
 	if err != nil {
 		return err
 	}
+	if cfg.Engine != "" {
+		return exportOutside(cfg, v.Genes, o.out, id, runID, out)
+	}
 	w, err := individualWeights(cfg, v.Genes)
 	if err != nil {
 		return err
@@ -540,6 +551,43 @@ func runExport(ctx context.Context, o exportOpts, arg string, out io.Writer) err
 	}
 	fmt.Fprintf(out, "wrote %s: %s weights of individual %s (run %d)\n", o.out, run.Game, id, runID)
 	return nil
+}
+
+// exportOutside writes an outside engine's individual in the engine's own format (the
+// file its {weights} argument reads: json, evotune or ini).
+func exportOutside(cfg tuner.Config, genes map[string]float64, path, id string, runID int64, out io.Writer) error {
+	layout, err := cfg.GeneLayout()
+	if err != nil {
+		return err
+	}
+	x, err := layout.FromNamed(genes)
+	if err != nil {
+		return err
+	}
+	o, err := tuner.NewOutside(cfg, layout)
+	if err != nil {
+		return err
+	}
+	data, _, err := o.ValuesFile(x, &engine.Provenance{Program: "evotune " + version, Run: runID, Individual: id})
+	if err != nil {
+		return err
+	}
+	if path == "-" {
+		_, err = out.Write(data)
+		return err
+	}
+	if err := engine.WriteFileAtomic(path, data); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	fmt.Fprintf(out, "wrote %s: values of individual %s (run %d) for %s, as %s\n", path, id, runID, cfg.Engine, orDefault(cfg.WeightsFormat, tuner.FormatJSON))
+	return nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // runConfig decodes the configuration stored with a run.

@@ -18,6 +18,7 @@ import (
 	"evotune/db"
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner"
 )
 
 // ErrNotFound is wrapped by errors about a run, individual or game the database lacks.
@@ -341,13 +342,14 @@ func nonEmpty(s string) string {
 	return s
 }
 
-// layoutOf returns the run's gene layout; the error names an unknown game.
-func layoutOf(game string) (*genomes.Layout, error) {
-	e, err := genomes.Lookup(game)
-	if err != nil {
-		return nil, err
+// layoutOf returns the run's gene layout (an outside engine's layout file, stored with
+// the run, or the built-in game's); the error names an unknown game.
+func layoutOf(r db.Run) (*genomes.Layout, error) {
+	var cfg tuner.Config
+	if err := json.Unmarshal([]byte(r.Config), &cfg); err != nil || cfg.Game == "" {
+		cfg = tuner.Config{Game: r.Game}
 	}
-	return e.Layout, nil
+	return cfg.GeneLayout()
 }
 
 // Genes returns every gene's per-generation best value and population range.
@@ -356,7 +358,7 @@ func Genes(ctx context.Context, d *db.DB, id int64) (GenesView, error) {
 	if err != nil {
 		return GenesView{}, err
 	}
-	lay, err := layoutOf(r.Game)
+	lay, err := layoutOf(r)
 	if err != nil {
 		return GenesView{}, fmt.Errorf("run %d: %w", id, err)
 	}
