@@ -1,0 +1,191 @@
+package main
+
+import (
+	"database/sql"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	_ "github.com/mattn/go-sqlite3"
+)
+
+// dumpRun returns a run's individuals and games as text, timing columns left out: what
+// must be equal when the same code plays the same run in process and through a protocol.
+func dumpRun(t *testing.T, path string) (individuals, games string) {
+	t.Helper()
+	d, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	q := func(query string) string {
+		rows, err := d.Query(query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		cols, _ := rows.Columns()
+		var b strings.Builder
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			rows.Scan(ptrs...)
+			for _, v := range vals {
+				if bs, ok := v.([]byte); ok {
+					v = string(bs)
+				}
+				fmt.Fprintf(&b, "%v|", v)
+			}
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	individuals = q("SELECT i.generation, i.id, i.rank, i.score, i.games, i.wins, i.draws, i.losses, g.genes, g.operator, g.parent1, g.parent2 FROM individuals i JOIN genomes g ON g.id = i.id ORDER BY i.generation, i.id")
+	games = q("SELECT generation, individual, opponent, opening, colour, result, plies, moves, forfeit, round FROM games ORDER BY id")
+	return individuals, games
+}
+
+// TestOwnEngineIdentity: the built-in gomoku engine tuned through its own Gomocup protocol
+// (weights layout --format yaml, tune --layout --engine 'cmd:evotune engine … --weights
+// {weights} --depth 2' --weights-format evotune) plays exactly the games of the same run
+// in process: the same genomes, scores and game records, every game reaching the engine
+// as a process that is kept between games (RESTART).
+func TestOwnEngineIdentity(t *testing.T) {
+	dir := t.TempDir()
+	if _, stderr, code := run(t, dir, "weights", "layout", "--game", "gomoku", "--format", "yaml", "--out", "g.yaml"); code != 0 {
+		t.Fatalf("weights layout: %s", stderr)
+	}
+	common := []string{"--seed", "5", "--pop", "6", "--generations", "2", "--games", "8", "--admit-games", "8", "--verify-games", "20", "--workers", "2"}
+	if _, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--depth", "2", "--db", "in.db"}, common...)...); code != 0 {
+		t.Fatalf("in-process tune: %s", stderr)
+	}
+	engineCmd := "cmd:" + bin + " engine --game gomoku --weights {weights} --depth 2"
+	out, stderr, code := run(t, dir, append([]string{"tune", "--layout", "g.yaml", "--engine", engineCmd, "--weights-format", "evotune", "--db", "out.db"}, common...)...)
+	if code != 0 {
+		t.Fatalf("tune through the protocol: %s", stderr)
+	}
+	if !strings.Contains(stderr, "tuning the outside engine") {
+		t.Errorf("the outside run does not say it tunes an outside engine:\n%s", stderr)
+	}
+	inInd, inGames := dumpRun(t, filepath.Join(dir, "in.db"))
+	outInd, outGames := dumpRun(t, filepath.Join(dir, "out.db"))
+	if n := strings.Count(inGames, "\n"); n < 100 {
+		t.Fatalf("the in-process run recorded only %d games", n)
+	}
+	if inInd != outInd {
+		t.Errorf("individuals differ:\nin process:\n%s\nthrough the protocol:\n%s", inInd, outInd)
+	}
+	if inGames != outGames {
+		a, b := strings.Split(inGames, "\n"), strings.Split(outGames, "\n")
+		for i := range min(len(a), len(b)) {
+			if a[i] != b[i] {
+				t.Fatalf("game row %d differs:\nin process:          %s\nthrough the protocol: %s", i, a[i], b[i])
+			}
+		}
+		t.Fatalf("games differ in number: %d vs %d rows", len(a), len(b))
+	}
+	if strings.Contains(outGames, "forfeit") {
+		t.Errorf("a game through the protocol was forfeited")
+	}
+	_ = out
+}
+
+// TestOwnEngineTunes: a small Gomocup engine (testdata/pbrain-toy, parameters from a JSON
+// file, poor defaults) is tuned by its layout; the champion beats the defaults on held-out
+// openings with a 95% interval above 0, and the exported file is one the engine loads and
+// plays better with.
+func TestOwnEngineTunes(t *testing.T) {
+	dir := t.TempDir()
+	toy := filepath.Join(dir, "pbrain-toy")
+	if out, err := exec.Command("go", "build", "-o", toy, "./testdata/pbrain-toy").CombinedOutput(); err != nil {
+		t.Fatalf("building the test engine: %v\n%s", err, out)
+	}
+	writeFile(t, dir, "toy.yaml", `format: evotune.layout/v1
+game: gomoku
+genes:
+  - {name: attack, min: 0.05, max: 20, default: 1, scale: log}
+  - {name: defence, min: 0.01, max: 20, default: 0.05, scale: log}
+  - {name: centre, min: 0, max: 5, default: 3}
+  - {name: base, min: 1.1, max: 10, default: 1.5, scale: log}
+`)
+	out, stderr, code := run(t, dir, "tune", "--layout", "toy.yaml", "--engine", "cmd:"+toy+" -params {weights}",
+		"--generations", "4", "--verify-games", "200", "--db", "toy.db", "--seed", "3")
+	if code != 0 {
+		t.Fatalf("tune: %s", stderr)
+	}
+	m := regexp.MustCompile(`Elo [+-][0-9.]+ ± [0-9.]+ \(95%: ([+-][0-9.]+) …`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no verification in the summary:\n%s", out)
+	}
+	if low, _ := strconv.ParseFloat(m[1], 64); low <= 0 {
+		t.Fatalf("the tuned champion's 95%% interval reaches %v: not shown better than the defaults\n%s", low, out)
+	}
+	if _, stderr, code := run(t, dir, "export", "1", "--db", "toy.db", "--out", "best.json"); code != 0 {
+		t.Fatalf("export: %s", stderr)
+	}
+	res, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", "cmd:"+toy+" -params "+filepath.Join(dir, "best.json"),
+		"--b", "cmd:"+toy, "--games", "200", "--seed", "99", "--exclude-run", "1", "--db", "toy.db")
+	if code != 0 {
+		t.Fatalf("match with the exported values: %s", stderr)
+	}
+	m = regexp.MustCompile(`95%: ([+-][0-9.]+) …`).FindStringSubmatch(res)
+	if m == nil {
+		t.Fatalf("no Elo in the match:\n%s", res)
+	}
+	if low, _ := strconv.ParseFloat(m[1], 64); low <= 0 {
+		t.Fatalf("the exported values do not beat the defaults in a fresh match:\n%s", res)
+	}
+	// The stored run resumes only where its engine is allowed again.
+	if _, stderr, code := run(t, dir, "resume", "1", "--db", "toy.db"); code == 0 || !strings.Contains(stderr, "nothing to resume") {
+		t.Errorf("resume of a finished run: exit %d, %s", code, stderr)
+	}
+}
+
+// TestOwnEngineBadInput: an outside engine's settings are checked before any run row is
+// written, each error naming what is wrong.
+func TestOwnEngineBadInput(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "l.yaml", "format: evotune.layout/v1\ngame: gomoku\ngenes:\n  - {name: a, min: 0, max: 1, default: 0.5}\n")
+	writeFile(t, dir, "bad.yaml", "format: evotune.layout/v1\ngame: gomoku\ngenes:\n  - {name: a, min: 2, max: 1, default: 0.5}\n")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tune", "--layout", "l.yaml"}, "engine: a layout needs the engine it describes"},
+		{[]string{"tune", "--game", "gomoku", "--engine", "cmd:" + bin}, "engine: needs a layout file"},
+		{[]string{"tune", "--layout", "bad.yaml", "--engine", "cmd:" + bin}, "layout bad.yaml: line 4: genes[0] (a): min 2 must be below max 1"},
+		{[]string{"tune", "--layout", "l.yaml", "--engine", "cmd:" + bin + " engine --game gomoku"}, "gets no values"},
+		{[]string{"tune", "--layout", "l.yaml", "--engine", "cmd:" + bin + " {b}"}, "{b} is not a gene of the layout"},
+		{[]string{"tune", "--layout", "l.yaml", "--engine", "cmd:" + bin + " {weights}", "--weights-format", "toml"}, `weights_format: "toml"`},
+		{[]string{"tune", "--layout", "l.yaml", "--engine", "cmd:" + bin + " {weights}", "--weights-format", "evotune"}, "gene a is not a built-in gomoku weight"},
+		{[]string{"tune", "--layout", "l.yaml", "--engine", "cmd:/nonexistent/engine {a}"}, "cannot run it"},
+		{[]string{"tune", "--layout", "l.yaml", "--game", "amazons", "--engine", "cmd:" + bin + " {a}"}, "--game amazons: the layout l.yaml says game gomoku"},
+		{[]string{"weights", "layout", "--game", "gomoku", "--format", "xml"}, `--format "xml"`},
+	}
+	for _, c := range cases {
+		if c.args[0] == "tune" {
+			c.args = append(c.args, "--db", "x.db")
+		}
+		_, stderr, code := run(t, dir, c.args...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.db")); err == nil {
+		d, _ := sql.Open("sqlite3", "file:"+filepath.Join(dir, "x.db")+"?mode=ro")
+		var n int
+		d.QueryRow("SELECT count(*) FROM runs").Scan(&n)
+		d.Close()
+		if n != 0 {
+			t.Errorf("refused commands wrote %d runs", n)
+		}
+	}
+}
