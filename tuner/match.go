@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,17 +46,22 @@ type MatchResult struct {
 	// fixed-node limits: a game from one opening and colour assignment then always repeats,
 	// so each is played and counted once.
 	Deterministic bool `json:"deterministic"`
-	// Warning says when more games were asked than distinct ones exist.
-	Warning  string          `json:"warning,omitempty"`
-	Result   stats.Result    `json:"result"`
-	Estimate *stats.Estimate `json:"estimate,omitempty"`
-	SPRT     *stats.SPRT     `json:"sprt,omitempty"`
-	LLR      float64         `json:"llr"`
-	Lower    float64         `json:"llr_lower"`
-	Upper    float64         `json:"llr_upper"`
-	Verdict  string          `json:"verdict,omitempty"`
-	Games    []MatchGame     `json:"games"`
-	Duration time.Duration   `json:"duration_ns"`
+	// Warning says when more games were asked than distinct ones exist, or when pairs
+	// repeated earlier ones move for move.
+	Warning string `json:"warning,omitempty"`
+	// RepeatedPairs counts colour-swapped pairs whose two games repeated an earlier pair's
+	// move for move (two deterministic engines, built-in or not, from one opening): each
+	// distinct pair is counted once, so they are not in Result, Games or the SPRT.
+	RepeatedPairs int             `json:"repeated_pairs"`
+	Result        stats.Result    `json:"result"`
+	Estimate      *stats.Estimate `json:"estimate,omitempty"`
+	SPRT          *stats.SPRT     `json:"sprt,omitempty"`
+	LLR           float64         `json:"llr"`
+	Lower         float64         `json:"llr_lower"`
+	Upper         float64         `json:"llr_upper"`
+	Verdict       string          `json:"verdict,omitempty"`
+	Games         []MatchGame     `json:"games"`
+	Duration      time.Duration   `json:"duration_ns"`
 }
 
 // matchBatchPairs is how many pairs are scheduled at once. It is fixed (not derived from
@@ -102,6 +108,7 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 	}
 	var done atomic.Int64
 	var progMu sync.Mutex
+	seen := map[string]bool{} // pairs played, by their moves
 	for first := 0; first < pairs; first += matchBatchPairs {
 		last := min(first+matchBatchPairs, pairs)
 		var tasks []GameTask
@@ -132,6 +139,12 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 					aCol[j] = aCol[j].Opponent()
 				}
 			}
+			key := fmt.Sprint(recs[i].Moves, aCol[0], recs[i+1].Moves, aCol[1])
+			if seen[key] {
+				res.RepeatedPairs++
+				continue
+			}
+			seen[key] = true
 			sa := recs[i].Outcome.Score(aCol[0])
 			sb := recs[i+1].Outcome.Score(aCol[1])
 			for j, s := range []float64{sa, sb} {
@@ -157,6 +170,11 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 		if res.Verdict == stats.AcceptH0 || res.Verdict == stats.AcceptH1 {
 			break
 		}
+	}
+	if res.RepeatedPairs > 0 {
+		w := fmt.Sprintf("%d of %d pairs repeated an earlier pair move for move (deterministic engines from one opening play one game): each distinct pair is counted once, %d in all",
+			res.RepeatedPairs, res.RepeatedPairs+res.Result.Pairs(), res.Result.Pairs())
+		res.Warning = strings.TrimPrefix(res.Warning+"; "+w, "; ")
 	}
 	if e, err := res.Result.Estimate(); err == nil {
 		res.Estimate = &e

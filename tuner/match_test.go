@@ -218,3 +218,30 @@ func TestVerificationIsHeldOut(t *testing.T) {
 	}
 
 }
+
+// TestMatchCountsRepeatedPairsOnce: players whose determinism the match cannot see (a
+// clock set, as for outside engines) replay the same pair from a repeated opening; each
+// distinct pair is counted once and the warning says how many repeated.
+func TestMatchCountsRepeatedPairsOnce(t *testing.T) {
+	ops, _, err := SelectOpenings("random", gomoku.Game{}, 0, 2, 7, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup := gomokuSetup()
+	setup.Limits.Time = time.Minute // not known to be deterministic; depth 2 decides first
+	repeated := Openings{ops[0], ops[0], ops[1], ops[0], ops[1], ops[1]}
+	res, err := PlayMatch(context.Background(), MatchConfig{Setup: setup, A: weakGomoku(), B: gomoku.DefaultWeights(),
+		Games: 12, Openings: repeated, Workers: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Deterministic {
+		t.Fatal("a match with a clock was taken as deterministic: the test no longer reaches the move comparison")
+	}
+	if res.Result.Pairs() != 2 || res.RepeatedPairs != 4 || len(res.Games) != 4 {
+		t.Fatalf("6 pairs on 2 distinct openings: counted %d pairs, %d repeated, %d games; want 2, 4, 4", res.Result.Pairs(), res.RepeatedPairs, len(res.Games))
+	}
+	if !strings.Contains(res.Warning, "4 of 6 pairs repeated") {
+		t.Errorf("warning %q does not say how many pairs repeated", res.Warning)
+	}
+}
