@@ -257,6 +257,9 @@ func (c *Config) Validate() error {
 		if c.Engine == "" {
 			return errors.New("engine: a layout needs the engine it describes (--engine 'cmd:PROG ARGS')")
 		}
+		if !protocol.AcceptsOpenings(c.Game) {
+			return fmt.Errorf("layout: %s engines speak a protocol that cannot start them from an opening (SAU), so every game would start from the empty board and deterministic engines would replay one game: not yet tunable", c.Game)
+		}
 		for _, v := range []struct {
 			name string
 			x    float64

@@ -53,49 +53,65 @@ func dumpRun(t *testing.T, path string) (individuals, games string) {
 	return individuals, games
 }
 
-// TestOwnEngineIdentity: the built-in gomoku engine tuned through its own Gomocup protocol
-// (weights layout --format yaml, tune --layout --engine 'cmd:evotune engine … --weights
-// {weights} --depth 2' --weights-format evotune) plays exactly the games of the same run
-// in process: the same genomes, scores and game records, every game reaching the engine
-// as a process that is kept between games (RESTART).
+// TestOwnEngineIdentity: a built-in engine tuned through its own protocol (weights layout
+// --format yaml, tune --layout --engine 'cmd:evotune engine … --weights {weights} --depth
+// D' --weights-format evotune) plays exactly the games of the same run in process: the
+// same genomes, scores and game records. Gomoku through Gomocup, its processes kept between
+// games (RESTART); Amazons through Botzone, a process per move. (Connect6's SAU protocol
+// cannot start an engine from an opening, so outside Connect6 engines are refused.)
 func TestOwnEngineIdentity(t *testing.T) {
-	dir := t.TempDir()
-	if _, stderr, code := run(t, dir, "weights", "layout", "--game", "gomoku", "--format", "yaml", "--out", "g.yaml"); code != 0 {
-		t.Fatalf("weights layout: %s", stderr)
+	cases := []struct {
+		game, depth string
+		board       string
+		args        []string
+	}{
+		{"gomoku", "2", "", []string{"--pop", "6", "--generations", "2", "--games", "8", "--admit-games", "8", "--verify-games", "20"}},
+		{"amazons", "1", "8", []string{"--pop", "4", "--generations", "1", "--games", "4", "--race-rounds", "1", "--admit-games", "4", "--verify-games", "0"}},
 	}
-	common := []string{"--seed", "5", "--pop", "6", "--generations", "2", "--games", "8", "--admit-games", "8", "--verify-games", "20", "--workers", "2"}
-	if _, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--depth", "2", "--db", "in.db"}, common...)...); code != 0 {
-		t.Fatalf("in-process tune: %s", stderr)
-	}
-	engineCmd := "cmd:" + bin + " engine --game gomoku --weights {weights} --depth 2"
-	out, stderr, code := run(t, dir, append([]string{"tune", "--layout", "g.yaml", "--engine", engineCmd, "--weights-format", "evotune", "--db", "out.db"}, common...)...)
-	if code != 0 {
-		t.Fatalf("tune through the protocol: %s", stderr)
-	}
-	if !strings.Contains(stderr, "tuning the outside engine") {
-		t.Errorf("the outside run does not say it tunes an outside engine:\n%s", stderr)
-	}
-	inInd, inGames := dumpRun(t, filepath.Join(dir, "in.db"))
-	outInd, outGames := dumpRun(t, filepath.Join(dir, "out.db"))
-	if n := strings.Count(inGames, "\n"); n < 100 {
-		t.Fatalf("the in-process run recorded only %d games", n)
-	}
-	if inInd != outInd {
-		t.Errorf("individuals differ:\nin process:\n%s\nthrough the protocol:\n%s", inInd, outInd)
-	}
-	if inGames != outGames {
-		a, b := strings.Split(inGames, "\n"), strings.Split(outGames, "\n")
-		for i := range min(len(a), len(b)) {
-			if a[i] != b[i] {
-				t.Fatalf("game row %d differs:\nin process:          %s\nthrough the protocol: %s", i, a[i], b[i])
+	for _, c := range cases {
+		t.Run(c.game, func(t *testing.T) {
+			dir := t.TempDir()
+			if _, stderr, code := run(t, dir, "weights", "layout", "--game", c.game, "--format", "yaml", "--out", "l.yaml"); code != 0 {
+				t.Fatalf("weights layout: %s", stderr)
 			}
-		}
-		t.Fatalf("games differ in number: %d vs %d rows", len(a), len(b))
+			inArgs := []string{"tune", "--game", c.game, "--depth", c.depth, "--db", "in.db"}
+			engineCmd := "cmd:" + bin + " engine --game " + c.game + " --weights {weights} --depth " + c.depth
+			if c.board != "" {
+				layout, _ := os.ReadFile(filepath.Join(dir, "l.yaml"))
+				writeFile(t, dir, "l.yaml", strings.Replace(string(layout), "\ngenes:", "\nboard: "+c.board+"\ngenes:", 1))
+				inArgs = append(inArgs, "--board", c.board)
+				engineCmd += " --board " + c.board
+			}
+			common := append([]string{"--seed", "5", "--workers", "2"}, c.args...)
+			if _, stderr, code := run(t, dir, append(inArgs, common...)...); code != 0 {
+				t.Fatalf("in-process tune: %s", stderr)
+			}
+			_, stderr, code := run(t, dir, append([]string{"tune", "--layout", "l.yaml", "--engine", engineCmd, "--weights-format", "evotune", "--db", "out.db"}, common...)...)
+			if code != 0 {
+				t.Fatalf("tune through the protocol: %s", stderr)
+			}
+			if !strings.Contains(stderr, "tuning the outside engine") {
+				t.Errorf("the outside run does not say it tunes an outside engine:\n%s", stderr)
+			}
+			inInd, inGames := dumpRun(t, filepath.Join(dir, "in.db"))
+			outInd, outGames := dumpRun(t, filepath.Join(dir, "out.db"))
+			if n := strings.Count(inGames, "\n"); n < 30 {
+				t.Fatalf("the in-process run recorded only %d games", n)
+			}
+			if inInd != outInd {
+				t.Errorf("individuals differ:\nin process:\n%s\nthrough the protocol:\n%s", inInd, outInd)
+			}
+			if inGames != outGames {
+				a, b := strings.Split(inGames, "\n"), strings.Split(outGames, "\n")
+				for i := range min(len(a), len(b)) {
+					if a[i] != b[i] {
+						t.Fatalf("game row %d differs:\nin process:          %s\nthrough the protocol: %s", i, a[i], b[i])
+					}
+				}
+				t.Fatalf("games differ in number: %d vs %d rows", len(a), len(b))
+			}
+		})
 	}
-	if strings.Contains(outGames, "forfeit") {
-		t.Errorf("a game through the protocol was forfeited")
-	}
-	_ = out
 }
 
 // TestOwnEngineTunes: a small Gomocup engine (testdata/pbrain-toy, parameters from a JSON
@@ -154,6 +170,7 @@ genes:
 func TestOwnEngineBadInput(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "l.yaml", "format: evotune.layout/v1\ngame: gomoku\ngenes:\n  - {name: a, min: 0, max: 1, default: 0.5}\n")
+	writeFile(t, dir, "c6.yaml", "format: evotune.layout/v1\ngame: connect6\ngenes:\n  - {name: a, min: 0, max: 1, default: 0.5}\n")
 	writeFile(t, dir, "bad.yaml", "format: evotune.layout/v1\ngame: gomoku\ngenes:\n  - {name: a, min: 2, max: 1, default: 0.5}\n")
 	cases := []struct {
 		args []string
@@ -169,6 +186,7 @@ func TestOwnEngineBadInput(t *testing.T) {
 		{[]string{"tune", "--layout", "l.yaml", "--engine", "cmd:/nonexistent/engine {a}"}, "cannot run it"},
 		{[]string{"tune", "--layout", "l.yaml", "--game", "amazons", "--engine", "cmd:" + bin + " {a}"}, "--game amazons: the layout l.yaml says game gomoku"},
 		{[]string{"weights", "layout", "--game", "gomoku", "--format", "xml"}, `--format "xml"`},
+		{[]string{"tune", "--layout", "c6.yaml", "--engine", "cmd:" + bin + " {a}"}, "connect6 engines speak a protocol that cannot start them from an opening"},
 	}
 	for _, c := range cases {
 		if c.args[0] == "tune" {
