@@ -124,8 +124,11 @@ type Event struct {
 
 // Summary is the outcome of a run.
 type Summary struct {
-	RunID       int64
-	Status      string
+	RunID  int64
+	Status string
+	// Baseline names what the champion is measured against: "the paper's weights", or
+	// "the layout's defaults" for an outside engine.
+	Baseline    string
 	Generations int // generations saved
 	// Best is the champion: the hall-of-fame member with the best lower confidence bound
 	// on its Elo against the paper's weights, or the baseline while the hall is empty.

@@ -118,7 +118,11 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 	if progress == nil {
 		progress = func(Event) {}
 	}
-	return &Tuner{cfg: cfg, game: g, layout: layout, outside: outside, store: store, progress: progress, version: version,
+	baseline := "the paper's weights"
+	if outside != nil {
+		baseline = "the layout's defaults"
+	}
+	return &Tuner{summary: Summary{Baseline: baseline}, cfg: cfg, game: g, layout: layout, outside: outside, store: store, progress: progress, version: version,
 		tested: map[string]bool{},
 		setup:  GameSetup{Game: g, Board: cfg.Board, Limits: lim, MaxPlies: maxPlies, Forfeit: forfeit}}, nil
 }

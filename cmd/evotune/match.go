@@ -218,6 +218,7 @@ type matchJSON struct {
 	Limits         engine.Limits     `json:"limits"`
 	GamesRequested int               `json:"games_requested"`
 	Deterministic  bool              `json:"deterministic"`
+	RepeatedPairs  int               `json:"repeated_pairs"`
 	Warning        *string           `json:"warning"`
 	Result         stats.Result      `json:"result"`
 	Estimate       *stats.Estimate   `json:"estimate"`
@@ -232,7 +233,7 @@ type matchJSON struct {
 
 func (m matchJSON) with(r tuner.MatchResult) matchJSON {
 	m.GamesRequested, m.Deterministic, m.Result, m.Estimate, m.SPRT = r.Requested, r.Deterministic, r.Result, r.Estimate, r.SPRT
-	m.Seconds, m.Games = r.Duration.Seconds(), r.Games
+	m.Seconds, m.Games, m.RepeatedPairs = r.Duration.Seconds(), r.Games, r.RepeatedPairs
 	if r.Warning != "" {
 		m.Warning = &r.Warning
 	}

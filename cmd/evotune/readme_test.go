@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"evotune/genomes"
 	"evotune/tuner"
 )
 
@@ -44,6 +45,12 @@ func TestREADMEExamples(t *testing.T) {
 	want := regexp.MustCompile(`#\s*([0-9]+)\s*$`)
 	ran, yamls := 0, 0
 	for _, b := range blocks {
+		if b[1] == "yaml" && strings.Contains(b[2], genomes.LayoutFormat) {
+			if _, err := genomes.ParseLayoutFile([]byte(b[2]), "README layout example"); err != nil {
+				t.Errorf("the README's layout example: %v", err)
+			}
+			continue
+		}
 		if b[1] == "yaml" {
 			if !strings.Contains(b[2], "time_budget") {
 				continue

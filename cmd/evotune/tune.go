@@ -383,15 +383,15 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 	case c != nil:
 		elo, se, _ := c.Estimate()
 		z := tuner.FamilyZ(len(sum.HallOfFame), 0)
-		fmt.Fprintf(out, "champion %s (hall of fame: %d members), Elo %s (95%% simultaneous over the members, z = %.2f) against the paper's weights in %d games after its admission\n",
-			sum.Best, len(sum.HallOfFame), stats.FormatEloCI(elo, z*se), z, c.Stats.Games())
+		fmt.Fprintf(out, "champion %s (hall of fame: %d members), Elo %s (95%% simultaneous over the members, z = %.2f) against %s in %d games after its admission\n",
+			sum.Best, len(sum.HallOfFame), stats.FormatEloCI(elo, z*se), z, sum.Baseline, c.Stats.Games())
 	case len(sum.HallOfFame) == 0 && sum.Best == genomes.IndividualID(sum.RunID, 0, 0):
-		fmt.Fprintf(out, "champion %s: the paper's weights (no race winner proved better in a hall-of-fame test)\n", sum.Best)
+		fmt.Fprintf(out, "champion %s: %s (no race winner proved better in a hall-of-fame test)\n", sum.Best, sum.Baseline)
 	default:
 		fmt.Fprintf(out, "champion %s (rank 1 of the last generation), score %.3f\n", sum.Best, sum.BestScore)
 	}
 	if v := sum.Verification; v != nil {
-		fmt.Fprintf(out, "verification of %s against the paper's weights on %s, %.1fs:\n", v.Champion, v.Openings, sum.VerifyTime.Seconds())
+		fmt.Fprintf(out, "verification of %s against %s on %s, %.1fs:\n", v.Champion, sum.Baseline, v.Openings, sum.VerifyTime.Seconds())
 		printVerification(out, *v)
 	}
 	if v := sum.Deep; v != nil {
