@@ -58,15 +58,25 @@ func installCompletions(root *cobra.Command) {
 	walk(root)
 }
 
-// geneNames completes a gene list flag with the genes of the command's --game.
+// geneNames completes a gene list flag with the genes of the command's --layout file, or
+// else of its --game.
 func geneNames(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
-	game, _ := cmd.Flags().GetString("game")
-	e, err := genomes.Lookup(game)
-	if err != nil {
+	var layout *genomes.Layout
+	if path, _ := cmd.Flags().GetString("layout"); path != "" {
+		if f, err := genomes.LoadLayoutFile(path); err == nil {
+			layout = f.Layout()
+		}
+	} else {
+		game, _ := cmd.Flags().GetString("game")
+		if e, err := genomes.Lookup(game); err == nil {
+			layout = e.Layout
+		}
+	}
+	if layout == nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	var names []string
-	for _, g := range e.Layout.Genes {
+	for _, g := range layout.Genes {
 		names = append(names, g.Name)
 	}
 	return names, cobra.ShellCompDirectiveNoFileComp

@@ -328,10 +328,33 @@ func TestExternalSendAfterExit(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-e.exited // its output is closed: the line sits unread, as when the write loses the race
+	// Its output closes a moment before its input does (seen here: a write right after the
+	// EOF still succeeded): wait until the process is a zombie, every descriptor closed.
+	waitZombie(t, e.cmd.Process.Pid)
 	if err := e.send("START 15"); err == nil || !strings.Contains(err.Error(), "exited or stopped reading") {
 		t.Fatalf("send to an engine that exited: %v", err)
 	}
 	if tr := e.Transcript(); !strings.Contains(tr, "stdout: hello") {
 		t.Fatalf("transcript %q lacks what the engine printed before it exited", tr)
 	}
+}
+
+// waitZombie waits (at most 5 s) until process pid has exited and is not yet reaped: all
+// its file descriptors are closed. Without /proc it waits 200 ms.
+func waitZombie(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			time.Sleep(200 * time.Millisecond)
+			return
+		}
+		// stat is "pid (comm) S …": the state follows the last ')'.
+		if i := strings.LastIndexByte(string(st), ')'); i > 0 && i+2 < len(st) && st[i+2] == 'Z' {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("process %d did not exit within 5 s", pid)
 }
