@@ -332,7 +332,10 @@ func probeSubject(ctx context.Context, errOut io.Writer, cfg tuner.Config) error
 	if err != nil {
 		return err
 	}
-	l := cfg.Layout.Layout()
+	l, err := cfg.GeneLayout()
+	if err != nil {
+		return err
+	}
 	out, err := tuner.NewOutside(cfg, l)
 	if err != nil {
 		return err

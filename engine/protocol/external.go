@@ -42,8 +42,8 @@ type ExternalSpec struct {
 	// LogFile, if set, receives the engine's full transcript: every line sent ("> "), read
 	// ("< ") and written to stderr ("! "), with the time since the engine started.
 	LogFile string
-	// WeightsFile, if set, is written to a new file (atomically: a temporary file renamed)
-	// before the engine starts, and every "{weights}" in Argv is replaced by that file's
+	// WeightsFile, if set, is written in full to a new file of a unique name before the
+	// engine starts, and every "{weights}" in Argv is replaced by that file's
 	// path; the file is removed when the engine is closed. It is how an engine under
 	// tuning reads a candidate's values (tune --engine 'cmd:PROG --weights {weights}').
 	WeightsFile []byte `json:",omitempty"`
@@ -210,24 +210,20 @@ func (e *External) writeWeights() ([]string, error) {
 		return argv, nil
 	}
 	if e.weightsPath == "" {
-		f, err := os.CreateTemp("", "evotune-weights-*"+e.spec.WeightsExt+".tmp")
+		// A new file of a name no one else knows, complete before the engine starts.
+		f, err := os.CreateTemp("", "evotune-weights-*"+e.spec.WeightsExt)
 		if err != nil {
 			return nil, fmt.Errorf("weights file: %w", err)
 		}
 		_, werr := f.Write(e.spec.WeightsFile)
-		cerr := f.Close()
-		final := strings.TrimSuffix(f.Name(), ".tmp")
-		if werr == nil && cerr == nil {
-			werr = os.Rename(f.Name(), final)
-		}
-		if werr == nil {
+		if cerr := f.Close(); werr == nil {
 			werr = cerr
 		}
 		if werr != nil {
 			os.Remove(f.Name())
 			return nil, fmt.Errorf("weights file: %w", werr)
 		}
-		e.weightsPath = final
+		e.weightsPath = f.Name()
 	}
 	for i := range argv {
 		argv[i] = strings.ReplaceAll(argv[i], WeightsPlaceholder, e.weightsPath)
@@ -661,13 +657,18 @@ func (e *External) Reuse() bool {
 		case "gomoku", "connect6":
 			e.newGame = true
 		default:
-			e.stdin.Close()
-			e.cmd.Process.Kill()
-			e.cmd.Wait()
-			e.cmd = nil
+			e.stop()
 		}
 	}
 	return true
+}
+
+// stop ends the running process at once (end of input, kill, reap).
+func (e *External) stop() {
+	e.stdin.Close()
+	e.cmd.Process.Kill()
+	e.cmd.Wait()
+	e.cmd = nil
 }
 
 // SwapAnswer implements SwapChooser over Gomocup's SWAP2BOARD: the opening stones so far
@@ -878,21 +879,13 @@ func (e *External) botzoneMove(ctx context.Context, b engine.Board, hist []strin
 		return e.botzoneAnswer(ctx, b, deadline, true)
 	}
 	if e.cmd != nil { // a keep-running bot that lost track: start afresh
-		e.stdin.Close()
-		e.cmd.Process.Kill()
-		e.cmd.Wait()
-		e.cmd = nil
+		e.stop()
 	}
 	if err := e.start(); err != nil {
 		return "", err
 	}
 	if !keep {
-		defer func() {
-			e.stdin.Close()
-			e.cmd.Process.Kill()
-			e.cmd.Wait()
-			e.cmd = nil
-		}()
+		defer e.stop()
 	}
 	var input string
 	if e.spec.BotzoneJSON {
