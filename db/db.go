@@ -12,7 +12,9 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"path/filepath"
 	"net/url"
 	"os"
 	"sort"
@@ -21,6 +23,7 @@ import (
 	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
+	"golang.org/x/sys/unix"
 )
 
 //go:embed schema/*.sql
@@ -34,6 +37,7 @@ type DB struct {
 	sql      *sql.DB
 	path     string
 	readOnly bool
+	cleanup  func() // removes a private copy (openSnapshot), if any
 
 	mu    sync.Mutex
 	owner map[int64]int // run ID → the PID this connection created or claimed it under
@@ -42,12 +46,15 @@ type DB struct {
 // ErrNotFound is returned (wrapped, with the ID) when a run or individual does not exist.
 var ErrNotFound = errors.New("not found")
 
-func dsn(path string, readOnly bool) string {
+func dsn(path string, readOnly, immutable bool) string {
 	q := url.Values{}
 	q.Set("_busy_timeout", "10000")
 	q.Set("_foreign_keys", "on")
 	if readOnly {
 		q.Set("mode", "ro")
+		if immutable {
+			q.Set("immutable", "1")
+		}
 	} else {
 		q.Set("_journal_mode", "WAL")
 		q.Set("_txlock", "immediate")
@@ -85,7 +92,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 			return nil, fmt.Errorf("database %s: directory: %w", path, err)
 		}
 	}
-	s, err := sql.Open("sqlite3", dsn(path, false))
+	s, err := sql.Open("sqlite3", dsn(path, false, false))
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
@@ -99,7 +106,13 @@ func Open(ctx context.Context, path string) (*DB, error) {
 }
 
 // OpenReadOnly opens an existing database for reading: it never writes, and never waits
-// for a running tune (WAL readers do not block). Errors name the file.
+// for a running tune (WAL readers do not block). A database that cannot be written — the
+// file or its directory read-only, or another user's, so that SQLite cannot create the
+// WAL's shared-memory file — is opened immutable (SQLite's immutable=1: no locks, no
+// shared memory); no process can be writing such a file. When such a database still has a
+// write-ahead log (a writer killed before its checkpoint), immutable mode would not read
+// the log, so the file and its log are copied to a private temporary directory, read
+// there, and the copy removed by Close. Errors name the file.
 func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	if err := checkPath(path); err != nil {
 		return nil, err
@@ -107,16 +120,18 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
-	s, err := sql.Open("sqlite3", dsn(path, true))
-	if err != nil {
-		return nil, fmt.Errorf("database %s: %w", path, err)
+	d, v, err := openRead(ctx, path, path, false)
+	if err != nil && readOnlyError(err) && !writable(path) {
+		if fi, werr := os.Stat(path + "-wal"); werr == nil && fi.Size() > 0 {
+			d, v, err = openSnapshot(ctx, path)
+		} else {
+			d, v, err = openRead(ctx, path, path, true)
+		}
 	}
-	d := &DB{sql: s, path: path, readOnly: true}
-	v, err := d.version(ctx)
 	if err != nil {
-		s.Close()
 		return nil, fmt.Errorf("database %s: %w", path, explain(err))
 	}
+	s := d.sql
 	switch {
 	case v > SchemaVersion:
 		s.Close()
@@ -129,6 +144,80 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("database %s: schema version %d is older than this program's (%d); open it once with 'evotune tune' to upgrade", path, v, SchemaVersion)
 	}
 	return d, nil
+}
+
+// openRead opens file read-only (immutable: without locks or shared memory) and reads its
+// schema version; path is the name the user gave.
+func openRead(ctx context.Context, path, file string, immutable bool) (*DB, int, error) {
+	s, err := sql.Open("sqlite3", dsn(file, true, immutable))
+	if err != nil {
+		return nil, 0, err
+	}
+	d := &DB{sql: s, path: path, readOnly: true}
+	v, err := d.version(ctx)
+	if err != nil {
+		s.Close()
+		return nil, 0, err
+	}
+	return d, v, nil
+}
+
+// openSnapshot copies path and its -wal file to a new temporary directory and opens the
+// copy read-only; Close removes the directory.
+func openSnapshot(ctx context.Context, path string) (*DB, int, error) {
+	dir, err := os.MkdirTemp("", "evotune-read-")
+	if err != nil {
+		return nil, 0, err
+	}
+	file := filepath.Join(dir, "snapshot.db")
+	for _, suffix := range []string{"", "-wal"} {
+		if err := copyFile(path+suffix, file+suffix); err != nil {
+			os.RemoveAll(dir)
+			return nil, 0, fmt.Errorf("reading a copy of the read-only database and its log: %w", err)
+		}
+	}
+	d, v, err := openRead(ctx, path, file, false)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, 0, err
+	}
+	d.cleanup = func() { os.RemoveAll(dir) }
+	return d, v, nil
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// readOnlyError reports whether err is SQLite's "attempt to write a readonly database" or
+// "unable to open database file", what a WAL reader gets when it may not create the -shm
+// file.
+func readOnlyError(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrReadonly || se.Code == sqlite3.ErrCantOpen)
+}
+
+// writable reports whether this process may write both path and its directory (where
+// SQLite creates the -wal and -shm files).
+func writable(path string) bool {
+	dir := dirOf(path)
+	if dir == "" {
+		dir = "."
+	}
+	return unix.Access(path, unix.W_OK) == nil && unix.Access(dir, unix.W_OK) == nil
 }
 
 func dirOf(path string) string {
@@ -164,14 +253,20 @@ func explain(err error) error {
 // (a plain sqlite3 shell) that starts in that instant fails with "database is locked". A
 // process that is about to exit after its last commit may therefore leave a writer open
 // (see Release): the WAL stays valid and the next connection reads it.
-func (d *DB) Close() error { return d.sql.Close() }
+func (d *DB) Close() error {
+	err := d.sql.Close()
+	if d.cleanup != nil {
+		d.cleanup()
+	}
+	return err
+}
 
 // Release is for a process about to exit: it does not close the writer connection, so no
 // end-of-process checkpoint takes an exclusive lock while other processes read (see Close).
 // Every write is already committed; nothing is lost. Read-only databases are closed.
 func (d *DB) Release() {
 	if d.readOnly {
-		d.sql.Close()
+		d.Close()
 		return
 	}
 	// Copy the WAL into the main file (a passive checkpoint never takes the exclusive
