@@ -111,6 +111,9 @@ type Event struct {
 	GamesTotal  int
 	GenDone     bool // the generation is saved
 	Verifying   bool // a verification match is running
+	// VerifyDepth is the search depth of the verification match that starts (an event with
+	// Verifying, GamesDone 0 and Champion set is sent once as each match starts).
+	VerifyDepth int
 	Elapsed     time.Duration
 	Budget      time.Duration // the run's time budget (0 = none)
 	BestScore   float64       // score of the last saved generation's rank 1, and the mean

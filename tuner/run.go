@@ -269,6 +269,7 @@ func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 		t.tuningOpenings[Key(o)] = true
 	}
 	t.gen = st.LastGeneration
+	t.runID, t.summary.RunID = st.RunID, st.RunID // before setChampion, whose default names the run's 0-g0-00
 	t.resume = pop
 	t.skipSave = true
 	t.summary.Generations = st.LastGeneration + 1
@@ -280,7 +281,7 @@ func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 	}
 	if remaining <= 0 || t.overBudget() {
 		// Every generation is saved: only the verification may be missing.
-		t.runID, t.summary.RunID, t.start = st.RunID, st.RunID, time.Now()
+		t.start = time.Now()
 		return t.finish(t.verifyAll())
 	}
 	return t.evolve(ctx, st.RunID, &remaining)

@@ -99,7 +99,7 @@ func (t *Tuner) verifyChampion(setup GameSetup, seed int64, sprt *stats.SPRT) (V
 	if err != nil {
 		return Verification{}, err
 	}
-	t.report(Event{Verifying: true, GamesTotal: t.cfg.VerifyGames})
+	t.report(Event{Verifying: true, GamesTotal: t.cfg.VerifyGames, Champion: t.summary.Best, VerifyDepth: setup.Limits.Depth})
 	return Verify(t.ctx, VerifyConfig{Setup: setup, Champion: champ, ChampionID: t.summary.Best, Games: t.cfg.VerifyGames,
 		ChampionExt: champExt, BaselineExt: base.ext,
 		OpeningSpec: t.cfg.VerifyOpenings, Exclude: t.tuningOpenings, Seed: seed, SPRT: sprt, Workers: t.cfg.Workers},

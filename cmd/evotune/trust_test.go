@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"database/sql"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -9,7 +11,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // lockDir makes dir read-only for this process: chmod for a user, chattr +i for root (who
@@ -113,4 +118,66 @@ func TestReadOnlyDirectory(t *testing.T) {
 			t.Fatalf("files appeared in the read-only directory: %v → %v", before, after)
 		}
 	}
+}
+
+// TestKillDuringVerification is issue 25 case 4: a tune killed (SIGKILL) during its final
+// verification, or interrupted (SIGINT) during the deep verification, then resumed, ends
+// with the same tables as the uninterrupted run — the champion of the stored verification
+// among them (it was once stored as 0-g0-00).
+func TestKillDuringVerification(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"tune", "--game", "gomoku", "--pop", "6", "--generations", "2", "--games", "4", "--depth", "2", "--seed", "3",
+		"--verify-games", "1000", "--verify-depth", "3", "--admit-games", "8", "--workers", "2"}
+	if _, stderr, code := run(t, dir, append(args, "--db", "full.db")...); code != 0 {
+		t.Fatal(stderr)
+	}
+	want := tableDump(t, filepath.Join(dir, "full.db"))
+	for _, tc := range []struct {
+		at  string
+		sig os.Signal
+	}{{"starts: 1000 games at depth 2", syscall.SIGKILL}, {"starts: 1000 games at depth 3", syscall.SIGINT}} {
+		name := fmt.Sprintf("kill%d.db", tc.sig)
+		cmd := exec.Command(bin, append(args, "--db", name)...)
+		cmd.Dir = dir
+		var out syncBuffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(2 * time.Minute); !strings.Contains(out.String(), tc.at) && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cmd.Process.Signal(tc.sig)
+		err := cmd.Wait()
+		if err == nil || !strings.Contains(out.String(), tc.at) {
+			t.Fatalf("%v at %q: the tune was not interrupted there (exit %v):\n%s", tc.sig, tc.at, err, out.String())
+		}
+		if strings.Contains(out.String(), "run 1 finished") {
+			t.Fatalf("%v came after the verification ended:\n%s", tc.sig, out.String())
+		}
+		if _, stderr, code := run(t, dir, "resume", "1", "--db", name); code != 0 {
+			t.Fatalf("resume after %v at %q: %s", tc.sig, tc.at, stderr)
+		}
+		if got := tableDump(t, filepath.Join(dir, name)); got != want {
+			t.Fatalf("%v at %q, resumed, differs from the uninterrupted run:\n%s\n----\n%s", tc.sig, tc.at, want, got)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a process's writes and the test's reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -453,6 +453,10 @@ func (p *progress) update(e tuner.Event) {
 	if e.Generations == 0 {
 		gens = "∞"
 	}
+	if e.Verifying && e.Champion != "" && e.GamesDone == 0 && !p.tty {
+		fmt.Fprintf(p.w, "%s of %s starts: %d games at depth %d\n", p.matchLabel, e.Champion, e.GamesTotal, e.VerifyDepth)
+		p.gen, p.genStart = -2, time.Now()
+	}
 	if e.Verifying && p.gen != -2 && !p.tty {
 		p.gen, p.genStart = -2, time.Now()
 	}
