@@ -18,6 +18,8 @@
 package tuner
 
 import (
+	"unicode"
+	"unicode/utf8"
 	"bytes"
 	"errors"
 	"fmt"
@@ -171,9 +173,32 @@ func DefaultConfig(game string) Config {
 }
 
 // Validate checks every field; the error names the field and the wrong value.
+// MaxNameLength is the longest run name accepted, in characters.
+const MaxNameLength = 100
+
+// checkName refuses run names that are too long or hold characters a terminal would act
+// on (control, format and bidirectional characters, separators, invalid UTF-8).
+func checkName(name string) error {
+	if !utf8.ValidString(name) {
+		return fmt.Errorf("name %q: not valid UTF-8", name)
+	}
+	if n := utf8.RuneCountInString(name); n > MaxNameLength {
+		return fmt.Errorf("name: %d characters, want at most %d", n, MaxNameLength)
+	}
+	for i, r := range name {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.In(r, unicode.Zl, unicode.Zp) {
+			return fmt.Errorf("name %q: character %U at byte %d is a control or format character", name, r, i)
+		}
+	}
+	return nil
+}
+
 func (c *Config) Validate() error {
 	if _, err := genomes.Lookup(c.Game); err != nil {
 		return fmt.Errorf("game: %w", err)
+	}
+	if err := checkName(c.Name); err != nil {
+		return err
 	}
 	switch {
 	case c.Population < 2:

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
+	"unicode/utf16"
 
 	"evotune/engine"
 	"evotune/genomes"
@@ -72,7 +75,36 @@ func mergeLimits(g engine.Game, flags engine.Limits, file *engine.Limits) engine
 }
 
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	// encoding/json escapes C0 controls but writes C1 controls and format characters
+	// (U+202E and the other bidirectional controls) raw: write them as \uXXXX too, the
+	// same JSON value, harmless on a terminal.
+	_, err := io.WriteString(w, jsonEscapeUnsafe(buf.String()))
+	return err
+}
+
+// jsonEscapeUnsafe writes every unsafeRune of encoded JSON as a \uXXXX escape (such
+// characters can only occur inside JSON strings, where the escape means the same).
+func jsonEscapeUnsafe(s string) string {
+	if !strings.ContainsFunc(s, unsafeRune) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case unsafeRune(r) && r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+		case unsafeRune(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

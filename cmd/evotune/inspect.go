@@ -82,7 +82,7 @@ func runRuns(ctx context.Context, o inspectOpts, out io.Writer) error {
 	if o.json {
 		return writeJSON(out, runs)
 	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tGAME\tSTATUS\tGENERATIONS\tCHAMPION\tITS LAST SCORE\tVERIFIED ELO\tCREATED")
 	for _, r := range runs {
 		var score *float64
@@ -90,7 +90,7 @@ func runRuns(ctx context.Context, o inspectOpts, out io.Writer) error {
 			s := 1 - *r.BestFitness
 			score = &s
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Game, r.Status, r.GenerationsDone, r.BestIndividual, fmtFloat(score, "%.3f"), verifiedElo(r), shortTime(r.CreatedAt))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", r.ID, safeCell(r.Name), safeCell(r.Game), safeCell(r.Status), r.GenerationsDone, safeCell(string(r.BestIndividual)), fmtFloat(score, "%.3f"), verifiedElo(r), shortTime(r.CreatedAt))
 	}
 	return tw.Flush()
 }
@@ -158,7 +158,7 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 	if o.json {
 		return writeJSON(out, views)
 	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "GEN\tRACE WINNER\tSCORE ± SE\tGAMES\tMEAN\tDIVERSITY\tPLAYED\tELAPSED\tHALL OF FAME TEST\tCHAMPION\tVERIFIED ELO")
 	for _, v := range views {
 		g := v.GenerationRow
@@ -172,14 +172,14 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 			if a.Admitted {
 				verdict = "admitted"
 			}
-			test = fmt.Sprintf("%s %+.3f ± %.3f over %s: %s", a.Candidate, a.Diff, a.DiffSE, a.Opponent, verdict)
+			test = fmt.Sprintf("%s %+.3f ± %.3f over %s: %s", safeCell(a.Candidate), a.Diff, a.DiffSE, safeCell(a.Opponent), verdict)
 		}
 		verified := "-"
 		if c := v.Checkpoint; c != nil && c.Elo != nil {
 			verified = fmt.Sprintf("%s (%d pairs)", stats.FormatEloCI(*c.Elo, *c.EloCI95), c.Pairs)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%.3f\t%.3f\t%d\t%s\t%s\t%s\t%s\n", g.Generation, g.Best, score, v.BestGames, 1-g.FitMean, g.Diversity, g.Games,
-			(time.Duration(g.ElapsedMS) * time.Millisecond).Round(time.Second), test, orDash(g.Champion), verified)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%.3f\t%.3f\t%d\t%s\t%s\t%s\t%s\n", g.Generation, safeCell(g.Best), score, v.BestGames, 1-g.FitMean, g.Diversity, g.Games,
+			(time.Duration(g.ElapsedMS) * time.Millisecond).Round(time.Second), test, safeCell(orDash(g.Champion)), verified)
 	}
 	return tw.Flush()
 }
@@ -309,11 +309,12 @@ func runIndividual(ctx context.Context, o inspectOpts, id string, out io.Writer)
 	if o.json {
 		return writeJSON(out, v)
 	}
-	parents := strings.Trim(v.Genome.Parent1+" "+v.Genome.Parent2, " ")
+	out = newTermWriter(out)
+	parents := strings.Trim(safeCell(v.Genome.Parent1)+" "+safeCell(v.Genome.Parent2), " ")
 	if parents == "" {
 		parents = "-"
 	}
-	fmt.Fprintf(out, "individual %s (run %d): born in generation %d by %s, parents %s\n", id, v.Run, v.Genome.Born, v.Genome.Operator, parents)
+	fmt.Fprintf(out, "individual %s (run %d): born in generation %d by %s, parents %s\n", safe(id), v.Run, v.Genome.Born, safeCell(v.Genome.Operator), parents)
 	run, err := d.Run(ctx, v.Run)
 	if err != nil {
 		return err
@@ -333,7 +334,7 @@ func runIndividual(ctx context.Context, o inspectOpts, id string, out io.Writer)
 	}
 	fmt.Fprintf(tw, "GENE\tVALUE\t%s\n", def)
 	for _, g := range layout.Genes {
-		fmt.Fprintf(tw, "%s\t%.6g\t%.6g\n", g.Name, v.Genes[g.Name], g.Default)
+		fmt.Fprintf(tw, "%s\t%.6g\t%.6g\n", safeCell(g.Name), v.Genes[g.Name], g.Default)
 	}
 	tw.Flush()
 	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
@@ -410,26 +411,28 @@ func runLineage(ctx context.Context, o lineageOpts, id string, out io.Writer) er
 	case o.dot:
 		fmt.Fprintf(out, "digraph lineage {\n  rankdir=BT;\n  node [shape=box];\n")
 		for _, g := range anc {
-			fmt.Fprintf(out, "  %q [label=\"%s\\ngen %d, %s\"];\n", g.ID, g.ID, g.Born, g.Operator)
+			dotq := strings.NewReplacer(`"`, `\"`).Replace
+			fmt.Fprintf(out, "  \"%s\" [label=\"%s\\ngen %d, %s\"];\n", dotq(safe(g.ID)), dotq(safe(g.ID)), g.Born, dotq(safe(g.Operator)))
 			for _, p := range []string{g.Parent1, g.Parent2} {
 				if p != "" {
-					fmt.Fprintf(out, "  %q -> %q;\n", g.ID, p)
+					fmt.Fprintf(out, "  \"%s\" -> \"%s\";\n", dotq(safe(g.ID)), dotq(safe(p)))
 				}
 			}
 		}
 		fmt.Fprintln(out, "}")
 		return nil
 	}
+	out = newTermWriter(out)
 	printed := map[string]bool{}
 	var walk func(id, indent string)
 	walk = func(id, indent string) {
 		g := byID[id]
 		if printed[id] {
-			fmt.Fprintf(out, "%s%s (see above)\n", indent, id)
+			fmt.Fprintf(out, "%s%s (see above)\n", indent, safeCell(id))
 			return
 		}
 		printed[id] = true
-		fmt.Fprintf(out, "%s%s  gen %d  %s\n", indent, id, g.Born, g.Operator)
+		fmt.Fprintf(out, "%s%s  gen %d  %s\n", indent, safeCell(id), g.Born, safeCell(g.Operator))
 		for _, p := range []string{g.Parent1, g.Parent2} {
 			if p != "" {
 				walk(p, indent+"  ")

@@ -42,7 +42,7 @@ func main() {
 		case ctx.Err() != nil:
 			code = 130
 		}
-		fmt.Fprintln(os.Stderr, "evotune:", err)
+		fmt.Fprintln(os.Stderr, "evotune:", safeText(err.Error()))
 		os.Exit(code)
 	}
 }

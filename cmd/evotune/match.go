@@ -292,13 +292,13 @@ func forfeits(res tuner.MatchResult) []string {
 	var out []string
 	for _, g := range res.Games {
 		if g.Record.Forfeit != "" {
-			l := fmt.Sprintf("pair %d (A %s): %s", g.Pair, g.AColour, g.Record.Forfeit)
+			l := fmt.Sprintf("pair %d (A %s): %s", g.Pair, g.AColour, safeText(g.Record.Forfeit))
 			log := g.Record.BlackLog
 			if strings.HasPrefix(g.Record.Forfeit, "white") {
 				log = g.Record.WhiteLog
 			}
 			if log = strings.TrimSpace(log); log != "" {
-				lines := strings.Split(log, "\n")
+				lines := strings.Split(safeText(log), "\n")
 				if len(lines) > 3 {
 					lines = append(lines[:3], fmt.Sprintf("… (%d lines in the --json record)", len(lines)))
 				}

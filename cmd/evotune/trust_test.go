@@ -181,3 +181,54 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestTerminalEscapes is issue 25 case 5: a database someone else wrote, whose run name
+// holds a colour escape, a newline, U+202E (right-to-left override) and 100 000
+// characters, and whose lineage rows hold escapes, is shown with every such character
+// escaped, one table row per run, the name cut; tune refuses such names itself.
+func TestTerminalEscapes(t *testing.T) {
+	dir := t.TempDir()
+	tiny := []string{"--pop", "4", "--generations", "1", "--games", "2", "--verify-games", "0", "--depth", "1"}
+	if _, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "x.db"}, tiny...)...); code != 0 {
+		t.Fatal(stderr)
+	}
+	s, err := sql.Open("sqlite3", filepath.Join(dir, "x.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := "\x1b[31mred\nsecond line\u202eevil\x07" + strings.Repeat("y", 100000)
+	if _, err := s.Exec("UPDATE runs SET name = ?", evil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Exec("UPDATE genomes SET operator = ? WHERE id = '1-g1-03'", "mutation\x1b]0;pwned\x07"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	raw := func(out string) bool {
+		return strings.ContainsAny(out, "\x1b\x07\u202e")
+	}
+	out, stderr, code := run(t, dir, "runs", "--db", "x.db")
+	if code != 0 || raw(out) || !strings.Contains(out, `\x1b[31mred\nsecond line\u202eevil\x07`) || strings.Count(out, "\n") != 2 || len(out) > 1000 {
+		t.Fatalf("runs: exit %d, %d bytes, %d lines:\n%q\n%s", code, len(out), strings.Count(out, "\n"), out[:min(len(out), 400)], stderr)
+	}
+	for _, args := range [][]string{{"lineage", "1-g1-03"}, {"individual", "1-g1-03"}, {"lineage", "1-g1-03", "--dot"}} {
+		out, stderr, code := run(t, dir, append(args, "--db", "x.db")...)
+		if code != 0 || raw(out) || !strings.Contains(out, `mutation\x1b]0;pwned\x07`) {
+			t.Fatalf("%v: exit %d\n%q\n%s", args, code, out, stderr)
+		}
+	}
+	// The JSON keeps the stored text exactly (encoded as JSON escapes).
+	out, _, _ = run(t, dir, "runs", "--db", "x.db", "--json")
+	if raw(out) || !strings.Contains(out, `\u001b[31mred\nsecond line`) || !strings.Contains(out, strings.Repeat("y", 100000)) {
+		t.Fatalf("runs --json does not keep the name: %q", out[:min(len(out), 300)])
+	}
+	for _, name := range []string{"a\x1b[2Jb", "rtl\u202e", strings.Repeat("n", 101)} {
+		_, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "y.db", "--name", name}, tiny...)...)
+		if code == 0 || raw(stderr) || !strings.Contains(stderr, "name") {
+			t.Fatalf("tune --name %q: exit %d, %q", name, code, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "y.db")); err == nil {
+		t.Fatal("a refused tune left a database")
+	}
+}
