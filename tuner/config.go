@@ -18,8 +18,6 @@
 package tuner
 
 import (
-	"unicode"
-	"unicode/utf8"
 	"bytes"
 	"errors"
 	"fmt"
@@ -27,6 +25,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -113,6 +113,10 @@ type Config struct {
 	// VerifyOpenings is "random" (the held-out half of the opening space), "builtin" or an
 	// opening file ("" = random); openings used in tuning are always excluded.
 	VerifyOpenings string `json:"verify_openings" yaml:"verify_openings"`
+	// VerifyOpeningList holds the openings of a VerifyOpenings file, read by
+	// ReadVerifyOpenings when the run starts and stored with it: resume and verify never
+	// open a path found in a database (someone else may have written it).
+	VerifyOpeningList Openings `json:"verify_opening_list,omitempty" yaml:"-"`
 	// VerifyDepth, if > 0, repeats the final verification at this search depth (users play
 	// at longer time controls than they tune at).
 	VerifyDepth int `json:"verify_depth" yaml:"verify_depth"`
@@ -173,6 +177,39 @@ func DefaultConfig(game string) Config {
 }
 
 // Validate checks every field; the error names the field and the wrong value.
+// MaxStoredOpenings bounds the openings a run stores from a verification opening file.
+const MaxStoredOpenings = 100000
+
+// verifyOpeningsFile reports whether VerifyOpenings names a file.
+func (c *Config) verifyOpeningsFile() bool {
+	switch c.VerifyOpenings {
+	case "", "random", "builtin", "none":
+		return false
+	}
+	return true
+}
+
+// ReadVerifyOpenings reads the VerifyOpenings file, if one is named, into
+// VerifyOpeningList (the moves checked later by Validate). It is for a run the user starts
+// or names the file for again, never for a configuration read from a database. Errors name
+// the file and line.
+func (c *Config) ReadVerifyOpenings() error {
+	if !c.verifyOpeningsFile() {
+		c.VerifyOpeningList = nil
+		return nil
+	}
+	e, err := genomes.Lookup(c.Game)
+	if err != nil {
+		return fmt.Errorf("game: %w", err)
+	}
+	list, err := LoadOpenings(c.VerifyOpenings, e.Game, c.Board)
+	if err != nil {
+		return fmt.Errorf("verify_openings: %w", err)
+	}
+	c.VerifyOpeningList = list
+	return nil
+}
+
 // MaxNameLength is the longest run name accepted, in characters.
 const MaxNameLength = 100
 
@@ -297,11 +334,21 @@ func (c *Config) Validate() error {
 	case c.Engine != "":
 		return errors.New("engine: needs a layout file describing its parameters (--layout FILE)")
 	}
-	switch c.VerifyOpenings {
-	case "", "random", "builtin", "none":
-	default: // a file: read and checked now, not after a night of tuning
-		if _, err := LoadOpenings(c.VerifyOpenings, e.Game, c.Board); err != nil {
-			return fmt.Errorf("verify_openings: %w", err)
+	if !c.verifyOpeningsFile() {
+		if len(c.VerifyOpeningList) > 0 {
+			return fmt.Errorf("verify_opening_list: %d openings, but verify_openings is %q, not a file", len(c.VerifyOpeningList), c.VerifyOpenings)
+		}
+	} else {
+		if len(c.VerifyOpeningList) == 0 {
+			return fmt.Errorf("verify_openings: %q is a file whose openings are not stored with the run (a database from an older evotune, or someone else's): evotune does not open a path found in a database; name the file again (resume --verify-openings FILE)", c.VerifyOpenings)
+		}
+		if len(c.VerifyOpeningList) > MaxStoredOpenings {
+			return fmt.Errorf("verify_opening_list: %d openings, want at most %d", len(c.VerifyOpeningList), MaxStoredOpenings)
+		}
+		for i, o := range c.VerifyOpeningList {
+			if err := CheckOpening(e.Game, c.Board, o); err != nil {
+				return fmt.Errorf("verify_opening_list[%d]: %w", i, err)
+			}
 		}
 	}
 	if _, err := layout.Free(c.Free...); err != nil {

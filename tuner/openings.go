@@ -3,6 +3,7 @@ package tuner
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -86,6 +87,31 @@ func BuiltinOpenings(g engine.Game, board int) (Openings, error) {
 	return RandomOpenings(g, board, 50, rand.New(rand.NewPCG(builtinSeed, 0)), AnyHalf, nil)
 }
 
+// CheckOpening plays moves on a fresh board of side board (0 = the game's default): an
+// illegal or unparsable move, a move after the game ended, or an opening that ends the
+// game is an error naming the move's number.
+func CheckOpening(g engine.Game, board int, moves []string) error {
+	if len(moves) == 0 {
+		return errors.New("an empty opening")
+	}
+	b, err := g.NewBoard(board)
+	if err != nil {
+		return err
+	}
+	for i, m := range moves {
+		if b.Outcome() != engine.Ongoing {
+			return fmt.Errorf("move %d (%s): the game is already over", i+1, m)
+		}
+		if err := b.Play(m); err != nil {
+			return fmt.Errorf("move %d: %w", i+1, err)
+		}
+	}
+	if b.Outcome() != engine.Ongoing {
+		return errors.New("the opening ends the game")
+	}
+	return nil
+}
+
 // ParseOpenings reads an opening file: one opening per line, its moves separated by spaces
 // or commas in the game's notation (Connect6 "J10 K9L11", Gomoku "h8 h9 h10", Amazons
 // "d10-d5/d10 a4-b4/b8"); blank lines and everything after '#' are ignored. Every line is
@@ -106,20 +132,8 @@ func ParseOpenings(r io.Reader, name string, g engine.Game, board int) (Openings
 		if len(moves) == 0 {
 			continue
 		}
-		b, err := g.NewBoard(board)
-		if err != nil {
-			return nil, err
-		}
-		for i, m := range moves {
-			if b.Outcome() != engine.Ongoing {
-				return nil, fmt.Errorf("%s:%d: move %d (%s): the game is already over", name, line, i+1, m)
-			}
-			if err := b.Play(m); err != nil {
-				return nil, fmt.Errorf("%s:%d: move %d: %w", name, line, i+1, err)
-			}
-		}
-		if b.Outcome() != engine.Ongoing {
-			return nil, fmt.Errorf("%s:%d: the opening ends the game", name, line)
+		if err := CheckOpening(g, board, moves); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
 		out = append(out, moves)
 	}
@@ -164,6 +178,12 @@ func SelectOpenings(spec string, g engine.Game, board, n int, seed int64, exclud
 	if err != nil {
 		return nil, label, err
 	}
+	return HeldOut(all, label, exclude)
+}
+
+// HeldOut returns the openings of all whose keys are not in exclude (the tuning
+// openings); none left is an error naming label.
+func HeldOut(all Openings, label string, exclude map[string]bool) (Openings, string, error) {
 	var out Openings
 	for _, o := range all {
 		if !exclude[Key(o)] {

@@ -52,6 +52,9 @@ type VerifyConfig struct {
 	// OpeningSpec is "builtin", "random" or a file; "" means builtin for games with an
 	// opening book, random otherwise.
 	OpeningSpec string
+	// OpeningList, if set, holds the openings of the OpeningSpec file, read when the run
+	// started (Config.VerifyOpeningList): the file is not opened again.
+	OpeningList Openings
 	// Exclude holds the keys of the openings used in tuning, so verification is held out.
 	Exclude map[string]bool
 	Seed    int64
@@ -66,7 +69,14 @@ func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int,
 	if spec == "" {
 		spec = "random" // the held-out half: disjoint from every tuning opening by construction
 	}
-	openings, label, err := SelectOpenings(spec, vc.Setup.Game, vc.Setup.Board, max(vc.Games/2, 1), vc.Seed, vc.Exclude)
+	var openings Openings
+	var label string
+	var err error
+	if vc.OpeningList != nil {
+		openings, label, err = HeldOut(vc.OpeningList, "file "+spec, vc.Exclude)
+	} else {
+		openings, label, err = SelectOpenings(spec, vc.Setup.Game, vc.Setup.Board, max(vc.Games/2, 1), vc.Seed, vc.Exclude)
+	}
 	if err != nil {
 		return Verification{}, err
 	}
@@ -102,7 +112,7 @@ func (t *Tuner) verifyChampion(setup GameSetup, seed int64, sprt *stats.SPRT) (V
 	t.report(Event{Verifying: true, GamesTotal: t.cfg.VerifyGames, Champion: t.summary.Best, VerifyDepth: setup.Limits.Depth})
 	return Verify(t.ctx, VerifyConfig{Setup: setup, Champion: champ, ChampionID: t.summary.Best, Games: t.cfg.VerifyGames,
 		ChampionExt: champExt, BaselineExt: base.ext,
-		OpeningSpec: t.cfg.VerifyOpenings, Exclude: t.tuningOpenings, Seed: seed, SPRT: sprt, Workers: t.cfg.Workers},
+		OpeningSpec: t.cfg.VerifyOpenings, OpeningList: t.cfg.VerifyOpeningList, Exclude: t.tuningOpenings, Seed: seed, SPRT: sprt, Workers: t.cfg.Workers},
 		func(done, total int, _ stats.Result) {
 			t.report(Event{Verifying: true, GamesDone: done, GamesTotal: total})
 		})

@@ -425,6 +425,8 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 		fmt.Fprintf(errOut, "run %d's external opponents are not part of a verification and are not run: %s\n", runID, strings.Join(cfg.Opponents, "; "))
 		cfg.Opponents = nil
 	}
+	// verify plays on --openings: the run's own verification openings are not used.
+	cfg.VerifyOpenings, cfg.VerifyOpeningList = "", nil
 	id := o.individual
 	if id == "" {
 		id = string(run.BestIndividual)

@@ -25,8 +25,11 @@ type resumeOpts struct {
 	workers int
 	force   bool
 	allow   []string
-	cluster clusterOpts
-	changed func(string) bool
+	// verifyOpenings names the run's verification opening file again, for a database that
+	// stored its name without its openings.
+	verifyOpenings string
+	cluster        clusterOpts
+	changed        func(string) bool
 }
 
 func newResumeCmd() *cobra.Command {
@@ -49,6 +52,7 @@ func newResumeCmd() *cobra.Command {
 	c.Flags().IntVar(&o.workers, "workers", 0, "games played at once (default: the run's)")
 	addClusterFlags(c, &o.cluster)
 	c.Flags().StringArrayVar(&o.allow, "allow-engine", nil, "an external engine program the run's stored configuration names that this machine may run (repeat for each; a database can come from someone else)")
+	c.Flags().StringVar(&o.verifyOpenings, "verify-openings", "", "the run's verification opening file, named again: needed only for a database that stored the file's name without its openings (evotune never opens a path found in a database)")
 	c.Flags().BoolVar(&o.force, "force", false, "take the run over even though its recorded process is alive (its PID was reused by another program); the old writer, if it is still evotune, stops at its next save")
 	return c
 }
@@ -79,6 +83,17 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 	}
 	if err := allowEngines(runID, engines, o.allow); err != nil {
 		return err
+	}
+	if o.verifyOpenings != "" {
+		switch {
+		case o.verifyOpenings != cfg.VerifyOpenings:
+			return fmt.Errorf("--verify-openings %s: run %d's verification openings are %q; only that file may be named again", o.verifyOpenings, runID, cfg.VerifyOpenings)
+		case len(cfg.VerifyOpeningList) > 0:
+			return fmt.Errorf("--verify-openings %s: run %d already stores that file's %d openings; leave the flag out", o.verifyOpenings, runID, len(cfg.VerifyOpeningList))
+		}
+		if err := cfg.ReadVerifyOpenings(); err != nil {
+			return fmt.Errorf("--verify-openings: %w", err)
+		}
 	}
 	if o.workers != 0 {
 		if o.workers < 0 {

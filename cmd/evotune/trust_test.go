@@ -232,3 +232,60 @@ func TestTerminalEscapes(t *testing.T) {
 		t.Fatal("a refused tune left a database")
 	}
 }
+
+// TestStoredPathNotOpened is issue 25 case 6: a run stores its verification openings
+// themselves, not the file's name alone; a database whose stored configuration points
+// verify_openings at a local file (someone else's database) does not make resume or verify
+// open it: resume refuses, naming the flag that names the file again, and neither the
+// terminal nor runs.error shows a word of the file.
+func TestStoredPathNotOpened(t *testing.T) {
+	dir := t.TempDir()
+	ops := writeFile(t, dir, "ops.txt", "h8 h9 h10\ng7 g8\nj9 j10 k9 k10\n")
+	tiny := []string{"--pop", "4", "--generations", "1", "--games", "2", "--depth", "1", "--verify-games", "4", "--admit-games", "0"}
+	if _, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "x.db", "--verify-openings", ops}, tiny...)...); code != 0 {
+		t.Fatal(stderr)
+	}
+	os.Remove(ops) // the run needs the file no more
+	s, err := sql.Open("sqlite3", filepath.Join(dir, "x.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var list string
+	if err := s.QueryRow("SELECT json_extract(config, '$.verify_opening_list') FROM runs").Scan(&list); err != nil || list != `[["h8","h9","h10"],["g7","g8"],["j9","j10","k9","k10"]]` {
+		t.Fatalf("stored openings: %q %v", list, err)
+	}
+	if out, stderr, code := run(t, dir, "verify", "1", "--db", "x.db", "--games", "4"); code != 0 {
+		t.Fatalf("verify after the file was removed: %s %s", out, stderr)
+	}
+	secret := writeFile(t, dir, "secret.txt", "TOPSECRET hunter2\n")
+	for _, q := range []string{
+		"UPDATE runs SET status = 'stopped', config = json_set(json_remove(config, '$.verify_opening_list'), '$.verify_openings', '" + secret + "')",
+	} {
+		if _, err := s.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, stderr, code := run(t, dir, "resume", "1", "--db", "x.db")
+	if code == 0 || strings.Contains(out+stderr, "TOPSECRET") || !strings.Contains(stderr, "--verify-openings") || !strings.Contains(stderr, "does not open a path found in a database") {
+		t.Fatalf("resume of a database pointing at a local file: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := run(t, dir, "verify", "1", "--db", "x.db", "--games", "4"); code != 0 || strings.Contains(out+stderr, "TOPSECRET") {
+		t.Fatalf("verify: exit %d\n%s%s", code, out, stderr)
+	}
+	var errText sql.NullString
+	s.QueryRow("SELECT error FROM runs").Scan(&errText)
+	if strings.Contains(errText.String, "TOPSECRET") {
+		t.Fatalf("runs.error holds the file's content: %q", errText.String)
+	}
+	// Naming another file is refused; an illegal stored opening is an error naming it.
+	if _, stderr, code := run(t, dir, "resume", "1", "--db", "x.db", "--verify-openings", ops); code == 0 || !strings.Contains(stderr, "only that file may be named again") {
+		t.Fatalf("resume naming another file: %s", stderr)
+	}
+	if _, err := s.Exec(`UPDATE runs SET config = json_set(config, '$.verify_openings', 'ops.txt', '$.verify_opening_list', json('[["h8","h8"]]'))`); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := run(t, dir, "resume", "1", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "verify_opening_list[0]: move 2") {
+		t.Fatalf("resume with an illegal stored opening: %s", stderr)
+	}
+}

@@ -194,6 +194,9 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	if base.Game == "" {
 		return base, fmt.Errorf("--game is required (or game: in the config file, or --layout)")
 	}
+	if err := base.ReadVerifyOpenings(); err != nil { // the user named this file: read it once, store its openings
+		return base, configError(err, o)
+	}
 	if err := base.Validate(); err != nil {
 		return base, configError(err, o)
 	}
@@ -210,6 +213,9 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 		}
 		if o.changed != nil && o.changed("workers") {
 			ro.workers = o.cfg.Workers
+		}
+		if o.changed != nil && o.changed("verify-openings") {
+			ro.verifyOpenings = o.cfg.VerifyOpenings
 		}
 		return runResume(ctx, ro, fmt.Sprint(o.resume), out, errOut)
 	}
