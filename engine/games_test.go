@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -301,5 +302,40 @@ func TestOutcomeJSON(t *testing.T) {
 	var o engine.Outcome
 	if json.Unmarshal([]byte(`"2-0"`), &o) == nil || json.Unmarshal([]byte(`7`), &o) == nil {
 		t.Fatal("bad outcomes accepted")
+	}
+}
+
+// TestCheckDuplicateKeys: a key given twice in any object of a JSON document is an error
+// naming the key and where; the same names in different objects, as values or in arrays
+// are not.
+func TestCheckDuplicateKeys(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{`{"a":1,"b":{"a":2},"c":["a","a"],"d":"a"}`, ""},
+		{`{"a":1,"a":2}`, `duplicate key "a" at the top level`},
+		{`{"weights":{"live_four":1,"k1":2,"live_four":3}}`, `duplicate key "live_four" in weights`},
+		{`{"a":{"b":{}},"c":[1,{"d":2,"e":[{"f":1,"f":1}]}]}`, `duplicate key "f" in c[].e[]`},
+		{`{"a":[{"x":1},{"x":1}]}`, ""},
+		{`{"a":1,"b"`, ""}, // a syntax error is the decoder's to report
+		{strings.Repeat("[", 40) + strings.Repeat("]", 40), "nested deeper than 32"},
+	} {
+		err := engine.CheckDuplicateKeys([]byte(tc.doc))
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.doc, err, tc.want)
+		}
+	}
+	// Every weights file of a built-in engine goes through it.
+	for _, g := range []engine.Game{connect6.Game{}, gomoku.Game{}, amazons.Game{}} {
+		data, err := engine.MarshalWeightsFile(g.DefaultWeights(), nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := bytes.Index(data, []byte(`"weights": {`)) + len(`"weights": {`)
+		first := data[i:]
+		key := first[bytes.IndexByte(first, '"'):]
+		key = key[:bytes.IndexByte(key[1:], '"')+2]
+		dup := append(append(append([]byte(nil), data[:i]...), append(key, []byte(`: 1, `)...)...), data[i:]...)
+		if _, _, err := engine.ParseWeightsFile(dup, g); err == nil || !strings.Contains(err.Error(), "duplicate key "+string(key)) {
+			t.Errorf("%s: a weights file with %s twice: %v", g.Name(), key, err)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 )
@@ -45,9 +46,12 @@ type Provenance struct {
 	Note          string   `json:"note,omitempty"`
 }
 
-// DecodeStrict decodes data into v, rejecting unknown keys and trailing data. Errors name
-// the offending key or position.
+// DecodeStrict decodes data into v, rejecting unknown keys, duplicate keys (see
+// CheckDuplicateKeys) and trailing data. Errors name the offending key or position.
 func DecodeStrict(data []byte, v any) error {
+	if err := CheckDuplicateKeys(data); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -58,6 +62,80 @@ func DecodeStrict(data []byte, v any) error {
 	}
 	return nil
 }
+
+// CheckDuplicateKeys refuses a JSON document in which an object has one key twice
+// (encoding/json would keep the last silently; RFC 8259 §4 leaves the meaning open). The
+// error names the key and its path, e.g. `duplicate key "live_four" in weights`. Syntax
+// errors are left to the decoder that follows.
+func CheckDuplicateKeys(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	type frame struct {
+		keys   map[string]bool // nil for an array
+		path   string
+		expect bool // an object expects a key next
+	}
+	var stack []*frame
+	where := func() string {
+		if len(stack) == 0 || stack[len(stack)-1].path == "" {
+			return "at the top level"
+		}
+		return "in " + stack[len(stack)-1].path
+	}
+	var lastKey string
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return nil // a syntax error: the decoder reports it with its position
+		}
+		if len(stack) > MaxJSONDepth {
+			return fmt.Errorf("JSON nested deeper than %d levels", MaxJSONDepth)
+		}
+		top := (*frame)(nil)
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if key, isKey := tok.(string); isKey && top != nil && top.keys != nil && top.expect {
+			if top.keys[key] {
+				return fmt.Errorf("duplicate key %q %s", key, where())
+			}
+			top.keys[key] = true
+			top.expect = false
+			lastKey = key
+			continue
+		}
+		child := ""
+		if top != nil {
+			switch {
+			case top.keys != nil && top.path == "":
+				child = lastKey
+			case top.keys != nil:
+				child = top.path + "." + lastKey
+			default:
+				child = top.path + "[]"
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{keys: map[string]bool{}, path: child, expect: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, &frame{path: child})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 && stack[len(stack)-1].keys != nil {
+			stack[len(stack)-1].expect = true // a value ended: a key (or '}') comes next
+		}
+	}
+}
+
+// MaxJSONDepth bounds the nesting of JSON input files (weights, game records).
+const MaxJSONDepth = 32
 
 func cleanJSONError(err error) error {
 	var te *json.UnmarshalTypeError
@@ -174,11 +252,18 @@ func MarshalWeightsFile(w Weights, search *Limits, prov *Provenance) ([]byte, er
 	return append(out, '\n'), nil
 }
 
-// Validate checks that limits are non-negative; the error names the field.
+// MaxDepth is the deepest search any command, configuration or weights file may ask for,
+// in plies (Connect6: moves of two stones). Every game's search at that depth takes hours
+// per move; one limit for all, so that what tune accepts, play, match and the weights
+// files accept too.
+const MaxDepth = 20
+
+// Validate checks that limits are non-negative and the depth at most MaxDepth; the error
+// names the field.
 func (l Limits) Validate() error {
 	switch {
-	case l.Depth < 0 || l.Depth > 64:
-		return fmt.Errorf("depth: %d is outside [0, 64]", l.Depth)
+	case l.Depth < 0 || l.Depth > MaxDepth:
+		return fmt.Errorf("depth: %d is outside [0, %d] (0 = the game's default)", l.Depth, MaxDepth)
 	case l.Width < 0:
 		return fmt.Errorf("width: %d is negative", l.Width)
 	case l.Nodes < 0:

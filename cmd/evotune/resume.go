@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -100,6 +101,10 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 			return fmt.Errorf("--workers %d: want at least 1", o.workers)
 		}
 		cfg.Workers = o.workers
+	}
+	if cfg.Workers > maxWorkers() {
+		fmt.Fprintf(errOut, "warning: run %d was tuned with %d workers; this machine plays %d at once (%d× its %d CPUs); results do not change\n", runID, cfg.Workers, maxWorkers(), workersPerCPU, runtime.NumCPU())
+		cfg.Workers = maxWorkers()
 	}
 	state, err := loadResumeState(ctx, d, runID)
 	if err != nil {

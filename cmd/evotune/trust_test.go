@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -287,5 +288,42 @@ func TestStoredPathNotOpened(t *testing.T) {
 	}
 	if _, stderr, code := run(t, dir, "resume", "1", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "verify_opening_list[0]: move 2") {
 		t.Fatalf("resume with an illegal stored opening: %s", stderr)
+	}
+}
+
+// TestStrictInputs is issue 25 case 9: a weights file with a key twice, a depth above the
+// one limit (engine.MaxDepth) from a flag, a config file or a weights file, and --workers
+// far above the CPUs are refused with the reason, before anything is played or written.
+func TestStrictInputs(t *testing.T) {
+	dir := t.TempDir()
+	if _, stderr, code := run(t, dir, "weights", "default", "--game", "gomoku", "--out", "g.json"); code != 0 {
+		t.Fatal(stderr)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "g.json"))
+	dup := strings.Replace(string(data), `"k1":`, `"k1": 3, "k1":`, 1)
+	writeFile(t, dir, "dup.json", dup)
+	deep := regexp.MustCompile(`"depth": \d+`).ReplaceAllString(string(data), `"depth": 60`)
+	writeFile(t, dir, "deep.json", deep)
+	writeFile(t, dir, "deep.yaml", "game: gomoku\ndepth: 21\n")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"play", "--game", "gomoku", "--black", "dup.json"}, `duplicate key "k1" in weights`},
+		{[]string{"match", "--game", "gomoku", "--a", "dup.json", "--games", "2"}, `duplicate key "k1"`},
+		{[]string{"play", "--game", "gomoku", "--black", "deep.json"}, "depth: 60 is outside [0, 20]"},
+		{[]string{"play", "--game", "gomoku", "--depth", "60"}, "--depth: 60 is outside [0, 20]"},
+		{[]string{"match", "--game", "gomoku", "--depth", "21", "--games", "2"}, "outside [0, 20]"},
+		{[]string{"tune", "--config", "deep.yaml", "--db", "t.db"}, "depth: 21, want 0 (game default) to 20"},
+		{[]string{"match", "--game", "gomoku", "--games", "2", "--workers", "100000"}, "--workers 100000: at most"},
+		{[]string{"tune", "--game", "gomoku", "--db", "t.db", "--workers", "100000"}, "--workers 100000: at most"},
+	} {
+		out, stderr, code := runTimeout(t, dir, time.Minute, tc.args...)
+		if code == 0 || !strings.Contains(stderr, tc.want) || out != "" {
+			t.Errorf("evotune %v: exit %d, %q; want an error with %q and no output", tc.args, code, stderr, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "t.db")); err == nil {
+		t.Error("a refused tune created its database")
 	}
 }

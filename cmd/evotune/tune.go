@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -199,6 +200,9 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	}
 	if err := base.Validate(); err != nil {
 		return base, configError(err, o)
+	}
+	if base.Workers > maxWorkers() {
+		return base, fmt.Errorf("workers: %d, at most %d here (%d× the %d CPUs)", base.Workers, maxWorkers(), workersPerCPU, runtime.NumCPU())
 	}
 	return base, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,13 @@ import (
 
 // signedFlags are the numeric flags that may be negative (a seed is any int64).
 var signedFlags = map[string]bool{"seed": true}
+
+// workersPerCPU bounds --workers: games played at once per CPU (external engines wait on
+// pipes, so a few per core are useful; thousands only thrash).
+const workersPerCPU = 4
+
+// maxWorkers is the most games a command plays at once on this machine.
+func maxWorkers() int { return workersPerCPU * runtime.NumCPU() }
 
 // validateFlags is the first step of every command, before it opens a file or plays a
 // move: every numeric flag is a finite number and, except signedFlags, not negative; every
@@ -53,6 +61,10 @@ func validateFlag(f *pflag.Flag) error {
 		}
 	}
 	switch f.Name {
+	case "workers":
+		if n, _ := strconv.Atoi(v); n > maxWorkers() {
+			return fmt.Errorf("--workers %d: at most %d here (%d× the %d CPUs): games beyond the cores only wait for them and make every game slower", n, maxWorkers(), workersPerCPU, runtime.NumCPU())
+		}
 	case "db":
 		if strings.TrimSpace(v) == "" || v == ":memory:" {
 			return fmt.Errorf("--db: %q is not a database file name (SQLite would keep the results in memory and lose them); name a file, e.g. evotune.db", v)

@@ -78,6 +78,9 @@ func (w *Weights) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return errors.New("want an object of numbers keyed by pattern name, k1 and k2")
 	}
+	if err := engine.CheckDuplicateKeys(data); err != nil {
+		return err
+	}
 	for k := range m {
 		if indexOf(k) < 0 && k != "k1" && k != "k2" {
 			return fmt.Errorf("%s: unknown key", k)
