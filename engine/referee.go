@@ -49,6 +49,11 @@ type GameRecord struct {
 	// standard error, size-capped; "" for built-in players.
 	BlackLog string `json:"black_log"`
 	WhiteLog string `json:"white_log"`
+	// Unplayed is set when the forfeit (Forfeit) came before the forfeiting player made a
+	// move: it did not start, or failed or ran out of time on its first answer. Such a game
+	// says nothing about how well either side plays; matches report it apart and leave it
+	// out of the score (tuner.MatchResult.UnplayedPairs).
+	Unplayed bool `json:"unplayed,omitempty"`
 	// Swapped is set when a swap opening (Swap2, the swap after the third move) made the
 	// game's first player White: Black and White in this record are then the players'
 	// colours after the swap, and the task's Black played White.
@@ -131,7 +136,9 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 			err = fmt.Errorf("ply %d: %s: %w", b.Ply(), side, err)
 			transcripts(&rec, black, white)
 			if opt.Forfeit {
-				return forfeit(rec, b, side, err, start), nil
+				rec = forfeit(rec, b, side, err, start)
+				rec.Unplayed = rec.Moved[side] == 1 // this was its first answer
+				return rec, nil
 			}
 			return rec, err
 		}

@@ -52,7 +52,13 @@ type MatchResult struct {
 	// RepeatedPairs counts colour-swapped pairs whose two games repeated an earlier pair's
 	// move for move (two deterministic engines, built-in or not, from one opening): each
 	// distinct pair is counted once, so they are not in Result, Games or the SPRT.
-	RepeatedPairs int             `json:"repeated_pairs"`
+	RepeatedPairs int `json:"repeated_pairs"`
+	// UnplayedPairs counts pairs with a game that a side forfeited before its first move
+	// (engine.GameRecord.Unplayed: an engine that did not start or answer in time): they
+	// say nothing about strength, so they are not in Result or the SPRT; their games are
+	// in Unplayed, with the reasons.
+	UnplayedPairs int             `json:"unplayed_pairs"`
+	Unplayed      []MatchGame     `json:"unplayed"`
 	Result        stats.Result    `json:"result"`
 	Estimate      *stats.Estimate `json:"estimate,omitempty"`
 	SPRT          *stats.SPRT     `json:"sprt,omitempty"`
@@ -147,6 +153,13 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 			seen[key] = true
 			sa := recs[i].Outcome.Score(aCol[0])
 			sb := recs[i+1].Outcome.Score(aCol[1])
+			if recs[i].Unplayed || recs[i+1].Unplayed {
+				res.UnplayedPairs++
+				for j, s := range []float64{sa, sb} {
+					res.Unplayed = append(res.Unplayed, MatchGame{Pair: k, Opening: k % len(cfg.Openings), AColour: aCol[j].String(), AScore: s, Record: recs[i+j]})
+				}
+				continue
+			}
 			for j, s := range []float64{sa, sb} {
 				switch s {
 				case 1:
@@ -174,6 +187,10 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 	if res.RepeatedPairs > 0 {
 		w := fmt.Sprintf("%d of %d pairs repeated an earlier pair move for move (deterministic engines from one opening play one game): each distinct pair is counted once, %d in all",
 			res.RepeatedPairs, res.RepeatedPairs+res.Result.Pairs(), res.Result.Pairs())
+		res.Warning = strings.TrimPrefix(res.Warning+"; "+w, "; ")
+	}
+	if res.UnplayedPairs > 0 {
+		w := fmt.Sprintf("%d pairs not counted: an engine forfeited before its first move (it did not start or answer in time; see the forfeits)", res.UnplayedPairs)
 		res.Warning = strings.TrimPrefix(res.Warning+"; "+w, "; ")
 	}
 	if e, err := res.Result.Estimate(); err == nil {

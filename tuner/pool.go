@@ -221,7 +221,7 @@ func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (re
 			}
 			// The player that failed in the opening loses; the first player counts as Black.
 			rec := engine.GameRecord{Outcome: engine.BlackWins, Moves: opening, Plies: len(opening),
-				Forfeit: "white (second player) forfeits: " + se.Error()}
+				Forfeit: "white (second player) forfeits: " + se.Error(), Unplayed: true}
 			if se.First {
 				rec.Outcome, rec.Forfeit = engine.WhiteWins, "black (first player) forfeits: "+se.Error()
 			}

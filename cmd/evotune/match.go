@@ -199,8 +199,14 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	}
 	printMatch(out, res.Result, res.Estimate, res.SPRT, res.LLR, res.Lower, res.Upper, res.Verdict)
 	fmt.Fprintln(out, thinkTimes(res))
-	if f := forfeits(res); len(f) > 0 {
+	if f := forfeits(res.Games); len(f) > 0 {
 		fmt.Fprintf(out, "%d games lost by forfeit:\n", len(f))
+		for _, l := range f {
+			fmt.Fprintln(out, "  "+l)
+		}
+	}
+	if f := forfeits(res.Unplayed); len(f) > 0 {
+		fmt.Fprintf(out, "%d pairs not counted, %d of their games forfeited before the forfeiting engine's first move:\n", res.UnplayedPairs, len(f))
 		for _, l := range f {
 			fmt.Fprintln(out, "  "+l)
 		}
@@ -219,6 +225,8 @@ type matchJSON struct {
 	GamesRequested int               `json:"games_requested"`
 	Deterministic  bool              `json:"deterministic"`
 	RepeatedPairs  int               `json:"repeated_pairs"`
+	UnplayedPairs  int               `json:"unplayed_pairs"`
+	Unplayed       []tuner.MatchGame `json:"unplayed"`
 	Warning        *string           `json:"warning"`
 	Result         stats.Result      `json:"result"`
 	Estimate       *stats.Estimate   `json:"estimate"`
@@ -234,6 +242,10 @@ type matchJSON struct {
 func (m matchJSON) with(r tuner.MatchResult) matchJSON {
 	m.GamesRequested, m.Deterministic, m.Result, m.Estimate, m.SPRT = r.Requested, r.Deterministic, r.Result, r.Estimate, r.SPRT
 	m.Seconds, m.Games, m.RepeatedPairs = r.Duration.Seconds(), r.Games, r.RepeatedPairs
+	m.UnplayedPairs, m.Unplayed = r.UnplayedPairs, r.Unplayed
+	if m.Unplayed == nil {
+		m.Unplayed = []tuner.MatchGame{}
+	}
 	if r.Warning != "" {
 		m.Warning = &r.Warning
 	}
@@ -287,10 +299,10 @@ func thinkTimes(res tuner.MatchResult) string {
 		mean(0), longest[0].Seconds(), moves[0], mean(1), longest[1].Seconds(), moves[1])
 }
 
-// forfeits lists the games lost by forfeit.
-func forfeits(res tuner.MatchResult) []string {
+// forfeits lists the games of games lost by forfeit.
+func forfeits(games []tuner.MatchGame) []string {
 	var out []string
-	for _, g := range res.Games {
+	for _, g := range games {
 		if g.Record.Forfeit != "" {
 			l := fmt.Sprintf("pair %d (A %s): %s", g.Pair, g.AColour, safeText(g.Record.Forfeit))
 			log := g.Record.BlackLog

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -325,5 +326,71 @@ func TestStrictInputs(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "t.db")); err == nil {
 		t.Error("a refused tune created its database")
+	}
+}
+
+// TestUnplayedForfeits is issue 25 case 10: an outside engine that dies before its first
+// answer in every third start loses those games by forfeit, but a match reports their pairs
+// apart (unplayed_pairs, with the reason) and leaves them out of the result: both engines
+// are the same program, so every counted pair is even.
+func TestUnplayedForfeits(t *testing.T) {
+	dir := t.TempDir()
+	toy := filepath.Join(dir, "pbrain-toy")
+	if out, err := exec.Command("go", "build", "-o", toy, "./testdata/pbrain-toy").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	flaky := writeFile(t, dir, "flaky.sh", "#!/bin/sh\n# every third start dies before its first answer\nn=$(cat "+dir+"/count 2>/dev/null || echo 0); n=$((n+1)); echo $n > "+dir+"/count\n[ $((n % 3)) -eq 0 ] && exit 3\nexec "+toy+" \"$@\"\n")
+	os.Chmod(flaky, 0o755)
+	out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", "cmd:"+flaky, "--b", "cmd:"+toy, "--games", "24", "--workers", "1", "--json")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	var m struct {
+		Result struct {
+			Wins, Draws, Losses int
+			Penta               [5]int
+		} `json:"result"`
+		RepeatedPairs int    `json:"repeated_pairs"`
+		UnplayedPairs int    `json:"unplayed_pairs"`
+		Warning       string `json:"warning"`
+		Games         []struct {
+			Record struct {
+				Forfeit  string `json:"forfeit"`
+				Unplayed bool   `json:"unplayed"`
+			} `json:"record"`
+		} `json:"games"`
+		Unplayed []struct {
+			Record struct {
+				Forfeit  string `json:"forfeit"`
+				Unplayed bool   `json:"unplayed"`
+			} `json:"record"`
+		} `json:"unplayed"`
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err, out)
+	}
+	pairs := m.Result.Penta[0] + m.Result.Penta[1] + m.Result.Penta[2] + m.Result.Penta[3] + m.Result.Penta[4]
+	if m.UnplayedPairs == 0 || pairs+m.UnplayedPairs+m.RepeatedPairs != 12 || !strings.Contains(m.Warning, "not counted") {
+		t.Fatalf("%d counted, %d unplayed, %d repeated pairs of 12; warning %q", pairs, m.UnplayedPairs, m.RepeatedPairs, m.Warning)
+	}
+	if m.Result.Wins != m.Result.Losses || m.Result.Penta != [5]int{0, 0, pairs, 0, 0} {
+		t.Fatalf("the same engine on both sides scored %+v: a forfeit before the first move was counted", m.Result)
+	}
+	for _, g := range m.Games {
+		if g.Record.Unplayed || g.Record.Forfeit != "" {
+			t.Fatalf("a counted game was forfeited: %+v", g.Record)
+		}
+	}
+	n := 0
+	for _, g := range m.Unplayed {
+		if g.Record.Unplayed {
+			n++
+			if !strings.Contains(g.Record.Forfeit, "exit status 3") {
+				t.Fatalf("unplayed game's reason: %q", g.Record.Forfeit)
+			}
+		}
+	}
+	if n < m.UnplayedPairs {
+		t.Fatalf("%d unplayed pairs but %d unplayed games listed", m.UnplayedPairs, n)
 	}
 }
