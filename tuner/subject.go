@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,7 +42,7 @@ const DefaultEngineMoveTime = 5.0
 const DefaultStartupTime = 10.0
 
 // placeholder is {NAME} in an engine's arguments.
-var placeholder = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_.]*)\}`)
+var placeholder = protocol.ArgPlaceholder
 
 // Outside is an outside engine under tuning: its command line, how values reach it, and
 // its clocks. Make it with NewOutside.
@@ -165,15 +164,18 @@ func (o *Outside) Spec(x []float64) (*protocol.ExternalSpec, error) {
 	for i, g := range o.layout.Genes {
 		idx[g.Name] = i
 	}
-	spec := &protocol.ExternalSpec{Argv: []string{o.argv[0]}, MoveTime: o.moveTime, StartupTime: o.startup}
+	// Argv stays the user's command line; the values of its {NAME}s travel apart and are put
+	// in by the process that starts the engine (as {weights}, the file's path).
+	spec := &protocol.ExternalSpec{Argv: append([]string(nil), o.argv...), MoveTime: o.moveTime, StartupTime: o.startup}
 	for _, a := range o.argv[1:] {
-		spec.Argv = append(spec.Argv, placeholder.ReplaceAllStringFunc(a, func(m string) string {
-			i, ok := idx[m[1:len(m)-1]]
-			if !ok {
-				return m // {weights}: the file's path, filled in by the process that starts it
+		for _, m := range placeholder.FindAllStringSubmatch(a, -1) {
+			if i, ok := idx[m[1]]; ok {
+				if spec.ArgValues == nil {
+					spec.ArgValues = map[string]string{}
+				}
+				spec.ArgValues[m[1]] = formatValue(o.layout.Genes[i], x[i])
 			}
-			return formatValue(o.layout.Genes[i], x[i])
-		}))
+		}
 	}
 	if o.file {
 		data, ext, err := o.ValuesFile(x, nil)

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,8 +41,9 @@ type ExternalSpec struct {
 	// opponent's new move each turn; the bot prints KeepRunning after each answer.
 	BotzoneKeepRunning bool
 	// LogFile, if set, receives the engine's full transcript: every line sent ("> "), read
-	// ("< ") and written to stderr ("! "), with the time since the engine started.
-	LogFile string
+	// ("< ") and written to stderr ("! "), with the time since the engine started. It is
+	// never encoded (a spec sent to a cluster worker cannot name a file for it to write).
+	LogFile string `json:"-"`
 	// WeightsFile, if set, is written in full to a new file of a unique name before the
 	// engine starts, and every "{weights}" in Argv is replaced by that file's
 	// path; the file is removed when the engine is closed. It is how an engine under
@@ -53,6 +55,11 @@ type ExternalSpec struct {
 	// after every RESTART, e.g. "INFO attack 1.5": parameters for engines that read them
 	// as INFO keys (Gomocup INFO keys an engine does not know are ignored by it).
 	InfoLines []string `json:",omitempty"`
+	// ArgValues are the values of "{NAME}" placeholders in Argv (numbers, as text): each is
+	// put in when the engine starts, so Argv stays the command line the user wrote, which a
+	// cluster worker's allow-list compares whole. A value that is not a finite number, or a
+	// name that is not a placeholder of Argv, is an error when the engine starts.
+	ArgValues map[string]string `json:",omitempty"`
 	// StartupTime is how long the engine may take to start and answer its handshake,
 	// apart from its move clock (0 = StartupAllowance).
 	StartupTime time.Duration `json:",omitempty"`
@@ -202,10 +209,36 @@ func NewExternal(spec ExternalSpec, g engine.Game) *External {
 	return &External{spec: spec, game: g}
 }
 
+// ArgPlaceholder matches "{NAME}" in an engine's arguments (ExternalSpec.ArgValues).
+var ArgPlaceholder = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_.]*)\}`)
+
 // writeWeights writes ExternalSpec.WeightsFile (once per External) and returns the
-// arguments with the placeholder replaced by its path.
+// arguments with the placeholders replaced: {weights} by its path, {NAME} by ArgValues.
 func (e *External) writeWeights() ([]string, error) {
 	argv := append([]string(nil), e.spec.Argv...)
+	if len(e.spec.ArgValues) > 0 {
+		used := map[string]bool{}
+		for name, v := range e.spec.ArgValues {
+			if x, err := strconv.ParseFloat(v, 64); err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, fmt.Errorf("argument value {%s}: %q is not a finite number", name, v)
+			}
+		}
+		for i := 1; i < len(argv); i++ {
+			argv[i] = ArgPlaceholder.ReplaceAllStringFunc(argv[i], func(m string) string {
+				name := m[1 : len(m)-1]
+				if v, ok := e.spec.ArgValues[name]; ok {
+					used[name] = true
+					return v
+				}
+				return m
+			})
+		}
+		for name := range e.spec.ArgValues {
+			if !used[name] {
+				return nil, fmt.Errorf("argument value {%s}: no such placeholder in %s", name, strings.Join(e.spec.Argv, " "))
+			}
+		}
+	}
 	if len(e.spec.WeightsFile) == 0 {
 		return argv, nil
 	}

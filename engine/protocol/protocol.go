@@ -25,7 +25,6 @@ import (
 	"time"
 
 	"evotune/engine"
-	"evotune/engine/search"
 )
 
 // processStart is when this process started (package initialisation), for protocols whose
@@ -148,7 +147,7 @@ func (cfg Config) budgetFor(protocolBudget time.Duration) time.Duration {
 }
 
 // limits are the search limits for one move with the given budget (0 = none): with a
-// budget, iterative deepening runs to the user's depth cap (or MaxPly) and stops at
+// budget, iterative deepening runs to the user's depth cap (or engine.MaxDepth) and stops at
 // hardShare% of the budget less a fixed margin, starting no iteration after softShare%;
 // without one, it searches the cap or FallbackDepth.
 func (cfg Config) limits(budget time.Duration) engine.Limits {
@@ -163,7 +162,7 @@ func (cfg Config) limits(budget time.Duration) engine.Limits {
 	l.Time = max(budget*hardShare/100-fixedMargin, time.Millisecond)
 	l.SoftTime = budget * softShare / 100
 	if l.Depth == 0 {
-		l.Depth = search.MaxPly
+		l.Depth = engine.MaxDepth // the one depth limit; the clock stops it sooner
 	}
 	return l
 }
