@@ -2,21 +2,27 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/spf13/cobra"
 
+	"evotune/engine"
+	"evotune/engine/protocol"
 	"evotune/tuner"
 	"evotune/tuner/cluster"
 )
@@ -55,9 +61,34 @@ var buildVersion = sync.OnceValue(func() string {
 
 // clusterOpts are the flags that send a command's games to workers through a broker.
 type clusterOpts struct {
-	url, creds, tlsCA string
-	ackWait           time.Duration
-	maxDeliver        int
+	url, creds, tlsCA, tokenFile string
+	ackWait, timeout             time.Duration
+	maxDeliver                   int
+}
+
+// token is the broker token: --token-file, else $EVOTUNE_BROKER_TOKEN, else none. Never
+// from the command line itself (every user of the machine sees it in ps).
+func (o clusterOpts) token() (string, error) {
+	if o.tokenFile == "" {
+		return strings.TrimSpace(os.Getenv(cluster.TokenEnv)), nil
+	}
+	data, err := engine.ReadInputFile(o.tokenFile, "token", 4096)
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w", err)
+	}
+	tok := strings.TrimSpace(string(data))
+	if tok == "" || strings.ContainsAny(tok, " \t\r\n") {
+		return "", fmt.Errorf("--token-file %s: want one line holding the token", o.tokenFile)
+	}
+	return tok, nil
+}
+
+// addAuthFlags adds the flags that reach a broker (tune, match, verify, resume, worker).
+func addAuthFlags(c *cobra.Command, o *clusterOpts) {
+	f := c.Flags()
+	f.StringVar(&o.tokenFile, "token-file", "", "with --broker: the file holding the broker's token (default: $"+cluster.TokenEnv+"; 'evotune broker' prints where it keeps its token)")
+	f.StringVar(&o.creds, "creds", "", "with --broker: NATS credentials file")
+	f.StringVar(&o.tlsCA, "tls-ca", "", "with --broker: CA certificate for a TLS broker")
 }
 
 func addClusterFlags(c *cobra.Command, o *clusterOpts) {
@@ -65,8 +96,8 @@ func addClusterFlags(c *cobra.Command, o *clusterOpts) {
 	f.StringVar(&o.url, "broker", "", "play the games on workers through this NATS JetStream broker, e.g. nats://127.0.0.1:4222 (see 'evotune broker', 'evotune worker')")
 	f.DurationVar(&o.ackWait, "ack-wait", 30*time.Second, "with --broker: a task a worker holds this long without a sign of life goes to another worker")
 	f.IntVar(&o.maxDeliver, "max-deliver", 5, "with --broker: deliveries of one task before it is reported as failed")
-	f.StringVar(&o.creds, "creds", "", "with --broker: NATS credentials file")
-	f.StringVar(&o.tlsCA, "tls-ca", "", "with --broker: CA certificate for a TLS broker")
+	f.DurationVar(&o.timeout, "broker-timeout", 10*time.Minute, "with --broker: stop with an error after this long without a finished game (the reason is printed every 10 s before); resume continues")
+	addAuthFlags(c, o)
 }
 
 // client connects when --broker is given (nil, nil otherwise).
@@ -80,8 +111,15 @@ func (o clusterOpts) client(ctx context.Context, log io.Writer) (*cluster.Client
 	if o.ackWait < time.Second {
 		return nil, fmt.Errorf("--ack-wait %v: want at least 1s", o.ackWait)
 	}
-	c, err := cluster.NewClient(ctx, cluster.Options{URL: o.url, Creds: o.creds, TLSCA: o.tlsCA, AckWait: o.ackWait,
-		MaxDeliver: o.maxDeliver, Version: buildVersion(), Log: log})
+	if o.timeout < 10*time.Second {
+		return nil, fmt.Errorf("--broker-timeout %v: want at least 10s", o.timeout)
+	}
+	tok, err := o.token()
+	if err != nil {
+		return nil, err
+	}
+	c, err := cluster.NewClient(ctx, cluster.Options{URL: o.url, Token: tok, Creds: o.creds, TLSCA: o.tlsCA, AckWait: o.ackWait,
+		MaxDeliver: o.maxDeliver, Version: buildVersion(), Log: newTermWriter(log), StallTimeout: o.timeout})
 	if err != nil {
 		return nil, fmt.Errorf("--broker: %w", err)
 	}
@@ -101,27 +139,32 @@ func (o clusterOpts) attach(ctx context.Context, log io.Writer, set func(tuner.B
 }
 
 func newBrokerCmd() *cobra.Command {
-	var addr, store, token string
+	var addr, store, tokenFile string
+	var noAuth bool
 	c := &cobra.Command{
-		Use:   "broker [--addr 127.0.0.1:4222] [--store DIR] [--token T]",
+		Use:   "broker [--addr 127.0.0.1:4222] [--store DIR] [--token-file FILE]",
 		Short: "Run an embedded NATS server with JetStream for tuning on several machines",
 		Long: "broker runs a NATS server with JetStream (file storage in --store) in this process until\n" +
 			"interrupted. 'evotune worker --broker nats://HOST:PORT' on any machine plays the games that\n" +
 			"'evotune tune --broker …' (or match, verify, resume) publishes. Any NATS server with JetStream\n" +
-			"works as well. It binds to loopback unless --addr says otherwise.",
+			"works as well. It binds to loopback unless --addr says otherwise.\n\n" +
+			"Clients need its token: without --token-file it makes a random one, keeps it in STORE/token\n" +
+			"(mode 0600, the same after a restart) and prints how clients get it: --token-file FILE or\n" +
+			"$" + cluster.TokenEnv + ", never the command line. --no-auth runs it open (loopback only).",
 		Args:    cobra.NoArgs,
-		Example: "  evotune broker\n  evotune broker --addr 0.0.0.0:4222 --store /var/lib/evotune-broker --token s3cret",
+		Example: "  evotune broker\n  evotune broker --addr 0.0.0.0:4222 --store /var/lib/evotune-broker",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runBroker(cmd.Context(), addr, store, token, cmd.ErrOrStderr())
+			return runBroker(cmd.Context(), addr, store, tokenFile, noAuth, cmd.ErrOrStderr())
 		},
 	}
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:4222", "address to listen on (host:port)")
 	c.Flags().StringVar(&store, "store", "evotune-broker", "JetStream storage directory (tasks and results survive a restart)")
-	c.Flags().StringVar(&token, "token", "", "require this token from clients (nats://TOKEN@host:port)")
+	c.Flags().StringVar(&tokenFile, "token-file", "", "require the token this file holds (default: a random token kept in STORE/token)")
+	c.Flags().BoolVar(&noAuth, "no-auth", false, "require no token (refused unless the address is loopback)")
 	return c
 }
 
-func runBroker(ctx context.Context, addr, store, token string, log io.Writer) error {
+func runBroker(ctx context.Context, addr, store, tokenFile string, noAuth bool, log io.Writer) error {
 	host, portText, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("--addr %q: %w", addr, err)
@@ -130,25 +173,72 @@ func runBroker(ctx context.Context, addr, store, token string, log io.Writer) er
 	if err != nil || port < 0 || port > 65535 {
 		return fmt.Errorf("--addr %q: bad port", addr)
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		fmt.Fprintf(log, "warning: the broker listens on %s, not loopback: anyone who reaches it can queue games for the workers", addr)
-		if token == "" {
-			fmt.Fprint(log, " (no --token set)")
-		}
-		fmt.Fprintln(log)
+	loopback := host == "localhost"
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		loopback = true
+	}
+	switch {
+	case noAuth && tokenFile != "":
+		return fmt.Errorf("--no-auth and --token-file: choose one")
+	case noAuth && !loopback:
+		return fmt.Errorf("--no-auth on %s: anyone who reaches that address could queue games for the workers; use the token (the default)", addr)
+	}
+	if !loopback {
+		fmt.Fprintf(log, "warning: the broker listens on %s, not loopback: the token is all that keeps others from queuing games; use TLS (a NATS server of your own) on networks you do not trust\n", addr)
 	}
 	if err := os.MkdirAll(store, 0o755); err != nil {
 		return fmt.Errorf("--store: %w", err)
+	}
+	token := ""
+	if !noAuth {
+		if tokenFile == "" {
+			tokenFile = filepath.Join(store, "token")
+			if err := ensureToken(tokenFile); err != nil {
+				return err
+			}
+		}
+		if token, err = (clusterOpts{tokenFile: tokenFile}).token(); err != nil {
+			return err
+		}
 	}
 	s, err := startBroker(host, port, store, token)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "broker: NATS with JetStream on nats://%s (store %s); stop with Ctrl-C\n", s.Addr(), store)
+	if token != "" {
+		abs, _ := filepath.Abs(tokenFile)
+		fmt.Fprintf(log, "broker: clients need the token in %s: copy it to the worker machines and give --token-file FILE, or export %s=\"$(cat %s)\"\n", abs, cluster.TokenEnv, shellQuote(abs))
+	}
 	<-ctx.Done()
 	s.Shutdown()
 	s.WaitForShutdown()
 	fmt.Fprintln(log, "broker: stopped")
+	return nil
+}
+
+// ensureToken writes a new random token (32 bytes, hexadecimal) to path with mode 0600
+// unless the file exists.
+func ensureToken(path string) error {
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("broker token: %w", err)
+	}
+	_, werr := fmt.Fprintln(f, hex.EncodeToString(b))
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		os.Remove(path)
+		return fmt.Errorf("broker token: %w", werr)
+	}
 	return nil
 }
 
@@ -171,16 +261,19 @@ func newWorkerCmd() *cobra.Command {
 	var o cluster.WorkerOptions
 	var cl clusterOpts
 	c := &cobra.Command{
-		Use:   "worker --broker nats://HOST:4222 [--workers N] [--allow-engine PATH]",
+		Use:   "worker --broker nats://HOST:4222 [--workers N] [--allow-engine 'cmd:PROG ARGS']",
 		Short: "Play the games a tune, match or verify publishes on a broker",
 		Long: "worker pulls game tasks from the broker's work queue, plays them with this machine's\n" +
 			"built-in engines (one per worker goroutine, fresh for every game, so results are the same\n" +
 			"as on the tuning machine), publishes each record keyed by its task and acknowledges it. It\n" +
-			"refuses tasks of another evotune version and tasks naming an external engine it was not\n" +
-			"started with --allow-engine for. Stop it with Ctrl-C; a killed worker's tasks go to the\n" +
-			"others after the ack wait.",
-		Args:    cobra.NoArgs,
-		Example: "  evotune worker --broker nats://127.0.0.1:4222\n  evotune worker --broker nats://TOKEN@tuner.lan:4222 --workers 8 --allow-engine ./pbrain-other",
+			"refuses tasks of another evotune build and tasks naming an external engine whose whole\n" +
+			"command line (program and every argument, placeholders as written) is not one given with\n" +
+			"--allow-engine; a refused task is answered with the reason and the worker keeps serving.\n" +
+			"Tasks never name a file the worker reads or writes. Stop it with Ctrl-C; a killed worker's\n" +
+			"tasks go to the others after the ack wait.",
+		Args: cobra.NoArgs,
+		Example: "  evotune worker --broker nats://127.0.0.1:4222 --token-file evotune-broker/token\n" +
+			"  evotune worker --broker nats://tuner.lan:4222 --token-file ~/broker.token --workers 8 --allow-engine 'cmd:./pbrain-mine --params {weights}'",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cl.url == "" {
 				return fmt.Errorf("--broker is required (e.g. nats://127.0.0.1:4222)")
@@ -188,15 +281,52 @@ func newWorkerCmd() *cobra.Command {
 			if o.Workers < 1 {
 				return fmt.Errorf("--workers %d: want at least 1", o.Workers)
 			}
-			o.Options = cluster.Options{URL: cl.url, Creds: cl.creds, TLSCA: cl.tlsCA, Version: buildVersion(), Log: cmd.ErrOrStderr()}
-			o.Allowed = programAllowed
+			tok, err := cl.token()
+			if err != nil {
+				return err
+			}
+			for _, a := range o.Allow {
+				if _, err := allowedArgv(a); err != nil {
+					return fmt.Errorf("--allow-engine %q: %w", a, err)
+				}
+			}
+			o.Options = cluster.Options{URL: cl.url, Token: tok, Creds: cl.creds, TLSCA: cl.tlsCA, Version: buildVersion(), Log: cmd.ErrOrStderr()}
+			o.Allowed = commandAllowed
 			return cluster.Work(cmd.Context(), o)
 		},
 	}
 	c.Flags().StringVar(&cl.url, "broker", "", "the NATS JetStream broker, e.g. nats://127.0.0.1:4222")
-	c.Flags().StringVar(&cl.creds, "creds", "", "NATS credentials file")
-	c.Flags().StringVar(&cl.tlsCA, "tls-ca", "", "CA certificate for a TLS broker")
+	addAuthFlags(c, &cl)
 	c.Flags().IntVar(&o.Workers, "workers", runtime.NumCPU(), "games played at once")
-	c.Flags().StringArrayVar(&o.Allow, "allow-engine", nil, "an external engine program tasks may run here (repeat for each)")
+	c.Flags().StringArrayVar(&o.Allow, "allow-engine", nil, "an external engine command line tasks may run here, compared whole: 'cmd:PROG ARGS' as the tune names it, placeholders such as {weights} as written (repeat for each)")
 	return c
+}
+
+// allowedArgv reads an --allow-engine value: "cmd:PROG ARGS" or "PROG ARGS".
+func allowedArgv(a string) ([]string, error) {
+	if argv, ok, err := protocol.ParseCommand(a); ok {
+		return argv, err
+	}
+	argv := strings.Fields(a)
+	if len(argv) == 0 {
+		return nil, fmt.Errorf("no program")
+	}
+	return argv, nil
+}
+
+// commandAllowed reports whether argv is one of the allowed command lines, compared whole:
+// the same program (the same file once paths are resolved, see programAllowed) and the
+// same arguments, one for one. A worker trusting "evotune engine --game gomoku" does not
+// run "evotune match --a cmd:/usr/bin/touch …".
+func commandAllowed(argv []string, allowed []string) bool {
+	for _, a := range allowed {
+		want, err := allowedArgv(a)
+		if err != nil || len(want) != len(argv) || !programAllowed(argv[0], want[:1]) {
+			continue
+		}
+		if slices.Equal(want[1:], argv[1:]) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -55,7 +56,24 @@ func startTestBroker(t testing.TB, dir string) string {
 	port := freePort(t)
 	_, out := start(t, dir, "broker", "--addr", "127.0.0.1:"+strconv.Itoa(port), "--store", filepath.Join(dir, "store"))
 	waitFor(t, out, "broker: NATS with JetStream")
+	useBrokerToken(t, filepath.Join(dir, "store"))
 	return "nats://127.0.0.1:" + strconv.Itoa(port)
+}
+
+// useBrokerToken gives every evotune the test starts from now on the token the broker
+// made in store (through $EVOTUNE_BROKER_TOKEN, as a user would export it).
+func useBrokerToken(t testing.TB, store string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(store, "token"))
+	if err != nil {
+		t.Fatalf("the broker made no token: %v", err)
+	}
+	if fi, _ := os.Stat(filepath.Join(store, "token")); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the token file has mode %v, want 0600", fi.Mode().Perm())
+	}
+	tok := strings.TrimSpace(string(data))
+	t.Setenv("EVOTUNE_BROKER_TOKEN", tok)
+	return tok
 }
 
 // TestClusterTune is issue 14's acceptance on localhost: an embedded broker and three
@@ -70,6 +88,7 @@ func TestClusterTune(t *testing.T) {
 	store := filepath.Join(dir, "store")
 	broker, bout := start(t, dir, "broker", "--addr", addr, "--store", store)
 	waitFor(t, bout, "broker: NATS with JetStream")
+	useBrokerToken(t, store)
 	var workers []*exec.Cmd
 	var wouts []*bytes.Buffer
 	for i := 0; i < 3; i++ {
@@ -127,21 +146,32 @@ func TestClusterTune(t *testing.T) {
 	}
 }
 
-// TestWorkerRefusals: a worker refuses tasks naming an external engine it was not allowed,
-// and says so; the tune reports the task after its deliveries instead of waiting for ever.
+// TestWorkerRefusals: a worker refuses tasks naming an external engine whose command line
+// it was not given, answers them with the reason and keeps serving; the match says why it
+// waits and stops at --broker-timeout instead of waiting for ever; with the command line
+// allowed, the same worker plays it.
 func TestWorkerRefusals(t *testing.T) {
 	dir := t.TempDir()
 	url := startTestBroker(t, dir)
-	_, wout := start(t, dir, "worker", "--broker", url, "--workers", "1")
-	waitFor(t, wout, "worker 1×")
 	engine := "cmd:" + bin + " engine --game gomoku --depth 1"
+	_, wout := start(t, dir, "worker", "--broker", url, "--workers", "1", "--allow-engine", engine+" --width 3")
+	waitFor(t, wout, "worker 1×")
 	out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", engine, "--b", "default", "--games", "2", "--depth", "1",
-		"--broker", url, "--max-deliver", "2", "--ack-wait", "1s")
-	if code == 0 || !strings.Contains(stderr, "delivered 2 times") || !strings.Contains(stderr, "--allow-engine") {
+		"--broker", url, "--broker-timeout", "10s")
+	if code == 0 || !strings.Contains(stderr, "refused task") || !strings.Contains(stderr, "--allow-engine") || !strings.Contains(stderr, "--broker-timeout") {
 		t.Fatalf("match with a disallowed engine: exit %d\n%s\n%s", code, out, stderr)
 	}
 	if !strings.Contains(wout.String(), "refused task") {
 		t.Fatalf("the worker did not say it refused:\n%s", wout.String())
+	}
+	_, wout2 := start(t, dir, "worker", "--broker", url, "--workers", "1", "--allow-engine", engine)
+	waitFor(t, wout2, "worker 1×")
+	if out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", engine, "--b", "default", "--games", "2", "--depth", "1",
+		"--broker", url, "--broker-timeout", "60s"); code != 0 {
+		t.Fatalf("match with an allowed engine: %s\n%s\n%s", out, stderr, wout2.String())
+	}
+	if strings.Contains(wout.String(), "worker stopped") {
+		t.Fatalf("the refusing worker stopped:\n%s", wout.String())
 	}
 }
 
@@ -179,7 +209,7 @@ func TestClusterResumeAndVersions(t *testing.T) {
 	if tableDump(t, filepath.Join(dir, "local.db")) != tableDump(t, filepath.Join(dir, "remote.db")) {
 		t.Fatal("the resumed cluster run's database differs from the local run's")
 	}
-	if !strings.Contains(oout.String(), "refused task") || !strings.Contains(oout.String(), "this worker is 0.0.0-other") {
+	if !strings.Contains(oout.String(), "refused task") || !strings.Contains(oout.String(), "another build of evotune") || strings.Contains(oout.String(), "worker stopped") {
 		t.Fatalf("the other-version worker did not refuse:\n%s", oout.String())
 	}
 }

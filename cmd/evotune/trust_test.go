@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -17,6 +18,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // lockDir makes dir read-only for this process: chmod for a user, chattr +i for root (who
@@ -393,4 +397,127 @@ func TestUnplayedForfeits(t *testing.T) {
 	if n < m.UnplayedPairs {
 		t.Fatalf("%d unplayed pairs but %d unplayed games listed", m.UnplayedPairs, n)
 	}
+}
+
+// TestCraftedTaskRunsNothing is issue 25 cases 1–3 with a real embedded broker: the broker
+// makes a token and refuses clients without it (and tokens in URLs); a worker trusting
+// one evotune command line refuses a task published by the test whose engine is the same
+// binary with other arguments (evotune match … cmd:/usr/bin/touch FILE), answers it with
+// the reason, creates no file, ignores a LogFile the task names, and keeps serving; a
+// match with no worker, and one whose broker dies, say why they wait and stop at
+// --broker-timeout.
+func TestCraftedTaskRunsNothing(t *testing.T) {
+	dir := t.TempDir()
+	port := freePort(t)
+	addr, url := "127.0.0.1:"+strconv.Itoa(port), "nats://127.0.0.1:"+strconv.Itoa(port)
+	broker, bout := start(t, dir, "broker", "--addr", addr, "--store", filepath.Join(dir, "store"))
+	waitFor(t, bout, "clients need the token")
+	// No token: refused, naming the flag; a token in the URL: refused before connecting.
+	t.Setenv("EVOTUNE_BROKER_TOKEN", "")
+	if _, stderr, code := run(t, dir, "worker", "--broker", url); code == 0 || !strings.Contains(stderr, "--token-file") {
+		t.Fatalf("worker without the token: exit %d %s", code, stderr)
+	}
+	if _, stderr, code := run(t, dir, "worker", "--broker", "nats://s3cret@127.0.0.1:"+strconv.Itoa(port)); code == 0 || !strings.Contains(stderr, "visible to every user") || strings.Contains(stderr, "s3cret") {
+		t.Fatalf("worker with a token in the URL: exit %d %s", code, stderr)
+	}
+	tok := useBrokerToken(t, filepath.Join(dir, "store"))
+
+	trusted := "cmd:" + bin + " engine --game gomoku --depth 1"
+	_, wout := start(t, dir, "worker", "--broker", url, "--workers", "1", "--allow-engine", trusted)
+	waitFor(t, wout, "worker 1×")
+	build := regexp.MustCompile(`build (\S+)`).FindStringSubmatch(wout.String())[1]
+
+	nc, err := nats.Connect(url, nats.Token(tok))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, code := run(t, dir, "weights", "default", "--game", "gomoku", "--out", "w.json"); code != 0 {
+		t.Fatal("weights default")
+	}
+	var wf struct{ Weights json.RawMessage }
+	data, _ := os.ReadFile(filepath.Join(dir, "w.json"))
+	json.Unmarshal(data, &wf)
+	touched, logFile := filepath.Join(dir, "TOUCHED"), filepath.Join(dir, "ENGINE.LOG")
+	evil := []string{bin, "match", "--game", "gomoku", "--a", "cmd:/usr/bin/touch " + touched, "--b", "default", "--games", "2", "--depth", "1"}
+	good := strings.Fields(strings.TrimPrefix(trusted, "cmd:"))
+	publish := func(batch string, argv []string) map[string]any {
+		t.Helper()
+		ext := map[string]any{"Argv": argv, "LogFile": logFile, "MoveTime": int64(10 * time.Second)}
+		task := map[string]any{"version": build, "batch": batch, "index": 0, "game": "gomoku", "board": 0, "limits": map[string]any{"depth": 1},
+			"max_plies": 0, "forfeit": true, "black": wf.Weights, "white": wf.Weights, "black_ext": ext, "opening": []string{"h8"}}
+		body, _ := json.Marshal(task)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := js.Publish(ctx, "evotune.task."+batch, body); err != nil {
+			t.Fatal(err)
+		}
+		cons, err := js.OrderedConsumer(ctx, "EVOTUNE_RESULTS", jetstream.OrderedConsumerConfig{FilterSubjects: []string{"evotune.result." + batch}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := cons.Next(jetstream.FetchMaxWait(time.Minute))
+		if err != nil {
+			t.Fatalf("no answer to the task of batch %s: %v\n%s", batch, err, wout.String())
+		}
+		var r map[string]any
+		json.Unmarshal(m.Data(), &r)
+		return r
+	}
+	r := publish("0123456789abcdef01234567", evil)
+	if ref, _ := r["refused"].(string); !strings.Contains(ref, "--allow-engine") {
+		t.Fatalf("the crafted task was not refused with the reason: %v", r)
+	}
+	r = publish("0123456789abcdef01234568", good)
+	if ref, _ := r["refused"].(string); ref != "" || r["record"] == nil {
+		t.Fatalf("the trusted command line was not played: %v\n%s", r, wout.String())
+	}
+	for _, f := range []string{touched, logFile} {
+		if _, err := os.Stat(f); err == nil {
+			t.Fatalf("%s exists: a task made the worker write a file", f)
+		}
+	}
+	// The worker still serves: a match through the broker completes.
+	if _, stderr, code := run(t, dir, "match", "--game", "gomoku", "--games", "4", "--depth", "1", "--broker", url, "--broker-timeout", "60s"); code != 0 {
+		t.Fatalf("match after the crafted task: %s\n%s", stderr, wout.String())
+	}
+	// No silent waits: with no worker, and with the broker gone.
+	store2 := filepath.Join(dir, "store2")
+	port2 := freePort(t)
+	url2 := "nats://127.0.0.1:" + strconv.Itoa(port2)
+	broker2, bout2 := start(t, dir, "broker", "--addr", "127.0.0.1:"+strconv.Itoa(port2), "--store", store2)
+	waitFor(t, bout2, "clients need the token")
+	useBrokerToken(t, store2)
+	begin := time.Now()
+	_, stderr, code := run(t, dir, "match", "--game", "gomoku", "--games", "4", "--depth", "1", "--broker", url2, "--broker-timeout", "10s")
+	if code == 0 || !strings.Contains(stderr, "no worker is asking for tasks") || !strings.Contains(stderr, "--broker-timeout") || time.Since(begin) > time.Minute {
+		t.Fatalf("match with no worker: exit %d after %v\n%s", code, time.Since(begin), stderr)
+	}
+	// A broker that dies in the middle of a match and does not come back.
+	_, wout2 := start(t, dir, "worker", "--broker", url2, "--workers", "1")
+	waitFor(t, wout2, "worker 1×")
+	m, mout := start(t, dir, "match", "--game", "gomoku", "--games", "2000", "--depth", "2", "--broker", url2, "--broker-timeout", "10s")
+	waitFor(t, mout, "games go to the workers")
+	time.Sleep(time.Second)
+	broker2.Process.Kill()
+	broker2.Wait()
+	errc := make(chan error, 1)
+	go func() { errc <- m.Wait() }()
+	select {
+	case err := <-errc:
+		if err == nil || !strings.Contains(mout.String(), "--broker-timeout") || !strings.Contains(mout.String(), "unreachable") {
+			t.Fatalf("match whose broker died: %v\n%s", err, mout.String())
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("match whose broker died still waits:\n%s", mout.String())
+	}
+	_, stderr, code = run(t, dir, "match", "--game", "gomoku", "--games", "4", "--depth", "1", "--broker", url2)
+	if code == 0 || !strings.Contains(stderr, "no servers available") {
+		t.Fatalf("match with the broker gone: exit %d\n%s", code, stderr)
+	}
+	_ = broker
 }

@@ -25,7 +25,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"regexp"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -55,8 +59,10 @@ type Options struct {
 	// URL is the broker, e.g. nats://127.0.0.1:4222 (a token may ride in it:
 	// nats://TOKEN@host:4222).
 	URL string
-	// Creds is a NATS credentials file; TLSCA a CA certificate for TLS; both optional.
-	Creds, TLSCA string
+	// Token is the broker's token (Broker makes one by default; see TokenFile); Creds a
+	// NATS credentials file; TLSCA a CA certificate for TLS; all optional. A token is never
+	// taken from the URL (visible to every user in ps): Connect refuses nats://TOKEN@host.
+	Token, Creds, TLSCA string
 	// AckWait is how long a worker may hold a task without acknowledging it before it is
 	// redelivered to another (a killed worker's tasks come back after it); MaxDeliver is
 	// how many deliveries a task gets before it is reported as failed. Defaults 30 s and 5.
@@ -64,6 +70,10 @@ type Options struct {
 	MaxDeliver int
 	// Version is the program version; workers refuse tasks of another version.
 	Version string
+	// StatusEvery is how often a batch without a finished game says why (no worker
+	// connected, the broker unreachable, tasks refused), default 10 s; StallTimeout ends
+	// the batch with an error after that long without a finished game (default 10 min).
+	StatusEvery, StallTimeout time.Duration
 	// Log receives progress and notices (nil: none).
 	Log io.Writer
 }
@@ -72,6 +82,20 @@ func (o Options) logf(format string, args ...any) {
 	if o.Log != nil {
 		fmt.Fprintf(o.Log, format+"\n", args...)
 	}
+}
+
+// TokenEnv is the environment variable clients read the broker's token from when no
+// --token-file is given.
+const TokenEnv = "EVOTUNE_BROKER_TOKEN"
+
+// redact hides a URL's user information.
+func redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	u.User = url.User("REDACTED")
+	return u.String()
 }
 
 // Connect opens a connection that reconnects for ever (a restarted broker is waited for)
@@ -84,8 +108,14 @@ func Connect(ctx context.Context, o Options, own bool) (*nats.Conn, jetstream.Je
 	if o.MaxDeliver <= 0 {
 		o.MaxDeliver = 5
 	}
+	if u, err := url.Parse(o.URL); err == nil && u.User != nil {
+		return nil, nil, fmt.Errorf("broker %s: a token or password in the URL is visible to every user of this machine (ps); give it with --token-file FILE or $%s", redact(o.URL), TokenEnv)
+	}
 	opts := []nats.Option{nats.Name("evotune " + o.Version), nats.MaxReconnects(-1), nats.ReconnectWait(500 * time.Millisecond),
 		nats.RetryOnFailedConnect(false)}
+	if o.Token != "" {
+		opts = append(opts, nats.Token(o.Token))
+	}
 	if o.Creds != "" {
 		opts = append(opts, nats.UserCredentials(o.Creds))
 	}
@@ -94,6 +124,9 @@ func Connect(ctx context.Context, o Options, own bool) (*nats.Conn, jetstream.Je
 	}
 	nc, err := nats.Connect(o.URL, opts...)
 	if err != nil {
+		if errors.Is(err, nats.ErrAuthorization) || strings.Contains(err.Error(), "Authorization") {
+			return nil, nil, fmt.Errorf("broker %s: %w: give the broker's token with --token-file FILE or $%s (the broker prints where it keeps it)", o.URL, err, TokenEnv)
+		}
 		return nil, nil, fmt.Errorf("broker %s: %w", o.URL, err)
 	}
 	js, err := jetstream.New(nc)
@@ -148,19 +181,15 @@ type task struct {
 	Name        string                 `json:"name,omitempty"`
 }
 
-// result is a played task on the wire.
+// result is a played task on the wire, or a worker's refusal of it (Refused says why:
+// another build, an engine its owner did not allow, a task it cannot decode); a refusal
+// is not a game and the task goes out again for another worker.
 type result struct {
-	Batch  string            `json:"batch"`
-	Index  int               `json:"index"`
-	Record engine.GameRecord `json:"record"`
-	Worker string            `json:"worker"`
-}
-
-// notice is a worker's message about a task it refused (a version or engine it may not
-// run), published on evotune.notice.BATCH for the tune process to print.
-type notice struct {
-	Batch, Worker, Text string
-	Index               int
+	Batch   string            `json:"batch"`
+	Index   int               `json:"index"`
+	Record  engine.GameRecord `json:"record"`
+	Worker  string            `json:"worker"`
+	Refused string            `json:"refused,omitempty"`
 }
 
 func ruleOf(g engine.Game) string {
@@ -246,6 +275,11 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 	left := len(tasks)
 	finished := make(chan struct{})
 	failed := make(chan error, 1)
+	lastGame := time.Now()             // the last finished game (or the batch's start)
+	refusals, lastRefusal := 0, ""     // refusals since the last finished game
+	retries := make([]int, len(tasks)) // a refused task is published again, under a new ID
+	var again []int                    // refused tasks to publish again at the next tick
+	told := map[string]bool{}          // refusal reasons printed, by worker
 	// Results first (the stream keeps them: results of a resumed batch are read back).
 	cons, err := c.js.OrderedConsumer(ctx, ResultStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{resultPrefix + batch}})
 	if err != nil {
@@ -261,7 +295,18 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 		if got[r.Index] {
 			return // a redelivered task played twice: counted once
 		}
+		if r.Refused != "" {
+			refusals++
+			lastRefusal = fmt.Sprintf("worker %s refused task %d: %s", r.Worker, r.Index, r.Refused)
+			if key := r.Worker + "\x00" + r.Refused; !told[key] { // each worker's reason once
+				told[key] = true
+				c.o.logf("cluster: %s (it goes out again for another worker)", lastRefusal)
+			}
+			again = append(again, r.Index)
+			return
+		}
 		got[r.Index], recs[r.Index] = true, r.Record
+		lastGame, refusals, lastRefusal = time.Now(), 0, ""
 		left--
 		if done != nil {
 			done()
@@ -299,46 +344,116 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 		return nil, err
 	}
 	defer adv.Unsubscribe()
-	note, err := c.nc.Subscribe(noticePrefix+batch, func(m *nats.Msg) {
-		var n notice
-		if json.Unmarshal(m.Data, &n) == nil {
-			c.o.logf("worker %s, task %d: %s", n.Worker, n.Index, n.Text)
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	defer note.Unsubscribe()
-	for i, t := range wire {
+	send := func(i int) error {
+		data, _ := json.Marshal(wire[i])
+		id := fmt.Sprintf("%s/%d", batch, i)
 		mu.Lock()
-		have := got[i]
-		mu.Unlock()
-		if have {
-			continue
+		if retries[i] > 0 {
+			id += fmt.Sprintf("/retry%d", retries[i])
 		}
-		data, _ := json.Marshal(t)
-		ack, err := c.publish(ctx, taskPrefix+batch, data, fmt.Sprintf("%s/%d", batch, i))
+		mu.Unlock()
+		ack, err := c.publish(ctx, taskPrefix+batch, data, id)
 		if err != nil {
-			return nil, fmt.Errorf("cluster: publish task %d of batch %s: %w", i, batch, err)
+			return fmt.Errorf("cluster: publish task %d of batch %s: %w", i, batch, err)
 		}
 		// A duplicate (a task still queued from a killed run) acks with the original's
 		// sequence: watch that one.
 		mu.Lock()
 		seqs[ack.Sequence] = i
 		mu.Unlock()
+		return nil
 	}
-	select {
-	case <-finished:
-	case err := <-failed:
-		return nil, err
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	for i := range wire {
+		mu.Lock()
+		have := got[i]
+		mu.Unlock()
+		if have {
+			continue
+		}
+		if err := send(i); err != nil {
+			return nil, err
+		}
 	}
-	return recs, nil
+	stall := orDefault(c.o.StallTimeout, 10*time.Minute)
+	every := min(orDefault(c.o.StatusEvery, 10*time.Second), stall/2)
+	tick := time.NewTicker(min(every, time.Second))
+	defer tick.Stop()
+	lastStatus := time.Now()
+	for {
+		select {
+		case <-finished:
+			return recs, nil
+		case err := <-failed:
+			return nil, err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-tick.C:
+			// Refused tasks go out again (another worker may take them; a pool that only
+			// refuses ends at the stall time), at most once a tick.
+			mu.Lock()
+			resend := again
+			again = nil
+			for _, i := range resend {
+				retries[i]++
+			}
+			mu.Unlock()
+			for _, i := range resend {
+				mu.Lock()
+				have := got[i]
+				mu.Unlock()
+				if !have {
+					if err := send(i); err != nil {
+						return nil, err
+					}
+				}
+			}
+			mu.Lock()
+			idle, why := time.Since(lastGame), lastRefusal
+			n := refusals
+			mu.Unlock()
+			if idle < every || time.Since(lastStatus) < every {
+				continue
+			}
+			lastStatus = time.Now()
+			status := c.status(ctx)
+			if n > 0 {
+				status += fmt.Sprintf("; %d refusals, the last: %s", n, why)
+			}
+			if idle >= stall {
+				return nil, fmt.Errorf("cluster: no game of batch %s finished for %v (%s); stopping (--broker-timeout)", batch, idle.Round(time.Second), status)
+			}
+			c.o.logf("cluster: no game finished for %v: %s; waiting (up to --broker-timeout %v)", idle.Round(time.Second), status, stall)
+		}
+	}
 }
 
-// publish retries through a broker restart until ctx ends.
+// status describes the broker and its work queue for a batch that waits: unreachable, or
+// how many workers wait for tasks, how many tasks are queued and how many are being played.
+func (c *Client) status(ctx context.Context) string {
+	if !c.nc.IsConnected() {
+		return fmt.Sprintf("the broker %s is unreachable (%s), reconnecting", c.o.URL, strings.ToLower(c.nc.Status().String()))
+	}
+	qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	cons, err := c.js.Consumer(qctx, TaskStream, WorkerGroup)
+	if err != nil {
+		return fmt.Sprintf("the broker does not answer: %v", err)
+	}
+	info, err := cons.Info(qctx)
+	if err != nil {
+		return fmt.Sprintf("the broker does not answer: %v", err)
+	}
+	workers := "no worker is asking for tasks"
+	if info.NumWaiting > 0 {
+		workers = fmt.Sprintf("%d worker requests waiting for tasks", info.NumWaiting)
+	}
+	return fmt.Sprintf("broker connected, %s, %d tasks queued, %d being played", workers, info.NumPending, info.NumAckPending)
+}
+
+// publish retries through a broker restart until ctx ends or the broker stays away for
+// the stall timeout, saying so every StatusEvery.
 func (c *Client) publish(ctx context.Context, subj string, data []byte, id string) (*jetstream.PubAck, error) {
+	start, said := time.Now(), time.Now()
 	for {
 		ack, err := c.js.Publish(ctx, subj, data, jetstream.WithMsgID(id))
 		if err == nil {
@@ -347,7 +462,13 @@ func (c *Client) publish(ctx context.Context, subj string, data []byte, id strin
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		c.o.logf("cluster: publish: %v; retrying", err)
+		if stall := orDefault(c.o.StallTimeout, 10*time.Minute); time.Since(start) >= stall {
+			return nil, fmt.Errorf("the broker %s did not take a task for %v: %v; stopping (--broker-timeout)", c.o.URL, time.Since(start).Round(time.Second), err)
+		}
+		if time.Since(said) >= orDefault(c.o.StatusEvery, 10*time.Second) {
+			c.o.logf("cluster: the broker %s does not take tasks for %v (%v); retrying", c.o.URL, time.Since(start).Round(time.Second), err)
+			said = time.Now()
+		}
 		select {
 		case <-time.After(time.Second):
 		case <-ctx.Done():
@@ -356,25 +477,34 @@ func (c *Client) publish(ctx context.Context, subj string, data []byte, id strin
 	}
 }
 
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
 // WorkerOptions configure a worker.
 type WorkerOptions struct {
 	Options
 	// Workers is how many games it plays at once (one engine pair per goroutine).
 	Workers int
-	// Allow lists the external engine programs this worker may run; a task naming any
+	// Allow lists the external engine command lines this worker may run; a task naming any
 	// other is refused (a task never makes a worker run a command it was not told to trust).
 	Allow []string
-	// Allowed decides whether a program is in Allow (the same path, or the same file).
-	Allowed func(prog string, allow []string) bool
+	// Allowed decides whether a task's engine command line (its argv, with {NAME} and
+	// {weights} placeholders as written) is one of Allow, compared whole.
+	Allowed func(argv []string, allow []string) bool
 }
 
 // Work pulls tasks and plays them until ctx ends: each task's game is played in this
 // process (tuner.PlayLocal, fresh players), its record published on the results stream
 // with the task's ID, then the task is acknowledged; a long game keeps its task with
-// in-progress signals. A task naming an external engine not allowed is refused (negatively
-// acknowledged, so another worker may take it) with a notice to the tune process; a task
-// of another program version is refused the same way and the worker stops with that
-// error (every task of that run would be refused, each refusal using up a delivery).
+// in-progress signals. A task is data: one this worker will not or cannot play (another
+// build, an external engine whose command line its owner did not list, an undecodable
+// task) is answered with a refusal on the results stream and terminated (JetStream Term,
+// never redelivered to it), and the worker keeps serving; the tune process publishes it
+// again for another worker and reports the refusal.
 func Work(ctx context.Context, o WorkerOptions) error {
 	nc, js, err := Connect(ctx, o.Options, false)
 	if err != nil {
@@ -388,19 +518,17 @@ func Work(ctx context.Context, o WorkerOptions) error {
 	if info, err := cons.Info(ctx); err == nil {
 		o.AckWait = info.Config.AckWait // the tune's setting: keep tasks with signals well within it
 	}
-	o.logf("worker %d×, broker %s, ack wait %v", max(1, o.Workers), o.URL, o.AckWait)
+	o.logf("worker %d×, broker %s, ack wait %v, build %s", max(1, o.Workers), o.URL, o.AckWait, o.Version)
 	host, _ := os.Hostname()
 	me := fmt.Sprintf("%s/%d", host, os.Getpid())
-	var played, mu = 0, sync.Mutex{}
+	var played, refused, mu = 0, 0, sync.Mutex{}
 	start := time.Now()
-	ctx, stopAll := context.WithCancel(ctx)
-	defer stopAll()
-	var versionErr error
 	var wg sync.WaitGroup
 	for w := 0; w < max(1, o.Workers); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var backoff time.Duration // after refusals
 			for ctx.Err() == nil {
 				batch, err := cons.Fetch(1, jetstream.FetchMaxWait(2*time.Second))
 				if err != nil {
@@ -411,26 +539,27 @@ func Work(ctx context.Context, o WorkerOptions) error {
 				}
 				for m := range batch.Messages() {
 					rec, t, refuse := play(ctx, o, m, js)
-					if t.Version != "" && t.Version != o.Version {
-						// Every task of that run will be refused: stop pulling them (each pull
-						// uses up one of the task's deliveries) and say so once.
-						data, _ := json.Marshal(notice{Batch: t.Batch, Index: t.Index, Worker: me, Text: refuse})
-						nc.Publish(noticePrefix+t.Batch, data)
-						m.Nak()
-						mu.Lock()
-						if versionErr == nil {
-							versionErr = fmt.Errorf("refused task %d of batch %s: %s; this worker stops", t.Index, t.Batch, refuse)
-							o.logf("%v", versionErr)
-						}
-						mu.Unlock()
-						stopAll()
-						return
-					}
 					if refuse != "" {
-						o.logf("refused task %d of batch %s: %s", t.Index, t.Batch, refuse)
-						data, _ := json.Marshal(notice{Batch: t.Batch, Index: t.Index, Worker: me, Text: refuse})
-						nc.Publish(noticePrefix+t.Batch, data)
-						m.NakWithDelay(time.Second)
+						// The task is data this worker will not or cannot play: say why in its
+						// result, end this delivery for good (Term: no redelivery uses up the
+						// task here) and keep serving. The tune process sends it out again for
+						// another worker and says so.
+						o.logf("refused task %d of batch %s: %s", t.Index, safeLog(t.Batch), refuse)
+						data, _ := json.Marshal(result{Batch: t.Batch, Index: t.Index, Worker: me, Refused: refuse})
+						if t.Batch != "" {
+							js.Publish(ctx, resultPrefix+t.Batch, data, jetstream.WithMsgID(m.Headers().Get(nats.MsgIdHdr)+"/refused/"+me))
+						}
+						m.Term()
+						mu.Lock()
+						refused++
+						mu.Unlock()
+						// Leave the queue to workers that can play it for a while: the next
+						// tasks are likely of the same run (twice as long each time, ≤ 30 s).
+						backoff = min(max(2*backoff, time.Second), 30*time.Second)
+						select {
+						case <-time.After(backoff):
+						case <-ctx.Done():
+						}
 						continue
 					}
 					if ctx.Err() != nil {
@@ -443,33 +572,51 @@ func Work(ctx context.Context, o WorkerOptions) error {
 						continue
 					}
 					m.Ack()
+					backoff = 0
 					mu.Lock()
 					played++
 					n := played
 					mu.Unlock()
 					o.logf("played %s game %d of batch %s (%s, %d plies, %s) in %.2fs; %d games, %.2f games/s",
-						t.Game, t.Index, t.Batch, t.Name, rec.Plies, rec.Outcome, rec.Duration.Seconds(), n, float64(n)/time.Since(start).Seconds())
+						t.Game, t.Index, t.Batch, safeLog(t.Name), rec.Plies, rec.Outcome, rec.Duration.Seconds(), n, float64(n)/time.Since(start).Seconds())
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	return versionErr
+	o.logf("worker stopped: %d games played, %d tasks refused", played, refused)
+	return nil
 }
+
+// safeLog quotes text from a task for the worker's log when it holds anything but
+// printable ASCII (a task is data from whoever can publish on the broker).
+func safeLog(s string) string {
+	for _, r := range s {
+		if r < 0x20 || r > 0x7e {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+// batchID is what encodeBatch names a batch: 24 hexadecimal digits.
+var batchID = regexp.MustCompile(`^[0-9a-f]{24}$`)
 
 // play decodes and plays one task; refuse says why the worker will not.
 func play(ctx context.Context, o WorkerOptions, m jetstream.Msg, js jetstream.JetStream) (engine.GameRecord, task, string) {
 	var t task
 	if err := json.Unmarshal(m.Data(), &t); err != nil {
-		m.Term() // never playable: do not redeliver
-		return engine.GameRecord{}, t, "undecodable task: " + err.Error()
+		return engine.GameRecord{}, task{}, "undecodable task: " + err.Error()
+	}
+	if !batchID.MatchString(t.Batch) {
+		return engine.GameRecord{}, task{Index: t.Index}, "the task's batch is not a batch ID"
 	}
 	if t.Version != o.Version {
-		return engine.GameRecord{}, t, fmt.Sprintf("the task is for evotune %s, this worker is %s: results of different engines must not mix; run a worker of that version", t.Version, o.Version)
+		return engine.GameRecord{}, t, "the task is for another build of evotune than this worker's: results of different engines must not mix; run workers of the tune's build"
 	}
 	for _, ext := range []*protocol.ExternalSpec{t.BlackExt, t.WhiteExt} {
-		if ext != nil && (len(ext.Argv) == 0 || o.Allowed == nil || !o.Allowed(ext.Argv[0], o.Allow)) {
-			return engine.GameRecord{}, t, fmt.Sprintf("the task runs the external engine %s, which this worker was not started with --allow-engine for", ext.Name())
+		if ext != nil && (len(ext.Argv) == 0 || o.Allowed == nil || !o.Allowed(ext.Argv, o.Allow)) {
+			return engine.GameRecord{}, t, fmt.Sprintf("the task runs the external engine %s, a command line this worker's owner did not list with --allow-engine", ext.Name())
 		}
 	}
 	entry, err := genomes.Lookup(t.Game)
