@@ -37,6 +37,7 @@ type matchOpts struct {
 	moveTime time.Duration
 	gameTime time.Duration
 	overhead time.Duration
+	startup  time.Duration
 	bzJSON   bool
 	bzKeep   bool
 	logDir   string
@@ -74,6 +75,7 @@ func newMatchCmd() *cobra.Command {
 	f.StringVar(&o.b, "b", "default", "player B: as --a")
 	f.DurationVar(&o.moveTime, "move-time", 5*time.Second, "external engines: time limit per move (exceeding it loses the game)")
 	f.DurationVar(&o.gameTime, "game-time", 0, "external engines: time limit per game (0 = none)")
+	f.DurationVar(&o.startup, "startup-time", protocol.StartupAllowance, "external engines: time to start and answer the handshake, apart from the move clock (a time-out there is a start-up failure: the pair is not counted)")
 	f.DurationVar(&o.overhead, "move-overhead", protocol.DefaultMoveOverhead, "external engines: tolerance per move on top of --move-time (and of --game-time) before a late answer loses")
 	f.StringVar(&o.swapRule, "opening-rule", "", "gomoku: open every game with a swap opening laid by the players: swap2 (Gomocup's SWAP2BOARD) or swap3 (the swap after the third move); replaces --openings")
 	f.BoolVar(&o.bzKeep, "botzone-keep-running", false, "amazons external engines: keep the bot's process between turns (Botzone's keep-running mode)")
@@ -117,7 +119,10 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		}
 		sprt = &s
 	}
-	tmpl := protocol.ExternalSpec{MoveTime: o.moveTime, GameTime: o.gameTime, Overhead: o.overhead, BotzoneJSON: o.bzJSON, BotzoneKeepRunning: o.bzKeep}
+	if o.startup < 100*time.Millisecond || o.startup > time.Hour {
+		return fmt.Errorf("--startup-time %v: want 100ms to 1h", o.startup)
+	}
+	tmpl := protocol.ExternalSpec{MoveTime: o.moveTime, GameTime: o.gameTime, Overhead: o.overhead, BotzoneJSON: o.bzJSON, BotzoneKeepRunning: o.bzKeep, StartupTime: o.startup}
 	if o.logDir != "" {
 		if err := os.MkdirAll(o.logDir, 0o755); err != nil {
 			return fmt.Errorf("--engine-log: %w", err)

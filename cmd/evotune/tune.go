@@ -92,7 +92,7 @@ func newTuneCmd() *cobra.Command {
 	f.StringVar(&o.cfg.WeightsFormat, "weights-format", "json", "format of the {weights} file: json (flat {\"name\": value}), evotune (the built-in engines' weights file) or ini (name=value)")
 	f.BoolVar(&o.cfg.GomocupInfo, "gomocup-info", false, "gomoku: send every gene as 'INFO NAME VALUE' after START")
 	f.Float64Var(&o.cfg.EngineMoveTime, "engine-move-time", tuner.DefaultEngineMoveTime, "seconds per move of the outside engine (fix its depth through ARGS for a deterministic run)")
-	f.Float64Var(&o.cfg.StartupTime, "startup-time", tuner.DefaultStartupTime, "seconds an outside engine may take to start and answer its handshake, apart from its move clock")
+	f.Float64Var(&o.cfg.StartupTime, "startup-time", tuner.DefaultStartupTime, "seconds an outside engine (and each --opponent) may take to start and answer its handshake, apart from its move clock")
 	f.StringVar(&o.configFile, "config", "", "YAML config file (flags given on the command line override it)")
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	addClusterFlags(c, &o.cluster)
@@ -316,7 +316,7 @@ func probeOpponents(ctx context.Context, errOut io.Writer, cfg tuner.Config) err
 		if err != nil {
 			return fmt.Errorf("--opponent: %w", err)
 		}
-		spec := &protocol.ExternalSpec{Argv: argv, MoveTime: time.Duration(cfg.OpponentMoveTime * float64(time.Second))}
+		spec := &protocol.ExternalSpec{Argv: argv, MoveTime: time.Duration(cfg.OpponentMoveTime * float64(time.Second)), StartupTime: time.Duration(orZero(cfg.StartupTime, tuner.DefaultStartupTime) * float64(time.Second))}
 		if spec.MoveTime <= 0 {
 			spec.MoveTime = 5 * time.Second
 		}
@@ -524,4 +524,12 @@ func (p *progress) finish() {
 		p.bar.Finish()
 		fmt.Fprintln(p.w)
 	}
+}
+
+// orZero is x, or def when x is 0 (a setting left at its default).
+func orZero(x, def float64) float64 {
+	if x == 0 {
+		return def
+	}
+	return x
 }

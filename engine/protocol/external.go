@@ -196,7 +196,7 @@ type External struct {
 // StartupAllowance is how long a newly started engine may take to answer its handshake
 // (Gomocup START, SAU name?), on top of and separate from its time for the first move, as
 // the reference managers allow: loading tables is not thinking.
-const StartupAllowance = 5 * time.Second
+const StartupAllowance = 10 * time.Second
 
 // NewExternal returns a player for one game of g.
 func NewExternal(spec ExternalSpec, g engine.Game) *External {
