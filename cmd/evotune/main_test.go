@@ -457,20 +457,30 @@ func TestExternalEngines(t *testing.T) {
 		path := filepath.Join(dir, name)
 		os.WriteFile(path, []byte(body), 0o755)
 		out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", "cmd:"+path, "--b", "default", "--depth", "1", "--games", "4", "--move-time", "300ms", "--json")
-		var m struct {
-			Result struct{ Wins, Draws, Losses int }
-			Games  []struct {
-				Record struct {
-					Forfeit  string
-					BlackLog string `json:"black_log"`
-					WhiteLog string `json:"white_log"`
-				}
+		type game struct {
+			Record struct {
+				Forfeit  string
+				BlackLog string `json:"black_log"`
+				WhiteLog string `json:"white_log"`
 			}
 		}
-		if code != 0 || json.Unmarshal([]byte(out), &m) != nil || m.Result.Losses != 4 || len(m.Games) != 4 {
+		var m struct {
+			Result        struct{ Wins, Draws, Losses int }
+			Games         []game
+			Unplayed      []game
+			UnplayedPairs int `json:"unplayed_pairs"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &m) != nil {
 			t.Fatalf("%s: exit %d, %s %s", name, code, out, stderr)
 		}
-		for _, gm := range m.Games {
+		// An illegal move is a move: those games count as losses. An engine that dies or
+		// never answers forfeits before its first move: no game says how strong it is, the
+		// pairs are reported apart (issue 25 case 10).
+		if name == "illegal.sh" && (m.Result.Losses != 4 || len(m.Games) != 4 || m.UnplayedPairs != 0) ||
+			name != "illegal.sh" && (m.Result != struct{ Wins, Draws, Losses int }{} || len(m.Unplayed) != 4 || m.UnplayedPairs != 2) {
+			t.Fatalf("%s: %+v, %d games, %d unplayed pairs", name, m.Result, len(m.Games), m.UnplayedPairs)
+		}
+		for _, gm := range append(m.Games, m.Unplayed...) {
 			if !strings.Contains(gm.Record.Forfeit, want[name]) {
 				t.Fatalf("%s: forfeit %q, want %q", name, gm.Record.Forfeit, want[name])
 			}

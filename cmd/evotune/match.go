@@ -251,6 +251,9 @@ func (m matchJSON) with(r tuner.MatchResult) matchJSON {
 	if m.Unplayed == nil {
 		m.Unplayed = []tuner.MatchGame{}
 	}
+	if m.Games == nil {
+		m.Games = []tuner.MatchGame{}
+	}
 	if r.Warning != "" {
 		m.Warning = &r.Warning
 	}
