@@ -330,6 +330,15 @@ func TestResumeExternalEngines(t *testing.T) {
 	if dirState(t, dir) != before {
 		t.Fatal("the refused resume changed files or rows")
 	}
+	// The same program with other arguments (a crafted database) is not the command allowed.
+	raw.Exec(`UPDATE runs SET config = json_set(config, '$.opponents', json_array(?))`, "cmd:"+engine+" --evil")
+	if _, stderr, code := run(t, dir, "resume", "1", "--allow-engine", engine); code == 0 || !strings.Contains(stderr, "--evil") {
+		t.Fatalf("resume of other arguments with the program allowed: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the refused resume started the engine")
+	}
+	raw.Exec(`UPDATE runs SET config = json_set(config, '$.opponents', json_array(?))`, "cmd:"+engine)
 	if _, stderr, code := run(t, dir, "resume", "1", "--allow-engine", engine); code != 0 {
 		t.Fatalf("resume --allow-engine: exit %d, %q", code, stderr)
 	}

@@ -52,7 +52,7 @@ func newResumeCmd() *cobra.Command {
 	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	c.Flags().IntVar(&o.workers, "workers", 0, "games played at once (default: the run's)")
 	addClusterFlags(c, &o.cluster)
-	c.Flags().StringArrayVar(&o.allow, "allow-engine", nil, "an external engine program the run's stored configuration names that this machine may run (repeat for each; a database can come from someone else)")
+	c.Flags().StringArrayVar(&o.allow, "allow-engine", nil, "an external engine command line the run's stored configuration names that this machine may run, compared whole ('cmd:PROG ARGS'; repeat for each; a database can come from someone else)")
 	c.Flags().StringVar(&o.verifyOpenings, "verify-openings", "", "the run's verification opening file, named again: needed only for a database that stored the file's name without its openings (evotune never opens a path found in a database)")
 	c.Flags().BoolVar(&o.force, "force", false, "take the run over even though its recorded process is alive (its PID was reused by another program); the old writer, if it is still evotune, stops at its next save")
 	return c
@@ -154,9 +154,9 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 
 // allowEngines is the trust rule for stored configurations (the same as a cluster
 // worker's): a run's database may come from someone else, so each external engine its
-// configuration names runs only if --allow-engine names its program (the same path, or
-// the same file once both are resolved). The error lists every command and how to allow
-// them; nothing has run.
+// configuration names runs only if --allow-engine names its whole command line (the same
+// program, as a path or the same file once both are resolved, and the same arguments; see
+// commandAllowed). The error lists every command and how to allow them; nothing has run.
 func allowEngines(runID int64, opponents, allowed []string) error {
 	var missing []string
 	for _, op := range opponents {
@@ -164,7 +164,7 @@ func allowEngines(runID int64, opponents, allowed []string) error {
 		if err != nil || !ok {
 			return fmt.Errorf("run %d: stored opponent %q: want cmd:PATH [ARGS]", runID, op)
 		}
-		if !programAllowed(argv[0], allowed) {
+		if !commandAllowed(argv, allowed) {
 			missing = append(missing, op)
 		}
 	}
@@ -175,9 +175,8 @@ func allowEngines(runID int64, opponents, allowed []string) error {
 	fmt.Fprintf(&b, "run %d's stored configuration runs external engines this machine has not allowed; none was started:", runID)
 	var flags []string
 	for _, m := range missing {
-		argv, _, _ := protocol.ParseCommand(m)
-		fmt.Fprintf(&b, "\n  %s", m)
-		flags = append(flags, "--allow-engine "+shellQuote(argv[0]))
+		fmt.Fprintf(&b, "\n  %s", safe(m))
+		flags = append(flags, "--allow-engine "+shellQuote(m))
 	}
 	fmt.Fprintf(&b, "\nread what they are, then allow each: evotune resume %d %s", runID, strings.Join(flags, " "))
 	return errors.New(b.String())

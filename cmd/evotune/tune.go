@@ -210,9 +210,9 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	if o.resume != 0 {
 		ro := resumeOpts{dbPath: o.dbPath, cluster: o.cluster}
-		for _, op := range append([]string{o.cfg.Engine}, o.cfg.Opponents...) { // naming an engine again allows it
-			if argv, ok, err := protocol.ParseCommand(op); ok && err == nil {
-				ro.allow = append(ro.allow, argv[0])
+		for _, op := range append([]string{o.cfg.Engine}, o.cfg.Opponents...) { // naming an engine again allows that command line
+			if _, ok, err := protocol.ParseCommand(op); ok && err == nil {
+				ro.allow = append(ro.allow, op)
 			}
 		}
 		if o.changed != nil && o.changed("workers") {
