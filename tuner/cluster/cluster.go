@@ -49,7 +49,6 @@ const (
 	WorkerGroup   = "workers"
 	taskPrefix    = "evotune.task."
 	resultPrefix  = "evotune.result."
-	noticePrefix  = "evotune.notice."
 	dedupWindow   = 24 * time.Hour
 	resultsMaxAge = 24 * time.Hour
 )
@@ -74,7 +73,7 @@ type Options struct {
 	// connected, the broker unreachable, tasks refused), default 10 s; StallTimeout ends
 	// the batch with an error after that long without a finished game (default 10 min).
 	StatusEvery, StallTimeout time.Duration
-	// Log receives progress and notices (nil: none).
+	// Log receives progress, waiting status and workers' refusals (nil: none).
 	Log io.Writer
 }
 
@@ -319,7 +318,7 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 		return nil, fmt.Errorf("cluster: results of batch %s: %w", batch, err)
 	}
 	defer cc.Stop()
-	// Tasks that ran out of deliveries, and workers' notices.
+	// Tasks that ran out of deliveries.
 	seqs := map[uint64]int{}
 	adv, err := c.nc.Subscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+TaskStream+"."+WorkerGroup, func(m *nats.Msg) {
 		var a struct {
@@ -547,7 +546,7 @@ func Work(ctx context.Context, o WorkerOptions) error {
 						o.logf("refused task %d of batch %s: %s", t.Index, safeLog(t.Batch), refuse)
 						data, _ := json.Marshal(result{Batch: t.Batch, Index: t.Index, Worker: me, Refused: refuse})
 						if t.Batch != "" {
-							js.Publish(ctx, resultPrefix+t.Batch, data, jetstream.WithMsgID(m.Headers().Get(nats.MsgIdHdr)+"/refused/"+me))
+							js.Publish(ctx, resultPrefix+t.Batch, data, jetstream.WithMsgID(fmt.Sprintf("%s/%d/%s/refused/%s", t.Batch, t.Index, m.Headers().Get(nats.MsgIdHdr), me)))
 						}
 						m.Term()
 						mu.Lock()
