@@ -201,7 +201,7 @@ func (t *Tuner) playGeneration() error {
 	}
 	for _, o := range t.cfg.Opponents {
 		argv, _, _ := protocol.ParseCommand(o)
-		spec := &protocol.ExternalSpec{Argv: argv, MoveTime: time.Duration(t.cfg.OpponentMoveTime * float64(time.Second)), StartupTime: seconds(t.cfg.StartupTime, DefaultStartupTime)}
+		spec := t.cfg.OpponentSpec(argv)
 		refs = append(refs, opponent{id: spec.Name(), ext: spec})
 	}
 	t.refs = refs

@@ -104,6 +104,13 @@ func NewOutside(cfg Config, layout *genomes.Layout) (*Outside, error) {
 	return o, nil
 }
 
+// OpponentSpec is the external opponent argv (one of Config.Opponents, parsed) with the
+// run's move time (OpponentMoveTime, seconds) and start-up allowance (StartupTime).
+func (c Config) OpponentSpec(argv []string) *protocol.ExternalSpec {
+	return &protocol.ExternalSpec{Argv: argv, MoveTime: time.Duration(c.OpponentMoveTime * float64(time.Second)),
+		StartupTime: seconds(c.StartupTime, DefaultStartupTime)}
+}
+
 func seconds(s, def float64) time.Duration {
 	if s <= 0 {
 		s = def

@@ -290,7 +290,7 @@ func newWorkerCmd() *cobra.Command {
 					return fmt.Errorf("--allow-engine %q: %w", a, err)
 				}
 			}
-			o.Options = cluster.Options{URL: cl.url, Token: tok, Creds: cl.creds, TLSCA: cl.tlsCA, Version: buildVersion(), Log: cmd.ErrOrStderr()}
+			o.Options = cluster.Options{URL: cl.url, Token: tok, Creds: cl.creds, TLSCA: cl.tlsCA, Version: buildVersion(), Log: newTermWriter(cmd.ErrOrStderr())} // task text is escaped
 			o.Allowed = commandAllowed
 			return cluster.Work(cmd.Context(), o)
 		},

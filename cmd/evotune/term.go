@@ -38,9 +38,6 @@ func safeText(s string) string {
 }
 
 func escapeTerm(s string, keepLines bool) string {
-	if !needsEscape(s, keepLines) {
-		return s
-	}
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -65,17 +62,6 @@ func escapeTerm(s string, keepLines bool) string {
 		i += size
 	}
 	return b.String()
-}
-
-func needsEscape(s string, keepLines bool) bool {
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || ((r < 0x20 || r == 0x7f) && !(keepLines && (r == '\n' || r == '\t'))) || unsafeRune(r) {
-			return true
-		}
-		i += size
-	}
-	return false
 }
 
 // unsafeRune: C1 controls, format characters (Cf: bidi controls, zero-width characters)

@@ -316,7 +316,7 @@ func probeOpponents(ctx context.Context, errOut io.Writer, cfg tuner.Config) err
 		if err != nil {
 			return fmt.Errorf("--opponent: %w", err)
 		}
-		spec := &protocol.ExternalSpec{Argv: argv, MoveTime: time.Duration(cfg.OpponentMoveTime * float64(time.Second)), StartupTime: time.Duration(orZero(cfg.StartupTime, tuner.DefaultStartupTime) * float64(time.Second))}
+		spec := cfg.OpponentSpec(argv)
 		if spec.MoveTime <= 0 {
 			spec.MoveTime = 5 * time.Second
 		}
@@ -524,12 +524,4 @@ func (p *progress) finish() {
 		p.bar.Finish()
 		fmt.Fprintln(p.w)
 	}
-}
-
-// orZero is x, or def when x is 0 (a setting left at its default).
-func orZero(x, def float64) float64 {
-	if x == 0 {
-		return def
-	}
-	return x
 }

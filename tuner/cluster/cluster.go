@@ -28,7 +28,6 @@ import (
 	"net/url"
 	"os"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -543,7 +542,7 @@ func Work(ctx context.Context, o WorkerOptions) error {
 						// result, end this delivery for good (Term: no redelivery uses up the
 						// task here) and keep serving. The tune process sends it out again for
 						// another worker and says so.
-						o.logf("refused task %d of batch %s: %s", t.Index, safeLog(t.Batch), refuse)
+						o.logf("refused task %d of batch %s: %s", t.Index, t.Batch, refuse)
 						data, _ := json.Marshal(result{Batch: t.Batch, Index: t.Index, Worker: me, Refused: refuse})
 						if t.Batch != "" {
 							js.Publish(ctx, resultPrefix+t.Batch, data, jetstream.WithMsgID(fmt.Sprintf("%s/%d/%s/refused/%s", t.Batch, t.Index, m.Headers().Get(nats.MsgIdHdr), me)))
@@ -577,7 +576,7 @@ func Work(ctx context.Context, o WorkerOptions) error {
 					n := played
 					mu.Unlock()
 					o.logf("played %s game %d of batch %s (%s, %d plies, %s) in %.2fs; %d games, %.2f games/s",
-						t.Game, t.Index, t.Batch, safeLog(t.Name), rec.Plies, rec.Outcome, rec.Duration.Seconds(), n, float64(n)/time.Since(start).Seconds())
+						t.Game, t.Index, t.Batch, t.Name, rec.Plies, rec.Outcome, rec.Duration.Seconds(), n, float64(n)/time.Since(start).Seconds())
 				}
 			}
 		}()
@@ -585,17 +584,6 @@ func Work(ctx context.Context, o WorkerOptions) error {
 	wg.Wait()
 	o.logf("worker stopped: %d games played, %d tasks refused", played, refused)
 	return nil
-}
-
-// safeLog quotes text from a task for the worker's log when it holds anything but
-// printable ASCII (a task is data from whoever can publish on the broker).
-func safeLog(s string) string {
-	for _, r := range s {
-		if r < 0x20 || r > 0x7e {
-			return strconv.Quote(s)
-		}
-	}
-	return s
 }
 
 // batchID is what encodeBatch names a batch: 24 hexadecimal digits.
