@@ -561,6 +561,12 @@ func (d *DB) Individuals(ctx context.Context, runID int64, gen int) ([]Individua
 	return d.individuals(ctx, `WHERE run_id = ? AND generation = ? ORDER BY rank`, runID, gen)
 }
 
+// AtRank returns the individual of each generation of the run at one rank, in generation
+// order (an SPSA run's θ+ is rank 2 of every generation: its step results).
+func (d *DB) AtRank(ctx context.Context, runID int64, rank int) ([]IndividualRow, error) {
+	return d.individuals(ctx, `WHERE run_id = ? AND rank = ? ORDER BY generation`, runID, rank)
+}
+
 // History returns every generation an individual lived in, in order.
 func (d *DB) History(ctx context.Context, runID int64, id string) ([]IndividualRow, error) {
 	return d.individuals(ctx, `WHERE run_id = ? AND id = ? ORDER BY generation`, runID, id)

@@ -140,6 +140,17 @@ type Config struct {
 	// clock (0 = DefaultStartupTime).
 	EngineMoveTime float64 `json:"engine_move_time" yaml:"engine_move_time"`
 	StartupTime    float64 `json:"startup_time" yaml:"startup_time"`
+	// Method is the search: "ga" (the genetic algorithm, the default; "" means ga) or
+	// "spsa" (fishtest's SPSA, spsa.go). Both store generations, individuals, games and
+	// lineage the same way and are verified the same way.
+	Method string `json:"method,omitempty" yaml:"method"`
+	// BudgetGames, if > 0, stops the run at the first generation (GA) or step (SPSA)
+	// boundary after this many distinct tuning games (racing, hall-of-fame tests, SPSA
+	// pairs; verification and checkpoints not counted): methods and runs compared on work
+	// done, whatever the machine's load.
+	BudgetGames int `json:"budget_games,omitempty" yaml:"budget_games"`
+	// SPSA holds the SPSA method's parameters (nil: DefaultSPSA).
+	SPSA *SPSAConfig `json:"spsa,omitempty" yaml:"spsa"`
 	// VerifyEvery, if > 0, plays a held-out check of the champion against the paper's
 	// weights (VerifyGames games, no SPRT) every VerifyEvery generations and stores it with
 	// the generation: verified Elo against wall time.
@@ -242,8 +253,12 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("population: %d, want at least 2", c.Population)
 	case c.Population > 10000:
 		return fmt.Errorf("population: %d, want at most 10000", c.Population)
-	case c.Generations < 0 || (c.Generations == 0 && c.TimeBudget == ""):
-		return fmt.Errorf("generations: %d, want at least 1 (0 only with time_budget)", c.Generations)
+	case c.Generations < 0 || (c.Generations == 0 && c.TimeBudget == "" && c.BudgetGames == 0):
+		return fmt.Errorf("generations: %d, want at least 1 (0 only with time_budget or budget_games)", c.Generations)
+	case c.BudgetGames < 0:
+		return fmt.Errorf("budget_games: %d is negative", c.BudgetGames)
+	case c.Method != "" && c.Method != MethodGA && c.Method != MethodSPSA:
+		return fmt.Errorf("method: %q, want %s or %s", c.Method, MethodGA, MethodSPSA)
 	case c.Games < 2 || c.Games%2 != 0:
 		return fmt.Errorf("games: %d, want a positive even number (each opening is played twice, colours swapped)", c.Games)
 	case c.RaceRounds < 0 || c.RaceRounds > 10:
@@ -288,6 +303,17 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("champions: %d is negative", c.Champions)
 	case c.VerifyGames < 0 || c.VerifyGames%2 != 0:
 		return fmt.Errorf("verify_games: %d, want 0 or a positive even number", c.VerifyGames)
+	}
+	if c.Method == MethodSPSA {
+		if err := c.SPSAParams().validate(); err != nil {
+			return err
+		}
+		if c.Generations == 0 && c.BudgetGames == 0 {
+			return errors.New("method spsa: needs budget_games (--budget-games) or generations: its gains are scheduled over a known number of game pairs (fishtest's num_iter); a time budget alone cannot say how many")
+		}
+		if len(c.Opponents) > 0 {
+			return errors.New("method spsa: opponents: SPSA plays θ+ against θ− only; external opponents belong to the GA's reference set")
+		}
 	}
 	if c.TimeBudget != "" {
 		if d, err := time.ParseDuration(c.TimeBudget); err != nil || d <= 0 {

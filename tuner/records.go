@@ -116,7 +116,12 @@ type Event struct {
 	VerifyDepth int
 	Elapsed     time.Duration
 	Budget      time.Duration // the run's time budget (0 = none)
-	BestScore   float64       // score of the last saved generation's rank 1, and the mean
+	// Method is the run's Config.Method; RunGames the distinct tuning games of its saved
+	// generations and BudgetGames its game budget (0 = none).
+	Method      string
+	RunGames    int
+	BudgetGames int
+	BestScore   float64 // score of the last saved generation's rank 1, and the mean
 	MeanScore   float64
 	Best        string
 	// Champion is the hall-of-fame member with the best lower confidence bound and its Elo
@@ -129,6 +134,8 @@ type Event struct {
 type Summary struct {
 	RunID  int64
 	Status string
+	// Method is the run's Config.Method ("" = ga).
+	Method string
 	// Baseline names what the champion is measured against: "the paper's weights", or
 	// "the layout's defaults" for an outside engine.
 	Baseline    string

@@ -122,7 +122,7 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 	if outside != nil {
 		baseline = "the layout's defaults"
 	}
-	return &Tuner{summary: Summary{Baseline: baseline}, cfg: cfg, game: g, layout: layout, outside: outside, store: store, progress: progress, version: version,
+	return &Tuner{summary: Summary{Baseline: baseline, Method: cfg.Method}, cfg: cfg, game: g, layout: layout, outside: outside, store: store, progress: progress, version: version,
 		tested: map[string]bool{},
 		setup:  GameSetup{Game: g, Board: cfg.Board, Limits: lim, MaxPlies: maxPlies, Forfeit: forfeit}}, nil
 }
@@ -175,6 +175,9 @@ func (t *Tuner) Run(ctx context.Context, pid int) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	if t.cfg.Method == MethodSPSA {
+		return t.runSPSA(ctx, id, 0, t.toTheta(t.layout.Defaults()))
+	}
 	return t.evolve(ctx, id, nil)
 }
 
@@ -224,6 +227,9 @@ type ResumeState struct {
 	Games       int
 	GameRecords int
 	GamesTime   time.Duration
+	// StepResults are an SPSA run's saved steps' results, W − L of θ+ against θ− in
+	// generation k (nil for the GA).
+	StepResults []int
 }
 
 // Resume continues a run from its last saved generation with the same configuration,
@@ -231,6 +237,9 @@ type ResumeState struct {
 // run with the same seed would. A run with no saved generation starts over under its ID.
 func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 	t.ctx = ctx
+	if t.cfg.Method == MethodSPSA {
+		return t.resumeSPSA(ctx, st)
+	}
 	if st.LastGeneration < 0 {
 		return t.evolve(ctx, st.RunID, nil)
 	}
@@ -329,8 +338,12 @@ func (t *Tuner) evolve(ctx context.Context, runID int64, remaining *int) (Summar
 // elapsed is the run's wall time over all its sessions.
 func (t *Tuner) elapsed() time.Duration { return t.elapsedBefore + time.Since(t.start) }
 
-// overBudget reports whether the time budget is used up (checked between generations).
+// overBudget reports whether the time budget or the game budget is used up (checked
+// between generations).
 func (t *Tuner) overBudget() bool {
+	if t.cfg.BudgetGames > 0 && t.summary.Games >= t.cfg.BudgetGames {
+		return true
+	}
 	b := t.cfg.Budget()
 	return b > 0 && t.elapsed() >= b
 }
@@ -425,6 +438,7 @@ func (t *Tuner) report(e Event) {
 	t.progMu.Lock()
 	defer t.progMu.Unlock()
 	e.RunID, e.Generation, e.Generations = t.runID, t.gen, t.cfg.Generations
+	e.Method, e.RunGames, e.BudgetGames = t.cfg.Method, t.summary.Games, t.cfg.BudgetGames
 	e.Elapsed, e.Budget = t.elapsed(), t.cfg.Budget()
 	if e.GenDone {
 		t.last = e

@@ -324,6 +324,20 @@ func loadResumeState(ctx context.Context, d *db.DB, runID int64) (tuner.ResumeSt
 	if err != nil {
 		return st, err
 	}
+	if len(rows) > 0 {
+		if g := byID[rows[0].ID]; g.Operator == tuner.OpSPSA { // an SPSA run: θ is replayed from every step's result
+			plus, err := d.AtRank(ctx, runID, 2)
+			if err != nil {
+				return st, err
+			}
+			for i, r := range plus {
+				if r.Generation != i {
+					return st, fmt.Errorf("run %d: SPSA step %d has no θ+ (rank 2)", runID, i)
+				}
+				st.StepResults = append(st.StepResults, r.Wins-r.Losses)
+			}
+		}
+	}
 	for _, r := range rows {
 		in, err := ind(r.ID, r)
 		if err != nil {

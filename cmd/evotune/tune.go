@@ -29,6 +29,7 @@ type tuneOpts struct {
 	configFile string
 	dbPath     string
 	resume     int64
+	spsa       tuner.SPSAConfig // --spsa-*: merged into cfg.SPSA when set
 	cluster    clusterOpts
 	changed    func(string) bool
 }
@@ -93,6 +94,14 @@ func newTuneCmd() *cobra.Command {
 	f.BoolVar(&o.cfg.GomocupInfo, "gomocup-info", false, "gomoku: send every gene as 'INFO NAME VALUE' after START")
 	f.Float64Var(&o.cfg.EngineMoveTime, "engine-move-time", tuner.DefaultEngineMoveTime, "seconds per move of the outside engine (fix its depth through ARGS for a deterministic run)")
 	f.Float64Var(&o.cfg.StartupTime, "startup-time", tuner.DefaultStartupTime, "seconds an outside engine (and each --opponent) may take to start and answer its handshake, apart from its move clock")
+	f.StringVar(&o.cfg.Method, "method", tuner.MethodGA, "search method: ga (the genetic algorithm) or spsa (fishtest's SPSA; see --spsa-*)")
+	f.IntVar(&o.cfg.BudgetGames, "budget-games", 0, "stop at the first generation (or SPSA step) boundary after this many distinct tuning games, then verify (without --generations: until the budget)")
+	f.IntVar(&o.spsa.Pairs, "spsa-pairs", tuner.DefaultSPSA.Pairs, "spsa: colour-swapped game pairs of θ+ against θ− per step")
+	f.Float64Var(&o.spsa.CEnd, "spsa-c-end", tuner.DefaultSPSA.CEnd, "spsa: perturbation c_k at the last step, in ln units for log genes (a fifth of the range for linear genes)")
+	f.Float64Var(&o.spsa.REnd, "spsa-r-end", tuner.DefaultSPSA.REnd, "spsa: learning rate a_k/c_k² at the last step")
+	f.Float64Var(&o.spsa.Alpha, "spsa-alpha", tuner.DefaultSPSA.Alpha, "spsa: exponent of a_k = a/(k+1+A)^alpha")
+	f.Float64Var(&o.spsa.Gamma, "spsa-gamma", tuner.DefaultSPSA.Gamma, "spsa: exponent of c_k = c/(k+1)^gamma")
+	f.Float64Var(&o.spsa.ARatio, "spsa-a-ratio", tuner.DefaultSPSA.ARatio, "spsa: A as a fraction of the run's game pairs")
 	f.StringVar(&o.configFile, "config", "", "YAML config file (flags given on the command line override it)")
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	addClusterFlags(c, &o.cluster)
@@ -153,8 +162,36 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	set("fix", &base.Fix, &c.Fix)
 	set("verify-depth", &base.VerifyDepth, &c.VerifyDepth)
 	set("verify-every", &base.VerifyEvery, &c.VerifyEvery)
-	if base.TimeBudget != "" && (o.changed == nil || !o.changed("generations")) && o.configFile == "" {
+	set("method", &base.Method, &c.Method)
+	set("budget-games", &base.BudgetGames, &c.BudgetGames)
+	if (base.TimeBudget != "" || base.BudgetGames > 0) && (o.changed == nil || !o.changed("generations")) && o.configFile == "" {
 		base.Generations = 0 // until the budget
+	}
+	for _, flag := range []string{"spsa-pairs", "spsa-c-end", "spsa-r-end", "spsa-alpha", "spsa-gamma", "spsa-a-ratio"} {
+		if o.changed == nil || !o.changed(flag) {
+			continue
+		}
+		if base.Method != tuner.MethodSPSA {
+			return base, fmt.Errorf("--%s: applies to --method spsa only (the run's method is %q)", flag, base.Method)
+		}
+		if base.SPSA == nil {
+			p := base.SPSAParams()
+			base.SPSA = &p
+		}
+		switch flag {
+		case "spsa-pairs":
+			base.SPSA.Pairs = o.spsa.Pairs
+		case "spsa-c-end":
+			base.SPSA.CEnd = o.spsa.CEnd
+		case "spsa-r-end":
+			base.SPSA.REnd = o.spsa.REnd
+		case "spsa-alpha":
+			base.SPSA.Alpha = o.spsa.Alpha
+		case "spsa-gamma":
+			base.SPSA.Gamma = o.spsa.Gamma
+		case "spsa-a-ratio":
+			base.SPSA.ARatio = o.spsa.ARatio
+		}
 	}
 	set("width", &base.Width, &c.Width)
 	set("seed", &base.Seed, &c.Seed)
@@ -266,8 +303,21 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	if cfg.Engine != "" {
 		fmt.Fprintf(errOut, "tuning the outside engine %s over %d genes (%d free) of its layout\n", cfg.Engine, len(t.RunLayout().Genes), t.RunLayout().FreeCount())
 	}
-	fmt.Fprintf(errOut, "tuning %s: population %d, %s, %d games per racing round, %d rounds, admission %d games at z=%g, depth %s width %d, %d workers, seed %d, database %s\n",
-		cfg.Game, cfg.Population, gens, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.AdmitZ, depth, lim.Width, cfg.Workers, cfg.Seed, o.dbPath)
+	if cfg.BudgetGames > 0 {
+		gens += fmt.Sprintf(", budget %d games", cfg.BudgetGames)
+	}
+	if cfg.Method == tuner.MethodSPSA {
+		p := cfg.SPSAParams()
+		steps := strings.Replace(gens, "generations", "steps", 1)
+		if cfg.Generations > 0 {
+			steps = fmt.Sprintf("%d steps", cfg.Generations+1)
+		}
+		fmt.Fprintf(errOut, "tuning %s by SPSA: %s of %d game pairs (θ+ against θ−), c_end %g, r_end %g, alpha %g, gamma %g, A %g of the pairs, depth %s width %d, %d workers, seed %d, database %s\n",
+			cfg.Game, steps, p.Pairs, p.CEnd, p.REnd, p.Alpha, p.Gamma, p.ARatio, depth, lim.Width, cfg.Workers, cfg.Seed, o.dbPath)
+	} else {
+		fmt.Fprintf(errOut, "tuning %s: population %d, %s, %d games per racing round, %d rounds, admission %d games at z=%g, depth %s width %d, %d workers, seed %d, database %s\n",
+			cfg.Game, cfg.Population, gens, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.AdmitZ, depth, lim.Width, cfg.Workers, cfg.Seed, o.dbPath)
+	}
 	sum, err := t.Run(ctx, os.Getpid())
 	prog.finish()
 	printSummary(out, sum, o.dbPath)
@@ -393,6 +443,8 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 		return
 	}
 	switch c := sum.Champion; {
+	case sum.Method == tuner.MethodSPSA:
+		fmt.Fprintf(out, "champion %s: θ after the last of %d SPSA steps (SPSA's result is its last point, not a pick among noisy scores)\n", sum.Best, sum.Generations)
 	case c != nil:
 		elo, se, _ := c.Estimate()
 		z := tuner.FamilyZ(len(sum.HallOfFame), 0)
@@ -451,6 +503,11 @@ func (p *progress) update(e tuner.Event) {
 	doneGens := float64(e.Generation) + frac
 	eta := time.Duration(0)
 	switch {
+	case e.BudgetGames > 0 && e.RunGames > 0:
+		eta = time.Duration(float64(e.Elapsed) / float64(e.RunGames) * float64(max(0, e.BudgetGames-e.RunGames)))
+		if e.Budget > 0 {
+			eta = min(eta, max(0, e.Budget-e.Elapsed))
+		}
 	case e.Budget > 0 && (e.Generations == 0 || doneGens == 0):
 		eta = max(0, e.Budget-e.Elapsed)
 	case doneGens > 0:
@@ -500,6 +557,14 @@ func (p *progress) update(e tuner.Event) {
 		p.bar.Set(e.GamesDone)
 		return
 	}
+	if e.GenDone && e.Method == tuner.MethodSPSA {
+		if time.Since(p.lastLog) >= 5*time.Second || e.Generation == e.Generations {
+			fmt.Fprintf(p.w, "step %d/%s saved: θ+ scored %.3f against θ−, champion %s, %s, elapsed %s, ETA %s\n",
+				e.Generation, gens, e.BestScore, e.Champion, budgetText(e), e.Elapsed.Round(time.Second), eta.Round(time.Second))
+			p.lastLog = time.Now()
+		}
+		return
+	}
 	if e.GenDone {
 		fmt.Fprintf(p.w, "generation %d/%s saved: %d games, race winner %s score %.3f, mean %.3f, champion %s (Elo %s), elapsed %s, ETA %s\n",
 			e.Generation, gens, e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Champion, eloText(e.ChampionElo), e.Elapsed.Round(time.Second), eta.Round(time.Second))
@@ -524,4 +589,12 @@ func (p *progress) finish() {
 		p.bar.Finish()
 		fmt.Fprintln(p.w)
 	}
+}
+
+// budgetText says how far a run is through its game budget ("12000 games" without one).
+func budgetText(e tuner.Event) string {
+	if e.BudgetGames > 0 {
+		return fmt.Sprintf("%d/%d games", e.RunGames, e.BudgetGames)
+	}
+	return fmt.Sprintf("%d games", e.RunGames)
 }

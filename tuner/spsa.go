@@ -1,0 +1,327 @@
+package tuner
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"evotune/genomes"
+)
+
+// SPSA (Config.Method "spsa"): fishtest's simultaneous perturbation stochastic
+// approximation, so that users can choose it and compare it with the GA on one command
+// line. Sources: Spall, "Implementation of the simultaneous perturbation algorithm for
+// stochastic optimization", IEEE Trans. Aerospace and Electronic Systems 34(3), 1998 (the
+// gain sequences and the exponents 0.602 and 0.101); fishtest (official-stockfish/fishtest,
+// server/fishtest/spsa_handler.py: gains set from c_end and r_end over num_iter game pairs,
+// A = 10% of them, θ += R_k·c_k·(wins − losses)·Δ); shared/TUNING.md.
+//
+// Coordinates: SPSA works on θ in each gene's scale: ln x for log genes, x divided by a
+// fifth of the gene's range for linear genes (the GA's default mutation makes a step of
+// 0.25 in ln units worth 0.05 of a linear gene's range: the same ratio). c_end is in
+// those units.
+//
+// Step k (one generation of the run) plays Pairs colour-swapped game pairs of θ+ = θ + c_k·Δ
+// against θ− = θ − c_k·Δ (Δ: ±1 per free gene, from the step's own random stream) on fresh
+// tuning-half openings, then moves θ by R_k·c_k·(W − L of θ+)·Δ. With N the total game
+// pairs of the run (budget_games/2, or (generations+1)·pairs) and i = k·pairs the pairs
+// before the step:
+//
+//	c_k = c/(i+1)^γ, c = c_end·N^γ               (so c_k reaches c_end at the end)
+//	a_k = a/(i+1+A)^α, a = r_end·c_end²·(A+N)^α  (R_k = a_k/c_k² reaches r_end), A = a_ratio·N
+//
+// What each step stores (lineage: every θ with its parent θ): generation k holds θ_{k+1}
+// (slot 00, rank 1: the point after the step, operator "spsa", parent θ_k; it plays no
+// games, and it is the run's champion), θ+ (slot 01, operator "spsa+", parent θ_k) with the
+// step's games against θ− (slot 02, "spsa−"). θ_0 is the paper's weights, genome
+// R-g0-03. The run's result is the last θ: no pick among noisy estimates, so no winner's
+// curse (TUNING.md).
+
+// Methods of Config.Method.
+const (
+	// MethodGA is the genetic algorithm (selection.go): the default.
+	MethodGA = "ga"
+	// MethodSPSA is fishtest's SPSA (spsa.go).
+	MethodSPSA = "spsa"
+)
+
+// Operators of SPSA individuals, recorded in their lineage.
+const (
+	OpSPSA      = "spsa"  // θ after a step
+	OpSPSAPlus  = "spsa+" // θ + c_k·Δ
+	OpSPSAMinus = "spsa-" // θ − c_k·Δ
+)
+
+// SPSAConfig holds SPSA's parameters (fishtest's names). Zero fields take DefaultSPSA's.
+type SPSAConfig struct {
+	// Pairs is the number of colour-swapped game pairs of θ+ against θ− per step.
+	Pairs int `json:"pairs" yaml:"pairs"`
+	// CEnd is the perturbation c_k at the last step, in the genes' SPSA units (ln units for
+	// log genes).
+	CEnd float64 `json:"c_end" yaml:"c_end"`
+	// REnd is the learning rate R_k = a_k/c_k² at the last step.
+	REnd float64 `json:"r_end" yaml:"r_end"`
+	// Alpha and Gamma are the exponents of a_k and c_k.
+	Alpha float64 `json:"alpha" yaml:"alpha"`
+	Gamma float64 `json:"gamma" yaml:"gamma"`
+	// ARatio is A, the stability constant of a_k, as a fraction of the run's game pairs.
+	ARatio float64 `json:"a_ratio" yaml:"a_ratio"`
+}
+
+// DefaultSPSA is fishtest's formulation as measured in issue 26 (TUNING.md): 16 pairs per
+// step, c_end 0.2 ln units, r_end 0.002, Spall's exponents, A = 10% of the pairs.
+var DefaultSPSA = SPSAConfig{Pairs: 16, CEnd: 0.2, REnd: 0.002, Alpha: 0.602, Gamma: 0.101, ARatio: 0.1}
+
+// SPSAParams returns the run's SPSA parameters with DefaultSPSA's in place of zeros.
+func (c Config) SPSAParams() SPSAConfig {
+	p := DefaultSPSA
+	if s := c.SPSA; s != nil {
+		if s.Pairs != 0 {
+			p.Pairs = s.Pairs
+		}
+		for _, f := range []struct{ dst, src *float64 }{{&p.CEnd, &s.CEnd}, {&p.REnd, &s.REnd}, {&p.Alpha, &s.Alpha}, {&p.Gamma, &s.Gamma}, {&p.ARatio, &s.ARatio}} {
+			if *f.src != 0 {
+				*f.dst = *f.src
+			}
+		}
+	}
+	return p
+}
+
+func (p SPSAConfig) validate() error {
+	switch {
+	case p.Pairs < 1 || p.Pairs > 10000:
+		return fmt.Errorf("spsa.pairs: %d, want 1 to 10000", p.Pairs)
+	case !(p.CEnd > 0 && p.CEnd <= 10):
+		return fmt.Errorf("spsa.c_end: %g, want (0, 10] (ln units for log genes)", p.CEnd)
+	case !(p.REnd > 0 && p.REnd <= 10):
+		return fmt.Errorf("spsa.r_end: %g, want (0, 10]", p.REnd)
+	case !(p.Alpha > 0 && p.Alpha <= 1):
+		return fmt.Errorf("spsa.alpha: %g, want (0, 1]", p.Alpha)
+	case !(p.Gamma > 0 && p.Gamma <= 1):
+		return fmt.Errorf("spsa.gamma: %g, want (0, 1]", p.Gamma)
+	case !(p.ARatio >= 0 && p.ARatio <= 10):
+		return fmt.Errorf("spsa.a_ratio: %g, want 0 to 10", p.ARatio)
+	}
+	return nil
+}
+
+// spsaPairs is N, the run's total game pairs.
+func (t *Tuner) spsaPairs() int {
+	p := t.cfg.SPSAParams()
+	if t.cfg.BudgetGames > 0 {
+		return max(p.Pairs, (t.cfg.BudgetGames+1)/2)
+	}
+	return (t.cfg.Generations + 1) * p.Pairs
+}
+
+// spsaGains returns c_k and R_k of step k.
+func (t *Tuner) spsaGains(k int) (ck, rk float64) {
+	p := t.cfg.SPSAParams()
+	n := float64(t.spsaPairs())
+	i := float64(k * p.Pairs)
+	bigA := p.ARatio * n
+	c := p.CEnd * math.Pow(n, p.Gamma)
+	a := p.REnd * p.CEnd * p.CEnd * math.Pow(bigA+n, p.Alpha)
+	ck = c / math.Pow(i+1, p.Gamma)
+	ak := a / math.Pow(i+1+bigA, p.Alpha)
+	return ck, ak / (ck * ck)
+}
+
+// spsaUnit is the size of one SPSA unit of linear gene g.
+func spsaUnit(g genomes.Gene) float64 { return (g.Max - g.Min) / 5 }
+
+// toTheta maps a gene vector to SPSA coordinates.
+func (t *Tuner) toTheta(x []float64) []float64 {
+	u := make([]float64, len(x))
+	for i, g := range t.layout.Genes {
+		if g.Scale == genomes.Log && x[i] > 0 {
+			u[i] = math.Log(x[i])
+		} else {
+			u[i] = x[i] / spsaUnit(g)
+		}
+	}
+	return u
+}
+
+// fromTheta maps SPSA coordinates back to a gene vector inside the bounds (integer genes
+// rounded, fixed genes at their defaults).
+func (t *Tuner) fromTheta(u []float64) []float64 {
+	x := make([]float64, len(u))
+	for i, g := range t.layout.Genes {
+		if g.Scale == genomes.Log && g.Min > 0 {
+			x[i] = math.Exp(u[i])
+		} else {
+			x[i] = u[i] * spsaUnit(g)
+		}
+	}
+	t.layout.Clamp(x)
+	return x
+}
+
+// clampTheta keeps θ inside the bounds (continuous: integer genes are rounded only when
+// played), as fishtest clips θ to [min, max].
+func (t *Tuner) clampTheta(u []float64) {
+	for i, g := range t.layout.Genes {
+		lo, hi := g.Min/spsaUnit(g), g.Max/spsaUnit(g)
+		if g.Scale == genomes.Log && g.Min > 0 {
+			lo, hi = math.Log(g.Min), math.Log(g.Max)
+		}
+		if g.Fixed {
+			u[i] = t.toTheta(t.layout.Defaults())[i]
+			continue
+		}
+		u[i] = math.Max(lo, math.Min(hi, u[i]))
+	}
+}
+
+// spsaDelta returns step k's perturbation directions: ±1 for each free gene, 0 for fixed.
+func (t *Tuner) spsaDelta(k int) []float64 {
+	rng := t.rngV2(k, streamGA)
+	d := make([]float64, len(t.layout.Genes))
+	for i, g := range t.layout.Genes {
+		if g.Fixed {
+			continue
+		}
+		d[i] = 1
+		if rng.IntN(2) == 0 {
+			d[i] = -1
+		}
+	}
+	return d
+}
+
+// spsaStep applies step k's update to θ (in place): θ += R_k·c_k·result·Δ, clamped.
+func (t *Tuner) spsaStep(u []float64, k, result int) {
+	ck, rk := t.spsaGains(k)
+	d := t.spsaDelta(k)
+	for i := range u {
+		u[i] += rk * ck * float64(result) * d[i]
+	}
+	t.clampTheta(u)
+}
+
+// thetaID is the ID of θ_k: the paper's weights R-g0-03 for k = 0, else slot 00 of
+// generation k−1.
+func (t *Tuner) thetaID(k int) string {
+	if k == 0 {
+		return genomes.IndividualID(t.runID, 0, 3)
+	}
+	return genomes.IndividualID(t.runID, k-1, 0)
+}
+
+// runSPSA runs SPSA steps from step `from` with θ (SPSA coordinates) until the budget,
+// the generations or ctx end, then the verification.
+func (t *Tuner) runSPSA(ctx context.Context, runID int64, from int, u []float64) (Summary, error) {
+	t.start = time.Now()
+	t.runID, t.summary.RunID = runID, runID
+	if t.tuningOpenings == nil {
+		t.tuningOpenings = map[string]bool{}
+	}
+	p := t.cfg.SPSAParams()
+	var err error
+	for k := from; ; k++ {
+		if t.cfg.Generations > 0 && k > t.cfg.Generations || t.overBudget() {
+			break
+		}
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		t.gen = k
+		if err = t.playStep(k, u, p.Pairs); err != nil {
+			break
+		}
+	}
+	t.summary.Wall = t.elapsed()
+	if err == nil {
+		err = t.verifyAll()
+	}
+	return t.finish(err)
+}
+
+// playStep plays step k around θ = u, saves it as generation k, and moves u to θ_{k+1}.
+func (t *Tuner) playStep(k int, u []float64, pairs int) error {
+	t.genStart = time.Now()
+	t.openings, t.gameResults, t.gamesTime, t.distinctGames = nil, nil, 0, 0
+	ck, _ := t.spsaGains(k)
+	d := t.spsaDelta(k)
+	plus, minus := append([]float64(nil), u...), append([]float64(nil), u...)
+	for i := range u {
+		plus[i] += ck * d[i]
+		minus[i] -= ck * d[i]
+	}
+	parent := t.thetaID(k)
+	gp := &genomes.Genome{Layout: t.layout, X: t.fromTheta(plus), ID: genomes.IndividualID(t.runID, k, 1), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
+	gm := &genomes.Genome{Layout: t.layout, X: t.fromTheta(minus), ID: genomes.IndividualID(t.runID, k, 2), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}
+	first, err := t.drawOpenings(pairs, streamOpenings)
+	if err != nil {
+		return err
+	}
+	wm, ext, err := t.side(gm.X)
+	if err != nil {
+		return fmt.Errorf("step %d: θ−: %w", k, err)
+	}
+	t.opponents = []string{gm.ID}
+	res, _, err := t.playAgainst(gp, opponent{id: gm.ID, w: wm, x: gm.X, ext: ext}, first, pairs, 0, fmt.Sprintf("step %d", k))
+	if err != nil {
+		return err
+	}
+	gp.Stats = genomes.Stats{Wins: res.Wins, Draws: res.Draws, Losses: res.Losses, Penta: res.Penta}
+	gm.Stats = genomes.Stats{Wins: res.Losses, Draws: res.Draws, Losses: res.Wins}
+	for j, n := range res.Penta {
+		gm.Stats.Penta[4-j] = n
+	}
+	t.spsaStep(u, k, res.Wins-res.Losses)
+	next := &genomes.Genome{Layout: t.layout, X: t.fromTheta(u), ID: genomes.IndividualID(t.runID, k, 0), Op: OpSPSA, Parents: []string{parent}, Born: k}
+	t.summary.Best, t.summary.BestGenes, t.summary.BestScore = next.ID, append([]float64(nil), next.X...), 0.5
+	rec := GenerationRecord{RunID: t.runID, Generation: k, Games: t.distinctGames, GamesTime: t.gamesTime,
+		Opponents: []string{gm.ID}, Openings: t.openings, GameResults: t.gameResults, Best: next.ID, Champion: next.ID}
+	if k == 0 {
+		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: t.layout.Named(t.layout.Defaults())})
+	}
+	fits := []float64{0.5, 1 - gp.Stats.Score(), 1 - gm.Stats.Score()}
+	for i, g := range []*genomes.Genome{next, gp, gm} {
+		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: k, Operator: g.Op, Parents: g.Parents, Genes: t.layout.Named(g.X)})
+		rec.Individuals = append(rec.Individuals, IndividualRecord{ID: g.ID, Rank: i + 1, Fitness: fits[i], Stats: g.Stats})
+	}
+	rec.FitMin, rec.FitMax = math.Min(fits[1], fits[2]), math.Max(fits[1], fits[2])
+	rec.FitMean, rec.FitStd = 0.5, math.Abs(fits[1]-0.5)
+	rec.Diversity = t.layout.Distance(gp.X, gm.X)
+	rec.Duration, rec.Elapsed = time.Since(t.genStart), t.elapsed()
+	if err := t.store.SaveGeneration(t.ctx, rec); err != nil {
+		return err
+	}
+	t.summary.Generations = k + 1
+	t.summary.Games += t.distinctGames
+	t.summary.GameRecords += len(rec.GameResults)
+	t.summary.GamesTime += t.gamesTime
+	t.report(Event{GenDone: true, GamesDone: t.distinctGames, GamesTotal: t.distinctGames, BestScore: gp.Stats.Score(), MeanScore: 0.5,
+		Best: gp.ID, Champion: next.ID})
+	return nil
+}
+
+// resumeSPSA continues an SPSA run: θ is replayed from the paper's weights through every
+// saved step's result (W − L of its θ+), so a resumed run moves exactly as an
+// uninterrupted one (θ keeps fractions that the stored, rounded genes lose).
+func (t *Tuner) resumeSPSA(ctx context.Context, st ResumeState) (Summary, error) {
+	if len(st.StepResults) != st.LastGeneration+1 {
+		return Summary{}, fmt.Errorf("resume: %d SPSA step results for %d saved steps", len(st.StepResults), st.LastGeneration+1)
+	}
+	t.runID = st.RunID
+	u := t.toTheta(t.layout.Defaults())
+	for k, r := range st.StepResults {
+		t.spsaStep(u, k, r)
+	}
+	t.tuningOpenings = map[string]bool{}
+	for _, o := range st.Openings {
+		t.tuningOpenings[Key(o)] = true
+	}
+	t.elapsedBefore = st.Elapsed
+	t.summary.Generations = st.LastGeneration + 1
+	t.summary.Games, t.summary.GameRecords, t.summary.GamesTime = st.Games, st.GameRecords, st.GamesTime
+	if st.LastGeneration >= 0 {
+		t.summary.Best, t.summary.BestGenes, t.summary.BestScore = genomes.IndividualID(st.RunID, st.LastGeneration, 0), t.fromTheta(u), 0.5
+	}
+	return t.runSPSA(ctx, st.RunID, st.LastGeneration+1, u)
+}
