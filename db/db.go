@@ -30,7 +30,7 @@ import (
 var schemaFS embed.FS
 
 // SchemaVersion is the schema version this program writes (PRAGMA user_version).
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // DB is an open evotune database.
 type DB struct {

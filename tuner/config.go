@@ -120,6 +120,8 @@ type Config struct {
 	// VerifyDepth, if > 0, repeats the final verification at this search depth (users play
 	// at longer time controls than they tune at).
 	VerifyDepth int `json:"verify_depth" yaml:"verify_depth"`
+	// VerifyDepthGames is the length of the verification at VerifyDepth (0 = VerifyGames).
+	VerifyDepthGames int `json:"verify_depth_games,omitempty" yaml:"verify_depth_games"`
 	// Layout, if set, is the layout file of an outside engine (Engine) that the run tunes
 	// instead of the game's built-in engine; its content is stored with the run, so resume
 	// never reads the file again. Game, Rule and Board equal the layout's.
@@ -303,6 +305,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("champions: %d is negative", c.Champions)
 	case c.VerifyGames < 0 || c.VerifyGames%2 != 0:
 		return fmt.Errorf("verify_games: %d, want 0 or a positive even number", c.VerifyGames)
+	case c.VerifyDepthGames < 0 || c.VerifyDepthGames%2 != 0:
+		return fmt.Errorf("verify_depth_games: %d, want 0 (verify_games) or a positive even number", c.VerifyDepthGames)
 	}
 	if c.Method == MethodSPSA {
 		if err := c.SPSAParams().validate(); err != nil {

@@ -51,6 +51,8 @@ type Tuner struct {
 	refs           []opponent
 	opponents      []string
 	err            error
+	fullVerify     bool              // SetFullVerification: no SPRT stop
+	onCreate       func(int64) error // Compare: told the run's ID once it exists
 	skipSave       bool              // the first Callback of a resumed run re-reports a saved generation
 	resume         []*genomes.Genome // the population of the last saved generation, in rank order
 
@@ -175,6 +177,12 @@ func (t *Tuner) Run(ctx context.Context, pid int) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	if t.onCreate != nil {
+		if err := t.onCreate(id); err != nil {
+			t.ctx, t.runID, t.summary.RunID = ctx, id, id
+			return t.finish(err)
+		}
+	}
 	if t.cfg.Method == MethodSPSA {
 		return t.runSPSA(ctx, id, 0, t.toTheta(t.layout.Defaults()))
 	}
@@ -200,6 +208,10 @@ type ResumeFamer struct {
 	Genes      map[string]float64
 	Stats      genomes.Stats
 }
+
+// SetFullVerification makes the final verification play all its games (no SPRT stop), as
+// a comparison of methods needs: every result measured on the same held-out openings.
+func (t *Tuner) SetFullVerification() { t.fullVerify = true }
 
 // SetRunner makes the tuner play its batches through r (cluster mode, package
 // tuner/cluster) instead of the in-process pool; nil restores the pool. Results do not
@@ -356,8 +368,11 @@ func (t *Tuner) verifyAll() error {
 	}
 	vstart := time.Now()
 	defer func() { t.summary.VerifyTime = time.Since(vstart) }()
-	sprt := stats.DefaultSPRT
-	v, err := t.verifyChampion(t.setup, t.cfg.Seed, &sprt)
+	sprt := &stats.DefaultSPRT
+	if t.fullVerify {
+		sprt = nil
+	}
+	v, err := t.verifyChampion(t.setup, t.cfg.Seed, t.cfg.VerifyGames, sprt)
 	if err != nil {
 		return err
 	}
@@ -365,7 +380,11 @@ func (t *Tuner) verifyAll() error {
 	if t.cfg.VerifyDepth > 0 {
 		deep := t.setup
 		deep.Limits.Depth = t.cfg.VerifyDepth
-		d, err := t.verifyChampion(deep, t.cfg.Seed, &sprt)
+		n := t.cfg.VerifyDepthGames
+		if n == 0 {
+			n = t.cfg.VerifyGames
+		}
+		d, err := t.verifyChampion(deep, t.cfg.Seed, n, sprt)
 		if err != nil {
 			return err
 		}

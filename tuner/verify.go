@@ -100,7 +100,7 @@ func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int,
 
 // verifyChampion plays the run's champion against the paper's weights on held-out
 // openings drawn from seed, with setup's limits.
-func (t *Tuner) verifyChampion(setup GameSetup, seed int64, sprt *stats.SPRT) (Verification, error) {
+func (t *Tuner) verifyChampion(setup GameSetup, seed int64, games int, sprt *stats.SPRT) (Verification, error) {
 	champ, champExt, err := t.side(t.summary.BestGenes)
 	if err != nil {
 		return Verification{}, err
@@ -109,8 +109,8 @@ func (t *Tuner) verifyChampion(setup GameSetup, seed int64, sprt *stats.SPRT) (V
 	if err != nil {
 		return Verification{}, err
 	}
-	t.report(Event{Verifying: true, GamesTotal: t.cfg.VerifyGames, Champion: t.summary.Best, VerifyDepth: setup.Limits.Depth})
-	return Verify(t.ctx, VerifyConfig{Setup: setup, Champion: champ, ChampionID: t.summary.Best, Games: t.cfg.VerifyGames,
+	t.report(Event{Verifying: true, GamesTotal: games, Champion: t.summary.Best, VerifyDepth: setup.Limits.Depth})
+	return Verify(t.ctx, VerifyConfig{Setup: setup, Champion: champ, ChampionID: t.summary.Best, Games: games,
 		ChampionExt: champExt, BaselineExt: base.ext,
 		OpeningSpec: t.cfg.VerifyOpenings, OpeningList: t.cfg.VerifyOpeningList, Exclude: t.tuningOpenings, Seed: seed, SPRT: sprt, Workers: t.cfg.Workers},
 		func(done, total int, _ stats.Result) {
@@ -127,7 +127,7 @@ func (t *Tuner) checkpoint() (*Verification, error) {
 		v = Verification{Champion: t.summary.Best, Opponent: "baseline", Openings: "none: the champion is the baseline", Limits: t.setup.Limits}
 	} else {
 		var err error
-		if v, err = t.verifyChampion(t.setup, int64(mix(uint64(t.cfg.Seed)^mix(uint64(t.gen)<<8|streamCheck))>>1), nil); err != nil {
+		if v, err = t.verifyChampion(t.setup, int64(mix(uint64(t.cfg.Seed)^mix(uint64(t.gen)<<8|streamCheck))>>1), t.cfg.VerifyGames, nil); err != nil {
 			return nil, fmt.Errorf("checkpoint: %w", err)
 		}
 	}

@@ -66,7 +66,7 @@ func newRootCmd() *cobra.Command {
 		// One validation step before any command opens a file or plays a move.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return validateFlags(cmd) },
 	}
-	root.AddCommand(newWeightsCmd(), newPerftCmd(), newPlayCmd(), newBenchCmd(), newTuneCmd(),
+	root.AddCommand(newWeightsCmd(), newPerftCmd(), newPlayCmd(), newBenchCmd(), newTuneCmd(), newCompareCmd(),
 		newRunsCmd(), newGenerationsCmd(), newIndividualCmd(), newLineageCmd(), newExportCmd(), newMatchCmd(), newVerifyCmd(), newResumeCmd(), newEngineCmd(), newBrokerCmd(), newWorkerCmd(), newExportDataCmd(), newServeCmd(), newPlotCmd(), newSensitivityCmd())
 	installCompletions(root)
 	return root
