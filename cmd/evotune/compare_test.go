@@ -1,0 +1,101 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func sqlite(t *testing.T, path, query string) string {
+	t.Helper()
+	out, err := exec.Command("sqlite3", path, query).CombinedOutput()
+	if err != nil {
+		t.Fatalf("sqlite3 %s: %v\n%s", query, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestCompareCommand: compare runs each method on each seed at the same game budget,
+// measures every result with all its games, prints the table, stores it, and --show
+// prints the same table from the database.
+func TestCompareCommand(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, code := run(t, dir, "compare", "--game", "gomoku", "--depth", "1", "--methods", "spsa,ga", "--seeds", "1,2",
+		"--budget-games", "40", "--verify-games", "8", "--db", "c.db")
+	if code != 0 {
+		t.Fatalf("compare: exit %d\n%s", code, stderr)
+	}
+	row := regexp.MustCompile(`(?m)^\| (spsa|ga) \| ([+-]\d+\.\d ± \d+\.\d \| ){2}[+-]\d+\.\d \| [+-]\d+\.\d \|$`)
+	if n := len(row.FindAllString(out, -1)); n != 2 {
+		t.Fatalf("want a row per method with two measured seeds, got %d:\n%s", n, out)
+	}
+	if !strings.HasPrefix(out, "comparison 1: gomoku, 40 distinct tuning games per run") || strings.Index(out, "| spsa |") > strings.Index(out, "| ga |") {
+		t.Fatalf("table header or method order:\n%s", out)
+	}
+	db := filepath.Join(dir, "c.db")
+	if got := sqlite(t, db, "SELECT group_concat(c.method || c.seed || ':' || json_extract(r.verification, '$.games'), ' ') FROM comparison_runs c JOIN runs r ON r.id = c.run_id"); got != "spsa1:8 ga1:8 spsa2:8 ga2:8" {
+		t.Fatalf("stored runs and their measured games: %q", got)
+	}
+	if got := sqlite(t, db, "SELECT status, budget_games FROM comparisons"); got != "finished|40" {
+		t.Fatalf("stored comparison: %q", got)
+	}
+	if got := sqlite(t, db, "SELECT group_concat(json_extract(config, '$.method') || ':' || json_extract(config, '$.budget_games'), ' ') FROM runs"); got != "spsa:40 ga:40 spsa:40 ga:40" {
+		t.Fatalf("runs' configs: %q", got)
+	}
+	shown, stderr, code := run(t, dir, "compare", "--show", "1", "--db", "c.db")
+	if code != 0 || shown != out {
+		t.Fatalf("--show: exit %d %s\n%s\n----\n%s", code, stderr, shown, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--game", "gomoku", "--budget-games", "40", "--methods", "ga,foo"}, `methods[1]: "foo"`},
+		{[]string{"--game", "gomoku"}, "--budget-games is required"},
+		{[]string{"--game", "gomoku", "--budget-games", "40", "--seeds", "1,x"}, `"x" is not a whole number`},
+		{[]string{"--game", "gomoku", "--budget-games", "40", "--verify-games", "7"}, "verify_games: 7"},
+		{[]string{"--show", "9"}, "comparison 9: not in"},
+	} {
+		_, stderr, code := run(t, dir, append(append([]string{"compare"}, tc.args...), "--db", "c.db")...)
+		if code == 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("compare %v: exit %d, want an error with %q:\n%s", tc.args, code, tc.want, stderr)
+		}
+	}
+}
+
+// TestSPSAResumeFromDatabase: an SPSA run cut after step 2 (its later rows removed, as a
+// crash leaves it) and resumed by the command line ends with the same tables as the
+// uninterrupted run: θ is replayed from the stored step results.
+func TestSPSAResumeFromDatabase(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"tune", "--game", "gomoku", "--method", "spsa", "--budget-games", "48", "--spsa-pairs", "4", "--depth", "1", "--verify-games", "8"}
+	out, stderr, code := run(t, dir, append(args, "--db", "full.db")...)
+	if code != 0 || !strings.Contains(out, "θ after the last of 6 SPSA steps") {
+		t.Fatalf("spsa run: exit %d\n%s\n%s", code, out, stderr)
+	}
+	full := filepath.Join(dir, "full.db")
+	cut := filepath.Join(dir, "cut.db")
+	data, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cut, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sqlite(t, cut, `PRAGMA foreign_keys = ON;
+		DELETE FROM games WHERE generation >= 3; DELETE FROM individuals WHERE generation >= 3;
+		DELETE FROM generations WHERE generation >= 3; DELETE FROM genomes WHERE born_generation >= 3;
+		UPDATE runs SET status = 'stopped', verification = NULL, generations_done = 3, best_individual = '1-g2-00'`)
+	if out, stderr, code := run(t, dir, "resume", "1", "--db", "cut.db"); code != 0 {
+		t.Fatalf("resume: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if a, b := tableDump(t, full), tableDump(t, cut); a != b {
+		t.Fatalf("resumed SPSA run differs from the uninterrupted one:\n%s\n----\n%s", b, a)
+	}
+	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--spsa-pairs", "4", "--generations", "1", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "--spsa-pairs: applies to --method spsa only") {
+		t.Fatalf("--spsa-pairs with the GA: exit %d\n%s", code, stderr)
+	}
+}

@@ -1,0 +1,192 @@
+package tuner
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"evotune/genomes"
+)
+
+func spsaConfig(game string, budget, pairs int) Config {
+	c := smallConfig(game, 2)
+	c.Method, c.BudgetGames, c.Generations = MethodSPSA, budget, 0
+	c.SPSA = &SPSAConfig{Pairs: pairs}
+	return c
+}
+
+// TestSPSAGainsReachTheirEnds: fishtest's schedule makes c_k equal c_end and R_k = a_k/c_k²
+// equal r_end at the last game pair, and starts c at c_end·N^γ.
+func TestSPSAGainsReachTheirEnds(t *testing.T) {
+	cfg := spsaConfig("gomoku", 2000, 1) // N = 1000 pairs, one per step
+	tu, err := New(cfg, &memStore{}, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cfg.SPSAParams()
+	ck, rk := tu.spsaGains(999)
+	if math.Abs(ck-p.CEnd) > 1e-12 || math.Abs(rk-p.REnd) > 1e-12 {
+		t.Fatalf("last step: c_k %g r_k %g, want c_end %g r_end %g", ck, rk, p.CEnd, p.REnd)
+	}
+	c0, r0 := tu.spsaGains(0)
+	if want := p.CEnd * math.Pow(1000, p.Gamma); math.Abs(c0-want) > 1e-9 {
+		t.Fatalf("first step: c_0 %g, want %g", c0, want)
+	}
+	if !(r0 > rk) {
+		t.Fatalf("learning rate does not decay: R_0 %g, R_end %g", r0, rk)
+	}
+}
+
+// TestSPSARun: an SPSA run stops at its game budget; every step stores θ+ and θ− (children
+// of θ_k) with their games against each other, and θ_{k+1} = θ_k + R_k·c_k·(W − L)·Δ_k in ln
+// units, where θ± = θ_k ± c_k·Δ_k.
+func TestSPSARun(t *testing.T) {
+	cfg := spsaConfig("gomoku", 64, 4) // 8 games a step: 8 steps
+	st := &memStore{}
+	tu, err := New(cfg, st, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := tu.Run(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.gens) != 8 || sum.Games != 64 || sum.Generations != 8 {
+		t.Fatalf("%d generations, %d games, want 8 and 64", len(st.gens), sum.Games)
+	}
+	genes := map[string]map[string]float64{}
+	for _, g := range st.gens {
+		for _, n := range g.NewGenomes {
+			genes[n.ID] = n.Genes
+		}
+	}
+	base := genomes.IndividualID(1, 0, 3)
+	if b := genes[base]; b == nil || b["dead_three_b"] != 800 {
+		t.Fatalf("θ_0 %s is not the paper's weights: %v", base, b)
+	}
+	prev := base
+	moved := 0
+	for k, g := range st.gens {
+		if len(g.Individuals) != 3 || g.Best != g.Individuals[0].ID || g.Champion != g.Best {
+			t.Fatalf("step %d: individuals %+v, best %s champion %s", k, g.Individuals, g.Best, g.Champion)
+		}
+		next, plus, minus := g.Individuals[0], g.Individuals[1], g.Individuals[2]
+		for _, n := range g.NewGenomes {
+			if n.ID != base && (len(n.Parents) != 1 || n.Parents[0] != prev) {
+				t.Fatalf("step %d: %s has parents %v, want [%s]", k, n.ID, n.Parents, prev)
+			}
+		}
+		if plus.Stats.Games() != 8 || plus.Stats.Wins != minus.Stats.Losses || plus.Stats.Losses != minus.Stats.Wins {
+			t.Fatalf("step %d: θ+ %+v θ− %+v", k, plus.Stats, minus.Stats)
+		}
+		for _, r := range g.GameResults {
+			if r.Individual != plus.ID || r.Opponent != minus.ID {
+				t.Fatalf("step %d: a game of %s against %s", k, r.Individual, r.Opponent)
+			}
+		}
+		ck, rk := tu.spsaGains(k)
+		for _, gene := range tu.layout.Genes {
+			if gene.Fixed {
+				continue
+			}
+			lp, lm, l0, l1 := math.Log(genes[plus.ID][gene.Name]), math.Log(genes[minus.ID][gene.Name]), math.Log(genes[prev][gene.Name]), math.Log(genes[next.ID][gene.Name])
+			delta := math.Copysign(1, lp-lm)
+			if math.Abs((lp-lm)-2*ck*delta) > 1e-9 || math.Abs((lp+lm)/2-l0) > 1e-9 {
+				t.Fatalf("step %d gene %s: ln θ+ %g, ln θ− %g around ln θ %g, want ±%g", k, gene.Name, lp, lm, l0, ck)
+			}
+			want := l0 + rk*ck*float64(plus.Stats.Wins-plus.Stats.Losses)*delta
+			if math.Abs(l1-want) > 1e-9 {
+				t.Fatalf("step %d gene %s: ln θ_{k+1} %g, want %g", k, gene.Name, l1, want)
+			}
+			if l1 != l0 {
+				moved++
+			}
+		}
+		prev = next.ID
+	}
+	if moved == 0 {
+		t.Fatal("θ never moved in 8 steps")
+	}
+	if sum.Best != prev {
+		t.Fatalf("champion %s, want the last θ %s", sum.Best, prev)
+	}
+}
+
+// TestSPSAResumeEqualsUninterrupted: an SPSA run that dies after step 2 and is resumed from
+// what was saved (θ replayed from the step results) ends exactly as the uninterrupted run.
+func TestSPSAResumeEqualsUninterrupted(t *testing.T) {
+	for _, game := range []string{"gomoku", "amazons"} {
+		cfg := spsaConfig(game, 48, 4)
+		cfg.VerifyGames = 8
+		full := runSmall(t, cfg)
+		crashed := &memStore{failAt: 3}
+		tu, _ := New(cfg, crashed, nil, "test")
+		if _, err := tu.Run(context.Background(), 0); err == nil || len(crashed.gens) != 3 {
+			t.Fatalf("%s: simulated crash: %v, %d generations", game, err, len(crashed.gens))
+		}
+		st := stateFromRecords(1, crashed.gens)
+		st.Games = 3 * 8
+		for _, g := range crashed.gens {
+			st.StepResults = append(st.StepResults, g.Individuals[1].Stats.Wins-g.Individuals[1].Stats.Losses)
+		}
+		cont := &memStore{}
+		tu2, _ := New(cfg, cont, nil, "test")
+		sum, err := tu2.Resume(context.Background(), st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := fingerprint(cont.gens), fingerprint(full.gens[3:]); got != want {
+			t.Fatalf("%s: resumed steps differ:\n%s\n----\n%s", game, got, want)
+		}
+		jc, _ := json.Marshal(cont.verification)
+		jf, _ := json.Marshal(full.verification)
+		if string(jc) != string(jf) || sum.Games != 48 || sum.Generations != 6 {
+			t.Fatalf("%s: verification %s vs %s, %d games, %d generations", game, jc, jf, sum.Games, sum.Generations)
+		}
+		st.StepResults = st.StepResults[:2]
+		tu3, _ := New(cfg, &memStore{}, nil, "test")
+		if _, err := tu3.Resume(context.Background(), st); err == nil {
+			t.Fatalf("%s: resume with a missing step result accepted", game)
+		}
+	}
+}
+
+// TestBudgetGamesStopsTheGA: the GA stops at the first generation boundary after the game
+// budget, and not before.
+func TestBudgetGamesStopsTheGA(t *testing.T) {
+	cfg := smallConfig("gomoku", 2)
+	cfg.Generations, cfg.BudgetGames = 0, 150
+	st := runSmall(t, cfg)
+	total, before := 0, 0
+	for i, g := range st.gens {
+		if i == len(st.gens)-1 {
+			before = total
+		}
+		total += g.Games
+	}
+	if total < 150 || before >= 150 || len(st.gens) < 2 {
+		t.Fatalf("%d generations, %d games (%d before the last), budget 150", len(st.gens), total, before)
+	}
+}
+
+// TestSPSAConfigErrors: SPSA needs a known number of pairs, and bad parameters are named.
+func TestSPSAConfigErrors(t *testing.T) {
+	for _, tc := range []struct {
+		edit func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.BudgetGames, c.TimeBudget = 0, "1h" }, "needs budget_games"},
+		{func(c *Config) { c.SPSA = &SPSAConfig{CEnd: -1} }, "spsa.c_end"},
+		{func(c *Config) { c.SPSA = &SPSAConfig{Alpha: 2} }, "spsa.alpha"},
+		{func(c *Config) { c.Method = "cmaes" }, `method: "cmaes"`},
+		{func(c *Config) { c.BudgetGames = -5 }, "budget_games: -5"},
+	} {
+		c := spsaConfig("gomoku", 64, 4)
+		tc.edit(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("want an error with %q, got %v", tc.want, err)
+		}
+	}
+}
