@@ -32,6 +32,10 @@ var schemaFS embed.FS
 // SchemaVersion is the schema version this program writes (PRAGMA user_version).
 const SchemaVersion = 5
 
+// MinReadableVersion is the oldest schema read-only commands read as it is: version 5 only
+// added the comparison tables, so a version-4 file is read without upgrading it.
+const MinReadableVersion = 4
+
 // DB is an open evotune database.
 type DB struct {
 	sql      *sql.DB
@@ -139,7 +143,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	case v == 0:
 		s.Close()
 		return nil, fmt.Errorf("database %s: not an evotune database (an SQLite file without evotune's tables); 'evotune tune --db %s' creates them", path, path)
-	case v < SchemaVersion:
+	case v < MinReadableVersion:
 		s.Close()
 		return nil, fmt.Errorf("database %s: schema version %d is older than this program's (%d); open it once with 'evotune tune' to upgrade", path, v, SchemaVersion)
 	}

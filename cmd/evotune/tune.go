@@ -543,6 +543,26 @@ func (p *progress) update(e tuner.Event) {
 		if e.Verifying {
 			key = -2
 		}
+		if e.Method == tuner.MethodSPSA && !e.Verifying && e.BudgetGames > 0 {
+			// Steps of a few dozen games: one bar for the whole run's budget, not one a step.
+			if p.bar == nil || p.gen != -3 {
+				if p.bar != nil {
+					p.bar.Finish()
+					fmt.Fprintln(p.w)
+				}
+				p.gen = -3
+				p.bar = progressbar.NewOptions(e.BudgetGames, progressbar.OptionSetWriter(p.w), progressbar.OptionShowCount(),
+					progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"), progressbar.OptionThrottle(200*time.Millisecond),
+					progressbar.OptionSetWidth(30))
+			}
+			done := e.RunGames
+			if !e.GenDone {
+				done += e.GamesDone
+			}
+			p.bar.Describe(fmt.Sprintf("SPSA step %d, champion %s", e.Generation, e.Champion))
+			p.bar.Set(min(done, e.BudgetGames))
+			return
+		}
 		if p.bar == nil || key != p.gen {
 			if p.bar != nil {
 				p.bar.Finish()
@@ -576,7 +596,7 @@ func (p *progress) update(e tuner.Event) {
 		p.lastLog = time.Now()
 		return
 	}
-	if time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 {
+	if time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 && e.Method != tuner.MethodSPSA { // SPSA: the step lines above
 		fmt.Fprintf(p.w, "generation %d/%s: games %d/%d of this batch, %.1f games/s, ETA %s\n", e.Generation, gens, e.GamesDone, e.GamesTotal, rate, eta.Round(time.Second))
 		p.lastLog = time.Now()
 	}
