@@ -65,6 +65,7 @@ func TestJSONSchema(t *testing.T) {
 		{"match", []string{"match", "--game", "gomoku", "--games", "2", "--depth", "1", "--sprt", "--json"}},
 		{"verify", []string{"verify", "1", "--games", "2", "--json"}},
 		{"sensitivity", []string{"sensitivity", "--game", "gomoku", "--genes", "k1", "--games", "2", "--depth", "1", "--json"}},
+		{"compare", []string{"compare", "--game", "gomoku", "--depth", "1", "--seeds", "1", "--budget-games", "16", "--verify-games", "2", "--json"}},
 	}
 	got := map[string][]string{}
 	for _, c := range commands {
