@@ -368,7 +368,8 @@ func (t *Tuner) verifyAll() error {
 	}
 	vstart := time.Now()
 	defer func() { t.summary.VerifyTime = time.Since(vstart) }()
-	sprt := &stats.DefaultSPRT
+	def := stats.DefaultSPRT // a copy: the match fills in its own
+	sprt := &def
 	if t.fullVerify {
 		sprt = nil
 	}
