@@ -551,9 +551,7 @@ func (p *progress) update(e tuner.Event) {
 					fmt.Fprintln(p.w)
 				}
 				p.gen = -3
-				p.bar = progressbar.NewOptions(e.BudgetGames, progressbar.OptionSetWriter(p.w), progressbar.OptionShowCount(),
-					progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"), progressbar.OptionThrottle(200*time.Millisecond),
-					progressbar.OptionSetWidth(30))
+				p.bar = gamesBar(p.w, e.BudgetGames)
 			}
 			done := e.RunGames
 			if !e.GenDone {
@@ -569,9 +567,7 @@ func (p *progress) update(e tuner.Event) {
 				fmt.Fprintln(p.w)
 			}
 			p.gen = key
-			p.bar = progressbar.NewOptions(max(e.GamesTotal, 1), progressbar.OptionSetWriter(p.w), progressbar.OptionShowCount(),
-				progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"), progressbar.OptionThrottle(200*time.Millisecond),
-				progressbar.OptionSetWidth(30))
+			p.bar = gamesBar(p.w, max(e.GamesTotal, 1))
 		}
 		p.bar.Describe(desc)
 		p.bar.Set(e.GamesDone)
@@ -617,4 +613,11 @@ func budgetText(e tuner.Event) string {
 		return fmt.Sprintf("%d/%d games", e.RunGames, e.BudgetGames)
 	}
 	return fmt.Sprintf("%d games", e.RunGames)
+}
+
+// gamesBar is a progress bar over total games.
+func gamesBar(w io.Writer, total int) *progressbar.ProgressBar {
+	return progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"), progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionSetWidth(30))
 }
