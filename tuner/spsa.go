@@ -163,13 +163,17 @@ func (t *Tuner) fromTheta(u []float64) []float64 {
 // clampTheta keeps θ inside the bounds (continuous: integer genes are rounded only when
 // played), as fishtest clips θ to [min, max].
 func (t *Tuner) clampTheta(u []float64) {
+	var defaults []float64 // θ of the paper's weights, for fixed genes
 	for i, g := range t.layout.Genes {
 		lo, hi := g.Min/spsaUnit(g), g.Max/spsaUnit(g)
 		if g.Scale == genomes.Log && g.Min > 0 {
 			lo, hi = math.Log(g.Min), math.Log(g.Max)
 		}
 		if g.Fixed {
-			u[i] = t.toTheta(t.layout.Defaults())[i]
+			if defaults == nil {
+				defaults = t.toTheta(t.layout.Defaults())
+			}
+			u[i] = defaults[i]
 			continue
 		}
 		u[i] = math.Max(lo, math.Min(hi, u[i]))
