@@ -372,3 +372,103 @@ func TestClaimRunLock(t *testing.T) {
 		t.Fatalf("new owner's SaveGeneration: %v", err)
 	}
 }
+
+// TestChampionAndRunSummaryViews: the views name each run's champion with its genes, give
+// the verified Elo only where games were played (NULL, not 0, for an unmeasured run), sum
+// the generations' tuning games and read the method from the config (ga when absent).
+func TestChampionAndRunSummaryViews(t *testing.T) {
+	ctx := context.Background()
+	d, _ := openTemp(t)
+	measured, _ := d.CreateRun(ctx, Run{Name: "measured", Game: "gomoku", Config: `{"method":"spsa"}`, ProgramVersion: "t"})
+	unmeasured, _ := d.CreateRun(ctx, Run{Name: "unmeasured", Game: "gomoku", Config: `{}`, ProgramVersion: "t"})
+	for _, id := range []int64{measured, unmeasured} {
+		for gen := range 2 {
+			parent := ""
+			if gen > 0 {
+				parent = fmt.Sprintf("%d-g0-00", id)
+			}
+			if err := d.SaveGeneration(ctx, genData(id, gen, parent)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := d.SetVerification(ctx, measured, `{"champion":"1-g1-00","games":800,"distinct_pairs":400,"elo":41.5,"elo_ci95":20.25,"limits":{"depth":3},"deep":{"games":0,"elo":0}}`); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SetVerification(ctx, unmeasured, `{"champion":"2-g1-00","games":0,"elo":0,"elo_ci95":0}`); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := d.sql.QueryContext(ctx, `SELECT s.run_id, s.method, s.tuning_games, s.champion, c.genes, s.verified_elo, s.verified_ci95, s.verified_depth, s.deep_elo
+		FROM run_summary s JOIN champion c ON c.run_id = s.run_id ORDER BY s.run_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var id, games int64
+		var method, champ, genes string
+		var elo, ci, deep sql.NullFloat64
+		var depth sql.NullInt64
+		if err := rows.Scan(&id, &method, &games, &champ, &genes, &elo, &ci, &depth, &deep); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%d %s %d %s %s %v %v %v %v", id, method, games, champ, genes, elo, ci, depth, deep))
+	}
+	want := []string{
+		`1 spsa 4 1-g1-00 {"k1": 1} {41.5 true} {20.25 true} {3 true} {0 false}`,
+		`2 ga 4 2-g1-00 {"k1": 1} {0 false} {0 false} {0 false} {0 false}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("views:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestDataDictionary: docs/data.md lists every table and view of the schema with exactly
+// its columns, so a column added without its meaning (or a stale entry) fails here.
+func TestDataDictionary(t *testing.T) {
+	d, _ := openTemp(t)
+	doc, err := os.ReadFile("../docs/data.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string][]string{}
+	var current string
+	for _, line := range strings.Split(string(doc), "\n") {
+		if name, ok := strings.CutPrefix(line, "### `"); ok {
+			current, _, _ = strings.Cut(name, "`")
+			continue
+		}
+		if strings.HasPrefix(line, "## ") {
+			current = ""
+		}
+		if col, ok := strings.CutPrefix(line, "| `"); ok && current != "" {
+			col, _, _ = strings.Cut(col, "`")
+			documented[current] = append(documented[current], col)
+		}
+	}
+	rows, err := d.sql.Query(`SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
+		WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	schema := map[string][]string{}
+	for rows.Next() {
+		var table, col string
+		if err := rows.Scan(&table, &col); err != nil {
+			t.Fatal(err)
+		}
+		schema[table] = append(schema[table], col)
+	}
+	for table, cols := range schema {
+		if got := strings.Join(documented[table], ", "); got != strings.Join(cols, ", ") {
+			t.Errorf("docs/data.md %s: columns %q, schema has %q", table, got, strings.Join(cols, ", "))
+		}
+	}
+	for table := range documented {
+		if schema[table] == nil {
+			t.Errorf("docs/data.md documents %s, which the schema does not have", table)
+		}
+	}
+}
