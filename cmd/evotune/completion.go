@@ -20,14 +20,14 @@ func installCompletions(root *cobra.Command) {
 	choices := map[string][]string{
 		"game":         genomes.Names(),
 		"rule":         {"freestyle", "standard", "renju"},
-		"table":        {"generations", "individuals", "games"},
+		"table":        exportTables,
 		"format":       {"csv", "jsonl"},
 		"opening-rule": {"swap2", "swap3"},
 		"init":         {"perturb", "random"},
 		"scan":         {"global", "local", "both"},
 		"what":         dashboard.Plots,
 	}
-	runArg := map[string]bool{"generations": true, "export": true, "verify": true, "resume": true, "export-data": true, "plot": true}
+	runArg := map[string]bool{"generations": true, "export": true, "verify": true, "resume": true, "export-data": true, "export-games": true, "plot": true}
 	idArg := map[string]bool{"individual": true, "lineage": true}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

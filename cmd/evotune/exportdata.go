@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"evotune/db"
 	"evotune/engine"
 )
 
@@ -19,27 +20,40 @@ type exportDataOpts struct {
 	dbPath, table, format, out string
 }
 
+// exportTables are the tables export-data writes, in the order --help and completion give them.
+var exportTables = []string{"generations", "individuals", "games", "openings", "admissions", "hall_of_fame", "checkpoints"}
+
 func newExportDataCmd() *cobra.Command {
 	var o exportDataOpts
 	c := &cobra.Command{
-		Use:   "export-data RUN --table generations|individuals|games [--format csv|jsonl] [--out FILE]",
-		Short: "Write a run's generations, individuals or games as CSV or JSON lines for other tools",
-		Long: "export-data writes one row per generation, per individual and generation, or per game of a\n" +
-			"run, with the columns docs/json.md lists for that table (plus run_id first). CSV cells that\n" +
-			"hold JSON (openings, moves, penta) are JSON text; an unknown value is an empty cell (CSV) or\n" +
-			"null (JSON lines).",
+		Use:   "export-data RUN --table " + strings.Join(exportTables, "|") + " [--format csv|jsonl] [--out FILE]",
+		Short: "Write one of a run's tables as CSV or JSON lines for other tools",
+		Long: "export-data writes one row per generation, individual and generation, game, opening,\n" +
+			"hall-of-fame test, hall-of-fame member or checkpoint of a run, run_id first, then the\n" +
+			"columns docs/data.md lists for that table. individuals carries the genome too: its\n" +
+			"born_generation, operator, parents and one column per gene (gene_NAME, the layout's names);\n" +
+			"generations carries openings_count (the openings themselves are --table openings). CSV\n" +
+			"cells that hold JSON (moves, penta, opponents) are JSON text; a value that was not\n" +
+			"measured is an empty cell (CSV) or null (JSON lines), never 0.",
 		Args: cobra.ExactArgs(1),
-		Example: "  evotune export-data 1 --table generations --format csv --out gens.csv\n" +
-			"  evotune export-data 1 --table games --format jsonl | head -3",
+		Example: "  evotune export-data 1 --table individuals --format csv --out inds.csv\n" +
+			"  evotune export-data 1 --table games --format jsonl | head -3\n" +
+			"  evotune export-data 1 --table checkpoints",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExportData(cmd.Context(), o, args[0], cmd.OutOrStdout())
 		},
 	}
 	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
-	c.Flags().StringVar(&o.table, "table", "", "generations, individuals or games")
+	c.Flags().StringVar(&o.table, "table", "", strings.Join(exportTables, ", "))
 	c.Flags().StringVar(&o.format, "format", "csv", "csv or jsonl")
 	c.Flags().StringVar(&o.out, "out", "", "write to FILE (atomically) instead of standard output")
 	return c
+}
+
+// cell is one named value of an exported row; Value is its JSON text ("null" = not measured).
+type cell struct {
+	Name  string
+	Value json.RawMessage
 }
 
 func runExportData(ctx context.Context, o exportDataOpts, arg string, out io.Writer) error {
@@ -50,6 +64,13 @@ func runExportData(ctx context.Context, o exportDataOpts, arg string, out io.Wri
 	if o.format != "csv" && o.format != "jsonl" {
 		return fmt.Errorf("--format %q: want csv or jsonl", o.format)
 	}
+	known := false
+	for _, t := range exportTables {
+		known = known || t == o.table
+	}
+	if !known {
+		return fmt.Errorf("--table %q: want one of %s", o.table, strings.Join(exportTables, ", "))
+	}
 	d, err := openRO(ctx, o.dbPath)
 	if err != nil {
 		return err
@@ -58,41 +79,12 @@ func runExportData(ctx context.Context, o exportDataOpts, arg string, out io.Wri
 	if _, err := d.Run(ctx, runID); err != nil {
 		return err
 	}
-	gens, err := d.Generations(ctx, runID)
+	rows, err := exportRows(ctx, d, runID, o.table)
 	if err != nil {
 		return err
 	}
-	var rows []any
-	switch o.table {
-	case "generations":
-		for _, g := range gens {
-			rows = append(rows, g)
-		}
-	case "individuals":
-		for _, g := range gens {
-			inds, err := d.Individuals(ctx, runID, g.Generation)
-			if err != nil {
-				return err
-			}
-			for _, r := range inds {
-				rows = append(rows, r)
-			}
-		}
-	case "games":
-		for _, g := range gens {
-			games, err := d.Games(ctx, runID, g.Generation)
-			if err != nil {
-				return err
-			}
-			for _, r := range games {
-				rows = append(rows, r)
-			}
-		}
-	default:
-		return fmt.Errorf("--table %q: want generations, individuals or games", o.table)
-	}
 	var buf bytes.Buffer
-	if err := writeRows(&buf, o.format, runID, rows); err != nil {
+	if err := writeRows(&buf, o.format, rows); err != nil {
 		return err
 	}
 	if o.out == "" || o.out == "-" {
@@ -105,49 +97,185 @@ func runExportData(ctx context.Context, o exportDataOpts, arg string, out io.Wri
 	return nil
 }
 
-// writeRows writes rows (structs with json tags) as CSV (a header of their JSON keys, run_id
-// first) or JSON lines.
-func writeRows(w io.Writer, format string, runID int64, rows []any) error {
-	if format == "jsonl" {
-		enc := json.NewEncoder(w)
-		for _, r := range rows {
-			data, err := json.Marshal(r)
-			if err != nil {
-				return err
-			}
-			var m map[string]json.RawMessage
-			json.Unmarshal(data, &m)
-			m["run_id"] = json.RawMessage(fmt.Sprint(runID))
-			if err := enc.Encode(m); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	cw := csv.NewWriter(w)
-	for i, r := range rows {
-		cols, cells, err := csvRow(r)
+// exportRows reads one table of a run as rows of cells, run_id first.
+func exportRows(ctx context.Context, d *db.DB, runID int64, table string) ([][]cell, error) {
+	runCell := cell{"run_id", json.RawMessage(fmt.Sprint(runID))}
+	var rows [][]cell
+	add := func(r any, extra ...cell) error {
+		cells, err := structCells(r)
 		if err != nil {
 			return err
 		}
-		if i == 0 {
-			cw.Write(append([]string{"run_id"}, cols...))
+		rows = append(rows, append(append([]cell{runCell}, cells...), extra...))
+		return nil
+	}
+	switch table {
+	case "admissions":
+		adms, err := d.Admissions(ctx, runID)
+		for _, a := range adms {
+			if err := add(a); err != nil {
+				return nil, err
+			}
 		}
-		cw.Write(append([]string{fmt.Sprint(runID)}, cells...))
+		return rows, err
+	case "hall_of_fame":
+		hof, err := d.HallOfFame(ctx, runID)
+		for _, h := range hof {
+			if err := add(h); err != nil {
+				return nil, err
+			}
+		}
+		return rows, err
+	case "checkpoints":
+		cps, err := d.Checkpoints(ctx, runID)
+		for _, c := range cps {
+			if err := add(c); err != nil {
+				return nil, err
+			}
+		}
+		return rows, err
 	}
-	if len(rows) == 0 {
-		cw.Write([]string{"run_id"})
+	gens, err := d.Generations(ctx, runID)
+	if err != nil {
+		return nil, err
 	}
-	cw.Flush()
-	return cw.Error()
+	var genomes map[string]db.GenomeRow
+	var geneNames []string
+	if table == "individuals" {
+		all, err := d.Genomes(ctx, runID)
+		if err != nil {
+			return nil, err
+		}
+		genomes = map[string]db.GenomeRow{}
+		for _, g := range all {
+			genomes[g.ID] = g
+		}
+		if len(all) > 0 {
+			if geneNames, err = jsonKeys(all[0].Genes); err != nil {
+				return nil, fmt.Errorf("genome %s: genes: %w", all[0].ID, err)
+			}
+		}
+	}
+	for _, g := range gens {
+		switch table {
+		case "generations":
+			var openings []json.RawMessage
+			if err := json.Unmarshal([]byte(g.Openings), &openings); err != nil {
+				return nil, fmt.Errorf("generation %d: openings: %w", g.Generation, err)
+			}
+			g.Openings = ""
+			cells, err := structCells(g)
+			if err != nil {
+				return nil, err
+			}
+			var kept []cell
+			for _, c := range cells {
+				if c.Name != "openings" {
+					kept = append(kept, c)
+				}
+			}
+			rows = append(rows, append(append([]cell{runCell}, kept...), cell{"openings_count", json.RawMessage(fmt.Sprint(len(openings)))}))
+		case "openings":
+			var openings []json.RawMessage
+			if err := json.Unmarshal([]byte(g.Openings), &openings); err != nil {
+				return nil, fmt.Errorf("generation %d: openings: %w", g.Generation, err)
+			}
+			for i, moves := range openings {
+				rows = append(rows, []cell{runCell, {"generation", json.RawMessage(fmt.Sprint(g.Generation))},
+					{"opening", json.RawMessage(fmt.Sprint(i))}, {"moves", moves}})
+			}
+		case "individuals":
+			inds, err := d.Individuals(ctx, runID, g.Generation)
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range inds {
+				gn, ok := genomes[r.ID]
+				if !ok {
+					return nil, fmt.Errorf("individual %s of generation %d has no genome row", r.ID, g.Generation)
+				}
+				extra, err := genomeCells(gn, geneNames)
+				if err != nil {
+					return nil, err
+				}
+				if err := add(r, extra...); err != nil {
+					return nil, err
+				}
+			}
+		case "games":
+			games, err := d.Games(ctx, runID, g.Generation)
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range games {
+				cells, err := structCells(r)
+				if err != nil {
+					return nil, err
+				}
+				for i := range cells {
+					if cells[i].Name == "depth" && r.Depth == 0 {
+						cells[i].Value = json.RawMessage("null") // NULL in the table: the run's depth
+					}
+				}
+				rows = append(rows, append([]cell{runCell}, cells...))
+			}
+		}
+	}
+	return rows, nil
 }
 
-// csvRow returns a struct's JSON keys in field order and its cells: strings as they are,
-// null as "", everything else as its JSON text.
-func csvRow(r any) ([]string, []string, error) {
+// genomeCells are an individual's genome columns: born_generation, operator, parent1,
+// parent2 and gene_NAME for each of names (the run's gene names, in layout order).
+func genomeCells(g db.GenomeRow, names []string) ([]cell, error) {
+	var genes map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(g.Genes), &genes); err != nil {
+		return nil, fmt.Errorf("genome %s: genes: %w", g.ID, err)
+	}
+	str := func(s string) json.RawMessage {
+		if s == "" {
+			return json.RawMessage("null")
+		}
+		data, _ := json.Marshal(s)
+		return data
+	}
+	cells := []cell{{"born_generation", json.RawMessage(fmt.Sprint(g.Born))}, {"operator", str(g.Operator)},
+		{"parent1", str(g.Parent1)}, {"parent2", str(g.Parent2)}}
+	for _, n := range names {
+		v, ok := genes[n]
+		if !ok {
+			return nil, fmt.Errorf("genome %s has no gene %q", g.ID, n)
+		}
+		cells = append(cells, cell{"gene_" + n, v})
+	}
+	return cells, nil
+}
+
+// jsonKeys returns an object's keys in the order they are written.
+func jsonKeys(obj db.JSONText) ([]string, error) {
+	dec := json.NewDecoder(strings.NewReader(string(obj)))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	var keys []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, t.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, err
+		}
+	}
+	return keys, nil
+}
+
+// structCells returns a struct's fields with JSON tags as cells in field order.
+func structCells(r any) ([]cell, error) {
 	v := reflect.ValueOf(r)
 	t := v.Type()
-	var cols, cells []string
+	var cells []cell
 	for i := 0; i < t.NumField(); i++ {
 		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
 		if tag == "" || tag == "-" {
@@ -155,17 +283,67 @@ func csvRow(r any) ([]string, []string, error) {
 		}
 		data, err := json.Marshal(v.Field(i).Interface())
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		cell := string(data)
-		var s string
-		switch {
-		case cell == "null":
-			cell = ""
-		case json.Unmarshal(data, &s) == nil:
-			cell = s
-		}
-		cols, cells = append(cols, tag), append(cells, cell)
+		cells = append(cells, cell{tag, data})
 	}
-	return cols, cells, nil
+	return cells, nil
+}
+
+// writeRows writes rows as CSV (a header of the first row's names; strings as they are,
+// null as an empty cell, everything else as its JSON text) or JSON lines (an object per row,
+// keys in column order).
+func writeRows(w io.Writer, format string, rows [][]cell) error {
+	if format == "jsonl" {
+		for _, r := range rows {
+			var b bytes.Buffer
+			b.WriteByte('{')
+			for i, c := range r {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				name, _ := json.Marshal(c.Name)
+				b.Write(name)
+				b.WriteByte(':')
+				var compact bytes.Buffer
+				if err := json.Compact(&compact, c.Value); err != nil {
+					return fmt.Errorf("column %s: %w", c.Name, err)
+				}
+				b.Write(compact.Bytes())
+			}
+			b.WriteString("}\n")
+			if _, err := w.Write(b.Bytes()); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	cw := csv.NewWriter(w)
+	for i, r := range rows {
+		if i == 0 {
+			var header []string
+			for _, c := range r {
+				header = append(header, c.Name)
+			}
+			cw.Write(header)
+		}
+		var cells []string
+		for _, c := range r {
+			text := string(c.Value)
+			var s string
+			switch {
+			case text == "null":
+				text = ""
+			case json.Unmarshal(c.Value, &s) == nil:
+				text = s
+			}
+			cells = append(cells, text)
+		}
+		cw.Write(cells)
+	}
+	if len(rows) == 0 {
+		cw.Write([]string{"run_id"})
+	}
+	cw.Flush()
+	return cw.Error()
 }

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -367,7 +368,11 @@ func TestVerifyCommand(t *testing.T) {
 	if _, stderr, code := run(t, dir, "tune", "--game", "amazons", "--board", "8", "--pop", "4", "--generations", "1", "--games", "2", "--depth", "1", "--width", "3", "--verify-games", "0"); code != 0 {
 		t.Fatal(stderr)
 	}
-	out, stderr, code := run(t, dir, "verify", "1", "--games", "8", "--json")
+	// The run's champion is the paper's weights: verifying them against themselves is refused.
+	if _, stderr, code := run(t, dir, "verify", "1", "--games", "8"); code == 0 || !strings.Contains(stderr, "1-g0-00 is the baseline") || !strings.Contains(stderr, "--individual") {
+		t.Fatalf("verify of a baseline champion: exit %d, %s", code, stderr)
+	}
+	out, stderr, code := run(t, dir, "verify", "1", "--individual", "1-g0-01", "--games", "8", "--json")
 	var v struct {
 		Champion string
 		Games    int
@@ -618,10 +623,15 @@ func TestSaveAndContinue(t *testing.T) {
 }
 
 // TestExportData: export-data writes every row of a table, as CSV with run_id first and as
-// JSON lines, the counts equal to the database's; a bad table or format is refused.
+// JSON lines, the counts equal to the database's; individuals carry their genome (operator,
+// parents, a gene_NAME column per gene equal to genomes.genes); generations carry the count
+// of openings and --table openings the openings; games at the run's depth export NULL depth;
+// a bad table or format is refused.
 func TestExportData(t *testing.T) {
 	dir := t.TempDir()
-	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--pop", "4", "--games", "4", "--generations", "1", "--depth", "2", "--verify-games", "0"); code != 0 {
+	// Seed 3 admits a hall-of-fame member within 4 generations at these settings.
+	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--pop", "6", "--games", "8", "--admit-games", "8", "--generations", "4", "--depth", "1",
+		"--seed", "3", "--verify-games", "4", "--verify-every", "1"); code != 0 {
 		t.Fatal(stderr)
 	}
 	raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "evotune.db")+"?mode=ro")
@@ -629,12 +639,17 @@ func TestExportData(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer raw.Close()
-	for _, table := range []string{"generations", "individuals", "games"} {
+	counts := map[string]string{"openings": "SELECT sum(json_array_length(openings)) FROM generations"}
+	for _, table := range exportTables {
+		query := counts[table]
+		if query == "" {
+			query = "SELECT count(*) FROM " + table
+		}
 		var n int
-		raw.QueryRow("SELECT count(*) FROM " + table).Scan(&n)
+		raw.QueryRow(query).Scan(&n)
 		out, stderr, code := run(t, dir, "export-data", "1", "--table", table)
 		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-		if code != 0 || err != nil || len(rows) != n+1 || rows[0][0] != "run_id" || rows[1][0] != "1" || n == 0 {
+		if code != 0 || err != nil || n == 0 || len(rows) != n+1 || rows[0][0] != "run_id" || rows[1][0] != "1" {
 			t.Fatalf("%s csv: exit %d, %d rows for %d in the database, %v %s", table, code, len(rows), n, err, stderr)
 		}
 		out, _, code = run(t, dir, "export-data", "1", "--table", table, "--format", "jsonl")
@@ -643,12 +658,57 @@ func TestExportData(t *testing.T) {
 		if code != 0 || len(lines) != n || json.Unmarshal([]byte(lines[0]), &first) != nil || first["run_id"] != 1.0 || len(first) != len(rows[0]) {
 			t.Fatalf("%s jsonl: exit %d, %d lines for %d rows, first %v (csv has %d columns)", table, code, len(lines), n, first, len(rows[0]))
 		}
+		col := map[string]int{}
+		for i, name := range rows[0] {
+			col[name] = i
+		}
+		switch table {
+		case "individuals":
+			for _, r := range rows[1:] {
+				var genes map[string]float64
+				var op string
+				raw.QueryRow("SELECT genes, operator FROM genomes WHERE id = ?", r[col["id"]]).Scan(new(jsonScan[map[string]float64]).into(&genes), &op)
+				if len(genes) == 0 || r[col["operator"]] != op {
+					t.Fatalf("individual %s: genes %v, operator %q vs %q", r[col["id"]], genes, r[col["operator"]], op)
+				}
+				for name, v := range genes {
+					i, ok := col["gene_"+name]
+					if got, err := strconv.ParseFloat(r[i], 64); !ok || err != nil || got != v {
+						t.Fatalf("individual %s gene %s: column %v %q, genomes.genes %v", r[col["id"]], name, ok, r[i], v)
+					}
+				}
+			}
+		case "generations":
+			if _, ok := col["openings"]; ok || rows[1][col["openings_count"]] == "0" {
+				t.Fatalf("generations: columns %v, first row %v", rows[0], rows[1])
+			}
+		case "games":
+			if rows[1][col["depth"]] != "" {
+				t.Fatalf("games at the run's depth export depth %q, want empty (NULL)", rows[1][col["depth"]])
+			}
+		}
 	}
 	for _, bad := range [][]string{{"export-data", "1", "--table", "runs"}, {"export-data", "1", "--table", "games", "--format", "xml"}, {"export-data", "9", "--table", "games"}} {
 		if _, stderr, code := run(t, dir, bad...); code == 0 || stderr == "" {
 			t.Fatalf("%v accepted", bad)
 		}
 	}
+}
+
+// jsonScan scans a JSON text column into a value.
+type jsonScan[T any] struct{ dst *T }
+
+func (j *jsonScan[T]) into(dst *T) *jsonScan[T] { j.dst = dst; return j }
+
+// Scan implements sql.Scanner.
+func (j *jsonScan[T]) Scan(src any) error {
+	switch s := src.(type) {
+	case string:
+		return json.Unmarshal([]byte(s), j.dst)
+	case []byte:
+		return json.Unmarshal(s, j.dst)
+	}
+	return fmt.Errorf("jsonScan: %T", src)
 }
 
 // TestCompletion: shell completion offers the games, the runs of --db with their names,
@@ -665,7 +725,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"__complete", "play", "--game", ""}, []string{"amazons", "connect6", "gomoku"}},
 		{[]string{"__complete", "generations", ""}, []string{"1\tnight (gomoku, finished)"}},
 		{[]string{"__complete", "lineage", "1-g1"}, []string{"1-g1-02\t", "1-g1-03\t"}},
-		{[]string{"__complete", "export-data", "1", "--table", ""}, []string{"generations", "individuals", "games"}},
+		{[]string{"__complete", "export-data", "1", "--table", ""}, []string{"generations", "individuals", "games", "hall_of_fame", "checkpoints"}},
 		{[]string{"__complete", "sensitivity", "--game", "connect6", "--genes", ""}, []string{"value_2", "threat_5"}},
 		{[]string{"__complete", "tune", "--game", "amazons", "--fix", ""}, []string{"b_3", "switch_turn"}},
 	} {
