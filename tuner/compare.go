@@ -129,9 +129,12 @@ func Compare(ctx context.Context, cc CompareConfig, store Store, progress func(E
 
 // MethodRow summarises one method of a comparison: its Elo per seed (in the order of the
 // seeds), their mean and minimum, and the same at the deeper depth (NaN where not measured).
+// A seed whose result is the paper's weights (Baseline) counts as Elo 0, CI 0: identical
+// players, known without a game.
 type MethodRow struct {
 	Method   string
 	Elo, CI  []float64
+	Baseline []bool
 	Deep     []float64
 	Mean     float64
 	Worst    float64
@@ -147,9 +150,14 @@ func CompareTable(cells []CompareCell, methods []string, seeds []int64) []Method
 		var got, deep []float64
 		for _, s := range seeds {
 			e, ci, d := math.NaN(), math.NaN(), math.NaN()
+			base := false
 			for _, c := range cells {
 				if c.Method != m || c.Seed != s {
 					continue
+				}
+				if c.V != nil && c.V.Baseline {
+					base, e, ci, d = true, 0, 0, 0
+					got, deep = append(got, 0), append(deep, 0)
 				}
 				if c.V != nil && c.V.Games > 0 {
 					e, ci = c.V.Elo, c.V.EloCI95
@@ -160,7 +168,7 @@ func CompareTable(cells []CompareCell, methods []string, seeds []int64) []Method
 					deep = append(deep, d)
 				}
 			}
-			r.Elo, r.CI, r.Deep = append(r.Elo, e), append(r.CI, ci), append(r.Deep, d)
+			r.Elo, r.CI, r.Deep, r.Baseline = append(r.Elo, e), append(r.CI, ci), append(r.Deep, d), append(r.Baseline, base)
 		}
 		if len(got) > 0 {
 			r.Mean, r.Worst = stat.Mean(got, nil), slices.Min(got)

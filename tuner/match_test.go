@@ -183,6 +183,7 @@ func FuzzParseOpenings(f *testing.F) {
 func TestVerificationIsHeldOut(t *testing.T) {
 	cfg := smallConfig("gomoku", 2)
 	cfg.VerifyGames = 20
+	cfg.AdmitGames = 0 // the champion is the race winner, not the paper's weights (which play no verification)
 	st := runSmall(t, cfg)
 	v := st.verification
 	if v == nil || v.Games == 0 || v.Champion == "" || v.Opponent != "baseline" {
@@ -246,5 +247,55 @@ func TestMatchCountsRepeatedPairsOnce(t *testing.T) {
 	}
 	if !strings.Contains(res.Warning, "4 of 6 pairs repeated") {
 		t.Errorf("warning %q does not say how many pairs repeated", res.Warning)
+	}
+}
+
+// TestBaselineChampionIsNotVerified: a run in which no candidate beat the paper's weights
+// (an admission z no candidate meets) plays no verification games — the paper's weights
+// against themselves measure nothing — and stores a verification with 0 games, which
+// readers show as not measured; the summary says the champion is the baseline and names
+// the closest hall-of-fame test.
+func TestBaselineChampionIsNotVerified(t *testing.T) {
+	cfg := smallConfig("gomoku", 2)
+	cfg.VerifyGames, cfg.VerifyDepth = 20, 2
+	cfg.AdmitGames, cfg.AdmitZ = 8, 10
+	st := &memStore{}
+	tu, err := New(cfg, st, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := tu.Run(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := st.verification
+	if !sum.BaselineChampion || v == nil || v.Games != 0 || v.Deep != nil || !strings.Contains(v.Openings, "baseline") {
+		t.Fatalf("baseline champion %v, stored verification %+v", sum.BaselineChampion, v)
+	}
+	if sum.Tests == 0 || sum.Closest == nil || sum.Closest.Admitted || sum.Tests != len(tu.tested) {
+		t.Fatalf("%d tests, closest %+v (tested %d)", sum.Tests, sum.Closest, len(tu.tested))
+	}
+}
+
+// TestGomocupOffsetOpenings: Gomoku opening files may be in Gomocup's offset format
+// (c-gomoku-cli's plaintext openings, offsets from the centre, y downward), mixed with
+// lines in evotune's notation; an offset off the board names the line and the move; other
+// games do not read the format.
+func TestGomocupOffsetOpenings(t *testing.T) {
+	text := "# Gomocup offsets\n0,0, 1,-1, -1,1\nh8 h9\n-7,7, 7,-7\n"
+	ops, err := ParseOpenings(strings.NewReader(text), "o.txt", gomoku.Game{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(ops)
+	if want := "[[h8 i9 g7] [h8 h9] [a1 o15]]"; got != want {
+		t.Fatalf("openings %s, want %s", got, want)
+	}
+	if _, err := ParseOpenings(strings.NewReader("0,0\n8,-3, 6,-4\n"), "o.txt", gomoku.Game{}, 0); err == nil || !strings.Contains(err.Error(), "o.txt:2: offset move 1 (8,-3) is off the 15x15 board") {
+		t.Fatalf("off-board offset: %v", err)
+	}
+	c6, _ := genomes.Lookup("connect6")
+	if _, err := ParseOpenings(strings.NewReader("0,0\n"), "o.txt", c6.Game, 0); err == nil {
+		t.Fatal("connect6 read a Gomocup offset line")
 	}
 }

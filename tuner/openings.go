@@ -114,11 +114,21 @@ func CheckOpening(g engine.Game, board int, moves []string) error {
 
 // ParseOpenings reads an opening file: one opening per line, its moves separated by spaces
 // or commas in the game's notation (Connect6 "J10 K9L11", Gomoku "h8 h9 h10", Amazons
-// "d10-d5/d10 a4-b4/b8"); blank lines and everything after '#' are ignored. Every line is
-// played on a fresh board: an illegal or unparsable move is an error naming the file, the
-// line and the move.
+// "d10-d5/d10 a4-b4/b8"), or in a format of the game's community that the game reads
+// (engine.OpeningLineReader: Gomoku's Gomocup offset lines "0,0, 1,-1"); blank lines and
+// everything after '#' are ignored. Every line is played on a fresh board: an illegal or
+// unparsable move is an error naming the file, the line and the move.
 func ParseOpenings(r io.Reader, name string, g engine.Game, board int) (Openings, error) {
 	var out Openings
+	reader, _ := g.(engine.OpeningLineReader)
+	size := 0
+	if reader != nil {
+		b, err := g.NewBoard(board)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		size = b.Size()
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	line := 0
@@ -131,6 +141,13 @@ func ParseOpenings(r io.Reader, name string, g engine.Game, board int) (Openings
 		moves := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\r' })
 		if len(moves) == 0 {
 			continue
+		}
+		if reader != nil {
+			if m, ok, err := reader.ParseOpeningLine(text, size); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			} else if ok {
+				moves = m
+			}
 		}
 		if err := CheckOpening(g, board, moves); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)

@@ -124,10 +124,10 @@ type Event struct {
 	BestScore   float64 // score of the last saved generation's rank 1, and the mean
 	MeanScore   float64
 	Best        string
-	// Champion is the hall-of-fame member with the best lower confidence bound and its Elo
-	// against the paper's weights (0 with an empty hall of fame: the baseline).
+	// Champion is the run's champion; ChampionElo its hall-of-fame Elo against the paper's
+	// weights (nil: not measured — the baseline, or a run without a hall of fame).
 	Champion    string
-	ChampionElo float64
+	ChampionElo *float64
 }
 
 // Summary is the outcome of a run.
@@ -147,9 +147,17 @@ type Summary struct {
 	BestGenes []float64
 	// Champion is the champion's hall-of-fame entry (nil: the baseline).
 	Champion *HallOfFamer
+	// BaselineChampion is true while the champion's genes are the baseline's: nothing beat
+	// the paper's weights (or the layout's defaults), and verification plays no games.
+	BaselineChampion bool
 	// HallOfFame lists every admitted individual, in order of admission.
 	HallOfFame []HallOfFamer
-	Games      int // distinct games played in the generations
+	// Tests counts the run's hall-of-fame tests; Closest is the test whose paired
+	// difference over the reigning champion had the highest lower bound (Diff − AdmitZ·DiffSE),
+	// the evidence a run without a hall of fame reports (nil: no test).
+	Tests   int
+	Closest *Admission
+	Games   int // distinct games played in the generations
 	// GameRecords is the rows of the games table: a game shared by identical genomes (an
 	// elite and its unchanged clone) is played once and recorded for each of them.
 	GameRecords int

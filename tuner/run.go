@@ -230,6 +230,9 @@ type ResumeState struct {
 	// individual that had an admission test.
 	HallOfFame []ResumeFamer
 	Tested     []string
+	// Closest is the saved test with the highest lower bound of its paired difference (nil:
+	// none), for the summary (Summary.Closest).
+	Closest *Admission
 	// Openings are every opening used in tuning so far (kept out of verification).
 	Openings [][]string
 	// Elapsed is the wall time of the saved generations (for the time budget).
@@ -284,6 +287,7 @@ func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 	for _, id := range st.Tested {
 		t.tested[id] = true
 	}
+	t.summary.Tests, t.summary.Closest = len(st.Tested), st.Closest
 	t.elapsedBefore, t.start = st.Elapsed, time.Now()
 	t.tuningOpenings = map[string]bool{}
 	for _, o := range st.Openings {
@@ -361,13 +365,20 @@ func (t *Tuner) overBudget() bool {
 }
 
 // verifyAll plays the final verification matches: at the tuning depth, then at
-// VerifyDepth if set.
+// VerifyDepth if set. A champion that is the baseline plays none and stores an unmeasured
+// verification (Games 0).
 func (t *Tuner) verifyAll() error {
 	if t.cfg.VerifyGames == 0 {
 		return nil
 	}
 	vstart := time.Now()
 	defer func() { t.summary.VerifyTime = time.Since(vstart) }()
+	if t.championIsBaseline() {
+		// Never the paper's weights against themselves: nothing to measure (issue 28).
+		v := t.unmeasured(t.setup.Limits)
+		t.summary.Verification = &v
+		return t.store.SaveVerification(t.ctx, t.runID, v)
+	}
 	def := stats.DefaultSPRT // a copy: the match fills in its own
 	sprt := &def
 	if t.fullVerify {

@@ -89,7 +89,9 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 	ev := Event{GenDone: true, GamesDone: t.distinctGames, GamesTotal: t.distinctGames,
 		BestScore: pop[0].Stats.Score(), MeanScore: 1 - rec.FitMean, Best: pop[0].ID, Champion: t.summary.Best}
 	if c := t.summary.Champion; c != nil {
-		ev.ChampionElo, _, _ = c.Estimate()
+		if elo, _, ok := c.Estimate(); ok {
+			ev.ChampionElo = &elo
+		}
 	}
 	t.report(ev)
 	t.gen++
@@ -112,6 +114,7 @@ func (t *Tuner) setChampion(pop []*genomes.Genome) {
 	default:
 		t.summary.Best, t.summary.BestGenes = genomes.IndividualID(t.runID, 0, 0), t.layout.Defaults()
 	}
+	t.summary.BaselineChampion = t.championIsBaseline()
 	t.summary.BestScore = math.NaN()
 	for _, g := range pop {
 		if g.ID == t.summary.Best {

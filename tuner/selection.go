@@ -97,6 +97,10 @@ type Admission struct {
 	Admitted bool    `json:"admitted"`
 }
 
+// LowerBound is the lower end of the test's interval on the paired difference, Diff −
+// z·DiffSE (per-game score units): a candidate is admitted when it is above 0.
+func (a *Admission) LowerBound(z float64) float64 { return a.Diff - z*a.DiffSE }
+
 // eloSE converts a score's standard error to an Elo standard error by the delta method:
 // dElo/ds = 400 / (ln 10 · s(1 − s)), with s kept in [0.02, 0.98] so that a one-sided
 // record does not claim certainty.
@@ -300,6 +304,10 @@ func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
 		reigning.Stats = reigning.Stats.Add(genomes.Stats{Wins: hres.Wins, Draws: hres.Draws, Losses: hres.Losses, Penta: hres.Penta})
 	}
 	judge(a, cpairs, hpairs, t.cfg.AdmitZ)
+	t.summary.Tests++
+	if c := t.summary.Closest; c == nil || a.LowerBound(t.cfg.AdmitZ) > c.LowerBound(t.cfg.AdmitZ) {
+		t.summary.Closest = a
+	}
 	if a.Admitted {
 		t.hof = append(t.hof, HallOfFamer{ID: winner.ID, Generation: t.gen, Genes: append([]float64(nil), winner.X...)})
 	}

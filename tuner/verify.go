@@ -24,6 +24,10 @@ type Verification struct {
 	Generation int           `json:"generation,omitempty"`
 	Elapsed    time.Duration `json:"elapsed_ns,omitempty"`
 	Warning    string        `json:"warning,omitempty"`
+	// Baseline is true when the champion is the baseline itself: no game was played (the
+	// paper's weights against themselves measure nothing) and its Elo against the baseline
+	// is 0 by identity, not by measurement.
+	Baseline bool `json:"baseline,omitempty"`
 	stats.Result
 	Score    float64     `json:"score"`
 	Elo      float64     `json:"elo"`
@@ -118,13 +122,25 @@ func (t *Tuner) verifyChampion(setup GameSetup, seed int64, games int, sprt *sta
 		})
 }
 
+// championIsBaseline reports whether the champion's genes are the baseline's (the paper's
+// weights or the layout's defaults): a match against them would measure nothing.
+func (t *Tuner) championIsBaseline() bool {
+	return fmt.Sprint(t.summary.BestGenes) == fmt.Sprint(t.layout.Defaults())
+}
+
+// unmeasured is the verification of a champion that is the baseline: no games, stored
+// so that every reader shows "not measured" (NULL), never a measured Elo of 0.
+func (t *Tuner) unmeasured(lim engine.Limits) Verification {
+	return Verification{Champion: t.summary.Best, Opponent: "baseline", Openings: "none: the champion is the baseline", Limits: lim, Baseline: true}
+}
+
 // checkpoint plays the held-out check of the current champion (VerifyGames games, no
 // SPRT, openings from the generation's own seed). A champion that is still the paper's
 // weights is Elo 0 exactly and plays no games.
 func (t *Tuner) checkpoint() (*Verification, error) {
 	var v Verification
-	if fmt.Sprint(t.summary.BestGenes) == fmt.Sprint(t.layout.Defaults()) {
-		v = Verification{Champion: t.summary.Best, Opponent: "baseline", Openings: "none: the champion is the baseline", Limits: t.setup.Limits}
+	if t.championIsBaseline() {
+		v = t.unmeasured(t.setup.Limits)
 	} else {
 		var err error
 		if v, err = t.verifyChampion(t.setup, int64(mix(uint64(t.cfg.Seed)^mix(uint64(t.gen)<<8|streamCheck))>>1), t.cfg.VerifyGames, nil); err != nil {

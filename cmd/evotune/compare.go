@@ -239,6 +239,9 @@ func showComparison(ctx context.Context, o compareOpts, out io.Writer) error {
 }
 
 func cellText(v *tuner.Verification) string {
+	if v != nil && v.Baseline {
+		return "the paper's weights: nothing beat them (+0.0 by identity, no games played)"
+	}
 	if v == nil || v.Games == 0 {
 		return "not measured"
 	}
@@ -312,9 +315,12 @@ func printComparison(out io.Writer, id int64, game string, budget, verifyGames, 
 	for _, r := range rows {
 		line := "| " + r.Method + " |"
 		for i := range seeds {
-			if math.IsNaN(r.Elo[i]) {
+			switch {
+			case r.Baseline[i]:
+				line += " +0.0 (the paper's weights) |"
+			case math.IsNaN(r.Elo[i]):
 				line += " – |"
-			} else {
+			default:
 				line += " " + stats.FormatEloCI(r.Elo[i], r.CI[i]) + " |"
 			}
 		}

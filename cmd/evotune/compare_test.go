@@ -28,7 +28,7 @@ func TestCompareCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("compare: exit %d\n%s", code, stderr)
 	}
-	row := regexp.MustCompile(`(?m)^\| (spsa|ga) \| ([+-]\d+\.\d ± \d+\.\d \| ){2}[+-]\d+\.\d \| [+-]\d+\.\d \|$`)
+	row := regexp.MustCompile(`(?m)^\| (spsa|ga) \| (([+-]\d+\.\d ± \d+\.\d|\+0\.0 \(the paper's weights\)) \| ){2}[+-]\d+\.\d \| [+-]\d+\.\d \|$`)
 	if n := len(row.FindAllString(out, -1)); n != 2 {
 		t.Fatalf("want a row per method with two measured seeds, got %d:\n%s", n, out)
 	}
@@ -36,7 +36,9 @@ func TestCompareCommand(t *testing.T) {
 		t.Fatalf("table header or method order:\n%s", out)
 	}
 	db := filepath.Join(dir, "c.db")
-	if got := sqlite(t, db, "SELECT group_concat(c.method || c.seed || ':' || json_extract(r.verification, '$.games'), ' ') FROM comparison_runs c JOIN runs r ON r.id = c.run_id"); got != "spsa1:8 ga1:8 spsa2:8 ga2:8" {
+	// Every result is measured with all its games, or is the paper's weights (no games).
+	if got := sqlite(t, db, `SELECT group_concat(c.method || c.seed || ':' || CASE WHEN json_extract(r.verification, '$.baseline') THEN 'baseline'
+		ELSE json_extract(r.verification, '$.games') END, ' ') FROM comparison_runs c JOIN runs r ON r.id = c.run_id`); !regexp.MustCompile(`^spsa1:8 ga1:(8|baseline) spsa2:8 ga2:(8|baseline)$`).MatchString(got) {
 		t.Fatalf("stored runs and their measured games: %q", got)
 	}
 	if got := sqlite(t, db, "SELECT status, budget_games FROM comparisons"); got != "finished|40" {

@@ -95,7 +95,8 @@ func runRuns(ctx context.Context, o inspectOpts, out io.Writer) error {
 	return tw.Flush()
 }
 
-// verifiedElo summarises a run's verification: "+35.2 ± 40.1 (H0, 1-g4-02, 60 games)".
+// verifiedElo summarises a run's verification: "+35.2 ± 40.1 (H0, 1-g4-02, 60 games)", the
+// verdict left out when no SPRT ran; "not measured" when it played no games.
 func verifiedElo(r db.Run) string {
 	if r.Verification == "" {
 		return "-"
@@ -107,10 +108,17 @@ func verifiedElo(r db.Run) string {
 		CI       float64 `json:"elo_ci95"`
 		Verdict  string  `json:"verdict"`
 	}
-	if json.Unmarshal([]byte(r.Verification), &v) != nil || v.Games == 0 {
+	if json.Unmarshal([]byte(r.Verification), &v) != nil {
 		return "?"
 	}
-	return fmt.Sprintf("%s (%s, %s, %d games)", stats.FormatEloCI(v.Elo, v.CI), v.Verdict, v.Champion, v.Games)
+	if v.Games == 0 {
+		return "not measured"
+	}
+	verdict := ""
+	if v.Verdict != "" {
+		verdict = v.Verdict + ", "
+	}
+	return fmt.Sprintf("%s (%s%s, %d games)", stats.FormatEloCI(v.Elo, v.CI), verdict, v.Champion, v.Games)
 }
 
 func shortTime(s string) string {
@@ -175,7 +183,9 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 			test = fmt.Sprintf("%s %+.3f ± %.3f over %s: %s", safeCell(a.Candidate), a.Diff, a.DiffSE, safeCell(a.Opponent), verdict)
 		}
 		verified := "-"
-		if c := v.Checkpoint; c != nil && c.Elo != nil {
+		if c := v.Checkpoint; c != nil && c.Games == 0 {
+			verified = "not measured (the paper's weights)"
+		} else if c != nil && c.Elo != nil {
 			verified = fmt.Sprintf("%s (%d pairs)", stats.FormatEloCI(*c.Elo, *c.EloCI95), c.Pairs)
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%.3f\t%.3f\t%d\t%s\t%s\t%s\t%s\n", g.Generation, safeCell(g.Best), score, v.BestGames, 1-g.FitMean, g.Diversity, g.Games,

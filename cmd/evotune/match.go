@@ -16,6 +16,7 @@ import (
 	"evotune/db"
 	"evotune/engine"
 	"evotune/engine/protocol"
+	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/stats"
 )
@@ -460,6 +461,9 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	}
 	if v.Run != runID {
 		return fmt.Errorf("--individual %s belongs to run %d, not %d", id, v.Run, runID)
+	}
+	if v.Genome.Operator == genomes.OpBaseline {
+		return fmt.Errorf("run %d: %s is the baseline (the paper's weights, or the layout's defaults): a match against themselves measures nothing; name another individual with --individual ID", runID, id)
 	}
 	t, err := tuner.New(cfg, dbStore{d, cfg.AdmitZ}, nil, version)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"evotune/engine/protocol"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/stats"
 )
 
 type resumeOpts struct {
@@ -106,7 +107,7 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 		fmt.Fprintf(errOut, "warning: run %d was tuned with %d workers; this machine plays %d at once (%d× its %d CPUs); results do not change\n", runID, cfg.Workers, maxWorkers(), workersPerCPU, runtime.NumCPU())
 		cfg.Workers = maxWorkers()
 	}
-	state, err := loadResumeState(ctx, d, runID)
+	state, err := loadResumeState(ctx, d, runID, cfg.AdmitZ)
 	if err != nil {
 		return err
 	}
@@ -247,8 +248,9 @@ func openRun(ctx context.Context, path string, runID int64) (*db.DB, db.Run, err
 	return d, run, nil
 }
 
-// loadResumeState reads what tuner.Resume needs from the database.
-func loadResumeState(ctx context.Context, d *db.DB, runID int64) (tuner.ResumeState, error) {
+// loadResumeState reads what tuner.Resume needs from the database; admitZ (the run's
+// Config.AdmitZ) ranks its hall-of-fame tests for ResumeState.Closest.
+func loadResumeState(ctx context.Context, d *db.DB, runID int64, admitZ float64) (tuner.ResumeState, error) {
 	st := tuner.ResumeState{RunID: runID, LastGeneration: -1}
 	gens, err := d.Generations(ctx, runID)
 	if err != nil {
@@ -307,6 +309,12 @@ func loadResumeState(ctx context.Context, d *db.DB, runID int64) (tuner.ResumeSt
 	}
 	for _, a := range adms {
 		st.Tested = append(st.Tested, a.Candidate)
+		t := &tuner.Admission{Candidate: a.Candidate, Opponent: a.Opponent, Generation: a.Generation, Score: a.Score, ScoreSE: a.ScoreSE,
+			Elo: a.Elo, EloSE: a.EloSE, OpponentScore: a.OppScore, Diff: a.Diff, DiffSE: a.DiffSE, Admitted: a.Admitted,
+			Result: stats.Result{Wins: a.Wins, Draws: a.Draws, Losses: a.Losses, Penta: a.Penta}}
+		if st.Closest == nil || t.LowerBound(admitZ) > st.Closest.LowerBound(admitZ) {
+			st.Closest = t
+		}
 	}
 	hof, err := d.HallOfFame(ctx, runID)
 	if err != nil {

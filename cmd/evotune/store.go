@@ -58,11 +58,8 @@ func (s dbStore) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) e
 	if c := g.Checkpoint; c != nil {
 		row := &db.CheckpointRow{Generation: g.Generation, ElapsedMS: c.Elapsed.Milliseconds(), Champion: c.Champion, Depth: c.Limits.Depth,
 			Games: c.Games, Pairs: c.Pairs, Wins: c.Wins, Draws: c.Draws, Losses: c.Losses}
-		if c.Games > 0 {
+		if c.Games > 0 { // else NULL: nothing was measured (the champion is the paper's weights)
 			row.Score, row.Elo, row.EloCI95 = &c.Score, &c.Elo, &c.EloCI95
-		} else {
-			zero := 0.0 // the champion is the paper's weights: Elo 0 exactly
-			row.Elo, row.EloCI95 = &zero, &zero
 		}
 		data.Checkpoint = row
 	}

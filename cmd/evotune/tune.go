@@ -424,6 +424,34 @@ func parseDepths(s string) ([]int, error) {
 	return out, nil
 }
 
+// printNothingFound is the summary of a run whose champion is still the baseline: what
+// was tried, how close the best candidate came, and that no verification was played.
+func printNothingFound(out io.Writer, sum tuner.Summary) {
+	fmt.Fprintf(out, "champion %s: %s. No candidate has beaten them yet", sum.Best, sum.Baseline)
+	var best *tuner.HallOfFamer
+	var bestLow float64
+	z := tuner.FamilyZ(len(sum.HallOfFame), 0)
+	for i, h := range sum.HallOfFame {
+		if elo, se, ok := h.Estimate(); ok && (best == nil || elo-z*se > bestLow) {
+			best, bestLow = &sum.HallOfFame[i], elo-z*se
+		}
+	}
+	switch a := sum.Closest; {
+	case best != nil:
+		elo, se, _ := best.Estimate()
+		fmt.Fprintf(out, ": %s; the best, %s, has Elo %s (95%% simultaneous, z = %.2f) in %d games, a lower bound not above 0",
+			plural(len(sum.HallOfFame), "hall-of-fame member"), best.ID, stats.FormatEloCI(elo, z*se), z, best.Stats.Games())
+	case a != nil:
+		fmt.Fprintf(out, ": %s; the closest, %s (generation %d), scored %+.3f ± %.3f per game over %s in %d games (admitted when the lower bound is above 0)",
+			plural(sum.Tests, "hall-of-fame test"), a.Candidate, a.Generation, a.Diff, a.DiffSE, a.Opponent, a.Games())
+	default:
+		fmt.Fprint(out, ": no race winner reached a hall-of-fame test")
+	}
+	fmt.Fprintln(out, ".")
+	fmt.Fprintf(out, "not verified: a match of %s against themselves measures nothing. This run played %d games in %s; the runs measured in the README (\"Planning an overnight run\") found their champions in 30 minutes on a 2-core machine: run longer (--time-budget 30m, or resume with a larger --generations), or try --method spsa --budget-games 44000.\n",
+		sum.Baseline, sum.Games, sum.Wall.Round(time.Second))
+}
+
 // printSummary reports a finished (or stopped) run and what to do next.
 func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 	if sum.RunID == 0 {
@@ -448,14 +476,14 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 	case c != nil:
 		elo, se, _ := c.Estimate()
 		z := tuner.FamilyZ(len(sum.HallOfFame), 0)
-		fmt.Fprintf(out, "champion %s (hall of fame: %d members), Elo %s (95%% simultaneous over the members, z = %.2f) against %s in %d games after its admission\n",
+		fmt.Fprintf(out, "champion %s (hall of fame: %d members; the member with the best lower bound), Elo %s (95%% simultaneous over the members, z = %.2f) against %s in %d games after its admission\n",
 			sum.Best, len(sum.HallOfFame), stats.FormatEloCI(elo, z*se), z, sum.Baseline, c.Stats.Games())
-	case len(sum.HallOfFame) == 0 && sum.Best == genomes.IndividualID(sum.RunID, 0, 0):
-		fmt.Fprintf(out, "champion %s: %s (no race winner proved better in a hall-of-fame test)\n", sum.Best, sum.Baseline)
+	case sum.BaselineChampion:
+		printNothingFound(out, sum)
 	default:
-		fmt.Fprintf(out, "champion %s (rank 1 of the last generation), score %.3f\n", sum.Best, sum.BestScore)
+		fmt.Fprintf(out, "champion %s: the race winner of the last generation (no hall of fame: --admit-games 0), score %.3f in its last generation\n", sum.Best, sum.BestScore)
 	}
-	if v := sum.Verification; v != nil {
+	if v := sum.Verification; v != nil && v.Games > 0 {
 		fmt.Fprintf(out, "verification of %s against %s on %s, %.1fs:\n", v.Champion, sum.Baseline, v.Openings, sum.VerifyTime.Seconds())
 		printVerification(out, *v)
 	}
@@ -534,7 +562,7 @@ func (p *progress) update(e tuner.Event) {
 	if el := time.Since(p.genStart).Seconds(); el > 0.5 && !p.genStart.IsZero() {
 		rate = float64(e.GamesDone) / el
 	}
-	desc := fmt.Sprintf("gen %d/%s best %.3f mean %.3f champion %s %s ETA %s", e.Generation, gens, e.BestScore, e.MeanScore, e.Champion, eloText(e.ChampionElo), eta.Round(time.Second))
+	desc := fmt.Sprintf("gen %d/%s best %.3f mean %.3f champion %s (%s) ETA %s", e.Generation, gens, e.BestScore, e.MeanScore, e.Champion, championElo(e.ChampionElo), eta.Round(time.Second))
 	if e.Verifying {
 		desc = p.matchLabel
 	}
@@ -582,8 +610,8 @@ func (p *progress) update(e tuner.Event) {
 		return
 	}
 	if e.GenDone {
-		fmt.Fprintf(p.w, "generation %d/%s saved: %d games, race winner %s score %.3f, mean %.3f, champion %s (Elo %s), elapsed %s, ETA %s\n",
-			e.Generation, gens, e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Champion, eloText(e.ChampionElo), e.Elapsed.Round(time.Second), eta.Round(time.Second))
+		fmt.Fprintf(p.w, "generation %d/%s saved: %d games, race winner %s score %.3f, mean %.3f, champion %s (%s), elapsed %s, ETA %s\n",
+			e.Generation, gens, e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Champion, championElo(e.ChampionElo), e.Elapsed.Round(time.Second), eta.Round(time.Second))
 		p.lastLog = time.Now()
 		return
 	}
@@ -620,4 +648,21 @@ func gamesBar(w io.Writer, total int) *progressbar.ProgressBar {
 	return progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"), progressbar.OptionThrottle(200*time.Millisecond),
 		progressbar.OptionSetWidth(30))
+}
+
+// championElo is the progress lines' text for the champion's hall-of-fame Elo: "Elo +12.3",
+// or "Elo not measured" for the baseline and runs without a hall of fame (never a measured 0).
+func championElo(elo *float64) string {
+	if elo == nil {
+		return "Elo not measured"
+	}
+	return "Elo " + eloText(*elo)
+}
+
+// plural is "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -42,6 +42,7 @@ function lineageHref(run, ind) { return '#/run/' + Number(run) + '/lineage/' + e
 function fmt(x, d) { return x === null || x === undefined ? '—' : Number(x).toFixed(d); }
 function fmtElo(e) {
   if (!e) return '—';
+  if (e.games === 0) return 'not measured (the champion is the paper\'s weights)';
   if (e.elo === null) return 'unbounded (all wins or all losses), ' + e.games + ' games';
   const s = (e.elo >= 0 ? '+' : '') + e.elo.toFixed(1);
   const ci = e.elo_ci95 === null ? '' : ' ± ' + e.elo_ci95.toFixed(1);
