@@ -209,6 +209,14 @@ type Game interface {
 	RandomMove(b Board, rng *rand.Rand) string
 }
 
+// OpeningLineReader is implemented by a game whose opening files may also come in a
+// format of its own community besides evotune's notation (Gomoku: Gomocup's offset format,
+// "x,y, x,y"). ParseOpeningLine reads one line (comments already removed) of a size×size
+// game: ok false, and no error, means the line is not in that format.
+type OpeningLineReader interface {
+	ParseOpeningLine(line string, size int) (moves []string, ok bool, err error)
+}
+
 // ZobristTable returns n pseudo-random 64-bit keys from a fixed seed (SplitMix64), so
 // that keys, and therefore transposition-table behaviour, are the same in every process
 // (002_1c361d516f9a1960.txt: one 64-bit random per point and colour, XOR on place/remove).

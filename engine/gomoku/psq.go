@@ -79,3 +79,33 @@ func parseCell(m string, size int) (col, row int, err error) {
 	}
 	return col, r - 1, nil
 }
+
+// ParseOpeningLine reads one line of an opening file in Gomocup's offset format, the
+// plaintext openings of c-gomoku-cli and Gomocup tournaments: "x,y, x,y, …", each move an
+// offset from the centre of a size×size board (centre = size/2 rounded down, x to the
+// right, y downward; Black's move first). It returns ok false, and no error, for a line
+// that is not in that format (a line in evotune's notation, "h8 h9"); an offset outside
+// the board is an error naming the move. Implements engine.OpeningLineReader.
+func (Game) ParseOpeningLine(line string, size int) (moves []string, ok bool, err error) {
+	fields := strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' })
+	if len(fields) == 0 || len(fields)%2 != 0 {
+		return nil, false, nil
+	}
+	nums := make([]int, len(fields))
+	for i, f := range fields {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, false, nil // not numbers: evotune's own notation
+		}
+		nums[i] = n
+	}
+	half := size / 2
+	for i := 0; i < len(nums); i += 2 {
+		x, y := nums[i]+half, nums[i+1]+half
+		if x < 0 || x >= size || y < 0 || y >= size {
+			return nil, true, fmt.Errorf("offset move %d (%d,%d) is off the %dx%d board (centre %d,%d)", i/2+1, nums[i], nums[i+1], size, size, half, half)
+		}
+		moves = append(moves, fmt.Sprintf("%c%d", 'a'+x, size-y))
+	}
+	return moves, true, nil
+}
