@@ -17,6 +17,9 @@ import (
 // signedFlags are the numeric flags that may be negative (a seed is any int64).
 var signedFlags = map[string]bool{"seed": true}
 
+// dirFlag annotates an --out flag that names a directory (export-games), not a file.
+const dirFlag = "evotune_directory"
+
 // workersPerCPU bounds --workers: games played at once per CPU (external engines wait on
 // pipes, so a few per core are useful; thousands only thrash).
 const workersPerCPU = 4
@@ -70,7 +73,7 @@ func validateFlag(f *pflag.Flag) error {
 			return fmt.Errorf("--db: %q is not a database file name (SQLite would keep the results in memory and lose them); name a file, e.g. evotune.db", v)
 		}
 	case "out":
-		if f.Changed && v != "" && v != "-" {
+		if f.Changed && v != "" && v != "-" && f.Annotations[dirFlag] == nil {
 			if _, err := engine.OutputTarget(v); err != nil {
 				return fmt.Errorf("--out: %w", err)
 			}

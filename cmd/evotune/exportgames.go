@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"evotune/engine"
+	"evotune/engine/gomoku"
+	"evotune/genomes"
+)
+
+type exportGamesOpts struct {
+	dbPath, format, out, individual string
+	generation                      int
+}
+
+func newExportGamesCmd() *cobra.Command {
+	var o exportGamesOpts
+	c := &cobra.Command{
+		Use:   "export-games RUN --format psq|sgf|json --out DIR [--generation N] [--individual ID]",
+		Short: "Write a run's games as game records: Piskvork .psq, SGF or evotune's JSON",
+		Long: "export-games writes every game of a run (or of one generation, or of one individual) to\n" +
+			"DIR, one file per game named RUN-gGEN-NNNNN.EXT in the order the games table holds them:\n" +
+			"psq (Piskvork, Gomocup's record format; Gomoku), sgf (FF[4] GM[4], Gomoku; other games\n" +
+			"have no SGF game number evotune writes) or json (evotune's record, any game). Every file\n" +
+			"holds the whole game, opening included, Black first; 'play --from FILE' continues one.\n" +
+			"Each file is written atomically.",
+		Args: cobra.ExactArgs(1),
+		Example: "  evotune export-games 1 --format psq --out games/\n" +
+			"  evotune export-games 1 --format sgf --generation 3 --out g3/",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("generation") {
+				o.generation = -1
+			}
+			return runExportGames(cmd.Context(), o, args[0], cmd.OutOrStdout())
+		},
+	}
+	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
+	c.Flags().StringVar(&o.format, "format", "", "psq, sgf or json (required)")
+	c.Flags().StringVar(&o.out, "out", "", "directory to write the records to (created if missing; required)")
+	c.Flags().SetAnnotation("out", dirFlag, []string{"true"})
+	c.Flags().IntVar(&o.generation, "generation", 0, "only this generation's games (default: every generation)")
+	c.Flags().StringVar(&o.individual, "individual", "", "only the games credited to this individual")
+	return c
+}
+
+func runExportGames(ctx context.Context, o exportGamesOpts, arg string, out io.Writer) error {
+	runID, err := parseRunID(arg)
+	if err != nil {
+		return err
+	}
+	if o.out == "" {
+		return fmt.Errorf("--out: name the directory to write the records to")
+	}
+	d, err := openRO(ctx, o.dbPath)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	run, err := d.Run(ctx, runID)
+	if err != nil {
+		return err
+	}
+	cfg, err := runConfig(run)
+	if err != nil {
+		return err
+	}
+	entry, err := genomes.Lookup(run.Game)
+	if err != nil {
+		return fmt.Errorf("run %d: %w", runID, err)
+	}
+	switch {
+	case o.format != "psq" && o.format != "sgf" && o.format != "json":
+		return fmt.Errorf("--format %q: want psq, sgf or json", o.format)
+	case o.format != "json" && entry.Game.Name() != "gomoku":
+		return fmt.Errorf("--format %s: %s records hold Gomoku games; run %d is %s (use --format json)", o.format, o.format, runID, run.Game)
+	}
+	b, err := entry.Game.NewBoard(cfg.Board)
+	if err != nil {
+		return fmt.Errorf("run %d: board %d: %w", runID, cfg.Board, err)
+	}
+	size := b.Size()
+	gens, err := d.Generations(ctx, runID)
+	if err != nil {
+		return err
+	}
+	if o.generation >= len(gens) {
+		return fmt.Errorf("--generation %d: run %d has generations 0 to %d", o.generation, runID, len(gens)-1)
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	written := 0
+	for _, g := range gens {
+		if o.generation >= 0 && g.Generation != o.generation {
+			continue
+		}
+		games, err := d.Games(ctx, runID, g.Generation)
+		if err != nil {
+			return err
+		}
+		for i, gm := range games {
+			if o.individual != "" && gm.Individual != o.individual {
+				continue
+			}
+			var moves []string
+			if err := json.Unmarshal([]byte(gm.Moves), &moves); err != nil {
+				return fmt.Errorf("run %d generation %d game %d: moves: %w", runID, g.Generation, i, err)
+			}
+			black, white := gm.Individual, gm.Opponent
+			if gm.Colour == "white" {
+				black, white = white, black
+			}
+			var data []byte
+			switch o.format {
+			case "psq":
+				data, err = gomoku.FormatPSQ(size, moves, nil, black, white)
+			case "sgf":
+				data, err = gomoku.FormatSGF(size, moves, black, white, gm.Result, cfg.Rule)
+			case "json":
+				data, err = json.MarshalIndent(savedGame{Format: gameFileFormat, Game: run.Game, Board: size, Rule: cfg.Rule, Black: black, White: white,
+					Moves: moves, Result: gm.Result, Plies: gm.Plies, Forfeit: string(gm.Forfeit), Created: g.CreatedAt}, "", "  ")
+				data = append(data, '\n')
+			}
+			if err != nil {
+				return fmt.Errorf("run %d generation %d game %d: %w", runID, g.Generation, i, err)
+			}
+			name := filepath.Join(o.out, fmt.Sprintf("%d-g%d-%05d.%s", runID, g.Generation, i, o.format))
+			if err := engine.WriteFileAtomic(name, data); err != nil {
+				return fmt.Errorf("--out: %w", err)
+			}
+			written++
+		}
+	}
+	if o.individual != "" && written == 0 {
+		return fmt.Errorf("--individual %s: no game of run %d (or of the generation asked) is credited to it", o.individual, runID)
+	}
+	fmt.Fprintf(out, "%d games of run %d written to %s as %s\n", written, runID, o.out, o.format)
+	return nil
+}
