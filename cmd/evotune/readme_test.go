@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"evotune/engine/gomoku"
 	"evotune/genomes"
 	"evotune/tuner"
 )
@@ -41,6 +43,13 @@ func TestREADMEExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	blocks := regexp.MustCompile("(?s)```(sh|yaml)\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	// The Gomoku openings file shown reads, each line as its comment says.
+	book := regexp.MustCompile("(?s)```\n(# gomoku openings\n.*?)```").FindStringSubmatch(string(readme))
+	if book == nil {
+		t.Error("the README's Gomoku openings example is missing")
+	} else if ops, err := tuner.ParseOpenings(strings.NewReader(book[1]), "README openings example", gomoku.Game{}, 0); err != nil || fmt.Sprint(ops) != "[[h8 h9 h10] [h8 i9 j10] [h8 i9 g7]]" {
+		t.Errorf("the README's Gomoku openings example: %v, %v", ops, err)
+	}
 	dir := t.TempDir()
 	path := filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH")
 	want := regexp.MustCompile(`#\s*([0-9]+)\s*$`)
