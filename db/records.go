@@ -488,7 +488,7 @@ func (d *DB) SaveGeneration(ctx context.Context, g GenerationData) (err error) {
 		best = r.Champion
 	}
 	for _, in := range g.Individuals {
-		if in.ID == best {
+		if in.ID == best && in.Games > 0 { // NULL: it played no game (SPSA's θ), nothing measured
 			bestFit = in.Fitness
 		}
 	}

@@ -79,6 +79,15 @@ func TestSPSAResumeFromDatabase(t *testing.T) {
 		t.Fatalf("spsa run: exit %d\n%s\n%s", code, out, stderr)
 	}
 	full := filepath.Join(dir, "full.db")
+	// generations shows each step's θ+ score against θ− (its 8 games), θ playing none; runs
+	// shows no last score for θ (NULL best_fitness), never θ's empty 0.500.
+	steps, stderr, code := run(t, dir, "generations", "1", "--db", "full.db")
+	if code != 0 || !regexp.MustCompile(`(?m)^0 +0\.\d{3} ± 0\.\d{3} +8 +1-g0-00 `).MatchString(steps) || strings.Count(steps, "\n") != 7 {
+		t.Fatalf("generations of an SPSA run: exit %d\n%s%s", code, steps, stderr)
+	}
+	if got := sqlite(t, full, "SELECT best_fitness IS NULL FROM runs"); got != "1" {
+		t.Fatalf("best_fitness of SPSA's θ: %q, want NULL", got)
+	}
 	cut := filepath.Join(dir, "cut.db")
 	data, err := os.ReadFile(full)
 	if err != nil {

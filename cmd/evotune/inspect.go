@@ -156,7 +156,8 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 		return err
 	}
 	defer d.Close()
-	if _, err := d.Run(ctx, id); err != nil {
+	run, err := d.Run(ctx, id)
+	if err != nil {
 		return err
 	}
 	views, err := loadGenerations(ctx, d, id)
@@ -165,6 +166,9 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 	}
 	if o.json {
 		return writeJSON(out, views)
+	}
+	if cfg, err := runConfig(run); err == nil && cfg.Method == tuner.MethodSPSA {
+		return printSPSASteps(ctx, d, id, views, out)
 	}
 	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "GEN\tRACE WINNER\tSCORE ± SE\tGAMES\tMEAN\tDIVERSITY\tPLAYED\tELAPSED\tHALL OF FAME TEST\tCHAMPION\tVERIFIED ELO")
@@ -190,6 +194,33 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%.3f\t%.3f\t%d\t%s\t%s\t%s\t%s\n", g.Generation, safeCell(g.Best), score, v.BestGames, 1-g.FitMean, g.Diversity, g.Games,
 			(time.Duration(g.ElapsedMS) * time.Millisecond).Round(time.Second), test, safeCell(orDash(g.Champion)), verified)
+	}
+	return tw.Flush()
+}
+
+// printSPSASteps is `generations` for an SPSA run: per step, θ+'s score against θ− (the
+// step's only games; slot 01 is θ+), and θ after the step, which plays no game.
+func printSPSASteps(ctx context.Context, d *db.DB, runID int64, views []generationView, out io.Writer) error {
+	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "STEP\tθ+ AGAINST θ− (SCORE ± SE)\tGAMES\tθ AFTER THE STEP (CHAMPION)\tELAPSED\tVERIFIED ELO")
+	for _, v := range views {
+		g := v.GenerationRow
+		inds, err := d.Individuals(ctx, runID, g.Generation)
+		if err != nil {
+			return err
+		}
+		score, games := "-", 0
+		for _, in := range inds {
+			if in.ID == genomes.IndividualID(runID, g.Generation, 1) && in.ScoreSE != nil {
+				score, games = fmt.Sprintf("%.3f ± %.3f", in.Score, *in.ScoreSE), in.Games
+			}
+		}
+		verified := "-"
+		if c := v.Checkpoint; c != nil && c.Elo != nil {
+			verified = fmt.Sprintf("%s (%d pairs)", stats.FormatEloCI(*c.Elo, *c.EloCI95), c.Pairs)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\n", g.Generation, score, games, safeCell(orDash(g.Champion)),
+			(time.Duration(g.ElapsedMS) * time.Millisecond).Round(time.Second), verified)
 	}
 	return tw.Flush()
 }
