@@ -111,29 +111,11 @@ func exportRows(ctx context.Context, d *db.DB, runID int64, table string) ([][]c
 	}
 	switch table {
 	case "admissions":
-		adms, err := d.Admissions(ctx, runID)
-		for _, a := range adms {
-			if err := add(a); err != nil {
-				return nil, err
-			}
-		}
-		return rows, err
+		return rows, addAll[db.AdmissionRow](add)(d.Admissions(ctx, runID))
 	case "hall_of_fame":
-		hof, err := d.HallOfFame(ctx, runID)
-		for _, h := range hof {
-			if err := add(h); err != nil {
-				return nil, err
-			}
-		}
-		return rows, err
+		return rows, addAll[db.FamerRow](add)(d.HallOfFame(ctx, runID))
 	case "checkpoints":
-		cps, err := d.Checkpoints(ctx, runID)
-		for _, c := range cps {
-			if err := add(c); err != nil {
-				return nil, err
-			}
-		}
-		return rows, err
+		return rows, addAll[db.CheckpointRow](add)(d.Checkpoints(ctx, runID))
 	}
 	gens, err := d.Generations(ctx, runID)
 	if err != nil {
@@ -222,6 +204,21 @@ func exportRows(ctx context.Context, d *db.DB, runID int64, table string) ([][]c
 		}
 	}
 	return rows, nil
+}
+
+// addAll returns a function that adds every row a table query returned (or its error).
+func addAll[T any](add func(any, ...cell) error) func([]T, error) error {
+	return func(items []T, err error) error {
+		if err != nil {
+			return err
+		}
+		for _, it := range items {
+			if err := add(it); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // genomeCells are an individual's genome columns: born_generation, operator, parent1,
