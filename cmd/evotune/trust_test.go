@@ -261,7 +261,8 @@ func TestStoredPathNotOpened(t *testing.T) {
 	if err := s.QueryRow("SELECT json_extract(config, '$.verify_opening_list') FROM runs").Scan(&list); err != nil || list != `[["h8","h9","h10"],["g7","g8"],["j9","j10","k9","k10"]]` {
 		t.Fatalf("stored openings: %q %v", list, err)
 	}
-	if out, stderr, code := run(t, dir, "verify", "1", "--db", "x.db", "--games", "4"); code != 0 {
+	// The champion is the paper's weights (verify refuses them): verify a tuned individual.
+	if out, stderr, code := run(t, dir, "verify", "1", "--individual", "1-g0-01", "--db", "x.db", "--games", "4"); code != 0 {
 		t.Fatalf("verify after the file was removed: %s %s", out, stderr)
 	}
 	secret := writeFile(t, dir, "secret.txt", "TOPSECRET hunter2\n")
@@ -276,7 +277,7 @@ func TestStoredPathNotOpened(t *testing.T) {
 	if code == 0 || strings.Contains(out+stderr, "TOPSECRET") || !strings.Contains(stderr, "--verify-openings") || !strings.Contains(stderr, "does not open a path found in a database") {
 		t.Fatalf("resume of a database pointing at a local file: exit %d\n%s%s", code, out, stderr)
 	}
-	if out, stderr, code := run(t, dir, "verify", "1", "--db", "x.db", "--games", "4"); code != 0 || strings.Contains(out+stderr, "TOPSECRET") {
+	if out, stderr, code := run(t, dir, "verify", "1", "--individual", "1-g0-01", "--db", "x.db", "--games", "4"); code != 0 || strings.Contains(out+stderr, "TOPSECRET") {
 		t.Fatalf("verify: exit %d\n%s%s", code, out, stderr)
 	}
 	var errText sql.NullString
