@@ -139,12 +139,14 @@ func exportRows(ctx context.Context, d *db.DB, runID int64, table string) ([][]c
 		}
 	}
 	for _, g := range gens {
-		switch table {
-		case "generations":
-			var openings []json.RawMessage
+		var openings []json.RawMessage
+		if table == "generations" || table == "openings" {
 			if err := json.Unmarshal([]byte(g.Openings), &openings); err != nil {
 				return nil, fmt.Errorf("generation %d: openings: %w", g.Generation, err)
 			}
+		}
+		switch table {
+		case "generations":
 			g.Openings = ""
 			cells, err := structCells(g)
 			if err != nil {
@@ -158,10 +160,6 @@ func exportRows(ctx context.Context, d *db.DB, runID int64, table string) ([][]c
 			}
 			rows = append(rows, append(append([]cell{runCell}, kept...), cell{"openings_count", json.RawMessage(fmt.Sprint(len(openings)))}))
 		case "openings":
-			var openings []json.RawMessage
-			if err := json.Unmarshal([]byte(g.Openings), &openings); err != nil {
-				return nil, fmt.Errorf("generation %d: openings: %w", g.Generation, err)
-			}
 			for i, moves := range openings {
 				rows = append(rows, []cell{runCell, {"generation", json.RawMessage(fmt.Sprint(g.Generation))},
 					{"opening", json.RawMessage(fmt.Sprint(i))}, {"moves", moves}})

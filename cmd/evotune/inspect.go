@@ -168,7 +168,7 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 		return writeJSON(out, views)
 	}
 	if cfg, err := runConfig(run); err == nil && cfg.Method == tuner.MethodSPSA {
-		return printSPSASteps(ctx, d, id, views, out)
+		return printSPSASteps(id, views, out)
 	}
 	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "GEN\tRACE WINNER\tSCORE ± SE\tGAMES\tMEAN\tDIVERSITY\tPLAYED\tELAPSED\tHALL OF FAME TEST\tCHAMPION\tVERIFIED ELO")
@@ -200,17 +200,13 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 
 // printSPSASteps is `generations` for an SPSA run: per step, θ+'s score against θ− (the
 // step's only games; slot 01 is θ+), and θ after the step, which plays no game.
-func printSPSASteps(ctx context.Context, d *db.DB, runID int64, views []generationView, out io.Writer) error {
+func printSPSASteps(runID int64, views []generationView, out io.Writer) error {
 	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "STEP\tθ+ AGAINST θ− (SCORE ± SE)\tGAMES\tθ AFTER THE STEP (CHAMPION)\tELAPSED\tVERIFIED ELO")
 	for _, v := range views {
 		g := v.GenerationRow
-		inds, err := d.Individuals(ctx, runID, g.Generation)
-		if err != nil {
-			return err
-		}
 		score, games := "-", 0
-		for _, in := range inds {
+		for _, in := range v.individuals {
 			if in.ID == genomes.IndividualID(runID, g.Generation, 1) && in.ScoreSE != nil {
 				score, games = fmt.Sprintf("%.3f ± %.3f", in.Score, *in.ScoreSE), in.Games
 			}
@@ -234,6 +230,8 @@ type generationView struct {
 	BestGames   int               `json:"best_games"`
 	Admission   *db.AdmissionRow  `json:"admission"`
 	Checkpoint  *db.CheckpointRow `json:"checkpoint"`
+	// individuals are the generation's rows, best first (read once; not part of the JSON).
+	individuals []db.IndividualRow
 }
 
 func loadGenerations(ctx context.Context, d *db.DB, runID int64) ([]generationView, error) {
@@ -256,6 +254,7 @@ func loadGenerations(ctx context.Context, d *db.DB, runID int64) ([]generationVi
 		if err != nil {
 			return nil, err
 		}
+		views[i].individuals = inds
 		if len(inds) > 0 {
 			views[i].BestScore, views[i].BestScoreSE, views[i].BestGames = inds[0].Score, inds[0].ScoreSE, inds[0].Games
 		}
