@@ -48,8 +48,9 @@ type Config struct {
 	Seed int64  `json:"seed" yaml:"seed"`
 	// Population is the number of individuals per generation.
 	Population int `json:"population" yaml:"population"`
-	// Generations is the number of generations after generation 0 (the initial one); 0
-	// means "until the time budget" and needs TimeBudget.
+	// Generations is the number of generations (GA) or steps (SPSA) after generation 0 (the
+	// initial one); 0 means "until the budget" (TimeBudget or BudgetGames), and with
+	// neither the method's default (Resolve).
 	Generations int `json:"generations" yaml:"generations"`
 	// TimeBudget stops the run at the first generation boundary after this much wall time
 	// (Go duration, e.g. "8h"; "" = none); the verification follows. Resumed runs count
@@ -142,9 +143,10 @@ type Config struct {
 	// clock (0 = DefaultStartupTime).
 	EngineMoveTime float64 `json:"engine_move_time" yaml:"engine_move_time"`
 	StartupTime    float64 `json:"startup_time" yaml:"startup_time"`
-	// Method is the search: "ga" (the genetic algorithm, the default; "" means ga) or
-	// "spsa" (fishtest's SPSA, spsa.go). Both store generations, individuals, games and
-	// lineage the same way and are verified the same way.
+	// Method is the search: "spsa" (fishtest's SPSA, spsa.go: DefaultConfig's) or "ga" (the
+	// genetic algorithm). "" means ga: the runs stored before SPSA became the default
+	// (issue 26) say no method. Both store generations, individuals, games and lineage the
+	// same way and are verified the same way.
 	Method string `json:"method,omitempty" yaml:"method"`
 	// BudgetGames, if > 0, stops the run at the first generation (GA) or step (SPSA)
 	// boundary after this many distinct tuning games (racing, hall-of-fame tests, SPSA
@@ -170,22 +172,61 @@ func (c *Config) Budget() time.Duration {
 // games, 12 s); 200 games left ±45, wider than most gains (issue 9, session 8).
 const DefaultVerifyGames = 1000
 
-// DefaultConfig returns the defaults: a small real run of 5 generations (under a minute
-// for connect6 on two cores), or an overnight one when a time budget is given and
-// generations are not.
+// DefaultConfig returns the defaults: SPSA (the default method since issue 26 measured it
+// ahead of the GA at equal games: gomoku +57.2 against +31.2, connect6 +40.2 against
+// +25.2, README "Choosing a method") over the game's DefaultBudgetGames, unless a time
+// budget or generations are given (Resolve). The GA's fields keep their defaults for
+// --method ga: a small real run of DefaultGAGenerations generations.
 //
-// Per generation: 12 individuals × 32 games against the paper's weights, racing 6 × 32 and
-// 3 × 32 more (672 games, fewer when genomes repeat), and a hall-of-fame test of the winner
-// when it is new (64 games each for it and the reigning champion). The reference set is
-// the paper's weights alone (Champions 0): what verification measures, and issue 9 measured
-// four times the gain that way than with recent champions as opponents.
+// GA, per generation: 12 individuals × 32 games against the paper's weights, racing 6 × 32
+// and 3 × 32 more (672 games, fewer when genomes repeat), and a hall-of-fame test of the
+// winner when it is new (64 games each for it and the reigning champion). The reference
+// set is the paper's weights alone (Champions 0): what verification measures, and issue 9
+// measured four times the gain that way than with recent champions as opponents.
 func DefaultConfig(game string) Config {
 	return Config{
-		Game: game, Seed: 1, Population: 12, Generations: 5, Games: 32, RaceRounds: 2,
+		Game: game, Seed: 1, Method: MethodSPSA, Population: 12, Games: 32, RaceRounds: 2,
 		AdmitGames: 64, AdmitZ: 1.0,
 		Workers: runtime.NumCPU(), Elite: 2, Tournament: 3,
 		CrossoverRate: 0.5, MutationRate: 0.8, Mutation: genomes.DefaultMutation,
 		Init: "perturb", Champions: 0, VerifyGames: DefaultVerifyGames,
+	}
+}
+
+// DefaultGAGenerations is the GA's number of generations when a run gives no generations
+// and no budget: under a minute for connect6 on two cores.
+const DefaultGAGenerations = 5
+
+// DefaultBudgetGames returns SPSA's budget of distinct tuning games for a run of game that
+// gives no generations and no budget: the budgets at which issue 26 compared the methods
+// (gomoku 44 000, about 2½ minutes on two cores; connect6 20 000, about 4 minutes; amazons
+// 4 000, about 6 minutes), 0 for an unknown game.
+func DefaultBudgetGames(game string) int {
+	switch game {
+	case "gomoku":
+		return 44000
+	case "connect6":
+		return 20000
+	case "amazons":
+		return 4000
+	}
+	return 0
+}
+
+// Resolve fills what the method decides when the run gives neither generations nor a
+// budget (Generations 0, BudgetGames 0, TimeBudget ""): SPSA runs DefaultBudgetGames
+// games, the GA DefaultGAGenerations generations. An outside engine's speed is unknown, so
+// its SPSA run keeps no default budget (Validate then asks for one). Idempotent; a stored
+// configuration is always resolved.
+func (c *Config) Resolve() {
+	if c.Generations != 0 || c.BudgetGames != 0 || c.TimeBudget != "" {
+		return
+	}
+	switch {
+	case c.Method == MethodSPSA && c.Engine == "":
+		c.BudgetGames = DefaultBudgetGames(c.Game)
+	case c.Method != MethodSPSA:
+		c.Generations = DefaultGAGenerations
 	}
 }
 
@@ -255,7 +296,7 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("population: %d, want at least 2", c.Population)
 	case c.Population > 10000:
 		return fmt.Errorf("population: %d, want at most 10000", c.Population)
-	case c.Generations < 0 || (c.Generations == 0 && c.TimeBudget == "" && c.BudgetGames == 0):
+	case c.Generations < 0 || (c.Generations == 0 && c.TimeBudget == "" && c.BudgetGames == 0 && c.Method != MethodSPSA):
 		return fmt.Errorf("generations: %d, want at least 1 (0 only with time_budget or budget_games)", c.Generations)
 	case c.BudgetGames < 0:
 		return fmt.Errorf("budget_games: %d is negative", c.BudgetGames)
@@ -312,11 +353,8 @@ func (c *Config) Validate() error {
 		if err := c.SPSAParams().validate(); err != nil {
 			return err
 		}
-		if c.Generations == 0 && c.BudgetGames == 0 {
-			return errors.New("method spsa: needs budget_games (--budget-games) or generations: its gains are scheduled over a known number of game pairs (fishtest's num_iter); a time budget alone cannot say how many")
-		}
 		if len(c.Opponents) > 0 {
-			return errors.New("method spsa: opponents: SPSA plays θ+ against θ− only; external opponents belong to the GA's reference set")
+			return errors.New("method spsa: opponents: SPSA plays θ+ against θ− only; external opponents belong to the GA's reference set (--method ga)")
 		}
 	}
 	if c.TimeBudget != "" {
@@ -400,6 +438,9 @@ func (c *Config) Validate() error {
 				return fmt.Errorf("engine: %w", err)
 			}
 		}
+	}
+	if c.Method == MethodSPSA && c.Generations == 0 && c.BudgetGames == 0 && c.TimeBudget == "" {
+		return errors.New("method spsa: needs budget_games (--budget-games), time_budget (--time-budget) or generations: its gains are scheduled over a known number of game pairs (fishtest's num_iter), and an outside engine's speed is unknown")
 	}
 	return nil
 }

@@ -19,13 +19,14 @@ import (
 
 // Tuner runs one tuning run; make it with New.
 type Tuner struct {
-	cfg      Config
-	game     engine.Game
-	layout   *genomes.Layout
-	outside  *Outside // nil: the built-in engine is tuned
-	store    Store
-	progress func(Event)
-	version  string
+	cfg         Config
+	calibration *Calibration // SPSA's, when its game budget came from a time budget
+	game        engine.Game
+	layout      *genomes.Layout
+	outside     *Outside // nil: the built-in engine is tuned
+	store       Store
+	progress    func(Event)
+	version     string
 
 	ctx       context.Context
 	runID     int64
@@ -66,6 +67,7 @@ type Tuner struct {
 // New prepares a run of cfg (validated here; the error names the field). progress may be
 // nil; it is called from several goroutines, one call at a time.
 func New(cfg Config, store Store, progress func(Event), version string) (*Tuner, error) {
+	cfg.Resolve()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -148,6 +150,8 @@ const (
 	streamAdmit    = 4
 	streamCheck    = 5
 	streamDefence  = 6
+	// streamCalibration draws SPSA's calibration openings (spsa.go): never tuned on.
+	streamCalibration = 7
 )
 
 func mix(x uint64) uint64 {
@@ -172,6 +176,11 @@ func (t *Tuner) rngV1(gen int, stream uint64) *rand.Rand {
 // progress is not saved.
 func (t *Tuner) Run(ctx context.Context, pid int) (Summary, error) {
 	t.ctx = ctx
+	if t.NeedsCalibration() {
+		if _, err := t.Calibrate(ctx); err != nil {
+			return Summary{}, err
+		}
+	}
 	cj, _ := json.Marshal(t.cfg)
 	id, err := t.store.CreateRun(ctx, RunRecord{Name: t.cfg.Name, Game: t.cfg.Game, Seed: t.cfg.Seed, Config: string(cj), ProgramVersion: t.version, PID: pid})
 	if err != nil {
@@ -466,6 +475,9 @@ func (t *Tuner) evaluate(g *genomes.Genome) (float64, error) {
 }
 
 func (t *Tuner) report(e Event) {
+	if t.calibration == nil && t.runID == 0 && t.NeedsCalibration() {
+		return // Calibrate's games belong to no generation
+	}
 	t.progMu.Lock()
 	defer t.progMu.Unlock()
 	e.RunID, e.Generation, e.Generations = t.runID, t.gen, t.cfg.Generations

@@ -25,8 +25,8 @@ import (
 // Step k (one generation of the run) plays Pairs colour-swapped game pairs of θ+ = θ + c_k·Δ
 // against θ− = θ − c_k·Δ (Δ: ±1 per free gene, from the step's own random stream) on fresh
 // tuning-half openings, then moves θ by R_k·c_k·(W − L of θ+)·Δ. With N the total game
-// pairs of the run (budget_games/2, or (generations+1)·pairs) and i = k·pairs the pairs
-// before the step:
+// pairs of the run (budget_games/2, or (generations+1)·pairs; a time budget alone is turned
+// into budget_games by Calibrate) and i = k·pairs the pairs before the step:
 //
 //	c_k = c/(i+1)^γ, c = c_end·N^γ               (so c_k reaches c_end at the end)
 //	a_k = a/(i+1+A)^α, a = r_end·c_end²·(A+N)^α  (R_k = a_k/c_k² reaches r_end), A = a_ratio·N
@@ -204,6 +204,80 @@ func (t *Tuner) spsaStep(u []float64, k, result int) {
 		u[i] += rk * ck * float64(result) * d[i]
 	}
 	t.clampTheta(u)
+}
+
+// Calibration is how SPSA turned a time budget into its game budget (fishtest's num_iter
+// must be known before the first step): Games distinct games of the paper's weights moved
+// by +c_end·Δ_0 against them moved by −c_end·Δ_0 (like a first step) on calibration openings (tuning half, a stream of their own, stored nowhere)
+// took Time; BudgetGames = Games/Time × (time budget − Time), at least one step.
+type Calibration struct {
+	Games       int
+	Time        time.Duration
+	BudgetGames int
+}
+
+// Calibration bounds: at least calibrationTime of play or calibrationBatches steps' worth
+// of games, whichever comes first (gomoku at depth 3: about 600 games in 2 s; amazons:
+// one step of 32 games in 3 s).
+const (
+	calibrationTime    = 2 * time.Second
+	calibrationBatches = 16
+)
+
+// NeedsCalibration reports whether the run is SPSA with a time budget and neither a game
+// budget nor generations: its game budget must be measured first (Calibrate).
+func (t *Tuner) NeedsCalibration() bool {
+	return t.cfg.Method == MethodSPSA && t.cfg.TimeBudget != "" && t.cfg.BudgetGames == 0 && t.cfg.Generations == 0 && t.calibration == nil
+}
+
+// Calibrate measures this machine's rate of distinct games (batches of one SPSA step:
+// Pairs colour-swapped pairs of the paper's weights moved by ±c_end·Δ_0, on calibration
+// openings of the tuning half) and sets the run's game budget to what fits in the rest of
+// the time budget. The run stores that budget with its configuration, so a resumed run
+// keeps the same gains; the time budget still ends the run if the machine slows down.
+// Idempotent; an error if the games fail or ctx ends.
+func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
+	if t.calibration != nil {
+		return *t.calibration, nil
+	}
+	if t.cfg.Method != MethodSPSA || t.cfg.TimeBudget == "" {
+		return Calibration{}, fmt.Errorf("calibrate: only an SPSA run with a time budget is calibrated")
+	}
+	saved, savedCtx := t.tuningOpenings, t.ctx
+	t.tuningOpenings, t.ctx = map[string]bool{}, ctx
+	defer func() {
+		t.tuningOpenings, t.ctx = saved, savedCtx
+		t.openings, t.gameResults, t.gamesTime, t.distinctGames = nil, nil, 0, 0
+	}()
+	p := t.cfg.SPSAParams()
+	// θ0 ± c_end·Δ_0: games like the first step's (a genome never plays itself).
+	plus, minus := t.toTheta(t.layout.Defaults()), t.toTheta(t.layout.Defaults())
+	for i, d := range t.spsaDelta(0) {
+		plus[i] += p.CEnd * d
+		minus[i] -= p.CEnd * d
+	}
+	x, xm := t.fromTheta(plus), t.fromTheta(minus)
+	w, ext, err := t.side(xm)
+	if err != nil {
+		return Calibration{}, fmt.Errorf("calibrate: %w", err)
+	}
+	start := time.Now()
+	for i := 0; i < calibrationBatches && (i == 0 || time.Since(start) < calibrationTime); i++ {
+		first, err := t.drawOpenings(p.Pairs, streamCalibration+uint64(i)<<4)
+		if err != nil {
+			return Calibration{}, fmt.Errorf("calibrate: %w", err)
+		}
+		g := &genomes.Genome{Layout: t.layout, X: x, ID: "calibration"}
+		if _, _, err := t.playAgainst(g, opponent{id: "calibration-opponent", w: w, x: xm, ext: ext}, first, p.Pairs, 0, "calibration"); err != nil {
+			return Calibration{}, err
+		}
+	}
+	c := Calibration{Games: t.distinctGames, Time: time.Since(start)}
+	rest := t.cfg.Budget() - c.Time
+	c.BudgetGames = max(2*p.Pairs, int(float64(c.Games)/c.Time.Seconds()*rest.Seconds()))
+	t.calibration = &c
+	t.cfg.BudgetGames = c.BudgetGames
+	return c, nil
 }
 
 // thetaID is the ID of θ_k: the paper's weights R-g0-03 for k = 0, else slot 00 of

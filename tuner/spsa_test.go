@@ -153,6 +153,44 @@ func TestSPSAResumeEqualsUninterrupted(t *testing.T) {
 	}
 }
 
+// TestSPSATimeBudgetCalibrates: an SPSA run with a time budget alone measures its game
+// budget first, stores it with its configuration, stops by it (or by the time), and plays
+// exactly the steps of a run given that budget outright: the calibration games touch no
+// random stream and no stored opening.
+func TestSPSATimeBudgetCalibrates(t *testing.T) {
+	cfg := spsaConfig("gomoku", 0, 4)
+	cfg.TimeBudget = "3s"
+	st := &memStore{}
+	tu, err := New(cfg, st, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tu.NeedsCalibration() {
+		t.Fatal("an SPSA run with only a time budget does not ask for a calibration")
+	}
+	sum, err := tu.Run(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := tu.Calibrate(context.Background())
+	if c.Games < 8 || c.BudgetGames < 8 || tu.NeedsCalibration() {
+		t.Fatalf("calibration %+v (still needed: %v)", c, tu.NeedsCalibration())
+	}
+	var stored Config
+	if err := json.Unmarshal([]byte(st.config), &stored); err != nil || stored.BudgetGames != c.BudgetGames || stored.TimeBudget != "3s" {
+		t.Fatalf("stored config %s (err %v): want budget_games %d and the time budget", st.config, err, c.BudgetGames)
+	}
+	if sum.Games > c.BudgetGames+8 || len(st.gens) == 0 {
+		t.Fatalf("%d games in %d steps, budget %d", sum.Games, len(st.gens), c.BudgetGames)
+	}
+	plain := spsaConfig("gomoku", c.BudgetGames, 4)
+	plain.Generations = len(st.gens) - 1 // the steps the timed run had time for
+	full := runSmall(t, plain)
+	if got, want := fingerprint(st.gens), fingerprint(full.gens[:len(st.gens)]); got != want {
+		t.Fatalf("the calibrated run's steps differ from a run given its budget:\n%s\n----\n%s", got, want)
+	}
+}
+
 // TestBudgetGamesStopsTheGA: the GA stops at the first generation boundary after the game
 // budget, and not before.
 func TestBudgetGamesStopsTheGA(t *testing.T) {
@@ -171,13 +209,14 @@ func TestBudgetGamesStopsTheGA(t *testing.T) {
 	}
 }
 
-// TestSPSAConfigErrors: SPSA needs a known number of pairs, and bad parameters are named.
+// TestSPSAConfigErrors: SPSA needs a budget (games, time, or generations), and bad
+// parameters are named.
 func TestSPSAConfigErrors(t *testing.T) {
 	for _, tc := range []struct {
 		edit func(*Config)
 		want string
 	}{
-		{func(c *Config) { c.BudgetGames, c.TimeBudget = 0, "1h" }, "needs budget_games"},
+		{func(c *Config) { c.BudgetGames, c.TimeBudget = 0, "" }, "needs budget_games"},
 		{func(c *Config) { c.SPSA = &SPSAConfig{CEnd: -1} }, "spsa.c_end"},
 		{func(c *Config) { c.SPSA = &SPSAConfig{Alpha: 2} }, "spsa.alpha"},
 		{func(c *Config) { c.Method = "cmaes" }, `method: "cmaes"`},

@@ -21,9 +21,13 @@ type memStore struct {
 	failAt int // SaveGeneration of this generation fails (0 = never)
 
 	verification *Verification
+	config       string // the run's stored configuration (JSON)
 }
 
-func (m *memStore) CreateRun(context.Context, RunRecord) (int64, error) { return 1, nil }
+func (m *memStore) CreateRun(_ context.Context, r RunRecord) (int64, error) {
+	m.config = r.Config
+	return 1, nil
+}
 func (m *memStore) SaveGeneration(_ context.Context, g GenerationRecord) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -46,6 +50,7 @@ func (m *memStore) SetRunStatus(_ context.Context, _ int64, status, errText stri
 
 func smallConfig(game string, workers int) Config {
 	c := DefaultConfig(game)
+	c.Method = MethodGA
 	c.Population, c.Generations, c.Games, c.Workers = 6, 2, 4, workers
 	c.Depth, c.Width = 1, 4
 	c.VerifyGames = 0
@@ -225,36 +230,55 @@ func TestCancelStopsRun(t *testing.T) {
 
 func TestConfigValidation(t *testing.T) {
 	bad := map[string]func(*Config){
-		"game":           func(c *Config) { c.Game = "chess" },
-		"population":     func(c *Config) { c.Population = 0 },
-		"generations":    func(c *Config) { c.Generations = -1 },
-		"games: 3":       func(c *Config) { c.Games = 3 },
-		"games: 0":       func(c *Config) { c.Games = 0 },
-		"workers":        func(c *Config) { c.Workers = 0 },
-		"elite":          func(c *Config) { c.Elite = 20 },
-		"race_rounds":    func(c *Config) { c.RaceRounds = -1 },
-		"admit_games":    func(c *Config) { c.AdmitGames = 3 },
-		"admit_z":        func(c *Config) { c.AdmitZ = math.NaN() },
-		"time_budget":    func(c *Config) { c.TimeBudget = "soon" },
-		"generations: 0": func(c *Config) { c.Generations = 0 },
-		"depths":         func(c *Config) { c.Depths = []int{3, 0} },
-		"fix":            func(c *Config) { c.Fix = []string{"k9"} },
-		"verify_every":   func(c *Config) { c.VerifyEvery, c.VerifyGames = 2, 0 },
-		"mutation_rate":  func(c *Config) { c.MutationRate = 2 },
-		"crossover_rate": func(c *Config) { c.CrossoverRate = -1 },
-		"init":           func(c *Config) { c.Init = "zeros" },
-		"free":           func(c *Config) { c.Free = []string{"value_9"} },
+		"game":                            func(c *Config) { c.Game = "chess" },
+		"population":                      func(c *Config) { c.Population = 0 },
+		"generations":                     func(c *Config) { c.Generations = -1 },
+		"games: 3":                        func(c *Config) { c.Games = 3 },
+		"games: 0":                        func(c *Config) { c.Games = 0 },
+		"workers":                         func(c *Config) { c.Workers = 0 },
+		"elite":                           func(c *Config) { c.Elite = 20 },
+		"race_rounds":                     func(c *Config) { c.RaceRounds = -1 },
+		"admit_games":                     func(c *Config) { c.AdmitGames = 3 },
+		"admit_z":                         func(c *Config) { c.AdmitZ = math.NaN() },
+		"time_budget":                     func(c *Config) { c.TimeBudget = "soon" },
+		"generations: 0":                  func(c *Config) { c.Method, c.Generations, c.BudgetGames = MethodGA, 0, 0 },
+		"method spsa: needs budget_games": func(c *Config) { c.Generations, c.BudgetGames = 0, 0 },
+		"depths":                          func(c *Config) { c.Depths = []int{3, 0} },
+		"fix":                             func(c *Config) { c.Fix = []string{"k9"} },
+		"verify_every":                    func(c *Config) { c.VerifyEvery, c.VerifyGames = 2, 0 },
+		"mutation_rate":                   func(c *Config) { c.MutationRate = 2 },
+		"crossover_rate":                  func(c *Config) { c.CrossoverRate = -1 },
+		"init":                            func(c *Config) { c.Init = "zeros" },
+		"free":                            func(c *Config) { c.Free = []string{"value_9"} },
 	}
 	for want, mod := range bad {
 		c := DefaultConfig("connect6")
+		c.Resolve()
 		mod(&c)
 		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), strings.Split(want, ":")[0]) {
 			t.Errorf("%s: got %v", want, err)
 		}
 	}
 	c := DefaultConfig("connect6")
+	c.Resolve()
 	if err := c.Validate(); err != nil {
 		t.Fatalf("default config invalid: %v", err)
+	}
+	// The default method is SPSA over the game's budget; the GA's default is generations.
+	if c.Method != MethodSPSA || c.BudgetGames != 20000 || c.Generations != 0 {
+		t.Errorf("default connect6 run: method %q, budget %d games, %d generations; want spsa over 20000 games", c.Method, c.BudgetGames, c.Generations)
+	}
+	ga := DefaultConfig("gomoku")
+	ga.Method = MethodGA
+	ga.Resolve()
+	if ga.Generations != DefaultGAGenerations || ga.BudgetGames != 0 {
+		t.Errorf("default GA run: %d generations, budget %d games; want %d generations", ga.Generations, ga.BudgetGames, DefaultGAGenerations)
+	}
+	timed := DefaultConfig("amazons")
+	timed.TimeBudget = "1h"
+	timed.Resolve()
+	if timed.BudgetGames != 0 || timed.Generations != 0 {
+		t.Errorf("an SPSA run with a time budget got budget %d games, %d generations; want both 0 (Calibrate measures the budget)", timed.BudgetGames, timed.Generations)
 	}
 }
 

@@ -102,7 +102,7 @@ func TestBadInputTable(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) string { return writeFile(t, dir, name, body) }
 	// A small finished gomoku run to export, resume and verify.
-	tiny := []string{"--game", "gomoku", "--pop", "4", "--games", "4", "--generations", "1", "--verify-games", "0", "--admit-games", "0", "--depth", "2"}
+	tiny := []string{"--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "4", "--generations", "1", "--verify-games", "0", "--admit-games", "0", "--depth", "2"}
 	if _, stderr, code := run(t, dir, append([]string{"tune", "--name", "base"}, tiny...)...); code != 0 {
 		t.Fatalf("setup tune: %s", stderr)
 	}
@@ -139,9 +139,9 @@ func TestBadInputTable(t *testing.T) {
 		{"empty --db", []string{"tune", "--game", "gomoku", "--db", ""}, []string{"--db", "not a database file name"}},
 		{"--db :memory:", []string{"tune", "--game", "gomoku", "--db", ":memory:"}, []string{"--db", "lose them"}},
 		{"missing verify openings", []string{"tune", "--game", "gomoku", "--verify-openings", "nofile.txt", "--db", "new.db"}, []string{"--verify-openings", "nofile.txt", "no such file"}},
-		{"opponent that does not exist", []string{"tune", "--game", "gomoku", "--opponent", "cmd:./does-not-exist", "--db", "new.db"}, []string{"--opponent", "./does-not-exist", "cannot run it"}},
-		{"opponent that crashes", []string{"tune", "--game", "gomoku", "--opponent", "cmd:./crash.sh", "--db", "new.db"}, []string{"--opponent 1", "start-up check", "exited", "stdout: hello"}},
-		{"negative opponent move time", []string{"tune", "--game", "gomoku", "--opponent-move-time", "-1", "--db", "new.db"}, []string{"--opponent-move-time", "negative"}},
+		{"opponent that does not exist", []string{"tune", "--method", "ga", "--game", "gomoku", "--opponent", "cmd:./does-not-exist", "--db", "new.db"}, []string{"--opponent", "./does-not-exist", "cannot run it"}},
+		{"opponent that crashes", []string{"tune", "--method", "ga", "--game", "gomoku", "--opponent", "cmd:./crash.sh", "--db", "new.db"}, []string{"--opponent 1", "start-up check", "exited", "stdout: hello"}},
+		{"negative opponent move time", []string{"tune", "--method", "ga", "--game", "gomoku", "--opponent-move-time", "-1", "--db", "new.db"}, []string{"--opponent-move-time", "negative"}},
 		{"negative max plies (play)", []string{"play", "--game", "gomoku", "--max-plies", "-1"}, []string{"--max-plies", "-1 is negative"}},
 		{"negative max plies (tune)", []string{"tune", "--game", "gomoku", "--max-plies", "-1", "--db", "new.db"}, []string{"--max-plies", "negative"}},
 		{"negative match move time", []string{"match", "--game", "gomoku", "--move-time", "-1s"}, []string{"--move-time", "-1s is negative"}},
@@ -219,7 +219,7 @@ func TestBadInputTable(t *testing.T) {
 func TestRunLockCLI(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "evotune.db")
-	tiny := []string{"--game", "gomoku", "--pop", "4", "--games", "4", "--generations", "1", "--verify-games", "0", "--admit-games", "0", "--depth", "2"}
+	tiny := []string{"--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "4", "--generations", "1", "--verify-games", "0", "--admit-games", "0", "--depth", "2"}
 	if _, stderr, code := run(t, dir, append([]string{"tune"}, tiny...)...); code != 0 {
 		t.Fatalf("setup tune: %s", stderr)
 	}
@@ -307,7 +307,7 @@ func TestResumeExternalEngines(t *testing.T) {
 	marker := filepath.Join(dir, "ran")
 	engine := filepath.Join(dir, "engine.sh")
 	os.WriteFile(engine, []byte("#!/bin/sh\ntouch "+marker+"\nexec "+bin+" engine --game gomoku --depth 1\n"), 0o755)
-	args := []string{"tune", "--game", "gomoku", "--pop", "4", "--games", "4", "--generations", "1", "--verify-games", "0",
+	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "4", "--generations", "1", "--verify-games", "0",
 		"--admit-games", "0", "--depth", "1", "--opponent", "cmd:" + engine, "--opponent-move-time", "1"}
 	if _, stderr, code := run(t, dir, args...); code != 0 {
 		t.Fatalf("tune with an external opponent: %s", stderr)

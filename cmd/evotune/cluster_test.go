@@ -95,7 +95,7 @@ func TestClusterTune(t *testing.T) {
 		w, out := start(t, dir, "worker", "--broker", url, "--workers", "1")
 		workers, wouts = append(workers, w), append(wouts, out)
 	}
-	args := []string{"tune", "--game", "gomoku", "--pop", "8", "--games", "8", "--generations", "3", "--depth", "3", "--verify-games", "20", "--seed", "5"}
+	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "8", "--games", "8", "--generations", "3", "--depth", "3", "--verify-games", "20", "--seed", "5"}
 	if _, stderr, code := run(t, dir, append(args, "--db", "local.db")...); code != 0 {
 		t.Fatalf("local tune: %s", stderr)
 	}
@@ -195,7 +195,7 @@ func TestClusterResumeAndVersions(t *testing.T) {
 	t.Cleanup(func() { oc.Process.Kill(); oc.Wait() })
 	_, wout := start(t, dir, "worker", "--broker", url, "--workers", "2")
 	waitFor(t, wout, "worker 2×")
-	args := []string{"tune", "--game", "gomoku", "--pop", "8", "--games", "8", "--generations", "4", "--depth", "3", "--verify-games", "0", "--seed", "9"}
+	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "8", "--games", "8", "--generations", "4", "--depth", "3", "--verify-games", "0", "--seed", "9"}
 	if _, stderr, code := run(t, dir, append(args, "--db", "local.db")...); code != 0 {
 		t.Fatalf("local tune: %s", stderr)
 	}

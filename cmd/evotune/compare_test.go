@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -106,7 +107,40 @@ func TestSPSAResumeFromDatabase(t *testing.T) {
 	if a, b := tableDump(t, full), tableDump(t, cut); a != b {
 		t.Fatalf("resumed SPSA run differs from the uninterrupted one:\n%s\n----\n%s", b, a)
 	}
-	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--spsa-pairs", "4", "--generations", "1", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "--spsa-pairs: applies to --method spsa only") {
+	if _, stderr, code := run(t, dir, "tune", "--method", "ga", "--game", "gomoku", "--spsa-pairs", "4", "--generations", "1", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "--spsa-pairs: applies to --method spsa only") {
 		t.Fatalf("--spsa-pairs with the GA: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestSPSAIsTheDefault: a tune that names no method runs SPSA (stored as such); with a time
+// budget alone it calibrates first, says so, and stores the game budget it scheduled its
+// gains over; the GA's flags are refused with SPSA instead of being ignored.
+func TestSPSAIsTheDefault(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--time-budget", "4s", "--depth", "1", "--verify-games", "0", "--db", "d.db")
+	if code != 0 || !strings.Contains(stderr, "tuning gomoku by SPSA") || !strings.Contains(out, "SPSA steps") {
+		t.Fatalf("default tune: exit %d\n%s\n%s", code, out, stderr)
+	}
+	m := regexp.MustCompile(`calibration: (\d+) games like a first step's in .* SPSA's gains are scheduled over (\d+) games`).FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("no calibration line:\n%s", stderr)
+	}
+	stored := sqlite(t, filepath.Join(dir, "d.db"), "SELECT json_extract(config, '$.method') || ' ' || json_extract(config, '$.budget_games') || ' ' || json_extract(config, '$.time_budget') FROM runs")
+	if want := "spsa " + m[2] + " 4s"; stored != want {
+		t.Fatalf("stored method, budget and time budget %q, want %q", stored, want)
+	}
+	games, _ := strconv.Atoi(sqlite(t, filepath.Join(dir, "d.db"), "SELECT tuning_games FROM run_summary"))
+	budget, _ := strconv.Atoi(m[2])
+	if games == 0 || games > budget+32 {
+		t.Fatalf("the run played %d tuning games for a budget of %d", games, budget)
+	}
+	for _, flag := range []string{"--pop", "--admit-games", "--elite"} {
+		_, stderr, code := run(t, dir, "tune", "--game", "gomoku", flag, "4", "--generations", "1", "--db", "x.db")
+		if code == 0 || !strings.Contains(stderr, flag+": applies to --method ga only") {
+			t.Errorf("tune %s 4 with the default method: exit %d\n%s", flag, code, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.db")); err == nil {
+		t.Error("a refused tune created its database")
 	}
 }

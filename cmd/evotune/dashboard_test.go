@@ -39,9 +39,9 @@ func dashboardDB(t *testing.T) (dir, path string) {
 	for _, args := range [][]string{
 		// No hall of fame: the champion is each generation's race winner, the paper's weights
 		// in generation 0 at this seed (a checkpoint not measured) and tuned ones after it.
-		{"tune", "--game", "gomoku", "--pop", "6", "--games", "4", "--generations", "3", "--depth", "2", "--verify-games", "10",
+		{"tune", "--game", "gomoku", "--method", "ga", "--pop", "6", "--games", "4", "--generations", "3", "--depth", "2", "--verify-games", "10",
 			"--verify-every", "1", "--seed", "3", "--admit-games", "0", "--name", evilName},
-		{"tune", "--game", "amazons", "--board", "8", "--pop", "4", "--games", "2", "--generations", "1", "--depth", "1",
+		{"tune", "--game", "amazons", "--board", "8", "--method", "ga", "--pop", "4", "--games", "2", "--generations", "1", "--depth", "1",
 			"--verify-games", "0", "--seed", "4"},
 	} {
 		if _, stderr, code := run(t, dir, append(args, "--db", path)...); code != 0 {
@@ -222,7 +222,7 @@ func TestDashboardBrowser(t *testing.T) {
 	}
 	shot("runs")
 	// Live: a run written while the page is open appears without a reload.
-	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--pop", "4", "--games", "2", "--generations", "1", "--depth", "1",
+	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "2", "--generations", "1", "--depth", "1",
 		"--verify-games", "0", "--seed", "8", "--name", "live-run", "--db", path); code != 0 {
 		t.Fatalf("tune while serving: %s", stderr)
 	}

@@ -18,7 +18,7 @@ import (
 // --individual select; a non-Gomoku run refuses psq and sgf; bad input is refused.
 func TestExportGames(t *testing.T) {
 	dir := t.TempDir()
-	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--pop", "4", "--games", "4", "--generations", "1", "--depth", "1", "--verify-games", "0"); code != 0 {
+	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "4", "--generations", "1", "--depth", "1", "--verify-games", "0"); code != 0 {
 		t.Fatal(stderr)
 	}
 	raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "evotune.db")+"?mode=ro")
@@ -89,7 +89,7 @@ func TestExportGames(t *testing.T) {
 	if len(one) != n {
 		t.Fatalf("--individual %s: %d files, %d games", games[0].ind, len(one), n)
 	}
-	if _, stderr, code := run(t, dir, "tune", "--game", "connect6", "--pop", "4", "--games", "2", "--generations", "1", "--depth", "1", "--verify-games", "0", "--db", "c6.db"); code != 0 {
+	if _, stderr, code := run(t, dir, "tune", "--game", "connect6", "--method", "ga", "--pop", "4", "--games", "2", "--generations", "1", "--depth", "1", "--verify-games", "0", "--db", "c6.db"); code != 0 {
 		t.Fatal(stderr)
 	}
 	for _, c := range []struct {

@@ -46,7 +46,7 @@ func keyPaths(v any) []string {
 // EVOTUNE_UPDATE_JSON_DOC=1 it rewrites the lists instead.
 func TestJSONSchema(t *testing.T) {
 	dir := t.TempDir()
-	tiny := []string{"tune", "--game", "gomoku", "--pop", "4", "--games", "4", "--generations", "1", "--verify-games", "4", "--admit-games", "4", "--depth", "2"}
+	tiny := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "4", "--generations", "1", "--verify-games", "4", "--admit-games", "4", "--depth", "2"}
 	if _, stderr, code := run(t, dir, tiny...); code != 0 {
 		t.Fatalf("setup tune: %s", stderr)
 	}

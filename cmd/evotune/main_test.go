@@ -146,7 +146,7 @@ func TestRunPlayCancelled(t *testing.T) {
 func TestTuneEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	for _, game := range []string{"connect6", "gomoku", "amazons"} {
-		args := []string{"tune", "--game", game, "--pop", "6", "--generations", "2", "--games", "2", "--seed", "1", "--depth", "1", "--width", "4", "--admit-games", "16", "--verify-games", "200"}
+		args := []string{"tune", "--game", game, "--method", "ga", "--pop", "6", "--generations", "2", "--games", "2", "--seed", "1", "--depth", "1", "--width", "4", "--admit-games", "16", "--verify-games", "200"}
 		if game == "amazons" {
 			args = append(args, "--board", "8") // 1 232 root moves, all evaluated
 		}
@@ -282,10 +282,10 @@ func TestTuneBadInput(t *testing.T) {
 	}{
 		{[]string{"tune", "--game", "chess"}, `unknown game "chess"`},
 		{[]string{"tune"}, "--game is required"},
-		{[]string{"tune", "--game", "gomoku", "--pop", "0"}, "--pop: 0, want at least 2"},
+		{[]string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "0"}, "--pop: 0, want at least 2"},
 		{[]string{"tune", "--game", "gomoku", "--generations", "0"}, "generations: 0"},
-		{[]string{"tune", "--game", "gomoku", "--games", "3"}, "games: 3"},
-		{[]string{"tune", "--game", "gomoku", "--games", "0"}, "games: 0"},
+		{[]string{"tune", "--method", "ga", "--game", "gomoku", "--games", "3"}, "games: 3"},
+		{[]string{"tune", "--method", "ga", "--game", "gomoku", "--games", "0"}, "games: 0"},
 		{[]string{"tune", "--config", "run.yaml"}, "populaton"},
 		{[]string{"tune", "--config", "missing.yaml"}, "missing.yaml"},
 		{[]string{"tune", "--game", "gomoku", "--db", "junk.db"}, "not an SQLite database"},
@@ -365,7 +365,7 @@ func TestMatchAcceptance(t *testing.T) {
 
 func TestVerifyCommand(t *testing.T) {
 	dir := t.TempDir()
-	if _, stderr, code := run(t, dir, "tune", "--game", "amazons", "--board", "8", "--pop", "4", "--generations", "1", "--games", "2", "--depth", "1", "--width", "3", "--verify-games", "0"); code != 0 {
+	if _, stderr, code := run(t, dir, "tune", "--game", "amazons", "--board", "8", "--method", "ga", "--pop", "4", "--generations", "1", "--games", "2", "--depth", "1", "--width", "3", "--verify-games", "0"); code != 0 {
 		t.Fatal(stderr)
 	}
 	// The run's champion is the paper's weights: verifying them against themselves is refused.
@@ -503,7 +503,7 @@ func TestTuneWithExternalOpponent(t *testing.T) {
 	for _, g := range []string{"gomoku", "connect6", "amazons"} {
 		ext := "cmd:" + bin + " engine --game " + g + " --depth 1"
 		db := g + ".db"
-		args := []string{"tune", "--game", g, "--pop", "4", "--generations", "1", "--games", "4", "--depth", "1", "--width", "4",
+		args := []string{"tune", "--game", g, "--method", "ga", "--pop", "4", "--generations", "1", "--games", "4", "--depth", "1", "--width", "4",
 			"--verify-games", "0", "--champions", "0", "--admit-games", "8", "--db", db}
 		if g == "amazons" {
 			ext += " --board 8"
@@ -524,7 +524,7 @@ func TestTuneWithExternalOpponent(t *testing.T) {
 			}
 		}
 	}
-	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--opponent", "engine.exe"); code == 0 || !strings.Contains(stderr, "cmd:PATH") {
+	if _, stderr, code := run(t, dir, "tune", "--method", "ga", "--game", "gomoku", "--opponent", "engine.exe"); code == 0 || !strings.Contains(stderr, "cmd:PATH") {
 		t.Fatalf("bad --opponent accepted: %s", stderr)
 	}
 }
@@ -630,7 +630,7 @@ func TestSaveAndContinue(t *testing.T) {
 func TestExportData(t *testing.T) {
 	dir := t.TempDir()
 	// Seed 3 admits a hall-of-fame member within 4 generations at these settings.
-	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--pop", "6", "--games", "8", "--admit-games", "8", "--generations", "4", "--depth", "1",
+	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--method", "ga", "--pop", "6", "--games", "8", "--admit-games", "8", "--generations", "4", "--depth", "1",
 		"--seed", "3", "--verify-games", "4", "--verify-every", "1"); code != 0 {
 		t.Fatal(stderr)
 	}
@@ -715,7 +715,7 @@ func (j *jsonScan[T]) Scan(src any) error {
 // and individual IDs by prefix.
 func TestCompletion(t *testing.T) {
 	dir := t.TempDir()
-	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--pop", "4", "--games", "4", "--generations", "1", "--depth", "2", "--verify-games", "0", "--name", "night"); code != 0 {
+	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "4", "--generations", "1", "--depth", "2", "--verify-games", "0", "--name", "night"); code != 0 {
 		t.Fatal(stderr)
 	}
 	for _, c := range []struct {

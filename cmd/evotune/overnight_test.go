@@ -103,7 +103,7 @@ func integrity(t *testing.T, path string, pop int) {
 // interrupted, and resume ends exactly as an uninterrupted run.
 func TestKillResume(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"tune", "--game", "amazons", "--board", "8", "--pop", "6", "--generations", "4", "--games", "4", "--depth", "2", "--width", "5", "--seed", "3", "--verify-games", "4", "--admit-games", "8"}
+	args := []string{"tune", "--game", "amazons", "--board", "8", "--method", "ga", "--pop", "6", "--generations", "4", "--games", "4", "--depth", "2", "--width", "5", "--seed", "3", "--verify-games", "4", "--admit-games", "8"}
 	if _, stderr, code := run(t, dir, append(args, "--db", "full.db")...); code != 0 {
 		t.Fatal(stderr)
 	}
@@ -145,7 +145,7 @@ func TestKillResume(t *testing.T) {
 // stopped, keeps the saved generations, and the run resumes to the same end.
 func TestInterruptStops(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"tune", "--game", "gomoku", "--pop", "6", "--generations", "30", "--games", "4", "--seed", "5", "--verify-games", "0"}
+	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "6", "--generations", "30", "--games", "4", "--seed", "5", "--verify-games", "0"}
 	cmd := exec.Command(bin, append(args, "--db", "int.db")...)
 	cmd.Dir = dir
 	var stderr strings.Builder
@@ -181,7 +181,7 @@ func TestInterruptStops(t *testing.T) {
 // none fails with "database is locked", and the tune finishes normally.
 func TestReadersDuringTune(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(bin, "tune", "--game", "gomoku", "--pop", "8", "--generations", "12", "--games", "4", "--db", "r.db", "--verify-games", "0")
+	cmd := exec.Command(bin, "tune", "--game", "gomoku", "--method", "ga", "--pop", "8", "--generations", "12", "--games", "4", "--db", "r.db", "--verify-games", "0")
 	cmd.Dir = dir
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -229,7 +229,7 @@ func TestReadersDuringTune(t *testing.T) {
 // message naming the problem, a non-zero exit, no panic, and leaves the files as they were.
 func TestBadDatabaseInput(t *testing.T) {
 	dir := t.TempDir()
-	tiny := []string{"--pop", "4", "--generations", "1", "--games", "2", "--verify-games", "0"}
+	tiny := []string{"--method", "ga", "--pop", "4", "--generations", "1", "--games", "2", "--verify-games", "0"}
 	if _, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "good.db"}, tiny...)...); code != 0 {
 		t.Fatal(stderr)
 	}
@@ -286,7 +286,7 @@ func TestBadDatabaseInput(t *testing.T) {
 // immutable with chattr where the file system supports it.
 func TestReadOnlyDatabase(t *testing.T) {
 	dir := t.TempDir()
-	tiny := []string{"--pop", "4", "--generations", "1", "--games", "2", "--verify-games", "0"}
+	tiny := []string{"--method", "ga", "--pop", "4", "--generations", "1", "--games", "2", "--verify-games", "0"}
 	if _, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "ro.db"}, tiny...)...); code != 0 {
 		t.Fatal(stderr)
 	}

@@ -65,8 +65,8 @@ func TestOwnEngineIdentity(t *testing.T) {
 		board       string
 		args        []string
 	}{
-		{"gomoku", "2", "", []string{"--pop", "6", "--generations", "2", "--games", "8", "--admit-games", "8", "--verify-games", "20"}},
-		{"amazons", "1", "8", []string{"--pop", "4", "--generations", "1", "--games", "4", "--race-rounds", "1", "--admit-games", "4", "--verify-games", "0"}},
+		{"gomoku", "2", "", []string{"--method", "ga", "--pop", "6", "--generations", "2", "--games", "8", "--admit-games", "8", "--verify-games", "20"}},
+		{"amazons", "1", "8", []string{"--method", "ga", "--pop", "4", "--generations", "1", "--games", "4", "--race-rounds", "1", "--admit-games", "4", "--verify-games", "0"}},
 	}
 	for _, c := range cases {
 		t.Run(c.game, func(t *testing.T) {
@@ -132,7 +132,7 @@ genes:
   - {name: centre, min: 0, max: 5, default: 3}
   - {name: base, min: 1.1, max: 10, default: 1.5, scale: log}
 `)
-	out, stderr, code := run(t, dir, "tune", "--layout", "toy.yaml", "--engine", "cmd:"+toy+" -params {weights}",
+	out, stderr, code := run(t, dir, "tune", "--method", "ga", "--layout", "toy.yaml", "--engine", "cmd:"+toy+" -params {weights}",
 		"--generations", "4", "--verify-games", "200", "--db", "toy.db", "--seed", "3")
 	if code != 0 {
 		t.Fatalf("tune: %s", stderr)

@@ -23,7 +23,7 @@ func TestHallOfFameRecordReplays(t *testing.T) {
 	path := filepath.Join(dir, "hof.db")
 	// admit-z 0: any candidate that scores above the reigning champion is admitted, so
 	// the short run has members that reign and defend.
-	args := []string{"tune", "--game", "gomoku", "--pop", "6", "--generations", "8", "--games", "4",
+	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "6", "--generations", "8", "--games", "4",
 		"--race-rounds", "0", "--admit-games", "8", "--admit-z", "0", "--depth", "2", "--width", "6",
 		"--seed", "5", "--verify-games", "0", "--db", path}
 	if out, stderr, code := run(t, dir, args...); code != 0 {

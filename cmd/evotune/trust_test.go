@@ -45,7 +45,7 @@ func lockDir(t *testing.T, dir string) {
 // (case 8: a rebound name gets 421).
 func TestReadOnlyDirectory(t *testing.T) {
 	dir := t.TempDir()
-	tiny := []string{"--pop", "4", "--generations", "1", "--games", "2", "--verify-games", "0", "--depth", "1"}
+	tiny := []string{"--method", "ga", "--pop", "4", "--generations", "1", "--games", "2", "--verify-games", "0", "--depth", "1"}
 	if _, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "src.db"}, tiny...)...); code != 0 {
 		t.Fatal(stderr)
 	}
@@ -132,7 +132,7 @@ func TestReadOnlyDirectory(t *testing.T) {
 // among them (it was once stored as 0-g0-00).
 func TestKillDuringVerification(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"tune", "--game", "gomoku", "--pop", "6", "--generations", "2", "--games", "4", "--depth", "2", "--seed", "3",
+	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "6", "--generations", "2", "--games", "4", "--depth", "2", "--seed", "3",
 		"--verify-games", "1000", "--verify-depth", "3", "--admit-games", "0", "--workers", "2"} // no hall of fame: the champion is the race winner, never the paper's weights, so a verification is played
 	if _, stderr, code := run(t, dir, append(args, "--db", "full.db")...); code != 0 {
 		t.Fatal(stderr)
@@ -194,7 +194,7 @@ func (s *syncBuffer) String() string {
 // escaped, one table row per run, the name cut; tune refuses such names itself.
 func TestTerminalEscapes(t *testing.T) {
 	dir := t.TempDir()
-	tiny := []string{"--pop", "4", "--generations", "1", "--games", "2", "--verify-games", "0", "--depth", "1"}
+	tiny := []string{"--method", "ga", "--pop", "4", "--generations", "1", "--games", "2", "--verify-games", "0", "--depth", "1"}
 	if _, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "x.db"}, tiny...)...); code != 0 {
 		t.Fatal(stderr)
 	}
@@ -247,7 +247,7 @@ func TestTerminalEscapes(t *testing.T) {
 func TestStoredPathNotOpened(t *testing.T) {
 	dir := t.TempDir()
 	ops := writeFile(t, dir, "ops.txt", "h8 h9 h10\ng7 g8\nj9 j10 k9 k10\n")
-	tiny := []string{"--pop", "4", "--generations", "1", "--games", "2", "--depth", "1", "--verify-games", "4", "--admit-games", "0"}
+	tiny := []string{"--method", "ga", "--pop", "4", "--generations", "1", "--games", "2", "--depth", "1", "--verify-games", "4", "--admit-games", "0"}
 	if _, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "x.db", "--verify-openings", ops}, tiny...)...); code != 0 {
 		t.Fatal(stderr)
 	}

@@ -38,18 +38,24 @@ func newTuneCmd() *cobra.Command {
 	var o tuneOpts
 	def := tuner.DefaultConfig("")
 	c := &cobra.Command{
-		Use:   "tune --game G [--pop N --generations N --games N --workers N --depth D --width W --seed S --name NAME --db FILE --config run.yaml]",
-		Short: "Run the genetic algorithm with self-play fitness and store every generation in SQLite",
-		Long: "tune evolves a population of evaluation weights: generation 0 is the paper's weights plus\n" +
-			"perturbations of them. Every generation each individual plays the same openings, each twice\n" +
-			"with colours swapped, against the same references (the paper's weights and the latest\n" +
-			"hall-of-fame champion); the better half plays more games, race-rounds times (successive\n" +
-			"halving). The race winner enters the hall of fame only if a fresh head-to-head match proves\n" +
-			"it better than the champion; the exported and verified champion is the hall-of-fame member\n" +
-			"with the best lower confidence bound on its Elo. Each finished generation is committed to\n" +
-			"the database in one transaction.",
+		Use:   "tune --game G [--method spsa|ga --budget-games N --time-budget D --generations N --workers N --depth D --width W --seed S --name NAME --db FILE --config run.yaml]",
+		Short: "Tune a game's weights by SPSA (the default) or the genetic algorithm, with self-play fitness, every step stored in SQLite",
+		Long: "tune tunes the evaluation weights (or an outside engine's parameters, --layout/--engine) from\n" +
+			"self-play and commits each step or generation to the database in one transaction.\n\n" +
+			"SPSA (--method spsa, the default; fishtest's formulation): each step plays --spsa-pairs\n" +
+			"colour-swapped pairs of θ+ = θ + c_k·Δ against θ− = θ − c_k·Δ and moves θ along Δ by the\n" +
+			"result; the gains are scheduled over the run's game pairs: --budget-games, the game's default\n" +
+			"(gomoku 44000, connect6 20000, amazons 4000), or what a calibration at the start finds fits in\n" +
+			"--time-budget. The result is the last θ.\n\n" +
+			"GA (--method ga): generation 0 is the paper's weights plus perturbations of them. Every\n" +
+			"generation each individual plays the same openings, each twice with colours swapped, against\n" +
+			"the same references; the better half plays more games, race-rounds times (successive halving).\n" +
+			"The race winner enters the hall of fame only if a fresh head-to-head match proves it better\n" +
+			"than the champion; the exported and verified champion is the hall-of-fame member with the\n" +
+			"best lower confidence bound on its Elo.",
 		Args: cobra.NoArgs,
 		Example: "  evotune tune --game connect6\n" +
+			"  evotune tune --game gomoku --method ga --generations 20\n" +
 			"  evotune tune --game gomoku --time-budget 8h --verify-every 10 --verify-depth 5 --name overnight\n" +
 			"  evotune tune --game gomoku --fix k1 --depth 3,4 --time-budget 30m\n" +
 			"  evotune tune --config run.yaml",
@@ -63,8 +69,8 @@ func newTuneCmd() *cobra.Command {
 	f.StringVar(&o.cfg.Rule, "rule", "", "rule variant (gomoku: freestyle, standard or renju)")
 	f.IntVar(&o.cfg.Board, "board", 0, "board side (0 = the game's default)")
 	f.IntVar(&o.cfg.Population, "pop", def.Population, "individuals per generation")
-	f.IntVar(&o.cfg.Generations, "generations", def.Generations, "generations after the initial one (with --time-budget and no --generations: until the budget)")
-	f.StringVar(&o.cfg.TimeBudget, "time-budget", "", "stop at the first generation boundary after this wall time, e.g. 30m or 8h, then verify")
+	f.IntVar(&o.cfg.Generations, "generations", 0, "generations (GA) or steps (SPSA) after the initial one (default: GA 5; SPSA runs to its game budget; with --time-budget or --budget-games: until the budget)")
+	f.StringVar(&o.cfg.TimeBudget, "time-budget", "", "stop at the first generation boundary after this wall time, e.g. 30m or 8h, then verify (SPSA: its game budget is measured from a calibration at the start)")
 	f.IntVar(&o.cfg.Games, "games", def.Games, "games per individual per racing round (even: openings × 2 colours)")
 	f.IntVar(&o.cfg.RaceRounds, "race-rounds", def.RaceRounds, "successive-halving rounds: the better half plays --games more, this many times")
 	f.IntVar(&o.cfg.AdmitGames, "admit-games", def.AdmitGames, "games of the hall-of-fame test of each new race winner against the champion (0 = no hall of fame)")
@@ -94,8 +100,8 @@ func newTuneCmd() *cobra.Command {
 	f.BoolVar(&o.cfg.GomocupInfo, "gomocup-info", false, "gomoku: send every gene as 'INFO NAME VALUE' after START")
 	f.Float64Var(&o.cfg.EngineMoveTime, "engine-move-time", tuner.DefaultEngineMoveTime, "seconds per move of the outside engine (fix its depth through ARGS for a deterministic run)")
 	f.Float64Var(&o.cfg.StartupTime, "startup-time", tuner.DefaultStartupTime, "seconds an outside engine (and each --opponent) may take to start and answer its handshake, apart from its move clock")
-	f.StringVar(&o.cfg.Method, "method", tuner.MethodGA, "search method: ga (the genetic algorithm) or spsa (fishtest's SPSA; see --spsa-*)")
-	f.IntVar(&o.cfg.BudgetGames, "budget-games", 0, "stop at the first generation (or SPSA step) boundary after this many distinct tuning games, then verify (without --generations: until the budget)")
+	f.StringVar(&o.cfg.Method, "method", def.Method, "search method: spsa (fishtest's SPSA; see --spsa-*) or ga (the genetic algorithm: population, racing, hall of fame)")
+	f.IntVar(&o.cfg.BudgetGames, "budget-games", 0, "stop at the first generation (or SPSA step) boundary after this many distinct tuning games, then verify (without --generations: until the budget; SPSA's default: gomoku 44000, connect6 20000, amazons 4000)")
 	f.IntVar(&o.spsa.Pairs, "spsa-pairs", tuner.DefaultSPSA.Pairs, "spsa: colour-swapped game pairs of θ+ against θ− per step")
 	f.Float64Var(&o.spsa.CEnd, "spsa-c-end", tuner.DefaultSPSA.CEnd, "spsa: perturbation c_k at the last step, in ln units for log genes (a fifth of the range for linear genes)")
 	f.Float64Var(&o.spsa.REnd, "spsa-r-end", tuner.DefaultSPSA.REnd, "spsa: learning rate a_k/c_k² at the last step")
@@ -108,6 +114,10 @@ func newTuneCmd() *cobra.Command {
 	f.Int64Var(&o.resume, "resume", 0, "continue run RUN instead of starting one (as 'evotune resume RUN'; only --db, --workers and --opponent apply: the run's external engines must be named again with --opponent cmd:PATH to be allowed)")
 	return c
 }
+
+// gaOnlyFlags are the flags of the GA's population, racing and hall of fame: refused with
+// SPSA rather than ignored.
+var gaOnlyFlags = []string{"pop", "games", "race-rounds", "admit-games", "admit-z", "elite", "mutation-rate", "crossover-rate", "init", "champions"}
 
 // mergedConfig is the defaults, then the config file, then the flags the user set.
 func mergedConfig(o tuneOpts) (tuner.Config, error) {
@@ -232,6 +242,17 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	if base.Game == "" {
 		return base, fmt.Errorf("--game is required (or game: in the config file, or --layout)")
 	}
+	if o.changed != nil && o.changed("generations") && base.Generations == 0 && base.TimeBudget == "" && base.BudgetGames == 0 {
+		return base, fmt.Errorf("--generations: 0, want at least 1 (0 only with --time-budget or --budget-games; leave it out for the method's default)")
+	}
+	if base.Method == tuner.MethodSPSA {
+		for _, flag := range gaOnlyFlags {
+			if o.changed != nil && o.changed(flag) {
+				return base, fmt.Errorf("--%s: applies to --method ga only (the run's method is spsa, the default: SPSA plays θ+ against θ− and has no population, racing or hall of fame; add --method ga)", flag)
+			}
+		}
+	}
+	base.Resolve()
 	if err := base.ReadVerifyOpenings(); err != nil { // the user named this file: read it once, store its openings
 		return base, configError(err, o)
 	}
@@ -312,11 +333,19 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 		if cfg.Generations > 0 {
 			steps = fmt.Sprintf("%d steps", cfg.Generations+1)
 		}
-		fmt.Fprintf(errOut, "tuning %s by SPSA: %s of %d game pairs (θ+ against θ−), c_end %g, r_end %g, alpha %g, gamma %g, A %g of the pairs, depth %s width %d, %d workers, seed %d, database %s\n",
+		fmt.Fprintf(errOut, "tuning %s by SPSA: %s; each step %d game pairs (θ+ against θ−), c_end %g, r_end %g, alpha %g, gamma %g, A %g of the pairs, depth %s width %d, %d workers, seed %d, database %s\n",
 			cfg.Game, steps, p.Pairs, p.CEnd, p.REnd, p.Alpha, p.Gamma, p.ARatio, depth, lim.Width, cfg.Workers, cfg.Seed, o.dbPath)
 	} else {
 		fmt.Fprintf(errOut, "tuning %s: population %d, %s, %d games per racing round, %d rounds, admission %d games at z=%g, depth %s width %d, %d workers, seed %d, database %s\n",
 			cfg.Game, cfg.Population, gens, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.AdmitZ, depth, lim.Width, cfg.Workers, cfg.Seed, o.dbPath)
+	}
+	if t.NeedsCalibration() {
+		c, err := t.Calibrate(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(errOut, "calibration: %d games like a first step's in %s (%.0f games/s): SPSA's gains are scheduled over %d games, what fits in the time budget %s (the time budget still ends the run)\n",
+			c.Games, c.Time.Round(time.Millisecond), float64(c.Games)/c.Time.Seconds(), c.BudgetGames, cfg.TimeBudget)
 	}
 	sum, err := t.Run(ctx, os.Getpid())
 	prog.finish()

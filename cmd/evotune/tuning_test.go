@@ -41,7 +41,7 @@ func TestWeightsLayout(t *testing.T) {
 // --exclude-run never reuses one of its openings.
 func TestTuneBudgetFixAndExclude(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"tune", "--game", "gomoku", "--pop", "4", "--games", "2", "--race-rounds", "1", "--admit-games", "4",
+	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "2", "--race-rounds", "1", "--admit-games", "4",
 		"--time-budget", "1ms", "--depth", "1,2", "--width", "4", "--fix", "k1", "--verify-games", "4", "--db", "g.db"}
 	out, stderr, code := run(t, dir, args...)
 	if code != 0 || !strings.Contains(out, "finished: 1 generations saved") || !strings.Contains(stderr, "until the budget") {
