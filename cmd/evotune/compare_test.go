@@ -144,3 +144,17 @@ func TestSPSAIsTheDefault(t *testing.T) {
 		t.Error("a refused tune created its database")
 	}
 }
+
+// TestVerifyDepthGames: tune's --verify-depth-games sets the length of the verification at
+// --verify-depth apart from --verify-games (stored with the run).
+func TestVerifyDepthGames(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--budget-games", "64", "--depth", "1", "--verify-games", "8", "--verify-depth", "2", "--verify-depth-games", "4", "--db", "v.db")
+	if code != 0 {
+		t.Fatalf("tune: exit %d\n%s\n%s", code, out, stderr)
+	}
+	got := sqlite(t, filepath.Join(dir, "v.db"), "SELECT json_extract(verification, '$.games') || ' ' || json_extract(verification, '$.deep.games') || ' ' || json_extract(config, '$.verify_depth_games') FROM runs")
+	if got != "8 4 4" {
+		t.Fatalf("verification games, deep games, stored verify_depth_games: %q, want \"8 4 4\"\n%s", got, out)
+	}
+}
