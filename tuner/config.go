@@ -155,6 +155,10 @@ type Config struct {
 	BudgetGames int `json:"budget_games,omitempty" yaml:"budget_games"`
 	// SPSA holds the SPSA method's parameters (nil: DefaultSPSA).
 	SPSA *SPSAConfig `json:"spsa,omitempty" yaml:"spsa"`
+	// file and fileKeys are the config file ParseConfig read and its top-level keys with
+	// their lines (CheckMethodKeys); never stored.
+	file     string
+	fileKeys map[string]int
 	// VerifyEvery, if > 0, plays a held-out check of the champion against the paper's
 	// weights (VerifyGames games, no SPRT) every VerifyEvery generations and stores it with
 	// the generation: verified Elo against wall time.
@@ -470,7 +474,31 @@ func ParseConfig(data []byte, name string, base Config) (Config, error) {
 	if err := dec.Decode(&c); err != nil && err.Error() != "EOF" {
 		return base, fmt.Errorf("config %s: %w", name, err)
 	}
+	c.file, c.fileKeys = name, map[string]int{}
+	if len(root.Content) > 0 && root.Content[0].Kind == yaml.MappingNode {
+		m := root.Content[0]
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			c.fileKeys[m.Content[i].Value] = m.Content[i].Line
+		}
+	}
 	return c, nil
+}
+
+// GAOnlyKeys are the config keys of the GA's population, racing, hall of fame and variation.
+var GAOnlyKeys = []string{"population", "games", "race_rounds", "admit_games", "admit_z", "elite", "tournament", "crossover_rate", "mutation_rate", "mutation", "init", "champions"}
+
+// CheckMethodKeys refuses a config file (ParseConfig) that sets a GA-only key for an SPSA
+// run, naming the file, the line and the key: the value would be ignored without a word.
+func (c Config) CheckMethodKeys() error {
+	if c.Method != MethodSPSA {
+		return nil
+	}
+	for _, k := range GAOnlyKeys {
+		if line, ok := c.fileKeys[k]; ok {
+			return fmt.Errorf("config %s: line %d: %s applies to method ga only (the run's method is spsa, the default: it has no population, racing or hall of fame; add method: ga)", c.file, line, k)
+		}
+	}
+	return nil
 }
 
 // checkWholeNumbers walks a YAML tree beside the Go type it decodes into and refuses a

@@ -140,6 +140,10 @@ func TestSPSAIsTheDefault(t *testing.T) {
 			t.Errorf("tune %s 4 with the default method: exit %d\n%s", flag, code, stderr)
 		}
 	}
+	writeFile(t, dir, "ga.yaml", "game: gomoku\npopulation: 8\ngenerations: 1\n")
+	if _, stderr, code := run(t, dir, "tune", "--config", "ga.yaml", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "config ga.yaml: line 2: population applies to method ga only") {
+		t.Errorf("a config with the GA's population for an SPSA run: exit %d\n%s", code, stderr)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "x.db")); err == nil {
 		t.Error("a refused tune created its database")
 	}

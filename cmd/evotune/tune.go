@@ -254,6 +254,9 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 			}
 		}
 	}
+	if err := base.CheckMethodKeys(); err != nil {
+		return base, err
+	}
 	base.Resolve()
 	if err := base.ReadVerifyOpenings(); err != nil { // the user named this file: read it once, store its openings
 		return base, configError(err, o)
@@ -634,8 +637,12 @@ func (p *progress) update(e tuner.Event) {
 	}
 	if e.GenDone && e.Method == tuner.MethodSPSA {
 		if time.Since(p.lastLog) >= 5*time.Second || e.Generation == e.Generations {
-			fmt.Fprintf(p.w, "step %d/%s saved: θ+ scored %.3f against θ−, champion %s, %s, elapsed %s, ETA %s\n",
-				e.Generation, gens, e.BestScore, e.Champion, budgetText(e), e.Elapsed.Round(time.Second), eta.Round(time.Second))
+			step := fmt.Sprintf("step %d/%s", e.Generation, gens)
+			if e.Generations == 0 { // until a budget: the games say how far
+				step = fmt.Sprintf("step %d", e.Generation)
+			}
+			fmt.Fprintf(p.w, "%s saved: θ+ scored %.3f against θ−, champion %s, %s, elapsed %s, ETA %s\n",
+				step, e.BestScore, e.Champion, budgetText(e), e.Elapsed.Round(time.Second), eta.Round(time.Second))
 			p.lastLog = time.Now()
 		}
 		return
