@@ -208,8 +208,10 @@ func (t *Tuner) spsaStep(u []float64, k, result int) {
 
 // Calibration is how SPSA turned a time budget into its game budget (fishtest's num_iter
 // must be known before the first step): Games distinct games of the paper's weights moved
-// by +c_end·Δ_0 against them moved by −c_end·Δ_0 (like a first step) on calibration openings (tuning half, a stream of their own, stored nowhere)
-// took Time; BudgetGames = Games/Time × (time budget − Time), at least one step.
+// by +c_end·Δ_0 against them moved by −c_end·Δ_0 (like a first step) on calibration
+// openings (tuning half, a stream of their own, stored nowhere) took Time; BudgetGames =
+// Games/Time × (time budget − Time), at least one step. Source: issue 26 (a time budget
+// for the default method); fishtest's num_iter in spsa_handler.py.
 type Calibration struct {
 	Games       int
 	Time        time.Duration
