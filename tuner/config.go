@@ -203,7 +203,7 @@ const DefaultGAGenerations = 5
 
 // DefaultBudgetGames returns SPSA's budget of distinct tuning games for a run of game that
 // gives no generations and no budget: the budgets at which issue 26 compared the methods
-// (gomoku 44 000, about 2½ minutes on two cores; connect6 20 000, about 4 minutes; amazons
+// (gomoku 44 000, about 2½ minutes on two cores; connect6 20 000, about 5 minutes; amazons
 // 4 000, about 6 minutes), 0 for an unknown game.
 func DefaultBudgetGames(game string) int {
 	switch game {
