@@ -136,6 +136,9 @@ type Summary struct {
 	Status string
 	// Method is the run's Config.Method ("" = ga).
 	Method string
+	// BudgetGames is the run's game budget (Config.BudgetGames, after a calibration; 0 =
+	// none): with Games below it, the time budget or a stop ended the run first.
+	BudgetGames int
 	// Baseline names what the champion is measured against: "the paper's weights", or
 	// "the layout's defaults" for an outside engine.
 	Baseline    string

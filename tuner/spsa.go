@@ -296,6 +296,7 @@ func (t *Tuner) thetaID(k int) string {
 func (t *Tuner) runSPSA(ctx context.Context, runID int64, from int, u []float64) (Summary, error) {
 	t.start = time.Now()
 	t.runID, t.summary.RunID = runID, runID
+	t.summary.BudgetGames = t.cfg.BudgetGames
 	if t.tuningOpenings == nil {
 		t.tuningOpenings = map[string]bool{}
 	}

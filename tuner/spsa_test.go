@@ -180,8 +180,8 @@ func TestSPSATimeBudgetCalibrates(t *testing.T) {
 	if err := json.Unmarshal([]byte(st.config), &stored); err != nil || stored.BudgetGames != c.BudgetGames || stored.TimeBudget != "3s" {
 		t.Fatalf("stored config %s (err %v): want budget_games %d and the time budget", st.config, err, c.BudgetGames)
 	}
-	if sum.Games > c.BudgetGames+8 || len(st.gens) == 0 {
-		t.Fatalf("%d games in %d steps, budget %d", sum.Games, len(st.gens), c.BudgetGames)
+	if sum.Games > c.BudgetGames+8 || len(st.gens) == 0 || sum.BudgetGames != c.BudgetGames {
+		t.Fatalf("%d games in %d steps, budget %d (summary's %d)", sum.Games, len(st.gens), c.BudgetGames, sum.BudgetGames)
 	}
 	plain := spsaConfig("gomoku", c.BudgetGames, 4)
 	plain.Generations = len(st.gens) - 1 // the steps the timed run had time for

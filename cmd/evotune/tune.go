@@ -507,6 +507,10 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 	switch c := sum.Champion; {
 	case sum.Method == tuner.MethodSPSA:
 		fmt.Fprintf(out, "champion %s: θ after the last of %d SPSA steps (SPSA's result is its last point, not a pick among noisy scores)\n", sum.Best, sum.Generations)
+		if sum.BudgetGames > 0 && sum.Games < sum.BudgetGames && sum.Status == "finished" {
+			fmt.Fprintf(out, "the time budget ended the run at %.0f%% of the %d games its gains were scheduled over (its steps were still a little larger than at the schedule's end)\n",
+				100*float64(sum.Games)/float64(sum.BudgetGames), sum.BudgetGames)
+		}
 	case c != nil:
 		elo, se, _ := c.Estimate()
 		z := tuner.FamilyZ(len(sum.HallOfFame), 0)
