@@ -475,7 +475,7 @@ func (t *Tuner) evaluate(g *genomes.Genome) (float64, error) {
 }
 
 func (t *Tuner) report(e Event) {
-	if t.calibration == nil && t.runID == 0 && t.NeedsCalibration() {
+	if t.runID == 0 && t.NeedsCalibration() {
 		return // Calibrate's games belong to no generation
 	}
 	t.progMu.Lock()
