@@ -53,13 +53,44 @@ type BatchRunner interface {
 	PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error)
 }
 
-// PlayLocal plays one task in this process with fresh players (what a cluster worker
-// does with a task it pulled); it is PlayBatch of one task without a Runner.
-func PlayLocal(ctx context.Context, setup GameSetup, t GameTask) (engine.GameRecord, error) {
+// LocalWorker plays games one after another in this process, as one goroutine of the
+// worker pool does: it keeps its two seats' players (reset between games, exactly as fresh:
+// engine.Resetter) and their external engine processes (reused while the spec stays the
+// same) from game to game, and starts afresh when a game of another setup (game, rule,
+// board) comes. A record never depends on what the worker played before. Not safe for
+// concurrent use; the zero value is ready; Close ends its engine processes.
+type LocalWorker struct {
+	players [2]slot
+	key     string // the setup the players were made for
+}
+
+// Play plays one task of setup (whose Runner is ignored) and returns its record; an error
+// is an illegal move of a built-in player, bad weights or a cancelled ctx.
+func (w *LocalWorker) Play(ctx context.Context, setup GameSetup, t GameTask) (engine.GameRecord, error) {
+	if key := fmt.Sprintf("%s\x00%s\x00%d", setup.Game.Name(), ruleName(setup.Game), setup.Board); key != w.key {
+		w.Close()
+		w.players, w.key = [2]slot{}, key
+	}
 	setup.Runner = nil
-	var players [2]slot
-	defer closeSlots(&players)
-	return playOne(ctx, setup, t, &players)
+	return playOne(ctx, setup, t, &w.players)
+}
+
+// Close ends the worker's external engine processes; the worker stays usable.
+func (w *LocalWorker) Close() { closeSlots(&w.players) }
+
+func ruleName(g engine.Game) string {
+	if r, ok := g.(engine.Ruled); ok {
+		return r.RuleName()
+	}
+	return ""
+}
+
+// PlayLocal plays one task in this process with fresh players; it is PlayBatch of one
+// task without a Runner.
+func PlayLocal(ctx context.Context, setup GameSetup, t GameTask) (engine.GameRecord, error) {
+	var w LocalWorker
+	defer w.Close()
+	return w.Play(ctx, setup, t)
 }
 
 // PlayBatch plays every task on `workers` goroutines and returns the records in task
@@ -91,14 +122,14 @@ func PlayBatch(parent context.Context, setup GameSetup, tasks []GameTask, worker
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var players [2]slot // reused across this worker's games when possible
-			defer closeSlots(&players)
+			var lw LocalWorker // its players reused across this goroutine's games
+			defer lw.Close()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(tasks) || ctx.Err() != nil {
 					return
 				}
-				rec, err := playOne(ctx, setup, tasks[i], &players)
+				rec, err := lw.Play(ctx, setup, tasks[i])
 				if err != nil {
 					fail(fmt.Errorf("game %d: %w", i, err))
 					return

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"text/tabwriter"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -63,7 +64,7 @@ var buildVersion = sync.OnceValue(func() string {
 type clusterOpts struct {
 	url, creds, tlsCA, tokenFile string
 	ackWait, timeout             time.Duration
-	maxDeliver                   int
+	maxDeliver, taskGames        int
 }
 
 // token is the broker token: --token-file, else $EVOTUNE_BROKER_TOKEN, else none. Never
@@ -96,6 +97,7 @@ func addClusterFlags(c *cobra.Command, o *clusterOpts) {
 	f.StringVar(&o.url, "broker", "", "play the games on workers through this NATS JetStream broker, e.g. nats://127.0.0.1:4222 (see 'evotune broker', 'evotune worker')")
 	f.DurationVar(&o.ackWait, "ack-wait", 30*time.Second, "with --broker: a task a worker holds this long without a sign of life goes to another worker")
 	f.IntVar(&o.maxDeliver, "max-deliver", 5, "with --broker: deliveries of one task before it is reported as failed")
+	f.IntVar(&o.taskGames, "task-games", 0, "with --broker: games in one task (0: sized to about a second of play from the games' measured length; 1: a task per game)")
 	f.DurationVar(&o.timeout, "broker-timeout", 10*time.Minute, "with --broker: stop with an error after this long without a finished game (the reason is printed every 10 s before); resume continues")
 	addAuthFlags(c, o)
 }
@@ -111,6 +113,9 @@ func (o clusterOpts) client(ctx context.Context, log io.Writer) (*cluster.Client
 	if o.ackWait < time.Second {
 		return nil, fmt.Errorf("--ack-wait %v: want at least 1s", o.ackWait)
 	}
+	if o.taskGames < 0 || o.taskGames > 256 {
+		return nil, fmt.Errorf("--task-games %d: want 0 (automatic) to 256", o.taskGames)
+	}
 	if o.timeout < 10*time.Second {
 		return nil, fmt.Errorf("--broker-timeout %v: want at least 10s", o.timeout)
 	}
@@ -119,7 +124,7 @@ func (o clusterOpts) client(ctx context.Context, log io.Writer) (*cluster.Client
 		return nil, err
 	}
 	c, err := cluster.NewClient(ctx, cluster.Options{URL: o.url, Token: tok, Creds: o.creds, TLSCA: o.tlsCA, AckWait: o.ackWait,
-		MaxDeliver: o.maxDeliver, Version: buildVersion(), Log: newTermWriter(log), StallTimeout: o.timeout})
+		MaxDeliver: o.maxDeliver, TaskGames: o.taskGames, Version: buildVersion(), Log: newTermWriter(log), StallTimeout: o.timeout})
 	if err != nil {
 		return nil, fmt.Errorf("--broker: %w", err)
 	}
@@ -263,9 +268,11 @@ func newWorkerCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "worker --broker nats://HOST:4222 [--workers N] [--allow-engine 'cmd:PROG ARGS']",
 		Short: "Play the games a tune, match or verify publishes on a broker",
-		Long: "worker pulls game tasks from the broker's work queue, plays them with this machine's\n" +
-			"built-in engines (one per worker goroutine, fresh for every game, so results are the same\n" +
-			"as on the tuning machine), publishes each record keyed by its task and acknowledges it. It\n" +
+		Long: "worker pulls tasks (one or more games each) from the broker's work queue, plays their games\n" +
+			"on --workers goroutines with this machine's built-in engines (each goroutine's players reset to\n" +
+			"fresh for every game, so results are the same as on the tuning machine), publishes the records\n" +
+			"keyed by game and acknowledges the task. Every 2 s it publishes a heartbeat ('evotune workers'\n" +
+			"shows them). It\n" +
 			"refuses tasks of another evotune build and tasks naming an external engine whose whole\n" +
 			"command line (program and every argument, placeholders as written) is not one given with\n" +
 			"--allow-engine; a refused task is answered with the reason and the worker keeps serving.\n" +
@@ -329,4 +336,81 @@ func commandAllowed(argv []string, allowed []string) bool {
 		}
 	}
 	return false
+}
+
+func newWorkersCmd() *cobra.Command {
+	var cl clusterOpts
+	var asJSON bool
+	var wait time.Duration
+	c := &cobra.Command{
+		Use:   "workers --broker nats://HOST:4222 [--json]",
+		Short: "Show the workers connected to a broker and its work queue",
+		Long: "workers asks every worker of the broker for its heartbeat and prints, for each that answers\n" +
+			"within --wait: its host and process, build, games it plays at once, games played (and per\n" +
+			"second over the last minute), tasks done and refused, CPU time and what it plays now; then\n" +
+			"the work queue from the broker's consumer information: tasks queued, being played (delivered\n" +
+			"and not yet acknowledged), redelivered, and workers' fetch requests waiting for a task.",
+		Args: cobra.NoArgs,
+		Example: "  evotune workers --broker nats://127.0.0.1:4222 --token-file evotune-broker/token\n" +
+			"  evotune workers --broker nats://tuner.lan:4222 --json",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cl.url == "" {
+				return fmt.Errorf("--broker is required (e.g. nats://127.0.0.1:4222)")
+			}
+			if wait <= 0 || wait > time.Minute {
+				return fmt.Errorf("--wait %v: want more than 0 and at most 1m", wait)
+			}
+			tok, err := cl.token()
+			if err != nil {
+				return err
+			}
+			q, ws, err := cluster.Status(cmd.Context(), cluster.Options{URL: cl.url, Token: tok, Creds: cl.creds, TLSCA: cl.tlsCA, Version: buildVersion()}, wait)
+			if err != nil {
+				return fmt.Errorf("--broker: %w", err)
+			}
+			return printWorkers(cmd.OutOrStdout(), q, ws, asJSON)
+		},
+	}
+	c.Flags().StringVar(&cl.url, "broker", "", "the NATS JetStream broker, e.g. nats://127.0.0.1:4222")
+	addAuthFlags(c, &cl)
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON: {\"queue\": …, \"workers\": […]}")
+	c.Flags().DurationVar(&wait, "wait", time.Second, "how long to wait for the workers' answers")
+	return c
+}
+
+// printWorkers prints the workers' heartbeats as a table (or JSON) and the queue below.
+func printWorkers(out io.Writer, q cluster.QueueStatus, ws []cluster.WorkerStatus, asJSON bool) error {
+	if ws == nil {
+		ws = []cluster.WorkerStatus{}
+	}
+	if asJSON {
+		return writeJSON(out, struct {
+			Queue   cluster.QueueStatus    `json:"queue"`
+			Workers []cluster.WorkerStatus `json:"workers"`
+		}{q, ws})
+	}
+	mine := buildVersion()
+	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "WORKER\tBUILD\tAT ONCE\tGAMES\tGAMES/S (1 MIN)\tTASKS\tREFUSED\tCPU\tUP\tPLAYING")
+	slots := 0
+	for _, w := range ws {
+		build := "this build"
+		if w.Version != mine {
+			build = "other: " + w.Version
+		} else {
+			slots += w.Slots
+		}
+		playing := strings.Join(w.Playing, " ")
+		if playing == "" {
+			playing = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.1f\t%d\t%d\t%s\t%s\t%s\n", safeCell(w.ID), safeCell(build), w.Slots, w.Played, w.Recent, w.Tasks, w.Refused,
+			fmt.Sprintf("%.1fs", w.CPUSeconds), time.Since(w.Started).Round(time.Second), safeCell(playing))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%d workers answered (%d games at once of this build); queue: %d tasks waiting, %d being played, %d redelivered, %d fetch requests waiting\n",
+		len(ws), slots, q.Queued, q.InFlight, q.Redelivered, q.Waiting)
+	return nil
 }

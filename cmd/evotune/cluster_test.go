@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"net"
 	"os"
 	"os/exec"
@@ -143,6 +144,42 @@ func TestClusterTune(t *testing.T) {
 	}
 	if played == 0 || !strings.Contains(tout.String(), "games go to the workers") {
 		t.Fatalf("the workers played %d games; tune said:\n%s", played, tout.String())
+	}
+	// `evotune workers` sees the two live workers (one game at once each, games played) and
+	// an empty queue; the killed one is gone.
+	out, stderr, code := run(t, dir, "workers", "--broker", url, "--json")
+	if code != 0 {
+		t.Fatalf("workers: %s", stderr)
+	}
+	var st struct {
+		Queue struct {
+			Queued   int `json:"queued"`
+			InFlight int `json:"in_flight"`
+		} `json:"queue"`
+		Workers []struct {
+			Slots  int `json:"slots"`
+			Played int `json:"played"`
+			PID    int `json:"pid"`
+		} `json:"workers"`
+	}
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatalf("workers --json: %v\n%s", err, out)
+	}
+	if len(st.Workers) != 2 || st.Queue.Queued != 0 || st.Queue.InFlight != 0 {
+		t.Fatalf("workers --json: %s", out)
+	}
+	total := 0
+	for _, w := range st.Workers {
+		if w.Slots != 1 || w.PID == workers[0].Process.Pid {
+			t.Fatalf("workers --json: %s", out)
+		}
+		total += w.Played
+	}
+	if total == 0 {
+		t.Fatalf("the live workers report no games played: %s", out)
+	}
+	if out, _, code := run(t, dir, "workers", "--broker", url); code != 0 || !strings.Contains(out, "2 workers answered (2 games at once of this build)") {
+		t.Fatalf("workers: exit %d\n%s", code, out)
 	}
 }
 

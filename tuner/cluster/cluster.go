@@ -1,20 +1,26 @@
 // Package cluster plays tuning and match games on other machines through NATS JetStream
 // (github.com/nats-io/nats.go; an embedded github.com/nats-io/nats-server/v2 for a
 // single-command broker). The tune process publishes each batch's games as tasks on a
-// work-queue stream; workers anywhere pull them, play them with their own built-in
-// engines and publish the records on a results stream, keyed by task; the tune process
-// collects them in task order, so its database is the same as with the local pool.
+// work-queue stream, several games to a task when games are short (about TaskTarget of
+// play each); workers anywhere pull them, play a task's games on their goroutines with their
+// own built-in engines and publish the records on a results stream, each keyed by its
+// game's index in the batch; the tune process collects them in game order, so its database
+// is the same as with the local pool.
 //
 // Streams (created by whoever connects first, file storage):
 //
 //	EVOTUNE_TASKS   evotune.task.BATCH     work queue; consumer "workers" (explicit ack,
 //	                                        AckWait, MaxDeliver)
-//	EVOTUNE_RESULTS evotune.result.BATCH   results, kept 24 h, deduplicated by task
+//	EVOTUNE_RESULTS evotune.result.BATCH   results, kept 24 h, deduplicated by message ID
 //
-// BATCH is a hash of the batch's content (setup and tasks), so a tune that is killed and
-// resumed publishes the same tasks again: JetStream drops the duplicates still queued and
-// the results already played (kept 24 h) are read back, so nothing is played or counted
-// twice. Batches that are not deterministic (external engines, a clock) get a nonce.
+// and, not stored, the workers' heartbeats (WorkerStatus) on evotune.worker.heartbeat,
+// which a ping on evotune.worker.ping asks for at once.
+//
+// BATCH is a hash of the batch's content (setup and games, not how they are grouped into
+// tasks), so a tune that is killed and resumed publishes the same batch again: JetStream
+// drops the duplicate tasks still queued and the results already played (kept 24 h) are
+// read back, so nothing is played or counted twice. Batches that are not deterministic
+// (external engines, a clock) get a nonce.
 package cluster
 
 import (
@@ -27,7 +33,7 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -37,7 +43,6 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/protocol"
-	"evotune/genomes"
 	"evotune/tuner"
 )
 
@@ -72,6 +77,9 @@ type Options struct {
 	// connected, the broker unreachable, tasks refused), default 10 s; StallTimeout ends
 	// the batch with an error after that long without a finished game (default 10 min).
 	StatusEvery, StallTimeout time.Duration
+	// TaskGames, if > 0, is how many games one task carries (1: a task per game, as for long
+	// games); 0 sizes tasks automatically (Client.PlayBatch, TaskTarget).
+	TaskGames int
 	// Log receives progress, waiting status and workers' refusals (nil: none).
 	Log io.Writer
 }
@@ -158,36 +166,50 @@ func Connect(ctx context.Context, o Options, own bool) (*nats.Conn, jetstream.Je
 	return nc, js, nil
 }
 
-// task is one game on the wire: the batch's setup (by names, not Go values) and the task.
+// task is a batch's games on the wire: the batch's setup (by names, not Go values) and a
+// run of its games, each keyed by its index in the batch (Games[i].Index).
 type task struct {
-	Version     string                 `json:"version"`
-	Batch       string                 `json:"batch"`
-	Index       int                    `json:"index"`
-	Game        string                 `json:"game"`
-	Rule        string                 `json:"rule,omitempty"`
-	Board       int                    `json:"board"`
-	Limits      engine.Limits          `json:"limits"`
-	MaxPlies    int                    `json:"max_plies"`
-	Forfeit     bool                   `json:"forfeit"`
-	OpeningRule string                 `json:"opening_rule,omitempty"`
-	Black       json.RawMessage        `json:"black"`
-	White       json.RawMessage        `json:"white"`
-	BlackExt    *protocol.ExternalSpec `json:"black_ext,omitempty"`
-	WhiteExt    *protocol.ExternalSpec `json:"white_ext,omitempty"`
-	Opening     []string               `json:"opening"`
-	Depth       int                    `json:"depth,omitempty"`
-	Name        string                 `json:"name,omitempty"`
+	Version     string        `json:"version"`
+	Batch       string        `json:"batch"`
+	Game        string        `json:"game"`
+	Rule        string        `json:"rule,omitempty"`
+	Board       int           `json:"board"`
+	Limits      engine.Limits `json:"limits"`
+	MaxPlies    int           `json:"max_plies"`
+	Forfeit     bool          `json:"forfeit"`
+	OpeningRule string        `json:"opening_rule,omitempty"`
+	Games       []wireGame    `json:"games"`
 }
 
-// result is a played task on the wire, or a worker's refusal of it (Refused says why:
-// another build, an engine its owner did not allow, a task it cannot decode); a refusal
-// is not a game and the task goes out again for another worker.
+// wireGame is one game of a task.
+type wireGame struct {
+	Index    int                    `json:"index"`
+	Black    json.RawMessage        `json:"black"`
+	White    json.RawMessage        `json:"white"`
+	BlackExt *protocol.ExternalSpec `json:"black_ext,omitempty"`
+	WhiteExt *protocol.ExternalSpec `json:"white_ext,omitempty"`
+	Opening  []string               `json:"opening"`
+	Depth    int                    `json:"depth,omitempty"`
+	Name     string                 `json:"name,omitempty"`
+}
+
+// result is played games on the wire, each record keyed by its game's index in the batch
+// (a task's records may come in several results when they would not fit one message), or
+// a worker's refusal of a task (Refused says why: another build, an engine its owner did
+// not allow, a task it cannot decode, a game that failed; Indices are the task's games);
+// a refusal is not a game and the games go out again for another worker.
 type result struct {
-	Batch   string            `json:"batch"`
-	Index   int               `json:"index"`
-	Record  engine.GameRecord `json:"record"`
-	Worker  string            `json:"worker"`
-	Refused string            `json:"refused,omitempty"`
+	Batch   string       `json:"batch"`
+	Games   []playedGame `json:"games,omitempty"`
+	Worker  string       `json:"worker"`
+	Refused string       `json:"refused,omitempty"`
+	Indices []int        `json:"indices,omitempty"`
+}
+
+// playedGame is one game's record and its index in the batch.
+type playedGame struct {
+	Index  int               `json:"index"`
+	Record engine.GameRecord `json:"record"`
 }
 
 func ruleOf(g engine.Game) string {
@@ -197,23 +219,30 @@ func ruleOf(g engine.Game) string {
 	return ""
 }
 
-// encodeBatch builds the wire tasks of a batch and its content hash (the batch ID).
-func encodeBatch(version string, setup tuner.GameSetup, tasks []tuner.GameTask) ([]task, string, error) {
-	out := make([]task, len(tasks))
+// encodeBatch builds the batch's task header (setup, no games), its wire games and its
+// content hash (the batch ID), which does not depend on how the games are grouped into
+// tasks: a resumed tune that groups them otherwise still reads back the results stored.
+func encodeBatch(version string, setup tuner.GameSetup, tasks []tuner.GameTask) (task, []wireGame, string, error) {
+	head := task{Version: version, Game: setup.Game.Name(), Rule: ruleOf(setup.Game), Board: setup.Board,
+		Limits: setup.Limits, MaxPlies: setup.MaxPlies, Forfeit: setup.Forfeit, OpeningRule: setup.OpeningRule}
 	h := sha256.New()
+	data, err := json.Marshal(head)
+	if err != nil {
+		return task{}, nil, "", err
+	}
+	h.Write(data)
+	games := make([]wireGame, len(tasks))
 	for i, t := range tasks {
 		bw, err := json.Marshal(t.Black)
 		if err != nil {
-			return nil, "", err
+			return task{}, nil, "", err
 		}
 		ww, err := json.Marshal(t.White)
 		if err != nil {
-			return nil, "", err
+			return task{}, nil, "", err
 		}
-		out[i] = task{Version: version, Index: i, Game: setup.Game.Name(), Rule: ruleOf(setup.Game), Board: setup.Board,
-			Limits: setup.Limits, MaxPlies: setup.MaxPlies, Forfeit: setup.Forfeit, OpeningRule: setup.OpeningRule,
-			Black: bw, White: ww, BlackExt: t.BlackExt, WhiteExt: t.WhiteExt, Opening: t.Opening, Depth: t.Depth, Name: t.Name}
-		data, _ := json.Marshal(out[i])
+		games[i] = wireGame{Index: i, Black: bw, White: ww, BlackExt: t.BlackExt, WhiteExt: t.WhiteExt, Opening: t.Opening, Depth: t.Depth, Name: t.Name}
+		data, _ := json.Marshal(games[i])
 		h.Write(data)
 	}
 	// Deterministic games (built-in engines at fixed depth) are named by content alone: the
@@ -222,11 +251,8 @@ func encodeBatch(version string, setup tuner.GameSetup, tasks []tuner.GameTask) 
 	if setup.Limits.Time > 0 || setup.Limits.SoftTime > 0 || hasExternal(tasks) {
 		fmt.Fprintf(h, "nonce %d %d", time.Now().UnixNano(), os.Getpid())
 	}
-	id := hex.EncodeToString(h.Sum(nil))[:24]
-	for i := range out {
-		out[i].Batch = id
-	}
-	return out, id, nil
+	head.Batch = hex.EncodeToString(h.Sum(nil))[:24]
+	return head, games, head.Batch, nil
 }
 
 func hasExternal(tasks []tuner.GameTask) bool {
@@ -238,32 +264,99 @@ func hasExternal(tasks []tuner.GameTask) bool {
 	return false
 }
 
+// TaskTarget is the game time one task carries when Options.TaskGames is 0: tasks of fast
+// games hold several (a task costs the tune a publish and the worker a fetch, a result
+// and an acknowledgement, ≈ 1–3 ms on a LAN), slow games go one per task.
+const TaskTarget = time.Second
+
+// maxTaskGames bounds the games of one task (and so one result message's size).
+const maxTaskGames = 256
+
 // Client plays batches on the cluster; it implements tuner.BatchRunner.
 type Client struct {
-	o  Options
-	nc *nats.Conn
-	js jetstream.JetStream
+	o       Options
+	nc      *nats.Conn
+	js      jetstream.JetStream
+	workers *roster
+
+	mu       sync.Mutex
+	gameTime map[string]time.Duration // measured wall time per game, by setup (setupKey)
 }
 
-// NewClient connects to the broker (see Connect).
+// NewClient connects to the broker (see Connect) and asks the workers for their
+// heartbeats (how many games they play at once sizes the tasks), waiting at most a
+// quarter of a second for the first.
 func NewClient(ctx context.Context, o Options) (*Client, error) {
 	nc, js, err := Connect(ctx, o, true)
 	if err != nil {
 		return nil, err
 	}
-	return &Client{o: o, nc: nc, js: js}, nil
+	r, err := watchWorkers(nc)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	r.wait(250 * time.Millisecond)
+	return &Client{o: o, nc: nc, js: js, workers: r, gameTime: map[string]time.Duration{}}, nil
 }
 
 // Close closes the connection.
 func (c *Client) Close() { c.nc.Close() }
 
-// PlayBatch implements tuner.BatchRunner: it publishes the batch's tasks (each once: the
-// message ID is BATCH/INDEX), reads the results of the batch in any order, counts each
-// task once and returns the records in task order. A task that reaches MaxDeliver
-// deliveries without a result fails the batch, naming it. It waits through broker
-// restarts; only ctx ends the wait.
+// setupKey names what a game's length depends on: the game, rule, board, limits and depth.
+func setupKey(head task, depth int) string {
+	return fmt.Sprintf("%s/%s/%d/%+v/%d", head.Game, head.Rule, head.Board, head.Limits, depth)
+}
+
+// taskSize is how many games one task of the batch carries: Options.TaskGames if set;
+// else TaskTarget's worth of the games' measured length (8 before a game of this setup
+// was measured), and at most an even share of the batch for twice the game slots of the
+// live workers of this build (2 when none has been heard from), so every worker gets
+// tasks and the batch's tail is short.
+func (c *Client) taskSize(key string, n int) int {
+	if c.o.TaskGames > 0 {
+		return c.o.TaskGames
+	}
+	slots := c.workers.slots(c.o.Version)
+	if slots < 1 {
+		slots = 2
+	}
+	size := (n + 2*slots - 1) / (2 * slots)
+	c.mu.Lock()
+	est, ok := c.gameTime[key]
+	c.mu.Unlock()
+	if ok && est > 0 {
+		size = min(size, int(TaskTarget/est))
+	} else {
+		size = min(size, 8)
+	}
+	return max(1, min(size, maxTaskGames))
+}
+
+// measured folds a played game's wall time into the setup's estimate (a moving average
+// over about 32 games).
+func (c *Client) measured(key string, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if est, ok := c.gameTime[key]; ok {
+		c.gameTime[key] = est + (d-est)/32
+	} else {
+		c.gameTime[key] = d
+	}
+}
+
+// PlayBatch implements tuner.BatchRunner: it publishes the batch's games grouped into
+// tasks (taskSize; the message ID names the batch and the task's games, so a task is
+// queued once), reads the results of the batch in any order, counts each game once (a
+// redelivered task played twice, or results a killed run left on the broker) and returns
+// the records in task order. A task that reaches MaxDeliver deliveries without a result
+// fails the batch, naming its first game. It waits through broker restarts; only ctx and
+// the stall timeout end the wait.
 func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []tuner.GameTask, done func()) ([]engine.GameRecord, error) {
-	wire, batch, err := encodeBatch(c.o.Version, setup, tasks)
+	head, wire, batch, err := encodeBatch(c.o.Version, setup, tasks)
 	if err != nil {
 		return nil, err
 	}
@@ -273,44 +366,59 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 	left := len(tasks)
 	finished := make(chan struct{})
 	failed := make(chan error, 1)
-	lastGame := time.Now()             // the last finished game (or the batch's start)
-	refusals, lastRefusal := 0, ""     // refusals since the last finished game
-	retries := make([]int, len(tasks)) // a refused task is published again, under a new ID
-	var again []int                    // refused tasks to publish again at the next tick
-	told := map[string]bool{}          // refusal reasons printed, by worker
+	lastGame := time.Now()         // the last finished game (or the batch's start)
+	refusals, lastRefusal := 0, "" // refusals since the last finished game
+	var again []int                // refused games to publish again at the next tick
+	told := map[string]bool{}      // refusal reasons printed, by worker
 	// Results first (the stream keeps them: results of a resumed batch are read back).
 	cons, err := c.js.OrderedConsumer(ctx, ResultStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{resultPrefix + batch}})
 	if err != nil {
 		return nil, fmt.Errorf("cluster: results of batch %s: %w", batch, err)
 	}
+	stored := c.storedResults(ctx, batch) // results a killed or earlier run left for this batch
+	readBack := make(chan struct{})
+	if stored == 0 {
+		close(readBack)
+	}
+	var seen uint64
 	cc, err := cons.Consume(func(m jetstream.Msg) {
-		var r result
-		if err := json.Unmarshal(m.Data(), &r); err != nil || r.Batch != batch || r.Index < 0 || r.Index >= len(tasks) {
-			return
-		}
 		mu.Lock()
 		defer mu.Unlock()
-		if got[r.Index] {
-			return // a redelivered task played twice: counted once
+		if seen++; seen == stored {
+			defer close(readBack)
+		}
+		var r result
+		if err := json.Unmarshal(m.Data(), &r); err != nil || r.Batch != batch {
+			return
 		}
 		if r.Refused != "" {
 			refusals++
-			lastRefusal = fmt.Sprintf("worker %s refused task %d: %s", r.Worker, r.Index, r.Refused)
+			lastRefusal = fmt.Sprintf("worker %s refused task %s: %s", r.Worker, taskName(r.Indices), r.Refused)
 			if key := r.Worker + "\x00" + r.Refused; !told[key] { // each worker's reason once
 				told[key] = true
 				c.o.logf("cluster: %s (it goes out again for another worker)", lastRefusal)
 			}
-			again = append(again, r.Index)
+			for _, i := range r.Indices {
+				if i >= 0 && i < len(tasks) && !got[i] {
+					again = append(again, i)
+				}
+			}
 			return
 		}
-		got[r.Index], recs[r.Index] = true, r.Record
-		lastGame, refusals, lastRefusal = time.Now(), 0, ""
-		left--
-		if done != nil {
-			done()
-		}
-		if left == 0 {
-			close(finished)
+		for _, g := range r.Games {
+			if g.Index < 0 || g.Index >= len(tasks) || got[g.Index] {
+				continue // a redelivered task played twice: counted once
+			}
+			got[g.Index], recs[g.Index] = true, g.Record
+			c.measured(setupKey(head, tasks[g.Index].Depth), g.Record.Duration)
+			lastGame, refusals, lastRefusal = time.Now(), 0, ""
+			left--
+			if done != nil {
+				done()
+			}
+			if left == 0 {
+				close(finished)
+			}
 		}
 	})
 	if err != nil {
@@ -318,7 +426,7 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 	}
 	defer cc.Stop()
 	// Tasks that ran out of deliveries.
-	seqs := map[uint64]int{}
+	seqs := map[uint64][]int{}
 	adv, err := c.nc.Subscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+TaskStream+"."+WorkerGroup, func(m *nats.Msg) {
 		var a struct {
 			StreamSeq  uint64 `json:"stream_seq"`
@@ -328,12 +436,17 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 			return
 		}
 		mu.Lock()
-		i, ok := seqs[a.StreamSeq]
-		mine := ok && !got[i]
+		first, mine := -1, false
+		for _, i := range seqs[a.StreamSeq] {
+			if !got[i] {
+				first, mine = i, true
+				break
+			}
+		}
 		mu.Unlock()
 		if mine {
 			select {
-			case failed <- fmt.Errorf("cluster: task %d of batch %s (%s) was delivered %d times without a result; see the workers' output", i, batch, tasks[i].Name, a.Deliveries):
+			case failed <- fmt.Errorf("cluster: the task holding game %d of batch %s (%s) was delivered %d times without a result; see the workers' output", first, batch, tasks[first].Name, a.Deliveries):
 			default:
 			}
 		}
@@ -342,35 +455,59 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 		return nil, err
 	}
 	defer adv.Unsubscribe()
-	send := func(i int) error {
-		data, _ := json.Marshal(wire[i])
-		id := fmt.Sprintf("%s/%d", batch, i)
-		mu.Lock()
-		if retries[i] > 0 {
-			id += fmt.Sprintf("/retry%d", retries[i])
+	// send publishes the games idx (in order) as tasks of taskSize games, consecutive games
+	// of one depth together; retry marks games sent before (a refusal), whose message IDs
+	// must not repeat the first sending's.
+	send := func(idx []int, retry bool) error {
+		for len(idx) > 0 {
+			d := tasks[idx[0]].Depth
+			n := 1
+			for size := c.taskSize(setupKey(head, d), len(idx)); n < len(idx) && n < size && tasks[idx[n]].Depth == d; n++ {
+			}
+			part := idx[:n]
+			idx = idx[n:]
+			t := head
+			t.Games = make([]wireGame, len(part))
+			for k, i := range part {
+				t.Games[k] = wire[i]
+			}
+			data, err := json.Marshal(t)
+			if err != nil {
+				return err
+			}
+			id := fmt.Sprintf("%s/%d+%d", batch, part[0], len(part))
+			if retry {
+				id += fmt.Sprintf("/retry%d", time.Now().UnixNano())
+			}
+			ack, err := c.publish(ctx, taskPrefix+batch, data, id)
+			if err != nil {
+				return fmt.Errorf("cluster: publish the task holding game %d of batch %s: %w", part[0], batch, err)
+			}
+			// A duplicate (a task still queued from a killed run) acks with the original's
+			// sequence: watch that one.
+			mu.Lock()
+			seqs[ack.Sequence] = part
+			mu.Unlock()
 		}
-		mu.Unlock()
-		ack, err := c.publish(ctx, taskPrefix+batch, data, id)
-		if err != nil {
-			return fmt.Errorf("cluster: publish task %d of batch %s: %w", i, batch, err)
-		}
-		// A duplicate (a task still queued from a killed run) acks with the original's
-		// sequence: watch that one.
-		mu.Lock()
-		seqs[ack.Sequence] = i
-		mu.Unlock()
 		return nil
 	}
+	// Games whose results are stored are not sent again.
+	select {
+	case <-readBack:
+	case <-time.After(10 * time.Second):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	var todo []int
+	mu.Lock()
 	for i := range wire {
-		mu.Lock()
-		have := got[i]
-		mu.Unlock()
-		if have {
-			continue
+		if !got[i] {
+			todo = append(todo, i)
 		}
-		if err := send(i); err != nil {
-			return nil, err
-		}
+	}
+	mu.Unlock()
+	if err := send(todo, false); err != nil {
+		return nil, err
 	}
 	stall := orDefault(c.o.StallTimeout, 10*time.Minute)
 	every := min(orDefault(c.o.StatusEvery, 10*time.Second), stall/2)
@@ -386,24 +523,20 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-tick.C:
-			// Refused tasks go out again (another worker may take them; a pool that only
+			// Refused games go out again (another worker may take them; a pool that only
 			// refuses ends at the stall time), at most once a tick.
 			mu.Lock()
-			resend := again
-			again = nil
-			for _, i := range resend {
-				retries[i]++
-			}
-			mu.Unlock()
-			for _, i := range resend {
-				mu.Lock()
-				have := got[i]
-				mu.Unlock()
-				if !have {
-					if err := send(i); err != nil {
-						return nil, err
-					}
+			var resend []int
+			for _, i := range again {
+				if !got[i] {
+					resend = append(resend, i)
 				}
+			}
+			again = nil
+			mu.Unlock()
+			slices.Sort(resend)
+			if err := send(slices.Compact(resend), true); err != nil {
+				return nil, err
 			}
 			mu.Lock()
 			idle, why := time.Since(lastGame), lastRefusal
@@ -425,27 +558,45 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 	}
 }
 
+// storedResults is how many result messages of the batch the results stream holds (0 when
+// the broker does not say).
+func (c *Client) storedResults(ctx context.Context, batch string) uint64 {
+	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	s, err := c.js.Stream(qctx, ResultStream)
+	if err != nil {
+		return 0
+	}
+	info, err := s.Info(qctx, jetstream.WithSubjectFilter(resultPrefix+batch))
+	if err != nil {
+		return 0
+	}
+	return info.State.Subjects[resultPrefix+batch]
+}
+
 // status describes the broker and its work queue for a batch that waits: unreachable, or
-// how many workers wait for tasks, how many tasks are queued and how many are being played.
+// the workers heard from, how many tasks are queued and how many are being played.
 func (c *Client) status(ctx context.Context) string {
 	if !c.nc.IsConnected() {
 		return fmt.Sprintf("the broker %s is unreachable (%s), reconnecting", c.o.URL, strings.ToLower(c.nc.Status().String()))
 	}
-	qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	cons, err := c.js.Consumer(qctx, TaskStream, WorkerGroup)
+	q, err := queueStatus(ctx, c.js)
 	if err != nil {
 		return fmt.Sprintf("the broker does not answer: %v", err)
 	}
-	info, err := cons.Info(qctx)
-	if err != nil {
-		return fmt.Sprintf("the broker does not answer: %v", err)
+	live := c.workers.live()
+	workers := "no worker is connected"
+	if len(live) > 0 {
+		mine, slots := 0, 0
+		for _, w := range live {
+			if w.Version == c.o.Version {
+				mine++
+				slots += w.Slots
+			}
+		}
+		workers = fmt.Sprintf("%d workers connected, %d of this build (%d games at once)", len(live), mine, slots)
 	}
-	workers := "no worker is asking for tasks"
-	if info.NumWaiting > 0 {
-		workers = fmt.Sprintf("%d worker requests waiting for tasks", info.NumWaiting)
-	}
-	return fmt.Sprintf("broker connected, %s, %d tasks queued, %d being played", workers, info.NumPending, info.NumAckPending)
+	return fmt.Sprintf("broker connected, %s, %d tasks queued, %d being played", workers, q.Queued, q.InFlight)
 }
 
 // publish retries through a broker restart until ctx ends or the broker stays away for
@@ -480,175 +631,4 @@ func orDefault(d, def time.Duration) time.Duration {
 		return def
 	}
 	return d
-}
-
-// WorkerOptions configure a worker.
-type WorkerOptions struct {
-	Options
-	// Workers is how many games it plays at once (one engine pair per goroutine).
-	Workers int
-	// Allow lists the external engine command lines this worker may run; a task naming any
-	// other is refused (a task never makes a worker run a command it was not told to trust).
-	Allow []string
-	// Allowed decides whether a task's engine command line (its argv, with {NAME} and
-	// {weights} placeholders as written) is one of Allow, compared whole.
-	Allowed func(argv []string, allow []string) bool
-}
-
-// Work pulls tasks and plays them until ctx ends: each task's game is played in this
-// process (tuner.PlayLocal, fresh players), its record published on the results stream
-// with the task's ID, then the task is acknowledged; a long game keeps its task with
-// in-progress signals. A task is data: one this worker will not or cannot play (another
-// build, an external engine whose command line its owner did not list, an undecodable
-// task) is answered with a refusal on the results stream and terminated (JetStream Term,
-// never redelivered to it), and the worker keeps serving; the tune process publishes it
-// again for another worker and reports the refusal.
-func Work(ctx context.Context, o WorkerOptions) error {
-	nc, js, err := Connect(ctx, o.Options, false)
-	if err != nil {
-		return err
-	}
-	defer nc.Close()
-	cons, err := js.Consumer(ctx, TaskStream, WorkerGroup)
-	if err != nil {
-		return err
-	}
-	if info, err := cons.Info(ctx); err == nil {
-		o.AckWait = info.Config.AckWait // the tune's setting: keep tasks with signals well within it
-	}
-	o.logf("worker %d×, broker %s, ack wait %v, build %s", max(1, o.Workers), o.URL, o.AckWait, o.Version)
-	host, _ := os.Hostname()
-	me := fmt.Sprintf("%s/%d", host, os.Getpid())
-	var played, refused, mu = 0, 0, sync.Mutex{}
-	start := time.Now()
-	var wg sync.WaitGroup
-	for w := 0; w < max(1, o.Workers); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var backoff time.Duration // after refusals
-			for ctx.Err() == nil {
-				batch, err := cons.Fetch(1, jetstream.FetchMaxWait(2*time.Second))
-				if err != nil {
-					if ctx.Err() == nil {
-						time.Sleep(500 * time.Millisecond) // the broker is away: wait for it
-					}
-					continue
-				}
-				for m := range batch.Messages() {
-					rec, t, refuse := play(ctx, o, m, js)
-					if refuse != "" {
-						// The task is data this worker will not or cannot play: say why in its
-						// result, end this delivery for good (Term: no redelivery uses up the
-						// task here) and keep serving. The tune process sends it out again for
-						// another worker and says so.
-						o.logf("refused task %d of batch %s: %s", t.Index, t.Batch, refuse)
-						data, _ := json.Marshal(result{Batch: t.Batch, Index: t.Index, Worker: me, Refused: refuse})
-						if t.Batch != "" {
-							js.Publish(ctx, resultPrefix+t.Batch, data, jetstream.WithMsgID(fmt.Sprintf("%s/%d/%s/refused/%s", t.Batch, t.Index, m.Headers().Get(nats.MsgIdHdr), me)))
-						}
-						m.Term()
-						mu.Lock()
-						refused++
-						mu.Unlock()
-						// Leave the queue to workers that can play it for a while: the next
-						// tasks are likely of the same run (twice as long each time, ≤ 30 s).
-						backoff = min(max(2*backoff, time.Second), 30*time.Second)
-						select {
-						case <-time.After(backoff):
-						case <-ctx.Done():
-						}
-						continue
-					}
-					if ctx.Err() != nil {
-						m.Nak()
-						return
-					}
-					data, _ := json.Marshal(result{Batch: t.Batch, Index: t.Index, Record: rec, Worker: me})
-					if _, err := js.Publish(ctx, resultPrefix+t.Batch, data, jetstream.WithMsgID(fmt.Sprintf("%s/%d", t.Batch, t.Index))); err != nil {
-						m.Nak()
-						continue
-					}
-					m.Ack()
-					backoff = 0
-					mu.Lock()
-					played++
-					n := played
-					mu.Unlock()
-					o.logf("played %s game %d of batch %s (%s, %d plies, %s) in %.2fs; %d games, %.2f games/s",
-						t.Game, t.Index, t.Batch, t.Name, rec.Plies, rec.Outcome, rec.Duration.Seconds(), n, float64(n)/time.Since(start).Seconds())
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	o.logf("worker stopped: %d games played, %d tasks refused", played, refused)
-	return nil
-}
-
-// batchID is what encodeBatch names a batch: 24 hexadecimal digits.
-var batchID = regexp.MustCompile(`^[0-9a-f]{24}$`)
-
-// play decodes and plays one task; refuse says why the worker will not.
-func play(ctx context.Context, o WorkerOptions, m jetstream.Msg, js jetstream.JetStream) (engine.GameRecord, task, string) {
-	var t task
-	if err := json.Unmarshal(m.Data(), &t); err != nil {
-		return engine.GameRecord{}, task{}, "undecodable task: " + err.Error()
-	}
-	if !batchID.MatchString(t.Batch) {
-		return engine.GameRecord{}, task{Index: t.Index}, "the task's batch is not a batch ID"
-	}
-	if t.Version != o.Version {
-		return engine.GameRecord{}, t, "the task is for another build of evotune than this worker's: results of different engines must not mix; run workers of the tune's build"
-	}
-	for _, ext := range []*protocol.ExternalSpec{t.BlackExt, t.WhiteExt} {
-		if ext != nil && (len(ext.Argv) == 0 || o.Allowed == nil || !o.Allowed(ext.Argv, o.Allow)) {
-			return engine.GameRecord{}, t, fmt.Sprintf("the task runs the external engine %s, a command line this worker's owner did not list with --allow-engine", ext.Name())
-		}
-	}
-	entry, err := genomes.Lookup(t.Game)
-	if err != nil {
-		return engine.GameRecord{}, t, err.Error()
-	}
-	g := entry.Game
-	if t.Rule != "" {
-		if r, ok := g.(engine.Ruled); ok {
-			if g, err = r.WithRule(t.Rule); err != nil {
-				return engine.GameRecord{}, t, err.Error()
-			}
-		}
-	}
-	black, err := g.DecodeWeights(t.Black)
-	if err != nil {
-		return engine.GameRecord{}, t, "black weights: " + err.Error()
-	}
-	white, err := g.DecodeWeights(t.White)
-	if err != nil {
-		return engine.GameRecord{}, t, "white weights: " + err.Error()
-	}
-	setup := tuner.GameSetup{Game: g, Board: t.Board, Limits: t.Limits, MaxPlies: t.MaxPlies, Forfeit: t.Forfeit, OpeningRule: t.OpeningRule}
-	gt := tuner.GameTask{Black: black, White: white, BlackExt: t.BlackExt, WhiteExt: t.WhiteExt, Opening: t.Opening, Depth: t.Depth, Name: t.Name}
-	// Keep the task while the game runs (AckWait would hand it to another worker).
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		tick := time.NewTicker(max(o.AckWait/3, time.Second))
-		defer tick.Stop()
-		for {
-			select {
-			case <-tick.C:
-				m.InProgress()
-			case <-stop:
-				return
-			}
-		}
-	}()
-	rec, err := tuner.PlayLocal(ctx, setup, gt)
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return rec, t, ""
-		}
-		return rec, t, "the game failed: " + err.Error()
-	}
-	return rec, t, ""
 }

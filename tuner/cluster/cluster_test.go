@@ -1,0 +1,243 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+
+	"evotune/engine"
+	"evotune/genomes"
+	"evotune/tuner"
+)
+
+// startServer starts an embedded NATS server with JetStream on a random loopback port.
+func startServer(t *testing.T) string {
+	t.Helper()
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("embedded NATS server not ready")
+	}
+	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
+	return s.ClientURL()
+}
+
+// lockedBuffer is a log both the worker's goroutines and the test use.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// gomokuBatch is n depth-2 Gomoku games of the paper's weights from random openings, in
+// colour-swapped pairs.
+func gomokuBatch(t *testing.T, n int) (tuner.GameSetup, []tuner.GameTask) {
+	t.Helper()
+	e, err := genomes.Lookup("gomoku")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, err := tuner.RandomOpenings(e.Game, 15, n/2, rand.New(rand.NewPCG(7, 7)), tuner.AnyHalf, nil)
+	if err != nil || len(ops) != n/2 {
+		t.Fatalf("openings: %d, %v", len(ops), err)
+	}
+	w := e.Game.DefaultWeights()
+	var tasks []tuner.GameTask
+	for k, o := range ops {
+		tasks = append(tasks, tuner.GameTask{Black: w, White: w, Opening: o, Name: "pair" + string(rune('a'+k%26)) + "-1"},
+			tuner.GameTask{Black: w, White: w, Opening: o, Name: "pair" + string(rune('a'+k%26)) + "-2"})
+	}
+	return tuner.GameSetup{Game: e.Game, Board: 15, Limits: engine.Limits{Depth: 2}, MaxPlies: 225}, tasks
+}
+
+// games is a batch's records without their timings: what must not depend on where and how
+// the games were played.
+func games(t *testing.T, recs []engine.GameRecord) string {
+	t.Helper()
+	var out []string
+	for _, r := range recs {
+		r.Duration, r.Think, r.MaxThink = 0, [2]time.Duration{}, [2]time.Duration{}
+		data, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, string(data))
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestBatchedTasks: a batch played through the broker by a worker of two game goroutines
+// comes back with the local pool's records, in several tasks of several games each (not a
+// task per game), and the worker's heartbeat counts them. Played again by a client that
+// groups the games otherwise (a task per game) with no worker running, the batch is read
+// back from the results stored on the broker: the same records, nothing played.
+func TestBatchedTasks(t *testing.T) {
+	url := startServer(t)
+	setup, tasks := gomokuBatch(t, 40)
+	want, err := tuner.PlayBatch(context.Background(), setup, tasks, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	o := Options{URL: url, Version: "test"}
+	wctx, stopWorker := context.WithCancel(ctx)
+	var wlog lockedBuffer
+	worked := make(chan error, 1)
+	go func() {
+		wo := WorkerOptions{Options: o, Workers: 2}
+		wo.Log = &wlog
+		worked <- Work(wctx, wo)
+	}()
+	for i := 0; i < 100 && !strings.Contains(wlog.String(), "worker 2×"); i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	c, err := NewClient(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if s := c.workers.slots("test"); s != 2 {
+		t.Fatalf("the client heard of %d game slots, want the worker's 2", s)
+	}
+	var done int
+	got, err := c.PlayBatch(ctx, setup, tasks, func() { done++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if games(t, got) != games(t, want) {
+		t.Fatal("the broker's records differ from the local pool's")
+	}
+	if done != len(tasks) {
+		t.Fatalf("done called %d times for %d games", done, len(tasks))
+	}
+	played := strings.Count(wlog.String(), "played task")
+	if played < 2 || played >= len(tasks) {
+		t.Fatalf("%d tasks for %d games, want several games a task and at least two tasks:\n%s", played, len(tasks), wlog.String())
+	}
+	q, ws, err := Status(ctx, o, 300*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].Slots != 2 || ws[0].Played != len(tasks) || ws[0].Tasks != played || ws[0].Version != "test" {
+		t.Fatalf("heartbeats %+v, want one worker of 2 slots that played %d games in %d tasks", ws, len(tasks), played)
+	}
+	if q.Queued != 0 || q.InFlight != 0 {
+		t.Fatalf("queue %+v after the batch, want empty", q)
+	}
+	stopWorker()
+	if err := <-worked; err != nil {
+		t.Fatal(err)
+	}
+	// Read back with another grouping and no worker.
+	o1 := o
+	o1.TaskGames, o1.StallTimeout = 1, 20*time.Second
+	c1, err := NewClient(ctx, o1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c1.Close()
+	again, err := c1.PlayBatch(ctx, setup, tasks, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if games(t, again) != games(t, want) {
+		t.Fatal("the records read back differ from the local pool's")
+	}
+}
+
+// TestTaskSize: tasks carry about TaskTarget of measured play, at most an even share of the
+// batch for twice the live workers' slots, and 8 games before any game was measured.
+func TestTaskSize(t *testing.T) {
+	c := &Client{o: Options{Version: "v"}, workers: &roster{byID: map[string]WorkerStatus{}}, gameTime: map[string]time.Duration{}}
+	now := time.Now()
+	if got := c.taskSize("k", 1000); got != 8 {
+		t.Errorf("unmeasured, no workers: %d games a task, want 8", got)
+	}
+	c.workers.byID["a"] = WorkerStatus{ID: "a", Version: "v", Slots: 4, Seen: now}
+	c.workers.byID["b"] = WorkerStatus{ID: "b", Version: "other", Slots: 64, Seen: now}
+	c.workers.byID["c"] = WorkerStatus{ID: "c", Version: "v", Slots: 4, Seen: now.Add(-time.Minute)} // gone
+	c.gameTime["k"] = 5 * time.Millisecond
+	if got := c.taskSize("k", 1000); got != 125 {
+		t.Errorf("1000 games of 5 ms for 4 slots: %d games a task, want 125 (= 1000/(2·4))", got)
+	}
+	if got := c.taskSize("k", 10000); got != 200 {
+		t.Errorf("10000 games of 5 ms: %d games a task, want 200 (1 s of play)", got)
+	}
+	c.gameTime["k"] = 3 * time.Second
+	if got := c.taskSize("k", 1000); got != 1 {
+		t.Errorf("3 s games: %d games a task, want 1", got)
+	}
+	c.measured("k", 1*time.Second)
+	if est := c.gameTime["k"]; est >= 3*time.Second || est <= time.Second {
+		t.Errorf("estimate %v after a 1 s game, want between 1 s and 3 s", est)
+	}
+	c.o.TaskGames = 3
+	if got := c.taskSize("k", 1000); got != 3 {
+		t.Errorf("TaskGames 3: %d", got)
+	}
+}
+
+// TestSplitResults: a task's records are split into results that fit the limit, in order,
+// every game once.
+func TestSplitResults(t *testing.T) {
+	var gs []wireGame
+	var recs []engine.GameRecord
+	for i := 0; i < 50; i++ {
+		gs = append(gs, wireGame{Index: 100 + i})
+		recs = append(recs, engine.GameRecord{Moves: strings.Fields(strings.Repeat("h8 ", i%7+1)), Plies: i})
+	}
+	parts := splitResults(gs, recs, 1200)
+	if len(parts) < 2 {
+		t.Fatalf("%d parts, want several", len(parts))
+	}
+	next := 100
+	for _, p := range parts {
+		data, _ := json.Marshal(result{Batch: strings.Repeat("f", 24), Games: p, Worker: "host/12345"})
+		if len(data) > 1200 {
+			t.Errorf("a part of %d bytes, limit 1200", len(data))
+		}
+		for _, g := range p {
+			if g.Index != next || g.Record.Plies != next-100 {
+				t.Fatalf("game %d (plies %d) where %d was due", g.Index, g.Record.Plies, next)
+			}
+			next++
+		}
+	}
+	if next != 150 {
+		t.Fatalf("%d games in the parts, want 50", next-100)
+	}
+}
+
+// TestTaskName names tasks by their games.
+func TestTaskName(t *testing.T) {
+	for _, c := range []struct {
+		idx  []int
+		want string
+	}{{[]int{7}, "game 7"}, {[]int{8, 9, 10}, "games 8–10"}, {[]int{3, 9, 12}, "games 3, 9, 12"}, {[]int{1, 4, 6, 9, 11}, "games 1, 4, 6, … (5 games)"}} {
+		if got := taskName(c.idx); got != c.want {
+			t.Errorf("taskName(%v) = %q, want %q", c.idx, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,426 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"evotune/engine"
+	"evotune/engine/protocol"
+	"evotune/genomes"
+	"evotune/tuner"
+)
+
+// WorkerOptions configure a worker.
+type WorkerOptions struct {
+	Options
+	// Workers is how many games it plays at once (one engine pair per goroutine).
+	Workers int
+	// Allow lists the external engine command lines this worker may run; a task naming any
+	// other is refused (a task never makes a worker run a command it was not told to trust).
+	Allow []string
+	// Allowed decides whether a task's engine command line (its argv, with {NAME} and
+	// {weights} placeholders as written) is one of Allow, compared whole.
+	Allowed func(argv []string, allow []string) bool
+}
+
+// job is one game of a task in hand.
+type job struct {
+	t *held
+	k int // the game's place in t.task.Games
+}
+
+// held is a task a worker has pulled and not yet answered.
+type held struct {
+	m     jetstream.Msg
+	task  task
+	setup tuner.GameSetup
+	games []tuner.GameTask
+	stop  chan struct{} // ends the in-progress signals
+
+	mu   sync.Mutex
+	recs []engine.GameRecord
+	err  error
+	left int
+}
+
+// counters are a worker's numbers for its heartbeat and log.
+type counters struct {
+	mu                     sync.Mutex
+	played, tasks, refused int
+	playing                map[string]int // game names being played
+	recent                 []time.Time    // when the games of the last minute ended
+}
+
+func (c *counters) begin(name string) {
+	c.mu.Lock()
+	c.playing[name]++
+	c.mu.Unlock()
+}
+
+func (c *counters) end(name string) {
+	c.mu.Lock()
+	if c.playing[name]--; c.playing[name] <= 0 {
+		delete(c.playing, name)
+	}
+	c.mu.Unlock()
+}
+
+// Work pulls tasks and plays them until ctx ends. A task's games go to the worker's game
+// goroutines (o.Workers), each keeping its players between games (tuner.LocalWorker:
+// reset to exactly fresh, so a record never depends on what it played before); the next
+// task is pulled when the last game of the current one has started. When all of a task's
+// games are played their records are published on the results stream, keyed by the
+// games' indices in their batch, and the task is acknowledged; while they play the task
+// is kept with in-progress signals. A task is data: one this worker will not or cannot play
+// (another build, an external engine whose command line its owner did not list, an
+// undecodable task, a game that fails) is answered with a refusal on the results stream
+// and terminated (JetStream Term, never redelivered to it), and the worker keeps serving;
+// the tune process publishes its games again for another worker and reports the refusal.
+// Every HeartbeatEvery, and when pinged, the worker publishes its WorkerStatus.
+func Work(ctx context.Context, o WorkerOptions) error {
+	nc, js, err := Connect(ctx, o.Options, false)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	cons, err := js.Consumer(ctx, TaskStream, WorkerGroup)
+	if err != nil {
+		return err
+	}
+	if info, err := cons.Info(ctx); err == nil {
+		o.AckWait = info.Config.AckWait // the tune's setting: keep tasks with signals well within it
+	}
+	slots := max(1, o.Workers)
+	o.logf("worker %d×, broker %s, ack wait %v, build %s", slots, o.URL, o.AckWait, o.Version)
+	host, _ := os.Hostname()
+	me := fmt.Sprintf("%s/%d", host, os.Getpid())
+	start := time.Now()
+	n := &counters{playing: map[string]int{}}
+	beat := func(stopping bool) {
+		n.mu.Lock()
+		st := WorkerStatus{ID: me, Host: host, PID: os.Getpid(), Version: o.Version, Slots: slots, Started: start.UTC(),
+			Played: n.played, Tasks: n.tasks, Refused: n.refused, CPUSeconds: cpuSeconds(), Stopping: stopping}
+		for name, k := range n.playing {
+			for ; k > 0; k-- {
+				st.Playing = append(st.Playing, name)
+			}
+		}
+		cut := time.Now().Add(-time.Minute)
+		for len(n.recent) > 0 && n.recent[0].Before(cut) {
+			n.recent = n.recent[1:]
+		}
+		if span := min(time.Minute, time.Since(start)); span > 0 {
+			st.Recent = float64(len(n.recent)) / span.Seconds()
+		}
+		n.mu.Unlock()
+		data, _ := json.Marshal(st)
+		nc.Publish(heartbeatSubject, data)
+	}
+	ping, err := nc.Subscribe(pingSubject, func(*nats.Msg) { beat(false) })
+	if err != nil {
+		return err
+	}
+	defer ping.Unsubscribe()
+	beat(false)
+	go func() {
+		tick := time.NewTicker(HeartbeatEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				beat(false)
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
+	refuse := func(m jetstream.Msg, t task, indices []int, why string) {
+		o.logf("refused task %s of batch %s: %s", taskName(indices), t.Batch, why)
+		data, _ := json.Marshal(result{Batch: t.Batch, Worker: me, Refused: why, Indices: indices})
+		if batchID.MatchString(t.Batch) {
+			js.Publish(ctx, resultPrefix+t.Batch, data, jetstream.WithMsgID(fmt.Sprintf("%s/%s/refused/%s", t.Batch, m.Headers().Get(nats.MsgIdHdr), me)))
+		}
+		m.Term()
+		n.mu.Lock()
+		n.refused++
+		n.mu.Unlock()
+	}
+	// answer publishes a finished task's records (as many messages as the broker's maximum
+	// payload needs) and acknowledges it, or refuses it when a game failed.
+	answer := func(h *held) {
+		close(h.stop)
+		if h.err != nil {
+			if errors.Is(h.err, context.Canceled) || ctx.Err() != nil {
+				h.m.Nak()
+				return
+			}
+			refuse(h.m, h.task, indicesOf(h.task), "the game failed: "+h.err.Error())
+			return
+		}
+		for _, part := range splitResults(h.task.Games, h.recs, int(nc.MaxPayload())-1024) {
+			data, _ := json.Marshal(result{Batch: h.task.Batch, Games: part, Worker: me})
+			id := fmt.Sprintf("%s/%d+%d", h.task.Batch, part[0].Index, len(part))
+			if _, err := js.Publish(ctx, resultPrefix+h.task.Batch, data, jetstream.WithMsgID(id)); err != nil {
+				h.m.Nak()
+				return
+			}
+		}
+		h.m.Ack()
+		n.mu.Lock()
+		n.tasks++
+		n.played += len(h.recs)
+		now := time.Now()
+		for range h.recs {
+			n.recent = append(n.recent, now)
+		}
+		played, tasks := n.played, n.tasks
+		n.mu.Unlock()
+		plies, secs := 0, 0.0
+		for _, r := range h.recs {
+			plies += r.Plies
+			secs += r.Duration.Seconds()
+		}
+		o.logf("played task %s of batch %s (%s, %d plies, %.2fs of play); %d tasks, %d games, %.2f games/s",
+			taskName(indicesOf(h.task)), h.task.Batch, h.task.Game, plies, secs, tasks, played, float64(played)/time.Since(start).Seconds())
+	}
+
+	jobs := make(chan job)
+	var wg sync.WaitGroup
+	for w := 0; w < slots; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var lw tuner.LocalWorker // players kept between games, reset to fresh
+			defer lw.Close()
+			for j := range jobs {
+				h := j.t
+				name := h.games[j.k].Name
+				if name == "" {
+					name = fmt.Sprintf("game %d of batch %.8s", h.task.Games[j.k].Index, h.task.Batch)
+				}
+				n.begin(name)
+				h.mu.Lock()
+				failed := h.err != nil
+				h.mu.Unlock()
+				var rec engine.GameRecord
+				var err error
+				if !failed {
+					rec, err = lw.Play(ctx, h.setup, h.games[j.k])
+				}
+				n.end(name)
+				h.mu.Lock()
+				h.recs[j.k] = rec
+				if err != nil && h.err == nil {
+					h.err = fmt.Errorf("%s: %w", name, err)
+				}
+				h.left--
+				last := h.left == 0
+				h.mu.Unlock()
+				if last {
+					answer(h)
+				}
+			}
+		}()
+	}
+
+	var backoff time.Duration // after refusals
+	for ctx.Err() == nil {
+		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(2*time.Second))
+		if err != nil {
+			if ctx.Err() == nil {
+				time.Sleep(500 * time.Millisecond) // the broker is away: wait for it
+			}
+			continue
+		}
+		for m := range batch.Messages() {
+			h, why := decode(o, m)
+			if why != "" {
+				refuse(m, h.task, indicesOf(h.task), why)
+				// Leave the queue to workers that can play it for a while: the next tasks
+				// are likely of the same run (twice as long each time, ≤ 30 s).
+				backoff = min(max(2*backoff, time.Second), 30*time.Second)
+				select {
+				case <-time.After(backoff):
+				case <-ctx.Done():
+				}
+				continue
+			}
+			backoff = 0
+			if ctx.Err() != nil {
+				m.Nak()
+				break
+			}
+			// Keep the task while its games run (AckWait would hand it to another worker).
+			go func() {
+				tick := time.NewTicker(max(o.AckWait/3, time.Second))
+				defer tick.Stop()
+				for {
+					select {
+					case <-tick.C:
+						m.InProgress()
+					case <-h.stop:
+						return
+					}
+				}
+			}()
+			for k := range h.games {
+				select {
+				case jobs <- job{t: h, k: k}:
+				case <-ctx.Done():
+					// Games not handed out count as failed; the task is given back.
+					h.mu.Lock()
+					if h.err == nil {
+						h.err = ctx.Err()
+					}
+					h.left -= len(h.games) - k
+					last := h.left == 0
+					h.mu.Unlock()
+					if last {
+						answer(h)
+					}
+				}
+				if ctx.Err() != nil {
+					break
+				}
+			}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	beat(true)
+	n.mu.Lock()
+	o.logf("worker stopped: %d games played (%d tasks), %d tasks refused", n.played, n.tasks, n.refused)
+	n.mu.Unlock()
+	return nil
+}
+
+// taskName names a task by its games' indices in their batch: "game 7", "games 8–15" or
+// "games 3, 9, 12" (games sent again after a refusal need not be consecutive).
+func taskName(idx []int) string {
+	switch {
+	case len(idx) == 0:
+		return "without games"
+	case len(idx) == 1:
+		return fmt.Sprintf("game %d", idx[0])
+	case idx[len(idx)-1]-idx[0] == len(idx)-1:
+		return fmt.Sprintf("games %d–%d", idx[0], idx[len(idx)-1])
+	}
+	parts := make([]string, 0, min(len(idx), 4))
+	for k, i := range idx {
+		if k == 3 {
+			parts = append(parts, fmt.Sprintf("… (%d games)", len(idx)))
+			break
+		}
+		parts = append(parts, strconv.Itoa(i))
+	}
+	return "games " + strings.Join(parts, ", ")
+}
+
+// indicesOf lists a task's games' indices in their batch.
+func indicesOf(t task) []int {
+	out := make([]int, len(t.Games))
+	for k, g := range t.Games {
+		out[k] = g.Index
+	}
+	return out
+}
+
+// splitResults groups a task's records, in order, into parts whose JSON fits limit bytes
+// (a record larger than limit goes alone; the broker then refuses it and the task is
+// given back).
+func splitResults(games []wireGame, recs []engine.GameRecord, limit int) [][]playedGame {
+	var parts [][]playedGame
+	var cur []playedGame
+	size := 256 // the result's other fields
+	for k, r := range recs {
+		g := playedGame{Index: games[k].Index, Record: r}
+		data, _ := json.Marshal(g)
+		if len(cur) > 0 && size+len(data)+1 > limit {
+			parts = append(parts, cur)
+			cur, size = nil, 256
+		}
+		cur = append(cur, g)
+		size += len(data) + 1
+	}
+	if len(cur) > 0 {
+		parts = append(parts, cur)
+	}
+	return parts
+}
+
+// cpuSeconds is this process's user and system CPU time so far.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// batchID is what encodeBatch names a batch: 24 hexadecimal digits.
+var batchID = regexp.MustCompile(`^[0-9a-f]{24}$`)
+
+// decode reads a pulled task into games to play; why says why the worker will not.
+func decode(o WorkerOptions, m jetstream.Msg) (*held, string) {
+	h := &held{m: m, stop: make(chan struct{})}
+	if err := json.Unmarshal(m.Data(), &h.task); err != nil {
+		return &held{}, "undecodable task: " + err.Error()
+	}
+	t := h.task
+	if !batchID.MatchString(t.Batch) {
+		return &held{task: task{Games: t.Games}}, "the task's batch is not a batch ID"
+	}
+	if t.Version != o.Version {
+		return h, "the task is for another build of evotune than this worker's: results of different engines must not mix; run workers of the tune's build"
+	}
+	if len(t.Games) == 0 || len(t.Games) > maxTaskGames {
+		return h, fmt.Sprintf("a task holds 1 to %d games, this one %d", maxTaskGames, len(t.Games))
+	}
+	for _, g := range t.Games {
+		for _, ext := range []*protocol.ExternalSpec{g.BlackExt, g.WhiteExt} {
+			if ext != nil && (len(ext.Argv) == 0 || o.Allowed == nil || !o.Allowed(ext.Argv, o.Allow)) {
+				return h, fmt.Sprintf("the task runs the external engine %s, a command line this worker's owner did not list with --allow-engine", ext.Name())
+			}
+		}
+	}
+	entry, err := genomes.Lookup(t.Game)
+	if err != nil {
+		return h, err.Error()
+	}
+	g := entry.Game
+	if t.Rule != "" {
+		if r, ok := g.(engine.Ruled); ok {
+			if g, err = r.WithRule(t.Rule); err != nil {
+				return h, err.Error()
+			}
+		}
+	}
+	h.setup = tuner.GameSetup{Game: g, Board: t.Board, Limits: t.Limits, MaxPlies: t.MaxPlies, Forfeit: t.Forfeit, OpeningRule: t.OpeningRule}
+	for _, wg := range t.Games {
+		black, err := g.DecodeWeights(wg.Black)
+		if err != nil {
+			return h, fmt.Sprintf("game %d: black weights: %v", wg.Index, err)
+		}
+		white, err := g.DecodeWeights(wg.White)
+		if err != nil {
+			return h, fmt.Sprintf("game %d: white weights: %v", wg.Index, err)
+		}
+		h.games = append(h.games, tuner.GameTask{Black: black, White: white, BlackExt: wg.BlackExt, WhiteExt: wg.WhiteExt, Opening: wg.Opening, Depth: wg.Depth, Name: wg.Name})
+	}
+	h.recs = make([]engine.GameRecord, len(h.games))
+	h.left = len(h.games)
+	return h, ""
+}
