@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -99,11 +100,18 @@ func Work(ctx context.Context, o WorkerOptions) error {
 	if err != nil {
 		return err
 	}
-	if info, err := cons.Info(ctx); err == nil {
-		o.AckWait = info.Config.AckWait // the tune's setting: keep tasks with signals well within it
+	// The tune's ack wait (it sets the consumer's, maybe after this worker started): tasks
+	// in hand are kept with signals well within it; read again at every heartbeat.
+	var ackWait atomic.Int64
+	ackWait.Store(int64(orDefault(o.AckWait, 30*time.Second)))
+	readAckWait := func() {
+		if info, err := cons.Info(ctx); err == nil && info.Config.AckWait > 0 {
+			ackWait.Store(int64(info.Config.AckWait))
+		}
 	}
+	readAckWait()
 	slots := max(1, o.Workers)
-	o.logf("worker %d×, broker %s, ack wait %v, build %s", slots, o.URL, o.AckWait, o.Version)
+	o.logf("worker %d×, broker %s, ack wait %v, build %s", slots, o.URL, time.Duration(ackWait.Load()), o.Version)
 	host, _ := os.Hostname()
 	me := fmt.Sprintf("%s/%d", host, os.Getpid())
 	start := time.Now()
@@ -141,6 +149,7 @@ func Work(ctx context.Context, o WorkerOptions) error {
 			select {
 			case <-tick.C:
 				beat(false)
+				readAckWait()
 			case <-ctx.Done():
 				return
 			}
@@ -265,7 +274,7 @@ func Work(ctx context.Context, o WorkerOptions) error {
 			}
 			// Keep the task while its games run (AckWait would hand it to another worker).
 			go func() {
-				tick := time.NewTicker(max(o.AckWait/3, time.Second))
+				tick := time.NewTicker(max(time.Duration(ackWait.Load())/3, 300*time.Millisecond))
 				defer tick.Stop()
 				for {
 					select {
