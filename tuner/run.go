@@ -23,7 +23,8 @@ type Tuner struct {
 	calibration *Calibration // SPSA's, when its game budget came from a time budget
 	game        engine.Game
 	layout      *genomes.Layout
-	outside     *Outside // nil: the built-in engine is tuned
+	outside     *Outside     // nil: the built-in engine is tuned
+	ahead       *openingDraw // the next generation's first openings, drawn in the background
 	store       Store
 	progress    func(Event)
 	version     string

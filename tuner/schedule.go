@@ -76,12 +76,24 @@ func (t *Tuner) depthOf(k int) int {
 // drawOpenings appends n new openings of the tuning half (stream: a per-generation random
 // stream number) to the generation's openings and returns the index of the first.
 func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
-	rng := t.rngV2(t.gen, stream)
-	exclude := map[string]bool{}
-	for _, o := range t.openings {
-		exclude[Key(o)] = true
+	var os Openings
+	var err error
+	if a := t.ahead; len(t.openings) == 0 && a != nil && a.gen == t.gen && a.stream == stream && a.n == n {
+		<-a.done // drawn while the last generation's games were played
+		os, err = a.os, a.err
+	} else {
+		exclude := map[string]bool{}
+		for _, o := range t.openings {
+			exclude[Key(o)] = true
+		}
+		os, err = RandomOpenings(t.game, t.cfg.Board, n, t.rngV2(t.gen, stream), TuningHalf, exclude)
 	}
-	os, err := RandomOpenings(t.game, t.cfg.Board, n, rng, TuningHalf, exclude)
+	if len(t.openings) == 0 && stream == streamOpenings {
+		// The next generation's first openings depend only on its number (no exclusions):
+		// draw them now, while this generation's games are played (a generation's
+		// openings cost a search per candidate, up to a tenth of a short run's time).
+		t.ahead = t.drawAhead(t.gen+1, stream, n)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -94,6 +106,28 @@ func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
 		t.tuningOpenings[Key(o)] = true
 	}
 	return first, nil
+}
+
+// openingDraw is a draw of openings made ahead of its generation (drawOpenings): the
+// same as drawOpenings makes for generation gen, stream and n with no exclusions.
+type openingDraw struct {
+	gen    int
+	stream uint64
+	n      int
+	done   chan struct{} // closed when os and err are set
+	os     Openings
+	err    error
+}
+
+// drawAhead starts drawing generation gen's n openings of stream in the background.
+func (t *Tuner) drawAhead(gen int, stream uint64, n int) *openingDraw {
+	a := &openingDraw{gen: gen, stream: stream, n: n, done: make(chan struct{})}
+	g, board, rng := t.game, t.cfg.Board, t.rngV2(gen, stream)
+	go func() {
+		defer close(a.done)
+		a.os, a.err = RandomOpenings(g, board, n, rng, TuningHalf, map[string]bool{})
+	}()
+	return a
 }
 
 // gameKey identifies a distinct game.

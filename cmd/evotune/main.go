@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -33,7 +34,11 @@ func main() {
 		os.Exit(130)
 	}()
 	root := newRootCmd()
-	if err := root.ExecuteContext(ctx); err != nil {
+	err := root.ExecuteContext(ctx)
+	if stopProfile != nil {
+		stopProfile()
+	}
+	if err != nil {
 		code := 1
 		var ee exitError
 		switch {
@@ -56,6 +61,32 @@ type exitError struct {
 func (e exitError) Error() string { return e.err.Error() }
 func (e exitError) Unwrap() error { return e.err }
 
+// cpuProfile is the --cpuprofile file; stopProfile ends the profile (nil when none runs).
+var (
+	cpuProfile  string
+	stopProfile func()
+)
+
+// startProfile starts a CPU profile (runtime/pprof) into path when path is set.
+func startProfile(path string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("--cpuprofile: %w", err)
+	}
+	stopProfile = func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+	return nil
+}
+
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "evotune",
@@ -64,8 +95,14 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// One validation step before any command opens a file or plays a move.
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return validateFlags(cmd) },
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := validateFlags(cmd); err != nil {
+				return err
+			}
+			return startProfile(cpuProfile)
+		},
 	}
+	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the command to this file (go tool pprof FILE)")
 	root.AddCommand(newWeightsCmd(), newPerftCmd(), newPlayCmd(), newBenchCmd(), newTuneCmd(), newCompareCmd(),
 		newRunsCmd(), newGenerationsCmd(), newIndividualCmd(), newLineageCmd(), newExportCmd(), newMatchCmd(), newVerifyCmd(), newResumeCmd(), newEngineCmd(), newBrokerCmd(), newWorkerCmd(), newWorkersCmd(), newExportDataCmd(), newExportGamesCmd(), newServeCmd(), newPlotCmd(), newSensitivityCmd())
 	installCompletions(root)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"evotune/engine"
 	"evotune/engine/search"
@@ -340,10 +341,19 @@ func Balanced(moves []string) bool {
 			return false
 		}
 	}
-	pl, _ := Game{}.NewPlayer(DefaultWeights(), engine.Limits{Depth: 2, Width: 10})
+	pl := balancePlayers.Get().(*Player)
+	defer balancePlayers.Put(pl)
+	pl.s.Clear() // as a fresh player: the score must not depend on earlier calls
 	_, st, err := pl.Move(context.Background(), b)
 	return err == nil && st.Score >= -BalanceMargin*TableScale
 }
+
+// balancePlayers are Balanced's players (the paper's weights, depth 2, width 10), kept
+// between calls: a new one allocates a transposition table.
+var balancePlayers = sync.Pool{New: func() any {
+	pl, _ := Game{}.NewPlayer(DefaultWeights(), engine.Limits{Depth: 2, Width: 10})
+	return pl
+}}
 
 // Reset implements engine.Resetter.
 func (pl *Player) Reset(w engine.Weights) error {

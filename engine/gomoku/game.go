@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"evotune/engine"
 	"evotune/engine/search"
@@ -273,6 +274,17 @@ func (pl *Player) Search(ctx context.Context, pos *Position) search.Result[Move]
 	return pl.s.Search(ctx, q, pl.lim)
 }
 
+// Reset implements engine.Resetter: the weights w, an empty transposition table.
+func (pl *Player) Reset(w engine.Weights) error {
+	gw, err := engine.WeightsAs[*Weights](Name, w)
+	if err != nil {
+		return err
+	}
+	pl.tab = gw.Tables()
+	pl.s.Clear()
+	return nil
+}
+
 // Move implements engine.Player.
 func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.SearchStats, error) {
 	gb, ok := b.(*Board)
@@ -392,10 +404,19 @@ func Balanced(g Game, size int, moves []string) bool {
 			return false
 		}
 	}
-	pl, _ := g.NewPlayer(DefaultWeights(), engine.Limits{Depth: 2, Width: 10})
+	pl := balancePlayers.Get().(*Player)
+	defer balancePlayers.Put(pl)
+	pl.s.Clear() // as a fresh player: the score must not depend on earlier calls
 	_, st, err := pl.Move(context.Background(), b)
 	return err == nil && st.Score >= -BalanceMargin && st.Score <= BalanceMargin
 }
+
+// balancePlayers are Balanced's players (the paper's weights, depth 2, width 10), kept
+// between calls: a new one allocates a transposition table.
+var balancePlayers = sync.Pool{New: func() any {
+	pl, _ := Game{}.NewPlayer(DefaultWeights(), engine.Limits{Depth: 2, Width: 10})
+	return pl
+}}
 
 // renjuOpenings are the 26 standard renju openings: Black's first stone at the centre
 // (h8 on 15×15), White's second directly above it (h9: the 13 direct openings) or diagonally
