@@ -25,6 +25,7 @@ type Tuner struct {
 	layout      *genomes.Layout
 	outside     *Outside     // nil: the built-in engine is tuned
 	ahead       *openingDraw // the next generation's first openings, drawn in the background
+	pending     *pendingSave // the SPSA step being written (saveBehind)
 	store       Store
 	progress    func(Event)
 	version     string
@@ -479,11 +480,23 @@ func (t *Tuner) report(e Event) {
 	if t.runID == 0 && t.NeedsCalibration() {
 		return // Calibrate's games belong to no generation
 	}
-	t.progMu.Lock()
-	defer t.progMu.Unlock()
+	t.emit(t.event(e))
+}
+
+// event fills e's run fields (run, generation, method, games so far, time) from the
+// tuner's state now.
+func (t *Tuner) event(e Event) Event {
 	e.RunID, e.Generation, e.Generations = t.runID, t.gen, t.cfg.Generations
 	e.Method, e.RunGames, e.BudgetGames = t.cfg.Method, t.summary.Games, t.cfg.BudgetGames
 	e.Elapsed, e.Budget = t.elapsed(), t.cfg.Budget()
+	return e
+}
+
+// emit hands a filled event (event) to the progress function, one at a time; events that
+// are not the end of a generation carry the last generation's scores.
+func (t *Tuner) emit(e Event) {
+	t.progMu.Lock()
+	defer t.progMu.Unlock()
 	if e.GenDone {
 		t.last = e
 	} else {
