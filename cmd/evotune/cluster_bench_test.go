@@ -17,13 +17,15 @@ const benchGames = 64
 // cluster ones, which report their overhead against it.
 var localNsPerGame = map[int]float64{}
 
-// BenchmarkClusterGames is issue 14's throughput measurement: gomoku games per second
-// of `evotune match` on the in-process pool (1 and 2 workers) and through an embedded
-// broker with 1, 2 and 4 local worker processes (one game at a time each). Each
-// iteration uses a fresh --seed, so the broker never answers from stored results. The
-// cluster sub-benchmarks report their overhead per game in µs and as a share of the
-// local pool's time per game with the same number of games at once (2 for 4 processes:
-// this machine has 2 cores). Run it with
+// BenchmarkClusterGames is issue 14's and 27's throughput measurement: gomoku games per
+// second of `evotune match` on the in-process pool (1 and 2 workers) and through an
+// embedded broker with 1, 2 and 4 local worker processes (one game at a time each), with
+// tasks sized automatically (several games a task) and, for comparison, a task per game
+// (--task-games 1, the cluster before issue 27). Each iteration uses a fresh --seed, so
+// the broker never answers from stored results. The cluster sub-benchmarks report their
+// overhead per game in µs and as a share of the local pool's time per game with the same
+// number of games at once (2 for 4 processes: this machine has 2 cores), and games per
+// CPU-second of the worker processes. Run it with
 //
 //	go test ./cmd/evotune -run '^$' -bench ClusterGames -benchtime 3x
 func BenchmarkClusterGames(b *testing.B) {
@@ -51,30 +53,38 @@ func BenchmarkClusterGames(b *testing.B) {
 		})
 	}
 	for _, procs := range []int{1, 2, 4} {
-		b.Run(fmt.Sprintf("workers-%d", procs), func(b *testing.B) {
-			var ws []*exec.Cmd
-			for i := 0; i < procs; i++ {
-				w, out := start(b, dir, "worker", "--broker", url, "--workers", "1")
-				waitFor(b, out, "worker")
-				ws = append(ws, w)
-			}
-			defer func() {
+		for _, mode := range []struct{ name, taskGames string }{{"auto", "0"}, {"single", "1"}} {
+			b.Run(fmt.Sprintf("workers-%d-%s", procs, mode.name), func(b *testing.B) {
+				var ws []*exec.Cmd
+				for i := 0; i < procs; i++ {
+					w, out := start(b, dir, "worker", "--broker", url, "--workers", "1")
+					waitFor(b, out, "worker")
+					ws = append(ws, w)
+				}
+				b.ResetTimer()
+				start := time.Now()
+				for i := 0; i < b.N; i++ {
+					match(b, "--broker", url, "--workers", strconv.Itoa(procs), "--task-games", mode.taskGames)
+				}
+				ns := float64(time.Since(start).Nanoseconds()) / float64(b.N*benchGames)
+				b.StopTimer()
+				cpu := 0.0 // the worker processes' CPU time (user + system), read once they end
 				for _, w := range ws {
 					w.Process.Kill()
 					w.Wait()
+					if w.ProcessState != nil {
+						cpu += (w.ProcessState.UserTime() + w.ProcessState.SystemTime()).Seconds()
+					}
 				}
-			}()
-			b.ResetTimer()
-			start := time.Now()
-			for i := 0; i < b.N; i++ {
-				match(b, "--broker", url, "--workers", strconv.Itoa(procs))
-			}
-			ns := float64(time.Since(start).Nanoseconds()) / float64(b.N*benchGames)
-			b.ReportMetric(1e9/ns, "games/s")
-			if local, ok := localNsPerGame[min(procs, 2)]; ok {
-				b.ReportMetric((ns-local)/1e3, "µs-overhead/game")
-				b.ReportMetric((ns-local)/local, "overhead-share")
-			}
-		})
+				b.ReportMetric(1e9/ns, "games/s")
+				if cpu > 0 {
+					b.ReportMetric(float64(b.N*benchGames)/cpu, "games/worker-cpu-s")
+				}
+				if local, ok := localNsPerGame[min(procs, 2)]; ok {
+					b.ReportMetric((ns-local)/1e3, "µs-overhead/game")
+					b.ReportMetric((ns-local)/local, "overhead-share")
+				}
+			})
+		}
 	}
 }
