@@ -405,7 +405,7 @@ func printWorkers(out io.Writer, q cluster.QueueStatus, ws []cluster.WorkerStatu
 			playing = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.1f\t%d\t%d\t%s\t%s\t%s\n", safeCell(w.ID), safeCell(build), w.Slots, w.Played, w.Recent, w.Tasks, w.Refused,
-			fmt.Sprintf("%.1fs", w.CPUSeconds), time.Since(w.Started).Round(time.Second), safeCell(playing))
+			fmt.Sprintf("%.1fs", w.CPUSeconds), time.Duration(w.UpSeconds*float64(time.Second)).Round(time.Second), safeCell(playing))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

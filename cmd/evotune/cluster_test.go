@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -180,6 +181,34 @@ func TestClusterTune(t *testing.T) {
 	}
 	if out, _, code := run(t, dir, "workers", "--broker", url); code != 0 || !strings.Contains(out, "2 workers answered (2 games at once of this build)") {
 		t.Fatalf("workers: exit %d\n%s", code, out)
+	}
+	// The dashboard given --broker serves the same.
+	sport := freePort(t)
+	_, sout := start(t, dir, "serve", "--db", "remote.db", "--addr", "127.0.0.1:"+strconv.Itoa(sport), "--broker", url)
+	waitFor(t, sout, "dashboard of")
+	var view struct {
+		Enabled bool `json:"enabled"`
+		Workers []struct {
+			Slots int `json:"slots"`
+		} `json:"workers"`
+	}
+	for i := 0; i < 30; i++ { // heartbeats come every 2 s
+		resp, err := http.Get("http://127.0.0.1:" + strconv.Itoa(sport) + "/api/workers")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = json.NewDecoder(resp.Body).Decode(&view)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(view.Workers) == 2 {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if !view.Enabled || len(view.Workers) != 2 || view.Workers[0].Slots != 1 {
+		t.Fatalf("serve --broker: /api/workers = %+v", view)
 	}
 }
 

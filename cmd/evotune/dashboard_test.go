@@ -75,7 +75,7 @@ func TestDashboardAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	srv := httptest.NewServer(dashboard.Handler(d))
+	srv := httptest.NewServer(dashboard.Handler(d, dashboard.Options{}))
 	defer srv.Close()
 	get := func(url string, want int, v any) {
 		t.Helper()

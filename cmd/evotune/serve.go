@@ -14,10 +14,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"evotune/cmd/evotune/dashboard"
+	"evotune/tuner/cluster"
 )
 
 func newServeCmd() *cobra.Command {
 	var dbPath, addr string
+	var cl clusterOpts
 	var allowHosts []string
 	c := &cobra.Command{
 		Use:   "serve [--db FILE] [--addr 127.0.0.1:8080]",
@@ -30,20 +32,23 @@ func newServeCmd() *cobra.Command {
 			"otherwise (with a warning: anyone who reaches the address can read the database). It\n" +
 			"answers only requests whose Host is an IP address, localhost, this machine's name or a\n" +
 			"name given with --allow-host (a web page on a name of its own that rebinds that name to\n" +
-			"127.0.0.1 gets 421 Misdirected Request, not the database). Stop it with Ctrl-C.",
+			"127.0.0.1 gets 421 Misdirected Request, not the database). With --broker, the runs page\n" +
+			"also lists the broker's workers and work queue (as 'evotune workers'). Stop it with Ctrl-C.",
 		Args:    cobra.NoArgs,
 		Example: "  evotune serve --db evotune.db            # then open http://127.0.0.1:8080/\n  evotune serve --addr 0.0.0.0:8080 --allow-host tuner.lan   # reachable from other machines",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runServe(cmd.Context(), dbPath, addr, allowHosts, cmd.ErrOrStderr())
+			return runServe(cmd.Context(), dbPath, addr, allowHosts, cl, cmd.ErrOrStderr())
 		},
 	}
 	c.Flags().StringArrayVar(&allowHosts, "allow-host", nil, "a host name the dashboard answers to besides IP addresses, localhost and this machine's name (repeatable)")
 	c.Flags().StringVar(&dbPath, "db", "evotune.db", "SQLite database file")
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (HOST:PORT; port 0 picks a free one)")
+	c.Flags().StringVar(&cl.url, "broker", "", "also show the workers and work queue of this NATS broker, e.g. nats://127.0.0.1:4222")
+	addAuthFlags(c, &cl)
 	return c
 }
 
-func runServe(ctx context.Context, dbPath, addr string, allowHosts []string, log interface{ Write([]byte) (int, error) }) error {
+func runServe(ctx context.Context, dbPath, addr string, allowHosts []string, cl clusterOpts, log interface{ Write([]byte) (int, error) }) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("--addr %q: want HOST:PORT, e.g. 127.0.0.1:8080", addr)
@@ -64,7 +69,32 @@ func runServe(ctx context.Context, dbPath, addr string, allowHosts []string, log
 	if me, err := os.Hostname(); err == nil {
 		names = append(names, me)
 	}
-	srv := &http.Server{Handler: hostCheck(dashboard.Handler(d), names), ReadHeaderTimeout: 10 * time.Second}
+	var opts dashboard.Options
+	if cl.url != "" {
+		tok, err := cl.token()
+		if err != nil {
+			return err
+		}
+		w, err := cluster.Watch(ctx, cluster.Options{URL: cl.url, Token: tok, Creds: cl.creds, TLSCA: cl.tlsCA, Version: buildVersion()})
+		if err != nil {
+			return fmt.Errorf("--broker: %w", err)
+		}
+		defer w.Close()
+		opts.Workers = func(ctx context.Context) dashboard.WorkersView {
+			v := dashboard.WorkersView{Enabled: true, Broker: cl.url, Workers: []cluster.WorkerStatus{}}
+			q, ws, err := w.Status(ctx)
+			if err != nil {
+				v.Error = err.Error()
+				return v
+			}
+			v.Queue = q
+			if ws != nil {
+				v.Workers = ws
+			}
+			return v
+		}
+	}
+	srv := &http.Server{Handler: hostCheck(dashboard.Handler(d, opts), names), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(log, "dashboard of %s on http://%s/ (read-only); stop with Ctrl-C\n", dbPath, l.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()

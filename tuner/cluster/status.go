@@ -31,8 +31,11 @@ type WorkerStatus struct {
 	PID     int    `json:"pid"`
 	Version string `json:"version"`
 	// Slots is how many games it plays at once (its --workers).
-	Slots   int       `json:"slots"`
-	Started time.Time `json:"started"`
+	Slots int `json:"slots"`
+	// Started is when it started (its wall clock, UTC); UpSeconds how long ago, by its
+	// monotonic clock (immune to clock changes).
+	Started   time.Time `json:"started"`
+	UpSeconds float64   `json:"up_s"`
 	// Played is games played and published since it started; Tasks tasks acknowledged;
 	// Refused tasks refused (another build, an engine not allowed, a failed game).
 	Played  int `json:"played"`
@@ -151,27 +154,59 @@ func queueStatus(ctx context.Context, js jetstream.JetStream) (QueueStatus, erro
 	return QueueStatus{Queued: info.NumPending, InFlight: info.NumAckPending, Waiting: info.NumWaiting, Redelivered: info.NumRedelivered}, nil
 }
 
-// Status connects to the broker, asks the workers for their heartbeats and returns the
-// work queue and the workers that answered within wait (sorted by ID). It creates the
-// streams if they are missing, as any client does.
-func Status(ctx context.Context, o Options, wait time.Duration) (QueueStatus, []WorkerStatus, error) {
+// Watcher keeps a connection to the broker and the workers' latest heartbeats (for a
+// dashboard that shows them on every poll).
+type Watcher struct {
+	nc *nats.Conn
+	js jetstream.JetStream
+	r  *roster
+}
+
+// Watch connects to the broker (creating the streams if they are missing, as any client
+// does) and starts listening to the workers' heartbeats.
+func Watch(ctx context.Context, o Options) (*Watcher, error) {
 	nc, js, err := Connect(ctx, o, false)
 	if err != nil {
-		return QueueStatus{}, nil, err
+		return nil, err
 	}
-	defer nc.Close()
 	r, err := watchWorkers(nc)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return &Watcher{nc: nc, js: js, r: r}, nil
+}
+
+// Status returns the work queue and the workers heard from within three heartbeats (sorted
+// by ID), and asks the workers for fresh heartbeats for the next call.
+func (w *Watcher) Status(ctx context.Context) (QueueStatus, []WorkerStatus, error) {
+	w.nc.Publish(pingSubject, nil)
+	q, err := queueStatus(ctx, w.js)
 	if err != nil {
 		return QueueStatus{}, nil, err
 	}
+	return q, w.r.live(), nil
+}
+
+// Close closes the connection.
+func (w *Watcher) Close() { w.nc.Close() }
+
+// Status connects to the broker, asks the workers for their heartbeats and returns the
+// work queue and the workers that answered within wait (sorted by ID).
+func Status(ctx context.Context, o Options, wait time.Duration) (QueueStatus, []WorkerStatus, error) {
+	w, err := Watch(ctx, o)
+	if err != nil {
+		return QueueStatus{}, nil, err
+	}
+	defer w.Close()
 	select {
 	case <-time.After(wait):
 	case <-ctx.Done():
 		return QueueStatus{}, nil, ctx.Err()
 	}
-	q, err := queueStatus(ctx, js)
+	q, err := queueStatus(ctx, w.js)
 	if err != nil {
 		return QueueStatus{}, nil, err
 	}
-	return q, r.live(), nil
+	return q, w.r.live(), nil
 }

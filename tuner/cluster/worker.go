@@ -118,7 +118,7 @@ func Work(ctx context.Context, o WorkerOptions) error {
 	n := &counters{playing: map[string]int{}}
 	beat := func(stopping bool) {
 		n.mu.Lock()
-		st := WorkerStatus{ID: me, Host: host, PID: os.Getpid(), Version: o.Version, Slots: slots, Started: start.UTC(),
+		st := WorkerStatus{ID: me, Host: host, PID: os.Getpid(), Version: o.Version, Slots: slots, Started: start.UTC(), UpSeconds: time.Since(start).Seconds(),
 			Played: n.played, Tasks: n.tasks, Refused: n.refused, CPUSeconds: cpuSeconds(), Stopping: stopping}
 		for name, k := range n.playing {
 			for ; k > 0; k-- {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"evotune/db"
+	"evotune/tuner/cluster"
 )
 
 // static holds the page, its script and style, and uPlot 1.6.32 (npm package "uplot",
@@ -29,11 +30,12 @@ var static embed.FS
 //	GET /api/runs/{id}/lineage/{individual} LineageView
 //	GET /api/runs/{id}/games?generation=N   []GameItem (N omitted: the first 500 of the run)
 //	GET /api/runs/{id}/games/{game}         GameView
+//	GET /api/workers                        WorkersView (Options.Workers; enabled false without)
 //
 // Errors are JSON {"error": "..."} with status 400 (a malformed ID), 404 (not in the
 // database) or 500. Every response forbids scripts from anywhere but this server
 // (Content-Security-Policy), a second guard behind the page's drawing of data as text.
-func Handler(d *db.DB) http.Handler {
+func Handler(d *db.DB, o Options) http.Handler {
 	mux := http.NewServeMux()
 	sub, _ := fs.Sub(static, "static")
 	files := http.FileServer(http.FS(sub))
@@ -65,6 +67,12 @@ func Handler(d *db.DB) http.Handler {
 		})
 	}
 	api("GET /api/runs", func(ctx context.Context, r *http.Request) (any, error) { return Runs(ctx, d) })
+	api("GET /api/workers", func(ctx context.Context, r *http.Request) (any, error) {
+		if o.Workers == nil {
+			return WorkersView{}, nil
+		}
+		return o.Workers(ctx), nil
+	})
 	api("GET /api/runs/{id}", func(ctx context.Context, r *http.Request) (any, error) {
 		id, err := pathInt(r, "id")
 		if err != nil {
@@ -119,6 +127,23 @@ func Handler(d *db.DB) http.Handler {
 		h.Set("Referrer-Policy", "no-referrer")
 		mux.ServeHTTP(w, r)
 	})
+}
+
+// Options are the dashboard's optional parts.
+type Options struct {
+	// Workers, if set, answers GET /api/workers: the broker's workers and queue (serve
+	// --broker); the runs page shows them.
+	Workers func(ctx context.Context) WorkersView
+}
+
+// WorkersView is the cluster seen from the dashboard: Enabled is false when serve was
+// given no broker; Error says why the broker did not answer (the page shows it).
+type WorkersView struct {
+	Enabled bool                   `json:"enabled"`
+	Broker  string                 `json:"broker,omitempty"`
+	Error   string                 `json:"error,omitempty"`
+	Queue   cluster.QueueStatus    `json:"queue"`
+	Workers []cluster.WorkerStatus `json:"workers"`
 }
 
 // badRequest is a malformed request (status 400).

@@ -82,8 +82,32 @@ function chart(parent, name, title, data, series, opts) {
 
 // ---- views ----
 
+// workersSection lists the broker's workers and queue (serve --broker), or nothing.
+function workersSection(v) {
+  if (!v || !v.enabled) return [];
+  const out = [el('h2', { text: 'Workers of ' + v.broker })];
+  if (v.error) return out.concat([el('p', { class: 'error', text: 'The broker does not answer: ' + v.error })]);
+  const tbody = el('tbody');
+  for (const w of v.workers) {
+    tbody.append(el('tr', { 'data-worker': w.id },
+      el('td', { text: w.id }), el('td', { text: w.version }),
+      el('td', { class: 'num', text: w.slots }), el('td', { class: 'num', text: w.played }),
+      el('td', { class: 'num', text: fmt(w.games_per_s, 1) }), el('td', { class: 'num', text: w.tasks }),
+      el('td', { class: 'num', text: w.refused }), el('td', { class: 'num', text: fmt(w.cpu_s, 1) }),
+      el('td', { text: (w.playing || []).join(', ') || '—' })));
+  }
+  const head = el('tr', {}, ...['Worker', 'Build', 'At once', 'Games', 'Games/s (1 min)', 'Tasks', 'Refused',
+    'CPU s', 'Playing'].map(h => el('th', { text: h })));
+  const q = v.queue;
+  out.push(v.workers.length ? el('table', { id: 'workers' }, el('thead', {}, head), tbody)
+    : el('p', { text: 'No worker is connected: start one with evotune worker --broker ' + v.broker + '.' }));
+  out.push(el('p', { id: 'queue', text: 'Queue: ' + q.queued + ' tasks waiting, ' + q.in_flight + ' being played, ' +
+    q.redelivered + ' redelivered, ' + q.waiting_requests + ' workers\' requests waiting.' }));
+  return out;
+}
+
 async function viewRuns() {
-  const runs = await getJSON('/api/runs');
+  const [runs, workers] = await Promise.all([getJSON('/api/runs'), getJSON('/api/workers')]);
   return () => {
     const tbody = el('tbody');
     for (const r of runs) {
@@ -103,7 +127,7 @@ async function viewRuns() {
       'Verified Elo ± 95% CI', 'Updated', 'Error'].map(h => el('th', { text: h })));
     return [el('h1', { text: 'Runs' }),
       runs.length ? el('table', { id: 'runs' }, el('thead', {}, head), tbody)
-        : el('p', { text: 'No runs yet: start one with evotune tune.' })];
+        : el('p', { text: 'No runs yet: start one with evotune tune.' }), ...workersSection(workers)];
   };
 }
 
