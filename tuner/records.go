@@ -107,9 +107,15 @@ type Event struct {
 	RunID       int64
 	Generation  int // 0 = the initial population
 	Generations int // the last generation's number (0 = until the time budget)
-	GamesDone   int // games of this generation finished
-	GamesTotal  int
-	GenDone     bool // the generation is saved
+	// GamesDone and GamesTotal count the games of the batch being played (Phase), or of
+	// the generation in the event that ends it (GenDone).
+	GamesDone  int
+	GamesTotal int
+	// Phase names the batch being played: "round 0", "round 1", … (the GA's racing
+	// rounds), "admission", "admission (defender)", "defence" (hall-of-fame tests),
+	// "step K" (SPSA); "" in GenDone and verification events.
+	Phase   string
+	GenDone bool // the generation is saved
 	Verifying   bool // a verification match is running
 	// VerifyDepth is the search depth of the verification match that starts (an event with
 	// Verifying, GamesDone 0 and Champion set is sent once as each match starts).

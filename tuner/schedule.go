@@ -186,7 +186,7 @@ func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
 	var done atomic.Int64
 	start := time.Now()
 	recs, err := PlayBatch(t.ctx, t.setup, b.tasks, t.cfg.Workers, func() {
-		t.report(Event{GamesDone: int(done.Add(1)), GamesTotal: total})
+		t.report(Event{GamesDone: int(done.Add(1)), GamesTotal: total, Phase: label})
 	})
 	t.gamesTime += time.Since(start)
 	if err != nil {

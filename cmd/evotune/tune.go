@@ -539,13 +539,17 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 // progress renders tuner events: a progress bar when stderr is a terminal, plain log
 // lines (at most one every 5 s, plus one per generation) when it is not.
 type progress struct {
-	mu       sync.Mutex
-	w        io.Writer
-	tty      bool
-	bar      *progressbar.ProgressBar
-	gen      int
-	genStart time.Time
-	lastLog  time.Time
+	mu    sync.Mutex
+	w     io.Writer
+	tty   bool
+	bar   *progressbar.ProgressBar
+	batch string // the batch the bar counts (tty)
+	// rateBatch is the batch whose games/s is measured since batchStart.
+	rateBatch  string
+	batchStart time.Time
+	gen        int
+	genStart   time.Time
+	lastLog    time.Time
 	// matchLabel names a held-out match in the output: "verification" in tune, "match" in
 	// the match command.
 	matchLabel string
@@ -562,12 +566,13 @@ func newProgress(w io.Writer) *progress {
 func (p *progress) update(e tuner.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	frac := 0.0
-	if e.GamesTotal > 0 {
-		frac = float64(e.GamesDone) / float64(e.GamesTotal)
+	// Generations done: whole ones only once one is saved (the batches of a generation
+	// differ in size, so a batch's fraction would make the ETA jump between them).
+	doneGens := float64(e.Generation)
+	if e.GenDone {
+		doneGens++
 	}
-	doneGens := float64(e.Generation) + frac
-	eta := time.Duration(0)
+	eta, etaKnown := time.Duration(0), true
 	switch {
 	case e.BudgetGames > 0 && e.RunGames > 0:
 		eta = time.Duration(float64(e.Elapsed) / float64(e.RunGames) * float64(max(0, e.BudgetGames-e.RunGames)))
@@ -581,6 +586,12 @@ func (p *progress) update(e tuner.Event) {
 		if e.Budget > 0 {
 			eta = min(eta, max(0, e.Budget-e.Elapsed))
 		}
+	default:
+		etaKnown = false // before the first generation (or step) is saved
+	}
+	etaText := eta.Round(time.Second).String()
+	if !etaKnown {
+		etaText = "?"
 	}
 	gens := fmt.Sprint(e.Generations)
 	if e.Generations == 0 {
@@ -596,19 +607,28 @@ func (p *progress) update(e tuner.Event) {
 	if !e.Verifying && e.Generation != p.gen && !p.tty {
 		p.gen, p.genStart = e.Generation, time.Now()
 	}
-	rate := float64(0)
-	if el := time.Since(p.genStart).Seconds(); el > 0.5 && !p.genStart.IsZero() {
-		rate = float64(e.GamesDone) / el
+	// The batch being played: a rate of its games since it started.
+	batch := fmt.Sprint(e.Generation, "/", e.Phase, "/", e.GamesTotal)
+	if e.Verifying {
+		batch = "verifying"
 	}
-	desc := fmt.Sprintf("gen %d/%s best %.3f mean %.3f champion %s (%s) ETA %s", e.Generation, gens, e.BestScore, e.MeanScore, e.Champion, championElo(e.ChampionElo), eta.Round(time.Second))
+	if !e.GenDone && batch != p.rateBatch {
+		p.rateBatch, p.batchStart = batch, time.Now()
+	}
+	rateText := "" // ", 12.3 games/s" once measured
+	if el := time.Since(p.batchStart).Seconds(); el > 0.5 && !p.batchStart.IsZero() {
+		rateText = fmt.Sprintf(", %.1f games/s", float64(e.GamesDone)/el)
+	}
+	phase := ""
+	if e.Phase != "" {
+		phase = " " + e.Phase
+	}
+	desc := fmt.Sprintf("gen %d/%s%s, best %.3f mean %.3f champion %s (%s) ETA %s", e.Generation, gens, phase, e.BestScore, e.MeanScore, e.Champion, championElo(e.ChampionElo), etaText)
 	if e.Verifying {
 		desc = p.matchLabel
 	}
 	if p.tty {
-		key := e.Generation
-		if e.Verifying {
-			key = -2
-		}
+		key := batch // a bar per batch: its games, its phase
 		if e.Method == tuner.MethodSPSA && !e.Verifying && e.BudgetGames > 0 {
 			// Steps of a few dozen games: one bar for the whole run's budget, not one a step.
 			if p.bar == nil || p.gen != -3 {
@@ -627,12 +647,15 @@ func (p *progress) update(e tuner.Event) {
 			p.bar.Set(min(done, e.BudgetGames))
 			return
 		}
-		if p.bar == nil || key != p.gen {
+		if e.GenDone {
+			return // the generation's last batch is full already
+		}
+		if p.bar == nil || key != p.batch {
 			if p.bar != nil {
 				p.bar.Finish()
 				fmt.Fprintln(p.w)
 			}
-			p.gen = key
+			p.gen, p.batch = e.Generation, key
 			p.bar = gamesBar(p.w, max(e.GamesTotal, 1))
 		}
 		p.bar.Describe(desc)
@@ -646,24 +669,24 @@ func (p *progress) update(e tuner.Event) {
 				step = fmt.Sprintf("step %d", e.Generation)
 			}
 			fmt.Fprintf(p.w, "%s saved: θ+ scored %.3f against θ−, champion %s, %s, elapsed %s, ETA %s\n",
-				step, e.BestScore, e.Champion, budgetText(e), e.Elapsed.Round(time.Second), eta.Round(time.Second))
+				step, e.BestScore, e.Champion, budgetText(e), e.Elapsed.Round(time.Second), etaText)
 			p.lastLog = time.Now()
 		}
 		return
 	}
 	if e.GenDone {
 		fmt.Fprintf(p.w, "generation %d/%s saved: %d games, race winner %s score %.3f, mean %.3f, champion %s (%s), elapsed %s, ETA %s\n",
-			e.Generation, gens, e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Champion, championElo(e.ChampionElo), e.Elapsed.Round(time.Second), eta.Round(time.Second))
+			e.Generation, gens, e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Champion, championElo(e.ChampionElo), e.Elapsed.Round(time.Second), etaText)
 		p.lastLog = time.Now()
 		return
 	}
 	if e.Verifying && time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 {
-		fmt.Fprintf(p.w, "%s: games %d/%d, %.1f games/s\n", p.matchLabel, e.GamesDone, e.GamesTotal, rate)
+		fmt.Fprintf(p.w, "%s: games %d/%d%s\n", p.matchLabel, e.GamesDone, e.GamesTotal, rateText)
 		p.lastLog = time.Now()
 		return
 	}
 	if time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 && e.Method != tuner.MethodSPSA { // SPSA: the step lines above
-		fmt.Fprintf(p.w, "generation %d/%s: games %d/%d of this batch, %.1f games/s, ETA %s\n", e.Generation, gens, e.GamesDone, e.GamesTotal, rate, eta.Round(time.Second))
+		fmt.Fprintf(p.w, "generation %d/%s%s: games %d/%d of this batch%s, ETA %s\n", e.Generation, gens, phaseText(e.Phase), e.GamesDone, e.GamesTotal, rateText, etaText)
 		p.lastLog = time.Now()
 	}
 }
@@ -675,6 +698,18 @@ func (p *progress) finish() {
 		p.bar.Finish()
 		fmt.Fprintln(p.w)
 	}
+}
+
+// phaseText is ", racing round 1" for Event.Phase "round 1", ", admission" for
+// "admission", "" for none.
+func phaseText(phase string) string {
+	switch {
+	case phase == "":
+		return ""
+	case strings.HasPrefix(phase, "round "):
+		return ", racing " + phase
+	}
+	return ", " + phase
 }
 
 // budgetText says how far a run is through its game budget ("12000 games" without one).

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"evotune/tuner"
+)
+
+// TestProgressLines: the plain progress lines name the batch being played (racing round,
+// admission), say the ETA is unknown before the first generation is saved instead of
+// guessing from one batch, and reach ETA 0s when the last generation is saved.
+func TestProgressLines(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgress(&buf)
+	force := func() { p.lastLog = time.Now().Add(-time.Minute) } // a line is due
+	ev := tuner.Event{Method: tuner.MethodGA, Generations: 2, Elapsed: 10 * time.Second}
+	force()
+	e := ev
+	e.GamesDone, e.GamesTotal, e.Phase = 100, 352, "round 0"
+	p.update(e)
+	force()
+	e.GamesDone, e.GamesTotal, e.Phase = 10, 96, "round 1"
+	p.update(e)
+	force()
+	e.GamesDone, e.GamesTotal, e.Phase = 10, 64, "admission"
+	p.update(e)
+	e = ev
+	e.GenDone, e.GamesDone, e.GamesTotal = true, 600, 600
+	p.update(e)
+	force()
+	e = ev
+	e.Generation, e.GamesDone, e.GamesTotal, e.Phase, e.Elapsed = 1, 5, 352, "round 0", 15*time.Second
+	p.update(e)
+	e = ev
+	e.Generation, e.GenDone, e.GamesDone, e.GamesTotal, e.Elapsed = 2, true, 600, 600, 30*time.Second
+	p.update(e)
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	want := []string{
+		"generation 0/2, racing round 0: games 100/352 of this batch, ETA ?",
+		"generation 0/2, racing round 1: games 10/96 of this batch, ETA ?",
+		"generation 0/2, admission: games 10/64 of this batch, ETA ?",
+		"generation 0/2 saved: 600 games", // …, ETA 20s (10 s a generation, 2 to go)
+		"generation 1/2, racing round 0: games 5/352 of this batch, ETA 30s",
+		"generation 2/2 saved: 600 games",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), buf.String())
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d = %q, want it to start with %q", i, lines[i], w)
+		}
+	}
+	if !strings.HasSuffix(lines[3], "ETA 20s") || !strings.HasSuffix(lines[5], "ETA 0s") {
+		t.Errorf("ETAs after generations 0 and 2 (of 0–2, 10 s each): %q, %q", lines[3], lines[5])
+	}
+}
