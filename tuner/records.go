@@ -114,9 +114,9 @@ type Event struct {
 	// Phase names the batch being played: "round 0", "round 1", … (the GA's racing
 	// rounds), "admission", "admission (defender)", "defence" (hall-of-fame tests),
 	// "step K" (SPSA); "" in GenDone and verification events.
-	Phase   string
-	GenDone bool // the generation is saved
-	Verifying   bool // a verification match is running
+	Phase     string
+	GenDone   bool // the generation is saved
+	Verifying bool // a verification match is running
 	// VerifyDepth is the search depth of the verification match that starts (an event with
 	// Verifying, GamesDone 0 and Champion set is sent once as each match starts).
 	VerifyDepth int
