@@ -9,7 +9,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	_ "github.com/mattn/go-sqlite3"
 )
@@ -162,6 +164,72 @@ genes:
 	// The stored run resumes only where its engine is allowed again.
 	if _, stderr, code := run(t, dir, "resume", "1", "--db", "toy.db"); code == 0 || !strings.Contains(stderr, "nothing to resume") {
 		t.Errorf("resume of a finished run: exit %d, %s", code, stderr)
+	}
+}
+
+// TestOwnEngineSPSAResume: an outside engine's run with the default method (SPSA, at a game
+// budget) finds values clearly better than its layout's defaults, and the same run killed
+// with SIGKILL after a few saved steps resumes — only with its engine allowed again
+// (--allow-engine) — to the database of the uninterrupted run: the same steps, genes and
+// games.
+func TestOwnEngineSPSAResume(t *testing.T) {
+	dir := t.TempDir()
+	toy := filepath.Join(dir, "pbrain-toy")
+	if out, err := exec.Command("go", "build", "-o", toy, "./testdata/pbrain-toy").CombinedOutput(); err != nil {
+		t.Fatalf("building the test engine: %v\n%s", err, out)
+	}
+	writeFile(t, dir, "toy.yaml", `format: evotune.layout/v1
+game: gomoku
+genes:
+  - {name: attack, min: 0.05, max: 20, default: 1, scale: log}
+  - {name: defence, min: 0.01, max: 20, default: 0.05, scale: log}
+  - {name: centre, min: 0, max: 5, default: 3}
+  - {name: base, min: 1.1, max: 10, default: 1.5, scale: log}
+`)
+	engineCmd := "cmd:" + toy + " -params {weights}"
+	args := []string{"tune", "--layout", "toy.yaml", "--engine", engineCmd, "--budget-games", "800", "--seed", "7"}
+	out, stderr, code := run(t, dir, append(args, "--verify-games", "200", "--db", "full.db")...)
+	if code != 0 {
+		t.Fatalf("tune: %s", stderr)
+	}
+	m := regexp.MustCompile(`Elo [+-][0-9.]+ ± [0-9.]+ \(95%: ([+-][0-9.]+) …`).FindStringSubmatch(out)
+	if m == nil || !strings.Contains(out, "SPSA steps") {
+		t.Fatalf("no SPSA verification in the summary:\n%s", out)
+	}
+	if low, _ := strconv.ParseFloat(m[1], 64); low <= 0 {
+		t.Fatalf("SPSA's result is not shown better than the defaults (95%% from %v):\n%s", low, out)
+	}
+	// Killed after a few saved steps, then resumed.
+	cut, _ := start(t, dir, append(args, "--verify-games", "200", "--db", "cut.db")...)
+	steps := func() int {
+		d, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "cut.db")+"?mode=ro")
+		if err != nil {
+			return 0
+		}
+		defer d.Close()
+		var n int
+		d.QueryRow("SELECT generations_done FROM runs WHERE id = 1").Scan(&n)
+		return n
+	}
+	for i := 0; i < 300 && steps() < 4; i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cut.Process.Signal(syscall.SIGKILL)
+	cut.Wait()
+	saved := steps()
+	if saved < 4 || saved >= 25 { // 800 games are 25 steps of 32
+		t.Fatalf("killed after %d saved steps, want a run cut in the middle", saved)
+	}
+	if _, stderr, code := run(t, dir, "resume", "1", "--db", "cut.db"); code == 0 || !strings.Contains(stderr, "--allow-engine") {
+		t.Fatalf("resume without --allow-engine: exit %d, %s", code, stderr)
+	}
+	if _, stderr, code := run(t, dir, "resume", "1", "--db", "cut.db", "--allow-engine", engineCmd); code != 0 {
+		t.Fatalf("resume: %s", stderr)
+	}
+	fi, fg := dumpRun(t, filepath.Join(dir, "full.db"))
+	ci, cg := dumpRun(t, filepath.Join(dir, "cut.db"))
+	if fi != ci || fg != cg || fi == "" {
+		t.Fatalf("the resumed run differs from the uninterrupted one (killed after %d steps)", saved)
 	}
 }
 
