@@ -233,6 +233,48 @@ genes:
 	}
 }
 
+// TestOwnEngineCluster: an outside engine's run played by a cluster worker that its owner
+// allowed to run the engine's command line gives the local run's database; its tasks carry
+// several games each, so the worker keeps the engine's processes between games.
+func TestOwnEngineCluster(t *testing.T) {
+	dir := t.TempDir()
+	toy := filepath.Join(dir, "pbrain-toy")
+	if out, err := exec.Command("go", "build", "-o", toy, "./testdata/pbrain-toy").CombinedOutput(); err != nil {
+		t.Fatalf("building the test engine: %v\n%s", err, out)
+	}
+	writeFile(t, dir, "toy.yaml", `format: evotune.layout/v1
+game: gomoku
+genes:
+  - {name: attack, min: 0.05, max: 20, default: 1, scale: log}
+  - {name: defence, min: 0.01, max: 20, default: 0.05, scale: log}
+`)
+	engineCmd := "cmd:" + toy + " -params {weights}"
+	args := []string{"tune", "--layout", "toy.yaml", "--engine", engineCmd, "--budget-games", "192", "--seed", "5", "--verify-games", "0"}
+	if _, stderr, code := run(t, dir, append(args, "--db", "local.db")...); code != 0 {
+		t.Fatalf("local tune: %s", stderr)
+	}
+	url := startTestBroker(t, dir)
+	_, wout := start(t, dir, "worker", "--broker", url, "--workers", "2", "--allow-engine", engineCmd)
+	waitFor(t, wout, "worker 2×")
+	if _, stderr, code := run(t, dir, append(args, "--db", "remote.db", "--broker", url)...); code != 0 {
+		t.Fatalf("tune through the broker: %s\n%s", stderr, wout.String())
+	}
+	li, lg := dumpRun(t, filepath.Join(dir, "local.db"))
+	ri, rg := dumpRun(t, filepath.Join(dir, "remote.db"))
+	if li != ri || lg != rg || li == "" {
+		t.Fatalf("the cluster run of the outside engine differs from the local run\n%s", wout.String())
+	}
+	tasks, games := 0, 0
+	for _, m := range regexp.MustCompile(`played task games (\d+)–(\d+)`).FindAllStringSubmatch(wout.String(), -1) {
+		a, _ := strconv.Atoi(m[1])
+		b, _ := strconv.Atoi(m[2])
+		tasks, games = tasks+1, games+b-a+1
+	}
+	if tasks == 0 || games <= tasks {
+		t.Fatalf("%d tasks of several games (%d games in them), want tasks of several games:\n%s", tasks, games, wout.String())
+	}
+}
+
 // TestOwnEngineBadInput: an outside engine's settings are checked before any run row is
 // written, each error naming what is wrong.
 func TestOwnEngineBadInput(t *testing.T) {

@@ -459,10 +459,16 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 	// of one depth together; retry marks games sent before (a refusal), whose message IDs
 	// must not repeat the first sending's.
 	send := func(idx []int, retry bool) error {
+		sizes := map[int]int{} // by depth: the same size for all of this sending's tasks
 		for len(idx) > 0 {
 			d := tasks[idx[0]].Depth
+			size, ok := sizes[d]
+			if !ok {
+				size = c.taskSize(setupKey(head, d), len(idx))
+				sizes[d] = size
+			}
 			n := 1
-			for size := c.taskSize(setupKey(head, d), len(idx)); n < len(idx) && n < size && tasks[idx[n]].Depth == d; n++ {
+			for ; n < len(idx) && n < size && tasks[idx[n]].Depth == d; n++ {
 			}
 			part := idx[:n]
 			idx = idx[n:]

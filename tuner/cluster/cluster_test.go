@@ -132,13 +132,13 @@ func TestBatchedTasks(t *testing.T) {
 	if done != len(tasks) {
 		t.Fatalf("done called %d times for %d games", done, len(tasks))
 	}
+	q, ws, err := Status(ctx, o, 300*time.Millisecond) // the worker logs a task after its results are out
+	if err != nil {
+		t.Fatal(err)
+	}
 	played := strings.Count(wlog.String(), "played task")
 	if played < 2 || played >= len(tasks) {
 		t.Fatalf("%d tasks for %d games, want several games a task and at least two tasks:\n%s", played, len(tasks), wlog.String())
-	}
-	q, ws, err := Status(ctx, o, 300*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
 	}
 	if len(ws) != 1 || ws[0].Slots != 2 || ws[0].Played != len(tasks) || ws[0].Tasks != played || ws[0].Version != "test" {
 		t.Fatalf("heartbeats %+v, want one worker of 2 slots that played %d games in %d tasks", ws, len(tasks), played)

@@ -258,8 +258,15 @@ func Work(ctx context.Context, o WorkerOptions) error {
 			h, why := decode(o, m)
 			if why != "" {
 				refuse(m, h.task, indicesOf(h.task), why)
-				// Leave the queue to workers that can play it for a while: the next tasks
-				// are likely of the same run (twice as long each time, ≤ 30 s).
+				// A task sent again after a refusal, lately, means a live tune found no other
+				// worker to take it: leave the queue to workers that can play it for a while
+				// (twice as long each time, ≤ 30 s), the next tasks are likely of the same
+				// run. A first refusal, or an old task (left by a killed run of another build),
+				// does not wait: it must not starve the tasks this worker can play.
+				md, err := m.Metadata()
+				if !strings.Contains(m.Headers().Get(nats.MsgIdHdr), "/retry") || err != nil || time.Since(md.Timestamp) > 30*time.Second {
+					continue
+				}
 				backoff = min(max(2*backoff, time.Second), 30*time.Second)
 				select {
 				case <-time.After(backoff):
@@ -419,13 +426,18 @@ func decode(o WorkerOptions, m jetstream.Msg) (*held, string) {
 	}
 	h.setup = tuner.GameSetup{Game: g, Board: t.Board, Limits: t.Limits, MaxPlies: t.MaxPlies, Forfeit: t.Forfeit, OpeningRule: t.OpeningRule}
 	for _, wg := range t.Games {
-		black, err := g.DecodeWeights(wg.Black)
-		if err != nil {
-			return h, fmt.Sprintf("game %d: black weights: %v", wg.Index, err)
+		// A side played by an external engine has no built-in weights (its values travel in
+		// its ExternalSpec).
+		var black, white engine.Weights
+		if wg.BlackExt == nil {
+			if black, err = g.DecodeWeights(wg.Black); err != nil {
+				return h, fmt.Sprintf("game %d: black weights: %v", wg.Index, err)
+			}
 		}
-		white, err := g.DecodeWeights(wg.White)
-		if err != nil {
-			return h, fmt.Sprintf("game %d: white weights: %v", wg.Index, err)
+		if wg.WhiteExt == nil {
+			if white, err = g.DecodeWeights(wg.White); err != nil {
+				return h, fmt.Sprintf("game %d: white weights: %v", wg.Index, err)
+			}
 		}
 		h.games = append(h.games, tuner.GameTask{Black: black, White: white, BlackExt: wg.BlackExt, WhiteExt: wg.WhiteExt, Opening: wg.Opening, Depth: wg.Depth, Name: wg.Name})
 	}
