@@ -256,7 +256,7 @@ genes:
 	url := startTestBroker(t, dir)
 	_, wout := start(t, dir, "worker", "--broker", url, "--workers", "2", "--allow-engine", engineCmd)
 	waitFor(t, wout, "worker 2×")
-	if _, stderr, code := run(t, dir, append(args, "--db", "remote.db", "--broker", url)...); code != 0 {
+	if _, stderr, code := run(t, dir, append(args, "--db", "remote.db", "--broker", url, "--broker-timeout", "60s")...); code != 0 {
 		t.Fatalf("tune through the broker: %s\n%s", stderr, wout.String())
 	}
 	li, lg := dumpRun(t, filepath.Join(dir, "local.db"))
