@@ -121,6 +121,28 @@ func TestDashboardAPI(t *testing.T) {
 			t.Fatalf("generation %d: %+v (database %+v)", i, g, gens[i])
 		}
 	}
+	if rv.Generations[0].PlusScore != nil {
+		t.Fatalf("a GA run's generation has an SPSA step score: %+v", rv.Generations[0])
+	}
+	// An SPSA run: each step's θ+ score against θ− (rank 2), with its standard error.
+	dir := filepath.Dir(path)
+	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--depth", "2", "--budget-games", "96", "--verify-games", "0", "--seed", "6", "--db", path); code != 0 {
+		t.Fatalf("spsa tune: %s", stderr)
+	}
+	var sv dashboard.RunView
+	get("/api/runs/3", 200, &sv)
+	if len(sv.Generations) != 3 {
+		t.Fatalf("SPSA run page has %d steps, want 3 (96 games of 32)", len(sv.Generations))
+	}
+	for _, g := range sv.Generations {
+		var score float64
+		if err := d.SQL().QueryRow("SELECT score FROM individuals WHERE run_id = 3 AND generation = ? AND rank = 2", g.Generation).Scan(&score); err != nil {
+			t.Fatal(err)
+		}
+		if g.PlusScore == nil || *g.PlusScore != score || g.PlusSE == nil {
+			t.Fatalf("step %d: θ+ score %v ± %v, the database's θ+ %v", g.Generation, g.PlusScore, g.PlusSE, score)
+		}
+	}
 	id, moves := gameWith(t, d, 1, 12)
 	var gv dashboard.GameView
 	get(fmt.Sprintf("/api/runs/1/games/%d", id), 200, &gv)

@@ -71,6 +71,10 @@ type GenerationPoint struct {
 	Checkpoint   *Elo     `json:"checkpoint"` // the held-out check after this generation (tune --verify-every)
 	CreatedAt    string   `json:"created_at"`
 	HallOfFameIn *string  `json:"admitted"` // the individual admitted to the hall of fame in this generation
+	// PlusScore and PlusSE are an SPSA step's result: θ+'s score against θ− and its
+	// standard error (pentanomial); null in GA runs.
+	PlusScore *float64 `json:"plus_score"`
+	PlusSE    *float64 `json:"plus_se"`
 }
 
 // RunView is a run's page.
@@ -262,23 +266,34 @@ func Run(ctx context.Context, d *db.DB, id int64) (RunView, error) {
 		return v, err
 	}
 	se := map[int]*float64{}
-	rows, err := d.SQL().QueryContext(ctx, "SELECT generation, score_se FROM individuals WHERE run_id = ? AND rank = 1", id)
+	type scored struct{ score, se *float64 }
+	plus := map[int]scored{} // SPSA: rank 2 is θ+ (rank 1 θ_{k+1}, rank 3 θ−)
+	rows, err := d.SQL().QueryContext(ctx, "SELECT generation, rank, score, score_se FROM individuals WHERE run_id = ? AND rank IN (1, 2)", id)
 	if err != nil {
 		return v, err
 	}
 	for rows.Next() {
-		var g int
-		var s sql.NullFloat64
-		if err := rows.Scan(&g, &s); err != nil {
+		var g, rank int
+		var sc, s sql.NullFloat64
+		if err := rows.Scan(&g, &rank, &sc, &s); err != nil {
 			rows.Close()
 			return v, err
 		}
+		var x, y *float64
 		if s.Valid {
-			x := s.Float64
-			se[g] = &x
+			x = &s.Float64
+		}
+		if sc.Valid {
+			y = &sc.Float64
+		}
+		if rank == 1 {
+			se[g] = x
+		} else {
+			plus[g] = scored{y, x}
 		}
 	}
 	rows.Close()
+	spsa := method(string(r.Config)) == "spsa"
 	cps, err := d.Checkpoints(ctx, id)
 	if err != nil {
 		return v, err
@@ -319,6 +334,9 @@ func Run(ctx context.Context, d *db.DB, id int64) (RunView, error) {
 		if a, ok := admitted[g.Generation]; ok {
 			p.HallOfFameIn = &a
 		}
+		if spsa {
+			p.PlusScore, p.PlusSE = plus[g.Generation].score, plus[g.Generation].se
+		}
 		v.Generations = append(v.Generations, p)
 	}
 	if v.Generations == nil {
@@ -333,6 +351,15 @@ func Run(ctx context.Context, d *db.DB, id int64) (RunView, error) {
 		v.HallOfFame = []db.FamerRow{}
 	}
 	return v, nil
+}
+
+// method is a run's stored Config.Method ("" for GA runs stored before it was written).
+func method(config string) string {
+	var c struct {
+		Method string `json:"method"`
+	}
+	json.Unmarshal([]byte(config), &c)
+	return c.Method
 }
 
 func nonEmpty(s string) string {

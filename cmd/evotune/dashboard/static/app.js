@@ -131,11 +131,12 @@ async function viewRuns() {
   };
 }
 
-function runHeader(r, extra) {
+function runHeader(r, extra, spsa) {
   return [el('h1', { class: 'run-name', text: r.name }),
-    el('p', {}, el('span', { text: r.game + ' · ' + r.status + ' · ' + r.generations_done + ' generations · run ' + r.id })),
+    el('p', {}, el('span', { text: r.game + ' · ' + (spsa ? 'SPSA' : 'GA') + ' · ' + r.status + ' · ' + r.generations_done +
+      (spsa ? ' steps' : ' generations') + ' · run ' + r.id })),
     el('nav', { class: 'links' }, link(runHref(r.id), 'Charts'), link(runHref(r.id) + '/genes', 'Genes'),
-      r.best_individual ? link(lineageHref(r.id, r.best_individual), 'Lineage of the best') : null, ...(extra || []))];
+      r.best_individual ? link(lineageHref(r.id, r.best_individual), spsa ? 'Lineage of θ' : 'Lineage of the best') : null, ...(extra || []))];
 }
 
 async function viewRun(id) {
@@ -144,12 +145,23 @@ async function viewRun(id) {
     const g = v.generations;
     const x = g.map(p => p.generation);
     const z = 1.96;
-    const out = runHeader(v.run);
+    const spsa = !!(v.config && v.config.method === 'spsa');
+    const out = runHeader(v.run, [], spsa);
     out.push(el('p', { text: 'Verified: ' + fmtElo(v.run.verified) }));
     const charts = el('div', { class: 'charts' });
     out.push(charts);
     const after = [];
     after.push(() => {
+      if (spsa) {
+        // An SPSA step plays θ+ against θ−: its result moves θ; θ itself plays no games.
+        const s = g.map(p => p.plus_score);
+        const lo = g.map(p => p.plus_se === null || p.plus_score === null ? null : p.plus_score - z * p.plus_se);
+        const hi = g.map(p => p.plus_se === null || p.plus_score === null ? null : p.plus_score + z * p.plus_se);
+        chart(charts, 'score', 'SPSA: θ+ against θ− per step (score ± 95%; ½ = no gradient seen)', [x, s, lo, hi, x.map(() => 0.5)],
+          [{ label: 'θ+ score', stroke: '#c33', width: 1, points: { show: true, size: 3 } }, { label: '−95%', stroke: 'rgba(204,51,51,0.2)' },
+            { label: '+95%', stroke: 'rgba(204,51,51,0.2)' }, { label: '½', stroke: '#888', dash: [4, 4] }],
+          { xlabel: 'step', ylabel: 'score', uplot: { bands: [{ series: [3, 2], fill: 'rgba(204,51,51,0.10)' }] } });
+      } else {
       const best = g.map(p => p.best_score), mean = g.map(p => p.mean_score);
       const lo = g.map(p => p.best_se === null ? null : p.best_score - z * p.best_se);
       const hi = g.map(p => p.best_se === null ? null : p.best_score + z * p.best_se);
@@ -160,6 +172,7 @@ async function viewRun(id) {
           { label: 'best +95%', stroke: 'rgba(204,51,51,0.3)' }, { label: 'mean', stroke: '#36c', width: 2 },
           { label: 'mean − sd', stroke: 'rgba(51,102,204,0.3)' }, { label: 'mean + sd', stroke: 'rgba(51,102,204,0.3)' }],
         { ylabel: 'score', uplot: { bands: [{ series: [3, 2], fill: 'rgba(204,51,51,0.12)' }, { series: [6, 5], fill: 'rgba(51,102,204,0.10)' }] } });
+      }
       const cps = g.filter(p => p.checkpoint && p.checkpoint.elo !== null);
       const ce = cps.map(p => p.checkpoint.elo);
       const clo = cps.map(p => p.checkpoint.elo_ci95 === null ? null : p.checkpoint.elo - p.checkpoint.elo_ci95);
@@ -172,7 +185,8 @@ async function viewRun(id) {
       chart(charts, 'elo-time', 'The same against wall time',
         [cps.map(p => p.elapsed_ms / 3600000), ce, clo, chi], eloSeries, { xlabel: 'hours', ylabel: 'Elo', uplot: band,
           xvalues: (u, vals) => vals.map(h => h < 0.05 ? (h * 3600).toFixed(0) + ' s' : h < 2 ? (h * 60).toFixed(1) + ' min' : h.toFixed(1) + ' h') });
-      chart(charts, 'diversity', 'Diversity (mean normalised gene distance)', [x, g.map(p => p.diversity)],
+      chart(charts, 'diversity', spsa ? 'Distance between θ+ and θ− (the perturbation 2·c_k, normalised gene distance)'
+        : 'Diversity (mean normalised gene distance)', [x, g.map(p => p.diversity)],
         [{ label: 'diversity', stroke: '#a6c', width: 2 }], { ylabel: 'distance' });
       chart(charts, 'speed', 'Games per second', [x, g.map(p => p.games_per_s)],
         [{ label: 'games/s', stroke: '#c80', width: 2 }], { ylabel: 'games/s' });
@@ -184,6 +198,21 @@ async function viewRun(id) {
         el('td', { class: 'num', text: h.games }), el('td', { class: 'num', text: h.wins + '/' + h.draws + '/' + h.losses }),
         el('td', { class: 'num', text: fmt(h.elo, 1) }), el('td', { class: 'num', text: fmt(h.elo_lcb, 1) })));
       out.push(el('table', { id: 'hall' }, el('tr', {}, ...['Individual', 'Admitted', 'Games', 'W/D/L', 'Elo', 'Lower bound'].map(h => el('th', { text: h }))), ...rows));
+    }
+    if (spsa) {
+      out.push(el('h2', { text: 'Steps' }));
+      const srows = g.slice().reverse().map(p => el('tr', { 'data-generation': p.generation },
+        el('td', { class: 'num', text: p.generation }),
+        el('td', {}, link(lineageHref(v.run.id, p.best_individual), p.best_individual)),
+        el('td', { class: 'num', text: fmt(p.plus_score, 3) + (p.plus_se === null ? '' : ' ± ' + fmt(z * p.plus_se, 3)) }),
+        el('td', { class: 'num', text: fmt(p.diversity, 3) }),
+        el('td', {}, link(runHref(v.run.id) + '/generation/' + p.generation, p.games + ' games')),
+        el('td', { class: 'num', text: fmt(p.games_per_s, 1) }),
+        el('td', { text: p.checkpoint ? fmtElo(p.checkpoint) : '' })));
+      out.push(el('table', { id: 'generations' }, el('tr', {}, ...['Step', 'θ after it', 'θ+ score vs θ− ± 95%', 'Perturbation',
+        'Games', 'Games/s', 'Held-out Elo'].map(h => el('th', { text: h }))), ...srows));
+      out.after = after;
+      return out;
     }
     out.push(el('h2', { text: 'Generations' }));
     const rows = g.slice().reverse().map(p => el('tr', { 'data-generation': p.generation },
