@@ -122,18 +122,7 @@ func TestOwnEngineIdentity(t *testing.T) {
 // plays better with.
 func TestOwnEngineTunes(t *testing.T) {
 	dir := t.TempDir()
-	toy := filepath.Join(dir, "pbrain-toy")
-	if out, err := exec.Command("go", "build", "-o", toy, "./testdata/pbrain-toy").CombinedOutput(); err != nil {
-		t.Fatalf("building the test engine: %v\n%s", err, out)
-	}
-	writeFile(t, dir, "toy.yaml", `format: evotune.layout/v1
-game: gomoku
-genes:
-  - {name: attack, min: 0.05, max: 20, default: 1, scale: log}
-  - {name: defence, min: 0.01, max: 20, default: 0.05, scale: log}
-  - {name: centre, min: 0, max: 5, default: 3}
-  - {name: base, min: 1.1, max: 10, default: 1.5, scale: log}
-`)
+	toy := toyEngine(t, dir)
 	out, stderr, code := run(t, dir, "tune", "--method", "ga", "--layout", "toy.yaml", "--engine", "cmd:"+toy+" -params {weights}",
 		"--generations", "4", "--verify-games", "200", "--db", "toy.db", "--seed", "3")
 	if code != 0 {
@@ -167,13 +156,11 @@ genes:
 	}
 }
 
-// TestOwnEngineSPSAResume: an outside engine's run with the default method (SPSA, at a game
-// budget) finds values clearly better than its layout's defaults, and the same run killed
-// with SIGKILL after a few saved steps resumes — only with its engine allowed again
-// (--allow-engine) — to the database of the uninterrupted run: the same steps, genes and
-// games.
-func TestOwnEngineSPSAResume(t *testing.T) {
-	dir := t.TempDir()
+// toyEngine builds the test engine (testdata/pbrain-toy, a Gomocup engine reading its
+// parameters from a file) into dir, writes its layout to dir/toy.yaml (4 genes, defaults
+// far from good) and returns the program's path.
+func toyEngine(t *testing.T, dir string) string {
+	t.Helper()
 	toy := filepath.Join(dir, "pbrain-toy")
 	if out, err := exec.Command("go", "build", "-o", toy, "./testdata/pbrain-toy").CombinedOutput(); err != nil {
 		t.Fatalf("building the test engine: %v\n%s", err, out)
@@ -186,6 +173,17 @@ genes:
   - {name: centre, min: 0, max: 5, default: 3}
   - {name: base, min: 1.1, max: 10, default: 1.5, scale: log}
 `)
+	return toy
+}
+
+// TestOwnEngineSPSAResume: an outside engine's run with the default method (SPSA, at a game
+// budget) finds values clearly better than its layout's defaults, and the same run killed
+// with SIGKILL after a few saved steps resumes — only with its engine allowed again
+// (--allow-engine) — to the database of the uninterrupted run: the same steps, genes and
+// games.
+func TestOwnEngineSPSAResume(t *testing.T) {
+	dir := t.TempDir()
+	toy := toyEngine(t, dir)
 	engineCmd := "cmd:" + toy + " -params {weights}"
 	args := []string{"tune", "--layout", "toy.yaml", "--engine", engineCmd, "--budget-games", "800", "--seed", "7"}
 	out, stderr, code := run(t, dir, append(args, "--verify-games", "200", "--db", "full.db")...)
@@ -238,10 +236,7 @@ genes:
 // several games each, so the worker keeps the engine's processes between games.
 func TestOwnEngineCluster(t *testing.T) {
 	dir := t.TempDir()
-	toy := filepath.Join(dir, "pbrain-toy")
-	if out, err := exec.Command("go", "build", "-o", toy, "./testdata/pbrain-toy").CombinedOutput(); err != nil {
-		t.Fatalf("building the test engine: %v\n%s", err, out)
-	}
+	toy := toyEngine(t, dir)
 	writeFile(t, dir, "toy.yaml", `format: evotune.layout/v1
 game: gomoku
 genes:

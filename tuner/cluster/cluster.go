@@ -287,17 +287,12 @@ type Client struct {
 // heartbeats (how many games they play at once sizes the tasks), waiting at most a
 // quarter of a second for the first.
 func NewClient(ctx context.Context, o Options) (*Client, error) {
-	nc, js, err := Connect(ctx, o, true)
+	w, err := watch(ctx, o, true)
 	if err != nil {
 		return nil, err
 	}
-	r, err := watchWorkers(nc)
-	if err != nil {
-		nc.Close()
-		return nil, err
-	}
-	r.wait(250 * time.Millisecond)
-	return &Client{o: o, nc: nc, js: js, workers: r, gameTime: map[string]time.Duration{}}, nil
+	w.r.wait(250 * time.Millisecond)
+	return &Client{o: o, nc: w.nc, js: w.js, workers: w.r, gameTime: map[string]time.Duration{}}, nil
 }
 
 // Close closes the connection.

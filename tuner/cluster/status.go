@@ -164,8 +164,11 @@ type Watcher struct {
 
 // Watch connects to the broker (creating the streams if they are missing, as any client
 // does) and starts listening to the workers' heartbeats.
-func Watch(ctx context.Context, o Options) (*Watcher, error) {
-	nc, js, err := Connect(ctx, o, false)
+func Watch(ctx context.Context, o Options) (*Watcher, error) { return watch(ctx, o, false) }
+
+// watch is Watch; own as in Connect.
+func watch(ctx context.Context, o Options, own bool) (*Watcher, error) {
+	nc, js, err := Connect(ctx, o, own)
 	if err != nil {
 		return nil, err
 	}
