@@ -23,9 +23,9 @@ type Tuner struct {
 	calibration *Calibration // SPSA's, when its game budget came from a time budget
 	game        engine.Game
 	layout      *genomes.Layout
-	outside     *Outside     // nil: the built-in engine is tuned
-	ahead       *openingDraw // the next generation's first openings, drawn in the background
-	pending     *pendingSave // the SPSA step being written (saveBehind)
+	outside     *Outside                 // nil: the built-in engine is tuned
+	ahead       map[drawKey]*openingDraw // draws of openings made ahead (drawNext)
+	pending     *pendingSave             // the SPSA step being written (saveBehind)
 	store       Store
 	progress    func(Event)
 	version     string

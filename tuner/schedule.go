@@ -78,21 +78,12 @@ func (t *Tuner) depthOf(k int) int {
 func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
 	var os Openings
 	var err error
-	if a := t.ahead; len(t.openings) == 0 && a != nil && a.gen == t.gen && a.stream == stream && a.n == n {
-		<-a.done // drawn while the last generation's games were played
+	key := drawKey{gen: t.gen, stream: stream, n: n, after: len(t.openings)}
+	if a, ok := t.ahead[key]; ok {
+		<-a.done // drawn while earlier games were played
 		os, err = a.os, a.err
 	} else {
-		exclude := map[string]bool{}
-		for _, o := range t.openings {
-			exclude[Key(o)] = true
-		}
-		os, err = RandomOpenings(t.game, t.cfg.Board, n, t.rngV2(t.gen, stream), TuningHalf, exclude)
-	}
-	if len(t.openings) == 0 && stream == streamOpenings {
-		// The next generation's first openings depend only on its number (no exclusions):
-		// draw them now, while this generation's games are played (a generation's
-		// openings cost a search per candidate, up to a tenth of a short run's time).
-		t.ahead = t.drawAhead(t.gen+1, stream, n)
+		os, err = RandomOpenings(t.game, t.cfg.Board, n, t.rngV2(t.gen, stream), TuningHalf, t.drawnKeys())
 	}
 	if err != nil {
 		return 0, err
@@ -105,29 +96,77 @@ func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
 		t.openings = append(t.openings, o)
 		t.tuningOpenings[Key(o)] = true
 	}
+	t.drawNext(stream, n)
 	return first, nil
 }
 
-// openingDraw is a draw of openings made ahead of its generation (drawOpenings): the
-// same as drawOpenings makes for generation gen, stream and n with no exclusions.
-type openingDraw struct {
+// drawnKeys is the set of the generation's openings so far (what a new draw excludes).
+func (t *Tuner) drawnKeys() map[string]bool {
+	out := make(map[string]bool, len(t.openings))
+	for _, o := range t.openings {
+		out[Key(o)] = true
+	}
+	return out
+}
+
+// drawKey names a draw of openings: a generation, a stream, how many, and how many of the
+// generation's openings were drawn before it (and so are excluded).
+type drawKey struct {
 	gen    int
 	stream uint64
 	n      int
-	done   chan struct{} // closed when os and err are set
-	os     Openings
-	err    error
+	after  int
 }
 
-// drawAhead starts drawing generation gen's n openings of stream in the background.
-func (t *Tuner) drawAhead(gen int, stream uint64, n int) *openingDraw {
-	a := &openingDraw{gen: gen, stream: stream, n: n, done: make(chan struct{})}
-	g, board, rng := t.game, t.cfg.Board, t.rngV2(gen, stream)
-	go func() {
-		defer close(a.done)
-		a.os, a.err = RandomOpenings(g, board, n, rng, TuningHalf, map[string]bool{})
-	}()
-	return a
+// openingDraw is a draw of openings made ahead of its turn (drawOpenings): the same as
+// drawOpenings makes for its drawKey.
+type openingDraw struct {
+	done chan struct{} // closed when os and err are set
+	os   Openings
+	err  error
+}
+
+// drawNext starts, in the background, the draws that come after the draw of n openings of
+// stream just made, while this draw's games are played (a draw costs a search per
+// candidate opening: up to a tenth of a short run's time when made between batches). A
+// draw depends only on the generation, the stream and the openings drawn before it, never
+// on results, so a draw made ahead is the one drawOpenings would make; one that is not
+// asked for (a race that ends early, an admission not held) is dropped. After racing round
+// 0 (or an SPSA step): the next generation's round 0; after GA round r < RaceRounds: round
+// r+1; after the last round: the admission test's openings.
+func (t *Tuner) drawNext(stream uint64, n int) {
+	for k := range t.ahead {
+		if k.gen < t.gen {
+			delete(t.ahead, k)
+		}
+	}
+	if t.ahead == nil {
+		t.ahead = map[drawKey]*openingDraw{}
+	}
+	start := func(k drawKey, exclude map[string]bool) {
+		if _, ok := t.ahead[k]; ok {
+			return
+		}
+		a := &openingDraw{done: make(chan struct{})}
+		g, board, rng := t.game, t.cfg.Board, t.rngV2(k.gen, k.stream)
+		go func() {
+			defer close(a.done)
+			a.os, a.err = RandomOpenings(g, board, k.n, rng, TuningHalf, exclude)
+		}()
+		t.ahead[k] = a
+	}
+	if stream == streamOpenings && n > 0 && len(t.openings) == n {
+		start(drawKey{gen: t.gen + 1, stream: streamOpenings, n: n}, map[string]bool{})
+	}
+	if t.cfg.Method == MethodSPSA || stream < streamOpenings || (stream-streamOpenings)&0xf != 0 {
+		return // the draws below are the GA's racing rounds and admission
+	}
+	switch r := int((stream - streamOpenings) >> 4); {
+	case r < t.cfg.RaceRounds:
+		start(drawKey{gen: t.gen, stream: streamOpenings + uint64(r+1)<<4, n: n, after: len(t.openings)}, t.drawnKeys())
+	case r == t.cfg.RaceRounds && t.cfg.AdmitGames > 0:
+		start(drawKey{gen: t.gen, stream: streamAdmit, n: t.cfg.AdmitGames / 2, after: len(t.openings)}, t.drawnKeys())
+	}
 }
 
 // gameKey identifies a distinct game.
