@@ -624,6 +624,9 @@ func (p *progress) update(e tuner.Event) {
 		phase = " " + e.Phase
 	}
 	desc := fmt.Sprintf("gen %d/%s%s, best %.3f mean %.3f champion %s (%s) ETA %s", e.Generation, gens, phase, e.BestScore, e.MeanScore, e.Champion, championElo(e.ChampionElo), etaText)
+	if e.Best == "" { // no generation saved yet: nothing to show but the batch
+		desc = fmt.Sprintf("gen %d/%s%s, ETA %s", e.Generation, gens, phase, etaText)
+	}
 	if e.Verifying {
 		desc = p.matchLabel
 	}
