@@ -10,7 +10,7 @@ import (
 
 // benchGames is the number of games of one benchmark iteration: a match of 64 games at
 // depth 3 (the tuning default), long enough that the process start of `match` (≈ 30 ms) is a small part.
-const benchGames = 64
+const benchGames = 512
 
 // localNsPerGame holds the in-process pool's wall time per game by its number of
 // workers, measured by the local sub-benchmarks of BenchmarkClusterGames before the

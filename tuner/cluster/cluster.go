@@ -281,6 +281,8 @@ type Client struct {
 
 	mu       sync.Mutex
 	gameTime map[string]time.Duration // measured wall time per game, by setup (setupKey)
+	batches  map[string]func(jetstream.Msg)
+	live     jetstream.ConsumeContext // every new result, handed to batches[its batch]
 }
 
 // NewClient connects to the broker (see Connect) and asks the workers for their
@@ -291,12 +293,46 @@ func NewClient(ctx context.Context, o Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	c := &Client{o: o, nc: w.nc, js: w.js, workers: w.r, gameTime: map[string]time.Duration{}, batches: map[string]func(jetstream.Msg){}}
+	// One consumer of new results for the client's life (an ordered consumer per batch
+	// would leave one on the broker per batch for minutes: thousands in a run of short
+	// batches, past the broker's limit).
+	cons, err := w.js.OrderedConsumer(ctx, ResultStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{resultPrefix + ">"},
+		DeliverPolicy: jetstream.DeliverNewPolicy})
+	if err == nil {
+		c.live, err = cons.Consume(func(m jetstream.Msg) {
+			c.mu.Lock()
+			h := c.batches[strings.TrimPrefix(m.Subject(), resultPrefix)]
+			c.mu.Unlock()
+			if h != nil {
+				h(m)
+			}
+		})
+	}
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("cluster: results stream: %w", err)
+	}
 	w.r.wait(250 * time.Millisecond)
-	return &Client{o: o, nc: w.nc, js: w.js, workers: w.r, gameTime: map[string]time.Duration{}}, nil
+	return c, nil
+}
+
+// follow hands the new results of batch to h (nil: stop).
+func (c *Client) follow(batch string, h func(jetstream.Msg)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if h == nil {
+		delete(c.batches, batch)
+	} else {
+		c.batches[batch] = h
+	}
 }
 
 // Close closes the connection.
-func (c *Client) Close() { c.nc.Close() }
+func (c *Client) Close() {
+	c.live.Stop()
+	c.nc.Close()
+}
 
 // setupKey names what a game's length depends on: the game, rule, board, limits and depth.
 func setupKey(head task, depth int) string {
@@ -365,23 +401,9 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 	refusals, lastRefusal := 0, "" // refusals since the last finished game
 	var again []int                // refused games to publish again at the next tick
 	told := map[string]bool{}      // refusal reasons printed, by worker
-	// Results first (the stream keeps them: results of a resumed batch are read back).
-	cons, err := c.js.OrderedConsumer(ctx, ResultStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{resultPrefix + batch}})
-	if err != nil {
-		return nil, fmt.Errorf("cluster: results of batch %s: %w", batch, err)
-	}
-	stored := c.storedResults(ctx, batch) // results a killed or earlier run left for this batch
-	readBack := make(chan struct{})
-	if stored == 0 {
-		close(readBack)
-	}
-	var seen uint64
-	cc, err := cons.Consume(func(m jetstream.Msg) {
+	handle := func(m jetstream.Msg) {
 		mu.Lock()
 		defer mu.Unlock()
-		if seen++; seen == stored {
-			defer close(readBack)
-		}
 		var r result
 		if err := json.Unmarshal(m.Data(), &r); err != nil || r.Batch != batch {
 			return
@@ -415,11 +437,37 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 				close(finished)
 			}
 		}
-	})
-	if err != nil {
-		return nil, fmt.Errorf("cluster: results of batch %s: %w", batch, err)
 	}
-	defer cc.Stop()
+	// New results come through the client's live consumer; results a killed or earlier run
+	// left on the broker for this batch are read back first, through a consumer of their own.
+	c.follow(batch, handle)
+	defer c.follow(batch, nil)
+	if stored := c.storedResults(ctx, batch); stored > 0 {
+		readBack := make(chan struct{})
+		var seen uint64
+		cons, err := c.js.OrderedConsumer(ctx, ResultStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{resultPrefix + batch},
+			InactiveThreshold: 10 * time.Second})
+		if err != nil {
+			return nil, fmt.Errorf("cluster: results of batch %s: %w", batch, err)
+		}
+		cc, err := cons.Consume(func(m jetstream.Msg) {
+			handle(m)
+			if seen++; seen == stored {
+				close(readBack)
+			}
+		})
+		if err != nil {
+			return nil, fmt.Errorf("cluster: results of batch %s: %w", batch, err)
+		}
+		defer cc.Stop()
+		// Games whose results are stored are not sent again.
+		select {
+		case <-readBack:
+		case <-time.After(10 * time.Second):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	// Tasks that ran out of deliveries.
 	seqs := map[uint64][]int{}
 	adv, err := c.nc.Subscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+TaskStream+"."+WorkerGroup, func(m *nats.Msg) {
@@ -491,13 +539,6 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 			mu.Unlock()
 		}
 		return nil
-	}
-	// Games whose results are stored are not sent again.
-	select {
-	case <-readBack:
-	case <-time.After(10 * time.Second):
-	case <-ctx.Done():
-		return nil, ctx.Err()
 	}
 	var todo []int
 	mu.Lock()

@@ -20,6 +20,14 @@ import (
 // startServer starts an embedded NATS server with JetStream on a random loopback port.
 func startServer(t *testing.T) string {
 	t.Helper()
+	url, _ := newTestServer(t)
+	return url
+}
+
+// newTestServer starts an embedded NATS server with JetStream (file storage in a temporary
+// directory) on a random loopback port, stopped at the end of the test or benchmark.
+func newTestServer(t testing.TB) (string, *server.Server) {
+	t.Helper()
 	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoSigs: true})
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +37,7 @@ func startServer(t *testing.T) string {
 		t.Fatal("embedded NATS server not ready")
 	}
 	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
-	return s.ClientURL()
+	return s.ClientURL(), s
 }
 
 // lockedBuffer is a log both the worker's goroutines and the test use.
@@ -52,7 +60,7 @@ func (l *lockedBuffer) String() string {
 
 // gomokuBatch is n depth-2 Gomoku games of the paper's weights from random openings, in
 // colour-swapped pairs.
-func gomokuBatch(t *testing.T, n int) (tuner.GameSetup, []tuner.GameTask) {
+func gomokuBatch(t testing.TB, n int) (tuner.GameSetup, []tuner.GameTask) {
 	t.Helper()
 	e, err := genomes.Lookup("gomoku")
 	if err != nil {
