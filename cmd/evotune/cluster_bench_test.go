@@ -8,8 +8,9 @@ import (
 	"time"
 )
 
-// benchGames is the number of games of one benchmark iteration: a match of 64 games at
-// depth 3 (the tuning default), long enough that the process start of `match` (≈ 30 ms) is a small part.
+// benchGames is the number of games of one benchmark iteration: a match of 512 games at
+// depth 3 (the tuning default, 16 batches of 32), long enough that the start of `match`
+// (≈ 30 ms, and its connection to the broker) is a small part.
 const benchGames = 512
 
 // localNsPerGame holds the in-process pool's wall time per game by its number of
