@@ -381,8 +381,9 @@ func (c *Client) measured(key string, d time.Duration) {
 
 // PlayBatch implements tuner.BatchRunner: it publishes the batch's games grouped into
 // tasks (taskSize; the message ID names the batch and the task's games, so a task is
-// queued once), reads the results of the batch in any order, counts each game once (a
-// redelivered task played twice, or results a killed run left on the broker) and returns
+// queued once), reads the results of the batch in any order (new ones through the client's
+// live consumer; results a killed or earlier run left on the broker first, and their games
+// are not sent again), counts each game once (a redelivered task played twice) and returns
 // the records in task order. A task that reaches MaxDeliver deliveries without a result
 // fails the batch, naming its first game. It waits through broker restarts; only ctx and
 // the stall timeout end the wait.
