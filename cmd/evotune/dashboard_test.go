@@ -284,6 +284,14 @@ func TestDashboardBrowser(t *testing.T) {
 		t.Fatalf("generations table: %q", table)
 	}
 	shot("run")
+	// A run without held-out checks (run 2) says so instead of drawing two empty Elo charts.
+	visit("#/run/2", `[data-chart="score"] canvas`)
+	var noElo, eloCharts int
+	eval(`document.querySelectorAll('[data-chart="elo-none"]').length`, &noElo)
+	eval(`document.querySelectorAll('[data-chart="elo"], [data-chart="elo-time"]').length`, &eloCharts)
+	if noElo != 1 || eloCharts != 0 {
+		t.Fatalf("run without checkpoints: %d notes, %d Elo charts", noElo, eloCharts)
+	}
 
 	// Genes: one chart per gene of the layout, one point per generation each.
 	visit("#/run/1/genes", `#genes .gene canvas`)

@@ -180,11 +180,16 @@ async function viewRun(id) {
       const eloSeries = [{ label: 'Elo', stroke: '#383', width: 2, points: { show: true, size: 6 } },
         { label: '−95%', stroke: 'rgba(51,136,51,0.3)' }, { label: '+95%', stroke: 'rgba(51,136,51,0.3)' }];
       const band = { bands: [{ series: [3, 2], fill: 'rgba(51,136,51,0.12)' }] };
-      chart(charts, 'elo', 'Held-out Elo of the champion against the paper\'s weights (tune --verify-every)',
-        [cps.map(p => p.generation), ce, clo, chi], eloSeries, { ylabel: 'Elo', uplot: band });
-      chart(charts, 'elo-time', 'The same against wall time',
-        [cps.map(p => p.elapsed_ms / 3600000), ce, clo, chi], eloSeries, { xlabel: 'hours', ylabel: 'Elo', uplot: band,
-          xvalues: (u, vals) => vals.map(h => h < 0.05 ? (h * 3600).toFixed(0) + ' s' : h < 2 ? (h * 60).toFixed(1) + ' min' : h.toFixed(1) + ' h') });
+      if (cps.length) {
+        chart(charts, 'elo', 'Held-out Elo of the champion against the paper\'s weights (tune --verify-every)',
+          [cps.map(p => p.generation), ce, clo, chi], eloSeries, { ylabel: 'Elo', uplot: band });
+        chart(charts, 'elo-time', 'The same against wall time',
+          [cps.map(p => p.elapsed_ms / 3600000), ce, clo, chi], eloSeries, { xlabel: 'hours', ylabel: 'Elo', uplot: band,
+            xvalues: (u, vals) => vals.map(h => h < 0.05 ? (h * 3600).toFixed(0) + ' s' : h < 2 ? (h * 60).toFixed(1) + ' min' : h.toFixed(1) + ' h') });
+      } else { // two empty charts would look like a measurement of nothing
+        charts.append(el('p', { class: 'muted', 'data-chart': 'elo-none', text: 'No held-out Elo during the run: ' +
+          (g.some(p => p.checkpoint) ? 'its checkpoints measured only the paper\'s weights.' : 'tune --verify-every N measures the champion every N generations.') }));
+      }
       chart(charts, 'diversity', spsa ? 'Distance between θ+ and θ− (the perturbation 2·c_k, normalised gene distance)'
         : 'Diversity (mean normalised gene distance)', [x, g.map(p => p.diversity)],
         [{ label: 'diversity', stroke: '#a6c', width: 2 }], { ylabel: 'distance' });
