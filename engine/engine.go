@@ -262,6 +262,14 @@ type Ruled interface {
 	RuleName() string
 }
 
+// RuleOf is g's rule name (Ruled.RuleName), or "" for a game without rule variants.
+func RuleOf(g Game) string {
+	if r, ok := g.(Ruled); ok {
+		return r.RuleName()
+	}
+	return ""
+}
+
 // Opener is implemented by games that can make random openings for tuning and matches.
 type Opener interface {
 	// RandomOpening returns a few legal opening moves from the start position of b (which

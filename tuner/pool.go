@@ -67,7 +67,7 @@ type LocalWorker struct {
 // Play plays one task of setup (whose Runner is ignored) and returns its record; an error
 // is an illegal move of a built-in player, bad weights or a cancelled ctx.
 func (w *LocalWorker) Play(ctx context.Context, setup GameSetup, t GameTask) (engine.GameRecord, error) {
-	if key := fmt.Sprintf("%s\x00%s\x00%d", setup.Game.Name(), ruleName(setup.Game), setup.Board); key != w.key {
+	if key := fmt.Sprintf("%s\x00%s\x00%d", setup.Game.Name(), engine.RuleOf(setup.Game), setup.Board); key != w.key {
 		w.Close()
 		w.players, w.key = [2]slot{}, key
 	}
@@ -77,13 +77,6 @@ func (w *LocalWorker) Play(ctx context.Context, setup GameSetup, t GameTask) (en
 
 // Close ends the worker's external engine processes; the worker stays usable.
 func (w *LocalWorker) Close() { closeSlots(&w.players) }
-
-func ruleName(g engine.Game) string {
-	if r, ok := g.(engine.Ruled); ok {
-		return r.RuleName()
-	}
-	return ""
-}
 
 // PlayLocal plays one task in this process with fresh players; it is PlayBatch of one
 // task without a Runner.

@@ -212,18 +212,11 @@ type playedGame struct {
 	Record engine.GameRecord `json:"record"`
 }
 
-func ruleOf(g engine.Game) string {
-	if r, ok := g.(engine.Ruled); ok {
-		return r.RuleName()
-	}
-	return ""
-}
-
 // encodeBatch builds the batch's task header (setup, no games), its wire games and its
 // content hash (the batch ID), which does not depend on how the games are grouped into
 // tasks: a resumed tune that groups them otherwise still reads back the results stored.
 func encodeBatch(version string, setup tuner.GameSetup, tasks []tuner.GameTask) (task, []wireGame, string, error) {
-	head := task{Version: version, Game: setup.Game.Name(), Rule: ruleOf(setup.Game), Board: setup.Board,
+	head := task{Version: version, Game: setup.Game.Name(), Rule: engine.RuleOf(setup.Game), Board: setup.Board,
 		Limits: setup.Limits, MaxPlies: setup.MaxPlies, Forfeit: setup.Forfeit, OpeningRule: setup.OpeningRule}
 	h := sha256.New()
 	data, err := json.Marshal(head)

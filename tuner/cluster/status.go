@@ -207,9 +207,5 @@ func Status(ctx context.Context, o Options, wait time.Duration) (QueueStatus, []
 	case <-ctx.Done():
 		return QueueStatus{}, nil, ctx.Err()
 	}
-	q, err := queueStatus(ctx, w.js)
-	if err != nil {
-		return QueueStatus{}, nil, err
-	}
-	return q, w.r.live(), nil
+	return w.Status(ctx)
 }
