@@ -143,6 +143,16 @@ type Config struct {
 	// clock (0 = DefaultStartupTime).
 	EngineMoveTime float64 `json:"engine_move_time" yaml:"engine_move_time"`
 	StartupTime    float64 `json:"startup_time" yaml:"startup_time"`
+	// EngineProtocol is the protocol the outside engine speaks (protocol.Gomocup, SAU or
+	// Botzone; "" = the game's default: Gomocup for gomoku, SAU for connect6, Botzone for
+	// amazons). Connect6 engines are tuned over Botzone (ConnectSix), which hands an
+	// engine its opening; SAU cannot.
+	EngineProtocol string `json:"engine_protocol,omitempty" yaml:"engine_protocol"`
+	// BotzoneKeepRunning keeps a Botzone engine's process between turns (Botzone's
+	// keep-running mode) instead of one process per move; BotzoneJSON speaks Botzone's
+	// JSON interaction instead of the simple one. Botzone engines only.
+	BotzoneKeepRunning bool `json:"botzone_keep_running,omitempty" yaml:"botzone_keep_running"`
+	BotzoneJSON        bool `json:"botzone_json,omitempty" yaml:"botzone_json"`
 	// Method is the search: "spsa" (fishtest's SPSA, spsa.go: DefaultConfig's) or "ga" (the
 	// genetic algorithm). "" means ga: the runs stored before SPSA became the default
 	// (issue 26) say no method. Both store generations, individuals, games and lineage the
@@ -391,8 +401,14 @@ func (c *Config) Validate() error {
 		if c.Engine == "" {
 			return errors.New("engine: a layout needs the engine it describes (--engine 'cmd:PROG ARGS')")
 		}
-		if !protocol.AcceptsOpenings(c.Game) {
-			return fmt.Errorf("layout: %s engines speak a protocol that cannot start them from an opening (SAU), so every game would start from the empty board and deterministic engines would replay one game: not yet tunable", c.Game)
+		if err := protocol.CheckProtocol(e.Game, c.EngineProtocol); err != nil {
+			return fmt.Errorf("engine_protocol: %w", err)
+		}
+		if !(&protocol.ExternalSpec{Protocol: c.EngineProtocol}).AcceptsOpenings(c.Game) {
+			return fmt.Errorf("engine_protocol: %s engines speak SAU by default, which cannot start them from an opening, so every game would start from the empty board and deterministic engines would replay one game: tune them over Botzone (--engine-protocol botzone, ConnectSix's \"x0 y0 x1 y1\" moves)", c.Game)
+		}
+		if (c.BotzoneKeepRunning || c.BotzoneJSON) && (&protocol.ExternalSpec{Protocol: c.EngineProtocol}).ProtocolFor(c.Game) != protocol.Botzone {
+			return fmt.Errorf("botzone_keep_running, botzone_json: the engine speaks %s, not Botzone", (&protocol.ExternalSpec{Protocol: c.EngineProtocol}).ProtocolFor(c.Game))
 		}
 		for _, v := range []struct {
 			name string
@@ -405,6 +421,8 @@ func (c *Config) Validate() error {
 		layout = c.Layout.Layout()
 	case c.Engine != "":
 		return errors.New("engine: needs a layout file describing its parameters (--layout FILE)")
+	case c.EngineProtocol != "" || c.BotzoneKeepRunning || c.BotzoneJSON:
+		return errors.New("engine_protocol, botzone_keep_running, botzone_json: settings of the outside engine under tuning, and there is none (--layout FILE --engine 'cmd:PROG ARGS')")
 	}
 	if !c.verifyOpeningsFile() {
 		if len(c.VerifyOpeningList) > 0 {

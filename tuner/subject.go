@@ -55,6 +55,9 @@ type Outside struct {
 	moveTime time.Duration
 	startup  time.Duration
 	file     bool // argv has {weights}
+	// proto, bzKeep and bzJSON are Config.EngineProtocol, BotzoneKeepRunning, BotzoneJSON.
+	proto          string
+	bzKeep, bzJSON bool
 }
 
 // NewOutside checks cfg's outside engine (Config.Engine over Config.Layout) and returns
@@ -67,7 +70,8 @@ func NewOutside(cfg Config, layout *genomes.Layout) (*Outside, error) {
 		return nil, fmt.Errorf("engine: %q: want cmd:PROG [ARGS] (with {weights} or {NAME} where values go)", cfg.Engine)
 	}
 	o := &Outside{argv: argv, game: cfg.Game, layout: layout, format: cfg.WeightsFormat, info: cfg.GomocupInfo,
-		moveTime: seconds(cfg.EngineMoveTime, DefaultEngineMoveTime), startup: seconds(cfg.StartupTime, DefaultStartupTime)}
+		moveTime: seconds(cfg.EngineMoveTime, DefaultEngineMoveTime), startup: seconds(cfg.StartupTime, DefaultStartupTime),
+		proto: cfg.EngineProtocol, bzKeep: cfg.BotzoneKeepRunning, bzJSON: cfg.BotzoneJSON}
 	if o.format == "" {
 		o.format = FormatJSON
 	}
@@ -173,7 +177,8 @@ func (o *Outside) Spec(x []float64) (*protocol.ExternalSpec, error) {
 	}
 	// Argv stays the user's command line; the values of its {NAME}s travel apart and are put
 	// in by the process that starts the engine (as {weights}, the file's path).
-	spec := &protocol.ExternalSpec{Argv: append([]string(nil), o.argv...), MoveTime: o.moveTime, StartupTime: o.startup}
+	spec := &protocol.ExternalSpec{Argv: append([]string(nil), o.argv...), MoveTime: o.moveTime, StartupTime: o.startup,
+		Protocol: o.proto, BotzoneKeepRunning: o.bzKeep, BotzoneJSON: o.bzJSON}
 	for _, a := range o.argv[1:] {
 		for _, m := range placeholder.FindAllStringSubmatch(a, -1) {
 			if i, ok := idx[m[1]]; ok {

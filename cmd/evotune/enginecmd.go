@@ -23,6 +23,7 @@ type engineOpts struct {
 	board       int
 	keepRunning bool
 	padFirst    bool
+	proto       string
 }
 
 // pbrainName is the executable name Gomocup managers look for; invoked under it, evotune
@@ -40,11 +41,12 @@ func pbrainArgs(argv0 string, args []string) []string {
 func newEngineCmd() *cobra.Command {
 	var o engineOpts
 	c := &cobra.Command{
-		Use:   "engine --game G [--weights FILE|default] [--depth D --width W] [--move-time T]",
-		Short: "Play as an engine on standard input/output: Gomocup (gomoku), SAU (connect6), Botzone (amazons)",
+		Use:   "engine --game G [--weights FILE|default] [--depth D --width W] [--move-time T] [--protocol P]",
+		Short: "Play as an engine on standard input/output: Gomocup (gomoku), SAU or Botzone (connect6), Botzone (amazons)",
 		Long: "engine speaks the protocol managers use for the game: the Gomocup (Piskvork) protocol for\n" +
-			"gomoku, the SAU / olympiad text protocol for connect6, Botzone's simple interaction for\n" +
-			"amazons (--keep-running for its keep-running mode). Gomocup managers look for an executable\n" +
+			"gomoku, the SAU / olympiad text protocol for connect6 (--protocol botzone: Botzone's ConnectSix),\n" +
+			"Botzone's simple or JSON interaction for amazons (--keep-running for its keep-running mode).\n" +
+			"Gomocup managers look for an executable\n" +
 			"named pbrain-*: a link or copy of evotune named pbrain-evotune runs this command for gomoku.\n\n" +
 			"Time: with a budget (Gomocup's timeout_turn and time_left share, else --move-time, else 1 s for\n" +
 			"SAU and Botzone) iterative deepening goes as deep as the budget allows (no new iteration after\n" +
@@ -54,6 +56,7 @@ func newEngineCmd() *cobra.Command {
 		Example: "  evotune engine --game gomoku --weights best.json\n" +
 			"  ln -s \"$(command -v evotune)\" pbrain-evotune    # for Piskvork and other Gomocup managers\n" +
 			"  evotune engine --game connect6 --depth 3 --width 10\n" +
+			"  evotune engine --game connect6 --protocol botzone --keep-running\n" +
 			"  evotune engine --game amazons --board 8 --keep-running",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runEngine(cmd.Context(), o, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -64,7 +67,8 @@ func newEngineCmd() *cobra.Command {
 	addLimitFlags(c, &o.lim)
 	c.Flags().DurationVar(&o.moveTime, "move-time", 0, "time per move (caps Gomocup's timeout_turn/time_left share; 0 = the protocol's: Gomocup's INFO, SAU 1s, Botzone 1s)")
 	c.Flags().IntVar(&o.board, "board", 0, "board side where the protocol does not say it (amazons: 8 or 10)")
-	c.Flags().BoolVar(&o.keepRunning, "keep-running", false, "amazons: Botzone keep-running mode")
+	c.Flags().BoolVar(&o.keepRunning, "keep-running", false, "Botzone: keep-running mode")
+	c.Flags().StringVar(&o.proto, "protocol", "", "gomocup, sau or botzone (default: the game's: gomoku gomocup, connect6 sau, amazons botzone)")
 	c.Flags().BoolVar(&o.padFirst, "pad-first-move", false, "connect6: write Black's one-stone first move as 'move JJ@@' (default 'move JJ'; both are read)")
 	return c
 }
@@ -93,13 +97,20 @@ func runEngine(ctx context.Context, o engineOpts, in io.Reader, out, errOut io.W
 	lim := engine.Limits{Depth: o.lim.Depth, Width: merged.Width}
 	cfg := protocol.Config{Game: g, Weights: w, Limits: lim, FallbackDepth: merged.Depth, MoveTime: o.moveTime,
 		Board: o.board, Name: "evotune", Version: version, PadFirstMove: o.padFirst}
-	switch g.Name() {
-	case "gomoku":
+	if err := protocol.CheckProtocol(g, o.proto); err != nil {
+		return fmt.Errorf("--protocol: %w", err)
+	}
+	p := protocol.ExternalSpec{Protocol: o.proto}.ProtocolFor(g.Name())
+	if o.keepRunning && p != protocol.Botzone {
+		return fmt.Errorf("--keep-running: Botzone's mode; %s is served over %s", g.Name(), p)
+	}
+	switch p {
+	case protocol.Gomocup:
 		return protocol.ServeGomocup(ctx, cfg, in, out)
-	case "connect6":
+	case protocol.SAU:
 		cfg.DefaultMoveTime, cfg.Log = protocol.SAUMoveTime, errOut
 		return protocol.ServeSAU(ctx, cfg, in, out)
-	case "amazons":
+	case protocol.Botzone:
 		cfg.DefaultMoveTime, cfg.Log = protocol.BotzoneMoveTime, errOut
 		return protocol.ServeBotzone(ctx, cfg, in, out, errOut, o.keepRunning)
 	}

@@ -40,6 +40,7 @@ type matchOpts struct {
 	overhead time.Duration
 	startup  time.Duration
 	bzJSON   bool
+	proto    string
 	bzKeep   bool
 	logDir   string
 	cluster  clusterOpts
@@ -79,13 +80,14 @@ func newMatchCmd() *cobra.Command {
 	f.DurationVar(&o.startup, "startup-time", protocol.StartupAllowance, "external engines: time to start and answer the handshake, apart from the move clock (a time-out there is a start-up failure: the pair is not counted)")
 	f.DurationVar(&o.overhead, "move-overhead", protocol.DefaultMoveOverhead, "external engines: tolerance per move on top of --move-time (and of --game-time) before a late answer loses")
 	f.StringVar(&o.swapRule, "opening-rule", "", "gomoku: open every game with a swap opening laid by the players: swap2 (Gomocup's SWAP2BOARD) or swap3 (the swap after the third move); replaces --openings")
-	f.BoolVar(&o.bzKeep, "botzone-keep-running", false, "amazons external engines: keep the bot's process between turns (Botzone's keep-running mode)")
+	f.StringVar(&o.proto, "engine-protocol", "", "external engines' protocol: gomocup, sau or botzone (default: the game's: gomoku gomocup, connect6 sau, amazons botzone; connect6 engines may speak botzone, which takes openings)")
+	f.BoolVar(&o.bzKeep, "botzone-keep-running", false, "Botzone external engines: keep the bot's process between turns (Botzone's keep-running mode)")
 	f.StringVar(&o.logDir, "engine-log", "", "keep each external engine's full transcript of each game in DIR/pairNNNN-gameJ-COLOUR.log (DIR is created)")
-	f.BoolVar(&o.bzJSON, "botzone-json", false, "amazons external engines: speak Botzone's JSON interaction instead of the simple one")
+	f.BoolVar(&o.bzJSON, "botzone-json", false, "Botzone external engines: speak Botzone's JSON interaction instead of the simple one")
 	f.IntVar(&o.games, "games", 100, "games to play at most (even); fewer if the SPRT decides")
 	f.StringVar(&o.sprt, "sprt", "", "stop when the SPRT decides: elo0=…,elo1=…,alpha=…,beta=… (--sprt alone: "+sprtDefault+")")
 	f.Lookup("sprt").NoOptDefVal = sprtDefault
-	f.StringVar(&o.openings, "openings", "", "random (the held-out half of the opening space), builtin, none or an opening file (default: random; none for connect6 with an external engine)")
+	f.StringVar(&o.openings, "openings", "", "random (the held-out half of the opening space), builtin, none or an opening file (default: random; none for connect6 with an external SAU engine)")
 	f.Int64Var(&o.exclude, "exclude-run", 0, "leave out every opening run RUN of --db used (tuning, admission and verification)")
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file (for --exclude-run)")
 	f.IntVar(&o.board, "board", 0, "board side (0 = the game's default)")
@@ -123,7 +125,14 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	if o.startup < 100*time.Millisecond || o.startup > time.Hour {
 		return fmt.Errorf("--startup-time %v: want 100ms to 1h", o.startup)
 	}
-	tmpl := protocol.ExternalSpec{MoveTime: o.moveTime, GameTime: o.gameTime, Overhead: o.overhead, BotzoneJSON: o.bzJSON, BotzoneKeepRunning: o.bzKeep, StartupTime: o.startup}
+	if err := protocol.CheckProtocol(g, o.proto); err != nil {
+		return fmt.Errorf("--engine-protocol: %w", err)
+	}
+	tmpl := protocol.ExternalSpec{MoveTime: o.moveTime, GameTime: o.gameTime, Overhead: o.overhead, BotzoneJSON: o.bzJSON,
+		BotzoneKeepRunning: o.bzKeep, StartupTime: o.startup, Protocol: o.proto}
+	if (o.bzJSON || o.bzKeep) && tmpl.ProtocolFor(g.Name()) != protocol.Botzone {
+		return fmt.Errorf("--botzone-json, --botzone-keep-running: %s external engines speak %s here, not Botzone (--engine-protocol botzone)", g.Name(), tmpl.ProtocolFor(g.Name()))
+	}
 	if o.logDir != "" {
 		if err := os.MkdirAll(o.logDir, 0o755); err != nil {
 			return fmt.Errorf("--engine-log: %w", err)
@@ -165,7 +174,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	}
 	if spec == "" {
 		spec = "random"
-		if !protocol.AcceptsOpenings(g.Name()) && (extA != nil || extB != nil) {
+		if !extA.AcceptsOpenings(g.Name()) || !extB.AcceptsOpenings(g.Name()) {
 			spec = "none" // the SAU protocol cannot hand an engine its own opening moves
 		}
 	}

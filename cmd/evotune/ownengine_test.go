@@ -59,16 +59,21 @@ func dumpRun(t *testing.T, path string) (individuals, games string) {
 // --format yaml, tune --layout --engine 'cmd:evotune engine … --weights {weights} --depth
 // D' --weights-format evotune) plays exactly the games of the same run in process: the
 // same genomes, scores and game records. Gomoku through Gomocup, its processes kept between
-// games (RESTART); Amazons through Botzone, a process per move. (Connect6's SAU protocol
-// cannot start an engine from an opening, so outside Connect6 engines are refused.)
+// games (RESTART); Amazons through Botzone, a process per move; Connect6 through Botzone's
+// ConnectSix in keep-running mode (its default SAU protocol cannot start an engine from an
+// opening, so a layout run refuses it: TestOwnEngineBadInput).
 func TestOwnEngineIdentity(t *testing.T) {
 	cases := []struct {
 		game, depth string
 		board       string
 		args        []string
+		outArgs     []string // the outside run's own flags
+		engineArgs  string   // the engine command's own flags
 	}{
-		{"gomoku", "2", "", []string{"--method", "ga", "--pop", "6", "--generations", "2", "--games", "8", "--admit-games", "8", "--verify-games", "20"}},
-		{"amazons", "1", "8", []string{"--method", "ga", "--pop", "4", "--generations", "1", "--games", "4", "--race-rounds", "1", "--admit-games", "4", "--verify-games", "0"}},
+		{"gomoku", "2", "", []string{"--method", "ga", "--pop", "6", "--generations", "2", "--games", "8", "--admit-games", "8", "--verify-games", "20"}, nil, ""},
+		{"amazons", "1", "8", []string{"--method", "ga", "--pop", "4", "--generations", "1", "--games", "4", "--race-rounds", "1", "--admit-games", "4", "--verify-games", "0"}, nil, ""},
+		{"connect6", "1", "", []string{"--method", "ga", "--pop", "4", "--generations", "2", "--games", "4", "--race-rounds", "1", "--admit-games", "4", "--verify-games", "8"},
+			[]string{"--engine-protocol", "botzone", "--botzone-keep-running"}, " --protocol botzone --keep-running"},
 	}
 	for _, c := range cases {
 		t.Run(c.game, func(t *testing.T) {
@@ -77,7 +82,7 @@ func TestOwnEngineIdentity(t *testing.T) {
 				t.Fatalf("weights layout: %s", stderr)
 			}
 			inArgs := []string{"tune", "--game", c.game, "--depth", c.depth, "--db", "in.db"}
-			engineCmd := "cmd:" + bin + " engine --game " + c.game + " --weights {weights} --depth " + c.depth
+			engineCmd := "cmd:" + bin + " engine --game " + c.game + " --weights {weights} --depth " + c.depth + c.engineArgs
 			if c.board != "" {
 				layout, _ := os.ReadFile(filepath.Join(dir, "l.yaml"))
 				writeFile(t, dir, "l.yaml", strings.Replace(string(layout), "\ngenes:", "\nboard: "+c.board+"\ngenes:", 1))
@@ -88,12 +93,19 @@ func TestOwnEngineIdentity(t *testing.T) {
 			if _, stderr, code := run(t, dir, append(inArgs, common...)...); code != 0 {
 				t.Fatalf("in-process tune: %s", stderr)
 			}
-			_, stderr, code := run(t, dir, append([]string{"tune", "--layout", "l.yaml", "--engine", engineCmd, "--weights-format", "evotune", "--db", "out.db"}, common...)...)
+			outArgs := append([]string{"tune", "--layout", "l.yaml", "--engine", engineCmd, "--weights-format", "evotune", "--db", "out.db"}, c.outArgs...)
+			_, stderr, code := run(t, dir, append(outArgs, common...)...)
 			if code != 0 {
 				t.Fatalf("tune through the protocol: %s", stderr)
 			}
 			if !strings.Contains(stderr, "tuning the outside engine") {
 				t.Errorf("the outside run does not say it tunes an outside engine:\n%s", stderr)
+			}
+			if c.outArgs != nil {
+				stored := sqlite(t, filepath.Join(dir, "out.db"), "SELECT json_extract(config, '$.engine_protocol') || ' ' || json_extract(config, '$.botzone_keep_running') FROM runs")
+				if strings.TrimSpace(stored) != "botzone 1" {
+					t.Errorf("the run stored engine_protocol, botzone_keep_running = %q, want botzone 1", stored)
+				}
 			}
 			inInd, inGames := dumpRun(t, filepath.Join(dir, "in.db"))
 			outInd, outGames := dumpRun(t, filepath.Join(dir, "out.db"))
@@ -291,7 +303,12 @@ func TestOwnEngineBadInput(t *testing.T) {
 		{[]string{"tune", "--layout", "l.yaml", "--engine", "cmd:/nonexistent/engine {a}"}, "cannot run it"},
 		{[]string{"tune", "--layout", "l.yaml", "--game", "amazons", "--engine", "cmd:" + bin + " {a}"}, "--game amazons: the layout l.yaml says game gomoku"},
 		{[]string{"weights", "layout", "--game", "gomoku", "--format", "xml"}, `--format "xml"`},
-		{[]string{"tune", "--layout", "c6.yaml", "--engine", "cmd:" + bin + " {a}"}, "connect6 engines speak a protocol that cannot start them from an opening"},
+		{[]string{"tune", "--layout", "c6.yaml", "--engine", "cmd:" + bin + " {a}"}, "connect6 engines speak SAU by default, which cannot start them from an opening"},
+		{[]string{"tune", "--layout", "l.yaml", "--engine", "cmd:" + bin + " {a}", "--engine-protocol", "botzone"}, `engine_protocol: protocol "botzone": gomoku engines speak gomocup`},
+		{[]string{"tune", "--layout", "c6.yaml", "--engine", "cmd:" + bin + " {a}", "--engine-protocol", "uci"}, `protocol "uci": connect6 engines speak sau or botzone`},
+		{[]string{"tune", "--layout", "l.yaml", "--engine", "cmd:" + bin + " {a}", "--botzone-keep-running"}, "the engine speaks gomocup, not Botzone"},
+		{[]string{"tune", "--game", "gomoku", "--engine-protocol", "botzone"}, "settings of the outside engine under tuning, and there is none"},
+		{[]string{"match", "--game", "gomoku", "--a", "cmd:" + bin, "--botzone-json"}, "--botzone-json, --botzone-keep-running: gomoku external engines speak gomocup here"},
 	}
 	for _, c := range cases {
 		if c.args[0] == "tune" {

@@ -99,6 +99,9 @@ func newTuneCmd() *cobra.Command {
 	f.StringVar(&o.cfg.Engine, "engine", "", "the outside engine under tuning, 'cmd:PROG ARGS': {weights} in ARGS becomes a file of the candidate's values, {NAME} one gene's value")
 	f.StringVar(&o.cfg.WeightsFormat, "weights-format", "json", "format of the {weights} file: json (flat {\"name\": value}), evotune (the built-in engines' weights file) or ini (name=value)")
 	f.BoolVar(&o.cfg.GomocupInfo, "gomocup-info", false, "gomoku: send every gene as 'INFO NAME VALUE' after START")
+	f.StringVar(&o.cfg.EngineProtocol, "engine-protocol", "", "the outside engine's protocol: gomocup, sau or botzone (default: the game's; connect6 engines are tuned over botzone, Botzone's ConnectSix, which takes openings)")
+	f.BoolVar(&o.cfg.BotzoneKeepRunning, "botzone-keep-running", false, "Botzone outside engine: keep its process between turns (Botzone's keep-running mode) instead of one process per move")
+	f.BoolVar(&o.cfg.BotzoneJSON, "botzone-json", false, "Botzone outside engine: speak Botzone's JSON interaction instead of the simple one")
 	f.Float64Var(&o.cfg.EngineMoveTime, "engine-move-time", tuner.DefaultEngineMoveTime, "seconds per move of the outside engine (fix its depth through ARGS for a deterministic run)")
 	f.Float64Var(&o.cfg.StartupTime, "startup-time", tuner.DefaultStartupTime, "seconds an outside engine (and each --opponent) may take to start and answer its handshake, apart from its move clock")
 	f.StringVar(&o.cfg.Method, "method", def.Method, "search method: spsa (fishtest's SPSA; see --spsa-*) or ga (the genetic algorithm: population, racing, hall of fame)")
@@ -144,6 +147,8 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 			*d = *src.(*string)
 		case *[]string:
 			*d = *src.(*[]string)
+		case *bool:
+			*d = *src.(*bool)
 		}
 	}
 	c := &o.cfg
@@ -222,10 +227,11 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	set("engine", &base.Engine, &c.Engine)
 	set("weights-format", &base.WeightsFormat, &c.WeightsFormat)
 	set("engine-move-time", &base.EngineMoveTime, &c.EngineMoveTime)
+	set("engine-protocol", &base.EngineProtocol, &c.EngineProtocol)
+	set("botzone-keep-running", &base.BotzoneKeepRunning, &c.BotzoneKeepRunning)
+	set("botzone-json", &base.BotzoneJSON, &c.BotzoneJSON)
 	set("startup-time", &base.StartupTime, &c.StartupTime)
-	if o.changed != nil && o.changed("gomocup-info") {
-		base.GomocupInfo = c.GomocupInfo
-	}
+	set("gomocup-info", &base.GomocupInfo, &c.GomocupInfo)
 	if o.layoutFile != "" {
 		lf, err := genomes.LoadLayoutFile(o.layoutFile)
 		if err != nil {

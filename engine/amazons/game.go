@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"evotune/engine"
 	"evotune/engine/search"
@@ -295,4 +296,33 @@ func (pl *Player) Reset(w engine.Weights) error {
 	pl.tab = aw.Tables()
 	pl.s.Clear()
 	return nil
+}
+
+// BotzoneFields returns 6: a Botzone Amazons move is "x0 y0 x1 y1 x2 y2" (from, to, arrow;
+// x the column from the left, y the row from the top, from 0). It makes Board a
+// protocol.BotzoneBoard.
+func (b *Board) BotzoneFields() int { return 6 }
+
+// BotzoneMove writes move m ("d1-d7/g7") as Botzone's six numbers; the error names a move
+// that does not parse.
+func (b *Board) BotzoneMove(m string) (string, error) {
+	mv, err := b.pos.ParseMove(m)
+	if err != nil {
+		return "", err
+	}
+	return b.pos.BotzoneString(mv), nil
+}
+
+// ParseBotzoneMove reads Botzone's six numbers as a move in evotune's notation
+// ("d1-d7/g7"). It checks syntax and range only; Play checks the rules. The error names
+// the text.
+func (b *Board) ParseBotzoneMove(s string) (string, error) {
+	if len(strings.Fields(s)) != 6 {
+		return "", fmt.Errorf("move %q: want six numbers x0 y0 x1 y1 x2 y2", s)
+	}
+	mv, err := b.pos.ParseMove(s)
+	if err != nil {
+		return "", err
+	}
+	return b.pos.MoveString(mv), nil
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"sync"
 
 	"evotune/engine"
@@ -364,4 +366,55 @@ func (pl *Player) Reset(w engine.Weights) error {
 	pl.pos.tab = cw.Tables()
 	pl.s.Clear()
 	return nil
+}
+
+// BotzoneFields returns 4: a Botzone ConnectSix move is "x0 y0 x1 y1", x the column from
+// the left and y the row from the top, both from 0; Black's one-stone first move has
+// x1 = y1 = −1 (wiki.botzone.org.cn, ConnectSix). It makes Board a protocol.BotzoneBoard.
+func (b *Board) BotzoneFields() int { return 4 }
+
+// BotzoneMove writes move m ("J10", "J10K11") as Botzone's "x0 y0 x1 y1"; the error names
+// a move that does not parse.
+func (b *Board) BotzoneMove(m string) (string, error) {
+	mv, err := ParseMove(m)
+	if err != nil {
+		return "", err
+	}
+	xy := func(p int16) (int, int) {
+		if p == NoPoint {
+			return -1, -1
+		}
+		return int(p) % Size, Size - 1 - int(p)/Size
+	}
+	x0, y0 := xy(mv.P)
+	x1, y1 := xy(mv.Q)
+	return fmt.Sprintf("%d %d %d %d", x0, y0, x1, y1), nil
+}
+
+// ParseBotzoneMove reads Botzone's "x0 y0 x1 y1" (x1 = y1 = −1 for a one-stone move) as a
+// move in evotune's notation ("J10K11"). It checks syntax and range only; Play checks the
+// rules. The error names the text.
+func (b *Board) ParseBotzoneMove(s string) (string, error) {
+	f := strings.Fields(s)
+	if len(f) != 4 {
+		return "", fmt.Errorf("move %q: want four numbers x0 y0 x1 y1", s)
+	}
+	var v [4]int
+	for i, t := range f {
+		n, err := strconv.Atoi(t)
+		if err != nil || n < -1 || n >= Size {
+			return "", fmt.Errorf("move %q: coordinate %q is not 0–%d", s, t, Size-1)
+		}
+		v[i] = n
+	}
+	pt := func(x, y int) int16 { return int16((Size-1-y)*Size + x) }
+	switch {
+	case v[0] < 0 || v[1] < 0:
+		return "", fmt.Errorf("move %q: the first stone has no point", s)
+	case v[2] < 0 && v[3] < 0:
+		return PointString(pt(v[0], v[1])), nil
+	case v[2] < 0 || v[3] < 0:
+		return "", fmt.Errorf("move %q: the second stone has one coordinate −1", s)
+	}
+	return PointString(pt(v[0], v[1])) + PointString(pt(v[2], v[3])), nil
 }

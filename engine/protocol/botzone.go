@@ -10,18 +10,33 @@ import (
 	"time"
 
 	"evotune/engine"
-	"evotune/engine/amazons"
 )
 
 // KeepRunning is Botzone's marker that the bot stays alive for the next turn.
 const KeepRunning = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
-// noMove is Botzone's "no move": Black's first request, and evotune's answer when it
-// cannot make sense of its input.
-const noMove = "-1 -1 -1 -1 -1 -1"
+// BotzoneBoard is the board of a game Botzone plays, its moves read and written as
+// Botzone's numbers: *amazons.Board ("x0 y0 x1 y1 x2 y2") and *connect6.Board (ConnectSix,
+// "x0 y0 x1 y1"). x is the column from the left, y the row from the top, both from 0; a
+// move of all −1 is "no move" (Black's first request). A game whose board implements it
+// can be served (ServeBotzone) and its external engines can speak Botzone.
+type BotzoneBoard interface {
+	engine.Board
+	// BotzoneFields is how many numbers make a move.
+	BotzoneFields() int
+	// BotzoneMove writes move m (evotune's notation) as Botzone's numbers; the board is
+	// the position m is played on.
+	BotzoneMove(m string) (string, error)
+	// ParseBotzoneMove reads Botzone's numbers as a move in evotune's notation; it checks
+	// syntax and range, not the rules. The error names the text.
+	ParseBotzoneMove(s string) (string, error)
+}
 
-// jsonNoMove is noMove in the JSON interaction.
-const jsonNoMove = `{"response":{"x0":-1,"y0":-1,"x1":-1,"y1":-1,"x2":-1,"y2":-1}}`
+// botzoneNoMove is Botzone's "no move" of n numbers: Black's first request, and evotune's
+// answer when it cannot make sense of its input.
+func botzoneNoMove(n int) string {
+	return strings.TrimSpace(strings.Repeat("-1 ", n))
+}
 
 // BotzoneMoveTime is the time per move when the user gives none: Botzone's per-turn limit
 // for the Amazons is 1 s (a long-running bot's first turn gets more; 1 s is safe).
@@ -32,24 +47,36 @@ const BotzoneMoveTime = time.Second
 // (≈ 20 ms measured here).
 const launchAllowance = 30 * time.Millisecond
 
-// ServeBotzone plays the Amazons on Botzone. Simple interaction: the input is the turn
-// number n, then 2n−1 lines (requests and evotune's earlier responses, alternating), then
-// the data and globaldata lines (evotune saves none), and the answer is one move "x0 y0 x1
-// y1 x2 y2". JSON interaction (an input line starting with '{'): {"requests": [{"x0": …,
-// "y2": …}, …], "responses": [...], ...} in, {"response": {"x0": …, "y2": …}} out. Without
+// ServeBotzone plays a game Botzone plays (cfg.Game's board is a BotzoneBoard: the
+// Amazons, "x0 y0 x1 y1 x2 y2"; ConnectSix, "x0 y0 x1 y1"). Simple interaction: the input
+// is the turn number n, then 2n−1 lines (requests and evotune's earlier responses,
+// alternating), then the data and globaldata lines (evotune saves none), and the answer is
+// one move. JSON interaction (an input line starting with '{'): {"requests": [{"x0": …,
+// "y0": …, …}, …], "responses": [...], ...} in, {"response": {"x0": …, …}} out. Without
 // keepRunning the bot answers its one turn and returns, as Botzone runs one process per
 // turn (the lines after the requests are not read as moves). With keepRunning it prints
 // KeepRunning after each answer and then reads either a new full input or just the next
-// request (a line, or a JSON object). A bad input is answered with "-1 -1 -1 -1 -1 -1"
-// (JSON: all -1) and a reason on stderr (errOut).
+// request (a line, or a JSON object). A bad input is answered with all −1 ("no move") and a
+// reason on stderr (errOut). A game Botzone does not play is an error at once.
 func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.Writer, keepRunning bool) error {
+	nb, err := cfg.Game.NewBoard(cfg.Board)
+	if err != nil {
+		return err
+	}
+	bb, ok := nb.(BotzoneBoard)
+	if !ok {
+		return fmt.Errorf("Botzone does not play %s", cfg.Game.Name())
+	}
+	n := bb.BotzoneFields()
+	noMove := botzoneNoMove(n)
+	jsonNoMove, _ := json.Marshal(botzoneOutput{Response: mustJSON(make(bzMove, n).none())})
 	ls := newLines(in)
 	var history []string // all moves in Botzone form, Black's first
 	var blackFirst bool  // whether evotune is Black
 	answered := false    // whether this process has answered before
 	jsonMode := false    // the input was JSON: answer in JSON
 	answer := func() {
-		b, err := replay(cfg, history)
+		b, err := botzoneReplay(cfg, history)
 		var m string
 		if err == nil {
 			budget := cfg.budgetFor(0)
@@ -62,20 +89,18 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 		}
 		answered = true
 		if err == nil {
-			p := b.(*amazons.Board).Position()
-			mv, _ := p.ParseMove(m)
-			m = p.BotzoneString(mv)
-			history = append(history, m)
+			m, err = b.(BotzoneBoard).BotzoneMove(m)
 		}
-		switch {
-		case err != nil:
+		if err == nil {
+			history = append(history, m)
+		} else {
 			fmt.Fprintln(errOut, "evotune:", err)
 			m = noMove
 		}
 		if jsonMode {
-			r, _ := parseBotzoneRequest(m)
+			r, _ := parseBotzone(m, n)
 			data, _ := json.Marshal(struct {
-				Response botzoneRequest `json:"response"`
+				Response bzMove `json:"response"`
 			}{r})
 			writeLine(out, "%s", data)
 		} else {
@@ -94,21 +119,22 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 		if strings.HasPrefix(line, "{") { // JSON interaction
 			jsonMode = true
 			var in botzoneInput
-			var req botzoneRequest
+			var req bzMove
+			var reqErr error
 			switch {
 			case json.Unmarshal([]byte(line), &in) == nil && in.Requests != nil:
 				history = history[:0]
 				var msgs []string
 				for i, r := range in.Requests {
-					var q botzoneRequest
-					if err := json.Unmarshal(r, &q); err != nil {
+					q, err := botzoneFromJSON(r, n)
+					if err != nil {
 						fmt.Fprintln(errOut, "evotune: request", i+1, err)
 						msgs = nil
 						break
 					}
 					msgs = append(msgs, q.String())
 					if i < len(in.Responses) {
-						if err := json.Unmarshal(in.Responses[i], &q); err != nil {
+						if q, err = botzoneFromJSON(in.Responses[i], n); err != nil {
 							fmt.Fprintln(errOut, "evotune: response", i+1, err)
 							msgs = nil
 							break
@@ -118,7 +144,7 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 				}
 				if len(msgs) == 0 {
 					fmt.Fprintln(errOut, "evotune: no requests in the JSON input")
-					writeLine(out, jsonNoMove)
+					writeLine(out, "%s", jsonNoMove)
 					if !keepRunning {
 						return nil
 					}
@@ -131,7 +157,7 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 					}
 					history = append(history, l)
 				}
-			case json.Unmarshal([]byte(line), &req) == nil: // keep-running: the next request
+			case func() bool { req, reqErr = botzoneFromJSON([]byte(line), n); return reqErr == nil }(): // keep-running: the next request
 				if first {
 					blackFirst = req.String() == noMove
 				}
@@ -139,8 +165,8 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 					history = append(history, req.String())
 				}
 			default:
-				fmt.Fprintln(errOut, "evotune: input is not Botzone JSON")
-				writeLine(out, jsonNoMove)
+				fmt.Fprintln(errOut, "evotune: input is not Botzone JSON:", reqErr)
+				writeLine(out, "%s", jsonNoMove)
 				if !keepRunning {
 					return nil
 				}
@@ -171,12 +197,12 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 				}
 				continue
 			}
-			blackFirst = strings.TrimSpace(reqs[0]) == noMove
+			blackFirst = canonicalBotzone(reqs[0], n) == noMove
 			for i, l := range reqs {
 				if i == 0 && blackFirst {
 					continue
 				}
-				history = append(history, l)
+				history = append(history, canonicalBotzone(l, n))
 			}
 			first = false
 			answer()
@@ -185,6 +211,7 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 			}
 			continue
 		}
+		line = canonicalBotzone(line, n)
 		if first { // a bare request line first: take it as turn 1
 			blackFirst = line == noMove
 			first = false
@@ -199,19 +226,155 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 	}
 }
 
-// replay plays Botzone moves from the start; the error names the bad one.
-func replay(cfg Config, history []string) (engine.Board, error) {
+// botzoneReplay plays Botzone moves from the start; the error names the bad one.
+func botzoneReplay(cfg Config, history []string) (engine.Board, error) {
 	b, err := cfg.Game.NewBoard(cfg.Board)
 	if err != nil {
 		return nil, err
 	}
-	for i, m := range history {
-		if err := b.Play(m); err != nil {
-			return nil, fmt.Errorf("move %d %q: %v", i+1, m, err)
+	bb := b.(BotzoneBoard)
+	for i, s := range history {
+		m, err := bb.ParseBotzoneMove(s)
+		if err == nil {
+			err = b.Play(m)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("move %d %q: %v", i+1, s, err)
 		}
 	}
 	if b.Outcome() != engine.Ongoing {
 		return nil, fmt.Errorf("the game is over (%v)", b.Outcome())
 	}
 	return b, nil
+}
+
+// bzMove is a Botzone move: its numbers in order (x0 y0 x1 y1 [x2 y2]).
+type bzMove []int
+
+// none makes m all −1 ("no move") and returns it.
+func (m bzMove) none() bzMove {
+	for i := range m {
+		m[i] = -1
+	}
+	return m
+}
+
+func (m bzMove) String() string {
+	f := make([]string, len(m))
+	for i, v := range m {
+		f[i] = strconv.Itoa(v)
+	}
+	return strings.Join(f, " ")
+}
+
+// bzKey is the JSON key of a move's i-th number: x0, y0, x1, y1, x2, y2.
+func bzKey(i int) string { return fmt.Sprintf("%c%d", "xy"[i%2], i/2) }
+
+// MarshalJSON writes {"x0": …, "y0": …, …} in order.
+func (m bzMove) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, v := range m {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%q:%d", bzKey(i), v)
+	}
+	b.WriteByte('}')
+	return []byte(b.String()), nil
+}
+
+// parseBotzone reads n numbers.
+func parseBotzone(s string, n int) (bzMove, error) {
+	f := strings.Fields(s)
+	if len(f) != n {
+		return nil, fmt.Errorf("%q is not %d numbers", s, n)
+	}
+	m := make(bzMove, n)
+	for i, t := range f {
+		v, err := strconv.Atoi(t)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not %d numbers", s, n)
+		}
+		m[i] = v
+	}
+	return m, nil
+}
+
+// canonicalBotzone writes a line of n numbers with single blanks; other lines unchanged.
+func canonicalBotzone(s string, n int) string {
+	if m, err := parseBotzone(s, n); err == nil {
+		return m.String()
+	}
+	return strings.TrimSpace(s)
+}
+
+// botzoneFromJSON reads a request or response of the JSON interaction: an object with the
+// keys x0, y0, … (all n of them, numbers), or a string of n numbers.
+func botzoneFromJSON(raw []byte, n int) (bzMove, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return parseBotzone(s, n)
+	}
+	var obj map[string]json.Number
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, fmt.Errorf("%s is neither an object {x0 …} nor a string of %d numbers", raw, n)
+	}
+	m := make(bzMove, n)
+	for i := range m {
+		v, ok := obj[bzKey(i)]
+		x, err := v.Int64()
+		if !ok || err != nil {
+			return nil, fmt.Errorf("%s: key %s is missing or not a whole number", raw, bzKey(i))
+		}
+		m[i] = int(x)
+	}
+	return m, nil
+}
+
+// botzoneInput is the JSON interaction's input.
+type botzoneInput struct {
+	Requests    []json.RawMessage `json:"requests"`
+	Responses   []json.RawMessage `json:"responses"`
+	Data        string            `json:"data"`
+	GlobalData  string            `json:"globaldata"`
+	TimeLimit   any               `json:"time_limit,omitempty"`
+	MemoryLimit any               `json:"memory_limit,omitempty"`
+}
+
+// botzoneJSONInput is the JSON interaction's input for moves of n numbers.
+func botzoneJSONInput(reqs, resps []string, n int, data, global string, moveTime time.Duration) string {
+	in := botzoneInput{Requests: []json.RawMessage{}, Responses: []json.RawMessage{}, Data: data, GlobalData: global,
+		TimeLimit: moveTime.Seconds()}
+	for _, list := range []struct {
+		src []string
+		dst *[]json.RawMessage
+	}{{reqs, &in.Requests}, {resps, &in.Responses}} {
+		for _, m := range list.src {
+			r, _ := parseBotzone(m, n)
+			*list.dst = append(*list.dst, mustJSON(r))
+		}
+	}
+	out, _ := json.Marshal(in)
+	return string(out) + "\n"
+}
+
+// mustJSON marshals evotune's own values of fixed shape (moves), which cannot fail.
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// botzoneOutput is the JSON interaction's output; the response is an object with x0, y0,
+// … or a string of numbers.
+type botzoneOutput struct {
+	Response   json.RawMessage `json:"response"`
+	Debug      any             `json:"debug,omitempty"`
+	Data       string          `json:"data,omitempty"`
+	GlobalData string          `json:"globaldata,omitempty"`
+}
+
+// move is the output's response as n numbers.
+func (o botzoneOutput) move(n int) (bzMove, error) {
+	return botzoneFromJSON(o.Response, n)
 }

@@ -25,6 +25,19 @@ import (
 // interaction.
 const fakeBotEnv = "EVOTUNE_FAKE_BOTZONE_BOT"
 
+// fakeBotGameEnv set to "connect6" makes the fake bot play ConnectSix (19×19, the paper's
+// weights, depth 2) instead of the Amazons (8×8, depth 1).
+const fakeBotGameEnv = "EVOTUNE_FAKE_BOTZONE_GAME"
+
+// fakeBotConfig is what the fake bot plays.
+func fakeBotConfig() Config {
+	if os.Getenv(fakeBotGameEnv) == "connect6" {
+		g := connect6.Game{}
+		return Config{Game: g, Weights: g.DefaultWeights(), Limits: engine.Limits{Depth: 2, Width: 10}}
+	}
+	return Config{Game: amazons.Game{}, Weights: amazons.Game{}.DefaultWeights(), Limits: engine.Limits{Depth: 1, Width: 4}, Board: 8}
+}
+
 func TestMain(m *testing.M) {
 	switch os.Getenv(fakeBotEnv) {
 	case "eof":
@@ -38,18 +51,15 @@ func TestMain(m *testing.M) {
 		}
 		fmt.Fprintf(os.Stderr, "got data %q\n", data)
 		var out bytes.Buffer
-		cfg := Config{Game: amazons.Game{}, Weights: amazons.Game{}.DefaultWeights(), Limits: engine.Limits{Depth: 1, Width: 4}, Board: 8}
-		ServeBotzone(context.Background(), cfg, bytes.NewReader(in), &out, io.Discard, false)
+		ServeBotzone(context.Background(), fakeBotConfig(), bytes.NewReader(in), &out, io.Discard, false)
 		fmt.Printf("%sdebug line\nd%d\nglobal\n", out.String(), n)
 		os.Exit(0)
 	case "keep":
-		cfg := Config{Game: amazons.Game{}, Weights: amazons.Game{}.DefaultWeights(), Limits: engine.Limits{Depth: 1, Width: 4}, Board: 8}
-		ServeBotzone(context.Background(), cfg, os.Stdin, os.Stdout, io.Discard, true)
+		ServeBotzone(context.Background(), fakeBotConfig(), os.Stdin, os.Stdout, io.Discard, true)
 		os.Exit(0)
 	case "json":
 		line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
-		cfg := Config{Game: amazons.Game{}, Weights: amazons.Game{}.DefaultWeights(), Limits: engine.Limits{Depth: 1, Width: 4}, Board: 8}
-		ServeBotzone(context.Background(), cfg, strings.NewReader(line), os.Stdout, io.Discard, false)
+		ServeBotzone(context.Background(), fakeBotConfig(), strings.NewReader(line), os.Stdout, io.Discard, false)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -171,6 +181,69 @@ esac; done
 	if strings.Count(string(log), "< "+KeepRunning) < 3 || strings.Count(string(log), "> ") < 4 {
 		t.Fatalf("keep.log lacks the turns:\n%s", log)
 	}
+}
+
+// TestConnect6OverBotzone: a Connect6 engine speaking Botzone (ConnectSix) plays from an
+// opening holding stones of both colours — what SAU cannot give it — as Black and as White,
+// in each way of Botzone (a process per move reading to end of input, JSON, keep-running),
+// and plays exactly the game the same search plays in process: the moves went through the
+// protocol both ways unchanged.
+func TestConnect6OverBotzone(t *testing.T) {
+	dir := t.TempDir()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := connect6.Game{}
+	opening := []string{"J10", "K10L10", "J11J12"} // White to move; opening[:2]: Black to move
+	in := func() engine.Player {
+		p, _ := g.NewPlayer(g.DefaultWeights(), engine.Limits{Depth: 2, Width: 10})
+		return p
+	}
+	for _, mode := range []string{"eof", "json", "keep"} {
+		path := filepath.Join(dir, "c6-"+mode+".sh")
+		os.WriteFile(path, []byte(fmt.Sprintf("#!/bin/sh\n%s=%s %s=connect6 exec %q\n", fakeBotEnv, mode, fakeBotGameEnv, self)), 0o755)
+		spec := ExternalSpec{Argv: []string{path}, MoveTime: 5 * time.Second, Protocol: Botzone,
+			BotzoneJSON: mode == "json", BotzoneKeepRunning: mode == "keep"}
+		for _, open := range [][]string{opening, opening[:2]} { // the engine is White, then Black
+			const plies = 9
+			want, err := engine.PlayGame(context.Background(), mustBoard(t, g), in(), in(), engine.RefereeOptions{Opening: open, MaxPlies: plies})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ext := NewExternal(spec, g)
+			black, white := in(), engine.Player(ext)
+			if len(open)%2 == 0 {
+				black, white = ext, in()
+			}
+			got, err := engine.PlayGame(context.Background(), mustBoard(t, g), black, white, engine.RefereeOptions{Opening: open, MaxPlies: plies, Forfeit: true})
+			ext.Close()
+			if err != nil || got.Forfeit != "" {
+				t.Fatalf("%s, opening %v: %v %s\n%s", mode, open, err, got.Forfeit, got.BlackLog+got.WhiteLog)
+			}
+			if strings.Join(got.Moves, " ") != strings.Join(want.Moves, " ") {
+				t.Fatalf("%s, opening %v: through Botzone %v, in process %v", mode, open, got.Moves, want.Moves)
+			}
+		}
+	}
+	if err := CheckProtocol(g, Botzone); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckProtocol(gomoku.Game{}, Botzone); err == nil || !strings.Contains(err.Error(), "gomoku engines speak gomocup") {
+		t.Fatalf("gomoku over Botzone: %v", err)
+	}
+	if (&ExternalSpec{}).AcceptsOpenings("connect6") || !(&ExternalSpec{Protocol: Botzone}).AcceptsOpenings("connect6") {
+		t.Fatal("SAU engines cannot take openings; Botzone engines can")
+	}
+}
+
+func mustBoard(t *testing.T, g engine.Game) engine.Board {
+	t.Helper()
+	b, err := g.NewBoard(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // TestGomocupBoardOrder: a BOARD position is judged as a position, whatever the order of

@@ -11,13 +11,13 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"evotune/engine"
-	"evotune/engine/amazons"
 	"evotune/engine/gomoku"
 )
 
@@ -63,6 +63,69 @@ type ExternalSpec struct {
 	// StartupTime is how long the engine may take to start and answer its handshake,
 	// apart from its move clock (0 = StartupAllowance).
 	StartupTime time.Duration `json:",omitempty"`
+	// Protocol is the protocol the engine speaks: Gomocup, SAU or Botzone; "" is the
+	// game's default (DefaultProtocol). CheckProtocol tells which a game's engines can speak.
+	Protocol string `json:",omitempty"`
+}
+
+// The protocols external engines speak (ExternalSpec.Protocol).
+const (
+	// Gomocup is the Gomocup (Piskvork) protocol: gomoku.
+	Gomocup = "gomocup"
+	// SAU is the SAU / computer-olympiad text protocol: connect6; it cannot start an engine
+	// from an opening holding stones of its own colour.
+	SAU = "sau"
+	// Botzone is Botzone's bot interaction (simple or JSON, per move or keep-running): the
+	// Amazons and ConnectSix (any board whose type implements BotzoneBoard). Every turn
+	// carries the game's whole history, so an engine starts from any opening.
+	Botzone = "botzone"
+)
+
+// DefaultProtocol is the protocol a game's external engines speak unless told otherwise:
+// Gomocup for gomoku, SAU for connect6, Botzone for amazons ("" for a game with none).
+func DefaultProtocol(game string) string {
+	switch game {
+	case "gomoku":
+		return Gomocup
+	case "connect6":
+		return SAU
+	case "amazons":
+		return Botzone
+	}
+	return ""
+}
+
+// CheckProtocol returns nil when external engines of g can speak protocol p ("" = the
+// default), else an error naming the protocols they can speak: the game's default, and
+// Botzone for every game whose board implements BotzoneBoard.
+func CheckProtocol(g engine.Game, p string) error {
+	ok := []string{DefaultProtocol(g.Name())}
+	if b, err := g.NewBoard(0); err == nil {
+		if _, bz := b.(BotzoneBoard); bz && ok[0] != Botzone {
+			ok = append(ok, Botzone)
+		}
+	}
+	if p == "" || slices.Contains(ok, p) {
+		return nil
+	}
+	return fmt.Errorf("protocol %q: %s engines speak %s", p, g.Name(), strings.Join(ok, " or "))
+}
+
+// ProtocolFor is the protocol the spec's engine speaks in a game of game: Protocol, or
+// the game's default.
+func (s ExternalSpec) ProtocolFor(game string) string {
+	if s.Protocol != "" {
+		return s.Protocol
+	}
+	return DefaultProtocol(game)
+}
+
+// AcceptsOpenings reports whether the engine can be started from any opening of the game:
+// Gomocup (BOARD) and Botzone (the full history) can; SAU cannot hand an engine moves of its
+// own colour, so games with such an engine start from the empty board. A nil spec is a
+// built-in engine, which can.
+func (s *ExternalSpec) AcceptsOpenings(game string) bool {
+	return s == nil || s.ProtocolFor(game) != SAU
 }
 
 // WeightsPlaceholder is replaced in an engine's arguments by the path of its weights file
@@ -147,17 +210,12 @@ func Probe(ctx context.Context, spec ExternalSpec, g engine.Game, board int) err
 	return nil
 }
 
-// AcceptsOpenings reports whether the game's protocol can start an external engine from
-// any opening: Gomocup (BOARD) and Botzone (the full history) can; the SAU protocol cannot
-// hand an engine moves of its own colour, so Connect6 games with external engines start
-// from the empty board.
-func AcceptsOpenings(game string) bool { return game != "connect6" }
-
 // Name is how the engine is named in results: "cmd:PATH ARGS".
 func (s ExternalSpec) Name() string { return "cmd:" + strings.Join(s.Argv, " ") }
 
-// External is an engine.Player backed by a program speaking the game's protocol (Gomocup
-// for gomoku, SAU for connect6, Botzone for amazons). One External plays one game; Close
+// External is an engine.Player backed by a program speaking its protocol
+// (ExternalSpec.Protocol: by default Gomocup for gomoku, SAU for connect6, Botzone for
+// amazons). One External plays one game; Close
 // ends the program. Its errors (a crash, no answer in time, a malformed answer) make the
 // referee score a forfeit when RefereeOptions.Forfeit is set.
 type External struct {
@@ -462,15 +520,15 @@ func (e *External) Move(ctx context.Context, b engine.Board) (string, engine.Sea
 	deadline := start.Add(budget + e.spec.Overhead)
 	var m string
 	var err error
-	switch e.game.Name() {
-	case "gomoku":
+	switch p := e.spec.ProtocolFor(e.game.Name()); p {
+	case Gomocup:
 		m, err = e.gomocupMove(ctx, b, hist, deadline, budget)
-	case "connect6":
+	case SAU:
 		m, err = e.sauMove(ctx, b, hist, deadline)
-	case "amazons":
+	case Botzone:
 		m, err = e.botzoneMove(ctx, b, hist, deadline)
 	default:
-		err = fmt.Errorf("no protocol for %s", e.game.Name())
+		err = fmt.Errorf("no protocol %q for %s", p, e.game.Name())
 	}
 	el := time.Since(e.thinkStart) // start-up handshakes are not thinking time
 	e.used += el
@@ -499,10 +557,10 @@ func (e *External) Close() error {
 		e.fullMu.Unlock()
 		return nil
 	}
-	switch e.game.Name() {
-	case "gomoku":
+	switch e.spec.ProtocolFor(e.game.Name()) {
+	case Gomocup:
 		e.send("END")
-	case "connect6":
+	case SAU:
 		e.send("quit")
 	}
 	e.stdin.Close()
@@ -686,8 +744,8 @@ func (e *External) Reuse() bool {
 	e.logMu.Unlock()
 	e.used, e.known, e.bzData, e.bzGlobal = 0, nil, "", ""
 	if e.cmd != nil {
-		switch e.game.Name() {
-		case "gomoku", "connect6":
+		switch e.spec.ProtocolFor(e.game.Name()) {
+		case Gomocup, SAU:
 			e.newGame = true
 		default:
 			e.stop()
@@ -707,8 +765,8 @@ func (e *External) stop() {
 // SwapAnswer implements SwapChooser over Gomocup's SWAP2BOARD: the opening stones so far
 // (x,y lines), DONE; the answer is SWAP or stones "x,y x,y …". Gomoku only.
 func (e *External) SwapAnswer(ctx context.Context, b engine.Board) (bool, []string, error) {
-	if e.game.Name() != "gomoku" {
-		return false, nil, fmt.Errorf("%s: swap openings are Gomoku's", e.spec.Name())
+	if e.spec.ProtocolFor(e.game.Name()) != Gomocup {
+		return false, nil, fmt.Errorf("%s: swap openings are Gomocup's (gomoku)", e.spec.Name())
 	}
 	n := b.Size()
 	if e.cmd == nil {
@@ -860,7 +918,7 @@ func (e *External) sauHandshake(ctx context.Context) error {
 	return err
 }
 
-// ---- Botzone (Amazons) ----
+// ---- Botzone (Amazons, ConnectSix) ----
 
 // botzoneMove runs the program once for this move, as Botzone does without keep-running:
 // the full input (simple interaction: the turn number, requests and responses
@@ -873,14 +931,18 @@ func (e *External) botzoneMove(ctx context.Context, b engine.Board, hist []strin
 	if err != nil {
 		return "", err
 	}
+	rb, ok := ref.(BotzoneBoard)
+	if !ok {
+		return "", fmt.Errorf("Botzone does not play %s", e.game.Name())
+	}
+	n := rb.BotzoneFields()
 	var bz []string
 	for _, m := range hist {
-		p := ref.(*amazons.Board).Position()
-		mv, err := p.ParseMove(m)
+		s, err := rb.BotzoneMove(m)
 		if err != nil {
 			return "", err
 		}
-		bz = append(bz, p.BotzoneString(mv))
+		bz = append(bz, s)
 		if err := ref.Play(m); err != nil {
 			return "", err
 		}
@@ -888,7 +950,7 @@ func (e *External) botzoneMove(ctx context.Context, b engine.Board, hist []strin
 	me := len(hist) % 2
 	var reqs, resps []string
 	if me == 0 {
-		reqs = append(reqs, noMove)
+		reqs = append(reqs, botzoneNoMove(n))
 	}
 	for i, m := range bz {
 		if i%2 == me {
@@ -902,7 +964,7 @@ func (e *External) botzoneMove(ctx context.Context, b engine.Board, hist []strin
 		// Keep-running: the bot is alive and knows the game; send the new request only.
 		req := bz[len(bz)-1]
 		if e.spec.BotzoneJSON {
-			r, _ := parseBotzoneRequest(req)
+			r, _ := parseBotzone(req, n)
 			raw, _ := json.Marshal(r)
 			req = string(raw)
 		}
@@ -922,7 +984,7 @@ func (e *External) botzoneMove(ctx context.Context, b engine.Board, hist []strin
 	}
 	var input string
 	if e.spec.BotzoneJSON {
-		input = botzoneJSONInput(reqs, resps, e.bzData, e.bzGlobal, e.spec.MoveTime)
+		input = botzoneJSONInput(reqs, resps, n, e.bzData, e.bzGlobal, e.spec.MoveTime)
 	} else {
 		var sb strings.Builder
 		fmt.Fprintf(&sb, "%d\n", len(reqs))
@@ -949,9 +1011,9 @@ func (e *External) botzoneMove(ctx context.Context, b engine.Board, hist []strin
 // first line that is a move; after a simple-interaction answer of a bot that exits, the
 // lines that follow it are its debug, data and globaldata.
 func (e *External) botzoneAnswer(ctx context.Context, b engine.Board, deadline time.Time, keep bool) (string, error) {
-	p := b.(*amazons.Board).Position()
-	var mv amazons.Move
-	var rest []string // what followed the answer, for data and globaldata
+	bb := b.(BotzoneBoard)
+	n := bb.BotzoneFields()
+	var move string
 	if e.spec.BotzoneJSON {
 		var out botzoneOutput
 		if _, err := e.read(ctx, deadline, func(l string) bool {
@@ -960,35 +1022,35 @@ func (e *External) botzoneAnswer(ctx context.Context, b engine.Board, deadline t
 		}); err != nil {
 			return "", err
 		}
-		move, err := out.move()
+		r, err := out.move(n)
+		if err == nil {
+			move, err = bb.ParseBotzoneMove(r.String())
+		}
 		if err != nil {
 			return "", fmt.Errorf("protocol violation: %w", err)
 		}
-		if mv, err = p.ParseMove(move); err != nil {
-			return "", fmt.Errorf("protocol violation: %w", err)
-		}
 		e.bzData, e.bzGlobal = out.Data, out.GlobalData
-	} else {
-		if _, err := e.read(ctx, deadline, func(l string) bool {
-			m, err := p.ParseMove(l)
-			mv = m
-			return err == nil
-		}); err != nil {
-			return "", err
-		}
-		if keep {
-			return p.MoveString(mv), nil
-		}
-		rest = e.drain(100 * time.Millisecond)
-		e.bzData, e.bzGlobal = "", ""
-		if len(rest) > 1 {
-			e.bzData = rest[1]
-		}
-		if len(rest) > 2 {
-			e.bzGlobal = strings.Join(rest[2:], " ")
-		}
+		return move, nil
 	}
-	return p.MoveString(mv), nil
+	if _, err := e.read(ctx, deadline, func(l string) bool {
+		m, err := bb.ParseBotzoneMove(l)
+		move = m
+		return err == nil
+	}); err != nil {
+		return "", err
+	}
+	if keep {
+		return move, nil
+	}
+	rest := e.drain(100 * time.Millisecond) // what followed the answer: debug, data, globaldata
+	e.bzData, e.bzGlobal = "", ""
+	if len(rest) > 1 {
+		e.bzData = rest[1]
+	}
+	if len(rest) > 2 {
+		e.bzGlobal = strings.Join(rest[2:], " ")
+	}
+	return move, nil
 }
 
 // drain waits up to grace for the program to finish writing and returns the lines it
@@ -1010,74 +1072,4 @@ func (e *External) drain(grace time.Duration) []string {
 			return out
 		}
 	}
-}
-
-// botzoneRequest is a Botzone Amazons request or response in the JSON interaction.
-type botzoneRequest struct {
-	X0 int `json:"x0"`
-	Y0 int `json:"y0"`
-	X1 int `json:"x1"`
-	Y1 int `json:"y1"`
-	X2 int `json:"x2"`
-	Y2 int `json:"y2"`
-}
-
-func (r botzoneRequest) String() string {
-	return fmt.Sprintf("%d %d %d %d %d %d", r.X0, r.Y0, r.X1, r.Y1, r.X2, r.Y2)
-}
-
-func parseBotzoneRequest(s string) (botzoneRequest, error) {
-	var r botzoneRequest
-	if _, err := fmt.Sscan(s, &r.X0, &r.Y0, &r.X1, &r.Y1, &r.X2, &r.Y2); err != nil {
-		return r, fmt.Errorf("%q is not six numbers", s)
-	}
-	return r, nil
-}
-
-// botzoneInput is the JSON interaction's input.
-type botzoneInput struct {
-	Requests    []json.RawMessage `json:"requests"`
-	Responses   []json.RawMessage `json:"responses"`
-	Data        string            `json:"data"`
-	GlobalData  string            `json:"globaldata"`
-	TimeLimit   any               `json:"time_limit,omitempty"`
-	MemoryLimit any               `json:"memory_limit,omitempty"`
-}
-
-func botzoneJSONInput(reqs, resps []string, data, global string, moveTime time.Duration) string {
-	in := botzoneInput{Requests: []json.RawMessage{}, Responses: []json.RawMessage{}, Data: data, GlobalData: global,
-		TimeLimit: moveTime.Seconds()}
-	for _, list := range []struct {
-		src []string
-		dst *[]json.RawMessage
-	}{{reqs, &in.Requests}, {resps, &in.Responses}} {
-		for _, m := range list.src {
-			r, _ := parseBotzoneRequest(m)
-			raw, _ := json.Marshal(r)
-			*list.dst = append(*list.dst, raw)
-		}
-	}
-	out, _ := json.Marshal(in)
-	return string(out) + "\n"
-}
-
-// botzoneOutput is the JSON interaction's output; the response is an object with x0…y2
-// or a string of six numbers.
-type botzoneOutput struct {
-	Response   json.RawMessage `json:"response"`
-	Debug      any             `json:"debug,omitempty"`
-	Data       string          `json:"data,omitempty"`
-	GlobalData string          `json:"globaldata,omitempty"`
-}
-
-func (o botzoneOutput) move() (string, error) {
-	var r botzoneRequest
-	if err := json.Unmarshal(o.Response, &r); err == nil {
-		return r.String(), nil
-	}
-	var s string
-	if err := json.Unmarshal(o.Response, &s); err == nil {
-		return s, nil
-	}
-	return "", fmt.Errorf("response %s is neither {x0 … y2} nor a string of six numbers", o.Response)
 }

@@ -150,7 +150,7 @@ func TestBotzoneTranscript(t *testing.T) {
 	in := "1\n" + r1 + "\n"
 	ServeBotzone(context.Background(), cfg, strings.NewReader(in+"garbage line\n"), &kout, &errOut, true)
 	got := outLines(kout.String())
-	if len(got) != 4 || got[1] != KeepRunning || got[3] != KeepRunning || got[2] != noMove {
+	if len(got) != 4 || got[1] != KeepRunning || got[3] != KeepRunning || got[2] != botzoneNoMove(6) {
 		t.Fatalf("keep-running transcript:\n%s", kout.String())
 	}
 	if err := b.Play(got[0]); err != nil {
