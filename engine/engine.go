@@ -285,6 +285,14 @@ type Resetter interface {
 	Reset(w Weights) error
 }
 
+// LimitSetter is implemented by players whose search limits can change between the moves
+// of a game while their search state (the transposition table) is kept, as an engine under
+// a clock keeps its hash table from move to move. The error names invalid limits (as
+// NewPlayer's); the player is then unchanged.
+type LimitSetter interface {
+	SetLimits(lim Limits) error
+}
+
 // OpeningBook is implemented by games with a built-in set of standard openings.
 type OpeningBook interface {
 	// BuiltinOpenings returns the standard openings for a size×size board (0 = default),

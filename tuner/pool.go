@@ -78,6 +78,47 @@ func (w *LocalWorker) Play(ctx context.Context, setup GameSetup, t GameTask) (en
 // Close ends the worker's external engine processes; the worker stays usable.
 func (w *LocalWorker) Close() { closeSlots(&w.players) }
 
+// idle holds the worker pool's LocalWorkers between batches, so that their engine processes
+// outlive a batch as a tournament manager keeps its engines for the whole tournament (a
+// match or a run is many batches: its SPRT, checkpoints, racing rounds, SPSA steps).
+// PlayBatch takes its workers from it and gives them back; CloseIdleWorkers ends them.
+var idle struct {
+	sync.Mutex
+	ws []*LocalWorker
+}
+
+// takeWorker returns an idle worker, or a new one.
+func takeWorker() *LocalWorker {
+	idle.Lock()
+	defer idle.Unlock()
+	if n := len(idle.ws); n > 0 {
+		w := idle.ws[n-1]
+		idle.ws = idle.ws[:n-1]
+		return w
+	}
+	return &LocalWorker{}
+}
+
+// putWorker keeps w for the next batch.
+func putWorker(w *LocalWorker) {
+	idle.Lock()
+	idle.ws = append(idle.ws, w)
+	idle.Unlock()
+}
+
+// CloseIdleWorkers ends the engine processes the worker pool keeps between batches
+// (external engines of a match or run). Call it when the games are over; the pool stays
+// usable (its next batch starts new processes).
+func CloseIdleWorkers() {
+	idle.Lock()
+	ws := idle.ws
+	idle.ws = nil
+	idle.Unlock()
+	for _, w := range ws {
+		w.Close()
+	}
+}
+
 // PlayLocal plays one task in this process with fresh players; it is PlayBatch of one
 // task without a Runner.
 func PlayLocal(ctx context.Context, setup GameSetup, t GameTask) (engine.GameRecord, error) {
@@ -89,7 +130,8 @@ func PlayLocal(ctx context.Context, setup GameSetup, t GameTask) (engine.GameRec
 // PlayBatch plays every task on `workers` goroutines and returns the records in task
 // order. Each game starts with players in a fresh state (new, or reset: fresh
 // transposition tables), so a record never depends on which worker played it or what it
-// played before. done is called after each
+// played before. External engine processes are kept from batch to batch (see
+// CloseIdleWorkers). done is called after each
 // game (from worker goroutines). The first error (an illegal move, a cancelled context)
 // stops the batch and is returned.
 func PlayBatch(parent context.Context, setup GameSetup, tasks []GameTask, workers int, done func()) ([]engine.GameRecord, error) {
@@ -115,8 +157,8 @@ func PlayBatch(parent context.Context, setup GameSetup, tasks []GameTask, worker
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var lw LocalWorker // its players reused across this goroutine's games
-			defer lw.Close()
+			lw := takeWorker() // its players and engine processes reused across games and batches
+			defer putWorker(lw)
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(tasks) || ctx.Err() != nil {

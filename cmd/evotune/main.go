@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"errors"
+	"evotune/tuner"
 	"fmt"
 	"os"
 	"os/signal"
@@ -35,6 +36,7 @@ func main() {
 	}()
 	root := newRootCmd()
 	err := root.ExecuteContext(ctx)
+	tuner.CloseIdleWorkers() // the external engines kept between batches
 	if stopProfile != nil {
 		stopProfile()
 	}

@@ -47,7 +47,7 @@ func run(t *testing.T, dir string, args ...string) (string, string, int) {
 }
 
 // writeFile writes body to dir/name and returns the path.
-func writeFile(t *testing.T, dir, name, body string) string {
+func writeFile(t testing.TB, dir, name, body string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {

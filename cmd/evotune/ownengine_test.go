@@ -171,7 +171,7 @@ func TestOwnEngineTunes(t *testing.T) {
 // toyEngine builds the test engine (testdata/pbrain-toy, a Gomocup engine reading its
 // parameters from a file) into dir, writes its layout to dir/toy.yaml (4 genes, defaults
 // far from good) and returns the program's path.
-func toyEngine(t *testing.T, dir string) string {
+func toyEngine(t testing.TB, dir string) string {
 	t.Helper()
 	toy := filepath.Join(dir, "pbrain-toy")
 	if out, err := exec.Command("go", "build", "-o", toy, "./testdata/pbrain-toy").CombinedOutput(); err != nil {

@@ -326,3 +326,14 @@ func (b *Board) ParseBotzoneMove(s string) (string, error) {
 	}
 	return b.pos.MoveString(mv), nil
 }
+
+// SetLimits changes the search limits of the next moves and keeps the transposition table
+// (engine.LimitSetter); the error names invalid limits, as NewPlayer's.
+func (pl *Player) SetLimits(lim engine.Limits) error {
+	lim, err := engine.PlayerLimits(lim, Game{}.DefaultLimits())
+	if err != nil {
+		return err
+	}
+	pl.lim = lim
+	return nil
+}

@@ -461,3 +461,14 @@ func (Game) BuiltinOpenings(size int) []engine.NamedOpening {
 	}
 	return out
 }
+
+// SetLimits changes the search limits of the next moves and keeps the transposition table
+// (engine.LimitSetter); the error names invalid limits, as NewPlayer's.
+func (pl *Player) SetLimits(lim engine.Limits) error {
+	lim, err := engine.PlayerLimits(lim, Game{}.DefaultLimits())
+	if err != nil {
+		return err
+	}
+	pl.lim = lim
+	return nil
+}

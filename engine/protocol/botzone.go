@@ -71,6 +71,7 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 	noMove := botzoneNoMove(n)
 	jsonNoMove, _ := json.Marshal(botzoneOutput{Response: mustJSON(make(bzMove, n).none())})
 	ls := newLines(in)
+	var ss session       // the player of the game in play, kept between keep-running turns
 	var history []string // all moves in Botzone form, Black's first
 	var blackFirst bool  // whether evotune is Black
 	answered := false    // whether this process has answered before
@@ -85,7 +86,7 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 				// interaction, where a process plays one turn) runs from the process's start.
 				budget = max(budget-time.Since(processStart)-launchAllowance, time.Millisecond)
 			}
-			m, _, err = think(ctx, cfg, b, budget)
+			m, _, err = ss.think(ctx, cfg, b, budget)
 		}
 		answered = true
 		if err == nil {
@@ -124,6 +125,7 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 			switch {
 			case json.Unmarshal([]byte(line), &in) == nil && in.Requests != nil:
 				history = history[:0]
+				ss.newGame(cfg) // a full input: the game from its start
 				var msgs []string
 				for i, r := range in.Requests {
 					q, err := botzoneFromJSON(r, n)
@@ -181,6 +183,7 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 		}
 		if n, err := strconv.Atoi(line); err == nil { // a full simple-interaction input
 			history = history[:0]
+			ss.newGame(cfg)
 			var reqs []string
 			for i := 0; i < 2*n-1; i++ {
 				l, ok := ls.next()

@@ -54,6 +54,10 @@ func TestMain(m *testing.M) {
 		ServeBotzone(context.Background(), fakeBotConfig(), bytes.NewReader(in), &out, io.Discard, false)
 		fmt.Printf("%sdebug line\nd%d\nglobal\n", out.String(), n)
 		os.Exit(0)
+	case "gomocup": // evotune's Gomocup engine at depth 3, no clock
+		g := gomoku.Game{}
+		ServeGomocup(context.Background(), Config{Game: g, Weights: g.DefaultWeights(), Limits: engine.Limits{Depth: 4, Width: 12}}, os.Stdin, os.Stdout)
+		os.Exit(0)
 	case "keep":
 		ServeBotzone(context.Background(), fakeBotConfig(), os.Stdin, os.Stdout, io.Discard, true)
 		os.Exit(0)
@@ -244,6 +248,51 @@ func mustBoard(t *testing.T, g engine.Game) engine.Board {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestServerGameIsInProcessGame: evotune's engine served over Gomocup keeps its player (and
+// transposition table) through a game and starts the next game (RESTART) exactly fresh, as
+// the in-process player does: three games in one process, at depth 3 where the table
+// changes the search, are the in-process games move for move.
+func TestServerGameIsInProcessGame(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "gomocup.sh")
+	os.WriteFile(path, []byte(fmt.Sprintf("#!/bin/sh\n%s=gomocup exec %q\n", fakeBotEnv, self)), 0o755)
+	g := gomoku.Game{}
+	ext := NewExternal(ExternalSpec{Argv: []string{path}, MoveTime: 10 * time.Second}, g)
+	defer ext.Close()
+	in, _ := g.NewPlayer(g.DefaultWeights(), engine.Limits{Depth: 4, Width: 12})
+	fresh := func() engine.Player {
+		p, _ := g.NewPlayer(g.DefaultWeights(), engine.Limits{Depth: 4, Width: 12})
+		return p
+	}
+	for i, open := range [][]string{{"h8", "h9", "j10"}, {"g7", "h8", "j8", "h9"}, {"h8", "i9", "g9"}} {
+		if i > 0 && !ext.Reuse() {
+			t.Fatal("the engine process could not be reused")
+		}
+		in.(engine.Resetter).Reset(g.DefaultWeights())
+		// The served engine plays the side to move after the opening, against a fresh
+		// in-process player; in process, a player kept across games (reset) plays that side.
+		black, white := engine.Player(ext), fresh()
+		inBlack, inWhite := in, fresh()
+		if len(open)%2 == 1 {
+			black, white, inBlack, inWhite = fresh(), ext, fresh(), in
+		}
+		want, err := engine.PlayGame(context.Background(), mustBoard(t, g), inBlack, inWhite, engine.RefereeOptions{Opening: open, MaxPlies: 40})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := engine.PlayGame(context.Background(), mustBoard(t, g), black, white, engine.RefereeOptions{Opening: open, MaxPlies: 40, Forfeit: true})
+		if err != nil || got.Forfeit != "" {
+			t.Fatalf("game %d: %v %s", i, err, got.Forfeit)
+		}
+		if strings.Join(got.Moves, " ") != strings.Join(want.Moves, " ") {
+			t.Fatalf("game %d from %v:\nthrough Gomocup %v\nin process      %v", i, open, got.Moves, want.Moves)
+		}
+	}
 }
 
 // TestGomocupBoardOrder: a BOARD position is judged as a position, whatever the order of

@@ -16,6 +16,7 @@ import (
 // gomocup is the state of one Gomocup session.
 type gomocup struct {
 	cfg      Config
+	session  session // the player of the game in play
 	out      io.Writer
 	size     int
 	rule     gomoku.Rule
@@ -56,6 +57,7 @@ func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) 
 				continue
 			}
 			s.size, s.stones, s.started = n, nil, true
+			s.session.newGame(cfg)
 			writeLine(out, "OK")
 		case "RECTSTART":
 			w, h, ok := strings.Cut(arg, ",")
@@ -66,9 +68,11 @@ func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) 
 				continue
 			}
 			s.size, s.stones, s.started = wi, nil, true
+			s.session.newGame(cfg)
 			writeLine(out, "OK")
 		case "RESTART":
 			s.stones = nil
+			s.session.newGame(cfg)
 			writeLine(out, "OK")
 		case "INFO":
 			s.info(arg)
@@ -349,7 +353,7 @@ func (s *gomocup) play(ctx context.Context) {
 		writeLine(s.out, "ERROR %v", err)
 		return
 	}
-	m, st, err := think(ctx, s.cfg, b, s.cfg.budgetFor(s.budget()))
+	m, st, err := s.session.think(ctx, s.cfg, b, s.cfg.budgetFor(s.budget()))
 	if err != nil {
 		writeLine(s.out, "ERROR %v", err)
 		return

@@ -94,14 +94,37 @@ func (l *lines) untilDone() ([]string, bool) {
 	}
 }
 
+// session is a server's player for the game in play: made at the game's first move and
+// kept from move to move with its transposition table (its limits set per move:
+// engine.LimitSetter), as evotune's in-process players and real engines keep theirs, so a
+// game through a protocol is the game played in process; newGame makes it exactly fresh
+// (engine.Resetter). The zero value is ready.
+type session struct {
+	p engine.Player
+}
+
+// newGame starts a new game: the next move's search starts from an empty table.
+func (s *session) newGame(cfg Config) {
+	if r, ok := s.p.(engine.Resetter); !ok || r.Reset(cfg.Weights) != nil {
+		s.p = nil
+	}
+}
+
 // think returns the engine's move on b within a per-move time budget (0 = none; see
 // Config.limits) and the search's statistics.
-func think(ctx context.Context, cfg Config, b engine.Board, budget time.Duration) (string, engine.SearchStats, error) {
-	p, err := cfg.Game.NewPlayer(cfg.Weights, cfg.limits(budget))
-	if err != nil {
-		return "", engine.SearchStats{}, err
+func (s *session) think(ctx context.Context, cfg Config, b engine.Board, budget time.Duration) (string, engine.SearchStats, error) {
+	lim := cfg.limits(budget)
+	if ls, ok := s.p.(engine.LimitSetter); !ok || ls.SetLimits(lim) != nil {
+		s.p = nil
 	}
-	m, st, err := p.Move(ctx, b)
+	if s.p == nil {
+		p, err := cfg.Game.NewPlayer(cfg.Weights, lim)
+		if err != nil {
+			return "", engine.SearchStats{}, err
+		}
+		s.p = p
+	}
+	m, st, err := s.p.Move(ctx, b)
 	if err == nil && cfg.Log != nil {
 		fmt.Fprintln(cfg.Log, Info(st))
 	}

@@ -54,11 +54,12 @@ func ServeSAU(ctx context.Context, cfg Config, in io.Reader, out io.Writer) erro
 	ls := newLines(in)
 	var b engine.Board
 	var me engine.Color
+	var ss session // the player of the game in play
 	respond := func() {
 		if b == nil || b.Outcome() != engine.Ongoing || b.ToMove() != me {
 			return
 		}
-		m, _, err := think(ctx, cfg, b, cfg.budgetFor(0))
+		m, _, err := ss.think(ctx, cfg, b, cfg.budgetFor(0))
 		if err == nil {
 			err = b.Play(m)
 		}
@@ -86,6 +87,7 @@ func ServeSAU(ctx context.Context, cfg Config, in io.Reader, out io.Writer) erro
 			writeLine(out, "name %s", cfg.Name)
 		case f[0] == "new" && len(f) == 2 && (f[1] == "black" || f[1] == "white"):
 			b, _ = connect6.Game{}.NewBoard(0)
+			ss.newGame(cfg)
 			me = engine.Black
 			if f[1] == "white" {
 				me = engine.White
