@@ -2,7 +2,9 @@ package main
 
 import (
 	"database/sql"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -165,6 +167,32 @@ func TestOwnEngineTunes(t *testing.T) {
 	// The stored run resumes only where its engine is allowed again.
 	if _, stderr, code := run(t, dir, "resume", "1", "--db", "toy.db"); code == 0 || !strings.Contains(stderr, "nothing to resume") {
 		t.Errorf("resume of a finished run: exit %d, %s", code, stderr)
+	}
+	// The dashboard shows the run as an outside engine's: measured against the layout's
+	// defaults, genes by the layout's names with its defaults.
+	port := freePort(t)
+	_, sout := start(t, dir, "serve", "--db", "toy.db", "--addr", "127.0.0.1:"+strconv.Itoa(port))
+	waitFor(t, sout, "dashboard of")
+	resp, err := http.Get("http://127.0.0.1:" + strconv.Itoa(port) + "/api/runs/1/genes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var view struct {
+		Run struct {
+			Outside bool `json:"outside"`
+		} `json:"run"`
+		Genes []struct {
+			Name    string  `json:"name"`
+			Default float64 `json:"default"`
+		} `json:"genes"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&view)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(view.Run.Outside, view.Genes); got != "true [{attack 1} {defence 0.05} {centre 3} {base 1.5}]" {
+		t.Errorf("dashboard genes of the outside run: %s", got)
 	}
 }
 

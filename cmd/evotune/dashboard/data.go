@@ -38,6 +38,9 @@ type RunItem struct {
 	CreatedAt       string   `json:"created_at"`
 	UpdatedAt       string   `json:"updated_at"`
 	Error           *string  `json:"error"`
+	// Outside is true for a run that tuned an outside engine from a layout file: its
+	// baseline is the layout's defaults, not the paper's weights.
+	Outside bool `json:"outside"`
 }
 
 // Elo is a strength estimate against the paper's weights: Elo and the half-width of its
@@ -189,6 +192,12 @@ func runItem(r db.Run) RunItem {
 	if r.Error != "" {
 		s := string(r.Error)
 		it.Error = &s
+	}
+	var cfg struct {
+		Layout json.RawMessage `json:"layout"`
+	}
+	if json.Unmarshal([]byte(r.Config), &cfg) == nil && len(cfg.Layout) > 0 && string(cfg.Layout) != "null" {
+		it.Outside = true
 	}
 	if r.Verification != "" {
 		var v struct {

@@ -112,7 +112,8 @@ func FitnessPlot(v RunView) (*plot.Plot, error) {
 	return p, nil
 }
 
-// EloPlot draws the champion's held-out Elo against the paper's weights with its 95%
+// EloPlot draws the champion's held-out Elo against the paper's weights (an outside
+// engine's run: the layout's defaults) with its 95%
 // interval at every checkpoint (tune --verify-every) and the final verification, against
 // generations. Infinite estimates (all wins or all losses) are left out.
 func EloPlot(v RunView) (*plot.Plot, error) {
@@ -139,7 +140,11 @@ func EloPlot(v RunView) (*plot.Plot, error) {
 		return nil, fmt.Errorf("run %d has no finite held-out Elo yet (tune --verify-every N checks the champion every N generations; the final verification comes at the end)", v.Run.ID)
 	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s (%s): held-out Elo of the champion vs the paper's weights (95%% CI)", v.Run.Name, v.Run.Game)
+	against := "the paper's weights"
+	if v.Run.Outside {
+		against = "the layout's defaults"
+	}
+	p.Title.Text = fmt.Sprintf("%s (%s): held-out Elo of the champion vs %s (95%% CI)", v.Run.Name, v.Run.Game, against)
 	p.X.Label.Text, p.Y.Label.Text = "generation", "Elo"
 	eb := struct {
 		plotter.XYs

@@ -39,10 +39,14 @@ function link(href, text) { return el('a', { href: href, text: text }); }
 function runHref(id) { return '#/run/' + Number(id); }
 function lineageHref(run, ind) { return '#/run/' + Number(run) + '/lineage/' + encodeURIComponent(ind); }
 
+// base names what a run's candidates were measured against: the paper's weights, or an
+// outside engine's layout defaults (long: in sentences; short: in axis labels).
+function base(run) { return run.outside ? { long: 'the layout\'s defaults', short: 'default' } : { long: 'the paper\'s weights', short: 'paper' }; }
+
 function fmt(x, d) { return x === null || x === undefined ? '—' : Number(x).toFixed(d); }
 function fmtElo(e) {
   if (!e) return '—';
-  if (e.games === 0) return 'not measured (the champion is the paper\'s weights)';
+  if (e.games === 0) return 'not measured (the champion is the baseline itself)';
   if (e.elo === null) return 'unbounded (all wins or all losses), ' + e.games + ' games';
   const s = (e.elo >= 0 ? '+' : '') + e.elo.toFixed(1);
   const ci = e.elo_ci95 === null ? '' : ' ± ' + e.elo_ci95.toFixed(1);
@@ -181,14 +185,14 @@ async function viewRun(id) {
         { label: '−95%', stroke: 'rgba(51,136,51,0.3)' }, { label: '+95%', stroke: 'rgba(51,136,51,0.3)' }];
       const band = { bands: [{ series: [3, 2], fill: 'rgba(51,136,51,0.12)' }] };
       if (cps.length) {
-        chart(charts, 'elo', 'Held-out Elo of the champion against the paper\'s weights (tune --verify-every)',
+        chart(charts, 'elo', 'Held-out Elo of the champion against ' + base(v.run).long + ' (tune --verify-every)',
           [cps.map(p => p.generation), ce, clo, chi], eloSeries, { ylabel: 'Elo', uplot: band });
         chart(charts, 'elo-time', 'The same against wall time',
           [cps.map(p => p.elapsed_ms / 3600000), ce, clo, chi], eloSeries, { xlabel: 'hours', ylabel: 'Elo', uplot: band,
             xvalues: (u, vals) => vals.map(h => h < 0.05 ? (h * 3600).toFixed(0) + ' s' : h < 2 ? (h * 60).toFixed(1) + ' min' : h.toFixed(1) + ' h') });
       } else { // two empty charts would look like a measurement of nothing
         charts.append(el('p', { class: 'muted', 'data-chart': 'elo-none', text: 'No held-out Elo during the run: ' +
-          (g.some(p => p.checkpoint) ? 'its checkpoints measured only the paper\'s weights.' : 'tune --verify-every N measures the champion every N generations.') }));
+          (g.some(p => p.checkpoint) ? 'its checkpoints measured only ' + base(v.run).long + '.' : 'tune --verify-every N measures the champion every N generations.') }));
       }
       chart(charts, 'diversity', spsa ? 'Distance between θ+ and θ− (the perturbation 2·c_k, normalised gene distance)'
         : 'Diversity (mean normalised gene distance)', [x, g.map(p => p.diversity)],
@@ -241,8 +245,9 @@ async function viewGenes(id) {
   const v = await getJSON('/api/runs/' + id + '/genes');
   return () => {
     const out = runHeader(v.run);
+    const b = base(v.run).short;
     out.push(el('p', { class: 'muted', text: 'Each gene of the generation\'s best individual (line) and the population\'s range (band), ' +
-      'relative to the paper\'s value: value ÷ paper on a log axis for log-scale genes, value − paper otherwise.' }));
+      'relative to ' + base(v.run).long + ': value ÷ ' + b + ' on a log axis for log-scale genes, value − ' + b + ' otherwise.' }));
     const box = el('div', { class: 'genes', id: 'genes' });
     out.push(box);
     out.after = [() => {
@@ -251,12 +256,12 @@ async function viewGenes(id) {
         const ratio = gene.scale === 'log' && gene.default > 0 && pos(v.min[i]) && pos(v.best[i]);
         const tr = x => x === null ? null : ratio ? x / gene.default : x - gene.default;
         const data = [v.generations, v.best[i].map(tr), v.min[i].map(tr), v.max[i].map(tr)];
-        const title = gene.name + ' (paper ' + gene.default + ', ' + (ratio ? '÷ paper, log' : '− paper') + ')';
+        const title = gene.name + ' (' + b + ' ' + gene.default + ', ' + (ratio ? '÷ ' + b + ', log' : '− ' + b) + ')';
         const holder = el('div', { class: 'gene', 'data-gene': gene.name });
         box.append(holder);
         chart(holder, 'gene:' + gene.name, title, data,
           [{ label: 'best', stroke: '#c33', width: 2 }, { label: 'min', stroke: 'rgba(51,102,204,0.4)' }, { label: 'max', stroke: 'rgba(51,102,204,0.4)' }],
-          { ylabel: ratio ? 'value ÷ paper' : 'value − paper', uplot: { width: 330, height: 190, legend: { show: false },
+          { ylabel: ratio ? 'value ÷ ' + b : 'value − ' + b, uplot: { width: 330, height: 190, legend: { show: false },
             scales: { x: { time: false }, y: ratio ? { distr: 3 } : {} }, bands: [{ series: [3, 2], fill: 'rgba(51,102,204,0.12)' }] } });
       });
     }];
