@@ -404,11 +404,13 @@ func (c *Config) Validate() error {
 		if err := protocol.CheckProtocol(e.Game, c.EngineProtocol); err != nil {
 			return fmt.Errorf("engine_protocol: %w", err)
 		}
-		if !(&protocol.ExternalSpec{Protocol: c.EngineProtocol}).AcceptsOpenings(c.Game) {
-			return fmt.Errorf("engine_protocol: %s engines speak SAU by default, which cannot start them from an opening, so every game would start from the empty board and deterministic engines would replay one game: tune them over Botzone (--engine-protocol botzone, ConnectSix's \"x0 y0 x1 y1\" moves)", c.Game)
+		spec := protocol.ExternalSpec{Protocol: c.EngineProtocol}
+		if !spec.AcceptsOpenings(e.Game) {
+			return fmt.Errorf("engine_protocol: %s engines speak %s here, which cannot start them from an opening, so every game would start from the empty board and deterministic engines would replay one game: tune them over %s (--engine-protocol)",
+				c.Game, spec.ProtocolFor(e.Game), openingProtocols(e.Game))
 		}
-		if (c.BotzoneKeepRunning || c.BotzoneJSON) && (&protocol.ExternalSpec{Protocol: c.EngineProtocol}).ProtocolFor(c.Game) != protocol.Botzone {
-			return fmt.Errorf("botzone_keep_running, botzone_json: the engine speaks %s, not Botzone", (&protocol.ExternalSpec{Protocol: c.EngineProtocol}).ProtocolFor(c.Game))
+		if (c.BotzoneKeepRunning || c.BotzoneJSON) && spec.ProtocolFor(e.Game) != protocol.Botzone {
+			return fmt.Errorf("botzone_keep_running, botzone_json: the engine speaks %s, not Botzone", spec.ProtocolFor(e.Game))
 		}
 		for _, v := range []struct {
 			name string
@@ -561,4 +563,15 @@ func checkWholeNumbers(n *yaml.Node, t reflect.Type, key string) error {
 		}
 	}
 	return nil
+}
+
+// openingProtocols lists the protocols g's engines speak that start them from any opening.
+func openingProtocols(g engine.Game) string {
+	var ps []string
+	for _, p := range protocol.Protocols(g) {
+		if (&protocol.ExternalSpec{Protocol: p}).AcceptsOpenings(g) {
+			ps = append(ps, p)
+		}
+	}
+	return strings.Join(ps, " or ")
 }

@@ -200,7 +200,7 @@ func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
 					continue
 				}
 				opening := t.openings[k]
-				if !o.ext.AcceptsOpenings(t.game.Name()) || !ext.AcceptsOpenings(t.game.Name()) {
+				if !o.ext.AcceptsOpenings(t.game) || !ext.AcceptsOpenings(t.game) {
 					opening = nil // e.g. SAU engines cannot be given their own opening moves
 				}
 				task := GameTask{Black: w, BlackExt: ext, White: o.w, WhiteExt: o.ext, Opening: opening, Depth: d}

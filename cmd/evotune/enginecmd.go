@@ -100,7 +100,7 @@ func runEngine(ctx context.Context, o engineOpts, in io.Reader, out, errOut io.W
 	if err := protocol.CheckProtocol(g, o.proto); err != nil {
 		return fmt.Errorf("--protocol: %w", err)
 	}
-	p := protocol.ExternalSpec{Protocol: o.proto}.ProtocolFor(g.Name())
+	p := protocol.ExternalSpec{Protocol: o.proto}.ProtocolFor(g)
 	if o.keepRunning && p != protocol.Botzone {
 		return fmt.Errorf("--keep-running: Botzone's mode; %s is served over %s", g.Name(), p)
 	}

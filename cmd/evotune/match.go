@@ -130,8 +130,8 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	}
 	tmpl := protocol.ExternalSpec{MoveTime: o.moveTime, GameTime: o.gameTime, Overhead: o.overhead, BotzoneJSON: o.bzJSON,
 		BotzoneKeepRunning: o.bzKeep, StartupTime: o.startup, Protocol: o.proto}
-	if (o.bzJSON || o.bzKeep) && tmpl.ProtocolFor(g.Name()) != protocol.Botzone {
-		return fmt.Errorf("--botzone-json, --botzone-keep-running: %s external engines speak %s here, not Botzone (--engine-protocol botzone)", g.Name(), tmpl.ProtocolFor(g.Name()))
+	if (o.bzJSON || o.bzKeep) && tmpl.ProtocolFor(g) != protocol.Botzone {
+		return fmt.Errorf("--botzone-json, --botzone-keep-running: %s external engines speak %s here, not Botzone (--engine-protocol botzone)", g.Name(), tmpl.ProtocolFor(g))
 	}
 	if o.logDir != "" {
 		if err := os.MkdirAll(o.logDir, 0o755); err != nil {
@@ -174,7 +174,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	}
 	if spec == "" {
 		spec = "random"
-		if !extA.AcceptsOpenings(g.Name()) || !extB.AcceptsOpenings(g.Name()) {
+		if !extA.AcceptsOpenings(g) || !extB.AcceptsOpenings(g) {
 			spec = "none" // the SAU protocol cannot hand an engine its own opening moves
 		}
 	}

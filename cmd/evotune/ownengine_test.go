@@ -331,7 +331,7 @@ func TestOwnEngineBadInput(t *testing.T) {
 		{[]string{"tune", "--layout", "l.yaml", "--engine", "cmd:/nonexistent/engine {a}"}, "cannot run it"},
 		{[]string{"tune", "--layout", "l.yaml", "--game", "amazons", "--engine", "cmd:" + bin + " {a}"}, "--game amazons: the layout l.yaml says game gomoku"},
 		{[]string{"weights", "layout", "--game", "gomoku", "--format", "xml"}, `--format "xml"`},
-		{[]string{"tune", "--layout", "c6.yaml", "--engine", "cmd:" + bin + " {a}"}, "connect6 engines speak SAU by default, which cannot start them from an opening"},
+		{[]string{"tune", "--layout", "c6.yaml", "--engine", "cmd:" + bin + " {a}"}, "connect6 engines speak sau here, which cannot start them from an opening, so every game would start from the empty board and deterministic engines would replay one game: tune them over botzone (--engine-protocol)"},
 		{[]string{"tune", "--layout", "l.yaml", "--engine", "cmd:" + bin + " {a}", "--engine-protocol", "botzone"}, `engine_protocol: protocol "botzone": gomoku engines speak gomocup`},
 		{[]string{"tune", "--layout", "c6.yaml", "--engine", "cmd:" + bin + " {a}", "--engine-protocol", "uci"}, `protocol "uci": connect6 engines speak sau or botzone`},
 		{[]string{"tune", "--layout", "l.yaml", "--engine", "cmd:" + bin + " {a}", "--botzone-keep-running"}, "the engine speaks gomocup, not Botzone"},

@@ -236,7 +236,15 @@ func TestConnect6OverBotzone(t *testing.T) {
 	if err := CheckProtocol(gomoku.Game{}, Botzone); err == nil || !strings.Contains(err.Error(), "gomoku engines speak gomocup") {
 		t.Fatalf("gomoku over Botzone: %v", err)
 	}
-	if (&ExternalSpec{}).AcceptsOpenings("connect6") || !(&ExternalSpec{Protocol: Botzone}).AcceptsOpenings("connect6") {
+	for _, c := range []struct {
+		g    engine.Game
+		want string
+	}{{gomoku.Game{}, "gomocup"}, {gomoku.Game{Rule: gomoku.Renju}, "gomocup"}, {g, "sau botzone"}, {amazons.Game{}, "botzone"}} {
+		if got := strings.Join(Protocols(c.g), " "); got != c.want {
+			t.Errorf("Protocols(%s) = %q, want %q (the default first)", c.g.Name(), got, c.want)
+		}
+	}
+	if (&ExternalSpec{}).AcceptsOpenings(g) || !(&ExternalSpec{Protocol: Botzone}).AcceptsOpenings(g) {
 		t.Fatal("SAU engines cannot take openings; Botzone engines can")
 	}
 }

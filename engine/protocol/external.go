@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,66 +65,6 @@ type ExternalSpec struct {
 	// Protocol is the protocol the engine speaks: Gomocup, SAU or Botzone; "" is the
 	// game's default (DefaultProtocol). CheckProtocol tells which a game's engines can speak.
 	Protocol string `json:",omitempty"`
-}
-
-// The protocols external engines speak (ExternalSpec.Protocol).
-const (
-	// Gomocup is the Gomocup (Piskvork) protocol: gomoku.
-	Gomocup = "gomocup"
-	// SAU is the SAU / computer-olympiad text protocol: connect6; it cannot start an engine
-	// from an opening holding stones of its own colour.
-	SAU = "sau"
-	// Botzone is Botzone's bot interaction (simple or JSON, per move or keep-running): the
-	// Amazons and ConnectSix (any board whose type implements BotzoneBoard). Every turn
-	// carries the game's whole history, so an engine starts from any opening.
-	Botzone = "botzone"
-)
-
-// DefaultProtocol is the protocol a game's external engines speak unless told otherwise:
-// Gomocup for gomoku, SAU for connect6, Botzone for amazons ("" for a game with none).
-func DefaultProtocol(game string) string {
-	switch game {
-	case "gomoku":
-		return Gomocup
-	case "connect6":
-		return SAU
-	case "amazons":
-		return Botzone
-	}
-	return ""
-}
-
-// CheckProtocol returns nil when external engines of g can speak protocol p ("" = the
-// default), else an error naming the protocols they can speak: the game's default, and
-// Botzone for every game whose board implements BotzoneBoard.
-func CheckProtocol(g engine.Game, p string) error {
-	ok := []string{DefaultProtocol(g.Name())}
-	if b, err := g.NewBoard(0); err == nil {
-		if _, bz := b.(BotzoneBoard); bz && ok[0] != Botzone {
-			ok = append(ok, Botzone)
-		}
-	}
-	if p == "" || slices.Contains(ok, p) {
-		return nil
-	}
-	return fmt.Errorf("protocol %q: %s engines speak %s", p, g.Name(), strings.Join(ok, " or "))
-}
-
-// ProtocolFor is the protocol the spec's engine speaks in a game of game: Protocol, or
-// the game's default.
-func (s ExternalSpec) ProtocolFor(game string) string {
-	if s.Protocol != "" {
-		return s.Protocol
-	}
-	return DefaultProtocol(game)
-}
-
-// AcceptsOpenings reports whether the engine can be started from any opening of the game:
-// Gomocup (BOARD) and Botzone (the full history) can; SAU cannot hand an engine moves of its
-// own colour, so games with such an engine start from the empty board. A nil spec is a
-// built-in engine, which can.
-func (s *ExternalSpec) AcceptsOpenings(game string) bool {
-	return s == nil || s.ProtocolFor(game) != SAU
 }
 
 // WeightsPlaceholder is replaced in an engine's arguments by the path of its weights file
@@ -519,16 +458,9 @@ func (e *External) Move(ctx context.Context, b engine.Board) (string, engine.Sea
 	e.thinkStart = start
 	deadline := start.Add(budget + e.spec.Overhead)
 	var m string
-	var err error
-	switch p := e.spec.ProtocolFor(e.game.Name()); p {
-	case Gomocup:
-		m, err = e.gomocupMove(ctx, b, hist, deadline, budget)
-	case SAU:
-		m, err = e.sauMove(ctx, b, hist, deadline)
-	case Botzone:
-		m, err = e.botzoneMove(ctx, b, hist, deadline)
-	default:
-		err = fmt.Errorf("no protocol %q for %s", p, e.game.Name())
+	d, err := e.dialect()
+	if err == nil {
+		m, err = d.move(e, ctx, b, hist, deadline, budget)
 	}
 	el := time.Since(e.thinkStart) // start-up handshakes are not thinking time
 	e.used += el
@@ -557,11 +489,8 @@ func (e *External) Close() error {
 		e.fullMu.Unlock()
 		return nil
 	}
-	switch e.spec.ProtocolFor(e.game.Name()) {
-	case Gomocup:
-		e.send("END")
-	case SAU:
-		e.send("quit")
+	if d, err := e.dialect(); err == nil && d.bye() != "" {
+		e.send("%s", d.bye())
 	}
 	e.stdin.Close()
 	select {
@@ -744,10 +673,9 @@ func (e *External) Reuse() bool {
 	e.logMu.Unlock()
 	e.used, e.known, e.bzData, e.bzGlobal = 0, nil, "", ""
 	if e.cmd != nil {
-		switch e.spec.ProtocolFor(e.game.Name()) {
-		case Gomocup, SAU:
+		if d, err := e.dialect(); err == nil && d.keepsProcess() {
 			e.newGame = true
-		default:
+		} else {
 			e.stop()
 		}
 	}
@@ -765,7 +693,7 @@ func (e *External) stop() {
 // SwapAnswer implements SwapChooser over Gomocup's SWAP2BOARD: the opening stones so far
 // (x,y lines), DONE; the answer is SWAP or stones "x,y x,y …". Gomoku only.
 func (e *External) SwapAnswer(ctx context.Context, b engine.Board) (bool, []string, error) {
-	if e.spec.ProtocolFor(e.game.Name()) != Gomocup {
+	if e.spec.ProtocolFor(e.game) != Gomocup {
 		return false, nil, fmt.Errorf("%s: swap openings are Gomocup's (gomoku)", e.spec.Name())
 	}
 	n := b.Size()
