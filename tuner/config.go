@@ -135,8 +135,9 @@ type Config struct {
 	// WeightsFormat is the {weights} file's format: json (a flat {"name": value} object,
 	// the default), evotune (the weights file built-in engines read) or ini (name=value).
 	WeightsFormat string `json:"weights_format" yaml:"weights_format"`
-	// GomocupInfo sends every gene as "INFO NAME VALUE" after START (gomoku engines that
-	// read their parameters as Gomocup INFO keys).
+	// GomocupInfo sends every gene as a protocol option (protocol.ExternalSpec.Options):
+	// Gomocup's "INFO NAME VALUE" after START, for gomoku engines that read their
+	// parameters as INFO keys (UCI's setoption will use the same path).
 	GomocupInfo bool `json:"gomocup_info" yaml:"gomocup_info"`
 	// EngineMoveTime bounds each move of the outside engine, seconds (0 =
 	// DefaultEngineMoveTime); StartupTime is its start-up allowance apart from the move

@@ -99,8 +99,11 @@ func NewOutside(cfg Config, layout *genomes.Layout) (*Outside, error) {
 	default:
 		return nil, fmt.Errorf("weights_format: %q, want json, evotune or ini", o.format)
 	}
-	if o.info && cfg.Game != "gomoku" {
-		return nil, fmt.Errorf("gomocup_info: INFO lines are Gomocup's (gomoku), not %s's protocol", cfg.Game)
+	if o.info {
+		e, _ := genomes.Lookup(cfg.Game)
+		if p := (protocol.ExternalSpec{Protocol: cfg.EngineProtocol}).ProtocolFor(e.Game); !slices.Contains(protocol.OptionsProtocols(e.Game), p) {
+			return nil, fmt.Errorf("gomocup_info: the engine speaks %s, which has no INFO lines (Gomocup's, gomoku)", p)
+		}
 	}
 	if !o.file && names == 0 && !o.info {
 		return nil, fmt.Errorf("engine: %s gets no values: put {weights} (a file) or {NAME} (one gene) in its arguments, or use gomocup_info", cfg.Engine)
@@ -198,7 +201,7 @@ func (o *Outside) Spec(x []float64) (*protocol.ExternalSpec, error) {
 	}
 	if o.info {
 		for i, g := range o.layout.Genes {
-			spec.InfoLines = append(spec.InfoLines, fmt.Sprintf("INFO %s %s", g.Name, formatValue(g, x[i])))
+			spec.Options = append(spec.Options, protocol.Option{Name: g.Name, Value: formatValue(g, x[i])})
 		}
 	}
 	return spec, nil

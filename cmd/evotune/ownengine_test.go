@@ -196,6 +196,30 @@ func TestOwnEngineTunes(t *testing.T) {
 	}
 }
 
+// TestOwnEngineValuesWays: the same run of the test engine with its values passed as a file
+// ({weights}) and as Gomocup INFO lines (--gomocup-info, protocol options) plays the same
+// games: both ways reach the engine whole.
+func TestOwnEngineValuesWays(t *testing.T) {
+	dir := t.TempDir()
+	toy := toyEngine(t, dir)
+	common := []string{"tune", "--method", "ga", "--layout", "toy.yaml", "--pop", "6", "--generations", "2", "--games", "8",
+		"--admit-games", "8", "--verify-games", "0", "--seed", "11"}
+	if _, stderr, code := run(t, dir, append(common, "--engine", "cmd:"+toy+" -params {weights}", "--db", "file.db")...); code != 0 {
+		t.Fatalf("tune with a values file: %s", stderr)
+	}
+	if _, stderr, code := run(t, dir, append(common, "--engine", "cmd:"+toy, "--gomocup-info", "--db", "info.db")...); code != 0 {
+		t.Fatalf("tune with INFO lines: %s", stderr)
+	}
+	fileInd, fileGames := dumpRun(t, filepath.Join(dir, "file.db"))
+	infoInd, infoGames := dumpRun(t, filepath.Join(dir, "info.db"))
+	if strings.Count(fileGames, "\n") < 50 {
+		t.Fatalf("only %d games", strings.Count(fileGames, "\n"))
+	}
+	if fileInd != infoInd || fileGames != infoGames {
+		t.Fatalf("values as a file and as INFO lines played different runs:\n%s\n---\n%s", fileInd, infoInd)
+	}
+}
+
 // toyEngine builds the test engine (testdata/pbrain-toy, a Gomocup engine reading its
 // parameters from a file) into dir, writes its layout to dir/toy.yaml (4 genes, defaults
 // far from good) and returns the program's path.
@@ -336,6 +360,7 @@ func TestOwnEngineBadInput(t *testing.T) {
 		{[]string{"tune", "--layout", "c6.yaml", "--engine", "cmd:" + bin + " {a}", "--engine-protocol", "uci"}, `protocol "uci": connect6 engines speak sau or botzone`},
 		{[]string{"tune", "--layout", "l.yaml", "--engine", "cmd:" + bin + " {a}", "--botzone-keep-running"}, "the engine speaks gomocup, not Botzone"},
 		{[]string{"tune", "--game", "gomoku", "--engine-protocol", "botzone"}, "settings of the outside engine under tuning, and there is none"},
+		{[]string{"tune", "--layout", "c6.yaml", "--engine", "cmd:" + bin, "--engine-protocol", "botzone", "--gomocup-info"}, "gomocup_info: the engine speaks botzone, which has no INFO lines"},
 		{[]string{"match", "--game", "gomoku", "--a", "cmd:" + bin, "--botzone-json"}, "--botzone-json, --botzone-keep-running: gomoku external engines speak gomocup here"},
 	}
 	for _, c := range cases {

@@ -45,6 +45,26 @@ type dialect interface {
 	bye() string
 	// takesOpenings reports whether an engine can be started from any opening.
 	takesOpenings() bool
+	// takesOptions reports whether the protocol carries ExternalSpec.Options.
+	takesOptions() bool
+}
+
+// Option is one named value sent to an engine in its protocol's way (ExternalSpec.Options).
+// Name is a layout's gene name (letters, digits, '_' and '.'); Value is a number as text.
+type Option struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// OptionsProtocols lists the protocols of g that carry ExternalSpec.Options (Gomocup's INFO).
+func OptionsProtocols(g engine.Game) []string {
+	var out []string
+	for _, x := range dialects {
+		if x.d.plays(g) && x.d.takesOptions() {
+			out = append(out, x.name)
+		}
+	}
+	return out
 }
 
 // dialects are the protocols in order of preference: a game's default protocol is the
@@ -117,13 +137,18 @@ func (s *ExternalSpec) AcceptsOpenings(g engine.Game) bool {
 	return d == nil || d.takesOpenings()
 }
 
-// dialect is the engine's protocol; the error names a protocol its game cannot be played in.
+// dialect is the engine's protocol; the error names a protocol its game cannot be played
+// in, or options it cannot carry.
 func (e *External) dialect() (dialect, error) {
 	p := e.spec.ProtocolFor(e.game)
-	if d := dialectOf(p); d != nil && d.plays(e.game) {
-		return d, nil
+	d := dialectOf(p)
+	switch {
+	case d == nil || !d.plays(e.game):
+		return nil, fmt.Errorf("no protocol %q for %s", p, e.game.Name())
+	case len(e.spec.Options) > 0 && !d.takesOptions():
+		return nil, fmt.Errorf("the %s protocol has no way to send options (%s)", p, e.spec.Options[0].Name)
 	}
-	return nil, fmt.Errorf("no protocol %q for %s", p, e.game.Name())
+	return d, nil
 }
 
 // gomocupDialect is the Gomocup client: START and INFO, BEGIN/TURN/BOARD, RESTART, END.
@@ -139,6 +164,7 @@ func (gomocupDialect) move(e *External, ctx context.Context, b engine.Board, his
 func (gomocupDialect) keepsProcess() bool  { return true }
 func (gomocupDialect) bye() string         { return "END" }
 func (gomocupDialect) takesOpenings() bool { return true }
+func (gomocupDialect) takesOptions() bool  { return true }
 
 // sauDialect is the SAU client: name?, new COLOUR, move XXYY, quit.
 type sauDialect struct{}
@@ -153,6 +179,7 @@ func (sauDialect) move(e *External, ctx context.Context, b engine.Board, hist []
 func (sauDialect) keepsProcess() bool  { return true }
 func (sauDialect) bye() string         { return "quit" }
 func (sauDialect) takesOpenings() bool { return false }
+func (sauDialect) takesOptions() bool  { return false }
 
 // botzoneDialect is the Botzone client: the whole game every turn, a process per move or
 // (keep-running) per game.
@@ -172,3 +199,4 @@ func (botzoneDialect) move(e *External, ctx context.Context, b engine.Board, his
 func (botzoneDialect) keepsProcess() bool  { return false }
 func (botzoneDialect) bye() string         { return "" }
 func (botzoneDialect) takesOpenings() bool { return true }
+func (botzoneDialect) takesOptions() bool  { return false }

@@ -50,10 +50,11 @@ type ExternalSpec struct {
 	WeightsFile []byte `json:",omitempty"`
 	// WeightsExt is the extension of the weights file (".json", ".ini").
 	WeightsExt string `json:",omitempty"`
-	// InfoLines are sent right after a Gomocup engine's START is answered OK, and again
-	// after every RESTART, e.g. "INFO attack 1.5": parameters for engines that read them
-	// as INFO keys (Gomocup INFO keys an engine does not know are ignored by it).
-	InfoLines []string `json:",omitempty"`
+	// Options are a candidate's values sent the protocol's own way (a dialect's options;
+	// Gomocup: "INFO NAME VALUE" right after START is answered OK, and kept by the engine
+	// across RESTART; UCI's "setoption name NAME value VALUE" next), for engines that read
+	// parameters so. A protocol without a way refuses them (OptionsProtocols).
+	Options []Option `json:",omitempty"`
 	// ArgValues are the values of "{NAME}" placeholders in Argv (numbers, as text): each is
 	// put in when the engine starts, so Argv stays the command line the user wrote, which a
 	// cluster worker's allow-list compares whole. A value that is not a finite number, or a
@@ -605,8 +606,8 @@ func (e *External) gomocupStart(ctx context.Context, n int) error {
 	if !strings.EqualFold(l, "OK") {
 		return fmt.Errorf("START %d answered %q", n, l)
 	}
-	for _, info := range e.spec.InfoLines {
-		if err := e.send("%s", info); err != nil {
+	for _, o := range e.spec.Options {
+		if err := e.send("INFO %s %s", o.Name, o.Value); err != nil {
 			return err
 		}
 	}
