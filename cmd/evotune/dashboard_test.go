@@ -242,6 +242,12 @@ func TestDashboardBrowser(t *testing.T) {
 	if rows != 2 || name != evilName || imgs != 0 {
 		t.Fatalf("runs page: %d rows, name %q, %d img elements", rows, name, imgs)
 	}
+	// Times in the browser's zone to the second, with how long ago (not raw RFC 3339).
+	var updated string
+	eval(`document.querySelector('#runs tr[data-run="1"] td:nth-child(9)').textContent`, &updated)
+	if !regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(\d+ (s|min) ago\)$`).MatchString(updated) {
+		t.Fatalf("runs page: updated %q, want local time and how long ago", updated)
+	}
 	shot("runs")
 	// Live: a run written while the page is open appears without a reload.
 	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "2", "--generations", "1", "--depth", "1",
@@ -276,6 +282,12 @@ func TestDashboardBrowser(t *testing.T) {
 	}
 	if points != 4 || genRows != 4 || eloPoints != measured || measured == 0 || measured == len(cps) || len(cps) != 4 || title != evilName {
 		t.Fatalf("run page: %d score points, %d generation rows, %d Elo points for %d checkpoints (%d measured), title %q", points, genRows, eloPoints, len(cps), measured, title)
+	}
+	// Legends name the lines and leave out the band edges: best and mean.
+	var legend string
+	eval(`[...document.querySelectorAll('[data-chart="score"] .u-legend .u-series')].filter(r => r.style.display !== 'none').map(r => r.textContent.trim()).join(',')`, &legend)
+	if legend != "best,mean" {
+		t.Fatalf("score chart legend %q, want best,mean", legend)
 	}
 	// A checkpoint without games is "not measured", never an Elo of 0 on 0 games.
 	var table string

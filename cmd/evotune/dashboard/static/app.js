@@ -43,6 +43,18 @@ function lineageHref(run, ind) { return '#/run/' + Number(run) + '/lineage/' + e
 // outside engine's layout defaults (long: in sentences; short: in axis labels).
 function base(run) { return run.outside ? { long: 'the layout\'s defaults', short: 'default' } : { long: 'the paper\'s weights', short: 'paper' }; }
 
+// when writes a stored UTC timestamp in this browser's time zone, to the second, with how
+// long ago it was ("2026-11-24 05:27:40 (3 min ago)").
+function when(ts) {
+  const t = new Date(ts);
+  if (isNaN(t)) return ts || '—';
+  const p = n => String(n).padStart(2, '0');
+  const local = t.getFullYear() + '-' + p(t.getMonth() + 1) + '-' + p(t.getDate()) + ' ' + p(t.getHours()) + ':' + p(t.getMinutes()) + ':' + p(t.getSeconds());
+  const s = Math.max(0, (Date.now() - t) / 1000);
+  const ago = s < 90 ? Math.round(s) + ' s ago' : s < 5400 ? Math.round(s / 60) + ' min ago' : s < 172800 ? Math.round(s / 3600) + ' h ago' : Math.round(s / 86400) + ' days ago';
+  return local + ' (' + ago + ')';
+}
+
 function fmt(x, d) { return x === null || x === undefined ? '—' : Number(x).toFixed(d); }
 function fmtElo(e) {
   if (!e) return '—';
@@ -72,12 +84,17 @@ function chart(parent, name, title, data, series, opts) {
   parent.append(box);
   const o = Object.assign({
     width: 460, height: 240,
+    legend: { live: false }, // the labels only: values under the cursor read "--" elsewhere
     scales: { x: { time: false } },
     series: [{ label: opts && opts.xlabel || 'generation' }].concat(series),
     axes: [Object.assign({ label: opts && opts.xlabel || 'generation' }, opts && opts.xvalues ? { values: opts.xvalues } : {}),
       { label: opts && opts.ylabel || '' }],
   }, opts && opts.uplot || {});
   const u = new uPlot(o, data, box);
+  // A band's edges are drawn as its fill; their legend entries would only repeat the band.
+  const rows = u.root.querySelectorAll('.u-legend .u-series');
+  const off = o.series.length - rows.length; // 1 when the x series has no row (live: false)
+  o.series.forEach((sr, i) => { if (sr.edge && rows[i - off]) rows[i - off].style.display = 'none'; });
   window.evotune.charts[name] = u;
   const pts = data[1] ? data[1].filter(v => v !== null && v !== undefined).length : 0;
   box.setAttribute('data-points', pts);
@@ -124,7 +141,7 @@ async function viewRuns() {
         el('td', { class: 'num', text: fmt(r.best_score, 3) }),
         el('td', { text: r.champion || '—' }),
         el('td', { text: fmtElo(r.verified) }),
-        el('td', { text: r.updated_at }),
+        el('td', { text: when(r.updated_at), title: r.updated_at }),
         el('td', { class: 'error', text: r.error || '' })));
     }
     const head = el('tr', {}, ...['ID', 'Name', 'Game', 'Status', 'Generations', 'Best score', 'Champion',
@@ -162,8 +179,8 @@ async function viewRun(id) {
         const lo = g.map(p => p.plus_se === null || p.plus_score === null ? null : p.plus_score - z * p.plus_se);
         const hi = g.map(p => p.plus_se === null || p.plus_score === null ? null : p.plus_score + z * p.plus_se);
         chart(charts, 'score', 'SPSA: θ+ against θ− per step (score ± 95%; ½ = no gradient seen)', [x, s, lo, hi, x.map(() => 0.5)],
-          [{ label: 'θ+ score', stroke: '#c33', width: 1, points: { show: true, size: 3 } }, { label: '−95%', stroke: 'rgba(204,51,51,0.2)' },
-            { label: '+95%', stroke: 'rgba(204,51,51,0.2)' }, { label: '½', stroke: '#888', dash: [4, 4] }],
+          [{ label: 'θ+ score', stroke: '#c33', width: 1, points: { show: true, size: 3 } }, { label: '−95%', stroke: 'rgba(204,51,51,0.2)', edge: true },
+            { label: '+95%', stroke: 'rgba(204,51,51,0.2)', edge: true }, { label: '½', stroke: '#888', dash: [4, 4] }],
           { xlabel: 'step', ylabel: 'score', uplot: { bands: [{ series: [3, 2], fill: 'rgba(204,51,51,0.10)' }] } });
       } else {
       const best = g.map(p => p.best_score), mean = g.map(p => p.mean_score);
@@ -172,9 +189,9 @@ async function viewRun(id) {
       const mlo = g.map(p => p.mean_score - p.score_std), mhi = g.map(p => p.mean_score + p.score_std);
       chart(charts, 'score', 'Score against the generation\'s references (best ± 95%, mean ± sd)',
         [x, best, lo, hi, mean, mlo, mhi],
-        [{ label: 'best', stroke: '#c33', width: 2 }, { label: 'best −95%', stroke: 'rgba(204,51,51,0.3)' },
-          { label: 'best +95%', stroke: 'rgba(204,51,51,0.3)' }, { label: 'mean', stroke: '#36c', width: 2 },
-          { label: 'mean − sd', stroke: 'rgba(51,102,204,0.3)' }, { label: 'mean + sd', stroke: 'rgba(51,102,204,0.3)' }],
+        [{ label: 'best', stroke: '#c33', width: 2 }, { label: 'best −95%', stroke: 'rgba(204,51,51,0.3)', edge: true },
+          { label: 'best +95%', stroke: 'rgba(204,51,51,0.3)', edge: true }, { label: 'mean', stroke: '#36c', width: 2 },
+          { label: 'mean − sd', stroke: 'rgba(51,102,204,0.3)', edge: true }, { label: 'mean + sd', stroke: 'rgba(51,102,204,0.3)', edge: true }],
         { ylabel: 'score', uplot: { bands: [{ series: [3, 2], fill: 'rgba(204,51,51,0.12)' }, { series: [6, 5], fill: 'rgba(51,102,204,0.10)' }] } });
       }
       const cps = g.filter(p => p.checkpoint && p.checkpoint.elo !== null);
@@ -182,14 +199,15 @@ async function viewRun(id) {
       const clo = cps.map(p => p.checkpoint.elo_ci95 === null ? null : p.checkpoint.elo - p.checkpoint.elo_ci95);
       const chi = cps.map(p => p.checkpoint.elo_ci95 === null ? null : p.checkpoint.elo + p.checkpoint.elo_ci95);
       const eloSeries = [{ label: 'Elo', stroke: '#383', width: 2, points: { show: true, size: 6 } },
-        { label: '−95%', stroke: 'rgba(51,136,51,0.3)' }, { label: '+95%', stroke: 'rgba(51,136,51,0.3)' }];
+        { label: '−95%', stroke: 'rgba(51,136,51,0.3)', edge: true }, { label: '+95%', stroke: 'rgba(51,136,51,0.3)', edge: true }];
       const band = { bands: [{ series: [3, 2], fill: 'rgba(51,136,51,0.12)' }] };
       if (cps.length) {
         chart(charts, 'elo', 'Held-out Elo of the champion against ' + base(v.run).long + ' (tune --verify-every)',
           [cps.map(p => p.generation), ce, clo, chi], eloSeries, { ylabel: 'Elo', uplot: band });
+        const maxMs = Math.max(...cps.map(p => p.elapsed_ms));
+        const unit = maxMs < 120000 ? ['s', 1000] : maxMs < 7200000 ? ['min', 60000] : ['h', 3600000];
         chart(charts, 'elo-time', 'The same against wall time',
-          [cps.map(p => p.elapsed_ms / 3600000), ce, clo, chi], eloSeries, { xlabel: 'hours', ylabel: 'Elo', uplot: band,
-            xvalues: (u, vals) => vals.map(h => h < 0.05 ? (h * 3600).toFixed(0) + ' s' : h < 2 ? (h * 60).toFixed(1) + ' min' : h.toFixed(1) + ' h') });
+          [cps.map(p => p.elapsed_ms / unit[1]), ce, clo, chi], eloSeries, { xlabel: 'wall time (' + unit[0] + ')', ylabel: 'Elo', uplot: band });
       } else { // two empty charts would look like a measurement of nothing
         charts.append(el('p', { class: 'muted', 'data-chart': 'elo-none', text: 'No held-out Elo during the run: ' +
           (g.some(p => p.checkpoint) ? 'its checkpoints measured only ' + base(v.run).long + '.' : 'tune --verify-every N measures the champion every N generations.') }));
@@ -260,8 +278,8 @@ async function viewGenes(id) {
         const holder = el('div', { class: 'gene', 'data-gene': gene.name });
         box.append(holder);
         chart(holder, 'gene:' + gene.name, title, data,
-          [{ label: 'best', stroke: '#c33', width: 2 }, { label: 'min', stroke: 'rgba(51,102,204,0.4)' }, { label: 'max', stroke: 'rgba(51,102,204,0.4)' }],
-          { ylabel: ratio ? 'value ÷ ' + b : 'value − ' + b, uplot: { width: 330, height: 190, legend: { show: false },
+          [{ label: 'best', stroke: '#c33', width: 2 }, { label: 'min', stroke: 'rgba(51,102,204,0.4)', edge: true }, { label: 'max', stroke: 'rgba(51,102,204,0.4)', edge: true }],
+          { ylabel: ratio ? 'value ÷ ' + b : 'value − ' + b, uplot: { width: 320, height: 190, legend: { show: false },
             scales: { x: { time: false }, y: ratio ? { distr: 3 } : {} }, bands: [{ series: [3, 2], fill: 'rgba(51,102,204,0.12)' }] } });
       });
     }];
