@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,7 +57,9 @@ func gameWith(t *testing.T, d *db.DB, run, minPlies int) (int64, []string) {
 	t.Helper()
 	var id int64
 	var moves string
-	if err := d.SQL().QueryRow("SELECT id, moves FROM games WHERE run_id = ? AND plies >= ? ORDER BY id LIMIT 1", run, minPlies).Scan(&id, &moves); err != nil {
+	// A game won on the board (a line, not a forfeit or the ply limit), if there is one.
+	if err := d.SQL().QueryRow(`SELECT id, moves FROM games WHERE run_id = ? AND plies >= ?
+		ORDER BY (result != '1/2-1/2' AND forfeit IS NULL) DESC, id LIMIT 1`, run, minPlies).Scan(&id, &moves); err != nil {
 		t.Fatalf("no game of run %d with %d plies: %v", run, minPlies, err)
 	}
 	var ms []string
@@ -362,9 +365,36 @@ func TestDashboardBrowser(t *testing.T) {
 	}
 	shot("lineage")
 
-	// A Gomoku game, step by step: after k plies, k stones, each where and whose it was.
+	// A Gomoku game opens at its end, the winner's five drawn through its stones, and can
+	// be downloaded; then step by step from the start: after k plies, k stones, each where
+	// and whose it was.
 	gid, moves := gameWith(t, d, 1, 12)
 	visit(fmt.Sprintf("#/run/1/game/%d", gid), "#board")
+	var endLabel, line, href string
+	var endStones map[string]string
+	eval(`document.querySelector('#step').textContent`, &endLabel)
+	eval(`Object.fromEntries([...document.querySelectorAll('#board circle.stone')].map(c => [c.dataset.point, c.dataset.colour]))`, &endStones)
+	eval(`(document.querySelector('#board line.winning-line') || {dataset: {points: ''}}).dataset.points`, &line)
+	eval(`document.querySelector('#download').getAttribute('href')`, &href)
+	if endLabel != fmt.Sprintf("ply %d / %d", len(moves), len(moves)) || len(endStones) != len(moves) || href != fmt.Sprintf("/api/runs/1/games/%d", gid) {
+		t.Fatalf("game %d opens at %q with %d stones (%d plies), download %q", gid, endLabel, len(endStones), len(moves), href)
+	}
+	winner := "W"
+	if len(moves)%2 == 1 {
+		winner = "B"
+	}
+	pts := strings.Fields(line)
+	if len(pts) < 5 || !slices.Contains(pts, strings.ToLower(moves[len(moves)-1])) {
+		t.Fatalf("game %d: winning line %q, want five or more points through the last move %s", gid, line, moves[len(moves)-1])
+	}
+	for _, p := range pts {
+		if endStones[p] != winner {
+			t.Fatalf("game %d: winning line %q: %s is not a stone of the winner (%s)", gid, line, p, winner)
+		}
+	}
+	if err := chromedp.Run(ctx, chromedp.Click("#first", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
 	const steps = 9
 	for i := 0; i < steps; i++ {
 		if err := chromedp.Run(ctx, chromedp.Click("#next", chromedp.ByQuery)); err != nil {
@@ -411,6 +441,9 @@ func TestDashboardBrowser(t *testing.T) {
 	// An 8×8 Amazons game: eight amazons always, one arrow per ply, where the moves put them.
 	aid, amoves := gameWith(t, d, 2, 4)
 	visit(fmt.Sprintf("#/run/2/game/%d", aid), "#board")
+	if err := chromedp.Run(ctx, chromedp.Click("#first", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
 	for i := 0; i < 3; i++ {
 		if err := chromedp.Run(ctx, chromedp.Click("#next", chromedp.ByQuery)); err != nil {
 			t.Fatal(err)

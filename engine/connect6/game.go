@@ -429,3 +429,17 @@ func (pl *Player) SetLimits(lim engine.Limits) error {
 	pl.lim = lim
 	return nil
 }
+
+// WinningLine returns the winner's six (or longer run) as points in order ("J10", "K10",
+// …), nil when no one has made six (engine.LineWinner).
+func (b *Board) WinningLine() []string {
+	c, ok := b.pos.Winner()
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, pt := range engine.LineOf(Size, K, int8(c)+1, func(i int) int8 { return b.pos.At(int16(i)) }) {
+		out = append(out, PointString(int16(pt)))
+	}
+	return out
+}

@@ -472,3 +472,17 @@ func (pl *Player) SetLimits(lim engine.Limits) error {
 	pl.lim = lim
 	return nil
 }
+
+// WinningLine returns the winner's five (or the longer run that won under freestyle) as
+// points in order ("h8", "i9", …), nil when no one has made five (engine.LineWinner).
+func (b *Board) WinningLine() []string {
+	c, ok := b.pos.Winner()
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, pt := range engine.LineOf(b.pos.g.n, 5, int8(c)+1, func(i int) int8 { return b.pos.At(Move(i)) }) {
+		out = append(out, b.pos.MoveString(Move(pt)))
+	}
+	return out
+}

@@ -150,6 +150,9 @@ type GameItem struct {
 // the start), each as Size rows from the top, one character per point: '.' empty, 'B'
 // Black's stone or amazon, 'W' White's, 'x' an arrow. Error says where the replay stopped
 // if a stored move is not legal (a forfeit by an illegal move, or a damaged database).
+// WinningLine is the winner's line in the final position (engine.LineWinner: Gomoku's
+// five, Connect6's six), points in lower case ("h8"), empty when the game was not won by
+// one.
 type GameView struct {
 	Run          RunItem    `json:"run"`
 	Game         GameItem   `json:"game"`
@@ -160,6 +163,7 @@ type GameView struct {
 	Moves        []string   `json:"moves"`
 	OpeningPlies int        `json:"opening_plies"`
 	Frames       [][]string `json:"frames"`
+	WinningLine  []string   `json:"winning_line"`
 	Error        *string    `json:"error"`
 }
 
@@ -602,6 +606,12 @@ func Game(ctx context.Context, d *db.DB, id, gameID int64) (GameView, error) {
 			break
 		}
 		v.Frames = append(v.Frames, Frame(b))
+	}
+	v.WinningLine = []string{}
+	if lw, ok := b.(engine.LineWinner); ok && v.Error == nil {
+		for _, pt := range lw.WinningLine() {
+			v.WinningLine = append(v.WinningLine, strings.ToLower(pt))
+		}
 	}
 	return v, nil
 }

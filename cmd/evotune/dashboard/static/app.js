@@ -345,6 +345,8 @@ function drawBoard(v, step) {
   const files = 'abcdefghijklmnopqrstuvwxyz';
   const frame = v.frames[Math.min(step, v.frames.length - 1)];
   const last = step > 0 ? (v.moves[step - 1] || '').toLowerCase().match(/[a-z]\d+/g) || [] : [];
+  const final = step === v.frames.length - 1;
+  const win = final ? v.winning_line || [] : [];
   for (let i = 0; i < n; i++) {
     if (amazons) {
       for (let j = 0; j < n; j++) g.append(svg('rect', { x: pad + i * cell, y: pad + j * cell, width: cell, height: cell, fill: (i + j) % 2 ? '#b58863' : '#f0d9b5' }));
@@ -371,6 +373,12 @@ function drawBoard(v, step) {
         if (amazons) g.append(svg('text', { x: cx, y: cy + 5, 'text-anchor': 'middle', 'font-size': 14, 'font-weight': 'bold', fill: ch === 'B' ? '#fff' : '#111', text: 'Q' }));
       }
     }
+  }
+  if (win.length >= 2) { // the winning line, drawn through its stones in the final position
+    const at = p => [pad + files.indexOf(p[0]) * cell, pad + (n - Number(p.slice(1))) * cell];
+    const [a, b] = [at(win[0]), at(win[win.length - 1])];
+    g.append(svg('line', { class: 'winning-line', 'data-points': win.join(' '), x1: a[0], y1: a[1], x2: b[0], y2: b[1],
+      stroke: '#e22', 'stroke-width': 4, 'stroke-linecap': 'round', opacity: 0.8 }));
   }
   return g;
 }
@@ -405,8 +413,10 @@ async function viewGame(id, gameID) {
     const btn = (id, text, f) => el('button', { id: id, text: text, onclick: f });
     const controls = el('div', { class: 'controls' }, btn('first', '«', () => show(0)), btn('prev', '‹', () => show(window.evotune.step - 1)),
       btn('next', '›', () => show(window.evotune.step + 1)), btn('last', '»', () => show(last)), ' ', label, ' ', slider);
-    out.push(controls, el('div', { class: 'viewer' }, holder, moves));
-    out.after = [() => show(0)];
+    const download = el('a', { id: 'download', href: '/api/runs/' + Number(id) + '/games/' + Number(gameID),
+      download: 'run' + Number(id) + '-game' + Number(gameID) + '.json', text: 'Download the game (JSON: moves, players, result, every position)' });
+    out.push(controls, el('div', { class: 'viewer' }, holder, moves), el('p', {}, download));
+    out.after = [() => show(last)]; // the final position first: how the game ended
     window.evotune.keys = e => { if (e.key === 'ArrowRight') show(window.evotune.step + 1); if (e.key === 'ArrowLeft') show(window.evotune.step - 1); };
     return out;
   };
