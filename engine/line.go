@@ -32,3 +32,13 @@ func LineOf(size, k int, c int8, at func(point int) int8) []int {
 	}
 	return nil
 }
+
+// WinningLine is LineOf for a board won by colour winner (Black or White; cells hold 1 and
+// 2, as Gomoku's and Connect6's At) written with name: what a LineWinner returns.
+func WinningLine(size, k int, winner Color, at func(point int) int8, name func(point int) string) []string {
+	var out []string
+	for _, pt := range LineOf(size, k, int8(winner)+1, at) {
+		out = append(out, name(pt))
+	}
+	return out
+}

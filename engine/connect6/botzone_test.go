@@ -38,3 +38,20 @@ func TestBotzoneCoordinates(t *testing.T) {
 		}
 	}
 }
+
+// TestWinningLine: the six that won, in order along the line; none before it is made.
+func TestWinningLine(t *testing.T) {
+	b, _ := Game{}.NewBoard(0)
+	moves := []string{"J10", "A1C1", "K10L10", "A3C3", "M10N10", "A5C5", "O10A19"}
+	for i, m := range moves {
+		if got := b.(*Board).WinningLine(); got != nil {
+			t.Fatalf("after %d moves, before any six: %v", i, got)
+		}
+		if err := b.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := strings.Join(b.(*Board).WinningLine(), " "); got != "J10 K10 L10 M10 N10 O10" {
+		t.Fatalf("winning line %q", got)
+	}
+}

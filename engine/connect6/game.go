@@ -437,9 +437,6 @@ func (b *Board) WinningLine() []string {
 	if !ok {
 		return nil
 	}
-	var out []string
-	for _, pt := range engine.LineOf(Size, K, int8(c)+1, func(i int) int8 { return b.pos.At(int16(i)) }) {
-		out = append(out, PointString(int16(pt)))
-	}
-	return out
+	return engine.WinningLine(Size, K, c, func(i int) int8 { return b.pos.At(int16(i)) },
+		func(i int) string { return PointString(int16(i)) })
 }

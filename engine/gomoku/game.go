@@ -480,9 +480,6 @@ func (b *Board) WinningLine() []string {
 	if !ok {
 		return nil
 	}
-	var out []string
-	for _, pt := range engine.LineOf(b.pos.g.n, 5, int8(c)+1, func(i int) int8 { return b.pos.At(Move(i)) }) {
-		out = append(out, b.pos.MoveString(Move(pt)))
-	}
-	return out
+	return engine.WinningLine(b.pos.g.n, 5, c, func(i int) int8 { return b.pos.At(Move(i)) },
+		func(i int) string { return b.pos.MoveString(Move(i)) })
 }
