@@ -81,9 +81,10 @@ func ServeBotzone(ctx context.Context, cfg Config, in io.Reader, out, errOut io.
 		var m string
 		if err == nil {
 			budget := cfg.budgetFor(0)
-			if !answered {
+			if !answered && budget > 0 {
 				// Botzone's clock for a bot's first answer (every answer in simple
 				// interaction, where a process plays one turn) runs from the process's start.
+				// No budget (0) stays none: the depth decides.
 				budget = max(budget-time.Since(processStart)-launchAllowance, time.Millisecond)
 			}
 			m, _, err = ss.think(ctx, cfg, b, budget)
