@@ -97,8 +97,10 @@ func Protocols(g engine.Game) []string {
 // DefaultProtocol is the protocol g's external engines speak unless told otherwise:
 // Gomocup for gomoku, SAU for connect6, Botzone for amazons ("" for a game with none).
 func DefaultProtocol(g engine.Game) string {
-	if ps := Protocols(g); len(ps) > 0 {
-		return ps[0]
+	for _, x := range dialects {
+		if x.d.plays(g) {
+			return x.name
+		}
 	}
 	return ""
 }
@@ -137,9 +139,12 @@ func (s *ExternalSpec) AcceptsOpenings(g engine.Game) bool {
 	return d == nil || d.takesOpenings()
 }
 
-// dialect is the engine's protocol; the error names a protocol its game cannot be played
-// in, or options it cannot carry.
+// dialect is the engine's protocol (found once: a dialect's plays may build a board); the
+// error names a protocol its game cannot be played in, or options it cannot carry.
 func (e *External) dialect() (dialect, error) {
+	if e.dl != nil {
+		return e.dl, nil
+	}
 	p := e.spec.ProtocolFor(e.game)
 	d := dialectOf(p)
 	switch {
@@ -148,6 +153,7 @@ func (e *External) dialect() (dialect, error) {
 	case len(e.spec.Options) > 0 && !d.takesOptions():
 		return nil, fmt.Errorf("the %s protocol has no way to send options (%s)", p, e.spec.Options[0].Name)
 	}
+	e.dl = d
 	return d, nil
 }
 

@@ -161,6 +161,7 @@ func (s ExternalSpec) Name() string { return "cmd:" + strings.Join(s.Argv, " ") 
 type External struct {
 	spec ExternalSpec
 	game engine.Game
+	dl   dialect // the protocol, once known (External.dialect)
 
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
