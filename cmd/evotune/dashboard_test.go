@@ -105,6 +105,37 @@ func TestDashboardAPI(t *testing.T) {
 	get("/api/runs/x", 400, &e)
 	get("/api/runs/1/games/123456", 404, &e)
 	get("/api/runs/1/lineage/nobody", 404, &e)
+	get("/api/runs/1/individuals/1-g9-99", 404, &e)
+	// An individual's page: its genes in the layout's order beside the paper's, its rows of
+	// every generation it played, and exactly the games it played in (as either side).
+	r1, err := d.Run(context.Background(), 1)
+	if err != nil || r1.BestIndividual == "" {
+		t.Fatalf("run 1 has no best individual to look at: %v", err)
+	}
+	best := string(r1.BestIndividual)
+	var iv dashboard.IndividualView
+	get("/api/runs/1/individuals/"+best, 200, &iv)
+	hist, _ := d.History(context.Background(), 1, best)
+	var nGames int
+	d.SQL().QueryRow("SELECT count(*) FROM games WHERE run_id = 1 AND (individual = ? OR opponent = ?)", best, best).Scan(&nGames)
+	lay := genomes.GomokuLayout()
+	names := []string{}
+	for _, g := range iv.Genes {
+		names = append(names, g.Name)
+	}
+	wantNames := []string{}
+	for _, g := range lay.Genes {
+		wantNames = append(wantNames, g.Name)
+	}
+	if iv.ID != best || strings.Join(names, ",") != strings.Join(wantNames, ",") || iv.Genes[0].Default != lay.Genes[0].Default ||
+		len(iv.History) == 0 || len(iv.History) != len(hist) || iv.HallOfFame != nil || nGames == 0 || len(iv.Games) != min(nGames, dashboard.MaxIndividualGames) {
+		t.Fatalf("individual %s: genes %v, %d history rows (db %d), hall of fame %v (the run keeps none), %d games (db %d)", best, names, len(iv.History), len(hist), iv.HallOfFame, len(iv.Games), nGames)
+	}
+	for _, g := range iv.Games {
+		if g.Individual != iv.ID && g.Opponent != iv.ID {
+			t.Fatalf("individual %s: game %d is %s against %s", iv.ID, g.ID, g.Individual, g.Opponent)
+		}
+	}
 	var runs []dashboard.RunItem
 	get("/api/runs", 200, &runs)
 	if len(runs) != 2 || runs[1].Name != evilName || runs[1].Verified == nil {
@@ -307,6 +338,22 @@ func TestDashboardBrowser(t *testing.T) {
 	if noElo != 1 || eloCharts != 0 {
 		t.Fatalf("run without checkpoints: %d notes, %d Elo charts", noElo, eloCharts)
 	}
+
+	// An individual's page, reached from the generations table: its genes (the layout's), its
+	// games (as many as the database has for it).
+	var indHref string
+	visit("#/run/1", "#generations")
+	eval(`document.querySelector('#generations tr[data-generation] a[href*="/individual/"]').getAttribute('href')`, &indHref)
+	ind := indHref[strings.LastIndex(indHref, "/")+1:]
+	visit(indHref, "#ind-genes")
+	var indGenes, indGames, wantGames int
+	eval(`document.querySelectorAll('#ind-genes tr[data-gene]').length`, &indGenes)
+	eval(`document.querySelectorAll('#ind-games tr[data-game]').length`, &indGames)
+	d.SQL().QueryRow("SELECT count(*) FROM games WHERE run_id = 1 AND (individual = ? OR opponent = ?)", ind, ind).Scan(&wantGames)
+	if indGenes != len(genomes.GomokuLayout().Genes) || indGames != min(wantGames, dashboard.MaxIndividualGames) || wantGames == 0 {
+		t.Fatalf("individual page %s: %d gene rows, %d games (database: %d)", indHref, indGenes, indGames, wantGames)
+	}
+	shot("individual")
 
 	// Genes: one chart per gene of the layout, one point per generation each.
 	visit("#/run/1/genes", `#genes .gene canvas`)

@@ -647,3 +647,98 @@ func Frame(b engine.Board) []string {
 	}
 	return out
 }
+
+// MaxIndividualGames caps the games an individual's page lists.
+const MaxIndividualGames = 500
+
+// IndividualGene is one gene of an individual beside the baseline's value (the paper's, or
+// an outside engine's layout default) and its scale (log or linear).
+type IndividualGene struct {
+	Name    string  `json:"name"`
+	Value   float64 `json:"value"`
+	Default float64 `json:"default"`
+	Scale   string  `json:"scale"`
+	Fixed   bool    `json:"fixed"`
+}
+
+// IndividualView is one individual of a run: how it was made (generation, operator,
+// parents), its genes beside the baseline's, its rows in the generations it played (rank,
+// score ± SE, Elo ± 95% against that generation's references), its hall-of-fame record
+// (null: not a member) and the games it played, as candidate or as opponent (at most
+// MaxIndividualGames, oldest first; GamesTruncated says when there were more).
+type IndividualView struct {
+	Run            RunItem            `json:"run"`
+	ID             string             `json:"id"`
+	Born           int                `json:"born"`
+	Operator       string             `json:"operator"`
+	Parents        []string           `json:"parents"`
+	Genes          []IndividualGene   `json:"genes"`
+	History        []db.IndividualRow `json:"history"`
+	HallOfFame     *db.FamerRow       `json:"hall_of_fame"`
+	Games          []GameItem         `json:"games"`
+	GamesTruncated bool               `json:"games_truncated"`
+}
+
+// Individual returns individual ind of run id; an unknown one wraps ErrNotFound.
+func Individual(ctx context.Context, d *db.DB, id int64, ind string) (IndividualView, error) {
+	r, err := getRun(ctx, d, id)
+	if err != nil {
+		return IndividualView{}, err
+	}
+	g, err := d.Genome(ctx, id, ind)
+	if err != nil {
+		return IndividualView{}, fmt.Errorf("run %d: %w", id, err)
+	}
+	v := IndividualView{Run: runItem(r), ID: g.ID, Born: g.Born, Operator: g.Operator, Parents: []string{}, Genes: []IndividualGene{}}
+	for _, p := range []string{g.Parent1, g.Parent2} {
+		if p != "" {
+			v.Parents = append(v.Parents, p)
+		}
+	}
+	lay, err := layoutOf(r)
+	if err != nil {
+		return v, fmt.Errorf("run %d: %w", id, err)
+	}
+	var genes map[string]float64
+	if err := json.Unmarshal([]byte(g.Genes), &genes); err != nil {
+		return v, fmt.Errorf("individual %s: genes: %w", ind, err)
+	}
+	for _, gene := range lay.Genes {
+		x, ok := genes[gene.Name]
+		if !ok {
+			continue
+		}
+		v.Genes = append(v.Genes, IndividualGene{Name: gene.Name, Value: x, Default: gene.Default, Scale: gene.Scale.String(), Fixed: gene.Fixed})
+	}
+	if v.History, err = d.History(ctx, id, ind); err != nil {
+		return v, err
+	}
+	hof, err := d.HallOfFame(ctx, id)
+	if err != nil {
+		return v, err
+	}
+	for i := range hof {
+		if hof[i].ID == ind {
+			v.HallOfFame = &hof[i]
+		}
+	}
+	rows, err := d.SQL().QueryContext(ctx, "SELECT "+gameColumns+" FROM games WHERE run_id = ? AND (individual = ? OR opponent = ?) ORDER BY id LIMIT ?",
+		id, ind, ind, MaxIndividualGames+1)
+	if err != nil {
+		return v, err
+	}
+	defer rows.Close()
+	v.Games = []GameItem{}
+	for rows.Next() {
+		gm, err := scanGame(rows)
+		if err != nil {
+			return v, err
+		}
+		if len(v.Games) == MaxIndividualGames {
+			v.GamesTruncated = true
+			break
+		}
+		v.Games = append(v.Games, gm)
+	}
+	return v, rows.Err()
+}

@@ -38,6 +38,7 @@ function svg(tag, attrs, ...kids) {
 function link(href, text) { return el('a', { href: href, text: text }); }
 function runHref(id) { return '#/run/' + Number(id); }
 function lineageHref(run, ind) { return '#/run/' + Number(run) + '/lineage/' + encodeURIComponent(ind); }
+function individualHref(run, ind) { return '#/run/' + Number(run) + '/individual/' + encodeURIComponent(ind); }
 
 // base names what a run's candidates were measured against: the paper's weights, or an
 // outside engine's layout defaults (long: in sentences; short: in axis labels).
@@ -221,7 +222,7 @@ async function viewRun(id) {
     if (v.hall_of_fame.length) {
       out.push(el('h2', { text: 'Hall of fame' }));
       const rows = v.hall_of_fame.map(h => el('tr', {},
-        el('td', {}, link(lineageHref(v.run.id, h.id), h.id)), el('td', { class: 'num', text: h.admitted }),
+        el('td', {}, link(individualHref(v.run.id, h.id), h.id)), el('td', { class: 'num', text: h.admitted }),
         el('td', { class: 'num', text: h.games }), el('td', { class: 'num', text: h.wins + '/' + h.draws + '/' + h.losses }),
         el('td', { class: 'num', text: fmt(h.elo, 1) }), el('td', { class: 'num', text: fmt(h.elo_lcb, 1) })));
       out.push(el('table', { id: 'hall' }, el('tr', {}, ...['Individual', 'Admitted', 'Games', 'W/D/L', 'Elo', 'Lower bound'].map(h => el('th', { text: h }))), ...rows));
@@ -230,7 +231,7 @@ async function viewRun(id) {
       out.push(el('h2', { text: 'Steps' }));
       const srows = g.slice().reverse().map(p => el('tr', { 'data-generation': p.generation },
         el('td', { class: 'num', text: p.generation }),
-        el('td', {}, link(lineageHref(v.run.id, p.best_individual), p.best_individual)),
+        el('td', {}, link(individualHref(v.run.id, p.best_individual), p.best_individual)),
         el('td', { class: 'num', text: fmt(p.plus_score, 3) + (p.plus_se === null ? '' : ' ± ' + fmt(z * p.plus_se, 3)) }),
         el('td', { class: 'num', text: fmt(p.diversity, 3) }),
         el('td', {}, link(runHref(v.run.id) + '/generation/' + p.generation, p.games + ' games')),
@@ -244,7 +245,7 @@ async function viewRun(id) {
     out.push(el('h2', { text: 'Generations' }));
     const rows = g.slice().reverse().map(p => el('tr', { 'data-generation': p.generation },
       el('td', { class: 'num', text: p.generation }),
-      el('td', {}, link(lineageHref(v.run.id, p.best_individual), p.best_individual)),
+      el('td', {}, link(individualHref(v.run.id, p.best_individual), p.best_individual)),
       el('td', { class: 'num', text: fmt(p.best_score, 3) + (p.best_se === null ? '' : ' ± ' + fmt(z * p.best_se, 3)) }),
       el('td', { class: 'num', text: fmt(p.mean_score, 3) }),
       el('td', { class: 'num', text: fmt(p.diversity, 3) }),
@@ -319,6 +320,51 @@ async function viewLineage(id, ind) {
   };
 }
 
+// indCell is a table cell naming a player: a link to the individual's page when it is one
+// of the run's individuals (RUN-gGEN-SLOT), else the text (baseline, an engine command).
+function indCell(run, name) {
+  return /^\d+-g\d+-\d+$/.test(name) ? el('td', {}, link(individualHref(run, name), name)) : el('td', { text: name });
+}
+
+// viewIndividual is one individual: how it was made, its genes beside the baseline's, the
+// generations it played, its hall-of-fame record and its games.
+async function viewIndividual(id, ind) {
+  const v = await getJSON('/api/runs/' + id + '/individuals/' + encodeURIComponent(ind));
+  return () => {
+    const out = runHeader(v.run);
+    const b = base(v.run);
+    out.push(el('h2', { id: 'individual', text: 'Individual ' + v.id }));
+    const made = el('p', { id: 'made' }, el('span', { text: 'Born in generation ' + v.born + ' by ' + v.operator +
+      (v.parents.length ? ' from ' : ' (no parents)') }));
+    v.parents.forEach((p, i) => { if (i) made.append(' and '); made.append(link(individualHref(id, p), p)); });
+    made.append(' · ', link(lineageHref(id, v.id), 'lineage'));
+    out.push(made);
+    out.push(el('h3', { text: 'Genes beside ' + b.long }));
+    out.push(el('table', { id: 'ind-genes' }, el('tr', {}, ...['Gene', 'Value', b.short === 'paper' ? 'Paper' : 'Default', 'Ratio or difference', ''].map(h => el('th', { text: h }))),
+      ...v.genes.map(g => el('tr', { 'data-gene': g.name }, el('td', { text: g.name }), el('td', { class: 'num', text: Number(g.value.toPrecision(6)) }),
+        el('td', { class: 'num', text: g.default }),
+        el('td', { class: 'num', text: g.scale === 'log' && g.default > 0 ? '×' + (g.value / g.default).toFixed(3) : (g.value - g.default >= 0 ? '+' : '') + (g.value - g.default).toPrecision(4) }),
+        el('td', { class: 'muted', text: g.fixed ? 'fixed' : '' })))));
+    out.push(el('h3', { text: 'Generations it played (each row: that generation\'s games against its references)' }));
+    out.push(v.history.length ? el('table', { id: 'ind-history' }, el('tr', {}, ...['Gen', 'Rank', 'Round', 'Score ± SE', 'Elo ± 95%', 'Games', 'W/D/L'].map(h => el('th', { text: h }))),
+      ...v.history.map(h => el('tr', { 'data-generation': h.generation }, el('td', { class: 'num', text: h.generation }), el('td', { class: 'num', text: h.rank }),
+        el('td', { class: 'num', text: h.round }), el('td', { class: 'num', text: fmt(h.score, 3) + (h.score_se === null ? '' : ' ± ' + fmt(h.score_se, 3)) }),
+        el('td', { class: 'num', text: h.elo === null ? '—' : (h.elo >= 0 ? '+' : '') + fmt(h.elo, 1) + (h.elo_ci95 === null ? '' : ' ± ' + fmt(h.elo_ci95, 1)) }),
+        el('td', { class: 'num', text: h.games }), el('td', { text: h.wins + '/' + h.draws + '/' + h.losses }))))
+      : el('p', { class: 'muted', text: 'It played in no generation (a parent kept only as a genome, or SPSA\'s θ).' }));
+    const h = v.hall_of_fame;
+    out.push(el('p', { id: 'ind-hof', text: h ? 'Hall of fame: admitted in generation ' + h.admitted + '; its record against ' + b.long + ': ' +
+      h.games + ' games, ' + h.wins + '/' + h.draws + '/' + h.losses + (h.elo === null ? '' : ', Elo ' + fmt(h.elo, 1) + ' (lower bound ' + fmt(h.elo_lcb, 1) + ')')
+      : 'Not a member of the hall of fame.' }));
+    out.push(el('h3', { text: 'Its games (' + v.games.length + (v.games_truncated ? ', the first of more' : '') + ')' }));
+    out.push(el('table', { id: 'ind-games' }, el('tr', {}, ...['Game', 'Generation', 'Individual', 'Opponent', 'Individual\'s colour', 'Result', 'Plies', 'Round'].map(x => el('th', { text: x }))),
+      ...v.games.map(g => el('tr', { 'data-game': g.id }, el('td', {}, link(runHref(id) + '/game/' + g.id, 'replay ' + g.id)),
+        el('td', { class: 'num', text: g.generation }), indCell(id, g.individual), indCell(id, g.opponent), el('td', { text: g.colour }),
+        el('td', { text: g.result }), el('td', { class: 'num', text: g.plies }), el('td', { class: 'num', text: g.round })))));
+    return out;
+  };
+}
+
 async function viewGenerationGames(id, gen) {
   const [r, games] = await Promise.all([getJSON('/api/runs/' + id), getJSON('/api/runs/' + id + '/games?generation=' + gen)]);
   return () => {
@@ -326,7 +372,7 @@ async function viewGenerationGames(id, gen) {
     out.push(el('h2', { text: 'Games of generation ' + gen + ' (' + games.length + ')' }));
     const rows = games.map(g => el('tr', { 'data-game': g.id },
       el('td', {}, link(runHref(id) + '/game/' + g.id, 'replay ' + g.id)),
-      el('td', { text: g.individual }), el('td', { text: g.opponent }), el('td', { text: g.colour }),
+      indCell(id, g.individual), indCell(id, g.opponent), el('td', { text: g.colour }),
       el('td', { text: g.result }), el('td', { class: 'num', text: g.plies }), el('td', { class: 'num', text: g.round }),
       el('td', { class: 'error', text: g.forfeit || '' })));
     out.push(el('table', { id: 'games' }, el('tr', {}, ...['Game', 'Individual', 'Opponent', 'Its colour', 'Result', 'Plies', 'Round', 'Forfeit'].map(h => el('th', { text: h }))), ...rows));
@@ -432,6 +478,7 @@ function parseRoute(h) {
     case undefined: case '': return { key: 'run', load: () => viewRun(id), live: true };
     case 'genes': return { key: 'genes', load: () => viewGenes(id), live: true };
     case 'lineage': return { key: 'lineage', load: () => viewLineage(id, p.slice(3).join('/')), live: false };
+    case 'individual': return { key: 'individual', load: () => viewIndividual(id, p.slice(3).join('/')), live: true };
     case 'generation': return { key: 'generation', load: () => viewGenerationGames(id, Number(p[3])), live: true };
     case 'game': return { key: 'game', load: () => viewGame(id, Number(p[3])), live: false };
   }
