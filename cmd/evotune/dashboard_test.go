@@ -136,6 +136,30 @@ func TestDashboardAPI(t *testing.T) {
 			t.Fatalf("individual %s: game %d is %s against %s", iv.ID, g.ID, g.Individual, g.Opponent)
 		}
 	}
+	// The analysis: one slice per gene over every individual row that played, sorted by the
+	// gene's value; an effect for every free gene that varies, none for fixed genes.
+	var av dashboard.AnalysisView
+	get("/api/runs/1/analysis", 200, &av)
+	var played int
+	d.SQL().QueryRow("SELECT count(*) FROM individuals WHERE run_id = 1 AND games > 0").Scan(&played)
+	effects := 0
+	for i, g := range av.Genes {
+		if len(g.Values) != played || len(g.Scores) != played || !slices.IsSorted(g.Values) {
+			t.Fatalf("analysis: slice %s has %d values (sorted: %v), %d rows played", g.Name, len(g.Values), slices.IsSorted(g.Values), played)
+		}
+		if lay.Genes[i].Fixed && g.Coef != nil {
+			t.Fatalf("analysis: fixed gene %s has an effect", g.Name)
+		}
+		if g.Coef != nil {
+			effects++
+			if g.CI95 == nil || *g.CI95 <= 0 || g.SD == nil || *g.SD <= 0 {
+				t.Fatalf("analysis: gene %s effect %v ± %v, SD %v", g.Name, *g.Coef, g.CI95, g.SD)
+			}
+		}
+	}
+	if av.Rows != played || len(av.Genes) != len(lay.Genes) || effects == 0 || av.Error != nil || av.R2 == nil {
+		t.Fatalf("analysis: %d rows (db %d), %d genes, %d effects, error %v", av.Rows, played, len(av.Genes), effects, av.Error)
+	}
 	var runs []dashboard.RunItem
 	get("/api/runs", 200, &runs)
 	if len(runs) != 2 || runs[1].Name != evilName || runs[1].Verified == nil {
@@ -354,6 +378,15 @@ func TestDashboardBrowser(t *testing.T) {
 		t.Fatalf("individual page %s: %d gene rows, %d games (database: %d)", indHref, indGenes, indGames, wantGames)
 	}
 	shot("individual")
+	// The analysis page: a row per gene with an effect, a slice chart per gene.
+	visit("#/run/1/analysis", "#importance")
+	var effectRows, sliceCharts int
+	eval(`document.querySelectorAll('#importance tr[data-gene]').length`, &effectRows)
+	eval(`document.querySelectorAll('#slices [data-slice] canvas').length`, &sliceCharts)
+	if effectRows != genomes.GomokuLayout().FreeCount() || sliceCharts != len(genomes.GomokuLayout().Genes) {
+		t.Fatalf("analysis page: %d effect rows, %d slice charts", effectRows, sliceCharts)
+	}
+	shot("analysis")
 
 	// Genes: one chart per gene of the layout, one point per generation each.
 	visit("#/run/1/genes", `#genes .gene canvas`)

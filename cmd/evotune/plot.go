@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,26 +23,31 @@ type plotOpts struct {
 func newPlotCmd() *cobra.Command {
 	var o plotOpts
 	c := &cobra.Command{
-		Use:   "plot RUN --out FILE.svg|FILE.png [--what fitness|elo|genes] [--size 900x560]",
-		Short: "Draw a run's score, held-out Elo or genes over generations as SVG or PNG",
+		Use:   "plot RUN --out FILE.svg|FILE.png [--what fitness|elo|genes|importance|slice] [--size 900x560]",
+		Short: "Draw a run's score, held-out Elo, genes, parameter importance or slices as SVG or PNG",
 		Long: "plot draws one chart of a run for reports and terminals without a browser (gonum/plot):\n" +
 			"  fitness  best and mean score per generation, the best's 95% band and the mean's ±1 sd\n" +
 			"  elo      the champion's held-out Elo against the paper's weights with its 95% CI at every\n" +
 			"           checkpoint (tune --verify-every) and the final verification\n" +
 			"  genes    one panel per gene: the best's value and the population's range, relative to\n" +
 			"           the paper's value (÷ on a log axis for log-scale genes, − otherwise)\n" +
+			"  importance  each gene's effect on the score per within-generation SD with its 95% CI:\n" +
+			"           least squares of the individuals' scores on their genes with a constant per\n" +
+			"           generation (log genes in ln units), largest first\n" +
+			"  slice    one panel per gene: every individual's score against its value of the gene\n" +
 			"The format follows the extension of --out (.svg or .png); --size is in pixels (PNG) or\n" +
 			"points (SVG). The file is written atomically.",
 		Args: cobra.ExactArgs(1),
 		Example: "  evotune plot 1 --out fitness.svg\n" +
-			"  evotune plot 1 --what genes --out genes.png --size 1200x900",
+			"  evotune plot 1 --what genes --out genes.png --size 1200x900\n" +
+			"  evotune plot 1 --what importance --out importance.svg",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runPlot(cmd.Context(), o, args[0], cmd.ErrOrStderr())
 		},
 	}
 	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	c.Flags().StringVar(&o.out, "out", "", "the image file: .svg or .png (required)")
-	c.Flags().StringVar(&o.what, "what", "fitness", "fitness, elo or genes")
+	c.Flags().StringVar(&o.what, "what", "fitness", "fitness, elo, genes, importance (each gene's effect on the score, 95% CI) or slice (score against each gene)")
 	c.Flags().StringVar(&o.size, "size", "", "WIDTHxHEIGHT (default 900x560; genes: 300×220 per panel, 4 per row)")
 	return c
 }
@@ -69,7 +75,7 @@ func runPlot(ctx context.Context, o plotOpts, arg string, log interface{ Write([
 	if format != "svg" && format != "png" {
 		return fmt.Errorf("--out %s: the extension must be .svg or .png", o.out)
 	}
-	if o.what != "fitness" && o.what != "elo" && o.what != "genes" {
+	if !slices.Contains(dashboard.Plots, o.what) {
 		return fmt.Errorf("--what %q: want one of %s", o.what, strings.Join(dashboard.Plots, ", "))
 	}
 	if o.size != "" {
@@ -101,16 +107,37 @@ func runPlot(ctx context.Context, o plotOpts, arg string, log interface{ Write([
 			return err
 		}
 		plots = []*plot.Plot{p}
-	case "genes":
-		v, err := dashboard.Genes(ctx, d, runID)
-		if err != nil {
-			return err
-		}
-		if plots, err = dashboard.GenePlots(v); err != nil {
-			return err
+	case "genes", "slice":
+		if o.what == "genes" {
+			v, err := dashboard.Genes(ctx, d, runID)
+			if err != nil {
+				return err
+			}
+			if plots, err = dashboard.GenePlots(v); err != nil {
+				return err
+			}
+		} else {
+			v, err := dashboard.Analysis(ctx, d, runID)
+			if err != nil {
+				return err
+			}
+			if plots, err = dashboard.SlicePlots(v); err != nil {
+				return err
+			}
 		}
 		cols = min(4, len(plots))
 		w, h = 300*cols, 220*int(math.Ceil(float64(len(plots))/float64(cols)))
+	case "importance":
+		v, err := dashboard.Analysis(ctx, d, runID)
+		if err != nil {
+			return err
+		}
+		p, err := dashboard.ImportancePlot(v)
+		if err != nil {
+			return err
+		}
+		plots = []*plot.Plot{p}
+		h = max(300, 120+36*len(v.Genes))
 	}
 	if o.size != "" {
 		w, h, _ = parseSize(o.size)

@@ -3,6 +3,7 @@ package stats
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"regexp"
 	"strconv"
 	"strings"
@@ -179,5 +180,50 @@ func TestEstimateJSON(t *testing.T) {
 	json.Unmarshal(data, &back)
 	if back.Elo == nil || math.Abs(*back.Elo-mixed.Elo) > 1e-9 {
 		t.Fatalf("finite estimate: %s", data)
+	}
+}
+
+// TestWithin: a known linear model with group offsets and noise is recovered within its
+// intervals; an inert predictor's interval covers 0; a constant predictor and too few rows
+// are refused.
+func TestWithin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var x [][]float64
+	var y []float64
+	var group []int
+	for g := 0; g < 40; g++ {
+		offset := rng.NormFloat64() * 5 // what differs between groups must cancel
+		for k := 0; k < 10; k++ {
+			a, b, c := rng.NormFloat64()*2, rng.NormFloat64(), rng.NormFloat64()*3
+			x = append(x, []float64{a, b, c})
+			y = append(y, offset+0.5*a-0.25*b+0*c+rng.NormFloat64()*0.1)
+			group = append(group, g)
+		}
+	}
+	eff, r2, err := Within(x, y, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Per within-group SD: a's SD ≈ 2, so 0.5 per unit ≈ 1.0 per SD; b's ≈ −0.25; c's 0.
+	for j, want := range []float64{0.5, -0.25, 0} {
+		perUnit := eff[j].Coef / eff[j].SD
+		if math.Abs(perUnit-want) > eff[j].CI95/eff[j].SD || eff[j].CI95 <= 0 {
+			t.Errorf("predictor %d: %.4f ± %.4f per unit, want %.2f", j, perUnit, eff[j].CI95/eff[j].SD, want)
+		}
+	}
+	if eff[2].Coef-eff[2].CI95 > 0 || eff[2].Coef+eff[2].CI95 < 0 {
+		t.Errorf("the inert predictor's interval %.4f ± %.4f misses 0", eff[2].Coef, eff[2].CI95)
+	}
+	if r2 < 0.9 {
+		t.Errorf("R² %.3f for a model with small noise", r2)
+	}
+	for i := range x {
+		x[i] = append(x[i], 7) // constant: no variation inside any group
+	}
+	if _, _, err := Within(x, y, group); err == nil || !strings.Contains(err.Error(), "predictor 3 does not vary") {
+		t.Errorf("constant predictor: %v", err)
+	}
+	if _, _, err := Within(x[:5], y[:5], group[:5]); err == nil || !strings.Contains(err.Error(), "cannot fit") {
+		t.Errorf("too few rows: %v", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/stats"
 )
 
 // ErrNotFound is wrapped by errors about a run, individual or game the database lacks.
@@ -741,4 +743,142 @@ func Individual(ctx context.Context, d *db.DB, id int64, ind string) (Individual
 		v.Games = append(v.Games, gm)
 	}
 	return v, rows.Err()
+}
+
+// AnalysisMethod names how AnalysisView measures each gene's importance.
+const AnalysisMethod = "least squares of each individual's score on its genes within each generation " +
+	"(a constant per generation: scores are against that generation's references), log-scale genes in ln units, " +
+	"each effect per within-generation SD of the gene with a 95% t interval (Wooldridge, Econometric Analysis of " +
+	"Cross Section and Panel Data, 2010, §10.5)"
+
+// AnalysisGene is one gene in a run's analysis: its effect on the score per within-generation
+// SD (Coef ± CI95, score units; see AnalysisMethod; null when the regression could not be
+// fitted), that SD in the gene's units (ln units for log genes), and its slice: every
+// individual-generation row's value of the gene and score, by value.
+type AnalysisGene struct {
+	Name   string    `json:"name"`
+	Scale  string    `json:"scale"`
+	Fixed  bool      `json:"fixed"`
+	Coef   *float64  `json:"coef"`
+	CI95   *float64  `json:"ci95"`
+	SD     *float64  `json:"sd"`
+	Values []float64 `json:"values"`
+	Scores []float64 `json:"scores"`
+}
+
+// AnalysisView is the parameter importance and slice data of run id, from every individual
+// row that played games (GA individuals per generation; SPSA's θ+ and θ− per step). Error
+// says why the regression could not be fitted (too few rows, no variation); the slices
+// are there anyway.
+type AnalysisView struct {
+	Run    RunItem        `json:"run"`
+	Method string         `json:"method"`
+	Rows   int            `json:"rows"`
+	Groups int            `json:"groups"`
+	R2     *float64       `json:"r2"`
+	Genes  []AnalysisGene `json:"genes"`
+	Error  *string        `json:"error"`
+}
+
+// Analysis returns run id's parameter importance and slices (AnalysisView).
+func Analysis(ctx context.Context, d *db.DB, id int64) (AnalysisView, error) {
+	r, err := getRun(ctx, d, id)
+	if err != nil {
+		return AnalysisView{}, err
+	}
+	lay, err := layoutOf(r)
+	if err != nil {
+		return AnalysisView{}, fmt.Errorf("run %d: %w", id, err)
+	}
+	v := AnalysisView{Run: runItem(r), Method: AnalysisMethod, Genes: []AnalysisGene{}}
+	rows, err := d.SQL().QueryContext(ctx, `SELECT i.generation, i.score, g.genes FROM individuals i
+		JOIN genomes g ON g.run_id = i.run_id AND g.id = i.id WHERE i.run_id = ? AND i.games > 0 ORDER BY i.generation, i.rank`, id)
+	if err != nil {
+		return v, err
+	}
+	defer rows.Close()
+	var x [][]float64
+	var y []float64
+	var group []int
+	for rows.Next() {
+		var gen int
+		var score float64
+		var genes string
+		if err := rows.Scan(&gen, &score, &genes); err != nil {
+			return v, err
+		}
+		var m map[string]float64
+		if json.Unmarshal([]byte(genes), &m) != nil {
+			continue
+		}
+		row := make([]float64, len(lay.Genes))
+		ok := true
+		for j, g := range lay.Genes {
+			val, has := m[g.Name]
+			if !has || math.IsNaN(val) || math.IsInf(val, 0) || (g.Scale == genomes.Log && val <= 0) {
+				ok = false
+				break
+			}
+			row[j] = val
+		}
+		if ok {
+			x, y, group = append(x, row), append(y, score), append(group, gen)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return v, err
+	}
+	v.Rows = len(y)
+	seen := map[int]bool{}
+	for _, g := range group {
+		seen[g] = true
+	}
+	v.Groups = len(seen)
+	// The regression uses the genes that vary; its predictors are ln values for log genes.
+	var used []int
+	for j, g := range lay.Genes {
+		ag := AnalysisGene{Name: g.Name, Scale: g.Scale.String(), Fixed: g.Fixed, Values: []float64{}, Scores: []float64{}}
+		order := make([]int, len(y))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool { return x[order[a]][j] < x[order[b]][j] })
+		varies := false
+		for _, i := range order {
+			ag.Values = append(ag.Values, x[i][j])
+			ag.Scores = append(ag.Scores, y[i])
+			varies = varies || x[i][j] != x[order[0]][j]
+		}
+		if varies && !g.Fixed {
+			used = append(used, j)
+		}
+		v.Genes = append(v.Genes, ag)
+	}
+	px := make([][]float64, len(y))
+	for i := range y {
+		px[i] = make([]float64, len(used))
+		for k, j := range used {
+			px[i][k] = x[i][j]
+			if lay.Genes[j].Scale == genomes.Log {
+				px[i][k] = math.Log(x[i][j])
+			}
+		}
+	}
+	if len(used) == 0 {
+		s := "no gene varies between the individuals"
+		v.Error = &s
+		return v, nil
+	}
+	eff, r2, err := stats.Within(px, y, group)
+	if err != nil {
+		s := err.Error()
+		v.Error = &s
+		return v, nil
+	}
+	v.R2 = &r2
+	for k, j := range used {
+		e := eff[k]
+		v.Genes[j].Coef, v.Genes[j].CI95, v.Genes[j].SD = &e.Coef, &e.CI95, &e.SD
+	}
+	return v, nil
 }

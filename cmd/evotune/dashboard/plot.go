@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -15,7 +16,7 @@ import (
 )
 
 // Plots are the charts `evotune plot` draws (gonum.org/v1/plot).
-var Plots = []string{"fitness", "elo", "genes"}
+var Plots = []string{"fitness", "elo", "genes", "importance", "slice"}
 
 var (
 	red   = color.RGBA{R: 204, G: 51, B: 51, A: 255}
@@ -296,4 +297,85 @@ func Render(plots []*plot.Plot, cols int, width, height int, format string) ([]b
 		}
 	}
 	return finish()
+}
+
+// ImportancePlot draws each gene's effect on the score per within-generation SD with its
+// 95% interval (AnalysisView, AnalysisMethod), largest first from the top; genes outside the
+// regression (fixed, or the same in every row) are left out. The error says why there is
+// no importance (AnalysisView.Error).
+func ImportancePlot(v AnalysisView) (*plot.Plot, error) {
+	if v.Error != nil {
+		return nil, fmt.Errorf("run %d: no parameter importance: %s", v.Run.ID, *v.Error)
+	}
+	var gs []AnalysisGene
+	for _, g := range v.Genes {
+		if g.Coef != nil {
+			gs = append(gs, g)
+		}
+	}
+	sort.SliceStable(gs, func(a, b int) bool { return math.Abs(*gs[a].Coef) < math.Abs(*gs[b].Coef) })
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s (%s): effect on the score per within-generation SD of each gene (95%% CI)", v.Run.Name, v.Run.Game)
+	p.X.Label.Text = "score change per SD (a constant per generation; log genes in ln units)"
+	pts := make(plotter.XYs, len(gs))
+	errs := make(plotter.XErrors, len(gs))
+	names := make([]string, len(gs))
+	for i, g := range gs {
+		pts[i] = plotter.XY{X: *g.Coef, Y: float64(i)}
+		errs[i] = struct{ Low, High float64 }{-*g.CI95, *g.CI95}
+		names[i] = g.Name
+	}
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return nil, err
+	}
+	sc.GlyphStyle.Color, sc.GlyphStyle.Radius = red, vg.Points(3)
+	eb, err := plotter.NewXErrorBars(struct {
+		plotter.XYs
+		plotter.XErrors
+	}{pts, errs})
+	if err != nil {
+		return nil, err
+	}
+	zero, err := plotter.NewLine(plotter.XYs{{X: 0, Y: -0.5}, {X: 0, Y: float64(len(gs)) - 0.5}}) // no effect
+	if err != nil {
+		return nil, err
+	}
+	zero.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(4)}
+	p.Add(plotter.NewGrid(), zero, eb, sc)
+	p.NominalY(names...)
+	p.Y.Min, p.Y.Max = -0.5, float64(len(gs))-0.5
+	return p, nil
+}
+
+// SlicePlots draws one panel per gene: every individual row's score (y) against its value
+// of the gene (x; a log axis for log-scale genes), the slice plots Optuna users know.
+func SlicePlots(v AnalysisView) ([]*plot.Plot, error) {
+	if v.Rows == 0 {
+		return nil, fmt.Errorf("run %d has no individual that played games yet", v.Run.ID)
+	}
+	var out []*plot.Plot
+	for _, g := range v.Genes {
+		pts := make(plotter.XYs, len(g.Values))
+		for i := range g.Values {
+			pts[i] = plotter.XY{X: g.Values[i], Y: g.Scores[i]}
+		}
+		p := plot.New()
+		p.Title.Text = g.Name
+		if g.Fixed {
+			p.Title.Text += " (fixed)"
+		}
+		p.X.Label.Text, p.Y.Label.Text = g.Name, "score"
+		if g.Scale == "log" && len(g.Values) > 0 && g.Values[0] > 0 && g.Values[len(g.Values)-1] > g.Values[0] {
+			p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		}
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle.Color, sc.GlyphStyle.Radius = blue, vg.Points(1.5)
+		p.Add(plotter.NewGrid(), sc)
+		out = append(out, p)
+	}
+	return out, nil
 }

@@ -29,6 +29,7 @@ var static embed.FS
 //	GET /api/runs/{id}/genes                GenesView
 //	GET /api/runs/{id}/lineage/{individual} LineageView
 //	GET /api/runs/{id}/individuals/{ind}    IndividualView
+//	GET /api/runs/{id}/analysis              AnalysisView
 //	GET /api/runs/{id}/games?generation=N   []GameItem (N omitted: the first 500 of the run)
 //	GET /api/runs/{id}/games/{game}         GameView
 //	GET /api/workers                        WorkersView (Options.Workers; enabled false without)
@@ -94,6 +95,13 @@ func Handler(d *db.DB, o Options) http.Handler {
 			return nil, err
 		}
 		return Lineage(ctx, d, id, r.PathValue("individual"))
+	})
+	api("GET /api/runs/{id}/analysis", func(ctx context.Context, r *http.Request) (any, error) {
+		id, err := pathInt(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		return Analysis(ctx, d, id)
 	})
 	api("GET /api/runs/{id}/individuals/{individual}", func(ctx context.Context, r *http.Request) (any, error) {
 		id, err := pathInt(r, "id")

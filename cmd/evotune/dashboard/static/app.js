@@ -158,6 +158,7 @@ function runHeader(r, extra, spsa) {
     el('p', {}, el('span', { text: r.game + ' · ' + (spsa ? 'SPSA' : 'GA') + ' · ' + r.status + ' · ' + r.generations_done +
       (spsa ? ' steps' : ' generations') + ' · run ' + r.id })),
     el('nav', { class: 'links' }, link(runHref(r.id), 'Charts'), link(runHref(r.id) + '/genes', 'Genes'),
+      link(runHref(r.id) + '/analysis', 'Analysis'),
       r.best_individual ? link(lineageHref(r.id, r.best_individual), spsa ? 'Lineage of θ' : 'Lineage of the best') : null, ...(extra || []))];
 }
 
@@ -320,6 +321,52 @@ async function viewLineage(id, ind) {
   };
 }
 
+// viewAnalysis is the run's parameter importance (each gene's effect on the score per
+// within-generation SD, ± 95%, largest first; the method named on the page) and a slice per
+// gene: every individual row's score against its value of the gene.
+async function viewAnalysis(id) {
+  const v = await getJSON('/api/runs/' + id + '/analysis');
+  return () => {
+    const out = runHeader(v.run);
+    out.push(el('h2', { text: 'Parameter importance' }));
+    out.push(el('p', { class: 'muted', text: 'Method: ' + v.method + '. ' + v.rows + ' rows in ' + v.groups + ' generations' +
+      (v.r2 === null ? '' : ', R² ' + fmt(v.r2, 3) + ' (of the variation within generations)') + '.' }));
+    if (v.error) out.push(el('p', { class: 'error', id: 'analysis-error', text: 'No importance: ' + v.error }));
+    const ranked = v.genes.filter(g => g.coef !== null).sort((a, b) => Math.abs(b.coef) - Math.abs(a.coef));
+    const span = Math.max(1e-9, ...ranked.map(g => Math.abs(g.coef) + g.ci95));
+    const W = 240, mid = W / 2;
+    const bar = g => {
+      const s = svg('svg', { width: W, height: 16, class: 'effect' });
+      const px = x => mid + x / span * (mid - 4);
+      s.append(svg('line', { x1: mid, y1: 0, x2: mid, y2: 16, stroke: '#999' }));
+      s.append(svg('rect', { x: Math.min(mid, px(g.coef)), y: 4, width: Math.abs(px(g.coef) - mid), height: 8, fill: g.coef >= 0 ? '#393' : '#c33' }));
+      s.append(svg('line', { x1: px(g.coef - g.ci95), y1: 8, x2: px(g.coef + g.ci95), y2: 8, stroke: '#222', 'stroke-width': 1.5 }));
+      return s;
+    };
+    out.push(el('table', { id: 'importance' }, el('tr', {}, ...['Gene', 'Effect on the score per SD ± 95%', '', 'SD (' + 'ln units for log genes)', 'Interval excludes 0'].map(h => el('th', { text: h }))),
+      ...ranked.map(g => el('tr', { 'data-gene': g.name }, el('td', { text: g.name }),
+        el('td', { class: 'num', text: (g.coef >= 0 ? '+' : '') + fmt(g.coef, 4) + ' ± ' + fmt(g.ci95, 4) }), el('td', {}, bar(g)),
+        el('td', { class: 'num', text: fmt(g.sd, 4) }), el('td', { text: Math.abs(g.coef) > g.ci95 ? 'yes' : 'no' })))));
+    const fixed = v.genes.filter(g => g.coef === null).map(g => g.name);
+    if (fixed.length && !v.error) out.push(el('p', { class: 'muted', text: 'Not in the regression (fixed, or the same in every row): ' + fixed.join(', ') }));
+    out.push(el('h2', { text: 'Slices: score against each gene' }));
+    const box = el('div', { class: 'genes', id: 'slices' });
+    out.push(box);
+    out.after = [() => {
+      v.genes.forEach(g => {
+        if (!g.values.length) return;
+        const holder = el('div', { class: 'gene', 'data-slice': g.name });
+        box.append(holder);
+        chart(holder, 'slice:' + g.name, g.name + (g.fixed ? ' (fixed)' : ''), [g.values, g.scores],
+          [{ label: 'score', stroke: 'rgba(51,102,204,0.8)', paths: () => null, points: { show: true, size: 4, fill: 'rgba(51,102,204,0.4)' } }],
+          { xlabel: g.name, ylabel: 'score', uplot: { width: 320, height: 190, legend: { show: false },
+            scales: { x: { time: false, distr: g.scale === 'log' && g.values[0] > 0 ? 3 : 1 } } } });
+      });
+    }];
+    return out;
+  };
+}
+
 // indCell is a table cell naming a player: a link to the individual's page when it is one
 // of the run's individuals (RUN-gGEN-SLOT), else the text (baseline, an engine command).
 function indCell(run, name) {
@@ -478,6 +525,7 @@ function parseRoute(h) {
     case undefined: case '': return { key: 'run', load: () => viewRun(id), live: true };
     case 'genes': return { key: 'genes', load: () => viewGenes(id), live: true };
     case 'lineage': return { key: 'lineage', load: () => viewLineage(id, p.slice(3).join('/')), live: false };
+    case 'analysis': return { key: 'analysis', load: () => viewAnalysis(id), live: true };
     case 'individual': return { key: 'individual', load: () => viewIndividual(id, p.slice(3).join('/')), live: true };
     case 'generation': return { key: 'generation', load: () => viewGenerationGames(id, Number(p[3])), live: true };
     case 'game': return { key: 'game', load: () => viewGame(id, Number(p[3])), live: false };
