@@ -297,7 +297,9 @@ func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.Sear
 	return search.Answer(pl.Search(ctx, gb.pos), gb.pos.MoveString)
 }
 
-// Perft counts the legal move tree of b to depth plies (every empty point is a move).
+// Perft counts the legal move tree of b to depth plies: every empty point is a move; under
+// renju a forbidden move of Black's is a move that ends the game (Black loses: Board.Play),
+// so it has no children.
 func (Game) Perft(b engine.Board, depth int) int64 {
 	return perft(b.(*Board).pos.Clone(), depth)
 }
@@ -317,6 +319,9 @@ func perft(p *Position, depth int) int64 {
 		if depth == 1 {
 			n++
 			continue
+		}
+		if p.rule == Renju && p.stm == engine.Black && p.Forbidden(Move(m)) {
+			continue // a foul: the game is over
 		}
 		p.Make(Move(m))
 		n += perft(p, depth-1)

@@ -33,3 +33,25 @@ func TestPSQ(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParsePSQ: no input makes ParsePSQ panic, and whatever it accepts writes back as .psq
+// that reads to the same board size and moves.
+func FuzzParsePSQ(f *testing.F) {
+	f.Add("Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,12\nblack\nwhite\n-1\n")
+	f.Add("Piskvorky 20x20, 0:0, 0\n1,1\n20,20,5\n")
+	f.Add("Piskvorky 15x16, 11:11, 0\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		size, moves, err := ParsePSQ([]byte(s))
+		if err != nil {
+			return
+		}
+		data, err := FormatPSQ(size, moves, nil, "b", "w")
+		if err != nil {
+			t.Fatalf("accepted moves %v on %d×%d do not write back: %v", moves, size, size, err)
+		}
+		size2, again, err := ParsePSQ(data)
+		if err != nil || size2 != size || strings.Join(again, " ") != strings.Join(moves, " ") {
+			t.Fatalf("%d %v → %d %v, %v", size, moves, size2, again, err)
+		}
+	})
+}
