@@ -128,17 +128,13 @@ func runIDs(d *db.DB, toComplete string) []string {
 
 // individualIDs are the individuals whose ID starts with toComplete, with their operator.
 func individualIDs(d *db.DB, toComplete string) []string {
-	rows, err := d.SQL().Query(`SELECT id, operator FROM genomes WHERE id LIKE ? || '%' ORDER BY run_id, born_generation, id LIMIT 1000`, toComplete)
+	ids, err := d.IndividualIDs(context.Background(), toComplete, 1000)
 	if err != nil {
 		return nil
 	}
-	defer rows.Close()
 	var out []string
-	for rows.Next() {
-		var id, op string
-		if rows.Scan(&id, &op) == nil {
-			out = append(out, id+"\t"+op)
-		}
+	for _, x := range ids {
+		out = append(out, x[0]+"\t"+x[1])
 	}
 	return out
 }

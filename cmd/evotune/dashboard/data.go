@@ -7,9 +7,7 @@ package dashboard
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -135,18 +133,7 @@ type LineageView struct {
 const MaxLineage = 400
 
 // GameItem is one row of a generation's games.
-type GameItem struct {
-	ID         int64   `json:"id"`
-	Generation int     `json:"generation"`
-	Individual string  `json:"individual"`
-	Opponent   string  `json:"opponent"`
-	Colour     string  `json:"colour"` // the individual's
-	Result     string  `json:"result"`
-	Plies      int     `json:"plies"`
-	Round      int     `json:"round"`
-	Depth      *int    `json:"depth"`
-	Forfeit    *string `json:"forfeit"`
-}
+type GameItem = db.GameSummary
 
 // GameView is a stored game replayed: Frames[k] is the position after k plies (Frames[0]
 // the start), each as Size rows from the top, one character per point: '.' empty, 'B'
@@ -167,13 +154,6 @@ type GameView struct {
 	Frames       [][]string `json:"frames"`
 	WinningLine  []string   `json:"winning_line"`
 	Error        *string    `json:"error"`
-}
-
-func optString(s sql.NullString) *string {
-	if !s.Valid {
-		return nil
-	}
-	return &s.String
 }
 
 func finite(x float64) *float64 {
@@ -236,22 +216,10 @@ func Runs(ctx context.Context, d *db.DB) ([]RunItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	champ := map[int64]string{}
-	rows, err := d.SQL().QueryContext(ctx, `SELECT g.run_id, g.champion FROM generations g
-		WHERE g.champion IS NOT NULL AND g.generation = (SELECT MAX(generation) FROM generations WHERE run_id = g.run_id)`)
+	champ, err := d.LastChampions(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var id int64
-		var c string
-		if err := rows.Scan(&id, &c); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		champ[id] = c
-	}
-	rows.Close()
 	out := make([]RunItem, 0, len(runs))
 	for _, r := range runs {
 		it := runItem(r)
@@ -283,31 +251,17 @@ func Run(ctx context.Context, d *db.DB, id int64) (RunView, error) {
 	se := map[int]*float64{}
 	type scored struct{ score, se *float64 }
 	plus := map[int]scored{} // SPSA: rank 2 is θ+ (rank 1 θ_{k+1}, rank 3 θ−)
-	rows, err := d.SQL().QueryContext(ctx, "SELECT generation, rank, score, score_se FROM individuals WHERE run_id = ? AND rank IN (1, 2)", id)
+	ranks, err := d.TopRanks(ctx, id)
 	if err != nil {
 		return v, err
 	}
-	for rows.Next() {
-		var g, rank int
-		var sc, s sql.NullFloat64
-		if err := rows.Scan(&g, &rank, &sc, &s); err != nil {
-			rows.Close()
-			return v, err
-		}
-		var x, y *float64
-		if s.Valid {
-			x = &s.Float64
-		}
-		if sc.Valid {
-			y = &sc.Float64
-		}
-		if rank == 1 {
-			se[g] = x
+	for _, rs := range ranks {
+		if rs.Rank == 1 {
+			se[rs.Generation] = rs.SE
 		} else {
-			plus[g] = scored{y, x}
+			plus[rs.Generation] = scored{rs.Score, rs.SE}
 		}
 	}
-	rows.Close()
 	spsa := method(string(r.Config)) == "spsa"
 	cps, err := d.Checkpoints(ctx, id)
 	if err != nil {
@@ -412,18 +366,12 @@ func Genes(ctx context.Context, d *db.DB, id int64) (GenesView, error) {
 	}
 	n := len(lay.Genes)
 	v.Best, v.Min, v.Max = make([][]*float64, n), make([][]*float64, n), make([][]*float64, n)
-	rows, err := d.SQL().QueryContext(ctx, `SELECT i.generation, i.rank, g.genes FROM individuals i
-		JOIN genomes g ON g.run_id = i.run_id AND g.id = i.id WHERE i.run_id = ? ORDER BY i.generation, i.rank`, id)
+	grows, err := d.GeneRows(ctx, id, false)
 	if err != nil {
 		return v, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var gen, rank int
-		var genes string
-		if err := rows.Scan(&gen, &rank, &genes); err != nil {
-			return v, err
-		}
+	for _, gr := range grows {
+		gen, rank, genes := gr.Generation, gr.Rank, gr.Genes
 		if len(v.Generations) == 0 || v.Generations[len(v.Generations)-1] != gen {
 			v.Generations = append(v.Generations, gen)
 			for i := 0; i < n; i++ {
@@ -452,7 +400,7 @@ func Genes(ctx context.Context, d *db.DB, id int64) (GenesView, error) {
 			}
 		}
 	}
-	return v, rows.Err()
+	return v, nil
 }
 
 // Lineage returns individual ind and its ancestors, nearest first, at most MaxLineage.
@@ -496,53 +444,13 @@ func Lineage(ctx context.Context, d *db.DB, id int64, ind string) (LineageView, 
 	return v, nil
 }
 
-const gameColumns = "id, generation, individual, opponent, colour, result, plies, round, depth, forfeit"
-
-func scanGame(s interface{ Scan(...any) error }) (GameItem, error) {
-	var g GameItem
-	var depth sql.NullInt64
-	var forfeit sql.NullString
-	if err := s.Scan(&g.ID, &g.Generation, &g.Individual, &g.Opponent, &g.Colour, &g.Result, &g.Plies, &g.Round, &depth, &forfeit); err != nil {
-		return g, err
-	}
-	if depth.Valid {
-		x := int(depth.Int64)
-		g.Depth = &x
-	}
-	g.Forfeit = optString(forfeit)
-	return g, nil
-}
-
 // Games lists the games of one generation of run id (all generations if gen < 0), at most
 // limit rows (0: no limit).
 func Games(ctx context.Context, d *db.DB, id int64, gen, limit int) ([]GameItem, error) {
 	if _, err := getRun(ctx, d, id); err != nil {
 		return nil, err
 	}
-	q := "SELECT " + gameColumns + " FROM games WHERE run_id = ?"
-	args := []any{id}
-	if gen >= 0 {
-		q += " AND generation = ?"
-		args = append(args, gen)
-	}
-	q += " ORDER BY id"
-	if limit > 0 {
-		q += " LIMIT " + strconv.Itoa(limit)
-	}
-	rows, err := d.SQL().QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []GameItem{}
-	for rows.Next() {
-		g, err := scanGame(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	return out, rows.Err()
+	return d.GameSummaries(ctx, id, gen, limit)
 }
 
 // Game replays stored game gameID of run id with the game's own rules (engine.Board.Play),
@@ -553,26 +461,15 @@ func Game(ctx context.Context, d *db.DB, id, gameID int64) (GameView, error) {
 		return GameView{}, err
 	}
 	v := GameView{Run: runItem(r), GameName: r.Game, Moves: []string{}, Frames: [][]string{}}
-	row := d.SQL().QueryRowContext(ctx, "SELECT "+gameColumns+" FROM games WHERE run_id = ? AND id = ?", id, gameID)
-	if v.Game, err = scanGame(row); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return v, fmt.Errorf("game %d of run %d: %w", gameID, id, ErrNotFound)
-		}
+	gm, err := d.Game(ctx, id, gameID)
+	if err != nil {
 		return v, err
 	}
-	var moves, openings string
-	var opening int
-	if err := d.SQL().QueryRowContext(ctx, `SELECT g.moves, g.opening, COALESCE(n.openings, '[]') FROM games g
-		LEFT JOIN generations n ON n.run_id = g.run_id AND n.generation = g.generation WHERE g.id = ?`, gameID).Scan(&moves, &opening, &openings); err != nil {
-		return v, err
-	}
-	if err := json.Unmarshal([]byte(moves), &v.Moves); err != nil {
+	v.Game = gm.GameSummary
+	if err := json.Unmarshal([]byte(gm.Moves), &v.Moves); err != nil {
 		return v, fmt.Errorf("game %d of run %d: moves: %w", gameID, id, err)
 	}
-	var ops [][]string
-	if json.Unmarshal([]byte(openings), &ops) == nil && opening >= 0 && opening < len(ops) {
-		v.OpeningPlies = min(len(ops[opening]), len(v.Moves))
-	}
+	v.OpeningPlies = min(gm.OpeningPlies, len(v.Moves))
 	if v.Game.Colour == "black" {
 		v.Black, v.White = v.Game.Individual, v.Game.Opponent
 	} else {
@@ -724,25 +621,15 @@ func Individual(ctx context.Context, d *db.DB, id int64, ind string) (Individual
 			v.HallOfFame = &hof[i]
 		}
 	}
-	rows, err := d.SQL().QueryContext(ctx, "SELECT "+gameColumns+" FROM games WHERE run_id = ? AND (individual = ? OR opponent = ?) ORDER BY id LIMIT ?",
-		id, ind, ind, MaxIndividualGames+1)
+	games, err := d.GamesOf(ctx, id, ind, MaxIndividualGames+1)
 	if err != nil {
 		return v, err
 	}
-	defer rows.Close()
-	v.Games = []GameItem{}
-	for rows.Next() {
-		gm, err := scanGame(rows)
-		if err != nil {
-			return v, err
-		}
-		if len(v.Games) == MaxIndividualGames {
-			v.GamesTruncated = true
-			break
-		}
-		v.Games = append(v.Games, gm)
+	v.Games = games
+	if len(games) > MaxIndividualGames {
+		v.Games, v.GamesTruncated = games[:MaxIndividualGames], true
 	}
-	return v, rows.Err()
+	return v, nil
 }
 
 // AnalysisMethod names how AnalysisView measures each gene's importance.
@@ -791,24 +678,16 @@ func Analysis(ctx context.Context, d *db.DB, id int64) (AnalysisView, error) {
 		return AnalysisView{}, fmt.Errorf("run %d: %w", id, err)
 	}
 	v := AnalysisView{Run: runItem(r), Method: AnalysisMethod, Genes: []AnalysisGene{}}
-	rows, err := d.SQL().QueryContext(ctx, `SELECT i.generation, i.score, g.genes FROM individuals i
-		JOIN genomes g ON g.run_id = i.run_id AND g.id = i.id WHERE i.run_id = ? AND i.games > 0 ORDER BY i.generation, i.rank`, id)
+	grows, err := d.GeneRows(ctx, id, true)
 	if err != nil {
 		return v, err
 	}
-	defer rows.Close()
 	var x [][]float64
 	var y []float64
 	var group []int
-	for rows.Next() {
-		var gen int
-		var score float64
-		var genes string
-		if err := rows.Scan(&gen, &score, &genes); err != nil {
-			return v, err
-		}
+	for _, gr := range grows {
 		var m map[string]float64
-		if json.Unmarshal([]byte(genes), &m) != nil {
+		if json.Unmarshal([]byte(gr.Genes), &m) != nil {
 			continue
 		}
 		row := make([]float64, len(lay.Genes))
@@ -822,11 +701,8 @@ func Analysis(ctx context.Context, d *db.DB, id int64) (AnalysisView, error) {
 			row[j] = val
 		}
 		if ok {
-			x, y, group = append(x, row), append(y, score), append(group, gen)
+			x, y, group = append(x, row), append(y, gr.Score), append(group, gr.Generation)
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return v, err
 	}
 	v.Rows = len(y)
 	seen := map[int]bool{}

@@ -1,0 +1,238 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// The typed reads behind the dashboard and shell completion (views of runs, generations,
+// individuals and games): what they show comes out of this package as values, so no
+// statement is written outside it.
+
+// LastChampions maps each run to the champion recorded with its last saved generation;
+// runs whose last generation records none are absent.
+func (d *DB) LastChampions(ctx context.Context) (map[int64]string, error) {
+	rows, err := d.sql.QueryContext(ctx, `SELECT g.run_id, g.champion FROM generations g
+		WHERE g.champion IS NOT NULL AND g.generation = (SELECT MAX(generation) FROM generations WHERE run_id = g.run_id)`)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	out := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var c string
+		if err := rows.Scan(&id, &c); err != nil {
+			return nil, explain(err)
+		}
+		if c != "" {
+			out[id] = c
+		}
+	}
+	return out, explain(rows.Err())
+}
+
+// RankScore is the score (and its pentanomial standard error) of the individual of one rank
+// in one generation; nil: not measured.
+type RankScore struct {
+	Generation, Rank int
+	Score, SE        *float64
+}
+
+// TopRanks returns the rank-1 and rank-2 individuals' scores of every generation of a run
+// (the GA's best and runner-up; SPSA's θ_{k+1} and θ+), by generation.
+func (d *DB) TopRanks(ctx context.Context, runID int64) ([]RankScore, error) {
+	rows, err := d.sql.QueryContext(ctx, "SELECT generation, rank, score, score_se FROM individuals WHERE run_id = ? AND rank IN (1, 2) ORDER BY generation, rank", runID)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	var out []RankScore
+	for rows.Next() {
+		var r RankScore
+		var sc, se sql.NullFloat64
+		if err := rows.Scan(&r.Generation, &r.Rank, &sc, &se); err != nil {
+			return nil, explain(err)
+		}
+		if sc.Valid {
+			r.Score = &sc.Float64
+		}
+		if se.Valid {
+			r.SE = &se.Float64
+		}
+		out = append(out, r)
+	}
+	return out, explain(rows.Err())
+}
+
+// GeneRow is one individual of one generation with its genes (JSON object text, gene name
+// → value), its rank, score and games.
+type GeneRow struct {
+	Generation, Rank, Games int
+	Score                   float64
+	Genes                   string
+}
+
+// GeneRows returns every individual row of a run with its genes, by generation and rank;
+// playedOnly leaves out rows without games (SPSA's θ, which plays none).
+func (d *DB) GeneRows(ctx context.Context, runID int64, playedOnly bool) ([]GeneRow, error) {
+	q := `SELECT i.generation, i.rank, i.games, i.score, g.genes FROM individuals i
+		JOIN genomes g ON g.run_id = i.run_id AND g.id = i.id WHERE i.run_id = ?`
+	if playedOnly {
+		q += " AND i.games > 0"
+	}
+	rows, err := d.sql.QueryContext(ctx, q+" ORDER BY i.generation, i.rank", runID)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	var out []GeneRow
+	for rows.Next() {
+		var r GeneRow
+		if err := rows.Scan(&r.Generation, &r.Rank, &r.Games, &r.Score, &r.Genes); err != nil {
+			return nil, explain(err)
+		}
+		out = append(out, r)
+	}
+	return out, explain(rows.Err())
+}
+
+// GameSummary is a stored game without its moves: the individual credited with it, its
+// opponent and colour, the result ("1-0", "0-1", "1/2-1/2"), plies, racing round (−1
+// admission, −2 defence), the depth it was played at (nil: the run's) and why a player
+// forfeited (nil: played to the end).
+type GameSummary struct {
+	ID         int64   `json:"id"`
+	Generation int     `json:"generation"`
+	Individual string  `json:"individual"`
+	Opponent   string  `json:"opponent"`
+	Colour     string  `json:"colour"` // the individual's
+	Result     string  `json:"result"`
+	Plies      int     `json:"plies"`
+	Round      int     `json:"round"`
+	Depth      *int    `json:"depth"`
+	Forfeit    *string `json:"forfeit"`
+}
+
+const summaryColumns = "id, generation, individual, opponent, colour, result, plies, round, depth, forfeit"
+
+func scanSummary(s interface{ Scan(...any) error }) (GameSummary, error) {
+	var g GameSummary
+	var depth sql.NullInt64
+	var forfeit sql.NullString
+	if err := s.Scan(&g.ID, &g.Generation, &g.Individual, &g.Opponent, &g.Colour, &g.Result, &g.Plies, &g.Round, &depth, &forfeit); err != nil {
+		return g, err
+	}
+	if depth.Valid {
+		x := int(depth.Int64)
+		g.Depth = &x
+	}
+	if forfeit.Valid {
+		g.Forfeit = &forfeit.String
+	}
+	return g, nil
+}
+
+func (d *DB) summaries(ctx context.Context, q string, args ...any) ([]GameSummary, error) {
+	rows, err := d.sql.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	out := []GameSummary{}
+	for rows.Next() {
+		g, err := scanSummary(rows)
+		if err != nil {
+			return nil, explain(err)
+		}
+		out = append(out, g)
+	}
+	return out, explain(rows.Err())
+}
+
+// GameSummaries lists a run's games in the order they were stored: one generation's (all
+// generations when gen < 0), at most limit (0: no limit).
+func (d *DB) GameSummaries(ctx context.Context, runID int64, gen, limit int) ([]GameSummary, error) {
+	q := "SELECT " + summaryColumns + " FROM games WHERE run_id = ?"
+	args := []any{runID}
+	if gen >= 0 {
+		q += " AND generation = ?"
+		args = append(args, gen)
+	}
+	q += " ORDER BY id"
+	if limit > 0 {
+		q += " LIMIT ?"
+		args = append(args, limit)
+	}
+	return d.summaries(ctx, q, args...)
+}
+
+// GamesOf lists the games individual ind played in a run, as the individual credited or as
+// the opponent, in the order they were stored, at most limit.
+func (d *DB) GamesOf(ctx context.Context, runID int64, ind string, limit int) ([]GameSummary, error) {
+	return d.summaries(ctx, "SELECT "+summaryColumns+" FROM games WHERE run_id = ? AND (individual = ? OR opponent = ?) ORDER BY id LIMIT ?",
+		runID, ind, ind, limit)
+}
+
+// GameMoves is a stored game with its moves (JSON array text) and the number of plies its
+// opening laid (0 when it had none or its generation's openings are not stored).
+type GameMoves struct {
+	GameSummary
+	Moves        string
+	OpeningPlies int
+}
+
+// Game returns game gameID of a run with its moves; an unknown game wraps ErrNotFound.
+func (d *DB) Game(ctx context.Context, runID, gameID int64) (GameMoves, error) {
+	var g GameMoves
+	var opening int
+	var openings string
+	row := d.sql.QueryRowContext(ctx, `SELECT g.id, g.generation, g.individual, g.opponent, g.colour, g.result, g.plies, g.round, g.depth, g.forfeit,
+		g.moves, g.opening, COALESCE(n.openings, '[]') FROM games g
+		LEFT JOIN generations n ON n.run_id = g.run_id AND n.generation = g.generation WHERE g.run_id = ? AND g.id = ?`, runID, gameID)
+	var depth sql.NullInt64
+	var forfeit sql.NullString
+	s := &g.GameSummary
+	err := row.Scan(&s.ID, &s.Generation, &s.Individual, &s.Opponent, &s.Colour, &s.Result, &s.Plies, &s.Round, &depth, &forfeit,
+		&g.Moves, &opening, &openings)
+	if errors.Is(err, sql.ErrNoRows) {
+		return g, fmt.Errorf("game %d of run %d: %w", gameID, runID, ErrNotFound)
+	}
+	if err != nil {
+		return g, explain(err)
+	}
+	if depth.Valid {
+		x := int(depth.Int64)
+		s.Depth = &x
+	}
+	if forfeit.Valid {
+		s.Forfeit = &forfeit.String
+	}
+	var ops [][]string
+	if json.Unmarshal([]byte(openings), &ops) == nil && opening >= 0 && opening < len(ops) {
+		g.OpeningPlies = len(ops[opening])
+	}
+	return g, nil
+}
+
+// IndividualIDs returns the individuals (of any run) whose ID starts with prefix, with the
+// operator that made each, at most limit, by run and birth.
+func (d *DB) IndividualIDs(ctx context.Context, prefix string, limit int) ([][2]string, error) {
+	rows, err := d.sql.QueryContext(ctx, `SELECT id, operator FROM genomes WHERE id LIKE ? || '%' ORDER BY run_id, born_generation, id LIMIT ?`, prefix, limit)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	var out [][2]string
+	for rows.Next() {
+		var id, op string
+		if err := rows.Scan(&id, &op); err != nil {
+			return nil, explain(err)
+		}
+		out = append(out, [2]string{id, op})
+	}
+	return out, explain(rows.Err())
+}
