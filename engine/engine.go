@@ -293,6 +293,14 @@ type LimitSetter interface {
 	SetLimits(lim Limits) error
 }
 
+// SGFWriter is implemented by games that have an SGF game number (FF[4] GM, the SGF
+// specification at red-bean.com/sgf: Gomoku and Renju 4, Amazons 18): SGF writes a game of
+// size×size from its moves in the game's notation, the players (Black first) and the result
+// ("1-0", "0-1", "1/2-1/2"). The error names a move that is not legal or not on the board.
+type SGFWriter interface {
+	SGF(size int, moves []string, black, white, result string) ([]byte, error)
+}
+
 // OpeningBook is implemented by games with a built-in set of standard openings.
 type OpeningBook interface {
 	// BuiltinOpenings returns the standard openings for a size×size board (0 = default),

@@ -12,7 +12,6 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/gomoku"
-	"evotune/genomes"
 )
 
 type exportGamesOpts struct {
@@ -27,8 +26,8 @@ func newExportGamesCmd() *cobra.Command {
 		Short: "Write a run's games as game records: Piskvork .psq, SGF or evotune's JSON",
 		Long: "export-games writes every game of a run (or of one generation, or of one individual) to\n" +
 			"DIR, one file per game named RUN-gGEN-NNNNN.EXT in the order the games table holds them:\n" +
-			"psq (Piskvork, Gomocup's record format; Gomoku), sgf (FF[4] GM[4], Gomoku; other games\n" +
-			"have no SGF game number evotune writes) or json (evotune's record, any game). Every file\n" +
+			"psq (Piskvork, Gomocup's record format; Gomoku), sgf (FF[4]: GM[4] Gomoku, GM[18] Amazons;\n" +
+			"Connect6 has no SGF game number) or json (evotune's record, any game). Every file\n" +
 			"holds the whole game, opening included, Black first; 'play --from FILE' continues one.\n" +
 			"Each file is written atomically.",
 		Args: cobra.ExactArgs(1),
@@ -71,17 +70,20 @@ func runExportGames(ctx context.Context, o exportGamesOpts, arg string, out io.W
 	if err != nil {
 		return err
 	}
-	entry, err := genomes.Lookup(run.Game)
+	game, _, err := resolveGame(gameOpts{game: run.Game, rule: cfg.Rule})
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)
 	}
+	sgf, hasSGF := game.(engine.SGFWriter)
 	switch {
 	case o.format != "psq" && o.format != "sgf" && o.format != "json":
 		return fmt.Errorf("--format %q: want psq, sgf or json", o.format)
-	case o.format != "json" && entry.Game.Name() != "gomoku":
-		return fmt.Errorf("--format %s: %s records hold Gomoku games; run %d is %s (use --format json)", o.format, o.format, runID, run.Game)
+	case o.format == "psq" && game.Name() != gomoku.Name:
+		return fmt.Errorf("--format psq: Piskvork records hold Gomoku games; run %d is %s (use --format json)", runID, run.Game)
+	case o.format == "sgf" && !hasSGF:
+		return fmt.Errorf("--format sgf: %s has no SGF game number (the SGF specification numbers Gomoku 4 and Amazons 18); use --format json", run.Game)
 	}
-	b, err := entry.Game.NewBoard(cfg.Board)
+	b, err := game.NewBoard(cfg.Board)
 	if err != nil {
 		return fmt.Errorf("run %d: board %d: %w", runID, cfg.Board, err)
 	}
@@ -122,7 +124,7 @@ func runExportGames(ctx context.Context, o exportGamesOpts, arg string, out io.W
 			case "psq":
 				data, err = gomoku.FormatPSQ(size, moves, nil, black, white)
 			case "sgf":
-				data, err = gomoku.FormatSGF(size, moves, black, white, gm.Result, cfg.Rule)
+				data, err = sgf.SGF(size, moves, black, white, gm.Result)
 			case "json":
 				data, err = json.MarshalIndent(savedGame{Format: gameFileFormat, Game: run.Game, Board: size, Rule: cfg.Rule, Black: black, White: white,
 					Moves: moves, Result: gm.Result, Plies: gm.Plies, Forfeit: string(gm.Forfeit), Created: g.CreatedAt}, "", "  ")

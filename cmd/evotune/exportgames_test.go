@@ -97,6 +97,7 @@ func TestExportGames(t *testing.T) {
 		want string
 	}{
 		{[]string{"export-games", "1", "--format", "psq", "--out", "x", "--db", "c6.db"}, "hold Gomoku games"},
+		{[]string{"export-games", "1", "--format", "sgf", "--out", "x", "--db", "c6.db"}, "connect6 has no SGF game number"},
 		{[]string{"export-games", "1", "--format", "pgn", "--out", "x"}, "want psq, sgf or json"},
 		{[]string{"export-games", "1", "--format", "sgf"}, "--out"},
 		{[]string{"export-games", "1", "--format", "sgf", "--out", "x", "--generation", "7"}, "generations 0 to"},
@@ -105,6 +106,37 @@ func TestExportGames(t *testing.T) {
 		if _, stderr, code := run(t, dir, c.args...); code == 0 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, %q lacks %q", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+// TestExportGamesAmazonsSGF: an Amazons run's games as SGF (GM[18]): one file per game,
+// each with the start position as setup and one node per stored move.
+func TestExportGamesAmazonsSGF(t *testing.T) {
+	dir := t.TempDir()
+	if _, stderr, code := run(t, dir, "tune", "--game", "amazons", "--board", "8", "--method", "ga", "--pop", "4", "--games", "2", "--generations", "1",
+		"--depth", "1", "--verify-games", "0", "--db", "a.db"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, stderr, code := run(t, dir, "export-games", "1", "--format", "sgf", "--out", "sgf", "--db", "a.db"); code != 0 {
+		t.Fatal(stderr)
+	}
+	var plies []int
+	for _, p := range strings.Fields(sqlite(t, filepath.Join(dir, "a.db"), "SELECT plies FROM games WHERE run_id = 1 ORDER BY id")) {
+		n, _ := strconv.Atoi(p)
+		plies = append(plies, n)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "sgf", "*.sgf"))
+	if len(files) != len(plies) || len(plies) == 0 {
+		t.Fatalf("%d SGF files for %d games", len(files), len(plies))
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "sgf", "1-g0-00000.sgf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	nodes := strings.Count(s, ";B[") + strings.Count(s, ";W[")
+	if !strings.Contains(s, "GM[18]") || !strings.Contains(s, "SZ[8]") || !strings.Contains(s, "AB[") || nodes != plies[0] {
+		t.Fatalf("game 0 (%d plies) as SGF, %d move nodes:\n%s", plies[0], nodes, s)
 	}
 }
 

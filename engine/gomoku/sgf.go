@@ -145,3 +145,8 @@ func ParseSGF(data []byte) (size int, moves []string, err error) {
 	}
 	return size, moves, nil
 }
+
+// SGF writes a game as SGF with the game's rule as RU (engine.SGFWriter; FormatSGF).
+func (g Game) SGF(size int, moves []string, black, white, result string) ([]byte, error) {
+	return FormatSGF(size, moves, black, white, result, g.RuleName())
+}
