@@ -68,9 +68,10 @@ func (d *DB) TopRanks(ctx context.Context, runID int64) ([]RankScore, error) {
 	return out, explain(rows.Err())
 }
 
-// GeneRow is one individual of one generation with its genes (JSON object text, gene name
-// → value), its rank, score and games.
+// GeneRow is one individual (ID) of one generation with its genes (JSON object text, gene
+// name → value), its rank, score and games.
 type GeneRow struct {
+	ID                      string
 	Generation, Rank, Games int
 	Score                   float64
 	Genes                   string
@@ -79,7 +80,7 @@ type GeneRow struct {
 // GeneRows returns every individual row of a run with its genes, by generation and rank;
 // playedOnly leaves out rows without games (SPSA's θ, which plays none).
 func (d *DB) GeneRows(ctx context.Context, runID int64, playedOnly bool) ([]GeneRow, error) {
-	q := `SELECT i.generation, i.rank, i.games, i.score, g.genes FROM individuals i
+	q := `SELECT i.id, i.generation, i.rank, i.games, i.score, g.genes FROM individuals i
 		JOIN genomes g ON g.run_id = i.run_id AND g.id = i.id WHERE i.run_id = ?`
 	if playedOnly {
 		q += " AND i.games > 0"
@@ -92,7 +93,7 @@ func (d *DB) GeneRows(ctx context.Context, runID int64, playedOnly bool) ([]Gene
 	var out []GeneRow
 	for rows.Next() {
 		var r GeneRow
-		if err := rows.Scan(&r.Generation, &r.Rank, &r.Games, &r.Score, &r.Genes); err != nil {
+		if err := rows.Scan(&r.ID, &r.Generation, &r.Rank, &r.Games, &r.Score, &r.Genes); err != nil {
 			return nil, explain(err)
 		}
 		out = append(out, r)

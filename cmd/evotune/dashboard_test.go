@@ -439,7 +439,20 @@ func TestDashboardBrowser(t *testing.T) {
 	visit("#/run/1/lineage/"+target, "#lineage")
 	var nodes, lines int
 	eval(`document.querySelectorAll('#lineage g.node').length`, &nodes)
-	eval(`new Set([...document.querySelectorAll('#lineage line')].map(l => l.dataset.child + ' ' + l.dataset.parent)).size`, &lines)
+	eval(`new Set([...document.querySelectorAll('#lineage polyline.edge')].map(l => l.dataset.child + ' ' + l.dataset.parent)).size`, &lines)
+	// Every box of an individual that played shows its score; the others say they played none.
+	var scored, played int
+	eval(`[...document.querySelectorAll('#lineage g.node text.score')].filter(t => t.textContent.startsWith('score ')).length`, &scored)
+	for _, a := range anc {
+		var n int
+		d.SQL().QueryRow("SELECT count(*) FROM individuals WHERE run_id = 1 AND id = ? AND games > 0", a.ID).Scan(&n)
+		if n > 0 {
+			played++
+		}
+	}
+	if scored != played || played == 0 {
+		t.Fatalf("lineage: %d boxes show a score, %d of the genomes played", scored, played)
+	}
 	if nodes != len(anc) || lines != len(edges) || len(anc) < 2 {
 		t.Fatalf("lineage: %d boxes and %d lines, the database has %d genomes and %d parent links", nodes, lines, len(anc), len(edges))
 	}

@@ -119,6 +119,10 @@ type LineageNode struct {
 	Parents  []string           `json:"parents"`
 	Depth    int                `json:"depth"` // generations of descent from the individual (shortest)
 	Genes    map[string]float64 `json:"genes"`
+	// Score is its score in the first generation it played (against that generation's
+	// references), and Generation that generation; nil: it played in none.
+	Score      *float64 `json:"score"`
+	Generation *int     `json:"generation"`
 }
 
 // LineageView is an individual's ancestry, at most MaxLineage nodes.
@@ -410,6 +414,16 @@ func Lineage(ctx context.Context, d *db.DB, id int64, ind string) (LineageView, 
 		return LineageView{}, err
 	}
 	v := LineageView{Run: runItem(r), ID: ind}
+	grows, err := d.GeneRows(ctx, id, true)
+	if err != nil {
+		return v, err
+	}
+	first := map[string]db.GeneRow{}
+	for _, gr := range grows { // by generation: the first row of an individual is its first
+		if _, ok := first[gr.ID]; !ok {
+			first[gr.ID] = gr
+		}
+	}
 	type item struct {
 		id    string
 		depth int
@@ -424,6 +438,10 @@ func Lineage(ctx context.Context, d *db.DB, id int64, ind string) (LineageView, 
 			return v, fmt.Errorf("run %d: %w", id, err)
 		}
 		node := LineageNode{ID: g.ID, Born: g.Born, Operator: g.Operator, Depth: cur.depth, Parents: []string{}}
+		if gr, ok := first[g.ID]; ok {
+			score, gen := gr.Score, gr.Generation
+			node.Score, node.Generation = &score, &gen
+		}
 		json.Unmarshal([]byte(g.Genes), &node.Genes)
 		for _, p := range []string{g.Parent1, g.Parent2} {
 			if p == "" {

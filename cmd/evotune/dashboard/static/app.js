@@ -290,30 +290,38 @@ async function viewGenes(id) {
 }
 
 async function viewLineage(id, ind) {
-  const v = await getJSON('/api/runs/' + id + '/lineage/' + encodeURIComponent(ind));
+  // dagre (vendored, an ES module) lays the graph out in layers and routes the edges.
+  const [v, dagre] = await Promise.all([getJSON('/api/runs/' + id + '/lineage/' + encodeURIComponent(ind)), import('/static/dagre.esm.js')]);
   return () => {
     const out = runHeader(v.run);
     out.push(el('h2', { text: 'Lineage of ' + v.id + ' (' + v.nodes.length + ' genomes' + (v.truncated ? ', older ones left out' : '') + ')' }));
-    out.push(el('p', { class: 'muted', text: 'Each box is a genome (its ID and the operator that made it); lines lead to its parents, one row per generation of descent. Click a box for its own lineage.' }));
-    const rows = [];
-    for (const n of v.nodes) (rows[n.depth] = rows[n.depth] || []).push(n);
-    const W = 150, H = 64, bw = 132, bh = 36;
-    const width = Math.max(...rows.map(r => r.length)) * W + 20, height = rows.length * H + 20;
-    const pos = {};
-    rows.forEach((r, d) => r.sort((a, b) => a.id < b.id ? -1 : 1).forEach((n, k) => { pos[n.id] = [10 + k * W + (width - 20 - r.length * W) / 2, 10 + d * H]; }));
-    const g = svg('svg', { class: 'lineage', id: 'lineage', width: width, height: height, viewBox: '0 0 ' + width + ' ' + height });
-    for (const n of v.nodes) for (const p of n.parents) if (pos[p]) {
-      g.append(svg('line', { x1: pos[n.id][0] + bw / 2, y1: pos[n.id][1] + bh, x2: pos[p][0] + bw / 2, y2: pos[p][1], 'data-child': n.id, 'data-parent': p }));
+    out.push(el('p', { class: 'muted', text: 'Each box is a genome: its ID, the operator that made it, and its score in the first generation it played ' +
+      '(against that generation\'s references); lines lead down to its parents (laid out by dagre). Click a box for the individual\'s page.' }));
+    const bw = 140, bh = 50;
+    const G = new dagre.graphlib.Graph();
+    G.setGraph({ rankdir: 'TB', nodesep: 18, ranksep: 40, edgesep: 10, marginx: 10, marginy: 10 });
+    G.setDefaultEdgeLabel(() => ({}));
+    const known = new Set(v.nodes.map(n => n.id));
+    for (const n of v.nodes) G.setNode(n.id, { width: bw, height: bh });
+    for (const n of v.nodes) for (const p of n.parents) if (known.has(p)) G.setEdge(n.id, p);
+    dagre.layout(G);
+    const { width, height } = G.graph();
+    const g = svg('svg', { class: 'lineage', id: 'lineage', width: Math.ceil(width), height: Math.ceil(height), viewBox: '0 0 ' + Math.ceil(width) + ' ' + Math.ceil(height) });
+    for (const e of G.edges()) {
+      const pts = G.edge(e).points.map(p => p.x.toFixed(1) + ',' + p.y.toFixed(1)).join(' ');
+      g.append(svg('polyline', { class: 'edge', points: pts, fill: 'none', 'data-child': e.v, 'data-parent': e.w }));
     }
     for (const n of v.nodes) {
-      const [x, y] = pos[n.id];
+      const c = G.node(n.id);
       const genes = Object.entries(n.genes || {}).map(([k, val]) => k + ' = ' + Number(val).toPrecision(4)).join('\n');
-      const node = svg('g', { class: 'node' + (n.id === v.id ? ' self' : ''), 'data-id': n.id, transform: 'translate(' + x + ',' + y + ')',
-        onclick: () => { location.hash = lineageHref(v.run.id, n.id); } },
+      const score = n.score === null ? 'played no game' : 'score ' + fmt(n.score, 3) + ' (gen ' + n.generation + ')';
+      const node = svg('g', { class: 'node' + (n.id === v.id ? ' self' : ''), 'data-id': n.id, transform: 'translate(' + (c.x - bw / 2).toFixed(1) + ',' + (c.y - bh / 2).toFixed(1) + ')',
+        onclick: () => { location.hash = individualHref(v.run.id, n.id); } },
         svg('title', { text: n.id + ' (born in generation ' + n.born_generation + ', ' + n.operator + ')\n' + genes }),
         svg('rect', { width: bw, height: bh, rx: 4 }),
         svg('text', { x: 6, y: 15, text: n.id }),
-        svg('text', { x: 6, y: 30, class: 'muted', text: n.operator }));
+        svg('text', { x: 6, y: 30, class: 'muted', text: n.operator }),
+        svg('text', { x: 6, y: 44, class: 'score', text: score }));
       g.append(node);
     }
     out.push(el('div', { style: 'overflow:auto' }, g));
