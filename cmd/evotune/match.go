@@ -79,7 +79,7 @@ func newMatchCmd() *cobra.Command {
 	f.DurationVar(&o.gameTime, "game-time", 0, "external engines: time limit per game (0 = none)")
 	f.DurationVar(&o.startup, "startup-time", protocol.StartupAllowance, "external engines: time to start and answer the handshake, apart from the move clock (a time-out there is a start-up failure: the pair is not counted)")
 	f.DurationVar(&o.overhead, "move-overhead", protocol.DefaultMoveOverhead, "external engines: tolerance per move on top of --move-time (and of --game-time) before a late answer loses")
-	f.StringVar(&o.swapRule, "opening-rule", "", "gomoku: open every game with a swap opening laid by the players: swap2 (Gomocup's SWAP2BOARD) or swap3 (the swap after the third move); replaces --openings")
+	f.StringVar(&o.swapRule, "opening-rule", "", "gomoku: open every game with a swap opening laid by the players: swap2 (Gomocup's SWAP2BOARD), swap3 (the swap after the third move) or fifth-N (swap3, then Black offers N fifth moves and White picks one: 五手N打; built-in players); replaces --openings")
 	f.StringVar(&o.proto, "engine-protocol", "", "external engines' protocol: gomocup, sau or botzone (default: the game's: gomoku gomocup, connect6 sau, amazons botzone; connect6 engines may speak botzone, which takes openings)")
 	f.BoolVar(&o.bzKeep, "botzone-keep-running", false, "Botzone external engines: keep the bot's process between turns (Botzone's keep-running mode)")
 	f.StringVar(&o.logDir, "engine-log", "", "keep each external engine's full transcript of each game in DIR/pairNNNN-gameJ-COLOUR.log (DIR is created)")
@@ -164,8 +164,12 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		if g.Name() != "gomoku" {
 			return fmt.Errorf("--opening-rule %s: swap openings are Gomoku's", o.swapRule)
 		}
-		if o.swapRule != protocol.Swap2 && o.swapRule != protocol.Swap3 {
-			return fmt.Errorf("--opening-rule %q: want %s or %s", o.swapRule, protocol.Swap2, protocol.Swap3)
+		n, err := protocol.ParseOpeningRule(o.swapRule)
+		if err != nil {
+			return fmt.Errorf("--opening-rule: %w", err)
+		}
+		if n > 0 && (extA != nil || extB != nil) {
+			return fmt.Errorf("--opening-rule %s: external engines cannot be asked for fifth moves (no Gomoku protocol carries the question); use swap2 or swap3", o.swapRule)
 		}
 		if spec != "" {
 			return fmt.Errorf("--openings and --opening-rule: the players lay the opening under a swap rule; give one of them")

@@ -1,9 +1,11 @@
 package protocol
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"evotune/engine"
@@ -21,7 +23,39 @@ const (
 	// Swap3 is the swap after the third move (三手交换): the first player lays three stones;
 	// the second player swaps or plays White's fourth stone.
 	Swap3 = "swap3"
+	// Fifth is the prefix of the fifth-move-N-alternatives rule (三手交换五手N打, 002 §1):
+	// "fifth-N" (N from 1 to MaxFifth; "fifth-2" is the classic 五手二打): the swap after
+	// the third move, White's fourth stone (laid by whoever then holds White), then Black
+	// offers N fifth moves, no two of them the same up to a symmetry of the position, and
+	// White chooses the one that is played; White plays on. See ParseOpeningRule.
+	Fifth = "fifth"
+	// MaxFifth bounds N of "fifth-N".
+	MaxFifth = 10
 )
+
+// ParseOpeningRule checks a swap opening rule name (Swap2, Swap3 or "fifth-N") and returns
+// N for the fifth-move rule (0 for the others); the error names what is wrong.
+func ParseOpeningRule(rule string) (n int, err error) {
+	switch {
+	case rule == Swap2 || rule == Swap3:
+		return 0, nil
+	case strings.HasPrefix(rule, Fifth+"-"):
+		if _, err := fmt.Sscanf(rule, Fifth+"-%d", &n); err == nil && n >= 1 && n <= MaxFifth && rule == fmt.Sprintf("%s-%d", Fifth, n) {
+			return n, nil
+		}
+		return 0, fmt.Errorf("opening rule %q: want %s-N with N from 1 to %d (the number of fifth moves Black offers)", rule, Fifth, MaxFifth)
+	}
+	return 0, fmt.Errorf("opening rule %q: want %s, %s or %s-N (五手N打, N fifth moves offered)", rule, Swap2, Swap3, Fifth)
+}
+
+// FifthChooser answers the fifth-move rule's questions (Fifth): the first player, White
+// after the second player swapped, lays the fourth stone on b (three stones, White to move);
+// Black offers n fifth moves (four stones laid, Black to move); White picks one of them.
+type FifthChooser interface {
+	FifthFourth(ctx context.Context, b engine.Board) (string, error)
+	FifthOffer(ctx context.Context, b engine.Board, n int) ([]string, error)
+	FifthPick(ctx context.Context, b engine.Board, offers []string) (string, error)
+}
 
 // SwapChooser answers the questions of a swap opening, as Gomocup's SWAP2BOARD asks them:
 // on the board b holding the opening so far (0, 3 or 5 stones, Black first), either swap
@@ -48,8 +82,9 @@ func (e *SwapError) Unwrap() error { return e.Err }
 // fails (an error, an illegal stone, an answer the rule does not allow) is named by a
 // *SwapError; it loses the game.
 func SwapOpening(ctx context.Context, rule string, b engine.Board, p, q SwapChooser) (moves []string, pWhite bool, err error) {
-	if rule != Swap2 && rule != Swap3 {
-		return nil, false, fmt.Errorf("opening rule %q: want %s or %s", rule, Swap2, Swap3)
+	fifth, err := ParseOpeningRule(rule)
+	if err != nil {
+		return nil, false, err
 	}
 	lay := func(first bool, stones []string, want ...int) error {
 		ok := false
@@ -92,6 +127,10 @@ func SwapOpening(ctx context.Context, rule string, b engine.Board, p, q SwapChoo
 	if swap, stones, err = ask(false, q); err != nil {
 		return moves, false, err
 	}
+	if fifth > 0 {
+		pWhite, err := fifthMove(ctx, rule, fifth, b, p, q, swap, stones, lay)
+		return moves, pWhite, err
+	}
 	switch {
 	case swap: // q takes Black; p plays White, to move
 		return moves, true, nil
@@ -115,6 +154,125 @@ func SwapOpening(ctx context.Context, rule string, b engine.Board, p, q SwapChoo
 		return moves, false, err
 	}
 	return moves, true, nil // p played White's sixth: p is White, Black to move
+}
+
+// fifthMove runs the rest of the fifth-move rule after q's answer to the three stones
+// (swap, or White's fourth stone): p, holding White after q swapped, lays the fourth stone;
+// Black offers n fifth moves, White picks one; White then moves. It reports whether p holds
+// White; lay plays stones (and records them as the opening's moves).
+func fifthMove(ctx context.Context, rule string, n int, b engine.Board, p, q SwapChooser, swap bool, stones []string,
+	lay func(first bool, stones []string, want ...int) error) (bool, error) {
+	pWhite := swap // q took Black: p holds White
+	if swap {      // p, now White, lays the fourth stone
+		pf, ok := p.(FifthChooser)
+		if !ok {
+			return pWhite, &SwapError{true, fmt.Errorf("%s: the player cannot lay the fourth stone after a swap (no protocol carries the question)", rule)}
+		}
+		m, err := pf.FifthFourth(ctx, b.Clone())
+		if err != nil {
+			return pWhite, &SwapError{true, err}
+		}
+		stones = []string{m}
+	}
+	if err := lay(pWhite, stones, 1); err != nil { // laid by White: p if it swapped to White
+		return pWhite, err
+	}
+	black, white := p, q
+	blackFirst := true // whether Black is the first player p (for SwapError)
+	if pWhite {
+		black, white, blackFirst = q, p, false
+	}
+	bf, ok := black.(FifthChooser)
+	if !ok {
+		return pWhite, &SwapError{blackFirst, fmt.Errorf("%s: the player cannot offer fifth moves (no protocol carries the question)", rule)}
+	}
+	wf, ok := white.(FifthChooser)
+	if !ok {
+		return pWhite, &SwapError{!blackFirst, fmt.Errorf("%s: the player cannot choose a fifth move (no protocol carries the question)", rule)}
+	}
+	offers, err := bf.FifthOffer(ctx, b.Clone(), n)
+	if err == nil {
+		err = checkOffers(b, offers, n)
+	}
+	if err != nil {
+		return pWhite, &SwapError{blackFirst, fmt.Errorf("%s: fifth moves %s: %w", rule, strings.Join(offers, " "), err)}
+	}
+	pick, err := wf.FifthPick(ctx, b.Clone(), append([]string(nil), offers...))
+	if err == nil && !slices.Contains(offers, pick) {
+		err = fmt.Errorf("picked %s, not one of the offers %s", pick, strings.Join(offers, " "))
+	}
+	if err != nil {
+		return pWhite, &SwapError{!blackFirst, fmt.Errorf("%s: %w", rule, err)}
+	}
+	if err := lay(blackFirst, []string{pick}, 1); err != nil {
+		return pWhite, err
+	}
+	return pWhite, nil
+}
+
+// checkOffers checks Black's fifth-move offers on b: n moves, each legal, no two the same
+// point or symmetric images of each other under a symmetry of the position (one of the
+// square's eight that maps each colour's stones onto themselves).
+func checkOffers(b engine.Board, offers []string, n int) error {
+	if len(offers) != n {
+		return fmt.Errorf("%d offered, the rule asks %d", len(offers), n)
+	}
+	for _, m := range offers {
+		if err := b.Clone().Play(m); err != nil {
+			return err
+		}
+	}
+	h, ok := b.(engine.Historian)
+	if !ok {
+		return errors.New("the board has no move history")
+	}
+	size := b.Size()
+	syms := positionSymmetries(h.History(), size)
+	for i := range offers {
+		for j := i + 1; j < len(offers); j++ {
+			for _, sym := range syms {
+				if sym(offers[i]) == strings.ToLower(offers[j]) {
+					return fmt.Errorf("%s and %s are the same move up to a symmetry of the position", offers[i], offers[j])
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// positionSymmetries returns the symmetries of the square (as maps of a point "h8" to its
+// image) that map the stones of moves (Black's on even plies) onto stones of the same
+// colour: the identity always.
+func positionSymmetries(moves []string, size int) []func(string) string {
+	xy := func(m string) (int, int) { x, y := gomocupXY(strings.ToLower(m), size); return x, y }
+	name := func(x, y int) string { return fmt.Sprintf("%c%d", 'a'+rune(x), size-y) }
+	n := size - 1
+	all := []func(x, y int) (int, int){
+		func(x, y int) (int, int) { return x, y }, func(x, y int) (int, int) { return n - x, y },
+		func(x, y int) (int, int) { return x, n - y }, func(x, y int) (int, int) { return n - x, n - y },
+		func(x, y int) (int, int) { return y, x }, func(x, y int) (int, int) { return n - y, x },
+		func(x, y int) (int, int) { return y, n - x }, func(x, y int) (int, int) { return n - y, n - x },
+	}
+	colour := map[string]int{}
+	for i, m := range moves {
+		colour[strings.ToLower(m)] = i%2 + 1
+	}
+	var out []func(string) string
+	for _, t := range all {
+		ok := true
+		for m, c := range colour {
+			x, y := xy(m)
+			if colour[name(t(x, y))] != c {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			t := t
+			out = append(out, func(m string) string { x, y := xy(m); return name(t(x, y)) })
+		}
+	}
+	return out
 }
 
 // BuiltinSwap makes a built-in player answer a swap opening with its own search: it lays
@@ -164,6 +322,100 @@ func (s BuiltinSwap) SwapAnswer(ctx context.Context, b engine.Board) (bool, []st
 		return true, nil, nil
 	}
 	return false, []string{m}, nil
+}
+
+// FifthFourth implements FifthChooser: the player's own move.
+func (s BuiltinSwap) FifthFourth(ctx context.Context, b engine.Board) (string, error) {
+	m, _, err := s.Player.Move(ctx, b)
+	return m, err
+}
+
+// FifthOffer implements FifthChooser for Black: the n moves near the stones whose position
+// the player's search scores best for Black (lowest for White, to move), skipping a move
+// that is a symmetric image of one already offered.
+func (s BuiltinSwap) FifthOffer(ctx context.Context, b engine.Board, n int) ([]string, error) {
+	type cand struct {
+		m     string
+		score int64
+	}
+	var cs []cand
+	for _, m := range nearPoints(b, 2) {
+		c := b.Clone()
+		if c.Play(m) != nil || c.Outcome() != engine.Ongoing {
+			continue
+		}
+		_, st, err := s.Player.Move(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, cand{m, st.Score})
+	}
+	slices.SortStableFunc(cs, func(a, b cand) int { return cmp.Compare(a.score, b.score) })
+	var offers []string
+	for _, c := range cs {
+		if len(offers) == n {
+			break
+		}
+		if checkOffers(b, append(append([]string(nil), offers...), c.m), len(offers)+1) == nil {
+			offers = append(offers, c.m)
+		}
+	}
+	if len(offers) < n {
+		return offers, fmt.Errorf("only %d distinct fifth moves found near the stones", len(offers))
+	}
+	return offers, nil
+}
+
+// FifthPick implements FifthChooser for White: the offer whose position the player's
+// search scores best for White (to move after it).
+func (s BuiltinSwap) FifthPick(ctx context.Context, b engine.Board, offers []string) (string, error) {
+	best, bestScore := "", int64(0)
+	for _, m := range offers {
+		c := b.Clone()
+		if err := c.Play(m); err != nil {
+			return "", err
+		}
+		_, st, err := s.Player.Move(ctx, c)
+		if err != nil {
+			return "", err
+		}
+		if best == "" || st.Score > bestScore {
+			best, bestScore = m, st.Score
+		}
+	}
+	if best == "" {
+		return "", errors.New("no offer to pick")
+	}
+	return best, nil
+}
+
+// nearPoints lists the empty points within d (Chebyshev distance) of a stone of b, in
+// board order ("a1", "b1", …).
+func nearPoints(b engine.Board, d int) []string {
+	h, _ := b.(engine.Historian)
+	size := b.Size()
+	taken := map[[2]int]bool{}
+	var stones [][2]int
+	for _, m := range h.History() {
+		x, y := gomocupXY(strings.ToLower(m), size)
+		taken[[2]int{x, y}] = true
+		stones = append(stones, [2]int{x, y})
+	}
+	var out []string
+	for y := size - 1; y >= 0; y-- {
+		for x := 0; x < size; x++ {
+			if taken[[2]int{x, y}] {
+				continue
+			}
+			for _, s := range stones {
+				if max(abs(int64(s[0]-x)), abs(int64(s[1]-y))) <= int64(d) {
+					out = append(out, fmt.Sprintf("%c%d", 'a'+rune(x), size-y))
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 func abs(x int64) int64 {
