@@ -600,7 +600,7 @@ func TestPlot(t *testing.T) {
 				Width   string `xml:"width,attr"`
 				Height  string `xml:"height,attr"`
 			}
-			if err := xml.Unmarshal(data, &root); err != nil || root.XMLName.Local != "svg" || root.Width != "640pt" || root.Height != "400pt" {
+			if err := xml.Unmarshal(data, &root); err != nil || root.XMLName.Local != "svg" || root.Width != "480pt" || root.Height != "300pt" { // 640×400 px at 96 px per inch
 				t.Fatalf("%s: %v, <%s width=%q height=%q>", out, err, root.XMLName.Local, root.Width, root.Height)
 			}
 			if !bytes.Contains(data, []byte("<path")) {

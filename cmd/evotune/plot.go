@@ -35,8 +35,9 @@ func newPlotCmd() *cobra.Command {
 			"           least squares of the individuals' scores on their genes with a constant per\n" +
 			"           generation (log genes in ln units), largest first\n" +
 			"  slice    one panel per gene: every individual's score against its value of the gene\n" +
-			"The format follows the extension of --out (.svg or .png); --size is in pixels (PNG) or\n" +
-			"points (SVG). The file is written atomically.",
+			"The format follows the extension of --out (.svg or .png); --size is in pixels, the PNG's\n" +
+			"and the SVG's on screen (96 per inch: written as points, ¾ of them). The file is written\n" +
+			"atomically.",
 		Args: cobra.ExactArgs(1),
 		Example: "  evotune plot 1 --out fitness.svg\n" +
 			"  evotune plot 1 --what genes --out genes.png --size 1200x900\n" +

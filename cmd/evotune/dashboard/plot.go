@@ -6,8 +6,10 @@ import (
 	"image/color"
 	"math"
 	"sort"
+	"strconv"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -80,6 +82,7 @@ func FitnessPlot(v RunView) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s (%s): score against the generation's references", v.Run.Name, v.Run.Game)
 	p.X.Label.Text, p.Y.Label.Text = "generation", "score"
+	p.X.Tick.Marker = intTicks{}
 	n := len(v.Generations)
 	xs, best, lo, hi, mean, mlo, mhi := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	for i, g := range v.Generations {
@@ -134,6 +137,7 @@ func EloPlot(v RunView) (*plot.Plot, error) {
 	for _, g := range v.Generations {
 		add(g.Generation, g.Checkpoint)
 	}
+	checkpoints := len(pts)
 	if v.Run.Verified != nil && len(v.Generations) > 0 {
 		add(v.Generations[len(v.Generations)-1].Generation, v.Run.Verified)
 	}
@@ -147,32 +151,58 @@ func EloPlot(v RunView) (*plot.Plot, error) {
 	}
 	p.Title.Text = fmt.Sprintf("%s (%s): held-out Elo of the champion vs %s (95%% CI)", v.Run.Name, v.Run.Game, against)
 	p.X.Label.Text, p.Y.Label.Text = "generation", "Elo"
-	eb := struct {
-		plotter.XYs
-		plotter.YErrors
-	}{pts, errs}
-	bars, err := plotter.NewYErrorBars(eb)
-	if err != nil {
-		return nil, err
-	}
-	bars.Color = green
-	sc, err := plotter.NewScatter(pts)
-	if err != nil {
-		return nil, err
-	}
-	sc.Color = green
-	sc.Shape = draw.CircleGlyph{}
-	l, err := plotter.NewLine(pts)
-	if err != nil {
-		return nil, err
-	}
-	l.Color = green
+	p.X.Tick.Marker = intTicks{}
 	zero, err := plotter.NewLine(plotter.XYs{{X: pts[0].X, Y: 0}, {X: pts[len(pts)-1].X, Y: 0}})
 	if err != nil {
 		return nil, err
 	}
 	zero.Color, zero.Dashes = color.Gray{Y: 120}, []vg.Length{vg.Points(3), vg.Points(3)}
-	p.Add(plotter.NewGrid(), zero, l, bars, sc)
+	p.Add(plotter.NewGrid(), zero)
+	// The checkpoints (a line through them) and the final verification (a square), each
+	// with its 95% bars, named in the legend.
+	for _, part := range []struct {
+		name  string
+		from  int
+		to    int
+		c     color.RGBA
+		shape draw.GlyphDrawer
+	}{{"checkpoints (tune --verify-every)", 0, checkpoints, green, draw.CircleGlyph{}}, {"final verification", checkpoints, len(pts), red, draw.BoxGlyph{}}} {
+		if part.from == part.to {
+			continue
+		}
+		xy, e := pts[part.from:part.to], errs[part.from:part.to]
+		bars, err := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{xy, e})
+		if err != nil {
+			return nil, err
+		}
+		bars.Color = part.c
+		sc, err := plotter.NewScatter(xy)
+		if err != nil {
+			return nil, err
+		}
+		sc.Color, sc.Shape = part.c, part.shape
+		if len(xy) > 1 {
+			l, err := plotter.NewLine(xy)
+			if err != nil {
+				return nil, err
+			}
+			l.Color = part.c
+			p.Add(l)
+		}
+		p.Add(bars, sc)
+		p.Legend.Add(part.name, sc)
+	}
+	// Room for the legend above the bars and half a generation at each end.
+	lo, hi := 0.0, 0.0
+	for i, pt := range pts {
+		lo, hi = math.Min(lo, pt.Y-errs[i].Low), math.Max(hi, pt.Y+errs[i].High)
+	}
+	p.Y.Min, p.Y.Max = lo-0.05*(hi-lo), hi+0.2*(hi-lo)
+	p.X.Min, p.X.Max = pts[0].X-0.5, pts[len(pts)-1].X+0.5
+	p.Legend.Top, p.Legend.Left = true, true
 	return p, nil
 }
 
@@ -207,6 +237,7 @@ func GenePlots(v GenesView) ([]*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = g.Name
 		p.X.Label.Text = "generation"
+		p.X.Tick.Marker = intTicks{}
 		if ratio {
 			p.Y.Label.Text = fmt.Sprintf("÷ %g", g.Default)
 			p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
@@ -250,10 +281,11 @@ func positive(a []*float64) bool {
 	return true
 }
 
-// Render draws plots in a grid of cols columns on a width×height canvas (pixels for PNG,
-// points for SVG) and encodes it as "svg" or "png".
+// Render draws plots in a grid of cols columns on a width×height canvas in CSS pixels
+// (96 per inch: the PNG's pixels; the SVG's size is the same, written in points) and
+// encodes it as "svg" or "png".
 func Render(plots []*plot.Plot, cols int, width, height int, format string) ([]byte, error) {
-	w, h := vg.Length(width), vg.Length(height)
+	w, h := vg.Length(width)*vg.Inch/96, vg.Length(height)*vg.Inch/96
 	var c draw.Canvas
 	var finish func() ([]byte, error)
 	switch format {
@@ -266,7 +298,7 @@ func Render(plots []*plot.Plot, cols int, width, height int, format string) ([]b
 			return buf.Bytes(), err
 		}
 	case "png":
-		img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(72))
+		img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(96))
 		c = draw.New(img)
 		finish = func() ([]byte, error) {
 			var buf bytes.Buffer
@@ -378,4 +410,37 @@ func SlicePlots(v AnalysisView) ([]*plot.Plot, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// intTicks marks whole numbers (generations, steps): every one up to 12 of them, else a
+// round step (1, 2 or 5 × 10^k) giving at most about 10 labelled ticks.
+type intTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (intTicks) Ticks(lo, hi float64) []plot.Tick {
+	a, b := math.Ceil(lo), math.Floor(hi)
+	if b < a {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	step := 1.0
+	for (b-a)/step > 12 {
+		switch m := step / math.Pow(10, math.Floor(math.Log10(step))); {
+		case m < 2:
+			step *= 2
+		case m < 5:
+			step = step / 2 * 5
+		default:
+			step *= 2
+		}
+	}
+	var out []plot.Tick
+	for x := math.Ceil(a/step) * step; x <= b; x += step {
+		out = append(out, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'f', -1, 64)})
+	}
+	return out
+}
+
+func init() {
+	// Sans-serif text (gonum/plot's own Liberation fonts), readable at small sizes.
+	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 }
