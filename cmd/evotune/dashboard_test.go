@@ -157,6 +157,9 @@ func TestDashboardAPI(t *testing.T) {
 			}
 		}
 	}
+	if len(av.Lines) != min(played, dashboard.MaxParallelLines) || len(av.Lines[0].Values) != len(lay.Genes) {
+		t.Fatalf("analysis: %d parallel lines of %d values, %d rows played", len(av.Lines), len(av.Lines[0].Values), played)
+	}
 	if av.Rows != played || len(av.Genes) != len(lay.Genes) || effects == 0 || av.Error != nil || av.R2 == nil {
 		t.Fatalf("analysis: %d rows (db %d), %d genes, %d effects, error %v", av.Rows, played, len(av.Genes), effects, av.Error)
 	}
@@ -383,6 +386,12 @@ func TestDashboardBrowser(t *testing.T) {
 	var effectRows, sliceCharts int
 	eval(`document.querySelectorAll('#importance tr[data-gene]').length`, &effectRows)
 	eval(`document.querySelectorAll('#slices [data-slice] canvas').length`, &sliceCharts)
+	var plines, playedRows int
+	eval(`document.querySelectorAll('#parallel polyline.pline').length`, &plines)
+	d.SQL().QueryRow("SELECT count(*) FROM individuals WHERE run_id = 1 AND games > 0").Scan(&playedRows)
+	if plines != min(playedRows, dashboard.MaxParallelLines) || plines == 0 {
+		t.Fatalf("analysis page: %d parallel-coordinate lines, %d rows played", plines, playedRows)
+	}
 	if effectRows != genomes.GomokuLayout().FreeCount() || sliceCharts != len(genomes.GomokuLayout().Genes) {
 		t.Fatalf("analysis page: %d effect rows, %d slice charts", effectRows, sliceCharts)
 	}

@@ -23,7 +23,7 @@ type plotOpts struct {
 func newPlotCmd() *cobra.Command {
 	var o plotOpts
 	c := &cobra.Command{
-		Use:   "plot RUN --out FILE.svg|FILE.png [--what fitness|elo|genes|importance|slice] [--size 900x560]",
+		Use:   "plot RUN --out FILE.svg|FILE.png [--what fitness|elo|genes|importance|slice|parallel] [--size 900x560]",
 		Short: "Draw a run's score, held-out Elo, genes, parameter importance or slices as SVG or PNG",
 		Long: "plot draws one chart of a run for reports and terminals without a browser (gonum/plot):\n" +
 			"  fitness  best and mean score per generation, the best's 95% band and the mean's ±1 sd\n" +
@@ -35,6 +35,7 @@ func newPlotCmd() *cobra.Command {
 			"           least squares of the individuals' scores on their genes with a constant per\n" +
 			"           generation (log genes in ln units), largest first\n" +
 			"  slice    one panel per gene: every individual's score against its value of the gene\n" +
+			"  parallel parallel coordinates: every individual row across the genes, coloured by score\n" +
 			"The format follows the extension of --out (.svg or .png); --size is in pixels, the PNG's\n" +
 			"and the SVG's on screen (96 per inch: written as points, ¾ of them). The file is written\n" +
 			"atomically.",
@@ -48,7 +49,7 @@ func newPlotCmd() *cobra.Command {
 	}
 	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	c.Flags().StringVar(&o.out, "out", "", "the image file: .svg or .png (required)")
-	c.Flags().StringVar(&o.what, "what", "fitness", "fitness, elo, genes, importance (each gene's effect on the score, 95% CI) or slice (score against each gene)")
+	c.Flags().StringVar(&o.what, "what", "fitness", "fitness, elo, genes, importance (each gene's effect on the score, 95% CI), slice (score against each gene) or parallel (parallel coordinates)")
 	c.Flags().StringVar(&o.size, "size", "", "WIDTHxHEIGHT (default 900x560; genes: 300×220 per panel, 4 per row)")
 	return c
 }
@@ -128,17 +129,23 @@ func runPlot(ctx context.Context, o plotOpts, arg string, log interface{ Write([
 		}
 		cols = min(4, len(plots))
 		w, h = 300*cols, 220*int(math.Ceil(float64(len(plots))/float64(cols)))
-	case "importance":
+	case "importance", "parallel":
 		v, err := dashboard.Analysis(ctx, d, runID)
 		if err != nil {
 			return err
 		}
-		p, err := dashboard.ImportancePlot(v)
+		var p *plot.Plot
+		if o.what == "importance" {
+			p, err = dashboard.ImportancePlot(v)
+			h = max(300, 120+36*len(v.Genes))
+		} else {
+			p, err = dashboard.ParallelPlot(v)
+			w = max(w, 90*len(v.Genes))
+		}
 		if err != nil {
 			return err
 		}
 		plots = []*plot.Plot{p}
-		h = max(300, 120+36*len(v.Genes))
 	}
 	if o.size != "" {
 		w, h, _ = parseSize(o.size)

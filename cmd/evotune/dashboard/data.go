@@ -664,6 +664,8 @@ type AnalysisGene struct {
 	Name   string    `json:"name"`
 	Scale  string    `json:"scale"`
 	Fixed  bool      `json:"fixed"`
+	Min    float64   `json:"min"` // the layout's bounds: the axis of parallel coordinates
+	Max    float64   `json:"max"`
 	Coef   *float64  `json:"coef"`
 	CI95   *float64  `json:"ci95"`
 	SD     *float64  `json:"sd"`
@@ -683,7 +685,20 @@ type AnalysisView struct {
 	R2     *float64       `json:"r2"`
 	Genes  []AnalysisGene `json:"genes"`
 	Error  *string        `json:"error"`
+	// Lines are the rows for parallel coordinates, the latest MaxParallelLines of them in
+	// generation order: each row's genes in the layout's order (Values) and its score.
+	Lines []ParallelLine `json:"lines"`
 }
+
+// ParallelLine is one individual row for parallel coordinates.
+type ParallelLine struct {
+	Generation int       `json:"generation"`
+	Values     []float64 `json:"values"`
+	Score      float64   `json:"score"`
+}
+
+// MaxParallelLines caps AnalysisView.Lines (the latest rows are kept).
+const MaxParallelLines = 2000
 
 // Analysis returns run id's parameter importance and slices (AnalysisView).
 func Analysis(ctx context.Context, d *db.DB, id int64) (AnalysisView, error) {
@@ -723,6 +738,10 @@ func Analysis(ctx context.Context, d *db.DB, id int64) (AnalysisView, error) {
 		}
 	}
 	v.Rows = len(y)
+	v.Lines = []ParallelLine{}
+	for i := max(0, len(y)-MaxParallelLines); i < len(y); i++ {
+		v.Lines = append(v.Lines, ParallelLine{Generation: group[i], Values: x[i], Score: y[i]})
+	}
 	seen := map[int]bool{}
 	for _, g := range group {
 		seen[g] = true
@@ -731,7 +750,7 @@ func Analysis(ctx context.Context, d *db.DB, id int64) (AnalysisView, error) {
 	// The regression uses the genes that vary; its predictors are ln values for log genes.
 	var used []int
 	for j, g := range lay.Genes {
-		ag := AnalysisGene{Name: g.Name, Scale: g.Scale.String(), Fixed: g.Fixed, Values: []float64{}, Scores: []float64{}}
+		ag := AnalysisGene{Name: g.Name, Scale: g.Scale.String(), Fixed: g.Fixed, Min: g.Min, Max: g.Max, Values: []float64{}, Scores: []float64{}}
 		order := make([]int, len(y))
 		for i := range order {
 			order[i] = i

@@ -18,7 +18,7 @@ import (
 )
 
 // Plots are the charts `evotune plot` draws (gonum.org/v1/plot).
-var Plots = []string{"fitness", "elo", "genes", "importance", "slice"}
+var Plots = []string{"fitness", "elo", "genes", "importance", "slice", "parallel"}
 
 var (
 	red   = color.RGBA{R: 204, G: 51, B: 51, A: 255}
@@ -443,4 +443,51 @@ func (intTicks) Ticks(lo, hi float64) []plot.Tick {
 func init() {
 	// Sans-serif text (gonum/plot's own Liberation fonts), readable at small sizes.
 	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+}
+
+// ParallelPlot draws parallel coordinates of a run's individual rows (AnalysisView.Lines):
+// one axis per gene scaled to the layout's bounds (0 at the bottom, 1 at the top; ln for
+// log-scale genes), one line per row coloured from red (score 0) through yellow to green
+// (score 1), the best drawn last.
+func ParallelPlot(v AnalysisView) (*plot.Plot, error) {
+	if len(v.Lines) == 0 {
+		return nil, fmt.Errorf("run %d has no individual that played games yet", v.Run.ID)
+	}
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s (%s): individuals across the genes, coloured by score (red 0, green 1)", v.Run.Name, v.Run.Game)
+	p.Y.Label.Text = "position within the layout's bounds"
+	names := make([]string, len(v.Genes))
+	for i, g := range v.Genes {
+		names[i] = g.Name
+	}
+	p.NominalX(names...)
+	p.Y.Min, p.Y.Max = 0, 1
+	lines := append([]ParallelLine(nil), v.Lines...)
+	sort.SliceStable(lines, func(a, b int) bool { return lines[a].Score < lines[b].Score })
+	for _, l := range lines {
+		xy := make(plotter.XYs, len(l.Values))
+		for i, x := range l.Values {
+			g := v.Genes[i]
+			t := (x - g.Min) / (g.Max - g.Min)
+			if g.Scale == "log" && g.Min > 0 && x > 0 {
+				t = (math.Log(x) - math.Log(g.Min)) / (math.Log(g.Max) - math.Log(g.Min))
+			}
+			xy[i] = plotter.XY{X: float64(i), Y: math.Max(0, math.Min(1, t))}
+		}
+		ln, err := plotter.NewLine(xy)
+		if err != nil {
+			return nil, err
+		}
+		s := math.Max(0, math.Min(1, l.Score))
+		r, gr := uint8(220), uint8(180)
+		if s < 0.5 {
+			gr = uint8(200 * s * 2)
+		} else {
+			r = uint8(220 * (1 - s) * 2)
+		}
+		ln.Color, ln.Width = color.RGBA{R: r, G: gr, B: 40, A: 90}, vg.Points(0.7)
+		p.Add(ln)
+	}
+	p.Add(plotter.NewGrid())
+	return p, nil
 }

@@ -357,6 +357,10 @@ async function viewAnalysis(id) {
         el('td', { class: 'num', text: fmt(g.sd, 4) }), el('td', { text: Math.abs(g.coef) > g.ci95 ? 'yes' : 'no' })))));
     const fixed = v.genes.filter(g => g.coef === null).map(g => g.name);
     if (fixed.length && !v.error) out.push(el('p', { class: 'muted', text: 'Not in the regression (fixed, or the same in every row): ' + fixed.join(', ') }));
+    out.push(el('h2', { text: 'Parallel coordinates' }));
+    out.push(el('p', { class: 'muted', text: 'Each line is an individual row (the latest ' + v.lines.length + '), across one axis per gene ' +
+      '(its layout bounds, bottom to top; log axes for log-scale genes), coloured by its score: red 0, yellow ½, green 1.' }));
+    out.push(parallel(v));
     out.push(el('h2', { text: 'Slices: score against each gene' }));
     const box = el('div', { class: 'genes', id: 'slices' });
     out.push(box);
@@ -373,6 +377,32 @@ async function viewAnalysis(id) {
     }];
     return out;
   };
+}
+
+// parallel draws parallel coordinates of an analysis: one vertical axis per gene over the
+// layout's bounds (log for log-scale genes), one polyline per individual row coloured by
+// its score.
+function parallel(v) {
+  const gx = 110, top = 20, H = 260, W = 60 + gx * Math.max(1, v.genes.length - 1);
+  const g = svg('svg', { id: 'parallel', width: W + 60, height: H + 60, viewBox: '0 0 ' + (W + 60) + ' ' + (H + 60) });
+  const y = (gene, x) => {
+    const log = gene.scale === 'log' && gene.min > 0;
+    const t = log ? (Math.log(x) - Math.log(gene.min)) / (Math.log(gene.max) - Math.log(gene.min)) : (x - gene.min) / (gene.max - gene.min);
+    return top + H - Math.max(0, Math.min(1, t)) * H;
+  };
+  const colour = s => { const r = s < 0.5 ? 220 : Math.round(220 * (1 - s) * 2), gr = s < 0.5 ? Math.round(200 * s * 2) : 180; return 'rgba(' + r + ',' + gr + ',40,0.35)'; };
+  for (const l of [...v.lines].sort((a, b) => a.score - b.score)) { // the best drawn last, on top
+    const pts = l.values.map((x, i) => (40 + i * gx) + ',' + y(v.genes[i], x).toFixed(1)).join(' ');
+    g.append(svg('polyline', { class: 'pline', points: pts, fill: 'none', stroke: colour(l.score), 'stroke-width': 1 }));
+  }
+  v.genes.forEach((gene, i) => {
+    const x = 40 + i * gx;
+    g.append(svg('line', { x1: x, y1: top, x2: x, y2: top + H, stroke: '#333' }));
+    g.append(svg('text', { x: x, y: top + H + 16, 'text-anchor': 'middle', 'font-size': 11, text: gene.name }));
+    g.append(svg('text', { x: x + 3, y: top + H, 'font-size': 9, class: 'muted', text: Number(gene.min.toPrecision(3)) }));
+    g.append(svg('text', { x: x + 3, y: top + 8, 'font-size': 9, class: 'muted', text: Number(gene.max.toPrecision(3)) }));
+  });
+  return el('div', { style: 'overflow:auto' }, g);
 }
 
 // indCell is a table cell naming a player: a link to the individual's page when it is one
