@@ -194,6 +194,32 @@ func TestOwnEngineTunes(t *testing.T) {
 	if got := fmt.Sprint(view.Run.Outside, view.Genes); got != "true [{attack 1} {defence 0.05} {centre 3} {base 1.5}]" {
 		t.Errorf("dashboard genes of the outside run: %s", got)
 	}
+	// The run page carries each generation's hall-of-fame test: as many as the database has.
+	resp, err = http.Get("http://127.0.0.1:" + strconv.Itoa(port) + "/api/runs/1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rv struct {
+		Generations []struct {
+			Admission *struct {
+				Candidate string `json:"candidate"`
+			} `json:"admission"`
+		} `json:"generations"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&rv)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tested := 0
+	for _, g := range rv.Generations {
+		if g.Admission != nil && g.Admission.Candidate != "" {
+			tested++
+		}
+	}
+	if want := strings.TrimSpace(sqlite(t, filepath.Join(dir, "toy.db"), "SELECT count(DISTINCT generation) FROM admissions")); fmt.Sprint(tested) != want || tested == 0 {
+		t.Errorf("run page: %d generations with a hall-of-fame test, the database %s", tested, want)
+	}
 }
 
 // TestOwnEngineValuesWays: the same run of the test engine with its values passed as a file

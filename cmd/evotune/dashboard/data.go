@@ -74,6 +74,9 @@ type GenerationPoint struct {
 	Checkpoint   *Elo     `json:"checkpoint"` // the held-out check after this generation (tune --verify-every)
 	CreatedAt    string   `json:"created_at"`
 	HallOfFameIn *string  `json:"admitted"` // the individual admitted to the hall of fame in this generation
+	// Admission is the generation's hall-of-fame test (the candidate against the reigning
+	// member, paired games; nil: none was run).
+	Admission *db.AdmissionRow `json:"admission"`
 	// PlusScore and PlusSE are an SPSA step's result: θ+'s score against θ− and its
 	// standard error (pentanomial); null in GA runs.
 	PlusScore *float64 `json:"plus_score"`
@@ -97,6 +100,7 @@ type GeneInfo struct {
 	Max     float64 `json:"max"`
 	Scale   string  `json:"scale"` // "log" (shown as value/default on a log axis) or "linear" (value - default)
 	Note    string  `json:"note"`
+	Fixed   bool    `json:"fixed"` // held at its default in this run
 }
 
 // GenesView holds every gene's trajectory: Best[g][i] is gene g of generation
@@ -287,9 +291,13 @@ func Run(ctx context.Context, d *db.DB, id int64) (RunView, error) {
 		return v, err
 	}
 	admitted := map[int]string{}
-	for _, a := range adm {
+	tests := map[int]*db.AdmissionRow{}
+	for i, a := range adm {
 		if a.Admitted {
 			admitted[a.Generation] = a.Candidate
+		}
+		if tests[a.Generation] == nil || a.Admitted {
+			tests[a.Generation] = &adm[i]
 		}
 	}
 	for _, g := range gens {
@@ -307,6 +315,7 @@ func Run(ctx context.Context, d *db.DB, id int64) (RunView, error) {
 		if a, ok := admitted[g.Generation]; ok {
 			p.HallOfFameIn = &a
 		}
+		p.Admission = tests[g.Generation]
 		if spsa {
 			p.PlusScore, p.PlusSE = plus[g.Generation].score, plus[g.Generation].se
 		}
@@ -365,7 +374,7 @@ func Genes(ctx context.Context, d *db.DB, id int64) (GenesView, error) {
 	v := GenesView{Run: runItem(r), Generations: []int{}}
 	index := map[string]int{}
 	for i, g := range lay.Genes {
-		v.Genes = append(v.Genes, GeneInfo{Name: g.Name, Default: g.Default, Min: g.Min, Max: g.Max, Scale: g.Scale.String(), Note: g.Note})
+		v.Genes = append(v.Genes, GeneInfo{Name: g.Name, Default: g.Default, Min: g.Min, Max: g.Max, Scale: g.Scale.String(), Note: g.Note, Fixed: g.Fixed})
 		index[g.Name] = i
 	}
 	n := len(lay.Genes)

@@ -253,9 +253,12 @@ async function viewRun(id) {
       el('td', {}, link(runHref(v.run.id) + '/generation/' + p.generation, p.games + ' games')),
       el('td', { class: 'num', text: fmt(p.games_per_s, 1) }),
       el('td', { text: p.champion || '—' }),
+      el('td', { class: 'hof-test', text: p.admission ? p.admission.candidate + ' vs ' + p.admission.opponent + ': ' +
+        (p.admission.diff >= 0 ? '+' : '') + fmt(p.admission.diff, 3) + ' ± ' + fmt(z * p.admission.diff_se, 3) + ' (' + p.admission.games + ' games) → ' +
+        (p.admission.admitted ? 'admitted' : 'not admitted') : '—' }),
       el('td', { text: p.checkpoint ? fmtElo(p.checkpoint) : '' })));
     out.push(el('table', { id: 'generations' }, el('tr', {}, ...['Gen', 'Best', 'Best score ± 95%', 'Mean', 'Diversity', 'Games',
-      'Games/s', 'Champion', 'Held-out Elo'].map(h => el('th', { text: h }))), ...rows));
+      'Games/s', 'Champion', 'Hall-of-fame test (score difference ± 95%)', 'Held-out Elo'].map(h => el('th', { text: h }))), ...rows));
     out.after = after;
     return out;
   };
@@ -276,7 +279,7 @@ async function viewGenes(id) {
         const ratio = gene.scale === 'log' && gene.default > 0 && pos(v.min[i]) && pos(v.best[i]);
         const tr = x => x === null ? null : ratio ? x / gene.default : x - gene.default;
         const data = [v.generations, v.best[i].map(tr), v.min[i].map(tr), v.max[i].map(tr)];
-        const title = gene.name + ' (' + b + ' ' + gene.default + ', ' + (ratio ? '÷ ' + b + ', log' : '− ' + b) + ')';
+        const title = gene.name + ' (' + b + ' ' + gene.default + ', ' + (ratio ? '÷ ' + b + ', log' : '− ' + b) + ')' + (gene.fixed ? ' · fixed' : '');
         const holder = el('div', { class: 'gene', 'data-gene': gene.name });
         box.append(holder);
         chart(holder, 'gene:' + gene.name, title, data,
