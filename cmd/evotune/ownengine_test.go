@@ -185,6 +185,7 @@ func TestOwnEngineTunes(t *testing.T) {
 			Name    string  `json:"name"`
 			Default float64 `json:"default"`
 		} `json:"genes"`
+		Best [][]*float64 `json:"best"`
 	}
 	err = json.NewDecoder(resp.Body).Decode(&view)
 	resp.Body.Close()
@@ -193,6 +194,19 @@ func TestOwnEngineTunes(t *testing.T) {
 	}
 	if got := fmt.Sprint(view.Run.Outside, view.Genes); got != "true [{attack 1} {defence 0.05} {centre 3} {base 1.5}]" {
 		t.Errorf("dashboard genes of the outside run: %s", got)
+	}
+	// The genes' line is the champion's: after the last generation, the hall of fame's member.
+	champGenes := strings.TrimSpace(sqlite(t, filepath.Join(dir, "toy.db"), `SELECT g.genes FROM generations n JOIN genomes g ON g.run_id = n.run_id AND g.id = n.champion
+		WHERE n.run_id = 1 ORDER BY n.generation DESC LIMIT 1`))
+	var cg map[string]float64
+	if err := json.Unmarshal([]byte(champGenes), &cg); err != nil || len(view.Best) != 4 {
+		t.Fatalf("champion genes %q: %v; %d gene lines", champGenes, err, len(view.Best))
+	}
+	for i, g := range view.Genes {
+		last := view.Best[i][len(view.Best[i])-1]
+		if last == nil || *last != cg[g.Name] {
+			t.Errorf("gene %s: the line ends at %v, the champion has %v", g.Name, last, cg[g.Name])
+		}
 	}
 	// The run page carries each generation's hall-of-fame test: as many as the database has.
 	resp, err = http.Get("http://127.0.0.1:" + strconv.Itoa(port) + "/api/runs/1")

@@ -103,9 +103,10 @@ type GeneInfo struct {
 	Fixed   bool    `json:"fixed"` // held at its default in this run
 }
 
-// GenesView holds every gene's trajectory: Best[g][i] is gene g of generation
-// Generations[i]'s rank-1 individual, Min and Max the population's extremes, all in the
-// gene's own units (nil where a genome lacks the gene).
+// GenesView holds every gene's trajectory: Best[g][i] is gene g of the champion after
+// generation Generations[i] (the hall of fame's reigning member, SPSA's θ; the rank-1 race
+// winner where the generation records no champion), Min and Max the population's extremes,
+// all in the gene's own units (nil where a genome lacks the gene).
 type GenesView struct {
 	Run         RunItem      `json:"run"`
 	Genes       []GeneInfo   `json:"genes"`
@@ -410,6 +411,37 @@ func Genes(ctx context.Context, d *db.DB, id int64) (GenesView, error) {
 			}
 			if v.Max[i][k] == nil || x > *v.Max[i][k] {
 				v.Max[i][k] = &x
+			}
+		}
+	}
+	// The line follows the champion where the generation names one.
+	gens, err := d.Generations(ctx, id)
+	if err != nil {
+		return v, err
+	}
+	pos := map[int]int{}
+	for k, g := range v.Generations {
+		pos[g] = k
+	}
+	cache := map[string]map[string]float64{}
+	for _, g := range gens {
+		k, ok := pos[g.Generation]
+		if !ok || g.Champion == "" {
+			continue
+		}
+		genes, ok := cache[g.Champion]
+		if !ok {
+			gm, err := d.Genome(ctx, id, g.Champion)
+			if err != nil {
+				return v, err
+			}
+			json.Unmarshal([]byte(gm.Genes), &genes)
+			cache[g.Champion] = genes
+		}
+		for name, x := range genes {
+			if i, ok := index[name]; ok && !math.IsNaN(x) && !math.IsInf(x, 0) {
+				x := x
+				v.Best[i][k] = &x
 			}
 		}
 	}

@@ -269,7 +269,7 @@ async function viewGenes(id) {
   return () => {
     const out = runHeader(v.run);
     const b = base(v.run).short;
-    out.push(el('p', { class: 'muted', text: 'Each gene of the generation\'s best individual (line) and the population\'s range (band), ' +
+    out.push(el('p', { class: 'muted', text: 'Each gene of the champion after each generation (line; the race winner where there is no champion) and the population\'s range (band), ' +
       'relative to ' + base(v.run).long + ': value ÷ ' + b + ' on a log axis for log-scale genes, value − ' + b + ' otherwise.' }));
     const box = el('div', { class: 'genes', id: 'genes' });
     out.push(box);
@@ -283,7 +283,7 @@ async function viewGenes(id) {
         const holder = el('div', { class: 'gene', 'data-gene': gene.name });
         box.append(holder);
         chart(holder, 'gene:' + gene.name, title, data,
-          [{ label: 'best', stroke: '#c33', width: 2 }, { label: 'min', stroke: 'rgba(51,102,204,0.4)', edge: true }, { label: 'max', stroke: 'rgba(51,102,204,0.4)', edge: true }],
+          [{ label: 'champion', stroke: '#c33', width: 2 }, { label: 'min', stroke: 'rgba(51,102,204,0.4)', edge: true }, { label: 'max', stroke: 'rgba(51,102,204,0.4)', edge: true }],
           { ylabel: ratio ? 'value ÷ ' + b : 'value − ' + b, uplot: { width: 320, height: 190, legend: { show: false },
             scales: { x: { time: false }, y: ratio ? { distr: 3 } : {} }, bands: [{ series: [3, 2], fill: 'rgba(51,102,204,0.12)' }] } });
       });
