@@ -205,7 +205,11 @@ func TestOwnEngineTunes(t *testing.T) {
 	for i, g := range view.Genes {
 		last := view.Best[i][len(view.Best[i])-1]
 		if last == nil || *last != cg[g.Name] {
-			t.Errorf("gene %s: the line ends at %v, the champion has %v", g.Name, last, cg[g.Name])
+			got := "nothing"
+			if last != nil {
+				got = fmt.Sprint(*last)
+			}
+			t.Errorf("gene %s: the line ends at %s, the champion has %v", g.Name, got, cg[g.Name])
 		}
 	}
 	// The run page carries each generation's hall-of-fame test: as many as the database has.
