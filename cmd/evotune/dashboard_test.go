@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"image/png"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -410,6 +411,29 @@ func TestDashboardBrowser(t *testing.T) {
 	for _, n := range genePoints {
 		if n != 4 {
 			t.Fatalf("genes view: a chart with %d points for 4 generations", n)
+		}
+	}
+	// Log axes label 1-2-5 steps (1-1.5-2-3-5-7 on narrow ranges), not only powers of ten:
+	// every log chart's y axis carries at least three labels, each such a step.
+	var logLabels [][]string
+	eval(`Object.entries(evotune.charts).filter(([k, c]) => k.startsWith('gene:') && c.scales.y.distr === 3).map(([, c]) => c.axes[1]._values.filter(v => v !== null))`, &logLabels)
+	if len(logLabels) == 0 {
+		t.Fatal("genes view: no log-scale gene chart")
+	}
+	for _, ls := range logLabels {
+		if len(ls) < 3 {
+			t.Fatalf("genes view: a log axis labelled only %v", ls)
+		}
+		for _, l := range ls {
+			x, err := strconv.ParseFloat(l, 64)
+			m := x / math.Pow(10, math.Floor(math.Log10(x)))
+			ok := false
+			for _, step := range []float64{1, 1.5, 2, 3, 5, 7} {
+				ok = ok || math.Abs(m-step) < 1e-9
+			}
+			if err != nil || !ok {
+				t.Fatalf("genes view: log axis label %q (labels %v) is not 1, 1.5, 2, 3, 5 or 7 × 10^k", l, ls)
+			}
 		}
 	}
 	shot("genes")

@@ -80,6 +80,19 @@ function destroyCharts() {
 
 // chart draws one uPlot chart into parent under name; data[0] is x. The container's
 // data-points says how many x values carry a value of the first y series.
+// logSplits places a log axis's ticks at 1, 2 and 5 × 10^k (adding 1.5, 3 and 7 when
+// fewer than four fit), so a narrow range is labelled, not only its powers of ten.
+function logSplits(u, axis, min, max) {
+  const pick = ms => {
+    const out = [];
+    for (let k = Math.floor(Math.log10(min)) - 1; k <= Math.ceil(Math.log10(max)); k++)
+      for (const m of ms) { const v = m * Math.pow(10, k); if (v >= min * 0.999 && v <= max * 1.001) out.push(v); }
+    return out;
+  };
+  const s = pick([1, 2, 5]);
+  return s.length >= 4 ? s : pick([1, 1.5, 2, 3, 5, 7]);
+}
+
 function chart(parent, name, title, data, series, opts) {
   const box = el('div', { class: 'chart', 'data-chart': name }, el('h3', { text: title }));
   parent.append(box);
@@ -89,7 +102,7 @@ function chart(parent, name, title, data, series, opts) {
     scales: { x: { time: false } },
     series: [{ label: opts && opts.xlabel || 'generation' }].concat(series),
     axes: [Object.assign({ label: opts && opts.xlabel || 'generation' }, opts && opts.xvalues ? { values: opts.xvalues } : {}),
-      { label: opts && opts.ylabel || '' }],
+      Object.assign({ label: opts && opts.ylabel || '' }, opts && opts.ylog ? { splits: logSplits, space: 12, values: (u, vals) => vals.map(v => v == null ? null : String(Number(v.toPrecision(2)))) } : {})],
   }, opts && opts.uplot || {});
   const u = new uPlot(o, data, box);
   // A band's edges are drawn as its fill; their legend entries would only repeat the band.
@@ -284,7 +297,7 @@ async function viewGenes(id) {
         box.append(holder);
         chart(holder, 'gene:' + gene.name, title, data,
           [{ label: 'champion', stroke: '#c33', width: 2 }, { label: 'min', stroke: 'rgba(51,102,204,0.4)', edge: true }, { label: 'max', stroke: 'rgba(51,102,204,0.4)', edge: true }],
-          { ylabel: ratio ? 'value ÷ ' + b : 'value − ' + b, uplot: { width: 320, height: 190, legend: { show: false },
+          { ylabel: ratio ? 'value ÷ ' + b : 'value − ' + b, ylog: ratio, uplot: { width: 320, height: 190, legend: { show: false },
             scales: { x: { time: false }, y: ratio ? { distr: 3 } : {} }, bands: [{ series: [3, 2], fill: 'rgba(51,102,204,0.12)' }] } });
       });
     }];
