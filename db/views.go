@@ -68,10 +68,9 @@ func (d *DB) TopRanks(ctx context.Context, runID int64) ([]RankScore, error) {
 	return out, explain(rows.Err())
 }
 
-// GeneRow is one individual (ID) of one generation with its genes (JSON object text, gene
-// name → value), its rank, score and games.
+// GeneRow is one individual of one generation with its genes (JSON object text, gene name
+// → value), its rank, score and games.
 type GeneRow struct {
-	ID                      string
 	Generation, Rank, Games int
 	Score                   float64
 	Genes                   string
@@ -80,7 +79,7 @@ type GeneRow struct {
 // GeneRows returns every individual row of a run with its genes, by generation and rank;
 // playedOnly leaves out rows without games (SPSA's θ, which plays none).
 func (d *DB) GeneRows(ctx context.Context, runID int64, playedOnly bool) ([]GeneRow, error) {
-	q := `SELECT i.id, i.generation, i.rank, i.games, i.score, g.genes FROM individuals i
+	q := `SELECT i.generation, i.rank, i.games, i.score, g.genes FROM individuals i
 		JOIN genomes g ON g.run_id = i.run_id AND g.id = i.id WHERE i.run_id = ?`
 	if playedOnly {
 		q += " AND i.games > 0"
@@ -93,7 +92,7 @@ func (d *DB) GeneRows(ctx context.Context, runID int64, playedOnly bool) ([]Gene
 	var out []GeneRow
 	for rows.Next() {
 		var r GeneRow
-		if err := rows.Scan(&r.ID, &r.Generation, &r.Rank, &r.Games, &r.Score, &r.Genes); err != nil {
+		if err := rows.Scan(&r.Generation, &r.Rank, &r.Games, &r.Score, &r.Genes); err != nil {
 			return nil, explain(err)
 		}
 		out = append(out, r)
@@ -234,6 +233,51 @@ func (d *DB) IndividualIDs(ctx context.Context, prefix string, limit int) ([][2]
 			return nil, explain(err)
 		}
 		out = append(out, [2]string{id, op})
+	}
+	return out, explain(rows.Err())
+}
+
+// HallOfFameMember returns individual id's hall-of-fame row in a run, nil when it is not a
+// member.
+func (d *DB) HallOfFameMember(ctx context.Context, runID int64, id string) (*FamerRow, error) {
+	hof, err := d.HallOfFame(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range hof {
+		if hof[i].ID == id {
+			return &hof[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// FirstPlayed maps each individual of a run that played games to its row in the first
+// generation it played: generation, rank and score (without its genes).
+func (d *DB) FirstPlayed(ctx context.Context, runID int64) (map[string]RankScore, error) {
+	rows, err := d.sql.QueryContext(ctx, `SELECT id, generation, rank, score, score_se FROM individuals
+		WHERE run_id = ? AND games > 0 ORDER BY generation, rank`, runID)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	out := map[string]RankScore{}
+	for rows.Next() {
+		var id string
+		var r RankScore
+		var sc, se sql.NullFloat64
+		if err := rows.Scan(&id, &r.Generation, &r.Rank, &sc, &se); err != nil {
+			return nil, explain(err)
+		}
+		if sc.Valid {
+			r.Score = &sc.Float64
+		}
+		if se.Valid {
+			r.SE = &se.Float64
+		}
+		if _, seen := out[id]; !seen {
+			out[id] = r
+		}
 	}
 	return out, explain(rows.Err())
 }

@@ -320,6 +320,16 @@ func WeightsAs[W Weights](game string, w Weights) (W, error) {
 	return gw, nil
 }
 
+// SetPlayerLimits is a player's LimitSetter: it stores PlayerLimits(lim, def) in *dst, or
+// leaves *dst unchanged and returns the error naming the bad field.
+func SetPlayerLimits(dst *Limits, lim, def Limits) error {
+	lim, err := PlayerLimits(lim, def)
+	if err == nil {
+		*dst = lim
+	}
+	return err
+}
+
 // PlayerLimits validates lim and fills a zero depth with def's depth (the game's default).
 // The error names the bad field.
 func PlayerLimits(lim, def Limits) (Limits, error) {

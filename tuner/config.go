@@ -408,7 +408,7 @@ func (c *Config) Validate() error {
 		spec := protocol.ExternalSpec{Protocol: c.EngineProtocol}
 		if !spec.AcceptsOpenings(e.Game) {
 			return fmt.Errorf("engine_protocol: %s engines speak %s here, which cannot start them from an opening, so every game would start from the empty board and deterministic engines would replay one game: tune them over %s (--engine-protocol)",
-				c.Game, spec.ProtocolFor(e.Game), openingProtocols(e.Game))
+				c.Game, spec.ProtocolFor(e.Game), strings.Join(protocol.OpeningProtocols(e.Game), " or "))
 		}
 		if (c.BotzoneKeepRunning || c.BotzoneJSON) && spec.ProtocolFor(e.Game) != protocol.Botzone {
 			return fmt.Errorf("botzone_keep_running, botzone_json: the engine speaks %s, not Botzone", spec.ProtocolFor(e.Game))
@@ -564,15 +564,4 @@ func checkWholeNumbers(n *yaml.Node, t reflect.Type, key string) error {
 		}
 	}
 	return nil
-}
-
-// openingProtocols lists the protocols g's engines speak that start them from any opening.
-func openingProtocols(g engine.Game) string {
-	var ps []string
-	for _, p := range protocol.Protocols(g) {
-		if (&protocol.ExternalSpec{Protocol: p}).AcceptsOpenings(g) {
-			ps = append(ps, p)
-		}
-	}
-	return strings.Join(ps, " or ")
 }

@@ -321,16 +321,8 @@ func loadIndividual(ctx context.Context, d *db.DB, id string) (individualView, e
 	if v.History, err = d.History(ctx, run, id); err != nil {
 		return v, err
 	}
-	hof, err := d.HallOfFame(ctx, run)
-	if err != nil {
-		return v, err
-	}
-	for i := range hof {
-		if hof[i].ID == id {
-			v.Famer = &hof[i]
-		}
-	}
-	return v, nil
+	v.Famer, err = d.HallOfFameMember(ctx, run, id)
+	return v, err
 }
 
 func runIndividual(ctx context.Context, o inspectOpts, id string, out io.Writer) error {

@@ -470,12 +470,7 @@ func (Game) BuiltinOpenings(size int) []engine.NamedOpening {
 // SetLimits changes the search limits of the next moves and keeps the transposition table
 // (engine.LimitSetter); the error names invalid limits, as NewPlayer's.
 func (pl *Player) SetLimits(lim engine.Limits) error {
-	lim, err := engine.PlayerLimits(lim, Game{}.DefaultLimits())
-	if err != nil {
-		return err
-	}
-	pl.lim = lim
-	return nil
+	return engine.SetPlayerLimits(&pl.lim, lim, Game{}.DefaultLimits())
 }
 
 // WinningLine returns the winner's five (or the longer run that won under freestyle) as

@@ -58,9 +58,20 @@ type Option struct {
 
 // OptionsProtocols lists the protocols of g that carry ExternalSpec.Options (Gomocup's INFO).
 func OptionsProtocols(g engine.Game) []string {
+	return protocolsWhere(g, dialect.takesOptions)
+}
+
+// OpeningProtocols lists the protocols of g that start an engine from any opening (all but
+// SAU).
+func OpeningProtocols(g engine.Game) []string {
+	return protocolsWhere(g, dialect.takesOpenings)
+}
+
+// protocolsWhere lists the protocols that play g and have property ok, in dialects' order.
+func protocolsWhere(g engine.Game, ok func(dialect) bool) []string {
 	var out []string
 	for _, x := range dialects {
-		if x.d.plays(g) && x.d.takesOptions() {
+		if x.d.plays(g) && ok(x.d) {
 			out = append(out, x.name)
 		}
 	}
@@ -85,13 +96,7 @@ func dialectOf(name string) dialect {
 
 // Protocols lists the protocols external engines of g can speak, its default first.
 func Protocols(g engine.Game) []string {
-	var out []string
-	for _, x := range dialects {
-		if x.d.plays(g) {
-			out = append(out, x.name)
-		}
-	}
-	return out
+	return protocolsWhere(g, func(dialect) bool { return true })
 }
 
 // DefaultProtocol is the protocol g's external engines speak unless told otherwise:

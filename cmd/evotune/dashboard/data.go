@@ -455,15 +455,9 @@ func Lineage(ctx context.Context, d *db.DB, id int64, ind string) (LineageView, 
 		return LineageView{}, err
 	}
 	v := LineageView{Run: runItem(r), ID: ind}
-	grows, err := d.GeneRows(ctx, id, true)
+	first, err := d.FirstPlayed(ctx, id)
 	if err != nil {
 		return v, err
-	}
-	first := map[string]db.GeneRow{}
-	for _, gr := range grows { // by generation: the first row of an individual is its first
-		if _, ok := first[gr.ID]; !ok {
-			first[gr.ID] = gr
-		}
 	}
 	type item struct {
 		id    string
@@ -479,9 +473,9 @@ func Lineage(ctx context.Context, d *db.DB, id int64, ind string) (LineageView, 
 			return v, fmt.Errorf("run %d: %w", id, err)
 		}
 		node := LineageNode{ID: g.ID, Born: g.Born, Operator: g.Operator, Depth: cur.depth, Parents: []string{}}
-		if gr, ok := first[g.ID]; ok {
-			score, gen := gr.Score, gr.Generation
-			node.Score, node.Generation = &score, &gen
+		if f, ok := first[g.ID]; ok {
+			gen := f.Generation
+			node.Score, node.Generation = f.Score, &gen
 		}
 		json.Unmarshal([]byte(g.Genes), &node.Genes)
 		for _, p := range []string{g.Parent1, g.Parent2} {
@@ -671,14 +665,8 @@ func Individual(ctx context.Context, d *db.DB, id int64, ind string) (Individual
 	if v.History, err = d.History(ctx, id, ind); err != nil {
 		return v, err
 	}
-	hof, err := d.HallOfFame(ctx, id)
-	if err != nil {
+	if v.HallOfFame, err = d.HallOfFameMember(ctx, id, ind); err != nil {
 		return v, err
-	}
-	for i := range hof {
-		if hof[i].ID == ind {
-			v.HallOfFame = &hof[i]
-		}
 	}
 	games, err := d.GamesOf(ctx, id, ind, MaxIndividualGames+1)
 	if err != nil {
