@@ -254,12 +254,27 @@ type Bencher interface {
 	BenchSuite() ([]BenchPosition, Limits)
 }
 
-// Ruled is implemented by games with rule variants (Gomoku: freestyle, standard).
+// Ruled is implemented by games with rule variants (Gomoku: freestyle, standard, renju).
 type Ruled interface {
 	// WithRule returns the game under the named rule; the error names an unknown rule.
 	WithRule(name string) (Game, error)
 	// RuleName is the name of the game's current rule, as WithRule takes it.
 	RuleName() string
+	// Rules lists the rule names WithRule takes, the default first.
+	Rules() []string
+}
+
+// WithRule returns g under the named rule ("" = g unchanged). The error says that g has
+// no rule variants, or names the unknown rule (Ruled.WithRule).
+func WithRule(g Game, rule string) (Game, error) {
+	if rule == "" {
+		return g, nil
+	}
+	r, ok := g.(Ruled)
+	if !ok {
+		return nil, fmt.Errorf("%s has no rule variants", g.Name())
+	}
+	return r.WithRule(rule)
 }
 
 // RuleOf is g's rule name (Ruled.RuleName), or "" for a game without rule variants.
@@ -299,6 +314,33 @@ type LimitSetter interface {
 // ("1-0", "0-1", "1/2-1/2"). The error names a move that is not legal or not on the board.
 type SGFWriter interface {
 	SGF(size int, moves []string, black, white, result string) ([]byte, error)
+}
+
+// PSQRecorder is implemented by games whose records Piskvork's .psq format holds (Gomoku:
+// Gomocup's game records). FormatPSQ writes a game of size×size from its moves in the
+// game's notation, the moves' thinking times in ms (nil = 0) and the players (Black
+// first); ParsePSQ reads one back: the board size and the moves. Errors name the move or
+// the line.
+type PSQRecorder interface {
+	FormatPSQ(size int, moves []string, times []int64, black, white string) ([]byte, error)
+	ParsePSQ(data []byte) (size int, moves []string, err error)
+}
+
+// ExtraBencher is implemented by games that measure something beside their bench suite
+// (Amazons: the root ranking the width cut does, 003 §3).
+type ExtraBencher interface {
+	// ExtraBench measures it and returns its key in bench's JSON report, its values there,
+	// and one line for the text report.
+	ExtraBench() (key string, values map[string]any, line string)
+}
+
+// ScanBencher is implemented by games with a paper's benchmark of their move generator's
+// scans (Connect6: Fig. 3 of 000_9752b1518ee42188.txt §4.2.1, global vs local road scan).
+type ScanBencher interface {
+	// ScanBench runs the benchmark with scan ("global", "local" or "both") at depth and
+	// width (0 = the paper's: depths 3, 4, 5, width 10). It returns the rows for a JSON
+	// report and the text report; the error names a bad scan.
+	ScanBench(ctx context.Context, scan string, depth, width int) (rows any, text string, err error)
 }
 
 // OpeningBook is implemented by games with a built-in set of standard openings.

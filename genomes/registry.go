@@ -11,18 +11,26 @@ import (
 	"evotune/engine/gomoku"
 )
 
-// Entry is one registered game: its engine and its gene layout.
+// Entry is one registered game: its engine, its gene layout and the tuner's budget for it.
+// What else a game offers (rule variants, protocols, record formats, openings, benchmarks)
+// its engine.Game says by the interfaces it implements (engine.Ruled, protocol.GomocupGame,
+// engine.PSQRecorder, engine.OpeningBook, engine.ScanBencher, …), so no code outside a
+// game's package, its layout and its line here names the game.
 type Entry struct {
 	Game   engine.Game
 	Layout *Layout
+	// BudgetGames is SPSA's budget of distinct tuning games when a run gives none
+	// (tuner.DefaultBudgetGames): the budgets at which issue 26 compared the methods,
+	// a few minutes on two cores.
+	BudgetGames int
 }
 
 // registry maps a game's name to its engine and gene layout. It is the only place that
 // names every game (DESIGN.md "Packages").
 var registry = map[string]Entry{
-	connect6.Name: {Game: connect6.Game{}, Layout: Connect6Layout()},
-	gomoku.Name:   {Game: gomoku.Game{}, Layout: GomokuLayout()},
-	amazons.Name:  {Game: amazons.Game{}, Layout: AmazonsLayout()},
+	connect6.Name: {Game: connect6.Game{}, Layout: Connect6Layout(), BudgetGames: 20000},
+	gomoku.Name:   {Game: gomoku.Game{}, Layout: GomokuLayout(), BudgetGames: 44000},
+	amazons.Name:  {Game: amazons.Game{}, Layout: AmazonsLayout(), BudgetGames: 4000},
 }
 
 // Lookup returns the registered game called name; the error lists the known games.

@@ -217,15 +217,11 @@ const DefaultGAGenerations = 5
 // (gomoku 44 000, about 2½ minutes on two cores; connect6 20 000, about 5 minutes; amazons
 // 4 000, about 6 minutes), 0 for an unknown game.
 func DefaultBudgetGames(game string) int {
-	switch game {
-	case "gomoku":
-		return 44000
-	case "connect6":
-		return 20000
-	case "amazons":
-		return 4000
+	e, err := genomes.Lookup(game)
+	if err != nil {
+		return 0
 	}
-	return 0
+	return e.BudgetGames
 }
 
 // Resolve fills what the method decides when the run gives neither generations nor a

@@ -2,13 +2,15 @@ package main
 
 import (
 	"context"
-	"evotune/cmd/evotune/dashboard"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"evotune/cmd/evotune/dashboard"
 	"evotune/db"
+	"evotune/engine"
 	"evotune/genomes"
 )
 
@@ -16,10 +18,26 @@ import (
 // powershell' prints the script): game names and rule variants for --game and --rule,
 // choices of enumerated flags, run IDs (with name, game and status) for commands that take
 // RUN, and individual IDs for commands that take ID, read from the --db file (read-only).
+// ruleNames lists the rule variants of every registered game (engine.Ruled), once each.
+func ruleNames() []string {
+	var names []string
+	for _, n := range genomes.Names() {
+		e, _ := genomes.Lookup(n)
+		if r, ok := e.Game.(engine.Ruled); ok {
+			for _, rule := range r.Rules() {
+				if !slices.Contains(names, rule) {
+					names = append(names, rule)
+				}
+			}
+		}
+	}
+	return names
+}
+
 func installCompletions(root *cobra.Command) {
 	choices := map[string][]string{
 		"game":         genomes.Names(),
-		"rule":         {"freestyle", "standard", "renju"},
+		"rule":         ruleNames(),
 		"table":        exportTables,
 		"format":       {"csv", "jsonl"},
 		"opening-rule": {"swap2", "swap3"},

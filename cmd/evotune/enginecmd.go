@@ -13,6 +13,7 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/protocol"
+	"evotune/genomes"
 )
 
 type engineOpts struct {
@@ -27,7 +28,7 @@ type engineOpts struct {
 }
 
 // pbrainName is the executable name Gomocup managers look for; invoked under it, evotune
-// runs "engine --game gomoku".
+// runs "engine --game G" for the game whose engines speak Gomocup (gomoku).
 const pbrainName = "pbrain-evotune"
 
 // pbrainArgs rewrites the arguments when the binary runs as pbrain-evotune.
@@ -35,7 +36,12 @@ func pbrainArgs(argv0 string, args []string) []string {
 	if strings.TrimSuffix(filepath.Base(argv0), ".exe") != pbrainName {
 		return args
 	}
-	return append([]string{"engine", "--game", "gomoku"}, args...)
+	for _, n := range genomes.Names() {
+		if e, _ := genomes.Lookup(n); protocol.DefaultProtocol(e.Game) == protocol.Gomocup {
+			return append([]string{"engine", "--game", n}, args...)
+		}
+	}
+	return args
 }
 
 func newEngineCmd() *cobra.Command {

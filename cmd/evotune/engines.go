@@ -12,8 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"evotune/engine"
-	"evotune/engine/amazons"
-	"evotune/engine/connect6"
 	"evotune/genomes"
 )
 
@@ -377,10 +375,27 @@ func runBench(ctx context.Context, o benchOpts, out io.Writer) error {
 		return fmt.Errorf("--%w", err)
 	}
 	if o.scan != "" {
-		if g.Name() != connect6.Name {
-			return fmt.Errorf("--scan: only connect6 has road scans")
+		sb, ok := g.(engine.ScanBencher)
+		if !ok {
+			var have []string
+			for _, n := range genomes.Names() {
+				if e, _ := genomes.Lookup(n); e.Game != nil {
+					if _, ok := e.Game.(engine.ScanBencher); ok {
+						have = append(have, n)
+					}
+				}
+			}
+			return fmt.Errorf("--scan: %s has no scan benchmark (only %s has road scans)", g.Name(), strings.Join(have, ", "))
 		}
-		return runScanBench(ctx, o, out)
+		rows, text, err := sb.ScanBench(ctx, o.scan, o.lim.Depth, o.lim.Width)
+		if err != nil {
+			return fmt.Errorf("--%w", err)
+		}
+		if o.json {
+			return writeJSON(out, rows)
+		}
+		_, err = io.WriteString(out, text)
+		return err
 	}
 	bg, ok := g.(engine.Bencher)
 	if !ok {
@@ -429,88 +444,19 @@ func runBench(ctx context.Context, o benchOpts, out io.Writer) error {
 		total.NPS = float64(total.Nodes) / total.Seconds
 	}
 	report := map[string]any{"game": g.Name(), "positions": rows, "total": total}
-	var rankMoves int
-	var rankEach time.Duration
-	if g.Name() == amazons.Name {
-		// The width cut ranks every root move by the evaluation: time it on the start.
-		rankMoves, rankEach = amazons.RankStart(20)
-		report["root_ranking"] = map[string]any{"moves": rankMoves, "seconds": rankEach.Seconds(),
-			"evaluations_per_second": float64(rankMoves) / rankEach.Seconds()}
+	var extra string
+	if eb, ok := g.(engine.ExtraBencher); ok {
+		var key string
+		var values map[string]any
+		key, values, extra = eb.ExtraBench()
+		report[key] = values
 	}
 	if o.json {
 		return writeJSON(out, report)
 	}
 	fmt.Fprintf(out, "%-12s %5d %5d %-14s %12d %9.3f %12.0f\n", "total", total.Depth, total.Width, "", total.Nodes, total.Seconds, total.NPS)
-	if rankMoves > 0 {
-		fmt.Fprintf(out, "root ranking of the 10×10 start: %d moves evaluated in %.2f ms (%.0f evaluations/s)\n",
-			rankMoves, rankEach.Seconds()*1000, float64(rankMoves)/rankEach.Seconds())
-	}
-	return nil
-}
-
-// runScanBench reproduces Fig. 3 of 000_9752b1518ee42188.txt §4.2.1: the 9th move of a
-// fixed game, width 10, depth 3, 4, 5, global vs local scan, their time ratio and whether
-// both chose the same move.
-func runScanBench(ctx context.Context, o benchOpts, out io.Writer) error {
-	var scans []connect6.Scan
-	switch o.scan {
-	case "local":
-		scans = []connect6.Scan{connect6.LocalScan}
-	case "global":
-		scans = []connect6.Scan{connect6.GlobalScan}
-	case "both":
-		scans = []connect6.Scan{connect6.LocalScan, connect6.GlobalScan}
-	default:
-		return fmt.Errorf("--scan %q: want global, local or both", o.scan)
-	}
-	width := 10
-	if o.lim.Width > 0 {
-		width = o.lim.Width
-	}
-	depths := []int{3, 4, 5}
-	if o.lim.Depth > 0 {
-		depths = []int{o.lim.Depth}
-	}
-	type row struct {
-		Depth      int                   `json:"depth"`
-		Width      int                   `json:"width"`
-		Results    []connect6.ScanResult `json:"results"`
-		Ratio      float64               `json:"global_over_local,omitempty"`
-		SameMove   *bool                 `json:"same_move,omitempty"`
-		PaperLocal float64               `json:"paper_local_seconds"`
-		PaperGlob  float64               `json:"paper_global_seconds"`
-	}
-	paper := map[int][2]float64{3: {2.010, 23.030}, 4: {31.855, 269.902}, 5: {36.301, 640.780}}
-	var rows []row
-	if !o.json {
-		fmt.Fprintf(out, "9th move of the fixed game, width %d (paper: C#, 2.6 GHz laptop)\n", width)
-		fmt.Fprintf(out, "%5s %-7s %-10s %10s %12s %12s\n", "depth", "scan", "move", "nodes", "seconds", "paper s")
-	}
-	for _, d := range depths {
-		r := row{Depth: d, Width: width, PaperLocal: paper[d][0], PaperGlob: paper[d][1]}
-		for _, s := range scans {
-			res, err := connect6.BenchNinthMove(ctx, s, d, width)
-			if err != nil {
-				return err
-			}
-			r.Results = append(r.Results, res)
-			if !o.json {
-				ps := paper[d][int(s)]
-				fmt.Fprintf(out, "%5d %-7s %-10s %10d %12.4f %12.3f\n", d, res.Scan, res.Move, res.Nodes, res.Elapsed.Seconds(), ps)
-			}
-		}
-		if len(r.Results) == 2 {
-			same := r.Results[0].Move == r.Results[1].Move && r.Results[0].Score == r.Results[1].Score
-			r.SameMove = &same
-			r.Ratio = r.Results[1].Elapsed.Seconds() / r.Results[0].Elapsed.Seconds()
-			if !o.json {
-				fmt.Fprintf(out, "      global/local = %.1fx (paper %.1fx), same move and score: %v\n", r.Ratio, paper[d][1]/paper[d][0], same)
-			}
-		}
-		rows = append(rows, r)
-	}
-	if o.json {
-		return writeJSON(out, rows)
+	if extra != "" {
+		fmt.Fprintln(out, extra)
 	}
 	return nil
 }

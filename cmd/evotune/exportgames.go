@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"evotune/engine"
-	"evotune/engine/gomoku"
 )
 
 type exportGamesOpts struct {
@@ -75,10 +74,11 @@ func runExportGames(ctx context.Context, o exportGamesOpts, arg string, out io.W
 		return fmt.Errorf("run %d: %w", runID, err)
 	}
 	sgf, hasSGF := game.(engine.SGFWriter)
+	psq, hasPSQ := game.(engine.PSQRecorder)
 	switch {
 	case o.format != "psq" && o.format != "sgf" && o.format != "json":
 		return fmt.Errorf("--format %q: want psq, sgf or json", o.format)
-	case o.format == "psq" && game.Name() != gomoku.Name:
+	case o.format == "psq" && !hasPSQ:
 		return fmt.Errorf("--format psq: Piskvork records hold Gomoku games; run %d is %s (use --format json)", runID, run.Game)
 	case o.format == "sgf" && !hasSGF:
 		return fmt.Errorf("--format sgf: %s has no SGF game number (the SGF specification numbers Gomoku 4 and Amazons 18); use --format json", run.Game)
@@ -122,7 +122,7 @@ func runExportGames(ctx context.Context, o exportGamesOpts, arg string, out io.W
 			var data []byte
 			switch o.format {
 			case "psq":
-				data, err = gomoku.FormatPSQ(size, moves, nil, black, white)
+				data, err = psq.FormatPSQ(size, moves, nil, black, white)
 			case "sgf":
 				data, err = sgf.SGF(size, moves, black, white, gm.Result)
 			case "json":

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"evotune/engine"
-	"evotune/engine/gomoku"
 )
 
 // gameFileFormat tags evotune's JSON game records.
@@ -40,12 +39,12 @@ func saveGame(path string, g engine.Game, b engine.Board, rec engine.GameRecord,
 	var data []byte
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".psq":
-		if g.Name() != "gomoku" {
+		psq, ok := g.(engine.PSQRecorder)
+		if !ok {
 			return fmt.Errorf("%s: .psq holds Gomoku games, not %s (use .json or .txt)", path, g.Name())
 		}
-		var times []int64
 		var err error
-		if data, err = gomoku.FormatPSQ(b.Size(), rec.Moves, times, black, white); err != nil {
+		if data, err = psq.FormatPSQ(b.Size(), rec.Moves, nil, black, white); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	case ".json":
@@ -76,10 +75,11 @@ func loadGame(path string, g engine.Game) ([]string, int, error) {
 	}
 	switch {
 	case strings.EqualFold(filepath.Ext(path), ".psq"):
-		if g.Name() != "gomoku" {
+		psq, ok := g.(engine.PSQRecorder)
+		if !ok {
 			return nil, 0, fmt.Errorf("--from %s: a .psq file holds a Gomoku game, not %s", path, g.Name())
 		}
-		size, moves, err := gomoku.ParsePSQ(data)
+		size, moves, err := psq.ParsePSQ(data)
 		if err != nil {
 			return nil, 0, fmt.Errorf("--from %s: %w", path, err)
 		}

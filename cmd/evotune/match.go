@@ -161,8 +161,8 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	}
 	spec := o.openings
 	if o.swapRule != "" {
-		if g.Name() != "gomoku" {
-			return fmt.Errorf("--opening-rule %s: swap openings are Gomoku's", o.swapRule)
+		if _, ok := g.(engine.OpeningBook); !ok {
+			return fmt.Errorf("--opening-rule %s: swap openings are Gomoku's (they propose from an opening book; %s has none)", o.swapRule, g.Name())
 		}
 		n, err := protocol.ParseOpeningRule(o.swapRule)
 		if err != nil {

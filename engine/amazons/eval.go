@@ -1,6 +1,7 @@
 package amazons
 
 import (
+	"fmt"
 	"math"
 	"time"
 
@@ -192,4 +193,14 @@ func RankStart(reps int) (moves int, each time.Duration) {
 		p.Rank(ms)
 	}
 	return len(ms), time.Since(start) / time.Duration(reps)
+}
+
+// ExtraBench times the root ranking of the 10×10 start (RankStart, 20 repetitions) beside
+// the bench suite (engine.ExtraBencher): key "root_ranking", the moves ranked, the seconds
+// of one ranking and the evaluations per second.
+func (Game) ExtraBench() (string, map[string]any, string) {
+	moves, each := RankStart(20)
+	eps := float64(moves) / each.Seconds()
+	return "root_ranking", map[string]any{"moves": moves, "seconds": each.Seconds(), "evaluations_per_second": eps},
+		fmt.Sprintf("root ranking of the 10×10 start: %d moves evaluated in %.2f ms (%.0f evaluations/s)", moves, each.Seconds()*1000, eps)
 }

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"evotune/engine"
-	"evotune/engine/connect6"
-	"evotune/engine/gomoku"
 )
 
 // The protocols external engines speak (ExternalSpec.Protocol).
@@ -166,7 +164,7 @@ func (e *External) dialect() (dialect, error) {
 type gomocupDialect struct{}
 
 func (gomocupDialect) plays(g engine.Game) bool {
-	_, ok := g.(gomoku.Game)
+	_, ok := g.(GomocupGame)
 	return ok
 }
 func (gomocupDialect) move(e *External, ctx context.Context, b engine.Board, hist []string, deadline time.Time, budget time.Duration) (string, error) {
@@ -181,7 +179,7 @@ func (gomocupDialect) takesOptions() bool  { return true }
 type sauDialect struct{}
 
 func (sauDialect) plays(g engine.Game) bool {
-	_, ok := g.(connect6.Game)
+	_, ok := g.(SAUGame)
 	return ok
 }
 func (sauDialect) move(e *External, ctx context.Context, b engine.Board, hist []string, deadline time.Time, _ time.Duration) (string, error) {

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"evotune/engine"
-	"evotune/engine/gomoku"
 )
 
 // ExternalSpec is an external engine: a command line and its time limits.
@@ -612,12 +611,7 @@ func (e *External) gomocupStart(ctx context.Context, n int) error {
 			return err
 		}
 	}
-	rule := 0
-	if g, ok := e.game.(gomoku.Game); ok && g.Rule == gomoku.Standard {
-		rule = 1
-	} else if ok && g.Rule == gomoku.Renju {
-		rule = 4
-	}
+	rule := e.game.(GomocupGame).GomocupRule()
 	e.send("INFO timeout_turn %d", e.spec.MoveTime.Milliseconds())
 	e.send("INFO timeout_match %d", e.spec.GameTime.Milliseconds())
 	e.send("INFO max_memory 0")
@@ -806,7 +800,7 @@ func (e *External) sauMove(ctx context.Context, b engine.Board, hist []string, d
 		if len(hist) != len(e.known)+1 || !prefixOf(e.known, hist) {
 			return "", errors.New("the SAU protocol cannot resynchronise a changed game")
 		}
-		s, err := notationToSAU(hist[len(hist)-1])
+		s, err := e.game.(SAUGame).SAUMove(hist[len(hist)-1])
 		if err != nil {
 			return "", err
 		}
@@ -821,7 +815,7 @@ func (e *External) sauMove(ctx context.Context, b engine.Board, hist []string, d
 	if err != nil {
 		return "", err
 	}
-	return sauToNotation(strings.Fields(l)[1])
+	return e.game.(SAUGame).ParseSAUMove(strings.Fields(l)[1])
 }
 
 // sauHandshake asks the engine its name as the SAU platform does ("name?"), and, for

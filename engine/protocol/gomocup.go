@@ -10,8 +10,18 @@ import (
 	"time"
 
 	"evotune/engine"
-	"evotune/engine/gomoku"
 )
+
+// GomocupGame is a game the Gomocup protocol carries (gomoku.Game): one stone a move on a
+// square board, points named by column letter and row from the bottom ("h8", Gomocup's
+// x,y from 0 at the top-left), the rule set by INFO rule's bits.
+type GomocupGame interface {
+	engine.Game
+	// GomocupRule is the game's rule as INFO rule bits (0 freestyle, 1 exactly five, 4 renju).
+	GomocupRule() int
+	// WithGomocupRule returns the game under the rule INFO rule's bits select.
+	WithGomocupRule(bits int64) engine.Game
+}
 
 // gomocup is the state of one Gomocup session.
 type gomocup struct {
@@ -19,11 +29,11 @@ type gomocup struct {
 	session  session // the player of the game in play
 	out      io.Writer
 	size     int
-	rule     gomoku.Rule
-	stones   []stone // in play order
-	turnMS   int64   // INFO timeout_turn
-	matchMS  int64   // INFO timeout_match
-	leftMS   int64   // INFO time_left
+	game     GomocupGame // under the rule of INFO rule
+	stones   []stone     // in play order
+	turnMS   int64       // INFO timeout_turn
+	matchMS  int64       // INFO timeout_match
+	leftMS   int64       // INFO time_left
 	started  bool
 	gameRule string
 }
@@ -33,14 +43,18 @@ type stone struct {
 	own  bool
 }
 
-// ServeGomocup runs the Gomocup (Piskvork) protocol on in/out until END or end of input.
-// Rules: INFO rule bit 4 selects renju (Black never plays a forbidden move), else bit 1
-// exactly-five (Standard), otherwise freestyle. Time: the per-move budget is the
+// ServeGomocup runs the Gomocup (Piskvork) protocol on in/out until END or end of input;
+// cfg.Game must be a GomocupGame. Rules: INFO rule bit 4 selects renju (Black never plays
+// a forbidden move), else bit 1 exactly-five (Standard), otherwise freestyle. Time: the per-move budget is the
 // smaller of timeout_turn and, when the match has a limit, time_left/15 (capped by
 // Config.MoveTime; see Config.limits for how much of it a move uses). Every answer is
 // preceded by a MESSAGE line with the search's depth, score, nodes, NPS, time and PV.
 func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
-	s := &gomocup{cfg: cfg, out: out}
+	gg, ok := cfg.Game.(GomocupGame)
+	if !ok {
+		return fmt.Errorf("the Gomocup protocol cannot carry %s", cfg.Game.Name())
+	}
+	s := &gomocup{cfg: cfg, out: out, game: gg.WithGomocupRule(0).(GomocupGame)}
 	ls := newLines(in)
 	for {
 		line, ok := ls.next()
@@ -52,8 +66,11 @@ func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) 
 		switch strings.ToUpper(cmd) {
 		case "START":
 			n, err := strconv.Atoi(arg)
-			if err != nil || n < gomoku.MinSize || n > gomoku.MaxSize {
-				writeLine(out, "ERROR unsupported board size %q (evotune plays %d–%d)", arg, gomoku.MinSize, gomoku.MaxSize)
+			if err == nil {
+				_, err = s.game.NewBoard(n)
+			}
+			if err != nil {
+				writeLine(out, "ERROR unsupported board size %q (%v)", arg, err)
 				continue
 			}
 			s.size, s.stones, s.started = n, nil, true
@@ -63,8 +80,14 @@ func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) 
 			w, h, ok := strings.Cut(arg, ",")
 			wi, e1 := strconv.Atoi(strings.TrimSpace(w))
 			hi, e2 := strconv.Atoi(strings.TrimSpace(h))
-			if !ok || e1 != nil || e2 != nil || wi != hi || wi < gomoku.MinSize || wi > gomoku.MaxSize {
-				writeLine(out, "ERROR unsupported board %q (only square boards %d–%d)", arg, gomoku.MinSize, gomoku.MaxSize)
+			var err error
+			if !ok || e1 != nil || e2 != nil || wi != hi {
+				err = errors.New("only square boards")
+			} else {
+				_, err = s.game.NewBoard(wi)
+			}
+			if err != nil {
+				writeLine(out, "ERROR unsupported board %q (%v)", arg, err)
 				continue
 			}
 			s.size, s.stones, s.started = wi, nil, true
@@ -191,14 +214,7 @@ func (s *gomocup) info(arg string) {
 	case "time_left":
 		s.leftMS = n
 	case "rule":
-		switch {
-		case n&4 != 0:
-			s.rule = gomoku.Renju
-		case n&1 != 0:
-			s.rule = gomoku.Standard
-		default:
-			s.rule = gomoku.Freestyle
-		}
+		s.game = s.game.WithGomocupRule(n).(GomocupGame)
 	}
 }
 
@@ -231,7 +247,7 @@ func (s *gomocup) add(st stone) error {
 // equal, the side not to move: the opponent of whoever moves now) is Black. evotune is to
 // move.
 func (s *gomocup) board() (engine.Board, error) {
-	b, err := gomoku.Game{Rule: s.rule}.NewBoard(s.size)
+	b, err := s.game.NewBoard(s.size)
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +317,7 @@ const matchShare = 15
 // first: three stones on an empty board, then SWAP or the next move (BuiltinSwap with this
 // engine's search and the opening book's three-stone openings as proposals).
 func (s *gomocup) swap2(ctx context.Context, moves []string) error {
-	b, err := gomoku.Game{Rule: s.rule}.NewBoard(s.size)
+	b, err := s.game.NewBoard(s.size)
 	if err != nil {
 		return err
 	}

@@ -126,8 +126,8 @@ func TestSAUTranscript(t *testing.T) {
 		t.Errorf("padded first move: %q", padded.String())
 	}
 	for _, c := range []struct{ sau, note string }{{"JJ", "J10"}, {"AA", "A19"}, {"SS", "S1"}, {"JJKK", "J10K9"}, {"JJ@@", "J10"}} {
-		n, err := sauToNotation(c.sau)
-		back, _ := notationToSAU(n)
+		n, err := connect6.Game{}.ParseSAUMove(c.sau)
+		back, _ := connect6.Game{}.SAUMove(n)
 		if err != nil || n != c.note || back != strings.TrimSuffix(c.sau, "@@") {
 			t.Errorf("%s → %s → %s (%v), want %s", c.sau, n, back, err, c.note)
 		}

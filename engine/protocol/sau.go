@@ -8,40 +8,17 @@ import (
 	"time"
 
 	"evotune/engine"
-	"evotune/engine/connect6"
 )
 
-// SAU coordinates: two letters A–S per stone, column then row, row A at the top (so the
-// centre is JJ = evotune's J10).
-func sauToNotation(s string) (string, error) {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	s = strings.TrimSuffix(s, "@@") // Black's one-stone first move may be padded
-	if len(s) != 2 && len(s) != 4 {
-		return "", fmt.Errorf("move %q: want XXYY (two letters A–S per stone)", s)
-	}
-	var out strings.Builder
-	for i := 0; i < len(s); i += 2 {
-		c, r := s[i], s[i+1]
-		if c < 'A' || c > 'S' || r < 'A' || r > 'S' {
-			return "", fmt.Errorf("move %q: letters must be A–S", s)
-		}
-		fmt.Fprintf(&out, "%c%d", c, connect6.Size-int(r-'A'))
-	}
-	return out.String(), nil
-}
-
-func notationToSAU(m string) (string, error) {
-	mv, err := connect6.ParseMove(m)
-	if err != nil {
-		return "", err
-	}
-	pt := func(p int16) string {
-		return string([]byte{byte('A' + p%connect6.Size), byte('A' + connect6.Size - 1 - p/connect6.Size)})
-	}
-	if mv.Q == connect6.NoPoint {
-		return pt(mv.P), nil
-	}
-	return pt(mv.P) + pt(mv.Q), nil
+// SAUGame is a game the SAU protocol carries (connect6.Game): its moves converted to and
+// from SAU's letters (two per stone, column then row from the top, A–S).
+type SAUGame interface {
+	engine.Game
+	// ParseSAUMove converts a SAU move ("JJ", "JJ@@", "IHJI") to the game's notation; the
+	// error names a malformed move.
+	ParseSAUMove(s string) (string, error)
+	// SAUMove converts a move in the game's notation to SAU's letters.
+	SAUMove(m string) (string, error)
 }
 
 // SAUMoveTime is the time per move when the user gives none: the SAU protocol carries no
@@ -49,8 +26,12 @@ func notationToSAU(m string) (string, error) {
 const SAUMoveTime = time.Second
 
 // ServeSAU runs the Connect6 text protocol of the SAU platform on in/out until "quit" or
-// end of input.
+// end of input. cfg.Game must be a SAUGame.
 func ServeSAU(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
+	sg, ok := cfg.Game.(SAUGame)
+	if !ok {
+		return fmt.Errorf("the SAU protocol cannot carry %s", cfg.Game.Name())
+	}
 	ls := newLines(in)
 	var b engine.Board
 	var me engine.Color
@@ -65,7 +46,7 @@ func ServeSAU(ctx context.Context, cfg Config, in io.Reader, out io.Writer) erro
 		}
 		var s string
 		if err == nil {
-			s, err = notationToSAU(m)
+			s, err = sg.SAUMove(m)
 		}
 		if err != nil {
 			writeLine(out, "error %v", err)
@@ -86,7 +67,7 @@ func ServeSAU(ctx context.Context, cfg Config, in io.Reader, out io.Writer) erro
 		case f[0] == "name?":
 			writeLine(out, "name %s", cfg.Name)
 		case f[0] == "new" && len(f) == 2 && (f[1] == "black" || f[1] == "white"):
-			b, _ = connect6.Game{}.NewBoard(0)
+			b, _ = cfg.Game.NewBoard(0)
 			ss.newGame(cfg)
 			me = engine.Black
 			if f[1] == "white" {
@@ -98,7 +79,7 @@ func ServeSAU(ctx context.Context, cfg Config, in io.Reader, out io.Writer) erro
 				writeLine(out, "error no game: send 'new black' or 'new white' first")
 				continue
 			}
-			m, err := sauToNotation(f[1])
+			m, err := sg.ParseSAUMove(f[1])
 			if err == nil && b.ToMove() == me {
 				err = fmt.Errorf("it is evotune's turn")
 			}
