@@ -204,14 +204,11 @@ func LoadLayoutFile(path string) (LayoutFile, error) {
 
 // EngineGame is the referee's game for f: the registered game with f's rule variant.
 func (f LayoutFile) EngineGame(g engine.Game) (engine.Game, error) {
-	if f.Rule == "" {
-		return g, nil
+	g, err := engine.WithRule(g, f.Rule)
+	if err != nil {
+		return nil, fmt.Errorf("rule: %w", err)
 	}
-	r, ok := g.(engine.Ruled)
-	if !ok {
-		return nil, fmt.Errorf("rule: %s has no rule variants", f.Game)
-	}
-	return r.WithRule(f.Rule)
+	return g, nil
 }
 
 // Layout returns f's genes as a Layout for the GA. It has no mapping to built-in engine

@@ -321,16 +321,16 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("admit_games: %d, want 0 or a positive even number", c.AdmitGames)
 	case !(c.AdmitZ >= 0 && c.AdmitZ <= 10):
 		return fmt.Errorf("admit_z: %g, want 0 to 10", c.AdmitZ)
-	case c.VerifyDepth < 0 || c.VerifyDepth > 20:
-		return fmt.Errorf("verify_depth: %d, want 0 (none) to 20", c.VerifyDepth)
+	case c.VerifyDepth < 0 || c.VerifyDepth > engine.MaxDepth:
+		return fmt.Errorf("verify_depth: %d, want 0 (none) to %d", c.VerifyDepth, engine.MaxDepth)
 	case c.VerifyEvery < 0:
 		return fmt.Errorf("verify_every: %d is negative", c.VerifyEvery)
 	case c.VerifyEvery > 0 && c.VerifyGames == 0:
 		return errors.New("verify_every: needs verify_games > 0 (the size of each check)")
 	case c.Workers < 1:
 		return fmt.Errorf("workers: %d, want at least 1", c.Workers)
-	case c.Depth < 0 || c.Depth > 20:
-		return fmt.Errorf("depth: %d, want 0 (game default) to 20", c.Depth)
+	case c.Depth < 0 || c.Depth > engine.MaxDepth:
+		return fmt.Errorf("depth: %d, want 0 (game default) to %d", c.Depth, engine.MaxDepth)
 	case c.Width < 0:
 		return fmt.Errorf("width: %d, want 0 (game default) or more", c.Width)
 	case c.MaxPlies < 0:
@@ -374,8 +374,8 @@ func (c *Config) Validate() error {
 		}
 	}
 	for i, d := range c.Depths {
-		if d < 1 || d > 20 {
-			return fmt.Errorf("depths[%d]: %d, want 1 to 20", i, d)
+		if d < 1 || d > engine.MaxDepth {
+			return fmt.Errorf("depths[%d]: %d, want 1 to %d", i, d, engine.MaxDepth)
 		}
 	}
 	for _, o := range c.Opponents {

@@ -58,6 +58,7 @@ type Tuner struct {
 	onCreate       func(int64) error // Compare: told the run's ID once it exists
 	skipSave       bool              // the first Callback of a resumed run re-reports a saved generation
 	resume         []*genomes.Genome // the population of the last saved generation, in rank order
+	plan           *Plan             // the run resolved (cfg, game, layout and setup come from it)
 
 	progMu        sync.Mutex
 	start         time.Time
@@ -73,28 +74,15 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	e, _ := genomes.Lookup(cfg.Game)
-	base := e.Layout
-	if cfg.Layout != nil {
-		base = cfg.Layout.Layout()
+	plan, err := cfg.Plan()
+	if err != nil {
+		return nil, err
 	}
-	layout, _ := base.WithFixed(cfg.Free, cfg.Fix)
+	cfg, g, layout := plan.Config, plan.Game, plan.Layout
 	var outside *Outside
 	if cfg.Engine != "" {
-		var err error
 		if outside, err = NewOutside(cfg, layout); err != nil {
 			return nil, err
-		}
-	}
-	g := e.Game
-	if cfg.Rule != "" {
-		r, ok := g.(engine.Ruled)
-		if !ok {
-			return nil, fmt.Errorf("rule: %s has no rule variants", cfg.Game)
-		}
-		var err error
-		if g, err = r.WithRule(cfg.Rule); err != nil {
-			return nil, fmt.Errorf("rule: %w", err)
 		}
 	}
 	if _, err := g.NewBoard(cfg.Board); err != nil {
@@ -106,20 +94,6 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 	if cfg.Name == "" {
 		cfg.Name = fmt.Sprintf("%s-seed%d", cfg.Game, cfg.Seed)
 	}
-	lim := g.DefaultLimits()
-	if cfg.Depth > 0 {
-		lim.Depth = cfg.Depth
-	}
-	if len(cfg.Depths) > 0 {
-		lim.Depth = cfg.Depths[0] // games set their own; verification plays at the first
-	}
-	if cfg.Width > 0 {
-		lim.Width = cfg.Width
-	}
-	maxPlies := cfg.MaxPlies
-	if maxPlies == 0 {
-		maxPlies = 400
-	}
 	forfeit := len(cfg.Opponents) > 0 || outside != nil
 	if progress == nil {
 		progress = func(Event) {}
@@ -128,9 +102,10 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 	if outside != nil {
 		baseline = "the layout's defaults"
 	}
-	return &Tuner{summary: Summary{Baseline: baseline, Method: cfg.Method}, cfg: cfg, game: g, layout: layout, outside: outside, store: store, progress: progress, version: version,
+	plan.Config = cfg
+	return &Tuner{plan: plan, summary: Summary{Baseline: baseline, Method: cfg.Method}, cfg: cfg, game: g, layout: layout, outside: outside, store: store, progress: progress, version: version,
 		tested: map[string]bool{},
-		setup:  GameSetup{Game: g, Board: cfg.Board, Limits: lim, MaxPlies: maxPlies, Forfeit: forfeit}}, nil
+		setup:  GameSetup{Game: g, Board: cfg.Board, Limits: plan.Limits, MaxPlies: plan.MaxPlies, Forfeit: forfeit}}, nil
 }
 
 // Config returns the run's configuration with defaults filled in.

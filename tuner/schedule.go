@@ -65,13 +65,8 @@ func (b *batch) add(key string, task GameTask) int {
 	return len(b.tasks) - 1
 }
 
-// depthOf returns the search depth of opening pair k (0 = the setup's).
-func (t *Tuner) depthOf(k int) int {
-	if len(t.cfg.Depths) == 0 {
-		return 0
-	}
-	return t.cfg.Depths[k%len(t.cfg.Depths)]
-}
+// depthOf returns the search depth of opening pair k (0 = the setup's; Plan.DepthOf).
+func (t *Tuner) depthOf(k int) int { return t.plan.DepthOf(k) }
 
 // drawOpenings appends n new openings of the tuning half (stream: a per-generation random
 // stream number) to the generation's openings and returns the index of the first.

@@ -239,13 +239,9 @@ func (t *Tuner) RunLayout() *genomes.Layout { return t.layout }
 // (an outside engine) or the built-in engine's, with the genes the config freed or fixed.
 // The error names an unknown game or gene.
 func (c Config) GeneLayout() (*genomes.Layout, error) {
-	e, err := genomes.Lookup(c.Game)
+	p, err := c.Plan()
 	if err != nil {
 		return nil, err
 	}
-	base := e.Layout
-	if c.Layout != nil {
-		base = c.Layout.Layout()
-	}
-	return base.WithFixed(c.Free, c.Fix)
+	return p.Layout, nil
 }

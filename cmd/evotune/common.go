@@ -27,15 +27,9 @@ func resolveGame(o gameOpts) (engine.Game, genomes.Entry, error) {
 	if err != nil {
 		return nil, e, err
 	}
-	g := e.Game
-	if o.rule != "" {
-		r, ok := g.(engine.Ruled)
-		if !ok {
-			return nil, e, fmt.Errorf("--rule: %s has no rule variants", o.game)
-		}
-		if g, err = r.WithRule(o.rule); err != nil {
-			return nil, e, fmt.Errorf("--rule: %w", err)
-		}
+	g, err := engine.WithRule(e.Game, o.rule)
+	if err != nil {
+		return nil, e, fmt.Errorf("--rule: %w", err)
 	}
 	return g, e, nil
 }

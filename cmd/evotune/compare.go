@@ -14,7 +14,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"evotune/db"
+	"evotune/engine"
 	"evotune/tuner"
+	"evotune/tuner/runstore"
 	"evotune/tuner/stats"
 )
 
@@ -114,8 +116,8 @@ func compareConfig(o compareOpts) (tuner.CompareConfig, error) {
 	}
 	if ch("depth") {
 		d, err := strconv.Atoi(o.depth)
-		if err != nil || d < 1 || d > 20 {
-			return cc, fmt.Errorf("--depth %q: want a depth 1–20", o.depth)
+		if err != nil || d < 1 || d > engine.MaxDepth {
+			return cc, fmt.Errorf("--depth %q: want a depth 1–%d", o.depth, engine.MaxDepth)
 		}
 		base.Depth, base.Depths = d, nil
 	}
@@ -169,7 +171,7 @@ func runCompare(ctx context.Context, o compareOpts, out, errOut io.Writer) error
 	fmt.Fprintf(errOut, "comparison %d: %s, methods %s, seeds %v, %d distinct tuning games per run, each result measured on %d held-out games; database %s\n",
 		id, cc.Base.Game, strings.Join(cc.Methods, ", "), cc.Seeds, cc.BudgetGames, cc.VerifyGames, o.dbPath)
 	prog := newProgress(errOut)
-	cells, err := tuner.Compare(ctx, cc, dbStore{d, cc.Base.AdmitZ}, prog.update, version, os.Getpid(),
+	cells, err := tuner.Compare(ctx, cc, runstore.New(d, cc.Base.AdmitZ), prog.update, version, os.Getpid(),
 		func(c tuner.CompareCell) error {
 			return d.AddComparisonRun(ctx, id, db.ComparisonRun{Method: c.Method, Seed: c.Seed, RunID: c.RunID})
 		},

@@ -53,7 +53,7 @@ func newEngineCmd() *cobra.Command {
 			"gomoku, the SAU / olympiad text protocol for connect6 (--protocol botzone: Botzone's ConnectSix),\n" +
 			"Botzone's simple or JSON interaction for amazons (--keep-running for its keep-running mode).\n" +
 			"Gomocup managers look for an executable\n" +
-			"named pbrain-*: a link or copy of evotune named pbrain-evotune runs this command for gomoku.\n\n" +
+			"named pbrain-*: a link or copy of evotune named pbrain-evotune runs this command for the game Gomocup carries (gomoku).\n\n" +
 			"Time: with a budget (Gomocup's timeout_turn and time_left share, else --move-time, else 1 s for\n" +
 			"SAU and Botzone) iterative deepening goes as deep as the budget allows (no new iteration after\n" +
 			"50%, cut at 85% less 25 ms); --depth caps it; the weights file's depth is used only without a\n" +

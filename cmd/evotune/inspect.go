@@ -17,6 +17,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/runstore"
 	"evotune/tuner/stats"
 )
 
@@ -296,35 +297,6 @@ func newIndividualCmd() *cobra.Command {
 	return c
 }
 
-type individualView struct {
-	Run     int64              `json:"run"`
-	Genome  db.GenomeRow       `json:"genome"`
-	Genes   map[string]float64 `json:"genes"`
-	History []db.IndividualRow `json:"history"`
-	// Famer is its hall-of-fame entry (null: not a member).
-	Famer *db.FamerRow `json:"hall_of_fame"`
-}
-
-func loadIndividual(ctx context.Context, d *db.DB, id string) (individualView, error) {
-	run, err := genomes.RunOfIndividual(id)
-	if err != nil {
-		return individualView{}, err
-	}
-	g, err := d.Genome(ctx, run, id)
-	if err != nil {
-		return individualView{}, err
-	}
-	v := individualView{Run: run, Genome: g}
-	if err := json.Unmarshal([]byte(g.Genes), &v.Genes); err != nil {
-		return v, fmt.Errorf("individual %s: genes: %w", id, err)
-	}
-	if v.History, err = d.History(ctx, run, id); err != nil {
-		return v, err
-	}
-	v.Famer, err = d.HallOfFameMember(ctx, run, id)
-	return v, err
-}
-
 func runIndividual(ctx context.Context, o inspectOpts, id string, out io.Writer) error {
 	if _, err := genomes.RunOfIndividual(id); err != nil {
 		return err
@@ -334,7 +306,7 @@ func runIndividual(ctx context.Context, o inspectOpts, id string, out io.Writer)
 		return err
 	}
 	defer d.Close()
-	v, err := loadIndividual(ctx, d, id)
+	v, err := runstore.LoadIndividual(ctx, d, id)
 	if err != nil {
 		return err
 	}
@@ -518,103 +490,18 @@ func runExport(ctx context.Context, o exportOpts, arg string, out io.Writer) err
 	if err != nil {
 		return err
 	}
-	id := o.individual
-	if id == "" {
-		if run.BestIndividual == "" {
-			return fmt.Errorf("run %d has no finished generation yet", runID)
-		}
-		id = string(run.BestIndividual)
-	}
-	if r, err := genomes.RunOfIndividual(id); err != nil {
-		return err
-	} else if r != runID {
-		return fmt.Errorf("--individual %s belongs to run %d, not %d", id, r, runID)
-	}
-	v, err := loadIndividual(ctx, d, id)
-	if err != nil {
-		return err
-	}
-	cfg, err := runConfig(run)
-	if err != nil {
-		return err
-	}
-	if cfg.Engine != "" {
-		return exportOutside(cfg, v.Genes, o.out, id, runID, out)
-	}
-	w, err := individualWeights(cfg, v.Genes)
-	if err != nil {
-		return err
-	}
-	e, _ := genomes.Lookup(run.Game)
-	lim := e.Game.DefaultLimits()
-	if cfg.Depth > 0 {
-		lim.Depth = cfg.Depth
-	}
-	if cfg.Width > 0 {
-		lim.Width = cfg.Width
-	}
-	prov := &engine.Provenance{Program: "evotune " + version, Created: time.Now().UTC().Format(time.RFC3339),
-		Run: runID, RunName: run.Name, Individual: id}
-	if n := len(v.History); n > 0 {
-		last := v.History[n-1]
-		prov.Generation, prov.Games = last.Generation, last.Games
-		f := last.Fitness
-		prov.Fitness = &f
-	}
-	if run.Verification != "" {
-		var ver struct {
-			Champion string   `json:"champion"`
-			Elo      *float64 `json:"elo"`
-			CI95     *float64 `json:"elo_ci95"`
-			Games    int      `json:"games"`
-		}
-		// Only the verified individual gets the verification's Elo.
-		if json.Unmarshal([]byte(run.Verification), &ver) == nil && ver.Champion == id && ver.Games > 0 {
-			prov.EloVsBaseline, prov.EloCI95 = ver.Elo, ver.CI95
-		}
-	}
-	data, err := engine.MarshalWeightsFile(w, &lim, prov)
+	ex, err := runstore.Export(ctx, d, run, o.individual, "evotune "+version)
 	if err != nil {
 		return err
 	}
 	if o.out == "-" {
-		_, err = out.Write(data)
+		_, err = out.Write(ex.Data)
 		return err
 	}
-	if err := engine.WriteFileAtomic(o.out, data); err != nil {
+	if err := engine.WriteFileAtomic(o.out, ex.Data); err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
-	fmt.Fprintf(out, "wrote %s: %s weights of individual %s (run %d)\n", o.out, run.Game, id, runID)
-	return nil
-}
-
-// exportOutside writes an outside engine's individual in the engine's own format (the
-// file its {weights} argument reads: json, evotune or ini).
-func exportOutside(cfg tuner.Config, genes map[string]float64, path, id string, runID int64, out io.Writer) error {
-	layout, err := cfg.GeneLayout()
-	if err != nil {
-		return err
-	}
-	x, err := layout.FromNamed(genes)
-	if err != nil {
-		return err
-	}
-	o, err := tuner.NewOutside(cfg, layout)
-	if err != nil {
-		return err
-	}
-	data, _, err := o.ValuesFile(x, &engine.Provenance{Program: "evotune " + version, Run: runID, Individual: id})
-	if err != nil {
-		return err
-	}
-	if path == "-" {
-		_, err = out.Write(data)
-		return err
-	}
-	if err := engine.WriteFileAtomic(path, data); err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	fmt.Fprintf(out, "wrote %s: values of individual %s (run %d) for %s, as %s\n", path, id, runID, cfg.Engine, orDefault(cfg.WeightsFormat, tuner.FormatJSON))
+	fmt.Fprintf(out, "wrote %s: %s\n", o.out, ex.What)
 	return nil
 }
 
@@ -627,9 +514,9 @@ func orDefault(s, def string) string {
 
 // runConfig decodes the configuration stored with a run.
 func runConfig(run db.Run) (tuner.Config, error) {
-	var cfg tuner.Config
-	if err := json.Unmarshal([]byte(run.Config), &cfg); err != nil {
-		return cfg, fmt.Errorf("run %d: stored config: %w", run.ID, err)
+	cfg, err := tuner.DecodeConfig(string(run.Config))
+	if err != nil {
+		return cfg, fmt.Errorf("run %d: %w", run.ID, err)
 	}
 	return cfg, nil
 }
@@ -637,19 +524,15 @@ func runConfig(run db.Run) (tuner.Config, error) {
 // individualWeights turns an individual's stored genes into engine weights through the
 // run's layout (with the genes the run freed).
 func individualWeights(cfg tuner.Config, genes map[string]float64) (engine.Weights, error) {
-	e, err := genomes.Lookup(cfg.Game)
+	plan, err := cfg.Plan()
 	if err != nil {
 		return nil, err
 	}
-	layout, err := e.Layout.Free(cfg.Free...)
+	x, err := plan.Layout.FromNamed(genes)
 	if err != nil {
 		return nil, err
 	}
-	x, err := layout.FromNamed(genes)
-	if err != nil {
-		return nil, err
-	}
-	return layout.Weights(x)
+	return plan.Layout.Weights(x)
 }
 
 // effectiveStatus reports a "running" run whose process is gone as "interrupted".

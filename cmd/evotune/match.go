@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -13,11 +12,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"evotune/db"
 	"evotune/engine"
 	"evotune/engine/protocol"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/runstore"
 	"evotune/tuner/stats"
 )
 
@@ -184,7 +183,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	}
 	var exclude map[string]bool
 	if o.exclude != 0 {
-		if exclude, err = runOpenings(ctx, o.dbPath, o.exclude, g.Name()); err != nil {
+		if exclude, err = runstore.OpeningsAt(ctx, o.dbPath, o.exclude, g.Name()); err != nil {
 			return fmt.Errorf("--exclude-run: %w", err)
 		}
 	}
@@ -468,7 +467,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if id == "" {
 		return fmt.Errorf("run %d has no saved generation to verify", runID)
 	}
-	v, err := loadIndividual(ctx, d, id)
+	v, err := runstore.LoadIndividual(ctx, d, id)
 	if err != nil {
 		return err
 	}
@@ -478,7 +477,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if v.Genome.Operator == genomes.OpBaseline {
 		return fmt.Errorf("run %d: %s is the baseline (the paper's weights, or the layout's defaults): a match against themselves measures nothing; name another individual with --individual ID", runID, id)
 	}
-	t, err := tuner.New(cfg, dbStore{d, cfg.AdmitZ}, nil, version)
+	t, err := tuner.New(cfg, runstore.New(d, cfg.AdmitZ), nil, version)
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)
 	}
@@ -491,7 +490,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return err
 	}
-	exclude, err := openingsOf(ctx, d, runID)
+	exclude, err := runstore.Openings(ctx, d, runID)
 	if err != nil {
 		return err
 	}
@@ -503,7 +502,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return err
 	}
-	if err := (dbStore{d: d}).SaveVerification(ctx, runID, ver); err != nil {
+	if err := runstore.New(d, 0).SaveVerification(ctx, runID, ver); err != nil {
 		return err
 	}
 	if o.json {
@@ -523,42 +522,4 @@ func printVerification(out io.Writer, v tuner.Verification) {
 		e = nil
 	}
 	printMatch(out, v.Result, e, v.SPRT, v.LLR, v.LLRLower, v.LLRUpper, v.Verdict)
-}
-
-// openingsOf returns the keys of every opening a run's generations used (racing,
-// admission; see tuner.Key).
-func openingsOf(ctx context.Context, d *db.DB, runID int64) (map[string]bool, error) {
-	gens, err := d.Generations(ctx, runID)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]bool{}
-	for _, g := range gens {
-		var ops [][]string
-		if err := json.Unmarshal([]byte(g.Openings), &ops); err != nil {
-			return nil, fmt.Errorf("run %d generation %d: openings: %w", runID, g.Generation, err)
-		}
-		for _, op := range ops {
-			out[tuner.Key(op)] = true
-		}
-	}
-	return out, nil
-}
-
-// runOpenings opens a database read-only and returns the openings of run runID, which
-// must be of game.
-func runOpenings(ctx context.Context, path string, runID int64, game string) (map[string]bool, error) {
-	d, err := db.OpenReadOnly(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	defer d.Close()
-	run, err := d.Run(ctx, runID)
-	if err != nil {
-		return nil, err
-	}
-	if run.Game != game {
-		return nil, fmt.Errorf("run %d is a %s run, not %s", runID, run.Game, game)
-	}
-	return openingsOf(ctx, d, runID)
 }

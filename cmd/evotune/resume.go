@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,15 +10,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"evotune/db"
 	"evotune/engine/protocol"
-	"evotune/genomes"
 	"evotune/tuner"
-	"evotune/tuner/stats"
+	"evotune/tuner/runstore"
 )
 
 type resumeOpts struct {
@@ -64,6 +61,13 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return err
 	}
+	return continueRun(ctx, o, runID, out, errOut)
+}
+
+// continueRun resumes run runID (resume RUN, tune --resume RUN): it refuses a finished
+// run or one a live process holds, loads the run's state (runstore.LoadResume) and goes
+// on from its last saved generation.
+func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.Writer) error {
 	d, run, err := openRun(ctx, o.dbPath, runID)
 	if err != nil {
 		return err
@@ -107,12 +111,12 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 		fmt.Fprintf(errOut, "warning: run %d was tuned with %d workers; this machine plays %d at once (%d× its %d CPUs); results do not change\n", runID, cfg.Workers, maxWorkers(), workersPerCPU, runtime.NumCPU())
 		cfg.Workers = maxWorkers()
 	}
-	state, err := loadResumeState(ctx, d, runID, cfg.AdmitZ)
+	state, err := runstore.LoadResume(ctx, d, runID, cfg.AdmitZ)
 	if err != nil {
 		return err
 	}
 	prog := newProgress(errOut)
-	t, err := tuner.New(cfg, dbStore{d, cfg.AdmitZ}, prog.update, version)
+	t, err := tuner.New(cfg, runstore.New(d, cfg.AdmitZ), prog.update, version)
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)
 	}
@@ -246,112 +250,4 @@ func openRun(ctx context.Context, path string, runID int64) (*db.DB, db.Run, err
 		return nil, db.Run{}, err
 	}
 	return d, run, nil
-}
-
-// loadResumeState reads what tuner.Resume needs from the database; admitZ (the run's
-// Config.AdmitZ) ranks its hall-of-fame tests for ResumeState.Closest.
-func loadResumeState(ctx context.Context, d *db.DB, runID int64, admitZ float64) (tuner.ResumeState, error) {
-	st := tuner.ResumeState{RunID: runID, LastGeneration: -1}
-	gens, err := d.Generations(ctx, runID)
-	if err != nil {
-		return st, err
-	}
-	for i, g := range gens {
-		if g.Generation != i {
-			return st, fmt.Errorf("run %d: generation %d is missing", runID, i)
-		}
-		var ops [][]string
-		if err := json.Unmarshal([]byte(g.Openings), &ops); err != nil {
-			return st, fmt.Errorf("run %d generation %d: openings: %w", runID, i, err)
-		}
-		st.Openings = append(st.Openings, ops...)
-	}
-	if len(gens) == 0 {
-		return st, nil
-	}
-	st.LastGeneration = len(gens) - 1
-	all, err := d.Genomes(ctx, runID)
-	if err != nil {
-		return st, err
-	}
-	byID := map[string]db.GenomeRow{}
-	for _, g := range all {
-		byID[g.ID] = g
-	}
-	ind := func(id string, r db.IndividualRow) (tuner.ResumeIndividual, error) {
-		g, ok := byID[id]
-		if !ok {
-			return tuner.ResumeIndividual{}, fmt.Errorf("run %d: individual %s has no genome", runID, id)
-		}
-		out := tuner.ResumeIndividual{ID: id, Op: g.Operator, Born: g.Born, Round: r.Round,
-			Stats: genomes.Stats{Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, Penta: r.Penta}}
-		for _, p := range []string{g.Parent1, g.Parent2} {
-			if p != "" {
-				out.Parents = append(out.Parents, p)
-			}
-		}
-		if err := json.Unmarshal([]byte(g.Genes), &out.Genes); err != nil {
-			return out, fmt.Errorf("run %d: individual %s: genes: %w", runID, id, err)
-		}
-		return out, nil
-	}
-	for _, g := range gens {
-		st.Elapsed = time.Duration(g.ElapsedMS) * time.Millisecond
-		st.Games += g.Games
-		st.GamesTime += time.Duration(g.GamesMS) * time.Millisecond
-	}
-	if st.GameRecords, err = d.CountGames(ctx, runID); err != nil {
-		return st, err
-	}
-	adms, err := d.Admissions(ctx, runID)
-	if err != nil {
-		return st, err
-	}
-	for _, a := range adms {
-		st.Tested = append(st.Tested, a.Candidate)
-		t := &tuner.Admission{Candidate: a.Candidate, Opponent: a.Opponent, Generation: a.Generation, Score: a.Score, ScoreSE: a.ScoreSE,
-			Elo: a.Elo, EloSE: a.EloSE, OpponentScore: a.OppScore, Diff: a.Diff, DiffSE: a.DiffSE, Admitted: a.Admitted,
-			Result: stats.Result{Wins: a.Wins, Draws: a.Draws, Losses: a.Losses, Penta: a.Penta}}
-		if st.Closest == nil || t.LowerBound(admitZ) > st.Closest.LowerBound(admitZ) {
-			st.Closest = t
-		}
-	}
-	hof, err := d.HallOfFame(ctx, runID)
-	if err != nil {
-		return st, err
-	}
-	for _, h := range hof {
-		in, err := ind(h.ID, db.IndividualRow{})
-		if err != nil {
-			return st, err
-		}
-		st.HallOfFame = append(st.HallOfFame, tuner.ResumeFamer{ID: h.ID, Generation: h.Admitted, Genes: in.Genes,
-			Stats: genomes.Stats{Wins: h.Wins, Draws: h.Draws, Losses: h.Losses, Penta: h.Penta}})
-	}
-	rows, err := d.Individuals(ctx, runID, st.LastGeneration)
-	if err != nil {
-		return st, err
-	}
-	if len(rows) > 0 {
-		if g := byID[rows[0].ID]; g.Operator == tuner.OpSPSA { // an SPSA run: θ is replayed from every step's result
-			plus, err := d.AtRank(ctx, runID, 2)
-			if err != nil {
-				return st, err
-			}
-			for i, r := range plus {
-				if r.Generation != i {
-					return st, fmt.Errorf("run %d: SPSA step %d has no θ+ (rank 2)", runID, i)
-				}
-				st.StepResults = append(st.StepResults, r.Wins-r.Losses)
-			}
-		}
-	}
-	for _, r := range rows {
-		in, err := ind(r.ID, r)
-		if err != nil {
-			return st, err
-		}
-		st.Population = append(st.Population, in)
-	}
-	return st, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"evotune/engine"
 	"evotune/tuner"
+	"evotune/tuner/runstore"
 	"evotune/tuner/stats"
 )
 
@@ -113,7 +114,7 @@ func runSensitivity(ctx context.Context, o sensitivityOpts, out, errOut io.Write
 	}
 	var exclude map[string]bool
 	if o.exclude != 0 {
-		if exclude, err = runOpenings(ctx, o.dbPath, o.exclude, g.Name()); err != nil {
+		if exclude, err = runstore.OpeningsAt(ctx, o.dbPath, o.exclude, g.Name()); err != nil {
 			return fmt.Errorf("--exclude-run: %w", err)
 		}
 	}

@@ -16,9 +16,11 @@ import (
 	"golang.org/x/term"
 
 	"evotune/db"
+	"evotune/engine"
 	"evotune/engine/protocol"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/runstore"
 	"evotune/tuner/stats"
 )
 
@@ -290,7 +292,10 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 		if o.changed != nil && o.changed("verify-openings") {
 			ro.verifyOpenings = o.cfg.VerifyOpenings
 		}
-		return runResume(ctx, ro, fmt.Sprint(o.resume), out, errOut)
+		if o.resume < 0 {
+			return fmt.Errorf("--resume %d: want a positive run ID (see 'evotune runs')", o.resume)
+		}
+		return continueRun(ctx, ro, o.resume, out, errOut)
 	}
 	cfg, err := mergedConfig(o)
 	if err != nil {
@@ -311,7 +316,7 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 		return err
 	}
 	prog := newProgress(errOut)
-	t, err := tuner.New(cfg, dbStore{d, cfg.AdmitZ}, prog.update, version)
+	t, err := tuner.New(cfg, runstore.New(d, cfg.AdmitZ), prog.update, version)
 	if err != nil {
 		return err
 	}
@@ -397,7 +402,7 @@ func runName(ctx context.Context, d *db.DB, cfg tuner.Config) (string, error) {
 // answer its handshake and play a legal first move (protocol.Probe). An engine that cannot
 // play would otherwise forfeit every game and hand every individual a perfect score.
 func probeOpponents(ctx context.Context, errOut io.Writer, cfg tuner.Config) error {
-	e, err := genomes.Lookup(cfg.Game)
+	plan, err := cfg.Plan()
 	if err != nil {
 		return err
 	}
@@ -411,7 +416,7 @@ func probeOpponents(ctx context.Context, errOut io.Writer, cfg tuner.Config) err
 			spec.MoveTime = 5 * time.Second
 		}
 		fmt.Fprintf(errOut, "checking %s: start-up and one move (at most %v)\n", spec.Name(), spec.MoveTime+protocol.StartupAllowance)
-		if err := protocol.Probe(ctx, *spec, e.Game, cfg.Board); err != nil {
+		if err := protocol.Probe(ctx, *spec, plan.Game, cfg.Board); err != nil {
 			return fmt.Errorf("--opponent %d: %w", i+1, err)
 		}
 	}
@@ -424,18 +429,11 @@ func probeSubject(ctx context.Context, errOut io.Writer, cfg tuner.Config) error
 	if cfg.Engine == "" {
 		return nil
 	}
-	e, err := genomes.Lookup(cfg.Game)
+	plan, err := cfg.Plan()
 	if err != nil {
 		return err
 	}
-	g, err := cfg.Layout.EngineGame(e.Game)
-	if err != nil {
-		return err
-	}
-	l, err := cfg.GeneLayout()
-	if err != nil {
-		return err
-	}
+	g, l := plan.Game, plan.Layout
 	out, err := tuner.NewOutside(cfg, l)
 	if err != nil {
 		return err
@@ -451,13 +449,13 @@ func probeSubject(ctx context.Context, errOut io.Writer, cfg tuner.Config) error
 	return nil
 }
 
-// parseDepths reads --depth: one depth or a comma-separated list, each 1–20.
+// parseDepths reads --depth: one depth or a comma-separated list, each 1–engine.MaxDepth.
 func parseDepths(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		d, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || d < 1 || d > 20 {
-			return nil, fmt.Errorf("--depth %q: want a depth 1–20 or a list like 3,4,5", s)
+		if err != nil || d < 1 || d > engine.MaxDepth {
+			return nil, fmt.Errorf("--depth %q: want a depth 1–%d or a list like 3,4,5", s, engine.MaxDepth)
 		}
 		out = append(out, d)
 	}

@@ -416,13 +416,9 @@ func decode(o WorkerOptions, m jetstream.Msg) (*held, string) {
 	if err != nil {
 		return h, err.Error()
 	}
-	g := entry.Game
-	if t.Rule != "" {
-		if r, ok := g.(engine.Ruled); ok {
-			if g, err = r.WithRule(t.Rule); err != nil {
-				return h, err.Error()
-			}
-		}
+	g, err := engine.WithRule(entry.Game, t.Rule)
+	if err != nil {
+		return h, err.Error()
 	}
 	h.setup = tuner.GameSetup{Game: g, Board: t.Board, Limits: t.Limits, MaxPlies: t.MaxPlies, Forfeit: t.Forfeit, OpeningRule: t.OpeningRule}
 	for _, wg := range t.Games {

@@ -355,8 +355,8 @@ func nonEmpty(s string) string {
 // layoutOf returns the run's gene layout (an outside engine's layout file, stored with
 // the run, or the built-in game's); the error names an unknown game.
 func layoutOf(r db.Run) (*genomes.Layout, error) {
-	var cfg tuner.Config
-	if err := json.Unmarshal([]byte(r.Config), &cfg); err != nil || cfg.Game == "" {
+	cfg, err := tuner.DecodeConfig(string(r.Config))
+	if err != nil || cfg.Game == "" {
 		cfg = tuner.Config{Game: r.Game}
 	}
 	return cfg.GeneLayout()
@@ -528,24 +528,15 @@ func Game(ctx context.Context, d *db.DB, id, gameID int64) (GameView, error) {
 	} else {
 		v.Black, v.White = v.Game.Opponent, v.Game.Individual
 	}
-	var cfg struct {
-		Board int    `json:"board"`
-		Rule  string `json:"rule"`
-	}
-	json.Unmarshal([]byte(r.Config), &cfg)
-	e, err := genomes.Lookup(r.Game)
+	cfg, err := tuner.DecodeConfig(string(r.Config))
 	if err != nil {
 		return v, fmt.Errorf("run %d: %w", id, err)
 	}
-	g := e.Game
-	if cfg.Rule != "" {
-		if rg, ok := g.(engine.Ruled); ok {
-			if g2, err := rg.WithRule(cfg.Rule); err == nil {
-				g = g2
-			}
-		}
+	plan, err := cfg.Plan()
+	if err != nil {
+		return v, fmt.Errorf("run %d: %w", id, err)
 	}
-	b, err := g.NewBoard(cfg.Board)
+	b, err := plan.Game.NewBoard(cfg.Board)
 	if err != nil {
 		return v, fmt.Errorf("run %d: %w", id, err)
 	}

@@ -1,4 +1,10 @@
-package main
+// Package runstore is the SQLite side of a run: it writes a run's rows for the tuner
+// (Store, the tuner's Store interface over package db) and reads a stored run back as the
+// tuner's values — the state a resume continues from (LoadResume), the openings a run used
+// (Openings, so matches can hold them out), an individual's weights file (Export). The
+// tuner and db do not import each other; commands use this package instead of turning
+// rows into tuner values themselves (issue 23, "thin commands").
+package runstore
 
 import (
 	"context"
@@ -9,22 +15,30 @@ import (
 	"evotune/tuner/stats"
 )
 
-// dbStore adapts the db package to the tuner's Store interface (the tuner declares what
-// it needs; neither package imports the other).
-type dbStore struct {
+// Store adapts the db package to the tuner's Store interface (the tuner declares what it
+// needs; neither package imports the other): a run's rows written as tuner.Store asks.
+type Store struct {
 	d      *db.DB
 	admitZ float64 // the run's AdmitZ, for the stored lower bounds
 }
 
-func (s dbStore) CreateRun(ctx context.Context, r tuner.RunRecord) (int64, error) {
+// New returns the Store of database d for a run whose Config.AdmitZ is admitZ (the
+// hall of fame's stored lower bounds use it; 0 when only verifications are saved).
+func New(d *db.DB, admitZ float64) Store { return Store{d: d, admitZ: admitZ} }
+
+// CreateRun inserts a running run (tuner.Store).
+func (s Store) CreateRun(ctx context.Context, r tuner.RunRecord) (int64, error) {
 	return s.d.CreateRun(ctx, db.Run{Name: r.Name, Game: r.Game, Seed: r.Seed, Config: db.JSONText(r.Config), ProgramVersion: r.ProgramVersion, PID: r.PID})
 }
 
-func (s dbStore) SetRunStatus(ctx context.Context, id int64, status, errText string) error {
+// SetRunStatus records a run's status and error text (tuner.Store).
+func (s Store) SetRunStatus(ctx context.Context, id int64, status, errText string) error {
 	return s.d.SetRunStatus(ctx, id, status, errText)
 }
 
-func (s dbStore) SaveVerification(ctx context.Context, id int64, v tuner.Verification) error {
+// SaveVerification stores the champion's verification match as the run's verification
+// JSON (tuner.Store).
+func (s Store) SaveVerification(ctx context.Context, id int64, v tuner.Verification) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -32,7 +46,8 @@ func (s dbStore) SaveVerification(ctx context.Context, id int64, v tuner.Verific
 	return s.d.SetVerification(ctx, id, string(data))
 }
 
-func (s dbStore) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) error {
+// SaveGeneration writes one generation in one transaction (tuner.Store, db.SaveGeneration).
+func (s Store) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) error {
 	opp, _ := json.Marshal(g.Opponents)
 	op, _ := json.Marshal(g.Openings)
 	data := db.GenerationData{RunID: g.RunID, Generation: db.GenerationRow{

@@ -1,0 +1,282 @@
+package runstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"evotune/db"
+	"evotune/engine"
+	"evotune/genomes"
+	"evotune/tuner"
+	"evotune/tuner/stats"
+)
+
+// LoadResume reads what tuner.Resume needs of run runID from d: the openings of every
+// generation, the last generation's population (genes, parents, operator, results), the
+// hall of fame and the admission tests (admitZ, the run's Config.AdmitZ, ranks them for
+// ResumeState.Closest), the games and time so far, and an SPSA run's step results. A run
+// with no saved generation gives LastGeneration −1. Errors name the run and the row.
+func LoadResume(ctx context.Context, d *db.DB, runID int64, admitZ float64) (tuner.ResumeState, error) {
+	st := tuner.ResumeState{RunID: runID, LastGeneration: -1}
+	gens, err := d.Generations(ctx, runID)
+	if err != nil {
+		return st, err
+	}
+	for i, g := range gens {
+		if g.Generation != i {
+			return st, fmt.Errorf("run %d: generation %d is missing", runID, i)
+		}
+		var ops [][]string
+		if err := json.Unmarshal([]byte(g.Openings), &ops); err != nil {
+			return st, fmt.Errorf("run %d generation %d: openings: %w", runID, i, err)
+		}
+		st.Openings = append(st.Openings, ops...)
+	}
+	if len(gens) == 0 {
+		return st, nil
+	}
+	st.LastGeneration = len(gens) - 1
+	all, err := d.Genomes(ctx, runID)
+	if err != nil {
+		return st, err
+	}
+	byID := map[string]db.GenomeRow{}
+	for _, g := range all {
+		byID[g.ID] = g
+	}
+	ind := func(id string, r db.IndividualRow) (tuner.ResumeIndividual, error) {
+		g, ok := byID[id]
+		if !ok {
+			return tuner.ResumeIndividual{}, fmt.Errorf("run %d: individual %s has no genome", runID, id)
+		}
+		out := tuner.ResumeIndividual{ID: id, Op: g.Operator, Born: g.Born, Round: r.Round,
+			Stats: genomes.Stats{Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, Penta: r.Penta}}
+		for _, p := range []string{g.Parent1, g.Parent2} {
+			if p != "" {
+				out.Parents = append(out.Parents, p)
+			}
+		}
+		if err := json.Unmarshal([]byte(g.Genes), &out.Genes); err != nil {
+			return out, fmt.Errorf("run %d: individual %s: genes: %w", runID, id, err)
+		}
+		return out, nil
+	}
+	for _, g := range gens {
+		st.Elapsed = time.Duration(g.ElapsedMS) * time.Millisecond
+		st.Games += g.Games
+		st.GamesTime += time.Duration(g.GamesMS) * time.Millisecond
+	}
+	if st.GameRecords, err = d.CountGames(ctx, runID); err != nil {
+		return st, err
+	}
+	adms, err := d.Admissions(ctx, runID)
+	if err != nil {
+		return st, err
+	}
+	for _, a := range adms {
+		st.Tested = append(st.Tested, a.Candidate)
+		t := &tuner.Admission{Candidate: a.Candidate, Opponent: a.Opponent, Generation: a.Generation, Score: a.Score, ScoreSE: a.ScoreSE,
+			Elo: a.Elo, EloSE: a.EloSE, OpponentScore: a.OppScore, Diff: a.Diff, DiffSE: a.DiffSE, Admitted: a.Admitted,
+			Result: stats.Result{Wins: a.Wins, Draws: a.Draws, Losses: a.Losses, Penta: a.Penta}}
+		if st.Closest == nil || t.LowerBound(admitZ) > st.Closest.LowerBound(admitZ) {
+			st.Closest = t
+		}
+	}
+	hof, err := d.HallOfFame(ctx, runID)
+	if err != nil {
+		return st, err
+	}
+	for _, h := range hof {
+		in, err := ind(h.ID, db.IndividualRow{})
+		if err != nil {
+			return st, err
+		}
+		st.HallOfFame = append(st.HallOfFame, tuner.ResumeFamer{ID: h.ID, Generation: h.Admitted, Genes: in.Genes,
+			Stats: genomes.Stats{Wins: h.Wins, Draws: h.Draws, Losses: h.Losses, Penta: h.Penta}})
+	}
+	rows, err := d.Individuals(ctx, runID, st.LastGeneration)
+	if err != nil {
+		return st, err
+	}
+	if len(rows) > 0 {
+		if g := byID[rows[0].ID]; g.Operator == tuner.OpSPSA { // an SPSA run: θ is replayed from every step's result
+			plus, err := d.AtRank(ctx, runID, 2)
+			if err != nil {
+				return st, err
+			}
+			for i, r := range plus {
+				if r.Generation != i {
+					return st, fmt.Errorf("run %d: SPSA step %d has no θ+ (rank 2)", runID, i)
+				}
+				st.StepResults = append(st.StepResults, r.Wins-r.Losses)
+			}
+		}
+	}
+	for _, r := range rows {
+		in, err := ind(r.ID, r)
+		if err != nil {
+			return st, err
+		}
+		st.Population = append(st.Population, in)
+	}
+	return st, nil
+}
+
+// Openings returns the keys (tuner.Key) of every opening run runID's generations used
+// (racing, admission): the openings a fair verification or match of its individuals holds
+// out. The error names a generation whose openings do not decode.
+func Openings(ctx context.Context, d *db.DB, runID int64) (map[string]bool, error) {
+	gens, err := d.Generations(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, g := range gens {
+		var ops [][]string
+		if err := json.Unmarshal([]byte(g.Openings), &ops); err != nil {
+			return nil, fmt.Errorf("run %d generation %d: openings: %w", runID, g.Generation, err)
+		}
+		for _, op := range ops {
+			out[tuner.Key(op)] = true
+		}
+	}
+	return out, nil
+}
+
+// OpeningsAt opens the database at path read-only and returns Openings of run runID,
+// which must be a run of game (the error says whose it is).
+func OpeningsAt(ctx context.Context, path string, runID int64, game string) (map[string]bool, error) {
+	d, err := db.OpenReadOnly(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	run, err := d.Run(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	if run.Game != game {
+		return nil, fmt.Errorf("run %d is a %s run, not %s", runID, run.Game, game)
+	}
+	return Openings(ctx, d, runID)
+}
+
+// Individual is one stored individual: its genome row with the genes decoded, its results
+// in every generation it played (oldest first) and its hall-of-fame row (nil: not a
+// member).
+type Individual struct {
+	Run     int64              `json:"run"`
+	Genome  db.GenomeRow       `json:"genome"`
+	Genes   map[string]float64 `json:"genes"`
+	History []db.IndividualRow `json:"history"`
+	// Famer is its hall-of-fame entry (null: not a member).
+	Famer *db.FamerRow `json:"hall_of_fame"`
+}
+
+// LoadIndividual reads individual id (such as "3-g2-05"; its run is in the ID) from d.
+// The error names a malformed ID, an unknown individual or genes that do not decode.
+func LoadIndividual(ctx context.Context, d *db.DB, id string) (Individual, error) {
+	run, err := genomes.RunOfIndividual(id)
+	if err != nil {
+		return Individual{}, err
+	}
+	g, err := d.Genome(ctx, run, id)
+	if err != nil {
+		return Individual{}, err
+	}
+	v := Individual{Run: run, Genome: g}
+	if err := json.Unmarshal([]byte(g.Genes), &v.Genes); err != nil {
+		return v, fmt.Errorf("individual %s: genes: %w", id, err)
+	}
+	if v.History, err = d.History(ctx, run, id); err != nil {
+		return v, err
+	}
+	v.Famer, err = d.HallOfFameMember(ctx, run, id)
+	return v, err
+}
+
+// Exported is an individual's weights as a file: Data, in the weights-file format of
+// engine.MarshalWeightsFile (a built-in engine's run) or the outside engine's own values
+// format (json, evotune or ini: the file its {weights} argument reads), and What, a
+// description of it for the user ("gomoku weights of individual 1-g3-02 (run 1)").
+type Exported struct {
+	Data []byte
+	What string
+}
+
+// Export turns individual id of run (its best, the champion, when id is "") into the
+// file the run's engine loads. A built-in engine's file carries the search limits the
+// run's verification played (tuner.Plan.Limits) and its provenance: program, run,
+// individual, its last generation's games and fitness, and the verification's Elo when
+// this individual is the verified champion. The error names a run with no finished
+// generation, an individual of another run, or a stored row that does not decode.
+func Export(ctx context.Context, d *db.DB, run db.Run, id, program string) (Exported, error) {
+	if id == "" {
+		if run.BestIndividual == "" {
+			return Exported{}, fmt.Errorf("run %d has no finished generation yet", run.ID)
+		}
+		id = string(run.BestIndividual)
+	}
+	if r, err := genomes.RunOfIndividual(id); err != nil {
+		return Exported{}, err
+	} else if r != run.ID {
+		return Exported{}, fmt.Errorf("--individual %s belongs to run %d, not %d", id, r, run.ID)
+	}
+	v, err := LoadIndividual(ctx, d, id)
+	if err != nil {
+		return Exported{}, err
+	}
+	cfg, err := tuner.DecodeConfig(string(run.Config))
+	if err != nil {
+		return Exported{}, fmt.Errorf("run %d: %w", run.ID, err)
+	}
+	plan, err := cfg.Plan()
+	if err != nil {
+		return Exported{}, fmt.Errorf("run %d: %w", run.ID, err)
+	}
+	x, err := plan.Layout.FromNamed(v.Genes)
+	if err != nil {
+		return Exported{}, err
+	}
+	if cfg.Engine != "" {
+		o, err := tuner.NewOutside(cfg, plan.Layout)
+		if err != nil {
+			return Exported{}, err
+		}
+		data, _, err := o.ValuesFile(x, &engine.Provenance{Program: program, Run: run.ID, Individual: id})
+		format := cfg.WeightsFormat
+		if format == "" {
+			format = tuner.FormatJSON
+		}
+		return Exported{Data: data, What: fmt.Sprintf("values of individual %s (run %d) for %s, as %s", id, run.ID, cfg.Engine, format)}, err
+	}
+	w, err := plan.Layout.Weights(x)
+	if err != nil {
+		return Exported{}, err
+	}
+	lim := plan.Limits // the limits the run's verification played
+	prov := &engine.Provenance{Program: program, Created: time.Now().UTC().Format(time.RFC3339),
+		Run: run.ID, RunName: run.Name, Individual: id}
+	if n := len(v.History); n > 0 {
+		last := v.History[n-1]
+		prov.Generation, prov.Games = last.Generation, last.Games
+		f := last.Fitness
+		prov.Fitness = &f
+	}
+	if run.Verification != "" {
+		var ver struct { // tuner.Verification's fields, null where nothing was measured
+			Champion string   `json:"champion"`
+			Elo      *float64 `json:"elo"`
+			CI95     *float64 `json:"elo_ci95"`
+			Games    int      `json:"games"`
+		}
+		// Only the verified individual gets the verification's Elo.
+		if json.Unmarshal([]byte(run.Verification), &ver) == nil && ver.Champion == id && ver.Games > 0 {
+			prov.EloVsBaseline, prov.EloCI95 = ver.Elo, ver.CI95
+		}
+	}
+	data, err := engine.MarshalWeightsFile(w, &lim, prov)
+	return Exported{Data: data, What: fmt.Sprintf("%s weights of individual %s (run %d)", run.Game, id, run.ID)}, err
+}
