@@ -101,7 +101,7 @@ func runSmall(t *testing.T, cfg Config) *memStore {
 // TestSameSeedSameRunWhateverWorkers: the same seed and config give the same genomes,
 // games and fitness with 1 and 3 workers, for every game.
 func TestSameSeedSameRunWhateverWorkers(t *testing.T) {
-	for _, game := range genomes.Names() {
+	for _, game := range shortGames(genomes.Names()) {
 		a := runSmall(t, smallConfig(game, 1))
 		b := runSmall(t, smallConfig(game, 3))
 		if fa, fb := fingerprint(a.gens), fingerprint(b.gens); fa != fb {
@@ -348,7 +348,7 @@ func stateFromRecords(runID int64, gens []GenerationRecord) ResumeState {
 // what was saved ends exactly as the uninterrupted run: same generations 3 and 4, same
 // verification.
 func TestResumeEqualsUninterrupted(t *testing.T) {
-	for _, game := range []string{"gomoku", "amazons"} {
+	for _, game := range shortGames([]string{"gomoku", "amazons"}) {
 		cfg := smallConfig(game, 2)
 		cfg.Generations, cfg.Elite, cfg.VerifyGames = 4, 2, 8
 		cfg.TimeBudget = "1h" // a budget far from used up must not stop a resumed run
@@ -392,4 +392,14 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 			t.Fatalf("%s: resume from nothing differs from a fresh run: %v", game, err)
 		}
 	}
+}
+
+// shortGames is games, or with -short (the README's race-detector pass, which repeats the
+// tests the plain pass ran) gomoku alone: the same workers and resumes under the race
+// detector at a fraction of the time (amazons' games are the slow ones).
+func shortGames(games []string) []string {
+	if testing.Short() {
+		return []string{"gomoku"}
+	}
+	return games
 }

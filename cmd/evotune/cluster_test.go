@@ -30,7 +30,7 @@ func freePort(t testing.TB) int {
 func start(t testing.TB, dir string, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
+	cmd.Dir, cmd.Env = dir, envOf(t)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -63,7 +63,7 @@ func startTestBroker(t testing.TB, dir string) string {
 }
 
 // useBrokerToken gives every evotune the test starts from now on the token the broker
-// made in store (through $EVOTUNE_BROKER_TOKEN, as a user would export it).
+// made in store (through $EVOTUNE_BROKER_TOKEN, as a user would export it; setEnv).
 func useBrokerToken(t testing.TB, store string) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(store, "token"))
@@ -74,7 +74,7 @@ func useBrokerToken(t testing.TB, store string) string {
 		t.Fatalf("the token file has mode %v, want 0600", fi.Mode().Perm())
 	}
 	tok := strings.TrimSpace(string(data))
-	t.Setenv("EVOTUNE_BROKER_TOKEN", tok)
+	setEnv(t, "EVOTUNE_BROKER_TOKEN", tok)
 	return tok
 }
 
@@ -83,6 +83,7 @@ func useBrokerToken(t testing.TB, store string) string {
 // killed with SIGKILL in the middle of a batch and the broker is restarted during the
 // run, and the database is still the local run's, every game counted once.
 func TestClusterTune(t *testing.T) {
+	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
 	dir := t.TempDir()
 	port := freePort(t)
 	url := "nats://127.0.0.1:" + strconv.Itoa(port)
@@ -217,6 +218,7 @@ func TestClusterTune(t *testing.T) {
 // waits and stops at --broker-timeout instead of waiting for ever; with the command line
 // allowed, the same worker plays it.
 func TestWorkerRefusals(t *testing.T) {
+	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
 	dir := t.TempDir()
 	url := startTestBroker(t, dir)
 	engine := "cmd:" + bin + " engine --game gomoku --depth 1"
@@ -245,6 +247,7 @@ func TestWorkerRefusals(t *testing.T) {
 // through the broker, with the workers still attached, to the local run's database; a
 // worker of another evotune version refuses the tasks and says why.
 func TestClusterResumeAndVersions(t *testing.T) {
+	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
 	dir := t.TempDir()
 	url := startTestBroker(t, dir)
 	// A worker of another version first: it refuses whatever it pulls.
@@ -253,6 +256,7 @@ func TestClusterResumeAndVersions(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	oc := exec.Command(other, "worker", "--broker", url, "--workers", "1")
+	oc.Env = envOf(t)
 	var oout bytes.Buffer
 	oc.Stdout, oc.Stderr = &oout, &oout
 	if err := oc.Start(); err != nil {

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,6 +45,31 @@ func TestMain(m *testing.M) {
 func run(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
 	return runTimeout(t, dir, 10*time.Minute, args...)
+}
+
+// testEnv holds, per top-level test, the environment variables its evotune processes get
+// beside this process's (setEnv): t.Setenv would forbid t.Parallel, and the tests that
+// wait on brokers, timeouts and processes run in parallel to keep the suite short.
+var testEnv sync.Map // top-level test name → []string of KEY=VALUE
+
+// topName is the name of the top-level test t belongs to.
+func topName(t testing.TB) string { return strings.SplitN(t.Name(), "/", 2)[0] }
+
+// setEnv gives every evotune process test t starts from now on KEY=value (later values of a
+// key win, as exec.Cmd.Env does).
+func setEnv(t testing.TB, key, value string) {
+	name := topName(t)
+	old, _ := testEnv.Load(name)
+	env, _ := old.([]string)
+	testEnv.Store(name, append(append([]string(nil), env...), key+"="+value))
+	t.Cleanup(func() { testEnv.Delete(name) })
+}
+
+// envOf is the environment of the processes test t starts: this process's and setEnv's.
+func envOf(t testing.TB) []string {
+	v, _ := testEnv.Load(topName(t))
+	extra, _ := v.([]string)
+	return append(os.Environ(), extra...)
 }
 
 // writeFile writes body to dir/name and returns the path.

@@ -93,7 +93,7 @@ func (n *netns) link(h string, up bool) {
 func (n *netns) start(h, dir string, args ...string) (*exec.Cmd, *syncBuffer) {
 	n.t.Helper()
 	cmd := exec.Command("ip", append([]string{"netns", "exec", n.ns(h), bin}, args...)...)
-	cmd.Dir = dir
+	cmd.Dir, cmd.Env = dir, envOf(n.t)
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
@@ -121,6 +121,7 @@ func waitOut(t *testing.T, out *syncBuffer, s string, d time.Duration) {
 // to the other after the ack wait) and comes back, then the broker's link goes down and
 // comes back. The run finishes and its tables equal the local pool's.
 func TestClusterAcrossNamespaces(t *testing.T) {
+	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
 	n := newNetns(t)
 	n.host("t", 2)
 	n.host("w1", 3)

@@ -102,6 +102,7 @@ func integrity(t *testing.T, path string, pop int) {
 // TestKillResume: SIGKILL a tune mid-generation; the database stays whole, the run shows as
 // interrupted, and resume ends exactly as an uninterrupted run.
 func TestKillResume(t *testing.T) {
+	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
 	dir := t.TempDir()
 	args := []string{"tune", "--game", "amazons", "--board", "8", "--method", "ga", "--pop", "6", "--generations", "4", "--games", "4", "--depth", "2", "--width", "5", "--seed", "3", "--verify-games", "4", "--admit-games", "8"}
 	if _, stderr, code := run(t, dir, append(args, "--db", "full.db")...); code != 0 {

@@ -65,6 +65,7 @@ func dumpRun(t *testing.T, path string) (individuals, games string) {
 // ConnectSix in keep-running mode (its default SAU protocol cannot start an engine from an
 // opening, so a layout run refuses it: TestOwnEngineBadInput).
 func TestOwnEngineIdentity(t *testing.T) {
+	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
 	cases := []struct {
 		game, depth string
 		board       string

@@ -38,6 +38,7 @@ var readmeSkips = []struct{ match, why string }{
 // whose comment is a number (perft counts) must print it. The config example must parse
 // and validate. Skipped lines are logged with the reason.
 func TestREADMEExamples(t *testing.T) {
+	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

@@ -131,6 +131,7 @@ func TestReadOnlyDirectory(t *testing.T) {
 // with the same tables as the uninterrupted run — the champion of the stored verification
 // among them (it was once stored as 0-g0-00).
 func TestKillDuringVerification(t *testing.T) {
+	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
 	dir := t.TempDir()
 	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "6", "--generations", "2", "--games", "4", "--depth", "2", "--seed", "3",
 		"--verify-games", "1000", "--verify-depth", "3", "--admit-games", "0", "--workers", "2"} // no hall of fame: the champion is the race winner, never the paper's weights, so a verification is played
@@ -408,13 +409,14 @@ func TestUnplayedForfeits(t *testing.T) {
 // match with no worker, and one whose broker dies, say why they wait and stop at
 // --broker-timeout.
 func TestCraftedTaskRunsNothing(t *testing.T) {
+	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
 	dir := t.TempDir()
 	port := freePort(t)
 	addr, url := "127.0.0.1:"+strconv.Itoa(port), "nats://127.0.0.1:"+strconv.Itoa(port)
 	broker, bout := start(t, dir, "broker", "--addr", addr, "--store", filepath.Join(dir, "store"))
 	waitFor(t, bout, "clients need the token")
 	// No token: refused, naming the flag; a token in the URL: refused before connecting.
-	t.Setenv("EVOTUNE_BROKER_TOKEN", "")
+	setEnv(t, "EVOTUNE_BROKER_TOKEN", "")
 	if _, stderr, code := run(t, dir, "worker", "--broker", url); code == 0 || !strings.Contains(stderr, "--token-file") {
 		t.Fatalf("worker without the token: exit %d %s", code, stderr)
 	}
