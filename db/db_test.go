@@ -472,3 +472,29 @@ func TestDataDictionary(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONColumns: the JSON columns decode once, here, into typed values, and a damaged
+// column is an error naming it.
+func TestJSONColumns(t *testing.T) {
+	g, err := JSONText(`{"k1": 1.5, "live_three": 3000}`).Genes()
+	if err != nil || len(g) != 2 || g["k1"] != 1.5 || g["live_three"] != 3000 {
+		t.Errorf("genes %v, %v", g, err)
+	}
+	m, err := JSONText(`["h8","i9"]`).Moves()
+	if err != nil || len(m) != 2 || m[1] != "i9" {
+		t.Errorf("moves %v, %v", m, err)
+	}
+	o, err := JSONText(`[["h8"],["h8","i9","j10"]]`).Openings()
+	if err != nil || len(o) != 2 || len(o[1]) != 3 {
+		t.Errorf("openings %v, %v", o, err)
+	}
+	for name, f := range map[string]func() error{
+		"genes":    func() error { _, err := JSONText(`["h8"]`).Genes(); return err },
+		"moves":    func() error { _, err := JSONText(`{"a":1}`).Moves(); return err },
+		"openings": func() error { _, err := JSONText(`[1,2`).Openings(); return err },
+	} {
+		if err := f(); err == nil || !strings.HasPrefix(err.Error(), name+": ") {
+			t.Errorf("a damaged %s column: error %v, want one starting %q", name, err, name+": ")
+		}
+	}
+}

@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -211,8 +210,7 @@ func (d *DB) Game(ctx context.Context, runID, gameID int64) (GameMoves, error) {
 	if forfeit.Valid {
 		s.Forfeit = &forfeit.String
 	}
-	var ops [][]string
-	if json.Unmarshal([]byte(openings), &ops) == nil && opening >= 0 && opening < len(ops) {
+	if ops, err := JSONText(openings).Openings(); err == nil && opening >= 0 && opening < len(ops) {
 		g.OpeningPlies = len(ops[opening])
 	}
 	return g, nil

@@ -111,9 +111,9 @@ func runExportGames(ctx context.Context, o exportGamesOpts, arg string, out io.W
 			if o.individual != "" && gm.Individual != o.individual {
 				continue
 			}
-			var moves []string
-			if err := json.Unmarshal([]byte(gm.Moves), &moves); err != nil {
-				return fmt.Errorf("run %d generation %d game %d: moves: %w", runID, g.Generation, i, err)
+			moves, err := gm.Moves.Moves()
+			if err != nil {
+				return fmt.Errorf("run %d generation %d game %d: %w", runID, g.Generation, i, err)
 			}
 			black, white := gm.Individual, gm.Opponent
 			if gm.Colour == "white" {

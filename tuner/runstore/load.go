@@ -28,9 +28,9 @@ func LoadResume(ctx context.Context, d *db.DB, runID int64, admitZ float64) (tun
 		if g.Generation != i {
 			return st, fmt.Errorf("run %d: generation %d is missing", runID, i)
 		}
-		var ops [][]string
-		if err := json.Unmarshal([]byte(g.Openings), &ops); err != nil {
-			return st, fmt.Errorf("run %d generation %d: openings: %w", runID, i, err)
+		ops, err := g.Openings.Openings()
+		if err != nil {
+			return st, fmt.Errorf("run %d generation %d: %w", runID, i, err)
 		}
 		st.Openings = append(st.Openings, ops...)
 	}
@@ -58,8 +58,9 @@ func LoadResume(ctx context.Context, d *db.DB, runID int64, admitZ float64) (tun
 				out.Parents = append(out.Parents, p)
 			}
 		}
-		if err := json.Unmarshal([]byte(g.Genes), &out.Genes); err != nil {
-			return out, fmt.Errorf("run %d: individual %s: genes: %w", runID, id, err)
+		var err error
+		if out.Genes, err = g.Genes.Genes(); err != nil {
+			return out, fmt.Errorf("run %d: individual %s: %w", runID, id, err)
 		}
 		return out, nil
 	}
@@ -134,9 +135,9 @@ func Openings(ctx context.Context, d *db.DB, runID int64) (map[string]bool, erro
 	}
 	out := map[string]bool{}
 	for _, g := range gens {
-		var ops [][]string
-		if err := json.Unmarshal([]byte(g.Openings), &ops); err != nil {
-			return nil, fmt.Errorf("run %d generation %d: openings: %w", runID, g.Generation, err)
+		ops, err := g.Openings.Openings()
+		if err != nil {
+			return nil, fmt.Errorf("run %d generation %d: %w", runID, g.Generation, err)
 		}
 		for _, op := range ops {
 			out[tuner.Key(op)] = true
@@ -187,8 +188,8 @@ func LoadIndividual(ctx context.Context, d *db.DB, id string) (Individual, error
 		return Individual{}, err
 	}
 	v := Individual{Run: run, Genome: g}
-	if err := json.Unmarshal([]byte(g.Genes), &v.Genes); err != nil {
-		return v, fmt.Errorf("individual %s: genes: %w", id, err)
+	if v.Genes, err = g.Genes.Genes(); err != nil {
+		return v, fmt.Errorf("individual %s: %w", id, err)
 	}
 	if v.History, err = d.History(ctx, run, id); err != nil {
 		return v, err

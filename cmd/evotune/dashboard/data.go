@@ -392,8 +392,8 @@ func Genes(ctx context.Context, d *db.DB, id int64) (GenesView, error) {
 				v.Best[i], v.Min[i], v.Max[i] = append(v.Best[i], nil), append(v.Min[i], nil), append(v.Max[i], nil)
 			}
 		}
-		var m map[string]float64
-		if json.Unmarshal([]byte(genes), &m) != nil {
+		m, err := db.JSONText(genes).Genes()
+		if err != nil {
 			continue // a damaged row: left out, not fatal to the view
 		}
 		k := len(v.Generations) - 1
@@ -435,7 +435,7 @@ func Genes(ctx context.Context, d *db.DB, id int64) (GenesView, error) {
 			if err != nil {
 				return v, err
 			}
-			json.Unmarshal([]byte(gm.Genes), &genes)
+			genes, _ = gm.Genes.Genes() // a damaged row: no line, not fatal to the view
 			cache[g.Champion] = genes
 		}
 		for name, x := range genes {
@@ -477,7 +477,7 @@ func Lineage(ctx context.Context, d *db.DB, id int64, ind string) (LineageView, 
 			gen := f.Generation
 			node.Score, node.Generation = f.Score, &gen
 		}
-		json.Unmarshal([]byte(g.Genes), &node.Genes)
+		node.Genes, _ = g.Genes.Genes() // a damaged row: a box without genes
 		for _, p := range []string{g.Parent1, g.Parent2} {
 			if p == "" {
 				continue
@@ -519,8 +519,8 @@ func Game(ctx context.Context, d *db.DB, id, gameID int64) (GameView, error) {
 		return v, err
 	}
 	v.Game = gm.GameSummary
-	if err := json.Unmarshal([]byte(gm.Moves), &v.Moves); err != nil {
-		return v, fmt.Errorf("game %d of run %d: moves: %w", gameID, id, err)
+	if v.Moves, err = db.JSONText(gm.Moves).Moves(); err != nil {
+		return v, fmt.Errorf("game %d of run %d: %w", gameID, id, err)
 	}
 	v.OpeningPlies = min(gm.OpeningPlies, len(v.Moves))
 	if v.Game.Colour == "black" {
@@ -642,9 +642,9 @@ func Individual(ctx context.Context, d *db.DB, id int64, ind string) (Individual
 	if err != nil {
 		return v, fmt.Errorf("run %d: %w", id, err)
 	}
-	var genes map[string]float64
-	if err := json.Unmarshal([]byte(g.Genes), &genes); err != nil {
-		return v, fmt.Errorf("individual %s: genes: %w", ind, err)
+	genes, err := g.Genes.Genes()
+	if err != nil {
+		return v, fmt.Errorf("individual %s: %w", ind, err)
 	}
 	for _, gene := range lay.Genes {
 		x, ok := genes[gene.Name]
@@ -739,8 +739,8 @@ func Analysis(ctx context.Context, d *db.DB, id int64) (AnalysisView, error) {
 	var y []float64
 	var group []int
 	for _, gr := range grows {
-		var m map[string]float64
-		if json.Unmarshal([]byte(gr.Genes), &m) != nil {
+		m, err := db.JSONText(gr.Genes).Genes()
+		if err != nil {
 			continue
 		}
 		row := make([]float64, len(lay.Genes))

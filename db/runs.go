@@ -1,0 +1,230 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// The runs table: creating, owning, claiming and finishing a run, reading runs.
+
+func nullStr(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// CreateRun inserts a run with status running, owned by r.PID, and returns its ID.
+func (d *DB) CreateRun(ctx context.Context, r Run) (int64, error) {
+	t := now()
+	res, err := d.sql.ExecContext(ctx, `INSERT INTO runs (name, game, status, seed, config, program_version, pid, created_at, updated_at)
+		VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?)`, r.Name, r.Game, r.Seed, r.Config, r.ProgramVersion, r.PID, t, t)
+	if err != nil {
+		return 0, fmt.Errorf("create run: %w", explain(err))
+	}
+	id, err := res.LastInsertId()
+	if err == nil {
+		d.own(id, r.PID)
+	}
+	return id, err
+}
+
+func (d *DB) own(id int64, pid int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.owner == nil {
+		d.owner = map[int64]int{}
+	}
+	d.owner[id] = pid
+}
+
+// ownerOf returns the PID this connection holds run id under (ok false if it never
+// created or claimed it).
+func (d *DB) ownerOf(id int64) (int, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	pid, ok := d.owner[id]
+	return pid, ok
+}
+
+// ErrTakenOver is returned (wrapped) by writes to a run that another process has claimed
+// since this connection created or claimed it ('resume --force'): the old writer stops
+// instead of mixing its generations with the new one's.
+var ErrTakenOver = errors.New("the run was taken over by another process")
+
+// checkOwner fails with ErrTakenOver when the run's recorded PID is no longer the one this
+// connection holds it under. Runs this connection never claimed are not checked.
+func (d *DB) checkOwner(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, id int64) error {
+	pid, ok := d.ownerOf(id)
+	if !ok {
+		return nil
+	}
+	var cur sql.NullInt64
+	if err := q.QueryRowContext(ctx, `SELECT pid FROM runs WHERE id = ?`, id).Scan(&cur); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("run %d: %w", id, ErrNotFound)
+		}
+		return err
+	}
+	if cur.Valid && int(cur.Int64) != pid {
+		return fmt.Errorf("run %d: %w (process %d); this process (%d) stops writing", id, ErrTakenOver, cur.Int64, pid)
+	}
+	return nil
+}
+
+// SetRunStatus sets a run's status (and error text, if any); finished, stopped and failed
+// runs get finished_at. A connection whose run was taken over changes nothing
+// (ErrTakenOver).
+func (d *DB) SetRunStatus(ctx context.Context, id int64, status, errText string) (err error) {
+	t := now()
+	var fin any
+	if status != StatusRunning {
+		fin = t
+	}
+	tx, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("run %d: set status: %w", id, explain(err))
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	if err := d.checkOwner(ctx, tx, id); err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, updated_at = ?, finished_at = ? WHERE id = ?`,
+		status, nullStr(errText), t, fin, id)
+	if err != nil {
+		return fmt.Errorf("run %d: set status: %w", id, explain(err))
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("run %d: %w", id, ErrNotFound)
+	}
+	return tx.Commit()
+}
+
+// CountGames returns the number of game records of a run.
+func (d *DB) CountGames(ctx context.Context, runID int64) (int, error) {
+	var n int
+	err := d.sql.QueryRowContext(ctx, `SELECT count(*) FROM games WHERE run_id = ?`, runID).Scan(&n)
+	return n, explain(err)
+}
+
+// RunNamed returns the ID of the run called name (0 if there is none); names are unique.
+func (d *DB) RunNamed(ctx context.Context, name string) (int64, error) {
+	var id int64
+	err := d.sql.QueryRowContext(ctx, `SELECT id FROM runs WHERE name = ?`, name).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return id, explain(err)
+}
+
+// RunLockedError is ClaimRun's refusal: the run is marked running by a live process.
+type RunLockedError struct {
+	Run int64
+	PID int
+}
+
+func (e *RunLockedError) Error() string {
+	return fmt.Sprintf("run %d is running in process %d", e.Run, e.PID)
+}
+
+// ClaimRun makes process pid the run's writer (for resume), atomically: in one immediate
+// transaction it reads the run's status and PID and refuses with *RunLockedError when the
+// run is marked running by another process that alive reports alive, unless force; so of
+// two resumes started at once exactly one claims the run, and the other fails before it
+// writes anything. It returns the PID it took the run from (0 if none was recorded).
+func (d *DB) ClaimRun(ctx context.Context, id int64, pid int, force bool, alive func(pid int) bool) (prev int, err error) {
+	tx, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("run %d: claim: %w", id, explain(err))
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	var status string
+	var old sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT status, pid FROM runs WHERE id = ?`, id).Scan(&status, &old); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, fmt.Errorf("run %d: %w", id, ErrNotFound)
+		}
+		return 0, explain(err)
+	}
+	prev = int(old.Int64)
+	if status == StatusRunning && prev > 0 && prev != pid && alive != nil && alive(prev) && !force {
+		return prev, &RunLockedError{Run: id, PID: prev}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE runs SET status = 'running', pid = ?, error = NULL, finished_at = NULL, updated_at = ? WHERE id = ?`, pid, now(), id); err != nil {
+		return prev, explain(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return prev, explain(err)
+	}
+	d.own(id, pid)
+	return prev, nil
+}
+
+// SetVerification stores the verification match result (JSON) with the run.
+func (d *DB) SetVerification(ctx context.Context, id int64, verification string) (err error) {
+	tx, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return explain(err)
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	if err := d.checkOwner(ctx, tx, id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE runs SET verification = ?, updated_at = ? WHERE id = ?`, verification, now(), id); err != nil {
+		return explain(err)
+	}
+	return tx.Commit()
+}
+
+const runCols = `id, name, game, status, seed, config, program_version, COALESCE(pid, 0), created_at, updated_at, COALESCE(finished_at, ''),
+	generations_done, COALESCE(best_individual, ''), best_fitness, COALESCE(error, ''), COALESCE(verification, '')`
+
+func scanRun(s interface{ Scan(...any) error }) (Run, error) {
+	var r Run
+	err := s.Scan(&r.ID, &r.Name, &r.Game, &r.Status, &r.Seed, &r.Config, &r.ProgramVersion, &r.PID, &r.CreatedAt, &r.UpdatedAt,
+		&r.FinishedAt, &r.GenerationsDone, &r.BestIndividual, &r.BestFitness, &r.Error, &r.Verification)
+	return r, err
+}
+
+// Run returns one run; the error wraps ErrNotFound for a missing ID.
+func (d *DB) Run(ctx context.Context, id int64) (Run, error) {
+	r, err := scanRun(d.sql.QueryRowContext(ctx, `SELECT `+runCols+` FROM runs WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, fmt.Errorf("run %d: %w", id, ErrNotFound)
+	}
+	return r, explain(err)
+}
+
+// Runs returns every run, newest first.
+func (d *DB) Runs(ctx context.Context) ([]Run, error) {
+	rows, err := d.sql.QueryContext(ctx, `SELECT `+runCols+` FROM runs ORDER BY id DESC`)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
