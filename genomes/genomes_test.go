@@ -198,3 +198,17 @@ func TestScaleAnchors(t *testing.T) {
 }
 
 func gomokuPatterns() []string { return gomoku.PatternNames[:] }
+
+// TestOffering: the registry answers which games offer a capability, by the interfaces
+// their engines implement (no list of names kept beside them).
+func TestOffering(t *testing.T) {
+	if got := Offering[engine.Ruled](); len(got) != 1 || got[0] != "gomoku" {
+		t.Errorf("games with rule variants: %v, want [gomoku]", got)
+	}
+	if got := Offering[engine.Perfter](); len(got) != 3 {
+		t.Errorf("games with perft: %v, want all three", got)
+	}
+	if got := Offering[engine.SGFWriter](); len(got) != 2 || got[0] != "amazons" || got[1] != "gomoku" {
+		t.Errorf("games with an SGF number: %v, want [amazons gomoku]", got)
+	}
+}

@@ -51,3 +51,15 @@ func Names() []string {
 	sort.Strings(names)
 	return names
 }
+
+// Offering lists, alphabetically, the registered games whose engine.Game implements the
+// capability T (an interface such as engine.ScanBencher or engine.Ruled).
+func Offering[T any]() []string {
+	var names []string
+	for _, n := range Names() {
+		if _, ok := registry[n].Game.(T); ok {
+			names = append(names, n)
+		}
+	}
+	return names
+}

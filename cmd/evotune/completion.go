@@ -21,13 +21,11 @@ import (
 // ruleNames lists the rule variants of every registered game (engine.Ruled), once each.
 func ruleNames() []string {
 	var names []string
-	for _, n := range genomes.Names() {
+	for _, n := range genomes.Offering[engine.Ruled]() {
 		e, _ := genomes.Lookup(n)
-		if r, ok := e.Game.(engine.Ruled); ok {
-			for _, rule := range r.Rules() {
-				if !slices.Contains(names, rule) {
-					names = append(names, rule)
-				}
+		for _, rule := range e.Game.(engine.Ruled).Rules() {
+			if !slices.Contains(names, rule) {
+				names = append(names, rule)
 			}
 		}
 	}

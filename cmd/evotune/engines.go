@@ -377,15 +377,7 @@ func runBench(ctx context.Context, o benchOpts, out io.Writer) error {
 	if o.scan != "" {
 		sb, ok := g.(engine.ScanBencher)
 		if !ok {
-			var have []string
-			for _, n := range genomes.Names() {
-				if e, _ := genomes.Lookup(n); e.Game != nil {
-					if _, ok := e.Game.(engine.ScanBencher); ok {
-						have = append(have, n)
-					}
-				}
-			}
-			return fmt.Errorf("--scan: %s has no scan benchmark (only %s has road scans)", g.Name(), strings.Join(have, ", "))
+			return fmt.Errorf("--scan: %s has no scan benchmark (only %s has road scans)", g.Name(), strings.Join(genomes.Offering[engine.ScanBencher](), ", "))
 		}
 		rows, text, err := sb.ScanBench(ctx, o.scan, o.lim.Depth, o.lim.Width)
 		if err != nil {

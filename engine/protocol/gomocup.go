@@ -44,11 +44,12 @@ type stone struct {
 }
 
 // ServeGomocup runs the Gomocup (Piskvork) protocol on in/out until END or end of input;
-// cfg.Game must be a GomocupGame. Rules: INFO rule bit 4 selects renju (Black never plays
-// a forbidden move), else bit 1 exactly-five (Standard), otherwise freestyle. Time: the per-move budget is the
-// smaller of timeout_turn and, when the match has a limit, time_left/15 (capped by
-// Config.MoveTime; see Config.limits for how much of it a move uses). Every answer is
-// preceded by a MESSAGE line with the search's depth, score, nodes, NPS, time and PV.
+// cfg.Game must be a GomocupGame (else the error says so). Rules: INFO rule bit 4 selects
+// renju (Black never plays a forbidden move), else bit 1 exactly-five (Standard),
+// otherwise freestyle. Time: the per-move budget is the smaller of timeout_turn and, when
+// the match has a limit, time_left/15 (capped by Config.MoveTime; see Config.limits for
+// how much of it a move uses). Every answer is preceded by a MESSAGE line with the
+// search's depth, score, nodes, NPS, time and PV.
 func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	gg, ok := cfg.Game.(GomocupGame)
 	if !ok {
