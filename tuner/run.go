@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand"
 	randv2 "math/rand/v2"
-	"sync"
 	"time"
 
 	"github.com/MaxHalford/eaopt"
@@ -17,54 +16,34 @@ import (
 	"evotune/tuner/stats"
 )
 
-// Tuner runs one tuning run; make it with New.
+// Tuner runs one tuning run; make it with New. Its state is grouped by who owns it
+// (state.go): the generation in progress (g: scheduling and the GA's callbacks), the hall
+// of fame (hall: selection), the openings drawn (draws: scheduling), what has been saved
+// (saving: the store's side) and what is reported (rep: progress and the summary).
 type Tuner struct {
+	plan        *Plan // the run resolved; cfg, game, layout and setup come from it
 	cfg         Config
 	calibration *Calibration // SPSA's, when its game budget came from a time budget
 	game        engine.Game
 	layout      *genomes.Layout
-	outside     *Outside                 // nil: the built-in engine is tuned
-	ahead       map[drawKey]*openingDraw // draws of openings made ahead (drawNext)
-	pending     *pendingSave             // the SPSA step being written (saveBehind)
+	outside     *Outside // nil: the built-in engine is tuned
+	setup       GameSetup
 	store       Store
 	progress    func(Event)
 	version     string
+	fullVerify  bool              // SetFullVerification: no SPRT stop
+	onCreate    func(int64) error // Compare: told the run's ID once it exists
+	resume      []*genomes.Genome // the population of the last saved generation, in rank order
 
-	ctx       context.Context
-	runID     int64
-	gen       int
-	slot      int
-	current   []*genomes.Genome
-	born      []*genomes.Genome
-	evaluated bool
-	setup     GameSetup
-	initRNG   *randv2.Rand
+	// ctx is the run's context, kept for eaopt's callbacks (Evaluate, Callback), which
+	// take none; Run, Resume and Verify set it.
+	ctx context.Context
 
-	// The hall of fame, in order of admission, and every individual tested for it.
-	hof    []HallOfFamer
-	tested map[string]bool
-
-	// The generation in progress.
-	genStart       time.Time
-	tuningOpenings map[string]bool // every opening used in tuning, excluded from verification
-	gamesTime      time.Duration
-	distinctGames  int
-	gameResults    []GameResult
-	openings       [][]string
-	refs           []opponent
-	opponents      []string
-	err            error
-	fullVerify     bool              // SetFullVerification: no SPRT stop
-	onCreate       func(int64) error // Compare: told the run's ID once it exists
-	skipSave       bool              // the first Callback of a resumed run re-reports a saved generation
-	resume         []*genomes.Genome // the population of the last saved generation, in rank order
-	plan           *Plan             // the run resolved (cfg, game, layout and setup come from it)
-
-	progMu        sync.Mutex
-	start         time.Time
-	elapsedBefore time.Duration // wall time of earlier sessions of a resumed run
-	last          Event
-	summary       Summary
+	g      generation
+	hall   hallOfFame
+	draws  openingDraws
+	saving saving
+	rep    report
 }
 
 // New prepares a run of cfg (validated here; the error names the field). progress may be
@@ -103,9 +82,9 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 		baseline = "the layout's defaults"
 	}
 	plan.Config = cfg
-	return &Tuner{plan: plan, summary: Summary{Baseline: baseline, Method: cfg.Method}, cfg: cfg, game: g, layout: layout, outside: outside, store: store, progress: progress, version: version,
-		tested: map[string]bool{},
-		setup:  GameSetup{Game: g, Board: cfg.Board, Limits: plan.Limits, MaxPlies: plan.MaxPlies, Forfeit: forfeit}}, nil
+	return &Tuner{plan: plan, rep: report{summary: Summary{Baseline: baseline, Method: cfg.Method}}, cfg: cfg, game: g, layout: layout, outside: outside, store: store, progress: progress, version: version,
+		hall:  hallOfFame{tested: map[string]bool{}},
+		setup: GameSetup{Game: g, Board: cfg.Board, Limits: plan.Limits, MaxPlies: plan.MaxPlies, Forfeit: forfeit}}, nil
 }
 
 // Config returns the run's configuration with defaults filled in.
@@ -165,7 +144,7 @@ func (t *Tuner) Run(ctx context.Context, pid int) (Summary, error) {
 	}
 	if t.onCreate != nil {
 		if err := t.onCreate(id); err != nil {
-			t.ctx, t.runID, t.summary.RunID = ctx, id, id
+			t.ctx, t.saving.runID, t.rep.summary.RunID = ctx, id, id
 			return t.finish(err)
 		}
 	}
@@ -268,23 +247,23 @@ func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 		if err != nil {
 			return Summary{}, fmt.Errorf("resume: hall of fame %s: %w", h.ID, err)
 		}
-		t.hof = append(t.hof, HallOfFamer{ID: h.ID, Generation: h.Generation, Genes: x, Stats: h.Stats})
+		t.hall.hof = append(t.hall.hof, HallOfFamer{ID: h.ID, Generation: h.Generation, Genes: x, Stats: h.Stats})
 	}
 	for _, id := range st.Tested {
-		t.tested[id] = true
+		t.hall.tested[id] = true
 	}
-	t.summary.Tests, t.summary.Closest = len(st.Tested), st.Closest
-	t.elapsedBefore, t.start = st.Elapsed, time.Now()
-	t.tuningOpenings = map[string]bool{}
+	t.rep.summary.Tests, t.rep.summary.Closest = len(st.Tested), st.Closest
+	t.rep.elapsedBefore, t.rep.start = st.Elapsed, time.Now()
+	t.draws.tuningOpenings = map[string]bool{}
 	for _, o := range st.Openings {
-		t.tuningOpenings[Key(o)] = true
+		t.draws.tuningOpenings[Key(o)] = true
 	}
-	t.gen = st.LastGeneration
-	t.runID, t.summary.RunID = st.RunID, st.RunID // before setChampion, whose default names the run's 0-g0-00
+	t.g.gen = st.LastGeneration
+	t.saving.runID, t.rep.summary.RunID = st.RunID, st.RunID // before setChampion, whose default names the run's 0-g0-00
 	t.resume = pop
-	t.skipSave = true
-	t.summary.Generations = st.LastGeneration + 1
-	t.summary.Games, t.summary.GameRecords, t.summary.GamesTime = st.Games, st.GameRecords, st.GamesTime
+	t.saving.skipSave = true
+	t.rep.summary.Generations = st.LastGeneration + 1
+	t.rep.summary.Games, t.rep.summary.GameRecords, t.rep.summary.GamesTime = st.Games, st.GameRecords, st.GamesTime
 	t.setChampion(pop)
 	remaining := t.cfg.Generations - st.LastGeneration
 	if t.cfg.Generations == 0 {
@@ -292,7 +271,7 @@ func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 	}
 	if remaining <= 0 || t.overBudget() {
 		// Every generation is saved: only the verification may be missing.
-		t.start = time.Now()
+		t.rep.start = time.Now()
 		return t.finish(t.verifyAll())
 	}
 	return t.evolve(ctx, st.RunID, &remaining)
@@ -301,11 +280,11 @@ func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 // evolve runs eaopt for the run's remaining generations (all of them when remaining is
 // nil), then the verification, and records the final status.
 func (t *Tuner) evolve(ctx context.Context, runID int64, remaining *int) (Summary, error) {
-	t.start = time.Now()
-	t.runID = runID
-	t.summary.RunID = runID
-	t.initRNG = t.rngV2(0, streamInit)
-	t.genStart = time.Now()
+	t.rep.start = time.Now()
+	t.saving.runID = runID
+	t.rep.summary.RunID = runID
+	t.draws.initRNG = t.rngV2(0, streamInit)
+	t.g.genStart = time.Now()
 	n := t.cfg.Generations
 	if n == 0 {
 		n = math.MaxInt32 // until the time budget
@@ -318,19 +297,19 @@ func (t *Tuner) evolve(ctx context.Context, runID int64, remaining *int) (Summar
 		Model:     model{t},
 		RNG:       t.rngV1(0, streamGA),
 		Callback:  t.onGeneration,
-		EarlyStop: func(*eaopt.GA) bool { return t.err != nil || ctx.Err() != nil || t.overBudget() },
+		EarlyStop: func(*eaopt.GA) bool { return t.saving.err != nil || ctx.Err() != nil || t.overBudget() },
 	}.NewGA()
 	if err != nil {
 		return t.finish(fmt.Errorf("eaopt: %w", err))
 	}
 	err = ga.Minimize(t.newGenome)
 	if err == nil {
-		err = t.err
+		err = t.saving.err
 	}
 	if err == nil {
 		err = ctx.Err()
 	}
-	t.summary.Wall = t.elapsed() // the generations only (all of them, across resumes); verification is timed apart
+	t.rep.summary.Wall = t.elapsed() // the generations only (all of them, across resumes); verification is timed apart
 	if err == nil {
 		err = t.verifyAll()
 	}
@@ -338,12 +317,12 @@ func (t *Tuner) evolve(ctx context.Context, runID int64, remaining *int) (Summar
 }
 
 // elapsed is the run's wall time over all its sessions.
-func (t *Tuner) elapsed() time.Duration { return t.elapsedBefore + time.Since(t.start) }
+func (t *Tuner) elapsed() time.Duration { return t.rep.elapsedBefore + time.Since(t.rep.start) }
 
 // overBudget reports whether the time budget or the game budget is used up (checked
 // between generations).
 func (t *Tuner) overBudget() bool {
-	if t.cfg.BudgetGames > 0 && t.summary.Games >= t.cfg.BudgetGames {
+	if t.cfg.BudgetGames > 0 && t.rep.summary.Games >= t.cfg.BudgetGames {
 		return true
 	}
 	b := t.cfg.Budget()
@@ -358,12 +337,12 @@ func (t *Tuner) verifyAll() error {
 		return nil
 	}
 	vstart := time.Now()
-	defer func() { t.summary.VerifyTime = time.Since(vstart) }()
+	defer func() { t.rep.summary.VerifyTime = time.Since(vstart) }()
 	if t.championIsBaseline() {
 		// Never the paper's weights against themselves: nothing to measure (issue 28).
 		v := t.unmeasured(t.setup.Limits)
-		t.summary.Verification = &v
-		return t.store.SaveVerification(t.ctx, t.runID, v)
+		t.rep.summary.Verification = &v
+		return t.store.SaveVerification(t.ctx, t.saving.runID, v)
 	}
 	def := stats.DefaultSPRT // a copy: the match fills in its own
 	sprt := &def
@@ -374,7 +353,7 @@ func (t *Tuner) verifyAll() error {
 	if err != nil {
 		return err
 	}
-	t.summary.Verification = &v
+	t.rep.summary.Verification = &v
 	if t.cfg.VerifyDepth > 0 {
 		deep := t.setup
 		deep.Limits.Depth = t.cfg.VerifyDepth
@@ -386,10 +365,10 @@ func (t *Tuner) verifyAll() error {
 		if err != nil {
 			return err
 		}
-		t.summary.Deep = &d
+		t.rep.summary.Deep = &d
 		v.Deep = &d
 	}
-	return t.store.SaveVerification(t.ctx, t.runID, v)
+	return t.store.SaveVerification(t.ctx, t.saving.runID, v)
 }
 
 func (t *Tuner) finish(err error) (Summary, error) {
@@ -400,40 +379,40 @@ func (t *Tuner) finish(err error) (Summary, error) {
 	case err != nil:
 		status, text = "failed", err.Error()
 	}
-	t.summary.Status = status
-	if t.summary.Wall == 0 {
-		t.summary.Wall = t.elapsed()
+	t.rep.summary.Status = status
+	if t.rep.summary.Wall == 0 {
+		t.rep.summary.Wall = t.elapsed()
 	}
 	// The status must be written even though ctx may be cancelled.
-	if serr := t.store.SetRunStatus(context.WithoutCancel(t.ctx), t.runID, status, text); serr != nil && err == nil {
+	if serr := t.store.SetRunStatus(context.WithoutCancel(t.ctx), t.saving.runID, status, text); serr != nil && err == nil {
 		err = serr
 	}
-	return t.summary, err
+	return t.rep.summary, err
 }
 
 // newGenome makes generation 0: slot 0 is the paper's weights, the others perturbations of
 // them (or random genomes).
 func (t *Tuner) newGenome(*rand.Rand) eaopt.Genome {
-	i := t.slot
-	t.slot++
+	i := t.g.slot
+	t.g.slot++
 	if t.resume != nil { // a resumed run starts from the saved population, already scored
 		g := t.resume[i]
-		t.current = append(t.current, g)
-		t.evaluated = true
+		t.g.current = append(t.g.current, g)
+		t.g.evaluated = true
 		return g
 	}
-	g := &genomes.Genome{Layout: t.layout, ID: genomes.IndividualID(t.runID, 0, i), Born: 0,
+	g := &genomes.Genome{Layout: t.layout, ID: genomes.IndividualID(t.saving.runID, 0, i), Born: 0,
 		Mutation: t.cfg.Mutation, Evaluator: t.evaluate}
 	switch {
 	case i == 0:
 		g.X, g.Op = t.layout.Defaults(), genomes.OpBaseline
 	case t.cfg.Init == "random":
-		g.X, g.Op = t.layout.Random(rand.New(rand.NewSource(int64(t.initRNG.Uint64()>>1)))), genomes.OpInitial
+		g.X, g.Op = t.layout.Random(rand.New(rand.NewSource(int64(t.draws.initRNG.Uint64()>>1)))), genomes.OpInitial
 	default:
-		g.X, g.Op = t.layout.Perturb(t.cfg.Mutation, rand.New(rand.NewSource(int64(t.initRNG.Uint64()>>1)))), genomes.OpInitial
+		g.X, g.Op = t.layout.Perturb(t.cfg.Mutation, rand.New(rand.NewSource(int64(t.draws.initRNG.Uint64()>>1)))), genomes.OpInitial
 	}
-	t.current = append(t.current, g)
-	t.born = append(t.born, g)
+	t.g.current = append(t.g.current, g)
+	t.g.born = append(t.g.born, g)
 	return g
 }
 
@@ -441,18 +420,18 @@ func (t *Tuner) newGenome(*rand.Rand) eaopt.Genome {
 // generation's race as batches on the worker pool; every call answers 1 − the genome's
 // score over its games of this generation.
 func (t *Tuner) evaluate(g *genomes.Genome) (float64, error) {
-	if !t.evaluated {
+	if !t.g.evaluated {
 		if err := t.playGeneration(); err != nil {
-			t.err = err
+			t.saving.err = err
 			return 0, err
 		}
-		t.evaluated = true
+		t.g.evaluated = true
 	}
 	return 1 - g.Stats.Score(), nil
 }
 
 func (t *Tuner) report(e Event) {
-	if t.runID == 0 && t.NeedsCalibration() {
+	if t.saving.runID == 0 && t.NeedsCalibration() {
 		return // Calibrate's games belong to no generation
 	}
 	t.emit(t.event(e))
@@ -461,8 +440,8 @@ func (t *Tuner) report(e Event) {
 // event fills e's run fields (run, generation, method, games so far, time) from the
 // tuner's state now.
 func (t *Tuner) event(e Event) Event {
-	e.RunID, e.Generation, e.Generations = t.runID, t.gen, t.cfg.Generations
-	e.Method, e.RunGames, e.BudgetGames = t.cfg.Method, t.summary.Games, t.cfg.BudgetGames
+	e.RunID, e.Generation, e.Generations = t.saving.runID, t.g.gen, t.cfg.Generations
+	e.Method, e.RunGames, e.BudgetGames = t.cfg.Method, t.rep.summary.Games, t.cfg.BudgetGames
 	e.Elapsed, e.Budget = t.elapsed(), t.cfg.Budget()
 	return e
 }
@@ -470,13 +449,13 @@ func (t *Tuner) event(e Event) Event {
 // emit hands a filled event (event) to the progress function, one at a time; events that
 // are not the end of a generation carry the last generation's scores.
 func (t *Tuner) emit(e Event) {
-	t.progMu.Lock()
-	defer t.progMu.Unlock()
+	t.rep.progMu.Lock()
+	defer t.rep.progMu.Unlock()
 	if e.GenDone {
-		t.last = e
+		t.rep.last = e
 	} else {
-		e.BestScore, e.MeanScore, e.Best = t.last.BestScore, t.last.MeanScore, t.last.Best
-		e.Champion, e.ChampionElo = t.last.Champion, t.last.ChampionElo
+		e.BestScore, e.MeanScore, e.Best = t.rep.last.BestScore, t.rep.last.MeanScore, t.rep.last.Best
+		e.Champion, e.ChampionElo = t.rep.last.Champion, t.rep.last.ChampionElo
 	}
 	t.progress(e)
 }

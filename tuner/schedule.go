@@ -73,12 +73,12 @@ func (t *Tuner) depthOf(k int) int { return t.plan.DepthOf(k) }
 func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
 	var os Openings
 	var err error
-	key := drawKey{gen: t.gen, stream: stream, n: n, after: len(t.openings)}
-	if a, ok := t.ahead[key]; ok {
+	key := drawKey{gen: t.g.gen, stream: stream, n: n, after: len(t.g.openings)}
+	if a, ok := t.draws.ahead[key]; ok {
 		<-a.done // drawn while earlier games were played
 		os, err = a.os, a.err
 	} else {
-		os, err = RandomOpenings(t.game, t.cfg.Board, n, t.rngV2(t.gen, stream), TuningHalf, t.drawnKeys())
+		os, err = RandomOpenings(t.game, t.cfg.Board, n, t.rngV2(t.g.gen, stream), TuningHalf, t.drawnKeys())
 	}
 	if err != nil {
 		return 0, err
@@ -86,10 +86,10 @@ func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
 	if len(os) < n {
 		return 0, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), n)
 	}
-	first := len(t.openings)
+	first := len(t.g.openings)
 	for _, o := range os {
-		t.openings = append(t.openings, o)
-		t.tuningOpenings[Key(o)] = true
+		t.g.openings = append(t.g.openings, o)
+		t.draws.tuningOpenings[Key(o)] = true
 	}
 	t.drawNext(stream, n)
 	return first, nil
@@ -97,8 +97,8 @@ func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
 
 // drawnKeys is the set of the generation's openings so far (what a new draw excludes).
 func (t *Tuner) drawnKeys() map[string]bool {
-	out := make(map[string]bool, len(t.openings))
-	for _, o := range t.openings {
+	out := make(map[string]bool, len(t.g.openings))
+	for _, o := range t.g.openings {
 		out[Key(o)] = true
 	}
 	return out
@@ -130,16 +130,16 @@ type openingDraw struct {
 // 0 (or an SPSA step): the next generation's round 0; after GA round r < RaceRounds: round
 // r+1; after the last round: the admission test's openings.
 func (t *Tuner) drawNext(stream uint64, n int) {
-	for k := range t.ahead {
-		if k.gen < t.gen {
-			delete(t.ahead, k)
+	for k := range t.draws.ahead {
+		if k.gen < t.g.gen {
+			delete(t.draws.ahead, k)
 		}
 	}
-	if t.ahead == nil {
-		t.ahead = map[drawKey]*openingDraw{}
+	if t.draws.ahead == nil {
+		t.draws.ahead = map[drawKey]*openingDraw{}
 	}
 	start := func(k drawKey, exclude map[string]bool) {
-		if _, ok := t.ahead[k]; ok {
+		if _, ok := t.draws.ahead[k]; ok {
 			return
 		}
 		a := &openingDraw{done: make(chan struct{})}
@@ -148,19 +148,19 @@ func (t *Tuner) drawNext(stream uint64, n int) {
 			defer close(a.done)
 			a.os, a.err = RandomOpenings(g, board, k.n, rng, TuningHalf, exclude)
 		}()
-		t.ahead[k] = a
+		t.draws.ahead[k] = a
 	}
-	if stream == streamOpenings && n > 0 && len(t.openings) == n {
-		start(drawKey{gen: t.gen + 1, stream: streamOpenings, n: n}, map[string]bool{})
+	if stream == streamOpenings && n > 0 && len(t.g.openings) == n {
+		start(drawKey{gen: t.g.gen + 1, stream: streamOpenings, n: n}, map[string]bool{})
 	}
 	if t.cfg.Method == MethodSPSA || stream < streamOpenings || (stream-streamOpenings)&0xf != 0 {
 		return // the draws below are the GA's racing rounds and admission
 	}
 	switch r := int((stream - streamOpenings) >> 4); {
 	case r < t.cfg.RaceRounds:
-		start(drawKey{gen: t.gen, stream: streamOpenings + uint64(r+1)<<4, n: n, after: len(t.openings)}, t.drawnKeys())
+		start(drawKey{gen: t.g.gen, stream: streamOpenings + uint64(r+1)<<4, n: n, after: len(t.g.openings)}, t.drawnKeys())
 	case r == t.cfg.RaceRounds && t.cfg.AdmitGames > 0:
-		start(drawKey{gen: t.gen, stream: streamAdmit, n: t.cfg.AdmitGames / 2, after: len(t.openings)}, t.drawnKeys())
+		start(drawKey{gen: t.g.gen, stream: streamAdmit, n: t.cfg.AdmitGames / 2, after: len(t.g.openings)}, t.drawnKeys())
 	}
 }
 
@@ -169,24 +169,24 @@ func gameKey(black, white string, pair, depth int) string {
 	return fmt.Sprintf("%s|%s|%d|%d", black, white, pair, depth)
 }
 
-// schedule adds the games of individuals inds (indices into t.current) on opening pairs
+// schedule adds the games of individuals inds (indices into t.g.current) on opening pairs
 // [first, first+n) against the references to b.
 func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
-	refKeys := make([]string, len(t.refs))
-	for j, o := range t.refs {
+	refKeys := make([]string, len(t.g.refs))
+	for j, o := range t.g.refs {
 		if o.x != nil { // a genome of the run (not an --opponent engine)
 			refKeys[j] = fmt.Sprint(o.x)
 		}
 	}
 	for _, i := range inds {
-		g := t.current[i]
+		g := t.g.current[i]
 		w, ext, err := t.side(g.X)
 		if err != nil {
 			return fmt.Errorf("individual %s: %w", g.ID, err)
 		}
 		gk := fmt.Sprint(g.X)
 		for k := first; k < first+n; k++ {
-			o, refKey := t.refs[k%len(t.refs)], refKeys[k%len(t.refs)]
+			o, refKey := t.g.refs[k%len(t.g.refs)], refKeys[k%len(t.g.refs)]
 			d := t.depthOf(k)
 			for _, c := range []engine.Color{engine.Black, engine.White} {
 				e := entry{ind: i, pair: k, c: c, opp: o.id, task: -1, depth: d, round: round}
@@ -194,7 +194,7 @@ func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
 					b.refs = append(b.refs, e)
 					continue
 				}
-				opening := t.openings[k]
+				opening := t.g.openings[k]
 				if !o.ext.AcceptsOpenings(t.game) || !ext.AcceptsOpenings(t.game) {
 					opening = nil // e.g. SAU engines cannot be given their own opening moves
 				}
@@ -222,7 +222,7 @@ func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
 	recs, err := PlayBatch(t.ctx, t.setup, b.tasks, t.cfg.Workers, func() {
 		t.report(Event{GamesDone: int(done.Add(1)), GamesTotal: total, Phase: label})
 	})
-	t.gamesTime += time.Since(start)
+	t.g.gamesTime += time.Since(start)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}
@@ -233,10 +233,10 @@ func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
 		if r.task >= 0 {
 			rec = recs[r.task]
 			s = rec.Outcome.Score(r.c)
-			t.gameResults = append(t.gameResults, GameResult{Individual: t.current[r.ind].ID, Opponent: r.opp, Opening: r.pair,
+			t.g.gameResults = append(t.g.gameResults, GameResult{Individual: t.g.current[r.ind].ID, Opponent: r.opp, Opening: r.pair,
 				Colour: r.c, Score: s, Depth: r.depth, Round: r.round, Record: rec})
 		}
-		st := &t.current[r.ind].Stats
+		st := &t.g.current[r.ind].Stats
 		switch s {
 		case 1:
 			st.Wins++
@@ -248,9 +248,9 @@ func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
 		pairScore[[2]int{r.ind, r.pair}] += s
 	}
 	for k, ps := range pairScore {
-		t.current[k[0]].Stats.Penta[int(math.Round(ps*2))]++
+		t.g.current[k[0]].Stats.Penta[int(math.Round(ps*2))]++
 	}
-	t.distinctGames += len(b.tasks)
+	t.g.distinctGames += len(b.tasks)
 	return pairScore, nil
 }
 
@@ -259,9 +259,9 @@ func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
 // of this generation) plays Games more on new openings. It sets each genome's Stats and
 // Round; fitness is 1 − score.
 func (t *Tuner) playGeneration() error {
-	t.openings, t.gameResults, t.gamesTime, t.distinctGames = nil, nil, 0, 0
-	if t.tuningOpenings == nil {
-		t.tuningOpenings = map[string]bool{}
+	t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.distinctGames = nil, nil, 0, 0
+	if t.draws.tuningOpenings == nil {
+		t.draws.tuningOpenings = map[string]bool{}
 	}
 	refs, err := t.references()
 	if err != nil {
@@ -272,15 +272,15 @@ func (t *Tuner) playGeneration() error {
 		spec := t.cfg.OpponentSpec(argv)
 		refs = append(refs, opponent{id: spec.Name(), ext: spec})
 	}
-	t.refs = refs
-	t.opponents = nil
+	t.g.refs = refs
+	t.g.opponents = nil
 	for _, o := range refs {
-		t.opponents = append(t.opponents, o.id)
+		t.g.opponents = append(t.g.opponents, o.id)
 	}
-	players := make([]int, len(t.current))
+	players := make([]int, len(t.g.current))
 	for i := range players {
 		players[i] = i
-		t.current[i].Stats, t.current[i].Round = genomes.Stats{}, 0
+		t.g.current[i].Stats, t.g.current[i].Round = genomes.Stats{}, 0
 	}
 	pairs := t.cfg.Games / 2
 	for round := 0; ; round++ {
@@ -296,14 +296,14 @@ func (t *Tuner) playGeneration() error {
 			return err
 		}
 		for _, i := range players {
-			t.current[i].Round = round
+			t.g.current[i].Round = round
 		}
 		if round == t.cfg.RaceRounds || len(players) <= 1 {
 			break
 		}
 		// The better half goes on: by score, then ID (a total order).
 		sort.SliceStable(players, func(a, b int) bool {
-			ga, gb := t.current[players[a]], t.current[players[b]]
+			ga, gb := t.g.current[players[a]], t.g.current[players[b]]
 			if sa, sb := ga.Stats.Score(), gb.Stats.Score(); sa != sb {
 				return sa > sb
 			}
@@ -321,15 +321,15 @@ func (t *Tuner) playGeneration() error {
 // generation as games of round (AdmissionRound or DefenceRound).
 func (t *Tuner) playAgainst(g *genomes.Genome, opp opponent, first, n, round int, label string) (stats.Result, []float64, error) {
 	cand := &genomes.Genome{Layout: t.layout, X: g.X, ID: g.ID}
-	savedCur, savedRefs := t.current, t.refs
-	t.current, t.refs = []*genomes.Genome{cand}, []opponent{opp}
+	savedCur, savedRefs := t.g.current, t.g.refs
+	t.g.current, t.g.refs = []*genomes.Genome{cand}, []opponent{opp}
 	var b batch
 	err := t.schedule(&b, []int{0}, first, n, round)
 	var pairs map[[2]int]float64
 	if err == nil {
 		pairs, err = t.play(&b, label)
 	}
-	t.current, t.refs = savedCur, savedRefs
+	t.g.current, t.g.refs = savedCur, savedRefs
 	if err != nil {
 		return stats.Result{}, nil, err
 	}

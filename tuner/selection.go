@@ -199,8 +199,8 @@ func (model) Validate() error { return nil }
 // from the generation's own stream.
 func (m model) Apply(pop *eaopt.Population) error {
 	t := m.t
-	t.genStart = time.Now()
-	rng := t.rngV1(t.gen, streamGA)
+	t.g.genStart = time.Now()
+	rng := t.rngV1(t.g.gen, streamGA)
 	pop.RNG = rng
 	old := pop.Individuals
 	sortIndividuals(old)
@@ -209,7 +209,7 @@ func (m model) Apply(pop *eaopt.Population) error {
 	for i := 0; i < t.cfg.Elite && i < n; i++ {
 		next = append(next, old[i].Genome.Clone().(*genomes.Genome))
 	}
-	t.born = nil
+	t.g.born = nil
 	k := max(1, min(t.cfg.Tournament, n-1))
 	slot := len(next)
 	for len(next) < n {
@@ -228,10 +228,10 @@ func (m model) Apply(pop *eaopt.Population) error {
 			if rng.Float64() < t.cfg.MutationRate {
 				kid.Mutate(rng)
 			}
-			kid.ID, kid.Born = genomes.IndividualID(t.runID, t.gen, slot), t.gen
+			kid.ID, kid.Born = genomes.IndividualID(t.saving.runID, t.g.gen, slot), t.g.gen
 			slot++
 			next = append(next, kid)
-			t.born = append(t.born, kid)
+			t.g.born = append(t.g.born, kid)
 		}
 	}
 	for _, g := range next {
@@ -241,8 +241,8 @@ func (m model) Apply(pop *eaopt.Population) error {
 	for i, g := range next {
 		pop.Individuals[i] = eaopt.Individual{Genome: g, Fitness: math.Inf(1), ID: g.ID}
 	}
-	t.current = next
-	t.evaluated = false
+	t.g.current = next
+	t.g.evaluated = false
 	return nil
 }
 
@@ -251,22 +251,22 @@ func (m model) Apply(pop *eaopt.Population) error {
 // test (nil when none was needed: the winner is the baseline, the champion itself, or was
 // tested before).
 func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
-	if t.cfg.AdmitGames == 0 || winner.Op == genomes.OpBaseline || t.tested[winner.ID] {
+	if t.cfg.AdmitGames == 0 || winner.Op == genomes.OpBaseline || t.hall.tested[winner.ID] {
 		return nil, nil
 	}
 	var reigning *HallOfFamer
-	if len(t.hof) > 0 {
-		reigning = &t.hof[len(t.hof)-1]
+	if len(t.hall.hof) > 0 {
+		reigning = &t.hall.hof[len(t.hall.hof)-1]
 	}
 	if reigning != nil && fmt.Sprint(reigning.Genes) == fmt.Sprint(winner.X) {
 		return nil, nil
 	}
-	t.tested[winner.ID] = true
+	t.hall.tested[winner.ID] = true
 	base, err := t.baselineRef()
 	if err != nil {
 		return nil, err
 	}
-	a := &Admission{Candidate: winner.ID, Opponent: "baseline", Generation: t.gen}
+	a := &Admission{Candidate: winner.ID, Opponent: "baseline", Generation: t.g.gen}
 	n := t.cfg.AdmitGames / 2
 	first, err := t.drawOpenings(n, streamAdmit)
 	if err != nil {
@@ -304,12 +304,12 @@ func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
 		reigning.Stats = reigning.Stats.Add(genomes.Stats{Wins: hres.Wins, Draws: hres.Draws, Losses: hres.Losses, Penta: hres.Penta})
 	}
 	judge(a, cpairs, hpairs, t.cfg.AdmitZ)
-	t.summary.Tests++
-	if c := t.summary.Closest; c == nil || a.LowerBound(t.cfg.AdmitZ) > c.LowerBound(t.cfg.AdmitZ) {
-		t.summary.Closest = a
+	t.rep.summary.Tests++
+	if c := t.rep.summary.Closest; c == nil || a.LowerBound(t.cfg.AdmitZ) > c.LowerBound(t.cfg.AdmitZ) {
+		t.rep.summary.Closest = a
 	}
 	if a.Admitted {
-		t.hof = append(t.hof, HallOfFamer{ID: winner.ID, Generation: t.gen, Genes: append([]float64(nil), winner.X...)})
+		t.hall.hof = append(t.hall.hof, HallOfFamer{ID: winner.ID, Generation: t.g.gen, Genes: append([]float64(nil), winner.X...)})
 	}
 	return a, nil
 }
@@ -322,8 +322,8 @@ func (t *Tuner) references() ([]opponent, error) {
 		return nil, err
 	}
 	pool := []opponent{base}
-	from := max(0, len(t.hof)-t.cfg.Champions)
-	for _, h := range t.hof[from:] {
+	from := max(0, len(t.hall.hof)-t.cfg.Champions)
+	for _, h := range t.hall.hof[from:] {
 		w, ext, err := t.side(h.Genes)
 		if err != nil {
 			return nil, fmt.Errorf("hall of fame %s: %w", h.ID, err)

@@ -245,11 +245,11 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 	if t.cfg.Method != MethodSPSA || t.cfg.TimeBudget == "" {
 		return Calibration{}, fmt.Errorf("calibrate: only an SPSA run with a time budget is calibrated")
 	}
-	saved, savedCtx := t.tuningOpenings, t.ctx
-	t.tuningOpenings, t.ctx = map[string]bool{}, ctx
+	saved, savedCtx := t.draws.tuningOpenings, t.ctx
+	t.draws.tuningOpenings, t.ctx = map[string]bool{}, ctx
 	defer func() {
-		t.tuningOpenings, t.ctx = saved, savedCtx
-		t.openings, t.gameResults, t.gamesTime, t.distinctGames = nil, nil, 0, 0
+		t.draws.tuningOpenings, t.ctx = saved, savedCtx
+		t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.distinctGames = nil, nil, 0, 0
 	}()
 	p := t.cfg.SPSAParams()
 	// θ0 ± c_end·Δ_0: games like the first step's (a genome never plays itself).
@@ -274,7 +274,7 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 			return Calibration{}, err
 		}
 	}
-	c := Calibration{Games: t.distinctGames, Time: time.Since(start)}
+	c := Calibration{Games: t.g.distinctGames, Time: time.Since(start)}
 	rest := t.cfg.Budget() - c.Time
 	c.BudgetGames = max(2*p.Pairs, int(float64(c.Games)/c.Time.Seconds()*rest.Seconds()))
 	t.calibration = &c
@@ -286,19 +286,19 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 // generation k−1.
 func (t *Tuner) thetaID(k int) string {
 	if k == 0 {
-		return genomes.IndividualID(t.runID, 0, 3)
+		return genomes.IndividualID(t.saving.runID, 0, 3)
 	}
-	return genomes.IndividualID(t.runID, k-1, 0)
+	return genomes.IndividualID(t.saving.runID, k-1, 0)
 }
 
 // runSPSA runs SPSA steps from step `from` with θ (SPSA coordinates) until the budget,
 // the generations or ctx end, then the verification.
 func (t *Tuner) runSPSA(ctx context.Context, runID int64, from int, u []float64) (Summary, error) {
-	t.start = time.Now()
-	t.runID, t.summary.RunID = runID, runID
-	t.summary.BudgetGames = t.cfg.BudgetGames
-	if t.tuningOpenings == nil {
-		t.tuningOpenings = map[string]bool{}
+	t.rep.start = time.Now()
+	t.saving.runID, t.rep.summary.RunID = runID, runID
+	t.rep.summary.BudgetGames = t.cfg.BudgetGames
+	if t.draws.tuningOpenings == nil {
+		t.draws.tuningOpenings = map[string]bool{}
 	}
 	p := t.cfg.SPSAParams()
 	var err error
@@ -309,7 +309,7 @@ func (t *Tuner) runSPSA(ctx context.Context, runID int64, from int, u []float64)
 		if err = ctx.Err(); err != nil {
 			break
 		}
-		t.gen = k
+		t.g.gen = k
 		if err = t.playStep(k, u, p.Pairs); err != nil {
 			break
 		}
@@ -317,7 +317,7 @@ func (t *Tuner) runSPSA(ctx context.Context, runID int64, from int, u []float64)
 	if serr := t.waitSave(); err == nil {
 		err = serr
 	}
-	t.summary.Wall = t.elapsed()
+	t.rep.summary.Wall = t.elapsed()
 	if err == nil {
 		err = t.verifyAll()
 	}
@@ -326,8 +326,8 @@ func (t *Tuner) runSPSA(ctx context.Context, runID int64, from int, u []float64)
 
 // playStep plays step k around θ = u, saves it as generation k, and moves u to θ_{k+1}.
 func (t *Tuner) playStep(k int, u []float64, pairs int) error {
-	t.genStart = time.Now()
-	t.openings, t.gameResults, t.gamesTime, t.distinctGames = nil, nil, 0, 0
+	t.g.genStart = time.Now()
+	t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.distinctGames = nil, nil, 0, 0
 	ck, _ := t.spsaGains(k)
 	d := t.spsaDelta(k)
 	plus, minus := append([]float64(nil), u...), append([]float64(nil), u...)
@@ -336,8 +336,8 @@ func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 		minus[i] -= ck * d[i]
 	}
 	parent := t.thetaID(k)
-	gp := &genomes.Genome{Layout: t.layout, X: t.fromTheta(plus), ID: genomes.IndividualID(t.runID, k, 1), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
-	gm := &genomes.Genome{Layout: t.layout, X: t.fromTheta(minus), ID: genomes.IndividualID(t.runID, k, 2), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}
+	gp := &genomes.Genome{Layout: t.layout, X: t.fromTheta(plus), ID: genomes.IndividualID(t.saving.runID, k, 1), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
+	gm := &genomes.Genome{Layout: t.layout, X: t.fromTheta(minus), ID: genomes.IndividualID(t.saving.runID, k, 2), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}
 	first, err := t.drawOpenings(pairs, streamOpenings)
 	if err != nil {
 		return err
@@ -346,7 +346,7 @@ func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 	if err != nil {
 		return fmt.Errorf("step %d: θ−: %w", k, err)
 	}
-	t.opponents = []string{gm.ID}
+	t.g.opponents = []string{gm.ID}
 	res, _, err := t.playAgainst(gp, opponent{id: gm.ID, w: wm, x: gm.X, ext: ext}, first, pairs, 0, fmt.Sprintf("step %d", k))
 	if err != nil {
 		return err
@@ -357,10 +357,10 @@ func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 		gm.Stats.Penta[4-j] = n
 	}
 	t.spsaStep(u, k, res.Wins-res.Losses)
-	next := &genomes.Genome{Layout: t.layout, X: t.fromTheta(u), ID: genomes.IndividualID(t.runID, k, 0), Op: OpSPSA, Parents: []string{parent}, Born: k}
-	t.summary.Best, t.summary.BestGenes, t.summary.BestScore = next.ID, append([]float64(nil), next.X...), 0.5
-	rec := GenerationRecord{RunID: t.runID, Generation: k, Games: t.distinctGames, GamesTime: t.gamesTime,
-		Opponents: []string{gm.ID}, Openings: t.openings, GameResults: t.gameResults, Best: next.ID, Champion: next.ID}
+	next := &genomes.Genome{Layout: t.layout, X: t.fromTheta(u), ID: genomes.IndividualID(t.saving.runID, k, 0), Op: OpSPSA, Parents: []string{parent}, Born: k}
+	t.rep.summary.Best, t.rep.summary.BestGenes, t.rep.summary.BestScore = next.ID, append([]float64(nil), next.X...), 0.5
+	rec := GenerationRecord{RunID: t.saving.runID, Generation: k, Games: t.g.distinctGames, GamesTime: t.g.gamesTime,
+		Opponents: []string{gm.ID}, Openings: t.g.openings, GameResults: t.g.gameResults, Best: next.ID, Champion: next.ID}
 	if k == 0 {
 		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: t.layout.Named(t.layout.Defaults())})
 	}
@@ -372,12 +372,12 @@ func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 	rec.FitMin, rec.FitMax = math.Min(fits[1], fits[2]), math.Max(fits[1], fits[2])
 	rec.FitMean, rec.FitStd = 0.5, math.Abs(fits[1]-0.5)
 	rec.Diversity = t.layout.Distance(gp.X, gm.X)
-	rec.Duration, rec.Elapsed = time.Since(t.genStart), t.elapsed()
-	t.summary.Generations = k + 1
-	t.summary.Games += t.distinctGames
-	t.summary.GameRecords += len(rec.GameResults)
-	t.summary.GamesTime += t.gamesTime
-	ev := t.event(Event{GenDone: true, GamesDone: t.distinctGames, GamesTotal: t.distinctGames, BestScore: gp.Stats.Score(), MeanScore: 0.5,
+	rec.Duration, rec.Elapsed = time.Since(t.g.genStart), t.elapsed()
+	t.rep.summary.Generations = k + 1
+	t.rep.summary.Games += t.g.distinctGames
+	t.rep.summary.GameRecords += len(rec.GameResults)
+	t.rep.summary.GamesTime += t.g.gamesTime
+	ev := t.event(Event{GenDone: true, GamesDone: t.g.distinctGames, GamesTotal: t.g.distinctGames, BestScore: gp.Stats.Score(), MeanScore: 0.5,
 		Best: gp.ID, Champion: next.ID})
 	return t.saveBehind(rec, ev)
 }
@@ -400,7 +400,7 @@ func (t *Tuner) saveBehind(rec GenerationRecord, ev Event) error {
 		return err
 	}
 	p := &pendingSave{gen: rec.Generation, done: make(chan struct{})}
-	t.pending = p
+	t.saving.pending = p
 	ctx := context.WithoutCancel(t.ctx)
 	go func() {
 		defer close(p.done)
@@ -414,14 +414,14 @@ func (t *Tuner) saveBehind(rec GenerationRecord, ev Event) error {
 // waitSave waits for the step being written; after an error the summary counts only the
 // steps saved before it.
 func (t *Tuner) waitSave() error {
-	p := t.pending
+	p := t.saving.pending
 	if p == nil {
 		return nil
 	}
 	<-p.done
-	t.pending = nil
+	t.saving.pending = nil
 	if p.err != nil {
-		t.summary.Generations = p.gen
+		t.rep.summary.Generations = p.gen
 		return p.err
 	}
 	return nil
@@ -434,20 +434,20 @@ func (t *Tuner) resumeSPSA(ctx context.Context, st ResumeState) (Summary, error)
 	if len(st.StepResults) != st.LastGeneration+1 {
 		return Summary{}, fmt.Errorf("resume: %d SPSA step results for %d saved steps", len(st.StepResults), st.LastGeneration+1)
 	}
-	t.runID = st.RunID
+	t.saving.runID = st.RunID
 	u := t.toTheta(t.layout.Defaults())
 	for k, r := range st.StepResults {
 		t.spsaStep(u, k, r)
 	}
-	t.tuningOpenings = map[string]bool{}
+	t.draws.tuningOpenings = map[string]bool{}
 	for _, o := range st.Openings {
-		t.tuningOpenings[Key(o)] = true
+		t.draws.tuningOpenings[Key(o)] = true
 	}
-	t.elapsedBefore = st.Elapsed
-	t.summary.Generations = st.LastGeneration + 1
-	t.summary.Games, t.summary.GameRecords, t.summary.GamesTime = st.Games, st.GameRecords, st.GamesTime
+	t.rep.elapsedBefore = st.Elapsed
+	t.rep.summary.Generations = st.LastGeneration + 1
+	t.rep.summary.Games, t.rep.summary.GameRecords, t.rep.summary.GamesTime = st.Games, st.GameRecords, st.GamesTime
 	if st.LastGeneration >= 0 {
-		t.summary.Best, t.summary.BestGenes, t.summary.BestScore = genomes.IndividualID(st.RunID, st.LastGeneration, 0), t.fromTheta(u), 0.5
+		t.rep.summary.Best, t.rep.summary.BestGenes, t.rep.summary.BestScore = genomes.IndividualID(st.RunID, st.LastGeneration, 0), t.fromTheta(u), 0.5
 	}
 	return t.runSPSA(ctx, st.RunID, st.LastGeneration+1, u)
 }

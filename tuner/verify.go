@@ -105,7 +105,7 @@ func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int,
 // verifyChampion plays the run's champion against the paper's weights on held-out
 // openings drawn from seed, with setup's limits.
 func (t *Tuner) verifyChampion(setup GameSetup, seed int64, games int, sprt *stats.SPRT) (Verification, error) {
-	champ, champExt, err := t.side(t.summary.BestGenes)
+	champ, champExt, err := t.side(t.rep.summary.BestGenes)
 	if err != nil {
 		return Verification{}, err
 	}
@@ -113,10 +113,10 @@ func (t *Tuner) verifyChampion(setup GameSetup, seed int64, games int, sprt *sta
 	if err != nil {
 		return Verification{}, err
 	}
-	t.report(Event{Verifying: true, GamesTotal: games, Champion: t.summary.Best, VerifyDepth: setup.Limits.Depth})
-	return Verify(t.ctx, VerifyConfig{Setup: setup, Champion: champ, ChampionID: t.summary.Best, Games: games,
+	t.report(Event{Verifying: true, GamesTotal: games, Champion: t.rep.summary.Best, VerifyDepth: setup.Limits.Depth})
+	return Verify(t.ctx, VerifyConfig{Setup: setup, Champion: champ, ChampionID: t.rep.summary.Best, Games: games,
 		ChampionExt: champExt, BaselineExt: base.ext,
-		OpeningSpec: t.cfg.VerifyOpenings, OpeningList: t.cfg.VerifyOpeningList, Exclude: t.tuningOpenings, Seed: seed, SPRT: sprt, Workers: t.cfg.Workers},
+		OpeningSpec: t.cfg.VerifyOpenings, OpeningList: t.cfg.VerifyOpeningList, Exclude: t.draws.tuningOpenings, Seed: seed, SPRT: sprt, Workers: t.cfg.Workers},
 		func(done, total int, _ stats.Result) {
 			t.report(Event{Verifying: true, GamesDone: done, GamesTotal: total})
 		})
@@ -125,13 +125,13 @@ func (t *Tuner) verifyChampion(setup GameSetup, seed int64, games int, sprt *sta
 // championIsBaseline reports whether the champion's genes are the baseline's (the paper's
 // weights or the layout's defaults): a match against them would measure nothing.
 func (t *Tuner) championIsBaseline() bool {
-	return fmt.Sprint(t.summary.BestGenes) == fmt.Sprint(t.layout.Defaults())
+	return fmt.Sprint(t.rep.summary.BestGenes) == fmt.Sprint(t.layout.Defaults())
 }
 
 // unmeasured is the verification of a champion that is the baseline: no games, stored
 // so that every reader shows "not measured" (NULL), never a measured Elo of 0.
 func (t *Tuner) unmeasured(lim engine.Limits) Verification {
-	return Verification{Champion: t.summary.Best, Opponent: "baseline", Openings: "none: the champion is the baseline", Limits: lim, Baseline: true}
+	return Verification{Champion: t.rep.summary.Best, Opponent: "baseline", Openings: "none: the champion is the baseline", Limits: lim, Baseline: true}
 }
 
 // checkpoint plays the held-out check of the current champion (VerifyGames games, no
@@ -143,10 +143,10 @@ func (t *Tuner) checkpoint() (*Verification, error) {
 		v = t.unmeasured(t.setup.Limits)
 	} else {
 		var err error
-		if v, err = t.verifyChampion(t.setup, int64(mix(uint64(t.cfg.Seed)^mix(uint64(t.gen)<<8|streamCheck))>>1), t.cfg.VerifyGames, nil); err != nil {
+		if v, err = t.verifyChampion(t.setup, int64(mix(uint64(t.cfg.Seed)^mix(uint64(t.g.gen)<<8|streamCheck))>>1), t.cfg.VerifyGames, nil); err != nil {
 			return nil, fmt.Errorf("checkpoint: %w", err)
 		}
 	}
-	v.Generation, v.Elapsed = t.gen, t.elapsed()
+	v.Generation, v.Elapsed = t.g.gen, t.elapsed()
 	return &v, nil
 }

@@ -1,0 +1,64 @@
+package tuner
+
+import (
+	randv2 "math/rand/v2"
+	"sync"
+	"time"
+
+	"evotune/genomes"
+)
+
+// generation is the generation in progress (an SPSA step is one): its individuals and the
+// games they played. Scheduling (schedule.go) fills it, the GA's callbacks and selection
+// (selection.go) read it, saving (save.go) writes it out and starts the next.
+type generation struct {
+	gen       int               // its number, from 0
+	slot      int               // the next individual eaopt asks to evaluate
+	current   []*genomes.Genome // its individuals, in eaopt's order
+	born      []*genomes.Genome // the individuals born in it (saved with it)
+	evaluated bool              // its individuals have played (eaopt evaluates once)
+	genStart  time.Time         // when it started
+
+	gameResults   []GameResult  // its games, saved with it
+	openings      [][]string    // its opening pairs, in the order drawn
+	refs          []opponent    // the reference opponents its individuals play
+	opponents     []string      // their IDs, saved with it
+	gamesTime     time.Duration // its time in games (the pool's wall time)
+	distinctGames int           // its distinct games (a deterministic pair played once counts once)
+}
+
+// hallOfFame is selection's record: the members in order of admission and every individual
+// tested for admission (selection.go).
+type hallOfFame struct {
+	hof    []HallOfFamer
+	tested map[string]bool
+}
+
+// openingDraws is scheduling's store of openings: draws made ahead of time (drawNext), the
+// openings tuning used (held out of the verification) and the GA's first population's
+// random stream.
+type openingDraws struct {
+	ahead          map[drawKey]*openingDraw
+	tuningOpenings map[string]bool
+	initRNG        *randv2.Rand
+}
+
+// saving is the store's side of the run: its ID, the SPSA step being written behind the
+// games (saveBehind), whether the next generation was saved before a resume, and the
+// first error of a save.
+type saving struct {
+	runID    int64
+	pending  *pendingSave
+	skipSave bool // the first Callback of a resumed run re-reports a saved generation
+	err      error
+}
+
+// report is what the run tells: the progress events (one at a time, under progMu), the
+// wall clock across sessions and the summary the run returns.
+type report struct {
+	progMu        sync.Mutex
+	start         time.Time
+	elapsedBefore time.Duration // wall time of earlier sessions of a resumed run
+	last          Event
+	summary       Summary
+}
