@@ -5,10 +5,14 @@
 // hall of fame with statistical admission, selection.go), every generation saved through
 // a Store in one transaction.
 //
-// Files by concern: run.go (a run's life: start, resume, budget, finish), schedule.go
-// (which games a generation plays and how their results are counted), selection.go
-// (racing, the GA model, the hall of fame), records.go (what is saved), verify.go and
-// match.go (held-out matches), openings.go, pool.go (the worker pool).
+// Files by concern: config.go (a run's configuration) and plan.go (the configuration
+// resolved once: Plan), run.go (a run's life: start, resume, budget, finish), state.go
+// (the run's state grouped by owner), schedule.go (which games a generation plays and how
+// their results are counted), selection.go (racing, the GA model, the hall of fame),
+// spsa.go (the SPSA method), save.go and records.go (what is saved, through Store),
+// verify.go and match.go (held-out matches), openings.go, pool.go (the worker pool),
+// subject.go (the subject: a built-in engine or an outside one). Package runstore is the
+// SQLite side of Store and reads stored runs back.
 //
 // Reproducibility: all randomness derives from the run's seed and the generation number
 // (openings, the initial population, selection, crossover, mutation), games are searched

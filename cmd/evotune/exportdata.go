@@ -71,14 +71,11 @@ func runExportData(ctx context.Context, o exportDataOpts, arg string, out io.Wri
 	if !known {
 		return fmt.Errorf("--table %q: want one of %s", o.table, strings.Join(exportTables, ", "))
 	}
-	d, err := openRO(ctx, o.dbPath)
+	d, _, err := openRunRO(ctx, o.dbPath, runID)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	if _, err := d.Run(ctx, runID); err != nil {
-		return err
-	}
 	rows, err := exportRows(ctx, d, runID, o.table)
 	if err != nil {
 		return err

@@ -56,15 +56,11 @@ func runExportGames(ctx context.Context, o exportGamesOpts, arg string, out io.W
 	if o.out == "" {
 		return fmt.Errorf("--out: name the directory to write the records to")
 	}
-	d, err := openRO(ctx, o.dbPath)
+	d, run, err := openRunRO(ctx, o.dbPath, runID)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	run, err := d.Run(ctx, runID)
-	if err != nil {
-		return err
-	}
 	cfg, err := runConfig(run)
 	if err != nil {
 		return err

@@ -35,6 +35,21 @@ func openRO(ctx context.Context, path string) (*db.DB, error) {
 	return db.OpenReadOnly(ctx, path)
 }
 
+// openRunRO opens the database at path read-only and reads run runID; the caller closes
+// the database (closed here on error).
+func openRunRO(ctx context.Context, path string, runID int64) (*db.DB, db.Run, error) {
+	d, err := openRO(ctx, path)
+	if err != nil {
+		return nil, db.Run{}, err
+	}
+	run, err := d.Run(ctx, runID)
+	if err != nil {
+		d.Close()
+		return nil, db.Run{}, err
+	}
+	return d, run, nil
+}
+
 func parseRunID(s string) (int64, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n <= 0 {
@@ -152,15 +167,11 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 	if err != nil {
 		return err
 	}
-	d, err := openRO(ctx, o.dbPath)
+	d, run, err := openRunRO(ctx, o.dbPath, id)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	run, err := d.Run(ctx, id)
-	if err != nil {
-		return err
-	}
 	views, err := loadGenerations(ctx, d, id)
 	if err != nil {
 		return err
@@ -481,15 +492,11 @@ func runExport(ctx context.Context, o exportOpts, arg string, out io.Writer) err
 	if o.out == "" {
 		return errors.New("--out is required (a file name, or - for standard output)")
 	}
-	d, err := openRO(ctx, o.dbPath)
+	d, run, err := openRunRO(ctx, o.dbPath, runID)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	run, err := d.Run(ctx, runID)
-	if err != nil {
-		return err
-	}
 	ex, err := runstore.Export(ctx, d, run, o.individual, "evotune "+version)
 	if err != nil {
 		return err
