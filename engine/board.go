@@ -53,3 +53,63 @@ func DrawBoard(n int, firstFile byte, at func(x, row int) byte) string {
 	sb.WriteByte('\n')
 	return sb.String()
 }
+
+// Position is what a game's position offers PositionBoard: its state and its moves M
+// parsed from the game's notation, checked and made (engine/<game>/board.go).
+type Position[M any] interface {
+	// Size is the board side.
+	Size() int
+	// ToMove is the side to move.
+	ToMove() Color
+	// Ply is the number of moves played.
+	Ply() int
+	// Key is the Zobrist key.
+	Key() uint64
+	// String draws the position.
+	String() string
+	// ParseMove reads a move in the game's notation; the error names a malformed move.
+	ParseMove(s string) (M, error)
+	// Legal returns nil for a legal move, else an error naming why it is not.
+	Legal(m M) error
+	// Make plays a legal move.
+	Make(m M)
+}
+
+// PositionBoard is the part of engine.Board the three games share: a position and the
+// moves played (MoveLog, engine.Historian). A game's Board embeds it and adds Game,
+// Outcome and Clone (and its own Play where a move does more, as Gomoku's renju foul).
+type PositionBoard[P Position[M], M any] struct {
+	// Pos is the position (the game's Board owns it; its searches copy it).
+	Pos P
+	MoveLog
+}
+
+// Size returns the board side.
+func (b *PositionBoard[P, M]) Size() int { return b.Pos.Size() }
+
+// ToMove returns the side to move.
+func (b *PositionBoard[P, M]) ToMove() Color { return b.Pos.ToMove() }
+
+// Ply returns the number of moves played.
+func (b *PositionBoard[P, M]) Ply() int { return b.Pos.Ply() }
+
+// Key returns the Zobrist key.
+func (b *PositionBoard[P, M]) Key() uint64 { return b.Pos.Key() }
+
+// String draws the board.
+func (b *PositionBoard[P, M]) String() string { return b.Pos.String() }
+
+// Play parses, checks and plays a move in the game's notation and records it; the board is
+// unchanged on error (the error is ParseMove's or Legal's).
+func (b *PositionBoard[P, M]) Play(s string) error {
+	m, err := b.Pos.ParseMove(s)
+	if err != nil {
+		return err
+	}
+	if err := b.Pos.Legal(m); err != nil {
+		return err
+	}
+	b.Pos.Make(m)
+	b.Record(s)
+	return nil
+}

@@ -131,7 +131,7 @@ func TestNotationAndLegality(t *testing.T) {
 	if err := b.Play("0 6 1 6 1 2"); err != nil {
 		t.Fatal(err)
 	}
-	p := b.(*Board).pos
+	p := b.(*Board).Pos
 	if p.cells[p.fromXY(1, 2)] != arrow || p.cells[p.fromXY(1, 6)] != white {
 		t.Fatal("Botzone move not applied where expected")
 	}

@@ -112,7 +112,7 @@ func (Game) NewBoard(size int) (engine.Board, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Board{pos: p}, nil
+	return &Board{engine.PositionBoard[*Position, Move]{Pos: p}}, nil
 }
 
 // DefaultWeights returns the paper's fit.
@@ -167,7 +167,7 @@ func (Game) NewPlayer(w engine.Weights, lim engine.Limits) (engine.Player, error
 
 // RandomMove returns a uniformly chosen legal move, or "" if there is none.
 func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
-	p := b.(*Board).pos
+	p := b.(*Board).Pos
 	moves := p.AppendMoves(nil)
 	if len(moves) == 0 {
 		return ""
@@ -177,54 +177,26 @@ func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
 
 // Board is the engine.Board of the Amazons.
 type Board struct {
-	pos            *Position
-	engine.MoveLog // the moves played, in the game's notation (engine.Historian)
+	engine.PositionBoard[*Position, Move] // the position and the moves played
 }
 
 // Position returns the underlying position (shared).
-func (b *Board) Position() *Position { return b.pos }
+func (b *Board) Position() *Position { return b.Pos }
 
 // Game returns "amazons".
 func (b *Board) Game() string { return Name }
 
-// Size returns the board side.
-func (b *Board) Size() int { return b.pos.n }
-
-// ToMove returns the side to move.
-func (b *Board) ToMove() engine.Color { return b.pos.stm }
-
-// Ply returns the number of moves played.
-func (b *Board) Ply() int { return b.pos.ply }
-
-// Key returns the Zobrist key.
-func (b *Board) Key() uint64 { return b.pos.key }
-
-// String draws the board.
-func (b *Board) String() string { return b.pos.String() }
-
 // Clone returns an independent copy.
-func (b *Board) Clone() engine.Board { return &Board{pos: b.pos.Clone(), MoveLog: b.CloneLog()} }
-
-// Play parses and plays a move; the board is unchanged on error.
-func (b *Board) Play(s string) error {
-	m, err := b.pos.ParseMove(s)
-	if err != nil {
-		return err
-	}
-	if err := b.pos.Legal(m); err != nil {
-		return err
-	}
-	b.pos.Make(m)
-	b.Record(s)
-	return nil
+func (b *Board) Clone() engine.Board {
+	return &Board{engine.PositionBoard[*Position, Move]{Pos: b.Pos.Clone(), MoveLog: b.CloneLog()}}
 }
 
 // Outcome reports a side to move that cannot move (it loses).
 func (b *Board) Outcome() engine.Outcome {
-	if b.pos.HasMove() {
+	if b.Pos.HasMove() {
 		return engine.Ongoing
 	}
-	if b.pos.stm == engine.Black {
+	if b.Pos.stm == engine.Black {
 		return engine.WhiteWins
 	}
 	return engine.BlackWins
@@ -250,12 +222,12 @@ func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.Sear
 	if !ok {
 		return "", engine.SearchStats{}, fmt.Errorf("amazons: board of %s", b.Game())
 	}
-	return search.Answer(pl.Search(ctx, ab.pos), ab.pos.MoveString)
+	return search.Answer(pl.Search(ctx, ab.Pos), ab.Pos.MoveString)
 }
 
 // Perft counts the legal move tree of b to depth plies.
 func (Game) Perft(b engine.Board, depth int) int64 {
-	return b.(*Board).pos.Clone().Perft(depth)
+	return b.(*Board).Pos.Clone().Perft(depth)
 }
 
 // BenchSuite is four positions (start, after 2, 6 and 12 plies of a fixed game, on 10×10
@@ -306,11 +278,11 @@ func (b *Board) BotzoneFields() int { return 6 }
 // BotzoneMove writes move m ("d1-d7/g7") as Botzone's six numbers; the error names a move
 // that does not parse.
 func (b *Board) BotzoneMove(m string) (string, error) {
-	mv, err := b.pos.ParseMove(m)
+	mv, err := b.Pos.ParseMove(m)
 	if err != nil {
 		return "", err
 	}
-	return b.pos.BotzoneString(mv), nil
+	return b.Pos.BotzoneString(mv), nil
 }
 
 // ParseBotzoneMove reads Botzone's six numbers as a move in evotune's notation
@@ -320,11 +292,11 @@ func (b *Board) ParseBotzoneMove(s string) (string, error) {
 	if len(strings.Fields(s)) != 6 {
 		return "", fmt.Errorf("move %q: want six numbers x0 y0 x1 y1 x2 y2", s)
 	}
-	mv, err := b.pos.ParseMove(s)
+	mv, err := b.Pos.ParseMove(s)
 	if err != nil {
 		return "", err
 	}
-	return b.pos.MoveString(mv), nil
+	return b.Pos.MoveString(mv), nil
 }
 
 // SetLimits changes the search limits of the next moves and keeps the transposition table

@@ -48,7 +48,7 @@ func BenchNinthMove(ctx context.Context, scan Scan, depth, width int) (ScanResul
 	if err != nil {
 		return ScanResult{}, err
 	}
-	res := pl.Search(ctx, b.(*Board).pos)
+	res := pl.Search(ctx, b.(*Board).Pos)
 	if err := ctx.Err(); err != nil {
 		return ScanResult{}, err
 	}

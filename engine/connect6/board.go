@@ -202,6 +202,12 @@ func (p *Position) CopyFrom(q *Position) {
 	p.SetTables(p.tab)
 }
 
+// Size returns 19 (engine.Position).
+func (p *Position) Size() int { return Size }
+
+// ParseMove reads a move in evotune's notation (the package's ParseMove; engine.Position).
+func (p *Position) ParseMove(s string) (Move, error) { return ParseMove(s) }
+
 // ToMove returns the side to move.
 func (p *Position) ToMove() engine.Color { return p.stm }
 

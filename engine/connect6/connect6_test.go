@@ -25,7 +25,7 @@ func randomPosition(rng *rand.Rand, n int) (*Position, []Move) {
 }
 
 func randomMove(p *Position, rng *rand.Rand) Move {
-	b := &Board{pos: p}
+	b := &Board{PositionBoard: engine.PositionBoard[*Position, Move]{Pos: p}}
 	m, err := ParseMove(Game{}.RandomMove(b, rng))
 	if err != nil {
 		panic(err)
@@ -200,7 +200,7 @@ func TestForcedWinAndBlock(t *testing.T) {
 	// White to move has four in row 5 (open both ends) → must win at once; Black
 	// threatens nothing comparable.
 	mustPlay(t, b, "J10", "A5B5", "J12J14", "C5D5", "K3L3")
-	p := b.(*Board).pos
+	p := b.(*Board).Pos
 	moves := p.GenMoves(nil)
 	if len(moves) != 1 {
 		t.Fatalf("%d moves with a win available, want 1", len(moves))
@@ -214,7 +214,7 @@ func TestForcedWinAndBlock(t *testing.T) {
 	// Black to move faces White's four: every generated move must block it.
 	b2, _ := Game{}.NewBoard(0)
 	mustPlay(t, b2, "J10", "A5B5", "J12J14", "C5D5")
-	p2 := b2.(*Board).pos
+	p2 := b2.(*Board).Pos
 	for _, sm := range p2.GenMoves(nil) {
 		p2.Make(sm.Move)
 		if r := openThreat(p2, engine.White); r >= 0 {

@@ -80,7 +80,7 @@ func (Game) NewBoard(size int) (engine.Board, error) {
 	if size != 0 && size != Size {
 		return nil, fmt.Errorf("connect6: board size %d is not supported (only 19)", size)
 	}
-	return &Board{pos: NewPosition(DefaultWeights().Tables())}, nil
+	return &Board{engine.PositionBoard[*Position, Move]{Pos: NewPosition(DefaultWeights().Tables())}}, nil
 }
 
 // DefaultWeights returns Table 1.
@@ -129,7 +129,7 @@ func NewPlayer(w engine.Weights, lim engine.Limits, scan Scan) (*Player, error) 
 
 // RandomMove returns one (first move) or two distinct uniformly chosen empty points.
 func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
-	p := b.(*Board).pos
+	p := b.(*Board).Pos
 	if p.winner >= 0 || p.stones == Points {
 		return ""
 	}
@@ -152,54 +152,24 @@ func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
 
 // Board is the engine.Board of Connect6.
 type Board struct {
-	pos            *Position
-	engine.MoveLog // the moves played, in the game's notation (engine.Historian)
+	engine.PositionBoard[*Position, Move] // the position and the moves played
 }
 
 // Position returns the underlying position (shared, not a copy).
-func (b *Board) Position() *Position { return b.pos }
+func (b *Board) Position() *Position { return b.Pos }
 
 // Game returns "connect6".
 func (b *Board) Game() string { return Name }
 
-// Size returns 19.
-func (b *Board) Size() int { return Size }
-
-// ToMove returns the side to move.
-func (b *Board) ToMove() engine.Color { return b.pos.stm }
-
-// Ply returns the number of moves played.
-func (b *Board) Ply() int { return b.pos.ply }
-
-// Key returns the Zobrist key.
-func (b *Board) Key() uint64 { return b.pos.key }
-
-// String draws the board.
-func (b *Board) String() string { return b.pos.String() }
-
-// Play parses and plays a move; the board is unchanged on error.
-func (b *Board) Play(s string) error {
-	m, err := ParseMove(s)
-	if err != nil {
-		return err
-	}
-	if err := b.pos.Legal(m); err != nil {
-		return err
-	}
-	b.pos.Make(m)
-	b.Record(s)
-	return nil
-}
-
 // Outcome reports six in a row or a full board.
 func (b *Board) Outcome() engine.Outcome {
-	if c, ok := b.pos.Winner(); ok {
+	if c, ok := b.Pos.Winner(); ok {
 		if c == engine.Black {
 			return engine.BlackWins
 		}
 		return engine.WhiteWins
 	}
-	if b.pos.stones == Points {
+	if b.Pos.stones == Points {
 		return engine.Draw
 	}
 	return engine.Ongoing
@@ -207,9 +177,9 @@ func (b *Board) Outcome() engine.Outcome {
 
 // Clone returns an independent copy.
 func (b *Board) Clone() engine.Board {
-	q := NewPosition(b.pos.tab)
-	q.CopyFrom(b.pos)
-	return &Board{pos: q, MoveLog: b.CloneLog()}
+	q := NewPosition(b.Pos.tab)
+	q.CopyFrom(b.Pos)
+	return &Board{engine.PositionBoard[*Position, Move]{Pos: q, MoveLog: b.CloneLog()}}
 }
 
 // Player is an alpha-beta Connect6 player (000_9752b1518ee42188.txt §3) with its own
@@ -235,13 +205,13 @@ func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.Sear
 	if cb.Outcome() != engine.Ongoing {
 		return "", engine.SearchStats{}, errors.New("connect6: the game is over")
 	}
-	return search.Answer(pl.Search(ctx, cb.pos), Move.String)
+	return search.Answer(pl.Search(ctx, cb.Pos), Move.String)
 }
 
 // Perft counts the legal move tree of b to depth plies: Black's first move has 361
 // children, later positions C(e, 2) for e empty points.
 func (Game) Perft(b engine.Board, depth int) int64 {
-	return perft(b.(*Board).pos, depth)
+	return perft(b.(*Board).Pos, depth)
 }
 
 func perft(p *Position, depth int) int64 {
@@ -428,10 +398,10 @@ func (pl *Player) SetLimits(lim engine.Limits) error {
 // WinningLine returns the winner's six (or longer run) as points in order ("J10", "K10",
 // …), nil when no one has made six (engine.LineWinner).
 func (b *Board) WinningLine() []string {
-	c, ok := b.pos.Winner()
+	c, ok := b.Pos.Winner()
 	if !ok {
 		return nil
 	}
-	return engine.WinningLine(Size, K, c, func(i int) int8 { return b.pos.At(int16(i)) },
+	return engine.WinningLine(Size, K, c, func(i int) int8 { return b.Pos.At(int16(i)) },
 		func(i int) string { return PointString(int16(i)) })
 }

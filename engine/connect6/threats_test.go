@@ -26,7 +26,7 @@ func TestForesee(t *testing.T) {
 	} {
 		b, _ := Game{}.NewBoard(0)
 		mustPlay(t, b, tc.moves...)
-		p := b.(*Board).pos
+		p := b.(*Board).Pos
 		if got := p.Foresee(); got != tc.foresee {
 			t.Errorf("%s: Foresee %d, want %d", tc.name, got, tc.foresee)
 		}

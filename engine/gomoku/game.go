@@ -139,7 +139,7 @@ func (g Game) NewBoard(size int) (engine.Board, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Board{pos: p}, nil
+	return &Board{PositionBoard: engine.PositionBoard[*Position, Move]{Pos: p}}, nil
 }
 
 // DefaultWeights returns Table 1 with K1 = K2 = 1.
@@ -174,7 +174,7 @@ func (Game) NewPlayer(w engine.Weights, lim engine.Limits) (engine.Player, error
 
 // RandomMove returns a uniformly chosen empty point.
 func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
-	p := b.(*Board).pos
+	p := b.(*Board).Pos
 	if o := b.Outcome(); o != engine.Ongoing {
 		return ""
 	}
@@ -189,51 +189,35 @@ func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
 
 // Board is the engine.Board of Gomoku.
 type Board struct {
-	pos            *Position
-	engine.MoveLog      // the moves played, in the game's notation (engine.Historian)
-	foul           bool // renju: Black played a forbidden move and lost
+	engine.PositionBoard[*Position, Move]      // the position and the moves played
+	foul                                  bool // renju: Black played a forbidden move and lost
 }
 
 // Position returns the underlying position (shared).
-func (b *Board) Position() *Position { return b.pos }
+func (b *Board) Position() *Position { return b.Pos }
 
 // Game returns "gomoku".
 func (b *Board) Game() string { return Name }
 
-// Size returns the board side.
-func (b *Board) Size() int { return b.pos.g.n }
-
-// ToMove returns the side to move.
-func (b *Board) ToMove() engine.Color { return b.pos.stm }
-
-// Ply returns the number of stones played.
-func (b *Board) Ply() int { return b.pos.ply }
-
-// Key returns the Zobrist key.
-func (b *Board) Key() uint64 { return b.pos.key }
-
-// String draws the board.
-func (b *Board) String() string { return b.pos.String() }
-
 // Clone returns an independent copy.
 func (b *Board) Clone() engine.Board {
-	return &Board{pos: b.pos.Clone(), MoveLog: b.CloneLog(), foul: b.foul}
+	return &Board{PositionBoard: engine.PositionBoard[*Position, Move]{Pos: b.Pos.Clone(), MoveLog: b.CloneLog()}, foul: b.foul}
 }
 
 // Play parses and plays a move; the board is unchanged on error.
 func (b *Board) Play(s string) error {
-	m, err := b.pos.ParseMove(s)
+	m, err := b.Pos.ParseMove(s)
 	if err != nil {
 		return err
 	}
 	if b.foul {
-		return fmt.Errorf("move %s: the game is over (Black played a forbidden move)", b.pos.MoveString(m))
+		return fmt.Errorf("move %s: the game is over (Black played a forbidden move)", b.Pos.MoveString(m))
 	}
-	if err := b.pos.Legal(m); err != nil {
+	if err := b.Pos.Legal(m); err != nil {
 		return err
 	}
-	foul := b.pos.rule == Renju && b.pos.stm == engine.Black && b.pos.Forbidden(m)
-	b.pos.Make(m)
+	foul := b.Pos.rule == Renju && b.Pos.stm == engine.Black && b.Pos.Forbidden(m)
+	b.Pos.Make(m)
 	b.Record(s)
 	b.foul = foul
 	return nil
@@ -248,13 +232,13 @@ func (b *Board) Outcome() engine.Outcome {
 	if b.foul {
 		return engine.WhiteWins
 	}
-	if c, ok := b.pos.Winner(); ok {
+	if c, ok := b.Pos.Winner(); ok {
 		if c == engine.Black {
 			return engine.BlackWins
 		}
 		return engine.WhiteWins
 	}
-	if b.pos.Full() {
+	if b.Pos.Full() {
 		return engine.Draw
 	}
 	return engine.Ongoing
@@ -294,14 +278,14 @@ func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.Sear
 	if gb.Outcome() != engine.Ongoing {
 		return "", engine.SearchStats{}, errors.New("gomoku: the game is over")
 	}
-	return search.Answer(pl.Search(ctx, gb.pos), gb.pos.MoveString)
+	return search.Answer(pl.Search(ctx, gb.Pos), gb.Pos.MoveString)
 }
 
 // Perft counts the legal move tree of b to depth plies: every empty point is a move; under
 // renju a forbidden move of Black's is a move that ends the game (Black loses: Board.Play),
 // so it has no children.
 func (Game) Perft(b engine.Board, depth int) int64 {
-	return perft(b.(*Board).pos.Clone(), depth)
+	return perft(b.(*Board).Pos.Clone(), depth)
 }
 
 func perft(p *Position, depth int) int64 {
@@ -372,7 +356,7 @@ const (
 // centre, drawn until the position is balanced (see BalanceMargin; after 50 draws the last
 // one is kept).
 func (g Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
-	p := b.(*Board).pos
+	p := b.(*Board).Pos
 	n := p.g.n
 	var out []string
 	for try := 0; try < 50; try++ {
@@ -476,10 +460,10 @@ func (pl *Player) SetLimits(lim engine.Limits) error {
 // WinningLine returns the winner's five (or the longer run that won under freestyle) as
 // points in order ("h8", "i9", …), nil when no one has made five (engine.LineWinner).
 func (b *Board) WinningLine() []string {
-	c, ok := b.pos.Winner()
+	c, ok := b.Pos.Winner()
 	if !ok {
 		return nil
 	}
-	return engine.WinningLine(b.pos.g.n, 5, c, func(i int) int8 { return b.pos.At(Move(i)) },
-		func(i int) string { return b.pos.MoveString(Move(i)) })
+	return engine.WinningLine(b.Pos.g.n, 5, c, func(i int) int8 { return b.Pos.At(Move(i)) },
+		func(i int) string { return b.Pos.MoveString(Move(i)) })
 }

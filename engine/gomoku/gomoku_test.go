@@ -133,7 +133,7 @@ func TestIncrementalState(t *testing.T) {
 		p, _ := NewPosition(size, Rule(g%2), DefaultWeights().Tables())
 		var hist []Move
 		for over, _ := p.Terminal(); !over; over, _ = p.Terminal() {
-			b := &Board{pos: p}
+			b := &Board{PositionBoard: engine.PositionBoard[*Position, Move]{Pos: p}}
 			m, err := p.ParseMove(Game{}.RandomMove(b, rng))
 			if err != nil {
 				t.Fatal(err)
@@ -200,7 +200,7 @@ func TestForcedWinAndBlock(t *testing.T) {
 	b, _ := Game{}.NewBoard(0)
 	// Black has an open three b1..d1? no: a closed four a1-d1 (edge) → e1 wins at once.
 	play(t, b, "a1", "h8", "b1", "h9", "c1", "j10", "d1")
-	p := b.(*Board).pos
+	p := b.(*Board).Pos
 	moves := p.GenMoves(nil)
 	if len(moves) != 1 || p.MoveString(moves[0].Move) != "e1" {
 		t.Fatalf("White must block at e1, got %d moves starting %s", len(moves), p.MoveString(moves[0].Move))
@@ -311,7 +311,7 @@ func TestPointScoreTable(t *testing.T) {
 		b, _ := Game{}.NewBoard([]int{15, 6, 20}[g%3])
 		for i := 0; i < 30 && b.Outcome() == engine.Ongoing; i++ {
 			play(t, b, Game{}.RandomMove(b, rng))
-			p := b.(*Board).pos
+			p := b.(*Board).Pos
 			for m := range p.cells {
 				if p.cells[m] == 0 && p.pointScore(Move(m)) != slowPointScore(p, Move(m)) {
 					t.Fatalf("point %s: table %d, direct %d", p.MoveString(Move(m)), p.pointScore(Move(m)), slowPointScore(p, Move(m)))

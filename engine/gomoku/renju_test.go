@@ -57,7 +57,7 @@ func TestRenjuForbidden(t *testing.T) {
 			white = append(white, f)
 		}
 		b := renjuBoard(t, tc.black, white)
-		p := b.pos
+		p := b.Pos
 		m, _ := p.ParseMove(tc.move)
 		if got := p.Forbidden(m); got != tc.forbidden {
 			t.Errorf("%s: Forbidden(%s) = %v, want %v\n%s", tc.name, tc.move, got, tc.forbidden, p)

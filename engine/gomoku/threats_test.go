@@ -39,7 +39,7 @@ func TestThreats(t *testing.T) {
 	} {
 		b, _ := Game{}.NewBoard(0)
 		play(t, b, tc.moves...)
-		p := b.(*Board).pos
+		p := b.(*Board).Pos
 		if got := p.Foresee(); got != tc.foresee {
 			t.Errorf("%s: Foresee %d, want %d\n%s", tc.name, got, tc.foresee, p)
 		}
@@ -82,7 +82,7 @@ func TestForeseenLeafScore(t *testing.T) {
 	}
 	b2, _ := Game{}.NewBoard(0)
 	play(t, b2, "h8", "a1", "h9", "a3", "h10", "a5")
-	p := b2.(*Board).pos
+	p := b2.(*Board).Pos
 	p.Make(p.doubleThreatMust(t))
 	// White to move facing an open four: whichever end White blocks, Black's leaf at ply 1
 	// has a five-point.
