@@ -84,6 +84,17 @@ func (p *Plan) DepthOf(k int) int {
 	return 0
 }
 
+// Weights turns an individual's genes (gene name → value, as stored) into the built-in
+// engine's weights through the plan's layout. The error names a missing or unknown gene, or
+// says that an outside engine's layout has no built-in weights.
+func (p *Plan) Weights(genes map[string]float64) (engine.Weights, error) {
+	x, err := p.Layout.FromNamed(genes)
+	if err != nil {
+		return nil, err
+	}
+	return p.Layout.Weights(x)
+}
+
 // DecodeConfig reads a configuration stored with a run (the runs table's config column,
 // JSON); the error is the decoder's. Stored configurations are resolved (Config.Resolve)
 // and were validated when the run was created.

@@ -21,12 +21,10 @@ import (
 // of fame (hall: selection), the openings drawn (draws: scheduling), what has been saved
 // (saving: the store's side) and what is reported (rep: progress and the summary).
 type Tuner struct {
-	plan        *Plan // the run resolved; cfg, game, layout and setup come from it
-	cfg         Config
+	plan        *Plan        // the run resolved: its game, layout and limits
+	cfg         Config       // plan.Config, with SPSA's budget once calibrated from a time budget
 	calibration *Calibration // SPSA's, when its game budget came from a time budget
-	game        engine.Game
-	layout      *genomes.Layout
-	outside     *Outside // nil: the built-in engine is tuned
+	outside     *Outside     // nil: the built-in engine is tuned
 	setup       GameSetup
 	store       Store
 	progress    func(Event)
@@ -82,7 +80,7 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 		baseline = "the layout's defaults"
 	}
 	plan.Config = cfg
-	return &Tuner{plan: plan, rep: report{summary: Summary{Baseline: baseline, Method: cfg.Method}}, cfg: cfg, game: g, layout: layout, outside: outside, store: store, progress: progress, version: version,
+	return &Tuner{plan: plan, rep: report{summary: Summary{Baseline: baseline, Method: cfg.Method}}, cfg: cfg, outside: outside, store: store, progress: progress, version: version,
 		hall:  hallOfFame{tested: map[string]bool{}},
 		setup: GameSetup{Game: g, Board: cfg.Board, Limits: plan.Limits, MaxPlies: plan.MaxPlies, Forfeit: forfeit}}, nil
 }
@@ -149,7 +147,7 @@ func (t *Tuner) Run(ctx context.Context, pid int) (Summary, error) {
 		}
 	}
 	if t.cfg.Method == MethodSPSA {
-		return t.runSPSA(ctx, id, 0, t.toTheta(t.layout.Defaults()))
+		return t.runSPSA(ctx, id, 0, t.toTheta(t.plan.Layout.Defaults()))
 	}
 	return t.evolve(ctx, id, nil)
 }
@@ -227,11 +225,11 @@ func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 		return Summary{}, fmt.Errorf("resume: generation %d has %d individuals, the config says %d", st.LastGeneration, len(st.Population), t.cfg.Population)
 	}
 	toGenome := func(r ResumeIndividual) (*genomes.Genome, error) {
-		x, err := t.layout.FromNamed(r.Genes)
+		x, err := t.plan.Layout.FromNamed(r.Genes)
 		if err != nil {
 			return nil, fmt.Errorf("resume: individual %s: %w", r.ID, err)
 		}
-		return &genomes.Genome{Layout: t.layout, X: x, ID: r.ID, Op: r.Op, Parents: r.Parents, Born: r.Born,
+		return &genomes.Genome{Layout: t.plan.Layout, X: x, ID: r.ID, Op: r.Op, Parents: r.Parents, Born: r.Born,
 			Stats: r.Stats, Round: r.Round, Mutation: t.cfg.Mutation, Evaluator: t.evaluate}, nil
 	}
 	var pop []*genomes.Genome
@@ -243,7 +241,7 @@ func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 		pop = append(pop, g)
 	}
 	for _, h := range st.HallOfFame {
-		x, err := t.layout.FromNamed(h.Genes)
+		x, err := t.plan.Layout.FromNamed(h.Genes)
 		if err != nil {
 			return Summary{}, fmt.Errorf("resume: hall of fame %s: %w", h.ID, err)
 		}
@@ -401,15 +399,15 @@ func (t *Tuner) newGenome(*rand.Rand) eaopt.Genome {
 		t.g.evaluated = true
 		return g
 	}
-	g := &genomes.Genome{Layout: t.layout, ID: genomes.IndividualID(t.saving.runID, 0, i), Born: 0,
+	g := &genomes.Genome{Layout: t.plan.Layout, ID: genomes.IndividualID(t.saving.runID, 0, i), Born: 0,
 		Mutation: t.cfg.Mutation, Evaluator: t.evaluate}
 	switch {
 	case i == 0:
-		g.X, g.Op = t.layout.Defaults(), genomes.OpBaseline
+		g.X, g.Op = t.plan.Layout.Defaults(), genomes.OpBaseline
 	case t.cfg.Init == "random":
-		g.X, g.Op = t.layout.Random(rand.New(rand.NewSource(int64(t.draws.initRNG.Uint64()>>1)))), genomes.OpInitial
+		g.X, g.Op = t.plan.Layout.Random(rand.New(rand.NewSource(int64(t.draws.initRNG.Uint64()>>1)))), genomes.OpInitial
 	default:
-		g.X, g.Op = t.layout.Perturb(t.cfg.Mutation, rand.New(rand.NewSource(int64(t.draws.initRNG.Uint64()>>1)))), genomes.OpInitial
+		g.X, g.Op = t.plan.Layout.Perturb(t.cfg.Mutation, rand.New(rand.NewSource(int64(t.draws.initRNG.Uint64()>>1)))), genomes.OpInitial
 	}
 	t.g.current = append(t.g.current, g)
 	t.g.born = append(t.g.born, g)

@@ -54,7 +54,7 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 		rec.Individuals = append(rec.Individuals, IndividualRecord{ID: g.ID, Rank: i + 1, Round: g.Round, Fitness: in.Fitness, Stats: g.Stats})
 	}
 	for _, g := range t.g.born {
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: t.layout.Named(g.X)})
+		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: t.plan.Layout.Named(g.X)})
 	}
 	rec.FitMin, rec.FitMax = fits[0], fits[0]
 	for _, f := range fits {
@@ -68,7 +68,7 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 	var npairs int
 	for i := range xs {
 		for j := i + 1; j < len(xs); j++ {
-			dsum += t.layout.Distance(xs[i], xs[j])
+			dsum += t.plan.Layout.Distance(xs[i], xs[j])
 			npairs++
 		}
 	}
@@ -112,7 +112,7 @@ func (t *Tuner) setChampion(pop []*genomes.Genome) {
 		t.rep.summary.Champion = &cc
 		t.rep.summary.Best, t.rep.summary.BestGenes = c.ID, append([]float64(nil), c.Genes...)
 	default:
-		t.rep.summary.Best, t.rep.summary.BestGenes = genomes.IndividualID(t.saving.runID, 0, 0), t.layout.Defaults()
+		t.rep.summary.Best, t.rep.summary.BestGenes = genomes.IndividualID(t.saving.runID, 0, 0), t.plan.Layout.Defaults()
 	}
 	t.rep.summary.BaselineChampion = t.championIsBaseline()
 	t.rep.summary.BestScore = math.NaN()

@@ -78,7 +78,7 @@ func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
 		<-a.done // drawn while earlier games were played
 		os, err = a.os, a.err
 	} else {
-		os, err = RandomOpenings(t.game, t.cfg.Board, n, t.rngV2(t.g.gen, stream), TuningHalf, t.drawnKeys())
+		os, err = RandomOpenings(t.plan.Game, t.cfg.Board, n, t.rngV2(t.g.gen, stream), TuningHalf, t.drawnKeys())
 	}
 	if err != nil {
 		return 0, err
@@ -143,7 +143,7 @@ func (t *Tuner) drawNext(stream uint64, n int) {
 			return
 		}
 		a := &openingDraw{done: make(chan struct{})}
-		g, board, rng := t.game, t.cfg.Board, t.rngV2(k.gen, k.stream)
+		g, board, rng := t.plan.Game, t.cfg.Board, t.rngV2(k.gen, k.stream)
 		go func() {
 			defer close(a.done)
 			a.os, a.err = RandomOpenings(g, board, k.n, rng, TuningHalf, exclude)
@@ -195,7 +195,7 @@ func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
 					continue
 				}
 				opening := t.g.openings[k]
-				if !o.ext.AcceptsOpenings(t.game) || !ext.AcceptsOpenings(t.game) {
+				if !o.ext.AcceptsOpenings(t.plan.Game) || !ext.AcceptsOpenings(t.plan.Game) {
 					opening = nil // e.g. SAU engines cannot be given their own opening moves
 				}
 				task := GameTask{Black: w, BlackExt: ext, White: o.w, WhiteExt: o.ext, Opening: opening, Depth: d}
@@ -320,7 +320,7 @@ func (t *Tuner) playGeneration() error {
 // opening order); g's own Stats are left as they were. The games are recorded with the
 // generation as games of round (AdmissionRound or DefenceRound).
 func (t *Tuner) playAgainst(g *genomes.Genome, opp opponent, first, n, round int, label string) (stats.Result, []float64, error) {
-	cand := &genomes.Genome{Layout: t.layout, X: g.X, ID: g.ID}
+	cand := &genomes.Genome{Layout: t.plan.Layout, X: g.X, ID: g.ID}
 	savedCur, savedRefs := t.g.current, t.g.refs
 	t.g.current, t.g.refs = []*genomes.Genome{cand}, []opponent{opp}
 	var b batch

@@ -283,7 +283,7 @@ func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
 	}
 	if reigning != nil {
 		a.Opponent = reigning.ID
-		def := &genomes.Genome{Layout: t.layout, X: reigning.Genes, ID: reigning.ID}
+		def := &genomes.Genome{Layout: t.plan.Layout, X: reigning.Genes, ID: reigning.ID}
 		_, pairs, err := t.playAgainst(def, base, first, n, AdmissionRound, "admission (defender)")
 		if err != nil {
 			return nil, err

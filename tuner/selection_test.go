@@ -91,11 +91,11 @@ func TestRaceAndHallOfFame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	genes := map[string]string{"baseline": fmt.Sprint(tu.layout.Defaults())}
+	genes := map[string]string{"baseline": fmt.Sprint(tu.plan.Layout.Defaults())}
 	admitted := 0
 	for _, g := range st.gens {
 		for _, n := range g.NewGenomes {
-			x, _ := tu.layout.FromNamed(n.Genes)
+			x, _ := tu.plan.Layout.FromNamed(n.Genes)
 			genes[n.ID] = fmt.Sprint(x)
 		}
 		raceOpenings := cfg.Games / 2 * (cfg.RaceRounds + 1)

@@ -135,7 +135,7 @@ func spsaUnit(g genomes.Gene) float64 { return (g.Max - g.Min) / 5 }
 // toTheta maps a gene vector to SPSA coordinates.
 func (t *Tuner) toTheta(x []float64) []float64 {
 	u := make([]float64, len(x))
-	for i, g := range t.layout.Genes {
+	for i, g := range t.plan.Layout.Genes {
 		if g.Scale == genomes.Log && x[i] > 0 {
 			u[i] = math.Log(x[i])
 		} else {
@@ -149,14 +149,14 @@ func (t *Tuner) toTheta(x []float64) []float64 {
 // rounded, fixed genes at their defaults).
 func (t *Tuner) fromTheta(u []float64) []float64 {
 	x := make([]float64, len(u))
-	for i, g := range t.layout.Genes {
+	for i, g := range t.plan.Layout.Genes {
 		if g.Scale == genomes.Log && g.Min > 0 {
 			x[i] = math.Exp(u[i])
 		} else {
 			x[i] = u[i] * spsaUnit(g)
 		}
 	}
-	t.layout.Clamp(x)
+	t.plan.Layout.Clamp(x)
 	return x
 }
 
@@ -164,14 +164,14 @@ func (t *Tuner) fromTheta(u []float64) []float64 {
 // played), as fishtest clips θ to [min, max].
 func (t *Tuner) clampTheta(u []float64) {
 	var defaults []float64 // θ of the paper's weights, for fixed genes
-	for i, g := range t.layout.Genes {
+	for i, g := range t.plan.Layout.Genes {
 		lo, hi := g.Min/spsaUnit(g), g.Max/spsaUnit(g)
 		if g.Scale == genomes.Log && g.Min > 0 {
 			lo, hi = math.Log(g.Min), math.Log(g.Max)
 		}
 		if g.Fixed {
 			if defaults == nil {
-				defaults = t.toTheta(t.layout.Defaults())
+				defaults = t.toTheta(t.plan.Layout.Defaults())
 			}
 			u[i] = defaults[i]
 			continue
@@ -183,8 +183,8 @@ func (t *Tuner) clampTheta(u []float64) {
 // spsaDelta returns step k's perturbation directions: ±1 for each free gene, 0 for fixed.
 func (t *Tuner) spsaDelta(k int) []float64 {
 	rng := t.rngV2(k, streamGA)
-	d := make([]float64, len(t.layout.Genes))
-	for i, g := range t.layout.Genes {
+	d := make([]float64, len(t.plan.Layout.Genes))
+	for i, g := range t.plan.Layout.Genes {
 		if g.Fixed {
 			continue
 		}
@@ -253,7 +253,7 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 	}()
 	p := t.cfg.SPSAParams()
 	// θ0 ± c_end·Δ_0: games like the first step's (a genome never plays itself).
-	plus, minus := t.toTheta(t.layout.Defaults()), t.toTheta(t.layout.Defaults())
+	plus, minus := t.toTheta(t.plan.Layout.Defaults()), t.toTheta(t.plan.Layout.Defaults())
 	for i, d := range t.spsaDelta(0) {
 		plus[i] += p.CEnd * d
 		minus[i] -= p.CEnd * d
@@ -269,7 +269,7 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 		if err != nil {
 			return Calibration{}, fmt.Errorf("calibrate: %w", err)
 		}
-		g := &genomes.Genome{Layout: t.layout, X: x, ID: "calibration"}
+		g := &genomes.Genome{Layout: t.plan.Layout, X: x, ID: "calibration"}
 		if _, _, err := t.playAgainst(g, opponent{id: "calibration-opponent", w: w, x: xm, ext: ext}, first, p.Pairs, 0, "calibration"); err != nil {
 			return Calibration{}, err
 		}
@@ -336,8 +336,8 @@ func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 		minus[i] -= ck * d[i]
 	}
 	parent := t.thetaID(k)
-	gp := &genomes.Genome{Layout: t.layout, X: t.fromTheta(plus), ID: genomes.IndividualID(t.saving.runID, k, 1), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
-	gm := &genomes.Genome{Layout: t.layout, X: t.fromTheta(minus), ID: genomes.IndividualID(t.saving.runID, k, 2), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}
+	gp := &genomes.Genome{Layout: t.plan.Layout, X: t.fromTheta(plus), ID: genomes.IndividualID(t.saving.runID, k, 1), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
+	gm := &genomes.Genome{Layout: t.plan.Layout, X: t.fromTheta(minus), ID: genomes.IndividualID(t.saving.runID, k, 2), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}
 	first, err := t.drawOpenings(pairs, streamOpenings)
 	if err != nil {
 		return err
@@ -357,21 +357,21 @@ func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 		gm.Stats.Penta[4-j] = n
 	}
 	t.spsaStep(u, k, res.Wins-res.Losses)
-	next := &genomes.Genome{Layout: t.layout, X: t.fromTheta(u), ID: genomes.IndividualID(t.saving.runID, k, 0), Op: OpSPSA, Parents: []string{parent}, Born: k}
+	next := &genomes.Genome{Layout: t.plan.Layout, X: t.fromTheta(u), ID: genomes.IndividualID(t.saving.runID, k, 0), Op: OpSPSA, Parents: []string{parent}, Born: k}
 	t.rep.summary.Best, t.rep.summary.BestGenes, t.rep.summary.BestScore = next.ID, append([]float64(nil), next.X...), 0.5
 	rec := GenerationRecord{RunID: t.saving.runID, Generation: k, Games: t.g.distinctGames, GamesTime: t.g.gamesTime,
 		Opponents: []string{gm.ID}, Openings: t.g.openings, GameResults: t.g.gameResults, Best: next.ID, Champion: next.ID}
 	if k == 0 {
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: t.layout.Named(t.layout.Defaults())})
+		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: t.plan.Layout.Named(t.plan.Layout.Defaults())})
 	}
 	fits := []float64{0.5, 1 - gp.Stats.Score(), 1 - gm.Stats.Score()}
 	for i, g := range []*genomes.Genome{next, gp, gm} {
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: k, Operator: g.Op, Parents: g.Parents, Genes: t.layout.Named(g.X)})
+		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: k, Operator: g.Op, Parents: g.Parents, Genes: t.plan.Layout.Named(g.X)})
 		rec.Individuals = append(rec.Individuals, IndividualRecord{ID: g.ID, Rank: i + 1, Fitness: fits[i], Stats: g.Stats})
 	}
 	rec.FitMin, rec.FitMax = math.Min(fits[1], fits[2]), math.Max(fits[1], fits[2])
 	rec.FitMean, rec.FitStd = 0.5, math.Abs(fits[1]-0.5)
-	rec.Diversity = t.layout.Distance(gp.X, gm.X)
+	rec.Diversity = t.plan.Layout.Distance(gp.X, gm.X)
 	rec.Duration, rec.Elapsed = time.Since(t.g.genStart), t.elapsed()
 	t.rep.summary.Generations = k + 1
 	t.rep.summary.Games += t.g.distinctGames
@@ -435,7 +435,7 @@ func (t *Tuner) resumeSPSA(ctx context.Context, st ResumeState) (Summary, error)
 		return Summary{}, fmt.Errorf("resume: %d SPSA step results for %d saved steps", len(st.StepResults), st.LastGeneration+1)
 	}
 	t.saving.runID = st.RunID
-	u := t.toTheta(t.layout.Defaults())
+	u := t.toTheta(t.plan.Layout.Defaults())
 	for k, r := range st.StepResults {
 		t.spsaStep(u, k, r)
 	}

@@ -87,7 +87,7 @@ func TestSPSARun(t *testing.T) {
 			}
 		}
 		ck, rk := tu.spsaGains(k)
-		for _, gene := range tu.layout.Genes {
+		for _, gene := range tu.plan.Layout.Genes {
 			if gene.Fixed {
 				continue
 			}

@@ -214,14 +214,14 @@ func (t *Tuner) side(x []float64) (engine.Weights, *protocol.ExternalSpec, error
 		spec, err := t.outside.Spec(x)
 		return nil, spec, err
 	}
-	w, err := t.layout.Weights(x)
+	w, err := t.plan.Layout.Weights(x)
 	return w, nil, err
 }
 
 // baselineRef is the reference "baseline": the paper's weights, or the outside engine
 // with the layout's defaults.
 func (t *Tuner) baselineRef() (opponent, error) {
-	x := t.layout.Defaults()
+	x := t.plan.Layout.Defaults()
 	w, ext, err := t.side(x)
 	if err != nil {
 		return opponent{}, fmt.Errorf("baseline: %w", err)
@@ -233,7 +233,7 @@ func (t *Tuner) baselineRef() (opponent, error) {
 func (t *Tuner) Outside() *Outside { return t.outside }
 
 // RunLayout returns the run's gene layout (with the genes the config freed or fixed).
-func (t *Tuner) RunLayout() *genomes.Layout { return t.layout }
+func (t *Tuner) RunLayout() *genomes.Layout { return t.plan.Layout }
 
 // GeneLayout returns the run's gene layout as it was tuned: the layout file's genes
 // (an outside engine) or the built-in engine's, with the genes the config freed or fixed.

@@ -125,7 +125,7 @@ func (t *Tuner) verifyChampion(setup GameSetup, seed int64, games int, sprt *sta
 // championIsBaseline reports whether the champion's genes are the baseline's (the paper's
 // weights or the layout's defaults): a match against them would measure nothing.
 func (t *Tuner) championIsBaseline() bool {
-	return fmt.Sprint(t.rep.summary.BestGenes) == fmt.Sprint(t.layout.Defaults())
+	return fmt.Sprint(t.rep.summary.BestGenes) == fmt.Sprint(t.plan.Layout.Defaults())
 }
 
 // unmeasured is the verification of a champion that is the baseline: no games, stored

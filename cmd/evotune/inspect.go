@@ -528,20 +528,6 @@ func runConfig(run db.Run) (tuner.Config, error) {
 	return cfg, nil
 }
 
-// individualWeights turns an individual's stored genes into engine weights through the
-// run's layout (with the genes the run freed).
-func individualWeights(cfg tuner.Config, genes map[string]float64) (engine.Weights, error) {
-	plan, err := cfg.Plan()
-	if err != nil {
-		return nil, err
-	}
-	x, err := plan.Layout.FromNamed(genes)
-	if err != nil {
-		return nil, err
-	}
-	return plan.Layout.Weights(x)
-}
-
 // effectiveStatus reports a "running" run whose process is gone as "interrupted".
 func effectiveStatus(r db.Run) string {
 	if r.Status == db.StatusRunning && r.PID > 0 && !processAlive(r.PID) {

@@ -486,7 +486,11 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 		return err
 	}
 	defer detach()
-	champ, err := individualWeights(cfg, v.Genes)
+	plan, err := cfg.Plan()
+	if err != nil {
+		return err
+	}
+	champ, err := plan.Weights(v.Genes)
 	if err != nil {
 		return err
 	}

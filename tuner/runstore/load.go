@@ -237,11 +237,11 @@ func Export(ctx context.Context, d *db.DB, run db.Run, id, program string) (Expo
 	if err != nil {
 		return Exported{}, fmt.Errorf("run %d: %w", run.ID, err)
 	}
-	x, err := plan.Layout.FromNamed(v.Genes)
-	if err != nil {
-		return Exported{}, err
-	}
 	if cfg.Engine != "" {
+		x, err := plan.Layout.FromNamed(v.Genes)
+		if err != nil {
+			return Exported{}, err
+		}
 		o, err := tuner.NewOutside(cfg, plan.Layout)
 		if err != nil {
 			return Exported{}, err
@@ -253,7 +253,7 @@ func Export(ctx context.Context, d *db.DB, run db.Run, id, program string) (Expo
 		}
 		return Exported{Data: data, What: fmt.Sprintf("values of individual %s (run %d) for %s, as %s", id, run.ID, cfg.Engine, format)}, err
 	}
-	w, err := plan.Layout.Weights(x)
+	w, err := plan.Weights(v.Genes)
 	if err != nil {
 		return Exported{}, err
 	}

@@ -18,6 +18,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/runstore"
 	"evotune/tuner/stats"
 )
 
@@ -628,11 +629,16 @@ func Individual(ctx context.Context, d *db.DB, id int64, ind string) (Individual
 	if err != nil {
 		return IndividualView{}, err
 	}
-	g, err := d.Genome(ctx, id, ind)
+	if run, err := genomes.RunOfIndividual(ind); err != nil || run != id {
+		return IndividualView{}, fmt.Errorf("run %d: individual %q: %w", id, ind, ErrNotFound)
+	}
+	in, err := runstore.LoadIndividual(ctx, d, ind)
 	if err != nil {
 		return IndividualView{}, fmt.Errorf("run %d: %w", id, err)
 	}
-	v := IndividualView{Run: runItem(r), ID: g.ID, Born: g.Born, Operator: g.Operator, Parents: []string{}, Genes: []IndividualGene{}}
+	g := in.Genome
+	v := IndividualView{Run: runItem(r), ID: g.ID, Born: g.Born, Operator: g.Operator, Parents: []string{}, Genes: []IndividualGene{},
+		History: in.History, HallOfFame: in.Famer}
 	for _, p := range []string{g.Parent1, g.Parent2} {
 		if p != "" {
 			v.Parents = append(v.Parents, p)
@@ -642,22 +648,12 @@ func Individual(ctx context.Context, d *db.DB, id int64, ind string) (Individual
 	if err != nil {
 		return v, fmt.Errorf("run %d: %w", id, err)
 	}
-	genes, err := g.Genes.Genes()
-	if err != nil {
-		return v, fmt.Errorf("individual %s: %w", ind, err)
-	}
 	for _, gene := range lay.Genes {
-		x, ok := genes[gene.Name]
+		x, ok := in.Genes[gene.Name]
 		if !ok {
 			continue
 		}
 		v.Genes = append(v.Genes, IndividualGene{Name: gene.Name, Value: x, Default: gene.Default, Scale: gene.Scale.String(), Fixed: gene.Fixed})
-	}
-	if v.History, err = d.History(ctx, id, ind); err != nil {
-		return v, err
-	}
-	if v.HallOfFame, err = d.HallOfFameMember(ctx, id, ind); err != nil {
-		return v, err
 	}
 	games, err := d.GamesOf(ctx, id, ind, MaxIndividualGames+1)
 	if err != nil {
