@@ -13,7 +13,7 @@ import (
 
 // Entry is one registered game: its engine, its gene layout and the tuner's budget for it.
 // What else a game offers (rule variants, protocols, record formats, openings, benchmarks)
-// its engine.Game says by the interfaces it implements (engine.Ruled, protocol.GomocupGame,
+// its engine.Game says by the interfaces it implements (engine.Ruled, gomocup.Game,
 // engine.PSQRecorder, engine.OpeningBook, engine.ScanBencher, …), so no code outside a
 // game's package, its layout and its line here names the game.
 type Entry struct {

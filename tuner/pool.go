@@ -10,6 +10,7 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/protocol"
+	"evotune/engine/swap"
 )
 
 // GameTask is one game to play: Black's and White's weights (or external engines) from an
@@ -34,7 +35,7 @@ type GameSetup struct {
 	MaxPlies int
 	// Forfeit scores a player's failure as a loss (set when external engines play).
 	Forfeit bool
-	// OpeningRule, if set (protocol.Swap2 or protocol.Swap3, Gomoku), opens every game with
+	// OpeningRule, if set (swap.Swap2 or swap.Swap3, Gomoku), opens every game with
 	// a swap opening laid by the players instead of the task's opening: the task's Black is
 	// the first player, and the record's Swapped says whether it ended as White. A player
 	// that fails in the opening loses by forfeit.
@@ -281,7 +282,7 @@ func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (re
 	if s.OpeningRule != "" {
 		var err error
 		if opening, swapped, err = swapOpening(ctx, s, b, side); err != nil {
-			var se *protocol.SwapError
+			var se *swap.Error
 			if !errors.As(err, &se) || !s.Forfeit {
 				return engine.GameRecord{}, err
 			}
@@ -312,7 +313,7 @@ func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (re
 
 // swapOpening runs the setup's swap opening on b between side[0] (the first player) and
 // side[1]: external engines answer through the protocol (SWAP2BOARD), built-in players with
-// protocol.BuiltinSwap over the game's opening book.
+// swap.Builtin over the game's opening book.
 func swapOpening(ctx context.Context, s GameSetup, b engine.Board, side [2]engine.Player) ([]string, bool, error) {
 	var proposals [][]string
 	if book, ok := s.Game.(engine.OpeningBook); ok {
@@ -320,13 +321,13 @@ func swapOpening(ctx context.Context, s GameSetup, b engine.Board, side [2]engin
 			proposals = append(proposals, o.Moves)
 		}
 	}
-	var ch [2]protocol.SwapChooser
+	var ch [2]swap.Chooser
 	for i, p := range side {
-		if c, ok := p.(protocol.SwapChooser); ok {
+		if c, ok := p.(swap.Chooser); ok {
 			ch[i] = c
 		} else {
-			ch[i] = protocol.BuiltinSwap{Player: p, Proposals: proposals}
+			ch[i] = swap.Builtin{Player: p, Proposals: proposals}
 		}
 	}
-	return protocol.SwapOpening(ctx, s.OpeningRule, b, ch[0], ch[1])
+	return swap.Opening(ctx, s.OpeningRule, b, ch[0], ch[1])
 }

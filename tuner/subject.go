@@ -11,6 +11,7 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/protocol"
+	"evotune/engine/protocol/wire"
 	"evotune/genomes"
 )
 
@@ -201,7 +202,7 @@ func (o *Outside) Spec(x []float64) (*protocol.ExternalSpec, error) {
 	}
 	if o.info {
 		for i, g := range o.layout.Genes {
-			spec.Options = append(spec.Options, protocol.Option{Name: g.Name, Value: formatValue(g, x[i])})
+			spec.Options = append(spec.Options, wire.Option{Name: g.Name, Value: formatValue(g, x[i])})
 		}
 	}
 	return spec, nil

@@ -13,6 +13,7 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/protocol"
+	"evotune/engine/protocol/wire"
 	"evotune/genomes"
 )
 
@@ -101,7 +102,7 @@ func runEngine(ctx context.Context, o engineOpts, in io.Reader, out, errOut io.W
 	// game's default depth is searched when no clock is known.
 	merged := mergeLimits(g, o.lim, fl)
 	lim := engine.Limits{Depth: o.lim.Depth, Width: merged.Width}
-	cfg := protocol.Config{Game: g, Weights: w, Limits: lim, FallbackDepth: merged.Depth, MoveTime: o.moveTime,
+	cfg := wire.Config{Game: g, Weights: w, Limits: lim, FallbackDepth: merged.Depth, MoveTime: o.moveTime,
 		Board: o.board, Name: "evotune", Version: version, PadFirstMove: o.padFirst}
 	if err := protocol.CheckProtocol(g, o.proto); err != nil {
 		return fmt.Errorf("--protocol: %w", err)
@@ -110,17 +111,7 @@ func runEngine(ctx context.Context, o engineOpts, in io.Reader, out, errOut io.W
 	if o.keepRunning && p != protocol.Botzone {
 		return fmt.Errorf("--keep-running: Botzone's mode; %s is served over %s", g.Name(), p)
 	}
-	switch p {
-	case protocol.Gomocup:
-		return protocol.ServeGomocup(ctx, cfg, in, out)
-	case protocol.SAU:
-		cfg.DefaultMoveTime, cfg.Log = protocol.SAUMoveTime, errOut
-		return protocol.ServeSAU(ctx, cfg, in, out)
-	case protocol.Botzone:
-		cfg.DefaultMoveTime, cfg.Log = protocol.BotzoneMoveTime, errOut
-		return protocol.ServeBotzone(ctx, cfg, in, out, errOut, o.keepRunning)
-	}
-	return fmt.Errorf("%s has no engine protocol", g.Name())
+	return protocol.Serve(ctx, p, cfg, in, out, errOut, o.keepRunning)
 }
 
 func init() { os.Args = append(os.Args[:1], pbrainArgs(os.Args[0], os.Args[1:])...) }

@@ -14,6 +14,7 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/protocol"
+	"evotune/engine/swap"
 	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/runstore"
@@ -163,7 +164,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		if _, ok := g.(engine.OpeningBook); !ok {
 			return fmt.Errorf("--opening-rule %s: swap openings are Gomoku's (they propose from an opening book; %s has none)", o.swapRule, g.Name())
 		}
-		n, err := protocol.ParseOpeningRule(o.swapRule)
+		n, err := swap.ParseRule(o.swapRule)
 		if err != nil {
 			return fmt.Errorf("--opening-rule: %w", err)
 		}

@@ -272,7 +272,7 @@ func (pl *Player) Reset(w engine.Weights) error {
 
 // BotzoneFields returns 6: a Botzone Amazons move is "x0 y0 x1 y1 x2 y2" (from, to, arrow;
 // x the column from the left, y the row from the top, from 0). It makes Board a
-// protocol.BotzoneBoard.
+// botzone.Board.
 func (b *Board) BotzoneFields() int { return 6 }
 
 // BotzoneMove writes move m ("d1-d7/g7") as Botzone's six numbers; the error names a move

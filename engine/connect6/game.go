@@ -340,7 +340,7 @@ func (pl *Player) Reset(w engine.Weights) error {
 
 // BotzoneFields returns 4: a Botzone ConnectSix move is "x0 y0 x1 y1", x the column from
 // the left and y the row from the top, both from 0; Black's one-stone first move has
-// x1 = y1 = −1 (wiki.botzone.org.cn, ConnectSix). It makes Board a protocol.BotzoneBoard.
+// x1 = y1 = −1 (wiki.botzone.org.cn, ConnectSix). It makes Board a botzone.Board.
 func (b *Board) BotzoneFields() int { return 4 }
 
 // BotzoneMove writes move m ("J10", "J10K11") as Botzone's "x0 y0 x1 y1"; the error names

@@ -11,7 +11,7 @@ import (
 
 // ParseSAUMove converts a SAU move ("JJ", "JJ@@", "IHJI", any case) to evotune's notation
 // ("J10", "I12J11"); the error names a move that is not two or four letters A–S. It does
-// not check legality (protocol.SAUGame).
+// not check legality (sau.Game).
 func (Game) ParseSAUMove(s string) (string, error) {
 	s = strings.ToUpper(strings.TrimSpace(s))
 	s = strings.TrimSuffix(s, "@@") // Black's one-stone first move may be padded
@@ -29,7 +29,7 @@ func (Game) ParseSAUMove(s string) (string, error) {
 	return out.String(), nil
 }
 
-// SAUMove converts a move in evotune's notation to SAU's letters (protocol.SAUGame); the
+// SAUMove converts a move in evotune's notation to SAU's letters (sau.Game); the
 // error is ParseMove's.
 func (Game) SAUMove(m string) (string, error) {
 	mv, err := ParseMove(m)

@@ -5,7 +5,7 @@ import "evotune/engine"
 // What Gomoku offers beyond engine.Game, each by the interface that names it, so that no
 // code outside this package names the game (issue 23): the rule variants (engine.Ruled),
 // Piskvork records (engine.PSQRecorder), the Gomocup protocol's rule bits
-// (protocol.GomocupGame).
+// (gomocup.Game).
 
 // Rules lists the rule variants WithRule takes: "freestyle", "standard", "renju"
 // (engine.Ruled).

@@ -4,12 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +16,9 @@ import (
 	"evotune/engine/amazons"
 	"evotune/engine/connect6"
 	"evotune/engine/gomoku"
+	"evotune/engine/protocol/botzone"
+	"evotune/engine/protocol/gomocup"
+	"evotune/engine/protocol/wire"
 )
 
 // fakeBotEnv makes the test binary a Botzone bot (see TestMain): "eof" reads its whole
@@ -31,12 +32,12 @@ const fakeBotEnv = "EVOTUNE_FAKE_BOTZONE_BOT"
 const fakeBotGameEnv = "EVOTUNE_FAKE_BOTZONE_GAME"
 
 // fakeBotConfig is what the fake bot plays.
-func fakeBotConfig() Config {
+func fakeBotConfig() wire.Config {
 	if os.Getenv(fakeBotGameEnv) == "connect6" {
 		g := connect6.Game{}
-		return Config{Game: g, Weights: g.DefaultWeights(), Limits: engine.Limits{Depth: 2, Width: 10}}
+		return wire.Config{Game: g, Weights: g.DefaultWeights(), Limits: engine.Limits{Depth: 2, Width: 10}}
 	}
-	return Config{Game: amazons.Game{}, Weights: amazons.Game{}.DefaultWeights(), Limits: engine.Limits{Depth: 1, Width: 4}, Board: 8}
+	return wire.Config{Game: amazons.Game{}, Weights: amazons.Game{}.DefaultWeights(), Limits: engine.Limits{Depth: 1, Width: 4}, Board: 8}
 }
 
 func TestMain(m *testing.M) {
@@ -52,19 +53,19 @@ func TestMain(m *testing.M) {
 		}
 		fmt.Fprintf(os.Stderr, "got data %q\n", data)
 		var out bytes.Buffer
-		ServeBotzone(context.Background(), fakeBotConfig(), bytes.NewReader(in), &out, io.Discard, false)
+		botzone.Serve(context.Background(), fakeBotConfig(), bytes.NewReader(in), &out, io.Discard, false)
 		fmt.Printf("%sdebug line\nd%d\nglobal\n", out.String(), n)
 		os.Exit(0)
 	case "gomocup": // evotune's Gomocup engine at depth 3, no clock
 		g := gomoku.Game{}
-		ServeGomocup(context.Background(), Config{Game: g, Weights: g.DefaultWeights(), Limits: engine.Limits{Depth: 4, Width: 12}}, os.Stdin, os.Stdout)
+		gomocup.Serve(context.Background(), wire.Config{Game: g, Weights: g.DefaultWeights(), Limits: engine.Limits{Depth: 4, Width: 12}}, os.Stdin, os.Stdout)
 		os.Exit(0)
 	case "keep":
-		ServeBotzone(context.Background(), fakeBotConfig(), os.Stdin, os.Stdout, io.Discard, true)
+		botzone.Serve(context.Background(), fakeBotConfig(), os.Stdin, os.Stdout, io.Discard, true)
 		os.Exit(0)
 	case "json":
 		line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
-		ServeBotzone(context.Background(), fakeBotConfig(), strings.NewReader(line), os.Stdout, io.Discard, false)
+		botzone.Serve(context.Background(), fakeBotConfig(), strings.NewReader(line), os.Stdout, io.Discard, false)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -183,7 +184,7 @@ esac; done
 	if n := strings.Count(string(log), "# started"); n != 1 {
 		t.Fatalf("the keep-running bot was started %d times:\n%s", n, log)
 	}
-	if strings.Count(string(log), "< "+KeepRunning) < 3 || strings.Count(string(log), "> ") < 4 {
+	if strings.Count(string(log), "< "+botzone.KeepRunning) < 3 || strings.Count(string(log), "> ") < 4 {
 		t.Fatalf("keep.log lacks the turns:\n%s", log)
 	}
 }
@@ -300,239 +301,6 @@ func TestServerGameIsInProcessGame(t *testing.T) {
 		}
 		if strings.Join(got.Moves, " ") != strings.Join(want.Moves, " ") {
 			t.Fatalf("game %d from %v:\nthrough Gomocup %v\nin process      %v", i, open, got.Moves, want.Moves)
-		}
-	}
-}
-
-// TestGomocupBoardOrder: a BOARD position is judged as a position, whatever the order of
-// its lines. Black (evotune's stones) holds six in a row; under exact five (INFO rule 1) the
-// game goes on in both orders, including the one whose replay passes through an exact
-// five; under freestyle the six is a win and both orders are refused.
-func TestGomocupBoardOrder(t *testing.T) {
-	white := "0,0,2\n0,2,2\n0,4,2\n14,0,2\n14,2,2\n14,4,2\n"
-	row := func(xs ...int) string {
-		var sb strings.Builder
-		for _, x := range xs {
-			fmt.Fprintf(&sb, "%d,7,1\n", x)
-		}
-		return sb.String()
-	}
-	for _, rule := range []struct {
-		info    string
-		refused bool
-	}{{"1", false}, {"0", true}} {
-		var answers []string
-		for _, blacks := range []string{row(3, 4, 5, 6, 7, 8), row(3, 4, 6, 7, 8, 5)} {
-			in := "START 15\nINFO rule " + rule.info + "\nBOARD\n" + blacks + white + "DONE\nEND\n"
-			var out bytes.Buffer
-			ServeGomocup(context.Background(), cfgFor(gomoku.Game{}, 0), strings.NewReader(in), &out)
-			got := outLines(out.String())
-			if len(got) != 2 || got[0] != "OK" {
-				t.Fatalf("rule %s: answers %q", rule.info, got)
-			}
-			answers = append(answers, got[1])
-		}
-		for _, a := range answers {
-			if strings.HasPrefix(a, "ERROR") != rule.refused {
-				t.Fatalf("rule %s: answers %q; want refused=%v for both orders", rule.info, answers, rule.refused)
-			}
-		}
-		if !rule.refused && answers[0] != answers[1] {
-			t.Fatalf("rule %s: the two orders of one position got different moves %q", rule.info, answers)
-		}
-	}
-}
-
-// scripted is a SwapChooser that gives fixed answers in turn.
-type scripted []struct {
-	swap   bool
-	stones []string
-}
-
-func (s *scripted) SwapAnswer(context.Context, engine.Board) (bool, []string, error) {
-	if len(*s) == 0 {
-		return false, nil, fmt.Errorf("no more answers")
-	}
-	a := (*s)[0]
-	*s = (*s)[1:]
-	return a.swap, a.stones, nil
-}
-
-// TestSwapOpening walks every branch of Swap2 and the swap after the third move, with
-// scripted answers: who plays White afterwards, the stones laid, and which player a wrong
-// answer is charged to.
-func TestSwapOpening(t *testing.T) {
-	three := []string{"h8", "h9", "i9"}
-	type ans = struct {
-		swap   bool
-		stones []string
-	}
-	cases := []struct {
-		name       string
-		rule       string
-		p, q       scripted
-		moves      int
-		pWhite     bool
-		failFirst  *bool // nil: no failure
-		errContain string
-	}{
-		{"q swaps", Swap2, scripted{{false, three}}, scripted{{true, nil}}, 3, true, nil, ""},
-		{"q stays White", Swap2, scripted{{false, three}}, scripted{{false, []string{"i8"}}}, 4, false, nil, ""},
-		{"q lays two, p swaps", Swap2, scripted{{false, three}, {true, nil}}, scripted{{false, []string{"i8", "g7"}}}, 5, false, nil, ""},
-		{"q lays two, p plays White", Swap2, scripted{{false, three}, {false, []string{"j10"}}}, scripted{{false, []string{"i8", "g7"}}}, 6, true, nil, ""},
-		{"swap3: q swaps", Swap3, scripted{{false, three}}, scripted{{true, nil}}, 3, true, nil, ""},
-		{"swap3: two stones refused", Swap3, scripted{{false, three}}, scripted{{false, []string{"i8", "g7"}}}, 3, false, ptr(false), "allows [1]"},
-		{"p lays two stones", Swap2, scripted{{false, []string{"h8", "h9"}}}, scripted{}, 0, false, ptr(true), "allows [3]"},
-		{"p swaps on the empty board", Swap2, scripted{{true, nil}}, scripted{}, 0, false, ptr(true), "SWAP to the empty board"},
-		{"q plays on an occupied point", Swap2, scripted{{false, three}}, scripted{{false, []string{"h8"}}}, 3, false, ptr(false), "h8"},
-	}
-	for _, c := range cases {
-		b, _ := gomoku.Game{}.NewBoard(15)
-		p, q := c.p, c.q
-		moves, pWhite, err := SwapOpening(context.Background(), c.rule, b, &p, &q)
-		var se *SwapError
-		switch {
-		case c.failFirst == nil && err != nil:
-			t.Errorf("%s: %v", c.name, err)
-		case c.failFirst != nil && (!errors.As(err, &se) || se.First != *c.failFirst || !strings.Contains(err.Error(), c.errContain)):
-			t.Errorf("%s: error %v, want one charged to first=%v containing %q", c.name, err, *c.failFirst, c.errContain)
-		case len(moves) != c.moves || (c.failFirst == nil && pWhite != c.pWhite):
-			t.Errorf("%s: moves %v, p White %v; want %d moves, p White %v", c.name, moves, pWhite, c.moves, c.pWhite)
-		case c.failFirst == nil && (b.Ply() != c.moves || (b.ToMove() == engine.White) != (c.moves%2 == 1)):
-			t.Errorf("%s: board at ply %d", c.name, b.Ply())
-		}
-	}
-}
-
-func ptr[T any](v T) *T { return &v }
-
-// fifthScripted answers swap questions from a script and the fifth-move questions with
-// fixed offers and a fixed pick.
-type fifthScripted struct {
-	scripted
-	offers []string
-	pick   string
-}
-
-func (f *fifthScripted) FifthFourth(ctx context.Context, b engine.Board) (string, error) {
-	_, st, err := f.SwapAnswer(ctx, b)
-	if err != nil || len(st) != 1 {
-		return "", fmt.Errorf("scripted fourth stone %v: %v", st, err)
-	}
-	return st[0], nil
-}
-func (f *fifthScripted) FifthOffer(context.Context, engine.Board, int) ([]string, error) {
-	return f.offers, nil
-}
-func (f *fifthScripted) FifthPick(context.Context, engine.Board, []string) (string, error) {
-	return f.pick, nil
-}
-
-// TestFifthOpening walks the fifth-move-N-alternatives rule (五手N打) with scripted players:
-// who lays the fourth stone after a swap, that the picked offer is the fifth move, and which
-// player a bad offer (too few, symmetric images, an occupied point) or a pick outside the
-// offers is charged to; the rule names are checked; built-in players play it through.
-func TestFifthOpening(t *testing.T) {
-	// Column h only: symmetric under the left-right mirror, so g8 and j8... are images.
-	three := []string{"h8", "h9", "h7"}
-	cases := []struct {
-		name       string
-		p, q       fifthScripted
-		moves      []string
-		pWhite     bool
-		failFirst  *bool
-		errContain string
-	}{
-		{"q stays White, Black p offers, White q picks", fifthScripted{scripted{{false, three}}, []string{"i8", "j10"}, ""},
-			fifthScripted{scripted{{false, []string{"h6"}}}, nil, "j10"}, []string{"h8", "h9", "h7", "h6", "j10"}, false, nil, ""},
-		{"q swaps: p, now White, lays the fourth and picks", fifthScripted{scripted{{false, three}, {false, []string{"h6"}}}, nil, "i8"},
-			fifthScripted{scripted{{true, nil}}, []string{"i8", "j10"}, ""}, []string{"h8", "h9", "h7", "h6", "i8"}, true, nil, ""},
-		{"mirror images offered", fifthScripted{scripted{{false, three}}, []string{"g8", "j8"}, ""},
-			fifthScripted{scripted{{false, []string{"h6"}}}, nil, "g8"}, nil, false, ptr(true), "no error"},
-		{"mirror images refused", fifthScripted{scripted{{false, three}}, []string{"g8", "i8"}, ""},
-			fifthScripted{scripted{{false, []string{"h6"}}}, nil, "g8"}, nil, false, ptr(true), "same move up to a symmetry"},
-		{"too few offers", fifthScripted{scripted{{false, three}}, []string{"g8"}, ""},
-			fifthScripted{scripted{{false, []string{"h6"}}}, nil, "g8"}, nil, false, ptr(true), "1 offered, the rule asks 2"},
-		{"an occupied point offered", fifthScripted{scripted{{false, three}}, []string{"h9", "i8"}, ""},
-			fifthScripted{scripted{{false, []string{"h6"}}}, nil, "i8"}, nil, false, ptr(true), "h9"},
-		{"a pick outside the offers", fifthScripted{scripted{{false, three}}, []string{"i8", "j10"}, ""},
-			fifthScripted{scripted{{false, []string{"h6"}}}, nil, "a1"}, nil, false, ptr(false), "not one of the offers"},
-	}
-	for _, c := range cases {
-		if c.errContain == "no error" { // g8 and j8 are not images of each other (h is the axis): played
-			c.moves, c.failFirst = []string{"h8", "h9", "h7", "h6", "g8"}, nil
-		}
-		b, _ := gomoku.Game{}.NewBoard(15)
-		p, q := c.p, c.q
-		moves, pWhite, err := SwapOpening(context.Background(), "fifth-2", b, &p, &q)
-		var se *SwapError
-		switch {
-		case c.failFirst == nil && err != nil:
-			t.Errorf("%s: %v", c.name, err)
-		case c.failFirst != nil && (!errors.As(err, &se) || se.First != *c.failFirst || !strings.Contains(err.Error(), c.errContain)):
-			t.Errorf("%s: error %v, want one charged to first=%v containing %q", c.name, err, *c.failFirst, c.errContain)
-		case c.failFirst == nil && (strings.Join(moves, " ") != strings.Join(c.moves, " ") || pWhite != c.pWhite || b.ToMove() != engine.White):
-			t.Errorf("%s: moves %v, p White %v, %v to move; want %v, %v, White", c.name, moves, pWhite, b.ToMove(), c.moves, c.pWhite)
-		}
-	}
-	for rule, want := range map[string]string{"fifth-2": "", "fifth-10": "", "fifth-0": "N from 1 to 10", "fifth-11": "N from 1 to 10", "fifth-2x": "N from 1", "fifth": "want swap2"} {
-		_, err := ParseOpeningRule(rule)
-		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
-			t.Errorf("ParseOpeningRule(%q): %v, want %q", rule, err, want)
-		}
-	}
-	// Built-in players: three offers, each legal and no two symmetric; the pick is one.
-	g := gomoku.Game{}
-	pl, _ := g.NewPlayer(g.DefaultWeights(), engine.Limits{Depth: 2, Width: 8})
-	bs := BuiltinSwap{Player: pl, Proposals: [][]string{three}}
-	for i := 0; i < 3; i++ {
-		b, _ := g.NewBoard(15)
-		moves, _, err := SwapOpening(context.Background(), "fifth-3", b, bs, bs)
-		if err != nil || len(moves) != 5 || b.Ply() != 5 {
-			t.Fatalf("built-in players: %v %v", moves, err)
-		}
-	}
-	b, _ := g.NewBoard(15)
-	for _, m := range []string{"h8", "h9", "h7", "h6"} {
-		b.Play(m)
-	}
-	offers, err := bs.FifthOffer(context.Background(), b, 3)
-	if err != nil || checkOffers(b, offers, 3) != nil {
-		t.Fatalf("built-in offers %v: %v, %v", offers, err, checkOffers(b, offers, 3))
-	}
-	if pick, err := bs.FifthPick(context.Background(), b, offers); err != nil || !slices.Contains(offers, pick) {
-		t.Fatalf("built-in pick %q of %v: %v", pick, offers, err)
-	}
-}
-
-// TestGomocupSwap2Server: evotune as a Gomocup engine answers SWAP2BOARD: three legal
-// stones on the empty board, then SWAP or one legal move after three and after five.
-func TestGomocupSwap2Server(t *testing.T) {
-	in := "START 15\nSWAP2BOARD\nDONE\nSWAP2BOARD\n7,7\n7,6\n8,6\nDONE\nSWAP2BOARD\n7,7\n7,6\n8,6\n8,7\n6,8\nDONE\nSWAP2BOARD\n7,7\nDONE\nEND\n"
-	var out bytes.Buffer
-	ServeGomocup(context.Background(), cfgFor(gomoku.Game{}, 0), strings.NewReader(in), &out)
-	got := outLines(out.String())
-	if len(got) != 5 || got[0] != "OK" || !strings.HasPrefix(got[4], "ERROR") {
-		t.Fatalf("answers %q", got)
-	}
-	f := strings.Fields(got[1])
-	b, _ := gomoku.Game{}.NewBoard(15)
-	for _, xy := range f {
-		if !isXY(xy, 15) {
-			t.Fatalf("proposal %q is not x,y stones", got[1])
-		}
-		var x, y int
-		fmt.Sscanf(xy, "%d,%d", &x, &y)
-		if err := b.Play(fmt.Sprintf("%c%d", 'a'+x, 15-y)); err != nil {
-			t.Fatalf("proposal %q: %v", got[1], err)
-		}
-	}
-	if len(f) != 3 {
-		t.Fatalf("proposal %q: want three stones", got[1])
-	}
-	for _, a := range got[2:4] {
-		if a != "SWAP" && !isXY(a, 15) {
-			t.Fatalf("answer %q: want SWAP or one move", a)
 		}
 	}
 }

@@ -11,16 +11,20 @@ import (
 	"evotune/engine/amazons"
 	"evotune/engine/connect6"
 	"evotune/engine/gomoku"
+	"evotune/engine/protocol/botzone"
+	"evotune/engine/protocol/gomocup"
+	"evotune/engine/protocol/sau"
+	"evotune/engine/protocol/wire"
 )
 
 var (
 	gomocupLine   = regexp.MustCompile(`^(OK|\d+,\d+|ERROR .*|UNKNOWN .*|MESSAGE depth \d+ .* pv .*|name=".*)$`)
 	sauAnswer     = regexp.MustCompile(`^(name .+|move [A-S]{2}([A-S]{2}|@@)?|error .*)$`)
-	botzoneAnswer = regexp.MustCompile(`^(-?\d+ -?\d+ -?\d+ -?\d+ -?\d+ -?\d+|` + regexp.QuoteMeta(KeepRunning) + `)$`)
+	botzoneAnswer = regexp.MustCompile(`^(-?\d+ -?\d+ -?\d+ -?\d+ -?\d+ -?\d+|` + regexp.QuoteMeta(botzone.KeepRunning) + `)$`)
 )
 
-func fuzzCfg(g engine.Game, board int) Config {
-	return Config{Game: g, Weights: g.DefaultWeights(), Limits: engine.Limits{Depth: 1, Width: 4}, Board: board, Name: "evotune", Version: "fuzz"}
+func fuzzCfg(g engine.Game, board int) wire.Config {
+	return wire.Config{Game: g, Weights: g.DefaultWeights(), Limits: engine.Limits{Depth: 1, Width: 4}, Board: board, Name: "evotune", Version: "fuzz"}
 }
 
 // FuzzServers feeds arbitrary input to the three protocol servers: they never panic and
@@ -50,13 +54,13 @@ func FuzzServers(f *testing.F) {
 			}
 		}
 		var out, errOut bytes.Buffer
-		ServeGomocup(context.Background(), fuzzCfg(gomoku.Game{}, 0), strings.NewReader(in), &out)
+		gomocup.Serve(context.Background(), fuzzCfg(gomoku.Game{}, 0), strings.NewReader(in), &out)
 		check("gomocup", out.String(), gomocupLine)
 		out.Reset()
-		ServeSAU(context.Background(), fuzzCfg(connect6.Game{}, 0), strings.NewReader(in), &out)
+		sau.Serve(context.Background(), fuzzCfg(connect6.Game{}, 0), strings.NewReader(in), &out)
 		check("sau", out.String(), sauAnswer)
 		out.Reset()
-		ServeBotzone(context.Background(), fuzzCfg(amazons.Game{}, 8), strings.NewReader(in), &out, &errOut, true)
+		botzone.Serve(context.Background(), fuzzCfg(amazons.Game{}, 8), strings.NewReader(in), &out, &errOut, true)
 		check("botzone", out.String(), botzoneAnswer)
 	})
 }

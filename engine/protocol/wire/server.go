@@ -1,20 +1,4 @@
-// Package protocol lets evotune's engines play in the managers and contests these games
-// already use, over standard input and output:
-//
-//   - Gomoku: the Gomocup (Piskvork) protocol — START, RECTSTART, RESTART, BEGIN, TURN,
-//     BOARD … DONE, INFO, TAKEBACK, ABOUT, END; answers UNKNOWN for unknown commands and
-//     ERROR for bad ones. Coordinates are x,y from 0 at the top-left.
-//   - Connect6: the SAU / computer-olympiad text protocol — "name?", "new black",
-//     "new white", "move XXYY" (each stone two letters A–S, column then row, row A at the
-//     top; Black's one-stone first move as "move JJ" or "move JJ@@"), "end", "quit".
-//     Bad commands are answered "error <reason>".
-//   - Amazons: Botzone's simple interaction (the turn number, then the requests and
-//     responses so far, one move "x0 y0 x1 y1 x2 y2" out; "-1 -1 -1 -1 -1 -1" as Black's
-//     first request) and its keep-running mode.
-//
-// The engines never answer with an illegal move: every move comes from the searcher on a
-// board that validated the opponent's moves.
-package protocol
+package wire
 
 import (
 	"bufio"
@@ -27,9 +11,9 @@ import (
 	"evotune/engine"
 )
 
-// processStart is when this process started (package initialisation), for protocols whose
+// ProcessStart is when this process started (package initialisation), for protocols whose
 // clock starts with the process (Botzone's simple interaction).
-var processStart = time.Now()
+var ProcessStart = time.Now()
 
 // Config is an engine served over a protocol.
 type Config struct {
@@ -60,16 +44,18 @@ type Config struct {
 	Log io.Writer
 }
 
-// lines reads commands, trimming CR LF and surrounding blanks.
-type lines struct{ sc *bufio.Scanner }
+// Lines reads a server's commands, one a line, trimming CR LF and surrounding blanks.
+type Lines struct{ sc *bufio.Scanner }
 
-func newLines(r io.Reader) *lines {
+// NewLines reads commands from r (lines up to 1 MiB).
+func NewLines(r io.Reader) *Lines {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	return &lines{sc}
+	return &Lines{sc}
 }
 
-func (l *lines) next() (string, bool) {
+// Next returns the next line that is not blank; ok is false at end of input.
+func (l *Lines) Next() (string, bool) {
 	for l.sc.Scan() {
 		if s := strings.TrimSpace(l.sc.Text()); s != "" {
 			return s, true
@@ -78,12 +64,12 @@ func (l *lines) next() (string, bool) {
 	return "", false
 }
 
-// untilDone reads the lines of a block up to its DONE line (Gomocup BOARD, SWAP2BOARD);
+// UntilDone reads the lines of a block up to its DONE line (Gomocup BOARD, SWAP2BOARD);
 // ok is false at end of input.
-func (l *lines) untilDone() ([]string, bool) {
+func (l *Lines) UntilDone() ([]string, bool) {
 	var block []string
 	for {
-		s, ok := l.next()
+		s, ok := l.Next()
 		if !ok {
 			return nil, false
 		}
@@ -94,26 +80,26 @@ func (l *lines) untilDone() ([]string, bool) {
 	}
 }
 
-// session is a server's player for the game in play: made at the game's first move and
+// Session is a server's player for the game in play: made at the game's first move and
 // kept from move to move with its transposition table (its limits set per move:
 // engine.LimitSetter), as evotune's in-process players and real engines keep theirs, so a
 // game through a protocol is the game played in process; newGame makes it exactly fresh
 // (engine.Resetter). The zero value is ready.
-type session struct {
+type Session struct {
 	p engine.Player
 }
 
-// newGame starts a new game: the next move's search starts from an empty table.
-func (s *session) newGame(cfg Config) {
+// NewGame starts a new game: the next move's search starts from an empty table.
+func (s *Session) NewGame(cfg Config) {
 	if r, ok := s.p.(engine.Resetter); !ok || r.Reset(cfg.Weights) != nil {
 		s.p = nil
 	}
 }
 
-// think returns the engine's move on b within a per-move time budget (0 = none; see
-// Config.limits) and the search's statistics.
-func (s *session) think(ctx context.Context, cfg Config, b engine.Board, budget time.Duration) (string, engine.SearchStats, error) {
-	lim := cfg.limits(budget)
+// Think returns the engine's move on b within a per-move time budget (0 = none; see
+// Config.Limits) and the search's statistics; the error is the search's.
+func (s *Session) Think(ctx context.Context, cfg Config, b engine.Board, budget time.Duration) (string, engine.SearchStats, error) {
+	lim := cfg.LimitsFor(budget)
 	if ls, ok := s.p.(engine.LimitSetter); !ok || ls.SetLimits(lim) != nil {
 		s.p = nil
 	}
@@ -156,9 +142,9 @@ const (
 	fixedMargin = 25 * time.Millisecond
 )
 
-// budgetFor is the time for this move: the protocol's own budget (0 = none) capped by
+// BudgetFor is the time for this move: the protocol's own budget (0 = none) capped by
 // MoveTime, else MoveTime, else DefaultMoveTime.
-func (cfg Config) budgetFor(protocolBudget time.Duration) time.Duration {
+func (cfg Config) BudgetFor(protocolBudget time.Duration) time.Duration {
 	b := protocolBudget
 	if cfg.MoveTime > 0 && (b == 0 || cfg.MoveTime < b) {
 		b = cfg.MoveTime
@@ -169,11 +155,11 @@ func (cfg Config) budgetFor(protocolBudget time.Duration) time.Duration {
 	return b
 }
 
-// limits are the search limits for one move with the given budget (0 = none): with a
+// LimitsFor are the search limits for one move with the given budget (0 = none): with a
 // budget, iterative deepening runs to the user's depth cap (or engine.MaxDepth) and stops at
 // hardShare% of the budget less a fixed margin, starting no iteration after softShare%;
 // without one, it searches the cap or FallbackDepth.
-func (cfg Config) limits(budget time.Duration) engine.Limits {
+func (cfg Config) LimitsFor(budget time.Duration) engine.Limits {
 	l := cfg.Limits
 	l.Time, l.SoftTime = 0, 0
 	if budget <= 0 {
@@ -190,7 +176,9 @@ func (cfg Config) limits(budget time.Duration) engine.Limits {
 	return l
 }
 
-func writeLine(w io.Writer, format string, args ...any) {
+// WriteLine writes one answer line (format and args as fmt.Printf) and flushes w if it
+// buffers.
+func WriteLine(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, format+"\n", args...)
 	if f, ok := w.(interface{ Flush() error }); ok {
 		f.Flush()

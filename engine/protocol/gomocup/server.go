@@ -1,4 +1,9 @@
-package protocol
+// Package gomocup is the Gomocup (Piskvork) protocol for Gomoku, both sides: Serve lets
+// evotune's engine play under Piskvork or c-gomoku-cli (START, RECTSTART, RESTART, BEGIN,
+// TURN, BOARD … DONE, INFO, SWAP2BOARD, TAKEBACK, ABOUT, END; UNKNOWN for unknown commands,
+// ERROR for bad ones), and Client drives an outside engine the way those managers do.
+// Coordinates are x,y from 0 at the top-left. A game speaks it by implementing Game.
+package gomocup
 
 import (
 	"context"
@@ -10,12 +15,14 @@ import (
 	"time"
 
 	"evotune/engine"
+	"evotune/engine/protocol/wire"
+	"evotune/engine/swap"
 )
 
-// GomocupGame is a game the Gomocup protocol carries (gomoku.Game): one stone a move on a
+// Game is a game the Gomocup protocol carries (gomoku.Game): one stone a move on a
 // square board, points named by column letter and row from the bottom ("h8", Gomocup's
 // x,y from 0 at the top-left), the rule set by INFO rule's bits.
-type GomocupGame interface {
+type Game interface {
 	engine.Game
 	// GomocupRule is the game's rule as INFO rule bits (0 freestyle, 1 exactly five, 4 renju).
 	GomocupRule() int
@@ -25,15 +32,15 @@ type GomocupGame interface {
 
 // gomocup is the state of one Gomocup session.
 type gomocup struct {
-	cfg      Config
-	session  session // the player of the game in play
+	cfg      wire.Config
+	session  wire.Session // the player of the game in play
 	out      io.Writer
 	size     int
-	game     GomocupGame // under the rule of INFO rule
-	stones   []stone     // in play order
-	turnMS   int64       // INFO timeout_turn
-	matchMS  int64       // INFO timeout_match
-	leftMS   int64       // INFO time_left
+	game     Game    // under the rule of INFO rule
+	stones   []stone // in play order
+	turnMS   int64   // INFO timeout_turn
+	matchMS  int64   // INFO timeout_match
+	leftMS   int64   // INFO time_left
 	started  bool
 	gameRule string
 }
@@ -43,22 +50,22 @@ type stone struct {
 	own  bool
 }
 
-// ServeGomocup runs the Gomocup (Piskvork) protocol on in/out until END or end of input;
-// cfg.Game must be a GomocupGame (else the error says so). Rules: INFO rule bit 4 selects
+// Serve runs the Gomocup (Piskvork) protocol on in/out until END or end of input;
+// cfg.Game must be a Game (else the error says so). Rules: INFO rule bit 4 selects
 // renju (Black never plays a forbidden move), else bit 1 exactly-five (Standard),
 // otherwise freestyle. Time: the per-move budget is the smaller of timeout_turn and, when
-// the match has a limit, time_left/15 (capped by Config.MoveTime; see Config.limits for
+// the match has a limit, time_left/15 (capped by wire.Config.MoveTime; see wire.Config.LimitsFor for
 // how much of it a move uses). Every answer is preceded by a MESSAGE line with the
 // search's depth, score, nodes, NPS, time and PV.
-func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
-	gg, ok := cfg.Game.(GomocupGame)
+func Serve(ctx context.Context, cfg wire.Config, in io.Reader, out io.Writer) error {
+	gg, ok := cfg.Game.(Game)
 	if !ok {
 		return fmt.Errorf("the Gomocup protocol cannot carry %s", cfg.Game.Name())
 	}
-	s := &gomocup{cfg: cfg, out: out, game: gg.WithGomocupRule(0).(GomocupGame)}
-	ls := newLines(in)
+	s := &gomocup{cfg: cfg, out: out, game: gg.WithGomocupRule(0).(Game)}
+	ls := wire.NewLines(in)
 	for {
-		line, ok := ls.next()
+		line, ok := ls.Next()
 		if !ok {
 			return nil
 		}
@@ -71,12 +78,12 @@ func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) 
 				_, err = s.game.NewBoard(n)
 			}
 			if err != nil {
-				writeLine(out, "ERROR unsupported board size %q (%v)", arg, err)
+				wire.WriteLine(out, "ERROR unsupported board size %q (%v)", arg, err)
 				continue
 			}
 			s.size, s.stones, s.started = n, nil, true
-			s.session.newGame(cfg)
-			writeLine(out, "OK")
+			s.session.NewGame(cfg)
+			wire.WriteLine(out, "OK")
 		case "RECTSTART":
 			w, h, ok := strings.Cut(arg, ",")
 			wi, e1 := strconv.Atoi(strings.TrimSpace(w))
@@ -88,16 +95,16 @@ func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) 
 				_, err = s.game.NewBoard(wi)
 			}
 			if err != nil {
-				writeLine(out, "ERROR unsupported board %q (%v)", arg, err)
+				wire.WriteLine(out, "ERROR unsupported board %q (%v)", arg, err)
 				continue
 			}
 			s.size, s.stones, s.started = wi, nil, true
-			s.session.newGame(cfg)
-			writeLine(out, "OK")
+			s.session.NewGame(cfg)
+			wire.WriteLine(out, "OK")
 		case "RESTART":
 			s.stones = nil
-			s.session.newGame(cfg)
-			writeLine(out, "OK")
+			s.session.NewGame(cfg)
+			wire.WriteLine(out, "OK")
 		case "INFO":
 			s.info(arg)
 		case "BEGIN":
@@ -105,7 +112,7 @@ func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) 
 				continue
 			}
 			if len(s.stones) != 0 {
-				writeLine(out, "ERROR BEGIN on a board that is not empty")
+				wire.WriteLine(out, "ERROR BEGIN on a board that is not empty")
 				continue
 			}
 			s.play(ctx)
@@ -118,7 +125,7 @@ func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) 
 				err = s.add(stone{x, y, false})
 			}
 			if err != nil {
-				writeLine(out, "ERROR %v", err)
+				wire.WriteLine(out, "ERROR %v", err)
 				continue
 			}
 			s.play(ctx)
@@ -128,7 +135,7 @@ func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) 
 			}
 			s.stones = nil
 			var bad error
-			block, ok := ls.untilDone()
+			block, ok := ls.UntilDone()
 			if !ok {
 				return nil
 			}
@@ -151,7 +158,7 @@ func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) 
 			}
 			if bad != nil {
 				s.stones = nil
-				writeLine(out, "ERROR %v", bad)
+				wire.WriteLine(out, "ERROR %v", bad)
 				continue
 			}
 			s.play(ctx)
@@ -161,7 +168,7 @@ func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) 
 			}
 			var moves []string
 			var bad error
-			block, ok := ls.untilDone()
+			block, ok := ls.UntilDone()
 			if !ok {
 				return nil
 			}
@@ -177,29 +184,29 @@ func ServeGomocup(ctx context.Context, cfg Config, in io.Reader, out io.Writer) 
 				bad = s.swap2(ctx, moves)
 			}
 			if bad != nil {
-				writeLine(out, "ERROR %v", bad)
+				wire.WriteLine(out, "ERROR %v", bad)
 			}
 		case "TAKEBACK":
 			x, y, err := s.parseXY(arg)
 			if err != nil || len(s.stones) == 0 || s.stones[len(s.stones)-1].x != x || s.stones[len(s.stones)-1].y != y {
-				writeLine(out, "ERROR TAKEBACK %s: not the last stone played", arg)
+				wire.WriteLine(out, "ERROR TAKEBACK %s: not the last stone played", arg)
 				continue
 			}
 			s.stones = s.stones[:len(s.stones)-1]
-			writeLine(out, "OK")
+			wire.WriteLine(out, "OK")
 		case "ABOUT":
-			writeLine(out, `name="%s", version="%s", author="evotune", country="", www="", email=""`, s.cfg.Name, s.cfg.Version)
+			wire.WriteLine(out, `name="%s", version="%s", author="evotune", country="", www="", email=""`, s.cfg.Name, s.cfg.Version)
 		case "END":
 			return nil
 		default:
-			writeLine(out, "UNKNOWN command %q", cmd)
+			wire.WriteLine(out, "UNKNOWN command %q", cmd)
 		}
 	}
 }
 
 func (s *gomocup) ready() bool {
 	if !s.started {
-		writeLine(s.out, "ERROR no START yet")
+		wire.WriteLine(s.out, "ERROR no START yet")
 	}
 	return s.started
 }
@@ -215,7 +222,7 @@ func (s *gomocup) info(arg string) {
 	case "time_left":
 		s.leftMS = n
 	case "rule":
-		s.game = s.game.WithGomocupRule(n).(GomocupGame)
+		s.game = s.game.WithGomocupRule(n).(Game)
 	}
 }
 
@@ -315,7 +322,7 @@ const matchShare = 15
 
 // play answers with evotune's move and records it.
 // swap2 answers SWAP2BOARD (Gomocup's Swap2 opening) on the stones given in order, Black
-// first: three stones on an empty board, then SWAP or the next move (BuiltinSwap with this
+// first: three stones on an empty board, then SWAP or the next move (swap.Builtin with this
 // engine's search and the opening book's three-stone openings as proposals).
 func (s *gomocup) swap2(ctx context.Context, moves []string) error {
 	b, err := s.game.NewBoard(s.size)
@@ -339,46 +346,46 @@ func (s *gomocup) swap2(ctx context.Context, moves []string) error {
 			proposals = append(proposals, o.Moves)
 		}
 	}
-	budget := s.cfg.budgetFor(s.budget())
+	budget := s.cfg.BudgetFor(s.budget())
 	if len(moves) == 0 {
 		budget /= time.Duration(max(1, len(proposals))) // proposing searches every proposal
 	}
-	p, err := s.cfg.Game.NewPlayer(s.cfg.Weights, s.cfg.limits(budget))
+	p, err := s.cfg.Game.NewPlayer(s.cfg.Weights, s.cfg.LimitsFor(budget))
 	if err != nil {
 		return err
 	}
-	swap, stones, err := BuiltinSwap{Player: p, Proposals: proposals}.SwapAnswer(ctx, b)
+	swap, stones, err := swap.Builtin{Player: p, Proposals: proposals}.SwapAnswer(ctx, b)
 	if err != nil {
 		return err
 	}
 	if swap {
-		writeLine(s.out, "SWAP")
+		wire.WriteLine(s.out, "SWAP")
 		return nil
 	}
 	var xy []string
 	for _, m := range stones {
-		x, y := gomocupXY(m, s.size)
+		x, y := XY(m, s.size)
 		xy = append(xy, fmt.Sprintf("%d,%d", x, y))
 	}
-	writeLine(s.out, "%s", strings.Join(xy, " "))
+	wire.WriteLine(s.out, "%s", strings.Join(xy, " "))
 	return nil
 }
 
 func (s *gomocup) play(ctx context.Context) {
 	b, err := s.board()
 	if err != nil {
-		writeLine(s.out, "ERROR %v", err)
+		wire.WriteLine(s.out, "ERROR %v", err)
 		return
 	}
-	m, st, err := s.session.think(ctx, s.cfg, b, s.cfg.budgetFor(s.budget()))
+	m, st, err := s.session.Think(ctx, s.cfg, b, s.cfg.BudgetFor(s.budget()))
 	if err != nil {
-		writeLine(s.out, "ERROR %v", err)
+		wire.WriteLine(s.out, "ERROR %v", err)
 		return
 	}
-	writeLine(s.out, "MESSAGE %s", Info(st))
+	wire.WriteLine(s.out, "MESSAGE %s", wire.Info(st))
 	x := int(m[0] - 'a')
 	row, _ := strconv.Atoi(m[1:])
 	y := s.size - row
 	s.stones = append(s.stones, stone{x, y, true})
-	writeLine(s.out, "%d,%d", x, y)
+	wire.WriteLine(s.out, "%d,%d", x, y)
 }

@@ -1,4 +1,8 @@
-package protocol
+// Package swap referees the swap openings of Gomoku (002 §1): Swap2, the swap after the
+// third move and the fifth-move-N-alternatives rule, between two players that answer the
+// opening's questions (Chooser, FifthChooser) — built-in searchers (Builtin) or external
+// engines over Gomocup's SWAP2BOARD (protocol.External).
+package swap
 
 import (
 	"cmp"
@@ -6,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"evotune/engine"
@@ -27,15 +32,15 @@ const (
 	// "fifth-N" (N from 1 to MaxFifth; "fifth-2" is the classic 五手二打): the swap after
 	// the third move, White's fourth stone (laid by whoever then holds White), then Black
 	// offers N fifth moves, no two of them the same up to a symmetry of the position, and
-	// White chooses the one that is played; White plays on. See ParseOpeningRule.
+	// White chooses the one that is played; White plays on. See ParseRule.
 	Fifth = "fifth"
 	// MaxFifth bounds N of "fifth-N".
 	MaxFifth = 10
 )
 
-// ParseOpeningRule checks a swap opening rule name (Swap2, Swap3 or "fifth-N") and returns
+// ParseRule checks a swap opening rule name (Swap2, Swap3 or "fifth-N") and returns
 // N for the fifth-move rule (0 for the others); the error names what is wrong.
-func ParseOpeningRule(rule string) (n int, err error) {
+func ParseRule(rule string) (n int, err error) {
 	switch {
 	case rule == Swap2 || rule == Swap3:
 		return 0, nil
@@ -57,32 +62,32 @@ type FifthChooser interface {
 	FifthPick(ctx context.Context, b engine.Board, offers []string) (string, error)
 }
 
-// SwapChooser answers the questions of a swap opening, as Gomocup's SWAP2BOARD asks them:
+// Chooser answers the questions of a swap opening, as Gomocup's SWAP2BOARD asks them:
 // on the board b holding the opening so far (0, 3 or 5 stones, Black first), either swap
 // (take Black) or lay stones: 3 on the empty board, 1 (the next move, staying with the
 // colour that plays it) or 2 (the Swap2 option: let the other choose) after 3, 1 after 5.
-type SwapChooser interface {
+type Chooser interface {
 	SwapAnswer(ctx context.Context, b engine.Board) (swap bool, stones []string, err error)
 }
 
-// SwapError is a swap-opening failure charged to one player: First is true for the first
+// Error is a swap-opening failure charged to one player: First is true for the first
 // player (the proposer), false for the second.
-type SwapError struct {
+type Error struct {
 	First bool
 	Err   error
 }
 
-func (e *SwapError) Error() string { return e.Err.Error() }
-func (e *SwapError) Unwrap() error { return e.Err }
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
 
-// SwapOpening runs a swap opening (Swap2 or Swap3) on the empty board b between the first
+// Opening runs a swap opening (Swap2 or Swap3) on the empty board b between the first
 // player p and the second player q, playing the stones on b. It returns the opening's moves
 // and whether p plays White in the game that follows (the opening's last stone was played
 // by the other colour, so the game goes on with the side b says is to move). A player that
 // fails (an error, an illegal stone, an answer the rule does not allow) is named by a
-// *SwapError; it loses the game.
-func SwapOpening(ctx context.Context, rule string, b engine.Board, p, q SwapChooser) (moves []string, pWhite bool, err error) {
-	fifth, err := ParseOpeningRule(rule)
+// *Error; it loses the game.
+func Opening(ctx context.Context, rule string, b engine.Board, p, q Chooser) (moves []string, pWhite bool, err error) {
+	fifth, err := ParseRule(rule)
 	if err != nil {
 		return nil, false, err
 	}
@@ -92,30 +97,30 @@ func SwapOpening(ctx context.Context, rule string, b engine.Board, p, q SwapChoo
 			ok = ok || len(stones) == n
 		}
 		if !ok {
-			return &SwapError{first, fmt.Errorf("%s: laid %d stones (%s), the rule allows %v here", rule, len(stones), strings.Join(stones, " "), want)}
+			return &Error{first, fmt.Errorf("%s: laid %d stones (%s), the rule allows %v here", rule, len(stones), strings.Join(stones, " "), want)}
 		}
 		for _, s := range stones {
 			if err := b.Play(s); err != nil {
-				return &SwapError{first, fmt.Errorf("%s: stone %s: %w", rule, s, err)}
+				return &Error{first, fmt.Errorf("%s: stone %s: %w", rule, s, err)}
 			}
 			moves = append(moves, s)
 		}
 		if b.Outcome() != engine.Ongoing {
-			return &SwapError{first, fmt.Errorf("%s: the opening stones end the game", rule)}
+			return &Error{first, fmt.Errorf("%s: the opening stones end the game", rule)}
 		}
 		return nil
 	}
-	ask := func(first bool, c SwapChooser) (bool, []string, error) {
+	ask := func(first bool, c Chooser) (bool, []string, error) {
 		swap, stones, err := c.SwapAnswer(ctx, b)
 		if err != nil {
-			return false, nil, &SwapError{first, err}
+			return false, nil, &Error{first, err}
 		}
 		return swap, stones, nil
 	}
 	// 1. p lays three stones.
 	swap, stones, err := ask(true, p)
 	if err == nil && swap {
-		err = &SwapError{true, errors.New("answered SWAP to the empty board")}
+		err = &Error{true, errors.New("answered SWAP to the empty board")}
 	}
 	if err == nil {
 		err = lay(true, stones, 3)
@@ -160,17 +165,17 @@ func SwapOpening(ctx context.Context, rule string, b engine.Board, p, q SwapChoo
 // (swap, or White's fourth stone): p, holding White after q swapped, lays the fourth stone;
 // Black offers n fifth moves, White picks one; White then moves. It reports whether p holds
 // White; lay plays stones (and records them as the opening's moves).
-func fifthMove(ctx context.Context, rule string, n int, b engine.Board, p, q SwapChooser, swap bool, stones []string,
+func fifthMove(ctx context.Context, rule string, n int, b engine.Board, p, q Chooser, swap bool, stones []string,
 	lay func(first bool, stones []string, want ...int) error) (bool, error) {
 	pWhite := swap // q took Black: p holds White
 	if swap {      // p, now White, lays the fourth stone
 		pf, ok := p.(FifthChooser)
 		if !ok {
-			return pWhite, &SwapError{true, fmt.Errorf("%s: the player cannot lay the fourth stone after a swap (no protocol carries the question)", rule)}
+			return pWhite, &Error{true, fmt.Errorf("%s: the player cannot lay the fourth stone after a swap (no protocol carries the question)", rule)}
 		}
 		m, err := pf.FifthFourth(ctx, b.Clone())
 		if err != nil {
-			return pWhite, &SwapError{true, err}
+			return pWhite, &Error{true, err}
 		}
 		stones = []string{m}
 	}
@@ -178,31 +183,31 @@ func fifthMove(ctx context.Context, rule string, n int, b engine.Board, p, q Swa
 		return pWhite, err
 	}
 	black, white := p, q
-	blackFirst := true // whether Black is the first player p (for SwapError)
+	blackFirst := true // whether Black is the first player p (for Error)
 	if pWhite {
 		black, white, blackFirst = q, p, false
 	}
 	bf, ok := black.(FifthChooser)
 	if !ok {
-		return pWhite, &SwapError{blackFirst, fmt.Errorf("%s: the player cannot offer fifth moves (no protocol carries the question)", rule)}
+		return pWhite, &Error{blackFirst, fmt.Errorf("%s: the player cannot offer fifth moves (no protocol carries the question)", rule)}
 	}
 	wf, ok := white.(FifthChooser)
 	if !ok {
-		return pWhite, &SwapError{!blackFirst, fmt.Errorf("%s: the player cannot choose a fifth move (no protocol carries the question)", rule)}
+		return pWhite, &Error{!blackFirst, fmt.Errorf("%s: the player cannot choose a fifth move (no protocol carries the question)", rule)}
 	}
 	offers, err := bf.FifthOffer(ctx, b.Clone(), n)
 	if err == nil {
 		err = checkOffers(b, offers, n)
 	}
 	if err != nil {
-		return pWhite, &SwapError{blackFirst, fmt.Errorf("%s: fifth moves %s: %w", rule, strings.Join(offers, " "), err)}
+		return pWhite, &Error{blackFirst, fmt.Errorf("%s: fifth moves %s: %w", rule, strings.Join(offers, " "), err)}
 	}
 	pick, err := wf.FifthPick(ctx, b.Clone(), append([]string(nil), offers...))
 	if err == nil && !slices.Contains(offers, pick) {
 		err = fmt.Errorf("picked %s, not one of the offers %s", pick, strings.Join(offers, " "))
 	}
 	if err != nil {
-		return pWhite, &SwapError{!blackFirst, fmt.Errorf("%s: %w", rule, err)}
+		return pWhite, &Error{!blackFirst, fmt.Errorf("%s: %w", rule, err)}
 	}
 	if err := lay(blackFirst, []string{pick}, 1); err != nil {
 		return pWhite, err
@@ -244,7 +249,7 @@ func checkOffers(b engine.Board, offers []string, n int) error {
 // image) that map the stones of moves (Black's on even plies) onto stones of the same
 // colour: the identity always.
 func positionSymmetries(moves []string, size int) []func(string) string {
-	xy := func(m string) (int, int) { x, y := gomocupXY(strings.ToLower(m), size); return x, y }
+	xy := func(m string) (int, int) { x, y := pointXY(strings.ToLower(m), size); return x, y }
 	name := func(x, y int) string { return fmt.Sprintf("%c%d", 'a'+rune(x), size-y) }
 	n := size - 1
 	all := []func(x, y int) (int, int){
@@ -275,18 +280,18 @@ func positionSymmetries(moves []string, size int) []func(string) string {
 	return out
 }
 
-// BuiltinSwap makes a built-in player answer a swap opening with its own search: it lays
+// Builtin makes a built-in player answer a swap opening with its own search: it lays
 // the proposal whose search score is nearest 0 (a balanced opening) and otherwise takes
 // the colour its search prefers, swapping when the side to move (White) scores below 0 and
 // else playing White's move. It never uses Swap2's two-stone option.
-type BuiltinSwap struct {
+type Builtin struct {
 	Player engine.Player
 	// Proposals are three-stone openings to choose from (e.g. the game's opening book).
 	Proposals [][]string
 }
 
-// SwapAnswer implements SwapChooser.
-func (s BuiltinSwap) SwapAnswer(ctx context.Context, b engine.Board) (bool, []string, error) {
+// SwapAnswer implements Chooser.
+func (s Builtin) SwapAnswer(ctx context.Context, b engine.Board) (bool, []string, error) {
 	if b.Ply() == 0 {
 		best, bestScore := -1, int64(0)
 		for i, o := range s.Proposals {
@@ -325,7 +330,7 @@ func (s BuiltinSwap) SwapAnswer(ctx context.Context, b engine.Board) (bool, []st
 }
 
 // FifthFourth implements FifthChooser: the player's own move.
-func (s BuiltinSwap) FifthFourth(ctx context.Context, b engine.Board) (string, error) {
+func (s Builtin) FifthFourth(ctx context.Context, b engine.Board) (string, error) {
 	m, _, err := s.Player.Move(ctx, b)
 	return m, err
 }
@@ -333,7 +338,7 @@ func (s BuiltinSwap) FifthFourth(ctx context.Context, b engine.Board) (string, e
 // FifthOffer implements FifthChooser for Black: the n moves near the stones whose position
 // the player's search scores best for Black (lowest for White, to move), skipping a move
 // that is a symmetric image of one already offered.
-func (s BuiltinSwap) FifthOffer(ctx context.Context, b engine.Board, n int) ([]string, error) {
+func (s Builtin) FifthOffer(ctx context.Context, b engine.Board, n int) ([]string, error) {
 	type cand struct {
 		m     string
 		score int64
@@ -368,7 +373,7 @@ func (s BuiltinSwap) FifthOffer(ctx context.Context, b engine.Board, n int) ([]s
 
 // FifthPick implements FifthChooser for White: the offer whose position the player's
 // search scores best for White (to move after it).
-func (s BuiltinSwap) FifthPick(ctx context.Context, b engine.Board, offers []string) (string, error) {
+func (s Builtin) FifthPick(ctx context.Context, b engine.Board, offers []string) (string, error) {
 	best, bestScore := "", int64(0)
 	for _, m := range offers {
 		c := b.Clone()
@@ -397,7 +402,7 @@ func nearPoints(b engine.Board, d int) []string {
 	taken := map[[2]int]bool{}
 	var stones [][2]int
 	for _, m := range h.History() {
-		x, y := gomocupXY(strings.ToLower(m), size)
+		x, y := pointXY(strings.ToLower(m), size)
 		taken[[2]int{x, y}] = true
 		stones = append(stones, [2]int{x, y})
 	}
@@ -423,4 +428,11 @@ func abs(x int64) int64 {
 		return -x
 	}
 	return x
+}
+
+// pointXY converts a point in Gomoku's notation ("h8": column letter, row from the bottom)
+// to x, y from 0 at the top-left on a board of side size.
+func pointXY(m string, size int) (int, int) {
+	row, _ := strconv.Atoi(m[1:])
+	return int(m[0] - 'a'), size - row
 }

@@ -1,0 +1,366 @@
+package wire
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"evotune/engine"
+)
+
+// MaxTranscript caps an engine's transcript (lines that were not answers, and its stderr)
+// kept with a game record, in bytes.
+const MaxTranscript = 4096
+
+// Conn is an external engine's process as a protocol client drives it: started when a
+// client needs it, lines sent, answers read against a deadline (other lines kept in a
+// transcript), and the game the engine knows. One Conn serves one engine for as many games
+// as its process plays (protocol.External keeps one per engine); a protocol's Client holds
+// no process of its own. The settings are set before the first Start; the game fields are
+// the client's to read and write.
+type Conn struct {
+	// Game is the game played, under its rule.
+	Game engine.Game
+	// Name names the engine in errors and the log ("cmd:PROG ARGS").
+	Name string
+	// Command returns the program and its arguments to start (protocol.External's, its
+	// weights file written and placeholders filled in); its error stops the start.
+	Command func() ([]string, error)
+	// MoveTime bounds each move, GameTime the engine's time in a game (0 = no bound),
+	// Overhead is the tolerance on top of either before an answer is late, Startup how long
+	// a handshake may take (protocol.ExternalSpec's).
+	MoveTime, GameTime, Overhead, Startup time.Duration
+	// Options are values the protocol sends its own way (Gomocup's INFO).
+	Options []Option
+	// LogFile, if set, receives the full transcript (ExternalSpec.LogFile).
+	LogFile string
+	// Ignore, if set, is a line the engine prints between answers that is neither an answer
+	// nor kept in the transcript (Botzone's KeepRunning marker).
+	Ignore string
+
+	// Known are the moves the engine knows, in evotune's notation.
+	Known []string
+	// Used is the engine's clock in this game so far.
+	Used time.Duration
+	// ThinkStart is when the current move's request was sent (after any start-up
+	// handshake): the engine's clock runs from there.
+	ThinkStart time.Time
+	// NewGame is set between games: the next move starts a new game in the running process.
+	NewGame bool
+
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	lines   chan string
+	exited  chan struct{}
+	errMu   sync.Mutex
+	errTail []string // last lines the program wrote to stderr
+
+	logMu      sync.Mutex
+	log        strings.Builder // transcript: non-answer lines and stderr, capped
+	logDropped int             // lines left out of the transcript by the cap
+
+	fullMu    sync.Mutex
+	full      *os.File  // LogFile, open from the first Start to Close
+	fullStart time.Time // when the log started
+}
+
+// Running reports whether a process is running.
+func (c *Conn) Running() bool { return c.cmd != nil }
+
+// Start starts the program Command gives (argv[0] a path or a name on PATH); its stdout
+// lines are read as they come, its stderr kept in the transcript. The error names the
+// program.
+func (c *Conn) Start() error {
+	argv, err := c.Command()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("cannot start %s: %w", c.Name, err)
+	}
+	if c.LogFile != "" {
+		c.fullMu.Lock()
+		if c.full == nil {
+			f, err := os.OpenFile(c.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+			if err == nil {
+				c.full, c.fullStart = f, time.Now()
+			}
+		}
+		c.fullMu.Unlock()
+		c.LogLine("# ", fmt.Sprintf("started %s (pid %d)", c.Name, cmd.Process.Pid))
+	}
+	// Each process gets its own channels, captured here: a Botzone engine is restarted every
+	// move, and the previous process's reader must never close the next one's channel.
+	lines, exited := make(chan string, 64), make(chan struct{})
+	c.cmd, c.stdin, c.lines, c.exited = cmd, in, lines, exited
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 64*1024), 1024*1024)
+		for sc.Scan() {
+			c.LogLine("< ", sc.Text())
+			lines <- strings.TrimSpace(sc.Text()) // blank lines too: Botzone's output is positional
+		}
+		close(exited)
+	}()
+	go func() {
+		sc := bufio.NewScanner(errPipe)
+		for sc.Scan() {
+			c.errMu.Lock()
+			c.errTail = append(c.errTail, sc.Text())
+			if len(c.errTail) > 5 {
+				c.errTail = c.errTail[1:]
+			}
+			c.errMu.Unlock()
+			c.Note("stderr", sc.Text())
+			c.LogLine("! ", sc.Text())
+		}
+	}()
+	return nil
+}
+
+// LogLine appends a line to LogFile, if any: dir is "> " (sent), "< " (read), "! "
+// (stderr) or "# " (evotune's remark), after the seconds since the log started.
+func (c *Conn) LogLine(dir, line string) {
+	c.fullMu.Lock()
+	defer c.fullMu.Unlock()
+	if c.full != nil {
+		fmt.Fprintf(c.full, "%9.3f %s%s\n", time.Since(c.fullStart).Seconds(), dir, line)
+	}
+}
+
+// Send writes one line (format and args as fmt.Printf) to the engine. When the engine is
+// gone or stopped reading, the error says so, and what it printed before is kept in the
+// transcript.
+func (c *Conn) Send(format string, args ...any) error {
+	c.LogLine("> ", fmt.Sprintf(format, args...))
+	if _, err := fmt.Fprintf(c.stdin, format+"\n", args...); err != nil {
+		// What it printed before is still in the pipe, and is the only clue to why. Wait
+		// briefly for its output to close, keep those lines in the transcript, and make sure
+		// the process is gone.
+		select {
+		case <-c.exited:
+		case <-time.After(time.Second):
+		}
+		c.drainTranscript()
+		c.cmd.Process.Kill()
+		c.cmd.Wait()
+		return fmt.Errorf("the engine exited or stopped reading: %w", err)
+	}
+	return nil
+}
+
+// Write writes input (whole lines, each ending in a newline) to the engine at once, as a
+// Botzone turn's input is given.
+func (c *Conn) Write(input string) error {
+	c.LogLine("> ", strings.TrimRight(input, "\n"))
+	if _, err := io.WriteString(c.stdin, input); err != nil {
+		return fmt.Errorf("the engine stopped reading: %w", err)
+	}
+	return nil
+}
+
+// CloseInput ends the engine's input (a Botzone bot may read to end of input before it
+// answers).
+func (c *Conn) CloseInput() { c.stdin.Close() }
+
+// drainTranscript moves the lines already read from the engine's stdout and not yet taken
+// as answers into the transcript.
+func (c *Conn) drainTranscript() {
+	for {
+		select {
+		case l := <-c.lines:
+			if l != "" {
+				c.Note("stdout", l)
+			}
+		default:
+			return
+		}
+	}
+}
+
+// Note adds a line to the transcript (up to MaxTranscript bytes; later lines are counted):
+// stream is "stdout", "stderr" or "evotune".
+func (c *Conn) Note(stream, line string) {
+	c.logMu.Lock()
+	defer c.logMu.Unlock()
+	entry := stream + ": " + line + "\n"
+	if c.log.Len()+len(entry) > MaxTranscript {
+		c.logDropped++
+		return
+	}
+	c.log.WriteString(entry)
+}
+
+// Transcript returns what the engine wrote that was not an answer and its stderr, capped
+// at MaxTranscript bytes, with a count of the lines left out.
+func (c *Conn) Transcript() string {
+	c.logMu.Lock()
+	defer c.logMu.Unlock()
+	t := c.log.String()
+	if c.logDropped > 0 {
+		t += fmt.Sprintf("… %d more lines not kept\n", c.logDropped)
+	}
+	return t
+}
+
+// ResetGame empties the transcript and forgets the game in play (the moves known and the
+// clock), for the next game.
+func (c *Conn) ResetGame() {
+	c.logMu.Lock()
+	c.log.Reset()
+	c.logDropped = 0
+	c.logMu.Unlock()
+	c.Used, c.Known = 0, nil
+}
+
+// ErrTimeLoss is Read's error when the deadline passes with no answer.
+var ErrTimeLoss = errors.New("time loss: no answer in time")
+
+// Read returns the next line accept takes as an answer. Other lines — Gomocup MESSAGE and
+// DEBUG, search output, help texts, ERROR replies to commands the engine does not know —
+// go to the transcript and are skipped, as the reference managers skip them; blank lines
+// and Ignore are skipped silently. It fails when the deadline passes (ErrTimeLoss), the
+// context ends or the program exits (the error gives its exit status and last stderr
+// lines).
+func (c *Conn) Read(ctx context.Context, deadline time.Time, accept func(string) bool) (string, error) {
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	for {
+		select {
+		case l := <-c.lines:
+			if l == "" || c.Ignore != "" && l == c.Ignore {
+				continue
+			}
+			if !accept(l) {
+				c.Note("stdout", l)
+				continue
+			}
+			return l, nil
+		case <-c.exited:
+			for {
+				select {
+				case l := <-c.lines:
+					if l != "" && accept(l) {
+						return l, nil
+					}
+					if l != "" {
+						c.Note("stdout", l)
+					}
+					continue
+				default:
+				}
+				break
+			}
+			c.errMu.Lock()
+			tail := strings.Join(c.errTail, " | ")
+			c.errMu.Unlock()
+			// Its output is closed; make sure it is gone before waiting (a program that closed
+			// stdout but kept running would block Wait).
+			c.cmd.Process.Kill()
+			c.cmd.Wait()
+			return "", fmt.Errorf("the engine exited (%v) %s", c.cmd.ProcessState, tail)
+		case <-timer.C:
+			return "", ErrTimeLoss
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+}
+
+// Drain waits up to grace for the program to finish writing and returns the lines it wrote
+// after its answer (blank lines kept: Botzone's output is positional), up to the line stop
+// (not included; "" = none).
+func (c *Conn) Drain(grace time.Duration, stop string) []string {
+	select {
+	case <-c.exited:
+	case <-time.After(grace):
+	}
+	var out []string
+	for {
+		select {
+		case l := <-c.lines:
+			if stop != "" && l == stop {
+				return out
+			}
+			out = append(out, l)
+		default:
+			return out
+		}
+	}
+}
+
+// Stop ends the running process at once (end of input, kill, reap).
+func (c *Conn) Stop() {
+	c.stdin.Close()
+	c.cmd.Process.Kill()
+	c.cmd.Wait()
+	c.cmd = nil
+}
+
+// Close ends the process politely — the line bye ("" = none), end of input, half a second
+// to exit — then by force, and closes the log file.
+func (c *Conn) Close(bye string) {
+	if c.cmd != nil && c.cmd.Process != nil {
+		if bye != "" {
+			c.Send("%s", bye)
+		}
+		c.stdin.Close()
+		select {
+		case <-c.exited:
+		case <-time.After(500 * time.Millisecond):
+		}
+		c.cmd.Process.Kill()
+		c.cmd.Wait()
+		c.cmd = nil
+	}
+	c.fullMu.Lock()
+	if c.full != nil {
+		c.full.Close()
+		c.full = nil
+	}
+	c.fullMu.Unlock()
+}
+
+// StartupError marks a handshake (what: "START", "RESTART") that timed out as a start-up
+// failure, not a time loss in the game.
+func StartupError(what string, err error) error {
+	if errors.Is(err, ErrTimeLoss) {
+		return fmt.Errorf("start-up failure: no answer to %s in time", what)
+	}
+	return err
+}
+
+// KnowsBefore reports whether the engine knows the game hist up to its last move: Known
+// is hist without its last move (the opponent's), so one move brings the engine up to
+// date.
+func (c *Conn) KnowsBefore(hist []string) bool {
+	if len(hist) != len(c.Known)+1 {
+		return false
+	}
+	for i := range c.Known {
+		if c.Known[i] != hist[i] {
+			return false
+		}
+	}
+	return true
+}

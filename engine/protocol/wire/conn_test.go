@@ -1,0 +1,57 @@
+package wire
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestConnSendAfterExit: an engine that prints a line and exits before reading its
+// input makes the next command fail with a broken pipe; what it printed must still reach
+// the transcript (the only clue to why it died), however the exit and the write race.
+func TestConnSendAfterExit(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	p := filepath.Join(t.TempDir(), "crash.sh")
+	os.WriteFile(p, []byte("#!/bin/sh\necho hello; exit 3\n"), 0o755)
+	e := &Conn{Name: "crash.sh", Command: func() ([]string, error) { return []string{p}, nil }}
+	defer e.Close("")
+	if err := e.Start(); err != nil {
+		t.Fatal(err)
+	}
+	<-e.exited // its output is closed: the line sits unread, as when the write loses the race
+	// Its output closes a moment before its input does (seen here: a write right after the
+	// EOF still succeeded): wait until the process is a zombie, every descriptor closed.
+	waitZombie(t, e.cmd.Process.Pid)
+	if err := e.Send("START 15"); err == nil || !strings.Contains(err.Error(), "exited or stopped reading") {
+		t.Fatalf("send to an engine that exited: %v", err)
+	}
+	if tr := e.Transcript(); !strings.Contains(tr, "stdout: hello") {
+		t.Fatalf("transcript %q lacks what the engine printed before it exited", tr)
+	}
+}
+
+// waitZombie waits (at most 5 s) until process pid has exited and is not yet reaped: all
+// its file descriptors are closed. Without /proc it waits 200 ms.
+func waitZombie(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			time.Sleep(200 * time.Millisecond)
+			return
+		}
+		// stat is "pid (comm) S …": the state follows the last ')'.
+		if i := strings.LastIndexByte(string(st), ')'); i > 0 && i+2 < len(st) && st[i+2] == 'Z' {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("process %d did not exit within 5 s", pid)
+}
