@@ -108,7 +108,7 @@ func (Game) NewBoard(size int) (engine.Board, error) {
 	if size == 0 {
 		size = 10
 	}
-	p, err := NewPosition(size, DefaultWeights().Tables())
+	p, err := NewPosition(size, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -177,7 +177,10 @@ type Position struct {
 	cand  []int16
 }
 
-// NewPosition returns the empty board, Black to move, evaluated with t.
+// NewPosition returns the empty board, Black to move, evaluated with t. With t nil it is a
+// position of the rules alone — stones, side to move, six in a row, Zobrist key — kept
+// without road sums, for the referee, perft, the protocols and replays; it is not evaluated
+// or searched (a player searches its own copy with its tables: CopyFrom).
 func NewPosition(t *Tables) *Position {
 	p := &Position{tab: t, winner: -1}
 	return p
@@ -230,6 +233,9 @@ func (p *Position) Winner() (engine.Color, bool) {
 
 // addRoad adds (sign=1) or removes (sign=−1) road r's contribution to the sums.
 func (p *Position) addRoad(r int, sign int64) {
+	if p.tab == nil { // the rules alone
+		return
+	}
 	b, w := p.cnt[r][0], p.cnt[r][1]
 	switch {
 	case b > 0 && w == 0:

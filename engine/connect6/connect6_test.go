@@ -201,6 +201,7 @@ func TestForcedWinAndBlock(t *testing.T) {
 	// threatens nothing comparable.
 	mustPlay(t, b, "J10", "A5B5", "J12J14", "C5D5", "K3L3")
 	p := b.(*Board).Pos
+	p.SetTables(DefaultWeights().Tables()) // a board is the rules alone: evaluate with the paper's tables
 	moves := p.GenMoves(nil)
 	if len(moves) != 1 {
 		t.Fatalf("%d moves with a win available, want 1", len(moves))
@@ -215,6 +216,7 @@ func TestForcedWinAndBlock(t *testing.T) {
 	b2, _ := Game{}.NewBoard(0)
 	mustPlay(t, b2, "J10", "A5B5", "J12J14", "C5D5")
 	p2 := b2.(*Board).Pos
+	p2.SetTables(DefaultWeights().Tables()) // a board is the rules alone: evaluate with the paper's tables
 	for _, sm := range p2.GenMoves(nil) {
 		p2.Make(sm.Move)
 		if r := openThreat(p2, engine.White); r >= 0 {

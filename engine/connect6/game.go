@@ -80,7 +80,7 @@ func (Game) NewBoard(size int) (engine.Board, error) {
 	if size != 0 && size != Size {
 		return nil, fmt.Errorf("connect6: board size %d is not supported (only 19)", size)
 	}
-	return &Board{engine.PositionBoard[*Position, Move]{Pos: NewPosition(DefaultWeights().Tables())}}, nil
+	return &Board{engine.PositionBoard[*Position, Move]{Pos: NewPosition(nil)}}, nil
 }
 
 // DefaultWeights returns Table 1.

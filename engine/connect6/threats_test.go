@@ -27,6 +27,7 @@ func TestForesee(t *testing.T) {
 		b, _ := Game{}.NewBoard(0)
 		mustPlay(t, b, tc.moves...)
 		p := b.(*Board).Pos
+		p.SetTables(DefaultWeights().Tables()) // a board is the rules alone: evaluate with the paper's tables
 		if got := p.Foresee(); got != tc.foresee {
 			t.Errorf("%s: Foresee %d, want %d", tc.name, got, tc.foresee)
 		}

@@ -187,8 +187,11 @@ type Position struct {
 	key       uint64
 }
 
-// NewPosition returns the empty size×size board with the given rule and tables. The
-// error names an unsupported size.
+// NewPosition returns the empty size×size board with the given rule and tables. With t nil
+// it is a position of the rules alone (stones, five, renju fouls, Zobrist key), its lines'
+// patterns kept but not scored, for the referee, perft, the protocols and replays; it is not
+// evaluated or searched (a player searches a copy with its tables: SetTables). The error
+// names an unsupported size.
 func NewPosition(size int, rule Rule, t *Tables) (*Position, error) {
 	if size < MinSize || size > MaxSize {
 		return nil, fmt.Errorf("gomoku: board size %d is outside %d–%d", size, MinSize, MaxSize)
@@ -290,9 +293,11 @@ func (p *Position) lineEval(li int, c engine.Color) (int64, uint8, uint8) {
 		if n := end - start; n >= 5 {
 			if mask := (own >> start) & (1<<n - 1); mask != 0 {
 				cnt := segmentCounts(n, mask)
-				for i, k := range cnt {
-					if k != 0 {
-						score += int64(k) * p.tab.Score[i]
+				if p.tab != nil {
+					for i, k := range cnt {
+						if k != 0 {
+							score += int64(k) * p.tab.Score[i]
+						}
 					}
 				}
 				fours += cnt[LiveFour] + cnt[DeadFourA] + cnt[DeadFourB] + cnt[DeadFourC]

@@ -135,7 +135,7 @@ func (g Game) NewBoard(size int) (engine.Board, error) {
 	if size == 0 {
 		size = DefaultSize
 	}
-	p, err := NewPosition(size, g.Rule, DefaultWeights().Tables())
+	p, err := NewPosition(size, g.Rule, nil)
 	if err != nil {
 		return nil, err
 	}
