@@ -84,6 +84,10 @@ type PositionBoard[P Position[M], M any] struct {
 	MoveLog
 }
 
+// Position returns the position (shared, not a copy): what a search.Player searches a copy
+// of.
+func (b *PositionBoard[P, M]) Position() P { return b.Pos }
+
 // Size returns the board side.
 func (b *PositionBoard[P, M]) Size() int { return b.Pos.Size() }
 

@@ -339,3 +339,69 @@ func TestCheckDuplicateKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayerContract checks the player every game shares (search.Player under the game's
+// rules): weights and boards of another game are refused by name, a finished game has no
+// move, Reset makes a used player answer exactly as a new one (weights changed, table
+// emptied), and SetLimits changes the depth searched and refuses bad limits.
+func TestPlayerContract(t *testing.T) {
+	for gi, g := range games {
+		other := games[(gi+1)%len(games)]
+		if other.Name() == g.Name() {
+			other = games[(gi+2)%len(games)]
+		}
+		if _, err := g.NewPlayer(other.DefaultWeights(), engine.Limits{}); err == nil {
+			t.Errorf("%s: weights of %s accepted", g.Name(), other.Name())
+		}
+		lim := engine.Limits{Depth: 2, Width: 6}
+		pl, err := g.NewPlayer(g.DefaultWeights(), lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ob, _ := other.NewBoard(0)
+		if _, _, err := pl.Move(context.Background(), ob); err == nil || !strings.Contains(err.Error(), "board of "+other.Name()) {
+			t.Errorf("%s: a board of %s: %v", g.Name(), other.Name(), err)
+		}
+		// A used player, Reset, answers as a new one: its table (which holds this very
+		// position) is emptied.
+		rng := rand.New(rand.NewPCG(uint64(gi), 9))
+		b2, _ := g.NewBoard(0)
+		if err := b2.Play(g.RandomMove(b2, rng)); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := pl.Move(context.Background(), b2); err != nil {
+			t.Fatal(err)
+		}
+		if err := pl.(engine.Resetter).Reset(g.DefaultWeights()); err != nil {
+			t.Fatal(err)
+		}
+		fresh, _ := g.NewPlayer(g.DefaultWeights(), lim)
+		m1, s1, e1 := pl.Move(context.Background(), b2)
+		m2, s2, e2 := fresh.Move(context.Background(), b2)
+		if e1 != nil || e2 != nil || m1 != m2 || s1.Score != s2.Score || s1.Nodes != s2.Nodes {
+			t.Errorf("%s: after Reset %s %d %d nodes (%v), a new player %s %d %d nodes (%v)", g.Name(), m1, s1.Score, s1.Nodes, e1, m2, s2.Score, s2.Nodes, e2)
+		}
+		if err := pl.(engine.Resetter).Reset(other.DefaultWeights()); err == nil {
+			t.Errorf("%s: Reset with weights of %s accepted", g.Name(), other.Name())
+		}
+		ls := pl.(engine.LimitSetter)
+		if err := ls.SetLimits(engine.Limits{Depth: -1}); err == nil {
+			t.Errorf("%s: depth −1 accepted", g.Name())
+		}
+		if err := ls.SetLimits(engine.Limits{Depth: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if _, st, err := pl.Move(context.Background(), b2); err != nil || st.Depth != 1 {
+			t.Errorf("%s: after SetLimits(depth 1) searched depth %d (%v)", g.Name(), st.Depth, err)
+		}
+		// A finished game has no move.
+		for b2.Outcome() == engine.Ongoing {
+			if err := b2.Play(g.RandomMove(b2, rng)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if m, _, err := pl.Move(context.Background(), b2); err == nil {
+			t.Errorf("%s: a move %s in a finished game", g.Name(), m)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package amazons
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -153,16 +152,30 @@ func (Game) DecodeWeights(raw json.RawMessage) (engine.Weights, error) {
 // DefaultLimits is depth 2, width 10.
 func (Game) DefaultLimits() engine.Limits { return engine.Limits{Depth: 2, Width: 10} }
 
-// NewPlayer returns an alpha-beta player with a 2^14-entry transposition table.
+// NewPlayer returns an alpha-beta player with a 2^14-entry transposition table. The error
+// names weights of another game, invalid weights or invalid limits.
 func (Game) NewPlayer(w engine.Weights, lim engine.Limits) (engine.Player, error) {
-	aw, err := engine.WeightsAs[*Weights](Name, w)
+	pl, err := search.NewPlayer(rules, w, lim)
 	if err != nil {
 		return nil, err
 	}
-	if lim, err = engine.PlayerLimits(lim, Game{}.DefaultLimits()); err != nil {
-		return nil, err
-	}
-	return &Player{tab: aw.Tables(), s: search.New[Move](14), lim: lim}, nil
+	return pl, nil
+}
+
+// Player is a width-limited alpha-beta Amazons player: the player all games share, under
+// the Amazons' rules.
+type Player = search.Player[*Position, Move, *Tables]
+
+// rules are what the Amazons tell search.Player: the weights' coefficient tables, and a
+// search of a copy of the board's position evaluated with them.
+var rules = search.Rules[*Position, Move, *Tables]{
+	Game: Name, Defaults: Game{}.DefaultLimits(), TTBits: 14,
+	Tables: search.WeightsTables[*Weights, *Tables](Name),
+	Root: func(pos *Position, t *Tables, _ *Position) *Position {
+		q := pos.Clone()
+		q.tab = t
+		return q
+	},
 }
 
 // RandomMove returns a uniformly chosen legal move, or "" if there is none.
@@ -179,9 +192,6 @@ func (Game) RandomMove(b engine.Board, rng *rand.Rand) string {
 type Board struct {
 	engine.PositionBoard[*Position, Move] // the position and the moves played
 }
-
-// Position returns the underlying position (shared).
-func (b *Board) Position() *Position { return b.Pos }
 
 // Game returns "amazons".
 func (b *Board) Game() string { return Name }
@@ -200,29 +210,6 @@ func (b *Board) Outcome() engine.Outcome {
 		return engine.WhiteWins
 	}
 	return engine.BlackWins
-}
-
-// Player is a width-limited alpha-beta Amazons player.
-type Player struct {
-	tab *Tables
-	s   *search.Searcher[Move]
-	lim engine.Limits
-}
-
-// Search searches a copy of pos with the player's weights.
-func (pl *Player) Search(ctx context.Context, pos *Position) search.Result[Move] {
-	q := pos.Clone()
-	q.tab = pl.tab
-	return pl.s.Search(ctx, q, pl.lim)
-}
-
-// Move implements engine.Player.
-func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.SearchStats, error) {
-	ab, ok := b.(*Board)
-	if !ok {
-		return "", engine.SearchStats{}, fmt.Errorf("amazons: board of %s", b.Game())
-	}
-	return search.Answer(pl.Search(ctx, ab.Pos), ab.Pos.MoveString)
 }
 
 // Perft counts the legal move tree of b to depth plies.
@@ -259,17 +246,6 @@ func (g Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
 	return out
 }
 
-// Reset implements engine.Resetter.
-func (pl *Player) Reset(w engine.Weights) error {
-	aw, err := engine.WeightsAs[*Weights](Name, w)
-	if err != nil {
-		return err
-	}
-	pl.tab = aw.Tables()
-	pl.s.Clear()
-	return nil
-}
-
 // BotzoneFields returns 6: a Botzone Amazons move is "x0 y0 x1 y1 x2 y2" (from, to, arrow;
 // x the column from the left, y the row from the top, from 0). It makes Board a
 // botzone.Board.
@@ -297,10 +273,4 @@ func (b *Board) ParseBotzoneMove(s string) (string, error) {
 		return "", err
 	}
 	return b.Pos.MoveString(mv), nil
-}
-
-// SetLimits changes the search limits of the next moves and keeps the transposition table
-// (engine.LimitSetter); the error names invalid limits, as NewPlayer's.
-func (pl *Player) SetLimits(lim engine.Limits) error {
-	return engine.SetPlayerLimits(&pl.lim, lim, Game{}.DefaultLimits())
 }

@@ -211,6 +211,9 @@ func (p *Position) Size() int { return Size }
 // ParseMove reads a move in evotune's notation (the package's ParseMove; engine.Position).
 func (p *Position) ParseMove(s string) (Move, error) { return ParseMove(s) }
 
+// MoveString names a move in evotune's notation ("J10K10"; search.Root).
+func (p *Position) MoveString(m Move) string { return m.String() }
+
 // ToMove returns the side to move.
 func (p *Position) ToMove() engine.Color { return p.stm }
 

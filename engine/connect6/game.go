@@ -109,22 +109,41 @@ func (Game) DefaultLimits() engine.Limits { return engine.Limits{Depth: 3, Width
 
 // NewPlayer returns an alpha-beta player with the local scan.
 func (g Game) NewPlayer(w engine.Weights, lim engine.Limits) (engine.Player, error) {
-	return NewPlayer(w, lim, LocalScan)
+	pl, err := NewPlayer(w, lim, LocalScan)
+	if err != nil {
+		return nil, err // not a nil *Player in a non-nil interface
+	}
+	return pl, nil
 }
 
-// NewPlayer returns an alpha-beta player scoring pairs with the given scan. The error names
-// weights of another game or invalid limits.
+// NewPlayer returns an alpha-beta player scoring pairs with the given scan, with a
+// 2^16-entry transposition table. The error names weights of another game or invalid
+// limits.
 func NewPlayer(w engine.Weights, lim engine.Limits, scan Scan) (*Player, error) {
-	cw, err := engine.WeightsAs[*Weights](Name, w)
-	if err != nil {
-		return nil, err
+	return search.NewPlayer(rulesOf(scan), w, lim)
+}
+
+// Player is an alpha-beta Connect6 player (000_9752b1518ee42188.txt §3): the player all
+// games share, under Connect6's rules, searching its own position copy.
+type Player = search.Player[*Position, Move, *Tables]
+
+// rulesOf is what Connect6 tells search.Player: the weights' road tables, and a search of
+// the board's position copied into the player's own (made once, with the scan; its road
+// sums recomputed with the tables at every copy).
+func rulesOf(scan Scan) search.Rules[*Position, Move, *Tables] {
+	return search.Rules[*Position, Move, *Tables]{
+		Game: Name, Defaults: Game{}.DefaultLimits(), TTBits: 16,
+		Tables: search.WeightsTables[*Weights, *Tables](Name),
+		Root: func(pos *Position, t *Tables, own *Position) *Position {
+			if own == nil {
+				own = NewPosition(t)
+				own.SetScan(scan)
+			}
+			own.tab = t
+			own.CopyFrom(pos)
+			return own
+		},
 	}
-	if lim, err = engine.PlayerLimits(lim, Game{}.DefaultLimits()); err != nil {
-		return nil, err
-	}
-	pos := NewPosition(cw.Tables())
-	pos.SetScan(scan)
-	return &Player{pos: pos, s: search.New[Move](16), lim: lim}, nil
 }
 
 // RandomMove returns one (first move) or two distinct uniformly chosen empty points.
@@ -155,9 +174,6 @@ type Board struct {
 	engine.PositionBoard[*Position, Move] // the position and the moves played
 }
 
-// Position returns the underlying position (shared, not a copy).
-func (b *Board) Position() *Position { return b.Pos }
-
 // Game returns "connect6".
 func (b *Board) Game() string { return Name }
 
@@ -180,32 +196,6 @@ func (b *Board) Clone() engine.Board {
 	q := NewPosition(b.Pos.tab)
 	q.CopyFrom(b.Pos)
 	return &Board{engine.PositionBoard[*Position, Move]{Pos: q, MoveLog: b.CloneLog()}}
-}
-
-// Player is an alpha-beta Connect6 player (000_9752b1518ee42188.txt §3) with its own
-// position copy and searcher.
-type Player struct {
-	pos *Position
-	s   *search.Searcher[Move]
-	lim engine.Limits
-}
-
-// Search runs the alpha-beta search on a copy of pos and returns the raw result.
-func (pl *Player) Search(ctx context.Context, pos *Position) search.Result[Move] {
-	pl.pos.CopyFrom(pos)
-	return pl.s.Search(ctx, pl.pos, pl.lim)
-}
-
-// Move implements engine.Player.
-func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.SearchStats, error) {
-	cb, ok := b.(*Board)
-	if !ok {
-		return "", engine.SearchStats{}, fmt.Errorf("connect6: board of %s", b.Game())
-	}
-	if cb.Outcome() != engine.Ongoing {
-		return "", engine.SearchStats{}, errors.New("connect6: the game is over")
-	}
-	return search.Answer(pl.Search(ctx, cb.Pos), Move.String)
 }
 
 // Perft counts the legal move tree of b to depth plies: Black's first move has 361
@@ -315,7 +305,7 @@ func Balanced(moves []string) bool {
 	}
 	pl := balancePlayers.Get().(*Player)
 	defer balancePlayers.Put(pl)
-	pl.s.Clear() // as a fresh player: the score must not depend on earlier calls
+	pl.Clear() // as a fresh player: the score must not depend on earlier calls
 	_, st, err := pl.Move(context.Background(), b)
 	return err == nil && st.Score >= -BalanceMargin*TableScale
 }
@@ -326,17 +316,6 @@ var balancePlayers = sync.Pool{New: func() any {
 	pl, _ := Game{}.NewPlayer(DefaultWeights(), engine.Limits{Depth: 2, Width: 10})
 	return pl
 }}
-
-// Reset implements engine.Resetter.
-func (pl *Player) Reset(w engine.Weights) error {
-	cw, err := engine.WeightsAs[*Weights](Name, w)
-	if err != nil {
-		return err
-	}
-	pl.pos.tab = cw.Tables()
-	pl.s.Clear()
-	return nil
-}
 
 // BotzoneFields returns 4: a Botzone ConnectSix move is "x0 y0 x1 y1", x the column from
 // the left and y the row from the top, both from 0; Black's one-stone first move has
@@ -387,12 +366,6 @@ func (b *Board) ParseBotzoneMove(s string) (string, error) {
 		return "", fmt.Errorf("move %q: the second stone has one coordinate −1", s)
 	}
 	return PointString(pt(v[0], v[1])) + PointString(pt(v[2], v[3])), nil
-}
-
-// SetLimits changes the search limits of the next moves and keeps the transposition table
-// (engine.LimitSetter); the error names invalid limits, as NewPlayer's.
-func (pl *Player) SetLimits(lim engine.Limits) error {
-	return engine.SetPlayerLimits(&pl.lim, lim, Game{}.DefaultLimits())
 }
 
 // WinningLine returns the winner's six (or longer run) as points in order ("J10", "K10",

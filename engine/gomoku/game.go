@@ -160,16 +160,30 @@ func (Game) DecodeWeights(raw json.RawMessage) (engine.Weights, error) {
 // DefaultLimits is depth 3 (the paper's default, §1.2) with width 12.
 func (Game) DefaultLimits() engine.Limits { return engine.Limits{Depth: 3, Width: 12} }
 
-// NewPlayer returns a negamax alpha-beta player with a 2^16-entry transposition table.
+// NewPlayer returns a negamax alpha-beta player with a 2^16-entry transposition table. The
+// error names weights of another game, invalid weights or invalid limits.
 func (Game) NewPlayer(w engine.Weights, lim engine.Limits) (engine.Player, error) {
-	gw, err := engine.WeightsAs[*Weights](Name, w)
+	pl, err := search.NewPlayer(rules, w, lim)
 	if err != nil {
 		return nil, err
 	}
-	if lim, err = engine.PlayerLimits(lim, Game{}.DefaultLimits()); err != nil {
-		return nil, err
-	}
-	return &Player{tab: gw.Tables(), s: search.New[Move](16), lim: lim}, nil
+	return pl, nil
+}
+
+// Player is a negamax alpha-beta Gomoku player with its own transposition table: the
+// player all games share, under Gomoku's rules.
+type Player = search.Player[*Position, Move, *Tables]
+
+// rules are what Gomoku tells search.Player: the weights' pattern tables, and a search of a
+// copy of the board's position scored with them.
+var rules = search.Rules[*Position, Move, *Tables]{
+	Game: Name, Defaults: Game{}.DefaultLimits(), TTBits: 16,
+	Tables: search.WeightsTables[*Weights, *Tables](Name),
+	Root: func(pos *Position, t *Tables, _ *Position) *Position {
+		q := pos.Clone()
+		q.SetTables(t)
+		return q
+	},
 }
 
 // RandomMove returns a uniformly chosen empty point.
@@ -192,9 +206,6 @@ type Board struct {
 	engine.PositionBoard[*Position, Move]      // the position and the moves played
 	foul                                  bool // renju: Black played a forbidden move and lost
 }
-
-// Position returns the underlying position (shared).
-func (b *Board) Position() *Position { return b.Pos }
 
 // Game returns "gomoku".
 func (b *Board) Game() string { return Name }
@@ -242,43 +253,6 @@ func (b *Board) Outcome() engine.Outcome {
 		return engine.Draw
 	}
 	return engine.Ongoing
-}
-
-// Player is a negamax alpha-beta Gomoku player with its own transposition table.
-type Player struct {
-	tab *Tables
-	s   *search.Searcher[Move]
-	lim engine.Limits
-}
-
-// Search searches a copy of pos evaluated with the player's weights.
-func (pl *Player) Search(ctx context.Context, pos *Position) search.Result[Move] {
-	q := pos.Clone()
-	q.SetTables(pl.tab)
-	return pl.s.Search(ctx, q, pl.lim)
-}
-
-// Reset implements engine.Resetter: the weights w, an empty transposition table.
-func (pl *Player) Reset(w engine.Weights) error {
-	gw, err := engine.WeightsAs[*Weights](Name, w)
-	if err != nil {
-		return err
-	}
-	pl.tab = gw.Tables()
-	pl.s.Clear()
-	return nil
-}
-
-// Move implements engine.Player.
-func (pl *Player) Move(ctx context.Context, b engine.Board) (string, engine.SearchStats, error) {
-	gb, ok := b.(*Board)
-	if !ok {
-		return "", engine.SearchStats{}, fmt.Errorf("gomoku: board of %s", b.Game())
-	}
-	if gb.Outcome() != engine.Ongoing {
-		return "", engine.SearchStats{}, errors.New("gomoku: the game is over")
-	}
-	return search.Answer(pl.Search(ctx, gb.Pos), gb.Pos.MoveString)
 }
 
 // Perft counts the legal move tree of b to depth plies: every empty point is a move; under
@@ -395,7 +369,7 @@ func Balanced(g Game, size int, moves []string) bool {
 	}
 	pl := balancePlayers.Get().(*Player)
 	defer balancePlayers.Put(pl)
-	pl.s.Clear() // as a fresh player: the score must not depend on earlier calls
+	pl.Clear() // as a fresh player: the score must not depend on earlier calls
 	_, st, err := pl.Move(context.Background(), b)
 	return err == nil && st.Score >= -BalanceMargin && st.Score <= BalanceMargin
 }
@@ -449,12 +423,6 @@ func (Game) BuiltinOpenings(size int) []engine.NamedOpening {
 		out = append(out, engine.NamedOpening{Name: o.name, Moves: []string{at([2]int{0, 0}), at(o.white), at(o.third)}})
 	}
 	return out
-}
-
-// SetLimits changes the search limits of the next moves and keeps the transposition table
-// (engine.LimitSetter); the error names invalid limits, as NewPlayer's.
-func (pl *Player) SetLimits(lim engine.Limits) error {
-	return engine.SetPlayerLimits(&pl.lim, lim, Game{}.DefaultLimits())
 }
 
 // WinningLine returns the winner's five (or the longer run that won under freestyle) as
