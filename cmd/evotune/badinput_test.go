@@ -309,7 +309,7 @@ func TestResumeExternalEngines(t *testing.T) {
 	os.WriteFile(engine, []byte("#!/bin/sh\ntouch "+marker+"\nexec "+bin+" engine --game gomoku --depth 1\n"), 0o755)
 	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "4", "--generations", "1", "--verify-games", "0",
 		"--admit-games", "0", "--depth", "1", "--opponent", "cmd:" + engine, "--opponent-move-time", "1"}
-	if _, stderr, code := run(t, dir, args...); code != 0 {
+	if _, stderr, code := runIn(t, dir, args...); code != 0 {
 		t.Fatalf("tune with an external opponent: %s", stderr)
 	}
 	raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "evotune.db"))
@@ -320,7 +320,7 @@ func TestResumeExternalEngines(t *testing.T) {
 	raw.Exec(`UPDATE runs SET status = 'stopped', config = json_set(config, '$.generations', 2)`)
 	os.Remove(marker)
 	before := dirState(t, dir)
-	_, stderr, code := run(t, dir, "resume", "1")
+	_, stderr, code := runIn(t, dir, "resume", "1")
 	if code == 0 || !strings.Contains(stderr, "cmd:"+engine) || !strings.Contains(stderr, "--allow-engine") {
 		t.Fatalf("resume without --allow-engine: exit %d, %q", code, stderr)
 	}
@@ -332,14 +332,14 @@ func TestResumeExternalEngines(t *testing.T) {
 	}
 	// The same program with other arguments (a crafted database) is not the command allowed.
 	raw.Exec(`UPDATE runs SET config = json_set(config, '$.opponents', json_array(?))`, "cmd:"+engine+" --evil")
-	if _, stderr, code := run(t, dir, "resume", "1", "--allow-engine", engine); code == 0 || !strings.Contains(stderr, "--evil") {
+	if _, stderr, code := runIn(t, dir, "resume", "1", "--allow-engine", engine); code == 0 || !strings.Contains(stderr, "--evil") {
 		t.Fatalf("resume of other arguments with the program allowed: exit %d, %q", code, stderr)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the refused resume started the engine")
 	}
 	raw.Exec(`UPDATE runs SET config = json_set(config, '$.opponents', json_array(?))`, "cmd:"+engine)
-	if _, stderr, code := run(t, dir, "resume", "1", "--allow-engine", engine); code != 0 {
+	if _, stderr, code := runIn(t, dir, "resume", "1", "--allow-engine", engine); code != 0 {
 		t.Fatalf("resume --allow-engine: exit %d, %q", code, stderr)
 	}
 	if _, err := os.Stat(marker); err != nil {

@@ -24,7 +24,7 @@ func sqlite(t *testing.T, path, query string) string {
 // prints the same table from the database.
 func TestCompareCommand(t *testing.T) {
 	dir := t.TempDir()
-	out, stderr, code := run(t, dir, "compare", "--game", "gomoku", "--depth", "1", "--methods", "spsa,ga", "--seeds", "1,2",
+	out, stderr, code := runIn(t, dir, "compare", "--game", "gomoku", "--depth", "1", "--methods", "spsa,ga", "--seeds", "1,2",
 		"--budget-games", "40", "--verify-games", "8", "--db", "c.db")
 	if code != 0 {
 		t.Fatalf("compare: exit %d\n%s", code, stderr)
@@ -48,7 +48,7 @@ func TestCompareCommand(t *testing.T) {
 	if got := sqlite(t, db, "SELECT group_concat(json_extract(config, '$.method') || ':' || json_extract(config, '$.budget_games'), ' ') FROM runs"); got != "spsa:40 ga:40 spsa:40 ga:40" {
 		t.Fatalf("runs' configs: %q", got)
 	}
-	shown, stderr, code := run(t, dir, "compare", "--show", "1", "--db", "c.db")
+	shown, stderr, code := runIn(t, dir, "compare", "--show", "1", "--db", "c.db")
 	if code != 0 || shown != out {
 		t.Fatalf("--show: exit %d %s\n%s\n----\n%s", code, stderr, shown, out)
 	}
@@ -62,7 +62,7 @@ func TestCompareCommand(t *testing.T) {
 		{[]string{"--game", "gomoku", "--budget-games", "40", "--verify-games", "7"}, "verify_games: 7"},
 		{[]string{"--show", "9"}, "comparison 9: not in"},
 	} {
-		_, stderr, code := run(t, dir, append(append([]string{"compare"}, tc.args...), "--db", "c.db")...)
+		_, stderr, code := runIn(t, dir, append(append([]string{"compare"}, tc.args...), "--db", "c.db")...)
 		if code == 0 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("compare %v: exit %d, want an error with %q:\n%s", tc.args, code, tc.want, stderr)
 		}
@@ -75,14 +75,14 @@ func TestCompareCommand(t *testing.T) {
 func TestSPSAResumeFromDatabase(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"tune", "--game", "gomoku", "--method", "spsa", "--budget-games", "48", "--spsa-pairs", "4", "--depth", "1", "--verify-games", "8"}
-	out, stderr, code := run(t, dir, append(args, "--db", "full.db")...)
+	out, stderr, code := runIn(t, dir, append(args, "--db", "full.db")...)
 	if code != 0 || !strings.Contains(out, "θ after the last of 6 SPSA steps") {
 		t.Fatalf("spsa run: exit %d\n%s\n%s", code, out, stderr)
 	}
 	full := filepath.Join(dir, "full.db")
 	// generations shows each step's θ+ score against θ− (its 8 games), θ playing none; runs
 	// shows no last score for θ (NULL best_fitness), never θ's empty 0.500.
-	steps, stderr, code := run(t, dir, "generations", "1", "--db", "full.db")
+	steps, stderr, code := runIn(t, dir, "generations", "1", "--db", "full.db")
 	if code != 0 || !regexp.MustCompile(`(?m)^0 +0\.\d{3} ± 0\.\d{3} +8 +1-g0-00 `).MatchString(steps) || strings.Count(steps, "\n") != 7 {
 		t.Fatalf("generations of an SPSA run: exit %d\n%s%s", code, steps, stderr)
 	}
@@ -101,13 +101,13 @@ func TestSPSAResumeFromDatabase(t *testing.T) {
 		DELETE FROM games WHERE generation >= 3; DELETE FROM individuals WHERE generation >= 3;
 		DELETE FROM generations WHERE generation >= 3; DELETE FROM genomes WHERE born_generation >= 3;
 		UPDATE runs SET status = 'stopped', verification = NULL, generations_done = 3, best_individual = '1-g2-00'`)
-	if out, stderr, code := run(t, dir, "resume", "1", "--db", "cut.db"); code != 0 {
+	if out, stderr, code := runIn(t, dir, "resume", "1", "--db", "cut.db"); code != 0 {
 		t.Fatalf("resume: exit %d\n%s\n%s", code, out, stderr)
 	}
 	if a, b := tableDump(t, full), tableDump(t, cut); a != b {
 		t.Fatalf("resumed SPSA run differs from the uninterrupted one:\n%s\n----\n%s", b, a)
 	}
-	if _, stderr, code := run(t, dir, "tune", "--method", "ga", "--game", "gomoku", "--spsa-pairs", "4", "--generations", "1", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "--spsa-pairs: applies to --method spsa only") {
+	if _, stderr, code := runIn(t, dir, "tune", "--method", "ga", "--game", "gomoku", "--spsa-pairs", "4", "--generations", "1", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "--spsa-pairs: applies to --method spsa only") {
 		t.Fatalf("--spsa-pairs with the GA: exit %d\n%s", code, stderr)
 	}
 }
@@ -117,7 +117,7 @@ func TestSPSAResumeFromDatabase(t *testing.T) {
 // gains over; the GA's flags are refused with SPSA instead of being ignored.
 func TestSPSAIsTheDefault(t *testing.T) {
 	dir := t.TempDir()
-	out, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--time-budget", "4s", "--depth", "1", "--verify-games", "0", "--db", "d.db")
+	out, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--time-budget", "4s", "--depth", "1", "--verify-games", "0", "--db", "d.db")
 	if code != 0 || !strings.Contains(stderr, "tuning gomoku by SPSA") || !strings.Contains(out, "SPSA steps") {
 		t.Fatalf("default tune: exit %d\n%s\n%s", code, out, stderr)
 	}
@@ -135,13 +135,13 @@ func TestSPSAIsTheDefault(t *testing.T) {
 		t.Fatalf("the run played %d tuning games for a budget of %d", games, budget)
 	}
 	for _, flag := range []string{"--pop", "--admit-games", "--elite"} {
-		_, stderr, code := run(t, dir, "tune", "--game", "gomoku", flag, "4", "--generations", "1", "--db", "x.db")
+		_, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", flag, "4", "--generations", "1", "--db", "x.db")
 		if code == 0 || !strings.Contains(stderr, flag+": applies to --method ga only") {
 			t.Errorf("tune %s 4 with the default method: exit %d\n%s", flag, code, stderr)
 		}
 	}
 	writeFile(t, dir, "ga.yaml", "game: gomoku\npopulation: 8\ngenerations: 1\n")
-	if _, stderr, code := run(t, dir, "tune", "--config", "ga.yaml", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "config ga.yaml: line 2: population applies to method ga only") {
+	if _, stderr, code := runIn(t, dir, "tune", "--config", "ga.yaml", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "config ga.yaml: line 2: population applies to method ga only") {
 		t.Errorf("a config with the GA's population for an SPSA run: exit %d\n%s", code, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.db")); err == nil {
@@ -153,7 +153,7 @@ func TestSPSAIsTheDefault(t *testing.T) {
 // --verify-depth apart from --verify-games (stored with the run).
 func TestVerifyDepthGames(t *testing.T) {
 	dir := t.TempDir()
-	out, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--budget-games", "64", "--depth", "1", "--verify-games", "8", "--verify-depth", "2", "--verify-depth-games", "4", "--db", "v.db")
+	out, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--budget-games", "64", "--depth", "1", "--verify-games", "8", "--verify-depth", "2", "--verify-depth-games", "4", "--db", "v.db")
 	if code != 0 {
 		t.Fatalf("tune: exit %d\n%s\n%s", code, out, stderr)
 	}

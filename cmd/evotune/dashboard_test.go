@@ -188,7 +188,7 @@ func TestDashboardAPI(t *testing.T) {
 	}
 	// An SPSA run: each step's θ+ score against θ− (rank 2), with its standard error.
 	dir := filepath.Dir(path)
-	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--depth", "2", "--budget-games", "96", "--verify-games", "0", "--seed", "6", "--db", path); code != 0 {
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--depth", "2", "--budget-games", "96", "--verify-games", "0", "--seed", "6", "--db", path); code != 0 {
 		t.Fatalf("spsa tune: %s", stderr)
 	}
 	var sv dashboard.RunView
@@ -614,7 +614,7 @@ func TestPlot(t *testing.T) {
 	for _, what := range dashboard.Plots {
 		for _, ext := range []string{"svg", "png"} {
 			out := filepath.Join(dir, what+"."+ext)
-			if _, stderr, code := run(t, dir, "plot", "1", "--db", path, "--what", what, "--out", out, "--size", "640x400"); code != 0 {
+			if _, stderr, code := runIn(t, dir, "plot", "1", "--db", path, "--what", what, "--out", out, "--size", "640x400"); code != 0 {
 				t.Fatalf("plot --what %s --out %s: %s", what, out, stderr)
 			}
 			data, err := os.ReadFile(out)
@@ -651,7 +651,7 @@ func TestPlot(t *testing.T) {
 		{[]string{"--out", "x.svg", "--what", "elo", "--size", "wide"}, `--size "wide"`},
 		{[]string{"--out", filepath.Join(dir, "missing", "x.svg")}, "missing"},
 	} {
-		_, stderr, code := run(t, dir, append([]string{"plot", "1", "--db", path}, c.args...)...)
+		_, stderr, code := runIn(t, dir, append([]string{"plot", "1", "--db", path}, c.args...)...)
 		if code == 0 || !strings.Contains(stderr, c.want) {
 			t.Fatalf("plot %v: exit %d, %q (want %q)", c.args, code, stderr, c.want)
 		}
@@ -659,7 +659,7 @@ func TestPlot(t *testing.T) {
 			t.Fatalf("plot %v left a file", c.args)
 		}
 	}
-	if _, stderr, code := run(t, dir, "plot", "7", "--db", path, "--out", "x.svg"); code == 0 || !strings.Contains(stderr, "run 7") {
+	if _, stderr, code := runIn(t, dir, "plot", "7", "--db", path, "--out", "x.svg"); code == 0 || !strings.Contains(stderr, "run 7") {
 		t.Fatalf("plot of a missing run: exit %d, %q", code, stderr)
 	}
 }

@@ -18,7 +18,7 @@ import (
 // --individual select; a non-Gomoku run refuses psq and sgf; bad input is refused.
 func TestExportGames(t *testing.T) {
 	dir := t.TempDir()
-	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "4", "--generations", "1", "--depth", "1", "--verify-games", "0"); code != 0 {
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "4", "--generations", "1", "--depth", "1", "--verify-games", "0"); code != 0 {
 		t.Fatal(stderr)
 	}
 	raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "evotune.db")+"?mode=ro")
@@ -43,7 +43,7 @@ func TestExportGames(t *testing.T) {
 	}
 	for _, format := range []string{"psq", "sgf", "json"} {
 		out := filepath.Join(dir, format)
-		if _, stderr, code := run(t, dir, "export-games", "1", "--format", format, "--out", out); code != 0 {
+		if _, stderr, code := runIn(t, dir, "export-games", "1", "--format", format, "--out", out); code != 0 {
 			t.Fatalf("%s: %s", format, stderr)
 		}
 		files, _ := filepath.Glob(filepath.Join(out, "*."+format))
@@ -71,12 +71,12 @@ func TestExportGames(t *testing.T) {
 		}
 	}
 	for _, f := range []string{"psq/1-g0-00000.psq", "json/1-g0-00000.json"} {
-		out, stderr, code := run(t, dir, "play", "--game", "gomoku", "--black", "default", "--white", "default", "--depth", "1", "--from", f)
+		out, stderr, code := runIn(t, dir, "play", "--game", "gomoku", "--black", "default", "--white", "default", "--depth", "1", "--from", f)
 		if code != 0 || !strings.Contains(out, "result "+games[0].result) {
 			t.Fatalf("play --from %s: exit %d, want result %s:\n%s%s", f, code, games[0].result, out, stderr)
 		}
 	}
-	if out, stderr, code := run(t, dir, "export-games", "1", "--format", "json", "--individual", games[0].ind, "--generation", "0", "--out", "one"); code != 0 || !strings.Contains(out, " games of run 1 written") {
+	if out, stderr, code := runIn(t, dir, "export-games", "1", "--format", "json", "--individual", games[0].ind, "--generation", "0", "--out", "one"); code != 0 || !strings.Contains(out, " games of run 1 written") {
 		t.Fatalf("--individual: exit %d %s %s", code, out, stderr)
 	}
 	one, _ := filepath.Glob(filepath.Join(dir, "one", "*.json"))
@@ -89,7 +89,7 @@ func TestExportGames(t *testing.T) {
 	if len(one) != n {
 		t.Fatalf("--individual %s: %d files, %d games", games[0].ind, len(one), n)
 	}
-	if _, stderr, code := run(t, dir, "tune", "--game", "connect6", "--method", "ga", "--pop", "4", "--games", "2", "--generations", "1", "--depth", "1", "--verify-games", "0", "--db", "c6.db"); code != 0 {
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "connect6", "--method", "ga", "--pop", "4", "--games", "2", "--generations", "1", "--depth", "1", "--verify-games", "0", "--db", "c6.db"); code != 0 {
 		t.Fatal(stderr)
 	}
 	for _, c := range []struct {
@@ -103,7 +103,7 @@ func TestExportGames(t *testing.T) {
 		{[]string{"export-games", "1", "--format", "sgf", "--out", "x", "--generation", "7"}, "generations 0 to"},
 		{[]string{"export-games", "1", "--format", "sgf", "--out", "x", "--individual", "1-g9-09"}, "no game"},
 	} {
-		if _, stderr, code := run(t, dir, c.args...); code == 0 || !strings.Contains(stderr, c.want) {
+		if _, stderr, code := runIn(t, dir, c.args...); code == 0 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, %q lacks %q", c.args, code, stderr, c.want)
 		}
 	}
@@ -113,11 +113,11 @@ func TestExportGames(t *testing.T) {
 // each with the start position as setup and one node per stored move.
 func TestExportGamesAmazonsSGF(t *testing.T) {
 	dir := t.TempDir()
-	if _, stderr, code := run(t, dir, "tune", "--game", "amazons", "--board", "8", "--method", "ga", "--pop", "4", "--games", "2", "--generations", "1",
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "amazons", "--board", "8", "--method", "ga", "--pop", "4", "--games", "2", "--generations", "1",
 		"--depth", "1", "--verify-games", "0", "--db", "a.db"); code != 0 {
 		t.Fatal(stderr)
 	}
-	if _, stderr, code := run(t, dir, "export-games", "1", "--format", "sgf", "--out", "sgf", "--db", "a.db"); code != 0 {
+	if _, stderr, code := runIn(t, dir, "export-games", "1", "--format", "sgf", "--out", "sgf", "--db", "a.db"); code != 0 {
 		t.Fatal(stderr)
 	}
 	var plies []int

@@ -47,13 +47,13 @@ func keyPaths(v any) []string {
 func TestJSONSchema(t *testing.T) {
 	dir := t.TempDir()
 	tiny := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "4", "--generations", "1", "--verify-games", "4", "--admit-games", "4", "--depth", "2"}
-	if _, stderr, code := run(t, dir, tiny...); code != 0 {
+	if _, stderr, code := runIn(t, dir, tiny...); code != 0 {
 		t.Fatalf("setup tune: %s", stderr)
 	}
 	// Run 2 has no hall of fame: its champion is a race winner, so its verification is
 	// played (run 1's champion is the paper's weights, which are never verified); seed 3
 	// makes a tuned individual the race winner.
-	if _, stderr, code := run(t, dir, append(tiny, "--admit-games", "0", "--seed", "3", "--name", "measured")...); code != 0 {
+	if _, stderr, code := runIn(t, dir, append(tiny, "--admit-games", "0", "--seed", "3", "--name", "measured")...); code != 0 {
 		t.Fatalf("setup tune: %s", stderr)
 	}
 	commands := []struct {
@@ -75,7 +75,7 @@ func TestJSONSchema(t *testing.T) {
 	}
 	got := map[string][]string{}
 	for _, c := range commands {
-		out, stderr, code := run(t, dir, c.args...)
+		out, stderr, code := runIn(t, dir, c.args...)
 		var v any
 		if code != 0 || json.Unmarshal([]byte(out), &v) != nil {
 			t.Fatalf("%s: exit %d, %s %s", c.name, code, out, stderr)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"evotune/tuner"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime/pprof"
@@ -34,24 +35,40 @@ func main() {
 		fmt.Fprintln(os.Stderr, "evotune: exiting at once")
 		os.Exit(130)
 	}()
+	if code := execute(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr); code != 0 {
+		os.Exit(code)
+	}
+}
+
+// execute runs the command line args (without the program name) with the given standard
+// streams and returns the exit status: 0, an exitError's code, 130 when ctx was cancelled
+// (a signal), else 1; the error is written to errOut as "evotune: …", its terminal escapes
+// made visible. main runs it once; the command tests run it in process.
+func execute(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
 	root := newRootCmd()
+	root.SetArgs(args)
+	root.SetIn(in)
+	root.SetOut(out)
+	root.SetErr(errOut)
 	err := root.ExecuteContext(ctx)
 	tuner.CloseIdleWorkers() // the external engines kept between batches
 	if stopProfile != nil {
 		stopProfile()
+		stopProfile = nil
 	}
-	if err != nil {
-		code := 1
-		var ee exitError
-		switch {
-		case errors.As(err, &ee):
-			code = ee.code
-		case ctx.Err() != nil:
-			code = 130
-		}
-		fmt.Fprintln(os.Stderr, "evotune:", safeText(err.Error()))
-		os.Exit(code)
+	if err == nil {
+		return 0
 	}
+	code := 1
+	var ee exitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.code
+	case ctx.Err() != nil:
+		code = 130
+	}
+	fmt.Fprintln(errOut, "evotune:", safeText(err.Error()))
+	return code
 }
 
 // exitError carries a specific exit status.

@@ -47,6 +47,31 @@ func run(t *testing.T, dir string, args ...string) (string, string, int) {
 	return runTimeout(t, dir, 10*time.Minute, args...)
 }
 
+// runIn runs an evotune command line in this process (execute, as main does) in dir and
+// returns stdout, stderr and the exit status: the command functions tested directly, with
+// no binary in between. It works in dir (and returns to the test's directory after) and
+// sets setEnv's values for the test, so it is for tests that do not run in parallel (t.Chdir and
+// t.Setenv refuse those); what needs a process of its own — signals, a program killed,
+// concurrent commands, the README's shell lines — runs the binary (run, start).
+func runIn(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir) // refuses a parallel test
+	defer os.Chdir(wd)
+	if v, ok := testEnv.Load(topName(t)); ok {
+		for _, kv := range v.([]string) {
+			k, val, _ := strings.Cut(kv, "=")
+			t.Setenv(k, val)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	code := execute(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
+	return stdout.String(), stderr.String(), code
+}
+
 // testEnv holds, per top-level test, the environment variables its evotune processes get
 // beside this process's (setEnv): t.Setenv would forbid t.Parallel, and the tests that
 // wait on brokers, timeouts and processes run in parallel to keep the suite short.
@@ -114,7 +139,7 @@ func TestBadInputCLI(t *testing.T) {
 		{[]string{"weights", "default", "--game", "amazons", "--out", filepath.Join(dir, "no", "dir", "w.json")}, "--out"},
 	}
 	for _, tc := range cases {
-		_, stderr, code := run(t, dir, tc.args...)
+		_, stderr, code := runIn(t, dir, tc.args...)
 		if code == 0 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("evotune %v: exit %d, stderr %q; want non-zero and %q", tc.args, code, stderr, tc.want)
 		}
@@ -127,15 +152,15 @@ func TestBadInputCLI(t *testing.T) {
 // TestEngineCommands runs the issue's commands as a user would and checks their output.
 func TestEngineCommands(t *testing.T) {
 	dir := t.TempDir()
-	out, _, code := run(t, dir, "perft", "--game", "amazons", "--depth", "1", "--json")
+	out, _, code := runIn(t, dir, "perft", "--game", "amazons", "--depth", "1", "--json")
 	var pr struct{ Nodes int64 }
 	if code != 0 || json.Unmarshal([]byte(out), &pr) != nil || pr.Nodes != 2176 {
 		t.Fatalf("perft: exit %d, %s", code, out)
 	}
-	if _, _, code := run(t, dir, "weights", "default", "--game", "gomoku", "--out", "g.json"); code != 0 {
+	if _, _, code := runIn(t, dir, "weights", "default", "--game", "gomoku", "--out", "g.json"); code != 0 {
 		t.Fatal("weights default failed")
 	}
-	out, stderr, code := run(t, dir, "play", "--game", "gomoku", "--black", "g.json", "--white", "default", "--depth", "2", "--json")
+	out, stderr, code := runIn(t, dir, "play", "--game", "gomoku", "--black", "g.json", "--white", "default", "--depth", "2", "--json")
 	var rec struct {
 		Result string
 		Record struct {
@@ -146,7 +171,7 @@ func TestEngineCommands(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &rec) != nil || rec.Record.Plies != len(rec.Record.Moves) || rec.Result == "ongoing" {
 		t.Fatalf("play: exit %d, %s %s", code, out, stderr)
 	}
-	out, _, code = run(t, dir, "bench", "--game", "connect6", "--scan", "both", "--depth", "3", "--json")
+	out, _, code = runIn(t, dir, "bench", "--game", "connect6", "--scan", "both", "--depth", "3", "--json")
 	var rows []struct {
 		SameMove *bool `json:"same_move"`
 	}
@@ -176,16 +201,16 @@ func TestTuneEndToEnd(t *testing.T) {
 		if game == "amazons" {
 			args = append(args, "--board", "8") // 1 232 root moves, all evaluated
 		}
-		out, stderr, code := run(t, dir, append(args, "--db", game+".db")...)
+		out, stderr, code := runIn(t, dir, append(args, "--db", game+".db")...)
 		out0 := out
 		if code != 0 || !strings.Contains(out, "finished: 3 generations saved") {
 			t.Fatalf("%s tune: exit %d\n%s\n%s", game, code, out, stderr)
 		}
-		if _, _, code := run(t, dir, append(args, "--db", game+"-w1.db", "--workers", "1")...); code != 0 {
+		if _, _, code := runIn(t, dir, append(args, "--db", game+"-w1.db", "--workers", "1")...); code != 0 {
 			t.Fatalf("%s tune --workers 1 failed", game)
 		}
-		a, _, _ := run(t, dir, "generations", "1", "--db", game+".db", "--json")
-		b, _, _ := run(t, dir, "generations", "1", "--db", game+"-w1.db", "--json")
+		a, _, _ := runIn(t, dir, "generations", "1", "--db", game+".db", "--json")
+		b, _, _ := runIn(t, dir, "generations", "1", "--db", game+"-w1.db", "--json")
 		if stripTimes(a) != stripTimes(b) || a == "" {
 			t.Fatalf("%s: generations differ between 2 workers and 1", game)
 		}
@@ -194,23 +219,23 @@ func TestTuneEndToEnd(t *testing.T) {
 			Status         string
 			BestIndividual string `json:"best_individual"`
 		}
-		out, _, _ = run(t, dir, "runs", "--db", game+".db", "--json")
+		out, _, _ = runIn(t, dir, "runs", "--db", game+".db", "--json")
 		if json.Unmarshal([]byte(out), &runs) != nil || len(runs) != 1 || runs[0].Status != "finished" {
 			t.Fatalf("%s runs: %s", game, out)
 		}
 		best := runs[0].BestIndividual
-		ia, _, code := run(t, dir, "individual", best, "--db", game+".db", "--json")
-		ib, _, _ := run(t, dir, "individual", best, "--db", game+"-w1.db", "--json")
+		ia, _, code := runIn(t, dir, "individual", best, "--db", game+".db", "--json")
+		ib, _, _ := runIn(t, dir, "individual", best, "--db", game+"-w1.db", "--json")
 		if code != 0 || ia != ib {
 			t.Fatalf("%s individual %s: exit %d or differs between worker counts", game, best, code)
 		}
-		if out, _, code := run(t, dir, "lineage", best, "--db", game+".db", "--dot"); code != 0 || !strings.HasPrefix(out, "digraph") {
+		if out, _, code := runIn(t, dir, "lineage", best, "--db", game+".db", "--dot"); code != 0 || !strings.HasPrefix(out, "digraph") {
 			t.Fatalf("%s lineage --dot: %s", game, out)
 		}
-		if _, stderr, code := run(t, dir, "export", "1", "--db", game+".db", "--out", game+".json"); code != 0 {
+		if _, stderr, code := runIn(t, dir, "export", "1", "--db", game+".db", "--out", game+".json"); code != 0 {
 			t.Fatalf("%s export: %s", game, stderr)
 		}
-		if _, stderr, code := run(t, dir, "play", "--game", game, "--black", game+".json", "--white", "default", "--depth", "1", "--width", "3"); code != 0 {
+		if _, stderr, code := runIn(t, dir, "play", "--game", game, "--black", game+".json", "--white", "default", "--depth", "1", "--width", "3"); code != 0 {
 			t.Fatalf("%s play with the export: %s", game, stderr)
 		}
 		checkSQL(t, filepath.Join(dir, game+".db"))
@@ -320,7 +345,7 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"individual", "nonsense"}, `individual ID "nonsense"`},
 	}
 	for _, tc := range cases {
-		_, stderr, code := run(t, dir, tc.args...)
+		_, stderr, code := runIn(t, dir, tc.args...)
 		if code == 0 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("evotune %v: exit %d, stderr %q; want non-zero and %q", tc.args, code, stderr, tc.want)
 		}
@@ -335,7 +360,7 @@ func TestTuneBadInput(t *testing.T) {
 // results do not depend on --workers.
 func TestMatchAcceptance(t *testing.T) {
 	dir := t.TempDir()
-	out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", "default", "--b", "default", "--games", "200", "--json")
+	out, stderr, code := runIn(t, dir, "match", "--game", "gomoku", "--a", "default", "--b", "default", "--games", "200", "--json")
 	var m struct {
 		Result   struct{ Wins, Draws, Losses int }
 		Estimate struct {
@@ -347,7 +372,7 @@ func TestMatchAcceptance(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &m) != nil || m.Estimate.EloLow > 0 || m.Estimate.EloHigh < 0 || m.Result.Wins+m.Result.Draws+m.Result.Losses != 200 {
 		t.Fatalf("default vs default: exit %d %s %s", code, out, stderr)
 	}
-	weights, _, _ := run(t, dir, "weights", "default", "--game", "gomoku")
+	weights, _, _ := runIn(t, dir, "weights", "default", "--game", "gomoku")
 	var f map[string]any
 	json.Unmarshal([]byte(weights), &f)
 	w := f["weights"].(map[string]any)
@@ -361,7 +386,7 @@ func TestMatchAcceptance(t *testing.T) {
 	for _, tc := range []struct{ a, b, verdict string }{{"weak.json", "default", "H0"}, {"default", "weak.json", "H1"}} {
 		var outs []string
 		for _, workers := range []string{"1", "2"} {
-			out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", tc.a, "--b", tc.b, "--games", "400", "--sprt", "--workers", workers, "--json")
+			out, stderr, code := runIn(t, dir, "match", "--game", "gomoku", "--a", tc.a, "--b", tc.b, "--games", "400", "--sprt", "--workers", workers, "--json")
 			m.Verdict = ""
 			if code != 0 || json.Unmarshal([]byte(out), &m) != nil || m.Verdict != tc.verdict {
 				t.Fatalf("%s vs %s: exit %d verdict %q, want %s\n%s", tc.a, tc.b, code, m.Verdict, tc.verdict, stderr)
@@ -382,7 +407,7 @@ func TestMatchAcceptance(t *testing.T) {
 		{[]string{"match", "--game", "gomoku", "--sprt", "elo0=5,elo1=1"}, "elo0"},
 		{[]string{"match", "--game", "gomoku", "--a", "nope.json"}, "--a"},
 	} {
-		_, stderr, code := run(t, dir, tc.args...)
+		_, stderr, code := runIn(t, dir, tc.args...)
 		if code == 0 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("evotune %v: exit %d, %q; want %q", tc.args, code, stderr, tc.want)
 		}
@@ -391,14 +416,14 @@ func TestMatchAcceptance(t *testing.T) {
 
 func TestVerifyCommand(t *testing.T) {
 	dir := t.TempDir()
-	if _, stderr, code := run(t, dir, "tune", "--game", "amazons", "--board", "8", "--method", "ga", "--pop", "4", "--generations", "1", "--games", "2", "--depth", "1", "--width", "3", "--verify-games", "0"); code != 0 {
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "amazons", "--board", "8", "--method", "ga", "--pop", "4", "--generations", "1", "--games", "2", "--depth", "1", "--width", "3", "--verify-games", "0"); code != 0 {
 		t.Fatal(stderr)
 	}
 	// The run's champion is the paper's weights: verifying them against themselves is refused.
-	if _, stderr, code := run(t, dir, "verify", "1", "--games", "8"); code == 0 || !strings.Contains(stderr, "1-g0-00 is the baseline") || !strings.Contains(stderr, "--individual") {
+	if _, stderr, code := runIn(t, dir, "verify", "1", "--games", "8"); code == 0 || !strings.Contains(stderr, "1-g0-00 is the baseline") || !strings.Contains(stderr, "--individual") {
 		t.Fatalf("verify of a baseline champion: exit %d, %s", code, stderr)
 	}
-	out, stderr, code := run(t, dir, "verify", "1", "--individual", "1-g0-01", "--games", "8", "--json")
+	out, stderr, code := runIn(t, dir, "verify", "1", "--individual", "1-g0-01", "--games", "8", "--json")
 	var v struct {
 		Champion string
 		Games    int
@@ -407,11 +432,11 @@ func TestVerifyCommand(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &v) != nil || v.Games != 8 || v.Champion == "" {
 		t.Fatalf("verify: exit %d %s %s", code, out, stderr)
 	}
-	out, _, _ = run(t, dir, "runs")
+	out, _, _ = runIn(t, dir, "runs")
 	if !strings.Contains(out, v.Champion+", 8 games") {
 		t.Fatalf("runs does not show the verification:\n%s", out)
 	}
-	if _, stderr, code := run(t, dir, "verify", "7"); code == 0 || !strings.Contains(stderr, "run 7") {
+	if _, stderr, code := runIn(t, dir, "verify", "7"); code == 0 || !strings.Contains(stderr, "run 7") {
 		t.Fatalf("verify of a missing run: %s", stderr)
 	}
 }
@@ -442,7 +467,7 @@ func TestExternalEngines(t *testing.T) {
 		ext := "cmd:" + bin + " engine --game " + g + " --depth 1"
 		var results []string
 		for _, a := range []string{ext, "default"} {
-			out, stderr, code := run(t, dir, "match", "--game", g, "--a", a, "--b", "default", "--depth", "1", "--games", "4", "--openings", "none", "--json")
+			out, stderr, code := runIn(t, dir, "match", "--game", g, "--a", a, "--b", "default", "--depth", "1", "--games", "4", "--openings", "none", "--json")
 			var m struct {
 				Result        struct{ Wins, Draws, Losses int }
 				RepeatedPairs int `json:"repeated_pairs"`
@@ -487,7 +512,7 @@ func TestExternalEngines(t *testing.T) {
 	for name, body := range scripts {
 		path := filepath.Join(dir, name)
 		os.WriteFile(path, []byte(body), 0o755)
-		out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", "cmd:"+path, "--b", "default", "--depth", "1", "--games", "4", "--move-time", "300ms", "--json")
+		out, stderr, code := runIn(t, dir, "match", "--game", "gomoku", "--a", "cmd:"+path, "--b", "default", "--depth", "1", "--games", "4", "--move-time", "300ms", "--json")
 		type game struct {
 			Record struct {
 				Forfeit  string
@@ -535,11 +560,11 @@ func TestTuneWithExternalOpponent(t *testing.T) {
 			ext += " --board 8"
 			args = append(args, "--board", "8")
 		}
-		_, stderr, code := run(t, dir, append(args, "--opponent", ext)...)
+		_, stderr, code := runIn(t, dir, append(args, "--opponent", ext)...)
 		if code != 0 {
 			t.Fatal(stderr)
 		}
-		out, _, _ := run(t, dir, "generations", "1", "--json", "--db", db)
+		out, _, _ := runIn(t, dir, "generations", "1", "--json", "--db", db)
 		if !strings.Contains(out, "cmd:") {
 			t.Fatalf("%s: the external opponent is not in the pool:\n%s", g, out)
 		}
@@ -550,7 +575,7 @@ func TestTuneWithExternalOpponent(t *testing.T) {
 			}
 		}
 	}
-	if _, stderr, code := run(t, dir, "tune", "--method", "ga", "--game", "gomoku", "--opponent", "engine.exe"); code == 0 || !strings.Contains(stderr, "cmd:PATH") {
+	if _, stderr, code := runIn(t, dir, "tune", "--method", "ga", "--game", "gomoku", "--opponent", "engine.exe"); code == 0 || !strings.Contains(stderr, "cmd:PATH") {
 		t.Fatalf("bad --opponent accepted: %s", stderr)
 	}
 }
@@ -573,7 +598,7 @@ exec 3>&1
     esac
   done; } | "`+bin+`" engine --game gomoku --depth 2
 `), 0o755)
-	out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--opening-rule", "swap2", "--a", "default", "--b", "cmd:"+swapper,
+	out, stderr, code := runIn(t, dir, "match", "--game", "gomoku", "--opening-rule", "swap2", "--a", "default", "--b", "cmd:"+swapper,
 		"--games", "2", "--depth", "2", "--move-time", "2s", "--json", "--engine-log", filepath.Join(dir, "logs"))
 	var m struct {
 		Games []struct {
@@ -628,11 +653,11 @@ func TestSaveAndContinue(t *testing.T) {
 		if c.game == "amazons" {
 			args = append(args, "--board", "8")
 		}
-		first, stderr, code := run(t, dir, append(args, "--save", c.file)...)
+		first, stderr, code := runIn(t, dir, append(args, "--save", c.file)...)
 		if code != 0 {
 			t.Fatalf("%s --save %s: %s", c.game, c.file, stderr)
 		}
-		second, stderr, code := run(t, dir, "play", "--game", c.game, "--depth", "1", "--max-plies", "9", "--from", c.file, "--json")
+		second, stderr, code := runIn(t, dir, "play", "--game", c.game, "--depth", "1", "--max-plies", "9", "--from", c.file, "--json")
 		if code != 0 {
 			t.Fatalf("%s --from %s: %s", c.game, c.file, stderr)
 		}
@@ -643,7 +668,7 @@ func TestSaveAndContinue(t *testing.T) {
 			t.Fatalf("%s: saved %v, continued %v", c.file, a.Record.Moves, b.Record.Moves)
 		}
 	}
-	if _, stderr, code := run(t, dir, "play", "--game", "connect6", "--from", "g.psq"); code == 0 || !strings.Contains(stderr, "Gomoku") {
+	if _, stderr, code := runIn(t, dir, "play", "--game", "connect6", "--from", "g.psq"); code == 0 || !strings.Contains(stderr, "Gomoku") {
 		t.Fatalf("connect6 --from a .psq: exit %d, %q", code, stderr)
 	}
 }
@@ -656,7 +681,7 @@ func TestSaveAndContinue(t *testing.T) {
 func TestExportData(t *testing.T) {
 	dir := t.TempDir()
 	// Seed 3 admits a hall-of-fame member within 4 generations at these settings.
-	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--method", "ga", "--pop", "6", "--games", "8", "--admit-games", "8", "--generations", "4", "--depth", "1",
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "ga", "--pop", "6", "--games", "8", "--admit-games", "8", "--generations", "4", "--depth", "1",
 		"--seed", "3", "--verify-games", "4", "--verify-every", "1"); code != 0 {
 		t.Fatal(stderr)
 	}
@@ -673,12 +698,12 @@ func TestExportData(t *testing.T) {
 		}
 		var n int
 		raw.QueryRow(query).Scan(&n)
-		out, stderr, code := run(t, dir, "export-data", "1", "--table", table)
+		out, stderr, code := runIn(t, dir, "export-data", "1", "--table", table)
 		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 		if code != 0 || err != nil || n == 0 || len(rows) != n+1 || rows[0][0] != "run_id" || rows[1][0] != "1" {
 			t.Fatalf("%s csv: exit %d, %d rows for %d in the database, %v %s", table, code, len(rows), n, err, stderr)
 		}
-		out, _, code = run(t, dir, "export-data", "1", "--table", table, "--format", "jsonl")
+		out, _, code = runIn(t, dir, "export-data", "1", "--table", table, "--format", "jsonl")
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		var first map[string]any
 		if code != 0 || len(lines) != n || json.Unmarshal([]byte(lines[0]), &first) != nil || first["run_id"] != 1.0 || len(first) != len(rows[0]) {
@@ -715,7 +740,7 @@ func TestExportData(t *testing.T) {
 		}
 	}
 	for _, bad := range [][]string{{"export-data", "1", "--table", "runs"}, {"export-data", "1", "--table", "games", "--format", "xml"}, {"export-data", "9", "--table", "games"}} {
-		if _, stderr, code := run(t, dir, bad...); code == 0 || stderr == "" {
+		if _, stderr, code := runIn(t, dir, bad...); code == 0 || stderr == "" {
 			t.Fatalf("%v accepted", bad)
 		}
 	}
@@ -741,7 +766,7 @@ func (j *jsonScan[T]) Scan(src any) error {
 // and individual IDs by prefix.
 func TestCompletion(t *testing.T) {
 	dir := t.TempDir()
-	if _, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "4", "--generations", "1", "--depth", "2", "--verify-games", "0", "--name", "night"); code != 0 {
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "4", "--generations", "1", "--depth", "2", "--verify-games", "0", "--name", "night"); code != 0 {
 		t.Fatal(stderr)
 	}
 	for _, c := range []struct {
@@ -755,14 +780,14 @@ func TestCompletion(t *testing.T) {
 		{[]string{"__complete", "sensitivity", "--game", "connect6", "--genes", ""}, []string{"value_2", "threat_5"}},
 		{[]string{"__complete", "tune", "--game", "amazons", "--fix", ""}, []string{"b_3", "switch_turn"}},
 	} {
-		out, stderr, code := run(t, dir, c.args...)
+		out, stderr, code := runIn(t, dir, c.args...)
 		for _, w := range c.want {
 			if code != 0 || !strings.Contains(out, w) {
 				t.Fatalf("%v: exit %d, %q lacks %q (%s)", c.args, code, out, w, stderr)
 			}
 		}
 	}
-	if out, _, _ := run(t, dir, "__complete", "lineage", "1-g0"); strings.Contains(out, "1-g1-02") {
+	if out, _, _ := runIn(t, dir, "__complete", "lineage", "1-g0"); strings.Contains(out, "1-g1-02") {
 		t.Fatalf("the prefix does not filter: %q", out)
 	}
 }

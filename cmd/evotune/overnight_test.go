@@ -206,7 +206,7 @@ func TestReadersDuringTune(t *testing.T) {
 		default:
 		}
 		for _, args := range [][]string{{"runs"}, {"generations", "1"}, {"lineage", "1-g0-00"}, {"export", "1", "--out", "x.json"}, {"individual", "1-g0-00"}} {
-			_, stderr, code := run(t, dir, append(args, "--db", "r.db")...)
+			_, stderr, code := runIn(t, dir, append(args, "--db", "r.db")...)
 			if code != 0 {
 				t.Fatalf("evotune %v during the run: %s", args, stderr)
 			}
@@ -231,7 +231,7 @@ func TestReadersDuringTune(t *testing.T) {
 func TestBadDatabaseInput(t *testing.T) {
 	dir := t.TempDir()
 	tiny := []string{"--method", "ga", "--pop", "4", "--generations", "1", "--games", "2", "--verify-games", "0"}
-	if _, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "good.db"}, tiny...)...); code != 0 {
+	if _, stderr, code := runIn(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "good.db"}, tiny...)...); code != 0 {
 		t.Fatal(stderr)
 	}
 	good := filepath.Join(dir, "good.db")
@@ -264,7 +264,7 @@ func TestBadDatabaseInput(t *testing.T) {
 	}
 	before := tableDump(t, good)
 	for _, tc := range cases {
-		_, stderr, code := run(t, dir, tc.args...)
+		_, stderr, code := runIn(t, dir, tc.args...)
 		if code == 0 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("evotune %v: exit %d, %q; want non-zero and %q", tc.args, code, stderr, tc.want)
 		}
@@ -288,7 +288,7 @@ func TestBadDatabaseInput(t *testing.T) {
 func TestReadOnlyDatabase(t *testing.T) {
 	dir := t.TempDir()
 	tiny := []string{"--method", "ga", "--pop", "4", "--generations", "1", "--games", "2", "--verify-games", "0"}
-	if _, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "ro.db"}, tiny...)...); code != 0 {
+	if _, stderr, code := runIn(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "ro.db"}, tiny...)...); code != 0 {
 		t.Fatal(stderr)
 	}
 	path := filepath.Join(dir, "ro.db")
@@ -301,11 +301,11 @@ func TestReadOnlyDatabase(t *testing.T) {
 		defer exec.Command("chattr", "-i", path).Run()
 	}
 	before := tableDump(t, path)
-	_, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "ro.db"}, tiny...)...)
+	_, stderr, code := runIn(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "ro.db"}, tiny...)...)
 	if code == 0 || !strings.Contains(stderr, "read-only") {
 		t.Fatalf("tune into a read-only database: exit %d, %q", code, stderr)
 	}
-	if out, _, code := run(t, dir, "runs", "--db", "ro.db"); code != 0 || !strings.Contains(out, "finished") {
+	if out, _, code := runIn(t, dir, "runs", "--db", "ro.db"); code != 0 || !strings.Contains(out, "finished") {
 		t.Fatalf("reading a read-only database failed: %s", out)
 	}
 	if tableDump(t, path) != before {
@@ -323,7 +323,7 @@ func TestReadOnlyDatabase(t *testing.T) {
 		os.Chmod(sub, 0o555)
 		defer os.Chmod(sub, 0o755)
 	}
-	_, stderr, code = run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", filepath.Join("locked", "new.db")}, tiny...)...)
+	_, stderr, code = runIn(t, dir, append([]string{"tune", "--game", "gomoku", "--db", filepath.Join("locked", "new.db")}, tiny...)...)
 	if code == 0 || !strings.Contains(stderr, "no permission") {
 		t.Fatalf("tune into a read-only directory: exit %d, %q", code, stderr)
 	}

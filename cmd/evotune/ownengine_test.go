@@ -249,10 +249,10 @@ func TestOwnEngineValuesWays(t *testing.T) {
 	toy := toyEngine(t, dir)
 	common := []string{"tune", "--method", "ga", "--layout", "toy.yaml", "--pop", "6", "--generations", "2", "--games", "8",
 		"--admit-games", "8", "--verify-games", "0", "--seed", "11"}
-	if _, stderr, code := run(t, dir, append(common, "--engine", "cmd:"+toy+" -params {weights}", "--db", "file.db")...); code != 0 {
+	if _, stderr, code := runIn(t, dir, append(common, "--engine", "cmd:"+toy+" -params {weights}", "--db", "file.db")...); code != 0 {
 		t.Fatalf("tune with a values file: %s", stderr)
 	}
-	if _, stderr, code := run(t, dir, append(common, "--engine", "cmd:"+toy, "--gomocup-info", "--db", "info.db")...); code != 0 {
+	if _, stderr, code := runIn(t, dir, append(common, "--engine", "cmd:"+toy, "--gomocup-info", "--db", "info.db")...); code != 0 {
 		t.Fatalf("tune with INFO lines: %s", stderr)
 	}
 	fileInd, fileGames := dumpRun(t, filepath.Join(dir, "file.db"))
@@ -412,7 +412,7 @@ func TestOwnEngineBadInput(t *testing.T) {
 		if c.args[0] == "tune" {
 			c.args = append(c.args, "--db", "x.db")
 		}
-		_, stderr, code := run(t, dir, c.args...)
+		_, stderr, code := runIn(t, dir, c.args...)
 		if code == 0 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
 		}

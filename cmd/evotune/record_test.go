@@ -26,7 +26,7 @@ func TestHallOfFameRecordReplays(t *testing.T) {
 	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "6", "--generations", "8", "--games", "4",
 		"--race-rounds", "0", "--admit-games", "8", "--admit-z", "0", "--depth", "2", "--width", "6",
 		"--seed", "5", "--verify-games", "0", "--db", path}
-	if out, stderr, code := run(t, dir, args...); code != 0 {
+	if out, stderr, code := runIn(t, dir, args...); code != 0 {
 		t.Fatalf("tune: exit %d\n%s\n%s", code, out, stderr)
 	}
 	ctx := context.Background()
@@ -84,10 +84,10 @@ func TestHallOfFameRecordReplays(t *testing.T) {
 		}
 		file := writeFile(t, dir, m.ID+".txt", strings.Join(lines, "\n")+"\n")
 		weights := filepath.Join(dir, m.ID+".json")
-		if _, stderr, code := run(t, dir, "export", "1", "--individual", m.ID, "--out", weights, "--db", path); code != 0 {
+		if _, stderr, code := runIn(t, dir, "export", "1", "--individual", m.ID, "--out", weights, "--db", path); code != 0 {
 			t.Fatalf("export %s: %s", m.ID, stderr)
 		}
-		out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", weights, "--b", "default",
+		out, stderr, code := runIn(t, dir, "match", "--game", "gomoku", "--a", weights, "--b", "default",
 			"--openings", file, "--games", fmt.Sprint(m.Games), "--depth", "2", "--width", "6")
 		got := wdl.FindStringSubmatch(out)
 		if code != 0 || got == nil {

@@ -196,7 +196,7 @@ func (s *syncBuffer) String() string {
 func TestTerminalEscapes(t *testing.T) {
 	dir := t.TempDir()
 	tiny := []string{"--method", "ga", "--pop", "4", "--generations", "1", "--games", "2", "--verify-games", "0", "--depth", "1"}
-	if _, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "x.db"}, tiny...)...); code != 0 {
+	if _, stderr, code := runIn(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "x.db"}, tiny...)...); code != 0 {
 		t.Fatal(stderr)
 	}
 	s, err := sql.Open("sqlite3", filepath.Join(dir, "x.db"))
@@ -214,23 +214,23 @@ func TestTerminalEscapes(t *testing.T) {
 	raw := func(out string) bool {
 		return strings.ContainsAny(out, "\x1b\x07\u202e")
 	}
-	out, stderr, code := run(t, dir, "runs", "--db", "x.db")
+	out, stderr, code := runIn(t, dir, "runs", "--db", "x.db")
 	if code != 0 || raw(out) || !strings.Contains(out, `\x1b[31mred\nsecond line\u202eevil\x07`) || strings.Count(out, "\n") != 2 || len(out) > 1000 {
 		t.Fatalf("runs: exit %d, %d bytes, %d lines:\n%q\n%s", code, len(out), strings.Count(out, "\n"), out[:min(len(out), 400)], stderr)
 	}
 	for _, args := range [][]string{{"lineage", "1-g1-03"}, {"individual", "1-g1-03"}, {"lineage", "1-g1-03", "--dot"}} {
-		out, stderr, code := run(t, dir, append(args, "--db", "x.db")...)
+		out, stderr, code := runIn(t, dir, append(args, "--db", "x.db")...)
 		if code != 0 || raw(out) || !strings.Contains(out, `mutation\x1b]0;pwned\x07`) {
 			t.Fatalf("%v: exit %d\n%q\n%s", args, code, out, stderr)
 		}
 	}
 	// The JSON keeps the stored text exactly (encoded as JSON escapes).
-	out, _, _ = run(t, dir, "runs", "--db", "x.db", "--json")
+	out, _, _ = runIn(t, dir, "runs", "--db", "x.db", "--json")
 	if raw(out) || !strings.Contains(out, `\u001b[31mred\nsecond line`) || !strings.Contains(out, strings.Repeat("y", 100000)) {
 		t.Fatalf("runs --json does not keep the name: %q", out[:min(len(out), 300)])
 	}
 	for _, name := range []string{"a\x1b[2Jb", "rtl\u202e", strings.Repeat("n", 101)} {
-		_, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "y.db", "--name", name}, tiny...)...)
+		_, stderr, code := runIn(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "y.db", "--name", name}, tiny...)...)
 		if code == 0 || raw(stderr) || !strings.Contains(stderr, "name") {
 			t.Fatalf("tune --name %q: exit %d, %q", name, code, stderr)
 		}
@@ -249,7 +249,7 @@ func TestStoredPathNotOpened(t *testing.T) {
 	dir := t.TempDir()
 	ops := writeFile(t, dir, "ops.txt", "h8 h9 h10\ng7 g8\nj9 j10 k9 k10\n")
 	tiny := []string{"--method", "ga", "--pop", "4", "--generations", "1", "--games", "2", "--depth", "1", "--verify-games", "4", "--admit-games", "0"}
-	if _, stderr, code := run(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "x.db", "--verify-openings", ops}, tiny...)...); code != 0 {
+	if _, stderr, code := runIn(t, dir, append([]string{"tune", "--game", "gomoku", "--db", "x.db", "--verify-openings", ops}, tiny...)...); code != 0 {
 		t.Fatal(stderr)
 	}
 	os.Remove(ops) // the run needs the file no more
@@ -263,7 +263,7 @@ func TestStoredPathNotOpened(t *testing.T) {
 		t.Fatalf("stored openings: %q %v", list, err)
 	}
 	// The champion is the paper's weights (verify refuses them): verify a tuned individual.
-	if out, stderr, code := run(t, dir, "verify", "1", "--individual", "1-g0-01", "--db", "x.db", "--games", "4"); code != 0 {
+	if out, stderr, code := runIn(t, dir, "verify", "1", "--individual", "1-g0-01", "--db", "x.db", "--games", "4"); code != 0 {
 		t.Fatalf("verify after the file was removed: %s %s", out, stderr)
 	}
 	secret := writeFile(t, dir, "secret.txt", "TOPSECRET hunter2\n")
@@ -274,11 +274,11 @@ func TestStoredPathNotOpened(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out, stderr, code := run(t, dir, "resume", "1", "--db", "x.db")
+	out, stderr, code := runIn(t, dir, "resume", "1", "--db", "x.db")
 	if code == 0 || strings.Contains(out+stderr, "TOPSECRET") || !strings.Contains(stderr, "--verify-openings") || !strings.Contains(stderr, "does not open a path found in a database") {
 		t.Fatalf("resume of a database pointing at a local file: exit %d\n%s%s", code, out, stderr)
 	}
-	if out, stderr, code := run(t, dir, "verify", "1", "--individual", "1-g0-01", "--db", "x.db", "--games", "4"); code != 0 || strings.Contains(out+stderr, "TOPSECRET") {
+	if out, stderr, code := runIn(t, dir, "verify", "1", "--individual", "1-g0-01", "--db", "x.db", "--games", "4"); code != 0 || strings.Contains(out+stderr, "TOPSECRET") {
 		t.Fatalf("verify: exit %d\n%s%s", code, out, stderr)
 	}
 	var errText sql.NullString
@@ -287,13 +287,13 @@ func TestStoredPathNotOpened(t *testing.T) {
 		t.Fatalf("runs.error holds the file's content: %q", errText.String)
 	}
 	// Naming another file is refused; an illegal stored opening is an error naming it.
-	if _, stderr, code := run(t, dir, "resume", "1", "--db", "x.db", "--verify-openings", ops); code == 0 || !strings.Contains(stderr, "only that file may be named again") {
+	if _, stderr, code := runIn(t, dir, "resume", "1", "--db", "x.db", "--verify-openings", ops); code == 0 || !strings.Contains(stderr, "only that file may be named again") {
 		t.Fatalf("resume naming another file: %s", stderr)
 	}
 	if _, err := s.Exec(`UPDATE runs SET config = json_set(config, '$.verify_openings', 'ops.txt', '$.verify_opening_list', json('[["h8","h8"]]'))`); err != nil {
 		t.Fatal(err)
 	}
-	if _, stderr, code := run(t, dir, "resume", "1", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "verify_opening_list[0]: move 2") {
+	if _, stderr, code := runIn(t, dir, "resume", "1", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "verify_opening_list[0]: move 2") {
 		t.Fatalf("resume with an illegal stored opening: %s", stderr)
 	}
 }
@@ -347,7 +347,7 @@ func TestUnplayedForfeits(t *testing.T) {
 	}
 	flaky := writeFile(t, dir, "flaky.sh", "#!/bin/sh\n# every third start dies before its first answer\nn=$(cat "+dir+"/count 2>/dev/null || echo 0); n=$((n+1)); echo $n > "+dir+"/count\n[ $((n % 3)) -eq 0 ] && exit 3\nexec "+toy+" \"$@\"\n")
 	os.Chmod(flaky, 0o755)
-	out, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", "cmd:"+flaky, "--b", "cmd:"+toy, "--games", "24", "--workers", "1", "--json")
+	out, stderr, code := runIn(t, dir, "match", "--game", "gomoku", "--a", "cmd:"+flaky, "--b", "cmd:"+toy, "--games", "24", "--workers", "1", "--json")
 	if code != 0 {
 		t.Fatal(stderr)
 	}
