@@ -2,6 +2,7 @@ package genomes
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand"
@@ -210,5 +211,65 @@ func TestOffering(t *testing.T) {
 	}
 	if got := Offering[engine.SGFWriter](); len(got) != 2 || got[0] != "amazons" || got[1] != "gomoku" {
 		t.Errorf("games with an SGF number: %v, want [amazons gomoku]", got)
+	}
+}
+
+// flatten names every number of a weights object as a built-in layout's genes do, written
+// independently of the layout: "k1" for a number, "value_3" for value[2].
+func flatten(t *testing.T, w engine.Weights) map[string]float64 {
+	t.Helper()
+	raw, err := json.Marshal(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for k, v := range obj {
+		switch v := v.(type) {
+		case float64:
+			out[k] = v
+		case []any:
+			for i, e := range v {
+				out[fmt.Sprintf("%s_%d", k, i+1)] = e.(float64)
+			}
+		}
+	}
+	return out
+}
+
+// TestGenesAreNamedNumbers: every gene of a built-in layout, moved alone, moves exactly the
+// weights' number of its name, both ways (Weights and Vector).
+func TestGenesAreNamedNumbers(t *testing.T) {
+	for _, name := range Names() {
+		e, _ := Lookup(name)
+		l := e.Layout
+		base := flatten(t, e.Game.DefaultWeights())
+		for i, g := range l.Genes {
+			x := l.Defaults()
+			x[i] = g.Min
+			if g.Min == g.Default {
+				x[i] = g.Max
+			}
+			w, err := l.Weights(x)
+			if err != nil {
+				t.Fatalf("%s %s = %v: %v", name, g.Name, x[i], err)
+			}
+			got := flatten(t, w)
+			for k, v := range got {
+				want := base[k]
+				if k == g.Name {
+					want = x[i]
+				}
+				if v != want {
+					t.Errorf("%s: gene %s = %v set %s to %v (want %v)", name, g.Name, x[i], k, v, want)
+				}
+			}
+			if back, err := l.Vector(w); err != nil || back[i] != x[i] {
+				t.Errorf("%s: Vector gives %s = %v (%v), want %v", name, g.Name, back, err, x[i])
+			}
+		}
 	}
 }

@@ -9,8 +9,11 @@
 package genomes
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"evotune/engine"
 )
@@ -58,9 +61,10 @@ type Layout struct {
 	// Game is the registry name.
 	Game string
 	// Genes in vector order.
-	Genes       []Gene
-	toWeights   func(x []float64) engine.Weights
-	fromWeights func(w engine.Weights) ([]float64, error)
+	Genes []Gene
+	// builtin is the game whose weights the genes are, by name (weightsByName); nil for
+	// a layout file's genes, which an outside engine reads its own way.
+	builtin engine.Game
 }
 
 // Defaults returns the paper's weights as a gene vector.
@@ -79,7 +83,7 @@ func (l *Layout) Weights(x []float64) (engine.Weights, error) {
 	if len(x) != len(l.Genes) {
 		return nil, fmt.Errorf("%s genome: want %d genes, got %d", l.Game, len(l.Genes), len(x))
 	}
-	if l.toWeights == nil {
+	if l.builtin == nil {
 		return nil, fmt.Errorf("%s genome: %w", l.Game, ErrNoBuiltinWeights)
 	}
 	for i, g := range l.Genes {
@@ -87,11 +91,23 @@ func (l *Layout) Weights(x []float64) (engine.Weights, error) {
 			return nil, fmt.Errorf("%s genome: %w", l.Game, err)
 		}
 	}
-	w := l.toWeights(x)
-	if err := w.Validate(); err != nil {
+	obj, err := weightsObject(l.builtin.DefaultWeights())
+	if err != nil {
 		return nil, fmt.Errorf("%s genome: %w", l.Game, err)
 	}
-	return w, nil
+	for i, g := range l.Genes {
+		if err := obj.set(g.Name, x[i]); err != nil {
+			return nil, fmt.Errorf("%s genome: %w", l.Game, err)
+		}
+	}
+	raw, err := json.Marshal(obj)
+	if err == nil {
+		var w engine.Weights
+		if w, err = l.builtin.DecodeWeights(raw); err == nil {
+			return w, nil
+		}
+	}
+	return nil, fmt.Errorf("%s genome: %w", l.Game, err)
 }
 
 // Vector converts engine weights of the layout's game to a gene vector (values outside a
@@ -100,10 +116,83 @@ func (l *Layout) Vector(w engine.Weights) ([]float64, error) {
 	if w.Game() != l.Game {
 		return nil, fmt.Errorf("weights of %s given to the %s layout", w.Game(), l.Game)
 	}
-	if l.fromWeights == nil {
+	if l.builtin == nil {
 		return nil, fmt.Errorf("%s layout: %w", l.Game, ErrNoBuiltinWeights)
 	}
-	return l.fromWeights(w)
+	obj, err := weightsObject(w)
+	if err != nil {
+		return nil, fmt.Errorf("%s layout: %w", l.Game, err)
+	}
+	x := make([]float64, len(l.Genes))
+	for i, g := range l.Genes {
+		if x[i], err = obj.get(g.Name); err != nil {
+			return nil, fmt.Errorf("%s layout: %w", l.Game, err)
+		}
+	}
+	return x, nil
+}
+
+// weightsObj is a weights file's "weights" object, decoded: the genes of a built-in
+// layout are its numbers by name, gene NAME the number NAME and gene KEY_N the N-th entry
+// (from 1) of the array KEY ("value_3" is value[2], "a_1" is a[0], "k1" is k1), as
+// docs/json.md names them; so no layout indexes a gene vector by hand.
+type weightsObj map[string]any
+
+// weightsObject is w's object (its JSON, decoded).
+func weightsObject(w engine.Weights) (weightsObj, error) {
+	raw, err := json.Marshal(w)
+	if err != nil {
+		return nil, err
+	}
+	var obj weightsObj
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// slot finds gene name's number: the array and index, or (nil, −1) for the number name
+// itself; the error names a gene that is no number of the object.
+func (o weightsObj) slot(name string) ([]any, int, error) {
+	if _, ok := o[name].(float64); ok {
+		return nil, -1, nil
+	}
+	if i := strings.LastIndexByte(name, '_'); i > 0 {
+		arr, _ := o[name[:i]].([]any)
+		k, err := strconv.Atoi(name[i+1:])
+		if err == nil && strconv.Itoa(k) == name[i+1:] && k >= 1 && k <= len(arr) {
+			if _, ok := arr[k-1].(float64); ok {
+				return arr, k - 1, nil
+			}
+		}
+	}
+	return nil, 0, fmt.Errorf("gene %s: no such number in the weights", name)
+}
+
+// get is gene name's value.
+func (o weightsObj) get(name string) (float64, error) {
+	arr, i, err := o.slot(name)
+	switch {
+	case err != nil:
+		return 0, err
+	case arr == nil:
+		return o[name].(float64), nil
+	}
+	return arr[i].(float64), nil
+}
+
+// set puts v as gene name's value.
+func (o weightsObj) set(name string, v float64) error {
+	arr, i, err := o.slot(name)
+	switch {
+	case err != nil:
+		return err
+	case arr == nil:
+		o[name] = v
+	default:
+		arr[i] = v
+	}
+	return nil
 }
 
 // Named returns the genes as a name → value map (the database's JSON form).

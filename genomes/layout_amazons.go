@@ -3,7 +3,6 @@ package genomes
 import (
 	"fmt"
 
-	"evotune/engine"
 	"evotune/engine/amazons"
 )
 
@@ -32,14 +31,5 @@ func AmazonsLayout() *Layout {
 		Gene{Name: "late_k1", Min: -50, Max: 50, Default: d.LateK1, Fixed: true,
 			Note: "the late evaluation is late_k1·tq alone: any positive value plays identically"},
 		Gene{Name: "equal", Min: -1, Max: 1, Default: d.Equal})
-	return &Layout{Game: amazons.Name, Genes: genes,
-		toWeights: func(x []float64) engine.Weights {
-			return &amazons.Weights{A: append([]float64(nil), x[0:5]...), B: append([]float64(nil), x[5:10]...),
-				SwitchTurn: x[10], LateK1: x[11], Equal: x[12]}
-		},
-		fromWeights: func(w engine.Weights) ([]float64, error) {
-			aw := w.(*amazons.Weights)
-			x := append(append([]float64(nil), aw.A...), aw.B...)
-			return append(x, aw.SwitchTurn, aw.LateK1, aw.Equal), nil
-		}}
+	return &Layout{Game: amazons.Name, Genes: genes, builtin: amazons.Game{}}
 }

@@ -3,7 +3,6 @@ package genomes
 import (
 	"fmt"
 
-	"evotune/engine"
 	"evotune/engine/connect6"
 )
 
@@ -40,12 +39,5 @@ func Connect6Layout() *Layout {
 			genes = append(genes, g)
 		}
 	}
-	return &Layout{Game: connect6.Name, Genes: genes,
-		toWeights: func(x []float64) engine.Weights {
-			return &connect6.Weights{Value: append([]float64(nil), x[:6]...), Threat: append([]float64(nil), x[6:12]...)}
-		},
-		fromWeights: func(w engine.Weights) ([]float64, error) {
-			cw := w.(*connect6.Weights)
-			return append(append([]float64(nil), cw.Value...), cw.Threat...), nil
-		}}
+	return &Layout{Game: connect6.Name, Genes: genes, builtin: connect6.Game{}}
 }

@@ -1,7 +1,6 @@
 package genomes
 
 import (
-	"evotune/engine"
 	"evotune/engine/gomoku"
 )
 
@@ -37,14 +36,5 @@ func GomokuLayout() *Layout {
 		Gene{Name: "k1", Min: 0.05, Max: 20, Default: d.K1, Scale: Log, Note: "with k2 = 1: the attack/defence ratio"},
 		Gene{Name: "k2", Min: 0.05, Max: 20, Default: d.K2, Scale: Log, Fixed: true,
 			Note: "scale anchor: k1 and k2 scaled by one factor play identically"})
-	return &Layout{Game: gomoku.Name, Genes: genes,
-		toWeights: func(x []float64) engine.Weights {
-			w := &gomoku.Weights{K1: x[gomoku.NumPatterns], K2: x[gomoku.NumPatterns+1]}
-			copy(w.Scores[:], x)
-			return w
-		},
-		fromWeights: func(w engine.Weights) ([]float64, error) {
-			gw := w.(*gomoku.Weights)
-			return append(append([]float64(nil), gw.Scores[:]...), gw.K1, gw.K2), nil
-		}}
+	return &Layout{Game: gomoku.Name, Genes: genes, builtin: gomoku.Game{}}
 }

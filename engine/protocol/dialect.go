@@ -61,9 +61,9 @@ var dialects = []dialect{
 // Serve serves the engine cfg describes over protocol p ("" = the game's default) on
 // in/out until the protocol's end or end of input: search logs (protocols without a message
 // command) and Botzone's complaints go to errOut; keepRunning is Botzone's keep-running mode
-// (an error with any other protocol). The protocols' own time per move (SAU's and Botzone's
-// 1 s) applies when cfg gives none. The error names a protocol the game cannot be served
-// over.
+// (an error with any other protocol). SAU and Botzone carry no clock: their own time per
+// move (1 s) becomes cfg.DefaultMoveTime, used when cfg.MoveTime is 0. The error names a
+// protocol the game cannot be served over.
 func Serve(ctx context.Context, p string, cfg wire.Config, in io.Reader, out, errOut io.Writer, keepRunning bool) error {
 	if err := CheckProtocol(cfg.Game, p); err != nil {
 		return err
