@@ -29,12 +29,12 @@ type ExternalSpec struct {
 	// a late answer is a time loss, for the pipe and process scheduling; fastchess and
 	// c-gomoku-cli have the same (default DefaultMoveOverhead).
 	Overhead time.Duration
-	// BotzoneJSON makes the Amazons client speak Botzone's JSON interaction (one line of
-	// JSON in, one out) instead of the simple interaction.
+	// BotzoneJSON makes the Botzone client speak Botzone's JSON interaction (one line of
+	// JSON in, one out) instead of the simple interaction (botzone.Client.JSON).
 	BotzoneJSON bool
-	// BotzoneKeepRunning keeps an Amazons bot's process between turns, as Botzone's
+	// BotzoneKeepRunning keeps a Botzone bot's process between turns, as Botzone's
 	// keep-running mode: the full input on its first turn (input left open), then only the
-	// opponent's new move each turn; the bot prints KeepRunning after each answer.
+	// opponent's new move each turn; the bot prints botzone.KeepRunning after each answer.
 	BotzoneKeepRunning bool
 	// LogFile, if set, receives the engine's full transcript: every line sent ("> "), read
 	// ("< ") and written to stderr ("! "), with the time since the engine started. It is
@@ -148,8 +148,9 @@ func (s ExternalSpec) Name() string { return "cmd:" + strings.Join(s.Argv, " ") 
 
 // External is an engine.Player backed by a program speaking its protocol
 // (ExternalSpec.Protocol: by default Gomocup for gomoku, SAU for connect6, Botzone for
-// amazons). One External plays one game; Close
-// ends the program. Its errors (a crash, no answer in time, a malformed answer) make the
+// amazons): the process (wire.Conn) and the protocol's conversation (wire.Client) of one
+// engine, for one game or, after Reuse, the next ones in the same process; Close ends the
+// program. Its errors (a crash, no answer in time, a malformed answer) make the
 // referee score a forfeit when RefereeOptions.Forfeit is set.
 type External struct {
 	spec   ExternalSpec

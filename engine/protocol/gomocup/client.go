@@ -20,11 +20,8 @@ const Name = "gomocup"
 // games (RESTART), says END before closing, sets up any opening (BOARD) and carries options
 // (INFO NAME VALUE).
 var Dialect = wire.Dialect{
-	Name: Name,
-	Plays: func(g engine.Game) bool {
-		_, ok := g.(Game)
-		return ok
-	},
+	Name:          Name,
+	Plays:         wire.GameIs[Game],
 	KeepsProcess:  true,
 	Bye:           "END",
 	TakesOpenings: true,
@@ -34,10 +31,7 @@ var Dialect = wire.Dialect{
 // Client is the Gomocup client, as Piskvork and c-gomoku-cli speak to an engine: START and
 // INFO, BEGIN/TURN/BOARD, RESTART between games, SWAP2BOARD, END. It keeps nothing of a
 // game but what c holds; the zero value is ready.
-type Client struct{}
-
-// Forget implements wire.Client (nothing to forget).
-func (Client) Forget() {}
+type Client struct{ wire.Stateless }
 
 // Move implements wire.Client: START (and INFO) on a new process, RESTART on a new game,
 // INFO time_left, then BEGIN on the empty board, TURN with the opponent's move when the

@@ -17,11 +17,8 @@ const Name = "sau"
 // games ("new"), says quit before closing, and cannot start an engine from an opening
 // holding stones of its own colour; it carries no options.
 var Dialect = wire.Dialect{
-	Name: Name,
-	Plays: func(g engine.Game) bool {
-		_, ok := g.(Game)
-		return ok
-	},
+	Name:          Name,
+	Plays:         wire.GameIs[Game],
 	KeepsProcess:  true,
 	Bye:           "quit",
 	TakesOpenings: false,
@@ -30,10 +27,7 @@ var Dialect = wire.Dialect{
 
 // Client is the SAU client, as the SAU platform speaks to an engine: name?, new COLOUR,
 // move XXYY, quit. The zero value is ready.
-type Client struct{}
-
-// Forget implements wire.Client (nothing to forget).
-func (Client) Forget() {}
+type Client struct{ wire.Stateless }
 
 // Move implements wire.Client: on a new process the name handshake, on a new game "new
 // black" or "new white" (an opening of at most one stone, the opponent's), then the

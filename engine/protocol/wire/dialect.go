@@ -40,6 +40,20 @@ type Dialect struct {
 	TakesOptions bool
 }
 
+// GameIs is Dialect.Plays for a protocol that carries the games implementing T (its
+// capability: gomocup.Game, sau.Game).
+func GameIs[T any](g engine.Game) bool {
+	_, ok := g.(T)
+	return ok
+}
+
+// Stateless is embedded by a Client that keeps nothing of a game but what its Conn holds:
+// its Forget does nothing.
+type Stateless struct{}
+
+// Forget implements Client: there is nothing to forget.
+func (Stateless) Forget() {}
+
 // Client is one protocol's conversation with one engine over c. A new protocol — UCI
 // next: "uci"/"uciok", a candidate's values as "setoption name X value Y", "position …
 // moves …", "go movetime N", "bestmove" — is a package with a Dialect, a Client and its
