@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,22 +27,43 @@ func freePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
+// output is a background command's stdout and stderr as they come: written by the
+// process's copying goroutines while the test reads it, so every access holds mu.
+type output struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write implements io.Writer.
+func (o *output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.Write(p)
+}
+
+// String returns what was written so far.
+func (o *output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.String()
+}
+
 // start runs the binary in the background; the test kills it at the end.
-func start(t testing.TB, dir string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+func start(t testing.TB, dir string, args ...string) (*exec.Cmd, *output) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir, cmd.Env = dir, envOf(t)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	out := new(output)
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return cmd, &out
+	return cmd, out
 }
 
 // waitFor polls until the output has s.
-func waitFor(t testing.TB, out *bytes.Buffer, s string) {
+func waitFor(t testing.TB, out *output, s string) {
 	t.Helper()
 	for i := 0; i < 100 && !strings.Contains(out.String(), s); i++ {
 		time.Sleep(100 * time.Millisecond)
@@ -93,7 +115,7 @@ func TestClusterTune(t *testing.T) {
 	waitFor(t, bout, "broker: NATS with JetStream")
 	useBrokerToken(t, store)
 	var workers []*exec.Cmd
-	var wouts []*bytes.Buffer
+	var wouts []*output
 	for i := 0; i < 3; i++ {
 		w, out := start(t, dir, "worker", "--broker", url, "--workers", "1")
 		workers, wouts = append(workers, w), append(wouts, out)
@@ -257,8 +279,8 @@ func TestClusterResumeAndVersions(t *testing.T) {
 	}
 	oc := exec.Command(other, "worker", "--broker", url, "--workers", "1")
 	oc.Env = envOf(t)
-	var oout bytes.Buffer
-	oc.Stdout, oc.Stderr = &oout, &oout
+	oout := new(output)
+	oc.Stdout, oc.Stderr = oout, oout
 	if err := oc.Start(); err != nil {
 		t.Fatal(err)
 	}
