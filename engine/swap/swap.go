@@ -77,7 +77,10 @@ type Error struct {
 	Err   error
 }
 
+// Error implements error: the failure's text.
 func (e *Error) Error() string { return e.Err.Error() }
+
+// Unwrap is the failure, for errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Opening runs a swap opening (Swap2 or Swap3) on the empty board b between the first

@@ -47,6 +47,7 @@ func (m bzMove) none() bzMove {
 	return m
 }
 
+// String writes the numbers separated by single blanks ("2 0 2 5 5 2").
 func (m bzMove) String() string {
 	f := make([]string, len(m))
 	for i, v := range m {
