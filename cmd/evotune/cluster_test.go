@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"net"
 	"net/http"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -27,33 +25,12 @@ func freePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// output is a background command's stdout and stderr as they come: written by the
-// process's copying goroutines while the test reads it, so every access holds mu.
-type output struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-// Write implements io.Writer.
-func (o *output) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.buf.Write(p)
-}
-
-// String returns what was written so far.
-func (o *output) String() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.buf.String()
-}
-
 // start runs the binary in the background; the test kills it at the end.
-func start(t testing.TB, dir string, args ...string) (*exec.Cmd, *output) {
+func start(t testing.TB, dir string, args ...string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir, cmd.Env = dir, envOf(t)
-	out := new(output)
+	out := new(syncBuffer) // the process writes while the test reads
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -63,7 +40,7 @@ func start(t testing.TB, dir string, args ...string) (*exec.Cmd, *output) {
 }
 
 // waitFor polls until the output has s.
-func waitFor(t testing.TB, out *output, s string) {
+func waitFor(t testing.TB, out *syncBuffer, s string) {
 	t.Helper()
 	for i := 0; i < 100 && !strings.Contains(out.String(), s); i++ {
 		time.Sleep(100 * time.Millisecond)
@@ -115,7 +92,7 @@ func TestClusterTune(t *testing.T) {
 	waitFor(t, bout, "broker: NATS with JetStream")
 	useBrokerToken(t, store)
 	var workers []*exec.Cmd
-	var wouts []*output
+	var wouts []*syncBuffer
 	for i := 0; i < 3; i++ {
 		w, out := start(t, dir, "worker", "--broker", url, "--workers", "1")
 		workers, wouts = append(workers, w), append(wouts, out)
@@ -279,7 +256,7 @@ func TestClusterResumeAndVersions(t *testing.T) {
 	}
 	oc := exec.Command(other, "worker", "--broker", url, "--workers", "1")
 	oc.Env = envOf(t)
-	oout := new(output)
+	oout := new(syncBuffer)
 	oc.Stdout, oc.Stderr = oout, oout
 	if err := oc.Start(); err != nil {
 		t.Fatal(err)
