@@ -158,6 +158,9 @@ type SearchStats struct {
 	Elapsed time.Duration `json:"elapsed_ns"`
 	// PV is the principal variation in the game's notation, best move first.
 	PV []string `json:"pv"`
+	// NoScore is set when the player reported no score (an external engine that printed
+	// none): Score means nothing then, and adjudication does not count the move.
+	NoScore bool `json:"no_score,omitempty"`
 }
 
 // NPS returns nodes per second (0 if no time elapsed).

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -18,6 +19,26 @@ type RefereeOptions struct {
 	// protocol violation — or an illegal move) a loss for that player instead of an error,
 	// as tournaments score external engines. Cancellation is still an error.
 	Forfeit bool
+	// TimeControl, if set, runs a chess clock for each side: players that are Clocked are
+	// told both clocks before each move, and a move that runs a clock out (TimeControl.Spend)
+	// loses the game (Termination TermTimeLoss) — with Forfeit, else it is an error.
+	TimeControl *TimeControl
+	// Adjudicate ends games early from the players' scores (Adjudication).
+	Adjudicate Adjudication
+	// MoveStats keeps every move's statistics in the record (GameRecord.Stats), for
+	// records that show them (PGN comments).
+	MoveStats bool
+}
+
+// MoveStat is what a player reported of one move: its score (from the mover's side, in the
+// game's units; chess: centipawns, mates as ±(Win − plies)), the depth and nodes of its
+// search and its thinking time.
+type MoveStat struct {
+	Score   int64         `json:"score"`
+	NoScore bool          `json:"no_score,omitempty"`
+	Depth   int           `json:"depth,omitempty"`
+	Nodes   int64         `json:"nodes,omitempty"`
+	Time    time.Duration `json:"time_ns"`
 }
 
 // GameRecord is the result of one refereed game.
@@ -54,11 +75,21 @@ type GameRecord struct {
 	// says nothing about how well either side plays; matches report it apart and leave it
 	// out of the score (tuner.MatchResult.UnplayedPairs).
 	Unplayed bool `json:"unplayed,omitempty"`
+	// Termination says how the game ended: the board's own words (engine.Terminator:
+	// "checkmate", "threefold repetition", …) or the referee's (TermResign, TermTimeLoss, …).
+	Termination string `json:"termination,omitempty"`
+	// Stats are the players' statistics of each move after the opening
+	// (RefereeOptions.MoveStats), in move order.
+	Stats []MoveStat `json:"stats,omitempty"`
 	// Swapped is set when a swap opening (Swap2, the swap after the third move) made the
 	// game's first player White: Black and White in this record are then the players'
 	// colours after the swap, and the task's Black played White.
 	Swapped bool `json:"swapped"`
 }
+
+// ErrTimeLoss is wrapped by a player's error, or the referee's, when a clock ran out: the
+// game is a time forfeit (GameRecord.Termination TermTimeLoss).
+var ErrTimeLoss = errors.New("time loss")
 
 // Transcriber is a Player that keeps a transcript of its non-answer output (an external
 // engine); the referee stores it in the GameRecord.
@@ -107,10 +138,27 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 		}
 		rec.Moves = append(rec.Moves, m)
 	}
+	var clocks [2]Clock
+	if opt.TimeControl != nil {
+		clocks = [2]Clock{opt.TimeControl.NewClock(), opt.TimeControl.NewClock()}
+	}
+	adj := adjudicator{a: opt.Adjudicate}
+	var last SearchStats // the last move's statistics
+	lastSide := Black
 	for b.Outcome() == Ongoing {
 		if opt.MaxPlies > 0 && b.Ply() >= opt.MaxPlies {
 			rec.PlyLimit = true
+			rec.Termination = TermPlyLimit
 			break
+		}
+		if opt.Adjudicate.Active() {
+			if o, why := adj.verdict(b, lastSide, last); o != Ongoing {
+				rec.Outcome, rec.Termination = o, why
+				rec.Plies = b.Ply()
+				rec.Duration = time.Since(start)
+				transcripts(&rec, black, white)
+				return rec, nil
+			}
 		}
 		if err := ctx.Err(); err != nil {
 			return rec, err
@@ -119,6 +167,9 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 		p := black
 		if side == White {
 			p = white
+		}
+		if c, ok := p.(Clocked); ok && opt.TimeControl != nil {
+			c.SetClocks(*opt.TimeControl, clocks[side], clocks[side.Opponent()])
 		}
 		t0 := time.Now()
 		m, st, err := p.Move(ctx, b)
@@ -137,6 +188,10 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 			transcripts(&rec, black, white)
 			if opt.Forfeit {
 				rec = forfeit(rec, b, side, err, start)
+				rec.Termination = TermForfeit
+				if errors.Is(err, ErrTimeLoss) {
+					rec.Termination = TermTimeLoss
+				}
 				rec.Unplayed = rec.Moved[side] == 1 // this was its first answer
 				return rec, nil
 			}
@@ -147,11 +202,28 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 			ie := &IllegalMoveError{Side: side, Ply: b.Ply(), Move: m, Err: err}
 			transcripts(&rec, black, white)
 			if opt.Forfeit {
-				return forfeit(rec, b, side, ie, start), nil
+				rec = forfeit(rec, b, side, ie, start)
+				rec.Termination = TermIllegalMove
+				return rec, nil
 			}
 			return rec, ie
 		}
 		rec.Moves = append(rec.Moves, m)
+		if opt.MoveStats {
+			rec.Stats = append(rec.Stats, MoveStat{Score: st.Score, NoScore: st.NoScore, Depth: st.Depth, Nodes: st.Nodes, Time: el})
+		}
+		if opt.TimeControl != nil && !opt.TimeControl.Spend(&clocks[side], el) {
+			err := fmt.Errorf("ply %d: %s: %w: %.3fs over the clock", b.Ply()-1, side, ErrTimeLoss, -clocks[side].Left.Seconds())
+			transcripts(&rec, black, white)
+			if !opt.Forfeit {
+				return rec, err
+			}
+			rec = forfeit(rec, b, side, err, start)
+			rec.Termination = TermTimeLoss
+			return rec, nil
+		}
+		adj.update(b, side, st)
+		last, lastSide = st, side
 	}
 	rec.Outcome = b.Outcome()
 	if rec.Outcome == Ongoing {
@@ -159,6 +231,9 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 	}
 	if f, ok := b.(interface{ Forfeit() bool }); ok && f.Forfeit() {
 		rec.Forfeit = "black forfeits: a forbidden move (renju)"
+	}
+	if t, ok := b.(Terminator); ok && rec.Termination == "" {
+		rec.Termination = t.Termination()
 	}
 	rec.Plies = b.Ply()
 	rec.Duration = time.Since(start)

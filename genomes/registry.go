@@ -7,6 +7,7 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/amazons"
+	"evotune/engine/chess"
 	"evotune/engine/connect6"
 	"evotune/engine/gomoku"
 )
@@ -31,6 +32,7 @@ var registry = map[string]Entry{
 	connect6.Name: {Game: connect6.Game{}, Layout: Connect6Layout(), BudgetGames: 20000},
 	gomoku.Name:   {Game: gomoku.Game{}, Layout: GomokuLayout(), BudgetGames: 44000},
 	amazons.Name:  {Game: amazons.Game{}, Layout: AmazonsLayout(), BudgetGames: 4000},
+	chess.Name:    {Game: chess.Game{}, Layout: ChessLayout(), BudgetGames: 4000},
 }
 
 // Lookup returns the registered game called name; the error lists the known games.

@@ -46,6 +46,12 @@ type GameSetup struct {
 	// Runner, if set, plays the batches instead of the in-process worker pool (cluster
 	// mode, package tuner/cluster). It must return the same records, in task order.
 	Runner BatchRunner
+	// TimeControl, if set, is every game's chess clock (engine.RefereeOptions.TimeControl).
+	TimeControl *engine.TimeControl
+	// Adjudicate ends games early from the players' scores (engine.Adjudication).
+	Adjudicate engine.Adjudication
+	// MoveStats keeps each move's score, depth, nodes and time in the records (PGN).
+	MoveStats bool
 }
 
 // BatchRunner plays a batch somewhere else than this process's worker pool: the records in
@@ -306,7 +312,8 @@ func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (re
 			side[0], side[1] = side[1], side[0]
 		}
 	}
-	rec, err = engine.PlayGame(ctx, b, side[0], side[1], engine.RefereeOptions{Opening: opening, MaxPlies: s.MaxPlies, Forfeit: s.Forfeit})
+	rec, err = engine.PlayGame(ctx, b, side[0], side[1], engine.RefereeOptions{Opening: opening, MaxPlies: s.MaxPlies, Forfeit: s.Forfeit,
+		TimeControl: s.TimeControl, Adjudicate: s.Adjudicate, MoveStats: s.MoveStats})
 	rec.Swapped = swapped
 	return rec, err
 }

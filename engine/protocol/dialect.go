@@ -10,6 +10,7 @@ import (
 	"evotune/engine/protocol/botzone"
 	"evotune/engine/protocol/gomocup"
 	"evotune/engine/protocol/sau"
+	"evotune/engine/protocol/uci"
 	"evotune/engine/protocol/wire"
 )
 
@@ -24,6 +25,8 @@ const (
 	// Amazons and ConnectSix (any board whose type implements botzone.Board). Every turn
 	// carries the game's whole history, so an engine starts from any opening.
 	Botzone = botzone.Name
+	// UCI is the Universal Chess Interface: chess (any game whose boards are uci.Board).
+	UCI = uci.Name
 )
 
 // dialect is one protocol's line in dialects: its description and how a spec makes its
@@ -35,11 +38,10 @@ type dialect struct {
 }
 
 // dialects are the protocols in order of preference: a game's default protocol is the
-// first that plays it. A new protocol (UCI next: "uci"/"uciok", a candidate's values as
-// "setoption name X value Y", "position … moves …", "go movetime N", "bestmove") is a
-// package beside gomocup, sau and botzone and one line here; nothing outside this package
-// changes: specs name it (ExternalSpec.Protocol), CheckProtocol and the tune and match flags
-// list it for the games it plays.
+// first that plays it. A new protocol is a package beside gomocup, sau, botzone and uci and
+// one line here; nothing outside this package changes: specs name it
+// (ExternalSpec.Protocol), CheckProtocol and the tune and match flags list it for the games
+// it plays.
 var dialects = []dialect{
 	{gomocup.Dialect, func(ExternalSpec) wire.Client { return gomocup.Client{} },
 		func(ctx context.Context, cfg wire.Config, in io.Reader, out, _ io.Writer, _ bool) error {
@@ -56,6 +58,10 @@ var dialects = []dialect{
 		cfg.DefaultMoveTime, cfg.Log = botzone.MoveTime, errOut
 		return botzone.Serve(ctx, cfg, in, out, errOut, keepRunning)
 	}},
+	{uci.Dialect, func(ExternalSpec) wire.Client { return uci.Client{} },
+		func(ctx context.Context, cfg wire.Config, in io.Reader, out, _ io.Writer, _ bool) error {
+			return uci.Serve(ctx, cfg, in, out)
+		}},
 }
 
 // Serve serves the engine cfg describes over protocol p ("" = the game's default) on

@@ -60,9 +60,19 @@ type ExternalSpec struct {
 	// StartupTime is how long the engine may take to start and answer its handshake,
 	// apart from its move clock (0 = StartupAllowance).
 	StartupTime time.Duration `json:",omitempty"`
-	// Protocol is the protocol the engine speaks: Gomocup, SAU or Botzone; "" is the
+	// Protocol is the protocol the engine speaks: Gomocup, SAU, Botzone or UCI; "" is the
 	// game's default (DefaultProtocol). CheckProtocol tells which a game's engines can speak.
 	Protocol string `json:",omitempty"`
+	// Nodes and Depth bound each search (UCI's go nodes N, go depth D); 0 = unset.
+	Nodes int64 `json:",omitempty"`
+	Depth int   `json:",omitempty"`
+	// MoveTimeFixed sends MoveTime as the time of every move (UCI's go movetime) even with
+	// Nodes or Depth set.
+	MoveTimeFixed bool `json:",omitempty"`
+	// TimeControl, if set, is the game's clock (UCI's go wtime btime …): the referee keeps
+	// it (engine.RefereeOptions.TimeControl) and tells the engine both sides' time before
+	// each move (External.SetClocks); MoveTime and GameTime are not used then.
+	TimeControl *engine.TimeControl `json:",omitempty"`
 }
 
 // WeightsPlaceholder is replaced in an engine's arguments by the path of its weights file
@@ -161,7 +171,11 @@ type External struct {
 
 	weightsPath string // the written ExternalSpec.WeightsFile, removed by Close
 	broken      bool   // a move or handshake failed: the process is not reused
+	own, opp    engine.Clock
 }
+
+// SetClocks implements engine.Clocked: the clocks of the next move (ExternalSpec.TimeControl).
+func (e *External) SetClocks(_ engine.TimeControl, own, opp engine.Clock) { e.own, e.opp = own, opp }
 
 // StartupAllowance is how long a newly started engine may take to answer its handshake
 // (Gomocup START, SAU name?), on top of and separate from its time for the first move, as
@@ -251,16 +265,25 @@ func (e *External) Move(ctx context.Context, b engine.Board) (string, engine.Sea
 	}
 	hist := h.History()
 	budget := e.spec.MoveTime
-	if e.spec.GameTime > 0 {
-		left := e.spec.GameTime - e.conn.Used
-		if left <= 0 {
-			return "", engine.SearchStats{}, fmt.Errorf("%s: time loss: the game time is used up", e.spec.Name())
-		}
-		budget = min(budget, left)
-	}
 	start := time.Now()
+	var deadline time.Time
+	if tc := e.spec.TimeControl; tc != nil {
+		budget = e.own.Left
+		deadline = start.Add(tc.Deadline(e.own))
+	} else {
+		if e.spec.GameTime > 0 {
+			left := e.spec.GameTime - e.conn.Used
+			if left <= 0 {
+				return "", engine.SearchStats{NoScore: true}, fmt.Errorf("%s: %w: the game time is used up", e.spec.Name(), engine.ErrTimeLoss)
+			}
+			budget = min(budget, left)
+		}
+		deadline = start.Add(budget + e.spec.Overhead)
+	}
+	e.conn.Search = wire.Search{Nodes: e.spec.Nodes, Depth: e.spec.Depth, MoveTime: e.spec.MoveTimeFixed,
+		TimeControl: e.spec.TimeControl, Own: e.own, Opp: e.opp}
+	e.conn.Stats = engine.SearchStats{NoScore: true}
 	e.conn.ThinkStart = start
-	deadline := start.Add(budget + e.spec.Overhead)
 	var m string
 	_, err := e.dialect()
 	if err == nil {
@@ -268,12 +291,14 @@ func (e *External) Move(ctx context.Context, b engine.Board) (string, engine.Sea
 	}
 	el := time.Since(e.conn.ThinkStart) // start-up handshakes are not thinking time
 	e.conn.Used += el
+	st := e.conn.Stats
+	st.Elapsed = el
 	if err != nil {
 		e.broken = true
-		return "", engine.SearchStats{Elapsed: el}, fmt.Errorf("%s: %w", e.spec.Name(), err)
+		return "", st, fmt.Errorf("%s: %w", e.spec.Name(), err)
 	}
 	e.conn.Known = append(hist, m)
-	return m, engine.SearchStats{Elapsed: el}, nil
+	return m, st, nil
 }
 
 // Close ends the program (politely, then by force) and removes its weights file.

@@ -178,7 +178,12 @@ type task struct {
 	MaxPlies    int           `json:"max_plies"`
 	Forfeit     bool          `json:"forfeit"`
 	OpeningRule string        `json:"opening_rule,omitempty"`
-	Games       []wireGame    `json:"games"`
+	// TimeControl, Adjudicate and MoveStats are the setup's (tuner.GameSetup); absent from
+	// the JSON when unset, so batches without them keep their IDs.
+	TimeControl *engine.TimeControl  `json:"tc,omitempty"`
+	Adjudicate  *engine.Adjudication `json:"adjudicate,omitempty"`
+	MoveStats   bool                 `json:"move_stats,omitempty"`
+	Games       []wireGame           `json:"games"`
 }
 
 // wireGame is one game of a task.
@@ -217,7 +222,11 @@ type playedGame struct {
 // tasks: a resumed tune that groups them otherwise still reads back the results stored.
 func encodeBatch(version string, setup tuner.GameSetup, tasks []tuner.GameTask) (task, []wireGame, string, error) {
 	head := task{Version: version, Game: setup.Game.Name(), Rule: engine.RuleOf(setup.Game), Board: setup.Board,
-		Limits: setup.Limits, MaxPlies: setup.MaxPlies, Forfeit: setup.Forfeit, OpeningRule: setup.OpeningRule}
+		Limits: setup.Limits, MaxPlies: setup.MaxPlies, Forfeit: setup.Forfeit, OpeningRule: setup.OpeningRule,
+		TimeControl: setup.TimeControl, MoveStats: setup.MoveStats}
+	if setup.Adjudicate.Active() {
+		head.Adjudicate = &setup.Adjudicate
+	}
 	h := sha256.New()
 	data, err := json.Marshal(head)
 	if err != nil {

@@ -420,7 +420,11 @@ func decode(o WorkerOptions, m jetstream.Msg) (*held, string) {
 	if err != nil {
 		return h, err.Error()
 	}
-	h.setup = tuner.GameSetup{Game: g, Board: t.Board, Limits: t.Limits, MaxPlies: t.MaxPlies, Forfeit: t.Forfeit, OpeningRule: t.OpeningRule}
+	h.setup = tuner.GameSetup{Game: g, Board: t.Board, Limits: t.Limits, MaxPlies: t.MaxPlies, Forfeit: t.Forfeit, OpeningRule: t.OpeningRule,
+		TimeControl: t.TimeControl, MoveStats: t.MoveStats}
+	if t.Adjudicate != nil {
+		h.setup.Adjudicate = *t.Adjudicate
+	}
 	for _, wg := range t.Games {
 		// A side played by an external engine has no built-in weights (its values travel in
 		// its ExternalSpec).

@@ -54,6 +54,13 @@ type Conn struct {
 	ThinkStart time.Time
 	// NewGame is set between games: the next move starts a new game in the running process.
 	NewGame bool
+	// Search is what a move's search is bounded by, for protocols that say it (UCI's go).
+	Search Search
+	// Stats are the statistics the engine reported of its last move (UCI's info lines);
+	// the client sets them, NoScore when it reported no score.
+	Stats engine.SearchStats
+	// Declared are the option lines of the engine's handshake (UCI's "option name …").
+	Declared []string
 
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
@@ -69,6 +76,32 @@ type Conn struct {
 	fullMu    sync.Mutex
 	full      *os.File  // LogFile, open from the first Start to Close
 	fullStart time.Time // when the log started
+}
+
+// Search bounds an engine's search as UCI's go command does: a node count, a depth, a
+// fixed time per move, or a clock (TimeControl with the mover's and the other side's
+// clocks). Zero values are unset.
+type Search struct {
+	Nodes       int64
+	Depth       int
+	MoveTime    bool
+	TimeControl *engine.TimeControl
+	Own, Opp    engine.Clock
+}
+
+// CheckLine refuses a protocol argument (an option's name or value) that could break a
+// line: a control character such as a line break, or a name that is empty. The error names
+// the option.
+func CheckLine(name, value string) error {
+	if strings.TrimSpace(name) == "" {
+		return fmt.Errorf("option %q: an empty name", name)
+	}
+	for _, s := range []string{name, value} {
+		if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			return fmt.Errorf("option %q: a control character (a line break?) in its name or value %q", name, value)
+		}
+	}
+	return nil
 }
 
 // Running reports whether a process is running.
@@ -233,8 +266,9 @@ func (c *Conn) ResetGame() {
 	c.Used, c.Known = 0, nil
 }
 
-// ErrTimeLoss is Read's error when the deadline passes with no answer.
-var ErrTimeLoss = errors.New("time loss: no answer in time")
+// ErrTimeLoss is Read's error when the deadline passes with no answer; it wraps
+// engine.ErrTimeLoss, so the referee records the game as a time forfeit.
+var ErrTimeLoss = fmt.Errorf("%w: no answer in time", engine.ErrTimeLoss)
 
 // Read returns the next line accept takes as an answer. Other lines — Gomocup MESSAGE and
 // DEBUG, search output, help texts, ERROR replies to commands the engine does not know —

@@ -1,0 +1,362 @@
+// Package uci is the Universal Chess Interface, both sides: Client drives an outside chess
+// engine as fastchess and cutechess-cli do ("uci" → "id"/"option"/"uciok", "setoption",
+// "isready"/"readyok", "ucinewgame", "position startpos|fen … moves …", "go wtime btime winc
+// binc [movestogo] | movetime | nodes | depth", "info … score cp|mate …", "bestmove",
+// "quit"), and Serve lets evotune's own engine be such an engine. A game speaks it by
+// giving boards that implement Board (engine/chess).
+package uci
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"evotune/engine"
+	"evotune/engine/protocol/wire"
+)
+
+// Name is the protocol's name in specs and flags.
+const Name = "uci"
+
+// Board is a board UCI carries: the argument of its position command for the game so far
+// ("startpos moves e2e4 e7e5", "fen … moves …"), in the moves' UCI notation.
+type Board interface {
+	engine.Board
+	UCIPosition() string
+}
+
+// plays reports whether g's boards are UCI boards.
+func plays(g engine.Game) bool {
+	b, err := g.NewBoard(0)
+	if err != nil {
+		return false
+	}
+	_, ok := b.(Board)
+	return ok
+}
+
+// Dialect is the UCI client's description: a process kept between games (ucinewgame),
+// "quit" before closing, any start position (position fen) and options (setoption).
+var Dialect = wire.Dialect{
+	Name:          Name,
+	Plays:         plays,
+	KeepsProcess:  true,
+	Bye:           "quit",
+	TakesOpenings: true,
+	TakesOptions:  true,
+}
+
+// Client is the UCI client. It keeps nothing of a game but what its Conn holds; the zero
+// value is ready.
+type Client struct{ wire.Stateless }
+
+// Option is an option an engine declared in its handshake ("option name Hash type spin
+// default 16 min 1 max 33554432").
+type Option struct {
+	Name    string   `json:"name"`
+	Type    string   `json:"type"`
+	Default string   `json:"default"`
+	Min     *int64   `json:"min,omitempty"`
+	Max     *int64   `json:"max,omitempty"`
+	Vars    []string `json:"vars,omitempty"`
+}
+
+// ParseOption reads an "option name … type … [default …] [min …] [max …] [var …]…" line;
+// ok is false for any other line. Names and values may hold blanks: each runs to the next
+// keyword.
+func ParseOption(line string) (Option, bool) {
+	f := strings.Fields(line)
+	if len(f) < 5 || f[0] != "option" || f[1] != "name" {
+		return Option{}, false
+	}
+	var o Option
+	key, val := "", []string{}
+	flush := func() {
+		v := strings.Join(val, " ")
+		switch key {
+		case "name":
+			o.Name = v
+		case "type":
+			o.Type = v
+		case "default":
+			o.Default = v
+		case "min", "max":
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+				if key == "min" {
+					o.Min = &n
+				} else {
+					o.Max = &n
+				}
+			}
+		case "var":
+			o.Vars = append(o.Vars, v)
+		}
+		val = val[:0]
+	}
+	for _, w := range f[1:] {
+		switch w {
+		case "name", "type", "default", "min", "max", "var":
+			flush()
+			key = w
+			continue
+		}
+		val = append(val, w)
+	}
+	flush()
+	return o, o.Name != "" && o.Type != ""
+}
+
+// CheckValue checks a value for the option: a spin's whole number within min…max, a
+// check's true or false, a combo's var; the error says what the engine takes.
+func (o Option) CheckValue(v string) error {
+	switch o.Type {
+	case "spin":
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("option %q: %q is not a whole number (a spin)", o.Name, v)
+		}
+		if o.Min != nil && n < *o.Min || o.Max != nil && n > *o.Max {
+			return fmt.Errorf("option %q: %d is outside the engine's %s…%s", o.Name, n, bound(o.Min), bound(o.Max))
+		}
+	case "check":
+		if v != "true" && v != "false" {
+			return fmt.Errorf("option %q: %q, want true or false (a check)", o.Name, v)
+		}
+	case "combo":
+		for _, x := range o.Vars {
+			if strings.EqualFold(x, v) {
+				return nil
+			}
+		}
+		return fmt.Errorf("option %q: %q is none of %s", o.Name, v, strings.Join(o.Vars, ", "))
+	case "button":
+		return fmt.Errorf("option %q is a button: it takes no value", o.Name)
+	}
+	return nil
+}
+
+func bound(p *int64) string {
+	if p == nil {
+		return "?"
+	}
+	return strconv.FormatInt(*p, 10)
+}
+
+// Declared parses the option lines of a handshake (wire.Conn.Declared).
+func Declared(lines []string) []Option {
+	var out []Option
+	for _, l := range lines {
+		if o, ok := ParseOption(l); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// CheckOptions checks values against the options an engine declared (names match without
+// regard to case, as UCI says); the error names the option and what is wrong.
+func CheckOptions(declared []Option, values []wire.Option) error {
+	for _, v := range values {
+		var found *Option
+		for i := range declared {
+			if strings.EqualFold(declared[i].Name, v.Name) {
+				found = &declared[i]
+			}
+		}
+		if found == nil {
+			var names []string
+			for _, d := range declared {
+				names = append(names, d.Name)
+			}
+			return fmt.Errorf("option %q: the engine declares no such option (it has: %s)", v.Name, strings.Join(names, ", "))
+		}
+		if err := found.CheckValue(v.Value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handshake starts the engine: "uci" answered by "uciok" within the start-up allowance
+// (the "option" lines kept in c.Declared), the options sent, and "isready" answered.
+func handshake(ctx context.Context, c *wire.Conn) error {
+	if err := c.Start(); err != nil {
+		return err
+	}
+	if err := c.Send("uci"); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(c.Startup)
+	c.Declared = nil
+	if _, err := c.Read(ctx, deadline, func(l string) bool {
+		if strings.HasPrefix(l, "option ") {
+			c.Declared = append(c.Declared, l)
+		}
+		return l == "uciok"
+	}); err != nil {
+		return wire.StartupError("uci", err)
+	}
+	for _, o := range c.Options {
+		if err := wire.CheckLine(o.Name, o.Value); err != nil {
+			return err
+		}
+		if err := c.Send("setoption name %s value %s", o.Name, o.Value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ready sends "isready" and waits for "readyok" within the start-up allowance.
+func ready(ctx context.Context, c *wire.Conn) error {
+	if err := c.Send("isready"); err != nil {
+		return err
+	}
+	_, err := c.Read(ctx, time.Now().Add(c.Startup), func(l string) bool { return l == "readyok" })
+	return wire.StartupError("isready", err)
+}
+
+// Move implements wire.Client: the handshake on a new process, "ucinewgame" and "isready"
+// before each game, then "position" and "go" with c.Search's limits; the answer is the
+// bestmove, the last "info … score" line before it kept in c.Stats.
+func (Client) Move(ctx context.Context, c *wire.Conn, b engine.Board, _ []string, deadline time.Time, budget time.Duration) (string, error) {
+	ub, ok := b.(Board)
+	if !ok {
+		return "", fmt.Errorf("UCI cannot carry %s", b.Game())
+	}
+	span := deadline.Sub(c.ThinkStart) // the move's time, from the go command on
+	if !c.Running() {
+		if err := handshake(ctx, c); err != nil {
+			return "", err
+		}
+		c.NewGame = true
+	}
+	if c.NewGame {
+		if err := c.Send("ucinewgame"); err != nil {
+			return "", err
+		}
+		if err := ready(ctx, c); err != nil {
+			return "", err
+		}
+		c.NewGame = false
+	}
+	if err := c.Send("position %s", ub.UCIPosition()); err != nil {
+		return "", err
+	}
+	goLine := GoCommand(c.Search, b.ToMove(), budget)
+	c.ThinkStart = time.Now()
+	if err := c.Send("%s", goLine); err != nil {
+		return "", err
+	}
+	deadline = c.ThinkStart.Add(span)
+	c.Stats = engine.SearchStats{NoScore: true}
+	line, err := c.Read(ctx, deadline, func(l string) bool {
+		if strings.HasPrefix(l, "info ") {
+			parseInfo(l, &c.Stats)
+			return false
+		}
+		return strings.HasPrefix(l, "bestmove")
+	})
+	if err != nil {
+		return "", err
+	}
+	f := strings.Fields(line)
+	if len(f) < 2 || f[1] == "(none)" || f[1] == "0000" {
+		return "", errors.New("no move: " + strings.TrimSpace(line))
+	}
+	return f[1], nil
+}
+
+// GoCommand is the go command for a move of side (engine.Black is the first mover: White)
+// under s: "go nodes N", "go depth D", the clocks ("wtime … btime … winc … binc …
+// [movestogo …]") of s.TimeControl, or "go movetime" of budget; nodes and depth go with
+// the clocks when both are set, as fastchess sends them.
+func GoCommand(s wire.Search, side engine.Color, budget time.Duration) string {
+	var sb strings.Builder
+	sb.WriteString("go")
+	if s.Nodes > 0 {
+		fmt.Fprintf(&sb, " nodes %d", s.Nodes)
+	}
+	if s.Depth > 0 {
+		fmt.Fprintf(&sb, " depth %d", s.Depth)
+	}
+	switch tc := s.TimeControl; {
+	case tc != nil:
+		w, bl := s.Own, s.Opp
+		if side != engine.Black {
+			w, bl = bl, w
+		}
+		fmt.Fprintf(&sb, " wtime %d btime %d", w.Left.Milliseconds(), bl.Left.Milliseconds())
+		if tc.Inc > 0 {
+			fmt.Fprintf(&sb, " winc %d binc %d", tc.Inc.Milliseconds(), tc.Inc.Milliseconds())
+		}
+		if tc.Moves > 0 {
+			fmt.Fprintf(&sb, " movestogo %d", s.Own.MovesLeft)
+		}
+	case s.Nodes == 0 && s.Depth == 0 || s.MoveTime:
+		fmt.Fprintf(&sb, " movetime %d", budget.Milliseconds())
+	}
+	return sb.String()
+}
+
+// MateScore converts UCI's "score mate N" (moves; negative: the engine is mated) to the
+// searchers' units: ±(Win − plies to mate).
+func MateScore(n int64) int64 {
+	if n > 0 {
+		return engine.Win - (2*n - 1)
+	}
+	return -engine.Win + (-2 * n)
+}
+
+// parseInfo takes depth, nodes and the score (cp or mate; bounds too) of an info line of
+// the first principal variation into st.
+func parseInfo(l string, st *engine.SearchStats) {
+	f := strings.Fields(l)
+	var score int64
+	hasScore := false
+	depth, nodes := -1, int64(-1)
+	for i := 1; i < len(f)-1; i++ {
+		switch f[i] {
+		case "string":
+			return // free text
+		case "multipv":
+			if f[i+1] != "1" {
+				return
+			}
+		case "depth":
+			if n, err := strconv.Atoi(f[i+1]); err == nil {
+				depth = n
+			}
+		case "nodes":
+			if n, err := strconv.ParseInt(f[i+1], 10, 64); err == nil {
+				nodes = n
+			}
+		case "score":
+			if i+2 < len(f) {
+				n, err := strconv.ParseInt(f[i+2], 10, 64)
+				if err == nil && f[i+1] == "cp" && n > -engine.WinThreshold && n < engine.WinThreshold {
+					score, hasScore = n, true
+				} else if err == nil && f[i+1] == "mate" && n > -1000 && n < 1000 {
+					score, hasScore = MateScore(n), true
+				}
+			}
+		case "pv":
+			if hasScore {
+				st.PV = append(st.PV[:0], f[i+1:]...)
+			}
+			i = len(f)
+		}
+	}
+	if depth >= 0 {
+		st.Depth = depth
+	}
+	if nodes >= 0 {
+		st.Nodes = nodes
+	}
+	if hasScore {
+		st.Score, st.NoScore = score, false
+	}
+}
