@@ -212,3 +212,33 @@ func HeldOut(all Openings, label string, exclude map[string]bool) (Openings, str
 	}
 	return out, label, nil
 }
+
+// SelectBook reads an opening book for a match or a verification: the game's own formats
+// (engine.BookReader: chess's EPD and PGN, PGN games cut to plies plies), else an opening
+// file (ParseOpenings); the openings in exclude (a run's tuning openings) are dropped and
+// the rest shuffled by seed (each book's order otherwise puts similar openings together).
+// The error names the file and line of a bad entry.
+func SelectBook(path string, g engine.Game, board, plies int, seed int64, exclude map[string]bool) (Openings, string, error) {
+	label := "book " + path
+	data, err := engine.ReadInputFile(path, "book", engine.MaxOpeningsFileSize)
+	if err != nil {
+		return nil, label, err
+	}
+	var all Openings
+	if br, ok := g.(engine.BookReader); ok {
+		o, err := br.ReadBook(path, data, plies)
+		if err != nil {
+			return nil, label, err
+		}
+		all = o
+	} else if all, err = ParseOpenings(bytes.NewReader(data), path, g, board); err != nil {
+		return nil, label, err
+	}
+	out, label, err := HeldOut(all, label, exclude)
+	if err != nil {
+		return nil, label, err
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), 0xB00C))
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out, label, nil
+}

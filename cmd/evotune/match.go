@@ -2,15 +2,20 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"runtime"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"evotune/engine/protocol/wire"
 
 	"evotune/engine"
 	"evotune/engine/protocol"
@@ -47,6 +52,57 @@ type matchOpts struct {
 	swapRule string
 	exclude  int64
 	dbPath   string
+	chess    chessMatchOpts
+}
+
+// chessMatchOpts are match's flags of chess tournament managers (fastchess, cutechess-cli):
+// clocks, node and depth limits for outside engines, books, adjudication, per-engine
+// options and a PGN file.
+type chessMatchOpts struct {
+	tc         string
+	nodes      int64
+	timeMargin time.Duration
+	book       string
+	bookPlies  int
+	resign     string
+	draw       string
+	maxMoves   int
+	aOptions   []string
+	bOptions   []string
+	pgn        string
+}
+
+// addChessMatchFlags declares the chessMatchOpts flags.
+func addChessMatchFlags(c *cobra.Command, o *chessMatchOpts) {
+	f := c.Flags()
+	f.StringVar(&o.tc, "tc", "", "chess clock: SECONDS+INC (10+0.1), MOVES/SECONDS+INC (40/60+0.6), or SECONDS; outside UCI engines get go wtime btime winc binc [movestogo]")
+	f.Int64Var(&o.nodes, "nodes", 0, "search nodes per move (UCI: go nodes N; built-in players: a node limit)")
+	f.DurationVar(&o.timeMargin, "time-margin", 0, "with --tc: how far a clock may run past zero before the move loses on time (fastchess's timemargin)")
+	f.StringVar(&o.book, "book", "", "opening book: EPD (one position a line) or PGN (its games' first --book-plies plies); openings in random order by --seed, each played as a colour-swapped pair")
+	f.IntVar(&o.bookPlies, "book-plies", 8, "plies taken from each game of a PGN --book (0 = all)")
+	f.StringVar(&o.resign, "resign", "", "resign adjudication as fastchess: movecount=N,score=CP[,twosided=true] (a side whose score stays at or below −CP for N moves loses)")
+	f.StringVar(&o.draw, "draw", "", "draw adjudication as fastchess: movenumber=N,movecount=M,score=CP (from move N, both scores within ±CP for M moves each)")
+	f.IntVar(&o.maxMoves, "max-moves", 0, "adjudicate a draw after this many moves by each side (0 = off)")
+	f.StringArrayVar(&o.aOptions, "a-option", nil, "an option for engine A, NAME=VALUE (repeatable): UCI setoption, Gomocup INFO; checked against the options a UCI engine declares before the first game")
+	f.StringArrayVar(&o.bOptions, "b-option", nil, "an option for engine B, as --a-option")
+	f.StringVar(&o.pgn, "pgn", "", "write every game as PGN to FILE (chess; atomically, at the end)")
+}
+
+// parseOptions reads NAME=VALUE flags (the name may hold blanks: "Skill Level=5").
+func parseOptions(flag string, list []string) ([]wire.Option, error) {
+	var out []wire.Option
+	for _, kv := range list {
+		name, value, ok := strings.Cut(kv, "=")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("%s %q: want NAME=VALUE", flag, kv)
+		}
+		if err := wire.CheckLine(name, value); err != nil {
+			return nil, fmt.Errorf("%s: %w", flag, err)
+		}
+		out = append(out, wire.Option{Name: name, Value: value})
+	}
+	return out, nil
 }
 
 func newMatchCmd() *cobra.Command {
@@ -97,6 +153,8 @@ func newMatchCmd() *cobra.Command {
 	f.IntVar(&o.maxPlies, "max-plies", 400, "adjudicate a game still going after this many plies as a draw")
 	f.BoolVar(&o.json, "json", false, "print JSON")
 	addClusterFlags(c, &o.cluster)
+	addChessMatchFlags(c, &o.chess)
+	f.IntVar(&o.workers, "concurrency", runtime.NumCPU(), "alias of --workers (fastchess's name)")
 	return c
 }
 
@@ -130,6 +188,58 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	}
 	tmpl := protocol.ExternalSpec{MoveTime: o.moveTime, GameTime: o.gameTime, Overhead: o.overhead, BotzoneJSON: o.bzJSON,
 		BotzoneKeepRunning: o.bzKeep, StartupTime: o.startup, Protocol: o.proto}
+	var tc *engine.TimeControl
+	if o.chess.tc != "" {
+		t, err := engine.ParseTimeControl(o.chess.tc)
+		if err != nil {
+			return fmt.Errorf("--tc: %w", err)
+		}
+		if o.chess.timeMargin < 0 {
+			return fmt.Errorf("--time-margin %v: want ≥ 0", o.chess.timeMargin)
+		}
+		t.Margin = o.chess.timeMargin
+		tc = &t
+	}
+	if o.chess.nodes < 0 {
+		return fmt.Errorf("--nodes %d: want ≥ 0", o.chess.nodes)
+	}
+	tmpl.TimeControl, tmpl.Nodes, tmpl.Depth = tc, o.chess.nodes, o.lim.Depth
+	if o.lim.Nodes = o.chess.nodes; o.lim.Nodes > 0 && o.lim.Depth == 0 {
+		o.lim.Depth = engine.MaxDepth // built-in players: the node limit decides
+	}
+	var adj engine.Adjudication
+	if o.chess.resign != "" {
+		if err := adj.ParseResign(o.chess.resign); err != nil {
+			return fmt.Errorf("--%w", err)
+		}
+	}
+	if o.chess.draw != "" {
+		if err := adj.ParseDraw(o.chess.draw); err != nil {
+			return fmt.Errorf("--%w", err)
+		}
+	}
+	if o.chess.maxMoves < 0 {
+		return fmt.Errorf("--max-moves %d: want ≥ 0", o.chess.maxMoves)
+	}
+	adj.MaxMoves = o.chess.maxMoves
+	aOpts, err := parseOptions("--a-option", o.chess.aOptions)
+	if err != nil {
+		return err
+	}
+	bOpts, err := parseOptions("--b-option", o.chess.bOptions)
+	if err != nil {
+		return err
+	}
+	var pgnw engine.PGNWriter
+	if o.chess.pgn != "" {
+		var ok bool
+		if pgnw, ok = g.(engine.PGNWriter); !ok {
+			return fmt.Errorf("--pgn: %s games have no PGN records (games that do: %s)", g.Name(), strings.Join(genomes.Offering[engine.PGNWriter](), ", "))
+		}
+		if _, err := engine.OutputTarget(o.chess.pgn); err != nil {
+			return fmt.Errorf("--pgn: %w", err)
+		}
+	}
 	if (o.bzJSON || o.bzKeep) && tmpl.ProtocolFor(g) != protocol.Botzone {
 		return fmt.Errorf("--botzone-json, --botzone-keep-running: %s external engines speak %s here, not Botzone (--engine-protocol botzone)", g.Name(), tmpl.ProtocolFor(g))
 	}
@@ -146,6 +256,22 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--b: %w", err)
 	}
+	for _, side := range []struct {
+		flag string
+		ext  *protocol.ExternalSpec
+		opts []wire.Option
+	}{{"--a-option", extA, aOpts}, {"--b-option", extB, bOpts}} {
+		if len(side.opts) == 0 {
+			continue
+		}
+		if side.ext == nil {
+			return fmt.Errorf("%s: options are for outside engines (cmd:PROG); a weights file's values are its own", side.flag)
+		}
+		if !slices.Contains(protocol.OptionsProtocols(g), side.ext.ProtocolFor(g)) {
+			return fmt.Errorf("%s: the %s protocol has no way to send options", side.flag, side.ext.ProtocolFor(g))
+		}
+		side.ext.Options = side.opts
+	}
 	if _, err := g.NewBoard(o.board); err != nil {
 		return fmt.Errorf("--board: %w", err)
 	}
@@ -157,9 +283,22 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 			if err := protocol.CheckProgram(ext.Argv); err != nil {
 				return fmt.Errorf("%s: %w", flag, err)
 			}
+			// Options the engine does not declare, or values outside its bounds, are refused
+			// before the first game (UCI: from its handshake).
+			if err := protocol.CheckOptions(ctx, *ext, g); err != nil {
+				return fmt.Errorf("%s: %w", flag, err)
+			}
 		}
 	}
 	spec := o.openings
+	if o.chess.book != "" {
+		if spec != "" || o.swapRule != "" {
+			return errors.New("--book and --openings/--opening-rule: give one source of openings")
+		}
+		if o.chess.bookPlies < 0 {
+			return fmt.Errorf("--book-plies %d: want ≥ 0", o.chess.bookPlies)
+		}
+	}
 	if o.swapRule != "" {
 		if _, ok := g.(engine.OpeningBook); !ok {
 			return fmt.Errorf("--opening-rule %s: swap openings are Gomoku's (they propose from an opening book; %s has none)", o.swapRule, g.Name())
@@ -188,14 +327,21 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 			return fmt.Errorf("--exclude-run: %w", err)
 		}
 	}
-	openings, label, err := tuner.SelectOpenings(spec, g, o.board, o.games/2, o.seed, exclude)
-	if err != nil {
+	var openings tuner.Openings
+	var label string
+	if o.chess.book != "" {
+		openings, label, err = tuner.SelectBook(o.chess.book, g, o.board, o.chess.bookPlies, o.seed, exclude)
+		if err != nil {
+			return fmt.Errorf("--book: %w", err)
+		}
+	} else if openings, label, err = tuner.SelectOpenings(spec, g, o.board, o.games/2, o.seed, exclude); err != nil {
 		return fmt.Errorf("--openings: %w", err)
 	}
 	if exclude != nil {
 		label += fmt.Sprintf(", %d openings of run %d excluded", len(exclude), o.exclude)
 	}
-	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: mergeLimits(g, o.lim, fa), MaxPlies: o.maxPlies, OpeningRule: o.swapRule, EngineLogDir: o.logDir}
+	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: mergeLimits(g, o.lim, fa), MaxPlies: o.maxPlies, OpeningRule: o.swapRule, EngineLogDir: o.logDir,
+		TimeControl: tc, Adjudicate: adj, MoveStats: pgnw != nil}
 	detach, err := o.cluster.attach(ctx, errOut, func(r tuner.BatchRunner) { setup.Runner = r })
 	if err != nil {
 		return err
@@ -208,16 +354,24 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if pgnw != nil {
+		if err := writeMatchPGN(o.chess.pgn, pgnw, g, res, withOptions(o.a, aOpts), withOptions(o.b, bOpts), tc); err != nil {
+			return fmt.Errorf("--pgn: %w", err)
+		}
+	}
 	if o.json {
 		return writeJSON(out, matchJSON{Game: g.Name(), A: o.a, B: o.b, Openings: label, Limits: setup.Limits}.with(res))
 	}
-	fmt.Fprintf(out, "match %s: A = %s, B = %s; %d games (%d distinct colour-swapped pairs), openings %s (%d), depth %d width %d, %.1fs\n",
-		g.Name(), o.a, o.b, res.Result.Games(), res.Result.Pairs(), label, len(openings), setup.Limits.Depth, setup.Limits.Width, res.Duration.Seconds())
+	fmt.Fprintf(out, "match %s: A = %s, B = %s; %d games (%d distinct colour-swapped pairs), openings %s (%d), %s, %.1fs\n",
+		g.Name(), withOptions(o.a, aOpts), withOptions(o.b, bOpts), res.Result.Games(), res.Result.Pairs(), label, len(openings), limitsText(setup, extA != nil || extB != nil), res.Duration.Seconds())
 	if res.Warning != "" {
 		fmt.Fprintln(out, "warning: "+res.Warning)
 	}
 	printMatch(out, res.Result, res.Estimate, res.SPRT, res.LLR, res.Lower, res.Upper, res.Verdict)
 	fmt.Fprintln(out, thinkTimes(res))
+	if t := terminations(res.Games); t != "" {
+		fmt.Fprintln(out, "terminations: "+t)
+	}
 	if f := forfeits(res.Games); len(f) > 0 {
 		fmt.Fprintf(out, "%d games lost by forfeit:\n", len(f))
 		for _, l := range f {
@@ -527,4 +681,95 @@ func printVerification(out io.Writer, v tuner.Verification) {
 		e = nil
 	}
 	printMatch(out, v.Result, e, v.SPRT, v.LLR, v.LLRLower, v.LLRUpper, v.Verdict)
+}
+
+// terminations counts the games by how they ended ("checkmate 40, adjudication: draw 12,
+// time forfeit 1"), most frequent first; "" when no record says.
+func terminations(games []tuner.MatchGame) string {
+	n := map[string]int{}
+	for _, g := range games {
+		if t := g.Record.Termination; t != "" {
+			n[t]++
+		}
+	}
+	var keys []string
+	for k := range n {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return n[keys[i]] > n[keys[j]] || n[keys[i]] == n[keys[j]] && keys[i] < keys[j] })
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %d", k, n[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// writeMatchPGN writes every game of res (the counted and the unplayed) as PGN to path,
+// atomically: White and Black are A's and B's names by the colours they had, Round the
+// pair and game ("3.2").
+func writeMatchPGN(path string, w engine.PGNWriter, g engine.Game, res tuner.MatchResult, a, b string, tc *engine.TimeControl) error {
+	var buf strings.Builder
+	date := time.Now().UTC().Format("2006.01.02")
+	tcText := ""
+	if tc != nil {
+		tcText = tc.String()
+	}
+	games := append(append([]tuner.MatchGame(nil), res.Games...), res.Unplayed...)
+	sort.SliceStable(games, func(i, j int) bool { return games[i].Pair < games[j].Pair })
+	round := map[int]int{}
+	for _, mg := range games {
+		round[mg.Pair]++
+		first, second := a, b
+		if mg.AColour != engine.Black.String() {
+			first, second = b, a
+		}
+		rec := mg.Record
+		comment := rec.Forfeit
+		if comment == "" && rec.Termination != "" {
+			comment = rec.Termination
+		}
+		data, err := w.PGN(engine.PGNGame{Event: "evotune match", Site: "evotune", Date: date,
+			Round: fmt.Sprintf("%d.%d", mg.Pair+1, round[mg.Pair]), White: first, Black: second,
+			Result: rec.Outcome.String(), Moves: rec.Moves, StatsFrom: len(rec.Moves) - len(rec.Stats), Stats: rec.Stats,
+			Termination: rec.Termination, TimeControl: tcText, Comment: comment})
+		if err != nil {
+			return err
+		}
+		buf.Write(data)
+	}
+	return engine.WriteFileAtomic(path, []byte(buf.String()))
+}
+
+// withOptions names a contestant with its options: "cmd:stockfish (Skill Level=5)".
+func withOptions(name string, opts []wire.Option) string {
+	if len(opts) == 0 {
+		return name
+	}
+	var kv []string
+	for _, o := range opts {
+		kv = append(kv, o.Name+"="+o.Value)
+	}
+	return name + " (" + strings.Join(kv, ", ") + ")"
+}
+
+// limitsText says what bounds the games' moves: the clock, nodes, depth and width as they
+// apply.
+func limitsText(s tuner.GameSetup, external bool) string {
+	var parts []string
+	if s.TimeControl != nil {
+		parts = append(parts, "tc "+s.TimeControl.String())
+	}
+	if s.Limits.Nodes > 0 {
+		parts = append(parts, fmt.Sprintf("nodes %d", s.Limits.Nodes))
+	}
+	if s.Limits.Depth > 0 && s.Limits.Depth < engine.MaxDepth {
+		parts = append(parts, fmt.Sprintf("depth %d", s.Limits.Depth))
+	}
+	if s.Limits.Width > 0 {
+		parts = append(parts, fmt.Sprintf("width %d", s.Limits.Width))
+	}
+	if len(parts) == 0 && external {
+		return "outside engines' own limits"
+	}
+	return strings.Join(parts, " ")
 }

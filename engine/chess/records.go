@@ -168,12 +168,12 @@ func pgnMoves(text string) ([]string, error) {
 func (Game) PGN(r engine.PGNGame) ([]byte, error) {
 	b, _ := Game{}.NewBoard(0)
 	cb := b.(*Board)
-	moves := r.Moves
+	moves, first := r.Moves, r.StatsFrom // first: the first move with statistics (after the opening)
 	if len(moves) > 0 && strings.HasPrefix(moves[0], SetupPrefix) {
 		if err := cb.Play(moves[0]); err != nil {
 			return nil, err
 		}
-		moves = moves[1:]
+		moves, first = moves[1:], first-1
 	}
 	var sb strings.Builder
 	tag := func(k, v string) {
@@ -212,7 +212,6 @@ func (Game) PGN(r engine.PGNGame) ([]byte, error) {
 		line.WriteString(tok + " ")
 	}
 	pos := cb.Pos
-	first := r.StatsFrom // the first move with statistics (after the opening)
 	for i, u := range moves {
 		m, err := pos.ParseMove(u)
 		if err == nil {

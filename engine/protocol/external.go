@@ -359,3 +359,34 @@ func (e *External) SwapAnswer(ctx context.Context, b engine.Board) (bool, []stri
 	}
 	return swap, stones, nil
 }
+
+// CheckOptions starts the spec's engine, runs its handshake and checks the spec's Options
+// against the options it declares (UCI: a name it lacks, a value outside a spin's min…max,
+// not a combo's var), then ends it: the check before a match's first game. Protocols whose
+// engines declare nothing (Gomocup's INFO) pass. The error names the engine and the option.
+func CheckOptions(ctx context.Context, spec ExternalSpec, g engine.Game) error {
+	for _, o := range spec.Options {
+		if err := wire.CheckLine(o.Name, o.Value); err != nil {
+			return fmt.Errorf("%s: %w", spec.Name(), err)
+		}
+	}
+	e := NewExternal(spec, g)
+	defer e.Close()
+	if _, err := e.dialect(); err != nil {
+		return err
+	}
+	h, ok := e.client.(wire.Handshaker)
+	if !ok || len(spec.Options) == 0 {
+		return nil
+	}
+	if err := h.Handshake(ctx, &e.conn); err != nil {
+		if t := strings.TrimSpace(e.Transcript()); t != "" {
+			err = fmt.Errorf("%w; its output: %s", err, strings.ReplaceAll(t, "\n", " | "))
+		}
+		return fmt.Errorf("%s: start-up check: %w", spec.Name(), err)
+	}
+	if err := h.CheckDeclared(e.conn.Declared, spec.Options); err != nil {
+		return fmt.Errorf("%s: %w", spec.Name(), err)
+	}
+	return nil
+}

@@ -360,3 +360,17 @@ func parseInfo(l string, st *engine.SearchStats) {
 		st.Score, st.NoScore = score, false
 	}
 }
+
+// Handshake starts the engine and runs its handshake only (uci, uciok, the options sent),
+// for a check before the first game; the option lines it declared are in c.Declared.
+func (Client) Handshake(ctx context.Context, c *wire.Conn) error {
+	if err := handshake(ctx, c); err != nil {
+		return err
+	}
+	return ready(ctx, c)
+}
+
+// CheckDeclared checks values against the option lines of a handshake (c.Declared).
+func (Client) CheckDeclared(declared []string, values []wire.Option) error {
+	return CheckOptions(Declared(declared), values)
+}

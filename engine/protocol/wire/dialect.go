@@ -75,3 +75,12 @@ type SwapClient interface {
 	Client
 	SwapAnswer(ctx context.Context, c *Conn, b engine.Board) (swap bool, stones []string, err error)
 }
+
+// Handshaker is a Client whose engines declare what they take in a handshake (UCI's
+// options): Handshake starts the process and runs it, CheckDeclared checks values against
+// what the engine declared (Conn.Declared).
+type Handshaker interface {
+	Client
+	Handshake(ctx context.Context, c *Conn) error
+	CheckDeclared(declared []string, values []Option) error
+}
