@@ -177,7 +177,9 @@ func (Game) PGN(r engine.PGNGame) ([]byte, error) {
 	}
 	var sb strings.Builder
 	tag := func(k, v string) {
-		v = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ").Replace(v)
+		// PGN escapes '"' as \" inside a tag, but the library's reader stops at any quote:
+		// quotes become apostrophes and backslashes slashes, so every reader sees the tag.
+		v = strings.NewReplacer(`\`, `/`, `"`, `'`, "\n", " ", "\r", " ").Replace(v)
 		fmt.Fprintf(&sb, "[%s \"%s\"]\n", k, v)
 	}
 	orQ := func(s string) string {

@@ -9,7 +9,7 @@
 //	illegal     answers a1a1 to every go
 //	none        answers bestmove (none)
 //	crash       exits at its third go
-//	spam        writes 200 000 info lines before each bestmove
+//	spam        writes 100 MB of info lines (230 000) before its first bestmove
 //	chatter     writes unknown lines and blank lines around every answer
 //	slow        sleeps 2 s before each bestmove
 package main
@@ -69,7 +69,7 @@ func main() {
 						os.Exit(3)
 					}
 				case "spam":
-					for i := 0; i < 200000; i++ {
+					for i := 0; i < 230000 && gos == 1; i++ {
 						fmt.Fprintf(out, "info depth 1 seldepth 1 nodes %d score cp 0 pv e2e4 %s\n", i, strings.Repeat("x", 400))
 					}
 				case "slow":
