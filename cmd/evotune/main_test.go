@@ -463,7 +463,7 @@ func TestPbrainName(t *testing.T) {
 // out or play illegal moves lose by forfeit and the match goes on.
 func TestExternalEngines(t *testing.T) {
 	dir := t.TempDir()
-	for _, g := range []string{"gomoku", "connect6", "amazons"} {
+	for _, g := range []string{"gomoku", "connect6", "amazons", "chess"} {
 		ext := "cmd:" + bin + " engine --game " + g + " --depth 1"
 		var results []string
 		for _, a := range []string{ext, "default"} {
@@ -551,7 +551,7 @@ func TestExternalEngines(t *testing.T) {
 // games without forfeits, for every game (Connect6's from the empty board).
 func TestTuneWithExternalOpponent(t *testing.T) {
 	dir := t.TempDir()
-	for _, g := range []string{"gomoku", "connect6", "amazons"} {
+	for _, g := range []string{"gomoku", "connect6", "amazons", "chess"} {
 		ext := "cmd:" + bin + " engine --game " + g + " --depth 1"
 		db := g + ".db"
 		args := []string{"tune", "--game", g, "--method", "ga", "--pop", "4", "--generations", "1", "--games", "4", "--depth", "1", "--width", "4",

@@ -24,8 +24,14 @@ func (Game) ParseOpeningLine(line string, _ int) ([]string, bool, error) {
 		return nil, true, fmt.Errorf("EPD %q: want at least 4 fields (board, side, castling, en passant)", line)
 	}
 	fen := f[:4]
-	if len(f) >= 6 && isNumber(f[4]) && isNumber(f[5]) {
+	switch {
+	case len(f) >= 6 && isNumber(f[4]) && isNumber(f[5]):
 		fen = f[:6]
+		if len(f) > 6 && !strings.HasSuffix(line, ";") {
+			return nil, true, fmt.Errorf("EPD %q: text after the FEN that is not an operation ending in ';'", line)
+		}
+	case len(f) > 4 && !strings.HasSuffix(line, ";"):
+		return nil, true, fmt.Errorf("EPD %q: want a FEN's 6 fields, or 4 and operations ending in ';'", line)
 	}
 	p, err := PositionFromFEN(strings.Join(fen, " "), nil)
 	if err != nil {

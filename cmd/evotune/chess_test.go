@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"evotune/engine/chess"
+)
+
+// chessBook is four positions after White's first move, as an EPD book holds them.
+const chessBook = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n" +
+	"rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n" +
+	"rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1\n" +
+	"rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1\n"
+
+// TestChessMatch plays evotune's own engine over UCI (the server and the client of one
+// build) at go nodes, from an EPD book, adjudicated, and writes a PGN that the chess
+// package's reader (the library's) reads back game for game.
+func TestChessMatch(t *testing.T) {
+	dir := t.TempDir()
+	book := writeFile(t, dir, "book.epd", chessBook)
+	a := "cmd:" + bin + " engine --game chess"
+	out, stderr, code := runIn(t, dir, "match", "--game", "chess", "--a", a, "--b", a, "--b-option", "queen=700",
+		"--nodes", "400", "--book", book, "--games", "8", "--pgn", "out.pgn", "--max-plies", "0", "--max-moves", "60",
+		"--draw", "movenumber=20,movecount=4,score=10", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var m struct {
+		Result struct{ Wins, Draws, Losses int }
+		Games  []struct {
+			AColour string `json:"a_colour"`
+			Record  struct {
+				Moves       []string `json:"moves"`
+				Termination string   `json:"termination"`
+				Forfeit     string   `json:"forfeit"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil || len(m.Games) != 8 {
+		t.Fatalf("%d games (%v):\n%s", len(m.Games), err, out)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "out.pgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := chess.Game{}.ReadBook("out.pgn", data, 0)
+	if err != nil || len(games) != 8 {
+		t.Fatalf("PGN read back: %d games, %v", len(games), err)
+	}
+	text := string(data)
+	for _, want := range []string{`[SetUp "1"]`, `[Black "cmd:`, `(queen=700)"]`, `[Termination "`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("PGN lacks %q", want)
+		}
+	}
+	seen := map[string]bool{}
+	for _, g := range m.Games {
+		if g.Record.Forfeit != "" || g.Record.Termination == "" {
+			t.Errorf("game %v: forfeit %q, termination %q", g.Record.Moves[:2], g.Record.Forfeit, g.Record.Termination)
+		}
+		seen[strings.Join(g.Record.Moves, " ")] = true
+	}
+	// Every game is in the PGN (the match's order is by pair, as the PGN's).
+	for _, pg := range games {
+		if !seen[strings.Join(pg, " ")] {
+			t.Errorf("a PGN game is not among the match's: %v", pg[:3])
+		}
+	}
+}
+
+// TestChessMatchBadInput: a book with an illegal FEN names its line, an option the engine
+// does not declare or a value outside its bounds is refused before the first game, and no
+// PGN is written for a refused match.
+func TestChessMatchBadInput(t *testing.T) {
+	dir := t.TempDir()
+	book := writeFile(t, dir, "book.epd", chessBook)
+	bad := writeFile(t, dir, "bad.epd", chessBook+"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0\n")
+	check := writeFile(t, dir, "check.epd", chessBook+chessBook+"4k3/8/8/8/8/8/4R3/4K3 w - - 0 1\n")
+	illegal := writeFile(t, dir, "bad.pgn", "[Event \"x\"]\n\n1. e4 e5 2. Ke3 Kf6 *\n")
+	a := "cmd:" + bin + " engine --game chess"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--book", bad}, "bad.epd:5:"},
+		{[]string{"--book", illegal}, "bad.pgn:1:"},
+		{[]string{"--book", check}, "check.epd:9:"},
+		{[]string{"--book", book, "--a-option", "Hash=16"}, "no such option"},
+		{[]string{"--book", book, "--b-option", "queen=200000"}, "outside"},
+		{[]string{"--book", book, "--b-option", "queen"}, "NAME=VALUE"},
+		{[]string{"--book", book, "--tc", "40/"}, "--tc"},
+		{[]string{"--book", book, "--resign", "movecount=3"}, "resign"},
+		{[]string{"--book", book, "--draw", "movenumber=x,movecount=3,score=5"}, "draw"},
+	} {
+		args := append([]string{"match", "--game", "chess", "--a", a, "--b", a, "--nodes", "100", "--games", "2", "--pgn", "out.pgn"}, c.args...)
+		_, stderr, code := runIn(t, dir, args...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want an error with %q", c.args, code, stderr, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "out.pgn")); err == nil {
+			t.Fatalf("%v: a refused match wrote out.pgn", c.args)
+		}
+	}
+}
