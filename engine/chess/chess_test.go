@@ -193,3 +193,24 @@ func TestPlayerFindsMate(t *testing.T) {
 		}
 	}
 }
+
+// TestUnderpromotion: a rook promotion next to the king gives no check (the library would
+// mark it as a queen's), and a stalemate by under-promotion is a stalemate.
+func TestUnderpromotion(t *testing.T) {
+	b := play(t, SetupMove("8/4kP2/8/8/8/8/8/K7 w - - 0 1"))
+	m, _ := b.Pos.ParseMove("f7f8r")
+	if san := b.Pos.SAN(m); san != "f8=R" {
+		t.Errorf("SAN %q, want f8=R", san)
+	}
+	if q, _ := b.Pos.ParseMove("f7f8q"); b.Pos.SAN(q) != "f8=Q+" {
+		t.Errorf("SAN of the queen promotion %q, want f8=Q+", b.Pos.SAN(q))
+	}
+	// Black: Ka8, a7 blocked by a6; White's king on c7 guards b8 and b7. d8=Q and d8=R mate
+	// along the eighth rank; d8=B and d8=N stalemate.
+	const fen = "k7/p1KP4/P7/8/8/8/8/8 w - - 0 1"
+	for promo, want := range map[string]string{"q": Checkmate, "r": Checkmate, "b": Stalemate, "n": Stalemate} {
+		if s := play(t, SetupMove(fen), "d7d8"+promo); s.Termination() != want {
+			t.Errorf("d8=%s: %q, want %q", promo, s.Termination(), want)
+		}
+	}
+}

@@ -240,3 +240,16 @@ func (b *Board) UCIPosition() string {
 // SetFEN sets up fen on a board with no move played (uci.Setter); the error names what is
 // wrong with the FEN.
 func (b *Board) SetFEN(fen string) error { return b.Play(SetupMove(fen)) }
+
+// Moves lists the legal moves in UCI notation (none once the game is over).
+func (b *Board) Moves() []string {
+	if over, _, _ := b.Pos.Status(); over {
+		return nil
+	}
+	ms := b.Pos.legal()
+	out := make([]string, len(ms))
+	for i := range ms {
+		out[i] = packMove(&ms[i]).String()
+	}
+	return out
+}

@@ -245,7 +245,7 @@ const (
 // twice before since the last capture or pawn move), then checkmate or stalemate.
 func (p *Position) Status() (over bool, result int, why string) {
 	if p.pos.HalfMoveClock() >= 100 {
-		if len(p.legal()) == 0 && p.pos.Status() == lib.Checkmate {
+		if len(p.legal()) == 0 && p.inCheck() {
 			return true, -1, Checkmate
 		}
 		return true, 0, FiftyMoves
@@ -257,7 +257,7 @@ func (p *Position) Status() (over bool, result int, why string) {
 		return true, 0, Repetition
 	}
 	if len(p.legal()) == 0 {
-		if p.pos.Status() == lib.Checkmate {
+		if p.inCheck() {
 			return true, -1, Checkmate
 		}
 		return true, 0, Stalemate
@@ -373,7 +373,17 @@ func (p *Position) SAN(m Move) string {
 	if lm == nil {
 		return m.String()
 	}
-	return lib.AlgebraicNotation{}.Encode(p.pos, lm)
+	// The check sign is decided here (see inCheck), not by the library.
+	san := strings.TrimRight(lib.AlgebraicNotation{}.Encode(p.pos, lm), "+#")
+	q := p.Clone()
+	q.Make(m)
+	if q.inCheck() {
+		if len(q.legal()) == 0 {
+			return san + "#"
+		}
+		return san + "+"
+	}
+	return san
 }
 
 // ParseSAN reads a move in standard algebraic notation; the error names a move that is not
@@ -393,3 +403,80 @@ func (p *Position) ParseSAN(s string) (Move, error) {
 var errNoTables = errors.New("chess: the position has no evaluation tables")
 
 var _ search.Root[Move] = (*Position)(nil)
+
+// inCheck reports whether the side to move's king is attacked. The library's own flag is
+// not used: it marks an under-promotion that would give check as a queen (f7f8r next to a
+// king on e7) as check, which would make such a stalemate a checkmate. This looks only at
+// attacks on one square; the moves themselves are the library's.
+func (p *Position) inCheck() bool {
+	b := p.pos.Board()
+	us := p.pos.Turn()
+	king := lib.WhiteKing
+	if us == lib.Black {
+		king = lib.BlackKing
+	}
+	for sq := lib.A1; sq <= lib.H8; sq++ {
+		if b.Piece(sq) == king {
+			return attacked(b, sq, us.Other())
+		}
+	}
+	return false
+}
+
+// attacked reports whether a piece of colour by attacks sq.
+func attacked(b *lib.Board, sq lib.Square, by lib.Color) bool {
+	f, r := int(sq.File()), int(sq.Rank())
+	at := func(ff, rr int) lib.Piece {
+		if ff < 0 || ff > 7 || rr < 0 || rr > 7 {
+			return lib.NoPiece
+		}
+		return b.Piece(lib.NewSquare(lib.File(ff), lib.Rank(rr)))
+	}
+	is := func(pc lib.Piece, types ...lib.PieceType) bool {
+		if pc == lib.NoPiece || pc.Color() != by {
+			return false
+		}
+		for _, t := range types {
+			if pc.Type() == t {
+				return true
+			}
+		}
+		return false
+	}
+	behind := -1 // a white pawn attacks from the rank below
+	if by == lib.Black {
+		behind = 1
+	}
+	for _, df := range []int{-1, 1} {
+		if is(at(f+df, r+behind), lib.Pawn) {
+			return true
+		}
+	}
+	for _, d := range [8][2]int{{1, 2}, {2, 1}, {-1, 2}, {-2, 1}, {1, -2}, {2, -1}, {-1, -2}, {-2, -1}} {
+		if is(at(f+d[0], r+d[1]), lib.Knight) {
+			return true
+		}
+	}
+	for _, d := range [8][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
+		if is(at(f+d[0], r+d[1]), lib.King) {
+			return true
+		}
+		slider := lib.Rook
+		if d[0] != 0 && d[1] != 0 {
+			slider = lib.Bishop
+		}
+		for k := 1; k < 8; k++ {
+			ff, rr := f+k*d[0], r+k*d[1]
+			if ff < 0 || ff > 7 || rr < 0 || rr > 7 {
+				break
+			}
+			if pc := at(ff, rr); pc != lib.NoPiece {
+				if is(pc, slider, lib.Queen) {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
+}

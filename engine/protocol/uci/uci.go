@@ -252,14 +252,25 @@ func (Client) Move(ctx context.Context, c *wire.Conn, b engine.Board, _ []string
 		return "", err
 	}
 	deadline = c.ThinkStart.Add(span)
-	c.Stats = engine.SearchStats{NoScore: true}
+	// The move's statistics are those of the last info line with an exact score, else of the
+	// last with a bound (as fastchess reads an engine's last score).
+	var exact, bound engine.SearchStats
+	exact.NoScore, bound.NoScore = true, true
 	line, err := c.Read(ctx, deadline, func(l string) bool {
 		if strings.HasPrefix(l, "info ") {
-			parseInfo(l, &c.Stats)
+			if st, isBound, ok := parseInfo(l); ok && isBound {
+				bound = st
+			} else if ok {
+				exact = st
+			}
 			return false
 		}
 		return strings.HasPrefix(l, "bestmove")
 	})
+	c.Stats = exact
+	if exact.NoScore {
+		c.Stats = bound
+	}
 	if err != nil {
 		return "", err
 	}
@@ -311,66 +322,44 @@ func MateScore(n int64) int64 {
 	return -engine.Win + (-2 * n)
 }
 
-// parseInfo takes depth, nodes and the score (cp or mate; bounds too) of an info line of
-// the first principal variation into st.
-func parseInfo(l string, st *engine.SearchStats) {
+// parseInfo reads an info line of the first principal variation with a score (cp or mate):
+// its score, depth, nodes and PV, and whether the score is a bound (lowerbound,
+// upperbound). ok is false for other lines ("info string", other multipv lines, lines
+// without a score).
+func parseInfo(l string) (st engine.SearchStats, isBound, ok bool) {
 	f := strings.Fields(l)
-	var score int64
-	hasScore := false
-	depth, nodes := -1, int64(-1)
-	for i := 1; i < len(f)-1; i++ {
+	for i := 1; i < len(f); i++ {
+		next := ""
+		if i+1 < len(f) {
+			next = f[i+1]
+		}
 		switch f[i] {
 		case "string":
-			return // free text
+			return st, false, false // free text
 		case "multipv":
-			if f[i+1] != "1" {
-				return
+			if next != "1" {
+				return st, false, false
 			}
 		case "depth":
-			if n, err := strconv.Atoi(f[i+1]); err == nil {
-				depth = n
-			}
+			st.Depth, _ = strconv.Atoi(next)
 		case "nodes":
-			if n, err := strconv.ParseInt(f[i+1], 10, 64); err == nil {
-				nodes = n
-			}
+			st.Nodes, _ = strconv.ParseInt(next, 10, 64)
+		case "lowerbound", "upperbound":
+			isBound = true
 		case "score":
 			if i+2 < len(f) {
 				n, err := strconv.ParseInt(f[i+2], 10, 64)
-				if err == nil && f[i+1] == "cp" && n > -engine.WinThreshold && n < engine.WinThreshold {
-					score, hasScore = n, true
-				} else if err == nil && f[i+1] == "mate" && n > -1000 && n < 1000 {
-					score, hasScore = MateScore(n), true
+				if err == nil && next == "cp" && n > -engine.WinThreshold && n < engine.WinThreshold {
+					st.Score, ok = n, true
+				} else if err == nil && next == "mate" && n > -1000 && n < 1000 {
+					st.Score, ok = MateScore(n), true
 				}
 			}
 		case "pv":
-			if hasScore {
-				st.PV = append(st.PV[:0], f[i+1:]...)
-			}
+			st.PV = append([]string(nil), f[i+1:]...)
 			i = len(f)
 		}
 	}
-	if depth >= 0 {
-		st.Depth = depth
-	}
-	if nodes >= 0 {
-		st.Nodes = nodes
-	}
-	if hasScore {
-		st.Score, st.NoScore = score, false
-	}
-}
-
-// Handshake starts the engine and runs its handshake only (uci, uciok, the options sent),
-// for a check before the first game; the option lines it declared are in c.Declared.
-func (Client) Handshake(ctx context.Context, c *wire.Conn) error {
-	if err := handshake(ctx, c); err != nil {
-		return err
-	}
-	return ready(ctx, c)
-}
-
-// CheckDeclared checks values against the option lines of a handshake (c.Declared).
-func (Client) CheckDeclared(declared []string, values []wire.Option) error {
-	return CheckOptions(Declared(declared), values)
+	st.NoScore = !ok
+	return st, isBound, ok
 }
