@@ -70,8 +70,10 @@ type MatchResult struct {
 	Duration      time.Duration   `json:"duration_ns"`
 }
 
-// matchBatchPairs is how many pairs are scheduled at once. It is fixed (not derived from
-// the number of workers) so that where an SPRT stops never depends on --workers.
+// matchBatchPairs is how many pairs are scheduled at once under an SPRT. It is fixed (not
+// derived from the number of workers) so that where an SPRT stops never depends on
+// --workers. A match without an SPRT schedules all its pairs at once: no worker waits at a
+// batch's end for another's last game.
 const matchBatchPairs = 16
 
 // PlayMatch plays cfg's pairs in batches on the worker pool and, under an SPRT, stops at the
@@ -115,8 +117,12 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 	var done atomic.Int64
 	var progMu sync.Mutex
 	seen := map[string]bool{} // pairs played, by their moves
-	for first := 0; first < pairs; first += matchBatchPairs {
-		last := min(first+matchBatchPairs, pairs)
+	batch := pairs
+	if cfg.SPRT != nil {
+		batch = matchBatchPairs
+	}
+	for first := 0; first < pairs; first += batch {
+		last := min(first+batch, pairs)
 		var tasks []GameTask
 		for k := first; k < last; k++ {
 			o := cfg.Openings[k%len(cfg.Openings)]

@@ -252,6 +252,15 @@ func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (re
 	if err != nil {
 		return engine.GameRecord{}, err
 	}
+	// A colour-swapped pair gives each engine the other seat in its second game: swap the
+	// seats' processes with it, so that each engine keeps its process from game to game as
+	// tournament managers keep theirs (without this, every game restarted both engines).
+	if t.BlackExt != nil && t.WhiteExt != nil {
+		kb, kw := t.BlackExt.Key(), t.WhiteExt.Key()
+		if kb != kw && players[0].extKey == kw && players[1].extKey == kb {
+			players[0], players[1] = players[1], players[0]
+		}
+	}
 	var side [2]engine.Player
 	for i, c := range []struct {
 		w   engine.Weights

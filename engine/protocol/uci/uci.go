@@ -254,22 +254,27 @@ func (Client) Move(ctx context.Context, c *wire.Conn, b engine.Board, _ []string
 	deadline = c.ThinkStart.Add(span)
 	// The move's statistics are those of the last info line with an exact score, else of the
 	// last with a bound (as fastchess reads an engine's last score).
-	var exact, bound engine.SearchStats
-	exact.NoScore, bound.NoScore = true, true
+	// Only the lines are kept while the engine thinks; the two that count are parsed after.
+	var exact, bound string
 	line, err := c.Read(ctx, deadline, func(l string) bool {
 		if strings.HasPrefix(l, "info ") {
-			if st, isBound, ok := parseInfo(l); ok && isBound {
-				bound = st
-			} else if ok {
-				exact = st
+			if strings.Contains(l, " score ") && !strings.Contains(l, "info string") &&
+				(!strings.Contains(l, " multipv ") || strings.Contains(l, " multipv 1 ")) {
+				if strings.Contains(l, "bound") {
+					bound = l
+				} else {
+					exact = l
+				}
 			}
 			return false
 		}
 		return strings.HasPrefix(l, "bestmove")
 	})
-	c.Stats = exact
-	if exact.NoScore {
-		c.Stats = bound
+	c.Stats = engine.SearchStats{NoScore: true}
+	for _, l := range []string{bound, exact} { // exact wins
+		if st, _, ok := parseInfo(l); ok {
+			c.Stats = st
+		}
 	}
 	if err != nil {
 		return "", err
@@ -363,3 +368,20 @@ func parseInfo(l string) (st engine.SearchStats, isBound, ok bool) {
 	st.NoScore = !ok
 	return st, isBound, ok
 }
+
+// Handshake starts the engine and runs its handshake only (uci, uciok, the options sent,
+// isready), for a check before the first game; the option lines it declared are in
+// c.Declared (wire.Handshaker).
+func (Client) Handshake(ctx context.Context, c *wire.Conn) error {
+	if err := handshake(ctx, c); err != nil {
+		return err
+	}
+	return ready(ctx, c)
+}
+
+// CheckDeclared checks values against the option lines of a handshake (c.Declared).
+func (Client) CheckDeclared(declared []string, values []wire.Option) error {
+	return CheckOptions(Declared(declared), values)
+}
+
+var _ wire.Handshaker = Client{}

@@ -64,8 +64,10 @@ type Conn struct {
 
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
-	lines   chan string
-	exited  chan struct{}
+	out     *os.File      // the read end of the engine's standard output
+	br      *bufio.Reader // buffers out
+	partial []byte        // a line begun before a read's deadline passed
+	eof     bool          // the output is closed: the program exited
 	errMu   sync.Mutex
 	errTail []string // last lines the program wrote to stderr
 
@@ -120,17 +122,26 @@ func (c *Conn) Start() error {
 	if err != nil {
 		return err
 	}
-	out, err := cmd.StdoutPipe()
+	// Standard output is read in the goroutine that waits for the answer, through a pipe
+	// with read deadlines (no reader goroutine in between: a hand-over per line would cost a
+	// scheduler wake-up each, and a UCI engine writes its info lines by the dozen a move).
+	out, outW, err := os.Pipe()
 	if err != nil {
 		return err
 	}
+	cmd.Stdout = outW
 	errPipe, err := cmd.StderrPipe()
 	if err != nil {
+		out.Close()
+		outW.Close()
 		return err
 	}
 	if err := cmd.Start(); err != nil {
+		out.Close()
+		outW.Close()
 		return fmt.Errorf("cannot start %s: %w", c.Name, err)
 	}
+	outW.Close() // the child holds its own copy
 	if c.LogFile != "" {
 		c.fullMu.Lock()
 		if c.full == nil {
@@ -142,19 +153,7 @@ func (c *Conn) Start() error {
 		c.fullMu.Unlock()
 		c.LogLine("# ", fmt.Sprintf("started %s (pid %d)", c.Name, cmd.Process.Pid))
 	}
-	// Each process gets its own channels, captured here: a Botzone engine is restarted every
-	// move, and the previous process's reader must never close the next one's channel.
-	lines, exited := make(chan string, 64), make(chan struct{})
-	c.cmd, c.stdin, c.lines, c.exited = cmd, in, lines, exited
-	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 64*1024), 1024*1024)
-		for sc.Scan() {
-			c.LogLine("< ", sc.Text())
-			lines <- strings.TrimSpace(sc.Text()) // blank lines too: Botzone's output is positional
-		}
-		close(exited)
-	}()
+	c.cmd, c.stdin, c.out, c.br, c.partial, c.eof = cmd, in, out, bufio.NewReaderSize(out, 64*1024), nil, false
 	go func() {
 		sc := bufio.NewScanner(errPipe)
 		for sc.Scan() {
@@ -187,14 +186,10 @@ func (c *Conn) LogLine(dir, line string) {
 func (c *Conn) Send(format string, args ...any) error {
 	c.LogLine("> ", fmt.Sprintf(format, args...))
 	if _, err := fmt.Fprintf(c.stdin, format+"\n", args...); err != nil {
-		// What it printed before is still in the pipe, and is the only clue to why. Wait
-		// briefly for its output to close, keep those lines in the transcript, and make sure
-		// the process is gone.
-		select {
-		case <-c.exited:
-		case <-time.After(time.Second):
-		}
-		c.drainTranscript()
+		// What it printed before is still in the pipe, and is the only clue to why. Read it
+		// for up to a second (until its output closes), keep it in the transcript, and make
+		// sure the process is gone.
+		c.drainTranscript(time.Second)
 		c.cmd.Process.Kill()
 		c.cmd.Wait()
 		return fmt.Errorf("the engine exited or stopped reading: %w", err)
@@ -216,17 +211,58 @@ func (c *Conn) Write(input string) error {
 // answers).
 func (c *Conn) CloseInput() { c.stdin.Close() }
 
-// drainTranscript moves the lines already read from the engine's stdout and not yet taken
-// as answers into the transcript.
-func (c *Conn) drainTranscript() {
+// drainTranscript reads what the engine writes for up to d, until its output closes, into
+// the transcript.
+func (c *Conn) drainTranscript(d time.Duration) {
+	defer c.until(context.Background(), time.Now().Add(d))()
 	for {
-		select {
-		case l := <-c.lines:
-			if l != "" {
-				c.Note("stdout", l)
-			}
-		default:
+		l, err := c.readLine()
+		if err != nil {
 			return
+		}
+		if l != "" {
+			c.Note("stdout", l)
+		}
+	}
+}
+
+// until bounds the reads that follow by deadline and ctx (reads then fail with
+// os.ErrDeadlineExceeded); the returned function ends the bound.
+func (c *Conn) until(ctx context.Context, deadline time.Time) func() bool {
+	c.out.SetReadDeadline(deadline)
+	stop := context.AfterFunc(ctx, func() { c.out.SetReadDeadline(time.Now()) })
+	return stop
+}
+
+// maxLine caps a line read from an engine (bytes); the rest of a longer line is dropped.
+const maxLine = 1 << 20
+
+// readLine reads the next line of the engine's output (logged to LogFile, trimmed of
+// surrounding blanks; blank lines kept: Botzone's output is positional), waiting until the
+// output's read deadline. The error is os.ErrDeadlineExceeded when the deadline passed (a
+// line begun is kept for the next call) or io.EOF when the output closed.
+func (c *Conn) readLine() (string, error) {
+	if c.eof {
+		return "", io.EOF
+	}
+	for {
+		frag, err := c.br.ReadSlice('\n')
+		if len(c.partial)+len(frag) <= maxLine {
+			c.partial = append(c.partial, frag...)
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == nil || errors.Is(err, io.EOF) && len(c.partial) > 0:
+			text := strings.TrimRight(string(c.partial), "\r\n")
+			c.partial = c.partial[:0]
+			c.LogLine("< ", text)
+			return strings.TrimSpace(text), nil
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return "", err
+		default:
+			c.eof = true
+			return "", io.EOF
 		}
 	}
 }
@@ -277,47 +313,34 @@ var ErrTimeLoss = fmt.Errorf("%w: no answer in time", engine.ErrTimeLoss)
 // context ends or the program exits (the error gives its exit status and last stderr
 // lines).
 func (c *Conn) Read(ctx context.Context, deadline time.Time, accept func(string) bool) (string, error) {
-	timer := time.NewTimer(time.Until(deadline))
-	defer timer.Stop()
+	stop := c.until(ctx, deadline)
 	for {
-		select {
-		case l := <-c.lines:
-			if l == "" || c.Ignore != "" && l == c.Ignore {
-				continue
-			}
-			if !accept(l) {
-				c.Note("stdout", l)
-				continue
-			}
-			return l, nil
-		case <-c.exited:
-			for {
-				select {
-				case l := <-c.lines:
-					if l != "" && accept(l) {
-						return l, nil
-					}
-					if l != "" {
-						c.Note("stdout", l)
-					}
-					continue
-				default:
-				}
-				break
-			}
-			c.errMu.Lock()
-			tail := strings.Join(c.errTail, " | ")
-			c.errMu.Unlock()
-			// Its output is closed; make sure it is gone before waiting (a program that closed
-			// stdout but kept running would block Wait).
-			c.cmd.Process.Kill()
-			c.cmd.Wait()
-			return "", fmt.Errorf("the engine exited (%v) %s", c.cmd.ProcessState, tail)
-		case <-timer.C:
-			return "", ErrTimeLoss
-		case <-ctx.Done():
-			return "", ctx.Err()
+		l, err := c.readLine()
+		if err == nil && (l == "" || c.Ignore != "" && l == c.Ignore) {
+			continue
 		}
+		if err == nil && !accept(l) {
+			c.Note("stdout", l)
+			continue
+		}
+		stop()
+		switch {
+		case err == nil:
+			return l, nil
+		case ctx.Err() != nil:
+			return "", ctx.Err()
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return "", ErrTimeLoss
+		}
+		// The output closed: the program exited (its last stderr lines say why, if anything).
+		// Make sure it is gone before waiting (a program that closed stdout but kept running
+		// would block Wait); stderr is read to its end first.
+		c.cmd.Process.Kill()
+		c.cmd.Wait()
+		c.errMu.Lock()
+		tail := strings.Join(c.errTail, " | ")
+		c.errMu.Unlock()
+		return "", fmt.Errorf("the engine exited (%v) %s", c.cmd.ProcessState, tail)
 	}
 }
 
@@ -325,21 +348,14 @@ func (c *Conn) Read(ctx context.Context, deadline time.Time, accept func(string)
 // after its answer (blank lines kept: Botzone's output is positional), up to the line stop
 // (not included; "" = none).
 func (c *Conn) Drain(grace time.Duration, stop string) []string {
-	select {
-	case <-c.exited:
-	case <-time.After(grace):
-	}
+	defer c.until(context.Background(), time.Now().Add(grace))()
 	var out []string
 	for {
-		select {
-		case l := <-c.lines:
-			if stop != "" && l == stop {
-				return out
-			}
-			out = append(out, l)
-		default:
+		l, err := c.readLine()
+		if err != nil || stop != "" && l == stop {
 			return out
 		}
+		out = append(out, l)
 	}
 }
 
@@ -348,6 +364,7 @@ func (c *Conn) Stop() {
 	c.stdin.Close()
 	c.cmd.Process.Kill()
 	c.cmd.Wait()
+	c.out.Close()
 	c.cmd = nil
 }
 
@@ -359,12 +376,16 @@ func (c *Conn) Close(bye string) {
 			c.Send("%s", bye)
 		}
 		c.stdin.Close()
-		select {
-		case <-c.exited:
-		case <-time.After(500 * time.Millisecond):
+		stop := c.until(context.Background(), time.Now().Add(500*time.Millisecond))
+		for {
+			if _, err := c.readLine(); err != nil {
+				break // exited (its output closed), or the half second is over
+			}
 		}
+		stop()
 		c.cmd.Process.Kill()
 		c.cmd.Wait()
+		c.out.Close()
 		c.cmd = nil
 	}
 	c.fullMu.Lock()

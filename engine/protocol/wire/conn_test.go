@@ -24,7 +24,7 @@ func TestConnSendAfterExit(t *testing.T) {
 	if err := e.Start(); err != nil {
 		t.Fatal(err)
 	}
-	<-e.exited // its output is closed: the line sits unread, as when the write loses the race
+	// Its output is closed and the line sits unread, as when the write loses the race.
 	// Its output closes a moment before its input does (seen here: a write right after the
 	// EOF still succeeded): wait until the process is a zombie, every descriptor closed.
 	waitZombie(t, e.cmd.Process.Pid)
