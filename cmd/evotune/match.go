@@ -52,13 +52,12 @@ type matchOpts struct {
 	swapRule string
 	exclude  int64
 	dbPath   string
-	chess    chessMatchOpts
+	tour     tourOpts
 }
 
-// chessMatchOpts are match's flags of chess tournament managers (fastchess, cutechess-cli):
-// clocks, node and depth limits for outside engines, books, adjudication, per-engine
-// options and a PGN file.
-type chessMatchOpts struct {
+// tourOpts are match's flags as chess tournament managers (fastchess, cutechess-cli) have
+// them: clocks, node limits, books, adjudication, per-engine options and a PGN file.
+type tourOpts struct {
 	tc         string
 	nodes      int64
 	timeMargin time.Duration
@@ -72,8 +71,8 @@ type chessMatchOpts struct {
 	pgn        string
 }
 
-// addChessMatchFlags declares the chessMatchOpts flags.
-func addChessMatchFlags(c *cobra.Command, o *chessMatchOpts) {
+// addTourFlags declares the tourOpts flags.
+func addTourFlags(c *cobra.Command, o *tourOpts) {
 	f := c.Flags()
 	f.StringVar(&o.tc, "tc", "", "chess clock: SECONDS+INC (10+0.1), MOVES/SECONDS+INC (40/60+0.6), or SECONDS; outside UCI engines get go wtime btime winc binc [movestogo]")
 	f.Int64Var(&o.nodes, "nodes", 0, "search nodes per move (UCI: go nodes N; built-in players: a node limit)")
@@ -153,7 +152,7 @@ func newMatchCmd() *cobra.Command {
 	f.IntVar(&o.maxPlies, "max-plies", 400, "adjudicate a game still going after this many plies as a draw")
 	f.BoolVar(&o.json, "json", false, "print JSON")
 	addClusterFlags(c, &o.cluster)
-	addChessMatchFlags(c, &o.chess)
+	addTourFlags(c, &o.tour)
 	f.IntVar(&o.workers, "concurrency", runtime.NumCPU(), "alias of --workers (fastchess's name)")
 	return c
 }
@@ -189,54 +188,54 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	tmpl := protocol.ExternalSpec{MoveTime: o.moveTime, GameTime: o.gameTime, Overhead: o.overhead, BotzoneJSON: o.bzJSON,
 		BotzoneKeepRunning: o.bzKeep, StartupTime: o.startup, Protocol: o.proto}
 	var tc *engine.TimeControl
-	if o.chess.tc != "" {
-		t, err := engine.ParseTimeControl(o.chess.tc)
+	if o.tour.tc != "" {
+		t, err := engine.ParseTimeControl(o.tour.tc)
 		if err != nil {
 			return fmt.Errorf("--tc: %w", err)
 		}
-		if o.chess.timeMargin < 0 {
-			return fmt.Errorf("--time-margin %v: want ≥ 0", o.chess.timeMargin)
+		if o.tour.timeMargin < 0 {
+			return fmt.Errorf("--time-margin %v: want ≥ 0", o.tour.timeMargin)
 		}
-		t.Margin = o.chess.timeMargin
+		t.Margin = o.tour.timeMargin
 		tc = &t
 	}
-	if o.chess.nodes < 0 {
-		return fmt.Errorf("--nodes %d: want ≥ 0", o.chess.nodes)
+	if o.tour.nodes < 0 {
+		return fmt.Errorf("--nodes %d: want ≥ 0", o.tour.nodes)
 	}
-	tmpl.TimeControl, tmpl.Nodes, tmpl.Depth = tc, o.chess.nodes, o.lim.Depth
-	if o.lim.Nodes = o.chess.nodes; o.lim.Nodes > 0 && o.lim.Depth == 0 {
+	tmpl.TimeControl, tmpl.Nodes, tmpl.Depth = tc, o.tour.nodes, o.lim.Depth
+	if o.lim.Nodes = o.tour.nodes; o.lim.Nodes > 0 && o.lim.Depth == 0 {
 		o.lim.Depth = engine.MaxDepth // built-in players: the node limit decides
 	}
 	var adj engine.Adjudication
-	if o.chess.resign != "" {
-		if err := adj.ParseResign(o.chess.resign); err != nil {
+	if o.tour.resign != "" {
+		if err := adj.ParseResign(o.tour.resign); err != nil {
 			return fmt.Errorf("--%w", err)
 		}
 	}
-	if o.chess.draw != "" {
-		if err := adj.ParseDraw(o.chess.draw); err != nil {
+	if o.tour.draw != "" {
+		if err := adj.ParseDraw(o.tour.draw); err != nil {
 			return fmt.Errorf("--%w", err)
 		}
 	}
-	if o.chess.maxMoves < 0 {
-		return fmt.Errorf("--max-moves %d: want ≥ 0", o.chess.maxMoves)
+	if o.tour.maxMoves < 0 {
+		return fmt.Errorf("--max-moves %d: want ≥ 0", o.tour.maxMoves)
 	}
-	adj.MaxMoves = o.chess.maxMoves
-	aOpts, err := parseOptions("--a-option", o.chess.aOptions)
+	adj.MaxMoves = o.tour.maxMoves
+	aOpts, err := parseOptions("--a-option", o.tour.aOptions)
 	if err != nil {
 		return err
 	}
-	bOpts, err := parseOptions("--b-option", o.chess.bOptions)
+	bOpts, err := parseOptions("--b-option", o.tour.bOptions)
 	if err != nil {
 		return err
 	}
 	var pgnw engine.PGNWriter
-	if o.chess.pgn != "" {
+	if o.tour.pgn != "" {
 		var ok bool
 		if pgnw, ok = g.(engine.PGNWriter); !ok {
 			return fmt.Errorf("--pgn: %s games have no PGN records (games that do: %s)", g.Name(), strings.Join(genomes.Offering[engine.PGNWriter](), ", "))
 		}
-		if _, err := engine.OutputTarget(o.chess.pgn); err != nil {
+		if _, err := engine.OutputTarget(o.tour.pgn); err != nil {
 			return fmt.Errorf("--pgn: %w", err)
 		}
 	}
@@ -291,12 +290,12 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		}
 	}
 	spec := o.openings
-	if o.chess.book != "" {
+	if o.tour.book != "" {
 		if spec != "" || o.swapRule != "" {
 			return errors.New("--book and --openings/--opening-rule: give one source of openings")
 		}
-		if o.chess.bookPlies < 0 {
-			return fmt.Errorf("--book-plies %d: want ≥ 0", o.chess.bookPlies)
+		if o.tour.bookPlies < 0 {
+			return fmt.Errorf("--book-plies %d: want ≥ 0", o.tour.bookPlies)
 		}
 	}
 	if o.swapRule != "" {
@@ -329,8 +328,8 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	}
 	var openings tuner.Openings
 	var label string
-	if o.chess.book != "" {
-		openings, label, err = tuner.SelectBook(o.chess.book, g, o.board, o.chess.bookPlies, o.seed, exclude)
+	if o.tour.book != "" {
+		openings, label, err = tuner.SelectBook(o.tour.book, g, o.board, o.tour.bookPlies, o.seed, exclude)
 		if err != nil {
 			return fmt.Errorf("--book: %w", err)
 		}
@@ -355,7 +354,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		return err
 	}
 	if pgnw != nil {
-		if err := writeMatchPGN(o.chess.pgn, pgnw, g, res, withOptions(o.a, aOpts), withOptions(o.b, bOpts), tc); err != nil {
+		if err := writeMatchPGN(o.tour.pgn, pgnw, g, res, withOptions(o.a, aOpts), withOptions(o.b, bOpts), tc); err != nil {
 			return fmt.Errorf("--pgn: %w", err)
 		}
 	}
