@@ -77,10 +77,10 @@ type GameRecord struct {
 	Unplayed bool `json:"unplayed,omitempty"`
 	// Termination says how the game ended: the board's own words (engine.Terminator:
 	// "checkmate", "threefold repetition", …) or the referee's (TermResign, TermTimeLoss, …).
-	Termination string `json:"termination,omitempty"`
+	Termination string `json:"termination"`
 	// Stats are the players' statistics of each move after the opening
 	// (RefereeOptions.MoveStats), in move order.
-	Stats []MoveStat `json:"stats,omitempty"`
+	Stats []MoveStat `json:"stats"`
 	// Swapped is set when a swap opening (Swap2, the swap after the third move) made the
 	// game's first player White: Black and White in this record are then the players'
 	// colours after the swap, and the task's Black played White.
@@ -111,13 +111,28 @@ func transcripts(rec *GameRecord, black, white Player) {
 // such a move.
 type IllegalMoveError struct {
 	Side Color
+	// Name is the side's name in the game ("white" for chess's first mover; "" = Side's).
+	Name string
 	Ply  int
 	Move string
 	Err  error
 }
 
 func (e *IllegalMoveError) Error() string {
-	return fmt.Sprintf("ply %d: %s played illegal move %q: %v", e.Ply, e.Side, e.Move, e.Err)
+	name := e.Name
+	if name == "" {
+		name = e.Side.String()
+	}
+	return fmt.Sprintf("ply %d: %s played illegal move %q: %v", e.Ply, name, e.Move, e.Err)
+}
+
+// sideName is side's name on b: the board's own colour names (ColourNamer: chess's first
+// mover is White) or side.String().
+func sideName(b Board, side Color) string {
+	if n, ok := b.(ColourNamer); ok {
+		return n.ColourNames()[side]
+	}
+	return side.String()
 }
 
 func (e *IllegalMoveError) Unwrap() error { return e.Err }
@@ -184,7 +199,7 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 			if ctx.Err() != nil {
 				return rec, ctx.Err()
 			}
-			err = fmt.Errorf("ply %d: %s: %w", b.Ply(), side, err)
+			err = fmt.Errorf("ply %d: %s: %w", b.Ply(), sideName(b, side), err)
 			transcripts(&rec, black, white)
 			if opt.Forfeit {
 				rec = forfeit(rec, b, side, err, start)
@@ -199,7 +214,7 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 		}
 		rec.Nodes += st.Nodes
 		if err := b.Play(m); err != nil {
-			ie := &IllegalMoveError{Side: side, Ply: b.Ply(), Move: m, Err: err}
+			ie := &IllegalMoveError{Side: side, Name: sideName(b, side), Ply: b.Ply(), Move: m, Err: err}
 			transcripts(&rec, black, white)
 			if opt.Forfeit {
 				rec = forfeit(rec, b, side, ie, start)
@@ -213,7 +228,7 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 			rec.Stats = append(rec.Stats, MoveStat{Score: st.Score, NoScore: st.NoScore, Depth: st.Depth, Nodes: st.Nodes, Time: el})
 		}
 		if opt.TimeControl != nil && !opt.TimeControl.Spend(&clocks[side], el) {
-			err := fmt.Errorf("ply %d: %s: %w: %.3fs over the clock", b.Ply()-1, side, ErrTimeLoss, -clocks[side].Left.Seconds())
+			err := fmt.Errorf("ply %d: %s: %w: %.3fs over the clock", b.Ply()-1, sideName(b, side), ErrTimeLoss, -clocks[side].Left.Seconds())
 			transcripts(&rec, black, white)
 			if !opt.Forfeit {
 				return rec, err
@@ -247,7 +262,7 @@ func forfeit(rec GameRecord, b Board, side Color, err error, start time.Time) Ga
 	if side == White {
 		rec.Outcome = BlackWins
 	}
-	rec.Forfeit = fmt.Sprintf("%s forfeits: %v", side, err)
+	rec.Forfeit = fmt.Sprintf("%s forfeits: %v", sideName(b, side), err)
 	rec.Plies = b.Ply()
 	rec.Duration = time.Since(start)
 	return rec

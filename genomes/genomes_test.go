@@ -45,7 +45,7 @@ func TestLayoutsRoundTrip(t *testing.T) {
 			t.Fatalf("%s: short vector accepted", name)
 		}
 	}
-	if _, err := Lookup("chess"); err == nil || !strings.Contains(err.Error(), "connect6") {
+	if _, err := Lookup("shogi"); err == nil || !strings.Contains(err.Error(), "connect6") {
 		t.Fatalf("unknown game: %v", err)
 	}
 }
@@ -206,8 +206,11 @@ func TestOffering(t *testing.T) {
 	if got := Offering[engine.Ruled](); len(got) != 1 || got[0] != "gomoku" {
 		t.Errorf("games with rule variants: %v, want [gomoku]", got)
 	}
-	if got := Offering[engine.Perfter](); len(got) != 3 {
-		t.Errorf("games with perft: %v, want all three", got)
+	if got := Offering[engine.Perfter](); len(got) != len(Names()) {
+		t.Errorf("games with perft: %v, want all of %v", got, Names())
+	}
+	if got := Offering[engine.PGNWriter](); len(got) != 1 || got[0] != "chess" {
+		t.Errorf("games with PGN records: %v, want [chess]", got)
 	}
 	if got := Offering[engine.SGFWriter](); len(got) != 2 || got[0] != "amazons" || got[1] != "gomoku" {
 		t.Errorf("games with an SGF number: %v, want [amazons gomoku]", got)

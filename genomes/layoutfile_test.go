@@ -45,7 +45,7 @@ func TestLayoutFileErrors(t *testing.T) {
 	head := "format: evotune.layout/v1\ngame: gomoku\ngenes:\n"
 	cases := []struct{ name, body, want string }{
 		{"format", "format: v0\ngame: gomoku\ngenes:\n  - {name: a, min: 0, max: 1, default: 0}\n", `line 1: format "v0"`},
-		{"game", "format: evotune.layout/v1\ngame: chess\ngenes:\n  - {name: a, min: 0, max: 1, default: 0}\n", `line 2: game: unknown game "chess"`},
+		{"game", "format: evotune.layout/v1\ngame: shogi\ngenes:\n  - {name: a, min: 0, max: 1, default: 0}\n", `line 2: game: unknown game "shogi"`},
 		{"rule", "format: evotune.layout/v1\ngame: amazons\nrule: renju\ngenes:\n  - {name: a, min: 0, max: 1, default: 0}\n", "line 3: rule: amazons has no rule variants"},
 		{"no genes", head, "genes: none"},
 		{"unknown key", head + "  - {name: a, min: 0, max: 1, default: 0, step: 2}\n", "field step not found"},

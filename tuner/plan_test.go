@@ -47,7 +47,7 @@ func TestPlan(t *testing.T) {
 		cfg  func(*Config)
 		want string
 	}{
-		{func(c *Config) { c.Game = "chess" }, `game: unknown game "chess"`},
+		{func(c *Config) { c.Game = "shogi" }, `game: unknown game "shogi"`},
 		{func(c *Config) { c.Game, c.Rule = "amazons", "renju" }, "rule: amazons has no rule variants"},
 		{func(c *Config) { c.Rule = "caro" }, "rule:"},
 		{func(c *Config) { c.Fix = []string{"no_such_gene"} }, "no_such_gene"},

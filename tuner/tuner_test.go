@@ -230,7 +230,7 @@ func TestCancelStopsRun(t *testing.T) {
 
 func TestConfigValidation(t *testing.T) {
 	bad := map[string]func(*Config){
-		"game":                            func(c *Config) { c.Game = "chess" },
+		"game":                            func(c *Config) { c.Game = "shogi" },
 		"population":                      func(c *Config) { c.Population = 0 },
 		"generations":                     func(c *Config) { c.Generations = -1 },
 		"games: 3":                        func(c *Config) { c.Games = 3 },

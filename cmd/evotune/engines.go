@@ -217,8 +217,8 @@ func newPlayCmd() *cobra.Command {
 		},
 	}
 	addGameFlags(c, &o.gameOpts)
-	c.Flags().StringVar(&o.black, "black", "default", "Black's weights: a weights file or 'default' (the paper's)")
-	c.Flags().StringVar(&o.white, "white", "default", "White's weights: a weights file or 'default'")
+	c.Flags().StringVar(&o.black, "black", "default", "Black's weights: a weights file or 'default' (the paper's); Black moves first except in chess")
+	c.Flags().StringVar(&o.white, "white", "default", "White's weights: a weights file or 'default'; White moves first in chess")
 	c.Flags().IntVar(&o.board, "board", 0, "board side (0 = the game's default)")
 	addLimitFlags(c, &o.lim)
 	c.Flags().StringVar(&o.opening, "opening", "", "moves to play first, comma-separated (e.g. h8,i9)")
@@ -244,11 +244,15 @@ func runPlay(ctx context.Context, o playOpts, out io.Writer) error {
 	if err := o.lim.Validate(); err != nil {
 		return fmt.Errorf("--%w", err)
 	}
+	// The flags name the sides by colour; the first mover is colour index 0 (Black in the
+	// papers' games, White in chess: engine.ColourName).
 	players := make([]engine.Player, 2)
-	for i, spec := range []string{o.black, o.white} {
-		w, fl, err := loadWeights(g, spec)
+	flags := map[string]string{"black": o.black, "white": o.white}
+	for i := range players {
+		name := engine.ColourName(g, engine.Color(i))
+		w, fl, err := loadWeights(g, flags[name])
 		if err != nil {
-			return fmt.Errorf("--%s: %w", []string{"black", "white"}[i], err)
+			return fmt.Errorf("--%s: %w", name, err)
 		}
 		if players[i], err = g.NewPlayer(w, mergeLimits(g, o.lim, fl)); err != nil {
 			return err
@@ -284,7 +288,7 @@ func runPlay(ctx context.Context, o playOpts, out io.Writer) error {
 		return err
 	}
 	if o.save != "" {
-		if err := saveGame(o.save, g, b, rec, o.black, o.white, o.rule); err != nil {
+		if err := saveGame(o.save, g, b, rec, flags[engine.ColourName(g, engine.Black)], flags[engine.ColourName(g, engine.White)], o.rule); err != nil {
 			return fmt.Errorf("--save: %w", err)
 		}
 	}
@@ -295,7 +299,7 @@ func runPlay(ctx context.Context, o playOpts, out io.Writer) error {
 			Winner  string            `json:"winner"`
 			Record  engine.GameRecord `json:"record"`
 			Seconds float64           `json:"seconds"`
-		}{g.Name(), rec.Outcome.String(), winner(rec.Outcome), rec, rec.Duration.Seconds()})
+		}{g.Name(), rec.Outcome.String(), winner(g, rec.Outcome), rec, rec.Duration.Seconds()})
 	}
 	for i, m := range rec.Moves {
 		if i%2 == 0 {
@@ -314,16 +318,20 @@ func runPlay(ctx context.Context, o playOpts, out io.Writer) error {
 	if rec.PlyLimit {
 		note = " (ply limit)"
 	}
-	fmt.Fprintf(out, "result %s%s: %s after %d plies, %d nodes, %.2fs\n", rec.Outcome, note, winner(rec.Outcome), rec.Plies, rec.Nodes, rec.Duration.Seconds())
+	if rec.Termination != "" && !rec.PlyLimit {
+		note = " (" + rec.Termination + ")"
+	}
+	fmt.Fprintf(out, "result %s%s: %s after %d plies, %d nodes, %.2fs\n", rec.Outcome, note, winner(g, rec.Outcome), rec.Plies, rec.Nodes, rec.Duration.Seconds())
 	return nil
 }
 
-func winner(o engine.Outcome) string {
+// winner says who won in g's colour names ("black wins", chess's "white wins" for 1-0).
+func winner(g engine.Game, o engine.Outcome) string {
 	switch o {
 	case engine.BlackWins:
-		return "black wins"
+		return engine.ColourName(g, engine.Black) + " wins"
 	case engine.WhiteWins:
-		return "white wins"
+		return engine.ColourName(g, engine.White) + " wins"
 	}
 	return "draw"
 }

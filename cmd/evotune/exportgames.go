@@ -7,10 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"evotune/engine"
+	"evotune/genomes"
 )
 
 type exportGamesOpts struct {
@@ -21,12 +24,12 @@ type exportGamesOpts struct {
 func newExportGamesCmd() *cobra.Command {
 	var o exportGamesOpts
 	c := &cobra.Command{
-		Use:   "export-games RUN --format psq|sgf|json --out DIR [--generation N] [--individual ID]",
-		Short: "Write a run's games as game records: Piskvork .psq, SGF or evotune's JSON",
+		Use:   "export-games RUN --format psq|sgf|pgn|json --out DIR [--generation N] [--individual ID]",
+		Short: "Write a run's games as game records: Piskvork .psq, SGF, PGN or evotune's JSON",
 		Long: "export-games writes every game of a run (or of one generation, or of one individual) to\n" +
 			"DIR, one file per game named RUN-gGEN-NNNNN.EXT in the order the games table holds them:\n" +
 			"psq (Piskvork, Gomocup's record format; Gomoku), sgf (FF[4]: GM[4] Gomoku, GM[18] Amazons;\n" +
-			"Connect6 has no SGF game number) or json (evotune's record, any game). Every file\n" +
+			"Connect6 has no SGF game number), pgn (chess) or json (evotune's record, any game). Every file\n" +
 			"holds the whole game, opening included, Black first; 'play --from FILE' continues one.\n" +
 			"Each file is written atomically.",
 		Args: cobra.ExactArgs(1),
@@ -40,7 +43,7 @@ func newExportGamesCmd() *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
-	c.Flags().StringVar(&o.format, "format", "", "psq, sgf or json (required)")
+	c.Flags().StringVar(&o.format, "format", "", "psq, sgf, pgn or json (required)")
 	c.Flags().StringVar(&o.out, "out", "", "directory to write the records to (created if missing; required)")
 	c.Flags().SetAnnotation("out", dirFlag, []string{"true"})
 	c.Flags().IntVar(&o.generation, "generation", 0, "only this generation's games (default: every generation)")
@@ -71,9 +74,12 @@ func runExportGames(ctx context.Context, o exportGamesOpts, arg string, out io.W
 	}
 	sgf, hasSGF := game.(engine.SGFWriter)
 	psq, hasPSQ := game.(engine.PSQRecorder)
+	pgn, hasPGN := game.(engine.PGNWriter)
 	switch {
-	case o.format != "psq" && o.format != "sgf" && o.format != "json":
-		return fmt.Errorf("--format %q: want psq, sgf or json", o.format)
+	case o.format != "psq" && o.format != "sgf" && o.format != "json" && o.format != "pgn":
+		return fmt.Errorf("--format %q: want psq, sgf, pgn or json", o.format)
+	case o.format == "pgn" && !hasPGN:
+		return fmt.Errorf("--format pgn: PGN records hold %s games; run %d is %s (use --format json)", strings.Join(genomes.Offering[engine.PGNWriter](), ", "), runID, run.Game)
 	case o.format == "psq" && !hasPSQ:
 		return fmt.Errorf("--format psq: Piskvork records hold Gomoku games; run %d is %s (use --format json)", runID, run.Game)
 	case o.format == "sgf" && !hasSGF:
@@ -121,6 +127,10 @@ func runExportGames(ctx context.Context, o exportGamesOpts, arg string, out io.W
 				data, err = psq.FormatPSQ(size, moves, nil, black, white)
 			case "sgf":
 				data, err = sgf.SGF(size, moves, black, white, gm.Result)
+			case "pgn":
+				data, err = pgn.PGN(engine.PGNGame{Event: fmt.Sprintf("evotune run %d", runID), Site: "evotune", Date: pgnDate(g.CreatedAt),
+					Round: fmt.Sprintf("%d.%d", g.Generation, i+1), White: black, Black: white, Result: gm.Result, Moves: moves,
+					StatsFrom: len(moves), Comment: string(gm.Forfeit)})
 			case "json":
 				data, err = json.MarshalIndent(savedGame{Format: gameFileFormat, Game: run.Game, Board: size, Rule: cfg.Rule, Black: black, White: white,
 					Moves: moves, Result: gm.Result, Plies: gm.Plies, Forfeit: string(gm.Forfeit), Created: g.CreatedAt}, "", "  ")
@@ -141,4 +151,12 @@ func runExportGames(ctx context.Context, o exportGamesOpts, arg string, out io.W
 	}
 	fmt.Fprintf(out, "%d games of run %d written to %s as %s\n", written, runID, o.out, o.format)
 	return nil
+}
+
+// pgnDate is PGN's Date tag ("2026.11.24") of an RFC 3339 time, "????.??.??" if it is not one.
+func pgnDate(t string) string {
+	if d, err := time.Parse(time.RFC3339, t); err == nil {
+		return d.UTC().Format("2006.01.02")
+	}
+	return "????.??.??"
 }

@@ -47,6 +47,17 @@ func saveGame(path string, g engine.Game, b engine.Board, rec engine.GameRecord,
 		if data, err = psq.FormatPSQ(b.Size(), rec.Moves, nil, black, white); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
+	case ".pgn":
+		w, ok := g.(engine.PGNWriter)
+		if !ok {
+			return fmt.Errorf("%s: PGN holds chess games, not %s (use .json or .txt)", path, g.Name())
+		}
+		var err error
+		if data, err = w.PGN(engine.PGNGame{Event: "evotune play", Site: "evotune", Date: time.Now().UTC().Format("2006.01.02"),
+			Round: "1", White: black, Black: white, Result: rec.Outcome.String(), Moves: rec.Moves,
+			StatsFrom: len(rec.Moves) - len(rec.Stats), Stats: rec.Stats, Termination: rec.Termination}); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
 	case ".json":
 		var err error
 		data, err = json.MarshalIndent(savedGame{Format: gameFileFormat, Game: g.Name(), Board: b.Size(), Rule: rule, Black: black, White: white,
@@ -84,6 +95,16 @@ func loadGame(path string, g engine.Game) ([]string, int, error) {
 			return nil, 0, fmt.Errorf("--from %s: %w", path, err)
 		}
 		return moves, size, nil
+	case strings.EqualFold(filepath.Ext(path), ".pgn"):
+		br, ok := g.(engine.BookReader)
+		if !ok {
+			return nil, 0, fmt.Errorf("--from %s: a .pgn file holds a chess game, not %s", path, g.Name())
+		}
+		games, err := br.ReadBook(path, data, 0)
+		if err != nil {
+			return nil, 0, fmt.Errorf("--from %s: %w", path, err)
+		}
+		return games[0], 0, nil // the file's first game
 	case bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")):
 		var sg savedGame
 		if err := engine.DecodeStrict(data, &sg); err != nil {

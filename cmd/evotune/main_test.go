@@ -122,7 +122,7 @@ func TestBadInputCLI(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"play", "--game", "chess"}, `unknown game "chess"`},
+		{[]string{"play", "--game", "shogi"}, `unknown game "shogi"`},
 		{[]string{"play"}, "--game is required"},
 		{[]string{"play", "--game", "gomoku", "--black", c6}, `game: file is for "connect6", not "gomoku"`},
 		{[]string{"play", "--game", "gomoku", "--white", nan}, "nan.json: invalid JSON"},
@@ -331,7 +331,7 @@ func TestTuneBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"tune", "--game", "chess"}, `unknown game "chess"`},
+		{[]string{"tune", "--game", "shogi"}, `unknown game "shogi"`},
 		{[]string{"tune"}, "--game is required"},
 		{[]string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "0"}, "--pop: 0, want at least 2"},
 		{[]string{"tune", "--game", "gomoku", "--generations", "0"}, "generations: 0"},

@@ -371,13 +371,13 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	if t := terminations(res.Games); t != "" {
 		fmt.Fprintln(out, "terminations: "+t)
 	}
-	if f := forfeits(res.Games); len(f) > 0 {
+	if f := forfeits(g, res.Games); len(f) > 0 {
 		fmt.Fprintf(out, "%d games lost by forfeit:\n", len(f))
 		for _, l := range f {
 			fmt.Fprintln(out, "  "+l)
 		}
 	}
-	if f := forfeits(res.Unplayed); len(f) > 0 {
+	if f := forfeits(g, res.Unplayed); len(f) > 0 {
 		fmt.Fprintf(out, "%d pairs not counted, %d of their games forfeited before the forfeiting engine's first move:\n", res.UnplayedPairs, len(f))
 		for _, l := range f {
 			fmt.Fprintln(out, "  "+l)
@@ -475,14 +475,19 @@ func thinkTimes(res tuner.MatchResult) string {
 }
 
 // forfeits lists the games of games lost by forfeit.
-func forfeits(games []tuner.MatchGame) []string {
+func forfeits(g engine.Game, games []tuner.MatchGame) []string {
 	var out []string
-	for _, g := range games {
-		if g.Record.Forfeit != "" {
-			l := fmt.Sprintf("pair %d (A %s): %s", g.Pair, g.AColour, safeText(g.Record.Forfeit))
-			log := g.Record.BlackLog
-			if strings.HasPrefix(g.Record.Forfeit, "white") {
-				log = g.Record.WhiteLog
+	for _, mg := range games {
+		if mg.Record.Forfeit != "" {
+			// AColour is the engine colour (black: the first mover); print the game's name.
+			aSide := engine.Black
+			if mg.AColour != engine.Black.String() {
+				aSide = engine.White
+			}
+			l := fmt.Sprintf("pair %d (A %s): %s", mg.Pair, engine.ColourName(g, aSide), safeText(mg.Record.Forfeit))
+			log := mg.Record.BlackLog
+			if strings.HasPrefix(mg.Record.Forfeit, engine.ColourName(g, engine.White)) {
+				log = mg.Record.WhiteLog
 			}
 			if log = strings.TrimSpace(log); log != "" {
 				lines := strings.Split(safeText(log), "\n")

@@ -31,7 +31,7 @@ func TestWeightsLayout(t *testing.T) {
 	if len(fixed) != 3 || !fixed["k2"] || !fixed["live_three"] || !fixed["live_four"] {
 		t.Fatalf("fixed genes %v, want k2, live_three and live_four", fixed)
 	}
-	if _, stderr, code := runIn(t, dir, "weights", "layout", "--game", "chess"); code == 0 || !strings.Contains(stderr, "chess") {
+	if _, stderr, code := runIn(t, dir, "weights", "layout", "--game", "shogi"); code == 0 || !strings.Contains(stderr, "shogi") {
 		t.Fatalf("unknown game: exit %d %s", code, stderr)
 	}
 }

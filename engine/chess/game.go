@@ -153,6 +153,9 @@ type Board struct {
 // Game returns "chess".
 func (b *Board) Game() string { return Name }
 
+// ColourNames names the sides in the order they move (engine.ColourNamer): White first.
+func (b *Board) ColourNames() [2]string { return Game{}.ColourNames() }
+
 // Clone returns an independent copy.
 func (b *Board) Clone() engine.Board {
 	return &Board{PositionBoard: engine.PositionBoard[*Position, Move]{Pos: b.Pos.Clone(), MoveLog: b.CloneLog()}, start: b.start}
