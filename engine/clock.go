@@ -379,3 +379,12 @@ type PGNWriter interface {
 type BookReader interface {
 	ReadBook(name string, data []byte, plies int) ([][]string, error)
 }
+
+// Pictured is implemented by boards that draw themselves for a viewer (the dashboard):
+// Picture gives the rows from the top, one character a square, '.' for an empty one and
+// the game's own letters for pieces (chess: FEN's KQRBNP for White, kqrbnp for Black); the
+// pieces stand on squares. FEN is the position as its community writes it.
+type Pictured interface {
+	Picture() []string
+	FEN() string
+}

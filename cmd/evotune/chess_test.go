@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"evotune/cmd/evotune/dashboard"
+	"evotune/db"
 	"evotune/engine/chess"
 )
 
@@ -104,5 +107,48 @@ func TestChessMatchBadInput(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "out.pgn")); err == nil {
 			t.Fatalf("%v: a refused match wrote out.pgn", c.args)
 		}
+	}
+}
+
+// TestChessTuneAndRecords tunes the built-in chess engine for a moment and reads its games
+// back: export-games writes PGN the chess reader reads, and the dashboard's replay draws
+// the pieces (its frames are the board's picture), each frame's FEN and the game's PGN.
+func TestChessTuneAndRecords(t *testing.T) {
+	dir := t.TempDir()
+	_, stderr, code := runIn(t, dir, "tune", "--game", "chess", "--method", "ga", "--pop", "4", "--generations", "1", "--games", "4",
+		"--depth", "1", "--verify-games", "0", "--champions", "0", "--admit-games", "8", "--db", "c.db")
+	if code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := runIn(t, dir, "export-games", "1", "--format", "pgn", "--out", "pgn", "--db", "c.db"); code != 0 {
+		t.Fatalf("export-games: exit %d: %s", code, stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "pgn", "*.pgn"))
+	if len(files) == 0 {
+		t.Fatal("no PGN written")
+	}
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		if _, err := (chess.Game{}).ReadBook(f, data, 0); err != nil || !strings.Contains(string(data), "{book}") {
+			t.Fatalf("%s: %v (the opening's plies marked {book}?)\n%s", f, err, data)
+		}
+	}
+	d, err := db.OpenReadOnly(context.Background(), filepath.Join(dir, "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	v, err := dashboard.Game(context.Background(), d, 1, 1)
+	if err != nil || v.Error != nil {
+		t.Fatalf("replay: %v %v", err, v.Error)
+	}
+	if !v.Squares || len(v.FENs) != len(v.Frames) || len(v.Frames) != len(v.Moves)+1 || v.PGN == nil || v.ColourNames != [2]string{"white", "black"} {
+		t.Fatalf("replay: squares %v, %d FENs, %d frames, %d moves, PGN %v, colours %v", v.Squares, len(v.FENs), len(v.Frames), len(v.Moves), v.PGN != nil, v.ColourNames)
+	}
+	if got := strings.Join(v.Frames[0], "/"); got != "rnbqkbnr/pppppppp/......../......../......../......../PPPPPPPP/RNBQKBNR" {
+		t.Errorf("start frame %s", got)
+	}
+	if !strings.HasPrefix(v.FENs[0], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w") {
+		t.Errorf("start FEN %s", v.FENs[0])
 	}
 }

@@ -109,6 +109,7 @@ func runExportGames(ctx context.Context, o exportGamesOpts, arg string, out io.W
 		if err != nil {
 			return err
 		}
+		openings, _ := g.Openings.Openings() // the generation's openings: the PGN marks their plies as the book's
 		for i, gm := range games {
 			if o.individual != "" && gm.Individual != o.individual {
 				continue
@@ -130,7 +131,7 @@ func runExportGames(ctx context.Context, o exportGamesOpts, arg string, out io.W
 			case "pgn":
 				data, err = pgn.PGN(engine.PGNGame{Event: fmt.Sprintf("evotune run %d", runID), Site: "evotune", Date: pgnDate(g.CreatedAt),
 					Round: fmt.Sprintf("%d.%d", g.Generation, i+1), White: black, Black: white, Result: gm.Result, Moves: moves,
-					StatsFrom: len(moves), Comment: string(gm.Forfeit)})
+					StatsFrom: openingPlies(openings, gm.Opening), Comment: string(gm.Forfeit)})
 			case "json":
 				data, err = json.MarshalIndent(savedGame{Format: gameFileFormat, Game: run.Game, Board: size, Rule: cfg.Rule, Black: black, White: white,
 					Moves: moves, Result: gm.Result, Plies: gm.Plies, Forfeit: string(gm.Forfeit), Created: g.CreatedAt}, "", "  ")
@@ -159,4 +160,12 @@ func pgnDate(t string) string {
 		return d.UTC().Format("2006.01.02")
 	}
 	return "????.??.??"
+}
+
+// openingPlies is the length of opening i of a generation's openings (0 when unknown).
+func openingPlies(openings [][]string, i int) int {
+	if i >= 0 && i < len(openings) {
+		return len(openings[i])
+	}
+	return 0
 }

@@ -209,7 +209,24 @@ func (Game) PGN(r engine.PGNGame) ([]byte, error) {
 		tag("TimeControl", r.TimeControl)
 	}
 	tag("PlyCount", fmt.Sprint(len(moves)))
-	tag("Termination", pgnTermination(r.Termination))
+	term := r.Termination
+	if term == "" { // a stored game: the final position says whether the rules ended it
+		end := cb.Clone().(*Board)
+		for _, u := range moves {
+			if end.Play(u) != nil {
+				break
+			}
+		}
+		switch {
+		case end.Outcome() != engine.Ongoing:
+			term = end.Termination()
+		case r.Comment != "":
+			term = engine.TermForfeit
+		case r.Result != "*" && r.Result != "":
+			term = engine.TermPlyLimit
+		}
+	}
+	tag("Termination", pgnTermination(term))
 	sb.WriteString("\n")
 	var line strings.Builder
 	flush := func(tok string) {

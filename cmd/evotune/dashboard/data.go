@@ -164,6 +164,15 @@ type GameView struct {
 	Frames       [][]string `json:"frames"`
 	WinningLine  []string   `json:"winning_line"`
 	Error        *string    `json:"error"`
+	// Squares is set when the board draws itself (engine.Pictured: chess): pieces on
+	// squares, a frame's characters the game's piece letters; FENs are the frames' FENs
+	// and PGN the game as a record (chess), else empty and null.
+	Squares bool     `json:"squares"`
+	FENs    []string `json:"fens"`
+	PGN     *string  `json:"pgn"`
+	// ColourNames name the first mover (Black, White's places in this view) and the second
+	// in the game's own words (chess: white, black).
+	ColourNames [2]string `json:"colour_names"`
 }
 
 func finite(x float64) *float64 {
@@ -542,14 +551,30 @@ func Game(ctx context.Context, d *db.DB, id, gameID int64) (GameView, error) {
 		return v, fmt.Errorf("run %d: %w", id, err)
 	}
 	v.Size = b.Size()
-	v.Frames = append(v.Frames, Frame(b))
+	v.ColourNames = [2]string{engine.ColourName(plan.Game, engine.Black), engine.ColourName(plan.Game, engine.White)}
+	v.FENs = []string{}
+	_, v.Squares = b.(engine.Pictured)
+	add := func() {
+		v.Frames = append(v.Frames, Frame(b))
+		if p, ok := b.(engine.Pictured); ok {
+			v.FENs = append(v.FENs, p.FEN())
+		}
+	}
+	add()
 	for k, m := range v.Moves {
 		if err := b.Play(m); err != nil {
 			s := fmt.Sprintf("ply %d (%s): %v", k+1, m, err)
 			v.Error = &s
 			break
 		}
-		v.Frames = append(v.Frames, Frame(b))
+		add()
+	}
+	if w, ok := plan.Game.(engine.PGNWriter); ok && v.Error == nil {
+		if data, err := w.PGN(engine.PGNGame{Event: fmt.Sprintf("evotune run %d", id), Site: "evotune", Round: fmt.Sprint(gameID),
+			White: v.Black, Black: v.White, Result: gm.Result, Moves: v.Moves, StatsFrom: len(v.Moves), Comment: deref(gm.Forfeit)}); err == nil {
+			s := string(data)
+			v.PGN = &s
+		}
 	}
 	v.WinningLine = []string{}
 	if lw, ok := b.(engine.LineWinner); ok && v.Error == nil {
@@ -562,8 +587,12 @@ func Game(ctx context.Context, d *db.DB, id, gameID int64) (GameView, error) {
 
 // Frame reads a position from its text drawing (engine.DrawBoard: rows from the top, a
 // row number then one character per point) into Size rows of 'B', 'W', 'x' and '.'
-// (Connect6 and Gomoku draw stones as X and O; Amazons amazons as B and W, arrows as x).
+// (Connect6 and Gomoku draw stones as X and O; Amazons amazons as B and W, arrows as x). A
+// board that draws itself (engine.Pictured: chess) gives its own picture.
 func Frame(b engine.Board) []string {
+	if p, ok := b.(engine.Pictured); ok {
+		return p.Picture()
+	}
 	n := b.Size()
 	out := make([]string, 0, n)
 	for _, line := range strings.Split(b.String(), "\n") {
@@ -810,4 +839,11 @@ func Analysis(ctx context.Context, d *db.DB, id int64) (AnalysisView, error) {
 		v.Genes[j].Coef, v.Genes[j].CI95, v.Genes[j].SD = &e.Coef, &e.CI95, &e.SD
 	}
 	return v, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

@@ -481,11 +481,16 @@ async function viewGenerationGames(id, gen) {
   };
 }
 
+// glyphs draws the piece letters of a board that pictures itself (v.squares: FEN's letters,
+// White in capitals) as the Unicode chess symbols; other letters are drawn as they are.
+const glyphs = { K: '♔', Q: '♕', R: '♖', B: '♗', N: '♘', P: '♙', k: '♚', q: '♛', r: '♜', b: '♝', n: '♞', p: '♟' };
+
 // drawBoard draws frame (rows from the top) of a size×size board: Gomoku and Connect6
-// stones on the intersections, Amazons pieces and arrows on squares.
+// stones on the intersections, Amazons pieces and arrows on squares, and the pieces of a
+// board that pictures itself (v.squares) on squares as its letters say.
 function drawBoard(v, step) {
   const n = v.size, cell = n > 12 ? 28 : 44, pad = 24, side = pad * 2 + cell * (n - 1);
-  const amazons = v.game_name === 'amazons';
+  const amazons = v.game_name === 'amazons' || v.squares;
   const W = amazons ? pad * 2 + cell * n : side;
   const g = svg('svg', { id: 'board', width: W, height: W, viewBox: '0 0 ' + W + ' ' + W });
   g.append(svg('rect', { width: W, height: W, fill: amazons ? '#fff' : '#dcb36c' }));
@@ -512,7 +517,11 @@ function drawBoard(v, step) {
       const point = files[c] + (n - r);
       const cx = amazons ? pad + c * cell + cell / 2 : pad + c * cell, cy = amazons ? pad + r * cell + cell / 2 : pad + r * cell;
       const mark = last.includes(point);
-      if (ch === 'x') {
+      if (v.squares) {
+        if (mark) g.append(svg('rect', { x: cx - cell / 2 + 1, y: cy - cell / 2 + 1, width: cell - 2, height: cell - 2, fill: 'none', stroke: '#e22', 'stroke-width': 2 }));
+        g.append(svg('text', { class: 'piece', 'data-piece': ch, 'data-point': point, x: cx, y: cy + cell * 0.3, 'text-anchor': 'middle',
+          'font-size': cell * 0.8, fill: '#111', text: glyphs[ch] || ch }));
+      } else if (ch === 'x') {
         g.append(svg('rect', { class: 'arrow', 'data-point': point, x: cx - cell / 2 + 3, y: cy - cell / 2 + 3, width: cell - 6, height: cell - 6, fill: '#444', stroke: mark ? '#e22' : 'none', 'stroke-width': 3 }));
       } else {
         g.append(svg('circle', { class: amazons ? 'amazon' : 'stone', 'data-colour': ch, 'data-point': point, cx: cx, cy: cy, r: cell * 0.45,
@@ -536,16 +545,18 @@ async function viewGame(id, gameID) {
     const out = runHeader(v.run);
     const gm = v.game;
     out.push(el('h2', { text: 'Game ' + gm.id + ', generation ' + gm.generation + ': ' + gm.result }));
-    out.push(el('p', { id: 'players' }, el('span', { text: 'Black: ' + v.black + ' · White: ' + v.white + ' · ' + gm.plies + ' plies' +
+    const names = (v.colour_names || ['black', 'white']).map(n => n.charAt(0).toUpperCase() + n.slice(1)); // first mover first
+    out.push(el('p', { id: 'players' }, el('span', { text: names[0] + ': ' + v.black + ' · ' + names[1] + ': ' + v.white + ' · ' + gm.plies + ' plies' +
       (v.opening_plies ? ' (' + v.opening_plies + ' opening plies)' : '') })));
     if (gm.forfeit) out.push(el('p', { class: 'error', text: 'Forfeit: ' + gm.forfeit }));
     if (v.error) out.push(el('p', { class: 'error', text: 'Replay stopped at ' + v.error }));
     const last = v.frames.length - 1;
     const holder = el('div');
     const label = el('span', { id: 'step' });
+    const fen = v.fens && v.fens.length ? el('code', { id: 'fen' }) : null;
     const slider = el('input', { type: 'range', min: 0, max: last, value: 0, id: 'slider' });
     const moves = el('div', { class: 'moves', id: 'moves' });
-    const spans = v.moves.map((m, k) => el('span', { class: k < v.opening_plies ? 'opening' : '', text: (k + 1) + '. ' + m,
+    const spans = v.moves.map((m, k) => el('span', { class: k < v.opening_plies ? 'opening' : '', text: (k + 1) + '. ' + (m.startsWith('fen:') ? 'set-up position' : m),
       onclick: () => show(k + 1) }));
     spans.forEach(s => moves.append(s));
     function show(k) {
@@ -554,6 +565,7 @@ async function viewGame(id, gameID) {
       slider.value = k;
       label.textContent = 'ply ' + k + ' / ' + last;
       holder.replaceChildren(drawBoard(v, k));
+      if (fen) fen.textContent = 'FEN: ' + (v.fens[k] || '');
       spans.forEach((s, i) => s.classList.toggle('current', i === k - 1));
     }
     slider.addEventListener('input', () => show(Number(slider.value)));
@@ -562,7 +574,13 @@ async function viewGame(id, gameID) {
       btn('next', '›', () => show(window.evotune.step + 1)), btn('last', '»', () => show(last)), ' ', label, ' ', slider);
     const download = el('a', { id: 'download', href: '/api/runs/' + Number(id) + '/games/' + Number(gameID),
       download: 'run' + Number(id) + '-game' + Number(gameID) + '.json', text: 'Download the game (JSON: moves, players, result, every position)' });
-    out.push(controls, el('div', { class: 'viewer' }, holder, moves), el('p', {}, download));
+    out.push(controls, el('div', { class: 'viewer' }, holder, moves));
+    if (fen) out.push(el('p', {}, fen));
+    out.push(el('p', {}, download));
+    if (v.pgn) { // the game as a PGN record (a board that pictures itself: chess)
+      const url = URL.createObjectURL(new Blob([v.pgn], { type: 'application/x-chess-pgn' }));
+      out.push(el('p', {}, el('a', { id: 'download-pgn', href: url, download: 'run' + Number(id) + '-game' + Number(gameID) + '.pgn', text: 'Download the game as PGN' })));
+    }
     out.after = [() => show(last)]; // the final position first: how the game ended
     window.evotune.keys = e => { if (e.key === 'ArrowRight') show(window.evotune.step + 1); if (e.key === 'ArrowLeft') show(window.evotune.step - 1); };
     return out;
