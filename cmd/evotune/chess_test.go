@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,6 +67,16 @@ func TestChessMatch(t *testing.T) {
 			t.Errorf("game %v: forfeit %q, termination %q", g.Record.Moves[:2], g.Record.Forfeit, g.Record.Termination)
 		}
 		seen[strings.Join(g.Record.Moves, " ")] = true
+	}
+	// Another program reads it too: Debian's pgn-extract, where installed (CI installs it).
+	if pe, err := exec.LookPath("pgn-extract"); err == nil || os.Getenv("CI") != "" {
+		if err != nil {
+			pe = "/usr/games/pgn-extract"
+		}
+		out, err := exec.Command(pe, "-r", filepath.Join(dir, "out.pgn")).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "8 games matched out of 8") {
+			t.Errorf("pgn-extract -r: %v\n%s", err, out)
+		}
 	}
 	// Every game is in the PGN (the match's order is by pair, as the PGN's).
 	for _, pg := range games {

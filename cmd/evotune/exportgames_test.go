@@ -98,7 +98,8 @@ func TestExportGames(t *testing.T) {
 	}{
 		{[]string{"export-games", "1", "--format", "psq", "--out", "x", "--db", "c6.db"}, "hold Gomoku games"},
 		{[]string{"export-games", "1", "--format", "sgf", "--out", "x", "--db", "c6.db"}, "connect6 has no SGF game number"},
-		{[]string{"export-games", "1", "--format", "pgn", "--out", "x"}, "want psq, sgf or json"},
+		{[]string{"export-games", "1", "--format", "pdf", "--out", "x"}, "want psq, sgf, pgn or json"},
+		{[]string{"export-games", "1", "--format", "pgn", "--out", "x"}, "PGN records hold chess games"},
 		{[]string{"export-games", "1", "--format", "sgf"}, "--out"},
 		{[]string{"export-games", "1", "--format", "sgf", "--out", "x", "--generation", "7"}, "generations 0 to"},
 		{[]string{"export-games", "1", "--format", "sgf", "--out", "x", "--individual", "1-g9-09"}, "no game"},

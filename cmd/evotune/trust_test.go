@@ -349,7 +349,10 @@ func TestUnplayedForfeits(t *testing.T) {
 	}
 	flaky := writeFile(t, dir, "flaky.sh", "#!/bin/sh\n# every third start dies before its first answer\nn=$(cat "+dir+"/count 2>/dev/null || echo 0); n=$((n+1)); echo $n > "+dir+"/count\n[ $((n % 3)) -eq 0 ] && exit 3\nexec "+toy+" \"$@\"\n")
 	os.Chmod(flaky, 0o755)
-	out, stderr, code := runIn(t, dir, "match", "--game", "gomoku", "--a", "cmd:"+flaky, "--b", "cmd:"+toy, "--games", "24", "--workers", "1", "--json")
+	// --engine-log starts a process per game (a transcript file each), so every third game
+	// starts an engine that dies.
+	out, stderr, code := runIn(t, dir, "match", "--game", "gomoku", "--a", "cmd:"+flaky, "--b", "cmd:"+toy, "--games", "24", "--workers", "1",
+		"--engine-log", filepath.Join(dir, "logs"), "--json")
 	if code != 0 {
 		t.Fatal(stderr)
 	}
@@ -525,4 +528,31 @@ func TestCraftedTaskRunsNothing(t *testing.T) {
 		t.Fatalf("match with the broker gone: exit %d\n%s", code, stderr)
 	}
 	_ = broker
+}
+
+// TestProcessesKept: each outside engine keeps one process for a whole match, whichever
+// colour it has in each game (a colour-swapped pair hands the engines each other's seat:
+// the processes follow their engines); with --engine-log every game starts its own.
+func TestProcessesKept(t *testing.T) {
+	dir := t.TempDir()
+	toy := filepath.Join(dir, "pbrain-toy")
+	if out, err := exec.Command("go", "build", "-o", toy, "./testdata/pbrain-toy").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	counting := writeFile(t, dir, "counting.sh", "#!/bin/sh\necho start >> "+dir+"/starts\nexec "+toy+" \"$@\"\n")
+	os.Chmod(counting, 0o755)
+	for _, c := range []struct {
+		extra  []string
+		starts int
+	}{{nil, 2}, {[]string{"--engine-log", filepath.Join(dir, "logs")}, 24}} {
+		os.Remove(filepath.Join(dir, "starts"))
+		args := append([]string{"match", "--game", "gomoku", "--a", "cmd:" + counting, "--b", "cmd:" + counting + " x", "--games", "12", "--workers", "1"}, c.extra...)
+		if _, stderr, code := runIn(t, dir, args...); code != 0 {
+			t.Fatal(stderr)
+		}
+		data, _ := os.ReadFile(filepath.Join(dir, "starts"))
+		if n := strings.Count(string(data), "start"); n != c.starts {
+			t.Errorf("%v: %d engine processes started for 12 games, want %d", c.extra, n, c.starts)
+		}
+	}
 }
