@@ -180,12 +180,19 @@ func (c *Conn) LogLine(dir, line string) {
 	}
 }
 
-// Send writes one line (format and args as fmt.Printf) to the engine. When the engine is
+// Send writes one line (format and args as fmt.Printf) to the engine; a line that would hold
+// a control character (a line break) is refused and nothing is written. When the engine is
 // gone or stopped reading, the error says so, and what it printed before is kept in the
 // transcript.
 func (c *Conn) Send(format string, args ...any) error {
-	c.LogLine("> ", fmt.Sprintf(format, args...))
-	if _, err := fmt.Fprintf(c.stdin, format+"\n", args...); err != nil {
+	line := fmt.Sprintf(format, args...)
+	// One command is one line: a value holding a line break (an option's name or value from
+	// a task or a flag) would smuggle in commands of its own. Nothing is written then.
+	if i := strings.IndexFunc(line, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }); i >= 0 {
+		return fmt.Errorf("refused to send %q: a control character (a line break?) at byte %d would break the protocol's one command a line", line, i)
+	}
+	c.LogLine("> ", line)
+	if _, err := io.WriteString(c.stdin, line+"\n"); err != nil {
 		// What it printed before is still in the pipe, and is the only clue to why. Read it
 		// for up to a second (until its output closes), keep it in the transcript, and make
 		// sure the process is gone.

@@ -55,3 +55,32 @@ func waitZombie(t *testing.T, pid int) {
 	}
 	t.Fatalf("process %d did not exit within 5 s", pid)
 }
+
+// TestSendOneLine: a line with a line break in it (an option value from a task) is refused
+// and nothing reaches the engine; the next proper line does.
+func TestSendOneLine(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	got := filepath.Join(dir, "stdin")
+	p := filepath.Join(dir, "cat.sh")
+	os.WriteFile(p, []byte("#!/bin/sh\ncat > "+got+"\n"), 0o755)
+	e := &Conn{Name: "cat.sh", Command: func() ([]string, error) { return []string{p}, nil }}
+	if err := e.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"x\nBOARD", "1\r\nEND", "a\x00b"} {
+		if err := e.Send("INFO %s %s", bad, "1"); err == nil || !strings.Contains(err.Error(), "control character") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	if err := e.Send("INFO %s %s", "strength", "5"); err != nil {
+		t.Fatal(err)
+	}
+	e.Close("")
+	data, _ := os.ReadFile(got)
+	if string(data) != "INFO strength 5\n" {
+		t.Errorf("the engine read %q, want only the proper line", data)
+	}
+}
