@@ -365,3 +365,59 @@ type Historian interface {
 	// History returns the moves played from the start, in the game's notation.
 	History() []string
 }
+
+// ColourNamer is implemented by games whose sides are not called black and white in that
+// order: ColourNames names the first mover, then the second (chess: "white", "black").
+type ColourNamer interface {
+	ColourNames() [2]string
+}
+
+// ColourName is c's name in g: ColourNames where g has its own, else c.String().
+func ColourName(g Game, c Color) string {
+	if n, ok := g.(ColourNamer); ok {
+		return n.ColourNames()[c]
+	}
+	return c.String()
+}
+
+// PGNGame is a game as a PGN record holds it: the Seven Tag Roster's values, the moves in
+// the game's notation (the opening's included), the players' statistics of the moves from
+// StatsFrom on (GameRecord.Stats), and how it ended.
+type PGNGame struct {
+	Event, Site, Date, Round string
+	White, Black             string
+	// Result is "1-0", "0-1" or "1/2-1/2".
+	Result string
+	Moves  []string
+	// StatsFrom is the index in Moves of the first move Stats describe (the opening's
+	// length); moves before it are marked as the book's.
+	StatsFrom   int
+	Stats       []MoveStat
+	Termination string
+	TimeControl string
+	// Comment is written after the last move (e.g. a forfeit's reason).
+	Comment string
+}
+
+// PGNWriter is implemented by games recorded as PGN (chess): PGN writes one game; the error
+// names a move that is not legal.
+type PGNWriter interface {
+	PGN(g PGNGame) ([]byte, error)
+}
+
+// BookReader is implemented by games with opening books of their own formats (chess: EPD
+// and PGN): ReadBook reads the file name's data into openings (moves in the game's
+// notation), each cut to plies plies (0 = whole) where the format holds games. Errors name
+// the file and line.
+type BookReader interface {
+	ReadBook(name string, data []byte, plies int) ([][]string, error)
+}
+
+// Pictured is implemented by boards that draw themselves for a viewer (the dashboard):
+// Picture gives the rows from the top, one character a square, '.' for an empty one and
+// the game's own letters for pieces (chess: FEN's KQRBNP for White, kqrbnp for Black); the
+// pieces stand on squares. FEN is the position as its community writes it.
+type Pictured interface {
+	Picture() []string
+	FEN() string
+}
