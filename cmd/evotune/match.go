@@ -362,7 +362,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		return writeJSON(out, matchJSON{Game: g.Name(), A: o.a, B: o.b, Openings: label, Limits: setup.Limits}.with(res))
 	}
 	fmt.Fprintf(out, "match %s: A = %s, B = %s; %d games (%d distinct colour-swapped pairs), openings %s (%d), %s, %.1fs\n",
-		g.Name(), withOptions(o.a, aOpts), withOptions(o.b, bOpts), res.Result.Games(), res.Result.Pairs(), label, len(openings), limitsText(setup, extA != nil || extB != nil), res.Duration.Seconds())
+		g.Name(), withOptions(o.a, aOpts), withOptions(o.b, bOpts), res.Result.Games(), res.Result.Pairs(), label, len(openings), limitsText(setup, extA != nil || extB != nil, extA != nil && extB != nil, o.lim.Depth), res.Duration.Seconds())
 	if res.Warning != "" {
 		fmt.Fprintln(out, "warning: "+res.Warning)
 	}
@@ -757,8 +757,9 @@ func withOptions(name string, opts []wire.Option) string {
 }
 
 // limitsText says what bounds the games' moves: the clock, nodes, depth and width as they
-// apply.
-func limitsText(s tuner.GameSetup, external bool) string {
+// apply (with outside engines on both sides, the search limits are theirs: depth only as
+// go depth, width never).
+func limitsText(s tuner.GameSetup, external, allExternal bool, goDepth int) string {
 	var parts []string
 	if s.TimeControl != nil {
 		parts = append(parts, "tc "+s.TimeControl.String())
@@ -766,11 +767,15 @@ func limitsText(s tuner.GameSetup, external bool) string {
 	if s.Limits.Nodes > 0 {
 		parts = append(parts, fmt.Sprintf("nodes %d", s.Limits.Nodes))
 	}
-	if s.Limits.Depth > 0 && s.Limits.Depth < engine.MaxDepth {
-		parts = append(parts, fmt.Sprintf("depth %d", s.Limits.Depth))
+	depth, width := s.Limits.Depth, s.Limits.Width
+	if allExternal {
+		depth, width = goDepth, 0
 	}
-	if s.Limits.Width > 0 {
-		parts = append(parts, fmt.Sprintf("width %d", s.Limits.Width))
+	if depth > 0 && depth < engine.MaxDepth {
+		parts = append(parts, fmt.Sprintf("depth %d", depth))
+	}
+	if width > 0 {
+		parts = append(parts, fmt.Sprintf("width %d", width))
 	}
 	if len(parts) == 0 && external {
 		return "outside engines' own limits"
