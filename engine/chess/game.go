@@ -218,12 +218,7 @@ func (b *Board) FEN() string { return b.Pos.FEN() }
 func (b *Board) HalfMoveClock() int { return b.Pos.pos.HalfMoveClock() }
 
 // FullMoveNumber is the FEN's full-move number (1 at the start, +1 after each Black move).
-func (b *Board) FullMoveNumber() int {
-	f := strings.Fields(b.Pos.FEN())
-	n := 1
-	fmt.Sscan(f[len(f)-1], &n)
-	return n
-}
+func (b *Board) FullMoveNumber() int { return fullMove(b.Pos) }
 
 // UCIPosition is the UCI position command's argument for the game so far: "startpos" or
 // "fen F", then "moves" and the moves played.

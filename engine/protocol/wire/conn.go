@@ -234,11 +234,10 @@ func (c *Conn) drainTranscript(d time.Duration) {
 }
 
 // until bounds the reads that follow by deadline and ctx (reads then fail with
-// os.ErrDeadlineExceeded); the returned function ends the bound.
+// os.ErrDeadlineExceeded); the returned function stops watching ctx.
 func (c *Conn) until(ctx context.Context, deadline time.Time) func() bool {
 	c.out.SetReadDeadline(deadline)
-	stop := context.AfterFunc(ctx, func() { c.out.SetReadDeadline(time.Now()) })
-	return stop
+	return context.AfterFunc(ctx, func() { c.out.SetReadDeadline(time.Now()) })
 }
 
 // maxLine caps a line read from an engine (bytes); the rest of a longer line is dropped.
