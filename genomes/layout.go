@@ -54,6 +54,22 @@ type Gene struct {
 	Fixed bool `json:"fixed,omitempty"`
 	// Note says why a gene is fixed or what is known of its effect on play.
 	Note string `json:"note,omitempty"`
+	// Option is the outside engine's own name of the parameter when it is not Name (a UCI
+	// option such as "King Safety"): sent verbatim as the protocol's option name.
+	Option string `json:"option,omitempty"`
+	// CEnd and REnd, if set, are this gene's SPSA perturbation and learning rate at the last
+	// step in the gene's own units (an OpenBench/fishtest parameter's c_end and r_end);
+	// 0 = the run's.
+	CEnd float64 `json:"c_end,omitempty"`
+	REnd float64 `json:"r_end,omitempty"`
+}
+
+// OptionName is the name an outside engine knows the gene by: Option, else Name.
+func (g Gene) OptionName() string {
+	if g.Option != "" {
+		return g.Option
+	}
+	return g.Name
 }
 
 // Layout is the gene vector of one game and its mapping to and from engine weights.

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -42,7 +44,10 @@ var geneName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*$`)
 // Genes: name (letters, digits, _ and ., starting with a letter or _; at most 64 bytes;
 // unique), min < max, min ≤ default ≤ max, scale log (needs min > 0) or linear (the
 // default), integer (whole values: bounds and default must be whole), fixed (held at the
-// default unless freed with --free), note.
+// default unless freed with --free), note, option (the engine's own name when it is no fit
+// gene name, e.g. {name: King_Safety, option: King Safety}: printable, at most 128 bytes,
+// unique), c_end and r_end (SPSA's per-gene final perturbation and learning rate, > 0, in
+// the gene's units).
 type LayoutFile struct {
 	Format string     `json:"format" yaml:"format"`
 	Game   string     `json:"game" yaml:"game"`
@@ -62,6 +67,13 @@ type GeneSpec struct {
 	Integer bool   `json:"integer,omitempty" yaml:"integer,omitempty"`
 	Fixed   bool   `json:"fixed,omitempty" yaml:"fixed,omitempty"`
 	Note    string `json:"note,omitempty" yaml:"note,omitempty"`
+	// Option is the engine's own name of the parameter, when it is no fit gene name (UCI
+	// options have blanks and capitals: "King Safety"); setoption and INFO send it verbatim.
+	Option string `json:"option,omitempty" yaml:"option,omitempty"`
+	// CEnd and REnd are the gene's SPSA c_end and r_end in its own units (OpenBench's
+	// per-parameter columns); absent: the run's.
+	CEnd float64 `json:"c_end,omitempty" yaml:"c_end,omitempty"`
+	REnd float64 `json:"r_end,omitempty" yaml:"r_end,omitempty"`
 }
 
 // LayoutFileOf returns a built-in layout as a layout file (what `evotune weights layout
@@ -95,6 +107,16 @@ func (f LayoutFile) YAML() []byte {
 		}
 		if g.Fixed {
 			b.WriteString(", fixed: true")
+		}
+		if g.Option != "" {
+			q, _ := yaml.Marshal(g.Option)
+			fmt.Fprintf(&b, ", option: %s", strings.TrimSpace(string(q)))
+		}
+		if g.CEnd != 0 {
+			fmt.Fprintf(&b, ", c_end: %s", num(g.CEnd))
+		}
+		if g.REnd != 0 {
+			fmt.Fprintf(&b, ", r_end: %s", num(g.REnd))
 		}
 		if g.Note != "" {
 			q, _ := yaml.Marshal(g.Note)
@@ -157,7 +179,7 @@ func ParseLayoutFile(data []byte, name string) (LayoutFile, error) {
 	if len(f.Genes) > MaxLayoutGenes {
 		return fail(keyLine["genes"], "genes: %d, at most %d", len(f.Genes), MaxLayoutGenes)
 	}
-	seen := map[string]int{}
+	seen, seenOption := map[string]int{}, map[string]int{}
 	for i, g := range f.Genes {
 		line := geneLines[i]
 		at := fmt.Sprintf("genes[%d] (%s)", i, g.Name)
@@ -178,10 +200,63 @@ func ParseLayoutFile(data []byte, name string) (LayoutFile, error) {
 			return fail(line, "%s: log scale needs min > 0, got %g", at, g.Min)
 		case g.Integer && (g.Min != math.Trunc(g.Min) || g.Max != math.Trunc(g.Max) || g.Default != math.Trunc(g.Default)):
 			return fail(line, "%s: integer gene with a fractional bound or default", at)
+		case g.Option != "" && !fitOption(g.Option):
+			return fail(line, "%s: option %q: want printable characters (no control characters, no blank at either end), at most %d bytes", at, g.Option, maxOptionName)
+		case g.Option != "" && seenOption[strings.ToLower(g.Option)] > 0:
+			return fail(line, "%s: option %q also on line %d", at, g.Option, seenOption[strings.ToLower(g.Option)])
+		case !finite(g.CEnd, g.REnd) || g.CEnd < 0 || g.REnd < 0:
+			return fail(line, "%s: c_end and r_end must be positive numbers (or absent)", at)
 		}
 		seen[g.Name] = max(line, 1)
+		if g.Option != "" {
+			seenOption[strings.ToLower(g.Option)] = max(line, 1)
+		}
 	}
 	return f, nil
+}
+
+// maxOptionName caps an engine's own option name (bytes).
+const maxOptionName = 128
+
+// fitOption reports whether s can be sent as an option name on one protocol line:
+// printable, no blank at either end.
+func fitOption(s string) bool {
+	if len(s) > maxOptionName || strings.TrimSpace(s) != s || !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// SafeGeneName turns an engine's option name into a gene name: every character that a gene
+// name cannot hold becomes _, and a leading digit gets a _ before it ("King Safety" →
+// "King_Safety", "2ndRank" → "_2ndRank"); cut at 64 bytes.
+func SafeGeneName(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z', r == '_':
+		case r >= '0' && r <= '9', r == '.':
+			if i == 0 {
+				b.WriteByte('_')
+			}
+		default:
+			r = '_'
+		}
+		b.WriteRune(r)
+	}
+	n := b.String()
+	if n == "" {
+		n = "_"
+	}
+	if len(n) > maxGeneName {
+		n = n[:maxGeneName]
+	}
+	return n
 }
 
 func finite(xs ...float64) bool {
@@ -193,11 +268,15 @@ func finite(xs ...float64) bool {
 	return true
 }
 
-// LoadLayoutFile reads and validates a layout file the user named (at most 1 MB).
+// LoadLayoutFile reads and validates a layout file the user named (at most 1 MB): a
+// layout file (YAML or JSON), or an OpenBench parameter list (IsOpenBench, ParseOpenBench).
 func LoadLayoutFile(path string) (LayoutFile, error) {
 	data, err := engine.ReadInputFile(path, "layout", engine.MaxConfigFileSize)
 	if err != nil {
 		return LayoutFile{}, err
+	}
+	if IsOpenBench(data) {
+		return ParseOpenBench(data, path)
 	}
 	return ParseLayoutFile(data, path)
 }
@@ -221,7 +300,7 @@ func (f LayoutFile) Layout() *Layout {
 			s = Log
 		}
 		l.Genes = append(l.Genes, Gene{Name: g.Name, Min: g.Min, Max: g.Max, Default: g.Default, Scale: s,
-			Integer: g.Integer, Fixed: g.Fixed, Note: g.Note})
+			Integer: g.Integer, Fixed: g.Fixed, Note: g.Note, Option: g.Option, CEnd: g.CEnd, REnd: g.REnd})
 	}
 	return l
 }

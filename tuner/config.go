@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -36,6 +37,7 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/protocol"
+	"evotune/engine/protocol/wire"
 	"evotune/genomes"
 )
 
@@ -143,6 +145,16 @@ type Config struct {
 	// Gomocup's "INFO NAME VALUE" after START, for gomoku engines that read their
 	// parameters as INFO keys (UCI's setoption will use the same path).
 	GomocupInfo bool `json:"gomocup_info" yaml:"gomocup_info"`
+	// EngineOptions are fixed options of the outside engine, "NAME=VALUE" each (UCI's
+	// setoption, Gomocup's INFO), sent to every seat before the genes' values: Hash=16,
+	// Threads=1. A name is sent verbatim; neither holds a control character.
+	EngineOptions []string `json:"engine_options,omitempty" yaml:"engine_options"`
+	// Nodes bounds each search of a UCI outside engine (go nodes N; 0 = none): play that
+	// does not depend on the machine's load. TC is a chess clock for its games ("10+0.1",
+	// "40/60+0.6", engine.ParseTimeControl; "" = none): every game is timed as fastchess
+	// times it, both sides told their clocks (go wtime btime winc binc).
+	Nodes int64  `json:"nodes,omitempty" yaml:"nodes"`
+	TC    string `json:"tc,omitempty" yaml:"tc"`
 	// EngineMoveTime bounds each move of the outside engine, seconds (0 =
 	// DefaultEngineMoveTime); StartupTime is its start-up allowance apart from the move
 	// clock (0 = DefaultStartupTime).
@@ -178,6 +190,49 @@ type Config struct {
 	// weights (VerifyGames games, no SPRT) every VerifyEvery generations and stores it with
 	// the generation: verified Elo against wall time.
 	VerifyEvery int `json:"verify_every" yaml:"verify_every"`
+}
+
+// MaxNodes bounds Config.Nodes.
+const MaxNodes = 1_000_000_000_000
+
+// checkEngineLimits checks EngineOptions, Nodes and TC for an outside engine speaking
+// protocol p: nodes and a clock are UCI's go; options need a protocol that carries them.
+func (c *Config) checkEngineLimits(p string) error {
+	if c.Nodes < 0 || c.Nodes > MaxNodes {
+		return fmt.Errorf("nodes: %d, want 0 (none) to %d", c.Nodes, int64(MaxNodes))
+	}
+	if (c.Nodes != 0 || c.TC != "") && p != protocol.UCI {
+		return fmt.Errorf("nodes, tc: the engine speaks %s; node limits and chess clocks are UCI's (go nodes, go wtime …)", p)
+	}
+	if c.TC != "" {
+		if _, err := engine.ParseTimeControl(c.TC); err != nil {
+			return fmt.Errorf("tc: %w", err)
+		}
+	}
+	if _, err := c.FixedEngineOptions(); err != nil {
+		return err
+	}
+	if e, err := genomes.Lookup(c.Game); err == nil && len(c.EngineOptions) > 0 && !slices.Contains(protocol.OptionsProtocols(e.Game), p) {
+		return fmt.Errorf("engine_options: the engine speaks %s, which carries no options", p)
+	}
+	return nil
+}
+
+// FixedEngineOptions parses EngineOptions ("NAME=VALUE" each); the error names the entry.
+func (c Config) FixedEngineOptions() ([]wire.Option, error) {
+	var out []wire.Option
+	for i, s := range c.EngineOptions {
+		name, value, ok := strings.Cut(s, "=")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("engine_options[%d]: %q, want NAME=VALUE (e.g. Hash=16)", i, s)
+		}
+		if err := wire.CheckLine(name, value); err != nil {
+			return nil, fmt.Errorf("engine_options[%d]: %w", i, err)
+		}
+		out = append(out, wire.Option{Name: name, Value: value})
+	}
+	return out, nil
 }
 
 // Budget returns the parsed TimeBudget (0 = none).
@@ -413,6 +468,9 @@ func (c *Config) Validate() error {
 		if (c.BotzoneKeepRunning || c.BotzoneJSON) && spec.ProtocolFor(e.Game) != protocol.Botzone {
 			return fmt.Errorf("botzone_keep_running, botzone_json: the engine speaks %s, not Botzone", spec.ProtocolFor(e.Game))
 		}
+		if err := c.checkEngineLimits(spec.ProtocolFor(e.Game)); err != nil {
+			return err
+		}
 		for _, v := range []struct {
 			name string
 			x    float64
@@ -424,8 +482,8 @@ func (c *Config) Validate() error {
 		layout = c.Layout.Layout()
 	case c.Engine != "":
 		return errors.New("engine: needs a layout file describing its parameters (--layout FILE)")
-	case c.EngineProtocol != "" || c.BotzoneKeepRunning || c.BotzoneJSON:
-		return errors.New("engine_protocol, botzone_keep_running, botzone_json: settings of the outside engine under tuning, and there is none (--layout FILE --engine 'cmd:PROG ARGS')")
+	case c.EngineProtocol != "" || c.BotzoneKeepRunning || c.BotzoneJSON || len(c.EngineOptions) > 0 || c.Nodes != 0 || c.TC != "":
+		return errors.New("engine_protocol, botzone_keep_running, botzone_json, engine_options, nodes, tc: settings of the outside engine under tuning, and there is none (--layout FILE --engine 'cmd:PROG ARGS')")
 	}
 	if !c.verifyOpeningsFile() {
 		if len(c.VerifyOpeningList) > 0 {

@@ -214,10 +214,16 @@ func closeSlots(players *[2]slot) {
 }
 
 // external returns the slot's engine process for spec, reused (protocol.External.Reuse)
-// when the last game's spec was the same and the process did not fail, else a new one.
+// when the last game's spec was the same and the process did not fail, or given spec's
+// options when only they differ and the engine takes new values while running
+// (protocol.External.Retune: a new candidate under tuning), else a new one.
 func external(spec protocol.ExternalSpec, g engine.Game, sl *slot) *protocol.External {
 	key := spec.Key()
 	if sl.ext != nil && sl.extKey == key && sl.ext.Reuse() {
+		return sl.ext
+	}
+	if sl.ext != nil && sl.ext.Reuse() && sl.ext.Retune(spec) {
+		sl.extKey = key
 		return sl.ext
 	}
 	if sl.ext != nil {

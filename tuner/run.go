@@ -80,9 +80,13 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 		baseline = "the layout's defaults"
 	}
 	plan.Config = cfg
+	setup := GameSetup{Game: g, Board: cfg.Board, Limits: plan.Limits, MaxPlies: plan.MaxPlies, Forfeit: forfeit}
+	if outside != nil {
+		setup.TimeControl = outside.TimeControl()
+	}
 	return &Tuner{plan: plan, rep: report{summary: Summary{Baseline: baseline, Method: cfg.Method}}, cfg: cfg, outside: outside, store: store, progress: progress, version: version,
 		hall:  hallOfFame{tested: map[string]bool{}},
-		setup: GameSetup{Game: g, Board: cfg.Board, Limits: plan.Limits, MaxPlies: plan.MaxPlies, Forfeit: forfeit}}, nil
+		setup: setup}, nil
 }
 
 // Config returns the run's configuration with defaults filled in.

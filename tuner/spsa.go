@@ -129,6 +129,39 @@ func (t *Tuner) spsaGains(k int) (ck, rk float64) {
 	return ck, ak / (ck * ck)
 }
 
+// spsaGeneGains returns step k's c_k and R_k of every gene: the run's (spsaGains), or,
+// for a gene with its own c_end and r_end (a layout's per-parameter values, OpenBench's
+// columns, in the gene's own units), the same schedule reaching those: c_end/unit in SPSA
+// units (for a log gene c_end/default, the relative step), R_k scaled by r_end/the run's
+// r_end. Fishtest gives every parameter its own c and a this way.
+func (t *Tuner) spsaGeneGains(k int) (ck, rk []float64) {
+	p := t.cfg.SPSAParams()
+	c, r := t.spsaGains(k)
+	genes := t.plan.Layout.Genes
+	ck, rk = make([]float64, len(genes)), make([]float64, len(genes))
+	for i, g := range genes {
+		ck[i], rk[i] = c, r
+		if g.CEnd > 0 {
+			ck[i] = c * geneCEnd(g, p) / p.CEnd
+		}
+		if g.REnd > 0 {
+			rk[i] = r * g.REnd / p.REnd
+		}
+	}
+	return ck, rk
+}
+
+// geneCEnd is gene g's c_end in SPSA units: its own (CEnd, in the gene's units) or p's.
+func geneCEnd(g genomes.Gene, p SPSAConfig) float64 {
+	switch {
+	case g.CEnd <= 0:
+		return p.CEnd
+	case g.Scale == genomes.Log && g.Min > 0:
+		return g.CEnd / g.Default
+	}
+	return g.CEnd / spsaUnit(g)
+}
+
 // spsaUnit is the size of one SPSA unit of linear gene g.
 func spsaUnit(g genomes.Gene) float64 { return (g.Max - g.Min) / 5 }
 
@@ -198,10 +231,10 @@ func (t *Tuner) spsaDelta(k int) []float64 {
 
 // spsaStep applies step k's update to θ (in place): θ += R_k·c_k·result·Δ, clamped.
 func (t *Tuner) spsaStep(u []float64, k, result int) {
-	ck, rk := t.spsaGains(k)
+	ck, rk := t.spsaGeneGains(k)
 	d := t.spsaDelta(k)
 	for i := range u {
-		u[i] += rk * ck * float64(result) * d[i]
+		u[i] += rk[i] * ck[i] * float64(result) * d[i]
 	}
 	t.clampTheta(u)
 }
@@ -255,8 +288,9 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 	// θ0 ± c_end·Δ_0: games like the first step's (a genome never plays itself).
 	plus, minus := t.toTheta(t.plan.Layout.Defaults()), t.toTheta(t.plan.Layout.Defaults())
 	for i, d := range t.spsaDelta(0) {
-		plus[i] += p.CEnd * d
-		minus[i] -= p.CEnd * d
+		c := geneCEnd(t.plan.Layout.Genes[i], p)
+		plus[i] += c * d
+		minus[i] -= c * d
 	}
 	x, xm := t.fromTheta(plus), t.fromTheta(minus)
 	w, ext, err := t.side(xm)
@@ -328,12 +362,12 @@ func (t *Tuner) runSPSA(ctx context.Context, runID int64, from int, u []float64)
 func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 	t.g.genStart = time.Now()
 	t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.distinctGames = nil, nil, 0, 0
-	ck, _ := t.spsaGains(k)
+	ck, _ := t.spsaGeneGains(k)
 	d := t.spsaDelta(k)
 	plus, minus := append([]float64(nil), u...), append([]float64(nil), u...)
 	for i := range u {
-		plus[i] += ck * d[i]
-		minus[i] -= ck * d[i]
+		plus[i] += ck[i] * d[i]
+		minus[i] -= ck[i] * d[i]
 	}
 	parent := t.thetaID(k)
 	gp := &genomes.Genome{Layout: t.plan.Layout, X: t.fromTheta(plus), ID: genomes.IndividualID(t.saving.runID, k, 1), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}

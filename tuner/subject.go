@@ -11,6 +11,7 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/protocol"
+	"evotune/engine/protocol/uci"
 	"evotune/engine/protocol/wire"
 	"evotune/genomes"
 )
@@ -59,6 +60,10 @@ type Outside struct {
 	// proto, bzKeep and bzJSON are Config.EngineProtocol, BotzoneKeepRunning, BotzoneJSON.
 	proto          string
 	bzKeep, bzJSON bool
+	// fixed are Config.EngineOptions; nodes and tc Config.Nodes and TC (nil: none).
+	fixed []wire.Option
+	nodes int64
+	tc    *engine.TimeControl
 }
 
 // NewOutside checks cfg's outside engine (Config.Engine over Config.Layout) and returns
@@ -75,6 +80,24 @@ func NewOutside(cfg Config, layout *genomes.Layout) (*Outside, error) {
 		proto: cfg.EngineProtocol, bzKeep: cfg.BotzoneKeepRunning, bzJSON: cfg.BotzoneJSON}
 	if o.format == "" {
 		o.format = FormatJSON
+	}
+	e, err := genomes.Lookup(cfg.Game)
+	if err != nil {
+		return nil, fmt.Errorf("game: %w", err)
+	}
+	proto := (protocol.ExternalSpec{Protocol: cfg.EngineProtocol}).ProtocolFor(e.Game)
+	// A UCI engine reads its parameters as options: setoption is how values reach it.
+	o.info = o.info || proto == protocol.UCI
+	if o.fixed, err = cfg.FixedEngineOptions(); err != nil {
+		return nil, err
+	}
+	o.nodes = cfg.Nodes
+	if cfg.TC != "" {
+		tc, err := engine.ParseTimeControl(cfg.TC)
+		if err != nil {
+			return nil, fmt.Errorf("tc: %w", err)
+		}
+		o.tc = &tc
 	}
 	names := 0
 	for _, a := range argv[1:] {
@@ -100,10 +123,14 @@ func NewOutside(cfg Config, layout *genomes.Layout) (*Outside, error) {
 	default:
 		return nil, fmt.Errorf("weights_format: %q, want json, evotune or ini", o.format)
 	}
+	if o.info && !slices.Contains(protocol.OptionsProtocols(e.Game), proto) {
+		return nil, fmt.Errorf("gomocup_info: the engine speaks %s, which has no INFO lines (Gomocup's, gomoku)", proto)
+	}
 	if o.info {
-		e, _ := genomes.Lookup(cfg.Game)
-		if p := (protocol.ExternalSpec{Protocol: cfg.EngineProtocol}).ProtocolFor(e.Game); !slices.Contains(protocol.OptionsProtocols(e.Game), p) {
-			return nil, fmt.Errorf("gomocup_info: the engine speaks %s, which has no INFO lines (Gomocup's, gomoku)", p)
+		for _, g := range layout.Genes {
+			if err := wire.CheckLine(g.OptionName(), "0"); err != nil {
+				return nil, fmt.Errorf("layout: gene %s: %w", g.Name, err)
+			}
 		}
 	}
 	if !o.file && names == 0 && !o.info {
@@ -125,6 +152,110 @@ func seconds(s, def float64) time.Duration {
 	}
 	return time.Duration(s * float64(time.Second))
 }
+
+// CheckDeclared checks the run's options against the options the engine declares (its UCI
+// handshake, protocol.DeclaredOptions; nil for a protocol whose engines declare none,
+// which passes): every gene must be a spin option the engine declares, integer, within the
+// engine's min…max; every fixed option declared and its value one the engine takes. The
+// error names the gene or option and the reason.
+func (o *Outside) CheckDeclared(declared []uci.Option) error {
+	if declared == nil || !o.info {
+		return nil
+	}
+	if err := uci.CheckOptions(declared, o.fixed); err != nil {
+		return fmt.Errorf("engine_options: %w", err)
+	}
+	find := func(name string) *uci.Option {
+		for i := range declared {
+			if strings.EqualFold(declared[i].Name, name) {
+				return &declared[i]
+			}
+		}
+		return nil
+	}
+	for _, g := range o.layout.Genes {
+		d := find(g.OptionName())
+		switch {
+		case d == nil:
+			var names []string
+			for _, x := range declared {
+				if x.Type == "spin" {
+					names = append(names, x.Name)
+				}
+			}
+			return fmt.Errorf("layout: gene %s: the engine declares no option %q (its spin options: %s)", g.Name, g.OptionName(), strings.Join(names, ", "))
+		case d.Type != "spin":
+			return fmt.Errorf("layout: gene %s: option %q is a %s option; only spin options (whole numbers with min and max) can be genes", g.Name, d.Name, d.Type)
+		case !g.Integer:
+			return fmt.Errorf("layout: gene %s: option %q is a spin (whole numbers): make the gene integer: true", g.Name, d.Name)
+		case d.Min != nil && g.Min < float64(*d.Min), d.Max != nil && g.Max > float64(*d.Max):
+			return fmt.Errorf("layout: gene %s: bounds [%g, %g] outside the engine's %q min %s max %s", g.Name, g.Min, g.Max, d.Name, optBound(d.Min), optBound(d.Max))
+		}
+	}
+	return nil
+}
+
+func optBound(p *int64) string {
+	if p == nil {
+		return "(none)"
+	}
+	return strconv.FormatInt(*p, 10)
+}
+
+// Export formats of an outside engine's values besides its weights format (ValuesIn).
+const (
+	// ExportOpenBench is the OpenBench/fishtest SPSA parameter list (genomes.ParseOpenBench):
+	// the values as VALUE, the layout's bounds, each gene's c_end and r_end (its own, or the
+	// run's SPSA c_end in the gene's units and r_end) — the input of the next tuning run.
+	ExportOpenBench = "openbench"
+	// ExportSetoption is one UCI "setoption name N value V" line per fixed option and gene,
+	// for an engine's start-up script or a GUI.
+	ExportSetoption = "setoption"
+)
+
+// ValuesIn returns the values of x in format: "" (the run's weights format, ValuesFile),
+// ExportOpenBench or ExportSetoption, with sp the run's SPSA parameters; the error names
+// an unknown format or one the engine cannot take (setoption lines for an engine that
+// gets no options).
+func (o *Outside) ValuesIn(format string, x []float64, sp SPSAConfig, prov *engine.Provenance) ([]byte, error) {
+	switch format {
+	case "":
+		data, _, err := o.ValuesFile(x, prov)
+		return data, err
+	case ExportOpenBench:
+		var ps []genomes.OpenBenchParam
+		for i, g := range o.layout.Genes {
+			c, r := g.CEnd, g.REnd
+			if c <= 0 {
+				c = geneCEnd(g, sp) * spsaUnit(g)
+				if g.Scale == genomes.Log && g.Min > 0 {
+					c = geneCEnd(g, sp) * g.Default
+				}
+			}
+			if r <= 0 {
+				r = sp.REnd
+			}
+			ps = append(ps, genomes.OpenBenchParam{Name: g.OptionName(), Float: !g.Integer, Value: x[i], Min: g.Min, Max: g.Max, CEnd: c, REnd: r})
+		}
+		return genomes.FormatOpenBench(ps), nil
+	case ExportSetoption:
+		if !o.info {
+			return nil, fmt.Errorf("--format setoption: the engine reads its values from %s, not from options", strings.Join(o.argv, " "))
+		}
+		var b strings.Builder
+		for _, f := range o.fixed {
+			fmt.Fprintf(&b, "setoption name %s value %s\n", f.Name, f.Value)
+		}
+		for i, g := range o.layout.Genes {
+			fmt.Fprintf(&b, "setoption name %s value %s\n", g.OptionName(), formatValue(g, x[i]))
+		}
+		return []byte(b.String()), nil
+	}
+	return nil, fmt.Errorf("--format %q: want %s or %s (or none: the run's weights format)", format, ExportOpenBench, ExportSetoption)
+}
+
+// TimeControl is the games' chess clock (Config.TC), nil for none.
+func (o *Outside) TimeControl() *engine.TimeControl { return o.tc }
 
 // Program is the engine's program (argv[0]), what --allow-engine must name.
 func (o *Outside) Program() string { return o.argv[0] }
@@ -182,7 +313,8 @@ func (o *Outside) Spec(x []float64) (*protocol.ExternalSpec, error) {
 	// Argv stays the user's command line; the values of its {NAME}s travel apart and are put
 	// in by the process that starts the engine (as {weights}, the file's path).
 	spec := &protocol.ExternalSpec{Argv: append([]string(nil), o.argv...), MoveTime: o.moveTime, StartupTime: o.startup,
-		Protocol: o.proto, BotzoneKeepRunning: o.bzKeep, BotzoneJSON: o.bzJSON}
+		Protocol: o.proto, BotzoneKeepRunning: o.bzKeep, BotzoneJSON: o.bzJSON, Nodes: o.nodes, TimeControl: o.tc}
+	spec.Options = append(spec.Options, o.fixed...)
 	for _, a := range o.argv[1:] {
 		for _, m := range placeholder.FindAllStringSubmatch(a, -1) {
 			if i, ok := idx[m[1]]; ok {
@@ -202,7 +334,7 @@ func (o *Outside) Spec(x []float64) (*protocol.ExternalSpec, error) {
 	}
 	if o.info {
 		for i, g := range o.layout.Genes {
-			spec.Options = append(spec.Options, wire.Option{Name: g.Name, Value: formatValue(g, x[i])})
+			spec.Options = append(spec.Options, wire.Option{Name: g.OptionName(), Value: formatValue(g, x[i])})
 		}
 	}
 	return spec, nil

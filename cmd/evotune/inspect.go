@@ -464,6 +464,7 @@ type exportOpts struct {
 	dbPath     string
 	individual string
 	out        string
+	format     string
 }
 
 func newExportCmd() *cobra.Command {
@@ -473,6 +474,7 @@ func newExportCmd() *cobra.Command {
 		Short: "Write the best (or a named) individual's weights as a weights file with provenance",
 		Args:  cobra.ExactArgs(1),
 		Example: "  evotune export 1 --out best.json\n  evotune export 1 --individual 1-g3-02 --out g3.json\n" +
+			"  evotune export 2 --format openbench --out tune.txt\n  evotune export 2 --format setoption --out best.uci\n" +
 			"  evotune play --game connect6 --black best.json --white default",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExport(cmd.Context(), o, args[0], cmd.OutOrStdout())
@@ -481,6 +483,7 @@ func newExportCmd() *cobra.Command {
 	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	c.Flags().StringVar(&o.individual, "individual", "", "export this individual instead of the run's best")
 	c.Flags().StringVar(&o.out, "out", "", "weights file to write (atomically); - for standard output")
+	c.Flags().StringVar(&o.format, "format", "", "an outside engine's run: openbench (OpenBench/fishtest SPSA lines: NAME, int, VALUE, MIN, MAX, C_END, R_END) or setoption (UCI setoption lines); default: the run's weights format")
 	return c
 }
 
@@ -497,7 +500,7 @@ func runExport(ctx context.Context, o exportOpts, arg string, out io.Writer) err
 		return err
 	}
 	defer d.Close()
-	ex, err := runstore.Export(ctx, d, run, o.individual, "evotune "+version)
+	ex, err := runstore.Export(ctx, d, run, o.individual, "evotune "+version, o.format)
 	if err != nil {
 		return err
 	}

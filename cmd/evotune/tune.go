@@ -100,7 +100,10 @@ func newTuneCmd() *cobra.Command {
 	f.StringVar(&o.layoutFile, "layout", "", "tune an outside engine: its layout file (evotune.layout/v1: game, genes with bounds; template: 'evotune weights layout --game G --format yaml'); needs --engine")
 	f.StringVar(&o.cfg.Engine, "engine", "", "the outside engine under tuning, 'cmd:PROG ARGS': {weights} in ARGS becomes a file of the candidate's values, {NAME} one gene's value")
 	f.StringVar(&o.cfg.WeightsFormat, "weights-format", "json", "format of the {weights} file: json (flat {\"name\": value}), evotune (the built-in engines' weights file) or ini (name=value)")
-	f.BoolVar(&o.cfg.GomocupInfo, "gomocup-info", false, "gomoku: send every gene as 'INFO NAME VALUE' after START")
+	f.BoolVar(&o.cfg.GomocupInfo, "gomocup-info", false, "gomoku: send every gene as 'INFO NAME VALUE' after START (UCI engines always get setoption)")
+	f.StringArrayVar(&o.cfg.EngineOptions, "engine-option", nil, "a fixed option of the outside engine for every seat, NAME=VALUE (UCI setoption, Gomocup INFO; repeatable): --engine-option Hash=16 --engine-option Threads=1")
+	f.Int64Var(&o.cfg.Nodes, "nodes", 0, "UCI outside engine: nodes per search (go nodes N; 0 = none): play independent of the machine's load")
+	f.StringVar(&o.cfg.TC, "tc", "", "UCI outside engine: a chess clock for every game, e.g. 10+0.1 or 40/60+0.6 (seconds + increment)")
 	f.StringVar(&o.cfg.EngineProtocol, "engine-protocol", "", "the outside engine's protocol: gomocup, sau or botzone (default: the game's; connect6 engines are tuned over botzone, Botzone's ConnectSix, which takes openings)")
 	f.BoolVar(&o.cfg.BotzoneKeepRunning, "botzone-keep-running", false, "Botzone outside engine: keep its process between turns (Botzone's keep-running mode) instead of one process per move")
 	f.BoolVar(&o.cfg.BotzoneJSON, "botzone-json", false, "Botzone outside engine: speak Botzone's JSON interaction instead of the simple one")
@@ -234,6 +237,9 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	set("botzone-json", &base.BotzoneJSON, &c.BotzoneJSON)
 	set("startup-time", &base.StartupTime, &c.StartupTime)
 	set("gomocup-info", &base.GomocupInfo, &c.GomocupInfo)
+	set("engine-option", &base.EngineOptions, &c.EngineOptions)
+	set("nodes", &base.Nodes, &c.Nodes)
+	set("tc", &base.TC, &c.TC)
 	if o.layoutFile != "" {
 		lf, err := genomes.LoadLayoutFile(o.layoutFile)
 		if err != nil {
@@ -443,6 +449,13 @@ func probeSubject(ctx context.Context, errOut io.Writer, cfg tuner.Config) error
 		return err
 	}
 	fmt.Fprintf(errOut, "checking the engine under tuning %s with the layout's defaults: start-up and one move (at most %v)\n", spec.Name(), spec.MoveTime+spec.StartupTime)
+	declared, err := protocol.DeclaredOptions(ctx, *spec, g)
+	if err != nil {
+		return fmt.Errorf("--engine: %w", err)
+	}
+	if err := out.CheckDeclared(declared); err != nil {
+		return fmt.Errorf("--engine %s: %w", spec.Name(), err)
+	}
 	if err := protocol.Probe(ctx, *spec, g, cfg.Board); err != nil {
 		return fmt.Errorf("--engine: %w", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"evotune/engine"
+	"evotune/engine/protocol/uci"
 	"evotune/engine/protocol/wire"
 )
 
@@ -140,6 +141,9 @@ func Probe(ctx context.Context, spec ExternalSpec, g engine.Game, board int) err
 	}
 	e := NewExternal(spec, g)
 	defer e.Close()
+	if tc := spec.TimeControl; tc != nil {
+		e.SetClocks(*tc, tc.NewClock(), tc.NewClock())
+	}
 	m, _, err := e.Move(ctx, b)
 	if err != nil {
 		if t := strings.TrimSpace(e.Transcript()); t != "" {
@@ -341,6 +345,42 @@ func (e *External) Reuse() bool {
 	return true
 }
 
+// ProcessKey identifies what a process of the spec is, its options aside: two specs with
+// one ProcessKey start the same program, which Retune may give the other's options.
+func (s ExternalSpec) ProcessKey() string {
+	s.Options = nil
+	return s.Key()
+}
+
+// Retune gives the engine, ready for its next game (Reuse reported true), the options of
+// spec, whose ProcessKey must be this engine's: the running process gets them before the
+// next game (UCI setoption, Gomocup INFO) when its protocol takes new values so
+// (wire.Retuner), as fastchess and c-gomoku-cli keep an engine whose settings change. It
+// reports false when it cannot (another program, a protocol or engine that reads values
+// only at start-up, no running process yet is fine: the handshake sends them); the caller
+// then starts a new process.
+func (e *External) Retune(spec ExternalSpec) bool {
+	if spec.ProcessKey() != e.spec.ProcessKey() || e.broken {
+		return false
+	}
+	if _, err := e.dialect(); err != nil {
+		return false
+	}
+	if e.conn.Running() {
+		r, ok := e.client.(Retuner)
+		if !ok || !r.Retunes(&e.conn, spec.Options) {
+			return false
+		}
+		e.conn.OptionsChanged = true
+	}
+	e.spec.Options = spec.Options
+	e.conn.Options = spec.Options
+	return true
+}
+
+// Retuner is wire.Retuner.
+type Retuner = wire.Retuner
+
 // SwapAnswer implements swap.Chooser over the protocol's swap question (Gomocup's
 // SWAP2BOARD; gomoku only): the engine swaps or lays its stones on b. The error names the
 // engine.
@@ -358,6 +398,34 @@ func (e *External) SwapAnswer(ctx context.Context, b engine.Board) (bool, []stri
 		return false, nil, fmt.Errorf("%s: %w", e.spec.Name(), err)
 	}
 	return swap, stones, nil
+}
+
+// DeclaredOptions starts the spec's engine, runs its handshake and returns the options it
+// declares (UCI's "option name … type …" lines, parsed), then ends it: what `weights layout
+// --engine` writes a layout from, and what a run's genes are checked against. A protocol
+// whose engines declare nothing returns none. The error names the engine and what failed,
+// with its output.
+func DeclaredOptions(ctx context.Context, spec ExternalSpec, g engine.Game) ([]uci.Option, error) {
+	if err := CheckProgram(spec.Argv); err != nil {
+		return nil, err
+	}
+	spec.Options = nil
+	e := NewExternal(spec, g)
+	defer e.Close()
+	if _, err := e.dialect(); err != nil {
+		return nil, err
+	}
+	h, ok := e.client.(wire.Handshaker)
+	if !ok {
+		return nil, nil
+	}
+	if err := h.Handshake(ctx, &e.conn); err != nil {
+		if t := strings.TrimSpace(e.Transcript()); t != "" {
+			err = fmt.Errorf("%w; its output: %s", err, strings.ReplaceAll(t, "\n", " | "))
+		}
+		return nil, fmt.Errorf("%s: start-up check: %w", spec.Name(), err)
+	}
+	return uci.Declared(e.conn.Declared), nil
 }
 
 // CheckOptions starts the spec's engine, runs its handshake and checks the spec's Options

@@ -213,7 +213,9 @@ type Exported struct {
 // individual, its last generation's games and fitness, and the verification's Elo when
 // this individual is the verified champion. The error names a run with no finished
 // generation, an individual of another run, or a stored row that does not decode.
-func Export(ctx context.Context, d *db.DB, run db.Run, id, program string) (Exported, error) {
+// format "" writes that file; an outside engine's run may ask for tuner.ExportOpenBench or
+// tuner.ExportSetoption instead (Outside.ValuesIn).
+func Export(ctx context.Context, d *db.DB, run db.Run, id, program, format string) (Exported, error) {
 	if id == "" {
 		if run.BestIndividual == "" {
 			return Exported{}, fmt.Errorf("run %d has no finished generation yet", run.ID)
@@ -237,6 +239,9 @@ func Export(ctx context.Context, d *db.DB, run db.Run, id, program string) (Expo
 	if err != nil {
 		return Exported{}, fmt.Errorf("run %d: %w", run.ID, err)
 	}
+	if format != "" && cfg.Engine == "" {
+		return Exported{}, fmt.Errorf("--format %s: run %d tuned the built-in %s engine, whose values are a weights file (leave --format out)", format, run.ID, run.Game)
+	}
 	if cfg.Engine != "" {
 		x, err := plan.Layout.FromNamed(v.Genes)
 		if err != nil {
@@ -246,8 +251,10 @@ func Export(ctx context.Context, d *db.DB, run db.Run, id, program string) (Expo
 		if err != nil {
 			return Exported{}, err
 		}
-		data, _, err := o.ValuesFile(x, &engine.Provenance{Program: program, Run: run.ID, Individual: id})
-		format := cfg.WeightsFormat
+		data, err := o.ValuesIn(format, x, cfg.SPSAParams(), &engine.Provenance{Program: program, Run: run.ID, Individual: id})
+		if format == "" {
+			format = cfg.WeightsFormat
+		}
 		if format == "" {
 			format = tuner.FormatJSON
 		}

@@ -71,7 +71,7 @@ func TestRunRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := Export(ctx, d, run, "", "evotune test")
+	ex, err := Export(ctx, d, run, "", "evotune test", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestRunRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(w, want) {
 		t.Errorf("exported weights %+v, want the champion's %+v", w, want)
 	}
-	if _, err := Export(ctx, d, run, "9-g0-00", "evotune test"); err == nil || !strings.Contains(err.Error(), "belongs to run 9") {
+	if _, err := Export(ctx, d, run, "9-g0-00", "evotune test", ""); err == nil || !strings.Contains(err.Error(), "belongs to run 9") {
 		t.Errorf("an individual of another run: error %v", err)
 	}
 }

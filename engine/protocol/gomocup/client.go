@@ -39,6 +39,14 @@ type Client struct{ wire.Stateless }
 func (Client) Move(ctx context.Context, c *wire.Conn, b engine.Board, hist []string, deadline time.Time, budget time.Duration) (string, error) {
 	n := b.Size()
 	if c.Running() && c.NewGame {
+		if c.OptionsChanged { // a new candidate's values, kept by the engine across RESTART
+			for _, o := range c.Options {
+				if err := c.Send("INFO %s %s", o.Name, o.Value); err != nil {
+					return "", err
+				}
+			}
+			c.OptionsChanged = false
+		}
 		if err := restart(ctx, c); err != nil {
 			return "", err
 		}
@@ -122,6 +130,7 @@ func start(ctx context.Context, c *wire.Conn, n int) error {
 			return err
 		}
 	}
+	c.OptionsChanged = false
 	rule := c.Game.(Game).GomocupRule()
 	c.Send("INFO timeout_turn %d", c.MoveTime.Milliseconds())
 	c.Send("INFO timeout_match %d", c.GameTime.Milliseconds())
@@ -136,6 +145,10 @@ func okOrError(l string) bool {
 	u := strings.ToUpper(l)
 	return u == "OK" || strings.HasPrefix(u, "ERROR")
 }
+
+// Retunes implements wire.Retuner: Gomocup's INFO may come at any time and the engine
+// keeps its values across RESTART, so a running engine takes a new candidate's values.
+func (Client) Retunes(*wire.Conn, []wire.Option) bool { return true }
 
 // restart starts a new game in the running engine (Gomocup RESTART, answered OK, as
 // c-gomoku-cli reuses engines between games): the engine keeps its settings and INFO

@@ -199,6 +199,12 @@ func handshake(ctx context.Context, c *wire.Conn) error {
 	}); err != nil {
 		return wire.StartupError("uci", err)
 	}
+	c.OptionsChanged = false
+	return sendOptions(c)
+}
+
+// sendOptions sends c.Options, one "setoption name N value V" each.
+func sendOptions(c *wire.Conn) error {
 	for _, o := range c.Options {
 		if err := wire.CheckLine(o.Name, o.Value); err != nil {
 			return err
@@ -208,6 +214,13 @@ func handshake(ctx context.Context, c *wire.Conn) error {
 		}
 	}
 	return nil
+}
+
+// Retunes implements wire.Retuner: a running engine takes new values of options it
+// declared (setoption before the next ucinewgame); an option it did not declare may be
+// read only at start-up, so it needs a new process.
+func (Client) Retunes(c *wire.Conn, values []wire.Option) bool {
+	return CheckOptions(Declared(c.Declared), values) == nil
 }
 
 // ready sends "isready" and waits for "readyok" within the start-up allowance.
@@ -235,6 +248,12 @@ func (Client) Move(ctx context.Context, c *wire.Conn, b engine.Board, _ []string
 		c.NewGame = true
 	}
 	if c.NewGame {
+		if c.OptionsChanged {
+			if err := sendOptions(c); err != nil {
+				return "", err
+			}
+			c.OptionsChanged = false
+		}
 		if err := c.Send("ucinewgame"); err != nil {
 			return "", err
 		}

@@ -39,6 +39,9 @@ type Conn struct {
 	MoveTime, GameTime, Overhead, Startup time.Duration
 	// Options are values the protocol sends its own way (Gomocup's INFO).
 	Options []Option
+	// OptionsChanged is set when Options changed since the running engine got them (a new
+	// candidate on a kept process): the client sends them again before the next game.
+	OptionsChanged bool
 	// LogFile, if set, receives the full transcript (ExternalSpec.LogFile).
 	LogFile string
 	// Ignore, if set, is a line the engine prints between answers that is neither an answer

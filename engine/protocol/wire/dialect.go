@@ -84,3 +84,13 @@ type Handshaker interface {
 	Handshake(ctx context.Context, c *Conn) error
 	CheckDeclared(declared []string, values []Option) error
 }
+
+// Retuner is a Client whose running engine can take new option values between games
+// (UCI's setoption before ucinewgame, Gomocup's INFO before RESTART), so that a new
+// candidate under tuning costs no new process. Retunes reports whether the engine on c
+// takes values so (UCI: only options it declared); the client then sends c.Options before
+// the next game when c.OptionsChanged is set.
+type Retuner interface {
+	Client
+	Retunes(c *Conn, values []Option) bool
+}
