@@ -64,6 +64,17 @@ type Gene struct {
 	REnd float64 `json:"r_end,omitempty"`
 }
 
+// SpinBounds returns each gene's bounds as whole numbers (min rounded up, max down), by
+// gene name: what evotune's own engine declares as its UCI spin options' min and max
+// (wire.Config.OptionBounds).
+func (l *Layout) SpinBounds() map[string][2]int64 {
+	m := make(map[string][2]int64, len(l.Genes))
+	for _, g := range l.Genes {
+		m[g.Name] = [2]int64{int64(math.Ceil(g.Min)), int64(math.Floor(g.Max))}
+	}
+	return m
+}
+
 // OptionName is the name an outside engine knows the gene by: Option, else Name.
 func (g Gene) OptionName() string {
 	if g.Option != "" {

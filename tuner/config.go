@@ -155,6 +155,9 @@ type Config struct {
 	// times it, both sides told their clocks (go wtime btime winc binc).
 	Nodes int64  `json:"nodes,omitempty" yaml:"nodes"`
 	TC    string `json:"tc,omitempty" yaml:"tc"`
+	// EngineDepth bounds each search of a UCI outside engine (go depth D; 0 = none), for
+	// engines that ignore go nodes (Fruit and its descendants such as Toga II).
+	EngineDepth int `json:"engine_depth,omitempty" yaml:"engine_depth"`
 	// EngineMoveTime bounds each move of the outside engine, seconds (0 =
 	// DefaultEngineMoveTime); StartupTime is its start-up allowance apart from the move
 	// clock (0 = DefaultStartupTime).
@@ -201,8 +204,11 @@ func (c *Config) checkEngineLimits(p string) error {
 	if c.Nodes < 0 || c.Nodes > MaxNodes {
 		return fmt.Errorf("nodes: %d, want 0 (none) to %d", c.Nodes, int64(MaxNodes))
 	}
-	if (c.Nodes != 0 || c.TC != "") && p != protocol.UCI {
-		return fmt.Errorf("nodes, tc: the engine speaks %s; node limits and chess clocks are UCI's (go nodes, go wtime …)", p)
+	if c.EngineDepth < 0 || c.EngineDepth > 1000 {
+		return fmt.Errorf("engine_depth: %d, want 0 (none) to 1000", c.EngineDepth)
+	}
+	if (c.Nodes != 0 || c.TC != "" || c.EngineDepth != 0) && p != protocol.UCI {
+		return fmt.Errorf("nodes, tc, engine_depth: the engine speaks %s; node and depth limits and chess clocks are UCI's (go nodes, go depth, go wtime …)", p)
 	}
 	if c.TC != "" {
 		if _, err := engine.ParseTimeControl(c.TC); err != nil {
@@ -482,8 +488,8 @@ func (c *Config) Validate() error {
 		layout = c.Layout.Layout()
 	case c.Engine != "":
 		return errors.New("engine: needs a layout file describing its parameters (--layout FILE)")
-	case c.EngineProtocol != "" || c.BotzoneKeepRunning || c.BotzoneJSON || len(c.EngineOptions) > 0 || c.Nodes != 0 || c.TC != "":
-		return errors.New("engine_protocol, botzone_keep_running, botzone_json, engine_options, nodes, tc: settings of the outside engine under tuning, and there is none (--layout FILE --engine 'cmd:PROG ARGS')")
+	case c.EngineProtocol != "" || c.BotzoneKeepRunning || c.BotzoneJSON || len(c.EngineOptions) > 0 || c.Nodes != 0 || c.TC != "" || c.EngineDepth != 0:
+		return errors.New("engine_protocol, botzone_keep_running, botzone_json, engine_options, nodes, tc, engine_depth: settings of the outside engine under tuning, and there is none (--layout FILE --engine 'cmd:PROG ARGS')")
 	}
 	if !c.verifyOpeningsFile() {
 		if len(c.VerifyOpeningList) > 0 {

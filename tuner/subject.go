@@ -63,6 +63,7 @@ type Outside struct {
 	// fixed are Config.EngineOptions; nodes and tc Config.Nodes and TC (nil: none).
 	fixed []wire.Option
 	nodes int64
+	depth int
 	tc    *engine.TimeControl
 }
 
@@ -91,7 +92,7 @@ func NewOutside(cfg Config, layout *genomes.Layout) (*Outside, error) {
 	if o.fixed, err = cfg.FixedEngineOptions(); err != nil {
 		return nil, err
 	}
-	o.nodes = cfg.Nodes
+	o.nodes, o.depth = cfg.Nodes, cfg.EngineDepth
 	if cfg.TC != "" {
 		tc, err := engine.ParseTimeControl(cfg.TC)
 		if err != nil {
@@ -313,7 +314,7 @@ func (o *Outside) Spec(x []float64) (*protocol.ExternalSpec, error) {
 	// Argv stays the user's command line; the values of its {NAME}s travel apart and are put
 	// in by the process that starts the engine (as {weights}, the file's path).
 	spec := &protocol.ExternalSpec{Argv: append([]string(nil), o.argv...), MoveTime: o.moveTime, StartupTime: o.startup,
-		Protocol: o.proto, BotzoneKeepRunning: o.bzKeep, BotzoneJSON: o.bzJSON, Nodes: o.nodes, TimeControl: o.tc}
+		Protocol: o.proto, BotzoneKeepRunning: o.bzKeep, BotzoneJSON: o.bzJSON, Nodes: o.nodes, Depth: o.depth, TimeControl: o.tc}
 	spec.Options = append(spec.Options, o.fixed...)
 	for _, a := range o.argv[1:] {
 		for _, m := range placeholder.FindAllStringSubmatch(a, -1) {

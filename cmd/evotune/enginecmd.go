@@ -104,6 +104,9 @@ func runEngine(ctx context.Context, o engineOpts, in io.Reader, out, errOut io.W
 	lim := engine.Limits{Depth: o.lim.Depth, Width: merged.Width}
 	cfg := wire.Config{Game: g, Weights: w, Limits: lim, FallbackDepth: merged.Depth, MoveTime: o.moveTime,
 		Board: o.board, Name: "evotune", Version: version, PadFirstMove: o.padFirst}
+	if e, err := genomes.Lookup(g.Name()); err == nil {
+		cfg.OptionBounds = e.Layout.SpinBounds()
+	}
 	if err := protocol.CheckProtocol(g, o.proto); err != nil {
 		return fmt.Errorf("--protocol: %w", err)
 	}

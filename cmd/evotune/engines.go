@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -12,7 +13,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"evotune/engine"
+	"evotune/engine/protocol"
+	"evotune/engine/protocol/uci"
 	"evotune/genomes"
+	"evotune/tuner"
 )
 
 func addGameFlags(c *cobra.Command, o *gameOpts) {
@@ -44,27 +48,192 @@ func newWeightsCmd() *cobra.Command {
 	c.AddCommand(def)
 	var lo layoutOpts
 	layout := &cobra.Command{
-		Use:     "layout --game G [--json]",
-		Short:   "List the genes the tuner sees: bounds, paper value, scale, fixed or free, and why",
-		Args:    cobra.NoArgs,
-		Example: "  evotune weights layout --game gomoku",
+		Use:   "layout --game G [--json] | --engine 'cmd:PROG ARGS' [--options 'A,B'] --format yaml|openbench --out FILE",
+		Short: "List the genes the tuner sees (bounds, paper value, scale, fixed or free, and why), or write a UCI engine's layout from the options it declares",
+		Args:  cobra.NoArgs,
+		Example: "  evotune weights layout --game gomoku\n" +
+			"  evotune weights layout --engine cmd:toga2 --options 'Material,King Safety' --format yaml --out toga2.yaml\n" +
+			"  evotune weights layout --engine cmd:./myengine --format openbench --out tune.txt",
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if lo.engine != "" {
+				return runEngineLayout(cmd.Context(), lo, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			}
 			return runWeightsLayout(lo, cmd.OutOrStdout())
 		},
 	}
 	layout.Flags().StringVar(&lo.game, "game", "", "game: connect6, gomoku or amazons")
 	layout.Flags().BoolVar(&lo.json, "json", false, "print JSON")
 	layout.Flags().StringVar(&lo.format, "format", "table", "table, or yaml: the layout file (evotune.layout/v1) of the built-in engine, the template of an outside engine's layout (tune --layout)")
-	layout.Flags().StringVar(&lo.out, "out", "", "with --format yaml: write to FILE (atomically) instead of standard output")
+	layout.Flags().StringVar(&lo.out, "out", "", "with --format yaml or openbench: write to FILE (atomically) instead of standard output")
+	layout.Flags().StringVar(&lo.engine, "engine", "", "a UCI engine, 'cmd:PROG ARGS': write a chess layout of the spin options it declares (integer genes, its bounds and defaults; engine settings such as Hash and Threads fixed)")
+	layout.Flags().StringVar(&lo.options, "options", "", "with --engine: only these options, comma-separated, as the engine names them ('Material,King Safety')")
+	layout.Flags().DurationVar(&lo.startup, "startup-time", 10*time.Second, "with --engine: how long the engine may take to answer uci")
 	c.AddCommand(layout)
 	return c
 }
 
 type layoutOpts struct {
-	game   string
-	json   bool
-	format string
-	out    string
+	game    string
+	json    bool
+	format  string
+	out     string
+	engine  string
+	options string
+	startup time.Duration
+}
+
+// engineSettings are words of UCI options that set up an engine rather than weigh its
+// evaluation or search (Hash, Threads, MultiPV, Move Overhead, Skill Level, UCI_Elo,
+// SyzygyPath…): `weights layout --engine` writes them as fixed genes, so that a layout of
+// every spin option tunes only the engine's parameters unless the user frees them.
+var engineSettings = []string{"hash", "thread", "multipv", "overhead", "skill", "uci_", "syzygy", "ponder", "slowmover", "slow mover", "minimum thinking", "nodestime", "move time", "contempt", "book", "log", "search time", "search depth", "cache"}
+
+// runEngineLayout starts the UCI engine, reads the options it declares and writes a chess
+// layout (or an OpenBench parameter list) of its spin options.
+func runEngineLayout(ctx context.Context, o layoutOpts, out, errOut io.Writer) error {
+	if o.game != "" || o.json {
+		return errors.New("--engine writes the layout of an outside UCI engine (game chess): leave out --game and --json")
+	}
+	argv, ok, err := protocol.ParseCommand(o.engine)
+	if !ok || err != nil {
+		return fmt.Errorf("--engine %q: want cmd:PROG [ARGS]", o.engine)
+	}
+	if o.format != "yaml" && o.format != "openbench" {
+		return fmt.Errorf("--format %q: with --engine, want yaml (a layout file) or openbench (OpenBench's SPSA lines)", o.format)
+	}
+	if o.startup <= 0 {
+		return fmt.Errorf("--startup-time %v: want a positive duration", o.startup)
+	}
+	e, err := genomes.Lookup("chess")
+	if err != nil {
+		return err
+	}
+	declared, err := protocol.DeclaredOptions(ctx, protocol.ExternalSpec{Argv: argv, Protocol: protocol.UCI, StartupTime: o.startup}, e.Game)
+	if err != nil {
+		return fmt.Errorf("--engine: %w", err)
+	}
+	var want []string
+	if o.options != "" {
+		for _, n := range strings.Split(o.options, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				want = append(want, n)
+			}
+		}
+	}
+	find := func(name string) *uci.Option {
+		for i := range declared {
+			if strings.EqualFold(declared[i].Name, name) {
+				return &declared[i]
+			}
+		}
+		return nil
+	}
+	var picked []uci.Option
+	if want != nil {
+		for _, n := range want {
+			d := find(n)
+			switch {
+			case d == nil:
+				return fmt.Errorf("--options: %q: %s declares no such option (it has: %s)", n, o.engine, optionNames(declared))
+			case d.Type != "spin":
+				return fmt.Errorf("--options: %q is a %s option; only spin options (whole numbers with min and max) can be genes", d.Name, d.Type)
+			}
+			picked = append(picked, *d)
+		}
+	} else {
+		for _, d := range declared {
+			if d.Type == "spin" {
+				picked = append(picked, d)
+			}
+		}
+	}
+	lf := genomes.LayoutFile{Format: genomes.LayoutFormat, Game: "chess"}
+	seen := map[string]string{}
+	for _, d := range picked {
+		def, err := strconv.ParseInt(d.Default, 10, 64)
+		if d.Min == nil || d.Max == nil || err != nil {
+			fmt.Fprintf(errOut, "left out %q: its option line gives no whole default, min and max\n", d.Name)
+			continue
+		}
+		if *d.Min >= *d.Max {
+			fmt.Fprintf(errOut, "left out %q: min %d = max %d, nothing to tune\n", d.Name, *d.Min, *d.Max)
+			continue
+		}
+		g := genomes.GeneSpec{Name: genomes.SafeGeneName(d.Name), Min: float64(*d.Min), Max: float64(*d.Max),
+			Default: float64(min(max(def, *d.Min), *d.Max)), Scale: "linear", Integer: true}
+		if g.Name != d.Name {
+			g.Option = d.Name
+		}
+		if other, dup := seen[g.Name]; dup {
+			return fmt.Errorf("options %q and %q both make the gene name %s: pick one with --options", other, d.Name, g.Name)
+		}
+		seen[g.Name] = d.Name
+		low := strings.ToLower(d.Name)
+		for _, w := range engineSettings {
+			if want == nil && strings.Contains(low, w) {
+				g.Fixed, g.Note = true, "an engine setting, not a parameter: fixed (tune it anyway with --free "+g.Name+")"
+				break
+			}
+		}
+		lf.Genes = append(lf.Genes, g)
+	}
+	if len(lf.Genes) == 0 {
+		return fmt.Errorf("--engine: %s declares no spin option to tune (it has: %s)", o.engine, optionNames(declared))
+	}
+	data := lf.YAML()
+	if _, err := genomes.ParseLayoutFile(data, "the written layout"); err != nil { // what tune --layout will read
+		return err
+	}
+	what := "layout"
+	if o.format == "openbench" {
+		var ps []genomes.OpenBenchParam
+		sp := tuner.DefaultSPSA
+		for _, g := range lf.Genes {
+			if g.Fixed {
+				continue // OpenBench tunes every line it is given
+			}
+			ps = append(ps, genomes.OpenBenchParam{Name: cmpOr(g.Option, g.Name), Value: g.Default, Min: g.Min, Max: g.Max,
+				CEnd: sp.CEnd * (g.Max - g.Min) / 5, REnd: sp.REnd})
+		}
+		if len(ps) == 0 {
+			return fmt.Errorf("--engine: every spin option %s declares is an engine setting (Hash, Threads…); name the ones to tune with --options", o.engine)
+		}
+		data, what = genomes.FormatOpenBench(ps), "OpenBench parameter list"
+	}
+	if o.out == "" || o.out == "-" {
+		_, err := out.Write(data)
+		return err
+	}
+	if err := engine.WriteFileAtomic(o.out, data); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	fixed := 0
+	for _, g := range lf.Genes {
+		if g.Fixed {
+			fixed++
+		}
+	}
+	fmt.Fprintf(out, "wrote %s: the %s of %s (%d spin options, %d of them engine settings held fixed)\n", o.out, what, o.engine, len(lf.Genes), fixed)
+	return nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// optionNames lists declared options as "Name (type)".
+func optionNames(ds []uci.Option) string {
+	var n []string
+	for _, d := range ds {
+		n = append(n, fmt.Sprintf("%s (%s)", d.Name, d.Type))
+	}
+	if len(n) == 0 {
+		return "no options"
+	}
+	return strings.Join(n, ", ")
 }
 
 func runWeightsLayout(o layoutOpts, out io.Writer) error {

@@ -116,6 +116,7 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 		return err
 	}
 	prog := newProgress(errOut)
+	prog.limits = engineLimitsText(cfg)
 	t, err := tuner.New(cfg, runstore.New(d, cfg.AdmitZ), prog.update, version)
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)

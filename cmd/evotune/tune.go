@@ -103,6 +103,7 @@ func newTuneCmd() *cobra.Command {
 	f.BoolVar(&o.cfg.GomocupInfo, "gomocup-info", false, "gomoku: send every gene as 'INFO NAME VALUE' after START (UCI engines always get setoption)")
 	f.StringArrayVar(&o.cfg.EngineOptions, "engine-option", nil, "a fixed option of the outside engine for every seat, NAME=VALUE (UCI setoption, Gomocup INFO; repeatable): --engine-option Hash=16 --engine-option Threads=1")
 	f.Int64Var(&o.cfg.Nodes, "nodes", 0, "UCI outside engine: nodes per search (go nodes N; 0 = none): play independent of the machine's load")
+	f.IntVar(&o.cfg.EngineDepth, "engine-depth", 0, "UCI outside engine: depth per search (go depth D; 0 = none), for engines that ignore go nodes (Toga II, Fruit)")
 	f.StringVar(&o.cfg.TC, "tc", "", "UCI outside engine: a chess clock for every game, e.g. 10+0.1 or 40/60+0.6 (seconds + increment)")
 	f.StringVar(&o.cfg.EngineProtocol, "engine-protocol", "", "the outside engine's protocol: gomocup, sau or botzone (default: the game's; connect6 engines are tuned over botzone, Botzone's ConnectSix, which takes openings)")
 	f.BoolVar(&o.cfg.BotzoneKeepRunning, "botzone-keep-running", false, "Botzone outside engine: keep its process between turns (Botzone's keep-running mode) instead of one process per move")
@@ -240,6 +241,7 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	set("engine-option", &base.EngineOptions, &c.EngineOptions)
 	set("nodes", &base.Nodes, &c.Nodes)
 	set("tc", &base.TC, &c.TC)
+	set("engine-depth", &base.EngineDepth, &c.EngineDepth)
 	if o.layoutFile != "" {
 		lf, err := genomes.LoadLayoutFile(o.layoutFile)
 		if err != nil {
@@ -322,6 +324,7 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 		return err
 	}
 	prog := newProgress(errOut)
+	prog.limits = engineLimitsText(cfg)
 	t, err := tuner.New(cfg, runstore.New(d, cfg.AdmitZ), prog.update, version)
 	if err != nil {
 		return err
@@ -343,8 +346,10 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	if len(cfg.Depths) > 0 {
 		depth = fmt.Sprint(cfg.Depths)
 	}
+	limits := fmt.Sprintf("depth %s width %d", depth, lim.Width)
 	if cfg.Engine != "" {
 		fmt.Fprintf(errOut, "tuning the outside engine %s over %d genes (%d free) of its layout\n", cfg.Engine, len(t.RunLayout().Genes), t.RunLayout().FreeCount())
+		limits = engineLimitsText(cfg)
 	}
 	if cfg.BudgetGames > 0 {
 		gens += fmt.Sprintf(", budget %d games", cfg.BudgetGames)
@@ -355,11 +360,21 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 		if cfg.Generations > 0 {
 			steps = fmt.Sprintf("%d steps", cfg.Generations+1)
 		}
-		fmt.Fprintf(errOut, "tuning %s by SPSA: %s; each step %d game pairs (θ+ against θ−), c_end %g, r_end %g, alpha %g, gamma %g, A %g of the pairs, depth %s width %d, %d workers, seed %d, database %s\n",
-			cfg.Game, steps, p.Pairs, p.CEnd, p.REnd, p.Alpha, p.Gamma, p.ARatio, depth, lim.Width, cfg.Workers, cfg.Seed, o.dbPath)
+		gains := fmt.Sprintf("c_end %g, r_end %g", p.CEnd, p.REnd)
+		own := 0
+		for _, g := range t.RunLayout().Genes {
+			if g.CEnd > 0 || g.REnd > 0 {
+				own++
+			}
+		}
+		if own > 0 {
+			gains = fmt.Sprintf("c_end and r_end of the layout's %d genes that give them (else c_end %g, r_end %g)", own, p.CEnd, p.REnd)
+		}
+		fmt.Fprintf(errOut, "tuning %s by SPSA: %s; each step %d game pairs (θ+ against θ−), %s, alpha %g, gamma %g, A %g of the pairs, %s, %d workers, seed %d, database %s\n",
+			cfg.Game, steps, p.Pairs, gains, p.Alpha, p.Gamma, p.ARatio, limits, cfg.Workers, cfg.Seed, o.dbPath)
 	} else {
-		fmt.Fprintf(errOut, "tuning %s: population %d, %s, %d games per racing round, %d rounds, admission %d games at z=%g, depth %s width %d, %d workers, seed %d, database %s\n",
-			cfg.Game, cfg.Population, gens, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.AdmitZ, depth, lim.Width, cfg.Workers, cfg.Seed, o.dbPath)
+		fmt.Fprintf(errOut, "tuning %s: population %d, %s, %d games per racing round, %d rounds, admission %d games at z=%g, %s, %d workers, seed %d, database %s\n",
+			cfg.Game, cfg.Population, gens, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.AdmitZ, limits, cfg.Workers, cfg.Seed, o.dbPath)
 	}
 	if t.NeedsCalibration() {
 		c, err := t.Calibrate(ctx)
@@ -570,6 +585,35 @@ type progress struct {
 	// matchLabel names a held-out match in the output: "verification" in tune, "match" in
 	// the match command.
 	matchLabel string
+	// limits, if set, are the limits an outside engine's games are played at
+	// (engineLimitsText), said instead of the built-in engine's depth.
+	limits string
+}
+
+// engineLimitsText says what bounds the searches of a run's outside engine ("nodes 300",
+// "depth 6", "tc 10+0.1", else its move time); "" for a built-in engine's run.
+func engineLimitsText(cfg tuner.Config) string {
+	if cfg.Engine == "" {
+		return ""
+	}
+	var parts []string
+	if cfg.TC != "" {
+		parts = append(parts, "tc "+cfg.TC)
+	}
+	if cfg.Nodes > 0 {
+		parts = append(parts, fmt.Sprintf("nodes %d", cfg.Nodes))
+	}
+	if cfg.EngineDepth > 0 {
+		parts = append(parts, fmt.Sprintf("depth %d", cfg.EngineDepth))
+	}
+	if len(parts) == 0 {
+		mt := cfg.EngineMoveTime
+		if mt <= 0 {
+			mt = tuner.DefaultEngineMoveTime
+		}
+		return fmt.Sprintf("the engine's own limits (at most %gs a move)", mt)
+	}
+	return strings.Join(parts, " ")
 }
 
 func newProgress(w io.Writer) *progress {
@@ -615,7 +659,11 @@ func (p *progress) update(e tuner.Event) {
 		gens = "∞"
 	}
 	if e.Verifying && e.Champion != "" && e.GamesDone == 0 && !p.tty {
-		fmt.Fprintf(p.w, "%s of %s starts: %d games at depth %d\n", p.matchLabel, e.Champion, e.GamesTotal, e.VerifyDepth)
+		at := fmt.Sprintf("depth %d", e.VerifyDepth)
+		if p.limits != "" {
+			at = p.limits
+		}
+		fmt.Fprintf(p.w, "%s of %s starts: %d games at %s\n", p.matchLabel, e.Champion, e.GamesTotal, at)
 		p.gen, p.genStart = -2, time.Now()
 	}
 	if e.Verifying && p.gen != -2 && !p.tty {

@@ -173,6 +173,7 @@ type External struct {
 	client wire.Client // its conversation with this engine
 	conn   wire.Conn   // the process and the game it knows
 
+	procKey     string // the spec's ProcessKey as given (before defaults were filled in)
 	weightsPath string // the written ExternalSpec.WeightsFile, removed by Close
 	broken      bool   // a move or handshake failed: the process is not reused
 	own, opp    engine.Clock
@@ -188,13 +189,14 @@ const StartupAllowance = 10 * time.Second
 
 // NewExternal returns a player for one game of g.
 func NewExternal(spec ExternalSpec, g engine.Game) *External {
+	key := spec.ProcessKey()
 	if spec.MoveTime <= 0 {
 		spec.MoveTime = 5 * time.Second
 	}
 	if spec.Overhead <= 0 {
 		spec.Overhead = DefaultMoveOverhead
 	}
-	e := &External{spec: spec, game: g}
+	e := &External{spec: spec, game: g, procKey: key}
 	e.conn = wire.Conn{Game: g, Name: spec.Name(), Command: e.writeWeights,
 		MoveTime: spec.MoveTime, GameTime: spec.GameTime, Overhead: spec.Overhead, Startup: spec.startup(),
 		Options: spec.Options, LogFile: spec.LogFile}
@@ -360,7 +362,7 @@ func (s ExternalSpec) ProcessKey() string {
 // only at start-up, no running process yet is fine: the handshake sends them); the caller
 // then starts a new process.
 func (e *External) Retune(spec ExternalSpec) bool {
-	if spec.ProcessKey() != e.spec.ProcessKey() || e.broken {
+	if spec.ProcessKey() != e.procKey || e.broken {
 		return false
 	}
 	if _, err := e.dialect(); err != nil {

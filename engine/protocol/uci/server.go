@@ -51,7 +51,11 @@ func Serve(ctx context.Context, cfg wire.Config, in io.Reader, out io.Writer) er
 			wire.WriteLine(out, "id name %s %s", cfg.Name, cfg.Version)
 			wire.WriteLine(out, "id author the evotune authors")
 			for _, o := range spinOptions(cfg.Weights) {
-				wire.WriteLine(out, "option name %s type spin default %d min %d max %d", o.name, o.value, 0, 100000)
+				lo, hi := int64(0), int64(100000)
+				if b, ok := cfg.OptionBounds[o.name]; ok {
+					lo, hi = b[0], b[1]
+				}
+				wire.WriteLine(out, "option name %s type spin default %d min %d max %d", o.name, o.value, lo, hi)
 			}
 			wire.WriteLine(out, "uciok")
 		case "isready":

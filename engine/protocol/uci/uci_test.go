@@ -278,3 +278,65 @@ func TestStockfish(t *testing.T) {
 		t.Errorf("stockfish at 2000 nodes vs the toy: %v %q %q", rec.Outcome, rec.Termination, rec.Forfeit)
 	}
 }
+
+// TestRetune: a new candidate's values reach a kept process as setoption lines before its
+// next ucinewgame (one "uci" handshake in all, the new value in force: the toy's queen at
+// 1 gives it away), and only options the engine declared do so.
+func TestRetune(t *testing.T) {
+	g := chess.Game{}
+	ctx := context.Background()
+	log := filepath.Join(t.TempDir(), "toy.log")
+	spec := protocol.ExternalSpec{Argv: []string{toy}, Protocol: uci.Name, Nodes: 400, MoveTime: 5 * time.Second,
+		LogFile: log, Options: []wire.Option{{Name: "queen", Value: "900"}}}
+	e := protocol.NewExternal(spec, g)
+	defer e.Close()
+	// White's queen can take a defended pawn; at 900 it does not, at 1 it does.
+	fen := chess.SetupMove("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1")
+	move := func() string {
+		t.Helper()
+		b, err := g.NewBoard(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Play(fen); err != nil {
+			t.Fatal(err)
+		}
+		m, _, err := e.Move(ctx, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	first := move()
+	cheap := spec
+	cheap.Options = []wire.Option{{Name: "queen", Value: "1"}}
+	if !e.Reuse() || !e.Retune(cheap) {
+		t.Fatal("a declared option's new value did not retune the kept process")
+	}
+	second := move()
+	if first == second {
+		t.Errorf("queen 900 and queen 1 both played %s: the new value did not reach the engine", first)
+	}
+	undeclared := spec
+	undeclared.Options = []wire.Option{{Name: "Hash", Value: "16"}}
+	other := spec
+	other.Argv = []string{toy, "-fault", "chatter"}
+	if !e.Reuse() || e.Retune(undeclared) || e.Retune(other) {
+		t.Error("retuned with an option the engine does not declare, or another command line")
+	}
+	e.Close()
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if _, s, ok := strings.Cut(l, " > "); ok {
+			sent = append(sent, s)
+		}
+	}
+	got := strings.Join(sent, " | ")
+	if strings.Count(got, "uci |") != 1 || !strings.Contains(got, "setoption name queen value 1 | ucinewgame | isready") {
+		t.Errorf("sent: %s", got)
+	}
+}

@@ -39,6 +39,10 @@ type Config struct {
 	// PadFirstMove writes Black's one-stone Connect6 first move as "move JJ@@" instead of
 	// "move JJ" (both are read).
 	PadFirstMove bool
+	// OptionBounds, if set, are the min and max a UCI server declares for a spin option by
+	// name (the weights' bounds of the game's layout); an option not in it declares 0 to
+	// 100000.
+	OptionBounds map[string][2]int64
 	// Log, if set, receives one line per move with depth, score, nodes, NPS, time and the
 	// principal variation (protocols without a message command write it to stderr).
 	Log io.Writer

@@ -27,13 +27,15 @@ import (
 	"evotune/engine/chess"
 	"evotune/engine/protocol/uci"
 	"evotune/engine/protocol/wire"
+	"evotune/genomes"
 )
 
 func main() {
 	fault := flag.String("fault", "", "misbehave: no-uciok, illegal, none, crash, spam, chatter or slow")
 	flag.Parse()
 	g := chess.Game{}
-	cfg := wire.Config{Game: g, Weights: g.DefaultWeights(), FallbackDepth: 2, Name: "uci-toy", Version: "1"}
+	cfg := wire.Config{Game: g, Weights: g.DefaultWeights(), FallbackDepth: 2, Name: "uci-toy", Version: "1",
+		OptionBounds: genomes.ChessLayout().SpinBounds()}
 	if *fault == "" {
 		if err := uci.Serve(context.Background(), cfg, os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
