@@ -27,8 +27,9 @@ type OpenBenchParam struct {
 }
 
 // IsOpenBench reports whether data looks like an OpenBench parameter list: its first line
-// that is neither blank nor a comment has seven comma-separated fields, the second int or
-// float. A layout file (YAML or JSON) never does.
+// that is neither blank nor a comment has comma-separated fields, the second int or float
+// (ParseOpenBench then says what is wrong with a line of 6 or 8). A layout file (YAML or
+// JSON) never does.
 func IsOpenBench(data []byte) bool {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
@@ -37,7 +38,7 @@ func IsOpenBench(data []byte) bool {
 			continue
 		}
 		f := strings.Split(l, ",")
-		if len(f) != 7 {
+		if len(f) < 3 {
 			return false
 		}
 		t := strings.TrimSpace(f[1])

@@ -247,3 +247,54 @@ func TestCompareTableBaseline(t *testing.T) {
 		t.Fatalf("spsa row %+v", spsa)
 	}
 }
+
+// TestSPSAPerGeneGains: a gene with its own c_end and r_end (an OpenBench line's, in the
+// gene's units) reaches them at the last step — c_end in SPSA units: c_end/default for a log
+// gene, c_end/(range/5) for a linear one — while the other genes keep the run's schedule.
+func TestSPSAPerGeneGains(t *testing.T) {
+	cfg := spsaConfig("gomoku", 2000, 1)
+	tu, err := New(cfg, &memStore{}, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := *tu.plan.Layout
+	l.Genes = append([]genomes.Gene(nil), l.Genes...)
+	logGene, linGene := -1, -1
+	for i, g := range l.Genes {
+		switch {
+		case g.Fixed:
+		case g.Scale == genomes.Log && logGene < 0:
+			logGene = i
+		case g.Scale == genomes.Linear && linGene < 0:
+			linGene = i
+		}
+	}
+	if logGene < 0 {
+		t.Fatal("no free log gene in the gomoku layout")
+	}
+	l.Genes[logGene].CEnd, l.Genes[logGene].REnd = 0.1*l.Genes[logGene].Default, 0.01
+	if linGene >= 0 {
+		g := &l.Genes[linGene]
+		g.CEnd = (g.Max - g.Min) / 50 // 0.1 SPSA units
+	}
+	tu.plan.Layout = &l
+	p := cfg.SPSAParams()
+	ck, rk := tu.spsaGeneGains(999)
+	for i, g := range l.Genes {
+		wantC, wantR := p.CEnd, p.REnd
+		switch i {
+		case logGene:
+			wantC, wantR = 0.1, 0.01
+		case linGene:
+			wantC = 0.1
+		}
+		if math.Abs(ck[i]-wantC) > 1e-9 || math.Abs(rk[i]-wantR) > 1e-12 {
+			t.Errorf("gene %s at the last step: c_k %g r_k %g, want %g and %g", g.Name, ck[i], rk[i], wantC, wantR)
+		}
+	}
+	c0, _ := tu.spsaGains(0)
+	ck0, _ := tu.spsaGeneGains(0)
+	if math.Abs(ck0[logGene]-c0*0.1/p.CEnd) > 1e-9 {
+		t.Errorf("first step: the gene's c_0 %g, want the run's %g scaled to its c_end", ck0[logGene], c0)
+	}
+}

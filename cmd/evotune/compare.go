@@ -15,6 +15,7 @@ import (
 
 	"evotune/db"
 	"evotune/engine"
+	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/runstore"
 	"evotune/tuner/stats"
@@ -25,6 +26,7 @@ type compareOpts struct {
 	methods    string
 	seeds      string
 	depth      string
+	layoutFile string
 	configFile string
 	dbPath     string
 	show       int64
@@ -66,6 +68,11 @@ func newCompareCmd() *cobra.Command {
 	f.StringSliceVar(&o.cc.Base.Fix, "fix", nil, "genes to hold at the paper's value")
 	f.StringSliceVar(&o.cc.Base.Free, "free", nil, "fixed genes to tune anyway")
 	f.IntVar(&o.cc.Base.Workers, "workers", def.Workers, "games played at once (never changes results)")
+	f.StringVar(&o.layoutFile, "layout", "", "compare the methods on an outside engine: its layout file or OpenBench parameter list (as tune --layout); needs --engine")
+	f.StringVar(&o.cc.Base.Engine, "engine", "", "the outside engine, 'cmd:PROG ARGS' (as tune --engine)")
+	f.Int64Var(&o.cc.Base.Nodes, "nodes", 0, "UCI outside engine: nodes per search (go nodes N)")
+	f.IntVar(&o.cc.Base.EngineDepth, "engine-depth", 0, "UCI outside engine: depth per search (go depth D)")
+	f.StringArrayVar(&o.cc.Base.EngineOptions, "engine-option", nil, "a fixed option of the outside engine, NAME=VALUE (repeatable)")
 	f.StringVar(&o.configFile, "config", "", "YAML config file: the base of every run (method, seed, budget and verification are set by compare)")
 	f.StringVar(&o.cc.NamePrefix, "name", "", "run names PREFIX-METHOD-seedS (default: compare-ID)")
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
@@ -88,8 +95,8 @@ type compareRecord struct {
 // compareConfig resolves the flags into a comparison (the error names the flag).
 func compareConfig(o compareOpts) (tuner.CompareConfig, error) {
 	cc := o.cc
-	if cc.Base.Game == "" && o.configFile == "" {
-		return cc, fmt.Errorf("--game is required")
+	if cc.Base.Game == "" && o.configFile == "" && o.layoutFile == "" {
+		return cc, fmt.Errorf("--game is required (or --layout)")
 	}
 	base := tuner.DefaultConfig(cc.Base.Game)
 	if o.configFile != "" {
@@ -113,6 +120,28 @@ func compareConfig(o compareOpts) (tuner.CompareConfig, error) {
 	}
 	if ch("workers") {
 		base.Workers = cc.Base.Workers
+	}
+	if ch("engine") {
+		base.Engine = cc.Base.Engine
+	}
+	if ch("nodes") {
+		base.Nodes = cc.Base.Nodes
+	}
+	if ch("engine-depth") {
+		base.EngineDepth = cc.Base.EngineDepth
+	}
+	if ch("engine-option") {
+		base.EngineOptions = cc.Base.EngineOptions
+	}
+	if o.layoutFile != "" {
+		lf, err := genomes.LoadLayoutFile(o.layoutFile)
+		if err != nil {
+			return cc, fmt.Errorf("--layout: %w", err)
+		}
+		if ch("game") && cc.Base.Game != lf.Game {
+			return cc, fmt.Errorf("--game %s: the layout %s says game %s", cc.Base.Game, o.layoutFile, lf.Game)
+		}
+		base.Layout, base.Game, base.Rule, base.Board = &lf, lf.Game, lf.Rule, lf.Board
 	}
 	if ch("depth") {
 		d, err := strconv.Atoi(o.depth)
@@ -152,6 +181,9 @@ func runCompare(ctx context.Context, o compareOpts, out, errOut io.Writer) error
 	}
 	cc, err := compareConfig(o)
 	if err != nil {
+		return err
+	}
+	if err := probeSubject(ctx, errOut, cc.Base); err != nil { // before any database is written
 		return err
 	}
 	d, err := db.Open(ctx, o.dbPath)
