@@ -186,6 +186,9 @@ var weightsCases = []struct {
 	{amazons.Game{}, `{"format":"evotune.weights/v1","game":"amazons","weights":{"a":[64,32,32,64],"b":[-2,-0.9,-0.9,-2,-0.45],"switch_turn":17,"late_k1":5,"equal":0.5}}`, "a: want 5 entries, got 4"},
 	{amazons.Game{}, `{"format":"evotune.weights/v1","game":"amazons","weights":{"a":[64,32,32,64,16],"b":[-2,-0.9,-0.9,-2,-0.45],"switch_turn":17.5,"late_k1":5,"equal":0.5}}`, "switch_turn"},
 	{amazons.Game{}, `{"format":"evotune.weights/v1","game":"amazons","weights":{"a":[64,32,32,64,16],"b":[-2,-0.9,-0.9,-2,-0.45],"switch_turn":17,"late_k1":5,"equal":0.5},"search":{"depth":-1}}`, "search.depth"},
+	{amazons.Game{}, `{"format":"evotune.weights/v1","game":"amazons","weights":{"a":[64,32,32,64,1e309],"b":[-2,-0.9,-0.9,-2,-0.45],"switch_turn":17,"late_k1":5,"equal":0.5}}`, "1e309 is out of range"},
+	{amazons.Game{}, "  \n", "the file is empty"},
+	{amazons.Game{}, "\xff\xfe{\x00", "UTF-16 text: save it as UTF-8"},
 }
 
 func TestBadWeightsFiles(t *testing.T) {
@@ -194,6 +197,18 @@ func TestBadWeightsFiles(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %.60s…: error %v, want it to mention %q", tc.game.Name(), tc.json, err, tc.want)
 		}
+	}
+}
+
+// TestWeightsFileBOM: a UTF-8 byte-order mark (as Windows editors write) is read past.
+func TestWeightsFileBOM(t *testing.T) {
+	g := amazons.Game{}
+	data, err := engine.MarshalWeightsFile(g.DefaultWeights(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := engine.ParseWeightsFile(append([]byte("\xef\xbb\xbf"), data...), g); err != nil {
+		t.Errorf("with a BOM: %v", err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"strings"
 )
 
@@ -134,13 +135,36 @@ func CheckDuplicateKeys(data []byte) error {
 	}
 }
 
+// jsonKind names a Go type as JSON calls it: number, string, true or false, array, object.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "number"
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	}
+	return "object"
+}
+
 // MaxJSONDepth bounds the nesting of JSON input files (weights, game records).
 const MaxJSONDepth = 32
 
 func cleanJSONError(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return fmt.Errorf("field %s: cannot use JSON %s as %s", te.Field, te.Value, te.Type)
+		field := "field " + te.Field
+		if te.Field == "" {
+			field = fmt.Sprintf("at byte %d", te.Offset)
+		}
+		if strings.HasPrefix(te.Value, "number ") && (te.Type.Kind() == reflect.Float64 || te.Type.Kind() == reflect.Float32) {
+			return fmt.Errorf("%s: %s is out of range (not a finite number)", field, strings.TrimPrefix(te.Value, "number "))
+		}
+		return fmt.Errorf("%s: a JSON %s where a %s belongs", field, te.Value, jsonKind(te.Type))
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
@@ -155,6 +179,13 @@ func cleanJSONError(err error) error {
 // envelope. Errors name the field: "game: file is for gomoku, not connect6",
 // "weights.value[2]: ...".
 func ParseWeightsFile(data []byte, g Game) (Weights, *WeightsFile, error) {
+	switch {
+	case len(bytes.TrimSpace(data)) == 0:
+		return nil, nil, errors.New("the file is empty (want a JSON weights file: 'evotune weights default --game " + g.Name() + "' writes one)")
+	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}), bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
+		return nil, nil, errors.New("the file is UTF-16 text: save it as UTF-8")
+	}
+	data = bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF}) // a UTF-8 byte-order mark, as some editors write
 	var f WeightsFile
 	if err := DecodeStrict(data, &f); err != nil {
 		return nil, nil, err
@@ -173,7 +204,12 @@ func ParseWeightsFile(data []byte, g Game) (Weights, *WeightsFile, error) {
 	}
 	w, err := g.DecodeWeights(f.Weights)
 	if err != nil {
-		return nil, nil, fmt.Errorf("weights.%w", err)
+		// "weights.value[2]: …" when the error starts with a field's path, else "weights: …".
+		msg := err.Error()
+		if c, sp := strings.IndexByte(msg, ':'), strings.IndexByte(msg, ' '); c > 0 && (sp < 0 || c < sp) {
+			return nil, nil, fmt.Errorf("weights.%w", err)
+		}
+		return nil, nil, fmt.Errorf("weights: %w", err)
 	}
 	if f.Search != nil {
 		if err := f.Search.Validate(); err != nil {

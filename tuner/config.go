@@ -195,6 +195,9 @@ type Config struct {
 	VerifyEvery int `json:"verify_every" yaml:"verify_every"`
 }
 
+// MaxBudgetGames bounds Config.BudgetGames.
+const MaxBudgetGames = 1_000_000_000
+
 // MaxNodes bounds Config.Nodes.
 const MaxNodes = 1_000_000_000_000
 
@@ -376,6 +379,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("generations: %d, want at least 1 (0 only with time_budget or budget_games)", c.Generations)
 	case c.BudgetGames < 0:
 		return fmt.Errorf("budget_games: %d is negative", c.BudgetGames)
+	case c.BudgetGames > MaxBudgetGames:
+		return fmt.Errorf("budget_games: %d, at most %d (a billion games: years on any machine)", c.BudgetGames, MaxBudgetGames)
 	case c.Method != "" && c.Method != MethodGA && c.Method != MethodSPSA:
 		return fmt.Errorf("method: %q, want %s or %s", c.Method, MethodGA, MethodSPSA)
 	case c.Games < 2 || c.Games%2 != 0:
@@ -453,6 +458,11 @@ func (c *Config) Validate() error {
 		}
 	}
 	e, _ := genomes.Lookup(c.Game)
+	if g, err := engine.WithRule(e.Game, c.Rule); err != nil {
+		return fmt.Errorf("rule: %w", err)
+	} else if _, err := g.NewBoard(c.Board); err != nil {
+		return fmt.Errorf("board: %w", err)
+	}
 	layout := e.Layout
 	switch {
 	case c.Layout != nil:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -192,7 +193,7 @@ func runEngineLayout(ctx context.Context, o layoutOpts, out, errOut io.Writer) e
 			if g.Fixed {
 				continue // OpenBench tunes every line it is given
 			}
-			ps = append(ps, genomes.OpenBenchParam{Name: cmpOr(g.Option, g.Name), Value: g.Default, Min: g.Min, Max: g.Max,
+			ps = append(ps, genomes.OpenBenchParam{Name: cmp.Or(g.Option, g.Name), Value: g.Default, Min: g.Min, Max: g.Max,
 				CEnd: sp.CEnd * (g.Max - g.Min) / 5, REnd: sp.REnd})
 		}
 		if len(ps) == 0 {
@@ -215,13 +216,6 @@ func runEngineLayout(ctx context.Context, o layoutOpts, out, errOut io.Writer) e
 	}
 	fmt.Fprintf(out, "wrote %s: the %s of %s (%d spin options, %d of them engine settings held fixed)\n", o.out, what, o.engine, len(lf.Genes), fixed)
 	return nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // optionNames lists declared options as "Name (type)".

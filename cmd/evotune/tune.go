@@ -260,6 +260,9 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	if base.Game == "" {
 		return base, fmt.Errorf("--game is required (or game: in the config file, or --layout)")
 	}
+	if o.changed != nil && o.changed("budget-games") && o.cfg.BudgetGames <= 0 {
+		return base, fmt.Errorf("--budget-games %d: want at least 2 distinct games (leave it out for the method's default)", o.cfg.BudgetGames)
+	}
 	if o.changed != nil && o.changed("generations") && base.Generations == 0 && base.TimeBudget == "" && base.BudgetGames == 0 {
 		return base, fmt.Errorf("--generations: 0, want at least 1 (0 only with --time-budget or --budget-games; leave it out for the method's default)")
 	}
@@ -315,6 +318,14 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	if err := probeSubject(ctx, errOut, cfg); err != nil {
 		return err
 	}
+	// The broker first: a refused command (no broker there) writes no database.
+	runner, err := o.cluster.client(ctx, errOut)
+	if err != nil {
+		return err
+	}
+	if runner != nil {
+		defer runner.Close()
+	}
 	d, err := db.Open(ctx, o.dbPath)
 	if err != nil {
 		return err
@@ -329,11 +340,9 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	detach, err := o.cluster.attach(ctx, errOut, t.SetRunner)
-	if err != nil {
-		return err
+	if runner != nil {
+		t.SetRunner(runner)
 	}
-	defer detach()
 	lim := t.Limits()
 	gens := fmt.Sprintf("%d generations", cfg.Generations)
 	if cfg.Generations == 0 {
