@@ -60,7 +60,8 @@ type Outside struct {
 	// proto, bzKeep and bzJSON are Config.EngineProtocol, BotzoneKeepRunning, BotzoneJSON.
 	proto          string
 	bzKeep, bzJSON bool
-	// fixed are Config.EngineOptions; nodes and tc Config.Nodes and TC (nil: none).
+	// fixed are Config.EngineOptions; nodes, depth and tc Config.Nodes, EngineDepth and TC
+	// (0 and nil: none).
 	fixed []wire.Option
 	nodes int64
 	depth int
@@ -157,7 +158,8 @@ func seconds(s, def float64) time.Duration {
 // CheckDeclared checks the run's options against the options the engine declares (its UCI
 // handshake, protocol.DeclaredOptions; nil for a protocol whose engines declare none,
 // which passes): every gene must be a spin option the engine declares, integer, within the
-// engine's min…max; every fixed option declared and its value one the engine takes. The
+// engine's min…max (or, a gene that is not integer, a string option: a float parameter);
+// every fixed option declared and its value one the engine takes. The
 // error names the gene or option and the reason.
 func (o *Outside) CheckDeclared(declared []uci.Option) error {
 	if declared == nil || !o.info {
@@ -185,8 +187,11 @@ func (o *Outside) CheckDeclared(declared []uci.Option) error {
 				}
 			}
 			return fmt.Errorf("layout: gene %s: the engine declares no option %q (its spin options: %s)", g.Name, g.OptionName(), strings.Join(names, ", "))
+		case d.Type == "string" && !g.Integer:
+			// A float parameter (OpenBench's "float" lines): engines declare it as a string
+			// option and parse the decimal they are sent.
 		case d.Type != "spin":
-			return fmt.Errorf("layout: gene %s: option %q is a %s option; only spin options (whole numbers with min and max) can be genes", g.Name, d.Name, d.Type)
+			return fmt.Errorf("layout: gene %s: option %q is a %s option; only spin options (whole numbers with min and max) can be genes, and string options for genes that are not integer", g.Name, d.Name, d.Type)
 		case !g.Integer:
 			return fmt.Errorf("layout: gene %s: option %q is a spin (whole numbers): make the gene integer: true", g.Name, d.Name)
 		case d.Min != nil && g.Min < float64(*d.Min), d.Max != nil && g.Max > float64(*d.Max):

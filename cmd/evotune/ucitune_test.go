@@ -68,6 +68,7 @@ func TestTuneUCIEngine(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Verification), &v); err != nil || v.Games != 100 {
 		t.Fatalf("verification %s: %v", r.Verification, err)
 	}
+	t.Logf("champion %s against the detuned start: Elo %+.1f, 95%% lower bound %+.1f, %d games", v.Champion, v.Elo, v.Low, v.Games)
 	if !(v.Low > 0) {
 		t.Errorf("the tuned champion does not beat the detuned start: Elo %+.1f, 95%% lower bound %+.1f", v.Elo, v.Low)
 	}
