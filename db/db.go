@@ -23,7 +23,6 @@ import (
 	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
-	"golang.org/x/sys/unix"
 )
 
 //go:embed schema/*.sql
@@ -212,16 +211,6 @@ func copyFile(from, to string) error {
 func readOnlyError(err error) bool {
 	var se sqlite3.Error
 	return errors.As(err, &se) && (se.Code == sqlite3.ErrReadonly || se.Code == sqlite3.ErrCantOpen)
-}
-
-// writable reports whether this process may write both path and its directory (where
-// SQLite creates the -wal and -shm files).
-func writable(path string) bool {
-	dir := dirOf(path)
-	if dir == "" {
-		dir = "."
-	}
-	return unix.Access(path, unix.W_OK) == nil && unix.Access(dir, unix.W_OK) == nil
 }
 
 func dirOf(path string) string {

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -375,15 +374,6 @@ func splitResults(games []wireGame, recs []engine.GameRecord, limit int) [][]pla
 		parts = append(parts, cur)
 	}
 	return parts
-}
-
-// cpuSeconds is this process's user and system CPU time so far.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 // batchID is what encodeBatch names a batch: 24 hexadecimal digits.
