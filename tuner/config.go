@@ -155,6 +155,21 @@ type Config struct {
 	// times it, both sides told their clocks (go wtime btime winc binc).
 	Nodes int64  `json:"nodes,omitempty" yaml:"nodes"`
 	TC    string `json:"tc,omitempty" yaml:"tc"`
+	// Book is an opening book the run's games start from instead of the game's random
+	// openings (chess: EPD or PGN, BookPlies plies of each PGN game; other games: an opening
+	// file): tuning draws from its tuning half and the verification from its held-out half
+	// (HalfOf), so the verified champion is measured on openings it never played. BookList
+	// holds its openings, read once when the run starts and stored with it (a resumed run
+	// never opens the file again).
+	Book      string   `json:"book,omitempty" yaml:"book"`
+	BookPlies int      `json:"book_plies,omitempty" yaml:"book_plies"`
+	BookList  Openings `json:"book_list,omitempty" yaml:"-"`
+	// Resign and Draw adjudicate games from the engines' scores as fastchess does
+	// (engine.Adjudication's ParseResign, ParseDraw: "movecount=3,score=600",
+	// "movenumber=40,movecount=8,score=10"); "" = off. Outside engines that report scores
+	// (UCI's info score) only.
+	Resign string `json:"resign,omitempty" yaml:"resign"`
+	Draw   string `json:"draw,omitempty" yaml:"draw"`
 	// EngineDepth bounds each search of a UCI outside engine (go depth D; 0 = none), for
 	// engines that ignore go nodes (Fruit and its descendants such as Toga II).
 	EngineDepth int `json:"engine_depth,omitempty" yaml:"engine_depth"`
@@ -320,6 +335,54 @@ func (c *Config) verifyOpeningsFile() bool {
 		return false
 	}
 	return true
+}
+
+// ReadBook reads the Book file, if one is named, into BookList (as ReadVerifyOpenings: for
+// a run the user starts, never for a configuration read from a database). Errors name the
+// file and line.
+func (c *Config) ReadBook() error {
+	if c.Book == "" {
+		c.BookList = nil
+		return nil
+	}
+	e, err := genomes.Lookup(c.Game)
+	if err != nil {
+		return fmt.Errorf("game: %w", err)
+	}
+	g, err := engine.WithRule(e.Game, c.Rule)
+	if err != nil {
+		return fmt.Errorf("rule: %w", err)
+	}
+	plies := c.BookPlies
+	if plies == 0 {
+		plies = DefaultBookPlies
+	}
+	list, err := ReadBook(c.Book, g, c.Board, plies)
+	if err != nil {
+		return fmt.Errorf("book: %w", err)
+	}
+	c.BookList = list
+	return nil
+}
+
+// DefaultBookPlies is Config.BookPlies's default: the plies taken from each PGN game.
+const DefaultBookPlies = 8
+
+// Adjudication is the run's adjudication (Resign, Draw); the error names the setting.
+func (c Config) Adjudication() (engine.Adjudication, error) {
+	var a engine.Adjudication
+	// ParseResign's and ParseDraw's errors start "resign …", "draw …": the keys' names.
+	if c.Resign != "" {
+		if err := a.ParseResign(c.Resign); err != nil {
+			return a, fmt.Errorf("resign: %s", strings.TrimPrefix(err.Error(), "resign "))
+		}
+	}
+	if c.Draw != "" {
+		if err := a.ParseDraw(c.Draw); err != nil {
+			return a, fmt.Errorf("draw: %s", strings.TrimPrefix(err.Error(), "draw "))
+		}
+	}
+	return a, nil
 }
 
 // ReadVerifyOpenings reads the VerifyOpenings file, if one is named, into
@@ -500,6 +563,36 @@ func (c *Config) Validate() error {
 		return errors.New("engine: needs a layout file describing its parameters (--layout FILE)")
 	case c.EngineProtocol != "" || c.BotzoneKeepRunning || c.BotzoneJSON || len(c.EngineOptions) > 0 || c.Nodes != 0 || c.TC != "" || c.EngineDepth != 0:
 		return errors.New("engine_protocol, botzone_keep_running, botzone_json, engine_options, nodes, tc, engine_depth: settings of the outside engine under tuning, and there is none (--layout FILE --engine 'cmd:PROG ARGS')")
+	}
+	if _, err := c.Adjudication(); err != nil {
+		return err
+	}
+	if c.BookPlies < 0 || c.BookPlies > 1000 {
+		return fmt.Errorf("book_plies: %d, want 0 (the default, %d) to 1000", c.BookPlies, DefaultBookPlies)
+	}
+	switch {
+	case c.Book == "" && len(c.BookList) > 0:
+		return fmt.Errorf("book_list: %d openings, but no book names them", len(c.BookList))
+	case c.Book != "" && len(c.BookList) == 0:
+		return fmt.Errorf("book: %q: its openings are not stored with the run (name the file again when you start it)", c.Book)
+	case len(c.BookList) > MaxStoredOpenings:
+		return fmt.Errorf("book: %d openings, want at most %d", len(c.BookList), MaxStoredOpenings)
+	}
+	if len(c.BookList) > 0 {
+		halves := [2]int{}
+		for i, o := range c.BookList {
+			if err := CheckOpening(e.Game, c.Board, o); err != nil {
+				return fmt.Errorf("book_list[%d]: %w", i, err)
+			}
+			if HalfOf(o) == TuningHalf {
+				halves[0]++
+			} else {
+				halves[1]++
+			}
+		}
+		if halves[0] == 0 || halves[1] == 0 {
+			return fmt.Errorf("book %s: %d openings for tuning and %d held out for verification: a book needs both halves (more openings)", c.Book, halves[0], halves[1])
+		}
 	}
 	if !c.verifyOpeningsFile() {
 		if len(c.VerifyOpeningList) > 0 {

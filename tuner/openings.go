@@ -220,18 +220,8 @@ func HeldOut(all Openings, label string, exclude map[string]bool) (Openings, str
 // The error names the file and line of a bad entry.
 func SelectBook(path string, g engine.Game, board, plies int, seed int64, exclude map[string]bool) (Openings, string, error) {
 	label := "book " + path
-	data, err := engine.ReadInputFile(path, "book", engine.MaxOpeningsFileSize)
+	all, err := ReadBook(path, g, board, plies)
 	if err != nil {
-		return nil, label, err
-	}
-	var all Openings
-	if br, ok := g.(engine.BookReader); ok {
-		o, err := br.ReadBook(path, data, plies)
-		if err != nil {
-			return nil, label, err
-		}
-		all = o
-	} else if all, err = ParseOpenings(bytes.NewReader(data), path, g, board); err != nil {
 		return nil, label, err
 	}
 	out, label, err := HeldOut(all, label, exclude)
@@ -241,4 +231,37 @@ func SelectBook(path string, g engine.Game, board, plies int, seed int64, exclud
 	rng := rand.New(rand.NewPCG(uint64(seed), 0xB00C))
 	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out, label, nil
+}
+
+// ReadBook reads an opening book in its order: the game's own formats (engine.BookReader:
+// chess's EPD, and PGN games cut to plies plies), else an opening file (ParseOpenings). The
+// error names the file and line of a bad entry.
+func ReadBook(path string, g engine.Game, board, plies int) (Openings, error) {
+	data, err := engine.ReadInputFile(path, "book", engine.MaxOpeningsFileSize)
+	if err != nil {
+		return nil, err
+	}
+	if br, ok := g.(engine.BookReader); ok {
+		return br.ReadBook(path, data, plies)
+	}
+	return ParseOpenings(bytes.NewReader(data), path, g, board)
+}
+
+// BookOpenings draws up to n distinct openings of book in half (AnyHalf: either) that are
+// not in exclude, in the order rng shuffles them: a run's tuning draws from the book's
+// tuning half (Config.Book) as RandomOpenings draws from the generator's, so that the
+// held-out half stays for verification.
+func BookOpenings(book Openings, n int, rng *rand.Rand, half Half, exclude map[string]bool) Openings {
+	var c Openings
+	seen := map[string]bool{}
+	for _, o := range book {
+		k := Key(o)
+		if seen[k] || exclude[k] || (half != AnyHalf && HalfOf(o) != half) {
+			continue
+		}
+		seen[k] = true
+		c = append(c, o)
+	}
+	rng.Shuffle(len(c), func(i, j int) { c[i], c[j] = c[j], c[i] })
+	return c[:min(n, len(c))]
 }

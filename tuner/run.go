@@ -81,6 +81,9 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 	}
 	plan.Config = cfg
 	setup := GameSetup{Game: g, Board: cfg.Board, Limits: plan.Limits, MaxPlies: plan.MaxPlies, Forfeit: forfeit}
+	if setup.Adjudicate, err = cfg.Adjudication(); err != nil {
+		return nil, err
+	}
 	if outside != nil {
 		setup.TimeControl = outside.TimeControl()
 	}

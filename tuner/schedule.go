@@ -3,6 +3,7 @@ package tuner
 import (
 	"fmt"
 	"math"
+	randv2 "math/rand/v2"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -78,7 +79,7 @@ func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
 		<-a.done // drawn while earlier games were played
 		os, err = a.os, a.err
 	} else {
-		os, err = RandomOpenings(t.plan.Game, t.cfg.Board, n, t.rngV2(t.g.gen, stream), TuningHalf, t.drawnKeys())
+		os, err = t.tuningOpenings(n, t.rngV2(t.g.gen, stream), t.drawnKeys())
 	}
 	if err != nil {
 		return 0, err
@@ -93,6 +94,15 @@ func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
 	}
 	t.drawNext(stream, n)
 	return first, nil
+}
+
+// tuningOpenings draws n tuning-half openings not in exclude: from the run's book
+// (Config.BookList) when it has one, else from the game's random opening generator.
+func (t *Tuner) tuningOpenings(n int, rng *randv2.Rand, exclude map[string]bool) (Openings, error) {
+	if len(t.cfg.BookList) > 0 {
+		return BookOpenings(t.cfg.BookList, n, rng, TuningHalf, exclude), nil
+	}
+	return RandomOpenings(t.plan.Game, t.cfg.Board, n, rng, TuningHalf, exclude)
 }
 
 // drawnKeys is the set of the generation's openings so far (what a new draw excludes).
@@ -143,10 +153,10 @@ func (t *Tuner) drawNext(stream uint64, n int) {
 			return
 		}
 		a := &openingDraw{done: make(chan struct{})}
-		g, board, rng := t.plan.Game, t.cfg.Board, t.rngV2(k.gen, k.stream)
+		rng := t.rngV2(k.gen, k.stream)
 		go func() {
 			defer close(a.done)
-			a.os, a.err = RandomOpenings(g, board, k.n, rng, TuningHalf, exclude)
+			a.os, a.err = t.tuningOpenings(k.n, rng, exclude)
 		}()
 		t.draws.ahead[k] = a
 	}

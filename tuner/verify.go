@@ -3,6 +3,7 @@ package tuner
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"evotune/engine"
@@ -59,6 +60,10 @@ type VerifyConfig struct {
 	// OpeningList, if set, holds the openings of the OpeningSpec file, read when the run
 	// started (Config.VerifyOpeningList): the file is not opened again.
 	OpeningList Openings
+	// Book, if set (the run's Config.BookList), replaces the "random" openings: its
+	// held-out half (HalfOf), in an order shuffled by Seed. BookLabel names it.
+	Book      Openings
+	BookLabel string
 	// Exclude holds the keys of the openings used in tuning, so verification is held out.
 	Exclude map[string]bool
 	Seed    int64
@@ -76,9 +81,16 @@ func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int,
 	var openings Openings
 	var label string
 	var err error
-	if vc.OpeningList != nil {
+	switch {
+	case vc.OpeningList != nil:
 		openings, label, err = HeldOut(vc.OpeningList, "file "+spec, vc.Exclude)
-	} else {
+	case vc.Book != nil && spec == "random":
+		label = "book " + vc.BookLabel + ", its held-out half"
+		openings = BookOpenings(vc.Book, len(vc.Book), rand.New(rand.NewPCG(uint64(vc.Seed), 0xB00C)), HeldOutHalf, vc.Exclude)
+		if len(openings) == 0 {
+			err = fmt.Errorf("openings %s: none", label)
+		}
+	default:
 		openings, label, err = SelectOpenings(spec, vc.Setup.Game, vc.Setup.Board, max(vc.Games/2, 1), vc.Seed, vc.Exclude)
 	}
 	if err != nil {
@@ -116,7 +128,8 @@ func (t *Tuner) verifyChampion(setup GameSetup, seed int64, games int, sprt *sta
 	t.report(Event{Verifying: true, GamesTotal: games, Champion: t.rep.summary.Best, VerifyDepth: setup.Limits.Depth})
 	return Verify(t.ctx, VerifyConfig{Setup: setup, Champion: champ, ChampionID: t.rep.summary.Best, Games: games,
 		ChampionExt: champExt, BaselineExt: base.ext,
-		OpeningSpec: t.cfg.VerifyOpenings, OpeningList: t.cfg.VerifyOpeningList, Exclude: t.draws.tuningOpenings, Seed: seed, SPRT: sprt, Workers: t.cfg.Workers},
+		OpeningSpec: t.cfg.VerifyOpenings, OpeningList: t.cfg.VerifyOpeningList, Book: t.cfg.BookList, BookLabel: t.cfg.Book,
+		Exclude: t.draws.tuningOpenings, Seed: seed, SPRT: sprt, Workers: t.cfg.Workers},
 		func(done, total int, _ stats.Result) {
 			t.report(Event{Verifying: true, GamesDone: done, GamesTotal: total})
 		})

@@ -660,7 +660,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	prog := newMatchProgress(errOut, "verification")
 	start := time.Now()
 	ver, err := tuner.Verify(ctx, tuner.VerifyConfig{Setup: t.Setup(), Champion: champ, ChampionID: id, Games: o.games,
-		OpeningSpec: o.openings, Exclude: exclude, Seed: cfg.Seed, SPRT: &sprt, Workers: o.workers}, prog.update)
+		OpeningSpec: o.openings, Book: cfg.BookList, BookLabel: cfg.Book, Exclude: exclude, Seed: cfg.Seed, SPRT: &sprt, Workers: o.workers}, prog.update)
 	prog.finish()
 	if err != nil {
 		return err

@@ -103,6 +103,10 @@ func newTuneCmd() *cobra.Command {
 	f.BoolVar(&o.cfg.GomocupInfo, "gomocup-info", false, "gomoku: send every gene as 'INFO NAME VALUE' after START (UCI engines always get setoption)")
 	f.StringArrayVar(&o.cfg.EngineOptions, "engine-option", nil, "a fixed option of the outside engine for every seat, NAME=VALUE (UCI setoption, Gomocup INFO; repeatable): --engine-option Hash=16 --engine-option Threads=1")
 	f.Int64Var(&o.cfg.Nodes, "nodes", 0, "UCI outside engine: nodes per search (go nodes N; 0 = none): play independent of the machine's load")
+	f.StringVar(&o.cfg.Book, "book", "", "opening book the games start from instead of random openings (chess: EPD, or PGN cut to --book-plies; other games: an opening file): tuning draws from one half of it, verification from the other")
+	f.IntVar(&o.cfg.BookPlies, "book-plies", 0, "plies taken from each game of a PGN --book (0 = 8)")
+	f.StringVar(&o.cfg.Resign, "resign", "", "adjudicate a loss from the engines' scores, fastchess's way: movecount=3,score=600 (outside engines that report scores)")
+	f.StringVar(&o.cfg.Draw, "draw", "", "adjudicate a draw from the engines' scores: movenumber=40,movecount=8,score=10")
 	f.IntVar(&o.cfg.EngineDepth, "engine-depth", 0, "UCI outside engine: depth per search (go depth D; 0 = none), for engines that ignore go nodes (Toga II, Fruit)")
 	f.StringVar(&o.cfg.TC, "tc", "", "UCI outside engine: a chess clock for every game, e.g. 10+0.1 or 40/60+0.6 (seconds + increment)")
 	f.StringVar(&o.cfg.EngineProtocol, "engine-protocol", "", "the outside engine's protocol: gomocup, sau or botzone (default: the game's; connect6 engines are tuned over botzone, Botzone's ConnectSix, which takes openings)")
@@ -242,6 +246,10 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	set("nodes", &base.Nodes, &c.Nodes)
 	set("tc", &base.TC, &c.TC)
 	set("engine-depth", &base.EngineDepth, &c.EngineDepth)
+	set("book", &base.Book, &c.Book)
+	set("book-plies", &base.BookPlies, &c.BookPlies)
+	set("resign", &base.Resign, &c.Resign)
+	set("draw", &base.Draw, &c.Draw)
 	if o.layoutFile != "" {
 		lf, err := genomes.LoadLayoutFile(o.layoutFile)
 		if err != nil {
@@ -278,6 +286,9 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	}
 	base.Resolve()
 	if err := base.ReadVerifyOpenings(); err != nil { // the user named this file: read it once, store its openings
+		return base, configError(err, o)
+	}
+	if err := base.ReadBook(); err != nil { // as the verification file: read once, stored with the run
 		return base, configError(err, o)
 	}
 	if err := base.Validate(); err != nil {

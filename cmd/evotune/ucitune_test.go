@@ -42,10 +42,17 @@ func TestTuneUCIEngine(t *testing.T) {
 	}
 
 	writeFile(t, dir, "detuned.yaml", detunedLayout)
-	_, stderr, code = run(t, dir, "tune", "--layout", "detuned.yaml", "--engine", eng, "--nodes", "300",
-		"--budget-games", "256", "--verify-games", "100", "--db", "u.db")
+	book, err := filepath.Abs("../../engine/chess/testdata/two-ply.epd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code = run(t, dir, "tune", "--layout", "detuned.yaml", "--engine", eng, "--nodes", "300", "--book", book,
+		"--resign", "movecount=3,score=800", "--budget-games", "256", "--verify-games", "100", "--db", "u.db")
 	if code != 0 {
 		t.Fatalf("tune: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "two-ply.epd, its held-out half") {
+		t.Errorf("the verification should play the book's held-out half:\n%s", out)
 	}
 	if !strings.Contains(stderr, "at nodes 300") || strings.Contains(stderr, "depth 3") {
 		t.Errorf("the run's output should name the engine's limits (nodes 300), not the built-in engine's depth:\n%s", stderr)
@@ -136,9 +143,14 @@ func TestTuneUCIEngineBadInput(t *testing.T) {
 		{"engine option syntax", head + "  - {name: queen, min: 1, max: 3000, default: 900, integer: true}\n", []string{"--engine-option", "Hash"},
 			`--engine-option: engine_options[0]: "Hash", want NAME=VALUE`},
 		{"openbench 6 fields", "queen, int, 900, 1, 3000, 40\n", nil, "tune.txt: line 1: 6 fields, want 7"},
+		{"book", head + "  - {name: queen, min: 1, max: 3000, default: 900, integer: true}\n", []string{"--book", "bad.epd"},
+			"bad.epd:2:"},
+		{"resign", head + "  - {name: queen, min: 1, max: 3000, default: 900, integer: true}\n", []string{"--resign", "movecount=x"},
+			`--resign: "movecount=x"`},
 		{"openbench min > max", "queen, int, 900, 1, 3000, 40, 0.002\nrook, int, 500, 900, 100, 40, 0.002\n", nil,
 			"line 2: rook: min 900 must be below max 100"},
 	}
+	writeFile(t, dir, "bad.epd", chessBook[:strings.Index(chessBook, "\n")+1]+"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1\n")
 	for _, c := range cases {
 		file := "layout.yaml"
 		if strings.HasPrefix(c.name, "openbench") {

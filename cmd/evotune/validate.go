@@ -92,7 +92,7 @@ var configFlags = map[string]string{
 	"verify_games": "verify-games", "time_budget": "time-budget", "opponents": "opponent",
 	"opponent_move_time": "opponent-move-time", "free": "free", "fix": "fix",
 	"verify_openings": "verify-openings", "game": "game", "rule": "rule", "board": "board",
-	"seed": "seed", "name": "name", "engine_options": "engine-option", "nodes": "nodes", "tc": "tc", "engine_depth": "engine-depth", "budget_games": "budget-games",
+	"seed": "seed", "name": "name", "engine_options": "engine-option", "nodes": "nodes", "tc": "tc", "engine_depth": "engine-depth", "budget_games": "budget-games", "book": "book", "book_plies": "book-plies", "resign": "resign", "draw": "draw",
 }
 
 // configError names where a bad config value came from: the flag when the user set it,
