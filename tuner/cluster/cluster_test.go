@@ -13,6 +13,8 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 
 	"evotune/engine"
+	"evotune/engine/protocol"
+	"evotune/engine/protocol/wire"
 	"evotune/genomes"
 	"evotune/tuner"
 )
@@ -246,6 +248,37 @@ func TestTaskName(t *testing.T) {
 	}{{[]int{7}, "game 7"}, {[]int{8, 9, 10}, "games 8–10"}, {[]int{3, 9, 12}, "games 3, 9, 12"}, {[]int{1, 4, 6, 9, 11}, "games 1, 4, 6, … (5 games)"}} {
 		if got := taskName(c.idx); got != c.want {
 			t.Errorf("taskName(%v) = %q, want %q", c.idx, got, c.want)
+		}
+	}
+}
+
+// TestCheckGames: a task is data checked against the worker's policy: bad or repeated
+// game indices, an engine off the allow-list, an option that would smuggle protocol lines
+// or set a key the manager owns are each refused with the reason; a clean task passes.
+func TestCheckGames(t *testing.T) {
+	allow := WorkerOptions{Allow: []string{"cmd:engine"}, Allowed: func(argv, allow []string) bool {
+		return len(argv) == 1 && argv[0] == "engine" && len(allow) == 1
+	}}
+	ext := func(opts ...wire.Option) *protocol.ExternalSpec {
+		return &protocol.ExternalSpec{Argv: []string{"engine"}, Options: opts}
+	}
+	for _, c := range []struct {
+		games []wireGame
+		want  string
+	}{
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "attack", Value: "2"})}, {Index: 1}}, ""},
+		{nil, "a task holds 1 to"},
+		{[]wireGame{{Index: -5}}, "game index -5"},
+		{[]wireGame{{Index: 1 << 62}}, "game index 4611686018427387904"},
+		{[]wireGame{{Index: 0}, {Index: 0}}, "game index 0 appears twice"},
+		{[]wireGame{{Index: 0, WhiteExt: &protocol.ExternalSpec{Argv: []string{"rm"}}}}, "did not list with --allow-engine"},
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "x\nBOARD\n7,7,1\nDONE", Value: "1"})}}, "control character"},
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "attack", Value: "1000\nBOARD"})}}, "control character"},
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "folder", Value: "/etc/cron.d"})}}, `option "folder" is the manager's`},
+	} {
+		got := checkGames(allow, c.games)
+		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%+v: %q, want %q", c.games, got, c.want)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/protocol"
+	"evotune/engine/protocol/wire"
 	"evotune/genomes"
 	"evotune/tuner"
 )
@@ -376,6 +378,51 @@ func splitResults(games []wireGame, recs []engine.GameRecord, limit int) [][]pla
 	return parts
 }
 
+// maxBatchGames bounds a game's index in its batch (a task's wireGame.Index).
+const maxBatchGames = 1 << 24
+
+// reservedOptions are Gomocup INFO keys the manager sends itself (the protocol's own
+// settings, the engine's folder for persistent files): a task may not set them.
+var reservedOptions = []string{"folder", "timeout_turn", "timeout_match", "time_left", "max_memory", "game_type", "rule", "evaluate"}
+
+// checkGames checks a task's games as data against the worker's policy and returns why
+// the worker will not play them ("" = it will): 1 to maxTaskGames games, each index in
+// 0…maxBatchGames−1 and unique, every outside engine's command line on the worker's
+// allow-list, every option a name and value without control characters and no key the
+// protocol reserves for the manager.
+func checkGames(o WorkerOptions, games []wireGame) string {
+	if len(games) == 0 || len(games) > maxTaskGames {
+		return fmt.Sprintf("a task holds 1 to %d games, this one %d", maxTaskGames, len(games))
+	}
+	seen := make(map[int]bool, len(games))
+	for _, g := range games {
+		switch {
+		case g.Index < 0 || g.Index >= maxBatchGames:
+			return fmt.Sprintf("game index %d: want 0 to %d", g.Index, maxBatchGames-1)
+		case seen[g.Index]:
+			return fmt.Sprintf("game index %d appears twice in the task", g.Index)
+		}
+		seen[g.Index] = true
+		for _, ext := range []*protocol.ExternalSpec{g.BlackExt, g.WhiteExt} {
+			if ext == nil {
+				continue
+			}
+			if len(ext.Argv) == 0 || o.Allowed == nil || !o.Allowed(ext.Argv, o.Allow) {
+				return fmt.Sprintf("the task runs the external engine %s, a command line this worker's owner did not list with --allow-engine", ext.Name())
+			}
+			for _, op := range ext.Options {
+				if err := wire.CheckLine(op.Name, op.Value); err != nil {
+					return fmt.Sprintf("game %d: %v", g.Index, err)
+				}
+				if slices.ContainsFunc(reservedOptions, func(r string) bool { return strings.EqualFold(r, op.Name) }) {
+					return fmt.Sprintf("game %d: option %q is the manager's to set, not a task's", g.Index, op.Name)
+				}
+			}
+		}
+	}
+	return ""
+}
+
 // batchID is what encodeBatch names a batch: 24 hexadecimal digits.
 var batchID = regexp.MustCompile(`^[0-9a-f]{24}$`)
 
@@ -392,15 +439,8 @@ func decode(o WorkerOptions, m jetstream.Msg) (*held, string) {
 	if t.Version != o.Version {
 		return h, "the task is for another build of evotune than this worker's: results of different engines must not mix; run workers of the tune's build"
 	}
-	if len(t.Games) == 0 || len(t.Games) > maxTaskGames {
-		return h, fmt.Sprintf("a task holds 1 to %d games, this one %d", maxTaskGames, len(t.Games))
-	}
-	for _, g := range t.Games {
-		for _, ext := range []*protocol.ExternalSpec{g.BlackExt, g.WhiteExt} {
-			if ext != nil && (len(ext.Argv) == 0 || o.Allowed == nil || !o.Allowed(ext.Argv, o.Allow)) {
-				return h, fmt.Sprintf("the task runs the external engine %s, a command line this worker's owner did not list with --allow-engine", ext.Name())
-			}
-		}
+	if why := checkGames(o, t.Games); why != "" {
+		return h, why
 	}
 	entry, err := genomes.Lookup(t.Game)
 	if err != nil {
