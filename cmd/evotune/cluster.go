@@ -266,7 +266,7 @@ func newWorkerCmd() *cobra.Command {
 	var o cluster.WorkerOptions
 	var cl clusterOpts
 	c := &cobra.Command{
-		Use:   "worker --broker nats://HOST:4222 [--workers N] [--allow-engine 'cmd:PROG ARGS']",
+		Use:   "worker --broker nats://HOST:4222 [--workers N] [--allow-engine 'cmd:PROG ARGS'] [--max-depth D --max-width W --max-task-time T]",
 		Short: "Play the games a tune, match or verify publishes on a broker",
 		Long: "worker pulls tasks (one or more games each) from the broker's work queue, plays their games\n" +
 			"on --workers goroutines with this machine's built-in engines (each goroutine's players reset to\n" +
@@ -288,6 +288,9 @@ func newWorkerCmd() *cobra.Command {
 			if o.Workers < 1 {
 				return fmt.Errorf("--workers %d: want at least 1", o.Workers)
 			}
+			if o.MaxDepth < 1 || o.MaxWidth < 1 || o.MaxTaskTime <= 0 {
+				return fmt.Errorf("--max-depth %d, --max-width %d, --max-task-time %v: want positive limits", o.MaxDepth, o.MaxWidth, o.MaxTaskTime)
+			}
 			tok, err := cl.token()
 			if err != nil {
 				return err
@@ -306,6 +309,9 @@ func newWorkerCmd() *cobra.Command {
 	addAuthFlags(c, &cl)
 	c.Flags().IntVar(&o.Workers, "workers", runtime.NumCPU(), "games played at once")
 	c.Flags().StringArrayVar(&o.Allow, "allow-engine", nil, "an external engine command line tasks may run here, compared whole: 'cmd:PROG ARGS' as the tune names it, placeholders such as {weights} as written (repeat for each)")
+	c.Flags().IntVar(&o.MaxDepth, "max-depth", cluster.DefaultMaxDepth, "refuse tasks whose search depth (built-in engine, or an outside engine's go depth) is above this")
+	c.Flags().IntVar(&o.MaxWidth, "max-width", cluster.DefaultMaxWidth, "refuse tasks whose search width is above this")
+	c.Flags().DurationVar(&o.MaxTaskTime, "max-task-time", cluster.DefaultMaxTaskTime, "stop a task that runs longer than this and refuse it with the reason (it is not handed to another worker)")
 	return c
 }
 

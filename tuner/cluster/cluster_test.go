@@ -275,10 +275,43 @@ func TestCheckGames(t *testing.T) {
 		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "x\nBOARD\n7,7,1\nDONE", Value: "1"})}}, "control character"},
 		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "attack", Value: "1000\nBOARD"})}}, "control character"},
 		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "folder", Value: "/etc/cron.d"})}}, `option "folder" is the manager's`},
+		{[]wireGame{{Index: 0, Depth: 20}}, "depth 20, above this worker's --max-depth 12"},
 	} {
 		got := checkGames(allow, c.games)
 		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
 			t.Errorf("%+v: %q, want %q", c.games, got, c.want)
 		}
+	}
+}
+
+// TestMaxTaskTime: a task that runs longer than the worker's MaxTaskTime is stopped and
+// refused with that reason, which the tune sees, instead of holding the worker.
+func TestMaxTaskTime(t *testing.T) {
+	url := startServer(t)
+	setup, tasks := gomokuBatch(t, 4)
+	setup.Limits.Depth = 4
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	o := Options{URL: url, Version: "test", StallTimeout: 2 * time.Second}
+	wctx, stopWorker := context.WithCancel(ctx)
+	defer stopWorker()
+	var wlog lockedBuffer
+	go func() {
+		wo := WorkerOptions{Options: o, Workers: 1, MaxTaskTime: time.Millisecond}
+		wo.Log = &wlog
+		Work(wctx, wo)
+	}()
+	c, err := NewClient(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start := time.Now()
+	_, err = c.PlayBatch(ctx, setup, tasks, nil)
+	if err == nil || !strings.Contains(err.Error(), "--max-task-time 1ms") {
+		t.Fatalf("PlayBatch: %v, want the worker's refusal naming --max-task-time\n%s", err, wlog.String())
+	}
+	if el := time.Since(start); el > 30*time.Second {
+		t.Errorf("the refusal took %v", el)
 	}
 }

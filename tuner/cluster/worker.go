@@ -35,6 +35,36 @@ type WorkerOptions struct {
 	// Allowed decides whether a task's engine command line (its argv, with {NAME} and
 	// {weights} placeholders as written) is one of Allow, compared whole.
 	Allowed func(argv []string, allow []string) bool
+	// MaxDepth and MaxWidth bound the built-in engine's search a task may ask for (its
+	// limits and any game's depth; an outside engine's go depth), 0 = DefaultMaxDepth and
+	// DefaultMaxWidth: a task at depth 20 and width 1000 would hold the worker for hours.
+	MaxDepth, MaxWidth int
+	// MaxTaskTime bounds the wall time of one task (0 = DefaultMaxTaskTime): its games are
+	// stopped and the task refused with that reason (not handed to the next worker).
+	MaxTaskTime time.Duration
+}
+
+// Worker limits' defaults: deeper than any game's default search and the runs' verify
+// depths, far below what would hold a worker for hours.
+const (
+	DefaultMaxDepth    = 12
+	DefaultMaxWidth    = 100
+	DefaultMaxTaskTime = 30 * time.Minute
+)
+
+// limits returns the options' MaxDepth, MaxWidth and MaxTaskTime with defaults for zeros.
+func (o WorkerOptions) limits() (depth, width int, taskTime time.Duration) {
+	depth, width, taskTime = o.MaxDepth, o.MaxWidth, o.MaxTaskTime
+	if depth <= 0 {
+		depth = DefaultMaxDepth
+	}
+	if width <= 0 {
+		width = DefaultMaxWidth
+	}
+	if taskTime <= 0 {
+		taskTime = DefaultMaxTaskTime
+	}
+	return depth, width, taskTime
 }
 
 // job is one game of a task in hand.
@@ -50,6 +80,9 @@ type held struct {
 	setup tuner.GameSetup
 	games []tuner.GameTask
 	stop  chan struct{} // ends the in-progress signals
+	// ctx bounds the task's games by the worker's MaxTaskTime; cancel releases it.
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	mu   sync.Mutex
 	recs []engine.GameRecord
@@ -172,7 +205,14 @@ func Work(ctx context.Context, o WorkerOptions) error {
 	// payload needs) and acknowledges it, or refuses it when a game failed.
 	answer := func(h *held) {
 		close(h.stop)
+		timedOut := errors.Is(h.ctx.Err(), context.DeadlineExceeded)
+		h.cancel()
 		if h.err != nil {
+			if timedOut && ctx.Err() == nil {
+				_, _, limit := o.limits()
+				refuse(h.m, h.task, indicesOf(h.task), fmt.Sprintf("the task ran longer than this worker's --max-task-time %v", limit))
+				return
+			}
 			if errors.Is(h.err, context.Canceled) || ctx.Err() != nil {
 				h.m.Nak()
 				return
@@ -228,7 +268,7 @@ func Work(ctx context.Context, o WorkerOptions) error {
 				var rec engine.GameRecord
 				var err error
 				if !failed {
-					rec, err = lw.Play(ctx, h.setup, h.games[j.k])
+					rec, err = lw.Play(h.ctx, h.setup, h.games[j.k])
 				}
 				n.end(name)
 				h.mu.Lock()
@@ -280,6 +320,8 @@ func Work(ctx context.Context, o WorkerOptions) error {
 				m.Nak()
 				break
 			}
+			_, _, taskTime := o.limits()
+			h.ctx, h.cancel = context.WithTimeout(ctx, taskTime)
 			// Keep the task while its games run (AckWait would hand it to another worker).
 			go func() {
 				tick := time.NewTicker(max(time.Duration(ackWait.Load())/3, 300*time.Millisecond))
@@ -395,8 +437,11 @@ func checkGames(o WorkerOptions, games []wireGame) string {
 		return fmt.Sprintf("a task holds 1 to %d games, this one %d", maxTaskGames, len(games))
 	}
 	seen := make(map[int]bool, len(games))
+	maxDepth, _, _ := o.limits()
 	for _, g := range games {
 		switch {
+		case g.Depth > maxDepth:
+			return fmt.Sprintf("game %d: depth %d, above this worker's --max-depth %d", g.Index, g.Depth, maxDepth)
 		case g.Index < 0 || g.Index >= maxBatchGames:
 			return fmt.Sprintf("game index %d: want 0 to %d", g.Index, maxBatchGames-1)
 		case seen[g.Index]:
@@ -406,6 +451,9 @@ func checkGames(o WorkerOptions, games []wireGame) string {
 		for _, ext := range []*protocol.ExternalSpec{g.BlackExt, g.WhiteExt} {
 			if ext == nil {
 				continue
+			}
+			if ext.Depth > maxDepth {
+				return fmt.Sprintf("game %d: the outside engine's go depth %d, above this worker's --max-depth %d", g.Index, ext.Depth, maxDepth)
 			}
 			if len(ext.Argv) == 0 || o.Allowed == nil || !o.Allowed(ext.Argv, o.Allow) {
 				return fmt.Sprintf("the task runs the external engine %s, a command line this worker's owner did not list with --allow-engine", ext.Name())
@@ -438,6 +486,10 @@ func decode(o WorkerOptions, m jetstream.Msg) (*held, string) {
 	}
 	if t.Version != o.Version {
 		return h, "the task is for another build of evotune than this worker's: results of different engines must not mix; run workers of the tune's build"
+	}
+	// Under a node limit (Limits.Nodes) the depth is no bound: the nodes end the search.
+	if maxDepth, maxWidth, _ := o.limits(); t.Limits.Nodes == 0 && t.Limits.Depth > maxDepth || t.Limits.Width > maxWidth {
+		return h, fmt.Sprintf("search depth %d width %d, above this worker's --max-depth %d or --max-width %d", t.Limits.Depth, t.Limits.Width, maxDepth, maxWidth)
 	}
 	if why := checkGames(o, t.Games); why != "" {
 		return h, why
