@@ -27,6 +27,7 @@ var readmeSkips = []struct{ match, why string }{
 	{"--config run.yaml", "the overnight config shown (its YAML is parsed and validated below)"},
 	{"--db night.db", "reads the overnight run"},
 	{"cmd:./", "an external engine that is not part of evotune"},
+	{"--db toga.db", "the measured Toga II match: 2 000 games, 40 minutes here"},
 	{"--db uci.db", "reads the run of a UCI engine that is not part of evotune (TestTuneUCIEngine tunes and exports one)"},
 	{"two-ply.epd", "the repository's book, not in the test's directory (TestStockfish and TestChessMatch play Stockfish and books)"},
 	{"evotune resume", "needs a stopped run (Ctrl-C a tune first) or one with an external engine"},
