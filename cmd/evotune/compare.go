@@ -209,7 +209,7 @@ func runCompare(ctx context.Context, o compareOpts, out, errOut io.Writer) error
 		},
 		func(c tuner.CompareCell) error {
 			prog.finish()
-			fmt.Fprintf(errOut, "%s seed %d (run %d, %d games): %s\n", c.Method, c.Seed, c.RunID, c.Games, cellText(c.V))
+			fmt.Fprintf(errOut, "%s seed %d (run %d, %d games): %s\n", c.Method, c.Seed, c.RunID, c.Games, cellText(c.V, baselineName(cc.Base)))
 			return nil
 		})
 	prog.finish()
@@ -223,7 +223,7 @@ func runCompare(ctx context.Context, o compareOpts, out, errOut io.Writer) error
 	if serr := d.SetComparisonStatus(context.WithoutCancel(ctx), id, status, text); serr != nil && err == nil {
 		err = serr
 	}
-	printComparison(out, id, cc.Base.Game, cc.BudgetGames, cc.VerifyGames, cc.VerifyDepth, cc.Methods, cc.Seeds, cells, o.asJSON)
+	printComparison(out, id, cc.Base.Game, baselineName(cc.Base), cc.BudgetGames, cc.VerifyGames, cc.VerifyDepth, cc.Methods, cc.Seeds, cells, o.asJSON)
 	if err != nil {
 		return fmt.Errorf("comparison %d %s: %w", id, status, err)
 	}
@@ -268,13 +268,22 @@ func showComparison(ctx context.Context, o compareOpts, out io.Writer) error {
 		}
 		fmt.Fprintf(out, "comparison %d is %s%s: the table shows the runs measured so far\n", c.ID, safe(c.Status), why)
 	}
-	printComparison(out, c.ID, c.Game, c.BudgetGames, rec.VerifyGames, rec.VerifyDepth, rec.Methods, rec.Seeds, cells, o.asJSON)
+	printComparison(out, c.ID, c.Game, baselineName(rec.Base), c.BudgetGames, rec.VerifyGames, rec.VerifyDepth, rec.Methods, rec.Seeds, cells, o.asJSON)
 	return nil
 }
 
-func cellText(v *tuner.Verification) string {
+// baselineName is what a comparison's results are measured against: the paper's weights,
+// or an outside engine's layout defaults.
+func baselineName(base tuner.Config) string {
+	if base.Engine != "" {
+		return "the layout's defaults"
+	}
+	return "the paper's weights"
+}
+
+func cellText(v *tuner.Verification, baseline string) string {
 	if v != nil && v.Baseline {
-		return "the paper's weights: nothing beat them (+0.0 by identity, no games played)"
+		return baseline + ": nothing beat them (+0.0 by identity, no games played)"
 	}
 	if v == nil || v.Games == 0 {
 		return "not measured"
@@ -290,7 +299,7 @@ func eloOrDash(x float64) string {
 }
 
 // printComparison prints a comparison as a Markdown table (or JSON).
-func printComparison(out io.Writer, id int64, game string, budget, verifyGames, verifyDepth int, methods []string, seeds []int64, cells []tuner.CompareCell, asJSON bool) {
+func printComparison(out io.Writer, id int64, game, baseline string, budget, verifyGames, verifyDepth int, methods []string, seeds []int64, cells []tuner.CompareCell, asJSON bool) {
 	rows := tuner.CompareTable(cells, methods, seeds)
 	if asJSON {
 		type row struct {
@@ -331,7 +340,7 @@ func printComparison(out io.Writer, id int64, game string, budget, verifyGames, 
 		enc.Encode(doc)
 		return
 	}
-	fmt.Fprintf(out, "comparison %d: %s, %d distinct tuning games per run; Elo ± 95%% against the paper's weights on %d held-out games per result\n", id, game, budget, verifyGames)
+	fmt.Fprintf(out, "comparison %d: %s, %d distinct tuning games per run; Elo ± 95%% against %s on %d held-out games per result\n", id, game, budget, baseline, verifyGames)
 	head := "| method |"
 	sep := "|---|"
 	for _, s := range seeds {
@@ -351,7 +360,7 @@ func printComparison(out io.Writer, id int64, game string, budget, verifyGames, 
 		for i := range seeds {
 			switch {
 			case r.Baseline[i]:
-				line += " +0.0 (the paper's weights) |"
+				line += " +0.0 (" + baseline + ") |"
 			case math.IsNaN(r.Elo[i]):
 				line += " – |"
 			default:
