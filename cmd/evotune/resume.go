@@ -147,8 +147,19 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 		fmt.Fprintf(errOut, "warning: --force: run %d was marked running by live process %d (%s); taking it over. If that process is an evotune still tuning this run, it stops at its next save.\n",
 			runID, prev, orDash(name))
 	}
-	fmt.Fprintf(errOut, "resuming run %d (%s) after generation %d of %d, %d workers, database %s\n",
-		runID, cfg.Game, state.LastGeneration, cfg.Generations, cfg.Workers, o.dbPath)
+	// The run's end: its generations, else its budgets (a budget run has generations 0).
+	end := ""
+	if cfg.Generations > 0 {
+		end = fmt.Sprintf(" of %d", cfg.Generations)
+	}
+	if cfg.BudgetGames > 0 {
+		end += fmt.Sprintf(", budget %d games", cfg.BudgetGames)
+	}
+	if cfg.TimeBudget != "" {
+		end += ", time budget " + cfg.TimeBudget
+	}
+	fmt.Fprintf(errOut, "resuming run %d (%s) after generation %d%s, %d workers, database %s\n",
+		runID, cfg.Game, state.LastGeneration, end, cfg.Workers, o.dbPath)
 	sum, err := t.Resume(ctx, state)
 	prog.finish()
 	printSummary(out, sum, o.dbPath)
