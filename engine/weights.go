@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// WeightsFormat is the format tag every weights file carries (DESIGN.md "Weights file").
+// WeightsFormat is the format tag every weights file carries (see docs/json.md and MarshalWeightsFile).
 const WeightsFormat = "evotune.weights/v1"
 
 // WeightsFile is the JSON envelope shared by all games:

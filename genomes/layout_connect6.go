@@ -14,7 +14,7 @@ import (
 // evaluation), and value_1 = 1, the scale anchor: multiplying both tables by one factor
 // leaves every move unchanged (moves are chosen by score differences and the width cut by
 // score order), so one gene must hold the unit or the GA wanders along a direction that
-// changes nothing (issue 9). Known from play (issue 9, 400 games on held-out openings):
+// changes nothing. Known from play (400 games on held-out openings):
 // threat_4/threat_5 anywhere in [1 000, 20 000] left every game identical, because
 // forced blocks decide those positions; value_5 = 1 000 cost −174 ± 39 Elo and raising
 // value_2/value_3 cost −312 ± 51, so the paper's table sits near a good region.

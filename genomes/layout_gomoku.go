@@ -9,13 +9,13 @@ import (
 // smallest scores do not change play), and K1, K2 (§2), log scale in [0.05, 20].
 //
 // The evaluation K1·own − K2·opp is linear in both the pattern scores and (K1, K2), so
-// two directions change nothing (issue 9 measured 200/200 identical game pairs for each):
+// two directions change nothing (200 of 200 game pairs were identical for each):
 // all 13 scores times one factor, and K1, K2 times one factor. Two anchors remove them:
 // live_three stays 3 000 (the unit of the pattern scores) and k2 stays 1 (k1 is then the
 // attack/defence ratio K1/K2 of §2). Free them with --free, or hold k1 too with --fix k1.
 //
 // live_four is fixed too: `evotune sensitivity --game gomoku --genes live_four --factor
-// 300000` (issue 9) moved it to 1 and to 1e7 and every one of 100 pairs repeated the paper's
+// 300000`) moved it to 1 and to 1e7 and every one of 100 pairs repeated the paper's
 // weights' game move for move, at depth 3 and (factor 100) at depth 5: the search's win
 // foresight answers and plays out a live four before its score could decide anything, so
 // the gene is a direction that changes nothing. --free live_four tunes it anyway.

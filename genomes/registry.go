@@ -21,13 +21,13 @@ type Entry struct {
 	Game   engine.Game
 	Layout *Layout
 	// BudgetGames is SPSA's budget of distinct tuning games when a run gives none
-	// (tuner.DefaultBudgetGames): the budgets at which issue 26 compared the methods,
+	// (tuner.DefaultBudgetGames): the budgets at which `evotune compare` measured the methods,
 	// a few minutes on two cores.
 	BudgetGames int
 }
 
 // registry maps a game's name to its engine and gene layout. It is the only place that
-// names every game (DESIGN.md "Packages").
+// names every game.
 var registry = map[string]Entry{
 	connect6.Name: {Game: connect6.Game{}, Layout: Connect6Layout(), BudgetGames: 20000},
 	gomoku.Name:   {Game: gomoku.Game{}, Layout: GomokuLayout(), BudgetGames: 44000},

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
-// A comparison of methods (issue 26; `evotune compare`): every method runs once per seed
+// A comparison of methods (`evotune compare`): every method runs once per seed
 // with the same game, limits, free genes and budget of distinct tuning games, and each
 // result plays the paper's weights on held-out openings drawn from the seed (the same
 // openings for every method of a seed: paired), with every game played (no SPRT stop).

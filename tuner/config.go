@@ -190,7 +190,7 @@ type Config struct {
 	BotzoneJSON        bool `json:"botzone_json,omitempty" yaml:"botzone_json"`
 	// Method is the search: "spsa" (fishtest's SPSA, spsa.go: DefaultConfig's) or "ga" (the
 	// genetic algorithm). "" means ga: the runs stored before SPSA became the default
-	// (issue 26) say no method. Both store generations, individuals, games and lineage the
+	// say no method. Both store generations, individuals, games and lineage the
 	// same way and are verified the same way.
 	Method string `json:"method,omitempty" yaml:"method"`
 	// BudgetGames, if > 0, stops the run at the first generation (GA) or step (SPSA)
@@ -267,10 +267,10 @@ func (c *Config) Budget() time.Duration {
 
 // DefaultVerifyGames is the default length of a verification match (`tune --verify-games`,
 // `verify --games`): about ±19 Elo at 95% (a connect6 champion read +26.1 ± 19.1 in 1 000
-// games, 12 s); 200 games left ±45, wider than most gains (issue 9, session 8).
+// games, 12 s); 200 games left ±45, wider than most gains.
 const DefaultVerifyGames = 1000
 
-// DefaultConfig returns the defaults: SPSA (the default method since issue 26 measured it
+// DefaultConfig returns the defaults: SPSA (the default method since `evotune compare` measured it
 // ahead of the GA at equal games: gomoku +57.2 against +31.2, connect6 +40.2 against
 // +25.2, README "Choosing a method") over the game's DefaultBudgetGames, unless a time
 // budget or generations are given (Resolve). The GA's fields keep their defaults for
@@ -279,7 +279,7 @@ const DefaultVerifyGames = 1000
 // GA, per generation: 12 individuals × 32 games against the paper's weights, racing 6 × 32
 // and 3 × 32 more (672 games, fewer when genomes repeat), and a hall-of-fame test of the
 // winner when it is new (64 games each for it and the reigning champion). The reference
-// set is the paper's weights alone (Champions 0): what verification measures, and issue 9
+// set is the paper's weights alone (Champions 0): what verification measures, and it
 // measured four times the gain that way than with recent champions as opponents.
 func DefaultConfig(game string) Config {
 	return Config{
@@ -296,7 +296,7 @@ func DefaultConfig(game string) Config {
 const DefaultGAGenerations = 5
 
 // DefaultBudgetGames returns SPSA's budget of distinct tuning games for a run of game that
-// gives no generations and no budget: the budgets at which issue 26 compared the methods
+// gives no generations and no budget: the budgets at which `evotune compare` measured the methods
 // (gomoku 44 000, about 2½ minutes on two cores; connect6 20 000, about 5 minutes; amazons
 // 4 000, about 6 minutes), 0 for an unknown game.
 func DefaultBudgetGames(game string) int {

@@ -104,7 +104,7 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 	res.Deterministic = cfg.AExt == nil && cfg.BExt == nil && cfg.Setup.Limits.Time == 0
 	if res.Deterministic {
 		// Two deterministic engines replay the same game from the same opening and colours:
-		// count each distinct pair once (issue 9: 1 000 games on 26 openings were 52
+		// count each distinct pair once (1 000 games on 26 openings were once 52
 		// distinct games, reported as if independent).
 		distinct := distinctOpenings(cfg.Openings)
 		cfg.Openings = distinct

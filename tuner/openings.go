@@ -21,7 +21,7 @@ func Key(o []string) string { return strings.Join(o, " ") }
 
 // Half is a half of the space of random openings. Tuning draws only from TuningHalf and
 // held-out verification only from HeldOutHalf, so the two are disjoint by construction,
-// whatever the seeds and however long the run (issue 9).
+// whatever the seeds and however long the run.
 type Half int8
 
 const (

@@ -8,7 +8,7 @@ import (
 	"evotune/genomes"
 )
 
-// Plan is a run resolved once from its Config (issue 23, "one resolved plan"): the
+// Plan is a run resolved once from its Config, once: the
 // registered game under the run's rule, the gene layout as tuned, the search limits of the
 // run's verification and of its exported weights, and the ply cap. New (tune and resume),
 // export, the dashboard's replay and the checks before a run all take these from here, so

@@ -344,7 +344,7 @@ func (t *Tuner) verifyAll() error {
 	vstart := time.Now()
 	defer func() { t.rep.summary.VerifyTime = time.Since(vstart) }()
 	if t.championIsBaseline() {
-		// Never the paper's weights against themselves: nothing to measure (issue 28).
+		// Never the paper's weights against themselves: nothing to measure.
 		v := t.unmeasured(t.setup.Limits)
 		t.rep.summary.Verification = &v
 		return t.store.SaveVerification(t.ctx, t.saving.runID, v)

@@ -14,7 +14,7 @@ import (
 	"evotune/tuner/stats"
 )
 
-// Scheduling of a generation's games (DESIGN.md "The main job", step 3):
+// Scheduling of a generation's games:
 //
 //   - Common random numbers: everyone who plays a racing round plays the same openings
 //     (from the tuning half of the opening space) against the same frozen references,

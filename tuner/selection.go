@@ -15,7 +15,7 @@ import (
 	"evotune/tuner/stats"
 )
 
-// Selection under noise (TUNING.md; DESIGN.md "Round 2"):
+// Selection under noise:
 //
 //   - Racing by successive halving (Jamieson & Talwalkar 2016; the elitist races of irace,
 //     López-Ibáñez et al. 2016): every individual of a generation plays Games games; the

@@ -11,8 +11,7 @@ import (
 	"evotune/tuner/stats"
 )
 
-// One-at-a-time sensitivity analysis (issue 9: "find where the paper's headroom really
-// is"): each gene is moved alone, up and down, and the variant plays the unchanged weights
+// One-at-a-time sensitivity analysis (where the paper's weights leave headroom): each gene is moved alone, up and down, and the variant plays the unchanged weights
 // in colour-swapped pairs on the same openings. A gene whose moves leave every game of the
 // base's self-play unchanged cannot change play at that depth (the Connect6 threat_4/5
 // note of the layout came from such a probe); a gene whose move gains Elo with its interval

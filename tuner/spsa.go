@@ -15,7 +15,7 @@ import (
 // stochastic optimization", IEEE Trans. Aerospace and Electronic Systems 34(3), 1998 (the
 // gain sequences and the exponents 0.602 and 0.101); fishtest (official-stockfish/fishtest,
 // server/fishtest/spsa_handler.py: gains set from c_end and r_end over num_iter game pairs,
-// A = 10% of them, θ += R_k·c_k·(wins − losses)·Δ); shared/TUNING.md.
+// A = 10% of them, θ += R_k·c_k·(wins − losses)·Δ).
 //
 // Coordinates: SPSA works on θ in each gene's scale: ln x for log genes, x divided by a
 // fifth of the gene's range for linear genes (the GA's default mutation makes a step of
@@ -36,7 +36,7 @@ import (
 // games, and it is the run's champion), θ+ (slot 01, operator "spsa+", parent θ_k) with the
 // step's games against θ− (slot 02, "spsa−"). θ_0 is the paper's weights, genome
 // R-g0-03. The run's result is the last θ: no pick among noisy estimates, so no winner's
-// curse (TUNING.md).
+// curse.
 
 // Methods of Config.Method.
 const (
@@ -69,7 +69,7 @@ type SPSAConfig struct {
 	ARatio float64 `json:"a_ratio" yaml:"a_ratio"`
 }
 
-// DefaultSPSA is fishtest's formulation as measured in issue 26 (TUNING.md): 16 pairs per
+// DefaultSPSA is fishtest's formulation as `evotune compare` measured it: 16 pairs per
 // step, c_end 0.2 ln units, r_end 0.002, Spall's exponents, A = 10% of the pairs.
 var DefaultSPSA = SPSAConfig{Pairs: 16, CEnd: 0.2, REnd: 0.002, Alpha: 0.602, Gamma: 0.101, ARatio: 0.1}
 
@@ -243,8 +243,8 @@ func (t *Tuner) spsaStep(u []float64, k, result int) {
 // must be known before the first step): Games distinct games of the paper's weights moved
 // by +c_end·Δ_0 against them moved by −c_end·Δ_0 (like a first step) on calibration
 // openings (tuning half, a stream of their own, stored nowhere) took Time; BudgetGames =
-// Games/Time × (time budget − Time), at least one step. Source: issue 26 (a time budget
-// for the default method); fishtest's num_iter in spsa_handler.py.
+// Games/Time × (time budget − Time), at least one step. Source:
+// fishtest's num_iter in spsa_handler.py.
 type Calibration struct {
 	Games       int
 	Time        time.Duration

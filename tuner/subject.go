@@ -16,7 +16,7 @@ import (
 	"evotune/genomes"
 )
 
-// The subject of a run is what its gene vectors play as (DESIGN.md "Round 3 additions"):
+// The subject of a run is what its gene vectors play as:
 // the game's built-in engine (genes → its weights type, Layout.Weights), or an outside
 // engine (Config.Layout and Config.Engine): every individual, the baseline (the layout's
 // defaults) and every hall-of-fame member play through that program with their own values.

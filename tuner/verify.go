@@ -11,8 +11,8 @@ import (
 	"evotune/tuner/stats"
 )
 
-// Verification is a champion's match against the paper's weights on held-out openings
-// (DESIGN.md "The main job", step 6), stored with the run as JSON.
+// Verification is a champion's match against the paper's weights on held-out openings,
+// stored with the run as JSON.
 type Verification struct {
 	Champion string        `json:"champion"`
 	Opponent string        `json:"opponent"`

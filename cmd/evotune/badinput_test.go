@@ -95,7 +95,7 @@ func hugeNumber(s string) string {
 	return ""
 }
 
-// TestBadInputTable is issue 12's table: every input that once went wrong, with the exit
+// TestBadInputTable is a table: every input that once went wrong, with the exit
 // status and the words the message must have, and, for every refusal, that no file and no
 // database row changed.
 func TestBadInputTable(t *testing.T) {

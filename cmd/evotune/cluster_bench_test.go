@@ -18,11 +18,11 @@ const benchGames = 512
 // cluster ones, which report their overhead against it.
 var localNsPerGame = map[int]float64{}
 
-// BenchmarkClusterGames is issue 14's and 27's throughput measurement: gomoku games per
+// BenchmarkClusterGames measures throughput: gomoku games per
 // second of `evotune match` on the in-process pool (1 and 2 workers) and through an
 // embedded broker with 1, 2 and 4 local worker processes (one game at a time each), with
 // tasks sized automatically (several games a task) and, for comparison, a task per game
-// (--task-games 1, the cluster before issue 27). Each iteration uses a fresh --seed, so
+// (--task-games 1, as the cluster once sent them). Each iteration uses a fresh --seed, so
 // the broker never answers from stored results. The cluster sub-benchmarks report their
 // overhead per game in µs and as a share of the local pool's time per game with the same
 // number of games at once (2 for 4 processes: this machine has 2 cores), and games per

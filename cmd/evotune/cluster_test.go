@@ -77,7 +77,7 @@ func useBrokerToken(t testing.TB, store string) string {
 	return tok
 }
 
-// TestClusterTune is issue 14's acceptance on localhost: an embedded broker and three
+// TestClusterTune is the cluster mode end to end on localhost: an embedded broker and three
 // worker processes play a tune whose database equals the local run's; one worker is
 // killed with SIGKILL in the middle of a batch and the broker is restarted during the
 // run, and the database is still the local run's, every game counted once.

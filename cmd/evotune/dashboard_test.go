@@ -218,7 +218,7 @@ func TestDashboardAPI(t *testing.T) {
 	}
 }
 
-// TestDashboardBrowser is issue 13's acceptance: `evotune serve` on a real database from
+// TestDashboardBrowser drives the dashboard in a real browser: `evotune serve` on a real database from
 // a short tune, driven in headless Chromium through the runs page, a run page, the genes
 // view, a lineage and replayed Gomoku and Amazons games, asserting what is drawn; a run
 // named <img src=x onerror=alert(1)> shows as text and opens no dialog. Screenshots go to

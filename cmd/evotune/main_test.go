@@ -355,7 +355,7 @@ func TestTuneBadInput(t *testing.T) {
 	}
 }
 
-// TestMatchAcceptance is issue 4's acceptance: default vs default gives an Elo interval
+// TestMatchAcceptance: default vs default gives an Elo interval
 // containing 0; a weakened file loses with SPRT verdict H0 (as A) and H1 for its opponent;
 // results do not depend on --workers.
 func TestMatchAcceptance(t *testing.T) {
@@ -531,7 +531,7 @@ func TestExternalEngines(t *testing.T) {
 		}
 		// An illegal move is a move: those games count as losses. An engine that dies or
 		// never answers forfeits before its first move: no game says how strong it is, the
-		// pairs are reported apart (issue 25 case 10).
+		// pairs are reported apart (TestUnplayedForfeits).
 		if name == "illegal.sh" && (m.Result.Losses != 4 || len(m.Games) != 4 || m.UnplayedPairs != 0) ||
 			name != "illegal.sh" && (m.Result != struct{ Wins, Draws, Losses int }{} || len(m.Unplayed) != 4 || m.UnplayedPairs != 2) {
 			t.Fatalf("%s: %+v, %d games, %d unplayed pairs", name, m.Result, len(m.Games), m.UnplayedPairs)

@@ -114,7 +114,7 @@ func waitOut(t *testing.T, out *syncBuffer, s string, d time.Duration) {
 	}
 }
 
-// TestClusterAcrossNamespaces is issue 27's test across hosts: the broker, two workers and
+// TestClusterAcrossNamespaces is the cluster across hosts (network namespaces): the broker, two workers and
 // the tune each in a network namespace of their own, joined by veth links on private
 // addresses (the broker listens on 10.77.0.1, not loopback). A seeded tune runs through the
 // broker; in the middle of it one worker's link goes down (its task in hand is redelivered

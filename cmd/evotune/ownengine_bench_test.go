@@ -10,7 +10,7 @@ import (
 // outsideGames is the number of games of one BenchmarkOutsideEngine iteration.
 const outsideGames = 200
 
-// BenchmarkOutsideEngine is issue 24's throughput measurement: games per second of `evotune
+// BenchmarkOutsideEngine measures throughput: games per second of `evotune
 // match --workers 2` (gomoku, 200 games, a fresh seed each iteration) with
 //   - in-process: evotune's engine at depth 2 on both sides;
 //   - gomocup-reused / gomocup-restarted: one side the same engine through its Gomocup

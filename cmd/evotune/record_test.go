@@ -16,7 +16,7 @@ import (
 // TestHallOfFameRecordReplays: a hall-of-fame member's Elo record (its defence games,
 // round −2) is what `match` plays from the same openings with the exported weights — tune
 // and match play the same games, so the record can be checked by anyone with the
-// database (issue 9, session 7: the 1 024 defence openings of a 30-minute gomoku run
+// database (the 1 024 defence openings of a 30-minute gomoku run
 // replayed to the record's score exactly).
 func TestHallOfFameRecordReplays(t *testing.T) {
 	dir := t.TempDir()

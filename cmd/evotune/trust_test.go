@@ -38,7 +38,7 @@ func lockDir(t *testing.T, dir string) {
 	t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
 }
 
-// TestReadOnlyDirectory is issue 25 case 7: a database in a directory this user cannot
+// TestReadOnlyDirectory: a database in a directory this user cannot
 // write (SQLite cannot create the WAL's shared-memory file there) is read by runs and
 // served by serve, with and without a write-ahead log still holding commits; nothing is
 // created in the directory. The dashboard answers only to IP addresses and loopback names
@@ -126,7 +126,7 @@ func TestReadOnlyDirectory(t *testing.T) {
 	}
 }
 
-// TestKillDuringVerification is issue 25 case 4: a tune killed (SIGKILL) during its final
+// TestKillDuringVerification: a tune killed (SIGKILL) during its final
 // verification, or interrupted (SIGINT) during the deep verification, then resumed, ends
 // with the same tables as the uninterrupted run — the champion of the stored verification
 // among them (it was once stored as 0-g0-00).
@@ -191,7 +191,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// TestTerminalEscapes is issue 25 case 5: a database someone else wrote, whose run name
+// TestTerminalEscapes: a database someone else wrote, whose run name
 // holds a colour escape, a newline, U+202E (right-to-left override) and 100 000
 // characters, and whose lineage rows hold escapes, is shown with every such character
 // escaped, one table row per run, the name cut; tune refuses such names itself.
@@ -242,7 +242,7 @@ func TestTerminalEscapes(t *testing.T) {
 	}
 }
 
-// TestStoredPathNotOpened is issue 25 case 6: a run stores its verification openings
+// TestStoredPathNotOpened: a run stores its verification openings
 // themselves, not the file's name alone; a database whose stored configuration points
 // verify_openings at a local file (someone else's database) does not make resume or verify
 // open it: resume refuses, naming the flag that names the file again, and neither the
@@ -300,7 +300,7 @@ func TestStoredPathNotOpened(t *testing.T) {
 	}
 }
 
-// TestStrictInputs is issue 25 case 9: a weights file with a key twice, a depth above the
+// TestStrictInputs: a weights file with a key twice, a depth above the
 // one limit (engine.MaxDepth) from a flag, a config file or a weights file, and --workers
 // far above the CPUs are refused with the reason, before anything is played or written.
 func TestStrictInputs(t *testing.T) {
@@ -337,7 +337,7 @@ func TestStrictInputs(t *testing.T) {
 	}
 }
 
-// TestUnplayedForfeits is issue 25 case 10: an outside engine that dies before its first
+// TestUnplayedForfeits: an outside engine that dies before its first
 // answer in every third start loses those games by forfeit, but a match reports their pairs
 // apart (unplayed_pairs, with the reason) and leaves them out of the result: both engines
 // are the same program, so every counted pair is even.
@@ -406,7 +406,7 @@ func TestUnplayedForfeits(t *testing.T) {
 	}
 }
 
-// TestCraftedTaskRunsNothing is issue 25 cases 1–3 with a real embedded broker: the broker
+// TestCraftedTaskRunsNothing, with a real embedded broker: the broker
 // makes a token and refuses clients without it (and tokens in URLs); a worker trusting
 // one evotune command line refuses a task published by the test whose engine is the same
 // binary with other arguments (evotune match … cmd:/usr/bin/touch FILE), answers it with

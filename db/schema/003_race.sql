@@ -1,4 +1,4 @@
--- evotune schema version 3: racing, the hall of fame and held-out checkpoints (issue 9).
+-- evotune schema version 3: racing, the hall of fame and held-out checkpoints.
 -- Individual and game records are per generation: an individual's row holds only the games
 -- it played in that generation (everyone in a generation meets the same references on the
 -- same openings, so rows of one generation compare; rows of different ones do not).

@@ -1,4 +1,4 @@
--- evotune schema version 4 (issue 12): run names are unique, and the ancestry view lists
+-- evotune schema version 4: run names are unique, and the ancestry view lists
 -- each ancestor once, at its shortest depth (an ancestor reached along two paths of
 -- different lengths was listed twice).
 

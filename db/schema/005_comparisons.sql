@@ -1,4 +1,4 @@
--- evotune schema version 5 (issue 26): comparisons of tuning methods (evotune compare).
+-- evotune schema version 5: comparisons of tuning methods (evotune compare).
 -- A comparison runs each method on each seed with the same budget of distinct tuning games;
 -- each run's measured result sits in runs.verification. Example (mean Elo per method):
 --   SELECT method, avg(json_extract(r.verification, '$.elo'))

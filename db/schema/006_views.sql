@@ -1,4 +1,4 @@
--- evotune schema version 6 (issue 28): views for people and other tools reading a database
+-- evotune schema version 6: views for people and other tools reading a database
 -- with the sqlite3 shell. NULL means "not measured" (no games), never 0. docs/data.md lists
 -- every column with its meaning and unit.
 

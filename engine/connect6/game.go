@@ -26,7 +26,7 @@ const MaxWeight = 1e9
 // Threat[n−1] is g(n), the threat of a road holding n opponent stones and none of one's
 // own; n = 1..6. Each has exactly 6 entries in [0, 1e9]. They are kept to 1/TableScale
 // (0.01) of the paper's unit, so fractional weights such as value_1 = 0.3 play as written
-// instead of being rounded to 0 or 1 (issue 9: rounding made value_1/threat_1 switches).
+// instead of being rounded to 0 or 1 (rounding made value_1/threat_1 on/off switches).
 type Weights struct {
 	Value  []float64 `json:"value"`
 	Threat []float64 `json:"threat"`
@@ -255,8 +255,8 @@ func (Game) BenchSuite() ([]engine.BenchPosition, engine.Limits) {
 // OpeningRadius bounds the stones of random openings around the centre. Black's first
 // stone lies within one point of it (9 points), White's two and Black's next two within
 // OpeningRadius (49 points): 9·C(48,2)·C(46,2) ≈ 1.05·10⁷ ordered openings, over 3·10⁶
-// distinct positions, far more than a night of tuning draws (issue 9: the two-ply
-// openings within two points had only 2 484).
+// distinct positions, far more than a night of tuning draws (the two-ply openings within
+// two points number only 2 484).
 const OpeningRadius = 3
 
 // BalanceMargin bounds how lopsided a random opening may be, in the paper's units: a

@@ -3,7 +3,7 @@ package gomoku
 import "evotune/engine"
 
 // What Gomoku offers beyond engine.Game, each by the interface that names it, so that no
-// code outside this package names the game (issue 23): the rule variants (engine.Ruled),
+// code outside this package names the game: the rule variants (engine.Ruled),
 // Piskvork records (engine.PSQRecorder), the Gomocup protocol's rule bits
 // (gomocup.Game).
 

@@ -320,7 +320,7 @@ const BalanceMargin = 1000
 // OpeningStones and OpeningRadius shape random openings: five stones (Black, White,
 // Black, White, Black) on distinct points within three of the centre. On 15×15 that is
 // C(49,3)·C(46,2) ≈ 1.9·10⁷ distinct positions before the balance filter, far more than a
-// night of tuning draws (issue 9: three stones within two gave only ~10 900).
+// night of tuning draws (three stones within two points give only about 10 900).
 const (
 	OpeningStones = 5
 	OpeningRadius = 3

@@ -3,7 +3,7 @@
 // tuner's values — the state a resume continues from (LoadResume), the openings a run used
 // (Openings, so matches can hold them out), an individual's weights file (Export). The
 // tuner and db do not import each other; commands use this package instead of turning
-// rows into tuner values themselves (issue 23, "thin commands").
+// rows into tuner values themselves, so that commands stay thin.
 package runstore
 
 import (
