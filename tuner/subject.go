@@ -168,16 +168,8 @@ func (o *Outside) CheckDeclared(declared []uci.Option) error {
 	if err := uci.CheckOptions(declared, o.fixed); err != nil {
 		return fmt.Errorf("engine_options: %w", err)
 	}
-	find := func(name string) *uci.Option {
-		for i := range declared {
-			if strings.EqualFold(declared[i].Name, name) {
-				return &declared[i]
-			}
-		}
-		return nil
-	}
 	for _, g := range o.layout.Genes {
-		d := find(g.OptionName())
+		d := uci.Find(declared, g.OptionName())
 		switch {
 		case d == nil:
 			var names []string
@@ -229,21 +221,7 @@ func (o *Outside) ValuesIn(format string, x []float64, sp SPSAConfig, prov *engi
 		data, _, err := o.ValuesFile(x, prov)
 		return data, err
 	case ExportOpenBench:
-		var ps []genomes.OpenBenchParam
-		for i, g := range o.layout.Genes {
-			c, r := g.CEnd, g.REnd
-			if c <= 0 {
-				c = geneCEnd(g, sp) * spsaUnit(g)
-				if g.Scale == genomes.Log && g.Min > 0 {
-					c = geneCEnd(g, sp) * g.Default
-				}
-			}
-			if r <= 0 {
-				r = sp.REnd
-			}
-			ps = append(ps, genomes.OpenBenchParam{Name: g.OptionName(), Float: !g.Integer, Value: x[i], Min: g.Min, Max: g.Max, CEnd: c, REnd: r})
-		}
-		return genomes.FormatOpenBench(ps), nil
+		return genomes.FormatOpenBench(OpenBenchParams(o.layout.Genes, x, sp)), nil
 	case ExportSetoption:
 		if !o.info {
 			return nil, fmt.Errorf("--format setoption: the engine reads its values from %s, not from options", strings.Join(o.argv, " "))
@@ -258,6 +236,28 @@ func (o *Outside) ValuesIn(format string, x []float64, sp SPSAConfig, prov *engi
 		return []byte(b.String()), nil
 	}
 	return nil, fmt.Errorf("--format %q: want %s or %s (or none: the run's weights format)", format, ExportOpenBench, ExportSetoption)
+}
+
+// OpenBenchParams returns genes at values x as OpenBench parameter lines: the engine's
+// names, the bounds, and each gene's c_end and r_end — its own, or sp's c_end in the gene's
+// units (a fifth of the range per SPSA unit; the default's fraction for a log gene) and
+// sp's r_end.
+func OpenBenchParams(genes []genomes.Gene, x []float64, sp SPSAConfig) []genomes.OpenBenchParam {
+	var ps []genomes.OpenBenchParam
+	for i, g := range genes {
+		c, r := g.CEnd, g.REnd
+		if c <= 0 {
+			c = geneCEnd(g, sp) * spsaUnit(g)
+			if g.Scale == genomes.Log && g.Min > 0 {
+				c = geneCEnd(g, sp) * g.Default
+			}
+		}
+		if r <= 0 {
+			r = sp.REnd
+		}
+		ps = append(ps, genomes.OpenBenchParam{Name: g.OptionName(), Float: !g.Integer, Value: x[i], Min: g.Min, Max: g.Max, CEnd: c, REnd: r})
+	}
+	return ps
 }
 
 // TimeControl is the games' chess clock (Config.TC), nil for none.

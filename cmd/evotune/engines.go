@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -121,18 +120,10 @@ func runEngineLayout(ctx context.Context, o layoutOpts, out, errOut io.Writer) e
 			}
 		}
 	}
-	find := func(name string) *uci.Option {
-		for i := range declared {
-			if strings.EqualFold(declared[i].Name, name) {
-				return &declared[i]
-			}
-		}
-		return nil
-	}
 	var picked []uci.Option
 	if want != nil {
 		for _, n := range want {
-			d := find(n)
+			d := uci.Find(declared, n)
 			switch {
 			case d == nil:
 				return fmt.Errorf("--options: %q: %s declares no such option (it has: %s)", n, o.engine, optionNames(declared))
@@ -187,15 +178,13 @@ func runEngineLayout(ctx context.Context, o layoutOpts, out, errOut io.Writer) e
 	}
 	what := "layout"
 	if o.format == "openbench" {
-		var ps []genomes.OpenBenchParam
-		sp := tuner.DefaultSPSA
-		for _, g := range lf.Genes {
-			if g.Fixed {
-				continue // OpenBench tunes every line it is given
+		var free []genomes.Gene // OpenBench tunes every line it is given: no engine settings
+		for _, g := range lf.Layout().Genes {
+			if !g.Fixed {
+				free = append(free, g)
 			}
-			ps = append(ps, genomes.OpenBenchParam{Name: cmp.Or(g.Option, g.Name), Value: g.Default, Min: g.Min, Max: g.Max,
-				CEnd: sp.CEnd * (g.Max - g.Min) / 5, REnd: sp.REnd})
 		}
+		ps := tuner.OpenBenchParams(free, (&genomes.Layout{Genes: free}).Defaults(), tuner.DefaultSPSA)
 		if len(ps) == 0 {
 			return fmt.Errorf("--engine: every spin option %s declares is an engine setting (Hash, Threads…); name the ones to tune with --options", o.engine)
 		}

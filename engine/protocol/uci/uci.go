@@ -156,16 +156,23 @@ func Declared(lines []string) []Option {
 	return out
 }
 
+// Find returns the declared option called name (without regard to case, as UCI says; the
+// last if an engine declares one twice), or nil.
+func Find(declared []Option, name string) *Option {
+	var found *Option
+	for i := range declared {
+		if strings.EqualFold(declared[i].Name, name) {
+			found = &declared[i]
+		}
+	}
+	return found
+}
+
 // CheckOptions checks values against the options an engine declared (names match without
 // regard to case, as UCI says); the error names the option and what is wrong.
 func CheckOptions(declared []Option, values []wire.Option) error {
 	for _, v := range values {
-		var found *Option
-		for i := range declared {
-			if strings.EqualFold(declared[i].Name, v.Name) {
-				found = &declared[i]
-			}
-		}
+		found := Find(declared, v.Name)
 		if found == nil {
 			var names []string
 			for _, d := range declared {
