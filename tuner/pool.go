@@ -60,6 +60,13 @@ type BatchRunner interface {
 	PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error)
 }
 
+// RunNamer is a BatchRunner that tells whoever plays its games which run they are for
+// (the cluster's workers show it while they play); the tuner calls NameRun with
+// "run ID (game)" once the run exists, before its first batch.
+type RunNamer interface {
+	NameRun(run string)
+}
+
 // LocalWorker plays games one after another in this process, as one goroutine of the
 // worker pool does: it keeps its two seats' players (reset between games, exactly as fresh:
 // engine.Resetter) and their external engine processes (reused while the spec stays the

@@ -188,6 +188,13 @@ func (t *Tuner) SetFullVerification() { t.fullVerify = true }
 // change: games are keyed by task and played with fresh players either way.
 func (t *Tuner) SetRunner(r BatchRunner) { t.setup.Runner = r }
 
+// nameRun tells a RunNamer runner the run its batches belong to.
+func (t *Tuner) nameRun(runID int64) {
+	if n, ok := t.setup.Runner.(RunNamer); ok {
+		n.NameRun(fmt.Sprintf("run %d (%s)", runID, t.cfg.Game))
+	}
+}
+
 // ResumeState is what a run needs to continue after its last saved generation: read
 // back from the store by the command line.
 type ResumeState struct {
@@ -288,6 +295,7 @@ func (t *Tuner) evolve(ctx context.Context, runID int64, remaining *int) (Summar
 	t.rep.start = time.Now()
 	t.saving.runID = runID
 	t.rep.summary.RunID = runID
+	t.nameRun(runID)
 	t.draws.initRNG = t.rngV2(0, streamInit)
 	t.g.genStart = time.Now()
 	n := t.cfg.Generations

@@ -330,6 +330,7 @@ func (t *Tuner) thetaID(k int) string {
 func (t *Tuner) runSPSA(ctx context.Context, runID int64, from int, u []float64) (Summary, error) {
 	t.rep.start = time.Now()
 	t.saving.runID, t.rep.summary.RunID = runID, runID
+	t.nameRun(runID)
 	t.rep.summary.BudgetGames = t.cfg.BudgetGames
 	if t.draws.tuningOpenings == nil {
 		t.draws.tuningOpenings = map[string]bool{}

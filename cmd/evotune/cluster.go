@@ -266,7 +266,7 @@ func newWorkerCmd() *cobra.Command {
 	var o cluster.WorkerOptions
 	var cl clusterOpts
 	c := &cobra.Command{
-		Use:   "worker --broker nats://HOST:4222 [--workers N] [--allow-engine 'cmd:PROG ARGS'] [--max-depth D --max-width W --max-task-time T]",
+		Use:   "worker --broker nats://HOST:4222 [--workers N] [--allow-engine 'cmd:PROG ARGS'] [--allow-option NAME] [--max-depth D --max-width W --max-task-time T]",
 		Short: "Play the games a tune, match or verify publishes on a broker",
 		Long: "worker pulls tasks (one or more games each) from the broker's work queue, plays their games\n" +
 			"on --workers goroutines with this machine's built-in engines (each goroutine's players reset to\n" +
@@ -275,7 +275,9 @@ func newWorkerCmd() *cobra.Command {
 			"shows them). It\n" +
 			"refuses tasks of another evotune build and tasks naming an external engine whose whole\n" +
 			"command line (program and every argument, placeholders as written) is not one given with\n" +
-			"--allow-engine; a refused task is answered with the reason and the worker keeps serving.\n" +
+			"--allow-engine, and tasks setting an engine's memory, threads or a file or folder (Hash, Threads,\n" +
+			"EvalFile, Debug Log File…) unless --allow-option names it; a refused task is answered with\n" +
+			"the reason and the worker keeps serving.\n" +
 			"Tasks never name a file the worker reads or writes. Stop it with Ctrl-C; a killed worker's\n" +
 			"tasks go to the others after the ack wait.",
 		Args: cobra.NoArgs,
@@ -312,6 +314,7 @@ func newWorkerCmd() *cobra.Command {
 	c.Flags().IntVar(&o.MaxDepth, "max-depth", cluster.DefaultMaxDepth, "refuse tasks whose search depth (built-in engine, or an outside engine's go depth) is above this")
 	c.Flags().IntVar(&o.MaxWidth, "max-width", cluster.DefaultMaxWidth, "refuse tasks whose search width is above this")
 	c.Flags().DurationVar(&o.MaxTaskTime, "max-task-time", cluster.DefaultMaxTaskTime, "stop a task that runs longer than this and refuse it with the reason (it is not handed to another worker)")
+	c.Flags().StringArrayVar(&o.AllowOptions, "allow-option", nil, "an engine option a task may set although the worker guards it (Hash, Threads, MultiPV, Ponder, UCI_*, files and folders such as EvalFile or SyzygyPath, any value that is not a number or true/false), e.g. --allow-option Hash (repeat for each)")
 	return c
 }
 
@@ -384,6 +387,23 @@ func newWorkersCmd() *cobra.Command {
 	return c
 }
 
+// busyWith names the runs whose tasks a worker holds and for how long, the longest held
+// first: "run 3 (gomoku) of h/40 for 1m2s"; "-" when it holds none.
+func busyWith(bs []cluster.Busy) string {
+	if len(bs) == 0 {
+		return "-"
+	}
+	var parts []string
+	seen := map[string]bool{}
+	for _, b := range bs {
+		if !seen[b.Run] {
+			seen[b.Run] = true
+			parts = append(parts, fmt.Sprintf("%s for %v", b.Run, (time.Duration(b.Seconds)*time.Second).Round(time.Second)))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // printWorkers prints the workers' heartbeats as a table (or JSON) and the queue below.
 func printWorkers(out io.Writer, q cluster.QueueStatus, ws []cluster.WorkerStatus, asJSON bool) error {
 	if ws == nil {
@@ -397,7 +417,7 @@ func printWorkers(out io.Writer, q cluster.QueueStatus, ws []cluster.WorkerStatu
 	}
 	mine := buildVersion()
 	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "WORKER\tBUILD\tAT ONCE\tGAMES\tGAMES/S (1 MIN)\tTASKS\tREFUSED\tCPU\tUP\tPLAYING")
+	fmt.Fprintln(tw, "WORKER\tBUILD\tAT ONCE\tGAMES\tGAMES/S (1 MIN)\tTASKS\tREFUSED\tCPU\tUP\tBUSY WITH\tPLAYING")
 	slots := 0
 	for _, w := range ws {
 		build := "this build"
@@ -410,8 +430,8 @@ func printWorkers(out io.Writer, q cluster.QueueStatus, ws []cluster.WorkerStatu
 		if playing == "" {
 			playing = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.1f\t%d\t%d\t%s\t%s\t%s\n", safeCell(w.ID), safeCell(build), w.Slots, w.Played, w.Recent, w.Tasks, w.Refused,
-			fmt.Sprintf("%.1fs", w.CPUSeconds), time.Duration(w.UpSeconds*float64(time.Second)).Round(time.Second), safeCell(playing))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.1f\t%d\t%d\t%s\t%s\t%s\t%s\n", safeCell(w.ID), safeCell(build), w.Slots, w.Played, w.Recent, w.Tasks, w.Refused,
+			fmt.Sprintf("%.1fs", w.CPUSeconds), time.Duration(w.UpSeconds*float64(time.Second)).Round(time.Second), safeCell(busyWith(w.Busy)), safeCell(playing))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -410,7 +410,8 @@ func TestUnplayedForfeits(t *testing.T) {
 // makes a token and refuses clients without it (and tokens in URLs); a worker trusting
 // one evotune command line refuses a task published by the test whose engine is the same
 // binary with other arguments (evotune match … cmd:/usr/bin/touch FILE), answers it with
-// the reason, creates no file, ignores a LogFile the task names, and keeps serving; a
+// the reason, creates no file, ignores a LogFile the task names, refuses crafted options,
+// depths and game indices for the engine it trusts, and keeps serving; a
 // match with no worker, and one whose broker dies, say why they wait and stop at
 // --broker-timeout.
 func TestCraftedTaskRunsNothing(t *testing.T) {
@@ -453,11 +454,15 @@ func TestCraftedTaskRunsNothing(t *testing.T) {
 	touched, logFile := filepath.Join(dir, "TOUCHED"), filepath.Join(dir, "ENGINE.LOG")
 	evil := []string{bin, "match", "--game", "gomoku", "--a", "cmd:/usr/bin/touch " + touched, "--b", "default", "--games", "2", "--depth", "1"}
 	good := strings.Fields(strings.TrimPrefix(trusted, "cmd:"))
-	publish := func(batch string, argv []string) map[string]any {
+	publish := func(batch string, argv []string, craft ...func(task, game, ext map[string]any)) map[string]any {
 		t.Helper()
 		ext := map[string]any{"Argv": argv, "LogFile": logFile, "MoveTime": int64(10 * time.Second)}
+		game := map[string]any{"index": 0, "black": wf.Weights, "white": wf.Weights, "black_ext": ext, "opening": []string{"h8"}}
 		task := map[string]any{"version": build, "batch": batch, "game": "gomoku", "board": 0, "limits": map[string]any{"depth": 1},
-			"max_plies": 0, "forfeit": true, "games": []map[string]any{{"index": 0, "black": wf.Weights, "white": wf.Weights, "black_ext": ext, "opening": []string{"h8"}}}}
+			"max_plies": 0, "forfeit": true, "games": []map[string]any{game}}
+		for _, c := range craft {
+			c(task, game, ext)
+		}
 		body, _ := json.Marshal(task)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
@@ -480,11 +485,37 @@ func TestCraftedTaskRunsNothing(t *testing.T) {
 	if ref, _ := r["refused"].(string); !strings.Contains(ref, "--allow-engine") {
 		t.Fatalf("the crafted task was not refused with the reason: %v", r)
 	}
+	// Crafted tasks for the trusted engine: protocol lines smuggled in option names and
+	// values, keys the manager owns, options the worker's owner guards, searches deeper
+	// than the worker allows, bad game indices. Each is refused with its reason before the
+	// engine starts (so its standard input gets nothing), and the worker keeps serving.
+	option := func(name, value string) func(task, game, ext map[string]any) {
+		return func(_, _, ext map[string]any) { ext["Options"] = []map[string]string{{"Name": name, "Value": value}} }
+	}
+	for i, c := range []struct {
+		craft func(task, game, ext map[string]any)
+		want  string
+	}{
+		{option("x\nBOARD\n7,7,1\nDONE", "1\nEND"), "control character"},
+		{option("attack", "1000\nBOARD"), "control character"},
+		{option("folder", "/etc/cron.d"), `option "folder" is the manager's`},
+		{option("Hash", "65536"), "--allow-option"},
+		{option("Debug Log File", filepath.Join(dir, "LOG")), "--allow-option"},
+		{func(task, _, _ map[string]any) { task["limits"] = map[string]any{"depth": 20, "width": 1000} }, "--max-depth 12"},
+		{func(_, game, _ map[string]any) { game["index"] = -5 }, "game index -5"},
+		{func(_, game, _ map[string]any) { game["index"] = int64(1) << 62 }, "game index 4611686018427387904"},
+		{func(task, game, _ map[string]any) { task["games"] = []map[string]any{game, game, game} }, "appears twice"},
+	} {
+		r := publish(fmt.Sprintf("0123456789abcdef0123%04x", 0x100+i), good, c.craft)
+		if ref, _ := r["refused"].(string); !strings.Contains(ref, c.want) {
+			t.Errorf("crafted task %d: %v, want a refusal naming %q", i, r, c.want)
+		}
+	}
 	r = publish("0123456789abcdef01234568", good)
 	if games, _ := r["games"].([]any); r["refused"] != nil || len(games) != 1 {
 		t.Fatalf("the trusted command line was not played: %v\n%s", r, wout.String())
 	}
-	for _, f := range []string{touched, logFile} {
+	for _, f := range []string{touched, logFile, filepath.Join(dir, "LOG")} {
 		if _, err := os.Stat(f); err == nil {
 			t.Fatalf("%s exists: a task made the worker write a file", f)
 		}

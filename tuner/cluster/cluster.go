@@ -183,7 +183,10 @@ type task struct {
 	TimeControl *engine.TimeControl  `json:"tc,omitempty"`
 	Adjudicate  *engine.Adjudication `json:"adjudicate,omitempty"`
 	MoveStats   bool                 `json:"move_stats,omitempty"`
-	Games       []wireGame           `json:"games"`
+	// Run names the run and the tune process the games are for ("run 3 (gomoku) of
+	// HOST/PID"), shown by the worker while it plays them; not part of the batch ID.
+	Run   string     `json:"run,omitempty"`
+	Games []wireGame `json:"games"`
 }
 
 // wireGame is one game of a task.
@@ -282,6 +285,7 @@ type Client struct {
 	workers *roster
 
 	mu       sync.Mutex
+	run      string                   // the run the batches are for (NameRun)
 	gameTime map[string]time.Duration // measured wall time per game, by setup (setupKey)
 	batches  map[string]func(jetstream.Msg)
 	live     jetstream.ConsumeContext // every new result, handed to batches[its batch]
@@ -317,6 +321,27 @@ func NewClient(ctx context.Context, o Options) (*Client, error) {
 	}
 	w.r.wait(250 * time.Millisecond)
 	return c, nil
+}
+
+// NameRun implements tuner.RunNamer: the tasks published from now on name run and this
+// process (HOST/PID), so the workers' status can say whose games they play.
+func (c *Client) NameRun(run string) {
+	c.mu.Lock()
+	c.run = run
+	c.mu.Unlock()
+}
+
+// owner is how this client's tasks name their run: "run 3 (gomoku) of HOST/PID", or "a
+// tune of HOST/PID" before the run is named (a calibration, a match).
+func (c *Client) owner() string {
+	host, _ := os.Hostname()
+	c.mu.Lock()
+	run := c.run
+	c.mu.Unlock()
+	if run == "" {
+		run = "a tune"
+	}
+	return fmt.Sprintf("%s of %s/%d", run, host, os.Getpid())
 }
 
 // follow hands the new results of batch to h (nil: stop).
@@ -394,6 +419,7 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 	if err != nil {
 		return nil, err
 	}
+	head.Run = c.owner()
 	recs := make([]engine.GameRecord, len(tasks))
 	got := make([]bool, len(tasks))
 	var mu sync.Mutex
@@ -587,7 +613,7 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 			idle, why := time.Since(lastGame), lastRefusal
 			n := refusals
 			mu.Unlock()
-			if idle < every || time.Since(lastStatus) < every {
+			if idle < stall && (idle < every || time.Since(lastStatus) < every) {
 				continue
 			}
 			lastStatus = time.Now()
@@ -640,8 +666,27 @@ func (c *Client) status(ctx context.Context) string {
 			}
 		}
 		workers = fmt.Sprintf("%d workers connected, %d of this build (%d games at once)", len(live), mine, slots)
+		if others := busyElsewhere(live, c.owner()); others != "" {
+			workers += "; " + others
+		}
 	}
 	return fmt.Sprintf("broker connected, %s, %d tasks queued, %d being played", workers, q.Queued, q.InFlight)
+}
+
+// busyElsewhere names the workers busy with another run's tasks than mine ("worker h/12
+// busy with run 2 (gomoku) of h/40 for 9m30s"), the longest held task of each; "" when
+// none is.
+func busyElsewhere(live []WorkerStatus, mine string) string {
+	var parts []string
+	for _, w := range live {
+		for _, b := range w.Busy {
+			if b.Run != mine {
+				parts = append(parts, fmt.Sprintf("worker %s busy with %s for %v", w.ID, b.Run, (time.Duration(b.Seconds)*time.Second).Round(time.Second)))
+				break
+			}
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // publish retries through a broker restart until ctx ends or the broker stays away for

@@ -276,11 +276,32 @@ func TestCheckGames(t *testing.T) {
 		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "attack", Value: "1000\nBOARD"})}}, "control character"},
 		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "folder", Value: "/etc/cron.d"})}}, `option "folder" is the manager's`},
 		{[]wireGame{{Index: 0, Depth: 20}}, "depth 20, above this worker's --max-depth 12"},
+		// UCI: the engine's memory and threads, and options naming files, need the owner's leave.
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "Hash", Value: "65536"})}}, `option "Hash" is this worker's owner's to allow (evotune worker --allow-option "Hash")`},
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "threads", Value: "64"})}}, `option "threads" is this worker's owner's`},
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "Debug Log File", Value: "/home/u/.bashrc"})}}, `option "Debug Log File" is this worker's owner's`},
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "EvalFile", Value: "/etc/shadow"})}}, `option "EvalFile" is this worker's owner's`},
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "UCI_LimitStrength", Value: "true"})}}, `option "UCI_LimitStrength" is this worker's owner's`},
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "SyzygyPath", Value: "/tmp"})}}, `option "SyzygyPath" is this worker's owner's`},
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "Script", Value: "rm -rf ~"})}}, `option "Script" is this worker's owner's`},
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "King Safety", Value: "250"})}}, ""},
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "RookOpenFile", Value: "-12.5"})}}, ""},
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "Null Move", Value: "false"})}}, ""},
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "a=b", Value: "1"})}}, `option name "a=b": want 1 to 128 letters`},
+		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "k", Value: strings.Repeat("9", 300)})}}, "a value of 300 bytes, at most 256"},
 	} {
 		got := checkGames(allow, c.games)
 		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
 			t.Errorf("%+v: %q, want %q", c.games, got, c.want)
 		}
+	}
+	// The owner's leave, by name ignoring case.
+	allow.AllowOptions = []string{"hash"}
+	if got := checkGames(allow, []wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "Hash", Value: "16"})}}); got != "" {
+		t.Errorf("Hash with --allow-option hash: refused: %s", got)
+	}
+	if got := checkGames(allow, []wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "Threads", Value: "2"})}}); got == "" {
+		t.Errorf("Threads with --allow-option hash only: accepted")
 	}
 }
 
@@ -313,5 +334,76 @@ func TestMaxTaskTime(t *testing.T) {
 	}
 	if el := time.Since(start); el > 30*time.Second {
 		t.Errorf("the refusal took %v", el)
+	}
+}
+
+// A worker held by another run's long task: the waiting tune's status names that run and
+// for how long, the worker's heartbeat says the same, and the tune stops at its
+// --broker-timeout (StallTimeout) within about a second, not at the next status line.
+func TestBusyWithAnotherRun(t *testing.T) {
+	url := startServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	o := Options{URL: url, Version: "test", StatusEvery: time.Second}
+	wctx, stopWorker := context.WithCancel(ctx)
+	defer stopWorker()
+	go Work(wctx, WorkerOptions{Options: o, Workers: 1})
+
+	// Run 7 sends one task of 200 deep games: the only worker is busy with it for a while.
+	long := o
+	long.TaskGames = 200
+	a, err := NewClient(ctx, long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	a.NameRun("run 7 (gomoku)")
+	setupA, tasksA := gomokuBatch(t, 200)
+	setupA.Limits.Depth = 5
+	actx, stopA := context.WithCancel(ctx)
+	defer stopA()
+	go a.PlayBatch(actx, setupA, tasksA, nil)
+
+	var busy []Busy
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end) && len(busy) == 0; time.Sleep(200 * time.Millisecond) {
+		_, ws, err := Status(ctx, o, 300*time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ws) == 1 {
+			busy = ws[0].Busy
+		}
+	}
+	if len(busy) != 1 || !strings.HasPrefix(busy[0].Run, "run 7 (gomoku) of ") || busy[0].Games != 200 {
+		t.Fatalf("the worker's heartbeat: busy %+v, want one task of run 7 with 200 games", busy)
+	}
+
+	var log lockedBuffer
+	short := o
+	// A status line every 3 s and a stall timeout of 5 s: a stop decided only when a status
+	// line is due would come at 6 s.
+	short.StallTimeout, short.StatusEvery = 5*time.Second, 3*time.Second
+	short.Log = &log
+	b, err := NewClient(ctx, short)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	b.NameRun("run 8 (gomoku)")
+	setupB, tasksB := gomokuBatch(t, 2)
+	start := time.Now()
+	_, err = b.PlayBatch(ctx, setupB, tasksB, nil)
+	took := time.Since(start)
+	if err == nil || !strings.Contains(err.Error(), "--broker-timeout") {
+		t.Fatalf("run 8's batch: %v, want a stop at --broker-timeout", err)
+	}
+	if !strings.Contains(err.Error(), "busy with run 7 (gomoku) of ") {
+		t.Errorf("run 8's stop does not name the run holding the worker: %v\n%s", err, log.String())
+	}
+	if took < 5*time.Second || took >= 5800*time.Millisecond {
+		t.Errorf("--broker-timeout 5s stopped after %v, want within a second of 5s", took)
+	}
+	if !strings.Contains(log.String(), "busy with run 7 (gomoku) of ") {
+		t.Errorf("run 8's status lines do not name the run holding the worker:\n%s", log.String())
 	}
 }

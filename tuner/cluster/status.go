@@ -43,6 +43,9 @@ type WorkerStatus struct {
 	Refused int `json:"refused"`
 	// Playing names the games being played now (the tasks' game names).
 	Playing []string `json:"playing,omitempty"`
+	// Busy is the tasks in hand, the longest held first: whose run they are for and for
+	// how long.
+	Busy []Busy `json:"busy,omitempty"`
 	// Recent is games per second over the last minute; CPUSeconds the process's CPU time
 	// (user and system) since it started.
 	Recent     float64 `json:"games_per_s"`
@@ -51,6 +54,16 @@ type WorkerStatus struct {
 	Stopping bool `json:"stopping,omitempty"`
 	// Seen is when this heartbeat arrived (set by the receiver, not sent).
 	Seen time.Time `json:"-"`
+}
+
+// Busy is a task a worker holds: the run it is for, as the publishing tune named it
+// ("run 3 (gomoku) of HOST/PID"), its batch ID, its number of games and how long the
+// worker has held it, in seconds.
+type Busy struct {
+	Run     string  `json:"run"`
+	Batch   string  `json:"batch"`
+	Games   int     `json:"games"`
+	Seconds float64 `json:"for_s"`
 }
 
 // roster keeps the latest heartbeat of each worker.

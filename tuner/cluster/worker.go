@@ -8,11 +8,13 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -42,6 +44,10 @@ type WorkerOptions struct {
 	// MaxTaskTime bounds the wall time of one task (0 = DefaultMaxTaskTime): its games are
 	// stopped and the task refused with that reason (not handed to the next worker).
 	MaxTaskTime time.Duration
+	// AllowOptions lists engine option names a task may set although the worker guards
+	// them (guardedOption: the engine's memory and threads, names of files and folders),
+	// compared ignoring case, e.g. "Hash".
+	AllowOptions []string
 }
 
 // Worker limits' defaults: deeper than any game's default search and the runs' verify
@@ -84,6 +90,9 @@ type held struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	// since is when the worker took the task.
+	since time.Time
+
 	mu   sync.Mutex
 	recs []engine.GameRecord
 	err  error
@@ -95,6 +104,7 @@ type counters struct {
 	mu                     sync.Mutex
 	played, tasks, refused int
 	playing                map[string]int // game names being played
+	held                   map[*held]bool // tasks taken and not yet answered
 	recent                 []time.Time    // when the games of the last minute ended
 }
 
@@ -102,6 +112,38 @@ func (c *counters) begin(name string) {
 	c.mu.Lock()
 	c.playing[name]++
 	c.mu.Unlock()
+}
+
+// hold and release keep the tasks in hand for the heartbeat's Busy.
+func (c *counters) hold(h *held) {
+	c.mu.Lock()
+	c.held[h] = true
+	c.mu.Unlock()
+}
+
+func (c *counters) release(h *held) {
+	c.mu.Lock()
+	delete(c.held, h)
+	c.mu.Unlock()
+}
+
+// busy lists the tasks in hand, the longest held first.
+func (c *counters) busy() []Busy {
+	var out []Busy
+	for h := range c.held {
+		out = append(out, Busy{Run: runLabel(h.task.Run), Batch: h.task.Batch, Games: len(h.games), Seconds: time.Since(h.since).Seconds()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Seconds > out[j].Seconds })
+	return out
+}
+
+// runLabel is a task's run name as a worker shows it: at most 200 bytes of printable
+// text (it comes from whoever published the task), "an unnamed run" otherwise.
+func runLabel(s string) string {
+	if s == "" || len(s) > 200 || strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return "an unnamed run"
+	}
+	return s
 }
 
 func (c *counters) end(name string) {
@@ -149,11 +191,11 @@ func Work(ctx context.Context, o WorkerOptions) error {
 	host, _ := os.Hostname()
 	me := fmt.Sprintf("%s/%d", host, os.Getpid())
 	start := time.Now()
-	n := &counters{playing: map[string]int{}}
+	n := &counters{playing: map[string]int{}, held: map[*held]bool{}}
 	beat := func(stopping bool) {
 		n.mu.Lock()
 		st := WorkerStatus{ID: me, Host: host, PID: os.Getpid(), Version: o.Version, Slots: slots, Started: start.UTC(), UpSeconds: time.Since(start).Seconds(),
-			Played: n.played, Tasks: n.tasks, Refused: n.refused, CPUSeconds: cpuSeconds(), Stopping: stopping}
+			Played: n.played, Tasks: n.tasks, Refused: n.refused, CPUSeconds: cpuSeconds(), Stopping: stopping, Busy: n.busy()}
 		for name, k := range n.playing {
 			for ; k > 0; k-- {
 				st.Playing = append(st.Playing, name)
@@ -204,6 +246,7 @@ func Work(ctx context.Context, o WorkerOptions) error {
 	// answer publishes a finished task's records (as many messages as the broker's maximum
 	// payload needs) and acknowledges it, or refuses it when a game failed.
 	answer := func(h *held) {
+		n.release(h)
 		close(h.stop)
 		timedOut := errors.Is(h.ctx.Err(), context.DeadlineExceeded)
 		h.cancel()
@@ -322,6 +365,8 @@ func Work(ctx context.Context, o WorkerOptions) error {
 			}
 			_, _, taskTime := o.limits()
 			h.ctx, h.cancel = context.WithTimeout(ctx, taskTime)
+			h.since = time.Now()
+			n.hold(h)
 			// Keep the task while its games run (AckWait would hand it to another worker).
 			go func() {
 				tick := time.NewTicker(max(time.Duration(ackWait.Load())/3, 300*time.Millisecond))
@@ -427,11 +472,44 @@ const maxBatchGames = 1 << 24
 // settings, the engine's folder for persistent files): a task may not set them.
 var reservedOptions = []string{"folder", "timeout_turn", "timeout_match", "time_left", "max_memory", "game_type", "rule", "evaluate"}
 
+// guardedOptions are engine options that belong to the machine's owner, not to a task:
+// the memory and threads an engine takes, and the GUI's own settings (UCI_*: Chess960,
+// LimitStrength…). A task may set them only when the worker allows them by name
+// (WorkerOptions.AllowOptions); so too an option whose name speaks of a file the engine
+// reads or writes (guardedFile: EvalFile, SyzygyPath, Debug Log File, BookFile) and any
+// option whose value is not a number or true/false (a path, a command).
+var guardedOptions = []string{"Hash", "Threads", "Number of Threads", "Ponder", "MultiPV", "Clear Hash", "NalimovCache"}
+
+// guardedFile matches option names of files and folders; an evaluation term's name such
+// as RookOpenFile does not match.
+var guardedFile = regexp.MustCompile(`(?i)((log|eval|book|syzygy|nalimov|debug|net|nnue|weights?)[ _-]?(file|path|dir)|path$|folder|director)`)
+
+// guardedOption says whether a task may set option name to value only with the worker's
+// leave.
+func guardedOption(name, value string) bool {
+	if strings.HasPrefix(strings.ToLower(name), "uci_") || guardedFile.MatchString(name) ||
+		slices.ContainsFunc(guardedOptions, func(g string) bool { return strings.EqualFold(g, name) }) {
+		return true
+	}
+	if _, err := strconv.ParseFloat(value, 64); err == nil {
+		return false
+	}
+	return value != "true" && value != "false"
+}
+
+// optionName is what a task's option name may hold: letters, digits, space, _ . - and at
+// most 128 bytes (every UCI engine's and Gomocup manager's option name we know fits).
+var optionName = regexp.MustCompile(`^[A-Za-z0-9_ .-]{1,128}$`)
+
+// maxOptionValue bounds a task's option value in bytes.
+const maxOptionValue = 256
+
 // checkGames checks a task's games as data against the worker's policy and returns why
 // the worker will not play them ("" = it will): 1 to maxTaskGames games, each index in
 // 0…maxBatchGames−1 and unique, every outside engine's command line on the worker's
-// allow-list, every option a name and value without control characters and no key the
-// protocol reserves for the manager.
+// allow-list, every option a name and value without control characters, no key the
+// protocol reserves for the manager, a name of optionName's letters, a value of at most
+// maxOptionValue bytes, and no guarded option the worker's owner did not allow.
 func checkGames(o WorkerOptions, games []wireGame) string {
 	if len(games) == 0 || len(games) > maxTaskGames {
 		return fmt.Sprintf("a task holds 1 to %d games, this one %d", maxTaskGames, len(games))
@@ -464,6 +542,15 @@ func checkGames(o WorkerOptions, games []wireGame) string {
 				}
 				if slices.ContainsFunc(reservedOptions, func(r string) bool { return strings.EqualFold(r, op.Name) }) {
 					return fmt.Sprintf("game %d: option %q is the manager's to set, not a task's", g.Index, op.Name)
+				}
+				if !optionName.MatchString(op.Name) {
+					return fmt.Sprintf("game %d: option name %q: want 1 to 128 letters, digits, spaces, _ . -", g.Index, op.Name)
+				}
+				if len(op.Value) > maxOptionValue {
+					return fmt.Sprintf("game %d: option %q: a value of %d bytes, at most %d", g.Index, op.Name, len(op.Value), maxOptionValue)
+				}
+				if guardedOption(op.Name, op.Value) && !slices.ContainsFunc(o.AllowOptions, func(a string) bool { return strings.EqualFold(a, op.Name) }) {
+					return fmt.Sprintf("game %d: option %q is this worker's owner's to allow (evotune worker --allow-option %q), not a task's to set", g.Index, op.Name, op.Name)
 				}
 			}
 		}

@@ -129,10 +129,11 @@ function workersSection(v) {
       el('td', { class: 'num', text: w.slots }), el('td', { class: 'num', text: w.played }),
       el('td', { class: 'num', text: fmt(w.games_per_s, 1) }), el('td', { class: 'num', text: w.tasks }),
       el('td', { class: 'num', text: w.refused }), el('td', { class: 'num', text: fmt(w.cpu_s, 1) }),
+      el('td', { text: (w.busy || []).map(b => b.run + ' for ' + Math.round(b.for_s) + ' s').join(', ') || '—' }),
       el('td', { text: (w.playing || []).join(', ') || '—' })));
   }
   const head = el('tr', {}, ...['Worker', 'Build', 'At once', 'Games', 'Games/s (1 min)', 'Tasks', 'Refused',
-    'CPU s', 'Playing'].map(h => el('th', { text: h })));
+    'CPU s', 'Busy with', 'Playing'].map(h => el('th', { text: h })));
   const q = v.queue;
   out.push(v.workers.length ? el('table', { id: 'workers' }, el('thead', {}, head), tbody)
     : el('p', { text: 'No worker is connected: start one with evotune worker --broker ' + v.broker + '.' }));
