@@ -67,7 +67,7 @@ type Conn struct {
 
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
-	out     *os.File      // the read end of the engine's standard output
+	out     *pipe         // the read end of the engine's standard output
 	br      *bufio.Reader // buffers out
 	partial []byte        // a line begun before a read's deadline passed
 	eof     bool          // the output is closed: the program exited
@@ -127,7 +127,8 @@ func (c *Conn) Start() error {
 	}
 	// Standard output is read in the goroutine that waits for the answer, through a pipe
 	// with read deadlines (no reader goroutine in between: a hand-over per line would cost a
-	// scheduler wake-up each, and a UCI engine writes its info lines by the dozen a move).
+	// scheduler wake-up each, and a UCI engine writes its info lines by the dozen a move);
+	// see pipe.
 	out, outW, err := os.Pipe()
 	if err != nil {
 		return err
@@ -156,7 +157,8 @@ func (c *Conn) Start() error {
 		c.fullMu.Unlock()
 		c.LogLine("# ", fmt.Sprintf("started %s (pid %d)", c.Name, cmd.Process.Pid))
 	}
-	c.cmd, c.stdin, c.out, c.br, c.partial, c.eof = cmd, in, out, bufio.NewReaderSize(out, 64*1024), nil, false
+	p := newPipe(out)
+	c.cmd, c.stdin, c.out, c.br, c.partial, c.eof = cmd, in, p, bufio.NewReaderSize(p, 64*1024), nil, false
 	go func() {
 		sc := bufio.NewScanner(errPipe)
 		for sc.Scan() {
@@ -239,8 +241,7 @@ func (c *Conn) drainTranscript(d time.Duration) {
 // until bounds the reads that follow by deadline and ctx (reads then fail with
 // os.ErrDeadlineExceeded); the returned function stops watching ctx.
 func (c *Conn) until(ctx context.Context, deadline time.Time) func() bool {
-	c.out.SetReadDeadline(deadline)
-	return context.AfterFunc(ctx, func() { c.out.SetReadDeadline(time.Now()) })
+	return c.out.until(ctx, deadline)
 }
 
 // maxLine caps a line read from an engine (bytes); the rest of a longer line is dropped.

@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -82,5 +84,54 @@ func TestSendOneLine(t *testing.T) {
 	data, _ := os.ReadFile(got)
 	if string(data) != "INFO strength 5\n" {
 		t.Errorf("the engine read %q, want only the proper line", data)
+	}
+}
+
+// TestReadDeadlines: Read returns an answer as soon as it is written, keeps a line begun
+// before the deadline passed for the next Read, fails with ErrTimeLoss at the deadline,
+// with the context's error when the context ends (within ctxSlice), and with the exit once
+// the engine's output closes.
+func TestReadDeadlines(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	p := filepath.Join(t.TempDir(), "slow.sh")
+	// "info" at once; "best" in two halves 300 ms apart; then silence until input arrives.
+	os.WriteFile(p, []byte("#!/bin/sh\necho info; printf be; sleep 0.3; echo st; read x; echo got $x; read y; exit 0\n"), 0o755)
+	e := &Conn{Name: "slow.sh", Command: func() ([]string, error) { return []string{p}, nil }}
+	defer e.Close("")
+	if err := e.Start(); err != nil {
+		t.Fatal(err)
+	}
+	isBest := func(l string) bool { return l == "best" }
+	// The deadline passes in the middle of "be|st".
+	if _, err := e.Read(context.Background(), time.Now().Add(100*time.Millisecond), isBest); !errors.Is(err, ErrTimeLoss) {
+		t.Fatalf("read past the deadline: %v, want ErrTimeLoss", err)
+	}
+	if l, err := e.Read(context.Background(), time.Now().Add(5*time.Second), isBest); err != nil || l != "best" {
+		t.Fatalf("read after a deadline: %q, %v, want the line begun before it", l, err)
+	}
+	if tr := e.Transcript(); !strings.Contains(tr, "stdout: info") {
+		t.Errorf("the line that was no answer is not in the transcript: %q", tr)
+	}
+	// Nothing comes until it gets a line: a cancelled context ends the wait.
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	start := time.Now()
+	if _, err := e.Read(ctx, time.Now().Add(10*time.Second), isBest); !errors.Is(err, context.Canceled) {
+		t.Fatalf("read with a cancelled context: %v", err)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("the cancelled read returned after %v", el)
+	}
+	if err := e.Send("ping"); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := e.Read(context.Background(), time.Now().Add(5*time.Second), func(l string) bool { return strings.HasPrefix(l, "got") }); err != nil || l != "got ping" {
+		t.Fatalf("read after a cancelled one: %q, %v", l, err)
+	}
+	e.CloseInput()
+	if _, err := e.Read(context.Background(), time.Now().Add(5*time.Second), isBest); err == nil || !strings.Contains(err.Error(), "exited") {
+		t.Fatalf("read from an engine that exited: %v", err)
 	}
 }
