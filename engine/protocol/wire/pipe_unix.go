@@ -34,7 +34,8 @@ func newPipe(f *os.File) *pipe {
 }
 
 // pipes counts the pipes open; the runtime's processors (GOMAXPROCS) are raised to the
-// CPUs plus that count (at most maxExtraProcs more), never lowered.
+// CPUs plus one for every two (a game's two engines think in turn; at most maxExtraProcs
+// more), never lowered.
 var (
 	pipesMu sync.Mutex
 	pipes   int
@@ -44,8 +45,8 @@ var (
 // takes a quarter of all processors while it marks: too many would crowd the engines).
 const maxExtraProcs = 16
 
-// roomForPollers keeps a processor idle beside every goroutine waiting in poll for an
-// engine. A goroutine in a system call holds its processor (P); the runtime's monitor hands
+// roomForPollers keeps a processor idle beside every game's goroutine waiting in poll for
+// an engine. A goroutine in a system call holds its processor (P); the runtime's monitor hands
 // such a P to other work after 20 µs unless some P is idle, and while it does so it wakes
 // every 20 µs itself. With a P per waiting reader to spare it leaves them be: measured on
 // 200 Stockfish games at 2 000 nodes a move, two at once on two cores, 19.1–19.6 s against
@@ -56,7 +57,7 @@ func roomForPollers() {
 	pipesMu.Lock()
 	defer pipesMu.Unlock()
 	pipes++
-	want := runtime.NumCPU() + min(pipes, maxExtraProcs)
+	want := runtime.NumCPU() + min((pipes+1)/2, maxExtraProcs)
 	if runtime.GOMAXPROCS(0) < want {
 		runtime.GOMAXPROCS(want)
 	}
