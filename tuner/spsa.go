@@ -169,13 +169,25 @@ func spsaUnit(g genomes.Gene) float64 { return (g.Max - g.Min) / 5 }
 func (t *Tuner) toTheta(x []float64) []float64 {
 	u := make([]float64, len(x))
 	for i, g := range t.plan.Layout.Genes {
-		if g.Scale == genomes.Log && x[i] > 0 {
-			u[i] = math.Log(x[i])
-		} else {
-			u[i] = x[i] / spsaUnit(g)
-		}
+		u[i] = t.toThetaGene(g, x[i])
 	}
 	return u
+}
+
+// toThetaGene is gene g's value x in SPSA coordinates.
+func (t *Tuner) toThetaGene(g genomes.Gene, x float64) float64 {
+	if g.Scale == genomes.Log && x > 0 {
+		return math.Log(x)
+	}
+	return x / spsaUnit(g)
+}
+
+// fromThetaGene is gene g's value at SPSA coordinate u, not clamped or rounded.
+func (t *Tuner) fromThetaGene(g genomes.Gene, u float64) float64 {
+	if g.Scale == genomes.Log && g.Min > 0 {
+		return math.Exp(u)
+	}
+	return u * spsaUnit(g)
 }
 
 // fromTheta maps SPSA coordinates back to a gene vector inside the bounds (integer genes
@@ -183,11 +195,7 @@ func (t *Tuner) toTheta(x []float64) []float64 {
 func (t *Tuner) fromTheta(u []float64) []float64 {
 	x := make([]float64, len(u))
 	for i, g := range t.plan.Layout.Genes {
-		if g.Scale == genomes.Log && g.Min > 0 {
-			x[i] = math.Exp(u[i])
-		} else {
-			x[i] = u[i] * spsaUnit(g)
-		}
+		x[i] = t.fromThetaGene(g, u[i])
 	}
 	t.plan.Layout.Clamp(x)
 	return x
@@ -229,14 +237,74 @@ func (t *Tuner) spsaDelta(k int) []float64 {
 	return d
 }
 
-// spsaStep applies step k's update to θ (in place): θ += R_k·c_k·result·Δ, clamped.
+// spsaStep applies step k's update to θ (in place): θ += R_k·c_k·s·result·Δ, clamped,
+// with s of spsaPoints (1 but for integer genes whose perturbation was widened).
 func (t *Tuner) spsaStep(u []float64, k, result int) {
 	ck, rk := t.spsaGeneGains(k)
 	d := t.spsaDelta(k)
+	_, _, s := t.spsaPoints(u, k)
 	for i := range u {
-		u[i] += rk[i] * ck[i] * float64(result) * d[i]
+		u[i] += rk[i] * ck[i] * s[i] * float64(result) * d[i]
 	}
 	t.clampTheta(u)
+}
+
+// spsaPoints returns the genes of step k's θ+ = θ + c_k·Δ and θ− = θ − c_k·Δ around θ = u,
+// and each gene's update scale s. An integer gene whose perturbation rounds to no change
+// (c_k below half a unit: θ+ and θ− would play the same value, and the step would learn
+// nothing of it) is widened to the two integers around θ, one unit apart (inside its
+// bounds), θ+ on Δ's side; its update keeps SPSA's gradient estimate for the wider
+// perturbation c': a_k·(W−L)/c' = R_k·c_k·(c_k/c')·(W−L), so s = c_k/c'. Other genes
+// have s = 1.
+func (t *Tuner) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
+	ck, _ := t.spsaGeneGains(k)
+	d := t.spsaDelta(k)
+	up, um := append([]float64(nil), u...), append([]float64(nil), u...)
+	for i := range u {
+		up[i] += ck[i] * d[i]
+		um[i] -= ck[i] * d[i]
+	}
+	plus, minus = t.fromTheta(up), t.fromTheta(um)
+	s = make([]float64, len(u))
+	for i, g := range t.plan.Layout.Genes {
+		s[i] = 1
+		if !g.Integer || g.Fixed || plus[i] != minus[i] || g.Max-g.Min < 1 {
+			continue
+		}
+		x := t.fromThetaGene(g, u[i])
+		lo := math.Max(g.Min, math.Min(g.Max-1, math.Floor(x)))
+		hi := lo + 1
+		if d[i] > 0 {
+			plus[i], minus[i] = hi, lo
+		} else {
+			plus[i], minus[i] = lo, hi
+		}
+		if wide := (t.toThetaGene(g, hi) - t.toThetaGene(g, lo)) / 2; wide > ck[i] {
+			s[i] = ck[i] / wide
+		}
+	}
+	return plus, minus, s
+}
+
+// WidenedIntegerGenes names the free integer genes whose SPSA perturbation at the run's
+// last step, c_end, is below half a unit at their defaults: spsaPoints perturbs them by
+// one unit instead (the run's header says so).
+func (t *Tuner) WidenedIntegerGenes() []string {
+	if t.cfg.Method != MethodSPSA {
+		return nil
+	}
+	p := t.cfg.SPSAParams()
+	var out []string
+	for _, g := range t.plan.Layout.Genes {
+		if !g.Integer || g.Fixed {
+			continue
+		}
+		c := geneCEnd(g, p)
+		if t.fromThetaGene(g, t.toThetaGene(g, g.Default)+c)-g.Default < 0.5 {
+			out = append(out, g.Name)
+		}
+	}
+	return out
 }
 
 // Calibration is how SPSA turned a time budget into its game budget (fishtest's num_iter
@@ -363,16 +431,10 @@ func (t *Tuner) runSPSA(ctx context.Context, runID int64, from int, u []float64)
 func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 	t.g.genStart = time.Now()
 	t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.distinctGames = nil, nil, 0, 0
-	ck, _ := t.spsaGeneGains(k)
-	d := t.spsaDelta(k)
-	plus, minus := append([]float64(nil), u...), append([]float64(nil), u...)
-	for i := range u {
-		plus[i] += ck[i] * d[i]
-		minus[i] -= ck[i] * d[i]
-	}
+	plus, minus, _ := t.spsaPoints(u, k)
 	parent := t.thetaID(k)
-	gp := &genomes.Genome{Layout: t.plan.Layout, X: t.fromTheta(plus), ID: genomes.IndividualID(t.saving.runID, k, 1), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
-	gm := &genomes.Genome{Layout: t.plan.Layout, X: t.fromTheta(minus), ID: genomes.IndividualID(t.saving.runID, k, 2), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}
+	gp := &genomes.Genome{Layout: t.plan.Layout, X: plus, ID: genomes.IndividualID(t.saving.runID, k, 1), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
+	gm := &genomes.Genome{Layout: t.plan.Layout, X: minus, ID: genomes.IndividualID(t.saving.runID, k, 2), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}
 	first, err := t.drawOpenings(pairs, streamOpenings)
 	if err != nil {
 		return err

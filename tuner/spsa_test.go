@@ -298,3 +298,57 @@ func TestSPSAPerGeneGains(t *testing.T) {
 		t.Errorf("first step: the gene's c_0 %g, want the run's %g scaled to its c_end", ck0[logGene], c0)
 	}
 }
+
+// TestSPSAIntegerGenesPerturbed: an integer gene whose perturbation c_k is below half a
+// unit (caution_factor 0–5: c_end 0.2 SPSA units is 0.2 of a unit) is played one unit
+// apart in θ+ and θ− at every step, on Δ's side, inside its bounds, and its update is
+// scaled to the wider perturbation; a gene whose perturbation is wide enough (strength
+// 1–100) is perturbed as before; the run names the widened genes.
+func TestSPSAIntegerGenesPerturbed(t *testing.T) {
+	cfg := spsaConfig("gomoku", 2000, 1)
+	tu, err := New(cfg, &memStore{}, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := *tu.plan.Layout
+	l.Genes = []genomes.Gene{
+		{Name: "caution_factor", Min: 0, Max: 5, Default: 1, Scale: genomes.Linear, Integer: true},
+		{Name: "strength", Min: 1, Max: 100, Default: 50, Scale: genomes.Linear, Integer: true},
+	}
+	tu.plan.Layout = &l
+	if got := tu.WidenedIntegerGenes(); len(got) != 1 || got[0] != "caution_factor" {
+		t.Errorf("widened genes %v, want [caution_factor]", got)
+	}
+	u := tu.toTheta(l.Defaults())
+	results := []int{3, -2, 5, -7, 1, 0, 4, -3, 6, -1, 2, -5, 7, 0, -4, 3, 8, -6, 1, 2}
+	seen := map[float64]bool{}
+	for k, r := range results {
+		plus, minus, s := tu.spsaPoints(u, k)
+		d := tu.spsaDelta(k)
+		if diff := (plus[0] - minus[0]) * d[0]; diff != 1 {
+			t.Errorf("step %d: caution_factor θ+ %g θ− %g (Δ %+g): want one unit apart on Δ's side", k, plus[0], minus[0], d[0])
+		}
+		for _, x := range []float64{plus[0], minus[0]} {
+			if x < 0 || x > 5 || x != math.Trunc(x) {
+				t.Errorf("step %d: caution_factor %g outside 0–5 or not whole", k, x)
+			}
+			seen[x] = true
+		}
+		ck, _ := tu.spsaGeneGains(k)
+		if wide := 0.5 / spsaUnit(l.Genes[0]); math.Abs(s[0]-ck[0]/wide) > 1e-12 || s[0] >= 1 {
+			t.Errorf("step %d: caution_factor's update scale %g, want c_k/c' = %g", k, s[0], ck[0]/wide)
+		}
+		if s[1] != 1 || plus[1] == minus[1] {
+			t.Errorf("step %d: strength θ+ %g θ− %g scale %g: want an ordinary perturbation", k, plus[1], minus[1], s[1])
+		}
+		before := u[0]
+		tu.spsaStep(u, k, r)
+		_, rk := tu.spsaGeneGains(k)
+		if want := before + rk[0]*ck[0]*s[0]*float64(r)*d[0]; math.Abs(u[0]-want) > 1e-12 && u[0] > 0 && u[0] < 5 {
+			t.Errorf("step %d: θ of caution_factor %g, want %g", k, u[0], want)
+		}
+	}
+	if len(seen) < 2 {
+		t.Errorf("caution_factor played only %v", seen)
+	}
+}

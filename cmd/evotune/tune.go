@@ -392,6 +392,9 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 		}
 		fmt.Fprintf(errOut, "tuning %s by SPSA: %s; each step %d game pairs (θ+ against θ−), %s, alpha %g, gamma %g, A %g of the pairs, %s, %d workers, seed %d, database %s\n",
 			cfg.Game, steps, p.Pairs, gains, p.Alpha, p.Gamma, p.ARatio, limits, cfg.Workers, cfg.Seed, o.dbPath)
+		if w := t.WidenedIntegerGenes(); len(w) > 0 {
+			fmt.Fprintf(errOut, "integer genes whose perturbation would round to no change are played one unit apart in θ+ and θ− (their update scaled to match): %s\n", strings.Join(w, ", "))
+		}
 	} else {
 		fmt.Fprintf(errOut, "tuning %s: population %d, %s, %d games per racing round, %d rounds, admission %d games at z=%g, %s, %d workers, seed %d, database %s\n",
 			cfg.Game, cfg.Population, gens, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.AdmitZ, limits, cfg.Workers, cfg.Seed, o.dbPath)
