@@ -205,8 +205,9 @@ type Config struct {
 	file     string
 	fileKeys map[string]int
 	// VerifyEvery, if > 0, plays a held-out check of the champion against the paper's
-	// weights (VerifyGames games, no SPRT) every VerifyEvery generations and stores it with
-	// the generation: verified Elo against wall time.
+	// weights (VerifyGames games, no SPRT) every VerifyEvery generations (SPSA: steps, the
+	// champion θ after the step) and stores it with the generation: verified Elo against
+	// wall time.
 	VerifyEvery int `json:"verify_every" yaml:"verify_every"`
 }
 

@@ -456,8 +456,15 @@ func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 	t.spsaStep(u, k, res.Wins-res.Losses)
 	next := &genomes.Genome{Layout: t.plan.Layout, X: t.fromTheta(u), ID: genomes.IndividualID(t.saving.runID, k, 0), Op: OpSPSA, Parents: []string{parent}, Born: k}
 	t.rep.summary.Best, t.rep.summary.BestGenes, t.rep.summary.BestScore = next.ID, append([]float64(nil), next.X...), 0.5
+	// The held-out check of θ_{k+1} (Config.VerifyEvery), as the GA checks its champion.
+	var check *Verification
+	if t.cfg.VerifyEvery > 0 && k%t.cfg.VerifyEvery == 0 {
+		if check, err = t.checkpoint(); err != nil {
+			return err
+		}
+	}
 	rec := GenerationRecord{RunID: t.saving.runID, Generation: k, Games: t.g.distinctGames, GamesTime: t.g.gamesTime,
-		Opponents: []string{gm.ID}, Openings: t.g.openings, GameResults: t.g.gameResults, Best: next.ID, Champion: next.ID}
+		Opponents: []string{gm.ID}, Openings: t.g.openings, GameResults: t.g.gameResults, Best: next.ID, Champion: next.ID, Checkpoint: check}
 	if k == 0 {
 		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: t.plan.Layout.Named(t.plan.Layout.Defaults())})
 	}

@@ -352,3 +352,38 @@ func TestSPSAIntegerGenesPerturbed(t *testing.T) {
 		t.Errorf("caution_factor played only %v", seen)
 	}
 }
+
+// TestSPSACheckpoints: with VerifyEvery, SPSA stores a held-out check of θ after the step
+// every VerifyEvery steps, as the GA does for its champion: the checkpoint names that
+// step's θ (slot 00), plays VerifyGames games (none while θ is still the paper's weights)
+// and no other step has one.
+func TestSPSACheckpoints(t *testing.T) {
+	cfg := spsaConfig("gomoku", 24, 2) // 6 steps of 2 pairs
+	cfg.VerifyEvery, cfg.VerifyGames = 2, 4
+	st := runSmall(t, cfg)
+	if len(st.gens) < 4 {
+		t.Fatalf("%d steps saved", len(st.gens))
+	}
+	played := 0
+	for _, g := range st.gens {
+		c := g.Checkpoint
+		if g.Generation%2 != 0 {
+			if c != nil {
+				t.Errorf("step %d: a checkpoint between VerifyEvery steps: %+v", g.Generation, c)
+			}
+			continue
+		}
+		if c == nil || c.Generation != g.Generation || c.Champion != genomes.IndividualID(1, g.Generation, 0) {
+			t.Fatalf("step %d: checkpoint %+v, want one of θ after the step, %s", g.Generation, c, genomes.IndividualID(1, g.Generation, 0))
+		}
+		if !c.Baseline {
+			if c.Games != cfg.VerifyGames {
+				t.Errorf("step %d: checkpoint of %d games, want %d", g.Generation, c.Games, cfg.VerifyGames)
+			}
+			played++
+		}
+	}
+	if played == 0 {
+		t.Errorf("no checkpoint played games: θ never left the paper's weights")
+	}
+}
