@@ -554,8 +554,12 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 	if sum.GameRecords != sum.Games {
 		records = fmt.Sprintf(" (%d rows in the games table: a game shared by identical genomes is recorded for each)", sum.GameRecords)
 	}
-	fmt.Fprintf(out, "run %d %s: %d generations saved, %d games%s in %s (%.1f games/s), %.2f%% of the time outside games\n",
-		sum.RunID, sum.Status, sum.Generations, sum.Games, records, sum.Wall.Round(time.Millisecond), float64(sum.Games)/sum.Wall.Seconds(), share)
+	saved := plural(sum.Generations, "generation")
+	if sum.Method == tuner.MethodSPSA {
+		saved = plural(sum.Generations, "SPSA step")
+	}
+	fmt.Fprintf(out, "run %d %s: %s saved, %d games%s in %s (%.1f games/s), %.2f%% of the time outside games\n",
+		sum.RunID, sum.Status, saved, sum.Games, records, sum.Wall.Round(time.Millisecond), float64(sum.Games)/sum.Wall.Seconds(), share)
 	if sum.Best == "" {
 		return
 	}

@@ -44,7 +44,7 @@ func TestTuneBudgetFixAndExclude(t *testing.T) {
 	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "2", "--race-rounds", "1", "--admit-games", "4",
 		"--time-budget", "1ms", "--depth", "1,2", "--width", "4", "--fix", "k1", "--verify-games", "4", "--db", "g.db"}
 	out, stderr, code := runIn(t, dir, args...)
-	if code != 0 || !strings.Contains(out, "finished: 1 generations saved") || !strings.Contains(stderr, "until the budget") {
+	if code != 0 || !strings.Contains(out, "finished: 1 generation saved") || !strings.Contains(stderr, "until the budget") {
 		t.Fatalf("tune: exit %d\n%s\n%s", code, out, stderr)
 	}
 	out, _, _ = runIn(t, dir, "individual", "1-g0-03", "--db", "g.db", "--json")
