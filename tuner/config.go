@@ -25,6 +25,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"runtime"
 	"slices"
@@ -33,7 +34,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"evotune/engine"
 	"evotune/engine/protocol"
@@ -660,7 +661,7 @@ func ParseConfig(data []byte, name string, base Config) (Config, error) {
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&c); err != nil && err.Error() != "EOF" {
+	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
 		return base, fmt.Errorf("config %s: %w", name, err)
 	}
 	c.file, c.fileKeys = name, map[string]int{}

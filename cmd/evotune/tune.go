@@ -91,7 +91,8 @@ func newTuneCmd() *cobra.Command {
 	f.StringSliceVar(&o.cfg.Free, "free", nil, "fixed genes to tune anyway (connect6: value_6,threat_6; see 'evotune weights layout')")
 	f.StringSliceVar(&o.cfg.Fix, "fix", nil, "genes to hold at the paper's value (gomoku: k1 to tune the pattern scores alone)")
 	f.StringArrayVar(&o.cfg.Opponents, "opponent", nil, "add an external engine to the opponent pool: cmd:PATH ARGS (repeatable; makes the run timing-dependent)")
-	f.Float64Var(&o.cfg.OpponentMoveTime, "opponent-move-time", 5, "seconds per move for external opponents")
+	o.cfg.OpponentMoveTime = 5
+	f.Var(secondsFlag{&o.cfg.OpponentMoveTime}, "opponent-move-time", "time per move of external opponents (5s; a bare number is seconds)")
 	f.IntVar(&o.cfg.VerifyGames, "verify-games", def.VerifyGames, "final verification games of the champion against the baseline on held-out openings (0 = none)")
 	f.StringVar(&o.cfg.VerifyOpenings, "verify-openings", "", "random (default: the held-out half of the opening space), builtin or an opening file for the verification")
 	f.IntVar(&o.cfg.VerifyDepth, "verify-depth", 0, "also verify the champion at this search depth (0 = only at the tuning depth)")
@@ -112,8 +113,10 @@ func newTuneCmd() *cobra.Command {
 	f.StringVar(&o.cfg.EngineProtocol, "engine-protocol", "", "the outside engine's protocol: gomocup, sau or botzone (default: the game's; connect6 engines are tuned over botzone, Botzone's ConnectSix, which takes openings)")
 	f.BoolVar(&o.cfg.BotzoneKeepRunning, "botzone-keep-running", false, "Botzone outside engine: keep its process between turns (Botzone's keep-running mode) instead of one process per move")
 	f.BoolVar(&o.cfg.BotzoneJSON, "botzone-json", false, "Botzone outside engine: speak Botzone's JSON interaction instead of the simple one")
-	f.Float64Var(&o.cfg.EngineMoveTime, "engine-move-time", tuner.DefaultEngineMoveTime, "seconds per move of the outside engine (fix its depth through ARGS for a deterministic run)")
-	f.Float64Var(&o.cfg.StartupTime, "startup-time", tuner.DefaultStartupTime, "seconds an outside engine (and each --opponent) may take to start and answer its handshake, apart from its move clock")
+	o.cfg.EngineMoveTime = tuner.DefaultEngineMoveTime
+	f.Var(secondsFlag{&o.cfg.EngineMoveTime}, "engine-move-time", "time per move of the outside engine (5s; a bare number is seconds; fix its depth through ARGS or --engine-depth for a deterministic run)")
+	o.cfg.StartupTime = tuner.DefaultStartupTime
+	f.Var(secondsFlag{&o.cfg.StartupTime}, "startup-time", "time an outside engine (and each --opponent) may take to start and answer its handshake, apart from its move clock (a bare number is seconds)")
 	f.StringVar(&o.cfg.Method, "method", def.Method, "search method: spsa (fishtest's SPSA; see --spsa-*) or ga (the genetic algorithm: population, racing, hall of fame)")
 	f.IntVar(&o.cfg.BudgetGames, "budget-games", 0, "stop at the first generation (or SPSA step) boundary after this many distinct tuning games, then verify (without --generations: until the budget; SPSA's default: gomoku 44000, connect6 20000, amazons 4000)")
 	f.IntVar(&o.spsa.Pairs, "spsa-pairs", tuner.DefaultSPSA.Pairs, "spsa: colour-swapped game pairs of θ+ against θ− per step")
