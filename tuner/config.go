@@ -105,6 +105,10 @@ type Config struct {
 	// Champions is the number of hall-of-fame members (the latest admitted) in the
 	// reference set besides the paper's weights.
 	Champions int `json:"champions" yaml:"champions"`
+	// Champion is how the GA names its result once a hall-of-fame member is credibly
+	// above the paper's weights: ChampionCentre (the default of new runs) or ChampionBest;
+	// "" (runs stored before this setting) is ChampionBest.
+	Champion string `json:"champion,omitempty" yaml:"champion"`
 	// Free lists fixed genes to tune anyway (e.g. value_6, threat_6 for Connect6).
 	Free []string `json:"free" yaml:"free"`
 	// Fix lists genes to hold at the paper's value (e.g. k1, k2 for Gomoku).
@@ -289,7 +293,7 @@ func DefaultConfig(game string) Config {
 		AdmitGames: 64, AdmitZ: 1.0,
 		Workers: runtime.NumCPU(), Elite: 2, Tournament: 3,
 		CrossoverRate: 0.5, MutationRate: 0.8, Mutation: genomes.DefaultMutation,
-		Init: "perturb", Champions: 0, VerifyGames: DefaultVerifyGames,
+		Init: "perturb", Champions: 0, Champion: ChampionCentre, VerifyGames: DefaultVerifyGames,
 	}
 }
 
@@ -452,6 +456,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("games: %d, want a positive even number (each opening is played twice, colours swapped)", c.Games)
 	case c.RaceRounds < 0 || c.RaceRounds > 10:
 		return fmt.Errorf("race_rounds: %d, want 0 to 10", c.RaceRounds)
+	case c.Champion != "" && c.Champion != ChampionBest && c.Champion != ChampionCentre:
+		return fmt.Errorf("champion: %q, want %s or %s", c.Champion, ChampionCentre, ChampionBest)
 	case c.AdmitGames < 0 || c.AdmitGames%2 != 0:
 		return fmt.Errorf("admit_games: %d, want 0 or a positive even number", c.AdmitGames)
 	case !(c.AdmitZ >= 0 && c.AdmitZ <= 10):
@@ -675,7 +681,7 @@ func ParseConfig(data []byte, name string, base Config) (Config, error) {
 }
 
 // GAOnlyKeys are the config keys of the GA's population, racing, hall of fame and variation.
-var GAOnlyKeys = []string{"population", "games", "race_rounds", "admit_games", "admit_z", "elite", "tournament", "crossover_rate", "mutation_rate", "mutation", "init", "champions"}
+var GAOnlyKeys = []string{"population", "games", "race_rounds", "admit_games", "admit_z", "elite", "tournament", "crossover_rate", "mutation_rate", "mutation", "init", "champions", "champion"}
 
 // CheckMethodKeys refuses a config file (ParseConfig) that sets a GA-only key for an SPSA
 // run, naming the file, the line and the key: the value would be ignored without a word.

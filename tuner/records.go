@@ -154,8 +154,12 @@ type Summary struct {
 	Best      string
 	BestScore float64 // the champion's score in its last generation
 	BestGenes []float64
-	// Champion is the champion's hall-of-fame entry (nil: the baseline).
+	// Champion is the champion's hall-of-fame entry (nil: the baseline), or with CentreOf
+	// the member with the best lower bound.
 	Champion *HallOfFamer
+	// CentreOf lists the hall-of-fame members whose centre is the champion (Config.Champion
+	// ChampionCentre), nil when the champion is one individual.
+	CentreOf []string
 	// BaselineChampion is true while the champion's genes are the baseline's: nothing beat
 	// the paper's weights (or the layout's defaults), and verification plays no games.
 	BaselineChampion bool

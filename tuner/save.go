@@ -56,6 +56,9 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 	for _, g := range t.g.born {
 		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: t.plan.Layout.Named(g.X)})
 	}
+	if s := t.rep.summary; len(s.CentreOf) > 0 {
+		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: s.Best, Born: t.g.gen, Operator: OpCentre, Parents: s.CentreOf, Genes: t.plan.Layout.Named(s.BestGenes)})
+	}
 	rec.FitMin, rec.FitMax = fits[0], fits[0]
 	for _, f := range fits {
 		rec.FitMin, rec.FitMax = math.Min(rec.FitMin, f), math.Max(rec.FitMax, f)
@@ -88,7 +91,7 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 	t.rep.summary.GamesTime += t.g.gamesTime
 	ev := Event{GenDone: true, GamesDone: t.g.distinctGames, GamesTotal: t.g.distinctGames,
 		BestScore: pop[0].Stats.Score(), MeanScore: 1 - rec.FitMean, Best: pop[0].ID, Champion: t.rep.summary.Best}
-	if c := t.rep.summary.Champion; c != nil {
+	if c := t.rep.summary.Champion; c != nil && len(t.rep.summary.CentreOf) == 0 { // a centre has no record of its own
 		if elo, _, ok := c.Estimate(); ok {
 			ev.ChampionElo = &elo
 		}
@@ -103,10 +106,19 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 // (AdmitGames = 0), the rank-1 individual of pop (sorted best first).
 func (t *Tuner) setChampion(pop []*genomes.Genome) {
 	t.rep.summary.HallOfFame = append([]HallOfFamer(nil), t.hall.hof...)
-	t.rep.summary.Champion = nil
+	t.rep.summary.Champion, t.rep.summary.CentreOf = nil, nil
 	switch c := champion(t.hall.hof, t.cfg.AdmitZ); {
 	case t.cfg.AdmitGames == 0:
 		t.rep.summary.Best, t.rep.summary.BestGenes = pop[0].ID, append([]float64(nil), pop[0].X...)
+	case c != nil && t.cfg.Champion == ChampionCentre && len(t.hall.hof) >= 2:
+		// The centre is this generation's genome in the slot after its population's.
+		cc := *c
+		t.rep.summary.Champion = &cc
+		t.rep.summary.Best = genomes.IndividualID(t.saving.runID, t.g.gen, t.cfg.Population)
+		t.rep.summary.BestGenes = centre(t.plan.Layout, t.hall.hof)
+		for _, h := range t.hall.hof {
+			t.rep.summary.CentreOf = append(t.rep.summary.CentreOf, h.ID)
+		}
 	case c != nil:
 		cc := *c
 		t.rep.summary.Champion = &cc

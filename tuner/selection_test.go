@@ -203,3 +203,64 @@ func TestOpeningSpaceAndHalves(t *testing.T) {
 		}
 	}
 }
+
+// TestCentreChampion: with Champion "centre" and two or more members, one of them credibly
+// above the paper's weights, the champion is the hall of fame's centre (log genes in log
+// space, linear genes arithmetic, fixed genes at their defaults), named by the slot after
+// the generation's population and recombined from every member; with "best", or one
+// member, or no member above the baseline, it is what it was.
+func TestCentreChampion(t *testing.T) {
+	cfg := smallConfig("gomoku", 1)
+	tu, err := New(cfg, &memStore{}, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := tu.plan.Layout
+	a, b := l.Defaults(), l.Defaults()
+	for i, g := range l.Genes {
+		if g.Fixed {
+			continue
+		}
+		a[i], b[i] = math.Min(g.Max, g.Default*1.5+0.1), math.Max(g.Min, g.Default/1.5)
+	}
+	l.Clamp(a)
+	l.Clamp(b)
+	strong := genomes.Stats{Wins: 60, Draws: 10, Losses: 10, Penta: [5]int{0, 2, 6, 12, 20}}
+	tu.saving.runID, tu.g.gen = 1, 7
+	tu.hall.hof = []HallOfFamer{{ID: "1-g2-03", Generation: 2, Genes: a, Stats: strong}, {ID: "1-g5-01", Generation: 5, Genes: b}}
+	pop := []*genomes.Genome{{Layout: l, X: l.Defaults(), ID: "1-g7-00"}}
+	tu.setChampion(pop)
+	s := tu.rep.summary
+	if s.Best != genomes.IndividualID(1, 7, cfg.Population) || len(s.CentreOf) != 2 || s.CentreOf[0] != "1-g2-03" || s.CentreOf[1] != "1-g5-01" {
+		t.Fatalf("champion %s of %v, want the centre 1-g7-%02d of both members", s.Best, s.CentreOf, cfg.Population)
+	}
+	for i, g := range l.Genes {
+		want := (a[i] + b[i]) / 2
+		switch {
+		case g.Fixed:
+			want = g.Default
+		case g.Scale == genomes.Log && g.Min > 0:
+			want = math.Sqrt(a[i] * b[i])
+		}
+		if math.Abs(s.BestGenes[i]-want) > 1e-9*math.Max(1, want) {
+			t.Errorf("gene %s: centre %g, want %g (members %g, %g)", g.Name, s.BestGenes[i], want, a[i], b[i])
+		}
+	}
+	// The best member instead: by the setting, with one member, or with none above 0.
+	tu.cfg.Champion = ChampionBest
+	tu.setChampion(pop)
+	if s := tu.rep.summary; s.Best != "1-g2-03" || s.CentreOf != nil {
+		t.Errorf("champion best: %s (centre of %v), want the member 1-g2-03", s.Best, s.CentreOf)
+	}
+	tu.cfg.Champion = ChampionCentre
+	tu.hall.hof = tu.hall.hof[:1]
+	tu.setChampion(pop)
+	if s := tu.rep.summary; s.Best != "1-g2-03" || s.CentreOf != nil {
+		t.Errorf("one member: champion %s (centre of %v), want the member", s.Best, s.CentreOf)
+	}
+	tu.hall.hof = []HallOfFamer{{ID: "1-g2-03", Generation: 2, Genes: a}, {ID: "1-g5-01", Generation: 5, Genes: b}}
+	tu.setChampion(pop)
+	if s := tu.rep.summary; s.Best != genomes.IndividualID(1, 0, 0) || s.CentreOf != nil {
+		t.Errorf("no member above the baseline: champion %s (centre of %v), want the baseline", s.Best, s.CentreOf)
+	}
+}

@@ -77,6 +77,7 @@ func newTuneCmd() *cobra.Command {
 	f.IntVar(&o.cfg.RaceRounds, "race-rounds", def.RaceRounds, "successive-halving rounds: the better half plays --games more, this many times")
 	f.IntVar(&o.cfg.AdmitGames, "admit-games", def.AdmitGames, "games of the hall-of-fame test of each new race winner against the champion (0 = no hall of fame)")
 	f.Float64Var(&o.cfg.AdmitZ, "admit-z", def.AdmitZ, "standard errors above 1/2 a winner's head-to-head score needs; also the z of the champion's lower bound")
+	f.StringVar(&o.cfg.Champion, "champion", def.Champion, "GA: the run's result once a hall-of-fame member is credibly above the paper's weights: centre (the hall of fame's centre, log genes averaged in log space) or best (the member with the best lower bound)")
 	f.IntVar(&o.cfg.Workers, "workers", def.Workers, "games played at once (never changes results)")
 	f.StringVar(&o.depth, "depth", "", "search depth of every game (default: the game's), or a list like 3,4,5: opening pair k at the k-th mod 3")
 	f.IntVar(&o.cfg.Width, "width", 0, "search width of every game (0 = the game's default)")
@@ -134,7 +135,7 @@ func newTuneCmd() *cobra.Command {
 
 // gaOnlyFlags are the flags of the GA's population, racing and hall of fame: refused with
 // SPSA rather than ignored.
-var gaOnlyFlags = []string{"pop", "games", "race-rounds", "admit-games", "admit-z", "elite", "mutation-rate", "crossover-rate", "init", "champions"}
+var gaOnlyFlags = []string{"pop", "games", "race-rounds", "admit-games", "admit-z", "elite", "mutation-rate", "crossover-rate", "init", "champions", "champion"}
 
 // mergedConfig is the defaults, then the config file, then the flags the user set.
 func mergedConfig(o tuneOpts) (tuner.Config, error) {
@@ -188,6 +189,7 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	set("race-rounds", &base.RaceRounds, &c.RaceRounds)
 	set("admit-games", &base.AdmitGames, &c.AdmitGames)
 	set("admit-z", &base.AdmitZ, &c.AdmitZ)
+	set("champion", &base.Champion, &c.Champion)
 	set("fix", &base.Fix, &c.Fix)
 	set("verify-depth", &base.VerifyDepth, &c.VerifyDepth)
 	set("verify-depth-games", &base.VerifyDepthGames, &c.VerifyDepthGames)
@@ -573,6 +575,11 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 			fmt.Fprintf(out, "the time budget ended the run at %.0f%% of the %d games its gains were scheduled over (its steps were still a little larger than at the schedule's end)\n",
 				100*float64(sum.Games)/float64(sum.BudgetGames), sum.BudgetGames)
 		}
+	case c != nil && len(sum.CentreOf) > 0:
+		elo, se, _ := c.Estimate()
+		z := tuner.FamilyZ(len(sum.HallOfFame), 0)
+		fmt.Fprintf(out, "champion %s: the centre of the hall of fame's %d members (log genes averaged in log space; it has played no game of its own: the verification below measures it); the best member, %s, claims Elo %s (95%% simultaneous, z = %.2f)\n",
+			sum.Best, len(sum.CentreOf), c.ID, stats.FormatEloCI(elo, z*se), z)
 	case c != nil:
 		elo, se, _ := c.Estimate()
 		z := tuner.FamilyZ(len(sum.HallOfFame), 0)

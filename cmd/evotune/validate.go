@@ -85,7 +85,7 @@ func validateFlag(f *pflag.Flag) error {
 // configFlags maps a run-config key (as Config.Validate names it) to its tune flag.
 var configFlags = map[string]string{
 	"population": "pop", "generations": "generations", "games": "games", "race_rounds": "race-rounds",
-	"admit_games": "admit-games", "admit_z": "admit-z", "verify_depth": "verify-depth",
+	"admit_games": "admit-games", "admit_z": "admit-z", "champion": "champion", "verify_depth": "verify-depth",
 	"verify_every": "verify-every", "workers": "workers", "depth": "depth", "depths": "depth",
 	"width": "width", "max_plies": "max-plies", "elite": "elite", "crossover_rate": "crossover-rate",
 	"mutation_rate": "mutation-rate", "init": "init", "champions": "champions",
