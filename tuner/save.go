@@ -57,7 +57,15 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: t.plan.Layout.Named(g.X)})
 	}
 	if s := t.rep.summary; len(s.CentreOf) > 0 {
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: s.Best, Born: t.g.gen, Operator: OpCentre, Parents: s.CentreOf, Genes: t.plan.Layout.Named(s.BestGenes)})
+		// A genome row has two parents: the member with the best lower bound and the latest
+		// (or the first) member. Every member is a parent: the hall of fame's rows admitted
+		// up to the centre's generation.
+		other := s.CentreOf[len(s.CentreOf)-1]
+		if other == s.Champion.ID {
+			other = s.CentreOf[0]
+		}
+		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: s.Best, Born: t.g.gen, Operator: OpCentre, Parents: []string{s.Champion.ID, other},
+			Genes: t.plan.Layout.Named(s.BestGenes)})
 	}
 	rec.FitMin, rec.FitMax = fits[0], fits[0]
 	for _, f := range fits {

@@ -157,7 +157,8 @@ const (
 	// ChampionBest: the member with the best lower confidence bound (champion).
 	ChampionBest = "best"
 	// OpCentre is the operator of a champion recombined from the hall of fame; its parents
-	// are the members.
+	// are every member admitted up to its generation (its genome row names two: the
+	// member with the best lower bound and the latest).
 	OpCentre = "centre"
 )
 

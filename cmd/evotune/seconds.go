@@ -30,7 +30,7 @@ func (f secondsFlag) Set(s string) error {
 		v = d.Seconds()
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-		return fmt.Errorf("%q: want a duration of 0 or more", s)
+		return fmt.Errorf("%q: a negative or infinite duration; want 0 or more", s)
 	}
 	*f.p = v
 	return nil
