@@ -148,11 +148,12 @@ func FamilyZ(m int, min float64) float64 {
 const (
 	// ChampionCentre: the run's result is the centre of the hall of fame (centre) once a
 	// member is credibly above the paper's weights and there are two or more: a
-	// recombination of every admitted improvement, as evolution strategies take the mean
-	// of their best (the (μ/μ, λ) recombination), instead of the one member whose noisy
-	// record looks best. Measured on gomoku at 44 000 games (8 000 held-out games a seed):
-	// the centre of the final hall of fame +55.8 / +39.3 / +38.1 Elo on seeds 1–3 against
-	// +52.9 / +11.8 / +29.1 for the best member.
+	// recombination of every admitted improvement, as evolution strategies take the
+	// weighted mean of their best (the (μ/μ_w, λ) recombination), instead of the one
+	// member whose noisy record looks best. Measured on gomoku at 44 000 games, 8 000
+	// held-out games a seed (evotune compare, seeds 1–3): the best member +53.2 / +14.6 /
+	// +25.7 Elo; the equal-weight centre +55.5 / +45.5 / +36.8; the recency-weighted centre
+	// (centreWeights) +61.3 / +47.2 / +44.0.
 	ChampionCentre = "centre"
 	// ChampionBest: the member with the best lower confidence bound (champion).
 	ChampionBest = "best"
@@ -162,21 +163,40 @@ const (
 	OpCentre = "centre"
 )
 
+// centreWeights are the weights of the m members of a hall of fame (in admission order)
+// in its centre: evolution strategies' recombination weights (Hansen, "The CMA Evolution
+// Strategy: A Tutorial", 2016, eq. 49: w_i ∝ ln(μ + ½) − ln i for the i-th best of μ),
+// ranked by recency, the latest member first: every member beat the one reigning before
+// it, so the later are the better. They sum to 1.
+func centreWeights(m int) []float64 {
+	w := make([]float64, m)
+	var sum float64
+	for k := range w {
+		w[k] = math.Log(float64(m)+0.5) - math.Log(float64(m-k)) // k = m−1, the latest: rank 1
+		sum += w[k]
+	}
+	for k := range w {
+		w[k] /= sum
+	}
+	return w
+}
+
 // centre returns the centre of the hall of fame's genes in layout l: each free gene the
-// mean of the members' values (log genes averaged in log space: a geometric mean), then
-// clamped and rounded as any gene is; fixed genes at their defaults.
+// members' values weighted by centreWeights (log genes averaged in log space: a weighted
+// geometric mean), then clamped and rounded as any gene is; fixed genes at their defaults.
 func centre(l *genomes.Layout, hof []HallOfFamer) []float64 {
 	x := make([]float64, len(l.Genes))
+	w := centreWeights(len(hof))
 	for i, g := range l.Genes {
 		var sum float64
-		for _, h := range hof {
+		for k, h := range hof {
 			if g.Scale == genomes.Log && g.Min > 0 {
-				sum += math.Log(h.Genes[i])
+				sum += w[k] * math.Log(h.Genes[i])
 			} else {
-				sum += h.Genes[i]
+				sum += w[k] * h.Genes[i]
 			}
 		}
-		x[i] = sum / float64(len(hof))
+		x[i] = sum
 		if g.Scale == genomes.Log && g.Min > 0 {
 			x[i] = math.Exp(x[i])
 		}

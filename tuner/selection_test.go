@@ -205,8 +205,9 @@ func TestOpeningSpaceAndHalves(t *testing.T) {
 }
 
 // TestCentreChampion: with Champion "centre" and two or more members, one of them credibly
-// above the paper's weights, the champion is the hall of fame's centre (log genes in log
-// space, linear genes arithmetic, fixed genes at their defaults), named by the slot after
+// above the paper's weights, the champion is the hall of fame's weighted centre (the latest
+// member weighted most; log genes in log space, linear genes arithmetic, fixed genes at
+// their defaults), named by the slot after
 // the generation's population and recombined from every member; with "best", or one
 // member, or no member above the baseline, it is what it was.
 func TestCentreChampion(t *testing.T) {
@@ -234,13 +235,16 @@ func TestCentreChampion(t *testing.T) {
 	if s.Best != genomes.IndividualID(1, 7, cfg.Population) || len(s.CentreOf) != 2 || s.CentreOf[0] != "1-g2-03" || s.CentreOf[1] != "1-g5-01" {
 		t.Fatalf("champion %s of %v, want the centre 1-g7-%02d of both members", s.Best, s.CentreOf, cfg.Population)
 	}
+	// Two members: weights ln 2.5 − ln 2 for the first, ln 2.5 for the latest, normalised.
+	wa := (math.Log(2.5) - math.Log(2)) / (2*math.Log(2.5) - math.Log(2))
+	wb := 1 - wa
 	for i, g := range l.Genes {
-		want := (a[i] + b[i]) / 2
+		want := wa*a[i] + wb*b[i]
 		switch {
 		case g.Fixed:
 			want = g.Default
 		case g.Scale == genomes.Log && g.Min > 0:
-			want = math.Sqrt(a[i] * b[i])
+			want = math.Pow(a[i], wa) * math.Pow(b[i], wb)
 		}
 		if math.Abs(s.BestGenes[i]-want) > 1e-9*math.Max(1, want) {
 			t.Errorf("gene %s: centre %g, want %g (members %g, %g)", g.Name, s.BestGenes[i], want, a[i], b[i])
@@ -262,5 +266,24 @@ func TestCentreChampion(t *testing.T) {
 	tu.setChampion(pop)
 	if s := tu.rep.summary; s.Best != genomes.IndividualID(1, 0, 0) || s.CentreOf != nil {
 		t.Errorf("no member above the baseline: champion %s (centre of %v), want the baseline", s.Best, s.CentreOf)
+	}
+}
+
+// TestCentreWeights: the recombination weights are positive, sum to 1 and grow with
+// recency (the latest member weighs most).
+func TestCentreWeights(t *testing.T) {
+	for _, m := range []int{1, 2, 3, 10, 62} {
+		w := centreWeights(m)
+		sum := 0.0
+		for k, x := range w {
+			sum += x
+			if x <= 0 || k > 0 && x <= w[k-1] {
+				t.Errorf("m=%d: weights %v not positive and increasing with recency", m, w)
+				break
+			}
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Errorf("m=%d: weights sum to %g", m, sum)
+		}
 	}
 }
