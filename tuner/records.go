@@ -131,9 +131,12 @@ type Event struct {
 	MeanScore   float64
 	Best        string
 	// Champion is the run's champion; ChampionElo its hall-of-fame Elo against the paper's
-	// weights (nil: not measured — the baseline, or a run without a hall of fame).
+	// weights (nil: not measured — the baseline, the hall of fame's centre, or a run
+	// without a hall of fame); CentreOf how many members the champion is the centre of (0:
+	// one individual).
 	Champion    string
 	ChampionElo *float64
+	CentreOf    int
 }
 
 // Summary is the outcome of a run.

@@ -468,7 +468,7 @@ func (t *Tuner) emit(e Event) {
 		t.rep.last = e
 	} else {
 		e.BestScore, e.MeanScore, e.Best = t.rep.last.BestScore, t.rep.last.MeanScore, t.rep.last.Best
-		e.Champion, e.ChampionElo = t.rep.last.Champion, t.rep.last.ChampionElo
+		e.Champion, e.ChampionElo, e.CentreOf = t.rep.last.Champion, t.rep.last.ChampionElo, t.rep.last.CentreOf
 	}
 	t.progress(e)
 }

@@ -98,7 +98,7 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 	t.rep.summary.GameRecords += len(rec.GameResults)
 	t.rep.summary.GamesTime += t.g.gamesTime
 	ev := Event{GenDone: true, GamesDone: t.g.distinctGames, GamesTotal: t.g.distinctGames,
-		BestScore: pop[0].Stats.Score(), MeanScore: 1 - rec.FitMean, Best: pop[0].ID, Champion: t.rep.summary.Best}
+		BestScore: pop[0].Stats.Score(), MeanScore: 1 - rec.FitMean, Best: pop[0].ID, Champion: t.rep.summary.Best, CentreOf: len(t.rep.summary.CentreOf)}
 	if c := t.rep.summary.Champion; c != nil && len(t.rep.summary.CentreOf) == 0 { // a centre has no record of its own
 		if elo, _, ok := c.Estimate(); ok {
 			ev.ChampionElo = &elo

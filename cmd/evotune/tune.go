@@ -725,7 +725,7 @@ func (p *progress) update(e tuner.Event) {
 	if e.Phase != "" {
 		phase = " " + e.Phase
 	}
-	desc := fmt.Sprintf("gen %d/%s%s, best %.3f mean %.3f champion %s (%s) ETA %s", e.Generation, gens, phase, e.BestScore, e.MeanScore, e.Champion, championElo(e.ChampionElo), etaText)
+	desc := fmt.Sprintf("gen %d/%s%s, best %.3f mean %.3f champion %s (%s) ETA %s", e.Generation, gens, phase, e.BestScore, e.MeanScore, e.Champion, championElo(e), etaText)
 	if e.Best == "" { // no generation saved yet: nothing to show but the batch
 		desc = fmt.Sprintf("gen %d/%s%s, ETA %s", e.Generation, gens, phase, etaText)
 	}
@@ -781,7 +781,7 @@ func (p *progress) update(e tuner.Event) {
 	}
 	if e.GenDone {
 		fmt.Fprintf(p.w, "generation %d/%s saved: %d games, race winner %s score %.3f, mean %.3f, champion %s (%s), elapsed %s, ETA %s\n",
-			e.Generation, gens, e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Champion, championElo(e.ChampionElo), e.Elapsed.Round(time.Second), etaText)
+			e.Generation, gens, e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Champion, championElo(e), e.Elapsed.Round(time.Second), etaText)
 		p.lastLog = time.Now()
 		return
 	}
@@ -833,12 +833,16 @@ func gamesBar(w io.Writer, total int) *progressbar.ProgressBar {
 }
 
 // championElo is the progress lines' text for the champion's hall-of-fame Elo: "Elo +12.3",
-// or "Elo not measured" for the baseline and runs without a hall of fame (never a measured 0).
-func championElo(elo *float64) string {
-	if elo == nil {
+// "the centre of 4 hall-of-fame members" (no record of its own), or "Elo not measured" for
+// the baseline and runs without a hall of fame (never a measured 0).
+func championElo(e tuner.Event) string {
+	switch {
+	case e.CentreOf > 0:
+		return fmt.Sprintf("the centre of %d hall-of-fame members", e.CentreOf)
+	case e.ChampionElo == nil:
 		return "Elo not measured"
 	}
-	return "Elo " + eloText(*elo)
+	return "Elo " + eloText(*e.ChampionElo)
 }
 
 // plural is "1 thing" or "n things".
