@@ -56,7 +56,7 @@ func newCompareCmd() *cobra.Command {
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.cc.Base.Game, "game", "", "game: connect6, gomoku or amazons")
+	f.StringVar(&o.cc.Base.Game, "game", "", gameFlagHelp())
 	f.StringVar(&o.methods, "methods", "ga,spsa", "methods to compare, in the table's order: ga, spsa")
 	f.StringVar(&o.seeds, "seeds", "1,2,3", "seeds: each method runs once per seed")
 	f.IntVar(&o.cc.BudgetGames, "budget-games", 0, "distinct tuning games of each run (required)")

@@ -154,3 +154,12 @@ func individualIDs(d *db.DB, toComplete string) []string {
 	}
 	return out
 }
+
+// gameFlagHelp is the --game flag's help, naming the registered games (genomes.Names).
+func gameFlagHelp() string {
+	names := genomes.Names()
+	if len(names) < 2 {
+		return "game: " + strings.Join(names, "")
+	}
+	return "game: " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}

@@ -20,7 +20,7 @@ import (
 )
 
 func addGameFlags(c *cobra.Command, o *gameOpts) {
-	c.Flags().StringVar(&o.game, "game", "", "game: connect6, gomoku or amazons")
+	c.Flags().StringVar(&o.game, "game", "", gameFlagHelp())
 	c.Flags().StringVar(&o.rule, "rule", "", "rule variant (gomoku: freestyle, standard or renju)")
 }
 
@@ -61,7 +61,7 @@ func newWeightsCmd() *cobra.Command {
 			return runWeightsLayout(lo, cmd.OutOrStdout())
 		},
 	}
-	layout.Flags().StringVar(&lo.game, "game", "", "game: connect6, gomoku or amazons")
+	layout.Flags().StringVar(&lo.game, "game", "", gameFlagHelp())
 	layout.Flags().BoolVar(&lo.json, "json", false, "print JSON")
 	layout.Flags().StringVar(&lo.format, "format", "table", "table, or yaml: the layout file (evotune.layout/v1) of the built-in engine, the template of an outside engine's layout (tune --layout)")
 	layout.Flags().StringVar(&lo.out, "out", "", "with --format yaml or openbench: write to FILE (atomically) instead of standard output")

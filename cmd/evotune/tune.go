@@ -47,14 +47,15 @@ func newTuneCmd() *cobra.Command {
 			"SPSA (--method spsa, the default; fishtest's formulation): each step plays --spsa-pairs\n" +
 			"colour-swapped pairs of θ+ = θ + c_k·Δ against θ− = θ − c_k·Δ and moves θ along Δ by the\n" +
 			"result; the gains are scheduled over the run's game pairs: --budget-games, the game's default\n" +
-			"(gomoku 44000, connect6 20000, amazons 4000), or what a calibration at the start finds fits in\n" +
+			"("+defaultBudgetsText()+"), or what a calibration at the start finds fits in\n" +
 			"--time-budget. The result is the last θ.\n\n" +
 			"GA (--method ga): generation 0 is the paper's weights plus perturbations of them. Every\n" +
 			"generation each individual plays the same openings, each twice with colours swapped, against\n" +
 			"the same references; the better half plays more games, race-rounds times (successive halving).\n" +
 			"The race winner enters the hall of fame only if a fresh head-to-head match proves it better\n" +
-			"than the champion; the exported and verified champion is the hall-of-fame member with the\n" +
-			"best lower confidence bound on its Elo.",
+			"than the champion; the exported and verified champion is the hall of fame's centre (its\n" +
+			"members' weighted mean, the latest weighing most; --champion best: the member with the best\n" +
+			"lower confidence bound on its Elo).",
 		Args: cobra.NoArgs,
 		Example: "  evotune tune --game connect6\n" +
 			"  evotune tune --game gomoku --method ga --generations 20\n" +
@@ -67,7 +68,7 @@ func newTuneCmd() *cobra.Command {
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.cfg.Game, "game", "", "game: connect6, gomoku or amazons")
+	f.StringVar(&o.cfg.Game, "game", "", gameFlagHelp())
 	f.StringVar(&o.cfg.Rule, "rule", "", "rule variant (gomoku: freestyle, standard or renju)")
 	f.IntVar(&o.cfg.Board, "board", 0, "board side (0 = the game's default)")
 	f.IntVar(&o.cfg.Population, "pop", def.Population, "individuals per generation")
@@ -77,7 +78,7 @@ func newTuneCmd() *cobra.Command {
 	f.IntVar(&o.cfg.RaceRounds, "race-rounds", def.RaceRounds, "successive-halving rounds: the better half plays --games more, this many times")
 	f.IntVar(&o.cfg.AdmitGames, "admit-games", def.AdmitGames, "games of the hall-of-fame test of each new race winner against the champion (0 = no hall of fame)")
 	f.Float64Var(&o.cfg.AdmitZ, "admit-z", def.AdmitZ, "standard errors above 1/2 a winner's head-to-head score needs; also the z of the champion's lower bound")
-	f.StringVar(&o.cfg.Champion, "champion", def.Champion, "GA: the run's result once a hall-of-fame member is credibly above the paper's weights: centre (the hall of fame's centre, log genes averaged in log space) or best (the member with the best lower bound)")
+	f.StringVar(&o.cfg.Champion, "champion", def.Champion, "GA: the run's result once a hall-of-fame member is credibly above the paper's weights: centre (the hall of fame's weighted centre, the latest member weighing most; log genes in log space) or best (the member with the best lower bound)")
 	f.IntVar(&o.cfg.Workers, "workers", def.Workers, "games played at once (never changes results)")
 	f.StringVar(&o.depth, "depth", "", "search depth of every game (default: the game's), or a list like 3,4,5: opening pair k at the k-th mod 3")
 	f.IntVar(&o.cfg.Width, "width", 0, "search width of every game (0 = the game's default)")
@@ -119,7 +120,7 @@ func newTuneCmd() *cobra.Command {
 	o.cfg.StartupTime = tuner.DefaultStartupTime
 	f.Var(secondsFlag{&o.cfg.StartupTime}, "startup-time", "time an outside engine (and each --opponent) may take to start and answer its handshake, apart from its move clock (a bare number is seconds)")
 	f.StringVar(&o.cfg.Method, "method", def.Method, "search method: spsa (fishtest's SPSA; see --spsa-*) or ga (the genetic algorithm: population, racing, hall of fame)")
-	f.IntVar(&o.cfg.BudgetGames, "budget-games", 0, "stop at the first generation (or SPSA step) boundary after this many distinct tuning games, then verify (without --generations: until the budget; SPSA's default: gomoku 44000, connect6 20000, amazons 4000)")
+	f.IntVar(&o.cfg.BudgetGames, "budget-games", 0, "stop at the first generation (or SPSA step) boundary after this many distinct tuning games, then verify (without --generations: until the budget; SPSA's default: "+defaultBudgetsText()+")")
 	f.IntVar(&o.spsa.Pairs, "spsa-pairs", tuner.DefaultSPSA.Pairs, "spsa: colour-swapped game pairs of θ+ against θ− per step")
 	f.Float64Var(&o.spsa.CEnd, "spsa-c-end", tuner.DefaultSPSA.CEnd, "spsa: perturbation c_k at the last step, in ln units for log genes (a fifth of the range for linear genes)")
 	f.Float64Var(&o.spsa.REnd, "spsa-r-end", tuner.DefaultSPSA.REnd, "spsa: learning rate a_k/c_k² at the last step")
@@ -843,6 +844,18 @@ func championElo(e tuner.Event) string {
 		return "Elo not measured"
 	}
 	return "Elo " + eloText(*e.ChampionElo)
+}
+
+// defaultBudgetsText lists SPSA's default game budget of every registered game that has
+// one, from the registry ("amazons 4000, …").
+func defaultBudgetsText() string {
+	var parts []string
+	for _, name := range genomes.Names() {
+		if n := tuner.DefaultBudgetGames(name); n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", name, n))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // plural is "1 thing" or "n things".
