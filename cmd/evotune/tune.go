@@ -47,7 +47,7 @@ func newTuneCmd() *cobra.Command {
 			"SPSA (--method spsa, the default; fishtest's formulation): each step plays --spsa-pairs\n" +
 			"colour-swapped pairs of θ+ = θ + c_k·Δ against θ− = θ − c_k·Δ and moves θ along Δ by the\n" +
 			"result; the gains are scheduled over the run's game pairs: --budget-games, the game's default\n" +
-			"("+defaultBudgetsText()+"), or what a calibration at the start finds fits in\n" +
+			"(" + defaultBudgetsText() + "), or what a calibration at the start finds fits in\n" +
 			"--time-budget. The result is the last θ.\n\n" +
 			"GA (--method ga): generation 0 is the paper's weights plus perturbations of them. Every\n" +
 			"generation each individual plays the same openings, each twice with colours swapped, against\n" +
