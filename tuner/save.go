@@ -110,8 +110,10 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 }
 
 // setChampion sets the summary's champion: the hall-of-fame member with the best lower
-// confidence bound, or the baseline while none is above it; without a hall of fame
-// (AdmitGames = 0), the rank-1 individual of pop (sorted best first).
+// confidence bound, or the baseline while none is above it; with Config.Champion centre
+// and two or more members, once one is above it, the hall of fame's centre (genome slot
+// Population of this generation); without a hall of fame (AdmitGames = 0), the rank-1
+// individual of pop (sorted best first).
 func (t *Tuner) setChampion(pop []*genomes.Genome) {
 	t.rep.summary.HallOfFame = append([]HallOfFamer(nil), t.hall.hof...)
 	t.rep.summary.Champion, t.rep.summary.CentreOf = nil, nil
