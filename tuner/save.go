@@ -56,16 +56,8 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 	for _, g := range t.g.born {
 		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: t.plan.Layout.Named(g.X)})
 	}
-	if s := t.rep.summary; len(s.CentreOf) > 0 {
-		// A genome row has two parents: the member with the best lower bound and the latest
-		// (or the first) member. Every member is a parent: the hall of fame's rows admitted
-		// up to the centre's generation.
-		other := s.CentreOf[len(s.CentreOf)-1]
-		if other == s.Champion.ID {
-			other = s.CentreOf[0]
-		}
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: s.Best, Born: t.g.gen, Operator: OpCentre, Parents: []string{s.Champion.ID, other},
-			Genes: t.plan.Layout.Named(s.BestGenes)})
+	if g := t.centreBorn(); g != nil {
+		rec.NewGenomes = append(rec.NewGenomes, *g)
 	}
 	rec.FitMin, rec.FitMax = fits[0], fits[0]
 	for _, f := range fits {
@@ -109,11 +101,36 @@ func (t *Tuner) onGeneration(ga *eaopt.GA) {
 	t.g.born = nil
 }
 
+// centreID names the hall of fame's centre: the genome in the slot after the population's
+// of the generation that admitted the latest member (the centre changes only then).
+func (t *Tuner) centreID() string {
+	return genomes.IndividualID(t.saving.runID, t.hall.hof[len(t.hall.hof)-1].Generation, t.cfg.Population)
+}
+
+// centreBorn is the genome of the hall of fame's new centre when this generation admitted
+// a member and the run's champion is the centre (Config.Champion), nil otherwise: stored
+// with the generation whether or not the centre is the champion yet, so that it is there
+// when a member's bound later makes it so. Its genome row has two parents, the member with
+// the best lower bound (else the first) and the latest; every member is a parent: the hall
+// of fame's rows admitted up to its generation.
+func (t *Tuner) centreBorn() *GenomeRecord {
+	hof := t.hall.hof
+	if t.cfg.Champion != ChampionCentre || len(hof) < 2 || hof[len(hof)-1].Generation != t.g.gen {
+		return nil
+	}
+	first := hof[0].ID
+	if c := champion(hof, t.cfg.AdmitZ); c != nil && c.ID != hof[len(hof)-1].ID {
+		first = c.ID
+	}
+	return &GenomeRecord{ID: t.centreID(), Born: t.g.gen, Operator: OpCentre, Parents: []string{first, hof[len(hof)-1].ID},
+		Genes: t.plan.Layout.Named(centre(t.plan.Layout, hof))}
+}
+
 // setChampion sets the summary's champion: the hall-of-fame member with the best lower
 // confidence bound, or the baseline while none is above it; with Config.Champion centre
-// and two or more members, once one is above it, the hall of fame's centre (genome slot
-// Population of this generation); without a hall of fame (AdmitGames = 0), the rank-1
-// individual of pop (sorted best first).
+// and two or more members, once one is above it, the hall of fame's centre (centreID);
+// without a hall of fame (AdmitGames = 0), the rank-1 individual of pop (sorted best
+// first).
 func (t *Tuner) setChampion(pop []*genomes.Genome) {
 	t.rep.summary.HallOfFame = append([]HallOfFamer(nil), t.hall.hof...)
 	t.rep.summary.Champion, t.rep.summary.CentreOf = nil, nil
@@ -121,10 +138,9 @@ func (t *Tuner) setChampion(pop []*genomes.Genome) {
 	case t.cfg.AdmitGames == 0:
 		t.rep.summary.Best, t.rep.summary.BestGenes = pop[0].ID, append([]float64(nil), pop[0].X...)
 	case c != nil && t.cfg.Champion == ChampionCentre && len(t.hall.hof) >= 2:
-		// The centre is this generation's genome in the slot after its population's.
 		cc := *c
 		t.rep.summary.Champion = &cc
-		t.rep.summary.Best = genomes.IndividualID(t.saving.runID, t.g.gen, t.cfg.Population)
+		t.rep.summary.Best = t.centreID()
 		t.rep.summary.BestGenes = centre(t.plan.Layout, t.hall.hof)
 		for _, h := range t.hall.hof {
 			t.rep.summary.CentreOf = append(t.rep.summary.CentreOf, h.ID)

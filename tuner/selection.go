@@ -157,9 +157,10 @@ const (
 	ChampionCentre = "centre"
 	// ChampionBest: the member with the best lower confidence bound (champion).
 	ChampionBest = "best"
-	// OpCentre is the operator of a champion recombined from the hall of fame; its parents
-	// are every member admitted up to its generation (its genome row names two: the
-	// member with the best lower bound and the latest).
+	// OpCentre is the operator of a champion recombined from the hall of fame, born in the
+	// generation that admitted its latest member; its parents are every member admitted up
+	// to its generation (its genome row names two: the member with the best lower bound and
+	// the latest).
 	OpCentre = "centre"
 )
 

@@ -207,8 +207,8 @@ func TestOpeningSpaceAndHalves(t *testing.T) {
 // TestCentreChampion: with Champion "centre" and two or more members, one of them credibly
 // above the paper's weights, the champion is the hall of fame's weighted centre (the latest
 // member weighted most; log genes in log space, linear genes arithmetic, fixed genes at
-// their defaults), named by the slot after
-// the generation's population and recombined from every member; with "best", or one
+// their defaults), named by the slot after the population's in the generation that admitted
+// the latest member, and born there; with "best", or one
 // member, or no member above the baseline, it is what it was.
 func TestCentreChampion(t *testing.T) {
 	cfg := smallConfig("gomoku", 1)
@@ -232,8 +232,8 @@ func TestCentreChampion(t *testing.T) {
 	pop := []*genomes.Genome{{Layout: l, X: l.Defaults(), ID: "1-g7-00"}}
 	tu.setChampion(pop)
 	s := tu.rep.summary
-	if s.Best != genomes.IndividualID(1, 7, cfg.Population) || len(s.CentreOf) != 2 || s.CentreOf[0] != "1-g2-03" || s.CentreOf[1] != "1-g5-01" {
-		t.Fatalf("champion %s of %v, want the centre 1-g7-%02d of both members", s.Best, s.CentreOf, cfg.Population)
+	if s.Best != genomes.IndividualID(1, 5, cfg.Population) || len(s.CentreOf) != 2 || s.CentreOf[0] != "1-g2-03" || s.CentreOf[1] != "1-g5-01" {
+		t.Fatalf("champion %s of %v, want the centre 1-g5-%02d of both members (born with the latest)", s.Best, s.CentreOf, cfg.Population)
 	}
 	// Two members: weights ln 2.5 − ln 2 for the first, ln 2.5 for the latest, normalised.
 	wa := (math.Log(2.5) - math.Log(2)) / (2*math.Log(2.5) - math.Log(2))
@@ -250,6 +250,16 @@ func TestCentreChampion(t *testing.T) {
 			t.Errorf("gene %s: centre %g, want %g (members %g, %g)", g.Name, s.BestGenes[i], want, a[i], b[i])
 		}
 	}
+	// The centre's genome is born with the generation that admitted the latest member.
+	if g := tu.centreBorn(); g != nil {
+		t.Errorf("generation 7 admitted no member, yet a centre was born: %+v", g)
+	}
+	tu.g.gen = 5
+	g := tu.centreBorn()
+	if g == nil || g.ID != s.Best || g.Operator != OpCentre || g.Born != 5 || len(g.Parents) != 2 || g.Parents[0] != "1-g2-03" || g.Parents[1] != "1-g5-01" {
+		t.Errorf("generation 5's centre genome: %+v, want %s (centre) from the best and the latest member", g, s.Best)
+	}
+	tu.g.gen = 7
 	// The best member instead: by the setting, with one member, or with none above 0.
 	tu.cfg.Champion = ChampionBest
 	tu.setChampion(pop)
