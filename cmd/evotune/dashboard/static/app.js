@@ -226,7 +226,7 @@ async function viewRun(id) {
           [cps.map(p => p.elapsed_ms / unit[1]), ce, clo, chi], eloSeries, { xlabel: 'wall time (' + unit[0] + ')', ylabel: 'Elo', uplot: band });
       } else { // two empty charts would look like a measurement of nothing
         charts.append(el('p', { class: 'muted', 'data-chart': 'elo-none', text: 'No held-out Elo during the run: ' +
-          (g.some(p => p.checkpoint) ? 'its checkpoints measured only ' + base(v.run).long + '.' : 'tune --verify-every N measures the champion every N generations.') }));
+          (g.some(p => p.checkpoint) ? 'its checkpoints measured only ' + base(v.run).long + '.' : 'tune --verify-every N measures the champion every N generations (SPSA: steps).') }));
       }
       chart(charts, 'diversity', spsa ? 'Distance between θ+ and θ− (the perturbation 2·c_k, normalised gene distance)'
         : 'Diversity (mean normalised gene distance)', [x, g.map(p => p.diversity)],
