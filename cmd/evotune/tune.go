@@ -579,7 +579,7 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 	case c != nil && len(sum.CentreOf) > 0:
 		elo, se, _ := c.Estimate()
 		z := tuner.FamilyZ(len(sum.HallOfFame), 0)
-		fmt.Fprintf(out, "champion %s: the centre of the hall of fame's %d members (log genes averaged in log space; it has played no game of its own: the verification below measures it); the best member, %s, claims Elo %s (95%% simultaneous, z = %.2f)\n",
+		fmt.Fprintf(out, "champion %s: the centre of the hall of fame's %d members (their weighted mean, the latest weighing most, log genes in log space; it has played no game of its own: the verification below measures it); the best member, %s, claims Elo %s (95%% simultaneous, z = %.2f)\n",
 			sum.Best, len(sum.CentreOf), c.ID, stats.FormatEloCI(elo, z*se), z)
 	case c != nil:
 		elo, se, _ := c.Estimate()
