@@ -121,6 +121,9 @@ func TestBadInputTable(t *testing.T) {
 	big, _ := os.Create(filepath.Join(dir, "big.yaml"))
 	big.Truncate(100 << 20) // sparse: 100 MB on paper, nothing on disk
 	big.Close()
+	write("empty.json", "")
+	write("utf16.json", "\xff\xfe{\x00}\x00")
+	write("huge.json", `{"format":"evotune.weights/v1","game":"gomoku","weights":{"live_four":1e309}}`)
 	write("crash.sh", "#!/bin/sh\necho hello; exit 3\n")
 	os.Chmod(filepath.Join(dir, "crash.sh"), 0o755)
 
@@ -129,6 +132,16 @@ func TestBadInputTable(t *testing.T) {
 		args []string
 		want []string // words of the message (standard error)
 	}{
+		// Settings refused before the database is opened: no new.db appears.
+		{"board 1", []string{"tune", "--game", "gomoku", "--board", "1", "--db", "new.db"}, []string{"--board", "outside"}},
+		{"board 100000", []string{"tune", "--game", "gomoku", "--board", "100000", "--db", "new.db"}, []string{"--board", "outside"}},
+		{"amazons board 9", []string{"tune", "--game", "amazons", "--board", "9", "--db", "new.db"}, []string{"--board", "amazons"}},
+		{"budget of 0 games", []string{"tune", "--game", "gomoku", "--budget-games", "0", "--db", "new.db"}, []string{"--budget-games", "at least 2"}},
+		{"budget past a billion", []string{"tune", "--game", "gomoku", "--budget-games", "9223372036854775807", "--db", "new.db"}, []string{"--budget-games", "at most 1000000000"}},
+		{"no broker there", []string{"tune", "--game", "gomoku", "--broker", "nats://127.0.0.1:9", "--db", "new.db"}, []string{"--broker"}},
+		{"empty weights file", []string{"match", "--game", "gomoku", "--a", "empty.json", "--games", "2", "--db", "new.db"}, []string{"empty.json", "empty"}},
+		{"UTF-16 weights file", []string{"match", "--game", "gomoku", "--a", "utf16.json", "--games", "2", "--db", "new.db"}, []string{"utf16.json", "UTF-16"}},
+		{"weight 1e309", []string{"match", "--game", "gomoku", "--a", "huge.json", "--games", "2", "--db", "new.db"}, []string{"huge.json", "1e309", "out of range"}},
 		{"export to a non-regular file", []string{"export", "1", "--db", "evotune.db", "--out", "fifo"}, []string{"--out", "fifo", "not a regular file"}},
 		{"weights to a non-regular file", []string{"weights", "default", "--game", "gomoku", "--out", "fifo"}, []string{"--out", "not a regular file (a named pipe)"}},
 		{"weights to a directory", []string{"weights", "default", "--game", "gomoku", "--out", "adir"}, []string{"--out", "a directory"}},
