@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -295,5 +296,47 @@ func TestCentreWeights(t *testing.T) {
 		if math.Abs(sum-1) > 1e-12 {
 			t.Errorf("m=%d: weights sum to %g", m, sum)
 		}
+	}
+}
+
+// TestResumeWithCentre: a run whose champion is the hall of fame's centre, stopped after
+// the centre was born and resumed from what was saved, ends exactly as the uninterrupted
+// run (the same champions, centres and verification).
+func TestResumeWithCentre(t *testing.T) {
+	cfg := smallConfig("gomoku", 2)
+	cfg.Population, cfg.Games, cfg.AdmitGames, cfg.Generations, cfg.Seed, cfg.VerifyGames = 6, 8, 16, 10, 5, 20
+	full := runSmall(t, cfg)
+	born, centres := -1, map[string]bool{}
+	for _, g := range full.gens {
+		for _, n := range g.NewGenomes {
+			if n.Operator == OpCentre {
+				centres[n.ID] = true
+				if born < 0 {
+					born = g.Generation
+				}
+			}
+		}
+	}
+	last := full.gens[len(full.gens)-1].Champion
+	if born < 0 || born+2 >= len(full.gens) || !centres[last] || full.verification.Champion != last {
+		t.Fatalf("seed 5: first centre born in generation %d of %d; last champion %s (a centre: %v), verified %s", born, len(full.gens), last, centres[last], full.verification.Champion)
+	}
+	crashed := &memStore{failAt: born + 2}
+	tu, _ := New(cfg, crashed, nil, "test")
+	if _, err := tu.Run(context.Background(), 0); err == nil {
+		t.Fatal("the simulated crash did not stop the run")
+	}
+	cont := &memStore{}
+	tu2, _ := New(cfg, cont, nil, "test")
+	if _, err := tu2.Resume(context.Background(), stateFromRecords(1, crashed.gens)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fingerprint(cont.gens), fingerprint(full.gens[len(crashed.gens):]); got != want {
+		t.Fatalf("resumed generations differ:\n%s\n----\n%s", got, want)
+	}
+	jc, _ := json.Marshal(cont.verification)
+	jf, _ := json.Marshal(full.verification)
+	if string(jc) != string(jf) {
+		t.Fatalf("verification %s, uninterrupted %s", jc, jf)
 	}
 }
