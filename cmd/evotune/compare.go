@@ -106,33 +106,15 @@ func compareConfig(o compareOpts) (tuner.CompareConfig, error) {
 		}
 	}
 	ch := func(n string) bool { return o.changed != nil && o.changed(n) }
-	if ch("game") {
-		base.Game = cc.Base.Game
-	}
-	if ch("width") {
-		base.Width = cc.Base.Width
-	}
-	if ch("fix") {
-		base.Fix = cc.Base.Fix
-	}
-	if ch("free") {
-		base.Free = cc.Base.Free
-	}
-	if ch("workers") {
-		base.Workers = cc.Base.Workers
-	}
-	if ch("engine") {
-		base.Engine = cc.Base.Engine
-	}
-	if ch("nodes") {
-		base.Nodes = cc.Base.Nodes
-	}
-	if ch("engine-depth") {
-		base.EngineDepth = cc.Base.EngineDepth
-	}
-	if ch("engine-option") {
-		base.EngineOptions = cc.Base.EngineOptions
-	}
+	overlay(o.changed, "game", &base.Game, cc.Base.Game)
+	overlay(o.changed, "width", &base.Width, cc.Base.Width)
+	overlay(o.changed, "fix", &base.Fix, cc.Base.Fix)
+	overlay(o.changed, "free", &base.Free, cc.Base.Free)
+	overlay(o.changed, "workers", &base.Workers, cc.Base.Workers)
+	overlay(o.changed, "engine", &base.Engine, cc.Base.Engine)
+	overlay(o.changed, "nodes", &base.Nodes, cc.Base.Nodes)
+	overlay(o.changed, "engine-depth", &base.EngineDepth, cc.Base.EngineDepth)
+	overlay(o.changed, "engine-option", &base.EngineOptions, cc.Base.EngineOptions)
 	if o.layoutFile != "" {
 		lf, err := genomes.LoadLayoutFile(o.layoutFile)
 		if err != nil {

@@ -138,6 +138,14 @@ func newTuneCmd() *cobra.Command {
 // SPSA rather than ignored.
 var gaOnlyFlags = []string{"pop", "games", "race-rounds", "admit-games", "admit-z", "elite", "mutation-rate", "crossover-rate", "init", "champions", "champion"}
 
+// overlay sets *dst to src when flag name was given (changed), as a flag the user set
+// overrides the config file's value; nil changed sets nothing.
+func overlay[T any](changed func(string) bool, name string, dst *T, src T) {
+	if changed != nil && changed(name) {
+		*dst = src
+	}
+}
+
 // mergedConfig is the defaults, then the config file, then the flags the user set.
 func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	base := tuner.DefaultConfig(o.cfg.Game)
@@ -147,33 +155,14 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 			return base, err
 		}
 	}
-	set := func(name string, dst, src any) {
-		if o.changed == nil || !o.changed(name) {
-			return
-		}
-		switch d := dst.(type) {
-		case *int:
-			*d = *src.(*int)
-		case *int64:
-			*d = *src.(*int64)
-		case *float64:
-			*d = *src.(*float64)
-		case *string:
-			*d = *src.(*string)
-		case *[]string:
-			*d = *src.(*[]string)
-		case *bool:
-			*d = *src.(*bool)
-		}
-	}
 	c := &o.cfg
-	set("game", &base.Game, &c.Game)
-	set("rule", &base.Rule, &c.Rule)
-	set("board", &base.Board, &c.Board)
-	set("pop", &base.Population, &c.Population)
-	set("generations", &base.Generations, &c.Generations)
-	set("games", &base.Games, &c.Games)
-	set("workers", &base.Workers, &c.Workers)
+	overlay(o.changed, "game", &base.Game, c.Game)
+	overlay(o.changed, "rule", &base.Rule, c.Rule)
+	overlay(o.changed, "board", &base.Board, c.Board)
+	overlay(o.changed, "pop", &base.Population, c.Population)
+	overlay(o.changed, "generations", &base.Generations, c.Generations)
+	overlay(o.changed, "games", &base.Games, c.Games)
+	overlay(o.changed, "workers", &base.Workers, c.Workers)
 	if o.changed != nil && o.changed("depth") {
 		ds, err := parseDepths(o.depth)
 		if err != nil {
@@ -186,17 +175,17 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 			base.Depths = ds
 		}
 	}
-	set("time-budget", &base.TimeBudget, &c.TimeBudget)
-	set("race-rounds", &base.RaceRounds, &c.RaceRounds)
-	set("admit-games", &base.AdmitGames, &c.AdmitGames)
-	set("admit-z", &base.AdmitZ, &c.AdmitZ)
-	set("champion", &base.Champion, &c.Champion)
-	set("fix", &base.Fix, &c.Fix)
-	set("verify-depth", &base.VerifyDepth, &c.VerifyDepth)
-	set("verify-depth-games", &base.VerifyDepthGames, &c.VerifyDepthGames)
-	set("verify-every", &base.VerifyEvery, &c.VerifyEvery)
-	set("method", &base.Method, &c.Method)
-	set("budget-games", &base.BudgetGames, &c.BudgetGames)
+	overlay(o.changed, "time-budget", &base.TimeBudget, c.TimeBudget)
+	overlay(o.changed, "race-rounds", &base.RaceRounds, c.RaceRounds)
+	overlay(o.changed, "admit-games", &base.AdmitGames, c.AdmitGames)
+	overlay(o.changed, "admit-z", &base.AdmitZ, c.AdmitZ)
+	overlay(o.changed, "champion", &base.Champion, c.Champion)
+	overlay(o.changed, "fix", &base.Fix, c.Fix)
+	overlay(o.changed, "verify-depth", &base.VerifyDepth, c.VerifyDepth)
+	overlay(o.changed, "verify-depth-games", &base.VerifyDepthGames, c.VerifyDepthGames)
+	overlay(o.changed, "verify-every", &base.VerifyEvery, c.VerifyEvery)
+	overlay(o.changed, "method", &base.Method, c.Method)
+	overlay(o.changed, "budget-games", &base.BudgetGames, c.BudgetGames)
 	if (base.TimeBudget != "" || base.BudgetGames > 0) && (o.changed == nil || !o.changed("generations")) && o.configFile == "" {
 		base.Generations = 0 // until the budget
 	}
@@ -226,36 +215,36 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 			base.SPSA.ARatio = o.spsa.ARatio
 		}
 	}
-	set("width", &base.Width, &c.Width)
-	set("seed", &base.Seed, &c.Seed)
-	set("name", &base.Name, &c.Name)
-	set("elite", &base.Elite, &c.Elite)
-	set("mutation-rate", &base.MutationRate, &c.MutationRate)
-	set("crossover-rate", &base.CrossoverRate, &c.CrossoverRate)
-	set("init", &base.Init, &c.Init)
-	set("champions", &base.Champions, &c.Champions)
-	set("max-plies", &base.MaxPlies, &c.MaxPlies)
-	set("free", &base.Free, &c.Free)
-	set("verify-games", &base.VerifyGames, &c.VerifyGames)
-	set("opponent", &base.Opponents, &c.Opponents)
-	set("opponent-move-time", &base.OpponentMoveTime, &c.OpponentMoveTime)
-	set("verify-openings", &base.VerifyOpenings, &c.VerifyOpenings)
-	set("engine", &base.Engine, &c.Engine)
-	set("weights-format", &base.WeightsFormat, &c.WeightsFormat)
-	set("engine-move-time", &base.EngineMoveTime, &c.EngineMoveTime)
-	set("engine-protocol", &base.EngineProtocol, &c.EngineProtocol)
-	set("botzone-keep-running", &base.BotzoneKeepRunning, &c.BotzoneKeepRunning)
-	set("botzone-json", &base.BotzoneJSON, &c.BotzoneJSON)
-	set("startup-time", &base.StartupTime, &c.StartupTime)
-	set("gomocup-info", &base.GomocupInfo, &c.GomocupInfo)
-	set("engine-option", &base.EngineOptions, &c.EngineOptions)
-	set("nodes", &base.Nodes, &c.Nodes)
-	set("tc", &base.TC, &c.TC)
-	set("engine-depth", &base.EngineDepth, &c.EngineDepth)
-	set("book", &base.Book, &c.Book)
-	set("book-plies", &base.BookPlies, &c.BookPlies)
-	set("resign", &base.Resign, &c.Resign)
-	set("draw", &base.Draw, &c.Draw)
+	overlay(o.changed, "width", &base.Width, c.Width)
+	overlay(o.changed, "seed", &base.Seed, c.Seed)
+	overlay(o.changed, "name", &base.Name, c.Name)
+	overlay(o.changed, "elite", &base.Elite, c.Elite)
+	overlay(o.changed, "mutation-rate", &base.MutationRate, c.MutationRate)
+	overlay(o.changed, "crossover-rate", &base.CrossoverRate, c.CrossoverRate)
+	overlay(o.changed, "init", &base.Init, c.Init)
+	overlay(o.changed, "champions", &base.Champions, c.Champions)
+	overlay(o.changed, "max-plies", &base.MaxPlies, c.MaxPlies)
+	overlay(o.changed, "free", &base.Free, c.Free)
+	overlay(o.changed, "verify-games", &base.VerifyGames, c.VerifyGames)
+	overlay(o.changed, "opponent", &base.Opponents, c.Opponents)
+	overlay(o.changed, "opponent-move-time", &base.OpponentMoveTime, c.OpponentMoveTime)
+	overlay(o.changed, "verify-openings", &base.VerifyOpenings, c.VerifyOpenings)
+	overlay(o.changed, "engine", &base.Engine, c.Engine)
+	overlay(o.changed, "weights-format", &base.WeightsFormat, c.WeightsFormat)
+	overlay(o.changed, "engine-move-time", &base.EngineMoveTime, c.EngineMoveTime)
+	overlay(o.changed, "engine-protocol", &base.EngineProtocol, c.EngineProtocol)
+	overlay(o.changed, "botzone-keep-running", &base.BotzoneKeepRunning, c.BotzoneKeepRunning)
+	overlay(o.changed, "botzone-json", &base.BotzoneJSON, c.BotzoneJSON)
+	overlay(o.changed, "startup-time", &base.StartupTime, c.StartupTime)
+	overlay(o.changed, "gomocup-info", &base.GomocupInfo, c.GomocupInfo)
+	overlay(o.changed, "engine-option", &base.EngineOptions, c.EngineOptions)
+	overlay(o.changed, "nodes", &base.Nodes, c.Nodes)
+	overlay(o.changed, "tc", &base.TC, c.TC)
+	overlay(o.changed, "engine-depth", &base.EngineDepth, c.EngineDepth)
+	overlay(o.changed, "book", &base.Book, c.Book)
+	overlay(o.changed, "book-plies", &base.BookPlies, c.BookPlies)
+	overlay(o.changed, "resign", &base.Resign, c.Resign)
+	overlay(o.changed, "draw", &base.Draw, c.Draw)
 	if o.layoutFile != "" {
 		lf, err := genomes.LoadLayoutFile(o.layoutFile)
 		if err != nil {
