@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -109,9 +108,7 @@ func TestBadInputTable(t *testing.T) {
 	// A FIFO and a directory stand for /dev/full and other non-regular targets: a
 	// regression must not replace a real device node of the machine running the tests.
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, fifo)
 	os.Mkdir(filepath.Join(dir, "adir"), 0o755)
 	write("target.json", "old content\n")
 	os.Symlink("target.json", filepath.Join(dir, "link.json"))

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -32,9 +31,12 @@ type engineOpts struct {
 // runs "engine --game G" for the game whose engines speak Gomocup (gomoku).
 const pbrainName = "pbrain-evotune"
 
-// pbrainArgs rewrites the arguments when the binary runs as pbrain-evotune.
+// pbrainArgs rewrites the arguments when the binary runs as pbrain-evotune: argv0 is a
+// path with / or \ separators (a Windows manager passes C:\...\PBRAIN-EVOTUNE.EXE; names
+// are compared without case and without ".exe", as Windows does).
 func pbrainArgs(argv0 string, args []string) []string {
-	if strings.TrimSuffix(filepath.Base(argv0), ".exe") != pbrainName {
+	base := strings.ToLower(argv0[strings.LastIndexAny(argv0, `/\`)+1:])
+	if strings.TrimSuffix(base, ".exe") != pbrainName {
 		return args
 	}
 	for _, n := range genomes.Names() {

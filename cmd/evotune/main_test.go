@@ -458,6 +458,25 @@ func TestPbrainName(t *testing.T) {
 	}
 }
 
+// TestPbrainArgs: the names a manager may start the binary under, on Linux and on Windows
+// (backslashes, upper case, .exe), become "engine --game gomoku"; other names keep their
+// arguments.
+func TestPbrainArgs(t *testing.T) {
+	for _, c := range []struct {
+		argv0 string
+		want  bool
+	}{
+		{"pbrain-evotune", true}, {"./engines/pbrain-evotune", true}, {`C:\Gomocup\PBRAIN-EVOTUNE.EXE`, true},
+		{`C:\piskvork\pbrain-evotune.exe`, true}, {"evotune", false}, {`C:\bin\evotune.exe`, false},
+		{"pbrain-evotune2", false}, {`C:\pbrain-evotune\evotune.exe`, false}, {"", false},
+	} {
+		got := pbrainArgs(c.argv0, []string{"--depth", "2"})
+		if is := len(got) == 5 && got[0] == "engine" && got[2] == "gomoku" && got[4] == "2"; is != c.want || (!c.want && len(got) != 2) {
+			t.Errorf("pbrainArgs(%q): %q, want rewritten %v", c.argv0, got, c.want)
+		}
+	}
+}
+
 // TestExternalEngines: evotune's own engine run as an external program through each
 // protocol plays exactly the games the in-process engine plays; engines that crash, time
 // out or play illegal moves lose by forfeit and the match goes on.
