@@ -22,6 +22,7 @@ import (
 var readmeSkips = []struct{ match, why string }{
 	{"go run ./cmd/evotune tune", "the main job through go run: the same run as 'evotune tune --game connect6' below, which runs"},
 	{"go test -timeout", "the test command itself"},
+	{"bash .ci/dist", "the release archives: .ci/run builds them after the tests (about 2½ minutes)"},
 	{"--time-budget", "a run of 30 minutes to 8 hours"},
 	{"--budget-games 44000", "the measured comparison: about an hour here"},
 	{"--config run.yaml", "the overnight config shown (its YAML is parsed and validated below)"},
