@@ -29,7 +29,7 @@ import (
 var schemaFS embed.FS
 
 // SchemaVersion is the schema version this program writes (PRAGMA user_version).
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // MinReadableVersion is the oldest schema read-only commands read as it is: version 5 only
 // added the comparison tables, so a version-4 file is read without upgrading it.

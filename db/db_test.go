@@ -26,7 +26,7 @@ func openTemp(t *testing.T) (*DB, string) {
 func genData(run int64, gen int, parent string) GenerationData {
 	id := fmt.Sprintf("%d-g%d-00", run, gen)
 	return GenerationData{RunID: run,
-		Generation:  GenerationRow{Generation: gen, FitMin: 0.4, FitMean: 0.5, FitMax: 0.6, Games: 2, Best: id, Opponents: `["baseline"]`, Openings: `[["h8"]]`, RNGState: "{}"},
+		Generation:  GenerationRow{Generation: gen, FitMin: 0.4, FitMean: 0.5, FitMax: 0.6, Games: 2, Best: id, Opponents: `["baseline"]`, Openings: `[["h8"]]`, MethodState: "{}"},
 		NewGenomes:  []GenomeRow{{ID: id, Born: gen, Operator: "mutation", Parent1: parent, Genes: `{"k1": 1}`}},
 		Individuals: []IndividualRow{{Generation: gen, ID: id, Rank: 1, Fitness: 0.4, Score: 0.6, Games: 2, Wins: 1, Draws: 0, Losses: 1, Penta: [5]int{0, 0, 1, 0, 0}}},
 		Games: []GameRow{{Generation: gen, Individual: id, Opponent: "baseline", Colour: "black", Result: "1-0", Score: 1, Plies: 9, Moves: `["h8"]`},

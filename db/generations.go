@@ -34,9 +34,9 @@ func (d *DB) SaveGeneration(ctx context.Context, g GenerationData) (err error) {
 		}
 	}
 	r := g.Generation
-	if _, err = tx.ExecContext(ctx, `INSERT INTO generations (run_id, generation, fitness_min, fitness_mean, fitness_max, fitness_std, diversity, games, duration_ms, games_ms, best_individual, opponents, openings, rng_state, created_at, elapsed_ms, champion)
+	if _, err = tx.ExecContext(ctx, `INSERT INTO generations (run_id, generation, fitness_min, fitness_mean, fitness_max, fitness_std, diversity, games, duration_ms, games_ms, best_individual, opponents, openings, method_state, created_at, elapsed_ms, champion)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.RunID, r.Generation, r.FitMin, r.FitMean, r.FitMax, r.FitStd, r.Diversity, r.Games, r.DurationMS, r.GamesMS, r.Best, r.Opponents, r.Openings, r.RNGState, now(),
+		g.RunID, r.Generation, r.FitMin, r.FitMean, r.FitMax, r.FitStd, r.Diversity, r.Games, r.DurationMS, r.GamesMS, r.Best, r.Opponents, r.Openings, string(r.MethodState), now(),
 		r.ElapsedMS, nullStr(r.Champion)); err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func (d *DB) SaveGeneration(ctx context.Context, g GenerationData) (err error) {
 // Generations returns a run's generations in order.
 func (d *DB) Generations(ctx context.Context, runID int64) ([]GenerationRow, error) {
 	rows, err := d.sql.QueryContext(ctx, `SELECT generation, fitness_min, fitness_mean, fitness_max, fitness_std, diversity, games, duration_ms, games_ms,
-		best_individual, opponents, openings, rng_state, created_at, COALESCE(elapsed_ms, 0), COALESCE(champion, '') FROM generations WHERE run_id = ? ORDER BY generation`, runID)
+		best_individual, opponents, openings, method_state, created_at, COALESCE(elapsed_ms, 0), COALESCE(champion, '') FROM generations WHERE run_id = ? ORDER BY generation`, runID)
 	if err != nil {
 		return nil, explain(err)
 	}
@@ -120,7 +120,7 @@ func (d *DB) Generations(ctx context.Context, runID int64) ([]GenerationRow, err
 	for rows.Next() {
 		var g GenerationRow
 		if err := rows.Scan(&g.Generation, &g.FitMin, &g.FitMean, &g.FitMax, &g.FitStd, &g.Diversity, &g.Games, &g.DurationMS, &g.GamesMS,
-			&g.Best, &g.Opponents, &g.Openings, &g.RNGState, &g.CreatedAt, &g.ElapsedMS, &g.Champion); err != nil {
+			&g.Best, &g.Opponents, &g.Openings, &g.MethodState, &g.CreatedAt, &g.ElapsedMS, &g.Champion); err != nil {
 			return nil, err
 		}
 		out = append(out, g)

@@ -204,8 +204,10 @@ type GenerationRow struct {
 	Champion   string   `json:"champion"`   // the champion after the generation
 	Opponents  JSONText `json:"opponents"`
 	Openings   JSONText `json:"openings"`
-	RNGState   string   `json:"-"` // reserved; not part of the JSON interface
-	CreatedAt  string   `json:"created_at"`
+	// MethodState is the search method's own state after the generation (JSON; {} for
+	// the GA): SPSA's step result and gains, CMA-ES's told values and mean.
+	MethodState JSONText `json:"method_state"`
+	CreatedAt   string   `json:"created_at"`
 }
 
 // GenerationData is everything one generation writes, in one transaction.

@@ -193,10 +193,11 @@ type Config struct {
 	// JSON interaction instead of the simple one. Botzone engines only.
 	BotzoneKeepRunning bool `json:"botzone_keep_running,omitempty" yaml:"botzone_keep_running"`
 	BotzoneJSON        bool `json:"botzone_json,omitempty" yaml:"botzone_json"`
-	// Method is the search: "spsa" (fishtest's SPSA, spsa.go: DefaultConfig's) or "ga" (the
-	// genetic algorithm). "" means ga: the runs stored before SPSA became the default
-	// say no method. Both store generations, individuals, games and lineage the
-	// same way and are verified the same way.
+	// Method is the search, one of Methods: "spsa" (fishtest's SPSA, spsa.go:
+	// DefaultConfig's), "ga" (the genetic algorithm, ga.go) or "cmaes" (CMA-ES, cmaes.go).
+	// "" means ga: the runs stored before SPSA became the default say no method. All
+	// store generations, individuals, games and lineage the same way and are verified the
+	// same way.
 	Method string `json:"method,omitempty" yaml:"method"`
 	// BudgetGames, if > 0, stops the run at the first generation (GA) or step (SPSA)
 	// boundary after this many distinct tuning games (racing, hall-of-fame tests, SPSA
@@ -205,6 +206,8 @@ type Config struct {
 	BudgetGames int `json:"budget_games,omitempty" yaml:"budget_games"`
 	// SPSA holds the SPSA method's parameters (nil: DefaultSPSA).
 	SPSA *SPSAConfig `json:"spsa,omitempty" yaml:"spsa"`
+	// CMAES holds the CMA-ES method's parameters (nil: DefaultCMAES).
+	CMAES *CMAESConfig `json:"cmaes,omitempty" yaml:"cmaes"`
 	// file and fileKeys are the config file ParseConfig read and its top-level keys with
 	// their lines (CheckMethodKeys); never stored.
 	file     string
@@ -323,9 +326,9 @@ func (c *Config) Resolve() {
 		return
 	}
 	switch {
-	case c.Method == MethodSPSA && c.Engine == "":
+	case !c.IsGA() && c.Engine == "":
 		c.BudgetGames = DefaultBudgetGames(c.Game)
-	case c.Method != MethodSPSA:
+	case c.IsGA():
 		c.Generations = DefaultGAGenerations
 	}
 }
@@ -444,14 +447,14 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("population: %d, want at least 2", c.Population)
 	case c.Population > 10000:
 		return fmt.Errorf("population: %d, want at most 10000", c.Population)
-	case c.Generations < 0 || (c.Generations == 0 && c.TimeBudget == "" && c.BudgetGames == 0 && c.Method != MethodSPSA):
+	case c.Generations < 0 || (c.Generations == 0 && c.TimeBudget == "" && c.BudgetGames == 0 && c.IsGA()):
 		return fmt.Errorf("generations: %d, want at least 1 (0 only with time_budget or budget_games)", c.Generations)
 	case c.BudgetGames < 0:
 		return fmt.Errorf("budget_games: %d is negative", c.BudgetGames)
 	case c.BudgetGames > MaxBudgetGames:
 		return fmt.Errorf("budget_games: %d, at most %d (a billion games: years on any machine)", c.BudgetGames, MaxBudgetGames)
-	case c.Method != "" && c.Method != MethodGA && c.Method != MethodSPSA:
-		return fmt.Errorf("method: %q, want %s or %s", c.Method, MethodGA, MethodSPSA)
+	case !c.knownMethod():
+		return fmt.Errorf("method: %q, want one of %s", c.Method, MethodNames())
 	case c.Games < 2 || c.Games%2 != 0:
 		return fmt.Errorf("games: %d, want a positive even number (each opening is played twice, colours swapped)", c.Games)
 	case c.RaceRounds < 0 || c.RaceRounds > 10:
@@ -505,9 +508,14 @@ func (c *Config) Validate() error {
 		if err := c.SPSAParams().validate(); err != nil {
 			return err
 		}
-		if len(c.Opponents) > 0 {
-			return errors.New("method spsa: opponents: SPSA plays θ+ against θ− only; external opponents belong to the GA's reference set (--method ga)")
+	}
+	if c.Method == MethodCMAES {
+		if err := c.CMAESParams().validate(); err != nil {
+			return err
 		}
+	}
+	if !c.IsGA() && len(c.Opponents) > 0 {
+		return fmt.Errorf("method %s: opponents: its candidates play each other or its mean only; external opponents belong to the GA's reference set (--method ga)", c.Method)
 	}
 	if c.TimeBudget != "" {
 		if d, err := time.ParseDuration(c.TimeBudget); err != nil || d <= 0 {
@@ -639,8 +647,8 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
-	if c.Method == MethodSPSA && c.Generations == 0 && c.BudgetGames == 0 && c.TimeBudget == "" {
-		return errors.New("method spsa: needs budget_games (--budget-games), time_budget (--time-budget) or generations: its gains are scheduled over a known number of game pairs (fishtest's num_iter), and an outside engine's speed is unknown")
+	if !c.IsGA() && c.Generations == 0 && c.BudgetGames == 0 && c.TimeBudget == "" {
+		return fmt.Errorf("method %s: needs budget_games (--budget-games), time_budget (--time-budget) or generations: SPSA's gains are scheduled over a known number of game pairs (fishtest's num_iter), CMA-ES has no end of its own, and an outside engine's speed is unknown", c.Method)
 	}
 	return nil
 }
@@ -683,18 +691,44 @@ func ParseConfig(data []byte, name string, base Config) (Config, error) {
 // GAOnlyKeys are the config keys of the GA's population, racing, hall of fame and variation.
 var GAOnlyKeys = []string{"population", "games", "race_rounds", "admit_games", "admit_z", "elite", "tournament", "crossover_rate", "mutation_rate", "mutation", "init", "champions", "champion"}
 
-// CheckMethodKeys refuses a config file (ParseConfig) that sets a GA-only key for an SPSA
-// run, naming the file, the line and the key: the value would be ignored without a word.
+// IsGA reports whether the run's method is the genetic algorithm ("" included: runs
+// stored before SPSA became the default).
+func (c Config) IsGA() bool { return c.Method == "" || c.Method == MethodGA }
+
+func (c Config) knownMethod() bool {
+	_, ok := LookupMethod(c.Method)
+	return c.Method == "" || ok
+}
+
+// CheckMethodKeys refuses a config file (ParseConfig) that sets a GA-only key for another
+// method's run, or another method's section (spsa, cmaes) for a run of a different method,
+// naming the file, the line and the key: the value would be ignored without a word.
 func (c Config) CheckMethodKeys() error {
-	if c.Method != MethodSPSA {
+	for _, k := range []string{MethodSPSA, MethodCMAES} {
+		if line, ok := c.fileKeys[k]; ok && c.Method != k {
+			return fmt.Errorf("config %s: line %d: %s applies to method %s only (the run's method is %s)", c.file, line, k, k, c.methodName())
+		}
+	}
+	if c.IsGA() {
 		return nil
 	}
 	for _, k := range GAOnlyKeys {
 		if line, ok := c.fileKeys[k]; ok {
-			return fmt.Errorf("config %s: line %d: %s applies to method ga only (the run's method is spsa, the default: it has no population, racing or hall of fame; add method: ga)", c.file, line, k)
+			return fmt.Errorf("config %s: line %d: %s applies to method ga only (the run's method is %s: it has no population, racing or hall of fame; add method: ga)", c.file, line, k, c.methodName())
 		}
 	}
 	return nil
+}
+
+// methodName is the run's method as users read it.
+func (c Config) methodName() string {
+	if c.Method == MethodSPSA {
+		return "spsa, the default"
+	}
+	if c.Method == "" {
+		return MethodGA
+	}
+	return c.Method
 }
 
 // checkWholeNumbers walks a YAML tree beside the Go type it decodes into and refuses a

@@ -100,6 +100,9 @@ type GenerationRecord struct {
 	Checkpoint *Verification
 	// HallOfFame is the hall of fame after the generation, in order of admission.
 	HallOfFame []HallOfFamer
+	// MethodState is the method's own state after the generation (JSON; nil: none), read
+	// back into ResumeState.MethodStates.
+	MethodState []byte
 }
 
 // Event reports progress: after every game and at the end of every generation.

@@ -4,12 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/rand"
 	randv2 "math/rand/v2"
 	"time"
-
-	"github.com/MaxHalford/eaopt"
 
 	"evotune/engine"
 	"evotune/genomes"
@@ -31,7 +28,7 @@ type Tuner struct {
 	version     string
 	fullVerify  bool              // SetFullVerification: no SPRT stop
 	onCreate    func(int64) error // Compare: told the run's ID once it exists
-	resume      []*genomes.Genome // the population of the last saved generation, in rank order
+	method      searchMethod      // the search (Config.Method): ga.go, spsa.go, cmaes.go
 
 	// ctx is the run's context, kept for eaopt's callbacks (Evaluate, Callback), which
 	// take none; Run, Resume and Verify set it.
@@ -87,9 +84,17 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 	if outside != nil {
 		setup.TimeControl = outside.TimeControl()
 	}
-	return &Tuner{plan: plan, rep: report{summary: Summary{Baseline: baseline, Method: cfg.Method}}, cfg: cfg, outside: outside, store: store, progress: progress, version: version,
+	spec, ok := LookupMethod(cfg.Method)
+	if !ok {
+		return nil, fmt.Errorf("method: %q, want one of %s", cfg.Method, MethodNames())
+	}
+	t := &Tuner{plan: plan, rep: report{summary: Summary{Baseline: baseline, Method: cfg.Method}}, cfg: cfg, outside: outside, store: store, progress: progress, version: version,
 		hall:  hallOfFame{tested: map[string]bool{}},
-		setup: setup}, nil
+		setup: setup}
+	if t.method, err = spec.new(t); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // Config returns the run's configuration with defaults filled in.
@@ -153,10 +158,36 @@ func (t *Tuner) Run(ctx context.Context, pid int) (Summary, error) {
 			return t.finish(err)
 		}
 	}
-	if t.cfg.Method == MethodSPSA {
-		return t.runSPSA(ctx, id, 0, t.toTheta(t.plan.Layout.Defaults()))
+	t.begin(id)
+	return t.searchAndVerify(ctx, 0)
+}
+
+// begin starts the run's session under runID: its clock, its name for cluster workers and
+// the set of tuning openings (kept out of verification).
+func (t *Tuner) begin(runID int64) {
+	t.rep.start = time.Now()
+	t.saving.runID, t.rep.summary.RunID = runID, runID
+	t.nameRun(runID)
+	if t.draws.tuningOpenings == nil {
+		t.draws.tuningOpenings = map[string]bool{}
 	}
-	return t.evolve(ctx, id, nil)
+}
+
+// searchAndVerify lets the run's method search from generation `from` to its end, waits
+// for its last save, then plays the verification and records the final status.
+func (t *Tuner) searchAndVerify(ctx context.Context, from int) (Summary, error) {
+	err := t.method.search(ctx, from)
+	if serr := t.waitSave(); err == nil {
+		err = serr
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	t.rep.summary.Wall = t.elapsed() // the generations only (all of them, across resumes); verification is timed apart
+	if err == nil {
+		err = t.verifyAll()
+	}
+	return t.finish(err)
 }
 
 // ResumeIndividual is one individual of the last saved generation, as stored.
@@ -219,9 +250,9 @@ type ResumeState struct {
 	Games       int
 	GameRecords int
 	GamesTime   time.Duration
-	// StepResults are an SPSA run's saved steps' results, W − L of θ+ against θ− in
-	// generation k (nil for the GA).
-	StepResults []int
+	// MethodStates are the method's own states of the saved generations, in order (the
+	// generations table's method_state, JSON; "{}" where a method keeps none).
+	MethodStates [][]byte
 }
 
 // Resume continues a run from its last saved generation with the same configuration,
@@ -229,104 +260,21 @@ type ResumeState struct {
 // run with the same seed would. A run with no saved generation starts over under its ID.
 func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 	t.ctx = ctx
-	if t.cfg.Method == MethodSPSA {
-		return t.resumeSPSA(ctx, st)
-	}
-	if st.LastGeneration < 0 {
-		return t.evolve(ctx, st.RunID, nil)
-	}
-	if len(st.Population) != t.cfg.Population {
-		return Summary{}, fmt.Errorf("resume: generation %d has %d individuals, the config says %d", st.LastGeneration, len(st.Population), t.cfg.Population)
-	}
-	toGenome := func(r ResumeIndividual) (*genomes.Genome, error) {
-		x, err := t.plan.Layout.FromNamed(r.Genes)
-		if err != nil {
-			return nil, fmt.Errorf("resume: individual %s: %w", r.ID, err)
+	t.saving.runID, t.rep.summary.RunID = st.RunID, st.RunID
+	if st.LastGeneration >= 0 {
+		t.draws.tuningOpenings = map[string]bool{}
+		for _, o := range st.Openings {
+			t.draws.tuningOpenings[Key(o)] = true
 		}
-		return &genomes.Genome{Layout: t.plan.Layout, X: x, ID: r.ID, Op: r.Op, Parents: r.Parents, Born: r.Born,
-			Stats: r.Stats, Round: r.Round, Mutation: t.cfg.Mutation, Evaluator: t.evaluate}, nil
-	}
-	var pop []*genomes.Genome
-	for _, r := range st.Population {
-		g, err := toGenome(r)
-		if err != nil {
+		t.rep.elapsedBefore = st.Elapsed
+		t.rep.summary.Generations = st.LastGeneration + 1
+		t.rep.summary.Games, t.rep.summary.GameRecords, t.rep.summary.GamesTime = st.Games, st.GameRecords, st.GamesTime
+		if err := t.method.restore(st); err != nil {
 			return Summary{}, err
 		}
-		pop = append(pop, g)
 	}
-	for _, h := range st.HallOfFame {
-		x, err := t.plan.Layout.FromNamed(h.Genes)
-		if err != nil {
-			return Summary{}, fmt.Errorf("resume: hall of fame %s: %w", h.ID, err)
-		}
-		t.hall.hof = append(t.hall.hof, HallOfFamer{ID: h.ID, Generation: h.Generation, Genes: x, Stats: h.Stats})
-	}
-	for _, id := range st.Tested {
-		t.hall.tested[id] = true
-	}
-	t.rep.summary.Tests, t.rep.summary.Closest = len(st.Tested), st.Closest
-	t.rep.elapsedBefore, t.rep.start = st.Elapsed, time.Now()
-	t.draws.tuningOpenings = map[string]bool{}
-	for _, o := range st.Openings {
-		t.draws.tuningOpenings[Key(o)] = true
-	}
-	t.g.gen = st.LastGeneration
-	t.saving.runID, t.rep.summary.RunID = st.RunID, st.RunID // before setChampion, whose default names the run's 0-g0-00
-	t.resume = pop
-	t.saving.skipSave = true
-	t.rep.summary.Generations = st.LastGeneration + 1
-	t.rep.summary.Games, t.rep.summary.GameRecords, t.rep.summary.GamesTime = st.Games, st.GameRecords, st.GamesTime
-	t.setChampion(pop)
-	remaining := t.cfg.Generations - st.LastGeneration
-	if t.cfg.Generations == 0 {
-		remaining = math.MaxInt32
-	}
-	if remaining <= 0 || t.overBudget() {
-		// Every generation is saved: only the verification may be missing.
-		t.rep.start = time.Now()
-		return t.finish(t.verifyAll())
-	}
-	return t.evolve(ctx, st.RunID, &remaining)
-}
-
-// evolve runs eaopt for the run's remaining generations (all of them when remaining is
-// nil), then the verification, and records the final status.
-func (t *Tuner) evolve(ctx context.Context, runID int64, remaining *int) (Summary, error) {
-	t.rep.start = time.Now()
-	t.saving.runID = runID
-	t.rep.summary.RunID = runID
-	t.nameRun(runID)
-	t.draws.initRNG = t.rngV2(0, streamInit)
-	t.g.genStart = time.Now()
-	n := t.cfg.Generations
-	if n == 0 {
-		n = math.MaxInt32 // until the time budget
-	}
-	if remaining != nil {
-		n = *remaining
-	}
-	ga, err := eaopt.GAConfig{
-		NPops: 1, PopSize: uint(t.cfg.Population), NGenerations: uint(n), HofSize: 1,
-		Model:     model{t},
-		RNG:       t.rngV1(0, streamGA),
-		Callback:  t.onGeneration,
-		EarlyStop: func(*eaopt.GA) bool { return t.saving.err != nil || ctx.Err() != nil || t.overBudget() },
-	}.NewGA()
-	if err != nil {
-		return t.finish(fmt.Errorf("eaopt: %w", err))
-	}
-	err = ga.Minimize(t.newGenome)
-	if err == nil {
-		err = t.saving.err
-	}
-	if err == nil {
-		err = ctx.Err()
-	}
-	t.rep.summary.Wall = t.elapsed() // the generations only (all of them, across resumes); verification is timed apart
-	if err == nil {
-		err = t.verifyAll()
-	}
-	return t.finish(err)
+	t.begin(st.RunID)
+	return t.searchAndVerify(ctx, st.LastGeneration+1)
 }
 
 // elapsed is the run's wall time over all its sessions.
@@ -401,46 +349,6 @@ func (t *Tuner) finish(err error) (Summary, error) {
 		err = serr
 	}
 	return t.rep.summary, err
-}
-
-// newGenome makes generation 0: slot 0 is the paper's weights, the others perturbations of
-// them (or random genomes).
-func (t *Tuner) newGenome(*rand.Rand) eaopt.Genome {
-	i := t.g.slot
-	t.g.slot++
-	if t.resume != nil { // a resumed run starts from the saved population, already scored
-		g := t.resume[i]
-		t.g.current = append(t.g.current, g)
-		t.g.evaluated = true
-		return g
-	}
-	g := &genomes.Genome{Layout: t.plan.Layout, ID: genomes.IndividualID(t.saving.runID, 0, i), Born: 0,
-		Mutation: t.cfg.Mutation, Evaluator: t.evaluate}
-	switch {
-	case i == 0:
-		g.X, g.Op = t.plan.Layout.Defaults(), genomes.OpBaseline
-	case t.cfg.Init == "random":
-		g.X, g.Op = t.plan.Layout.Random(rand.New(rand.NewSource(int64(t.draws.initRNG.Uint64()>>1)))), genomes.OpInitial
-	default:
-		g.X, g.Op = t.plan.Layout.Perturb(t.cfg.Mutation, rand.New(rand.NewSource(int64(t.draws.initRNG.Uint64()>>1)))), genomes.OpInitial
-	}
-	t.g.current = append(t.g.current, g)
-	t.g.born = append(t.g.born, g)
-	return g
-}
-
-// evaluate is every genome's Evaluator: the first call of a generation plays the whole
-// generation's race as batches on the worker pool; every call answers 1 − the genome's
-// score over its games of this generation.
-func (t *Tuner) evaluate(g *genomes.Genome) (float64, error) {
-	if !t.g.evaluated {
-		if err := t.playGeneration(); err != nil {
-			t.saving.err = err
-			return 0, err
-		}
-		t.g.evaluated = true
-	}
-	return 1 - g.Stats.Score(), nil
 }
 
 func (t *Tuner) report(e Event) {

@@ -38,14 +38,6 @@ import (
 // R-g0-03. The run's result is the last θ: no pick among noisy estimates, so no winner's
 // curse.
 
-// Methods of Config.Method.
-const (
-	// MethodGA is the genetic algorithm (selection.go): the default.
-	MethodGA = "ga"
-	// MethodSPSA is fishtest's SPSA (spsa.go).
-	MethodSPSA = "spsa"
-)
-
 // Operators of SPSA individuals, recorded in their lineage.
 const (
 	OpSPSA      = "spsa"  // θ after a step
@@ -393,38 +385,63 @@ func (t *Tuner) thetaID(k int) string {
 	return genomes.IndividualID(t.saving.runID, k-1, 0)
 }
 
-// runSPSA runs SPSA steps from step `from` with θ (SPSA coordinates) until the budget,
-// the generations or ctx end, then the verification.
-func (t *Tuner) runSPSA(ctx context.Context, runID int64, from int, u []float64) (Summary, error) {
-	t.rep.start = time.Now()
-	t.saving.runID, t.rep.summary.RunID = runID, runID
-	t.nameRun(runID)
-	t.rep.summary.BudgetGames = t.cfg.BudgetGames
-	if t.draws.tuningOpenings == nil {
-		t.draws.tuningOpenings = map[string]bool{}
+// spsaMethod is SPSA as a searchMethod: θ, in SPSA coordinates, is its state; each step's
+// result is stored as the generation's method state (spsaState), from which a resumed run
+// replays θ.
+type spsaMethod struct {
+	t *Tuner
+	u []float64 // θ_k before step k, in SPSA coordinates
+}
+
+// spsaState is an SPSA step's method state as stored with its generation (the
+// generations table's method_state): W − L of θ+ against θ−, and the step's gains c_k and
+// R_k for readers (resume recomputes them from the configuration).
+type spsaState struct {
+	Result int     `json:"result"`
+	CK     float64 `json:"c_k"`
+	RK     float64 `json:"r_k"`
+}
+
+func newSPSA(t *Tuner) (searchMethod, error) {
+	return &spsaMethod{t: t, u: t.toTheta(t.plan.Layout.Defaults())}, nil
+}
+
+// restore replays θ from the paper's weights through every saved step's result, so a
+// resumed run moves exactly as an uninterrupted one (θ keeps fractions that the stored,
+// rounded genes lose).
+func (m *spsaMethod) restore(st ResumeState) error {
+	t := m.t
+	if len(st.MethodStates) != st.LastGeneration+1 {
+		return fmt.Errorf("resume: %d SPSA step states for %d saved steps", len(st.MethodStates), st.LastGeneration+1)
 	}
+	for k, raw := range st.MethodStates {
+		var s spsaState
+		if err := decodeState(raw, &s); err != nil {
+			return fmt.Errorf("resume: SPSA step %d: %w", k, err)
+		}
+		t.spsaStep(m.u, k, s.Result)
+	}
+	t.rep.summary.Best, t.rep.summary.BestGenes, t.rep.summary.BestScore = genomes.IndividualID(st.RunID, st.LastGeneration, 0), t.fromTheta(m.u), 0.5
+	return nil
+}
+
+// search runs SPSA steps from step `from` until the budget, the generations or ctx end.
+func (m *spsaMethod) search(ctx context.Context, from int) error {
+	t := m.t
+	t.rep.summary.BudgetGames = t.cfg.BudgetGames
 	p := t.cfg.SPSAParams()
-	var err error
 	for k := from; ; k++ {
 		if t.cfg.Generations > 0 && k > t.cfg.Generations || t.overBudget() {
-			break
+			return nil
 		}
-		if err = ctx.Err(); err != nil {
-			break
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		t.g.gen = k
-		if err = t.playStep(k, u, p.Pairs); err != nil {
-			break
+		if err := t.playStep(k, m.u, p.Pairs); err != nil {
+			return err
 		}
 	}
-	if serr := t.waitSave(); err == nil {
-		err = serr
-	}
-	t.rep.summary.Wall = t.elapsed()
-	if err == nil {
-		err = t.verifyAll()
-	}
-	return t.finish(err)
 }
 
 // playStep plays step k around θ = u, saves it as generation k, and moves u to θ_{k+1}.
@@ -453,6 +470,11 @@ func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 	for j, n := range res.Penta {
 		gm.Stats.Penta[4-j] = n
 	}
+	ck, rk := t.spsaGains(k)
+	state, err := encodeState(spsaState{Result: res.Wins - res.Losses, CK: ck, RK: rk})
+	if err != nil {
+		return err
+	}
 	t.spsaStep(u, k, res.Wins-res.Losses)
 	next := &genomes.Genome{Layout: t.plan.Layout, X: t.fromTheta(u), ID: genomes.IndividualID(t.saving.runID, k, 0), Op: OpSPSA, Parents: []string{parent}, Born: k}
 	t.rep.summary.Best, t.rep.summary.BestGenes, t.rep.summary.BestScore = next.ID, append([]float64(nil), next.X...), 0.5
@@ -464,7 +486,7 @@ func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 		}
 	}
 	rec := GenerationRecord{RunID: t.saving.runID, Generation: k, Games: t.g.distinctGames, GamesTime: t.g.gamesTime,
-		Opponents: []string{gm.ID}, Openings: t.g.openings, GameResults: t.g.gameResults, Best: next.ID, Champion: next.ID, Checkpoint: check}
+		Opponents: []string{gm.ID}, Openings: t.g.openings, GameResults: t.g.gameResults, Best: next.ID, Champion: next.ID, Checkpoint: check, MethodState: state}
 	if k == 0 {
 		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: t.plan.Layout.Named(t.plan.Layout.Defaults())})
 	}
@@ -529,29 +551,4 @@ func (t *Tuner) waitSave() error {
 		return p.err
 	}
 	return nil
-}
-
-// resumeSPSA continues an SPSA run: θ is replayed from the paper's weights through every
-// saved step's result (W − L of its θ+), so a resumed run moves exactly as an
-// uninterrupted one (θ keeps fractions that the stored, rounded genes lose).
-func (t *Tuner) resumeSPSA(ctx context.Context, st ResumeState) (Summary, error) {
-	if len(st.StepResults) != st.LastGeneration+1 {
-		return Summary{}, fmt.Errorf("resume: %d SPSA step results for %d saved steps", len(st.StepResults), st.LastGeneration+1)
-	}
-	t.saving.runID = st.RunID
-	u := t.toTheta(t.plan.Layout.Defaults())
-	for k, r := range st.StepResults {
-		t.spsaStep(u, k, r)
-	}
-	t.draws.tuningOpenings = map[string]bool{}
-	for _, o := range st.Openings {
-		t.draws.tuningOpenings[Key(o)] = true
-	}
-	t.rep.elapsedBefore = st.Elapsed
-	t.rep.summary.Generations = st.LastGeneration + 1
-	t.rep.summary.Games, t.rep.summary.GameRecords, t.rep.summary.GamesTime = st.Games, st.GameRecords, st.GamesTime
-	if st.LastGeneration >= 0 {
-		t.rep.summary.Best, t.rep.summary.BestGenes, t.rep.summary.BestScore = genomes.IndividualID(st.RunID, st.LastGeneration, 0), t.fromTheta(u), 0.5
-	}
-	return t.runSPSA(ctx, st.RunID, st.LastGeneration+1, u)
 }

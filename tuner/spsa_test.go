@@ -128,9 +128,6 @@ func TestSPSAResumeEqualsUninterrupted(t *testing.T) {
 		}
 		st := stateFromRecords(1, crashed.gens)
 		st.Games = 3 * 8
-		for _, g := range crashed.gens {
-			st.StepResults = append(st.StepResults, g.Individuals[1].Stats.Wins-g.Individuals[1].Stats.Losses)
-		}
 		cont := &memStore{}
 		tu2, _ := New(cfg, cont, nil, "test")
 		sum, err := tu2.Resume(context.Background(), st)
@@ -145,10 +142,10 @@ func TestSPSAResumeEqualsUninterrupted(t *testing.T) {
 		if string(jc) != string(jf) || sum.Games != 48 || sum.Generations != 6 {
 			t.Fatalf("%s: verification %s vs %s, %d games, %d generations", game, jc, jf, sum.Games, sum.Generations)
 		}
-		st.StepResults = st.StepResults[:2]
+		st.MethodStates = st.MethodStates[:2]
 		tu3, _ := New(cfg, &memStore{}, nil, "test")
 		if _, err := tu3.Resume(context.Background(), st); err == nil {
-			t.Fatalf("%s: resume with a missing step result accepted", game)
+			t.Fatalf("%s: resume with a missing step state accepted", game)
 		}
 	}
 }
@@ -219,7 +216,9 @@ func TestSPSAConfigErrors(t *testing.T) {
 		{func(c *Config) { c.BudgetGames, c.TimeBudget = 0, "" }, "needs budget_games"},
 		{func(c *Config) { c.SPSA = &SPSAConfig{CEnd: -1} }, "spsa.c_end"},
 		{func(c *Config) { c.SPSA = &SPSAConfig{Alpha: 2} }, "spsa.alpha"},
-		{func(c *Config) { c.Method = "cmaes" }, `method: "cmaes"`},
+		{func(c *Config) { c.Method = "nes" }, `method: "nes", want one of spsa, ga, cmaes`},
+		{func(c *Config) { c.Method, c.CMAES = MethodCMAES, &CMAESConfig{Lambda: 2} }, "cmaes.lambda: 2"},
+		{func(c *Config) { c.Method, c.CMAES = MethodCMAES, &CMAESConfig{Sigma: -1} }, "cmaes.sigma"},
 		{func(c *Config) { c.BudgetGames = -5 }, "budget_games: -5"},
 	} {
 		c := spsaConfig("gomoku", 64, 4)

@@ -319,6 +319,7 @@ func stateFromRecords(runID int64, gens []GenerationRecord) ResumeState {
 			born[n.ID] = n
 		}
 		st.Openings = append(st.Openings, g.Openings...)
+		st.MethodStates = append(st.MethodStates, g.MethodState)
 	}
 	ind := func(id string, stats genomes.Stats) ResumeIndividual {
 		n := born[id]

@@ -16,7 +16,7 @@ import (
 // LoadResume reads what tuner.Resume needs of run runID from d: the openings of every
 // generation, the last generation's population (genes, parents, operator, results), the
 // hall of fame and the admission tests (admitZ, the run's Config.AdmitZ, ranks them for
-// ResumeState.Closest), the games and time so far, and an SPSA run's step results. A run
+// ResumeState.Closest), the games and time so far, and every generation's method state. A run
 // with no saved generation gives LastGeneration −1. Errors name the run and the row.
 func LoadResume(ctx context.Context, d *db.DB, runID int64, admitZ float64) (tuner.ResumeState, error) {
 	st := tuner.ResumeState{RunID: runID, LastGeneration: -1}
@@ -97,23 +97,12 @@ func LoadResume(ctx context.Context, d *db.DB, runID int64, admitZ float64) (tun
 		st.HallOfFame = append(st.HallOfFame, tuner.ResumeFamer{ID: h.ID, Generation: h.Admitted, Genes: in.Genes,
 			Stats: genomes.Stats{Wins: h.Wins, Draws: h.Draws, Losses: h.Losses, Penta: h.Penta}})
 	}
+	for _, g := range gens {
+		st.MethodStates = append(st.MethodStates, []byte(g.MethodState))
+	}
 	rows, err := d.Individuals(ctx, runID, st.LastGeneration)
 	if err != nil {
 		return st, err
-	}
-	if len(rows) > 0 {
-		if g := byID[rows[0].ID]; g.Operator == tuner.OpSPSA { // an SPSA run: θ is replayed from every step's result
-			plus, err := d.AtRank(ctx, runID, 2)
-			if err != nil {
-				return st, err
-			}
-			for i, r := range plus {
-				if r.Generation != i {
-					return st, fmt.Errorf("run %d: SPSA step %d has no θ+ (rank 2)", runID, i)
-				}
-				st.StepResults = append(st.StepResults, r.Wins-r.Losses)
-			}
-		}
 	}
 	for _, r := range rows {
 		in, err := ind(r.ID, r)

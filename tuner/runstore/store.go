@@ -53,7 +53,7 @@ func (s Store) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) err
 	data := db.GenerationData{RunID: g.RunID, Generation: db.GenerationRow{
 		Generation: g.Generation, FitMin: g.FitMin, FitMean: g.FitMean, FitMax: g.FitMax, FitStd: g.FitStd,
 		Diversity: g.Diversity, Games: g.Games, DurationMS: g.Duration.Milliseconds(), GamesMS: g.GamesTime.Milliseconds(),
-		Best: g.Best, Champion: g.Champion, ElapsedMS: g.Elapsed.Milliseconds(), Opponents: db.JSONText(opp), Openings: db.JSONText(op), RNGState: "{}",
+		Best: g.Best, Champion: g.Champion, ElapsedMS: g.Elapsed.Milliseconds(), Opponents: db.JSONText(opp), Openings: db.JSONText(op), MethodState: db.JSONText(methodState(g.MethodState)),
 	}}
 	if a := g.Admission; a != nil {
 		data.Admission = &db.AdmissionRow{Generation: g.Generation, Candidate: a.Candidate, Opponent: a.Opponent, Games: a.Games(),
@@ -106,4 +106,12 @@ func (s Store) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) err
 			Forfeit: db.OptText(gr.Record.Forfeit), Depth: gr.Depth, Round: gr.Round})
 	}
 	return s.d.SaveGeneration(ctx, data)
+}
+
+// methodState is a generation's method state as stored: {} when the method keeps none.
+func methodState(b []byte) string {
+	if len(b) == 0 {
+		return "{}"
+	}
+	return string(b)
 }

@@ -1,0 +1,233 @@
+package tuner
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand"
+	"time"
+
+	"github.com/MaxHalford/eaopt"
+	"gonum.org/v1/gonum/stat"
+
+	"evotune/genomes"
+)
+
+// The genetic algorithm (Config.Method "ga"), driven by eaopt: generation 0 is the paper's
+// weights and perturbations of them; every generation races its individuals against the
+// reference opponents (schedule.go: playGeneration), eaopt's model (selection.go: model)
+// keeps the elites and breeds the rest by tournament, crossover and mutation, the race's
+// winner is tested for the hall of fame (selection.go: admit), and the run's champion is
+// the hall of fame's best member or its centre (Config.Champion). Its state between
+// generations is the population and the hall of fame, both stored in their own tables.
+
+// gaMethod is the GA as a searchMethod. Its state lives in the tuner's generation and
+// hallOfFame (state.go), which scheduling and selection share.
+type gaMethod struct {
+	t *Tuner
+	// resumed is the population of the last saved generation, in rank order (nil: a new run).
+	resumed []*genomes.Genome
+}
+
+func newGA(t *Tuner) (searchMethod, error) { return &gaMethod{t: t}, nil }
+
+// restore takes up the population, the hall of fame and the admission tests of the last
+// saved generation; eaopt starts from that population, already scored, and the first
+// callback does not save it again.
+func (m *gaMethod) restore(st ResumeState) error {
+	t := m.t
+	if len(st.Population) != t.cfg.Population {
+		return fmt.Errorf("resume: generation %d has %d individuals, the config says %d", st.LastGeneration, len(st.Population), t.cfg.Population)
+	}
+	for _, r := range st.Population {
+		x, err := t.plan.Layout.FromNamed(r.Genes)
+		if err != nil {
+			return fmt.Errorf("resume: individual %s: %w", r.ID, err)
+		}
+		m.resumed = append(m.resumed, &genomes.Genome{Layout: t.plan.Layout, X: x, ID: r.ID, Op: r.Op, Parents: r.Parents, Born: r.Born,
+			Stats: r.Stats, Round: r.Round, Mutation: t.cfg.Mutation, Evaluator: m.evaluate})
+	}
+	for _, h := range st.HallOfFame {
+		x, err := t.plan.Layout.FromNamed(h.Genes)
+		if err != nil {
+			return fmt.Errorf("resume: hall of fame %s: %w", h.ID, err)
+		}
+		t.hall.hof = append(t.hall.hof, HallOfFamer{ID: h.ID, Generation: h.Generation, Genes: x, Stats: h.Stats})
+	}
+	for _, id := range st.Tested {
+		t.hall.tested[id] = true
+	}
+	t.rep.summary.Tests, t.rep.summary.Closest = len(st.Tested), st.Closest
+	t.g.gen = st.LastGeneration
+	t.saving.skipSave = true
+	t.setChampion(m.resumed) // the run's ID is set: the default champion names its 0-g0-00
+	return nil
+}
+
+// search runs eaopt for the run's remaining generations: Generations more after
+// generation 0, or, resumed, up to generation Generations (eaopt's first generation is
+// then the saved one); until the budget when Generations is 0.
+func (m *gaMethod) search(ctx context.Context, from int) error {
+	t := m.t
+	t.ctx = ctx
+	n := t.cfg.Generations
+	if from > 0 {
+		n = t.cfg.Generations - (from - 1)
+	}
+	if t.cfg.Generations == 0 {
+		n = math.MaxInt32 // until the budget
+	}
+	if from > 0 && (n <= 0 || t.overBudget()) {
+		return nil // every generation is saved: only the verification may be missing
+	}
+	t.draws.initRNG = t.rngV2(0, streamInit)
+	t.g.genStart = time.Now()
+	ga, err := eaopt.GAConfig{
+		NPops: 1, PopSize: uint(t.cfg.Population), NGenerations: uint(n), HofSize: 1,
+		Model:     model{t},
+		RNG:       t.rngV1(0, streamGA),
+		Callback:  m.onGeneration,
+		EarlyStop: func(*eaopt.GA) bool { return t.saving.err != nil || ctx.Err() != nil || t.overBudget() },
+	}.NewGA()
+	if err != nil {
+		return fmt.Errorf("eaopt: %w", err)
+	}
+	if err = ga.Minimize(m.newGenome); err == nil {
+		err = t.saving.err
+	}
+	return err
+}
+
+// newGenome makes generation 0: slot 0 is the paper's weights, the others perturbations of
+// them (or random genomes).
+func (m *gaMethod) newGenome(*rand.Rand) eaopt.Genome {
+	t := m.t
+	i := t.g.slot
+	t.g.slot++
+	if m.resumed != nil { // a resumed run starts from the saved population, already scored
+		g := m.resumed[i]
+		t.g.current = append(t.g.current, g)
+		t.g.evaluated = true
+		return g
+	}
+	g := &genomes.Genome{Layout: t.plan.Layout, ID: genomes.IndividualID(t.saving.runID, 0, i), Born: 0,
+		Mutation: t.cfg.Mutation, Evaluator: m.evaluate}
+	switch {
+	case i == 0:
+		g.X, g.Op = t.plan.Layout.Defaults(), genomes.OpBaseline
+	case t.cfg.Init == "random":
+		g.X, g.Op = t.plan.Layout.Random(rand.New(rand.NewSource(int64(t.draws.initRNG.Uint64()>>1)))), genomes.OpInitial
+	default:
+		g.X, g.Op = t.plan.Layout.Perturb(t.cfg.Mutation, rand.New(rand.NewSource(int64(t.draws.initRNG.Uint64()>>1)))), genomes.OpInitial
+	}
+	t.g.current = append(t.g.current, g)
+	t.g.born = append(t.g.born, g)
+	return g
+}
+
+// evaluate is every genome's Evaluator: the first call of a generation plays the whole
+// generation's race as batches on the worker pool; every call answers 1 − the genome's
+// score over its games of this generation.
+func (m *gaMethod) evaluate(g *genomes.Genome) (float64, error) {
+	t := m.t
+	if !t.g.evaluated {
+		if err := t.playGeneration(); err != nil {
+			t.saving.err = err
+			return 0, err
+		}
+		t.g.evaluated = true
+	}
+	return 1 - g.Stats.Score(), nil
+}
+
+// onGeneration runs after eaopt has evaluated a generation: it ranks the race, tests the
+// winner for the hall of fame, plays the checkpoint if one is due, and saves it all in
+// one transaction.
+func (m *gaMethod) onGeneration(ga *eaopt.GA) {
+	t := m.t
+	if t.saving.err != nil || t.ctx.Err() != nil {
+		return
+	}
+	if t.saving.skipSave { // the resumed generation is already in the store
+		t.saving.skipSave = false
+		t.g.gen++
+		t.g.born = nil
+		return
+	}
+	indis := append(eaopt.Individuals(nil), ga.Populations[0].Individuals...)
+	sortIndividuals(indis)
+	pop := make([]*genomes.Genome, len(indis))
+	for i, in := range indis {
+		pop[i] = in.Genome.(*genomes.Genome)
+	}
+	adm, err := t.admit(pop[0])
+	if err != nil {
+		t.saving.err = err
+		return
+	}
+	t.setChampion(pop)
+	var check *Verification
+	if t.cfg.VerifyEvery > 0 && t.g.gen%t.cfg.VerifyEvery == 0 {
+		if check, err = t.checkpoint(); err != nil {
+			t.saving.err = err
+			return
+		}
+	}
+	rec := GenerationRecord{RunID: t.saving.runID, Generation: t.g.gen, Games: t.g.distinctGames, GamesTime: t.g.gamesTime,
+		Opponents: append([]string(nil), t.g.opponents...), Openings: t.g.openings, GameResults: t.g.gameResults,
+		Admission: adm, Checkpoint: check, HallOfFame: append([]HallOfFamer(nil), t.hall.hof...)}
+	fits := make([]float64, len(indis))
+	xs := make([][]float64, len(indis))
+	for i, in := range indis {
+		g := pop[i]
+		fits[i] = in.Fitness
+		xs[i] = g.X
+		rec.Individuals = append(rec.Individuals, IndividualRecord{ID: g.ID, Rank: i + 1, Round: g.Round, Fitness: in.Fitness, Stats: g.Stats})
+	}
+	for _, g := range t.g.born {
+		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: t.plan.Layout.Named(g.X)})
+	}
+	if g := t.centreBorn(); g != nil {
+		rec.NewGenomes = append(rec.NewGenomes, *g)
+	}
+	rec.FitMin, rec.FitMax = fits[0], fits[0]
+	for _, f := range fits {
+		rec.FitMin, rec.FitMax = math.Min(rec.FitMin, f), math.Max(rec.FitMax, f)
+	}
+	rec.FitMean, rec.FitStd = stat.MeanStdDev(fits, nil)
+	if len(fits) < 2 {
+		rec.FitStd = 0
+	}
+	var dsum float64
+	var npairs int
+	for i := range xs {
+		for j := i + 1; j < len(xs); j++ {
+			dsum += t.plan.Layout.Distance(xs[i], xs[j])
+			npairs++
+		}
+	}
+	if npairs > 0 {
+		rec.Diversity = dsum / float64(npairs)
+	}
+	rec.Best, rec.Champion = pop[0].ID, t.rep.summary.Best
+	rec.Duration = time.Since(t.g.genStart)
+	rec.Elapsed = t.elapsed()
+	if err := t.store.SaveGeneration(t.ctx, rec); err != nil {
+		t.saving.err = err
+		return
+	}
+	t.rep.summary.Generations = t.g.gen + 1
+	t.rep.summary.Games += t.g.distinctGames
+	t.rep.summary.GameRecords += len(rec.GameResults)
+	t.rep.summary.GamesTime += t.g.gamesTime
+	ev := Event{GenDone: true, GamesDone: t.g.distinctGames, GamesTotal: t.g.distinctGames,
+		BestScore: pop[0].Stats.Score(), MeanScore: 1 - rec.FitMean, Best: pop[0].ID, Champion: t.rep.summary.Best, CentreOf: len(t.rep.summary.CentreOf)}
+	if c := t.rep.summary.Champion; c != nil && len(t.rep.summary.CentreOf) == 0 { // a centre has no record of its own
+		if elo, _, ok := c.Estimate(); ok {
+			ev.ChampionElo = &elo
+		}
+	}
+	t.report(ev)
+	t.g.gen++
+	t.g.born = nil
+}

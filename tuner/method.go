@@ -1,0 +1,97 @@
+package tuner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Methods of Config.Method.
+const (
+	// MethodSPSA is fishtest's SPSA (spsa.go): the default.
+	MethodSPSA = "spsa"
+	// MethodGA is the genetic algorithm (ga.go, selection.go).
+	MethodGA = "ga"
+	// MethodCMAES is CMA-ES (cmaes.go).
+	MethodCMAES = "cmaes"
+)
+
+// A search method proposes genomes, has them played through the tuner's shared machinery
+// (openings, the worker pool or cluster, storage of every genome and game, checkpoints,
+// budgets) and saves each of its generations; the tuner around it creates and resumes the
+// run and verifies its champion at the end. A method is one file (ga.go, spsa.go,
+// cmaes.go) and one line of Methods.
+type searchMethod interface {
+	// restore takes up a stored run after its saved generation st.LastGeneration (≥ 0):
+	// the method rebuilds its own state from st (MethodStates, Population, HallOfFame), so
+	// that search continues exactly as the uninterrupted run would. The error names what
+	// does not fit the configuration.
+	restore(st ResumeState) error
+	// search plays and saves generations from `from` until the method's end (Generations),
+	// the budget (Tuner.overBudget), an error or ctx. A generation in progress when ctx
+	// ends is not saved.
+	search(ctx context.Context, from int) error
+}
+
+// MethodSpec describes one search method of Methods.
+type MethodSpec struct {
+	// Name is the method's Config.Method ("ga", "spsa", "cmaes").
+	Name string
+	// Doc is one line for --help and the README.
+	Doc string
+	// Generation is what the method calls one of its generations in progress lines and
+	// on the dashboard: "generation" or "step".
+	Generation string
+	new        func(t *Tuner) (searchMethod, error)
+}
+
+// Methods is every search method, the default (DefaultConfig's Method) first.
+var Methods = []MethodSpec{
+	{Name: MethodSPSA, Generation: "step", new: newSPSA,
+		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
+	{Name: MethodGA, Generation: "generation", new: newGA,
+		Doc: "the genetic algorithm (eaopt): population, racing, hall of fame; the champion is the hall of fame's centre"},
+	{Name: MethodCMAES, Generation: "generation", new: newCMAES,
+		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},
+}
+
+// LookupMethod returns the method named name (false: no such method).
+func LookupMethod(name string) (MethodSpec, bool) {
+	for _, m := range Methods {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return MethodSpec{}, false
+}
+
+// MethodNames returns the names of Methods joined with ", " (for errors and help).
+func MethodNames() string {
+	names := make([]string, len(Methods))
+	for i, m := range Methods {
+		names[i] = m.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// encodeState is a method's state for the generations table's method_state column (the
+// error: a value JSON cannot hold, such as NaN).
+func encodeState(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("method state %T: %w", v, err)
+	}
+	return b, nil
+}
+
+// decodeState reads a stored method state into v, refusing unknown fields: the one decoder
+// of every method's state.
+func decodeState(raw []byte, v any) error {
+	d := json.NewDecoder(strings.NewReader(string(raw)))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return fmt.Errorf("method state %s: %w", raw, err)
+	}
+	return nil
+}
