@@ -316,3 +316,11 @@ func (m *cmaesMethod) generation(k int) error {
 		Best: ranked[0].ID, Champion: next.ID})
 	return t.saveBehind(rec, ev)
 }
+
+// CMAESLambda is λ, the candidates per generation of a CMA-ES run (0 for other methods).
+func (t *Tuner) CMAESLambda() int {
+	if m, ok := t.method.(*cmaesMethod); ok {
+		return m.opt.PopulationSize()
+	}
+	return 0
+}

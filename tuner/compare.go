@@ -44,8 +44,8 @@ func (cc CompareConfig) Validate() error {
 		return fmt.Errorf("verify_games: %d, want a positive even number", cc.VerifyGames)
 	}
 	for i, m := range cc.Methods {
-		if m != MethodGA && m != MethodSPSA {
-			return fmt.Errorf("methods[%d]: %q, want %s or %s", i, m, MethodGA, MethodSPSA)
+		if _, ok := LookupMethod(m); !ok {
+			return fmt.Errorf("methods[%d]: %q, want one of %s", i, m, MethodNames())
 		}
 		if slices.Index(cc.Methods, m) != i {
 			return fmt.Errorf("methods[%d]: %s is listed twice", i, m)

@@ -64,7 +64,7 @@ func smallConfig(game string, workers int) Config {
 func fingerprint(gens []GenerationRecord) string {
 	var sb strings.Builder
 	for _, g := range gens {
-		fmt.Fprintf(&sb, "gen %d best %s champion %s opp %v open %v\n", g.Generation, g.Best, g.Champion, g.Opponents, g.Openings)
+		fmt.Fprintf(&sb, "gen %d best %s champion %s opp %v open %v state %s\n", g.Generation, g.Best, g.Champion, g.Opponents, g.Openings, g.MethodState)
 		for _, in := range g.Individuals {
 			fmt.Fprintf(&sb, " %s %d %.6f %+v\n", in.ID, in.Rank, in.Fitness, in.Stats)
 		}

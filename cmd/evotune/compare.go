@@ -38,7 +38,7 @@ func newCompareCmd() *cobra.Command {
 	var o compareOpts
 	def := tuner.DefaultConfig("")
 	c := &cobra.Command{
-		Use:   "compare --game G --budget-games N [--methods ga,spsa --seeds 1,2,3 --verify-games N --verify-depth D --db FILE]",
+		Use:   "compare --game G --budget-games N [--methods ga,spsa,cmaes --seeds 1,2,3 --verify-games N --verify-depth D --db FILE]",
 		Short: "Run tuning methods side by side at an equal budget of games and measure each result on held-out openings",
 		Long: "compare runs every method (--methods) once per seed (--seeds) with the same game, depth, free genes and\n" +
 			"budget of distinct tuning games (--budget-games), then plays each result against the paper's weights\n" +
@@ -57,7 +57,7 @@ func newCompareCmd() *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVar(&o.cc.Base.Game, "game", "", gameFlagHelp())
-	f.StringVar(&o.methods, "methods", "ga,spsa", "methods to compare, in the table's order: ga, spsa")
+	f.StringVar(&o.methods, "methods", "ga,spsa", "methods to compare, in the table's order: any of "+tuner.MethodNames())
 	f.StringVar(&o.seeds, "seeds", "1,2,3", "seeds: each method runs once per seed")
 	f.IntVar(&o.cc.BudgetGames, "budget-games", 0, "distinct tuning games of each run (required)")
 	f.IntVar(&o.cc.VerifyGames, "verify-games", 2000, "held-out games of each result against the paper's weights at the tuning depth")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"evotune/db"
+	"evotune/tuner"
 )
 
 // tableDump is every row a run leaves that must not depend on interruptions.
@@ -27,7 +28,7 @@ func tableDump(t *testing.T, path string) string {
 		"SELECT generation, id, rank, fitness, wins, draws, losses, penta_0, penta_1, penta_2, penta_3, penta_4 FROM individuals ORDER BY generation, rank",
 		"SELECT id, born_generation, operator, COALESCE(parent1,''), COALESCE(parent2,''), genes FROM genomes ORDER BY id",
 		"SELECT generation, individual, opponent, opening, colour, result, plies, moves FROM games ORDER BY generation, individual, opening, colour",
-		"SELECT generation, best_individual, opponents, openings FROM generations ORDER BY generation",
+		"SELECT generation, best_individual, opponents, openings, method_state, champion FROM generations ORDER BY generation",
 		"SELECT status, generations_done, best_individual, COALESCE(verification,'') FROM runs",
 	} {
 		rows, err := d.SQL().Query(q)
@@ -99,14 +100,44 @@ func integrity(t *testing.T, path string, pop int) {
 	}
 }
 
-// TestKillResume: SIGKILL a tune mid-generation; the database stays whole, the run shows as
-// interrupted, and resume ends exactly as an uninterrupted run.
+// TestKillResume: SIGKILL a tune mid-generation, for every search method; the database
+// stays whole, the run shows as interrupted, and resume ends exactly as an uninterrupted
+// run.
 func TestKillResume(t *testing.T) {
 	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
+	common := []string{"tune", "--game", "amazons", "--board", "8", "--depth", "2", "--width", "5", "--seed", "3", "--verify-games", "4"}
+	for _, m := range []struct {
+		method string
+		args   []string
+	}{
+		{tuner.MethodGA, []string{"--pop", "6", "--generations", "4", "--games", "4", "--admit-games", "8"}},
+		{tuner.MethodSPSA, []string{"--budget-games", "48", "--spsa-pairs", "2"}},
+		{tuner.MethodCMAES, []string{"--budget-games", "120", "--cmaes-pairs", "1"}},
+	} {
+		t.Run(m.method, func(t *testing.T) {
+			t.Parallel()
+			if len(tuner.Methods) != 3 {
+				t.Fatalf("%d methods registered: add the new one to this table", len(tuner.Methods))
+			}
+			killResume(t, append(append(common, "--method", m.method), m.args...))
+		})
+	}
+}
+
+func killResume(t *testing.T, args []string) {
 	dir := t.TempDir()
-	args := []string{"tune", "--game", "amazons", "--board", "8", "--method", "ga", "--pop", "6", "--generations", "4", "--games", "4", "--depth", "2", "--width", "5", "--seed", "3", "--verify-games", "4", "--admit-games", "8"}
 	if _, stderr, code := run(t, dir, append(args, "--db", "full.db")...); code != 0 {
 		t.Fatal(stderr)
+	}
+	full := filepath.Join(dir, "full.db")
+	gens := committed(full)
+	var pop int
+	if d, err := db.OpenReadOnly(context.Background(), full); err == nil {
+		d.SQL().QueryRow("SELECT count(*) FROM individuals WHERE generation = 0").Scan(&pop)
+		d.Close()
+	}
+	if gens < 4 || pop < 2 {
+		t.Fatalf("the uninterrupted run saved %d generations of %d individuals", gens, pop)
 	}
 	kill := filepath.Join(dir, "kill.db")
 	cmd := exec.Command(bin, append(args, "--db", "kill.db")...)
@@ -116,30 +147,30 @@ func TestKillResume(t *testing.T) {
 	}
 	deadline := time.Now().Add(60 * time.Second)
 	for committed(kill) < 2 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(150 * time.Millisecond) // into the next generation
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	n := committed(kill)
-	if n < 2 || n > 5 {
-		t.Fatalf("%d generations committed at the kill", n)
+	if n < 2 || n > gens {
+		t.Fatalf("%d generations committed at the kill (of %d)", n, gens)
 	}
-	integrity(t, kill, 6)
+	integrity(t, kill, pop)
 	out, _, _ := run(t, dir, "runs", "--db", "kill.db")
-	if n < 5 && !strings.Contains(out, "interrupted") {
+	if n < gens && !strings.Contains(out, "interrupted") {
 		t.Fatalf("a killed run is not shown as interrupted:\n%s", out)
 	}
 	if _, stderr, code := run(t, dir, "resume", "1", "--db", "kill.db", "--workers", "1"); code != 0 {
 		t.Fatalf("resume: %s", stderr)
 	}
-	integrity(t, kill, 6)
-	if a, b := tableDump(t, filepath.Join(dir, "full.db")), tableDump(t, kill); a != b {
+	integrity(t, kill, pop)
+	if a, b := tableDump(t, full), tableDump(t, kill); a != b {
 		t.Fatalf("killed-and-resumed run differs from the uninterrupted one:\n%s\n----\n%s", a, b)
 	}
 	if _, stderr, code := run(t, dir, "resume", "1", "--db", "kill.db"); code == 0 || !strings.Contains(stderr, "already finished") {
 		t.Fatalf("resume of a finished run: %s", stderr)
 	}
+	t.Logf("killed after %d of %d generations; resumed to the same tables", n, gens)
 }
 
 // TestInterruptStops: SIGINT stops a tune promptly with a non-zero status, marks the run

@@ -31,7 +31,8 @@ type tuneOpts struct {
 	configFile string
 	dbPath     string
 	resume     int64
-	spsa       tuner.SPSAConfig // --spsa-*: merged into cfg.SPSA when set
+	spsa       tuner.SPSAConfig  // --spsa-*: merged into cfg.SPSA when set
+	cmaes      tuner.CMAESConfig // --cmaes-*: merged into cfg.CMAES when set
 	cluster    clusterOpts
 	changed    func(string) bool
 }
@@ -119,7 +120,7 @@ func newTuneCmd() *cobra.Command {
 	f.Var(secondsFlag{&o.cfg.EngineMoveTime}, "engine-move-time", "time per move of the outside engine (5s; a bare number is seconds; fix its depth through ARGS or --engine-depth for a deterministic run)")
 	o.cfg.StartupTime = tuner.DefaultStartupTime
 	f.Var(secondsFlag{&o.cfg.StartupTime}, "startup-time", "time an outside engine (and each --opponent) may take to start and answer its handshake, apart from its move clock (a bare number is seconds)")
-	f.StringVar(&o.cfg.Method, "method", def.Method, "search method: spsa (fishtest's SPSA; see --spsa-*) or ga (the genetic algorithm: population, racing, hall of fame)")
+	f.StringVar(&o.cfg.Method, "method", def.Method, "search method: "+methodsHelp())
 	f.IntVar(&o.cfg.BudgetGames, "budget-games", 0, "stop at the first generation (or SPSA step) boundary after this many distinct tuning games, then verify (without --generations: until the budget; SPSA's default: "+defaultBudgetsText()+")")
 	f.IntVar(&o.spsa.Pairs, "spsa-pairs", tuner.DefaultSPSA.Pairs, "spsa: colour-swapped game pairs of θ+ against θ− per step")
 	f.Float64Var(&o.spsa.CEnd, "spsa-c-end", tuner.DefaultSPSA.CEnd, "spsa: perturbation c_k at the last step, in ln units for log genes (a fifth of the range for linear genes)")
@@ -127,6 +128,9 @@ func newTuneCmd() *cobra.Command {
 	f.Float64Var(&o.spsa.Alpha, "spsa-alpha", tuner.DefaultSPSA.Alpha, "spsa: exponent of a_k = a/(k+1+A)^alpha")
 	f.Float64Var(&o.spsa.Gamma, "spsa-gamma", tuner.DefaultSPSA.Gamma, "spsa: exponent of c_k = c/(k+1)^gamma")
 	f.Float64Var(&o.spsa.ARatio, "spsa-a-ratio", tuner.DefaultSPSA.ARatio, "spsa: A as a fraction of the run's game pairs")
+	f.IntVar(&o.cmaes.Pairs, "cmaes-pairs", tuner.DefaultCMAES.Pairs, "cmaes: colour-swapped game pairs of each candidate against the mean per generation")
+	f.Float64Var(&o.cmaes.Sigma, "cmaes-sigma", tuner.DefaultCMAES.Sigma, "cmaes: initial step size σ, in ln units for log genes (a fifth of the range for linear genes)")
+	f.IntVar(&o.cmaes.Lambda, "cmaes-lambda", 0, "cmaes: candidates per generation (0: 4 + 3 ln n for n free genes)")
 	f.StringVar(&o.configFile, "config", "", "YAML config file (flags given on the command line override it)")
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	addClusterFlags(c, &o.cluster)
@@ -135,7 +139,7 @@ func newTuneCmd() *cobra.Command {
 }
 
 // gaOnlyFlags are the flags of the GA's population, racing and hall of fame: refused with
-// SPSA rather than ignored.
+// the other methods rather than ignored.
 var gaOnlyFlags = []string{"pop", "games", "race-rounds", "admit-games", "admit-z", "elite", "mutation-rate", "crossover-rate", "init", "champions", "champion"}
 
 // overlay sets *dst to src when flag name was given (changed), as a flag the user set
@@ -194,7 +198,7 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 			continue
 		}
 		if base.Method != tuner.MethodSPSA {
-			return base, fmt.Errorf("--%s: applies to --method spsa only (the run's method is %q)", flag, base.Method)
+			return base, fmt.Errorf("--%s: applies to --method spsa only (the run's method is %s)", flag, methodOf(base))
 		}
 		if base.SPSA == nil {
 			p := base.SPSAParams()
@@ -214,6 +218,21 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 		case "spsa-a-ratio":
 			base.SPSA.ARatio = o.spsa.ARatio
 		}
+	}
+	for _, flag := range []string{"cmaes-pairs", "cmaes-sigma", "cmaes-lambda"} {
+		if o.changed == nil || !o.changed(flag) {
+			continue
+		}
+		if base.Method != tuner.MethodCMAES {
+			return base, fmt.Errorf("--%s: applies to --method cmaes only (the run's method is %s)", flag, methodOf(base))
+		}
+		if base.CMAES == nil {
+			p := base.CMAESParams()
+			base.CMAES = &p
+		}
+		overlay(o.changed, "cmaes-pairs", &base.CMAES.Pairs, o.cmaes.Pairs)
+		overlay(o.changed, "cmaes-sigma", &base.CMAES.Sigma, o.cmaes.Sigma)
+		overlay(o.changed, "cmaes-lambda", &base.CMAES.Lambda, o.cmaes.Lambda)
 	}
 	overlay(o.changed, "width", &base.Width, c.Width)
 	overlay(o.changed, "seed", &base.Seed, c.Seed)
@@ -269,10 +288,10 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	if o.changed != nil && o.changed("generations") && base.Generations == 0 && base.TimeBudget == "" && base.BudgetGames == 0 {
 		return base, fmt.Errorf("--generations: 0, want at least 1 (0 only with --time-budget or --budget-games; leave it out for the method's default)")
 	}
-	if base.Method == tuner.MethodSPSA {
+	if !base.IsGA() {
 		for _, flag := range gaOnlyFlags {
 			if o.changed != nil && o.changed(flag) {
-				return base, fmt.Errorf("--%s: applies to --method ga only (the run's method is spsa, the default: SPSA plays θ+ against θ− and has no population, racing or hall of fame; add --method ga)", flag)
+				return base, fmt.Errorf("--%s: applies to --method ga only (the run's method is %s: it has no population, racing or hall of fame; add --method ga)", flag, methodOf(base))
 			}
 		}
 	}
@@ -390,6 +409,10 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 		if w := t.WidenedIntegerGenes(); len(w) > 0 {
 			fmt.Fprintf(errOut, "integer genes whose perturbation would round to no change are played one unit apart in θ+ and θ− (their update scaled to match): %s\n", strings.Join(w, ", "))
 		}
+	} else if cfg.Method == tuner.MethodCMAES {
+		p := cfg.CMAESParams()
+		fmt.Fprintf(errOut, "tuning %s by CMA-ES: %s; each generation %d candidates × %d game pairs against the mean, σ_0 %g, %s, %d workers, seed %d, database %s\n",
+			cfg.Game, gens, t.CMAESLambda(), p.Pairs, p.Sigma, limits, cfg.Workers, cfg.Seed, o.dbPath)
 	} else {
 		fmt.Fprintf(errOut, "tuning %s: population %d, %s, %d games per racing round, %d rounds, admission %d games at z=%g, %s, %d workers, seed %d, database %s\n",
 			cfg.Game, cfg.Population, gens, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.AdmitZ, limits, cfg.Workers, cfg.Seed, o.dbPath)
@@ -550,8 +573,11 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 		records = fmt.Sprintf(" (%d rows in the games table: a game shared by identical genomes is recorded for each)", sum.GameRecords)
 	}
 	saved := plural(sum.Generations, "generation")
-	if sum.Method == tuner.MethodSPSA {
+	switch sum.Method {
+	case tuner.MethodSPSA:
 		saved = plural(sum.Generations, "SPSA step")
+	case tuner.MethodCMAES:
+		saved = plural(sum.Generations, "CMA-ES generation")
 	}
 	fmt.Fprintf(out, "run %d %s: %s saved, %d games%s in %s (%.1f games/s), %.2f%% of the time outside games\n",
 		sum.RunID, sum.Status, saved, sum.Games, records, sum.Wall.Round(time.Millisecond), float64(sum.Games)/sum.Wall.Seconds(), share)
@@ -559,6 +585,8 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 		return
 	}
 	switch c := sum.Champion; {
+	case sum.Method == tuner.MethodCMAES:
+		fmt.Fprintf(out, "champion %s: the mean after the last of %d CMA-ES generations (a recombination of the best candidates, not a pick among noisy scores)\n", sum.Best, sum.Generations)
 	case sum.Method == tuner.MethodSPSA:
 		fmt.Fprintf(out, "champion %s: θ after the last of %d SPSA steps (SPSA's result is its last point, not a pick among noisy scores)\n", sum.Best, sum.Generations)
 		if sum.BudgetGames > 0 && sum.Games < sum.BudgetGames && sum.Status == "finished" {
@@ -724,7 +752,7 @@ func (p *progress) update(e tuner.Event) {
 	}
 	if p.tty {
 		key := batch // a bar per batch: its games, its phase
-		if e.Method == tuner.MethodSPSA && !e.Verifying && e.BudgetGames > 0 {
+		if !e.Verifying && e.BudgetGames > 0 && (e.Method == tuner.MethodSPSA || e.Method == tuner.MethodCMAES) {
 			// Steps of a few dozen games: one bar for the whole run's budget, not one a step.
 			if p.bar == nil || p.gen != -3 {
 				if p.bar != nil {
@@ -738,7 +766,11 @@ func (p *progress) update(e tuner.Event) {
 			if !e.GenDone {
 				done += e.GamesDone
 			}
-			p.bar.Describe(fmt.Sprintf("SPSA step %d, champion %s", e.Generation, e.Champion))
+			what := "SPSA step"
+			if e.Method == tuner.MethodCMAES {
+				what = "CMA-ES generation"
+			}
+			p.bar.Describe(fmt.Sprintf("%s %d, champion %s", what, e.Generation, e.Champion))
 			p.bar.Set(min(done, e.BudgetGames))
 			return
 		}
@@ -755,6 +787,14 @@ func (p *progress) update(e tuner.Event) {
 		}
 		p.bar.Describe(desc)
 		p.bar.Set(e.GamesDone)
+		return
+	}
+	if e.GenDone && e.Method == tuner.MethodCMAES {
+		if time.Since(p.lastLog) >= 5*time.Second || e.Generation == e.Generations {
+			fmt.Fprintf(p.w, "generation %d saved: best candidate %s scored %.3f against the mean, candidates' mean %.3f, champion %s (the mean), %s, elapsed %s, ETA %s\n",
+				e.Generation, e.Best, e.BestScore, e.MeanScore, e.Champion, budgetText(e), e.Elapsed.Round(time.Second), etaText)
+			p.lastLog = time.Now()
+		}
 		return
 	}
 	if e.GenDone && e.Method == tuner.MethodSPSA {
@@ -780,7 +820,7 @@ func (p *progress) update(e tuner.Event) {
 		p.lastLog = time.Now()
 		return
 	}
-	if time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 && e.Method != tuner.MethodSPSA { // SPSA: the step lines above
+	if time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 && e.Method != tuner.MethodSPSA && e.Method != tuner.MethodCMAES { // their generation lines above
 		fmt.Fprintf(p.w, "generation %d/%s%s: games %d/%d of this batch%s, ETA %s\n", e.Generation, gens, phaseText(e.Phase), e.GamesDone, e.GamesTotal, rateText, etaText)
 		p.lastLog = time.Now()
 	}
@@ -853,4 +893,27 @@ func plural(n int, thing string) string {
 		return "1 " + thing
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// methodsHelp lists the registered search methods for --method's help, the default first.
+func methodsHelp() string {
+	var b strings.Builder
+	for i, m := range tuner.Methods {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s (%s)", m.Name, m.Doc)
+	}
+	return b.String()
+}
+
+// methodOf names a configuration's method as users read it ("spsa, the default").
+func methodOf(c tuner.Config) string {
+	switch c.Method {
+	case tuner.MethodSPSA:
+		return "spsa, the default"
+	case "":
+		return tuner.MethodGA
+	}
+	return c.Method
 }

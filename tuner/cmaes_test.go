@@ -1,0 +1,184 @@
+package tuner
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"slices"
+	"testing"
+
+	"evotune/genomes"
+)
+
+func cmaesConfig(game string, budget int) Config {
+	c := smallConfig(game, 2)
+	c.Method, c.BudgetGames, c.Generations = MethodCMAES, budget, 0
+	c.CMAES = &CMAESConfig{Pairs: 1}
+	return c
+}
+
+// TestCMAESMeanIsTheRecombination: after every tell, the mean the method reads (the
+// optimiser's own storage) is the weighted recombination of the best μ = λ/2 candidates
+// around the previous mean, with CMA-ES's log-rank weights: m' = m + Σ w_i·(x_{i:λ} − m).
+func TestCMAESMeanIsTheRecombination(t *testing.T) {
+	tu, err := New(cmaesConfig("gomoku", 100), &memStore{}, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := tu.method.(*cmaesMethod)
+	lambda := m.opt.PopulationSize()
+	if want := 4 + int(math.Floor(3*math.Log(float64(len(m.free))))); lambda != want {
+		t.Fatalf("λ = %d for %d free genes, want %d", lambda, len(m.free), want)
+	}
+	mu := lambda / 2
+	w := make([]float64, mu)
+	var sum float64
+	for i := range w {
+		w[i] = math.Log(float64(lambda+1)/2) - math.Log(float64(i+1))
+		sum += w[i]
+	}
+	for k := 0; k < 5; k++ {
+		old := append([]float64(nil), m.mean...)
+		ys, err := m.ask()
+		if err != nil {
+			t.Fatal(err)
+		}
+		values := make([]float64, len(ys))
+		for i := range values {
+			values[i] = float64((i*7+k)%lambda) / float64(lambda) // distinct: the ranking is unambiguous
+		}
+		order := make([]int, len(ys))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int { return int(math.Copysign(1, values[a]-values[b])) })
+		want := append([]float64(nil), old...)
+		for r := 0; r < mu; r++ {
+			for j := range want {
+				want[j] += w[r] / sum * (ys[order[r]][j] - old[j])
+			}
+		}
+		if err := m.tell(ys, values); err != nil {
+			t.Fatal(err)
+		}
+		for j := range want {
+			if math.Abs(m.mean[j]-want[j]) > 1e-6 {
+				t.Fatalf("generation %d gene %d: mean %v, want %v (the recombination of the best %d)", k, j, m.mean[j], want[j], mu)
+			}
+		}
+		if slices.Equal(m.mean, old) {
+			t.Fatalf("generation %d: the mean did not move", k)
+		}
+	}
+}
+
+// TestCMAESResume: a CMA-ES run whose save fails after three generations, resumed from
+// what was saved (the method states replayed through a new optimiser), saves exactly the
+// generations, games and verification of the uninterrupted run; a resume missing a
+// generation's state, or with a state of the wrong length, is refused.
+func TestCMAESResume(t *testing.T) {
+	cfg := cmaesConfig("gomoku", 120)
+	cfg.VerifyGames = 8
+	full := runSmall(t, cfg)
+	if len(full.gens) < 5 {
+		t.Fatalf("%d generations saved", len(full.gens))
+	}
+	crashed := &memStore{failAt: 3}
+	tu, _ := New(cfg, crashed, nil, "test")
+	if _, err := tu.Run(context.Background(), 0); err == nil || len(crashed.gens) != 3 {
+		t.Fatalf("simulated crash: %v, %d generations", err, len(crashed.gens))
+	}
+	st := stateFromRecords(1, crashed.gens)
+	for _, g := range crashed.gens {
+		st.Games += g.Games
+	}
+	cont := &memStore{}
+	tu2, _ := New(cfg, cont, nil, "test")
+	sum, err := tu2.Resume(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fingerprint(cont.gens), fingerprint(full.gens[3:]); got != want {
+		t.Fatalf("resumed generations differ:\n%s\n----\n%s", got, want)
+	}
+	jc, _ := json.Marshal(cont.verification)
+	jf, _ := json.Marshal(full.verification)
+	if string(jc) != string(jf) || sum.Generations != len(full.gens) {
+		t.Fatalf("verification %s vs %s, %d generations (want %d)", jc, jf, sum.Generations, len(full.gens))
+	}
+	short := st
+	short.MethodStates = st.MethodStates[:2]
+	tu3, _ := New(cfg, &memStore{}, nil, "test")
+	if _, err := tu3.Resume(context.Background(), short); err == nil {
+		t.Fatal("resume with a missing generation state accepted")
+	}
+	bad := st
+	bad.MethodStates = append([][]byte{[]byte(`{"values":[0.5],"mean":[]}`)}, st.MethodStates[1:]...)
+	tu4, _ := New(cfg, &memStore{}, nil, "test")
+	if _, err := tu4.Resume(context.Background(), bad); err == nil {
+		t.Fatal("resume with one value for λ candidates accepted")
+	}
+}
+
+// TestCMAESGenerations: each generation stores the mean after it (slot 00, the champion,
+// parent the mean before), λ candidates with the mean before as parent ranked by score,
+// the values told in its method state, and the held-out checkpoint every VerifyEvery
+// generations; the first mean is the paper's weights.
+func TestCMAESGenerations(t *testing.T) {
+	cfg := cmaesConfig("gomoku", 100)
+	cfg.VerifyEvery, cfg.VerifyGames = 2, 4
+	st := runSmall(t, cfg)
+	tu, _ := New(cfg, &memStore{}, nil, "test")
+	lambda := tu.CMAESLambda()
+	if len(st.gens) < 3 {
+		t.Fatalf("%d generations saved", len(st.gens))
+	}
+	checks := 0
+	for k, g := range st.gens {
+		parent := genomes.IndividualID(1, k-1, 0)
+		if k == 0 {
+			parent = genomes.IndividualID(1, 0, lambda+1)
+			if g.NewGenomes[0].ID != parent || g.NewGenomes[0].Operator != genomes.OpBaseline {
+				t.Fatalf("generation 0: first genome %+v, want the paper's weights as %s", g.NewGenomes[0], parent)
+			}
+		}
+		if g.Champion != genomes.IndividualID(1, k, 0) || len(g.Individuals) != lambda+1 || g.Individuals[0].ID != g.Champion {
+			t.Fatalf("generation %d: champion %s, %d individuals", k, g.Champion, len(g.Individuals))
+		}
+		var s cmaesState
+		if err := decodeState(g.MethodState, &s); err != nil || len(s.Values) != lambda {
+			t.Fatalf("generation %d: state %s: %v", k, g.MethodState, err)
+		}
+		for r, in := range g.Individuals[1:] {
+			slot := 0
+			for i := 1; i <= lambda; i++ {
+				if genomes.IndividualID(1, k, i) == in.ID {
+					slot = i
+				}
+			}
+			if slot == 0 || s.Values[slot-1] != in.Fitness || in.Stats.Wins+in.Stats.Draws+in.Stats.Losses != 2 {
+				t.Fatalf("generation %d rank %d: %+v (slot %d), values %v", k, r+2, in, slot, s.Values)
+			}
+			if r > 0 && in.Fitness < g.Individuals[r].Fitness {
+				t.Fatalf("generation %d: ranks out of order", k)
+			}
+		}
+		for _, n := range g.NewGenomes {
+			if n.Operator != genomes.OpBaseline && (len(n.Parents) != 1 || n.Parents[0] != parent) {
+				t.Fatalf("generation %d: %s has parents %v, want the mean before, %s", k, n.ID, n.Parents, parent)
+			}
+		}
+		if (k%2 == 0) != (g.Checkpoint != nil) {
+			t.Fatalf("generation %d: checkpoint %+v with VerifyEvery 2", k, g.Checkpoint)
+		}
+		if g.Checkpoint != nil {
+			if g.Checkpoint.Champion != g.Champion {
+				t.Fatalf("generation %d: checkpoint of %s, champion %s", k, g.Checkpoint.Champion, g.Champion)
+			}
+			checks++
+		}
+	}
+	if checks < 2 {
+		t.Fatalf("%d checkpoints", checks)
+	}
+}
