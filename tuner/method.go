@@ -37,22 +37,29 @@ type searchMethod interface {
 // MethodSpec describes one search method of Methods.
 type MethodSpec struct {
 	// Name is the method's Config.Method ("ga", "spsa", "cmaes").
-	Name string
+	Name string `json:"name"`
 	// Doc is one line for --help and the README.
-	Doc string
+	Doc string `json:"doc"`
+	// Title is the method's name in prose and page headers ("SPSA", "GA", "CMA-ES").
+	Title string `json:"title"`
 	// Generation is what the method calls one of its generations in progress lines and
 	// on the dashboard: "generation" or "step".
-	Generation string
-	new        func(t *Tuner) (searchMethod, error)
+	Generation string `json:"generation"`
+	// Champion says what the run's champion after a generation is ("θ after the step").
+	Champion string `json:"champion"`
+	// Range says what the spread of a generation's genomes is (the dashboard's gene bands).
+	Range string                               `json:"range"`
+	new   func(t *Tuner) (searchMethod, error) `json:"-"`
 }
 
 // Methods is every search method, the default (DefaultConfig's Method) first.
 var Methods = []MethodSpec{
-	{Name: MethodSPSA, Generation: "step", new: newSPSA,
+	{Name: MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", new: newSPSA,
 		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
-	{Name: MethodGA, Generation: "generation", new: newGA,
+	{Name: MethodGA, Title: "GA", Generation: "generation", Champion: "the hall of fame's centre or best member (the race winner without a hall of fame)",
+		Range: "the population's range", new: newGA,
 		Doc: "the genetic algorithm (eaopt): population, racing, hall of fame; the champion is the hall of fame's centre"},
-	{Name: MethodCMAES, Generation: "generation", new: newCMAES,
+	{Name: MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", new: newCMAES,
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},
 }
 
@@ -64,6 +71,15 @@ func LookupMethod(name string) (MethodSpec, bool) {
 		}
 	}
 	return MethodSpec{}, false
+}
+
+// MethodOf returns the method of a stored configuration's Method ("" is the GA: runs
+// stored before SPSA became the default); false for a name no method has.
+func MethodOf(name string) (MethodSpec, bool) {
+	if name == "" {
+		name = MethodGA
+	}
+	return LookupMethod(name)
 }
 
 // MethodNames returns the names of Methods joined with ", " (for errors and help).

@@ -25,6 +25,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"evotune/cmd/evotune/dashboard"
+	"evotune/tuner"
 	"evotune/db"
 	"evotune/genomes"
 )
@@ -204,6 +205,23 @@ func TestDashboardAPI(t *testing.T) {
 		if g.PlusScore == nil || *g.PlusScore != score || g.PlusSE == nil {
 			t.Fatalf("step %d: θ+ score %v ± %v, the database's θ+ %v", g.Generation, g.PlusScore, g.PlusSE, score)
 		}
+	}
+	// Every view says the run's method and speaks its terms: a GA run, the SPSA run and a
+	// CMA-ES run.
+	if rv.Run.Method != tuner.MethodGA || rv.Run.MethodTerms == nil || rv.Run.MethodTerms.Generation != "generation" ||
+		sv.Run.Method != tuner.MethodSPSA || sv.Run.MethodTerms == nil || sv.Run.MethodTerms.Generation != "step" {
+		t.Fatalf("methods: GA run %q %+v, SPSA run %q %+v", rv.Run.Method, rv.Run.MethodTerms, sv.Run.Method, sv.Run.MethodTerms)
+	}
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--depth", "2", "--method", "cmaes", "--budget-games", "60", "--cmaes-pairs", "1", "--verify-games", "0", "--db", path); code != 0 {
+		t.Fatalf("cmaes tune: %s", stderr)
+	}
+	var cv dashboard.RunView
+	get("/api/runs/4", 200, &cv)
+	var cg dashboard.GenesView
+	get("/api/runs/4/genes", 200, &cg)
+	if cv.Run.Method != tuner.MethodCMAES || cv.Run.MethodTerms == nil || cv.Run.MethodTerms.Title != "CMA-ES" || cg.Run.Method != tuner.MethodCMAES ||
+		len(cv.Generations) == 0 || cv.Generations[0].PlusScore != nil {
+		t.Fatalf("CMA-ES run: %q %+v, genes %q, %d generations", cv.Run.Method, cv.Run.MethodTerms, cg.Run.Method, len(cv.Generations))
 	}
 	id, moves := gameWith(t, d, 1, 12)
 	var gv dashboard.GameView
@@ -435,6 +453,20 @@ func TestDashboardBrowser(t *testing.T) {
 				t.Fatalf("genes view: log axis label %q (labels %v) is not 1, 1.5, 2, 3, 5 or 7 × 10^k", l, ls)
 			}
 		}
+	}
+	// Linear genes show their scale even where the champion never moved (a flat line at 0
+	// once drew one tick): at least three labels on every linear axis.
+	var linLabels [][]string
+	eval(`Object.entries(evotune.charts).filter(([k, c]) => k.startsWith('gene:') && c.scales.y.distr !== 3).map(([, c]) => c.axes[1]._values.filter(v => v !== null))`, &linLabels)
+	for _, ls := range linLabels {
+		if len(ls) < 3 {
+			t.Fatalf("genes view: a linear axis labelled only %v", ls)
+		}
+	}
+	var header string
+	eval(`document.querySelector('h1.run-name').nextElementSibling.textContent`, &header)
+	if !strings.Contains(header, " · GA · ") || !strings.Contains(header, "4 generations") {
+		t.Fatalf("genes view header %q: want the run's method (GA) and its generations", header)
 	}
 	shot("genes")
 

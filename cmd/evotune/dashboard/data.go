@@ -42,6 +42,11 @@ type RunItem struct {
 	// Outside is true for a run that tuned an outside engine from a layout file: its
 	// baseline is the layout's defaults, not the paper's weights.
 	Outside bool `json:"outside"`
+	// Method is the run's search method ("spsa", "ga", "cmaes"; "ga" for runs stored
+	// before the configuration named one) and MethodTerms its own words for the pages: its
+	// title, what a generation, the champion and a generation's spread are called.
+	Method      string            `json:"method"`
+	MethodTerms *tuner.MethodSpec `json:"method_terms"`
 }
 
 // Elo is a strength estimate against the paper's weights: Elo and the half-width of its
@@ -200,9 +205,15 @@ func runItem(r db.Run) RunItem {
 	}
 	var cfg struct {
 		Layout json.RawMessage `json:"layout"`
+		Method string          `json:"method"`
 	}
 	if json.Unmarshal([]byte(r.Config), &cfg) == nil && len(cfg.Layout) > 0 && string(cfg.Layout) != "null" {
 		it.Outside = true
+	}
+	if m, ok := tuner.MethodOf(cfg.Method); ok {
+		it.Method, it.MethodTerms = m.Name, &m
+	} else {
+		it.Method = cfg.Method // a method of a later version: named, without terms
 	}
 	if r.Verification != "" {
 		var v struct {
@@ -281,7 +292,7 @@ func Run(ctx context.Context, d *db.DB, id int64) (RunView, error) {
 			plus[rs.Generation] = scored{rs.Score, rs.SE}
 		}
 	}
-	spsa := method(string(r.Config)) == "spsa"
+	spsa := v.Run.Method == tuner.MethodSPSA
 	cps, err := d.Checkpoints(ctx, id)
 	if err != nil {
 		return v, err
@@ -344,15 +355,6 @@ func Run(ctx context.Context, d *db.DB, id int64) (RunView, error) {
 		v.HallOfFame = []db.FamerRow{}
 	}
 	return v, nil
-}
-
-// method is a run's stored Config.Method ("" for GA runs stored before it was written).
-func method(config string) string {
-	var c struct {
-		Method string `json:"method"`
-	}
-	json.Unmarshal([]byte(config), &c)
-	return c.Method
 }
 
 func nonEmpty(s string) string {

@@ -167,13 +167,21 @@ async function viewRuns() {
   };
 }
 
-function runHeader(r, extra, spsa) {
+// terms are a run's method's own words (the API's method_terms; a method this page does not
+// know is named as the API gives it).
+function terms(r) {
+  return r.method_terms || { name: r.method, title: r.method, generation: 'generation', champion: 'the champion', range: 'the range of its genomes' };
+}
+
+function plural(n, word) { return n + ' ' + word + (n === 1 ? '' : 's'); }
+
+function runHeader(r, extra) {
+  const m = terms(r);
   return [el('h1', { class: 'run-name', text: r.name }),
-    el('p', {}, el('span', { text: r.game + ' · ' + (spsa ? 'SPSA' : 'GA') + ' · ' + r.status + ' · ' + r.generations_done +
-      (spsa ? ' steps' : ' generations') + ' · run ' + r.id })),
+    el('p', {}, el('span', { text: r.game + ' · ' + m.title + ' · ' + r.status + ' · ' + plural(r.generations_done, m.generation) + ' · run ' + r.id })),
     el('nav', { class: 'links' }, link(runHref(r.id), 'Charts'), link(runHref(r.id) + '/genes', 'Genes'),
       link(runHref(r.id) + '/analysis', 'Analysis'),
-      r.best_individual ? link(lineageHref(r.id, r.best_individual), spsa ? 'Lineage of θ' : 'Lineage of the best') : null, ...(extra || []))];
+      r.best_individual ? link(lineageHref(r.id, r.best_individual), 'Lineage of the champion') : null, ...(extra || []))];
 }
 
 async function viewRun(id) {
@@ -182,8 +190,9 @@ async function viewRun(id) {
     const g = v.generations;
     const x = g.map(p => p.generation);
     const z = 1.96;
-    const spsa = !!(v.config && v.config.method === 'spsa');
-    const out = runHeader(v.run, [], spsa);
+    const spsa = v.run.method === 'spsa';
+    const m = terms(v.run);
+    const out = runHeader(v.run, []);
     out.push(el('p', { text: 'Verified: ' + fmtElo(v.run.verified) }));
     const charts = el('div', { class: 'charts' });
     out.push(charts);
@@ -203,7 +212,7 @@ async function viewRun(id) {
       const lo = g.map(p => p.best_se === null ? null : p.best_score - z * p.best_se);
       const hi = g.map(p => p.best_se === null ? null : p.best_score + z * p.best_se);
       const mlo = g.map(p => p.mean_score - p.score_std), mhi = g.map(p => p.mean_score + p.score_std);
-      chart(charts, 'score', 'Score against the generation\'s references (best ± 95%, mean ± sd)',
+      chart(charts, 'score', 'Score against the ' + m.generation + '\'s references (best ± 95%, mean ± sd)',
         [x, best, lo, hi, mean, mlo, mhi],
         [{ label: 'best', stroke: '#c33', width: 2 }, { label: 'best −95%', stroke: 'rgba(204,51,51,0.3)', edge: true },
           { label: 'best +95%', stroke: 'rgba(204,51,51,0.3)', edge: true }, { label: 'mean', stroke: '#36c', width: 2 },
@@ -226,7 +235,7 @@ async function viewRun(id) {
           [cps.map(p => p.elapsed_ms / unit[1]), ce, clo, chi], eloSeries, { xlabel: 'wall time (' + unit[0] + ')', ylabel: 'Elo', uplot: band });
       } else { // two empty charts would look like a measurement of nothing
         charts.append(el('p', { class: 'muted', 'data-chart': 'elo-none', text: 'No held-out Elo during the run: ' +
-          (g.some(p => p.checkpoint) ? 'its checkpoints measured only ' + base(v.run).long + '.' : 'tune --verify-every N measures the champion every N generations (SPSA: steps).') }));
+          (g.some(p => p.checkpoint) ? 'its checkpoints measured only ' + base(v.run).long + '.' : 'tune --verify-every N measures the champion every N ' + m.generation + 's.') }));
       }
       chart(charts, 'diversity', spsa ? 'Distance between θ+ and θ− (the perturbation 2·c_k, normalised gene distance)'
         : 'Diversity (mean normalised gene distance)', [x, g.map(p => p.diversity)],
@@ -283,7 +292,8 @@ async function viewGenes(id) {
   return () => {
     const out = runHeader(v.run);
     const b = base(v.run).short;
-    out.push(el('p', { class: 'muted', text: 'Each gene of the champion after each generation (line; the race winner where there is no champion) and the population\'s range (band), ' +
+    const m = terms(v.run);
+    out.push(el('p', { class: 'muted', text: 'Each gene of the champion (' + m.champion + ') after each ' + m.generation + ' (line) and ' + m.range + ' (band), ' +
       'relative to ' + base(v.run).long + ': value ÷ ' + b + ' on a log axis for log-scale genes, value − ' + b + ' otherwise.' }));
     const box = el('div', { class: 'genes', id: 'genes' });
     out.push(box);
@@ -299,11 +309,19 @@ async function viewGenes(id) {
         chart(holder, 'gene:' + gene.name, title, data,
           [{ label: 'champion', stroke: '#c33', width: 2 }, { label: 'min', stroke: 'rgba(51,102,204,0.4)', edge: true }, { label: 'max', stroke: 'rgba(51,102,204,0.4)', edge: true }],
           { ylabel: ratio ? 'value ÷ ' + b : 'value − ' + b, ylog: ratio, uplot: { width: 320, height: 190, legend: { show: false },
-            scales: { x: { time: false }, y: ratio ? { distr: 3 } : {} }, bands: [{ series: [3, 2], fill: 'rgba(51,102,204,0.12)' }] } });
+            scales: { x: { time: false }, y: ratio ? { distr: 3 } : { range: linearRange(gene) } }, bands: [{ series: [3, 2], fill: 'rgba(51,102,204,0.12)' }] } });
       });
     }];
     return out;
   };
+}
+
+// linearRange is a linear gene chart's y range (value − default): the data's, widened to at
+// least ±5% of the gene's own range, so that a gene that never moved still shows its scale
+// instead of one tick at 0.
+function linearRange(gene) {
+  const s = 0.05 * (gene.max - gene.min) || 1;
+  return (u, lo, hi) => [Math.min(lo === null ? 0 : lo, -s), Math.max(hi === null ? 0 : hi, s)];
 }
 
 async function viewLineage(id, ind) {
