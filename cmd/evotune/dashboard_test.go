@@ -25,9 +25,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"evotune/cmd/evotune/dashboard"
-	"evotune/tuner"
 	"evotune/db"
 	"evotune/genomes"
+	"evotune/tuner"
 )
 
 // evilName is a run name that would run a script if the page drew it as markup.
