@@ -109,6 +109,10 @@ type Config struct {
 	// above the paper's weights: ChampionCentre (the default of new runs) or ChampionBest;
 	// "" (runs stored before this setting) is ChampionBest.
 	Champion string `json:"champion,omitempty" yaml:"champion"`
+	// Reference is the GA's first reference opponent: ReferenceBaseline ("" too: the
+	// paper's weights) or ReferenceChampion (the run's champion after the last generation,
+	// the paper's weights until one is credibly above them).
+	Reference string `json:"reference,omitempty" yaml:"reference"`
 	// Free lists fixed genes to tune anyway (e.g. value_6, threat_6 for Connect6).
 	Free []string `json:"free" yaml:"free"`
 	// Fix lists genes to hold at the paper's value (e.g. k1, k2 for Gomoku).
@@ -459,6 +463,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("games: %d, want a positive even number (each opening is played twice, colours swapped)", c.Games)
 	case c.RaceRounds < 0 || c.RaceRounds > 10:
 		return fmt.Errorf("race_rounds: %d, want 0 to 10", c.RaceRounds)
+	case c.Reference != "" && c.Reference != ReferenceBaseline && c.Reference != ReferenceChampion:
+		return fmt.Errorf("reference: %q, want %s or %s", c.Reference, ReferenceBaseline, ReferenceChampion)
 	case c.Champion != "" && c.Champion != ChampionBest && c.Champion != ChampionCentre:
 		return fmt.Errorf("champion: %q, want %s or %s", c.Champion, ChampionCentre, ChampionBest)
 	case c.AdmitGames < 0 || c.AdmitGames%2 != 0:
@@ -688,9 +694,6 @@ func ParseConfig(data []byte, name string, base Config) (Config, error) {
 	return c, nil
 }
 
-// GAOnlyKeys are the config keys of the GA's population, racing, hall of fame and variation.
-var GAOnlyKeys = []string{"population", "games", "race_rounds", "admit_games", "admit_z", "elite", "tournament", "crossover_rate", "mutation_rate", "mutation", "init", "champions", "champion"}
-
 // IsGA reports whether the run's method is the genetic algorithm ("" included: runs
 // stored before SPSA became the default).
 func (c Config) IsGA() bool { return c.Method == "" || c.Method == MethodGA }
@@ -700,21 +703,24 @@ func (c Config) knownMethod() bool {
 	return c.Method == "" || ok
 }
 
-// CheckMethodKeys refuses a config file (ParseConfig) that sets a GA-only key for another
-// method's run, or another method's section (spsa, cmaes) for a run of a different method,
+// CheckMethodKeys refuses a config file (ParseConfig) that sets a key of another method
+// (Settings' Methods; a method's own section, spsa: or cmaes:, belongs to that method),
 // naming the file, the line and the key: the value would be ignored without a word.
 func (c Config) CheckMethodKeys() error {
-	for _, k := range []string{MethodSPSA, MethodCMAES} {
-		if line, ok := c.fileKeys[k]; ok && c.Method != k {
-			return fmt.Errorf("config %s: line %d: %s applies to method %s only (the run's method is %s)", c.file, line, k, k, c.methodName())
+	for _, s := range Settings {
+		line, ok := c.fileKeys[s.Key]
+		if !ok || s.AppliesTo(c.Method) {
+			continue
 		}
+		why := ""
+		if slices.Equal(s.Methods, []string{MethodGA}) {
+			why = ": it has no population, racing or hall of fame; add method: ga"
+		}
+		return fmt.Errorf("config %s: line %d: %s applies to method %s only (the run's method is %s%s)", c.file, line, s.Key, strings.Join(s.Methods, " or "), c.methodName(), why)
 	}
-	if c.IsGA() {
-		return nil
-	}
-	for _, k := range GAOnlyKeys {
-		if line, ok := c.fileKeys[k]; ok {
-			return fmt.Errorf("config %s: line %d: %s applies to method ga only (the run's method is %s: it has no population, racing or hall of fame; add method: ga)", c.file, line, k, c.methodName())
+	for _, m := range Methods {
+		if line, ok := c.fileKeys[m.Name]; ok && c.Method != m.Name && !(m.Name == MethodGA && c.IsGA()) {
+			return fmt.Errorf("config %s: line %d: %s applies to method %s only (the run's method is %s)", c.file, line, m.Name, m.Name, c.methodName())
 		}
 	}
 	return nil

@@ -157,6 +157,10 @@ const (
 	ChampionCentre = "centre"
 	// ChampionBest: the member with the best lower confidence bound (champion).
 	ChampionBest = "best"
+	// ReferenceBaseline and ReferenceChampion are Config.Reference's values: the GA's
+	// individuals race against the paper's weights, or against the run's champion.
+	ReferenceBaseline = "baseline"
+	ReferenceChampion = "champion"
 	// OpCentre is the operator of a champion recombined from the hall of fame, born in the
 	// generation that admitted its latest member; its parents are every member admitted up
 	// to its generation (its genome row names two: the member with the best lower bound and
@@ -382,6 +386,13 @@ func (t *Tuner) references() ([]opponent, error) {
 	base, err := t.baselineRef()
 	if err != nil {
 		return nil, err
+	}
+	if sum := t.rep.summary; t.cfg.Reference == ReferenceChampion && sum.Best != "" && !sum.BaselineChampion && sum.BestGenes != nil {
+		w, ext, err := t.side(sum.BestGenes)
+		if err != nil {
+			return nil, fmt.Errorf("champion %s: %w", sum.Best, err)
+		}
+		base = opponent{id: sum.Best, w: w, x: sum.BestGenes, ext: ext}
 	}
 	pool := []opponent{base}
 	from := max(0, len(t.hall.hof)-t.cfg.Champions)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"evotune/db"
@@ -31,24 +32,21 @@ type tuneOpts struct {
 	configFile string
 	dbPath     string
 	resume     int64
-	spsa       tuner.SPSAConfig  // --spsa-*: merged into cfg.SPSA when set
-	cmaes      tuner.CMAESConfig // --cmaes-*: merged into cfg.CMAES when set
 	cluster    clusterOpts
 	changed    func(string) bool
 }
 
 func newTuneCmd() *cobra.Command {
 	var o tuneOpts
-	def := tuner.DefaultConfig("")
 	c := &cobra.Command{
-		Use:   "tune --game G [--method spsa|ga --budget-games N --time-budget D --generations N --workers N --depth D --width W --seed S --name NAME --db FILE --config run.yaml]",
+		Use:   "tune --game G [--method spsa|ga|cmaes --budget-games N --time-budget D --generations N --workers N --depth D --width W --seed S --name NAME --db FILE --config run.yaml]",
 		Short: "Tune a game's weights by SPSA (the default) or the genetic algorithm, with self-play fitness, every step stored in SQLite",
 		Long: "tune tunes the evaluation weights (or an outside engine's parameters, --layout/--engine) from\n" +
 			"self-play and commits each step or generation to the database in one transaction.\n\n" +
 			"SPSA (--method spsa, the default; fishtest's formulation): each step plays --spsa-pairs\n" +
 			"colour-swapped pairs of θ+ = θ + c_k·Δ against θ− = θ − c_k·Δ and moves θ along Δ by the\n" +
 			"result; the gains are scheduled over the run's game pairs: --budget-games, the game's default\n" +
-			"(" + defaultBudgetsText() + "), or what a calibration at the start finds fits in\n" +
+			"(" + tuner.DefaultBudgetsText() + "), or what a calibration at the start finds fits in\n" +
 			"--time-budget. The result is the last θ.\n\n" +
 			"GA (--method ga): generation 0 is the paper's weights plus perturbations of them. Every\n" +
 			"generation each individual plays the same openings, each twice with colours swapped, against\n" +
@@ -69,68 +67,11 @@ func newTuneCmd() *cobra.Command {
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.cfg.Game, "game", "", gameFlagHelp())
-	f.StringVar(&o.cfg.Rule, "rule", "", "rule variant (gomoku: freestyle, standard or renju)")
-	f.IntVar(&o.cfg.Board, "board", 0, "board side (0 = the game's default)")
-	f.IntVar(&o.cfg.Population, "pop", def.Population, "individuals per generation")
-	f.IntVar(&o.cfg.Generations, "generations", 0, "generations (GA) or steps (SPSA) after the initial one (default: GA 5; SPSA runs to its game budget; with --time-budget or --budget-games: until the budget)")
-	f.StringVar(&o.cfg.TimeBudget, "time-budget", "", "stop at the first generation boundary after this wall time, e.g. 30m or 8h, then verify (SPSA: its game budget is measured from a calibration at the start)")
-	f.IntVar(&o.cfg.Games, "games", def.Games, "games per individual per racing round (even: openings × 2 colours)")
-	f.IntVar(&o.cfg.RaceRounds, "race-rounds", def.RaceRounds, "successive-halving rounds: the better half plays --games more, this many times")
-	f.IntVar(&o.cfg.AdmitGames, "admit-games", def.AdmitGames, "games of the hall-of-fame test of each new race winner against the champion (0 = no hall of fame)")
-	f.Float64Var(&o.cfg.AdmitZ, "admit-z", def.AdmitZ, "standard errors above 1/2 a winner's head-to-head score needs; also the z of the champion's lower bound")
-	f.StringVar(&o.cfg.Champion, "champion", def.Champion, "GA: the run's result once a hall-of-fame member is credibly above the paper's weights: centre (the hall of fame's weighted centre, the latest member weighing most; log genes in log space) or best (the member with the best lower bound)")
-	f.IntVar(&o.cfg.Workers, "workers", def.Workers, "games played at once (never changes results)")
-	f.StringVar(&o.depth, "depth", "", "search depth of every game (default: the game's), or a list like 3,4,5: opening pair k at the k-th mod 3")
-	f.IntVar(&o.cfg.Width, "width", 0, "search width of every game (0 = the game's default)")
-	f.Int64Var(&o.cfg.Seed, "seed", def.Seed, "random seed: the same seed and config give the same run")
-	f.StringVar(&o.cfg.Name, "name", "", "run name (default GAME-seedS)")
-	f.IntVar(&o.cfg.Elite, "elite", def.Elite, "individuals carried unchanged into the next generation")
-	f.Float64Var(&o.cfg.MutationRate, "mutation-rate", def.MutationRate, "probability an offspring is mutated")
-	f.Float64Var(&o.cfg.CrossoverRate, "crossover-rate", def.CrossoverRate, "probability a selected pair is crossed over")
-	f.StringVar(&o.cfg.Init, "init", def.Init, "initial population: perturb (around the paper's weights) or random")
-	f.IntVar(&o.cfg.Champions, "champions", def.Champions, "latest hall-of-fame members in the reference set besides the paper's weights")
-	f.IntVar(&o.cfg.MaxPlies, "max-plies", 0, "adjudicate a game still going after this many plies as a draw (0 = 400)")
-	f.StringSliceVar(&o.cfg.Free, "free", nil, "fixed genes to tune anyway (connect6: value_6,threat_6; see 'evotune weights layout')")
-	f.StringSliceVar(&o.cfg.Fix, "fix", nil, "genes to hold at the paper's value (gomoku: k1 to tune the pattern scores alone)")
-	f.StringArrayVar(&o.cfg.Opponents, "opponent", nil, "add an external engine to the opponent pool: cmd:PATH ARGS (repeatable; makes the run timing-dependent)")
-	o.cfg.OpponentMoveTime = 5
-	f.Var(secondsFlag{&o.cfg.OpponentMoveTime}, "opponent-move-time", "time per move of external opponents (5s; a bare number is seconds)")
-	f.IntVar(&o.cfg.VerifyGames, "verify-games", def.VerifyGames, "final verification games of the champion against the baseline on held-out openings (0 = none)")
-	f.StringVar(&o.cfg.VerifyOpenings, "verify-openings", "", "random (default: the held-out half of the opening space), builtin or an opening file for the verification")
-	f.IntVar(&o.cfg.VerifyDepth, "verify-depth", 0, "also verify the champion at this search depth (0 = only at the tuning depth)")
-	f.IntVar(&o.cfg.VerifyDepthGames, "verify-depth-games", 0, "games of the verification at --verify-depth (0 = --verify-games)")
-	f.IntVar(&o.cfg.VerifyEvery, "verify-every", 0, "every N generations, a held-out check of the champion (verify-games games), stored with the generation")
 	f.StringVar(&o.layoutFile, "layout", "", "tune an outside engine: its layout file (evotune.layout/v1: game, genes with bounds; template: 'evotune weights layout --game G --format yaml'); needs --engine")
-	f.StringVar(&o.cfg.Engine, "engine", "", "the outside engine under tuning, 'cmd:PROG ARGS': {weights} in ARGS becomes a file of the candidate's values, {NAME} one gene's value")
-	f.StringVar(&o.cfg.WeightsFormat, "weights-format", "json", "format of the {weights} file: json (flat {\"name\": value}), evotune (the built-in engines' weights file) or ini (name=value)")
-	f.BoolVar(&o.cfg.GomocupInfo, "gomocup-info", false, "gomoku: send every gene as 'INFO NAME VALUE' after START (UCI engines always get setoption)")
-	f.StringArrayVar(&o.cfg.EngineOptions, "engine-option", nil, "a fixed option of the outside engine for every seat, NAME=VALUE (UCI setoption, Gomocup INFO; repeatable): --engine-option Hash=16 --engine-option Threads=1")
-	f.Int64Var(&o.cfg.Nodes, "nodes", 0, "UCI outside engine: nodes per search (go nodes N; 0 = none): play independent of the machine's load")
-	f.StringVar(&o.cfg.Book, "book", "", "opening book the games start from instead of random openings (chess: EPD, or PGN cut to --book-plies; other games: an opening file): tuning draws from one half of it, verification from the other")
-	f.IntVar(&o.cfg.BookPlies, "book-plies", 0, "plies taken from each game of a PGN --book (0 = 8)")
-	f.StringVar(&o.cfg.Resign, "resign", "", "adjudicate a loss from the engines' scores, fastchess's way: movecount=3,score=600 (outside engines that report scores)")
-	f.StringVar(&o.cfg.Draw, "draw", "", "adjudicate a draw from the engines' scores: movenumber=40,movecount=8,score=10")
-	f.IntVar(&o.cfg.EngineDepth, "engine-depth", 0, "UCI outside engine: depth per search (go depth D; 0 = none), for engines that ignore go nodes (Toga II, Fruit)")
-	f.StringVar(&o.cfg.TC, "tc", "", "UCI outside engine: a chess clock for every game, e.g. 10+0.1 or 40/60+0.6 (seconds + increment)")
-	f.StringVar(&o.cfg.EngineProtocol, "engine-protocol", "", "the outside engine's protocol: gomocup, sau or botzone (default: the game's; connect6 engines are tuned over botzone, Botzone's ConnectSix, which takes openings)")
-	f.BoolVar(&o.cfg.BotzoneKeepRunning, "botzone-keep-running", false, "Botzone outside engine: keep its process between turns (Botzone's keep-running mode) instead of one process per move")
-	f.BoolVar(&o.cfg.BotzoneJSON, "botzone-json", false, "Botzone outside engine: speak Botzone's JSON interaction instead of the simple one")
-	o.cfg.EngineMoveTime = tuner.DefaultEngineMoveTime
-	f.Var(secondsFlag{&o.cfg.EngineMoveTime}, "engine-move-time", "time per move of the outside engine (5s; a bare number is seconds; fix its depth through ARGS or --engine-depth for a deterministic run)")
-	o.cfg.StartupTime = tuner.DefaultStartupTime
-	f.Var(secondsFlag{&o.cfg.StartupTime}, "startup-time", "time an outside engine (and each --opponent) may take to start and answer its handshake, apart from its move clock (a bare number is seconds)")
-	f.StringVar(&o.cfg.Method, "method", def.Method, "search method: "+methodsHelp())
-	f.IntVar(&o.cfg.BudgetGames, "budget-games", 0, "stop at the first generation (or SPSA step) boundary after this many distinct tuning games, then verify (without --generations: until the budget; SPSA's default: "+defaultBudgetsText()+")")
-	f.IntVar(&o.spsa.Pairs, "spsa-pairs", tuner.DefaultSPSA.Pairs, "spsa: colour-swapped game pairs of θ+ against θ− per step")
-	f.Float64Var(&o.spsa.CEnd, "spsa-c-end", tuner.DefaultSPSA.CEnd, "spsa: perturbation c_k at the last step, in ln units for log genes (a fifth of the range for linear genes)")
-	f.Float64Var(&o.spsa.REnd, "spsa-r-end", tuner.DefaultSPSA.REnd, "spsa: learning rate a_k/c_k² at the last step")
-	f.Float64Var(&o.spsa.Alpha, "spsa-alpha", tuner.DefaultSPSA.Alpha, "spsa: exponent of a_k = a/(k+1+A)^alpha")
-	f.Float64Var(&o.spsa.Gamma, "spsa-gamma", tuner.DefaultSPSA.Gamma, "spsa: exponent of c_k = c/(k+1)^gamma")
-	f.Float64Var(&o.spsa.ARatio, "spsa-a-ratio", tuner.DefaultSPSA.ARatio, "spsa: A as a fraction of the run's game pairs")
-	f.IntVar(&o.cmaes.Pairs, "cmaes-pairs", tuner.DefaultCMAES.Pairs, "cmaes: colour-swapped game pairs of each candidate against the mean per generation")
-	f.Float64Var(&o.cmaes.Sigma, "cmaes-sigma", tuner.DefaultCMAES.Sigma, "cmaes: initial step size σ, in ln units for log genes (a fifth of the range for linear genes)")
-	f.IntVar(&o.cmaes.Lambda, "cmaes-lambda", 0, "cmaes: candidates per generation (0: 4 + 3 ln n for n free genes)")
+	o.cfg = tuner.DefaultConfig("")
+	for _, st := range tuner.Settings {
+		addSettingFlag(f, &o, st)
+	}
 	f.StringVar(&o.configFile, "config", "", "YAML config file (flags given on the command line override it)")
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	addClusterFlags(c, &o.cluster)
@@ -138,9 +79,44 @@ func newTuneCmd() *cobra.Command {
 	return c
 }
 
-// gaOnlyFlags are the flags of the GA's population, racing and hall of fame: refused with
-// the other methods rather than ignored.
-var gaOnlyFlags = []string{"pop", "games", "race-rounds", "admit-games", "admit-z", "elite", "mutation-rate", "crossover-rate", "init", "champions", "champion"}
+// addSettingFlag registers setting st's tune flag (none for keys only a config file sets)
+// on o.cfg's field, with the field's default, the setting's unit and its help.
+func addSettingFlag(f *pflag.FlagSet, o *tuneOpts, st tuner.Setting) {
+	if st.Flag == "" {
+		return
+	}
+	help := st.HelpText()
+	if st.Unit == "depths" {
+		f.StringVar(&o.depth, st.Flag, "", help)
+		return
+	}
+	v, err := o.cfg.Field(st.Key)
+	if err != nil {
+		return // TestSettingsHaveFlags finds it
+	}
+	switch p := v.Addr().Interface().(type) {
+	case *float64:
+		if st.Unit == "seconds" {
+			f.Var(secondsFlag{p}, st.Flag, help)
+		} else {
+			f.Float64Var(p, st.Flag, *p, help)
+		}
+	case *int:
+		f.IntVar(p, st.Flag, *p, help)
+	case *int64:
+		f.Int64Var(p, st.Flag, *p, help)
+	case *string:
+		f.StringVar(p, st.Flag, *p, help)
+	case *bool:
+		f.BoolVar(p, st.Flag, *p, help)
+	case *[]string:
+		if st.Repeatable {
+			f.StringArrayVar(p, st.Flag, *p, help)
+		} else {
+			f.StringSliceVar(p, st.Flag, *p, help)
+		}
+	}
+}
 
 // overlay sets *dst to src when flag name was given (changed), as a flag the user set
 // overrides the config file's value; nil changed sets nothing.
@@ -159,111 +135,30 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 			return base, err
 		}
 	}
-	c := &o.cfg
-	overlay(o.changed, "game", &base.Game, c.Game)
-	overlay(o.changed, "rule", &base.Rule, c.Rule)
-	overlay(o.changed, "board", &base.Board, c.Board)
-	overlay(o.changed, "pop", &base.Population, c.Population)
-	overlay(o.changed, "generations", &base.Generations, c.Generations)
-	overlay(o.changed, "games", &base.Games, c.Games)
-	overlay(o.changed, "workers", &base.Workers, c.Workers)
-	if o.changed != nil && o.changed("depth") {
-		ds, err := parseDepths(o.depth)
-		if err != nil {
-			return base, err
+	for _, st := range tuner.Settings {
+		if st.Flag == "" || o.changed == nil || !o.changed(st.Flag) {
+			continue
 		}
-		base.Depth, base.Depths = 0, nil
-		if len(ds) == 1 {
-			base.Depth = ds[0]
-		} else {
-			base.Depths = ds
+		if st.Unit == "depths" {
+			ds, err := parseDepths(o.depth)
+			if err != nil {
+				return base, err
+			}
+			base.Depth, base.Depths = 0, nil
+			if len(ds) == 1 {
+				base.Depth = ds[0]
+			} else {
+				base.Depths = ds
+			}
+			continue
+		}
+		if err := base.SetFrom(st.Key, &o.cfg); err != nil {
+			return base, fmt.Errorf("--%s: %w", st.Flag, err)
 		}
 	}
-	overlay(o.changed, "time-budget", &base.TimeBudget, c.TimeBudget)
-	overlay(o.changed, "race-rounds", &base.RaceRounds, c.RaceRounds)
-	overlay(o.changed, "admit-games", &base.AdmitGames, c.AdmitGames)
-	overlay(o.changed, "admit-z", &base.AdmitZ, c.AdmitZ)
-	overlay(o.changed, "champion", &base.Champion, c.Champion)
-	overlay(o.changed, "fix", &base.Fix, c.Fix)
-	overlay(o.changed, "verify-depth", &base.VerifyDepth, c.VerifyDepth)
-	overlay(o.changed, "verify-depth-games", &base.VerifyDepthGames, c.VerifyDepthGames)
-	overlay(o.changed, "verify-every", &base.VerifyEvery, c.VerifyEvery)
-	overlay(o.changed, "method", &base.Method, c.Method)
-	overlay(o.changed, "budget-games", &base.BudgetGames, c.BudgetGames)
 	if (base.TimeBudget != "" || base.BudgetGames > 0) && (o.changed == nil || !o.changed("generations")) && o.configFile == "" {
 		base.Generations = 0 // until the budget
 	}
-	for _, flag := range []string{"spsa-pairs", "spsa-c-end", "spsa-r-end", "spsa-alpha", "spsa-gamma", "spsa-a-ratio"} {
-		if o.changed == nil || !o.changed(flag) {
-			continue
-		}
-		if base.Method != tuner.MethodSPSA {
-			return base, fmt.Errorf("--%s: applies to --method spsa only (the run's method is %s)", flag, methodOf(base))
-		}
-		if base.SPSA == nil {
-			p := base.SPSAParams()
-			base.SPSA = &p
-		}
-		switch flag {
-		case "spsa-pairs":
-			base.SPSA.Pairs = o.spsa.Pairs
-		case "spsa-c-end":
-			base.SPSA.CEnd = o.spsa.CEnd
-		case "spsa-r-end":
-			base.SPSA.REnd = o.spsa.REnd
-		case "spsa-alpha":
-			base.SPSA.Alpha = o.spsa.Alpha
-		case "spsa-gamma":
-			base.SPSA.Gamma = o.spsa.Gamma
-		case "spsa-a-ratio":
-			base.SPSA.ARatio = o.spsa.ARatio
-		}
-	}
-	for _, flag := range []string{"cmaes-pairs", "cmaes-sigma", "cmaes-lambda"} {
-		if o.changed == nil || !o.changed(flag) {
-			continue
-		}
-		if base.Method != tuner.MethodCMAES {
-			return base, fmt.Errorf("--%s: applies to --method cmaes only (the run's method is %s)", flag, methodOf(base))
-		}
-		if base.CMAES == nil {
-			p := base.CMAESParams()
-			base.CMAES = &p
-		}
-		overlay(o.changed, "cmaes-pairs", &base.CMAES.Pairs, o.cmaes.Pairs)
-		overlay(o.changed, "cmaes-sigma", &base.CMAES.Sigma, o.cmaes.Sigma)
-		overlay(o.changed, "cmaes-lambda", &base.CMAES.Lambda, o.cmaes.Lambda)
-	}
-	overlay(o.changed, "width", &base.Width, c.Width)
-	overlay(o.changed, "seed", &base.Seed, c.Seed)
-	overlay(o.changed, "name", &base.Name, c.Name)
-	overlay(o.changed, "elite", &base.Elite, c.Elite)
-	overlay(o.changed, "mutation-rate", &base.MutationRate, c.MutationRate)
-	overlay(o.changed, "crossover-rate", &base.CrossoverRate, c.CrossoverRate)
-	overlay(o.changed, "init", &base.Init, c.Init)
-	overlay(o.changed, "champions", &base.Champions, c.Champions)
-	overlay(o.changed, "max-plies", &base.MaxPlies, c.MaxPlies)
-	overlay(o.changed, "free", &base.Free, c.Free)
-	overlay(o.changed, "verify-games", &base.VerifyGames, c.VerifyGames)
-	overlay(o.changed, "opponent", &base.Opponents, c.Opponents)
-	overlay(o.changed, "opponent-move-time", &base.OpponentMoveTime, c.OpponentMoveTime)
-	overlay(o.changed, "verify-openings", &base.VerifyOpenings, c.VerifyOpenings)
-	overlay(o.changed, "engine", &base.Engine, c.Engine)
-	overlay(o.changed, "weights-format", &base.WeightsFormat, c.WeightsFormat)
-	overlay(o.changed, "engine-move-time", &base.EngineMoveTime, c.EngineMoveTime)
-	overlay(o.changed, "engine-protocol", &base.EngineProtocol, c.EngineProtocol)
-	overlay(o.changed, "botzone-keep-running", &base.BotzoneKeepRunning, c.BotzoneKeepRunning)
-	overlay(o.changed, "botzone-json", &base.BotzoneJSON, c.BotzoneJSON)
-	overlay(o.changed, "startup-time", &base.StartupTime, c.StartupTime)
-	overlay(o.changed, "gomocup-info", &base.GomocupInfo, c.GomocupInfo)
-	overlay(o.changed, "engine-option", &base.EngineOptions, c.EngineOptions)
-	overlay(o.changed, "nodes", &base.Nodes, c.Nodes)
-	overlay(o.changed, "tc", &base.TC, c.TC)
-	overlay(o.changed, "engine-depth", &base.EngineDepth, c.EngineDepth)
-	overlay(o.changed, "book", &base.Book, c.Book)
-	overlay(o.changed, "book-plies", &base.BookPlies, c.BookPlies)
-	overlay(o.changed, "resign", &base.Resign, c.Resign)
-	overlay(o.changed, "draw", &base.Draw, c.Draw)
 	if o.layoutFile != "" {
 		lf, err := genomes.LoadLayoutFile(o.layoutFile)
 		if err != nil {
@@ -288,12 +183,15 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 	if o.changed != nil && o.changed("generations") && base.Generations == 0 && base.TimeBudget == "" && base.BudgetGames == 0 {
 		return base, fmt.Errorf("--generations: 0, want at least 1 (0 only with --time-budget or --budget-games; leave it out for the method's default)")
 	}
-	if !base.IsGA() {
-		for _, flag := range gaOnlyFlags {
-			if o.changed != nil && o.changed(flag) {
-				return base, fmt.Errorf("--%s: applies to --method ga only (the run's method is %s: it has no population, racing or hall of fame; add --method ga)", flag, methodOf(base))
-			}
+	for _, st := range tuner.Settings {
+		if st.Flag == "" || o.changed == nil || !o.changed(st.Flag) || st.AppliesTo(base.Method) {
+			continue
 		}
+		why := ""
+		if !base.IsGA() && len(st.Methods) == 1 && st.Methods[0] == tuner.MethodGA {
+			why = ": it has no population, racing or hall of fame; add --method ga"
+		}
+		return base, fmt.Errorf("--%s: applies to --method %s only (the run's method is %s%s)", st.Flag, strings.Join(st.Methods, " or --method "), methodOf(base), why)
 	}
 	if err := base.CheckMethodKeys(); err != nil {
 		return base, err
@@ -875,36 +773,12 @@ func championElo(e tuner.Event) string {
 	return "Elo " + eloText(*e.ChampionElo)
 }
 
-// defaultBudgetsText lists SPSA's default game budget of every registered game that has
-// one, from the registry ("amazons 4000, …").
-func defaultBudgetsText() string {
-	var parts []string
-	for _, name := range genomes.Names() {
-		if n := tuner.DefaultBudgetGames(name); n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", name, n))
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
 // plural is "1 thing" or "n things".
 func plural(n int, thing string) string {
 	if n == 1 {
 		return "1 " + thing
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
-}
-
-// methodsHelp lists the registered search methods for --method's help, the default first.
-func methodsHelp() string {
-	var b strings.Builder
-	for i, m := range tuner.Methods {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		fmt.Fprintf(&b, "%s (%s)", m.Name, m.Doc)
-	}
-	return b.String()
 }
 
 // methodOf names a configuration's method as users read it ("spsa, the default").

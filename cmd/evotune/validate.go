@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"evotune/engine"
+	"evotune/tuner"
 )
 
 // signedFlags are the numeric flags that may be negative (a seed is any int64).
@@ -82,25 +83,13 @@ func validateFlag(f *pflag.Flag) error {
 	return nil
 }
 
-// configFlags maps a run-config key (as Config.Validate names it) to its tune flag.
-var configFlags = map[string]string{
-	"population": "pop", "generations": "generations", "games": "games", "race_rounds": "race-rounds",
-	"admit_games": "admit-games", "admit_z": "admit-z", "champion": "champion", "verify_depth": "verify-depth",
-	"verify_every": "verify-every", "workers": "workers", "depth": "depth", "depths": "depth",
-	"width": "width", "max_plies": "max-plies", "elite": "elite", "crossover_rate": "crossover-rate",
-	"mutation_rate": "mutation-rate", "init": "init", "champions": "champions",
-	"verify_games": "verify-games", "time_budget": "time-budget", "opponents": "opponent",
-	"opponent_move_time": "opponent-move-time", "free": "free", "fix": "fix",
-	"verify_openings": "verify-openings", "game": "game", "rule": "rule", "board": "board",
-	"seed": "seed", "name": "name", "engine_options": "engine-option", "nodes": "nodes", "tc": "tc", "engine_depth": "engine-depth", "budget_games": "budget-games", "book": "book", "book_plies": "book-plies", "resign": "resign", "draw": "draw",
-}
-
 // configError names where a bad config value came from: the flag when the user set it,
 // else the config file, else the default.
 func configError(err error, o tuneOpts) error {
 	field, rest, _ := strings.Cut(err.Error(), ": ")
 	key, _, _ := strings.Cut(field, "[")
-	if flag, ok := configFlags[key]; ok && o.changed != nil && o.changed(flag) {
+	if st, ok := tuner.LookupSetting(key); ok && st.Flag != "" && o.changed != nil && o.changed(st.Flag) {
+		flag := st.Flag
 		if field == key { // "--verify-openings: openings: …", not "--verify-openings: verify_openings: …"
 			return fmt.Errorf("--%s: %s", flag, rest)
 		}

@@ -1,0 +1,230 @@
+package tuner
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"evotune/genomes"
+)
+
+// Setting is one setting of a run, declared once: its config file key (Config's yaml tag;
+// "spsa.pairs" inside a method's section), the tune flag that sets it ("" for keys only a
+// config file sets), the methods it applies to (nil: every method) and its help. tune's
+// flags and their help, the overlay of set flags on the config file, the refusal of a
+// setting another method would ignore, and the flag an error names all come from
+// Settings.
+type Setting struct {
+	Key     string
+	Flag    string
+	Methods []string
+	// Unit is "seconds" for a float64 of seconds given as a duration ("5s", "1m"; a bare
+	// number is seconds), "depths" for the depth list flag ("3" or "3,4,5": Depth or
+	// Depths), "" otherwise (the flag takes the field's own type).
+	Unit string
+	// Repeatable marks a list flag given once per value (--opponent A --opponent B), not
+	// comma-separated.
+	Repeatable bool
+	Help       string
+}
+
+var gaOnly = []string{MethodGA}
+
+// Settings is every run setting with a tune flag or a config key, in --help's order.
+var Settings = []Setting{
+	{Key: "game", Flag: "game"},
+	{Key: "rule", Flag: "rule", Help: "rule variant (gomoku: freestyle, standard or renju)"},
+	{Key: "board", Flag: "board", Help: "board side (0 = the game's default)"},
+	{Key: "population", Flag: "pop", Methods: gaOnly, Help: "individuals per generation"},
+	{Key: "generations", Flag: "generations", Help: "generations (GA, CMA-ES) or steps (SPSA) after the initial one (default: GA 5; SPSA and CMA-ES run to their game budget; with --time-budget or --budget-games: until the budget)"},
+	{Key: "time_budget", Flag: "time-budget", Help: "stop at the first generation boundary after this wall time, e.g. 30m or 8h, then verify (SPSA: its game budget is measured from a calibration at the start)"},
+	{Key: "games", Flag: "games", Methods: gaOnly, Help: "games per individual per racing round (even: openings × 2 colours)"},
+	{Key: "race_rounds", Flag: "race-rounds", Methods: gaOnly, Help: "successive-halving rounds: the better half plays --games more, this many times"},
+	{Key: "admit_games", Flag: "admit-games", Methods: gaOnly, Help: "games of the hall-of-fame test of each new race winner against the champion (0 = no hall of fame)"},
+	{Key: "admit_z", Flag: "admit-z", Methods: gaOnly, Help: "standard errors above 1/2 a winner's head-to-head score needs; also the z of the champion's lower bound"},
+	{Key: "champion", Flag: "champion", Methods: gaOnly, Help: "GA: the run's result once a hall-of-fame member is credibly above the paper's weights: centre (the hall of fame's weighted centre, the latest member weighing most; log genes in log space) or best (the member with the best lower bound)"},
+	{Key: "reference", Flag: "reference", Methods: gaOnly, Help: "GA: what the individuals race against: baseline (the paper's weights) or champion (the run's champion, once one is credibly above the paper's weights)"},
+	{Key: "workers", Flag: "workers", Help: "games played at once (never changes results)"},
+	{Key: "depth", Flag: "depth", Unit: "depths", Help: "search depth of every game (default: the game's), or a list like 3,4,5: opening pair k at the k-th mod 3"},
+	{Key: "width", Flag: "width", Help: "search width of every game (0 = the game's default)"},
+	{Key: "seed", Flag: "seed", Help: "random seed: the same seed and config give the same run"},
+	{Key: "name", Flag: "name", Help: "run name (default GAME-seedS)"},
+	{Key: "elite", Flag: "elite", Methods: gaOnly, Help: "individuals carried unchanged into the next generation"},
+	{Key: "tournament", Methods: gaOnly},
+	{Key: "mutation_rate", Flag: "mutation-rate", Methods: gaOnly, Help: "probability an offspring is mutated"},
+	{Key: "crossover_rate", Flag: "crossover-rate", Methods: gaOnly, Help: "probability a selected pair is crossed over"},
+	{Key: "mutation", Methods: gaOnly},
+	{Key: "init", Flag: "init", Methods: gaOnly, Help: "initial population: perturb (around the paper's weights) or random"},
+	{Key: "champions", Flag: "champions", Methods: gaOnly, Help: "latest hall-of-fame members in the reference set besides the paper's weights"},
+	{Key: "max_plies", Flag: "max-plies", Help: "adjudicate a game still going after this many plies as a draw (0 = 400)"},
+	{Key: "free", Flag: "free", Help: "fixed genes to tune anyway (connect6: value_6,threat_6; see 'evotune weights layout')"},
+	{Key: "fix", Flag: "fix", Help: "genes to hold at the paper's value (gomoku: k1 to tune the pattern scores alone)"},
+	{Key: "opponents", Flag: "opponent", Repeatable: true, Help: "add an external engine to the opponent pool: cmd:PATH ARGS (repeatable; makes the run timing-dependent)"},
+	{Key: "opponent_move_time", Flag: "opponent-move-time", Unit: "seconds", Help: "time per move of external opponents (5s; a bare number is seconds)"},
+	{Key: "verify_games", Flag: "verify-games", Help: "final verification games of the champion against the baseline on held-out openings (0 = none)"},
+	{Key: "verify_openings", Flag: "verify-openings", Help: "random (default: the held-out half of the opening space), builtin or an opening file for the verification"},
+	{Key: "verify_depth", Flag: "verify-depth", Help: "also verify the champion at this search depth (0 = only at the tuning depth)"},
+	{Key: "verify_depth_games", Flag: "verify-depth-games", Help: "games of the verification at --verify-depth (0 = --verify-games)"},
+	{Key: "verify_every", Flag: "verify-every", Help: "every N generations (SPSA: steps), a held-out check of the champion (verify-games games), stored with the generation"},
+	{Key: "engine", Flag: "engine", Help: "the outside engine under tuning, 'cmd:PROG ARGS': {weights} in ARGS becomes a file of the candidate's values, {NAME} one gene's value"},
+	{Key: "weights_format", Flag: "weights-format", Help: "format of the {weights} file: json (the default: flat {\"name\": value}), evotune (the built-in engines' weights file) or ini (name=value)"},
+	{Key: "gomocup_info", Flag: "gomocup-info", Help: "gomoku: send every gene as 'INFO NAME VALUE' after START (UCI engines always get setoption)"},
+	{Key: "engine_options", Flag: "engine-option", Repeatable: true, Help: "a fixed option of the outside engine for every seat, NAME=VALUE (UCI setoption, Gomocup INFO; repeatable): --engine-option Hash=16 --engine-option Threads=1"},
+	{Key: "nodes", Flag: "nodes", Help: "UCI outside engine: nodes per search (go nodes N; 0 = none): play independent of the machine's load"},
+	{Key: "book", Flag: "book", Help: "opening book the games start from instead of random openings (chess: EPD, or PGN cut to --book-plies; other games: an opening file): tuning draws from one half of it, verification from the other"},
+	{Key: "book_plies", Flag: "book-plies", Help: "plies taken from each game of a PGN --book (0 = 8)"},
+	{Key: "resign", Flag: "resign", Help: "adjudicate a loss from the engines' scores, fastchess's way: movecount=3,score=600 (outside engines that report scores)"},
+	{Key: "draw", Flag: "draw", Help: "adjudicate a draw from the engines' scores: movenumber=40,movecount=8,score=10"},
+	{Key: "engine_depth", Flag: "engine-depth", Help: "UCI outside engine: depth per search (go depth D; 0 = none), for engines that ignore go nodes (Toga II, Fruit)"},
+	{Key: "tc", Flag: "tc", Help: "UCI outside engine: a chess clock for every game, e.g. 10+0.1 or 40/60+0.6 (seconds + increment)"},
+	{Key: "engine_protocol", Flag: "engine-protocol", Help: "the outside engine's protocol: gomocup, sau or botzone (default: the game's; connect6 engines are tuned over botzone, Botzone's ConnectSix, which takes openings)"},
+	{Key: "botzone_keep_running", Flag: "botzone-keep-running", Help: "Botzone outside engine: keep its process between turns (Botzone's keep-running mode) instead of one process per move"},
+	{Key: "botzone_json", Flag: "botzone-json", Help: "Botzone outside engine: speak Botzone's JSON interaction instead of the simple one"},
+	{Key: "engine_move_time", Flag: "engine-move-time", Unit: "seconds", Help: "time per move of the outside engine (5s; a bare number is seconds; fix its depth through ARGS or --engine-depth for a deterministic run)"},
+	{Key: "startup_time", Flag: "startup-time", Unit: "seconds", Help: "time an outside engine (and each --opponent) may take to start and answer its handshake, apart from its move clock (10s; a bare number is seconds)"},
+	{Key: "method", Flag: "method"},
+	{Key: "budget_games", Flag: "budget-games"},
+	{Key: "spsa.pairs", Flag: "spsa-pairs", Methods: []string{MethodSPSA}, Help: "spsa: colour-swapped game pairs of θ+ against θ− per step"},
+	{Key: "spsa.c_end", Flag: "spsa-c-end", Methods: []string{MethodSPSA}, Help: "spsa: perturbation c_k at the last step, in ln units for log genes (a fifth of the range for linear genes)"},
+	{Key: "spsa.r_end", Flag: "spsa-r-end", Methods: []string{MethodSPSA}, Help: "spsa: learning rate a_k/c_k² at the last step"},
+	{Key: "spsa.alpha", Flag: "spsa-alpha", Methods: []string{MethodSPSA}, Help: "spsa: exponent of a_k = a/(k+1+A)^alpha"},
+	{Key: "spsa.gamma", Flag: "spsa-gamma", Methods: []string{MethodSPSA}, Help: "spsa: exponent of c_k = c/(k+1)^gamma"},
+	{Key: "spsa.a_ratio", Flag: "spsa-a-ratio", Methods: []string{MethodSPSA}, Help: "spsa: A as a fraction of the run's game pairs"},
+	{Key: "cmaes.pairs", Flag: "cmaes-pairs", Methods: []string{MethodCMAES}, Help: "cmaes: colour-swapped game pairs of each candidate against the mean per generation"},
+	{Key: "cmaes.sigma", Flag: "cmaes-sigma", Methods: []string{MethodCMAES}, Help: "cmaes: initial step size σ, in ln units for log genes (a fifth of the range for linear genes)"},
+	{Key: "cmaes.lambda", Flag: "cmaes-lambda", Methods: []string{MethodCMAES}, Help: "cmaes: candidates per generation (0: 4 + 3 ln n for n free genes)"},
+}
+
+// LookupSetting returns the setting with config key key ("depths" is depth's list), or,
+// failing that, flag key.
+func LookupSetting(key string) (Setting, bool) {
+	for _, s := range Settings {
+		if s.Key == key || (s.Unit == "depths" && key == "depths") {
+			return s, true
+		}
+	}
+	for _, s := range Settings {
+		if s.Flag == key {
+			return s, true
+		}
+	}
+	return Setting{}, false
+}
+
+// HelpText is the setting's help: Help, or for the settings whose help lists what the
+// registries hold (games, methods, budgets), that list now.
+func (s Setting) HelpText() string {
+	switch s.Key {
+	case "game":
+		names := genomes.Names()
+		if len(names) < 2 {
+			return "game: " + strings.Join(names, "")
+		}
+		return "game: " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	case "method":
+		var b strings.Builder
+		b.WriteString("search method: ")
+		for i, m := range Methods {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "%s (%s)", m.Name, m.Doc)
+		}
+		return b.String()
+	case "budget_games":
+		return "stop at the first generation (or SPSA step) boundary after this many distinct tuning games, then verify (without --generations: until the budget; the default of SPSA and CMA-ES: " + DefaultBudgetsText() + ")"
+	}
+	return s.Help
+}
+
+// DefaultBudgetsText lists the default game budget of every registered game that has one
+// ("connect6 20000, gomoku 44000, …").
+func DefaultBudgetsText() string {
+	var parts []string
+	for _, name := range genomes.Names() {
+		if n := DefaultBudgetGames(name); n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", name, n))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// MethodKeys returns the config keys that apply to method only, in Settings' order (for
+// the GA: its population, racing, hall of fame and variation).
+func MethodKeys(method string) []string {
+	var out []string
+	for _, s := range Settings {
+		if slices.Equal(s.Methods, []string{method}) && !strings.Contains(s.Key, ".") {
+			out = append(out, s.Key)
+		}
+	}
+	return out
+}
+
+// AppliesTo reports whether s applies to a run of method ("" is the GA).
+func (s Setting) AppliesTo(method string) bool {
+	if method == "" {
+		method = MethodGA
+	}
+	return s.Methods == nil || slices.Contains(s.Methods, method)
+}
+
+// Field returns the field of c that setting key names ("spsa.pairs": inside c.SPSA, made
+// with the method's defaults when nil). The error names a key no field has.
+func (c *Config) Field(key string) (reflect.Value, error) {
+	v := reflect.ValueOf(c).Elem()
+	parts := strings.Split(key, ".")
+	for i, p := range parts {
+		f, ok := fieldByTag(v, p)
+		if !ok {
+			return reflect.Value{}, fmt.Errorf("setting %q: no such config key", key)
+		}
+		if i == len(parts)-1 {
+			return f, nil
+		}
+		if f.Kind() == reflect.Pointer {
+			if f.IsNil() {
+				switch p {
+				case MethodSPSA:
+					d := c.SPSAParams()
+					c.SPSA = &d
+				case MethodCMAES:
+					d := c.CMAESParams()
+					c.CMAES = &d
+				default:
+					f.Set(reflect.New(f.Type().Elem()))
+				}
+			}
+			f = f.Elem()
+		}
+		v = f
+	}
+	return reflect.Value{}, fmt.Errorf("setting %q: empty key", key)
+}
+
+// fieldByTag is the field of struct v whose yaml tag is name.
+func fieldByTag(v reflect.Value, name string) (reflect.Value, bool) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		if tag == name && t.Field(i).IsExported() {
+			return v.Field(i), true
+		}
+	}
+	return reflect.Value{}, false
+}
+
+// SetFrom copies setting key's value from src into c (a set flag over the config file).
+func (c *Config) SetFrom(key string, src *Config) error {
+	dst, err := c.Field(key)
+	if err != nil {
+		return err
+	}
+	from, err := src.Field(key)
+	if err != nil {
+		return err
+	}
+	dst.Set(from)
+	return nil
+}

@@ -1,0 +1,56 @@
+package tuner
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestSettingsResolve: every declared setting names a field of Config (nested keys inside
+// their method's section, made with the method's defaults), flags are unique, and the
+// method-only keys are the ones the methods' checks refuse.
+func TestSettingsResolve(t *testing.T) {
+	flags := map[string]bool{}
+	for _, s := range Settings {
+		c := DefaultConfig("gomoku")
+		if _, err := c.Field(s.Key); err != nil {
+			t.Errorf("%s: %v", s.Key, err)
+		}
+		if s.Flag != "" && flags[s.Flag] {
+			t.Errorf("flag --%s declared twice", s.Flag)
+		}
+		flags[s.Flag] = true
+		for _, m := range s.Methods {
+			if _, ok := LookupMethod(m); !ok {
+				t.Errorf("%s: method %q is not registered", s.Key, m)
+			}
+		}
+	}
+	c := DefaultConfig("gomoku")
+	v, err := c.Field("spsa.c_end")
+	if err != nil || c.SPSA == nil || v.Float() != DefaultSPSA.CEnd || c.SPSA.Pairs != DefaultSPSA.Pairs {
+		t.Fatalf("spsa.c_end of a config without an spsa section: %v, %+v", err, c.SPSA)
+	}
+	src := DefaultConfig("gomoku")
+	src.Population, src.CMAES = 31, &CMAESConfig{Sigma: 0.7}
+	if err := c.SetFrom("population", &src); err != nil || c.Population != 31 {
+		t.Fatalf("SetFrom population: %v, %d", err, c.Population)
+	}
+	if err := c.SetFrom("cmaes.sigma", &src); err != nil || c.CMAES == nil || c.CMAES.Sigma != 0.7 || c.CMAES.Pairs != DefaultCMAES.Pairs {
+		t.Fatalf("SetFrom cmaes.sigma: %v, %+v", err, c.CMAES)
+	}
+	if _, err := c.Field("no_such_key"); err == nil {
+		t.Fatal("an unknown key resolved")
+	}
+	ga := MethodKeys(MethodGA)
+	for _, k := range []string{"population", "games", "race_rounds", "admit_games", "admit_z", "elite", "tournament", "crossover_rate", "mutation_rate", "mutation", "init", "champions", "champion"} {
+		if !slices.Contains(ga, k) {
+			t.Errorf("%s is not a GA-only key: %v", k, ga)
+		}
+	}
+	if slices.Contains(ga, "seed") || len(MethodKeys(MethodSPSA)) != 0 {
+		t.Errorf("method keys: ga %v, spsa %v", ga, MethodKeys(MethodSPSA))
+	}
+	if s, ok := LookupSetting("depths"); !ok || s.Flag != "depth" {
+		t.Errorf("depths: %+v", s)
+	}
+}
