@@ -44,27 +44,7 @@ type RankScore struct {
 // TopRanks returns the rank-1 and rank-2 individuals' scores of every generation of a run
 // (the GA's best and runner-up; SPSA's θ_{k+1} and θ+), by generation.
 func (d *DB) TopRanks(ctx context.Context, runID int64) ([]RankScore, error) {
-	rows, err := d.sql.QueryContext(ctx, "SELECT generation, rank, score, score_se FROM individuals WHERE run_id = ? AND rank IN (1, 2) ORDER BY generation, rank", runID)
-	if err != nil {
-		return nil, explain(err)
-	}
-	defer rows.Close()
-	var out []RankScore
-	for rows.Next() {
-		var r RankScore
-		var sc, se sql.NullFloat64
-		if err := rows.Scan(&r.Generation, &r.Rank, &sc, &se); err != nil {
-			return nil, explain(err)
-		}
-		if sc.Valid {
-			r.Score = &sc.Float64
-		}
-		if se.Valid {
-			r.SE = &se.Float64
-		}
-		out = append(out, r)
-	}
-	return out, explain(rows.Err())
+	return d.TopRanksIn(ctx, runID, nil, Window{0, -1})
 }
 
 // GeneRow is one individual of one generation with its genes (JSON object text, gene name
@@ -78,25 +58,10 @@ type GeneRow struct {
 // GeneRows returns every individual row of a run with its genes, by generation and rank;
 // playedOnly leaves out rows without games (SPSA's θ, which plays none).
 func (d *DB) GeneRows(ctx context.Context, runID int64, playedOnly bool) ([]GeneRow, error) {
-	q := `SELECT i.generation, i.rank, i.games, i.score, g.genes FROM individuals i
-		JOIN genomes g ON g.run_id = i.run_id AND g.id = i.id WHERE i.run_id = ?`
 	if playedOnly {
-		q += " AND i.games > 0"
+		return d.geneRows(ctx, " AND i.games > 0", runID)
 	}
-	rows, err := d.sql.QueryContext(ctx, q+" ORDER BY i.generation, i.rank", runID)
-	if err != nil {
-		return nil, explain(err)
-	}
-	defer rows.Close()
-	var out []GeneRow
-	for rows.Next() {
-		var r GeneRow
-		if err := rows.Scan(&r.Generation, &r.Rank, &r.Games, &r.Score, &r.Genes); err != nil {
-			return nil, explain(err)
-		}
-		out = append(out, r)
-	}
-	return out, explain(rows.Err())
+	return d.GeneRowsIn(ctx, runID, nil, Window{0, -1})
 }
 
 // GameSummary is a stored game without its moves: the individual credited with it, its

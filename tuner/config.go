@@ -109,10 +109,9 @@ type Config struct {
 	// above the paper's weights: ChampionCentre (the default of new runs) or ChampionBest;
 	// "" (runs stored before this setting) is ChampionBest.
 	Champion string `json:"champion,omitempty" yaml:"champion"`
-	// Reference is the GA's first reference opponent: ReferenceBaseline ("" too: the
-	// paper's weights) or ReferenceChampion (the run's champion after the last generation,
-	// the paper's weights until one is credibly above them).
-	Reference string `json:"reference,omitempty" yaml:"reference"`
+	// CentreInPopulation puts the hall of fame's centre (Champion centre, two or more
+	// members) into every new generation in place of its last offspring.
+	CentreInPopulation bool `json:"centre_in_population,omitempty" yaml:"centre_in_population"`
 	// Free lists fixed genes to tune anyway (e.g. value_6, threat_6 for Connect6).
 	Free []string `json:"free" yaml:"free"`
 	// Fix lists genes to hold at the paper's value (e.g. k1, k2 for Gomoku).
@@ -463,8 +462,6 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("games: %d, want a positive even number (each opening is played twice, colours swapped)", c.Games)
 	case c.RaceRounds < 0 || c.RaceRounds > 10:
 		return fmt.Errorf("race_rounds: %d, want 0 to 10", c.RaceRounds)
-	case c.Reference != "" && c.Reference != ReferenceBaseline && c.Reference != ReferenceChampion:
-		return fmt.Errorf("reference: %q, want %s or %s", c.Reference, ReferenceBaseline, ReferenceChampion)
 	case c.Champion != "" && c.Champion != ChampionBest && c.Champion != ChampionCentre:
 		return fmt.Errorf("champion: %q, want %s or %s", c.Champion, ChampionCentre, ChampionBest)
 	case c.AdmitGames < 0 || c.AdmitGames%2 != 0:

@@ -157,10 +157,6 @@ const (
 	ChampionCentre = "centre"
 	// ChampionBest: the member with the best lower confidence bound (champion).
 	ChampionBest = "best"
-	// ReferenceBaseline and ReferenceChampion are Config.Reference's values: the GA's
-	// individuals race against the paper's weights, or against the run's champion.
-	ReferenceBaseline = "baseline"
-	ReferenceChampion = "champion"
 	// OpCentre is the operator of a champion recombined from the hall of fame, born in the
 	// generation that admitted its latest member; its parents are every member admitted up
 	// to its generation (its genome row names two: the member with the best lower bound and
@@ -300,6 +296,18 @@ func (m model) Apply(pop *eaopt.Population) error {
 			t.g.born = append(t.g.born, kid)
 		}
 	}
+	// The hall of fame's centre (the run's champion) joins the population in the last
+	// offspring's slot, as an evolution strategy's next generation is sampled around its
+	// recombined mean: the search goes on from the recombination, not only from the noisy
+	// winners it averages.
+	if t.cfg.CentreInPopulation && t.cfg.Champion == ChampionCentre && len(t.hall.hof) >= 2 && len(next) > t.cfg.Elite {
+		kid := next[len(next)-1]
+		first := t.hall.hof[0].ID
+		if c := champion(t.hall.hof, t.cfg.AdmitZ); c != nil {
+			first = c.ID
+		}
+		kid.X, kid.Op, kid.Parents = centre(t.plan.Layout, t.hall.hof), OpCentre, []string{first, t.hall.hof[len(t.hall.hof)-1].ID}
+	}
 	for _, g := range next {
 		g.Stats, g.Round = genomes.Stats{}, 0 // records are per generation: never carried over
 	}
@@ -387,13 +395,7 @@ func (t *Tuner) references() ([]opponent, error) {
 	if err != nil {
 		return nil, err
 	}
-	if sum := t.rep.summary; t.cfg.Reference == ReferenceChampion && sum.Best != "" && !sum.BaselineChampion && sum.BestGenes != nil {
-		w, ext, err := t.side(sum.BestGenes)
-		if err != nil {
-			return nil, fmt.Errorf("champion %s: %w", sum.Best, err)
-		}
-		base = opponent{id: sum.Best, w: w, x: sum.BestGenes, ext: ext}
-	}
+
 	pool := []opponent{base}
 	from := max(0, len(t.hall.hof)-t.cfg.Champions)
 	for _, h := range t.hall.hof[from:] {

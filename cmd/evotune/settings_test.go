@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -33,4 +35,24 @@ func TestSettingsHaveFlags(t *testing.T) {
 			t.Errorf("--%s is neither a setting (tuner.Settings) nor one of tune's own flags", f.Name)
 		}
 	})
+}
+
+// TestREADMESettings: the README's table of tune's flags lists every setting's flag.
+func TestREADMESettings(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, l := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(l, "| `--") {
+			rows = append(rows, l[:strings.Index(l[1:], "|")+1])
+		}
+	}
+	first := strings.Join(rows, "\n")
+	for _, s := range tuner.Settings {
+		if s.Flag != "" && !strings.Contains(first, "`--"+s.Flag+"`") {
+			t.Errorf("README: no row of tune's flags names --%s", s.Flag)
+		}
+	}
 }

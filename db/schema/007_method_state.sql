@@ -14,3 +14,7 @@ UPDATE generations SET method_state = (
 WHERE EXISTS (
     SELECT 1 FROM individuals i JOIN genomes g ON g.run_id = i.run_id AND g.id = i.id
     WHERE i.run_id = generations.run_id AND i.generation = generations.generation AND i.rank = 1 AND g.operator = 'spsa');
+
+-- A long run's charts sample its generations by bucket (the best and worst score of each):
+-- range scans of this index, not of the generations' rows with their openings.
+CREATE INDEX generations_fitness ON generations (run_id, generation, fitness_min);

@@ -91,7 +91,11 @@ type GenerationPoint struct {
 
 // RunView is a run's page.
 type RunView struct {
-	Run          RunItem           `json:"run"`
+	Run RunItem `json:"run"`
+	// Total is the number of generations in the window asked for; Sampled is true when
+	// Generations holds a sample of them (Buckets), false when it holds them all.
+	Total        int               `json:"total_generations"`
+	Sampled      bool              `json:"sampled"`
 	Config       json.RawMessage   `json:"config"`
 	Generations  []GenerationPoint `json:"generations"`
 	HallOfFame   []db.FamerRow     `json:"hall_of_fame"`
@@ -115,6 +119,8 @@ type GeneInfo struct {
 // all in the gene's own units (nil where a genome lacks the gene).
 type GenesView struct {
 	Run         RunItem      `json:"run"`
+	Total       int          `json:"total_generations"` // in the window asked for
+	Sampled     bool         `json:"sampled"`           // Generations is a sample of them (Buckets)
 	Genes       []GeneInfo   `json:"genes"`
 	Generations []int        `json:"generations"`
 	Best        [][]*float64 `json:"best"`
@@ -266,22 +272,40 @@ func getRun(ctx context.Context, d *db.DB, id int64) (db.Run, error) {
 	return d.Run(ctx, id)
 }
 
+// Buckets is how many ranges a long run's generations are cut into for a chart
+// (db.SampleGenerations: the best, the worst and the last of each, and every checkpoint):
+// at most about 3·Buckets points however long the run, so that an overnight run's page
+// stays small (a 200 000-step SPSA run: under 1 MB) and a poll stays fast.
+const Buckets = 650
+
 // Run returns run id's page: per-generation scores with their uncertainty, throughput,
-// diversity, champions and held-out checkpoints.
+// diversity, champions and held-out checkpoints; a long run's generations sampled
+// (RunWindow over all of them).
 func Run(ctx context.Context, d *db.DB, id int64) (RunView, error) {
+	return RunWindow(ctx, d, id, db.Window{From: 0, To: -1})
+}
+
+// RunWindow is Run over the generations of window w only (a zoomed chart: sampled again
+// within the window, so that a narrow window is at full resolution).
+func RunWindow(ctx context.Context, d *db.DB, id int64, w db.Window) (RunView, error) {
 	r, err := getRun(ctx, d, id)
 	if err != nil {
 		return RunView{}, err
 	}
 	v := RunView{Run: runItem(r), Config: json.RawMessage(nonEmpty(string(r.Config))), Verification: json.RawMessage(nonEmpty(string(r.Verification)))}
-	gens, err := d.Generations(ctx, id)
+	sample, total, err := d.SampleGenerations(ctx, id, Buckets, w)
+	if err != nil {
+		return v, err
+	}
+	v.Total, v.Sampled = total, sample != nil
+	gens, err := d.GenerationsIn(ctx, id, sample, w)
 	if err != nil {
 		return v, err
 	}
 	se := map[int]*float64{}
 	type scored struct{ score, se *float64 }
 	plus := map[int]scored{} // SPSA: rank 2 is θ+ (rank 1 θ_{k+1}, rank 3 θ−)
-	ranks, err := d.TopRanks(ctx, id)
+	ranks, err := d.TopRanksIn(ctx, id, sample, w)
 	if err != nil {
 		return v, err
 	}
@@ -374,8 +398,23 @@ func layoutOf(r db.Run) (*genomes.Layout, error) {
 	return cfg.GeneLayout()
 }
 
+// chartValue is a gene's value as the genes chart needs it: 7 significant digits (a
+// chart is a few hundred pixels tall), which keeps a long run's page small.
+func chartValue(x float64) float64 {
+	if x == 0 {
+		return 0
+	}
+	p := math.Pow(10, 6-math.Floor(math.Log10(math.Abs(x))))
+	return math.Round(x*p) / p
+}
+
 // Genes returns every gene's per-generation best value and population range.
 func Genes(ctx context.Context, d *db.DB, id int64) (GenesView, error) {
+	return GenesWindow(ctx, d, id, db.Window{From: 0, To: -1})
+}
+
+// GenesWindow is Genes over the generations of window w, sampled as RunWindow samples them.
+func GenesWindow(ctx context.Context, d *db.DB, id int64, w db.Window) (GenesView, error) {
 	r, err := getRun(ctx, d, id)
 	if err != nil {
 		return GenesView{}, err
@@ -392,7 +431,12 @@ func Genes(ctx context.Context, d *db.DB, id int64) (GenesView, error) {
 	}
 	n := len(lay.Genes)
 	v.Best, v.Min, v.Max = make([][]*float64, n), make([][]*float64, n), make([][]*float64, n)
-	grows, err := d.GeneRows(ctx, id, false)
+	sample, total, err := d.SampleGenerations(ctx, id, Buckets, w)
+	if err != nil {
+		return v, err
+	}
+	v.Total, v.Sampled = total, sample != nil
+	grows, err := d.GeneRowsIn(ctx, id, sample, w)
 	if err != nil {
 		return v, err
 	}
@@ -414,7 +458,7 @@ func Genes(ctx context.Context, d *db.DB, id int64) (GenesView, error) {
 			if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
 				continue
 			}
-			x := x
+			x := chartValue(x)
 			if rank == 1 {
 				v.Best[i][k] = &x
 			}
@@ -427,7 +471,7 @@ func Genes(ctx context.Context, d *db.DB, id int64) (GenesView, error) {
 		}
 	}
 	// The line follows the champion where the generation names one.
-	gens, err := d.Generations(ctx, id)
+	gens, err := d.GenerationsIn(ctx, id, sample, w)
 	if err != nil {
 		return v, err
 	}
@@ -452,7 +496,7 @@ func Genes(ctx context.Context, d *db.DB, id int64) (GenesView, error) {
 		}
 		for name, x := range genes {
 			if i, ok := index[name]; ok && !math.IsNaN(x) && !math.IsInf(x, 0) {
-				x := x
+				x := chartValue(x)
 				v.Best[i][k] = &x
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"strconv"
@@ -83,14 +84,22 @@ func Handler(d *db.DB, o Options) http.Handler {
 		if err != nil {
 			return nil, err
 		}
-		return Run(ctx, d, id)
+		w, err := window(r)
+		if err != nil {
+			return nil, err
+		}
+		return RunWindow(ctx, d, id, w)
 	})
 	api("GET /api/runs/{id}/genes", func(ctx context.Context, r *http.Request) (any, error) {
 		id, err := pathInt(r, "id")
 		if err != nil {
 			return nil, err
 		}
-		return Genes(ctx, d, id)
+		w, err := window(r)
+		if err != nil {
+			return nil, err
+		}
+		return GenesWindow(ctx, d, id, w)
 	})
 	api("GET /api/runs/{id}/lineage/{individual}", func(ctx context.Context, r *http.Request) (any, error) {
 		id, err := pathInt(r, "id")
@@ -177,4 +186,26 @@ func pathInt(r *http.Request, name string) (int64, error) {
 		return 0, badRequest{name + " " + strconv.Quote(s) + ": want a number"}
 	}
 	return n, nil
+}
+
+// window reads a request's ?from=G&to=G (generation numbers; either may be left out): the
+// generations a zoomed chart asks for.
+func window(r *http.Request) (db.Window, error) {
+	w := db.Window{From: 0, To: -1}
+	for _, p := range []struct {
+		name string
+		dst  *int
+	}{{"from", &w.From}, {"to", &w.To}} {
+		if s := r.URL.Query().Get(p.name); s != "" {
+			g, err := strconv.Atoi(s)
+			if err != nil || g < 0 {
+				return w, badRequest{p.name + " " + strconv.Quote(s) + ": want a generation number"}
+			}
+			*p.dst = g
+		}
+	}
+	if w.To >= 0 && w.To < w.From {
+		return w, badRequest{fmt.Sprintf("from %d, to %d: an empty window", w.From, w.To)}
+	}
+	return w, nil
 }

@@ -203,7 +203,12 @@ func (c *Conn) Send(format string, args ...any) error {
 		// sure the process is gone.
 		c.drainTranscript(time.Second)
 		c.cmd.Process.Kill()
-		c.cmd.Wait()
+		// An engine that exited by itself says how (its exit status), which a broken pipe
+		// alone does not.
+		var ee *exec.ExitError
+		if werr := c.cmd.Wait(); errors.As(werr, &ee) && ee.Exited() {
+			return fmt.Errorf("the engine exited or stopped reading (%v): %w", werr, err)
+		}
 		return fmt.Errorf("the engine exited or stopped reading: %w", err)
 	}
 	return nil

@@ -194,6 +194,10 @@ async function viewRun(id) {
     const m = terms(v.run);
     const out = runHeader(v.run, []);
     out.push(el('p', { text: 'Verified: ' + fmtElo(v.run.verified) }));
+    if (v.sampled) {
+      out.push(el('p', { class: 'muted', id: 'sampled', text: 'Charts show ' + v.generations.length + ' of ' + v.total_generations + ' ' + m.generation +
+        's: of each stretch the best, the worst and the last, and every checkpoint (the API gives a stretch at full resolution: ?from=G&to=G).' }));
+    }
     const charts = el('div', { class: 'charts' });
     out.push(charts);
     const after = [];
