@@ -109,9 +109,6 @@ type Config struct {
 	// above the paper's weights: ChampionCentre (the default of new runs) or ChampionBest;
 	// "" (runs stored before this setting) is ChampionBest.
 	Champion string `json:"champion,omitempty" yaml:"champion"`
-	// CentreInPopulation puts the hall of fame's centre (Champion centre, two or more
-	// members) into every new generation in place of its last offspring.
-	CentreInPopulation bool `json:"centre_in_population,omitempty" yaml:"centre_in_population"`
 	// Free lists fixed genes to tune anyway (e.g. value_6, threat_6 for Connect6).
 	Free []string `json:"free" yaml:"free"`
 	// Fix lists genes to hold at the paper's value (e.g. k1, k2 for Gomoku).

@@ -296,18 +296,6 @@ func (m model) Apply(pop *eaopt.Population) error {
 			t.g.born = append(t.g.born, kid)
 		}
 	}
-	// The hall of fame's centre (the run's champion) joins the population in the last
-	// offspring's slot, as an evolution strategy's next generation is sampled around its
-	// recombined mean: the search goes on from the recombination, not only from the noisy
-	// winners it averages.
-	if t.cfg.CentreInPopulation && t.cfg.Champion == ChampionCentre && len(t.hall.hof) >= 2 && len(next) > t.cfg.Elite {
-		kid := next[len(next)-1]
-		first := t.hall.hof[0].ID
-		if c := champion(t.hall.hof, t.cfg.AdmitZ); c != nil {
-			first = c.ID
-		}
-		kid.X, kid.Op, kid.Parents = centre(t.plan.Layout, t.hall.hof), OpCentre, []string{first, t.hall.hof[len(t.hall.hof)-1].ID}
-	}
 	for _, g := range next {
 		g.Stats, g.Round = genomes.Stats{}, 0 // records are per generation: never carried over
 	}
