@@ -205,6 +205,12 @@ func (m *cmaesMethod) restore(st ResumeState) error {
 	return nil
 }
 
+// describe: λ, the pairs per candidate and σ_0.
+func (m *cmaesMethod) describe(length string) (string, []string) {
+	p := m.t.cfg.CMAESParams()
+	return fmt.Sprintf(" by CMA-ES: %s; each generation %d candidates × %d game pairs against the mean, σ_0 %g", length, m.opt.PopulationSize(), p.Pairs, p.Sigma), nil
+}
+
 // search plays generations from `from` until the budget, the generations or ctx end.
 func (m *cmaesMethod) search(ctx context.Context, from int) error {
 	t := m.t
@@ -317,12 +323,4 @@ func (m *cmaesMethod) generation(k int) error {
 	ev := t.event(Event{GenDone: true, GamesDone: t.g.distinctGames, GamesTotal: t.g.distinctGames, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean,
 		Best: ranked[0].ID, Champion: next.ID})
 	return t.saveBehind(rec, ev)
-}
-
-// CMAESLambda is λ, the candidates per generation of a CMA-ES run (0 for other methods).
-func (t *Tuner) CMAESLambda() int {
-	if m, ok := t.method.(*cmaesMethod); ok {
-		return m.opt.PopulationSize()
-	}
-	return 0
 }

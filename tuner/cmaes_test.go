@@ -129,7 +129,7 @@ func TestCMAESGenerations(t *testing.T) {
 	cfg.VerifyEvery, cfg.VerifyGames = 2, 4
 	st := runSmall(t, cfg)
 	tu, _ := New(cfg, &memStore{}, nil, "test")
-	lambda := tu.CMAESLambda()
+	lambda := tu.method.(*cmaesMethod).opt.PopulationSize()
 	if len(st.gens) < 3 {
 		t.Fatalf("%d generations saved", len(st.gens))
 	}

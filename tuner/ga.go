@@ -64,6 +64,12 @@ func (m *gaMethod) restore(st ResumeState) error {
 	return nil
 }
 
+// describe: the population, racing and hall-of-fame test.
+func (m *gaMethod) describe(length string) (string, []string) {
+	c := m.t.cfg
+	return fmt.Sprintf(": population %d, %s, %d games per racing round, %d rounds, admission %d games at z=%g", c.Population, length, c.Games, c.RaceRounds, c.AdmitGames, c.AdmitZ), nil
+}
+
 // search runs eaopt for the run's remaining generations: Generations more after
 // generation 0, or, resumed, up to generation Generations (eaopt's first generation is
 // then the saved one); until the budget when Generations is 0.

@@ -32,6 +32,10 @@ type searchMethod interface {
 	// the budget (Tuner.overBudget), an error or ctx. A generation in progress when ctx
 	// ends is not saved.
 	search(ctx context.Context, from int) error
+	// describe says how the method will search, after "tuning GAME" in tune's header
+	// (" by SPSA: …"), given the run's length ("N generations, budget M games"), and any
+	// notes for lines of their own.
+	describe(length string) (string, []string)
 }
 
 // MethodSpec describes one search method of Methods.
@@ -81,6 +85,11 @@ func MethodOf(name string) (MethodSpec, bool) {
 	}
 	return LookupMethod(name)
 }
+
+// SearchText is tune's header for the run's method: how it will search over length (the
+// run's generations and budgets, "5 generations, budget 2000 games"), and notes for
+// lines of their own.
+func (t *Tuner) SearchText(length string) (string, []string) { return t.method.describe(length) }
 
 // MethodNames returns the names of Methods joined with ", " (for errors and help).
 func MethodNames() string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"evotune/genomes"
@@ -423,6 +424,31 @@ func (m *spsaMethod) restore(st ResumeState) error {
 	}
 	t.rep.summary.Best, t.rep.summary.BestGenes, t.rep.summary.BestScore = genomes.IndividualID(st.RunID, st.LastGeneration, 0), t.fromTheta(m.u), 0.5
 	return nil
+}
+
+// describe: the steps, pairs, gains and exponents, and the integer genes widened to one unit.
+func (m *spsaMethod) describe(length string) (string, []string) {
+	t := m.t
+	p := t.cfg.SPSAParams()
+	steps := strings.Replace(length, "generations", "steps", 1)
+	if t.cfg.Generations > 0 {
+		steps = fmt.Sprintf("%d steps", t.cfg.Generations+1)
+	}
+	gains := fmt.Sprintf("c_end %g, r_end %g", p.CEnd, p.REnd)
+	own := 0
+	for _, g := range t.plan.Layout.Genes {
+		if g.CEnd > 0 || g.REnd > 0 {
+			own++
+		}
+	}
+	if own > 0 {
+		gains = fmt.Sprintf("c_end and r_end of the layout's %d genes that give them (else c_end %g, r_end %g)", own, p.CEnd, p.REnd)
+	}
+	var notes []string
+	if w := t.WidenedIntegerGenes(); len(w) > 0 {
+		notes = append(notes, "integer genes whose perturbation would round to no change are played one unit apart in θ+ and θ− (their update scaled to match): "+strings.Join(w, ", "))
+	}
+	return fmt.Sprintf(" by SPSA: %s; each step %d game pairs (θ+ against θ−), %s, alpha %g, gamma %g, A %g of the pairs", steps, p.Pairs, gains, p.Alpha, p.Gamma, p.ARatio), notes
 }
 
 // search runs SPSA steps from step `from` until the budget, the generations or ctx end.

@@ -286,34 +286,10 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	if cfg.BudgetGames > 0 {
 		gens += fmt.Sprintf(", budget %d games", cfg.BudgetGames)
 	}
-	if cfg.Method == tuner.MethodSPSA {
-		p := cfg.SPSAParams()
-		steps := strings.Replace(gens, "generations", "steps", 1)
-		if cfg.Generations > 0 {
-			steps = fmt.Sprintf("%d steps", cfg.Generations+1)
-		}
-		gains := fmt.Sprintf("c_end %g, r_end %g", p.CEnd, p.REnd)
-		own := 0
-		for _, g := range t.RunLayout().Genes {
-			if g.CEnd > 0 || g.REnd > 0 {
-				own++
-			}
-		}
-		if own > 0 {
-			gains = fmt.Sprintf("c_end and r_end of the layout's %d genes that give them (else c_end %g, r_end %g)", own, p.CEnd, p.REnd)
-		}
-		fmt.Fprintf(errOut, "tuning %s by SPSA: %s; each step %d game pairs (θ+ against θ−), %s, alpha %g, gamma %g, A %g of the pairs, %s, %d workers, seed %d, database %s\n",
-			cfg.Game, steps, p.Pairs, gains, p.Alpha, p.Gamma, p.ARatio, limits, cfg.Workers, cfg.Seed, o.dbPath)
-		if w := t.WidenedIntegerGenes(); len(w) > 0 {
-			fmt.Fprintf(errOut, "integer genes whose perturbation would round to no change are played one unit apart in θ+ and θ− (their update scaled to match): %s\n", strings.Join(w, ", "))
-		}
-	} else if cfg.Method == tuner.MethodCMAES {
-		p := cfg.CMAESParams()
-		fmt.Fprintf(errOut, "tuning %s by CMA-ES: %s; each generation %d candidates × %d game pairs against the mean, σ_0 %g, %s, %d workers, seed %d, database %s\n",
-			cfg.Game, gens, t.CMAESLambda(), p.Pairs, p.Sigma, limits, cfg.Workers, cfg.Seed, o.dbPath)
-	} else {
-		fmt.Fprintf(errOut, "tuning %s: population %d, %s, %d games per racing round, %d rounds, admission %d games at z=%g, %s, %d workers, seed %d, database %s\n",
-			cfg.Game, cfg.Population, gens, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.AdmitZ, limits, cfg.Workers, cfg.Seed, o.dbPath)
+	search, notes := t.SearchText(gens)
+	fmt.Fprintf(errOut, "tuning %s%s, %s, %d workers, seed %d, database %s\n", cfg.Game, search, limits, cfg.Workers, cfg.Seed, o.dbPath)
+	for _, n := range notes {
+		fmt.Fprintln(errOut, n)
 	}
 	if t.NeedsCalibration() {
 		c, err := t.Calibrate(ctx)
