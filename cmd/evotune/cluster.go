@@ -19,7 +19,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/spf13/cobra"
 
 	"evotune/engine"
@@ -206,7 +205,7 @@ func runBroker(ctx context.Context, addr, store, tokenFile string, noAuth bool, 
 			return err
 		}
 	}
-	s, err := startBroker(host, port, store, token)
+	s, err := cluster.StartBroker(host, port, store, token)
 	if err != nil {
 		return err
 	}
@@ -245,21 +244,6 @@ func ensureToken(path string) error {
 		return fmt.Errorf("broker token: %w", werr)
 	}
 	return nil
-}
-
-// startBroker starts an embedded NATS server with JetStream and waits until it accepts
-// connections.
-func startBroker(host string, port int, store, token string) (*server.Server, error) {
-	s, err := server.NewServer(&server.Options{Host: host, Port: port, JetStream: true, StoreDir: store, NoSigs: true, Authorization: token})
-	if err != nil {
-		return nil, fmt.Errorf("broker: %w", err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(15 * time.Second) {
-		s.Shutdown()
-		return nil, fmt.Errorf("broker: not ready on %s:%d after 15 s (port in use?)", host, port)
-	}
-	return s, nil
 }
 
 func newWorkerCmd() *cobra.Command {

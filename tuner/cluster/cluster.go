@@ -38,6 +38,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -721,4 +722,21 @@ func orDefault(d, def time.Duration) time.Duration {
 		return def
 	}
 	return d
+}
+
+// StartBroker starts an embedded NATS server with JetStream (file storage in store) on
+// host:port (port −1: a free one) and waits until it accepts connections; token, if not
+// empty, is the token every client must give. The error names a server that would not
+// start or was not ready within 15 s (a port in use). Stop it with Shutdown.
+func StartBroker(host string, port int, store, token string) (*server.Server, error) {
+	s, err := server.NewServer(&server.Options{Host: host, Port: port, JetStream: true, StoreDir: store, NoSigs: true, Authorization: token})
+	if err != nil {
+		return nil, fmt.Errorf("broker: %w", err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(15 * time.Second) {
+		s.Shutdown()
+		return nil, fmt.Errorf("broker: not ready on %s:%d after 15 s (port in use?)", host, port)
+	}
+	return s, nil
 }

@@ -30,13 +30,9 @@ func startServer(t *testing.T) string {
 // directory) on a random loopback port, stopped at the end of the test or benchmark.
 func newTestServer(t testing.TB) (string, *server.Server) {
 	t.Helper()
-	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoSigs: true})
+	s, err := StartBroker("127.0.0.1", -1, t.TempDir(), "")
 	if err != nil {
 		t.Fatal(err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		t.Fatal("embedded NATS server not ready")
 	}
 	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
 	return s.ClientURL(), s
