@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -25,6 +24,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"evotune/cmd/evotune/dashboard"
+	"evotune/cmd/evotune/internal/browsertest"
 	"evotune/db"
 	"evotune/genomes"
 	"evotune/tuner"
@@ -242,19 +242,7 @@ func TestDashboardAPI(t *testing.T) {
 // named <img src=x onerror=alert(1)> shows as text and opens no dialog. Screenshots go to
 // $EVOTUNE_SCREENSHOTS when it is set.
 func TestDashboardBrowser(t *testing.T) {
-	chrome := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			chrome = p
-			break
-		}
-	}
-	if chrome == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no chromium: .ci/run installs Debian's chromium")
-		}
-		t.Skip("no chromium on this machine (apt-get install chromium)")
-	}
+	ctx := browsertest.Context(t, 3*time.Minute)
 	dir, path := dashboardDB(t)
 	port := freePort(t)
 	_, out := start(t, dir, "serve", "--db", path, "--addr", "127.0.0.1:"+strconv.Itoa(port))
@@ -267,14 +255,6 @@ func TestDashboardBrowser(t *testing.T) {
 	}
 	defer d.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
-		chromedp.Flag("disable-gpu", true), chromedp.WindowSize(1280, 1000))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
-	defer cancelT()
 	dialogs := 0
 	chromedp.ListenTarget(ctx, func(ev any) {
 		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
