@@ -211,6 +211,12 @@ func (m *cmaesMethod) describe(length string) (string, []string) {
 	return fmt.Sprintf(" by CMA-ES: %s; each generation %d candidates × %d game pairs against the mean, σ_0 %g", length, m.opt.PopulationSize(), p.Pairs, p.Sigma), nil
 }
 
+// cmaesSaved: the best candidate's score against the mean, the candidates' mean, the new
+// mean and the games so far.
+func cmaesSaved(e Event) string {
+	return fmt.Sprintf("best candidate %s scored %.3f against the mean, candidates' mean %.3f, champion %s (the mean), %s", e.Best, e.BestScore, e.MeanScore, e.Champion, e.GamesText())
+}
+
 // search plays generations from `from` until the budget, the generations or ctx end.
 func (m *cmaesMethod) search(ctx context.Context, from int) error {
 	t := m.t

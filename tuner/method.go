@@ -52,18 +52,52 @@ type MethodSpec struct {
 	// Champion says what the run's champion after a generation is ("θ after the step").
 	Champion string `json:"champion"`
 	// Range says what the spread of a generation's genomes is (the dashboard's gene bands).
-	Range string                               `json:"range"`
+	Range string `json:"range"`
+	// Short is true for methods whose generations are a few dozen games (SPSA's steps,
+	// CMA-ES's generations): progress shows one bar over the game budget and a saved line
+	// every few seconds, not a bar per batch and a line per generation.
+	Short bool                                 `json:"-"`
 	new   func(t *Tuner) (searchMethod, error) `json:"-"`
+	saved func(e Event) string                 `json:"-"`
+}
+
+// SavedText is the method's part of the progress line of a saved generation (event e,
+// GenDone): its result and champion.
+func (m MethodSpec) SavedText(e Event) string { return m.saved(e) }
+
+// GamesText is the run's games so far, against the game budget when it has one
+// ("1200/44000 games").
+func (e Event) GamesText() string {
+	if e.BudgetGames > 0 {
+		return fmt.Sprintf("%d/%d games", e.RunGames, e.BudgetGames)
+	}
+	return fmt.Sprintf("%d games", e.RunGames)
+}
+
+// ChampionText says what the champion of event e is measured at: "the centre of N
+// hall-of-fame members", "Elo +12.3" (its hall-of-fame record) or "Elo not measured".
+func (e Event) ChampionText() string {
+	switch {
+	case e.CentreOf > 0:
+		return fmt.Sprintf("the centre of %d hall-of-fame members", e.CentreOf)
+	case e.ChampionElo == nil:
+		return "Elo not measured"
+	case *e.ChampionElo >= 1e9:
+		return "Elo +inf"
+	case *e.ChampionElo <= -1e9:
+		return "Elo -inf"
+	}
+	return fmt.Sprintf("Elo %+.1f", *e.ChampionElo)
 }
 
 // Methods is every search method, the default (DefaultConfig's Method) first.
 var Methods = []MethodSpec{
-	{Name: MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", new: newSPSA,
+	{Name: MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, new: newSPSA, saved: spsaSaved,
 		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
 	{Name: MethodGA, Title: "GA", Generation: "generation", Champion: "the hall of fame's centre or best member (the race winner without a hall of fame)",
-		Range: "the population's range", new: newGA,
+		Range: "the population's range", new: newGA, saved: gaSaved,
 		Doc: "the genetic algorithm (eaopt): population, racing, hall of fame; the champion is the hall of fame's centre"},
-	{Name: MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", new: newCMAES,
+	{Name: MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, new: newCMAES, saved: cmaesSaved,
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},
 }
 

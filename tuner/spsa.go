@@ -451,6 +451,11 @@ func (m *spsaMethod) describe(length string) (string, []string) {
 	return fmt.Sprintf(" by SPSA: %s; each step %d game pairs (θ+ against θ−), %s, alpha %g, gamma %g, A %g of the pairs", steps, p.Pairs, gains, p.Alpha, p.Gamma, p.ARatio), notes
 }
 
+// spsaSaved: θ+'s score against θ−, θ after the step and the games so far.
+func spsaSaved(e Event) string {
+	return fmt.Sprintf("θ+ scored %.3f against θ−, champion %s, %s", e.BestScore, e.Champion, e.GamesText())
+}
+
 // search runs SPSA steps from step `from` until the budget, the generations or ctx end.
 func (m *spsaMethod) search(ctx context.Context, from int) error {
 	t := m.t

@@ -587,6 +587,10 @@ func (p *progress) update(e tuner.Event) {
 	if e.Generations == 0 {
 		gens = "∞"
 	}
+	spec, ok := tuner.MethodOf(e.Method)
+	if !ok {
+		spec, _ = tuner.MethodOf(tuner.MethodGA) // a run of a later version's method: its lines as the GA's
+	}
 	if e.Verifying && e.Champion != "" && e.GamesDone == 0 && !p.tty {
 		at := fmt.Sprintf("depth %d", e.VerifyDepth)
 		if p.limits != "" {
@@ -617,7 +621,7 @@ func (p *progress) update(e tuner.Event) {
 	if e.Phase != "" {
 		phase = " " + e.Phase
 	}
-	desc := fmt.Sprintf("gen %d/%s%s, best %.3f mean %.3f champion %s (%s) ETA %s", e.Generation, gens, phase, e.BestScore, e.MeanScore, e.Champion, championElo(e), etaText)
+	desc := fmt.Sprintf("gen %d/%s%s, best %.3f mean %.3f champion %s (%s) ETA %s", e.Generation, gens, phase, e.BestScore, e.MeanScore, e.Champion, e.ChampionText(), etaText)
 	if e.Best == "" { // no generation saved yet: nothing to show but the batch
 		desc = fmt.Sprintf("gen %d/%s%s, ETA %s", e.Generation, gens, phase, etaText)
 	}
@@ -626,7 +630,7 @@ func (p *progress) update(e tuner.Event) {
 	}
 	if p.tty {
 		key := batch // a bar per batch: its games, its phase
-		if !e.Verifying && e.BudgetGames > 0 && (e.Method == tuner.MethodSPSA || e.Method == tuner.MethodCMAES) {
+		if !e.Verifying && e.BudgetGames > 0 && spec.Short {
 			// Steps of a few dozen games: one bar for the whole run's budget, not one a step.
 			if p.bar == nil || p.gen != -3 {
 				if p.bar != nil {
@@ -640,11 +644,7 @@ func (p *progress) update(e tuner.Event) {
 			if !e.GenDone {
 				done += e.GamesDone
 			}
-			what := "SPSA step"
-			if e.Method == tuner.MethodCMAES {
-				what = "CMA-ES generation"
-			}
-			p.bar.Describe(fmt.Sprintf("%s %d, champion %s", what, e.Generation, e.Champion))
+			p.bar.Describe(fmt.Sprintf("%s %s %d, champion %s", spec.Title, spec.Generation, e.Generation, e.Champion))
 			p.bar.Set(min(done, e.BudgetGames))
 			return
 		}
@@ -663,29 +663,15 @@ func (p *progress) update(e tuner.Event) {
 		p.bar.Set(e.GamesDone)
 		return
 	}
-	if e.GenDone && e.Method == tuner.MethodCMAES {
-		if time.Since(p.lastLog) >= 5*time.Second || e.Generation == e.Generations {
-			fmt.Fprintf(p.w, "generation %d saved: best candidate %s scored %.3f against the mean, candidates' mean %.3f, champion %s (the mean), %s, elapsed %s, ETA %s\n",
-				e.Generation, e.Best, e.BestScore, e.MeanScore, e.Champion, budgetText(e), e.Elapsed.Round(time.Second), etaText)
-			p.lastLog = time.Now()
-		}
-		return
-	}
-	if e.GenDone && e.Method == tuner.MethodSPSA {
-		if time.Since(p.lastLog) >= 5*time.Second || e.Generation == e.Generations {
-			step := fmt.Sprintf("step %d/%s", e.Generation, gens)
-			if e.Generations == 0 { // until a budget: the games say how far
-				step = fmt.Sprintf("step %d", e.Generation)
-			}
-			fmt.Fprintf(p.w, "%s saved: θ+ scored %.3f against θ−, champion %s, %s, elapsed %s, ETA %s\n",
-				step, e.BestScore, e.Champion, budgetText(e), e.Elapsed.Round(time.Second), etaText)
-			p.lastLog = time.Now()
-		}
-		return
-	}
 	if e.GenDone {
-		fmt.Fprintf(p.w, "generation %d/%s saved: %d games, race winner %s score %.3f, mean %.3f, champion %s (%s), elapsed %s, ETA %s\n",
-			e.Generation, gens, e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Champion, championElo(e), e.Elapsed.Round(time.Second), etaText)
+		if spec.Short && time.Since(p.lastLog) < 5*time.Second && e.Generation != e.Generations {
+			return // a line every few seconds, not one a step
+		}
+		head := fmt.Sprintf("%s %d/%s", spec.Generation, e.Generation, gens)
+		if spec.Short && e.Generations == 0 { // until a budget: the games say how far
+			head = fmt.Sprintf("%s %d", spec.Generation, e.Generation)
+		}
+		fmt.Fprintf(p.w, "%s saved: %s, elapsed %s, ETA %s\n", head, spec.SavedText(e), e.Elapsed.Round(time.Second), etaText)
 		p.lastLog = time.Now()
 		return
 	}
@@ -694,7 +680,7 @@ func (p *progress) update(e tuner.Event) {
 		p.lastLog = time.Now()
 		return
 	}
-	if time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 && e.Method != tuner.MethodSPSA && e.Method != tuner.MethodCMAES { // their generation lines above
+	if time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 && !spec.Short { // short generations: their saved lines above
 		fmt.Fprintf(p.w, "generation %d/%s%s: games %d/%d of this batch%s, ETA %s\n", e.Generation, gens, phaseText(e.Phase), e.GamesDone, e.GamesTotal, rateText, etaText)
 		p.lastLog = time.Now()
 	}
@@ -721,32 +707,11 @@ func phaseText(phase string) string {
 	return ", " + phase
 }
 
-// budgetText says how far a run is through its game budget ("12000 games" without one).
-func budgetText(e tuner.Event) string {
-	if e.BudgetGames > 0 {
-		return fmt.Sprintf("%d/%d games", e.RunGames, e.BudgetGames)
-	}
-	return fmt.Sprintf("%d games", e.RunGames)
-}
-
 // gamesBar is a progress bar over total games.
 func gamesBar(w io.Writer, total int) *progressbar.ProgressBar {
 	return progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"), progressbar.OptionThrottle(200*time.Millisecond),
 		progressbar.OptionSetWidth(30))
-}
-
-// championElo is the progress lines' text for the champion's hall-of-fame Elo: "Elo +12.3",
-// "the centre of 4 hall-of-fame members" (no record of its own), or "Elo not measured" for
-// the baseline and runs without a hall of fame (never a measured 0).
-func championElo(e tuner.Event) string {
-	switch {
-	case e.CentreOf > 0:
-		return fmt.Sprintf("the centre of %d hall-of-fame members", e.CentreOf)
-	case e.ChampionElo == nil:
-		return "Elo not measured"
-	}
-	return "Elo " + eloText(*e.ChampionElo)
 }
 
 // plural is "1 thing" or "n things".
