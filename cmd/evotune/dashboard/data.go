@@ -398,11 +398,12 @@ func layoutOf(r db.Run) (*genomes.Layout, error) {
 	return cfg.GeneLayout()
 }
 
-// chartValue is a gene's value as the genes chart needs it: 7 significant digits (a
-// chart is a few hundred pixels tall), which keeps a long run's page small.
-func chartValue(x float64) float64 {
-	if x == 0 {
-		return 0
+// chartValue is a gene's value as the genes chart of a long run needs it (sampled): 7
+// significant digits (a chart is a few hundred pixels tall), which keeps the page small;
+// other runs' values are exact.
+func chartValue(x float64, sampled bool) float64 {
+	if x == 0 || !sampled {
+		return x
 	}
 	p := math.Pow(10, 6-math.Floor(math.Log10(math.Abs(x))))
 	return math.Round(x*p) / p
@@ -458,7 +459,7 @@ func GenesWindow(ctx context.Context, d *db.DB, id int64, w db.Window) (GenesVie
 			if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
 				continue
 			}
-			x := chartValue(x)
+			x := chartValue(x, v.Sampled)
 			if rank == 1 {
 				v.Best[i][k] = &x
 			}
@@ -496,7 +497,7 @@ func GenesWindow(ctx context.Context, d *db.DB, id int64, w db.Window) (GenesVie
 		}
 		for name, x := range genes {
 			if i, ok := index[name]; ok && !math.IsNaN(x) && !math.IsInf(x, 0) {
-				x := chartValue(x)
+				x := chartValue(x, v.Sampled)
 				v.Best[i][k] = &x
 			}
 		}
