@@ -210,10 +210,20 @@ func centre(l *genomes.Layout, hof []HallOfFamer) []float64 {
 // FamilyZ(len(hof), z) (ties: the later admission), or nil when no member's bound is above
 // the baseline's (Elo 0 exactly).
 func champion(hof []HallOfFamer, z float64) *HallOfFamer {
+	if best := BestMember(hof, z); best != nil && best.LCB(FamilyZ(len(hof), z)) > 0 {
+		return best
+	}
+	return nil
+}
+
+// BestMember is the hall-of-fame member with the highest lower confidence bound at the
+// whole hall's simultaneous z (FamilyZ(len(hof), z); of equal bounds the later admitted),
+// whether or not that bound is above 0; nil when no member has games.
+func BestMember(hof []HallOfFamer, z float64) *HallOfFamer {
 	z = FamilyZ(len(hof), z)
 	var best *HallOfFamer
 	for i := range hof {
-		if hof[i].LCB(z) <= 0 {
+		if math.IsInf(hof[i].LCB(z), -1) {
 			continue
 		}
 		if best == nil || hof[i].LCB(z) >= best.LCB(z) {

@@ -409,14 +409,7 @@ func parseDepths(s string) ([]int, error) {
 // was tried, how close the best candidate came, and that no verification was played.
 func printNothingFound(out io.Writer, sum tuner.Summary) {
 	fmt.Fprintf(out, "champion %s: %s. No candidate has beaten them yet", sum.Best, sum.Baseline)
-	var best *tuner.HallOfFamer
-	var bestLow float64
-	z := tuner.FamilyZ(len(sum.HallOfFame), 0)
-	for i, h := range sum.HallOfFame {
-		if elo, se, ok := h.Estimate(); ok && (best == nil || elo-z*se > bestLow) {
-			best, bestLow = &sum.HallOfFame[i], elo-z*se
-		}
-	}
+	best, z := tuner.BestMember(sum.HallOfFame, 0), tuner.FamilyZ(len(sum.HallOfFame), 0)
 	switch a := sum.Closest; {
 	case best != nil:
 		elo, se, _ := best.Estimate()
