@@ -128,6 +128,12 @@ func (d *DB) Generations(ctx context.Context, runID int64) ([]GenerationRow, err
 	return out, rows.Err()
 }
 
+// RunIndividuals returns every individual row of a run, by generation, best first: one
+// query for what Individuals would take one per generation.
+func (d *DB) RunIndividuals(ctx context.Context, runID int64) ([]IndividualRow, error) {
+	return d.individuals(ctx, `WHERE run_id = ? ORDER BY generation, rank`, runID)
+}
+
 // Individuals returns a generation's individuals, best first.
 func (d *DB) Individuals(ctx context.Context, runID int64, gen int) ([]IndividualRow, error) {
 	return d.individuals(ctx, `WHERE run_id = ? AND generation = ? ORDER BY rank`, runID, gen)

@@ -259,15 +259,22 @@ func loadGenerations(ctx context.Context, d *db.DB, runID int64) ([]generationVi
 	if err != nil {
 		return nil, err
 	}
+	inds, err := d.RunIndividuals(ctx, runID) // by generation, best first
+	if err != nil {
+		return nil, err
+	}
 	views := make([]generationView, len(gens))
+	at := map[int]int{} // generation → its view
 	for i, g := range gens {
-		views[i].GenerationRow = g
-		inds, err := d.Individuals(ctx, runID, g.Generation)
-		if err != nil {
-			return nil, err
+		views[i].GenerationRow, at[g.Generation] = g, i
+	}
+	for _, in := range inds {
+		if i, ok := at[in.Generation]; ok {
+			views[i].individuals = append(views[i].individuals, in)
 		}
-		views[i].individuals = inds
-		if len(inds) > 0 {
+	}
+	for i := range views {
+		if inds := views[i].individuals; len(inds) > 0 {
 			views[i].BestScore, views[i].BestScoreSE, views[i].BestGames = inds[0].Score, inds[0].ScoreSE, inds[0].Games
 		}
 	}
