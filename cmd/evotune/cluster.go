@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -282,12 +281,12 @@ func newWorkerCmd() *cobra.Command {
 				return err
 			}
 			for _, a := range o.Allow {
-				if _, err := allowedArgv(a); err != nil {
+				if _, err := protocol.ParseAllowed(a); err != nil {
 					return fmt.Errorf("--allow-engine %q: %w", a, err)
 				}
 			}
 			o.Options = cluster.Options{URL: cl.url, Token: tok, Creds: cl.creds, TLSCA: cl.tlsCA, Version: buildVersion(), Log: newTermWriter(cmd.ErrOrStderr())} // task text is escaped
-			o.Allowed = commandAllowed
+			o.Allowed = protocol.CommandAllowed
 			return cluster.Work(cmd.Context(), o)
 		},
 	}
@@ -300,35 +299,6 @@ func newWorkerCmd() *cobra.Command {
 	c.Flags().DurationVar(&o.MaxTaskTime, "max-task-time", cluster.DefaultMaxTaskTime, "stop a task that runs longer than this and refuse it with the reason (it is not handed to another worker)")
 	c.Flags().StringArrayVar(&o.AllowOptions, "allow-option", nil, "an engine option a task may set although the worker guards it (Hash, Threads, MultiPV, Ponder, UCI_*, files and folders such as EvalFile or SyzygyPath, any value that is not a number or true/false), e.g. --allow-option Hash (repeat for each)")
 	return c
-}
-
-// allowedArgv reads an --allow-engine value: "cmd:PROG ARGS" or "PROG ARGS".
-func allowedArgv(a string) ([]string, error) {
-	if argv, ok, err := protocol.ParseCommand(a); ok {
-		return argv, err
-	}
-	argv := strings.Fields(a)
-	if len(argv) == 0 {
-		return nil, fmt.Errorf("no program")
-	}
-	return argv, nil
-}
-
-// commandAllowed reports whether argv is one of the allowed command lines, compared whole:
-// the same program (the same file once paths are resolved, see programAllowed) and the
-// same arguments, one for one. A worker trusting "evotune engine --game gomoku" does not
-// run "evotune match --a cmd:/usr/bin/touch …".
-func commandAllowed(argv []string, allowed []string) bool {
-	for _, a := range allowed {
-		want, err := allowedArgv(a)
-		if err != nil || len(want) != len(argv) || !programAllowed(argv[0], want[:1]) {
-			continue
-		}
-		if slices.Equal(want[1:], argv[1:]) {
-			return true
-		}
-	}
-	return false
 }
 
 func newWorkersCmd() *cobra.Command {

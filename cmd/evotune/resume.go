@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -173,17 +171,11 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 // worker's): a run's database may come from someone else, so each external engine its
 // configuration names runs only if --allow-engine names its whole command line (the same
 // program, as a path or the same file once both are resolved, and the same arguments; see
-// commandAllowed). The error lists every command and how to allow them; nothing has run.
+// protocol.CommandAllowed). The error lists every command and how to allow them; nothing has run.
 func allowEngines(runID int64, opponents, allowed []string) error {
-	var missing []string
-	for _, op := range opponents {
-		argv, ok, err := protocol.ParseCommand(op)
-		if err != nil || !ok {
-			return fmt.Errorf("run %d: stored opponent %q: want cmd:PATH [ARGS]", runID, op)
-		}
-		if !commandAllowed(argv, allowed) {
-			missing = append(missing, op)
-		}
+	missing, err := protocol.Disallowed(opponents, allowed)
+	if err != nil {
+		return fmt.Errorf("run %d: stored %w", runID, err)
 	}
 	if len(missing) == 0 {
 		return nil
@@ -197,30 +189,6 @@ func allowEngines(runID int64, opponents, allowed []string) error {
 	}
 	fmt.Fprintf(&b, "\nread what they are, then allow each: evotune resume %d %s", runID, strings.Join(flags, " "))
 	return errors.New(b.String())
-}
-
-// programAllowed reports whether prog is one of allowed: the same string, or the same
-// file (absolute paths with symlinks resolved, PATH lookups for bare names).
-func programAllowed(prog string, allowed []string) bool {
-	resolve := func(p string) string {
-		if lp, err := exec.LookPath(p); err == nil {
-			p = lp
-		}
-		if abs, err := filepath.Abs(p); err == nil {
-			p = abs
-		}
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			p = r
-		}
-		return p
-	}
-	want := resolve(prog)
-	for _, a := range allowed {
-		if a == prog || resolve(a) == want {
-			return true
-		}
-	}
-	return false
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
