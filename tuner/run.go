@@ -48,27 +48,15 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	plan, err := cfg.Plan()
+	plan, setup, outside, err := cfg.Setup()
 	if err != nil {
 		return nil, err
 	}
-	cfg, g, layout := plan.Config, plan.Game, plan.Layout
-	var outside *Outside
-	if cfg.Engine != "" {
-		if outside, err = NewOutside(cfg, layout); err != nil {
-			return nil, err
-		}
-	}
-	if _, err := g.NewBoard(cfg.Board); err != nil {
-		return nil, fmt.Errorf("board: %w", err)
-	}
-	if _, ok := g.(engine.Opener); !ok {
-		return nil, fmt.Errorf("game: %s cannot make openings", cfg.Game)
-	}
+	cfg = plan.Config
 	if cfg.Name == "" {
 		cfg.Name = fmt.Sprintf("%s-seed%d", cfg.Game, cfg.Seed)
 	}
-	forfeit := len(cfg.Opponents) > 0 || outside != nil
+	plan.Config = cfg
 	if progress == nil {
 		progress = func(Event) {}
 	}
@@ -76,15 +64,7 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 	if outside != nil {
 		baseline = "the layout's defaults"
 	}
-	plan.Config = cfg
-	setup := GameSetup{Game: g, Board: cfg.Board, Limits: plan.Limits, MaxPlies: plan.MaxPlies, Forfeit: forfeit}
-	if setup.Adjudicate, err = cfg.Adjudication(); err != nil {
-		return nil, err
-	}
-	if outside != nil {
-		setup.TimeControl = outside.TimeControl()
-	}
-	spec, ok := LookupMethod(cfg.Method)
+	spec, ok := MethodOf(cfg.Method) // "": a GA run stored before the configuration named its method
 	if !ok {
 		return nil, fmt.Errorf("method: %q, want one of %s", cfg.Method, MethodNames())
 	}
@@ -95,6 +75,39 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 		return nil, err
 	}
 	return t, nil
+}
+
+// Setup resolves the configuration (resolved and validated by the caller) into its plan,
+// what every game of a run shares (game, board, limits, ply cap, adjudication, an outside
+// engine's clock; forfeits counted when an external engine plays) and its outside engine
+// (nil: the built-in engine is tuned). Tuner runs, verification and matches of a stored
+// run all play with it; the error names the field.
+func (c Config) Setup() (*Plan, GameSetup, *Outside, error) {
+	plan, err := c.Plan()
+	if err != nil {
+		return nil, GameSetup{}, nil, err
+	}
+	cfg, g := plan.Config, plan.Game
+	var outside *Outside
+	if cfg.Engine != "" {
+		if outside, err = NewOutside(cfg, plan.Layout); err != nil {
+			return nil, GameSetup{}, nil, err
+		}
+	}
+	if _, err := g.NewBoard(cfg.Board); err != nil {
+		return nil, GameSetup{}, nil, fmt.Errorf("board: %w", err)
+	}
+	if _, ok := g.(engine.Opener); !ok {
+		return nil, GameSetup{}, nil, fmt.Errorf("game: %s cannot make openings", cfg.Game)
+	}
+	setup := GameSetup{Game: g, Board: cfg.Board, Limits: plan.Limits, MaxPlies: plan.MaxPlies, Forfeit: len(cfg.Opponents) > 0 || outside != nil}
+	if setup.Adjudicate, err = cfg.Adjudication(); err != nil {
+		return nil, GameSetup{}, nil, err
+	}
+	if outside != nil {
+		setup.TimeControl = outside.TimeControl()
+	}
+	return plan, setup, outside, nil
 }
 
 // Config returns the run's configuration with defaults filled in.

@@ -404,3 +404,15 @@ func shortGames(games []string) []string {
 	}
 	return games
 }
+
+// TestStoredRunWithoutMethod: a configuration stored before runs named their method ("")
+// is a GA run: it plays exactly what method ga plays.
+func TestStoredRunWithoutMethod(t *testing.T) {
+	cfg := smallConfig("gomoku", 2)
+	ga := runSmall(t, cfg)
+	cfg.Method = ""
+	old := runSmall(t, cfg)
+	if got, want := fingerprint(old.gens), fingerprint(ga.gens); got != want || len(ga.gens) == 0 {
+		t.Fatalf("a run without a method differs from method ga:\n%s\n----\n%s", got, want)
+	}
+}

@@ -636,19 +636,19 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if v.Genome.Operator == genomes.OpBaseline {
 		return fmt.Errorf("run %d: %s is the baseline (the paper's weights, or the layout's defaults): a match against themselves measures nothing; name another individual with --individual ID", runID, id)
 	}
-	t, err := tuner.New(cfg, runstore.New(d, cfg.AdmitZ), nil, version)
+	cfg.Resolve()
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("run %d: %w", runID, err)
+	}
+	plan, setup, _, err := cfg.Setup()
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)
 	}
-	detach, err := o.cluster.attach(ctx, errOut, t.SetRunner)
+	detach, err := o.cluster.attach(ctx, errOut, func(r tuner.BatchRunner) { setup.Runner = r })
 	if err != nil {
 		return err
 	}
 	defer detach()
-	plan, err := cfg.Plan()
-	if err != nil {
-		return err
-	}
 	champ, err := plan.Weights(v.Genes)
 	if err != nil {
 		return err
@@ -659,7 +659,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	}
 	prog := newMatchProgress(errOut, "verification")
 	start := time.Now()
-	ver, err := tuner.Verify(ctx, tuner.VerifyConfig{Setup: t.Setup(), Champion: champ, ChampionID: id, Games: o.games,
+	ver, err := tuner.Verify(ctx, tuner.VerifyConfig{Setup: setup, Champion: champ, ChampionID: id, Games: o.games,
 		OpeningSpec: o.openings, Book: cfg.BookList, BookLabel: cfg.Book, Exclude: exclude, Seed: cfg.Seed, SPRT: &sprt, Workers: o.workers}, prog.update)
 	prog.finish()
 	if err != nil {
