@@ -343,6 +343,20 @@ func TestDashboardBrowser(t *testing.T) {
 	if points != 4 || genRows != 4 || eloPoints != measured || measured == 0 || measured == len(cps) || len(cps) != 4 || title != evilName {
 		t.Fatalf("run page: %d score points, %d generation rows, %d Elo points for %d checkpoints (%d measured), title %q", points, genRows, eloPoints, len(cps), measured, title)
 	}
+	// Polls ask only for the generations after the last one the page has, and the page
+	// stays the same (nothing new in a finished run).
+	var polled bool
+	pollURL := fmt.Sprintf("/api/runs/1?from=%d", points) // after generations 0…points−1
+	if err := chromedp.Run(ctx, chromedp.Poll(fmt.Sprintf("evotune.fetched.includes(%q)", pollURL), &polled, chromedp.WithPollingTimeout(10*time.Second))); err != nil || !polled {
+		var fetched []string
+		eval(`evotune.fetched`, &fetched)
+		t.Fatalf("no incremental poll of the run page (%s) within 10 s: %v, fetched %q", pollURL, err, fetched)
+	}
+	var pointsAfter int
+	eval(`evotune.charts.score.data[0].length`, &pointsAfter)
+	if pointsAfter != points {
+		t.Fatalf("after a poll the score chart has %d points, before %d", pointsAfter, points)
+	}
 	// Legends name the lines and leave out the band edges: best and mean.
 	var legend string
 	eval(`[...document.querySelectorAll('[data-chart="score"] .u-legend .u-series')].filter(r => r.style.display !== 'none').map(r => r.textContent.trim()).join(',')`, &legend)

@@ -6,7 +6,7 @@
 const app = document.getElementById('app');
 const live = document.getElementById('live');
 // window.evotune exposes the drawn charts and the viewer's state to tests and curious users.
-window.evotune = { charts: {}, route: '', step: 0 };
+window.evotune = { charts: {}, route: '', step: 0, fetched: [] };
 
 // el builds an HTML element: attrs (text = textContent, onX = listener, else attribute),
 // then children (strings become text nodes).
@@ -67,10 +67,38 @@ function fmtElo(e) {
 }
 
 async function getJSON(url) {
+  window.evotune.fetched.push(url);
+  if (window.evotune.fetched.length > 50) window.evotune.fetched.shift();
   const r = await fetch(url, { cache: 'no-store' });
   const body = await r.json().catch(() => ({ error: 'bad response from the server' }));
   if (!r.ok) throw new Error(body.error || r.statusText);
   return body;
+}
+
+// A poll of a run's page or genes asks only for the generations after the last one it has
+// (?from=) and appends them: saved generations never change. The whole view is fetched
+// again when the hash changes, when the server sampled the new stretch, and once the
+// appended generations would make the page long (a long run's page is a sample: the
+// server resamples it).
+const runCache = {};
+let polling = false;
+
+async function getRunJSON(path, merge) {
+  const c = runCache[path];
+  if (polling && c && c.generations.length && c.generations.length < 2500) {
+    const last = c.generations[c.generations.length - 1];
+    const d = await getJSON(path + (path.includes('?') ? '&' : '?') + 'from=' + ((last.generation ?? last) + 1));
+    if (!d.sampled) {
+      merge(c, d);
+      d.total_generations += c.total_generations;
+      d.sampled = c.sampled;
+      runCache[path] = d;
+      return d;
+    }
+  }
+  const v = await getJSON(path);
+  runCache[path] = v;
+  return v;
 }
 
 function destroyCharts() {
@@ -185,7 +213,10 @@ function runHeader(r, extra) {
 }
 
 async function viewRun(id) {
-  const v = await getJSON('/api/runs/' + id);
+  const v = await getRunJSON('/api/runs/' + id, (c, d) => {
+    d.generations = c.generations.concat(d.generations);
+    d.run.champion = d.run.champion ?? c.run.champion;
+  });
   return () => {
     const g = v.generations;
     const x = g.map(p => p.generation);
@@ -292,7 +323,10 @@ async function viewRun(id) {
 }
 
 async function viewGenes(id) {
-  const v = await getJSON('/api/runs/' + id + '/genes');
+  const v = await getRunJSON('/api/runs/' + id + '/genes', (c, d) => {
+    d.generations = c.generations.concat(d.generations);
+    for (const k of ['best', 'min', 'max']) d[k] = c[k].map((a, i) => a.concat(d[k][i] || []));
+  });
   return () => {
     const out = runHeader(v.run);
     const b = base(v.run).short;
@@ -636,6 +670,7 @@ async function render(poll) {
   if (poll && (!route.live || current.hash !== hash)) return;
   let draw;
   try {
+    polling = poll;
     draw = await route.load();
     live.classList.remove('stale');
   } catch (e) {
