@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	lib "github.com/corentings/chess/v2"
 
@@ -68,6 +69,12 @@ func NewPosition(tab *Tables) *Position {
 	return p
 }
 
+// libFEN serialises the rules library's FEN decoding: github.com/corentings/chess/v2 v2.3.2
+// splits a FEN's ranks into a package-level array (fen.go's rankBuffer), so two boards set
+// up at once from two goroutines (two games of a match) could each get the other's ranks,
+// a position neither FEN holds. The race detector shows it (TestConcurrentFEN).
+var libFEN sync.Mutex
+
 // PositionFromFEN sets up the position a FEN describes. The error names what is wrong: a
 // malformed field, a missing king, a side not to move left in check.
 func PositionFromFEN(fen string, tab *Tables) (*Position, error) {
@@ -81,7 +88,10 @@ func PositionFromFEN(fen string, tab *Tables) (*Position, error) {
 		return nil, fmt.Errorf("FEN %q: %d fields, want 6 (or EPD's 4)", fen, len(f))
 	}
 	var lp lib.Position
-	if err := lp.UnmarshalText([]byte(fen)); err != nil {
+	libFEN.Lock()
+	err := lp.UnmarshalText([]byte(fen))
+	libFEN.Unlock()
+	if err != nil {
 		return nil, fmt.Errorf("FEN %q: %v", fen, err)
 	}
 	var kings [2]int

@@ -143,11 +143,16 @@ func splitPGN(data []byte) ([]pgnText, error) {
 // pgnMoves reads one PGN game with the library's reader: its moves in UCI notation, after
 // the setup move of its FEN tag if it has one. The error names the move the reader refused.
 func pgnMoves(text string) ([]string, error) {
+	libFEN.Lock() // the library's PGN reader decodes a FEN tag with its FEN decoder (libFEN)
 	opt, err := lib.PGN(strings.NewReader(text))
+	var game *lib.Game
+	if err == nil {
+		game = lib.NewGame(opt)
+	}
+	libFEN.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("PGN: %v", err)
 	}
-	game := lib.NewGame(opt)
 	var out []string
 	b, _ := Game{}.NewBoard(0)
 	if fen := game.GetTagPair("FEN"); fen != "" {
