@@ -72,7 +72,9 @@ func NewPosition(tab *Tables) *Position {
 // libFEN serialises the rules library's FEN decoding: github.com/corentings/chess/v2 v2.3.2
 // splits a FEN's ranks into a package-level array (fen.go's rankBuffer), so two boards set
 // up at once from two goroutines (two games of a match) could each get the other's ranks,
-// a position neither FEN holds. The race detector shows it (TestConcurrentFEN).
+// a position neither FEN holds. The race detector shows it (TestConcurrentFEN). Later
+// releases of the library keep that array on the stack; v2.3.2 is the one the module proxy
+// here serves.
 var libFEN sync.Mutex
 
 // PositionFromFEN sets up the position a FEN describes. The error names what is wrong: a
