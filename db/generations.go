@@ -110,8 +110,19 @@ func (d *DB) SaveGeneration(ctx context.Context, g GenerationData) (err error) {
 
 // Generations returns a run's generations in order.
 func (d *DB) Generations(ctx context.Context, runID int64) ([]GenerationRow, error) {
+	return d.generations(ctx, true, "", runID)
+}
+
+// generations reads the generations of run args[0] that cond (SQL after the run's
+// condition, its arguments after the run ID) keeps, in order; withJSON false leaves the
+// JSON columns (opponents, openings, method_state) empty, unread.
+func (d *DB) generations(ctx context.Context, withJSON bool, cond string, args ...any) ([]GenerationRow, error) {
+	jsonCols := "opponents, openings, method_state"
+	if !withJSON {
+		jsonCols = "'', '', ''"
+	}
 	rows, err := d.sql.QueryContext(ctx, `SELECT generation, fitness_min, fitness_mean, fitness_max, fitness_std, diversity, games, duration_ms, games_ms,
-		best_individual, opponents, openings, method_state, created_at, COALESCE(elapsed_ms, 0), COALESCE(champion, '') FROM generations WHERE run_id = ? ORDER BY generation`, runID)
+		best_individual, `+jsonCols+`, created_at, COALESCE(elapsed_ms, 0), COALESCE(champion, '') FROM generations WHERE run_id = ?`+cond+` ORDER BY generation`, args...)
 	if err != nil {
 		return nil, explain(err)
 	}
@@ -121,11 +132,11 @@ func (d *DB) Generations(ctx context.Context, runID int64) ([]GenerationRow, err
 		var g GenerationRow
 		if err := rows.Scan(&g.Generation, &g.FitMin, &g.FitMean, &g.FitMax, &g.FitStd, &g.Diversity, &g.Games, &g.DurationMS, &g.GamesMS,
 			&g.Best, &g.Opponents, &g.Openings, &g.MethodState, &g.CreatedAt, &g.ElapsedMS, &g.Champion); err != nil {
-			return nil, err
+			return nil, explain(err)
 		}
 		out = append(out, g)
 	}
-	return out, rows.Err()
+	return out, explain(rows.Err())
 }
 
 // RunIndividuals returns every individual row of a run, by generation, best first: one

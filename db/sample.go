@@ -72,23 +72,7 @@ func inGenerations(col string, gens []int, w Window) (string, []any) {
 // their JSON columns (opponents, openings, method_state), for charts.
 func (d *DB) GenerationsIn(ctx context.Context, runID int64, gens []int, w Window) ([]GenerationRow, error) {
 	cond, args := inGenerations("generation", gens, w)
-	rows, err := d.sql.QueryContext(ctx, `SELECT generation, fitness_min, fitness_mean, fitness_max, fitness_std, diversity, games, duration_ms, games_ms,
-		best_individual, created_at, COALESCE(elapsed_ms, 0), COALESCE(champion, '') FROM generations WHERE run_id = ?`+cond+` ORDER BY generation`,
-		append([]any{runID}, args...)...)
-	if err != nil {
-		return nil, explain(err)
-	}
-	defer rows.Close()
-	var out []GenerationRow
-	for rows.Next() {
-		var g GenerationRow
-		if err := rows.Scan(&g.Generation, &g.FitMin, &g.FitMean, &g.FitMax, &g.FitStd, &g.Diversity, &g.Games, &g.DurationMS, &g.GamesMS,
-			&g.Best, &g.CreatedAt, &g.ElapsedMS, &g.Champion); err != nil {
-			return nil, explain(err)
-		}
-		out = append(out, g)
-	}
-	return out, explain(rows.Err())
+	return d.generations(ctx, false, cond, append([]any{runID}, args...)...)
 }
 
 // TopRanksIn is TopRanks for the generations gens (nil: all of window w).

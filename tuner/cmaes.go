@@ -56,21 +56,7 @@ type CMAESConfig struct {
 var DefaultCMAES = CMAESConfig{Pairs: 8, Sigma: 0.1}
 
 // CMAESParams returns the run's CMA-ES parameters with DefaultCMAES's in place of zeros.
-func (c Config) CMAESParams() CMAESConfig {
-	p := DefaultCMAES
-	if s := c.CMAES; s != nil {
-		if s.Pairs != 0 {
-			p.Pairs = s.Pairs
-		}
-		if s.Sigma != 0 {
-			p.Sigma = s.Sigma
-		}
-		if s.Lambda != 0 {
-			p.Lambda = s.Lambda
-		}
-	}
-	return p
-}
+func (c Config) CMAESParams() CMAESConfig { return overDefaults(DefaultCMAES, c.CMAES) }
 
 func (p CMAESConfig) validate() error {
 	switch {

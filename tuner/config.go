@@ -710,18 +710,19 @@ func (c Config) CheckMethodKeys() error {
 		if slices.Equal(s.Methods, []string{MethodGA}) {
 			why = ": it has no population, racing or hall of fame; add method: ga"
 		}
-		return fmt.Errorf("config %s: line %d: %s applies to method %s only (the run's method is %s%s)", c.file, line, s.Key, strings.Join(s.Methods, " or "), c.methodName(), why)
+		return fmt.Errorf("config %s: line %d: %s applies to method %s only (the run's method is %s%s)", c.file, line, s.Key, strings.Join(s.Methods, " or "), c.MethodText(), why)
 	}
 	for _, m := range Methods {
 		if line, ok := c.fileKeys[m.Name]; ok && c.Method != m.Name && !(m.Name == MethodGA && c.IsGA()) {
-			return fmt.Errorf("config %s: line %d: %s applies to method %s only (the run's method is %s)", c.file, line, m.Name, m.Name, c.methodName())
+			return fmt.Errorf("config %s: line %d: %s applies to method %s only (the run's method is %s)", c.file, line, m.Name, m.Name, c.MethodText())
 		}
 	}
 	return nil
 }
 
-// methodName is the run's method as users read it.
-func (c Config) methodName() string {
+// MethodText is the run's method as users read it in errors: "spsa, the default", "ga"
+// for a configuration that names none, else its name.
+func (c Config) MethodText() string {
 	if c.Method == MethodSPSA {
 		return "spsa, the default"
 	}

@@ -227,3 +227,18 @@ func (c *Config) SetFrom(key string, src *Config) error {
 	dst.Set(from)
 	return nil
 }
+
+// overDefaults returns def with every non-zero field of set in its place (set nil: def):
+// a method's parameters, where a zero field means the default.
+func overDefaults[T any](def T, set *T) T {
+	if set == nil {
+		return def
+	}
+	d, v := reflect.ValueOf(&def).Elem(), reflect.ValueOf(set).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		if !v.Field(i).IsZero() {
+			d.Field(i).Set(v.Field(i))
+		}
+	}
+	return def
+}

@@ -67,20 +67,7 @@ type SPSAConfig struct {
 var DefaultSPSA = SPSAConfig{Pairs: 16, CEnd: 0.2, REnd: 0.002, Alpha: 0.602, Gamma: 0.101, ARatio: 0.1}
 
 // SPSAParams returns the run's SPSA parameters with DefaultSPSA's in place of zeros.
-func (c Config) SPSAParams() SPSAConfig {
-	p := DefaultSPSA
-	if s := c.SPSA; s != nil {
-		if s.Pairs != 0 {
-			p.Pairs = s.Pairs
-		}
-		for _, f := range []struct{ dst, src *float64 }{{&p.CEnd, &s.CEnd}, {&p.REnd, &s.REnd}, {&p.Alpha, &s.Alpha}, {&p.Gamma, &s.Gamma}, {&p.ARatio, &s.ARatio}} {
-			if *f.src != 0 {
-				*f.dst = *f.src
-			}
-		}
-	}
-	return p
-}
+func (c Config) SPSAParams() SPSAConfig { return overDefaults(DefaultSPSA, c.SPSA) }
 
 func (p SPSAConfig) validate() error {
 	switch {

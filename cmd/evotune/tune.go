@@ -191,7 +191,7 @@ func mergedConfig(o tuneOpts) (tuner.Config, error) {
 		if !base.IsGA() && len(st.Methods) == 1 && st.Methods[0] == tuner.MethodGA {
 			why = ": it has no population, racing or hall of fame; add --method ga"
 		}
-		return base, fmt.Errorf("--%s: applies to --method %s only (the run's method is %s%s)", st.Flag, strings.Join(st.Methods, " or --method "), methodOf(base), why)
+		return base, fmt.Errorf("--%s: applies to --method %s only (the run's method is %s%s)", st.Flag, strings.Join(st.Methods, " or --method "), base.MethodText(), why)
 	}
 	if err := base.CheckMethodKeys(); err != nil {
 		return base, err
@@ -713,15 +713,4 @@ func plural(n int, thing string) string {
 		return "1 " + thing
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
-}
-
-// methodOf names a configuration's method as users read it ("spsa, the default").
-func methodOf(c tuner.Config) string {
-	switch c.Method {
-	case tuner.MethodSPSA:
-		return "spsa, the default"
-	case "":
-		return tuner.MethodGA
-	}
-	return c.Method
 }
