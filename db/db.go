@@ -31,9 +31,10 @@ var schemaFS embed.FS
 // SchemaVersion is the schema version this program writes (PRAGMA user_version).
 const SchemaVersion = 7
 
-// MinReadableVersion is the oldest schema read-only commands read as it is: version 5 only
-// added the comparison tables, so a version-4 file is read without upgrading it.
-const MinReadableVersion = 4
+// MinReadableVersion is the oldest schema read-only commands read as it is: version 7
+// renamed generations.rng_state to method_state, which every read of a generation selects,
+// so an older file is refused with the command that upgrades it.
+const MinReadableVersion = 7
 
 // DB is an open evotune database.
 type DB struct {

@@ -264,6 +264,48 @@ func TestMigrationFromVersion1(t *testing.T) {
 	}
 }
 
+// TestReadOnlyOlderSchema: every schema older than MinReadableVersion is refused by a
+// read-only open with the command that upgrades it, and a file at MinReadableVersion reads
+// its generations: no reader meets a column its schema lacks.
+func TestReadOnlyOlderSchema(t *testing.T) {
+	ctx := context.Background()
+	for v := 1; v <= SchemaVersion; v++ {
+		path := filepath.Join(t.TempDir(), fmt.Sprintf("v%d.db", v))
+		raw, err := sql.Open("sqlite3", "file:"+path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, _ := schemaFS.ReadDir("schema")
+		for _, f := range files[:v] {
+			b, _ := schemaFS.ReadFile("schema/" + f.Name())
+			if _, err := raw.Exec(string(b)); err != nil {
+				t.Fatalf("%s: %v", f.Name(), err)
+			}
+		}
+		if _, err := raw.Exec(fmt.Sprintf("PRAGMA user_version = %d", v)); err != nil {
+			t.Fatal(err)
+		}
+		raw.Close()
+		d, err := OpenReadOnly(ctx, path)
+		if v < MinReadableVersion {
+			if err == nil || !strings.Contains(err.Error(), "open it once with 'evotune tune' to upgrade") {
+				t.Errorf("version %d: %v, want the upgrade hint", v, err)
+			}
+			if d != nil {
+				d.Close()
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("version %d: %v", v, err)
+		}
+		if _, err := d.Generations(ctx, 1); err != nil {
+			t.Errorf("version %d: generations: %v", v, err)
+		}
+		d.Close()
+	}
+}
+
 // TestAncestryView: an ancestor reached along paths of two lengths (a grandparent that is
 // also a parent) is listed once, at the shortest depth.
 func TestAncestryView(t *testing.T) {
