@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"evotune/cmd/evotune/dashboard"
 	"evotune/db"
 	"evotune/engine/chess"
+	"evotune/tuner/runview"
 )
 
 // chessBook is four positions after White's first move, as an EPD book holds them.
@@ -149,7 +149,7 @@ func TestChessTuneAndRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	v, err := dashboard.Game(context.Background(), d, 1, 1)
+	v, err := runview.Game(context.Background(), d, 1, 1)
 	if err != nil || v.Error != nil {
 		t.Fatalf("replay: %v %v", err, v.Error)
 	}

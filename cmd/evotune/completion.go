@@ -8,10 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"evotune/cmd/evotune/dashboard"
 	"evotune/db"
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/runview"
 )
 
 // installCompletions adds dynamic shell completion ('evotune completion bash|zsh|fish|
@@ -41,7 +41,7 @@ func installCompletions(root *cobra.Command) {
 		"opening-rule": {"swap2", "swap3"},
 		"init":         {"perturb", "random"},
 		"scan":         {"global", "local", "both"},
-		"what":         dashboard.Plots,
+		"what":         runview.Plots,
 	}
 	runArg := map[string]bool{"generations": true, "export": true, "verify": true, "resume": true, "export-data": true, "export-games": true, "plot": true}
 	idArg := map[string]bool{"individual": true, "lineage": true}

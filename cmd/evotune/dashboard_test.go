@@ -28,6 +28,7 @@ import (
 	"evotune/db"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/runview"
 )
 
 // evilName is a run name that would run a script if the page drew it as markup.
@@ -115,7 +116,7 @@ func TestDashboardAPI(t *testing.T) {
 		t.Fatalf("run 1 has no best individual to look at: %v", err)
 	}
 	best := string(r1.BestIndividual)
-	var iv dashboard.IndividualView
+	var iv runview.IndividualView
 	get("/api/runs/1/individuals/"+best, 200, &iv)
 	hist, _ := d.History(context.Background(), 1, best)
 	var nGames int
@@ -130,7 +131,7 @@ func TestDashboardAPI(t *testing.T) {
 		wantNames = append(wantNames, g.Name)
 	}
 	if iv.ID != best || strings.Join(names, ",") != strings.Join(wantNames, ",") || iv.Genes[0].Default != lay.Genes[0].Default ||
-		len(iv.History) == 0 || len(iv.History) != len(hist) || iv.HallOfFame != nil || nGames == 0 || len(iv.Games) != min(nGames, dashboard.MaxIndividualGames) {
+		len(iv.History) == 0 || len(iv.History) != len(hist) || iv.HallOfFame != nil || nGames == 0 || len(iv.Games) != min(nGames, runview.MaxIndividualGames) {
 		t.Fatalf("individual %s: genes %v, %d history rows (db %d), hall of fame %v (the run keeps none), %d games (db %d)", best, names, len(iv.History), len(hist), iv.HallOfFame, len(iv.Games), nGames)
 	}
 	for _, g := range iv.Games {
@@ -140,7 +141,7 @@ func TestDashboardAPI(t *testing.T) {
 	}
 	// The analysis: one slice per gene over every individual row that played, sorted by the
 	// gene's value; an effect for every free gene that varies, none for fixed genes.
-	var av dashboard.AnalysisView
+	var av runview.AnalysisView
 	get("/api/runs/1/analysis", 200, &av)
 	var played int
 	d.SQL().QueryRow("SELECT count(*) FROM individuals WHERE run_id = 1 AND games > 0").Scan(&played)
@@ -159,18 +160,18 @@ func TestDashboardAPI(t *testing.T) {
 			}
 		}
 	}
-	if len(av.Lines) != min(played, dashboard.MaxParallelLines) || len(av.Lines[0].Values) != len(lay.Genes) {
+	if len(av.Lines) != min(played, runview.MaxParallelLines) || len(av.Lines[0].Values) != len(lay.Genes) {
 		t.Fatalf("analysis: %d parallel lines of %d values, %d rows played", len(av.Lines), len(av.Lines[0].Values), played)
 	}
 	if av.Rows != played || len(av.Genes) != len(lay.Genes) || effects == 0 || av.Error != nil || av.R2 == nil {
 		t.Fatalf("analysis: %d rows (db %d), %d genes, %d effects, error %v", av.Rows, played, len(av.Genes), effects, av.Error)
 	}
-	var runs []dashboard.RunItem
+	var runs []runview.RunItem
 	get("/api/runs", 200, &runs)
 	if len(runs) != 2 || runs[1].Name != evilName || runs[1].Verified == nil {
 		t.Fatalf("runs: %+v", runs)
 	}
-	var rv dashboard.RunView
+	var rv runview.RunView
 	get("/api/runs/1", 200, &rv)
 	gens, err := d.Generations(context.Background(), 1)
 	if err != nil {
@@ -192,7 +193,7 @@ func TestDashboardAPI(t *testing.T) {
 	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--depth", "2", "--budget-games", "96", "--verify-games", "0", "--seed", "6", "--db", path); code != 0 {
 		t.Fatalf("spsa tune: %s", stderr)
 	}
-	var sv dashboard.RunView
+	var sv runview.RunView
 	get("/api/runs/3", 200, &sv)
 	if len(sv.Generations) != 3 {
 		t.Fatalf("SPSA run page has %d steps, want 3 (96 games of 32)", len(sv.Generations))
@@ -215,16 +216,16 @@ func TestDashboardAPI(t *testing.T) {
 	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--depth", "2", "--method", "cmaes", "--budget-games", "60", "--cmaes-pairs", "1", "--verify-games", "0", "--db", path); code != 0 {
 		t.Fatalf("cmaes tune: %s", stderr)
 	}
-	var cv dashboard.RunView
+	var cv runview.RunView
 	get("/api/runs/4", 200, &cv)
-	var cg dashboard.GenesView
+	var cg runview.GenesView
 	get("/api/runs/4/genes", 200, &cg)
 	if cv.Run.Method != tuner.MethodCMAES || cv.Run.MethodTerms == nil || cv.Run.MethodTerms.Title != "CMA-ES" || cg.Run.Method != tuner.MethodCMAES ||
 		len(cv.Generations) == 0 || cv.Generations[0].PlusScore != nil {
 		t.Fatalf("CMA-ES run: %q %+v, genes %q, %d generations", cv.Run.Method, cv.Run.MethodTerms, cg.Run.Method, len(cv.Generations))
 	}
 	id, moves := gameWith(t, d, 1, 12)
-	var gv dashboard.GameView
+	var gv runview.GameView
 	get(fmt.Sprintf("/api/runs/1/games/%d", id), 200, &gv)
 	if gv.Error != nil || len(gv.Frames) != len(moves)+1 || gv.Size != 15 || gv.OpeningPlies == 0 {
 		t.Fatalf("game %d: %d frames for %d moves, size %d, error %v", id, len(gv.Frames), len(moves), gv.Size, gv.Error)
@@ -390,7 +391,7 @@ func TestDashboardBrowser(t *testing.T) {
 	eval(`document.querySelectorAll('#ind-genes tr[data-gene]').length`, &indGenes)
 	eval(`document.querySelectorAll('#ind-games tr[data-game]').length`, &indGames)
 	d.SQL().QueryRow("SELECT count(*) FROM games WHERE run_id = 1 AND (individual = ? OR opponent = ?)", ind, ind).Scan(&wantGames)
-	if indGenes != len(genomes.GomokuLayout().Genes) || indGames != min(wantGames, dashboard.MaxIndividualGames) || wantGames == 0 {
+	if indGenes != len(genomes.GomokuLayout().Genes) || indGames != min(wantGames, runview.MaxIndividualGames) || wantGames == 0 {
 		t.Fatalf("individual page %s: %d gene rows, %d games (database: %d)", indHref, indGenes, indGames, wantGames)
 	}
 	shot("individual")
@@ -402,7 +403,7 @@ func TestDashboardBrowser(t *testing.T) {
 	var plines, playedRows int
 	eval(`document.querySelectorAll('#parallel polyline.pline').length`, &plines)
 	d.SQL().QueryRow("SELECT count(*) FROM individuals WHERE run_id = 1 AND games > 0").Scan(&playedRows)
-	if plines != min(playedRows, dashboard.MaxParallelLines) || plines == 0 {
+	if plines != min(playedRows, runview.MaxParallelLines) || plines == 0 {
 		t.Fatalf("analysis page: %d parallel-coordinate lines, %d rows played", plines, playedRows)
 	}
 	if effectRows != genomes.GomokuLayout().FreeCount() || sliceCharts != len(genomes.GomokuLayout().Genes) {
@@ -637,7 +638,7 @@ func sortedCopy(s []string) []string {
 // with a message naming them and leave no file.
 func TestPlot(t *testing.T) {
 	dir, path := dashboardDB(t)
-	for _, what := range dashboard.Plots {
+	for _, what := range runview.Plots {
 		for _, ext := range []string{"svg", "png"} {
 			out := filepath.Join(dir, what+"."+ext)
 			if _, stderr, code := runIn(t, dir, "plot", "1", "--db", path, "--what", what, "--out", out, "--size", "640x400"); code != 0 {

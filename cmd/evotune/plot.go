@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/plot"
 
-	"evotune/cmd/evotune/dashboard"
 	"evotune/engine"
+	"evotune/tuner/runview"
 )
 
 type plotOpts struct {
@@ -77,8 +77,8 @@ func runPlot(ctx context.Context, o plotOpts, arg string, log interface{ Write([
 	if format != "svg" && format != "png" {
 		return fmt.Errorf("--out %s: the extension must be .svg or .png", o.out)
 	}
-	if !slices.Contains(dashboard.Plots, o.what) {
-		return fmt.Errorf("--what %q: want one of %s", o.what, strings.Join(dashboard.Plots, ", "))
+	if !slices.Contains(runview.Plots, o.what) {
+		return fmt.Errorf("--what %q: want one of %s", o.what, strings.Join(runview.Plots, ", "))
 	}
 	if o.size != "" {
 		if _, _, err := parseSize(o.size); err != nil {
@@ -95,15 +95,15 @@ func runPlot(ctx context.Context, o plotOpts, arg string, log interface{ Write([
 	w, h := 900, 560
 	switch o.what {
 	case "fitness", "elo":
-		v, err := dashboard.Run(ctx, d, runID)
+		v, err := runview.Run(ctx, d, runID)
 		if err != nil {
 			return err
 		}
 		var p *plot.Plot
 		if o.what == "fitness" {
-			p, err = dashboard.FitnessPlot(v)
+			p, err = runview.FitnessPlot(v)
 		} else {
-			p, err = dashboard.EloPlot(v)
+			p, err = runview.EloPlot(v)
 		}
 		if err != nil {
 			return err
@@ -111,35 +111,35 @@ func runPlot(ctx context.Context, o plotOpts, arg string, log interface{ Write([
 		plots = []*plot.Plot{p}
 	case "genes", "slice":
 		if o.what == "genes" {
-			v, err := dashboard.Genes(ctx, d, runID)
+			v, err := runview.Genes(ctx, d, runID)
 			if err != nil {
 				return err
 			}
-			if plots, err = dashboard.GenePlots(v); err != nil {
+			if plots, err = runview.GenePlots(v); err != nil {
 				return err
 			}
 		} else {
-			v, err := dashboard.Analysis(ctx, d, runID)
+			v, err := runview.Analysis(ctx, d, runID)
 			if err != nil {
 				return err
 			}
-			if plots, err = dashboard.SlicePlots(v); err != nil {
+			if plots, err = runview.SlicePlots(v); err != nil {
 				return err
 			}
 		}
 		cols = min(4, len(plots))
 		w, h = 300*cols, 220*int(math.Ceil(float64(len(plots))/float64(cols)))
 	case "importance", "parallel":
-		v, err := dashboard.Analysis(ctx, d, runID)
+		v, err := runview.Analysis(ctx, d, runID)
 		if err != nil {
 			return err
 		}
 		var p *plot.Plot
 		if o.what == "importance" {
-			p, err = dashboard.ImportancePlot(v)
+			p, err = runview.ImportancePlot(v)
 			h = max(300, 120+36*len(v.Genes))
 		} else {
-			p, err = dashboard.ParallelPlot(v)
+			p, err = runview.ParallelPlot(v)
 			w = max(w, 90*len(v.Genes))
 		}
 		if err != nil {
@@ -150,7 +150,7 @@ func runPlot(ctx context.Context, o plotOpts, arg string, log interface{ Write([
 	if o.size != "" {
 		w, h, _ = parseSize(o.size)
 	}
-	data, err := dashboard.Render(plots, cols, w, h, format)
+	data, err := runview.Render(plots, cols, w, h, format)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"evotune/cmd/evotune/internal/browsertest"
+	"evotune/tuner/runview"
 )
 
 // TestOvernightRunBrowser: headless Chromium draws a synthesised 200 000-step run's page
@@ -45,7 +46,7 @@ func TestOvernightRunBrowser(t *testing.T) {
 	eval(`evotune.charts.score.data[0].length`, &points)
 	eval(`document.querySelector('#sampled').textContent`, &note)
 	t.Logf("run page drawn in %v: %d points; %q", time.Since(start), points, note)
-	if points < Buckets || points > 3*Buckets+20 || note == "" {
+	if points < runview.Buckets || points > 3*runview.Buckets+20 || note == "" {
 		t.Fatalf("run page: %d points in the score chart, note %q", points, note)
 	}
 	// A live run: new steps saved while the page is open come with the next poll, which
@@ -79,7 +80,7 @@ func TestOvernightRunBrowser(t *testing.T) {
 	var charts, genePoints int
 	eval(`document.querySelectorAll('#genes .gene').length`, &charts)
 	eval(`Object.entries(evotune.charts).filter(([k]) => k.startsWith('gene:'))[0][1].data[0].length`, &genePoints)
-	if charts < 10 || genePoints < Buckets || genePoints > 3*Buckets+20 { // a fresh sample of the 200 005 steps
+	if charts < 10 || genePoints < runview.Buckets || genePoints > 3*runview.Buckets+20 { // a fresh sample of the 200 005 steps
 		t.Fatalf("genes page: %d charts, %d points each (run page %d)", charts, genePoints, points)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"evotune/db"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/runview"
 )
 
 // overnightRun writes a synthesised SPSA run of steps steps to a new database (as an
@@ -85,7 +86,7 @@ func overnightRun(t testing.TB, steps int) (*db.DB, int64, []float64) {
 }
 
 // TestOvernightRunPages: a 200 000-step run's page and genes are served in under 1 MB each
-// (their times are logged; BenchmarkOvernightRunPages measures them), as a sample of at most 3·Buckets generations that
+// (their times are logged; BenchmarkOvernightRunPages measures them), as a sample of at most 3·runview.Buckets generations that
 // keeps each bucket's best and worst step, the last step and every checkpoint; a window
 // of 1 000 steps comes at full resolution; a bad window is a 400.
 func TestOvernightRunPages(t *testing.T) {
@@ -120,10 +121,10 @@ func TestOvernightRunPages(t *testing.T) {
 		slicesSort(took)
 		return size, took[1]
 	}
-	var rv RunView
+	var rv runview.RunView
 	size, took := get(fmt.Sprintf("/api/runs/%d", id), &rv)
 	t.Logf("/api/runs/%d: %d bytes, %d of %d generations, %v", id, size, len(rv.Generations), rv.Total, took)
-	if size > 1<<20 || !rv.Sampled || rv.Total != steps || len(rv.Generations) > 3*Buckets+20 || len(rv.Generations) < Buckets {
+	if size > 1<<20 || !rv.Sampled || rv.Total != steps || len(rv.Generations) > 3*runview.Buckets+20 || len(rv.Generations) < runview.Buckets {
 		t.Fatalf("run page: %d bytes, sampled %v, %d of %d generations", size, rv.Sampled, len(rv.Generations), rv.Total)
 	}
 	hi, lo := 0.0, 1.0
@@ -144,13 +145,13 @@ func TestOvernightRunPages(t *testing.T) {
 	if shownHi != hi || shownLo != lo || checkpoints != steps/10000 || rv.Generations[len(rv.Generations)-1].Generation != steps-1 {
 		t.Fatalf("sample: best %v…%v (run %v…%v), %d checkpoints, last step %d", shownLo, shownHi, lo, hi, checkpoints, rv.Generations[len(rv.Generations)-1].Generation)
 	}
-	var gv GenesView
+	var gv runview.GenesView
 	size, took = get(fmt.Sprintf("/api/runs/%d/genes", id), &gv)
 	t.Logf("/api/runs/%d/genes: %d bytes, %d generations, %v", id, size, len(gv.Generations), took)
 	if size > 1<<20 || !gv.Sampled || len(gv.Generations) != len(rv.Generations) || len(gv.Best) != len(gv.Genes) {
 		t.Fatalf("genes: %d bytes, sampled %v, %d generations (run page %d)", size, gv.Sampled, len(gv.Generations), len(rv.Generations))
 	}
-	var zoom RunView
+	var zoom runview.RunView
 	get(fmt.Sprintf("/api/runs/%d?from=5000&to=5999", id), &zoom)
 	if zoom.Sampled || zoom.Total != 1000 || len(zoom.Generations) != 1000 || zoom.Generations[0].Generation != 5000 {
 		t.Fatalf("window 5000–5999: sampled %v, %d of %d", zoom.Sampled, len(zoom.Generations), zoom.Total)
@@ -174,10 +175,10 @@ func BenchmarkOvernightRunPages(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Run(ctx, d, id); err != nil {
+		if _, err := runview.Run(ctx, d, id); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Genes(ctx, d, id); err != nil {
+		if _, err := runview.Genes(ctx, d, id); err != nil {
 			b.Fatal(err)
 		}
 	}

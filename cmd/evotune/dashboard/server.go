@@ -12,6 +12,7 @@ import (
 
 	"evotune/db"
 	"evotune/tuner/cluster"
+	"evotune/tuner/runview"
 )
 
 // static holds the page, its script and style, and uPlot 1.6.32 (npm package "uplot",
@@ -28,14 +29,14 @@ var static embed.FS
 // Handler serves the dashboard over d (opened read-only by the caller):
 //
 //	GET /                                   the page (runs, run, genes, lineage and game views)
-//	GET /api/runs                           []RunItem
-//	GET /api/runs/{id}                      RunView
-//	GET /api/runs/{id}/genes                GenesView
-//	GET /api/runs/{id}/lineage/{individual} LineageView
-//	GET /api/runs/{id}/individuals/{ind}    IndividualView
-//	GET /api/runs/{id}/analysis              AnalysisView
-//	GET /api/runs/{id}/games?generation=N   []GameItem (N omitted: the first 500 of the run)
-//	GET /api/runs/{id}/games/{game}         GameView
+//	GET /api/runs                           []runview.RunItem
+//	GET /api/runs/{id}                      runview.RunView
+//	GET /api/runs/{id}/genes                runview.GenesView
+//	GET /api/runs/{id}/lineage/{individual} runview.LineageView
+//	GET /api/runs/{id}/individuals/{ind}    runview.IndividualView
+//	GET /api/runs/{id}/analysis              runview.AnalysisView
+//	GET /api/runs/{id}/games?generation=N   []runview.GameItem (N omitted: the first 500 of the run)
+//	GET /api/runs/{id}/games/{game}         runview.GameView
 //	GET /api/workers                        WorkersView (Options.Workers; enabled false without)
 //
 // Errors are JSON {"error": "..."} with status 400 (a malformed ID), 404 (not in the
@@ -62,7 +63,7 @@ func Handler(d *db.DB, o Options) http.Handler {
 				switch {
 				case errors.As(err, &bad):
 					status = http.StatusBadRequest
-				case errors.Is(err, ErrNotFound):
+				case errors.Is(err, runview.ErrNotFound):
 					status = http.StatusNotFound
 				}
 				w.WriteHeader(status)
@@ -72,7 +73,7 @@ func Handler(d *db.DB, o Options) http.Handler {
 			json.NewEncoder(w).Encode(v)
 		})
 	}
-	api("GET /api/runs", func(ctx context.Context, r *http.Request) (any, error) { return Runs(ctx, d) })
+	api("GET /api/runs", func(ctx context.Context, r *http.Request) (any, error) { return runview.Runs(ctx, d) })
 	api("GET /api/workers", func(ctx context.Context, r *http.Request) (any, error) {
 		if o.Workers == nil {
 			return WorkersView{}, nil
@@ -88,7 +89,7 @@ func Handler(d *db.DB, o Options) http.Handler {
 		if err != nil {
 			return nil, err
 		}
-		return RunWindow(ctx, d, id, w)
+		return runview.RunWindow(ctx, d, id, w)
 	})
 	api("GET /api/runs/{id}/genes", func(ctx context.Context, r *http.Request) (any, error) {
 		id, err := pathInt(r, "id")
@@ -99,28 +100,28 @@ func Handler(d *db.DB, o Options) http.Handler {
 		if err != nil {
 			return nil, err
 		}
-		return GenesWindow(ctx, d, id, w)
+		return runview.GenesWindow(ctx, d, id, w)
 	})
 	api("GET /api/runs/{id}/lineage/{individual}", func(ctx context.Context, r *http.Request) (any, error) {
 		id, err := pathInt(r, "id")
 		if err != nil {
 			return nil, err
 		}
-		return Lineage(ctx, d, id, r.PathValue("individual"))
+		return runview.Lineage(ctx, d, id, r.PathValue("individual"))
 	})
 	api("GET /api/runs/{id}/analysis", func(ctx context.Context, r *http.Request) (any, error) {
 		id, err := pathInt(r, "id")
 		if err != nil {
 			return nil, err
 		}
-		return Analysis(ctx, d, id)
+		return runview.Analysis(ctx, d, id)
 	})
 	api("GET /api/runs/{id}/individuals/{individual}", func(ctx context.Context, r *http.Request) (any, error) {
 		id, err := pathInt(r, "id")
 		if err != nil {
 			return nil, err
 		}
-		return Individual(ctx, d, id, r.PathValue("individual"))
+		return runview.Individual(ctx, d, id, r.PathValue("individual"))
 	})
 	api("GET /api/runs/{id}/games", func(ctx context.Context, r *http.Request) (any, error) {
 		id, err := pathInt(r, "id")
@@ -135,7 +136,7 @@ func Handler(d *db.DB, o Options) http.Handler {
 			}
 			gen, limit = g, 0
 		}
-		return Games(ctx, d, id, gen, limit)
+		return runview.Games(ctx, d, id, gen, limit)
 	})
 	api("GET /api/runs/{id}/games/{game}", func(ctx context.Context, r *http.Request) (any, error) {
 		id, err := pathInt(r, "id")
@@ -146,7 +147,7 @@ func Handler(d *db.DB, o Options) http.Handler {
 		if err != nil {
 			return nil, err
 		}
-		return Game(ctx, d, id, g)
+		return runview.Game(ctx, d, id, g)
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()

@@ -1,9 +1,9 @@
-// Package dashboard reads a run database into the views of `evotune serve` (a web
-// dashboard) and `evotune plot` (SVG/PNG charts): the runs list, a run's score, Elo and
+// Package runview reads a run database into the views of `evotune serve` (a web
+// dashboard) and `evotune plot` (SVG/PNG charts, plot.go): the runs list, a run's score, Elo and
 // throughput per generation, its genes against the paper's values, an individual's
 // lineage and any stored game replayed position by position. Everything it reads is data
 // from a file that may come from someone else: the web page draws it as text only.
-package dashboard
+package runview
 
 import (
 	"context"

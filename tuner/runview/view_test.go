@@ -1,0 +1,146 @@
+package runview
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"evotune/db"
+	"evotune/tuner"
+	"evotune/tuner/runstore"
+)
+
+// tinyRun tunes a small gomoku GA run (population 4, generations 0–2) into a new database.
+func tinyRun(t *testing.T) (*db.DB, int64) {
+	t.Helper()
+	ctx := context.Background()
+	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "v.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	cfg := tuner.DefaultConfig("gomoku")
+	cfg.Method, cfg.Population, cfg.Generations, cfg.Games, cfg.AdmitGames = tuner.MethodGA, 4, 2, 4, 4
+	cfg.Depths, cfg.Workers, cfg.Seed, cfg.VerifyGames, cfg.Width = []int{1}, 2, 3, 4, 6
+	tu, err := tuner.New(cfg, runstore.New(d, cfg.AdmitZ), nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := tu.Run(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, sum.RunID
+}
+
+// TestViewsOfAStoredRun reads a real run through every view and checks each against the
+// database's own rows.
+func TestViewsOfAStoredRun(t *testing.T) {
+	ctx := context.Background()
+	d, id := tinyRun(t)
+	rows, err := d.Generations(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := Run(ctx, d, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Total != len(rows) || v.Sampled || len(v.Generations) != len(rows) || len(rows) != 3 {
+		t.Fatalf("run view: total %d, sampled %v, %d points; the database has %d generations (want 3)", v.Total, v.Sampled, len(v.Generations), len(rows))
+	}
+	for i, p := range v.Generations {
+		if p.Generation != rows[i].Generation || p.BestScore != 1-rows[i].FitMin || p.Best != rows[i].Best || p.Games != rows[i].Games {
+			t.Errorf("generation %d: view %+v, row %+v", i, p, rows[i])
+		}
+		if p.PlusScore != nil {
+			t.Errorf("generation %d: a GA run's point has an SPSA step's score", i)
+		}
+	}
+	w, err := RunWindow(ctx, d, id, db.Window{From: 1, To: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Total != 1 || len(w.Generations) != 1 || w.Generations[0].Generation != 1 {
+		t.Errorf("window 1–1: total %d, points %+v", w.Total, w.Generations)
+	}
+
+	gv, err := Genes(ctx, d, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gv.Genes) != 15 || len(gv.Best) != len(gv.Genes) || len(gv.Generations) != len(rows) {
+		t.Fatalf("genes view: %d genes, %d trajectories, %d generations", len(gv.Genes), len(gv.Best), len(gv.Generations))
+	}
+	for g := range gv.Genes {
+		for i := range gv.Generations {
+			lo, hi, b := gv.Min[g][i], gv.Max[g][i], gv.Best[g][i]
+			if lo == nil || hi == nil || *lo > *hi {
+				t.Errorf("gene %s, generation %d: population range %v–%v", gv.Genes[g].Name, i, lo, hi)
+			}
+			if gv.Genes[g].Fixed && b != nil && *b != gv.Genes[g].Default {
+				t.Errorf("fixed gene %s moved to %g", gv.Genes[g].Name, *b)
+			}
+		}
+	}
+
+	best := rows[len(rows)-1].Best
+	lv, err := Lineage(ctx, d, id, best)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, n := range lv.Nodes {
+		seen[n.ID] = true
+	}
+	if len(lv.Nodes) == 0 || lv.Nodes[0].ID != best || lv.Truncated {
+		t.Fatalf("lineage of %s: %+v", best, lv)
+	}
+	for _, n := range lv.Nodes {
+		for _, p := range n.Parents {
+			if !seen[p] {
+				t.Errorf("lineage of %s: %s's parent %s is missing", best, n.ID, p)
+			}
+		}
+	}
+
+	games, err := Games(ctx, d, id, 1, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) == 0 {
+		t.Fatal("generation 1 lists no games")
+	}
+	gm, err := Game(ctx, d, id, games[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gm.Error != nil || len(gm.Frames) != len(gm.Moves)+1 || len(gm.Moves) != games[0].Plies || gm.Size != 15 {
+		t.Errorf("game %d: error %v, %d frames for %d moves (%d plies stored), size %d", games[0].ID, gm.Error, len(gm.Frames), len(gm.Moves), games[0].Plies, gm.Size)
+	}
+
+	player := games[0].Individual
+	iv, err := Individual(ctx, d, id, player)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(iv.Genes) != 15 || len(iv.Games) == 0 {
+		t.Errorf("individual %s: %d genes, %d games", player, len(iv.Genes), len(iv.Games))
+	}
+	for _, g := range iv.Games {
+		if g.Individual != player {
+			t.Errorf("individual %s's page lists game %d of %s", player, g.ID, g.Individual)
+		}
+	}
+
+	for what, err := range map[string]error{
+		"run":        func() error { _, err := Run(ctx, d, id+1); return err }(),
+		"individual": func() error { _, err := Individual(ctx, d, id, "9-g9-99"); return err }(),
+		"game":       func() error { _, err := Game(ctx, d, id, 1<<40); return err }(),
+	} {
+		if !errors.Is(err, ErrNotFound) {
+			t.Errorf("a %s the database lacks: %v, want ErrNotFound", what, err)
+		}
+	}
+}
