@@ -34,40 +34,6 @@ func resolveGame(o gameOpts) (engine.Game, genomes.Entry, error) {
 	return g, e, nil
 }
 
-// loadWeights returns the paper's weights for "default" or the weights of a file, with
-// the file's search limits (nil if none).
-func loadWeights(g engine.Game, spec string) (engine.Weights, *engine.Limits, error) {
-	if spec == "" || spec == "default" {
-		return g.DefaultWeights(), nil, nil
-	}
-	w, f, err := engine.LoadWeightsFile(spec, g)
-	if err != nil {
-		return nil, nil, err
-	}
-	return w, f.Search, nil
-}
-
-// mergeLimits fills the zero fields of flags from file and then from the game's defaults.
-func mergeLimits(g engine.Game, flags engine.Limits, file *engine.Limits) engine.Limits {
-	l := flags
-	if file != nil {
-		if l.Depth == 0 {
-			l.Depth = file.Depth
-		}
-		if l.Width == 0 {
-			l.Width = file.Width
-		}
-	}
-	d := g.DefaultLimits()
-	if l.Depth == 0 {
-		l.Depth = d.Depth
-	}
-	if l.Width == 0 {
-		l.Width = d.Width
-	}
-	return l
-}
-
 func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"evotune/engine"
+	"evotune/tuner"
 	"evotune/engine/protocol"
 	"evotune/engine/protocol/wire"
 	"evotune/genomes"
@@ -90,7 +91,7 @@ func runEngine(ctx context.Context, o engineOpts, in io.Reader, out, errOut io.W
 	if err := o.lim.Validate(); err != nil {
 		return fmt.Errorf("--%w", err)
 	}
-	w, fl, err := loadWeights(g, o.weights)
+	w, fl, err := tuner.LoadWeights(g, o.weights)
 	if err != nil {
 		return fmt.Errorf("--weights: %w", err)
 	}
@@ -102,7 +103,7 @@ func runEngine(ctx context.Context, o engineOpts, in io.Reader, out, errOut io.W
 	}
 	// Under a clock the depth is a cap only when --depth is given; the weights file's or the
 	// game's default depth is searched when no clock is known.
-	merged := mergeLimits(g, o.lim, fl)
+	merged := tuner.MergeLimits(g, o.lim, fl)
 	lim := engine.Limits{Depth: o.lim.Depth, Width: merged.Width}
 	cfg := wire.Config{Game: g, Weights: w, Limits: lim, FallbackDepth: merged.Depth, MoveTime: o.moveTime,
 		Board: o.board, Name: "evotune", Version: version, PadFirstMove: o.padFirst}

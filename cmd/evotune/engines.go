@@ -402,11 +402,11 @@ func runPlay(ctx context.Context, o playOpts, out io.Writer) error {
 	flags := map[string]string{"black": o.black, "white": o.white}
 	for i := range players {
 		name := engine.ColourName(g, engine.Color(i))
-		w, fl, err := loadWeights(g, flags[name])
+		w, fl, err := tuner.LoadWeights(g, flags[name])
 		if err != nil {
 			return fmt.Errorf("--%s: %w", name, err)
 		}
-		if players[i], err = g.NewPlayer(w, mergeLimits(g, o.lim, fl)); err != nil {
+		if players[i], err = g.NewPlayer(w, tuner.MergeLimits(g, o.lim, fl)); err != nil {
 			return err
 		}
 	}

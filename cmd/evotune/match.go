@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -19,7 +16,6 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/protocol"
-	"evotune/engine/swap"
 	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/runstore"
@@ -87,23 +83,6 @@ func addTourFlags(c *cobra.Command, o *tourOpts) {
 	f.StringVar(&o.pgn, "pgn", "", "write every game as PGN to FILE (chess; atomically, at the end)")
 }
 
-// parseOptions reads NAME=VALUE flags (the name may hold blanks: "Skill Level=5").
-func parseOptions(flag string, list []string) ([]wire.Option, error) {
-	var out []wire.Option
-	for _, kv := range list {
-		name, value, ok := strings.Cut(kv, "=")
-		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
-		if !ok || name == "" {
-			return nil, fmt.Errorf("%s %q: want NAME=VALUE", flag, kv)
-		}
-		if err := wire.CheckLine(name, value); err != nil {
-			return nil, fmt.Errorf("%s: %w", flag, err)
-		}
-		out = append(out, wire.Option{Name: name, Value: value})
-	}
-	return out, nil
-}
-
 func newMatchCmd() *cobra.Command {
 	var o matchOpts
 	c := &cobra.Command{
@@ -162,193 +141,31 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if o.games < 2 || o.games%2 != 0 {
-		return fmt.Errorf("--games %d: want a positive even number (games are played in colour-swapped pairs)", o.games)
-	}
-	if o.workers < 1 {
-		return fmt.Errorf("--workers %d: want at least 1", o.workers)
-	}
-	if err := o.lim.Validate(); err != nil {
-		return fmt.Errorf("--%w", err)
-	}
-	var sprt *stats.SPRT
-	if o.sprt != "" {
-		s, err := stats.ParseSPRT(o.sprt)
-		if err != nil {
-			return fmt.Errorf("--sprt: %w", err)
-		}
-		sprt = &s
-	}
-	if o.startup < 100*time.Millisecond || o.startup > time.Hour {
-		return fmt.Errorf("--startup-time %v: want 100ms to 1h", o.startup)
-	}
-	if err := protocol.CheckProtocol(g, o.proto); err != nil {
-		return fmt.Errorf("--engine-protocol: %w", err)
-	}
-	tmpl := protocol.ExternalSpec{MoveTime: o.moveTime, GameTime: o.gameTime, Overhead: o.overhead, BotzoneJSON: o.bzJSON,
-		BotzoneKeepRunning: o.bzKeep, StartupTime: o.startup, Protocol: o.proto}
-	var tc *engine.TimeControl
-	if o.tour.tc != "" {
-		t, err := engine.ParseTimeControl(o.tour.tc)
-		if err != nil {
-			return fmt.Errorf("--tc: %w", err)
-		}
-		if o.tour.timeMargin < 0 {
-			return fmt.Errorf("--time-margin %v: want ≥ 0", o.tour.timeMargin)
-		}
-		t.Margin = o.tour.timeMargin
-		tc = &t
-	}
-	if o.tour.nodes < 0 {
-		return fmt.Errorf("--nodes %d: want ≥ 0", o.tour.nodes)
-	}
-	tmpl.TimeControl, tmpl.Nodes, tmpl.Depth = tc, o.tour.nodes, o.lim.Depth
-	if o.lim.Nodes = o.tour.nodes; o.lim.Nodes > 0 && o.lim.Depth == 0 {
-		o.lim.Depth = engine.MaxDepth // built-in players: the node limit decides
-	}
-	var adj engine.Adjudication
-	if o.tour.resign != "" {
-		if err := adj.ParseResign(o.tour.resign); err != nil {
-			return fmt.Errorf("--%w", err)
-		}
-	}
-	if o.tour.draw != "" {
-		if err := adj.ParseDraw(o.tour.draw); err != nil {
-			return fmt.Errorf("--%w", err)
-		}
-	}
-	if o.tour.maxMoves < 0 {
-		return fmt.Errorf("--max-moves %d: want ≥ 0", o.tour.maxMoves)
-	}
-	adj.MaxMoves = o.tour.maxMoves
-	aOpts, err := parseOptions("--a-option", o.tour.aOptions)
-	if err != nil {
-		return err
-	}
-	bOpts, err := parseOptions("--b-option", o.tour.bOptions)
-	if err != nil {
-		return err
-	}
-	var pgnw engine.PGNWriter
-	if o.tour.pgn != "" {
-		var ok bool
-		if pgnw, ok = g.(engine.PGNWriter); !ok {
-			return fmt.Errorf("--pgn: %s games have no PGN records (games that do: %s)", g.Name(), strings.Join(genomes.Offering[engine.PGNWriter](), ", "))
-		}
-		if _, err := engine.OutputTarget(o.tour.pgn); err != nil {
-			return fmt.Errorf("--pgn: %w", err)
-		}
-	}
-	if (o.bzJSON || o.bzKeep) && tmpl.ProtocolFor(g) != protocol.Botzone {
-		return fmt.Errorf("--botzone-json, --botzone-keep-running: %s external engines speak %s here, not Botzone (--engine-protocol botzone)", g.Name(), tmpl.ProtocolFor(g))
-	}
-	if o.logDir != "" {
-		if err := os.MkdirAll(o.logDir, 0o755); err != nil {
-			return fmt.Errorf("--engine-log: %w", err)
-		}
-	}
-	wa, fa, extA, err := loadContestant(g, o.a, tmpl)
-	if err != nil {
-		return fmt.Errorf("--a: %w", err)
-	}
-	wb, _, extB, err := loadContestant(g, o.b, tmpl)
-	if err != nil {
-		return fmt.Errorf("--b: %w", err)
-	}
-	for _, side := range []struct {
-		flag string
-		ext  *protocol.ExternalSpec
-		opts []wire.Option
-	}{{"--a-option", extA, aOpts}, {"--b-option", extB, bOpts}} {
-		if len(side.opts) == 0 {
-			continue
-		}
-		if side.ext == nil {
-			return fmt.Errorf("%s: options are for outside engines (cmd:PROG); a weights file's values are its own", side.flag)
-		}
-		if !slices.Contains(protocol.OptionsProtocols(g), side.ext.ProtocolFor(g)) {
-			return fmt.Errorf("%s: the %s protocol has no way to send options", side.flag, side.ext.ProtocolFor(g))
-		}
-		side.ext.Options = side.opts
-	}
-	if _, err := g.NewBoard(o.board); err != nil {
-		return fmt.Errorf("--board: %w", err)
-	}
-	// A program that cannot be started is refused now; one that starts and then crashes,
-	// stalls or plays illegally loses those games by forfeit, as the reference managers
-	// score them (tune, where every game counts toward fitness, probes it first).
-	for flag, ext := range map[string]*protocol.ExternalSpec{"--a": extA, "--b": extB} {
-		if ext != nil {
-			if err := protocol.CheckProgram(ext.Argv); err != nil {
-				return fmt.Errorf("%s: %w", flag, err)
-			}
-			// Options the engine does not declare, or values outside its bounds, are refused
-			// before the first game (UCI: from its handshake).
-			if err := protocol.CheckOptions(ctx, *ext, g); err != nil {
-				return fmt.Errorf("%s: %w", flag, err)
-			}
-		}
-	}
-	spec := o.openings
-	if o.tour.book != "" {
-		if spec != "" || o.swapRule != "" {
-			return errors.New("--book and --openings/--opening-rule: give one source of openings")
-		}
-		if o.tour.bookPlies < 0 {
-			return fmt.Errorf("--book-plies %d: want ≥ 0", o.tour.bookPlies)
-		}
-	}
-	if o.swapRule != "" {
-		if _, ok := g.(engine.OpeningBook); !ok {
-			return fmt.Errorf("--opening-rule %s: swap openings are Gomoku's (they propose from an opening book; %s has none)", o.swapRule, g.Name())
-		}
-		n, err := swap.ParseRule(o.swapRule)
-		if err != nil {
-			return fmt.Errorf("--opening-rule: %w", err)
-		}
-		if n > 0 && (extA != nil || extB != nil) {
-			return fmt.Errorf("--opening-rule %s: external engines cannot be asked for fifth moves (no Gomoku protocol carries the question); use swap2 or swap3", o.swapRule)
-		}
-		if spec != "" {
-			return fmt.Errorf("--openings and --opening-rule: the players lay the opening under a swap rule; give one of them")
-		}
-		spec = "none"
-	}
-	if spec == "" {
-		spec = "random"
-		if !extA.AcceptsOpenings(g) || !extB.AcceptsOpenings(g) {
-			spec = "none" // the SAU protocol cannot hand an engine its own opening moves
-		}
-	}
 	var exclude map[string]bool
 	if o.exclude != 0 {
 		if exclude, err = runstore.OpeningsAt(ctx, o.dbPath, o.exclude, g.Name()); err != nil {
 			return fmt.Errorf("--exclude-run: %w", err)
 		}
 	}
-	var openings tuner.Openings
-	var label string
-	if o.tour.book != "" {
-		openings, label, err = tuner.SelectBook(o.tour.book, g, o.board, o.tour.bookPlies, o.seed, exclude)
-		if err != nil {
-			return fmt.Errorf("--book: %w", err)
-		}
-	} else if openings, label, err = tuner.SelectOpenings(spec, g, o.board, o.games/2, o.seed, exclude); err != nil {
-		return fmt.Errorf("--openings: %w", err)
+	plan, err := tuner.PlanMatch(ctx, tuner.MatchRequest{Game: g, A: o.a, B: o.b, Games: o.games, Workers: o.workers, Board: o.board,
+		MaxPlies: o.maxPlies, Seed: o.seed, SPRT: o.sprt, Openings: o.openings, SwapRule: o.swapRule, Limits: o.lim, Nodes: o.tour.nodes,
+		MoveTime: o.moveTime, GameTime: o.gameTime, Overhead: o.overhead, Startup: o.startup, Protocol: o.proto,
+		BotzoneJSON: o.bzJSON, BotzoneKeepRunning: o.bzKeep, EngineLogDir: o.logDir, TimeControl: o.tour.tc, TimeMargin: o.tour.timeMargin,
+		Resign: o.tour.resign, Draw: o.tour.draw, MaxMoves: o.tour.maxMoves, AOptions: o.tour.aOptions, BOptions: o.tour.bOptions,
+		Book: o.tour.book, BookPlies: o.tour.bookPlies, PGN: o.tour.pgn, Exclude: exclude, ExcludeRun: o.exclude})
+	if err != nil {
+		return err
 	}
-	if exclude != nil {
-		label += fmt.Sprintf(", %d openings of run %d excluded", len(exclude), o.exclude)
-	}
-	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: mergeLimits(g, o.lim, fa), MaxPlies: o.maxPlies, OpeningRule: o.swapRule, EngineLogDir: o.logDir,
-		TimeControl: tc, Adjudicate: adj, MoveStats: pgnw != nil}
+	mc := &plan.Config
+	setup, extA, extB, tc, label, openings := &mc.Setup, mc.AExt, mc.BExt, mc.Setup.TimeControl, plan.OpeningsLabel, mc.Openings
+	aOpts, bOpts, pgnw := plan.AOptions, plan.BOptions, plan.PGN
 	detach, err := o.cluster.attach(ctx, errOut, func(r tuner.BatchRunner) { setup.Runner = r })
 	if err != nil {
 		return err
 	}
 	defer detach()
 	prog := newMatchProgress(errOut, "match")
-	res, err := tuner.PlayMatch(ctx, tuner.MatchConfig{Setup: setup, A: wa, B: wb, AExt: extA, BExt: extB, Games: o.games,
-		Openings: openings, SPRT: sprt, Workers: o.workers}, prog.update)
+	res, err := tuner.PlayMatch(ctx, *mc, prog.update)
 	prog.finish()
 	if err != nil {
 		return err
@@ -362,7 +179,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		return writeJSON(out, matchJSON{Game: g.Name(), A: o.a, B: o.b, Openings: label, Limits: setup.Limits}.with(res))
 	}
 	fmt.Fprintf(out, "match %s: A = %s, B = %s; %d games (%d distinct colour-swapped pairs), openings %s (%d), %s, %.1fs\n",
-		g.Name(), withOptions(o.a, aOpts), withOptions(o.b, bOpts), res.Result.Games(), res.Result.Pairs(), label, len(openings), limitsText(setup, extA != nil || extB != nil, extA != nil && extB != nil, o.lim.Depth), res.Duration.Seconds())
+		g.Name(), withOptions(o.a, aOpts), withOptions(o.b, bOpts), res.Result.Games(), res.Result.Pairs(), label, len(openings), limitsText(*setup, extA != nil || extB != nil, extA != nil && extB != nil, o.lim.Depth), res.Duration.Seconds())
 	if res.Warning != "" {
 		fmt.Fprintln(out, "warning: "+res.Warning)
 	}
@@ -428,24 +245,6 @@ func (m matchJSON) with(r tuner.MatchResult) matchJSON {
 		m.LLR, m.LLRLower, m.LLRUpper, m.Verdict = &r.LLR, &r.Lower, &r.Upper, &r.Verdict
 	}
 	return m
-}
-
-// loadContestant resolves a --a/--b value: "cmd:PATH ARGS" (an external engine) or
-// weights ("default" or a file).
-func loadContestant(g engine.Game, spec string, tmpl protocol.ExternalSpec) (engine.Weights, *engine.Limits, *protocol.ExternalSpec, error) {
-	argv, ok, err := protocol.ParseCommand(spec)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if ok {
-		if tmpl.MoveTime <= 0 {
-			return nil, nil, nil, fmt.Errorf("--move-time %v: want a positive time", tmpl.MoveTime)
-		}
-		tmpl.Argv = argv
-		return g.DefaultWeights(), nil, &tmpl, nil
-	}
-	w, l, err := loadWeights(g, spec)
-	return w, l, nil, err
 }
 
 // thinkTimes summarises each player's time per move over the match: mean and longest,

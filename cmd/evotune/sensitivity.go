@@ -101,7 +101,7 @@ func runSensitivity(ctx context.Context, o sensitivityOpts, out, errOut io.Write
 	if err := o.lim.Validate(); err != nil {
 		return fmt.Errorf("--%w", err)
 	}
-	w, fl, err := loadWeights(g, o.weights)
+	w, fl, err := tuner.LoadWeights(g, o.weights)
 	if err != nil {
 		return fmt.Errorf("--weights: %w", err)
 	}
@@ -122,7 +122,7 @@ func runSensitivity(ctx context.Context, o sensitivityOpts, out, errOut io.Write
 	if err != nil {
 		return fmt.Errorf("--openings: %w", err)
 	}
-	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: mergeLimits(g, o.lim, fl), MaxPlies: o.maxPlies}
+	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: tuner.MergeLimits(g, o.lim, fl), MaxPlies: o.maxPlies}
 	cfg := tuner.SensitivityConfig{Setup: setup, Layout: entry.Layout, Base: base, Genes: o.genes, Factor: o.factor,
 		Step: o.step, Games: o.games, Openings: openings, Workers: o.workers}
 	if err := cfg.Validate(); err != nil {

@@ -1,0 +1,343 @@
+package tuner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"evotune/engine"
+	"evotune/engine/protocol"
+	"evotune/engine/protocol/wire"
+	"evotune/engine/swap"
+	"evotune/genomes"
+	"evotune/tuner/stats"
+)
+
+// MatchRequest is a match as `evotune match` states it: each field is one of its flags
+// (named in the comments), as given. PlanMatch checks it and resolves it into the
+// MatchConfig PlayMatch plays. Chess-tournament fields follow fastchess and cutechess-cli.
+type MatchRequest struct {
+	Game engine.Game
+	// A and B are the contestants (--a, --b): "default" (the paper's weights), a weights
+	// file, or "cmd:PROG ARGS", an outside engine.
+	A, B string
+	// Games (--games, even), Workers (--workers), Board (--board, 0 = the game's size),
+	// MaxPlies (--max-plies, 0 = DefaultMaxPlies), Seed (--seed: openings' order).
+	Games, Workers, Board, MaxPlies int
+	Seed                            int64
+	// SPRT is --sprt (stats.ParseSPRT's text; "" = none).
+	SPRT string
+	// Openings is --openings (random, builtin, none or a file; "" = random, or none when a
+	// side's protocol cannot take an opening); SwapRule is --opening-rule.
+	Openings, SwapRule string
+	// Limits are --depth and --width (0 = a weights file's, else the game's); Nodes is
+	// --nodes.
+	Limits engine.Limits
+	Nodes  int64
+	// Outside engines: --move-time, --game-time, --move-overhead, --startup-time,
+	// --engine-protocol, --botzone-json, --botzone-keep-running, --engine-log (a directory).
+	MoveTime, GameTime, Overhead, Startup time.Duration
+	Protocol                              string
+	BotzoneJSON, BotzoneKeepRunning       bool
+	EngineLogDir                          string
+	// TimeControl is --tc (engine.ParseTimeControl), TimeMargin --time-margin.
+	TimeControl string
+	TimeMargin  time.Duration
+	// Resign and Draw are --resign and --draw (engine.Adjudication), MaxMoves --max-moves.
+	Resign, Draw string
+	MaxMoves     int
+	// AOptions and BOptions are --a-option and --b-option: NAME=VALUE each.
+	AOptions, BOptions []string
+	// Book is --book (EPD or PGN), BookPlies --book-plies.
+	Book      string
+	BookPlies int
+	// PGN is --pgn, the file the games are written to ("" = none); checked, not written.
+	PGN string
+	// Exclude are the opening keys left out (--exclude-run's run's openings; nil = none)
+	// and ExcludeRun that run, for the openings' label.
+	Exclude    map[string]bool
+	ExcludeRun int64
+}
+
+// MatchPlan is a checked match: Config (its Setup without a Runner: local workers unless
+// the caller sets one) and what reports of it say.
+type MatchPlan struct {
+	Config MatchConfig
+	// AOptions and BOptions are the engines' options, parsed.
+	AOptions, BOptions []wire.Option
+	// PGN writes the games' records (nil: no --pgn).
+	PGN engine.PGNWriter
+	// OpeningsLabel says where the openings come from ("random (held-out half), 100").
+	OpeningsLabel string
+}
+
+// PlanMatch checks r and resolves it: the contestants (weights files read, outside
+// programs found, their options checked against what a UCI engine declares in its
+// handshake — so it may start each outside engine once), the clock, adjudication, book
+// or openings, and the limits. Errors name the flag and the value; nothing is played.
+func PlanMatch(ctx context.Context, r MatchRequest) (MatchPlan, error) {
+	var p MatchPlan
+	g := r.Game
+	if r.Games < 2 || r.Games%2 != 0 {
+		return p, fmt.Errorf("--games %d: want a positive even number (games are played in colour-swapped pairs)", r.Games)
+	}
+	if r.Workers < 1 {
+		return p, fmt.Errorf("--workers %d: want at least 1", r.Workers)
+	}
+	if err := r.Limits.Validate(); err != nil {
+		return p, fmt.Errorf("--%w", err)
+	}
+	var sprt *stats.SPRT
+	if r.SPRT != "" {
+		s, err := stats.ParseSPRT(r.SPRT)
+		if err != nil {
+			return p, fmt.Errorf("--sprt: %w", err)
+		}
+		sprt = &s
+	}
+	if r.Startup < 100*time.Millisecond || r.Startup > time.Hour {
+		return p, fmt.Errorf("--startup-time %v: want 100ms to 1h", r.Startup)
+	}
+	if err := protocol.CheckProtocol(g, r.Protocol); err != nil {
+		return p, fmt.Errorf("--engine-protocol: %w", err)
+	}
+	tmpl := protocol.ExternalSpec{MoveTime: r.MoveTime, GameTime: r.GameTime, Overhead: r.Overhead, BotzoneJSON: r.BotzoneJSON,
+		BotzoneKeepRunning: r.BotzoneKeepRunning, StartupTime: r.Startup, Protocol: r.Protocol}
+	var tc *engine.TimeControl
+	if r.TimeControl != "" {
+		t, err := engine.ParseTimeControl(r.TimeControl)
+		if err != nil {
+			return p, fmt.Errorf("--tc: %w", err)
+		}
+		if r.TimeMargin < 0 {
+			return p, fmt.Errorf("--time-margin %v: want ≥ 0", r.TimeMargin)
+		}
+		t.Margin = r.TimeMargin
+		tc = &t
+	}
+	if r.Nodes < 0 {
+		return p, fmt.Errorf("--nodes %d: want ≥ 0", r.Nodes)
+	}
+	lim := r.Limits
+	tmpl.TimeControl, tmpl.Nodes, tmpl.Depth = tc, r.Nodes, lim.Depth
+	if lim.Nodes = r.Nodes; lim.Nodes > 0 && lim.Depth == 0 {
+		lim.Depth = engine.MaxDepth // built-in players: the node limit decides
+	}
+	var adj engine.Adjudication
+	if r.Resign != "" {
+		if err := adj.ParseResign(r.Resign); err != nil {
+			return p, fmt.Errorf("--%w", err)
+		}
+	}
+	if r.Draw != "" {
+		if err := adj.ParseDraw(r.Draw); err != nil {
+			return p, fmt.Errorf("--%w", err)
+		}
+	}
+	if r.MaxMoves < 0 {
+		return p, fmt.Errorf("--max-moves %d: want ≥ 0", r.MaxMoves)
+	}
+	adj.MaxMoves = r.MaxMoves
+	var err error
+	if p.AOptions, err = ParseOptions("--a-option", r.AOptions); err != nil {
+		return p, err
+	}
+	if p.BOptions, err = ParseOptions("--b-option", r.BOptions); err != nil {
+		return p, err
+	}
+	if r.PGN != "" {
+		var ok bool
+		if p.PGN, ok = g.(engine.PGNWriter); !ok {
+			return p, fmt.Errorf("--pgn: %s games have no PGN records (games that do: %s)", g.Name(), strings.Join(genomes.Offering[engine.PGNWriter](), ", "))
+		}
+		if _, err := engine.OutputTarget(r.PGN); err != nil {
+			return p, fmt.Errorf("--pgn: %w", err)
+		}
+	}
+	if (r.BotzoneJSON || r.BotzoneKeepRunning) && tmpl.ProtocolFor(g) != protocol.Botzone {
+		return p, fmt.Errorf("--botzone-json, --botzone-keep-running: %s external engines speak %s here, not Botzone (--engine-protocol botzone)", g.Name(), tmpl.ProtocolFor(g))
+	}
+	if r.EngineLogDir != "" {
+		if err := os.MkdirAll(r.EngineLogDir, 0o755); err != nil {
+			return p, fmt.Errorf("--engine-log: %w", err)
+		}
+	}
+	wa, fa, extA, err := contestant(g, r.A, tmpl)
+	if err != nil {
+		return p, fmt.Errorf("--a: %w", err)
+	}
+	wb, _, extB, err := contestant(g, r.B, tmpl)
+	if err != nil {
+		return p, fmt.Errorf("--b: %w", err)
+	}
+	for _, side := range []struct {
+		flag string
+		ext  *protocol.ExternalSpec
+		opts []wire.Option
+	}{{"--a-option", extA, p.AOptions}, {"--b-option", extB, p.BOptions}} {
+		if len(side.opts) == 0 {
+			continue
+		}
+		if side.ext == nil {
+			return p, fmt.Errorf("%s: options are for outside engines (cmd:PROG); a weights file's values are its own", side.flag)
+		}
+		if !slices.Contains(protocol.OptionsProtocols(g), side.ext.ProtocolFor(g)) {
+			return p, fmt.Errorf("%s: the %s protocol has no way to send options", side.flag, side.ext.ProtocolFor(g))
+		}
+		side.ext.Options = side.opts
+	}
+	if _, err := g.NewBoard(r.Board); err != nil {
+		return p, fmt.Errorf("--board: %w", err)
+	}
+	// A program that cannot be started is refused now; one that starts and then crashes,
+	// stalls or plays illegally loses those games by forfeit, as the reference managers
+	// score them (tune, where every game counts toward fitness, probes it first).
+	for _, side := range []struct {
+		flag string
+		ext  *protocol.ExternalSpec
+	}{{"--a", extA}, {"--b", extB}} {
+		if side.ext == nil {
+			continue
+		}
+		if err := protocol.CheckProgram(side.ext.Argv); err != nil {
+			return p, fmt.Errorf("%s: %w", side.flag, err)
+		}
+		// Options the engine does not declare, or values outside its bounds, are refused
+		// before the first game (UCI: from its handshake).
+		if err := protocol.CheckOptions(ctx, *side.ext, g); err != nil {
+			return p, fmt.Errorf("%s: %w", side.flag, err)
+		}
+	}
+	spec, err := r.openingSpec(extA, extB)
+	if err != nil {
+		return p, err
+	}
+	var openings Openings
+	if r.Book != "" {
+		if openings, p.OpeningsLabel, err = SelectBook(r.Book, g, r.Board, r.BookPlies, r.Seed, r.Exclude); err != nil {
+			return p, fmt.Errorf("--book: %w", err)
+		}
+	} else if openings, p.OpeningsLabel, err = SelectOpenings(spec, g, r.Board, r.Games/2, r.Seed, r.Exclude); err != nil {
+		return p, fmt.Errorf("--openings: %w", err)
+	}
+	if r.Exclude != nil {
+		p.OpeningsLabel += fmt.Sprintf(", %d openings of run %d excluded", len(r.Exclude), r.ExcludeRun)
+	}
+	setup := GameSetup{Game: g, Board: r.Board, Limits: MergeLimits(g, lim, fa), MaxPlies: r.MaxPlies, OpeningRule: r.SwapRule,
+		EngineLogDir: r.EngineLogDir, TimeControl: tc, Adjudicate: adj, MoveStats: p.PGN != nil}
+	p.Config = MatchConfig{Setup: setup, A: wa, B: wb, AExt: extA, BExt: extB, Games: r.Games, Openings: openings, SPRT: sprt, Workers: r.Workers}
+	return p, nil
+}
+
+// openingSpec checks the opening flags against each other and the engines and returns
+// SelectOpenings' spec ("none" under a swap rule, where the players lay the opening).
+func (r MatchRequest) openingSpec(extA, extB *protocol.ExternalSpec) (string, error) {
+	g, spec := r.Game, r.Openings
+	if r.Book != "" {
+		if spec != "" || r.SwapRule != "" {
+			return "", errors.New("--book and --openings/--opening-rule: give one source of openings")
+		}
+		if r.BookPlies < 0 {
+			return "", fmt.Errorf("--book-plies %d: want ≥ 0", r.BookPlies)
+		}
+	}
+	if r.SwapRule != "" {
+		if _, ok := g.(engine.OpeningBook); !ok {
+			return "", fmt.Errorf("--opening-rule %s: swap openings are Gomoku's (they propose from an opening book; %s has none)", r.SwapRule, g.Name())
+		}
+		n, err := swap.ParseRule(r.SwapRule)
+		if err != nil {
+			return "", fmt.Errorf("--opening-rule: %w", err)
+		}
+		if n > 0 && (extA != nil || extB != nil) {
+			return "", fmt.Errorf("--opening-rule %s: external engines cannot be asked for fifth moves (no Gomoku protocol carries the question); use swap2 or swap3", r.SwapRule)
+		}
+		if spec != "" {
+			return "", fmt.Errorf("--openings and --opening-rule: the players lay the opening under a swap rule; give one of them")
+		}
+		return "none", nil
+	}
+	if spec == "" {
+		spec = "random"
+		if !extA.AcceptsOpenings(g) || !extB.AcceptsOpenings(g) {
+			spec = "none" // the SAU protocol cannot hand an engine its own opening moves
+		}
+	}
+	return spec, nil
+}
+
+// contestant resolves a --a/--b value: "cmd:PATH ARGS" (an outside engine, from tmpl) or
+// weights ("default" or a file, with the file's search limits).
+func contestant(g engine.Game, spec string, tmpl protocol.ExternalSpec) (engine.Weights, *engine.Limits, *protocol.ExternalSpec, error) {
+	argv, ok, err := protocol.ParseCommand(spec)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if ok {
+		if tmpl.MoveTime <= 0 {
+			return nil, nil, nil, fmt.Errorf("--move-time %v: want a positive time", tmpl.MoveTime)
+		}
+		tmpl.Argv = argv
+		return g.DefaultWeights(), nil, &tmpl, nil
+	}
+	w, l, err := LoadWeights(g, spec)
+	return w, l, nil, err
+}
+
+// ParseOptions reads an engine's NAME=VALUE options given with flag (the name may hold
+// blanks: "Skill Level=5"); the error names the flag and the bad item.
+func ParseOptions(flag string, list []string) ([]wire.Option, error) {
+	var out []wire.Option
+	for _, kv := range list {
+		name, value, ok := strings.Cut(kv, "=")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("%s %q: want NAME=VALUE", flag, kv)
+		}
+		if err := wire.CheckLine(name, value); err != nil {
+			return nil, fmt.Errorf("%s: %w", flag, err)
+		}
+		out = append(out, wire.Option{Name: name, Value: value})
+	}
+	return out, nil
+}
+
+// LoadWeights returns the paper's weights for "default" (or "") or the weights of a file
+// (engine.LoadWeightsFile), with the file's search limits (nil if none).
+func LoadWeights(g engine.Game, spec string) (engine.Weights, *engine.Limits, error) {
+	if spec == "" || spec == "default" {
+		return g.DefaultWeights(), nil, nil
+	}
+	w, f, err := engine.LoadWeightsFile(spec, g)
+	if err != nil {
+		return nil, nil, err
+	}
+	return w, f.Search, nil
+}
+
+// MergeLimits fills the zero depth and width of flags from a weights file's limits (file,
+// nil: none) and then from the game's defaults: how match, play, engine and sensitivity
+// settle a player's search limits.
+func MergeLimits(g engine.Game, flags engine.Limits, file *engine.Limits) engine.Limits {
+	l := flags
+	if file != nil {
+		if l.Depth == 0 {
+			l.Depth = file.Depth
+		}
+		if l.Width == 0 {
+			l.Width = file.Width
+		}
+	}
+	d := g.DefaultLimits()
+	if l.Depth == 0 {
+		l.Depth = d.Depth
+	}
+	if l.Width == 0 {
+		l.Width = d.Width
+	}
+	return l
+}
