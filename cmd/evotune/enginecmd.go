@@ -11,10 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"evotune/engine"
-	"evotune/tuner"
 	"evotune/engine/protocol"
 	"evotune/engine/protocol/wire"
 	"evotune/genomes"
+	"evotune/tuner"
 )
 
 type engineOpts struct {
