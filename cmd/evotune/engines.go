@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -14,7 +13,6 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/protocol"
-	"evotune/engine/protocol/uci"
 	"evotune/genomes"
 	"evotune/tuner"
 )
@@ -82,12 +80,6 @@ type layoutOpts struct {
 	startup time.Duration
 }
 
-// engineSettings are words of UCI options that set up an engine rather than weigh its
-// evaluation or search (Hash, Threads, MultiPV, Move Overhead, Skill Level, UCI_Elo,
-// SyzygyPath…): `weights layout --engine` writes them as fixed genes, so that a layout of
-// every spin option tunes only the engine's parameters unless the user frees them.
-var engineSettings = []string{"hash", "thread", "multipv", "overhead", "skill", "uci_", "syzygy", "ponder", "slowmover", "slow mover", "minimum thinking", "nodestime", "move time", "contempt", "book", "log", "search time", "search depth", "cache"}
-
 // runEngineLayout starts the UCI engine, reads the options it declares and writes a chess
 // layout (or an OpenBench parameter list) of its spin options.
 func runEngineLayout(ctx context.Context, o layoutOpts, out, errOut io.Writer) error {
@@ -120,57 +112,16 @@ func runEngineLayout(ctx context.Context, o layoutOpts, out, errOut io.Writer) e
 			}
 		}
 	}
-	var picked []uci.Option
-	if want != nil {
-		for _, n := range want {
-			d := uci.Find(declared, n)
-			switch {
-			case d == nil:
-				return fmt.Errorf("--options: %q: %s declares no such option (it has: %s)", n, o.engine, optionNames(declared))
-			case d.Type != "spin":
-				return fmt.Errorf("--options: %q is a %s option; only spin options (whole numbers with min and max) can be genes", d.Name, d.Type)
-			}
-			picked = append(picked, *d)
-		}
-	} else {
-		for _, d := range declared {
-			if d.Type == "spin" {
-				picked = append(picked, d)
-			}
-		}
+	lf, leftOut, err := tuner.EngineLayout(declared, want)
+	for _, l := range leftOut {
+		fmt.Fprintln(errOut, "left out "+l)
 	}
-	lf := genomes.LayoutFile{Format: genomes.LayoutFormat, Game: "chess"}
-	seen := map[string]string{}
-	for _, d := range picked {
-		def, err := strconv.ParseInt(d.Default, 10, 64)
-		if d.Min == nil || d.Max == nil || err != nil {
-			fmt.Fprintf(errOut, "left out %q: its option line gives no whole default, min and max\n", d.Name)
-			continue
+	if err != nil {
+		flag := "--engine"
+		if want != nil {
+			flag = "--options"
 		}
-		if *d.Min >= *d.Max {
-			fmt.Fprintf(errOut, "left out %q: min %d = max %d, nothing to tune\n", d.Name, *d.Min, *d.Max)
-			continue
-		}
-		g := genomes.GeneSpec{Name: genomes.SafeGeneName(d.Name), Min: float64(*d.Min), Max: float64(*d.Max),
-			Default: float64(min(max(def, *d.Min), *d.Max)), Scale: "linear", Integer: true}
-		if g.Name != d.Name {
-			g.Option = d.Name
-		}
-		if other, dup := seen[g.Name]; dup {
-			return fmt.Errorf("options %q and %q both make the gene name %s: pick one with --options", other, d.Name, g.Name)
-		}
-		seen[g.Name] = d.Name
-		low := strings.ToLower(d.Name)
-		for _, w := range engineSettings {
-			if want == nil && strings.Contains(low, w) {
-				g.Fixed, g.Note = true, "an engine setting, not a parameter: fixed (tune it anyway with --free "+g.Name+")"
-				break
-			}
-		}
-		lf.Genes = append(lf.Genes, g)
-	}
-	if len(lf.Genes) == 0 {
-		return fmt.Errorf("--engine: %s declares no spin option to tune (it has: %s)", o.engine, optionNames(declared))
+		return fmt.Errorf("%s: %s: %w", flag, o.engine, err)
 	}
 	data := lf.YAML()
 	if _, err := genomes.ParseLayoutFile(data, "the written layout"); err != nil { // what tune --layout will read
@@ -205,18 +156,6 @@ func runEngineLayout(ctx context.Context, o layoutOpts, out, errOut io.Writer) e
 	}
 	fmt.Fprintf(out, "wrote %s: the %s of %s (%d spin options, %d of them engine settings held fixed)\n", o.out, what, o.engine, len(lf.Genes), fixed)
 	return nil
-}
-
-// optionNames lists declared options as "Name (type)".
-func optionNames(ds []uci.Option) string {
-	var n []string
-	for _, d := range ds {
-		n = append(n, fmt.Sprintf("%s (%s)", d.Name, d.Type))
-	}
-	if len(n) == 0 {
-		return "no options"
-	}
-	return strings.Join(n, ", ")
 }
 
 func runWeightsLayout(o layoutOpts, out io.Writer) error {
