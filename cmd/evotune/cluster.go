@@ -211,7 +211,7 @@ func runBroker(ctx context.Context, addr, store, tokenFile string, noAuth bool, 
 	fmt.Fprintf(log, "broker: NATS with JetStream on nats://%s (store %s); stop with Ctrl-C\n", s.Addr(), store)
 	if token != "" {
 		abs, _ := filepath.Abs(tokenFile)
-		fmt.Fprintf(log, "broker: clients need the token in %s: copy it to the worker machines and give --token-file FILE, or export %s=\"$(cat %s)\"\n", abs, cluster.TokenEnv, shellQuote(abs))
+		fmt.Fprintf(log, "broker: clients need the token in %s: copy it to the worker machines and give --token-file FILE, or export %s=\"$(cat %s)\"\n", abs, cluster.TokenEnv, protocol.ShellQuote(abs))
 	}
 	<-ctx.Done()
 	s.Shutdown()

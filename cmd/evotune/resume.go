@@ -7,12 +7,10 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"evotune/db"
-	"evotune/engine/protocol"
 	"evotune/tuner"
 	"evotune/tuner/runstore"
 )
@@ -66,53 +64,20 @@ func runResume(ctx context.Context, o resumeOpts, arg string, out, errOut io.Wri
 // run or one a live process holds, loads the run's state (runstore.LoadResume) and goes
 // on from its last saved generation.
 func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.Writer) error {
-	d, run, err := openRun(ctx, o.dbPath, runID)
+	d, _, err := openRun(ctx, o.dbPath, runID)
 	if err != nil {
 		return err
 	}
 	defer d.Release() // no end-of-process checkpoint while readers may be reading
-	switch {
-	case run.Status == db.StatusFinished:
-		return fmt.Errorf("run %d is already finished; nothing to resume", runID)
-	case run.Status == db.StatusRunning && run.PID > 0 && processAlive(run.PID) && run.PID != os.Getpid() && !o.force:
-		return runningError(runID, run.PID)
-	}
-	cfg, err := runConfig(run)
+	r, err := runstore.PrepareResume(ctx, d, runID, runstore.ResumeOptions{Workers: o.workers, MaxWorkers: maxWorkers(), Force: o.force,
+		MaxWorkersNote: fmt.Sprintf("%d× its %d CPUs", workersPerCPU, runtime.NumCPU()), Allow: o.allow, VerifyOpenings: o.verifyOpenings, Alive: processAlive, Name: processName, Self: os.Getpid()})
 	if err != nil {
 		return err
 	}
-	engines := cfg.Opponents
-	if cfg.Engine != "" {
-		engines = append([]string{cfg.Engine}, engines...)
+	for _, w := range r.Warnings {
+		fmt.Fprintln(errOut, "warning: "+w)
 	}
-	if err := allowEngines(runID, engines, o.allow); err != nil {
-		return err
-	}
-	if o.verifyOpenings != "" {
-		switch {
-		case o.verifyOpenings != cfg.VerifyOpenings:
-			return fmt.Errorf("--verify-openings %s: run %d's verification openings are %q; only that file may be named again", o.verifyOpenings, runID, cfg.VerifyOpenings)
-		case len(cfg.VerifyOpeningList) > 0:
-			return fmt.Errorf("--verify-openings %s: run %d already stores that file's %d openings; leave the flag out", o.verifyOpenings, runID, len(cfg.VerifyOpeningList))
-		}
-		if err := cfg.ReadVerifyOpenings(); err != nil {
-			return fmt.Errorf("--verify-openings: %w", err)
-		}
-	}
-	if o.workers != 0 {
-		if o.workers < 0 {
-			return fmt.Errorf("--workers %d: want at least 1", o.workers)
-		}
-		cfg.Workers = o.workers
-	}
-	if cfg.Workers > maxWorkers() {
-		fmt.Fprintf(errOut, "warning: run %d was tuned with %d workers; this machine plays %d at once (%d× its %d CPUs); results do not change\n", runID, cfg.Workers, maxWorkers(), workersPerCPU, runtime.NumCPU())
-		cfg.Workers = maxWorkers()
-	}
-	state, err := runstore.LoadResume(ctx, d, runID, cfg.AdmitZ)
-	if err != nil {
-		return err
-	}
+	cfg, state := r.Config, r.State
 	prog := newProgress(errOut)
 	prog.limits = engineLimitsText(cfg)
 	t, err := tuner.New(cfg, runstore.New(d, cfg.AdmitZ), prog.update, version)
@@ -135,7 +100,7 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 	prev, err := d.ClaimRun(ctx, runID, os.Getpid(), o.force, processAlive)
 	var locked *db.RunLockedError
 	if errors.As(err, &locked) {
-		return runningError(runID, locked.PID)
+		return runstore.RunningError(runID, locked.PID, processName(locked.PID))
 	}
 	if err != nil {
 		return err
@@ -145,19 +110,7 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 		fmt.Fprintf(errOut, "warning: --force: run %d was marked running by live process %d (%s); taking it over. If that process is an evotune still tuning this run, it stops at its next save.\n",
 			runID, prev, orDash(name))
 	}
-	// The run's end: its generations, else its budgets (a budget run has generations 0).
-	end := ""
-	if cfg.Generations > 0 {
-		end = fmt.Sprintf(" of %d", cfg.Generations)
-	}
-	if cfg.BudgetGames > 0 {
-		end += fmt.Sprintf(", budget %d games", cfg.BudgetGames)
-	}
-	if cfg.TimeBudget != "" {
-		end += ", time budget " + cfg.TimeBudget
-	}
-	fmt.Fprintf(errOut, "resuming run %d (%s) after generation %d%s, %d workers, database %s\n",
-		runID, cfg.Game, state.LastGeneration, end, cfg.Workers, o.dbPath)
+	fmt.Fprintln(errOut, r.Header(o.dbPath))
 	sum, err := t.Resume(ctx, state)
 	prog.finish()
 	printSummary(out, sum, o.dbPath)
@@ -165,53 +118,6 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 		return fmt.Errorf("run %d stopped; its %d saved generations are kept: continue with 'evotune resume %d --db %s'", runID, sum.Generations, runID, o.dbPath)
 	}
 	return err
-}
-
-// allowEngines is the trust rule for stored configurations (the same as a cluster
-// worker's): a run's database may come from someone else, so each external engine its
-// configuration names runs only if --allow-engine names its whole command line (the same
-// program, as a path or the same file once both are resolved, and the same arguments; see
-// protocol.CommandAllowed). The error lists every command and how to allow them; nothing has run.
-func allowEngines(runID int64, opponents, allowed []string) error {
-	missing, err := protocol.Disallowed(opponents, allowed)
-	if err != nil {
-		return fmt.Errorf("run %d: stored %w", runID, err)
-	}
-	if len(missing) == 0 {
-		return nil
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "run %d's stored configuration runs external engines this machine has not allowed; none was started:", runID)
-	var flags []string
-	for _, m := range missing {
-		fmt.Fprintf(&b, "\n  %s", safe(m))
-		flags = append(flags, "--allow-engine "+shellQuote(m))
-	}
-	fmt.Fprintf(&b, "\nread what they are, then allow each: evotune resume %d %s", runID, strings.Join(flags, " "))
-	return errors.New(b.String())
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '+' || r == ':' || r == ',' || r == '=' ||
-			r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// runningError refuses to resume a run another live process holds, naming that process
-// and both ways out.
-func runningError(runID int64, pid int) error {
-	name := processName(pid)
-	what := fmt.Sprintf("process %d", pid)
-	if name != "" {
-		what = fmt.Sprintf("process %d (%s)", pid, name)
-	}
-	return fmt.Errorf("run %d is marked running by %s, which is alive; stop it first (Ctrl-C or kill %d), or, if that process is not tuning this run (its PID was reused), 'evotune resume %d --force'",
-		runID, what, pid, runID)
 }
 
 // openRun opens an existing database for writing (it is never created here) and loads

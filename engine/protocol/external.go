@@ -460,3 +460,15 @@ func CheckOptions(ctx context.Context, spec ExternalSpec, g engine.Game) error {
 	}
 	return nil
 }
+
+// ShellQuote quotes s for a POSIX shell when it needs it (in single quotes): how an error
+// shows a command line or a path the user may paste into a shell.
+func ShellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '+' || r == ':' || r == ',' || r == '=' ||
+			r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
