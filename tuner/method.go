@@ -56,9 +56,12 @@ type MethodSpec struct {
 	// Short is true for methods whose generations are a few dozen games (SPSA's steps,
 	// CMA-ES's generations): progress shows one bar over the game budget and a saved line
 	// every few seconds, not a bar per batch and a line per generation.
-	Short bool                                 `json:"-"`
-	new   func(t *Tuner) (searchMethod, error) `json:"-"`
-	saved func(e Event) string                 `json:"-"`
+	Short bool `json:"-"`
+	// Saved is what the run's summary counts its saved generations as ("SPSA step").
+	Saved   string                               `json:"-"`
+	new     func(t *Tuner) (searchMethod, error) `json:"-"`
+	saved   func(e Event) string                 `json:"-"`
+	summary func(s Summary) string               `json:"-"`
 }
 
 // SavedText is the method's part of the progress line of a saved generation (event e,
@@ -92,12 +95,14 @@ func (e Event) ChampionText() string {
 
 // Methods is every search method, the default (DefaultConfig's Method) first.
 var Methods = []MethodSpec{
-	{Name: MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, new: newSPSA, saved: spsaSaved,
+	{Name: MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
+		new: newSPSA, saved: spsaSaved, summary: spsaSummary,
 		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
 	{Name: MethodGA, Title: "GA", Generation: "generation", Champion: "the hall of fame's centre or best member (the race winner without a hall of fame)",
-		Range: "the population's range", new: newGA, saved: gaSaved,
+		Range: "the population's range", Saved: "generation", new: newGA, saved: gaSaved, summary: gaSummary,
 		Doc: "the genetic algorithm (eaopt): population, racing, hall of fame; the champion is the hall of fame's centre"},
-	{Name: MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, new: newCMAES, saved: cmaesSaved,
+	{Name: MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
+		new: newCMAES, saved: cmaesSaved, summary: cmaesSummary,
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},
 }
 

@@ -22,7 +22,6 @@ import (
 	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/runstore"
-	"evotune/tuner/stats"
 )
 
 type tuneOpts struct {
@@ -405,76 +404,16 @@ func parseDepths(s string) ([]int, error) {
 	return out, nil
 }
 
-// printNothingFound is the summary of a run whose champion is still the baseline: what
-// was tried, how close the best candidate came, and that no verification was played.
-func printNothingFound(out io.Writer, sum tuner.Summary) {
-	fmt.Fprintf(out, "champion %s: %s. No candidate has beaten them yet", sum.Best, sum.Baseline)
-	best, z := tuner.BestMember(sum.HallOfFame, 0), tuner.FamilyZ(len(sum.HallOfFame), 0)
-	switch a := sum.Closest; {
-	case best != nil:
-		elo, se, _ := best.Estimate()
-		fmt.Fprintf(out, ": %s; the best, %s, has Elo %s (95%% simultaneous, z = %.2f) in %d games, a lower bound not above 0",
-			plural(len(sum.HallOfFame), "hall-of-fame member"), best.ID, stats.FormatEloCI(elo, z*se), z, best.Stats.Games())
-	case a != nil:
-		fmt.Fprintf(out, ": %s; the closest, %s (generation %d), scored %+.3f ± %.3f per game over %s in %d games (admitted when the lower bound is above 0)",
-			plural(sum.Tests, "hall-of-fame test"), a.Candidate, a.Generation, a.Diff, a.DiffSE, a.Opponent, a.Games())
-	default:
-		fmt.Fprint(out, ": no race winner reached a hall-of-fame test")
-	}
-	fmt.Fprintln(out, ".")
-	fmt.Fprintf(out, "not verified: a match of %s against themselves measures nothing. This run played %d games in %s; the runs measured in the README (\"Planning an overnight run\") found their champions in 30 minutes on a 2-core machine: run longer (--time-budget 30m, or resume with a larger --generations), or try --method spsa --budget-games 44000.\n",
-		sum.Baseline, sum.Games, sum.Wall.Round(time.Second))
-}
-
 // printSummary reports a finished (or stopped) run and what to do next.
 func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 	if sum.RunID == 0 {
 		return
 	}
-	share := 0.0
-	if sum.Wall > 0 {
-		share = 100 * (1 - sum.GamesTime.Seconds()/sum.Wall.Seconds())
-	}
-	records := ""
-	if sum.GameRecords != sum.Games {
-		records = fmt.Sprintf(" (%d rows in the games table: a game shared by identical genomes is recorded for each)", sum.GameRecords)
-	}
-	saved := plural(sum.Generations, "generation")
-	switch sum.Method {
-	case tuner.MethodSPSA:
-		saved = plural(sum.Generations, "SPSA step")
-	case tuner.MethodCMAES:
-		saved = plural(sum.Generations, "CMA-ES generation")
-	}
-	fmt.Fprintf(out, "run %d %s: %s saved, %d games%s in %s (%.1f games/s), %.2f%% of the time outside games\n",
-		sum.RunID, sum.Status, saved, sum.Games, records, sum.Wall.Round(time.Millisecond), float64(sum.Games)/sum.Wall.Seconds(), share)
+	fmt.Fprintln(out, sum.RunText())
 	if sum.Best == "" {
 		return
 	}
-	switch c := sum.Champion; {
-	case sum.Method == tuner.MethodCMAES:
-		fmt.Fprintf(out, "champion %s: the mean after the last of %d CMA-ES generations (a recombination of the best candidates, not a pick among noisy scores)\n", sum.Best, sum.Generations)
-	case sum.Method == tuner.MethodSPSA:
-		fmt.Fprintf(out, "champion %s: θ after the last of %d SPSA steps (SPSA's result is its last point, not a pick among noisy scores)\n", sum.Best, sum.Generations)
-		if sum.BudgetGames > 0 && sum.Games < sum.BudgetGames && sum.Status == "finished" {
-			fmt.Fprintf(out, "the time budget ended the run at %.0f%% of the %d games its gains were scheduled over (its steps were still a little larger than at the schedule's end)\n",
-				100*float64(sum.Games)/float64(sum.BudgetGames), sum.BudgetGames)
-		}
-	case c != nil && len(sum.CentreOf) > 0:
-		elo, se, _ := c.Estimate()
-		z := tuner.FamilyZ(len(sum.HallOfFame), 0)
-		fmt.Fprintf(out, "champion %s: the centre of the hall of fame's %d members (their weighted mean, the latest weighing most, log genes in log space; it has played no game of its own: the verification below measures it); the best member, %s, claims Elo %s (95%% simultaneous, z = %.2f)\n",
-			sum.Best, len(sum.CentreOf), c.ID, stats.FormatEloCI(elo, z*se), z)
-	case c != nil:
-		elo, se, _ := c.Estimate()
-		z := tuner.FamilyZ(len(sum.HallOfFame), 0)
-		fmt.Fprintf(out, "champion %s (hall of fame: %d members; the member with the best lower bound), Elo %s (95%% simultaneous over the members, z = %.2f) against %s in %d games after its admission\n",
-			sum.Best, len(sum.HallOfFame), stats.FormatEloCI(elo, z*se), z, sum.Baseline, c.Stats.Games())
-	case sum.BaselineChampion:
-		printNothingFound(out, sum)
-	default:
-		fmt.Fprintf(out, "champion %s: the race winner of the last generation (no hall of fame: --admit-games 0), score %.3f in its last generation\n", sum.Best, sum.BestScore)
-	}
+	fmt.Fprintln(out, sum.ChampionText())
 	if v := sum.Verification; v != nil && v.Games > 0 {
 		fmt.Fprintf(out, "verification of %s against %s on %s, %.1fs:\n", v.Champion, sum.Baseline, v.Openings, sum.VerifyTime.Seconds())
 		printVerification(out, *v)
@@ -705,12 +644,4 @@ func gamesBar(w io.Writer, total int) *progressbar.ProgressBar {
 	return progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"), progressbar.OptionThrottle(200*time.Millisecond),
 		progressbar.OptionSetWidth(30))
-}
-
-// plural is "1 thing" or "n things".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -1,0 +1,104 @@
+package tuner
+
+import (
+	"fmt"
+	"time"
+
+	"evotune/tuner/stats"
+)
+
+// SavedText is the run's saved generations in its method's words: "12 generations",
+// "1 SPSA step", "40 CMA-ES generations".
+func (s Summary) SavedText() string {
+	m, _ := MethodOf(s.Method)
+	return plural(s.Generations, m.Saved)
+}
+
+// RunText is the summary's first line: the run, its status, what it saved and played, and
+// how much of its time went outside games.
+func (s Summary) RunText() string {
+	share := 0.0
+	if s.Wall > 0 {
+		share = 100 * (1 - s.GamesTime.Seconds()/s.Wall.Seconds())
+	}
+	records := ""
+	if s.GameRecords != s.Games {
+		records = fmt.Sprintf(" (%d rows in the games table: a game shared by identical genomes is recorded for each)", s.GameRecords)
+	}
+	return fmt.Sprintf("run %d %s: %s saved, %d games%s in %s (%.1f games/s), %.2f%% of the time outside games",
+		s.RunID, s.Status, s.SavedText(), s.Games, records, s.Wall.Round(time.Millisecond), float64(s.Games)/s.Wall.Seconds(), share)
+}
+
+// ChampionText says what the run's champion is and what it claims, in its method's terms
+// (one or more lines without the final newline); "" without a champion.
+func (s Summary) ChampionText() string {
+	if s.Best == "" {
+		return ""
+	}
+	m, _ := MethodOf(s.Method)
+	return m.summary(s)
+}
+
+// spsaSummary: θ after the last step, and a time budget that ended the gains' schedule early.
+func spsaSummary(s Summary) string {
+	t := fmt.Sprintf("champion %s: θ after the last of %d SPSA steps (SPSA's result is its last point, not a pick among noisy scores)", s.Best, s.Generations)
+	if s.BudgetGames > 0 && s.Games < s.BudgetGames && s.Status == "finished" {
+		t += fmt.Sprintf("\nthe time budget ended the run at %.0f%% of the %d games its gains were scheduled over (its steps were still a little larger than at the schedule's end)",
+			100*float64(s.Games)/float64(s.BudgetGames), s.BudgetGames)
+	}
+	return t
+}
+
+// cmaesSummary: the mean after the last generation.
+func cmaesSummary(s Summary) string {
+	return fmt.Sprintf("champion %s: the mean after the last of %d CMA-ES generations (a recombination of the best candidates, not a pick among noisy scores)", s.Best, s.Generations)
+}
+
+// gaSummary: the hall of fame's centre or best member, the race winner without a hall of
+// fame, or, while the paper's weights reign, how close the search came.
+func gaSummary(s Summary) string {
+	c := s.Champion
+	switch {
+	case c != nil && len(s.CentreOf) > 0:
+		elo, se, _ := c.Estimate()
+		z := FamilyZ(len(s.HallOfFame), 0)
+		return fmt.Sprintf("champion %s: the centre of the hall of fame's %d members (their weighted mean, the latest weighing most, log genes in log space; it has played no game of its own: the verification below measures it); the best member, %s, claims Elo %s (95%% simultaneous, z = %.2f)",
+			s.Best, len(s.CentreOf), c.ID, stats.FormatEloCI(elo, z*se), z)
+	case c != nil:
+		elo, se, _ := c.Estimate()
+		z := FamilyZ(len(s.HallOfFame), 0)
+		return fmt.Sprintf("champion %s (hall of fame: %d members; the member with the best lower bound), Elo %s (95%% simultaneous over the members, z = %.2f) against %s in %d games after its admission",
+			s.Best, len(s.HallOfFame), stats.FormatEloCI(elo, z*se), z, s.Baseline, c.Stats.Games())
+	case s.BaselineChampion:
+		return nothingFound(s)
+	}
+	return fmt.Sprintf("champion %s: the race winner of the last generation (no hall of fame: --admit-games 0), score %.3f in its last generation", s.Best, s.BestScore)
+}
+
+// nothingFound is the summary of a run whose champion is still the baseline: what was
+// tried, how close the best candidate came, and that no verification was played.
+func nothingFound(s Summary) string {
+	t := fmt.Sprintf("champion %s: %s. No candidate has beaten them yet", s.Best, s.Baseline)
+	best, z := BestMember(s.HallOfFame, 0), FamilyZ(len(s.HallOfFame), 0)
+	switch a := s.Closest; {
+	case best != nil:
+		elo, se, _ := best.Estimate()
+		t += fmt.Sprintf(": %s; the best, %s, has Elo %s (95%% simultaneous, z = %.2f) in %d games, a lower bound not above 0",
+			plural(len(s.HallOfFame), "hall-of-fame member"), best.ID, stats.FormatEloCI(elo, z*se), z, best.Stats.Games())
+	case a != nil:
+		t += fmt.Sprintf(": %s; the closest, %s (generation %d), scored %+.3f ± %.3f per game over %s in %d games (admitted when the lower bound is above 0)",
+			plural(s.Tests, "hall-of-fame test"), a.Candidate, a.Generation, a.Diff, a.DiffSE, a.Opponent, a.Games())
+	default:
+		t += ": no race winner reached a hall-of-fame test"
+	}
+	return t + fmt.Sprintf(".\nnot verified: a match of %s against themselves measures nothing. This run played %d games in %s; the runs measured in the README (\"Planning an overnight run\") found their champions in 30 minutes on a 2-core machine: run longer (--time-budget 30m, or resume with a larger --generations), or try --method spsa --budget-games 44000.",
+		s.Baseline, s.Games, s.Wall.Round(time.Second))
+}
+
+// plural is "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}

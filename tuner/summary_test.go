@@ -1,0 +1,44 @@
+package tuner
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"evotune/genomes"
+)
+
+// TestSummaryText: the summary speaks the run's method — its saved generations in the
+// method's words, its champion as the method makes it.
+func TestSummaryText(t *testing.T) {
+	for _, c := range []struct {
+		s          Summary
+		saved      string
+		championIn string
+	}{
+		{Summary{Method: MethodSPSA, Generations: 1, Best: "1-g0-00"}, "1 SPSA step", "θ after the last of 1 SPSA steps"},
+		{Summary{Method: MethodCMAES, Generations: 4, Best: "1-g3-00"}, "4 CMA-ES generations", "the mean after the last of 4 CMA-ES generations"},
+		{Summary{Method: "", Generations: 2, Best: "1-g1-03", BestScore: 0.625}, "2 generations", "the race winner of the last generation"},
+		{Summary{Method: MethodGA, Generations: 3, Best: "1-g0-00", Baseline: "the paper's weights", BaselineChampion: true}, "3 generations", "No candidate has beaten them yet: no race winner reached a hall-of-fame test.\nnot verified"},
+		{Summary{Method: MethodGA, Generations: 9, Best: "1-g8-12", CentreOf: []string{"1-g2-01", "1-g5-04"},
+			Champion: &HallOfFamer{ID: "1-g5-04", Stats: genomes.Stats{Wins: 30, Losses: 10, Penta: [5]int{0, 2, 6, 6, 6}}}, HallOfFame: make([]HallOfFamer, 2)},
+			"9 generations", "the centre of the hall of fame's 2 members"},
+	} {
+		if got := c.s.SavedText(); got != c.saved {
+			t.Errorf("%s: saved %q, want %q", c.s.Method, got, c.saved)
+		}
+		if got := c.s.ChampionText(); !strings.Contains(got, c.championIn) {
+			t.Errorf("%s: champion %q, want it to say %q", c.s.Method, got, c.championIn)
+		}
+	}
+	cut := Summary{Method: MethodSPSA, Status: "finished", Generations: 10, Best: "1-g9-00", Games: 300, GameRecords: 300, BudgetGames: 1200, Wall: time.Second}
+	if got := cut.ChampionText(); !strings.Contains(got, "the time budget ended the run at 25% of the 1200 games") {
+		t.Errorf("SPSA cut by its time budget: %q", got)
+	}
+	if (Summary{Method: MethodSPSA}).ChampionText() != "" {
+		t.Error("a run without a champion has a champion line")
+	}
+	if got := cut.RunText(); !strings.HasPrefix(got, "run 0 finished: 10 SPSA steps saved, 300 games in 1s (300.0 games/s)") {
+		t.Errorf("run line %q", got)
+	}
+}
