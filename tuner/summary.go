@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"evotune/tuner/stats"
@@ -93,6 +94,59 @@ func nothingFound(s Summary) string {
 	}
 	return t + fmt.Sprintf(".\nnot verified: a match of %s against themselves measures nothing. This run played %d games in %s; the runs measured in the README (\"Planning an overnight run\") found their champions in 30 minutes on a 2-core machine: run longer (--time-budget 30m, or resume with a larger --generations), or try --method spsa --budget-games 44000.",
 		s.Baseline, s.Games, s.Wall.Round(time.Second))
+}
+
+// ETA is the time left of the run at event e, from the games or generations done and the
+// budgets (the time budget bounds it); false before the first generation (or step) is
+// saved without a game budget.
+func (e Event) ETA() (time.Duration, bool) {
+	// Generations done: whole ones only once one is saved (the batches of a generation
+	// differ in size, so a batch's fraction would make the ETA jump between them).
+	doneGens := float64(e.Generation)
+	if e.GenDone {
+		doneGens++
+	}
+	var eta time.Duration
+	switch {
+	case e.BudgetGames > 0 && e.RunGames > 0:
+		eta = time.Duration(float64(e.Elapsed) / float64(e.RunGames) * float64(max(0, e.BudgetGames-e.RunGames)))
+	case e.Budget > 0 && (e.Generations == 0 || doneGens == 0):
+		return max(0, e.Budget-e.Elapsed), true
+	case doneGens > 0:
+		eta = time.Duration(float64(e.Elapsed) / doneGens * (float64(e.Generations+1) - doneGens))
+	default:
+		return 0, false
+	}
+	if e.Budget > 0 {
+		eta = min(eta, max(0, e.Budget-e.Elapsed))
+	}
+	return eta, true
+}
+
+// EngineLimitsText says what bounds the searches of a run's outside engine ("nodes 300",
+// "depth 6", "tc 10+0.1", else its move time); "" for a built-in engine's run.
+func (c Config) EngineLimitsText() string {
+	if c.Engine == "" {
+		return ""
+	}
+	var parts []string
+	if c.TC != "" {
+		parts = append(parts, "tc "+c.TC)
+	}
+	if c.Nodes > 0 {
+		parts = append(parts, fmt.Sprintf("nodes %d", c.Nodes))
+	}
+	if c.EngineDepth > 0 {
+		parts = append(parts, fmt.Sprintf("depth %d", c.EngineDepth))
+	}
+	if len(parts) == 0 {
+		mt := c.EngineMoveTime
+		if mt <= 0 {
+			mt = DefaultEngineMoveTime
+		}
+		return fmt.Sprintf("the engine's own limits (at most %gs a move)", mt)
+	}
+	return strings.Join(parts, " ")
 }
 
 // plural is "1 thing" or "n things".

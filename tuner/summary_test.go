@@ -42,3 +42,42 @@ func TestSummaryText(t *testing.T) {
 		t.Errorf("run line %q", got)
 	}
 }
+
+// TestETA: the time left from the game budget (bounded by the time budget), from the
+// generations done, from the time budget alone, and unknown before anything is saved.
+func TestETA(t *testing.T) {
+	for _, c := range []struct {
+		e     Event
+		want  time.Duration
+		known bool
+	}{
+		{Event{BudgetGames: 1000, RunGames: 250, Elapsed: time.Minute}, 3 * time.Minute, true},
+		{Event{BudgetGames: 1000, RunGames: 250, Elapsed: time.Minute, Budget: 90 * time.Second}, 30 * time.Second, true},
+		{Event{Generations: 4, Generation: 1, GenDone: true, Elapsed: time.Minute}, 90 * time.Second, true},
+		{Event{Generations: 4, Generation: 1, Elapsed: time.Minute}, 4 * time.Minute, true},
+		{Event{Budget: time.Hour, Elapsed: 10 * time.Minute}, 50 * time.Minute, true},
+		{Event{Generations: 4}, 0, false},
+	} {
+		got, known := c.e.ETA()
+		if got != c.want || known != c.known {
+			t.Errorf("%+v: ETA %v %v, want %v %v", c.e, got, known, c.want, c.known)
+		}
+	}
+}
+
+// TestEngineLimitsText: an outside engine's limits as tune prints them.
+func TestEngineLimitsText(t *testing.T) {
+	for _, c := range []struct {
+		c    Config
+		want string
+	}{
+		{Config{}, ""},
+		{Config{Engine: "cmd:e", Nodes: 300}, "nodes 300"},
+		{Config{Engine: "cmd:e", TC: "10+0.1", EngineDepth: 6}, "tc 10+0.1 depth 6"},
+		{Config{Engine: "cmd:e", EngineMoveTime: 2}, "the engine's own limits (at most 2s a move)"},
+	} {
+		if got := c.c.EngineLimitsText(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.c, got, c.want)
+		}
+	}
+}

@@ -79,7 +79,7 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 	}
 	cfg, state := r.Config, r.State
 	prog := newProgress(errOut)
-	prog.limits = engineLimitsText(cfg)
+	prog.limits = cfg.EngineLimitsText()
 	t, err := tuner.New(cfg, runstore.New(d, cfg.AdmitZ), prog.update, version)
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)

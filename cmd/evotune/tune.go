@@ -257,7 +257,7 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 		return err
 	}
 	prog := newProgress(errOut)
-	prog.limits = engineLimitsText(cfg)
+	prog.limits = cfg.EngineLimitsText()
 	t, err := tuner.New(cfg, runstore.New(d, cfg.AdmitZ), prog.update, version)
 	if err != nil {
 		return err
@@ -280,7 +280,7 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	limits := fmt.Sprintf("depth %s width %d", depth, lim.Width)
 	if cfg.Engine != "" {
 		fmt.Fprintf(errOut, "tuning the outside engine %s over %d genes (%d free) of its layout\n", cfg.Engine, len(t.RunLayout().Genes), t.RunLayout().FreeCount())
-		limits = engineLimitsText(cfg)
+		limits = cfg.EngineLimitsText()
 	}
 	if cfg.BudgetGames > 0 {
 		gens += fmt.Sprintf(", budget %d games", cfg.BudgetGames)
@@ -447,34 +447,8 @@ type progress struct {
 	// the match command.
 	matchLabel string
 	// limits, if set, are the limits an outside engine's games are played at
-	// (engineLimitsText), said instead of the built-in engine's depth.
+	// (Config.EngineLimitsText), said instead of the built-in engine's depth.
 	limits string
-}
-
-// engineLimitsText says what bounds the searches of a run's outside engine ("nodes 300",
-// "depth 6", "tc 10+0.1", else its move time); "" for a built-in engine's run.
-func engineLimitsText(cfg tuner.Config) string {
-	if cfg.Engine == "" {
-		return ""
-	}
-	var parts []string
-	if cfg.TC != "" {
-		parts = append(parts, "tc "+cfg.TC)
-	}
-	if cfg.Nodes > 0 {
-		parts = append(parts, fmt.Sprintf("nodes %d", cfg.Nodes))
-	}
-	if cfg.EngineDepth > 0 {
-		parts = append(parts, fmt.Sprintf("depth %d", cfg.EngineDepth))
-	}
-	if len(parts) == 0 {
-		mt := cfg.EngineMoveTime
-		if mt <= 0 {
-			mt = tuner.DefaultEngineMoveTime
-		}
-		return fmt.Sprintf("the engine's own limits (at most %gs a move)", mt)
-	}
-	return strings.Join(parts, " ")
 }
 
 func newProgress(w io.Writer) *progress {
@@ -488,29 +462,7 @@ func newProgress(w io.Writer) *progress {
 func (p *progress) update(e tuner.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	// Generations done: whole ones only once one is saved (the batches of a generation
-	// differ in size, so a batch's fraction would make the ETA jump between them).
-	doneGens := float64(e.Generation)
-	if e.GenDone {
-		doneGens++
-	}
-	eta, etaKnown := time.Duration(0), true
-	switch {
-	case e.BudgetGames > 0 && e.RunGames > 0:
-		eta = time.Duration(float64(e.Elapsed) / float64(e.RunGames) * float64(max(0, e.BudgetGames-e.RunGames)))
-		if e.Budget > 0 {
-			eta = min(eta, max(0, e.Budget-e.Elapsed))
-		}
-	case e.Budget > 0 && (e.Generations == 0 || doneGens == 0):
-		eta = max(0, e.Budget-e.Elapsed)
-	case doneGens > 0:
-		eta = time.Duration(float64(e.Elapsed) / doneGens * (float64(e.Generations+1) - doneGens))
-		if e.Budget > 0 {
-			eta = min(eta, max(0, e.Budget-e.Elapsed))
-		}
-	default:
-		etaKnown = false // before the first generation (or step) is saved
-	}
+	eta, etaKnown := e.ETA()
 	etaText := eta.Round(time.Second).String()
 	if !etaKnown {
 		etaText = "?"
