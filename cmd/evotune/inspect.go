@@ -18,6 +18,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/runstore"
+	"evotune/tuner/runview"
 	"evotune/tuner/stats"
 )
 
@@ -172,7 +173,7 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 		return err
 	}
 	defer d.Close()
-	views, err := loadGenerations(ctx, d, id)
+	views, err := runview.GenerationTable(ctx, d, id)
 	if err != nil {
 		return err
 	}
@@ -212,13 +213,13 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 
 // printSPSASteps is `generations` for an SPSA run: per step, θ+'s score against θ− (the
 // step's only games; slot 01 is θ+), and θ after the step, which plays no game.
-func printSPSASteps(runID int64, views []generationView, out io.Writer) error {
+func printSPSASteps(runID int64, views []runview.GenerationRow, out io.Writer) error {
 	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "STEP\tθ+ AGAINST θ− (SCORE ± SE)\tGAMES\tθ AFTER THE STEP (CHAMPION)\tELAPSED\tVERIFIED ELO")
 	for _, v := range views {
 		g := v.GenerationRow
 		score, games := "-", 0
-		for _, in := range v.individuals {
+		for _, in := range v.Individuals {
 			if in.ID == genomes.IndividualID(runID, g.Generation, 1) && in.ScoreSE != nil {
 				score, games = fmt.Sprintf("%.3f ± %.3f", in.Score, *in.ScoreSE), in.Games
 			}
@@ -231,64 +232,6 @@ func printSPSASteps(runID int64, views []generationView, out io.Writer) error {
 			(time.Duration(g.ElapsedMS) * time.Millisecond).Round(time.Second), verified)
 	}
 	return tw.Flush()
-}
-
-// generationView is one generation as `generations` shows it: the stored row, its race
-// winner's score with its standard error and games, its hall-of-fame test and checkpoint.
-type generationView struct {
-	db.GenerationRow
-	BestScore   float64           `json:"best_score"`
-	BestScoreSE *float64          `json:"best_score_se"`
-	BestGames   int               `json:"best_games"`
-	Admission   *db.AdmissionRow  `json:"admission"`
-	Checkpoint  *db.CheckpointRow `json:"checkpoint"`
-	// individuals are the generation's rows, best first (read once; not part of the JSON).
-	individuals []db.IndividualRow
-}
-
-func loadGenerations(ctx context.Context, d *db.DB, runID int64) ([]generationView, error) {
-	gens, err := d.Generations(ctx, runID)
-	if err != nil {
-		return nil, err
-	}
-	adms, err := d.Admissions(ctx, runID)
-	if err != nil {
-		return nil, err
-	}
-	checks, err := d.Checkpoints(ctx, runID)
-	if err != nil {
-		return nil, err
-	}
-	inds, err := d.RunIndividuals(ctx, runID) // by generation, best first
-	if err != nil {
-		return nil, err
-	}
-	views := make([]generationView, len(gens))
-	at := map[int]int{} // generation → its view
-	for i, g := range gens {
-		views[i].GenerationRow, at[g.Generation] = g, i
-	}
-	for _, in := range inds {
-		if i, ok := at[in.Generation]; ok {
-			views[i].individuals = append(views[i].individuals, in)
-		}
-	}
-	for i := range views {
-		if inds := views[i].individuals; len(inds) > 0 {
-			views[i].BestScore, views[i].BestScoreSE, views[i].BestGames = inds[0].Score, inds[0].ScoreSE, inds[0].Games
-		}
-	}
-	for i := range adms {
-		if g := adms[i].Generation; g < len(views) {
-			views[g].Admission = &adms[i]
-		}
-	}
-	for i := range checks {
-		if g := checks[i].Generation; g < len(views) {
-			views[g].Checkpoint = &checks[i]
-		}
-	}
-	return views, nil
 }
 
 func orDash(s string) string {

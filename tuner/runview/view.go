@@ -894,3 +894,64 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// GenerationRow is one generation as `evotune generations` shows it: the stored row, its
+// race winner's score with its standard error and games, its hall-of-fame test and
+// checkpoint, and its individuals.
+type GenerationRow struct {
+	db.GenerationRow
+	BestScore   float64           `json:"best_score"`
+	BestScoreSE *float64          `json:"best_score_se"`
+	BestGames   int               `json:"best_games"`
+	Admission   *db.AdmissionRow  `json:"admission"`
+	Checkpoint  *db.CheckpointRow `json:"checkpoint"`
+	// Individuals are the generation's rows, best first (not part of the JSON).
+	Individuals []db.IndividualRow `json:"-"`
+}
+
+// GenerationTable reads every generation of run runID with its race winner, hall-of-fame
+// test and checkpoint: four queries, whatever the run's length.
+func GenerationTable(ctx context.Context, d *db.DB, runID int64) ([]GenerationRow, error) {
+	gens, err := d.Generations(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	adms, err := d.Admissions(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	checks, err := d.Checkpoints(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	inds, err := d.RunIndividuals(ctx, runID) // by generation, best first
+	if err != nil {
+		return nil, err
+	}
+	views := make([]GenerationRow, len(gens))
+	at := map[int]int{} // generation → its view
+	for i, g := range gens {
+		views[i].GenerationRow, at[g.Generation] = g, i
+	}
+	for _, in := range inds {
+		if i, ok := at[in.Generation]; ok {
+			views[i].Individuals = append(views[i].Individuals, in)
+		}
+	}
+	for i := range views {
+		if inds := views[i].Individuals; len(inds) > 0 {
+			views[i].BestScore, views[i].BestScoreSE, views[i].BestGames = inds[0].Score, inds[0].ScoreSE, inds[0].Games
+		}
+	}
+	for i := range adms {
+		if g := adms[i].Generation; g < len(views) {
+			views[g].Admission = &adms[i]
+		}
+	}
+	for i := range checks {
+		if g := checks[i].Generation; g < len(views) {
+			views[g].Checkpoint = &checks[i]
+		}
+	}
+	return views, nil
+}

@@ -58,6 +58,29 @@ func TestViewsOfAStoredRun(t *testing.T) {
 			t.Errorf("generation %d: a GA run's point has an SPSA step's score", i)
 		}
 	}
+	table, err := GenerationTable(ctx, d, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	adms, err := d.Admissions(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tested := map[int]bool{}
+	for _, a := range adms {
+		tested[a.Generation] = true
+	}
+	if len(table) != len(rows) {
+		t.Fatalf("generations table: %d rows, want %d", len(table), len(rows))
+	}
+	for i, r := range table {
+		if len(r.Individuals) != 4 || r.Individuals[0].ID != rows[i].Best || r.BestScore != r.Individuals[0].Score || r.BestGames != r.Individuals[0].Games {
+			t.Errorf("generation %d: %d individuals, best %+v; the row's best is %s", i, len(r.Individuals), r.Individuals[0], rows[i].Best)
+		}
+		if (r.Admission != nil) != tested[i] {
+			t.Errorf("generation %d: admission %+v, tested %v", i, r.Admission, tested[i])
+		}
+	}
 	w, err := RunWindow(ctx, d, id, db.Window{From: 1, To: 1})
 	if err != nil {
 		t.Fatal(err)
