@@ -36,7 +36,7 @@ func installCompletions(root *cobra.Command) {
 	choices := map[string][]string{
 		"game":         genomes.Names(),
 		"rule":         ruleNames(),
-		"table":        exportTables,
+		"table":        runview.ExportTables,
 		"format":       {"csv", "jsonl"},
 		"opening-rule": {"swap2", "swap3"},
 		"init":         {"perturb", "random"},

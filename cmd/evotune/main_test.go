@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"evotune/engine"
+	"evotune/tuner/runview"
 )
 
 // bin is the evotune binary built once for the tests that run it as a user would.
@@ -710,7 +711,7 @@ func TestExportData(t *testing.T) {
 	}
 	defer raw.Close()
 	counts := map[string]string{"openings": "SELECT sum(json_array_length(openings)) FROM generations"}
-	for _, table := range exportTables {
+	for _, table := range runview.ExportTables {
 		query := counts[table]
 		if query == "" {
 			query = "SELECT count(*) FROM " + table

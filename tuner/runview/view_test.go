@@ -1,9 +1,12 @@
 package runview
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"evotune/db"
@@ -165,5 +168,55 @@ func TestViewsOfAStoredRun(t *testing.T) {
 		if !errors.Is(err, ErrNotFound) {
 			t.Errorf("a %s the database lacks: %v, want ErrNotFound", what, err)
 		}
+	}
+}
+
+// TestExportTable: every table of a real run exports as CSV and JSON lines with the same
+// rows; individuals carry one gene column per gene and as many rows as the table has;
+// a bad table or format is refused.
+func TestExportTable(t *testing.T) {
+	ctx := context.Background()
+	d, id := tinyRun(t)
+	inds, err := d.RunIndividuals(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range ExportTables {
+		c, err := ExportTable(ctx, d, id, table, "csv")
+		if err != nil {
+			t.Fatalf("%s csv: %v", table, err)
+		}
+		j, err := ExportTable(ctx, d, id, table, "jsonl")
+		if err != nil {
+			t.Fatalf("%s jsonl: %v", table, err)
+		}
+		recs, err := csv.NewReader(bytes.NewReader(c)).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: CSV does not read back: %v", table, err)
+		}
+		lines := bytes.Count(j, []byte("\n"))
+		if len(recs)-1 != lines && !(lines == 0 && len(recs) == 1) {
+			t.Errorf("%s: %d CSV rows, %d JSON lines", table, len(recs)-1, lines)
+		}
+		if recs[0][0] != "run_id" {
+			t.Errorf("%s: first column %q", table, recs[0][0])
+		}
+		if table == "individuals" {
+			genes := 0
+			for _, h := range recs[0] {
+				if strings.HasPrefix(h, "gene_") {
+					genes++
+				}
+			}
+			if len(recs)-1 != len(inds) || genes != 15 {
+				t.Errorf("individuals: %d rows for %d individuals, %d gene columns", len(recs)-1, len(inds), genes)
+			}
+		}
+	}
+	if _, err := ExportTable(ctx, d, id, "runs", "csv"); err == nil || !strings.Contains(err.Error(), `table "runs"`) {
+		t.Errorf("table runs: %v", err)
+	}
+	if _, err := ExportTable(ctx, d, id, "games", "xml"); err == nil || !strings.Contains(err.Error(), `format "xml"`) {
+		t.Errorf("format xml: %v", err)
 	}
 }
