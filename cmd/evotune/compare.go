@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime"
 	"strconv"
@@ -18,7 +17,6 @@ import (
 	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/runstore"
-	"evotune/tuner/stats"
 )
 
 type compareOpts struct {
@@ -82,16 +80,6 @@ func newCompareCmd() *cobra.Command {
 }
 
 // compareRecord is the comparisons.config JSON.
-type compareRecord struct {
-	Methods          []string     `json:"methods"`
-	Seeds            []int64      `json:"seeds"`
-	BudgetGames      int          `json:"budget_games"`
-	VerifyGames      int          `json:"verify_games"`
-	VerifyDepth      int          `json:"verify_depth"`
-	VerifyDepthGames int          `json:"verify_depth_games"`
-	Base             tuner.Config `json:"base"`
-}
-
 // compareConfig resolves the flags into a comparison (the error names the flag).
 func compareConfig(o compareOpts) (tuner.CompareConfig, error) {
 	cc := o.cc
@@ -173,8 +161,7 @@ func runCompare(ctx context.Context, o compareOpts, out, errOut io.Writer) error
 		return err
 	}
 	defer d.Release()
-	rec, _ := json.Marshal(compareRecord{Methods: cc.Methods, Seeds: cc.Seeds, BudgetGames: cc.BudgetGames, VerifyGames: cc.VerifyGames,
-		VerifyDepth: cc.VerifyDepth, VerifyDepthGames: cc.VerifyDepthGames, Base: cc.Base})
+	rec, _ := json.Marshal(cc.Record())
 	id, err := d.CreateComparison(ctx, cc.Base.Game, cc.BudgetGames, string(rec))
 	if err != nil {
 		return err
@@ -191,7 +178,7 @@ func runCompare(ctx context.Context, o compareOpts, out, errOut io.Writer) error
 		},
 		func(c tuner.CompareCell) error {
 			prog.finish()
-			fmt.Fprintf(errOut, "%s seed %d (run %d, %d games): %s\n", c.Method, c.Seed, c.RunID, c.Games, cellText(c.V, baselineName(cc.Base)))
+			fmt.Fprintf(errOut, "%s seed %d (run %d, %d games): %s\n", c.Method, c.Seed, c.RunID, c.Games, tuner.CellText(c.V, tuner.BaselineName(cc.Base)))
 			return nil
 		})
 	prog.finish()
@@ -205,7 +192,9 @@ func runCompare(ctx context.Context, o compareOpts, out, errOut io.Writer) error
 	if serr := d.SetComparisonStatus(context.WithoutCancel(ctx), id, status, text); serr != nil && err == nil {
 		err = serr
 	}
-	printComparison(out, id, cc.Base.Game, baselineName(cc.Base), cc.BudgetGames, cc.VerifyGames, cc.VerifyDepth, cc.Methods, cc.Seeds, cells, o.asJSON)
+	if perr := printComparison(out, tuner.ComparisonReport{ID: id, Game: cc.Base.Game, Record: cc.Record(), Cells: cells}, o.asJSON); perr != nil && err == nil {
+		err = perr
+	}
 	if err != nil {
 		return fmt.Errorf("comparison %d %s: %w", id, status, err)
 	}
@@ -219,29 +208,9 @@ func showComparison(ctx context.Context, o compareOpts, out io.Writer) error {
 		return err
 	}
 	defer d.Close()
-	c, links, err := d.ComparisonByID(ctx, o.show)
+	c, rep, err := runstore.LoadComparison(ctx, d, o.show)
 	if err != nil {
 		return err
-	}
-	var rec compareRecord
-	if err := json.Unmarshal([]byte(c.Config), &rec); err != nil {
-		return fmt.Errorf("comparison %d: config: %w", c.ID, err)
-	}
-	var cells []tuner.CompareCell
-	for _, l := range links {
-		r, err := d.Run(ctx, l.RunID)
-		if err != nil {
-			return err
-		}
-		cell := tuner.CompareCell{Method: l.Method, Seed: l.Seed, RunID: l.RunID, Champion: string(r.BestIndividual)}
-		if r.Verification != "" {
-			var v tuner.Verification
-			if err := json.Unmarshal([]byte(r.Verification), &v); err != nil {
-				return fmt.Errorf("run %d: verification: %w", l.RunID, err)
-			}
-			cell.V, cell.Deep = &v, v.Deep
-		}
-		cells = append(cells, cell)
 	}
 	if c.Status != "finished" && !o.asJSON {
 		why := ""
@@ -250,116 +219,19 @@ func showComparison(ctx context.Context, o compareOpts, out io.Writer) error {
 		}
 		fmt.Fprintf(out, "comparison %d is %s%s: the table shows the runs measured so far\n", c.ID, safe(c.Status), why)
 	}
-	printComparison(out, c.ID, c.Game, baselineName(rec.Base), c.BudgetGames, rec.VerifyGames, rec.VerifyDepth, rec.Methods, rec.Seeds, cells, o.asJSON)
-	return nil
-}
-
-// baselineName is what a comparison's results are measured against: the paper's weights,
-// or an outside engine's layout defaults.
-func baselineName(base tuner.Config) string {
-	if base.Engine != "" {
-		return "the layout's defaults"
-	}
-	return "the paper's weights"
-}
-
-func cellText(v *tuner.Verification, baseline string) string {
-	if v != nil && v.Baseline {
-		return baseline + ": nothing beat them (+0.0 by identity, no games played)"
-	}
-	if v == nil || v.Games == 0 {
-		return "not measured"
-	}
-	return fmt.Sprintf("%s (%d games, %d distinct pairs)", stats.FormatEloCI(v.Elo, v.EloCI95), v.Games, v.Pairs)
-}
-
-func eloOrDash(x float64) string {
-	if math.IsNaN(x) {
-		return "–"
-	}
-	return fmt.Sprintf("%+.1f", x)
+	return printComparison(out, rep, o.asJSON)
 }
 
 // printComparison prints a comparison as a Markdown table (or JSON).
-func printComparison(out io.Writer, id int64, game, baseline string, budget, verifyGames, verifyDepth int, methods []string, seeds []int64, cells []tuner.CompareCell, asJSON bool) {
-	rows := tuner.CompareTable(cells, methods, seeds)
+func printComparison(out io.Writer, r tuner.ComparisonReport, asJSON bool) error {
 	if asJSON {
-		type row struct {
-			Method   string     `json:"method"`
-			Elo      []*float64 `json:"elo"`
-			CI95     []*float64 `json:"elo_ci95"`
-			Deep     []*float64 `json:"deep_elo"`
-			Mean     *float64   `json:"mean"`
-			Worst    *float64   `json:"worst"`
-			DeepMean *float64   `json:"deep_mean"`
+		data, err := r.JSON()
+		if err != nil {
+			return err
 		}
-		num := func(x float64) *float64 {
-			if math.IsNaN(x) {
-				return nil // not measured: null, never 0
-			}
-			return &x
-		}
-		nums := func(xs []float64) []*float64 {
-			out := make([]*float64, len(xs))
-			for i, x := range xs {
-				out[i] = num(x)
-			}
-			return out
-		}
-		doc := struct {
-			ID          int64               `json:"id"`
-			Game        string              `json:"game"`
-			BudgetGames int                 `json:"budget_games"`
-			Seeds       []int64             `json:"seeds"`
-			Rows        []row               `json:"methods"`
-			Runs        []tuner.CompareCell `json:"runs"`
-		}{ID: id, Game: game, BudgetGames: budget, Seeds: seeds, Runs: cells}
-		for _, r := range rows {
-			doc.Rows = append(doc.Rows, row{Method: r.Method, Elo: nums(r.Elo), CI95: nums(r.CI), Deep: nums(r.Deep), Mean: num(r.Mean), Worst: num(r.Worst), DeepMean: num(r.DeepMean)})
-		}
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		enc.Encode(doc)
-		return
+		_, err = out.Write(data)
+		return err
 	}
-	fmt.Fprintf(out, "comparison %d: %s, %d distinct tuning games per run; Elo ± 95%% against %s on %d held-out games per result\n", id, game, budget, baseline, verifyGames)
-	head := "| method |"
-	sep := "|---|"
-	for _, s := range seeds {
-		head += fmt.Sprintf(" seed %d |", s)
-		sep += "---|"
-	}
-	head += " mean | worst |"
-	sep += "---|---|"
-	if verifyDepth > 0 {
-		head += fmt.Sprintf(" depth %d (mean) |", verifyDepth)
-		sep += "---|"
-	}
-	fmt.Fprintln(out, head)
-	fmt.Fprintln(out, sep)
-	for _, r := range rows {
-		line := "| " + r.Method + " |"
-		for i := range seeds {
-			switch {
-			case r.Baseline[i]:
-				line += " +0.0 (" + baseline + ") |"
-			case math.IsNaN(r.Elo[i]):
-				line += " – |"
-			default:
-				line += " " + stats.FormatEloCI(r.Elo[i], r.CI[i]) + " |"
-			}
-		}
-		line += " " + eloOrDash(r.Mean) + " | " + eloOrDash(r.Worst) + " |"
-		if verifyDepth > 0 {
-			var ds []string
-			for _, d := range r.Deep {
-				ds = append(ds, eloOrDash(d))
-			}
-			line += " " + strings.Join(ds, ", ") + " (" + eloOrDash(r.DeepMean) + ") |"
-		}
-		fmt.Fprintln(out, line)
-	}
-	for _, c := range cells {
-		fmt.Fprintf(out, "  %s seed %d: run %d, champion %s\n", c.Method, c.Seed, c.RunID, safe(c.Champion))
-	}
+	_, err := io.WriteString(out, r.Markdown())
+	return err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"evotune/db"
@@ -145,20 +144,9 @@ func allowEngines(runID int64, engines, allowed []string) error {
 	fmt.Fprintf(&b, "run %d's stored configuration runs external engines this machine has not allowed; none was started:", runID)
 	var flags []string
 	for _, m := range missing {
-		fmt.Fprintf(&b, "\n  %s", oneLine(m))
+		fmt.Fprintf(&b, "\n  %s", tuner.Printable(m))
 		flags = append(flags, "--allow-engine "+protocol.ShellQuote(m))
 	}
 	fmt.Fprintf(&b, "\nread what they are, then allow each: evotune resume %d %s", runID, strings.Join(flags, " "))
 	return errors.New(b.String())
-}
-
-// oneLine is s as it is when every character prints, else Go-quoted: a command listed one
-// a line cannot start a line of its own.
-func oneLine(s string) string {
-	for _, r := range s {
-		if !strconv.IsPrint(r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
 }

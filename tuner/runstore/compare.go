@@ -1,0 +1,40 @@
+package runstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"evotune/db"
+	"evotune/tuner"
+)
+
+// LoadComparison reads stored comparison id: its row, and its report with every run linked
+// so far and each run's stored verification. Errors: no such comparison, a damaged record.
+func LoadComparison(ctx context.Context, d *db.DB, id int64) (db.Comparison, tuner.ComparisonReport, error) {
+	c, links, err := d.ComparisonByID(ctx, id)
+	if err != nil {
+		return c, tuner.ComparisonReport{}, err
+	}
+	r := tuner.ComparisonReport{ID: c.ID, Game: c.Game}
+	if err := json.Unmarshal([]byte(c.Config), &r.Record); err != nil {
+		return c, r, fmt.Errorf("comparison %d: config: %w", c.ID, err)
+	}
+	r.Record.BudgetGames = c.BudgetGames
+	for _, l := range links {
+		run, err := d.Run(ctx, l.RunID)
+		if err != nil {
+			return c, r, err
+		}
+		cell := tuner.CompareCell{Method: l.Method, Seed: l.Seed, RunID: l.RunID, Champion: string(run.BestIndividual)}
+		if run.Verification != "" {
+			var v tuner.Verification
+			if err := json.Unmarshal([]byte(run.Verification), &v); err != nil {
+				return c, r, fmt.Errorf("run %d: verification: %w", l.RunID, err)
+			}
+			cell.V, cell.Deep = &v, v.Deep
+		}
+		r.Cells = append(r.Cells, cell)
+	}
+	return c, r, nil
+}
