@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -204,4 +205,81 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 	}
 	res.Duration = time.Since(start)
 	return res, nil
+}
+
+// ThinkTimes summarises each player's time per move over the match: mean and longest,
+// as the referee measured them (for an external engine, request to answer).
+func (res MatchResult) ThinkTimes() string {
+	var total, longest [2]time.Duration
+	var moves [2]int
+	for _, g := range res.Games {
+		for c := engine.Black; c <= engine.White; c++ {
+			p := 0 // A
+			if c.String() != g.AColour {
+				p = 1
+			}
+			total[p] += g.Record.Think[c]
+			longest[p] = max(longest[p], g.Record.MaxThink[c])
+			moves[p] += g.Record.Moved[c]
+		}
+	}
+	mean := func(p int) float64 {
+		if moves[p] == 0 {
+			return 0
+		}
+		return total[p].Seconds() / float64(moves[p])
+	}
+	return fmt.Sprintf("time per move: A mean %.3fs max %.3fs over %d moves; B mean %.3fs max %.3fs over %d moves",
+		mean(0), longest[0].Seconds(), moves[0], mean(1), longest[1].Seconds(), moves[1])
+}
+
+// Forfeits describes the games of games lost by forfeit, one text each: the pair, A's
+// colour in g's words, the reason and the first lines of the forfeiting engine's output
+// (raw: the engine's text as it wrote it; a terminal needs it escaped).
+func Forfeits(g engine.Game, games []MatchGame) []string {
+	var out []string
+	for _, mg := range games {
+		if mg.Record.Forfeit != "" {
+			// AColour is the engine colour (black: the first mover); print the game's name.
+			aSide := engine.Black
+			if mg.AColour != engine.Black.String() {
+				aSide = engine.White
+			}
+			l := fmt.Sprintf("pair %d (A %s): %s", mg.Pair, engine.ColourName(g, aSide), mg.Record.Forfeit)
+			log := mg.Record.BlackLog
+			if strings.HasPrefix(mg.Record.Forfeit, engine.ColourName(g, engine.White)) {
+				log = mg.Record.WhiteLog
+			}
+			if log = strings.TrimSpace(log); log != "" {
+				lines := strings.Split(log, "\n")
+				if len(lines) > 3 {
+					lines = append(lines[:3], fmt.Sprintf("… (%d lines in the --json record)", len(lines)))
+				}
+				l += "\n      engine output: " + strings.Join(lines, "\n      ")
+			}
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Terminations counts the games by how they ended ("checkmate 40, adjudication: draw 12,
+// time forfeit 1"), most frequent first; "" when no record says.
+func Terminations(games []MatchGame) string {
+	n := map[string]int{}
+	for _, g := range games {
+		if t := g.Record.Termination; t != "" {
+			n[t]++
+		}
+	}
+	var keys []string
+	for k := range n {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return n[keys[i]] > n[keys[j]] || n[keys[i]] == n[keys[j]] && keys[i] < keys[j] })
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %d", k, n[k]))
+	}
+	return strings.Join(parts, ", ")
 }

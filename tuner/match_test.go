@@ -299,3 +299,29 @@ func TestGomocupOffsetOpenings(t *testing.T) {
 		t.Fatal("connect6 read a Gomocup offset line")
 	}
 }
+
+// TestMatchTexts: think times by player whatever colour they had, terminations most
+// frequent first, and forfeits with the forfeiting engine's first output lines.
+func TestMatchTexts(t *testing.T) {
+	e, err := genomes.Lookup("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := e.Game
+	ms := time.Millisecond
+	res := MatchResult{Games: []MatchGame{
+		{Pair: 1, AColour: engine.Black.String(), Record: engine.GameRecord{Think: [2]time.Duration{40 * ms, 10 * ms}, MaxThink: [2]time.Duration{30 * ms, 5 * ms}, Moved: [2]int{4, 2}, Termination: "checkmate"}},
+		{Pair: 1, AColour: engine.White.String(), Record: engine.GameRecord{Think: [2]time.Duration{22 * ms, 56 * ms}, MaxThink: [2]time.Duration{20 * ms, 50 * ms}, Moved: [2]int{2, 4}, Termination: "adjudication: draw"}},
+		{Pair: 2, AColour: engine.Black.String(), Record: engine.GameRecord{Termination: "checkmate", Forfeit: "white made an illegal move e2e5", BlackLog: "a\nb\nc\nd\ne"}},
+	}}
+	if got := res.ThinkTimes(); got != "time per move: A mean 0.012s max 0.050s over 8 moves; B mean 0.008s max 0.020s over 4 moves" {
+		t.Errorf("think times: %q", got)
+	}
+	if got := Terminations(res.Games); got != "checkmate 2, adjudication: draw 1" {
+		t.Errorf("terminations: %q", got)
+	}
+	f := Forfeits(g, res.Games)
+	if len(f) != 1 || !strings.HasPrefix(f[0], "pair 2 (A white): white made an illegal move e2e5\n      engine output: a\n      b\n      c\n      … (5 lines in the --json record)") {
+		t.Errorf("forfeits: %q", f)
+	}
+}

@@ -321,7 +321,7 @@ func runIndividual(ctx context.Context, o inspectOpts, id string, out io.Writer)
 	if h := v.Famer; h != nil {
 		fmt.Fprintf(out, "hall of fame: admitted in generation %d; since then %d games against the paper's weights", h.Admitted, h.Games)
 		if h.Elo != nil && h.EloSE != nil {
-			fmt.Fprintf(out, ", Elo %s ± %.1f (1 SE), lower bound %s", eloText(*h.Elo), *h.EloSE, eloText(*h.EloLCB))
+			fmt.Fprintf(out, ", Elo %s ± %.1f (1 SE), lower bound %s", stats.EloText(*h.Elo), *h.EloSE, stats.EloText(*h.EloLCB))
 		}
 		fmt.Fprintln(out)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"sort"
 	"strings"
@@ -183,21 +182,21 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	if res.Warning != "" {
 		fmt.Fprintln(out, "warning: "+res.Warning)
 	}
-	printMatch(out, res.Result, res.Estimate, res.SPRT, res.LLR, res.Lower, res.Upper, res.Verdict)
-	fmt.Fprintln(out, thinkTimes(res))
-	if t := terminations(res.Games); t != "" {
+	fmt.Fprint(out, stats.Report(res.Result, res.Estimate, res.SPRT, res.LLR, res.Lower, res.Upper, res.Verdict))
+	fmt.Fprintln(out, res.ThinkTimes())
+	if t := tuner.Terminations(res.Games); t != "" {
 		fmt.Fprintln(out, "terminations: "+t)
 	}
-	if f := forfeits(g, res.Games); len(f) > 0 {
+	if f := tuner.Forfeits(g, res.Games); len(f) > 0 {
 		fmt.Fprintf(out, "%d games lost by forfeit:\n", len(f))
 		for _, l := range f {
-			fmt.Fprintln(out, "  "+l)
+			fmt.Fprintln(out, "  "+safeText(l))
 		}
 	}
-	if f := forfeits(g, res.Unplayed); len(f) > 0 {
+	if f := tuner.Forfeits(g, res.Unplayed); len(f) > 0 {
 		fmt.Fprintf(out, "%d pairs not counted, %d of their games forfeited before the forfeiting engine's first move:\n", res.UnplayedPairs, len(f))
 		for _, l := range f {
-			fmt.Fprintln(out, "  "+l)
+			fmt.Fprintln(out, "  "+safeText(l))
 		}
 	}
 	return nil
@@ -245,96 +244,6 @@ func (m matchJSON) with(r tuner.MatchResult) matchJSON {
 		m.LLR, m.LLRLower, m.LLRUpper, m.Verdict = &r.LLR, &r.Lower, &r.Upper, &r.Verdict
 	}
 	return m
-}
-
-// thinkTimes summarises each player's time per move over the match: mean and longest,
-// as the referee measured them (for an external engine, request to answer).
-func thinkTimes(res tuner.MatchResult) string {
-	var total, longest [2]time.Duration
-	var moves [2]int
-	for _, g := range res.Games {
-		for c := engine.Black; c <= engine.White; c++ {
-			p := 0 // A
-			if c.String() != g.AColour {
-				p = 1
-			}
-			total[p] += g.Record.Think[c]
-			longest[p] = max(longest[p], g.Record.MaxThink[c])
-			moves[p] += g.Record.Moved[c]
-		}
-	}
-	mean := func(p int) float64 {
-		if moves[p] == 0 {
-			return 0
-		}
-		return total[p].Seconds() / float64(moves[p])
-	}
-	return fmt.Sprintf("time per move: A mean %.3fs max %.3fs over %d moves; B mean %.3fs max %.3fs over %d moves",
-		mean(0), longest[0].Seconds(), moves[0], mean(1), longest[1].Seconds(), moves[1])
-}
-
-// forfeits lists the games of games lost by forfeit.
-func forfeits(g engine.Game, games []tuner.MatchGame) []string {
-	var out []string
-	for _, mg := range games {
-		if mg.Record.Forfeit != "" {
-			// AColour is the engine colour (black: the first mover); print the game's name.
-			aSide := engine.Black
-			if mg.AColour != engine.Black.String() {
-				aSide = engine.White
-			}
-			l := fmt.Sprintf("pair %d (A %s): %s", mg.Pair, engine.ColourName(g, aSide), safeText(mg.Record.Forfeit))
-			log := mg.Record.BlackLog
-			if strings.HasPrefix(mg.Record.Forfeit, engine.ColourName(g, engine.White)) {
-				log = mg.Record.WhiteLog
-			}
-			if log = strings.TrimSpace(log); log != "" {
-				lines := strings.Split(safeText(log), "\n")
-				if len(lines) > 3 {
-					lines = append(lines[:3], fmt.Sprintf("… (%d lines in the --json record)", len(lines)))
-				}
-				l += "\n      engine output: " + strings.Join(lines, "\n      ")
-			}
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-func printMatch(out io.Writer, r stats.Result, e *stats.Estimate, sprt *stats.SPRT, llr, lo, hi float64, verdict string) {
-	fmt.Fprintf(out, "A: W %d  D %d  L %d   pentanomial (pairs scoring 0, ½, 1, 1½, 2) %v\n", r.Wins, r.Draws, r.Losses, r.Penta)
-	if e != nil {
-		interval := fmt.Sprintf(" (95%%: %s … %s, %s)", eloText(e.EloLow), eloText(e.EloHigh), e.Model)
-		if math.Abs(e.EloLow) >= 1e9 || math.Abs(e.EloHigh) >= 1e9 {
-			interval = " (" + e.Model + ")" // FormatElo states the finite bound
-		}
-		fmt.Fprintf(out, "score %.3f  Elo %s%s  LOS %.1f%%\n", e.Score, stats.FormatElo(e.Elo, e.EloLow, e.EloHigh), interval, 100*e.LOS)
-	}
-	if sprt != nil {
-		fmt.Fprintf(out, "SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.2f (%.2f, %.2f) → %s\n",
-			sprt.Elo0, sprt.Elo1, sprt.Alpha, sprt.Beta, llr, lo, hi, verdictText(verdict))
-	}
-}
-
-// eloText prints an Elo value; the estimates' ±1e9 stand for ±infinity.
-func eloText(x float64) string {
-	switch {
-	case x >= 1e9:
-		return "+inf"
-	case x <= -1e9:
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.1f", x)
-}
-
-func verdictText(v string) string {
-	switch v {
-	case stats.AcceptH0:
-		return "H0 accepted (A is not elo1 stronger)"
-	case stats.AcceptH1:
-		return "H1 accepted (A is stronger)"
-	}
-	return "no decision yet"
 }
 
 type matchProgress struct{ p *progress }
@@ -483,28 +392,7 @@ func printVerification(out io.Writer, v tuner.Verification) {
 	if v.Games == 0 {
 		e = nil
 	}
-	printMatch(out, v.Result, e, v.SPRT, v.LLR, v.LLRLower, v.LLRUpper, v.Verdict)
-}
-
-// terminations counts the games by how they ended ("checkmate 40, adjudication: draw 12,
-// time forfeit 1"), most frequent first; "" when no record says.
-func terminations(games []tuner.MatchGame) string {
-	n := map[string]int{}
-	for _, g := range games {
-		if t := g.Record.Termination; t != "" {
-			n[t]++
-		}
-	}
-	var keys []string
-	for k := range n {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return n[keys[i]] > n[keys[j]] || n[keys[i]] == n[keys[j]] && keys[i] < keys[j] })
-	var parts []string
-	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s %d", k, n[k]))
-	}
-	return strings.Join(parts, ", ")
+	fmt.Fprint(out, stats.Report(v.Result, e, v.SPRT, v.LLR, v.LLRLower, v.LLRUpper, v.Verdict))
 }
 
 // writeMatchPGN writes every game of res (the counted and the unplayed) as PGN to path,

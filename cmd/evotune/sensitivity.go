@@ -171,7 +171,7 @@ func runSensitivity(ctx context.Context, o sensitivityOpts, out, errOut io.Write
 		elo := "—"
 		score := "—"
 		if e := p.Estimate; e != nil {
-			elo = fmt.Sprintf("%s ± %.1f (%s … %s)", eloText(e.Elo), e.CI95, eloText(e.EloLow), eloText(e.EloHigh))
+			elo = fmt.Sprintf("%s ± %.1f (%s … %s)", stats.EloText(e.Elo), e.CI95, stats.EloText(e.EloLow), stats.EloText(e.EloHigh))
 			score = fmt.Sprintf("%.3f", e.Score)
 			if p.Unchanged < p.Pairs && (best == nil || e.EloLow > best.Estimate.EloLow) {
 				best = &probes[i]
@@ -187,9 +187,9 @@ func runSensitivity(ctx context.Context, o sensitivityOpts, out, errOut io.Write
 	}
 	if best != nil {
 		if best.Estimate.EloLow > 0 {
-			fmt.Fprintf(out, "headroom: %s %.4g → %.4g, Elo %s (95%% CI above 0)\n", best.Gene, best.From, best.To, eloText(best.Estimate.Elo))
+			fmt.Fprintf(out, "headroom: %s %.4g → %.4g, Elo %s (95%% CI above 0)\n", best.Gene, best.From, best.To, stats.EloText(best.Estimate.Elo))
 		} else {
-			fmt.Fprintf(out, "no single move's 95%% CI is above 0 (best lower bound: %s %.4g → %.4g, %s)\n", best.Gene, best.From, best.To, eloText(best.Estimate.EloLow))
+			fmt.Fprintf(out, "no single move's 95%% CI is above 0 (best lower bound: %s %.4g → %.4g, %s)\n", best.Gene, best.From, best.To, stats.EloText(best.Estimate.EloLow))
 		}
 	}
 	return nil

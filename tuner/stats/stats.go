@@ -415,3 +415,45 @@ func secular(pdf []point) float64 {
 	}
 	return (lo + hi) / 2
 }
+
+// Report is a match's result as match and verify print it: A's W/D/L and pentanomial
+// counts, the score, Elo with its 95% interval and LOS (e nil: not estimated), and the
+// SPRT's LLR, bounds and verdict (sprt nil: none); each line ends with a newline.
+func Report(r Result, e *Estimate, sprt *SPRT, llr, lo, hi float64, verdict string) string {
+	var out strings.Builder
+	fmt.Fprintf(&out, "A: W %d  D %d  L %d   pentanomial (pairs scoring 0, ½, 1, 1½, 2) %v\n", r.Wins, r.Draws, r.Losses, r.Penta)
+	if e != nil {
+		interval := fmt.Sprintf(" (95%%: %s … %s, %s)", EloText(e.EloLow), EloText(e.EloHigh), e.Model)
+		if math.Abs(e.EloLow) >= 1e9 || math.Abs(e.EloHigh) >= 1e9 {
+			interval = " (" + e.Model + ")" // FormatElo states the finite bound
+		}
+		fmt.Fprintf(&out, "score %.3f  Elo %s%s  LOS %.1f%%\n", e.Score, FormatElo(e.Elo, e.EloLow, e.EloHigh), interval, 100*e.LOS)
+	}
+	if sprt != nil {
+		fmt.Fprintf(&out, "SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.2f (%.2f, %.2f) → %s\n",
+			sprt.Elo0, sprt.Elo1, sprt.Alpha, sprt.Beta, llr, lo, hi, VerdictText(verdict))
+	}
+	return out.String()
+}
+
+// EloText prints an Elo value ("+12.3"); the estimates' ±1e9 stand for ±infinity.
+func EloText(x float64) string {
+	switch {
+	case x >= 1e9:
+		return "+inf"
+	case x <= -1e9:
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.1f", x)
+}
+
+// VerdictText says what an SPRT verdict (AcceptH0, AcceptH1 or none) means for A.
+func VerdictText(v string) string {
+	switch v {
+	case AcceptH0:
+		return "H0 accepted (A is not elo1 stronger)"
+	case AcceptH1:
+		return "H1 accepted (A is stronger)"
+	}
+	return "no decision yet"
+}

@@ -227,3 +227,25 @@ func TestWithin(t *testing.T) {
 		t.Errorf("too few rows: %v", err)
 	}
 }
+
+// TestReport: a match's printed result — counts, the estimate with its interval (an
+// infinite bound said in words), the SPRT line only with an SPRT.
+func TestReport(t *testing.T) {
+	r := Result{Wins: 6, Draws: 2, Losses: 2, Penta: [5]int{0, 1, 1, 2, 1}}
+	e, err := r.Estimate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := Report(r, &e, nil, 0, 0, 0, "")
+	if !strings.HasPrefix(text, "A: W 6  D 2  L 2   pentanomial (pairs scoring 0, ½, 1, 1½, 2) [0 1 1 2 1]\nscore 0.700  Elo +") || strings.Contains(text, "SPRT") || strings.Count(text, "\n") != 2 {
+		t.Errorf("without SPRT:\n%s", text)
+	}
+	s, _ := ParseSPRT("elo0=0,elo1=10")
+	text = Report(r, nil, &s, 1.5, -2.94, 2.94, AcceptH1)
+	if !strings.Contains(text, "SPRT elo0=0 elo1=10 alpha=0.05 beta=0.05: LLR 1.50 (-2.94, 2.94) → H1 accepted (A is stronger)\n") || strings.Contains(text, "score") {
+		t.Errorf("with SPRT, no estimate:\n%s", text)
+	}
+	if EloText(2e9) != "+inf" || EloText(-3.25) != "-3.2" && EloText(-3.25) != "-3.3" {
+		t.Errorf("EloText: %s %s", EloText(2e9), EloText(-3.25))
+	}
+}
