@@ -32,6 +32,20 @@ func BumpNear(near []uint8, n, pt, radius, d int) {
 	}
 }
 
+// PictureRows is the picture (Pictured) of an n×n board: row n first, each point the
+// byte at(x, row) (x from 0 at the left, row from 1 at the bottom), as DrawBoard draws it.
+func PictureRows(n int, at func(x, row int) byte) []string {
+	out := make([]string, 0, n)
+	for row := n; row >= 1; row-- {
+		b := make([]byte, n)
+		for x := range b {
+			b[x] = at(x, row)
+		}
+		out = append(out, string(b))
+	}
+	return out
+}
+
 // DrawBoard draws an n×n board as text, row n at the top: each row labelled with its
 // number, each point the byte at(x, row) (x from 0 at the left, row from 1 at the bottom),
 // and a last line of file letters from firstFile.
@@ -67,6 +81,8 @@ type Position[M any] interface {
 	Key() uint64
 	// String draws the position.
 	String() string
+	// Picture draws the position for a viewer (Pictured).
+	Picture() []string
 	// ParseMove reads a move in the game's notation; the error names a malformed move.
 	ParseMove(s string) (M, error)
 	// Legal returns nil for a legal move, else an error naming why it is not.
@@ -90,6 +106,9 @@ func (b *PositionBoard[P, M]) Position() P { return b.Pos }
 
 // Size returns the board side.
 func (b *PositionBoard[P, M]) Size() int { return b.Pos.Size() }
+
+// Picture draws the position for a viewer (Pictured).
+func (b *PositionBoard[P, M]) Picture() []string { return b.Pos.Picture() }
 
 // ToMove returns the side to move.
 func (b *PositionBoard[P, M]) ToMove() Color { return b.Pos.ToMove() }

@@ -413,11 +413,17 @@ type BookReader interface {
 	ReadBook(name string, data []byte, plies int) ([][]string, error)
 }
 
-// Pictured is implemented by boards that draw themselves for a viewer (the dashboard):
-// Picture gives the rows from the top, one character a square, '.' for an empty one and
-// the game's own letters for pieces (chess: FEN's KQRBNP for White, kqrbnp for Black); the
-// pieces stand on squares. FEN is the position as its community writes it.
+// Pictured is implemented by boards that draw themselves for a viewer (the dashboard; every
+// registered game's board, through PositionBoard): Picture gives the rows from the top, one
+// character a point or square: '.' empty; the stone games 'B' and 'W' for the first and
+// the second mover's stones or amazons and 'x' for an arrow; chess FEN's letters
+// (KQRBNP White's, kqrbnp Black's).
 type Pictured interface {
 	Picture() []string
+}
+
+// FENBoard is implemented by boards whose pieces stand on squares and whose positions
+// their community writes as FEN (chess): a viewer draws squares, not intersections.
+type FENBoard interface {
 	FEN() string
 }

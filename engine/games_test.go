@@ -12,6 +12,7 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/amazons"
+	"evotune/engine/chess"
 	"evotune/engine/connect6"
 	"evotune/engine/gomoku"
 )
@@ -417,6 +418,37 @@ func TestPlayerContract(t *testing.T) {
 		}
 		if m, _, err := pl.Move(context.Background(), b2); err == nil {
 			t.Errorf("%s: a move %s in a finished game", g.Name(), m)
+		}
+	}
+}
+
+// TestPictures: every game's board draws itself for a viewer (engine.Pictured): a row per
+// line of its size, a character per point, a move changes the picture, and only chess's
+// board has a FEN.
+func TestPictures(t *testing.T) {
+	for gi, g := range append(games, chess.Game{}) {
+		b, err := g.NewBoard(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, ok := b.(engine.Pictured)
+		if !ok {
+			t.Fatalf("%s: the board does not draw itself", g.Name())
+		}
+		rows := p.Picture()
+		if len(rows) != b.Size() || len(rows[0]) != b.Size() {
+			t.Fatalf("%s: %d rows of %d, want %d×%d", g.Name(), len(rows), len(rows[0]), b.Size(), b.Size())
+		}
+		before := strings.Join(rows, "\n")
+		m := g.RandomMove(b, rand.New(rand.NewPCG(uint64(gi), 5)))
+		if err := b.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		if after := strings.Join(p.Picture(), "\n"); after == before || strings.Trim(after, ".BWxKQRBNPkqrbnp\n") != "" {
+			t.Errorf("%s: after %s the picture is\n%s", g.Name(), m, after)
+		}
+		if _, fen := b.(engine.FENBoard); fen != (g.Name() == chess.Name) {
+			t.Errorf("%s: FEN board %v", g.Name(), fen)
 		}
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	lib "github.com/corentings/chess/v2"
-
 	"evotune/engine"
 	"evotune/engine/search"
 )
@@ -250,28 +248,6 @@ func (b *Board) Moves() []string {
 	out := make([]string, len(ms))
 	for i := range ms {
 		out[i] = packMove(&ms[i]).String()
-	}
-	return out
-}
-
-// Picture draws the board for a viewer (engine.Pictured): rank 8 first, FEN's piece letters,
-// '.' for an empty square.
-func (b *Board) Picture() []string {
-	lb := b.Pos.pos.Board()
-	out := make([]string, 8)
-	for r := 7; r >= 0; r-- {
-		row := make([]byte, 8)
-		for f := 0; f < 8; f++ {
-			row[f] = '.'
-			if pc := lb.Piece(lib.NewSquare(lib.File(f), lib.Rank(r))); pc != lib.NoPiece {
-				s := pc.Type().String()
-				if pc.Color() == lib.White {
-					s = strings.ToUpper(s)
-				}
-				row[f] = s[0]
-			}
-		}
-		out[7-r] = string(row)
 	}
 	return out
 }

@@ -146,6 +146,28 @@ func (p *Position) Ply() int { return p.plies }
 func (p *Position) Key() uint64 { return p.keys[len(p.keys)-1] }
 
 // String draws the board as text, rank 8 at the top, White's pieces in capitals.
+// Picture draws the position for a viewer (engine.Pictured): rank 8 first, FEN's piece letters,
+// '.' for an empty square.
+func (p *Position) Picture() []string {
+	lb := p.pos.Board()
+	out := make([]string, 8)
+	for r := 7; r >= 0; r-- {
+		row := make([]byte, 8)
+		for f := 0; f < 8; f++ {
+			row[f] = '.'
+			if pc := lb.Piece(lib.NewSquare(lib.File(f), lib.Rank(r))); pc != lib.NoPiece {
+				s := pc.Type().String()
+				if pc.Color() == lib.White {
+					s = strings.ToUpper(s)
+				}
+				row[f] = s[0]
+			}
+		}
+		out[7-r] = string(row)
+	}
+	return out
+}
+
 func (p *Position) String() string {
 	b := p.pos.Board()
 	return engine.DrawBoard(8, 'a', func(x, row int) byte {

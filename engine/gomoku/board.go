@@ -468,6 +468,13 @@ func (p *Position) ParseMove(s string) (Move, error) {
 }
 
 // String draws the board, top row first, X = Black, O = White.
+// Picture draws the position for a viewer (engine.Pictured): 'B' Black's stones, 'W'
+// White's.
+func (p *Position) Picture() []string {
+	n := p.Size()
+	return engine.PictureRows(n, func(x, row int) byte { return ".BW"[p.cells[(row-1)*n+x]] })
+}
+
 func (p *Position) String() string {
 	n := p.g.n
 	return engine.DrawBoard(n, 'a', func(x, row int) byte { return ".XO"[p.cells[(row-1)*n+x]] })

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"evotune/db"
@@ -175,7 +174,7 @@ type GameView struct {
 	Frames       [][]string `json:"frames"`
 	WinningLine  []string   `json:"winning_line"`
 	Error        *string    `json:"error"`
-	// Squares is set when the board draws itself (engine.Pictured: chess): pieces on
+	// Squares is set when the pieces stand on squares (engine.FENBoard: chess): pieces on
 	// squares, a frame's characters the game's piece letters; FENs are the frames' FENs
 	// and PGN the game as a record (chess), else empty and null.
 	Squares bool     `json:"squares"`
@@ -600,10 +599,10 @@ func Game(ctx context.Context, d *db.DB, id, gameID int64) (GameView, error) {
 	v.Size = b.Size()
 	v.ColourNames = [2]string{engine.ColourName(plan.Game, engine.Black), engine.ColourName(plan.Game, engine.White)}
 	v.FENs = []string{}
-	_, v.Squares = b.(engine.Pictured)
+	_, v.Squares = b.(engine.FENBoard)
 	add := func() {
 		v.Frames = append(v.Frames, Frame(b))
-		if p, ok := b.(engine.Pictured); ok {
+		if p, ok := b.(engine.FENBoard); ok {
 			v.FENs = append(v.FENs, p.FEN())
 		}
 	}
@@ -632,40 +631,14 @@ func Game(ctx context.Context, d *db.DB, id, gameID int64) (GameView, error) {
 	return v, nil
 }
 
-// Frame reads a position from its text drawing (engine.DrawBoard: rows from the top, a
-// row number then one character per point) into Size rows of 'B', 'W', 'x' and '.'
-// (Connect6 and Gomoku draw stones as X and O; Amazons amazons as B and W, arrows as x). A
-// board that draws itself (engine.Pictured: chess) gives its own picture.
+// Frame is a position as the page draws it: the board's own picture (engine.Pictured: rows
+// from the top, '.' empty, 'B' and 'W' the two sides' stones or amazons, 'x' an arrow;
+// chess FEN's piece letters); nil for a board that does not draw itself.
 func Frame(b engine.Board) []string {
 	if p, ok := b.(engine.Pictured); ok {
 		return p.Picture()
 	}
-	n := b.Size()
-	out := make([]string, 0, n)
-	for _, line := range strings.Split(b.String(), "\n") {
-		f := strings.Fields(line)
-		if len(f) != n+1 {
-			continue
-		}
-		if _, err := strconv.Atoi(f[0]); err != nil {
-			continue
-		}
-		var sb strings.Builder
-		for _, c := range f[1:] {
-			switch c {
-			case "X", "B":
-				sb.WriteByte('B')
-			case "O", "W":
-				sb.WriteByte('W')
-			case ".":
-				sb.WriteByte('.')
-			default:
-				sb.WriteByte('x')
-			}
-		}
-		out = append(out, sb.String())
-	}
-	return out
+	return nil
 }
 
 // MaxIndividualGames caps the games an individual's page lists.
