@@ -61,11 +61,11 @@ func (c Config) CMAESParams() CMAESConfig { return overDefaults(DefaultCMAES, c.
 func (p CMAESConfig) validate() error {
 	switch {
 	case p.Pairs < 1 || p.Pairs > 10000:
-		return fmt.Errorf("cmaes.pairs: %d, want 1 to 10000", p.Pairs)
+		return settingErr("cmaes.pairs", "", "%d, want 1 to 10000", p.Pairs)
 	case !(p.Sigma > 0 && p.Sigma <= 10):
-		return fmt.Errorf("cmaes.sigma: %g, want (0, 10] (ln units for log genes)", p.Sigma)
+		return settingErr("cmaes.sigma", "", "%g, want (0, 10] (ln units for log genes)", p.Sigma)
 	case p.Lambda != 0 && (p.Lambda < 4 || p.Lambda > 98):
-		return fmt.Errorf("cmaes.lambda: %d, want 0 (from the number of genes) or 4 to 98", p.Lambda)
+		return settingErr("cmaes.lambda", "", "%d, want 0 (from the number of genes) or 4 to 98", p.Lambda)
 	}
 	return nil
 }

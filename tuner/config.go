@@ -109,6 +109,10 @@ type Config struct {
 	// above the paper's weights: ChampionCentre (the default of new runs) or ChampionBest;
 	// "" (runs stored before this setting) is ChampionBest.
 	Champion string `json:"champion,omitempty" yaml:"champion"`
+	// Selection is how the GA scores a generation: SelectionRace (the default; "" in runs
+	// stored before this setting) races every individual against the reference set,
+	// SelectionPeers plays the individuals against each other.
+	Selection string `json:"selection,omitempty" yaml:"selection"`
 	// Free lists fixed genes to tune anyway (e.g. value_6, threat_6 for Connect6).
 	Free []string `json:"free" yaml:"free"`
 	// Fix lists genes to hold at the paper's value (e.g. k1, k2 for Gomoku).
@@ -229,24 +233,24 @@ const MaxNodes = 1_000_000_000_000
 // protocol p: nodes and a clock are UCI's go; options need a protocol that carries them.
 func (c *Config) checkEngineLimits(p string) error {
 	if c.Nodes < 0 || c.Nodes > MaxNodes {
-		return fmt.Errorf("nodes: %d, want 0 (none) to %d", c.Nodes, int64(MaxNodes))
+		return settingErr("nodes", "", "%d, want 0 (none) to %d", c.Nodes, int64(MaxNodes))
 	}
 	if c.EngineDepth < 0 || c.EngineDepth > 1000 {
-		return fmt.Errorf("engine_depth: %d, want 0 (none) to 1000", c.EngineDepth)
+		return settingErr("engine_depth", "", "%d, want 0 (none) to 1000", c.EngineDepth)
 	}
 	if (c.Nodes != 0 || c.TC != "" || c.EngineDepth != 0) && p != protocol.UCI {
 		return fmt.Errorf("nodes, tc, engine_depth: the engine speaks %s; node and depth limits and chess clocks are UCI's (go nodes, go depth, go wtime …)", p)
 	}
 	if c.TC != "" {
 		if _, err := engine.ParseTimeControl(c.TC); err != nil {
-			return fmt.Errorf("tc: %w", err)
+			return settingErr("tc", "", "%w", err)
 		}
 	}
 	if _, err := c.FixedEngineOptions(); err != nil {
 		return err
 	}
 	if e, err := genomes.Lookup(c.Game); err == nil && len(c.EngineOptions) > 0 && !slices.Contains(protocol.OptionsProtocols(e.Game), p) {
-		return fmt.Errorf("engine_options: the engine speaks %s, which carries no options", p)
+		return settingErr("engine_options", "", "the engine speaks %s, which carries no options", p)
 	}
 	return nil
 }
@@ -258,10 +262,10 @@ func (c Config) FixedEngineOptions() ([]wire.Option, error) {
 		name, value, ok := strings.Cut(s, "=")
 		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
 		if !ok || name == "" {
-			return nil, fmt.Errorf("engine_options[%d]: %q, want NAME=VALUE (e.g. Hash=16)", i, s)
+			return nil, settingErr("engine_options", fmt.Sprintf("engine_options[%d]", i), "%q, want NAME=VALUE (e.g. Hash=16)", s)
 		}
 		if err := wire.CheckLine(name, value); err != nil {
-			return nil, fmt.Errorf("engine_options[%d]: %w", i, err)
+			return nil, settingErr("engine_options", fmt.Sprintf("engine_options[%d]", i), "%w", err)
 		}
 		out = append(out, wire.Option{Name: name, Value: value})
 	}
@@ -356,11 +360,11 @@ func (c *Config) ReadBook() error {
 	}
 	e, err := genomes.Lookup(c.Game)
 	if err != nil {
-		return fmt.Errorf("game: %w", err)
+		return settingErr("game", "", "%w", err)
 	}
 	g, err := engine.WithRule(e.Game, c.Rule)
 	if err != nil {
-		return fmt.Errorf("rule: %w", err)
+		return settingErr("rule", "", "%w", err)
 	}
 	plies := c.BookPlies
 	if plies == 0 {
@@ -368,7 +372,7 @@ func (c *Config) ReadBook() error {
 	}
 	list, err := ReadBook(c.Book, g, c.Board, plies)
 	if err != nil {
-		return fmt.Errorf("book: %w", err)
+		return settingErr("book", "", "%w", err)
 	}
 	c.BookList = list
 	return nil
@@ -383,12 +387,12 @@ func (c Config) Adjudication() (engine.Adjudication, error) {
 	// ParseResign's and ParseDraw's errors start "resign …", "draw …": the keys' names.
 	if c.Resign != "" {
 		if err := a.ParseResign(c.Resign); err != nil {
-			return a, fmt.Errorf("resign: %s", strings.TrimPrefix(err.Error(), "resign "))
+			return a, settingErr("resign", "", "%s", strings.TrimPrefix(err.Error(), "resign "))
 		}
 	}
 	if c.Draw != "" {
 		if err := a.ParseDraw(c.Draw); err != nil {
-			return a, fmt.Errorf("draw: %s", strings.TrimPrefix(err.Error(), "draw "))
+			return a, settingErr("draw", "", "%s", strings.TrimPrefix(err.Error(), "draw "))
 		}
 	}
 	return a, nil
@@ -405,11 +409,11 @@ func (c *Config) ReadVerifyOpenings() error {
 	}
 	e, err := genomes.Lookup(c.Game)
 	if err != nil {
-		return fmt.Errorf("game: %w", err)
+		return settingErr("game", "", "%w", err)
 	}
 	list, err := LoadOpenings(c.VerifyOpenings, e.Game, c.Board)
 	if err != nil {
-		return fmt.Errorf("verify_openings: %w", err)
+		return settingErr("verify_openings", "", "%w", err)
 	}
 	c.VerifyOpeningList = list
 	return nil
@@ -425,7 +429,7 @@ func checkName(name string) error {
 		return fmt.Errorf("name %q: not valid UTF-8", name)
 	}
 	if n := utf8.RuneCountInString(name); n > MaxNameLength {
-		return fmt.Errorf("name: %d characters, want at most %d", n, MaxNameLength)
+		return settingErr("name", "", "%d characters, want at most %d", n, MaxNameLength)
 	}
 	for i, r := range name {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.In(r, unicode.Zl, unicode.Zp) {
@@ -437,72 +441,76 @@ func checkName(name string) error {
 
 func (c *Config) Validate() error {
 	if _, err := genomes.Lookup(c.Game); err != nil {
-		return fmt.Errorf("game: %w", err)
+		return settingErr("game", "", "%w", err)
 	}
 	if err := checkName(c.Name); err != nil {
 		return err
 	}
 	switch {
 	case c.Population < 2:
-		return fmt.Errorf("population: %d, want at least 2", c.Population)
+		return settingErr("population", "", "%d, want at least 2", c.Population)
 	case c.Population > 10000:
-		return fmt.Errorf("population: %d, want at most 10000", c.Population)
+		return settingErr("population", "", "%d, want at most 10000", c.Population)
 	case c.Generations < 0 || (c.Generations == 0 && c.TimeBudget == "" && c.BudgetGames == 0 && c.IsGA()):
-		return fmt.Errorf("generations: %d, want at least 1 (0 only with time_budget or budget_games)", c.Generations)
+		return settingErr("generations", "", "%d, want at least 1 (0 only with time_budget or budget_games)", c.Generations)
 	case c.BudgetGames < 0:
-		return fmt.Errorf("budget_games: %d is negative", c.BudgetGames)
+		return settingErr("budget_games", "", "%d is negative", c.BudgetGames)
 	case c.BudgetGames > MaxBudgetGames:
-		return fmt.Errorf("budget_games: %d, at most %d (a billion games: years on any machine)", c.BudgetGames, MaxBudgetGames)
+		return settingErr("budget_games", "", "%d, at most %d (a billion games: years on any machine)", c.BudgetGames, MaxBudgetGames)
 	case !c.knownMethod():
-		return fmt.Errorf("method: %q, want one of %s", c.Method, MethodNames())
+		return settingErr("method", "", "%q, want one of %s", c.Method, MethodNames())
 	case c.Games < 2 || c.Games%2 != 0:
-		return fmt.Errorf("games: %d, want a positive even number (each opening is played twice, colours swapped)", c.Games)
+		return settingErr("games", "", "%d, want a positive even number (each opening is played twice, colours swapped)", c.Games)
 	case c.RaceRounds < 0 || c.RaceRounds > 10:
-		return fmt.Errorf("race_rounds: %d, want 0 to 10", c.RaceRounds)
+		return settingErr("race_rounds", "", "%d, want 0 to 10", c.RaceRounds)
+	case c.Selection != "" && c.Selection != SelectionRace && c.Selection != SelectionPeers:
+		return settingErr("selection", "", "%q, want %s or %s", c.Selection, SelectionRace, SelectionPeers)
+	case c.Selection == SelectionPeers && len(c.Opponents) > 0:
+		return settingErr("selection", "", "%s plays the population against itself; the opponents (%s) would not play", SelectionPeers, strings.Join(c.Opponents, "; "))
 	case c.Champion != "" && c.Champion != ChampionBest && c.Champion != ChampionCentre:
-		return fmt.Errorf("champion: %q, want %s or %s", c.Champion, ChampionCentre, ChampionBest)
+		return settingErr("champion", "", "%q, want %s or %s", c.Champion, ChampionCentre, ChampionBest)
 	case c.AdmitGames < 0 || c.AdmitGames%2 != 0:
-		return fmt.Errorf("admit_games: %d, want 0 or a positive even number", c.AdmitGames)
+		return settingErr("admit_games", "", "%d, want 0 or a positive even number", c.AdmitGames)
 	case !(c.AdmitZ >= 0 && c.AdmitZ <= 10):
-		return fmt.Errorf("admit_z: %g, want 0 to 10", c.AdmitZ)
+		return settingErr("admit_z", "", "%g, want 0 to 10", c.AdmitZ)
 	case c.VerifyDepth < 0 || c.VerifyDepth > engine.MaxDepth:
-		return fmt.Errorf("verify_depth: %d, want 0 (none) to %d", c.VerifyDepth, engine.MaxDepth)
+		return settingErr("verify_depth", "", "%d, want 0 (none) to %d", c.VerifyDepth, engine.MaxDepth)
 	case c.VerifyEvery < 0:
-		return fmt.Errorf("verify_every: %d is negative", c.VerifyEvery)
+		return settingErr("verify_every", "", "%d is negative", c.VerifyEvery)
 	case c.VerifyEvery > 0 && c.VerifyGames == 0:
-		return errors.New("verify_every: needs verify_games > 0 (the size of each check)")
+		return settingErr("verify_every", "", "needs verify_games > 0 (the size of each check)")
 	case c.Workers < 1:
-		return fmt.Errorf("workers: %d, want at least 1", c.Workers)
+		return settingErr("workers", "", "%d, want at least 1", c.Workers)
 	case c.Depth < 0 || c.Depth > engine.MaxDepth:
-		return fmt.Errorf("depth: %d, want 0 (game default) to %d", c.Depth, engine.MaxDepth)
+		return settingErr("depth", "", "%d, want 0 (game default) to %d", c.Depth, engine.MaxDepth)
 	case c.Width < 0:
-		return fmt.Errorf("width: %d, want 0 (game default) or more", c.Width)
+		return settingErr("width", "", "%d, want 0 (game default) or more", c.Width)
 	case c.MaxPlies < 0:
-		return fmt.Errorf("max_plies: %d is negative", c.MaxPlies)
+		return settingErr("max_plies", "", "%d is negative", c.MaxPlies)
 	case c.Elite < 0 || c.Elite >= c.Population:
-		return fmt.Errorf("elite: %d, want 0 to population-1 (%d)", c.Elite, c.Population-1)
+		return settingErr("elite", "", "%d, want 0 to population-1 (%d)", c.Elite, c.Population-1)
 	case c.Tournament < 1:
-		return fmt.Errorf("tournament: %d, want at least 1", c.Tournament)
+		return settingErr("tournament", "", "%d, want at least 1", c.Tournament)
 	case !(c.CrossoverRate >= 0 && c.CrossoverRate <= 1):
-		return fmt.Errorf("crossover_rate: %g, want 0–1", c.CrossoverRate)
+		return settingErr("crossover_rate", "", "%g, want 0–1", c.CrossoverRate)
 	case !(c.MutationRate >= 0 && c.MutationRate <= 1):
-		return fmt.Errorf("mutation_rate: %g, want 0–1", c.MutationRate)
+		return settingErr("mutation_rate", "", "%g, want 0–1", c.MutationRate)
 	case !(c.Mutation.GeneRate > 0 && c.Mutation.GeneRate <= 1):
-		return fmt.Errorf("mutation.gene_rate: %g, want (0, 1]", c.Mutation.GeneRate)
+		return settingErr("mutation.gene_rate", "", "%g, want (0, 1]", c.Mutation.GeneRate)
 	case !(c.Mutation.LogSigma >= 0 && c.Mutation.LogSigma <= 10):
-		return fmt.Errorf("mutation.log_sigma: %g, want 0 to 10", c.Mutation.LogSigma)
+		return settingErr("mutation.log_sigma", "", "%g, want 0 to 10", c.Mutation.LogSigma)
 	case !(c.Mutation.LinearSigma >= 0 && c.Mutation.LinearSigma <= 1):
-		return fmt.Errorf("mutation.linear_sigma: %g, want 0 to 1 (a fraction of the gene's range)", c.Mutation.LinearSigma)
+		return settingErr("mutation.linear_sigma", "", "%g, want 0 to 1 (a fraction of the gene's range)", c.Mutation.LinearSigma)
 	case c.OpponentMoveTime != 0 && !(c.OpponentMoveTime > 0 && c.OpponentMoveTime <= 3600):
-		return fmt.Errorf("opponent_move_time: %g, want seconds in (0, 3600]", c.OpponentMoveTime)
+		return settingErr("opponent_move_time", "", "%g, want seconds in (0, 3600]", c.OpponentMoveTime)
 	case c.Init != "perturb" && c.Init != "random":
-		return fmt.Errorf("init: %q, want perturb or random", c.Init)
+		return settingErr("init", "", "%q, want perturb or random", c.Init)
 	case c.Champions < 0:
-		return fmt.Errorf("champions: %d is negative", c.Champions)
+		return settingErr("champions", "", "%d is negative", c.Champions)
 	case c.VerifyGames < 0 || c.VerifyGames%2 != 0:
-		return fmt.Errorf("verify_games: %d, want 0 or a positive even number", c.VerifyGames)
+		return settingErr("verify_games", "", "%d, want 0 or a positive even number", c.VerifyGames)
 	case c.VerifyDepthGames < 0 || c.VerifyDepthGames%2 != 0:
-		return fmt.Errorf("verify_depth_games: %d, want 0 (verify_games) or a positive even number", c.VerifyDepthGames)
+		return settingErr("verify_depth_games", "", "%d, want 0 (verify_games) or a positive even number", c.VerifyDepthGames)
 	}
 	if c.Method == MethodSPSA {
 		if err := c.SPSAParams().validate(); err != nil {
@@ -519,45 +527,45 @@ func (c *Config) Validate() error {
 	}
 	if c.TimeBudget != "" {
 		if d, err := time.ParseDuration(c.TimeBudget); err != nil || d <= 0 {
-			return fmt.Errorf("time_budget: %q, want a positive duration like 30m or 8h", c.TimeBudget)
+			return settingErr("time_budget", "", "%q, want a positive duration like 30m or 8h", c.TimeBudget)
 		}
 	}
 	for i, d := range c.Depths {
 		if d < 1 || d > engine.MaxDepth {
-			return fmt.Errorf("depths[%d]: %d, want 1 to %d", i, d, engine.MaxDepth)
+			return settingErr("depths", fmt.Sprintf("depths[%d]", i), "%d, want 1 to %d", d, engine.MaxDepth)
 		}
 	}
 	for _, o := range c.Opponents {
 		argv, ok, err := protocol.ParseCommand(o)
 		if !ok || err != nil {
-			return fmt.Errorf("opponents: %q: want cmd:PATH [ARGS]", o)
+			return settingErr("opponents", "", "%q: want cmd:PATH [ARGS]", o)
 		}
 		if err := protocol.CheckProgram(argv); err != nil {
-			return fmt.Errorf("opponents: %w", err)
+			return settingErr("opponents", "", "%w", err)
 		}
 	}
 	e, _ := genomes.Lookup(c.Game)
 	if g, err := engine.WithRule(e.Game, c.Rule); err != nil {
-		return fmt.Errorf("rule: %w", err)
+		return settingErr("rule", "", "%w", err)
 	} else if _, err := g.NewBoard(c.Board); err != nil {
-		return fmt.Errorf("board: %w", err)
+		return settingErr("board", "", "%w", err)
 	}
 	layout := e.Layout
 	switch {
 	case c.Layout != nil:
 		if c.Layout.Game != c.Game || c.Layout.Rule != c.Rule || c.Layout.Board != c.Board {
-			return fmt.Errorf("layout: game %s, rule %q, board %d; the run says game %s, rule %q, board %d",
+			return settingErr("layout", "", "game %s, rule %q, board %d; the run says game %s, rule %q, board %d",
 				c.Layout.Game, c.Layout.Rule, c.Layout.Board, c.Game, c.Rule, c.Board)
 		}
 		if c.Engine == "" {
-			return errors.New("engine: a layout needs the engine it describes (--engine 'cmd:PROG ARGS')")
+			return settingErr("engine", "", "a layout needs the engine it describes (--engine 'cmd:PROG ARGS')")
 		}
 		if err := protocol.CheckProtocol(e.Game, c.EngineProtocol); err != nil {
-			return fmt.Errorf("engine_protocol: %w", err)
+			return settingErr("engine_protocol", "", "%w", err)
 		}
 		spec := protocol.ExternalSpec{Protocol: c.EngineProtocol}
 		if !spec.AcceptsOpenings(e.Game) {
-			return fmt.Errorf("engine_protocol: %s engines speak %s here, which cannot start them from an opening, so every game would start from the empty board and deterministic engines would replay one game: tune them over %s (--engine-protocol)",
+			return settingErr("engine_protocol", "", "%s engines speak %s here, which cannot start them from an opening, so every game would start from the empty board and deterministic engines would replay one game: tune them over %s (--engine-protocol)",
 				c.Game, spec.ProtocolFor(e.Game), strings.Join(protocol.OpeningProtocols(e.Game), " or "))
 		}
 		if (c.BotzoneKeepRunning || c.BotzoneJSON) && spec.ProtocolFor(e.Game) != protocol.Botzone {
@@ -571,12 +579,12 @@ func (c *Config) Validate() error {
 			x    float64
 		}{{"engine_move_time", c.EngineMoveTime}, {"startup_time", c.StartupTime}} {
 			if v.x != 0 && !(v.x > 0 && v.x <= 3600) {
-				return fmt.Errorf("%s: %g, want seconds in (0, 3600]", v.name, v.x)
+				return settingErr(v.name, "", "%g, want seconds in (0, 3600]", v.x)
 			}
 		}
 		layout = c.Layout.Layout()
 	case c.Engine != "":
-		return errors.New("engine: needs a layout file describing its parameters (--layout FILE)")
+		return settingErr("engine", "", "needs a layout file describing its parameters (--layout FILE)")
 	case c.EngineProtocol != "" || c.BotzoneKeepRunning || c.BotzoneJSON || len(c.EngineOptions) > 0 || c.Nodes != 0 || c.TC != "" || c.EngineDepth != 0:
 		return errors.New("engine_protocol, botzone_keep_running, botzone_json, engine_options, nodes, tc, engine_depth: settings of the outside engine under tuning, and there is none (--layout FILE --engine 'cmd:PROG ARGS')")
 	}
@@ -584,21 +592,21 @@ func (c *Config) Validate() error {
 		return err
 	}
 	if c.BookPlies < 0 || c.BookPlies > 1000 {
-		return fmt.Errorf("book_plies: %d, want 0 (the default, %d) to 1000", c.BookPlies, DefaultBookPlies)
+		return settingErr("book_plies", "", "%d, want 0 (the default, %d) to 1000", c.BookPlies, DefaultBookPlies)
 	}
 	switch {
 	case c.Book == "" && len(c.BookList) > 0:
-		return fmt.Errorf("book_list: %d openings, but no book names them", len(c.BookList))
+		return settingErr("book_list", "", "%d openings, but no book names them", len(c.BookList))
 	case c.Book != "" && len(c.BookList) == 0:
-		return fmt.Errorf("book: %q: its openings are not stored with the run (name the file again when you start it)", c.Book)
+		return settingErr("book", "", "%q: its openings are not stored with the run (name the file again when you start it)", c.Book)
 	case len(c.BookList) > MaxStoredOpenings:
-		return fmt.Errorf("book: %d openings, want at most %d", len(c.BookList), MaxStoredOpenings)
+		return settingErr("book", "", "%d openings, want at most %d", len(c.BookList), MaxStoredOpenings)
 	}
 	if len(c.BookList) > 0 {
 		halves := [2]int{}
 		for i, o := range c.BookList {
 			if err := CheckOpening(e.Game, c.Board, o); err != nil {
-				return fmt.Errorf("book_list[%d]: %w", i, err)
+				return settingErr("book_list", fmt.Sprintf("book_list[%d]", i), "%w", err)
 			}
 			if HalfOf(o) == TuningHalf {
 				halves[0]++
@@ -612,30 +620,30 @@ func (c *Config) Validate() error {
 	}
 	if !c.verifyOpeningsFile() {
 		if len(c.VerifyOpeningList) > 0 {
-			return fmt.Errorf("verify_opening_list: %d openings, but verify_openings is %q, not a file", len(c.VerifyOpeningList), c.VerifyOpenings)
+			return settingErr("verify_opening_list", "", "%d openings, but verify_openings is %q, not a file", len(c.VerifyOpeningList), c.VerifyOpenings)
 		}
 	} else {
 		if len(c.VerifyOpeningList) == 0 {
-			return fmt.Errorf("verify_openings: %q is a file whose openings are not stored with the run (a database from an older evotune, or someone else's): evotune does not open a path found in a database; name the file again (resume --verify-openings FILE)", c.VerifyOpenings)
+			return settingErr("verify_openings", "", "%q is a file whose openings are not stored with the run (a database from an older evotune, or someone else's): evotune does not open a path found in a database; name the file again (resume --verify-openings FILE)", c.VerifyOpenings)
 		}
 		if len(c.VerifyOpeningList) > MaxStoredOpenings {
-			return fmt.Errorf("verify_opening_list: %d openings, want at most %d", len(c.VerifyOpeningList), MaxStoredOpenings)
+			return settingErr("verify_opening_list", "", "%d openings, want at most %d", len(c.VerifyOpeningList), MaxStoredOpenings)
 		}
 		for i, o := range c.VerifyOpeningList {
 			if err := CheckOpening(e.Game, c.Board, o); err != nil {
-				return fmt.Errorf("verify_opening_list[%d]: %w", i, err)
+				return settingErr("verify_opening_list", fmt.Sprintf("verify_opening_list[%d]", i), "%w", err)
 			}
 		}
 	}
 	if _, err := layout.Free(c.Free...); err != nil {
-		return fmt.Errorf("free: %w", err)
+		return settingErr("free", "", "%w", err)
 	}
 	l, err := layout.Fix(c.Fix...)
 	if err != nil {
-		return fmt.Errorf("fix: %w", err)
+		return settingErr("fix", "", "%w", err)
 	}
 	if l, _ = l.WithFixed(c.Free, c.Fix); l.FreeCount() == 0 {
-		return errors.New("fix: every gene is fixed; nothing to tune")
+		return settingErr("fix", "", "every gene is fixed; nothing to tune")
 	}
 	if c.Engine != "" {
 		if _, err := NewOutside(*c, l); err != nil {
@@ -643,7 +651,7 @@ func (c *Config) Validate() error {
 		}
 		if argv, _, _ := protocol.ParseCommand(c.Engine); argv != nil {
 			if err := protocol.CheckProgram(argv); err != nil {
-				return fmt.Errorf("engine: %w", err)
+				return settingErr("engine", "", "%w", err)
 			}
 		}
 	}
@@ -774,4 +782,28 @@ func checkWholeNumbers(n *yaml.Node, t reflect.Type, key string) error {
 		}
 	}
 	return nil
+}
+
+// SettingError is a configuration error of one setting: Key is its config key
+// ("verify_games", "mutation.log_sigma"), Field the value's place when it is an element
+// ("depths[2]"; "" for the setting itself). Error reads "field: message".
+type SettingError struct {
+	Key, Field string
+	Err        error
+}
+
+func (e *SettingError) Error() string {
+	f := e.Field
+	if f == "" {
+		f = e.Key
+	}
+	return f + ": " + e.Err.Error()
+}
+
+func (e *SettingError) Unwrap() error { return e.Err }
+
+// settingErr is a SettingError of key (field: an element's place, "" for the setting) with
+// the message format and args (fmt.Errorf's: %w wraps).
+func settingErr(key, field, format string, args ...any) error {
+	return &SettingError{Key: key, Field: field, Err: fmt.Errorf(format, args...)}
 }

@@ -44,11 +44,11 @@ func (c Config) Plan() (*Plan, error) {
 	c.Resolve()
 	e, err := genomes.Lookup(c.Game)
 	if err != nil {
-		return nil, fmt.Errorf("game: %w", err)
+		return nil, settingErr("game", "", "%w", err)
 	}
 	g, err := engine.WithRule(e.Game, c.Rule)
 	if err != nil {
-		return nil, fmt.Errorf("rule: %w", err)
+		return nil, settingErr("rule", "", "%w", err)
 	}
 	base := e.Layout
 	if c.Layout != nil {

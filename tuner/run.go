@@ -131,6 +131,8 @@ const (
 	streamDefence  = 6
 	// streamCalibration draws SPSA's calibration openings (spsa.go): never tuned on.
 	streamCalibration = 7
+	// streamPairing draws the GA's pairings of peers (Config.Selection SelectionPeers).
+	streamPairing = 8
 )
 
 func mix(x uint64) uint64 {

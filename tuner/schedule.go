@@ -292,6 +292,9 @@ func (t *Tuner) playGeneration() error {
 		players[i] = i
 		t.g.current[i].Stats, t.g.current[i].Round = genomes.Stats{}, 0
 	}
+	if t.cfg.Selection == SelectionPeers {
+		return t.playPeers()
+	}
 	pairs := t.cfg.Games / 2
 	for round := 0; ; round++ {
 		first, err := t.drawOpenings(pairs, streamOpenings+uint64(round)<<4)
@@ -348,4 +351,86 @@ func (t *Tuner) playAgainst(g *genomes.Genome, opp opponent, first, n, round int
 		out[k] = pairs[[2]int{0, first + k}]
 	}
 	return resultOf(cand.Stats), out, nil
+}
+
+// Selection rules of the GA (Config.Selection).
+const (
+	// SelectionRace scores every individual against the reference set (the paper's weights
+	// and Champions members of the hall of fame) by successive halving (playGeneration).
+	SelectionRace = "race"
+	// SelectionPeers scores the individuals against each other (playPeers): a comparison of
+	// two individuals played as a match measures their difference directly, where two
+	// scores against a common reference each carry their own noise (for the same games, a
+	// quarter of the variance).
+	SelectionPeers = "peers"
+)
+
+// playPeers plays the generation's individuals against each other: RaceRounds+1 rounds,
+// each a random pairing of the population (from the generation's own stream; with an odd
+// population one sits the round out), each pair playing Games games on the round's
+// Games/2 fresh opening pairs, colours swapped. An individual's Stats are its games of
+// every round; its fitness is 1 − its score. The games are stored once, under the first
+// of the pair.
+func (t *Tuner) playPeers() error {
+	rng := t.rngV1(t.g.gen, streamPairing)
+	n, pairs := len(t.g.current), t.cfg.Games/2
+	refs := t.g.refs
+	defer func() { t.g.refs = refs }()
+	t.g.opponents = nil
+	for _, g := range t.g.current {
+		t.g.opponents = append(t.g.opponents, g.ID)
+	}
+	for round := 0; round <= t.cfg.RaceRounds; round++ {
+		order := rng.Perm(n)
+		first, err := t.drawOpenings(pairs, streamOpenings+uint64(round)<<4)
+		if err != nil {
+			return err
+		}
+		var b batch
+		for k := 0; k+1 < n; k += 2 {
+			opp := t.g.current[order[k+1]]
+			w, ext, err := t.side(opp.X)
+			if err != nil {
+				return fmt.Errorf("individual %s: %w", opp.ID, err)
+			}
+			t.g.refs = []opponent{{id: opp.ID, w: w, x: opp.X, ext: ext}}
+			if err := t.schedule(&b, []int{order[k]}, first, pairs, round); err != nil {
+				return err
+			}
+		}
+		from := len(t.g.gameResults)
+		pairScore, err := t.play(&b, fmt.Sprintf("round %d", round))
+		if err != nil {
+			return err
+		}
+		// The second of each pair: the mirror of the first's games.
+		played := map[[2]string]int{}
+		for _, gr := range t.g.gameResults[from:] {
+			played[[2]string{gr.Individual, gr.Opponent}]++
+		}
+		byID := map[string]int{}
+		for i, g := range t.g.current {
+			byID[g.ID] = i
+		}
+		for _, gr := range t.g.gameResults[from:] {
+			st := &t.g.current[byID[gr.Opponent]].Stats
+			switch gr.Score {
+			case 1:
+				st.Losses++
+			case 0:
+				st.Wins++
+			default:
+				st.Draws++
+			}
+		}
+		for k := 0; k+1 < n; k += 2 {
+			a, o := t.g.current[order[k]], t.g.current[order[k+1]]
+			st := &o.Stats
+			st.Draws += 2*pairs - played[[2]string{a.ID, o.ID}] // identical genomes: drawn, not played
+			for p := first; p < first+pairs; p++ {
+				st.Penta[int(math.Round((2-pairScore[[2]int{order[k], p}])*2))]++
+			}
+		}
+	}
+	return nil
 }

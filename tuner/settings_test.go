@@ -1,7 +1,9 @@
 package tuner
 
 import (
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -52,5 +54,47 @@ func TestSettingsResolve(t *testing.T) {
 	}
 	if s, ok := LookupSetting("depths"); !ok || s.Flag != "depth" {
 		t.Errorf("depths: %+v", s)
+	}
+}
+
+// TestSettingErrors: Validate's errors carry the setting they are about (SettingError:
+// its config key, and the element for a list), which tune turns into the flag the user
+// set; every key named is a declared setting or in a declared section.
+func TestSettingErrors(t *testing.T) {
+	for _, c := range []struct {
+		edit       func(*Config)
+		key, field string
+	}{
+		{func(c *Config) { c.VerifyGames = 3 }, "verify_games", ""},
+		{func(c *Config) { c.Depths = []int{2, 0} }, "depths", "depths[1]"},
+		{func(c *Config) { c.Method = MethodSPSA; c.SPSA = &SPSAConfig{Pairs: -1} }, "spsa.pairs", ""},
+		{func(c *Config) { c.Mutation.LogSigma = -1 }, "mutation.log_sigma", ""},
+		{func(c *Config) { c.TimeBudget = "soon" }, "time_budget", ""},
+		{func(c *Config) { c.Selection = "lottery" }, "selection", ""},
+		{func(c *Config) { c.Resign = "movecount=x" }, "resign", ""},
+		{func(c *Config) { c.Game = "go" }, "game", ""},
+	} {
+		cfg := DefaultConfig("gomoku")
+		cfg.Method, cfg.Generations = MethodGA, 2
+		c.edit(&cfg)
+		err := cfg.Validate()
+		var se *SettingError
+		if !errors.As(err, &se) || se.Key != c.key || se.Field != c.field {
+			t.Errorf("%s: %v (%#v), want a SettingError of %q %q", c.key, err, se, c.key, c.field)
+			continue
+		}
+		section, _, _ := strings.Cut(se.Key, ".")
+		if _, ok := LookupSetting(se.Key); !ok {
+			if _, ok := LookupSetting(section); !ok { // mutation.log_sigma: the mutation section
+				t.Errorf("%s: not a declared setting", se.Key)
+			}
+		}
+		want := c.key
+		if c.field != "" {
+			want = c.field
+		}
+		if !strings.HasPrefix(err.Error(), want+": ") {
+			t.Errorf("%s: message %q", c.key, err)
+		}
 	}
 }

@@ -72,17 +72,17 @@ func (c Config) SPSAParams() SPSAConfig { return overDefaults(DefaultSPSA, c.SPS
 func (p SPSAConfig) validate() error {
 	switch {
 	case p.Pairs < 1 || p.Pairs > 10000:
-		return fmt.Errorf("spsa.pairs: %d, want 1 to 10000", p.Pairs)
+		return settingErr("spsa.pairs", "", "%d, want 1 to 10000", p.Pairs)
 	case !(p.CEnd > 0 && p.CEnd <= 10):
-		return fmt.Errorf("spsa.c_end: %g, want (0, 10] (ln units for log genes)", p.CEnd)
+		return settingErr("spsa.c_end", "", "%g, want (0, 10] (ln units for log genes)", p.CEnd)
 	case !(p.REnd > 0 && p.REnd <= 10):
-		return fmt.Errorf("spsa.r_end: %g, want (0, 10]", p.REnd)
+		return settingErr("spsa.r_end", "", "%g, want (0, 10]", p.REnd)
 	case !(p.Alpha > 0 && p.Alpha <= 1):
-		return fmt.Errorf("spsa.alpha: %g, want (0, 1]", p.Alpha)
+		return settingErr("spsa.alpha", "", "%g, want (0, 1]", p.Alpha)
 	case !(p.Gamma > 0 && p.Gamma <= 1):
-		return fmt.Errorf("spsa.gamma: %g, want (0, 1]", p.Gamma)
+		return settingErr("spsa.gamma", "", "%g, want (0, 1]", p.Gamma)
 	case !(p.ARatio >= 0 && p.ARatio <= 10):
-		return fmt.Errorf("spsa.a_ratio: %g, want 0 to 10", p.ARatio)
+		return settingErr("spsa.a_ratio", "", "%g, want 0 to 10", p.ARatio)
 	}
 	return nil
 }

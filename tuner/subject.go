@@ -85,7 +85,7 @@ func NewOutside(cfg Config, layout *genomes.Layout) (*Outside, error) {
 	}
 	e, err := genomes.Lookup(cfg.Game)
 	if err != nil {
-		return nil, fmt.Errorf("game: %w", err)
+		return nil, settingErr("game", "", "%w", err)
 	}
 	proto := (protocol.ExternalSpec{Protocol: cfg.EngineProtocol}).ProtocolFor(e.Game)
 	// A UCI engine reads its parameters as options: setoption is how values reach it.
@@ -123,10 +123,10 @@ func NewOutside(cfg Config, layout *genomes.Layout) (*Outside, error) {
 			return nil, fmt.Errorf("weights_format evotune: %w", err)
 		}
 	default:
-		return nil, fmt.Errorf("weights_format: %q, want json, evotune or ini", o.format)
+		return nil, settingErr("weights_format", "", "%q, want json, evotune or ini", o.format)
 	}
 	if o.info && !slices.Contains(protocol.OptionsProtocols(e.Game), proto) {
-		return nil, fmt.Errorf("gomocup_info: the engine speaks %s, which has no INFO lines (Gomocup's, gomoku)", proto)
+		return nil, settingErr("gomocup_info", "", "the engine speaks %s, which has no INFO lines (Gomocup's, gomoku)", proto)
 	}
 	if o.info {
 		for _, g := range layout.Genes {
@@ -166,7 +166,7 @@ func (o *Outside) CheckDeclared(declared []uci.Option) error {
 		return nil
 	}
 	if err := uci.CheckOptions(declared, o.fixed); err != nil {
-		return fmt.Errorf("engine_options: %w", err)
+		return settingErr("engine_options", "", "%w", err)
 	}
 	for _, g := range o.layout.Genes {
 		d := uci.Find(declared, g.OptionName())
@@ -178,16 +178,16 @@ func (o *Outside) CheckDeclared(declared []uci.Option) error {
 					names = append(names, x.Name)
 				}
 			}
-			return fmt.Errorf("layout: gene %s: the engine declares no option %q (its spin options: %s)", g.Name, g.OptionName(), strings.Join(names, ", "))
+			return settingErr("layout", "", "gene %s: the engine declares no option %q (its spin options: %s)", g.Name, g.OptionName(), strings.Join(names, ", "))
 		case d.Type == "string" && !g.Integer:
 			// A float parameter (OpenBench's "float" lines): engines declare it as a string
 			// option and parse the decimal they are sent.
 		case d.Type != "spin":
-			return fmt.Errorf("layout: gene %s: option %q is a %s option; only spin options (whole numbers with min and max) can be genes, and string options for genes that are not integer", g.Name, d.Name, d.Type)
+			return settingErr("layout", "", "gene %s: option %q is a %s option; only spin options (whole numbers with min and max) can be genes, and string options for genes that are not integer", g.Name, d.Name, d.Type)
 		case !g.Integer:
-			return fmt.Errorf("layout: gene %s: option %q is a spin (whole numbers): make the gene integer: true", g.Name, d.Name)
+			return settingErr("layout", "", "gene %s: option %q is a spin (whole numbers): make the gene integer: true", g.Name, d.Name)
 		case d.Min != nil && g.Min < float64(*d.Min), d.Max != nil && g.Max > float64(*d.Max):
-			return fmt.Errorf("layout: gene %s: bounds [%g, %g] outside the engine's %q min %s max %s", g.Name, g.Min, g.Max, d.Name, optBound(d.Min), optBound(d.Max))
+			return settingErr("layout", "", "gene %s: bounds [%g, %g] outside the engine's %q min %s max %s", g.Name, g.Min, g.Max, d.Name, optBound(d.Min), optBound(d.Max))
 		}
 	}
 	return nil

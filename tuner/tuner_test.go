@@ -416,3 +416,52 @@ func TestStoredRunWithoutMethod(t *testing.T) {
 		t.Fatalf("a run without a method differs from method ga:\n%s\n----\n%s", got, want)
 	}
 }
+
+// TestPeerSelection: with Config.Selection peers every individual plays RaceRounds+1
+// matches of Games games against other individuals of its generation (the scores are a
+// zero-sum record), the run does not depend on the workers, and a resumed run equals the
+// uninterrupted one.
+func TestPeerSelection(t *testing.T) {
+	cfg := smallConfig("gomoku", 2)
+	cfg.Selection, cfg.Generations, cfg.VerifyGames = SelectionPeers, 3, 8
+	full := runSmall(t, cfg)
+	if len(full.gens) != 4 {
+		t.Fatalf("%d generations saved", len(full.gens))
+	}
+	for _, g := range full.gens {
+		var wins, losses int
+		ids := map[string]bool{}
+		for _, in := range g.Individuals {
+			ids[in.ID] = true
+			if n := in.Stats.Wins + in.Stats.Draws + in.Stats.Losses; n != cfg.Games*(cfg.RaceRounds+1) {
+				t.Errorf("generation %d: %s played %d games, want %d", g.Generation, in.ID, n, cfg.Games*(cfg.RaceRounds+1))
+			}
+			wins, losses = wins+in.Stats.Wins, losses+in.Stats.Losses
+		}
+		if wins != losses {
+			t.Errorf("generation %d: %d wins against %d losses among peers", g.Generation, wins, losses)
+		}
+		for _, r := range g.GameResults {
+			if r.Round >= 0 && !ids[r.Opponent] {
+				t.Errorf("generation %d: %s played %s, not a peer", g.Generation, r.Individual, r.Opponent)
+			}
+		}
+	}
+	cfg.Workers = 1
+	if fingerprint(runSmall(t, cfg).gens) != fingerprint(full.gens) {
+		t.Fatal("1 and 2 workers differ")
+	}
+	crashed := &memStore{failAt: 2}
+	tu, _ := New(cfg, crashed, nil, "test")
+	if _, err := tu.Run(context.Background(), 0); err == nil || len(crashed.gens) != 2 {
+		t.Fatalf("simulated crash: %v, %d generations", err, len(crashed.gens))
+	}
+	cont := &memStore{}
+	tu2, _ := New(cfg, cont, nil, "test")
+	if _, err := tu2.Resume(context.Background(), stateFromRecords(1, crashed.gens)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fingerprint(cont.gens), fingerprint(full.gens[2:]); got != want {
+		t.Fatalf("resumed generations differ:\n%s\n----\n%s", got, want)
+	}
+}

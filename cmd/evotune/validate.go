@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -86,14 +87,14 @@ func validateFlag(f *pflag.Flag) error {
 // configError names where a bad config value came from: the flag when the user set it,
 // else the config file, else the default.
 func configError(err error, o tuneOpts) error {
-	field, rest, _ := strings.Cut(err.Error(), ": ")
-	key, _, _ := strings.Cut(field, "[")
-	if st, ok := tuner.LookupSetting(key); ok && st.Flag != "" && o.changed != nil && o.changed(st.Flag) {
-		flag := st.Flag
-		if field == key { // "--verify-openings: openings: …", not "--verify-openings: verify_openings: …"
-			return fmt.Errorf("--%s: %s", flag, rest)
+	var se *tuner.SettingError
+	if errors.As(err, &se) {
+		if st, ok := tuner.LookupSetting(se.Key); ok && st.Flag != "" && o.changed != nil && o.changed(st.Flag) {
+			if se.Field == "" { // "--verify-openings: openings: …", not "--verify-openings: verify_openings: …"
+				return fmt.Errorf("--%s: %w", st.Flag, se.Err)
+			}
+			return fmt.Errorf("--%s: %w", st.Flag, err)
 		}
-		return fmt.Errorf("--%s: %w", flag, err)
 	}
 	if o.configFile != "" {
 		return fmt.Errorf("config %s: %w", o.configFile, err)
