@@ -70,9 +70,14 @@ func (m *gaMethod) describe(length string) (string, []string) {
 	return fmt.Sprintf(": population %d, %s, %d games per racing round, %d rounds, admission %d games at z=%g", c.Population, length, c.Games, c.RaceRounds, c.AdmitGames, c.AdmitZ), nil
 }
 
-// gaSaved: the generation's games, its race winner, the mean score and the champion.
+// gaSaved: the generation's games, its race winner (with peers: its best against the
+// others), the mean score and the champion.
 func gaSaved(e Event) string {
-	return fmt.Sprintf("%d games, race winner %s score %.3f, mean %.3f, champion %s (%s)", e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Champion, e.ChampionText())
+	best := "race winner"
+	if e.Selection == SelectionPeers {
+		best = "best against its peers"
+	}
+	return fmt.Sprintf("%d games, %s %s score %.3f, mean %.3f, champion %s (%s)", e.GamesTotal, best, e.Best, e.BestScore, e.MeanScore, e.Champion, e.ChampionText())
 }
 
 // search runs eaopt for the run's remaining generations: Generations more after

@@ -125,9 +125,11 @@ type Event struct {
 	VerifyDepth int
 	Elapsed     time.Duration
 	Budget      time.Duration // the run's time budget (0 = none)
-	// Method is the run's Config.Method; RunGames the distinct tuning games of its saved
-	// generations and BudgetGames its game budget (0 = none).
+	// Method is the run's Config.Method (Selection its Config.Selection); RunGames the
+	// distinct tuning games of its saved generations and BudgetGames its game budget (0 =
+	// none).
 	Method      string
+	Selection   string
 	RunGames    int
 	BudgetGames int
 	BestScore   float64 // score of the last saved generation's rank 1, and the mean

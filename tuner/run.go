@@ -377,7 +377,7 @@ func (t *Tuner) report(e Event) {
 // tuner's state now.
 func (t *Tuner) event(e Event) Event {
 	e.RunID, e.Generation, e.Generations = t.saving.runID, t.g.gen, t.cfg.Generations
-	e.Method, e.RunGames, e.BudgetGames = t.cfg.Method, t.rep.summary.Games, t.cfg.BudgetGames
+	e.Method, e.Selection, e.RunGames, e.BudgetGames = t.cfg.Method, t.cfg.Selection, t.rep.summary.Games, t.cfg.BudgetGames
 	e.Elapsed, e.Budget = t.elapsed(), t.cfg.Budget()
 	return e
 }

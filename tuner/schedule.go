@@ -399,7 +399,7 @@ func (t *Tuner) playPeers() error {
 			}
 		}
 		from := len(t.g.gameResults)
-		pairScore, err := t.play(&b, fmt.Sprintf("round %d", round))
+		pairScore, err := t.play(&b, fmt.Sprintf("pairing %d", round))
 		if err != nil {
 			return err
 		}
