@@ -64,10 +64,14 @@ func (m *gaMethod) restore(st ResumeState) error {
 	return nil
 }
 
-// describe: the population, racing and hall-of-fame test.
+// describe: the population, racing (or the pairings of peers) and hall-of-fame test.
 func (m *gaMethod) describe(length string) (string, []string) {
 	c := m.t.cfg
-	return fmt.Sprintf(": population %d, %s, %d games per racing round, %d rounds, admission %d games at z=%g", c.Population, length, c.Games, c.RaceRounds, c.AdmitGames, c.AdmitZ), nil
+	scoring := fmt.Sprintf("%d games per racing round, %d rounds", c.Games, c.RaceRounds)
+	if c.Selection == SelectionPeers {
+		scoring = fmt.Sprintf("peers: %d pairings of %d games", c.RaceRounds+1, c.Games)
+	}
+	return fmt.Sprintf(": population %d, %s, %s, admission %d games at z=%g", c.Population, length, scoring, c.AdmitGames, c.AdmitZ), nil
 }
 
 // gaSaved: the generation's games, its race winner (with peers: its best against the
