@@ -465,6 +465,8 @@ func (c *Config) Validate() error {
 		return settingErr("race_rounds", "", "%d, want 0 to 10", c.RaceRounds)
 	case c.Selection != "" && c.Selection != SelectionRace && c.Selection != SelectionPeers:
 		return settingErr("selection", "", "%q, want %s or %s", c.Selection, SelectionRace, SelectionPeers)
+	case c.Selection == SelectionPeers && c.Champions > 0:
+		return settingErr("champions", "", "%d: with selection %s the individuals play each other, not the reference set", c.Champions, SelectionPeers)
 	case c.Selection == SelectionPeers && len(c.Opponents) > 0:
 		return settingErr("selection", "", "%s plays the population against itself; the opponents (%s) would not play", SelectionPeers, strings.Join(c.Opponents, "; "))
 	case c.Champion != "" && c.Champion != ChampionBest && c.Champion != ChampionCentre:
