@@ -109,9 +109,9 @@ type Config struct {
 	// above the paper's weights: ChampionCentre (the default of new runs) or ChampionBest;
 	// "" (runs stored before this setting) is ChampionBest.
 	Champion string `json:"champion,omitempty" yaml:"champion"`
-	// Selection is how the GA scores a generation: SelectionRace (the default; "" in runs
-	// stored before this setting) races every individual against the reference set,
-	// SelectionPeers plays the individuals against each other.
+	// Selection is how the GA scores a generation: SelectionRace ("", the default) races
+	// every individual against the reference set, SelectionPeers plays the individuals
+	// against each other (measured stronger; README "Choosing a method").
 	Selection string `json:"selection,omitempty" yaml:"selection"`
 	// Free lists fixed genes to tune anyway (e.g. value_6, threat_6 for Connect6).
 	Free []string `json:"free" yaml:"free"`

@@ -305,6 +305,7 @@ func TestCentreWeights(t *testing.T) {
 func TestResumeWithCentre(t *testing.T) {
 	cfg := smallConfig("gomoku", 2)
 	cfg.Population, cfg.Games, cfg.AdmitGames, cfg.Generations, cfg.Seed, cfg.VerifyGames = 6, 8, 16, 10, 5, 20
+	cfg.Selection = SelectionRace // seed 5 races to a centre in generation 6
 	full := runSmall(t, cfg)
 	born, centres := -1, map[string]bool{}
 	for _, g := range full.gens {

@@ -44,7 +44,7 @@ var Settings = []Setting{
 	{Key: "admit_games", Flag: "admit-games", Methods: gaOnly, Help: "games of the hall-of-fame test of each new race winner against the champion (0 = no hall of fame)"},
 	{Key: "admit_z", Flag: "admit-z", Methods: gaOnly, Help: "standard errors above 1/2 a winner's head-to-head score needs; also the z of the champion's lower bound"},
 	{Key: "champion", Flag: "champion", Methods: gaOnly, Help: "GA: the run's result once a hall-of-fame member is credibly above the paper's weights: centre (the hall of fame's weighted centre, the latest member weighing most; log genes in log space) or best (the member with the best lower bound)"},
-	{Key: "selection", Flag: "selection", Methods: gaOnly, Help: "GA: how a generation is scored: race (every individual against the paper's weights, successive halving) or peers (the individuals against each other: --race-rounds+1 random pairings, --games games a pairing)"},
+	{Key: "selection", Flag: "selection", Methods: gaOnly, Help: "GA: how a generation is scored: race (the default: every individual against the paper's weights, successive halving) or peers (the individuals against each other: --race-rounds+1 random pairings, --games games a pairing; measured stronger)"},
 	{Key: "workers", Flag: "workers", Help: "games played at once (never changes results)"},
 	{Key: "depth", Flag: "depth", Unit: "depths", Help: "search depth of every game (default: the game's), or a list like 3,4,5: opening pair k at the k-th mod 3"},
 	{Key: "width", Flag: "width", Help: "search width of every game (0 = the game's default)"},

@@ -122,6 +122,7 @@ func TestSameSeedSameRunWhateverWorkers(t *testing.T) {
 func TestLineageAndAccounting(t *testing.T) {
 	cfg := smallConfig("gomoku", 2)
 	cfg.Generations, cfg.Population, cfg.Elite = 4, 8, 2
+	cfg.Selection = SelectionRace // the racing rounds' accounting (peers: TestPeerSelection)
 	st := runSmall(t, cfg)
 	known := map[string]bool{}
 	stats := map[string]genomes.Stats{}
