@@ -48,15 +48,8 @@ func runExportData(ctx context.Context, o exportDataOpts, arg string, out io.Wri
 	if err != nil {
 		return err
 	}
-	if o.format != "csv" && o.format != "jsonl" {
-		return fmt.Errorf("--format %q: want csv or jsonl", o.format)
-	}
-	known := false
-	for _, t := range runview.ExportTables {
-		known = known || t == o.table
-	}
-	if !known {
-		return fmt.Errorf("--table %q: want one of %s", o.table, strings.Join(runview.ExportTables, ", "))
+	if err := runview.CheckExport(o.table, o.format); err != nil {
+		return fmt.Errorf("--%w", err) // before the database is opened
 	}
 	d, _, err := openRunRO(ctx, o.dbPath, runID)
 	if err != nil {

@@ -2,12 +2,8 @@ package runstore
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"evotune/db"
-	"evotune/tuner"
 )
 
 // TestPrepareResume: the resume policy on a real stored run — a finished run, a run a live
@@ -16,22 +12,7 @@ import (
 // resume gets the run's configuration with the workers applied and capped, and its state.
 func TestPrepareResume(t *testing.T) {
 	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	cfg := tuner.DefaultConfig("gomoku")
-	cfg.Method, cfg.Population, cfg.Generations, cfg.Games, cfg.AdmitGames = tuner.MethodGA, 4, 1, 4, 4
-	cfg.Depths, cfg.Workers, cfg.Seed, cfg.VerifyGames = []int{1}, 2, 5, 0
-	tu, err := tuner.New(cfg, New(d, cfg.AdmitZ), nil, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := tu.Run(ctx, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, _, _, sum := smallRun(t, []int{1}, 0)
 	id := sum.RunID
 	alive := func(pid int) bool { return pid == 4242 }
 	name := func(int) string { return "evotune" }

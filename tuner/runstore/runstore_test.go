@@ -12,6 +12,30 @@ import (
 	"evotune/tuner"
 )
 
+// smallRun plays a small gomoku GA run (population 4, generations 0–1, at depths, with a
+// verification of verifyGames games) into a new SQLite file through Store; the database
+// closes with the test.
+func smallRun(t *testing.T, depths []int, verifyGames int) (*db.DB, tuner.Config, *tuner.Tuner, tuner.Summary) {
+	t.Helper()
+	d, err := db.Open(context.Background(), filepath.Join(t.TempDir(), "e.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	cfg := tuner.DefaultConfig("gomoku")
+	cfg.Method, cfg.Population, cfg.Generations, cfg.Games, cfg.AdmitGames = tuner.MethodGA, 4, 1, 4, 4
+	cfg.Depths, cfg.Workers, cfg.Seed, cfg.VerifyGames = depths, 2, 5, verifyGames
+	tu, err := tuner.New(cfg, New(d, cfg.AdmitZ), nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := tu.Run(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, cfg, tu, sum
+}
+
 // TestRunRoundTrip plays a small GA run at mixed depths into a SQLite file through Store
 // and reads it back in process: the resume state holds the last generation's population
 // and every generation's openings and games, Openings their keys, and Export the
@@ -19,22 +43,7 @@ import (
 // depths, tuner.Plan) — not the game's default, as export wrote before the plan.
 func TestRunRoundTrip(t *testing.T) {
 	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "e.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	cfg := tuner.DefaultConfig("gomoku")
-	cfg.Method, cfg.Population, cfg.Generations, cfg.Games, cfg.AdmitGames = tuner.MethodGA, 4, 1, 4, 4
-	cfg.Depths, cfg.Workers, cfg.Seed, cfg.VerifyGames = []int{1, 2}, 2, 5, 4
-	tu, err := tuner.New(cfg, New(d, cfg.AdmitZ), nil, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := tu.Run(ctx, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, cfg, tu, sum := smallRun(t, []int{1, 2}, 4)
 	st, err := LoadResume(ctx, d, sum.RunID, cfg.AdmitZ)
 	if err != nil {
 		t.Fatal(err)

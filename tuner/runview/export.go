@@ -18,18 +18,27 @@ import (
 // order help and completion give them.
 var ExportTables = []string{"generations", "individuals", "games", "openings", "admissions", "hall_of_fame", "checkpoints"}
 
+// CheckExport refuses a format other than csv or jsonl and a table not in ExportTables (in
+// that order); the error names the setting ("format", "table") and the value.
+func CheckExport(table, format string) error {
+	if format != "csv" && format != "jsonl" {
+		return fmt.Errorf("format %q: want csv or jsonl", format)
+	}
+	if !slices.Contains(ExportTables, table) {
+		return fmt.Errorf("table %q: want one of %s", table, strings.Join(ExportTables, ", "))
+	}
+	return nil
+}
+
 // ExportTable writes one table of run runID as CSV or JSON lines (format "csv" or "jsonl"):
 // one row per generation, individual and generation, game, opening, hall-of-fame test,
 // member or checkpoint, run_id first, then the table's columns (docs/data.md);
 // individuals carry their genome (born_generation, operator, parents, gene_NAME per gene)
 // and generations their openings_count. A value not measured is an empty cell (CSV) or
-// null (JSON lines). Errors: an unknown table or format, a damaged row.
+// null (JSON lines). Errors: CheckExport's, a damaged row.
 func ExportTable(ctx context.Context, d *db.DB, runID int64, table, format string) ([]byte, error) {
-	if !slices.Contains(ExportTables, table) {
-		return nil, fmt.Errorf("table %q: want one of %s", table, strings.Join(ExportTables, ", "))
-	}
-	if format != "csv" && format != "jsonl" {
-		return nil, fmt.Errorf("format %q: want csv or jsonl", format)
+	if err := CheckExport(table, format); err != nil {
+		return nil, err
 	}
 	rows, err := exportRows(ctx, d, runID, table)
 	if err != nil {
