@@ -105,9 +105,10 @@ type Config struct {
 	// Champions is the number of hall-of-fame members (the latest admitted) in the
 	// reference set besides the paper's weights.
 	Champions int `json:"champions" yaml:"champions"`
-	// Champion is how the GA names its result once a hall-of-fame member is credibly
-	// above the paper's weights: ChampionCentre (the default of new runs) or ChampionBest;
-	// "" (runs stored before this setting) is ChampionBest.
+	// Champion is how the GA names its result: ChampionCentre (the default of new runs:
+	// the hall of fame's centre once it has two members) or ChampionBest (the member with
+	// the best lower bound, once one is credibly above the paper's weights); "" (runs
+	// stored before this setting) is ChampionBest.
 	Champion string `json:"champion,omitempty" yaml:"champion"`
 	// Selection is how the GA scores a generation: SelectionRace ("", the default) races
 	// every individual against the reference set, SelectionPeers plays the individuals

@@ -163,7 +163,8 @@ type Summary struct {
 	BestScore float64 // the champion's score in its last generation
 	BestGenes []float64
 	// Champion is the champion's hall-of-fame entry (nil: the baseline), or with CentreOf
-	// the member with the best lower bound.
+	// the member with the best lower bound, above 0 or not (nil while no member has games
+	// since its admission).
 	Champion *HallOfFamer
 	// CentreOf lists the hall-of-fame members whose centre is the champion (Config.Champion
 	// ChampionCentre), nil when the champion is one individual.

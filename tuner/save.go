@@ -31,20 +31,22 @@ func (t *Tuner) centreBorn() *GenomeRecord {
 		Genes: t.plan.Layout.Named(centre(t.plan.Layout, hof))}
 }
 
-// setChampion sets the summary's champion: the hall-of-fame member with the best lower
-// confidence bound, or the baseline while none is above it; with Config.Champion centre
-// and two or more members, once one is above it, the hall of fame's centre (centreID);
-// without a hall of fame (AdmitGames = 0), the rank-1 individual of pop (sorted best
-// first).
+// setChampion sets the summary's champion: with Config.Champion centre and two or more
+// members, the hall of fame's centre (centreID), whatever the members' bounds; otherwise
+// the hall-of-fame member with the best lower confidence bound, or the baseline while none
+// is above it; without a hall of fame (AdmitGames = 0), the rank-1 individual of pop
+// (sorted best first).
 func (t *Tuner) setChampion(pop []*genomes.Genome) {
 	t.rep.summary.HallOfFame = append([]HallOfFamer(nil), t.hall.hof...)
 	t.rep.summary.Champion, t.rep.summary.CentreOf = nil, nil
 	switch c := champion(t.hall.hof, t.cfg.AdmitZ); {
 	case t.cfg.AdmitGames == 0:
 		t.rep.summary.Best, t.rep.summary.BestGenes = pop[0].ID, append([]float64(nil), pop[0].X...)
-	case c != nil && t.cfg.Champion == ChampionCentre && len(t.hall.hof) >= 2:
-		cc := *c
-		t.rep.summary.Champion = &cc
+	case t.cfg.Champion == ChampionCentre && len(t.hall.hof) >= 2:
+		if b := BestMember(t.hall.hof, t.cfg.AdmitZ); b != nil {
+			bb := *b
+			t.rep.summary.Champion = &bb
+		}
 		t.rep.summary.Best = t.centreID()
 		t.rep.summary.BestGenes = centre(t.plan.Layout, t.hall.hof)
 		for _, h := range t.hall.hof {

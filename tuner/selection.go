@@ -146,8 +146,9 @@ func FamilyZ(m int, min float64) float64 {
 
 // Champion rules of the GA (Config.Champion).
 const (
-	// ChampionCentre: the run's result is the centre of the hall of fame (centre) once a
-	// member is credibly above the paper's weights and there are two or more: a
+	// ChampionCentre: the run's result is the centre of the hall of fame (centre) once
+	// there are two or more members, whatever their bounds (each was admitted by a test
+	// against the one reigning before it, the first against the paper's weights): a
 	// recombination of every admitted improvement, as evolution strategies take the
 	// weighted mean of their best (the (μ/μ_w, λ) recombination), instead of the one
 	// member whose noisy record looks best. Measured on gomoku at 44 000 games, 8 000

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"evotune/engine"
@@ -205,12 +206,12 @@ func TestOpeningSpaceAndHalves(t *testing.T) {
 	}
 }
 
-// TestCentreChampion: with Champion "centre" and two or more members, one of them credibly
-// above the paper's weights, the champion is the hall of fame's weighted centre (the latest
-// member weighted most; log genes in log space, linear genes arithmetic, fixed genes at
-// their defaults), named by the slot after the population's in the generation that admitted
-// the latest member, and born there; with "best", or one
-// member, or no member above the baseline, it is what it was.
+// TestCentreChampion: with Champion "centre" and two or more members, the champion is the
+// hall of fame's weighted centre (the latest member weighted most; log genes in log space,
+// linear genes arithmetic, fixed genes at their defaults), named by the slot after the
+// population's in the generation that admitted the latest member, and born there, also
+// while no member's bound is above the baseline; with "best", or one member, it is the
+// member with the best bound, or the baseline while no bound is above it.
 func TestCentreChampion(t *testing.T) {
 	cfg := smallConfig("gomoku", 1)
 	tu, err := New(cfg, &memStore{}, nil, "test")
@@ -273,10 +274,20 @@ func TestCentreChampion(t *testing.T) {
 	if s := tu.rep.summary; s.Best != "1-g2-03" || s.CentreOf != nil {
 		t.Errorf("one member: champion %s (centre of %v), want the member", s.Best, s.CentreOf)
 	}
+	// No member with a bound above 0 (no games since admission): the centre all the same;
+	// the best-bound pick would be the baseline.
 	tu.hall.hof = []HallOfFamer{{ID: "1-g2-03", Generation: 2, Genes: a}, {ID: "1-g5-01", Generation: 5, Genes: b}}
 	tu.setChampion(pop)
-	if s := tu.rep.summary; s.Best != genomes.IndividualID(1, 0, 0) || s.CentreOf != nil {
-		t.Errorf("no member above the baseline: champion %s (centre of %v), want the baseline", s.Best, s.CentreOf)
+	if s := tu.rep.summary; s.Best != genomes.IndividualID(1, 5, cfg.Population) || len(s.CentreOf) != 2 || s.Champion != nil || s.BaselineChampion {
+		t.Errorf("no member above the baseline: champion %s (centre of %v, best member %v), want the centre", s.Best, s.CentreOf, s.Champion)
+	}
+	if txt := gaSummary(tu.rep.summary); !strings.Contains(txt, "the centre of the hall of fame's 2 members") || strings.Contains(txt, "claims") {
+		t.Errorf("summary of a centre without a measured member: %q", txt)
+	}
+	tu.cfg.Champion = ChampionBest
+	tu.setChampion(pop)
+	if s := tu.rep.summary; s.Best != genomes.IndividualID(1, 0, 0) || s.CentreOf != nil || !s.BaselineChampion {
+		t.Errorf("champion best, no member above the baseline: champion %s (centre of %v), want the baseline", s.Best, s.CentreOf)
 	}
 }
 

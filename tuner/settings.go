@@ -43,7 +43,7 @@ var Settings = []Setting{
 	{Key: "race_rounds", Flag: "race-rounds", Methods: gaOnly, Help: "successive-halving rounds: the better half plays --games more, this many times"},
 	{Key: "admit_games", Flag: "admit-games", Methods: gaOnly, Help: "games of the hall-of-fame test of each new race winner against the champion (0 = no hall of fame)"},
 	{Key: "admit_z", Flag: "admit-z", Methods: gaOnly, Help: "standard errors above 1/2 a winner's head-to-head score needs; also the z of the champion's lower bound"},
-	{Key: "champion", Flag: "champion", Methods: gaOnly, Help: "GA: the run's result once a hall-of-fame member is credibly above the paper's weights: centre (the hall of fame's weighted centre, the latest member weighing most; log genes in log space) or best (the member with the best lower bound)"},
+	{Key: "champion", Flag: "champion", Methods: gaOnly, Help: "GA: the run's result: centre (once the hall of fame has two members, their weighted centre, the latest member weighing most; log genes in log space) or best (the member with the best lower bound, once one is credibly above the paper's weights)"},
 	{Key: "selection", Flag: "selection", Methods: gaOnly, Help: "GA: how a generation is scored: race (the default: every individual against the paper's weights, successive halving) or peers (the individuals against each other: --race-rounds+1 random pairings, --games games a pairing; measured stronger)"},
 	{Key: "workers", Flag: "workers", Help: "games played at once (never changes results)"},
 	{Key: "depth", Flag: "depth", Unit: "depths", Help: "search depth of every game (default: the game's), or a list like 3,4,5: opening pair k at the k-th mod 3"},

@@ -60,11 +60,14 @@ func cmaesSummary(s Summary) string {
 func gaSummary(s Summary) string {
 	c := s.Champion
 	switch {
-	case c != nil && len(s.CentreOf) > 0:
-		elo, se, _ := c.Estimate()
-		z := FamilyZ(len(s.HallOfFame), 0)
-		return fmt.Sprintf("champion %s: the centre of the hall of fame's %d members (their weighted mean, the latest weighing most, log genes in log space; it has played no game of its own: the verification below measures it); the best member, %s, claims Elo %s (95%% simultaneous, z = %.2f)",
-			s.Best, len(s.CentreOf), c.ID, stats.FormatEloCI(elo, z*se), z)
+	case len(s.CentreOf) > 0:
+		t := fmt.Sprintf("champion %s: the centre of the hall of fame's %d members (their weighted mean, the latest weighing most, log genes in log space; it has played no game of its own: the verification below measures it)", s.Best, len(s.CentreOf))
+		if c != nil {
+			elo, se, _ := c.Estimate()
+			z := FamilyZ(len(s.HallOfFame), 0)
+			t += fmt.Sprintf("; the best member, %s, claims Elo %s (95%% simultaneous, z = %.2f)", c.ID, stats.FormatEloCI(elo, z*se), z)
+		}
+		return t
 	case c != nil:
 		elo, se, _ := c.Estimate()
 		z := FamilyZ(len(s.HallOfFame), 0)

@@ -94,7 +94,15 @@ func TestReadOnlyDirectory(t *testing.T) {
 			t.Fatalf("runs on a database in a read-only directory (log %v): exit %d, %s %s", withLog, code, out, stderr)
 		}
 		port := freePort(t)
-		srv, sout := start(t, dir, "serve", "--db", path, "--addr", "127.0.0.1:"+strconv.Itoa(port))
+		// Its own TMPDIR: the read-only copies serve reads must be gone after it stops.
+		tmp := t.TempDir()
+		srv := exec.Command(bin, "serve", "--db", path, "--addr", "127.0.0.1:"+strconv.Itoa(port))
+		sout := new(syncBuffer)
+		srv.Dir, srv.Env, srv.Stdout, srv.Stderr = dir, append(envOf(t), "TMPDIR="+tmp), sout, sout
+		if err := srv.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
 		waitFor(t, sout, "dashboard of")
 		get := func(host string) (int, string) {
 			req, _ := http.NewRequest("GET", "http://127.0.0.1:"+strconv.Itoa(port)+"/api/runs", nil)
@@ -117,8 +125,13 @@ func TestReadOnlyDirectory(t *testing.T) {
 				t.Fatalf("serve, Host %s: %d %s; want 421 without the data", host, code, body)
 			}
 		}
-		srv.Process.Kill()
-		srv.Wait()
+		srv.Process.Signal(os.Interrupt)
+		if err := srv.Wait(); err != nil {
+			t.Errorf("serve stopped by SIGINT: %v\n%s", err, sout)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) != 0 {
+			t.Errorf("serve left %d temporary files behind: %v", len(left), left[0].Name())
+		}
 		after, _ := os.ReadDir(locked)
 		if len(after) != len(before) {
 			t.Fatalf("files appeared in the read-only directory: %v → %v", before, after)
