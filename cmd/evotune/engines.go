@@ -455,16 +455,6 @@ func newBenchCmd() *cobra.Command {
 	return c
 }
 
-type benchRow struct {
-	Position string  `json:"position"`
-	Depth    int     `json:"depth"`
-	Width    int     `json:"width"`
-	Move     string  `json:"move"`
-	Nodes    int64   `json:"nodes"`
-	Seconds  float64 `json:"seconds"`
-	NPS      float64 `json:"nps"`
-}
-
 func runBench(ctx context.Context, o benchOpts, out io.Writer) error {
 	g, _, err := resolveGame(o.gameOpts)
 	if err != nil {
@@ -488,66 +478,23 @@ func runBench(ctx context.Context, o benchOpts, out io.Writer) error {
 		_, err = io.WriteString(out, text)
 		return err
 	}
-	bg, ok := g.(engine.Bencher)
-	if !ok {
-		return fmt.Errorf("%s has no bench suite", g.Name())
-	}
-	suite, lim := bg.BenchSuite()
-	if o.lim.Depth > 0 {
-		lim.Depth = o.lim.Depth
-	}
-	if o.lim.Width > 0 {
-		lim.Width = o.lim.Width
-	}
-	var rows []benchRow
-	var total benchRow
-	total.Position, total.Depth, total.Width = "total", lim.Depth, lim.Width
+	var each func(engine.BenchRow)
 	if !o.json {
-		fmt.Fprintf(out, "%-12s %5s %5s %-14s %12s %9s %12s\n", "position", "depth", "width", "move", "nodes", "seconds", "nps")
-	}
-	for _, bp := range suite {
-		b, err := g.NewBoard(bp.Size)
-		if err != nil {
-			return err
+		if _, ok := g.(engine.Bencher); ok {
+			fmt.Fprintln(out, engine.BenchHeader)
 		}
-		for _, m := range bp.Moves {
-			if err := b.Play(m); err != nil {
-				return fmt.Errorf("bench position %s: %w", bp.Name, err)
-			}
-		}
-		pl, err := g.NewPlayer(g.DefaultWeights(), lim)
-		if err != nil {
-			return err
-		}
-		m, st, err := pl.Move(ctx, b)
-		if err != nil {
-			return fmt.Errorf("bench position %s: %w", bp.Name, err)
-		}
-		r := benchRow{bp.Name, st.Depth, lim.Width, m, st.Nodes, st.Elapsed.Seconds(), st.NPS()}
-		rows = append(rows, r)
-		total.Nodes += r.Nodes
-		total.Seconds += r.Seconds
-		if !o.json {
-			fmt.Fprintf(out, "%-12s %5d %5d %-14s %12d %9.3f %12.0f\n", r.Position, r.Depth, r.Width, r.Move, r.Nodes, r.Seconds, r.NPS)
-		}
+		each = func(r engine.BenchRow) { fmt.Fprintln(out, r.Text()) }
 	}
-	if total.Seconds > 0 {
-		total.NPS = float64(total.Nodes) / total.Seconds
+	r, err := engine.RunBench(ctx, g, o.lim, each)
+	switch {
+	case err != nil:
+		return err
+	case o.json:
+		return writeJSON(out, r)
 	}
-	report := map[string]any{"game": g.Name(), "positions": rows, "total": total}
-	var extra string
-	if eb, ok := g.(engine.ExtraBencher); ok {
-		var key string
-		var values map[string]any
-		key, values, extra = eb.ExtraBench()
-		report[key] = values
-	}
-	if o.json {
-		return writeJSON(out, report)
-	}
-	fmt.Fprintf(out, "%-12s %5d %5d %-14s %12d %9.3f %12.0f\n", "total", total.Depth, total.Width, "", total.Nodes, total.Seconds, total.NPS)
-	if extra != "" {
-		fmt.Fprintln(out, extra)
+	fmt.Fprintln(out, r.Total.Text())
+	if r.ExtraLine != "" {
+		fmt.Fprintln(out, r.ExtraLine)
 	}
 	return nil
 }
