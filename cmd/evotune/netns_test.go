@@ -127,7 +127,7 @@ func TestClusterAcrossNamespaces(t *testing.T) {
 	n.host("w1", 3)
 	n.host("w2", 4)
 	dir := t.TempDir()
-	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "8", "--games", "8", "--generations", "8", "--depth", "3", "--verify-games", "20", "--seed", "11"}
+	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--selection", "peers", "--pop", "8", "--games", "8", "--generations", "8", "--depth", "3", "--verify-games", "20", "--seed", "11"}
 	if _, stderr, code := run(t, dir, append(args, "--db", "local.db")...); code != 0 {
 		t.Fatalf("local tune: %s", stderr)
 	}

@@ -416,6 +416,9 @@ func (c *Client) measured(key string, d time.Duration) {
 // fails the batch, naming its first game. It waits through broker restarts; only ctx and
 // the stall timeout end the wait.
 func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []tuner.GameTask, done func()) ([]engine.GameRecord, error) {
+	if len(tasks) == 0 {
+		return []engine.GameRecord{}, nil // nothing to publish, and no result would ever end the wait
+	}
 	head, wire, batch, err := encodeBatch(c.o.Version, setup, tasks)
 	if err != nil {
 		return nil, err

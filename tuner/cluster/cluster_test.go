@@ -127,6 +127,14 @@ func TestBatchedTasks(t *testing.T) {
 	if s := c.workers.slots("test"); s != 2 {
 		t.Fatalf("the client heard of %d game slots, want the worker's 2", s)
 	}
+	// A batch of no games (a generation whose best has nothing new to play) returns at once
+	// with no records, as the local pool does; it once waited for a result until the stall
+	// timeout.
+	ectx, ecancel := context.WithTimeout(ctx, 20*time.Second)
+	if recs, err := c.PlayBatch(ectx, setup, nil, nil); err != nil || recs == nil || len(recs) != 0 {
+		t.Fatalf("an empty batch: %d records, %v; want none at once", len(recs), err)
+	}
+	ecancel()
 	var done int
 	got, err := c.PlayBatch(ctx, setup, tasks, func() { done++ })
 	if err != nil {
