@@ -63,8 +63,10 @@ type Config struct {
 	// (Go duration, e.g. "8h"; "" = none); the verification follows. Resumed runs count
 	// the time of their earlier sessions.
 	TimeBudget string `json:"time_budget" yaml:"time_budget"`
-	// Games is the number of games of each racing round: Games/2 openings, each played
-	// twice with colours swapped. Must be even and positive.
+	// Games is the number of games of each racing round (with SelectionPeers, of each pair
+	// in a pairing): Games/2 openings, each played twice with colours swapped. Even and
+	// positive once resolved; 0 asks Resolve for DefaultGames, or with peers and a game
+	// budget for peersGames.
 	Games int `json:"games" yaml:"games"`
 	// RaceRounds is the number of successive-halving rounds after the screening round: the
 	// better half of a round's players play Games more games on new openings.
@@ -110,9 +112,12 @@ type Config struct {
 	// the best lower bound, once one is credibly above the paper's weights); "" (runs
 	// stored before this setting) is ChampionBest.
 	Champion string `json:"champion,omitempty" yaml:"champion"`
-	// Selection is how the GA scores a generation: SelectionRace ("", the default) races
-	// every individual against the reference set, SelectionPeers plays the individuals
-	// against each other (measured stronger; README "Choosing a method").
+	// Selection is how the GA scores a generation: SelectionPeers plays the individuals
+	// against each other, SelectionRace (and "", runs stored before peers) races every
+	// individual against the reference set. SelectionAuto, the default, is resolved
+	// (Resolve) to peers, measured stronger on every game (README "Choosing a method"), or
+	// to race when the run names opponents or champions to race against. Resolve clears it
+	// for the other methods.
 	Selection string `json:"selection,omitempty" yaml:"selection"`
 	// Free lists fixed genes to tune anyway (e.g. value_6, threat_6 for Connect6).
 	Free []string `json:"free" yaml:"free"`
@@ -285,23 +290,25 @@ func (c *Config) Budget() time.Duration {
 const DefaultVerifyGames = 1000
 
 // DefaultConfig returns the defaults: SPSA (the default method since `evotune compare` measured it
-// ahead of the GA at equal games: gomoku +57.2 against +31.2, connect6 +40.2 against
-// +25.2, README "Choosing a method") over the game's DefaultBudgetGames, unless a time
-// budget or generations are given (Resolve). The GA's fields keep their defaults for
+// ahead of the GA with racing at equal games: gomoku +57.2 against +31.2, connect6 +40.2
+// against +25.2, README "Choosing a method") over the game's DefaultBudgetGames, unless a
+// time budget or generations are given (Resolve). The GA's fields keep their defaults for
 // --method ga: a small real run of DefaultGAGenerations generations.
 //
-// GA, per generation: 12 individuals × 32 games against the paper's weights, racing 6 × 32
-// and 3 × 32 more (672 games, fewer when genomes repeat), and a hall-of-fame test of the
-// winner when it is new (64 games each for it and the reigning champion). The reference
-// set is the paper's weights alone (Champions 0): what verification measures, and it
-// measured four times the gain that way than with recent champions as opponents.
+// GA, per generation (peers): 12 individuals in 3 random pairings, each pair playing 32
+// games (DefaultGames; with a game budget, peersGames), 576 games, and a hall-of-fame
+// test of the best when it is new (64 games each for it and the reigning champion against
+// the paper's weights). With racing: 12 × 32 games against the reference set, 6 × 32 and
+// 3 × 32 more. The reference set is the paper's weights alone (Champions 0): what
+// verification measures, and it measured four times the gain that way than with recent
+// champions as opponents.
 func DefaultConfig(game string) Config {
 	return Config{
-		Game: game, Seed: 1, Method: MethodSPSA, Population: 12, Games: 32, RaceRounds: 2,
+		Game: game, Seed: 1, Method: MethodSPSA, Population: 12, RaceRounds: 2,
 		AdmitGames: 64, AdmitZ: 1.0,
 		Workers: runtime.NumCPU(), Elite: 2, Tournament: 3,
 		CrossoverRate: 0.5, MutationRate: 0.8, Mutation: genomes.DefaultMutation,
-		Init: "perturb", Champions: 0, Champion: ChampionCentre, VerifyGames: DefaultVerifyGames,
+		Init: "perturb", Champions: 0, Champion: ChampionCentre, Selection: SelectionAuto, VerifyGames: DefaultVerifyGames,
 	}
 }
 
@@ -324,18 +331,56 @@ func DefaultBudgetGames(game string) int {
 // Resolve fills what the method decides when the run gives neither generations nor a
 // budget (Generations 0, BudgetGames 0, TimeBudget ""): SPSA runs DefaultBudgetGames
 // games, the GA DefaultGAGenerations generations. An outside engine's speed is unknown, so
-// its SPSA run keeps no default budget (Validate then asks for one). Idempotent; a stored
-// configuration is always resolved.
+// its SPSA run keeps no default budget (Validate then asks for one). Games 0 becomes
+// DefaultGames, or peersGames for a GA with SelectionPeers and a game budget. Idempotent;
+// a stored configuration is always resolved.
 func (c *Config) Resolve() {
-	if c.Generations != 0 || c.BudgetGames != 0 || c.TimeBudget != "" {
-		return
+	if c.Generations == 0 && c.BudgetGames == 0 && c.TimeBudget == "" {
+		switch {
+		case !c.IsGA() && c.Engine == "":
+			c.BudgetGames = DefaultBudgetGames(c.Game)
+		case c.IsGA():
+			c.Generations = DefaultGAGenerations
+		}
 	}
 	switch {
-	case !c.IsGA() && c.Engine == "":
-		c.BudgetGames = DefaultBudgetGames(c.Game)
-	case c.IsGA():
-		c.Generations = DefaultGAGenerations
+	case !c.IsGA():
+		c.Selection = "" // the GA's alone
+	case c.Selection == SelectionAuto && (len(c.Opponents) > 0 || c.Champions > 0):
+		c.Selection = SelectionRace
+	case c.Selection == SelectionAuto:
+		c.Selection = SelectionPeers
 	}
+	if c.Games == 0 {
+		c.Games = DefaultGames
+		if c.IsGA() && c.Selection == SelectionPeers && c.BudgetGames > 0 {
+			c.Games = peersGames(c.BudgetGames, c.Population, c.RaceRounds, c.AdmitGames)
+		}
+	}
+}
+
+// DefaultGames is the games of a racing round when a run gives none.
+const DefaultGames = 32
+
+// PeersGenerations is how many generations a GA with peers and a game budget is sized to
+// play when the run gives no games: a GA moves by selecting and recombining, generation
+// after generation, and too few generations leave it near its start. Measured on amazons
+// at 4 000 games (evotune compare, seeds 1–3, 4 000 held-out games each): 32 games a pair,
+// 6 generations, +135.6 / +107.5 / +110.2 Elo; 6 games a pair (peersGames), 23
+// generations, +155.3 / +181.7 / seed 3 below.
+const PeersGenerations = 20
+
+// peersGames is the games of each pair in a peers pairing that let a budget of budget
+// distinct games hold PeersGenerations generations of pop individuals in rounds+1
+// pairings and a hall-of-fame test of admit games each: even, at least 2, at most
+// DefaultGames (gomoku's 44 000 and connect6's 20 000 keep 32; amazons' 4 000 gets 6).
+func peersGames(budget, pop, rounds, admit int) int {
+	perGame := (rounds + 1) * (pop / 2) // games of a generation per game of a pair
+	if perGame <= 0 {
+		return DefaultGames
+	}
+	g := (budget/PeersGenerations - admit) / perGame
+	return min(max(g-g%2, 2), DefaultGames)
 }
 
 // Validate checks every field; the error names the field and the wrong value.
@@ -460,12 +505,12 @@ func (c *Config) Validate() error {
 		return settingErr("budget_games", "", "%d, at most %d (a billion games: years on any machine)", c.BudgetGames, MaxBudgetGames)
 	case !c.knownMethod():
 		return settingErr("method", "", "%q, want one of %s", c.Method, MethodNames())
-	case c.Games < 2 || c.Games%2 != 0:
-		return settingErr("games", "", "%d, want a positive even number (each opening is played twice, colours swapped)", c.Games)
+	case c.Games < 0 || c.Games%2 != 0:
+		return settingErr("games", "", "%d, want a positive even number (each opening is played twice, colours swapped), or 0 for the default", c.Games)
 	case c.RaceRounds < 0 || c.RaceRounds > 10:
 		return settingErr("race_rounds", "", "%d, want 0 to 10", c.RaceRounds)
-	case c.Selection != "" && c.Selection != SelectionRace && c.Selection != SelectionPeers:
-		return settingErr("selection", "", "%q, want %s or %s", c.Selection, SelectionRace, SelectionPeers)
+	case c.Selection != "" && c.Selection != SelectionRace && c.Selection != SelectionPeers && c.Selection != SelectionAuto:
+		return settingErr("selection", "", "%q, want %s, %s or %s", c.Selection, SelectionAuto, SelectionPeers, SelectionRace)
 	case c.Selection == SelectionPeers && c.Champions > 0:
 		return settingErr("champions", "", "%d: with selection %s the individuals play each other, not the reference set", c.Champions, SelectionPeers)
 	case c.Selection == SelectionPeers && len(c.Opponents) > 0:

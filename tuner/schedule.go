@@ -363,6 +363,9 @@ const (
 	// scores against a common reference each carry their own noise (for the same games, a
 	// quarter of the variance).
 	SelectionPeers = "peers"
+	// SelectionAuto, the default, is SelectionPeers, or SelectionRace for a run that names
+	// opponents or champions to race against (Config.Resolve).
+	SelectionAuto = "auto"
 )
 
 // playPeers plays the generation's individuals against each other: RaceRounds+1 rounds,

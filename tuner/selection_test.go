@@ -3,6 +3,7 @@ package tuner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -350,5 +351,77 @@ func TestResumeWithCentre(t *testing.T) {
 	jf, _ := json.Marshal(full.verification)
 	if string(jc) != string(jf) {
 		t.Fatalf("verification %s, uninterrupted %s", jc, jf)
+	}
+}
+
+// TestPeersGames: a run that gives no games gets DefaultGames, except a GA with peers and
+// a game budget, whose pairs play what lets the budget hold PeersGenerations generations
+// (even, 2 to DefaultGames); games the run gives are kept.
+func TestPeersGames(t *testing.T) {
+	for _, c := range []struct {
+		method, selection string
+		budget, games     int
+		timeBudget        string
+		want              int
+	}{
+		{MethodGA, SelectionPeers, 4000, 0, "", 6},   // (4000/20 − 64) / (3·6) = 7.6
+		{MethodGA, SelectionPeers, 20000, 0, "", 32}, // 52, at most 32
+		{MethodGA, SelectionPeers, 44000, 0, "", 32}, // gomoku's default budget
+		{MethodGA, SelectionPeers, 1000, 0, "", 2},   // less than one game a pair: 2
+		{MethodGA, SelectionPeers, 4000, 10, "", 10}, // given
+		{MethodGA, SelectionPeers, 0, 0, "8h", 32},   // no game budget
+		{MethodGA, SelectionRace, 4000, 0, "", 32},   // racing
+		{MethodSPSA, SelectionRace, 4000, 0, "", 32}, // no GA
+	} {
+		cfg := DefaultConfig("amazons")
+		cfg.Method, cfg.Selection, cfg.BudgetGames, cfg.Games, cfg.TimeBudget = c.method, c.selection, c.budget, c.games, c.timeBudget
+		cfg.Resolve()
+		if cfg.Games != c.want {
+			t.Errorf("%s %s, budget %d games %d time %q: resolved games %d, want %d", c.method, c.selection, c.budget, c.games, c.timeBudget, cfg.Games, c.want)
+		}
+		again := cfg
+		again.Resolve()
+		if again.Games != cfg.Games {
+			t.Errorf("Resolve is not idempotent: %d then %d", cfg.Games, again.Games)
+		}
+	}
+}
+
+// TestSelectionAuto: the default selection resolves to peers, or to racing for a run that
+// names opponents or champions to race against; other methods store none; peers with
+// opponents or champions is refused, naming the setting.
+func TestSelectionAuto(t *testing.T) {
+	for _, c := range []struct {
+		method, selection string
+		opponents         []string
+		champions         int
+		want              string
+	}{
+		{MethodGA, SelectionAuto, nil, 0, SelectionPeers},
+		{MethodGA, SelectionAuto, []string{"cmd:./engine"}, 0, SelectionRace},
+		{MethodGA, SelectionAuto, nil, 2, SelectionRace},
+		{MethodGA, SelectionRace, nil, 0, SelectionRace},
+		{MethodGA, "", nil, 0, ""}, // a run stored before peers: racing
+		{MethodSPSA, SelectionAuto, nil, 0, ""},
+		{MethodCMAES, SelectionPeers, nil, 0, ""},
+	} {
+		cfg := DefaultConfig("gomoku")
+		cfg.Method, cfg.Selection, cfg.Opponents, cfg.Champions = c.method, c.selection, c.opponents, c.champions
+		cfg.Resolve()
+		if cfg.Selection != c.want {
+			t.Errorf("%s %q, opponents %v, champions %d: resolved %q, want %q", c.method, c.selection, c.opponents, c.champions, cfg.Selection, c.want)
+		}
+	}
+	for _, f := range []func(*Config){
+		func(c *Config) { c.Opponents = []string{"cmd:./engine"} },
+		func(c *Config) { c.Champions = 2 },
+	} {
+		cfg := DefaultConfig("gomoku")
+		cfg.Method, cfg.Selection, cfg.Generations = MethodGA, SelectionPeers, 1
+		f(&cfg)
+		var se *SettingError
+		if err := cfg.Validate(); !errors.As(err, &se) || (se.Key != "selection" && se.Key != "champions") {
+			t.Errorf("peers with opponents or champions: %v, want a refusal naming the setting", err)
+		}
 	}
 }

@@ -235,7 +235,7 @@ func TestConfigValidation(t *testing.T) {
 		"population":                      func(c *Config) { c.Population = 0 },
 		"generations":                     func(c *Config) { c.Generations = -1 },
 		"games: 3":                        func(c *Config) { c.Games = 3 },
-		"games: 0":                        func(c *Config) { c.Games = 0 },
+		"games: -2":                       func(c *Config) { c.Games = -2 },
 		"workers":                         func(c *Config) { c.Workers = 0 },
 		"elite":                           func(c *Config) { c.Elite = 20 },
 		"race_rounds":                     func(c *Config) { c.RaceRounds = -1 },

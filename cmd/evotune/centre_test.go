@@ -16,7 +16,7 @@ import (
 // a member; SPSA refuses --champion.
 func TestCentreChampion(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "6", "--games", "8", "--admit-games", "16", "--generations", "10",
+	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--selection", "race", "--pop", "6", "--games", "8", "--admit-games", "16", "--generations", "10",
 		"--depth", "1", "--width", "4", "--seed", "5", "--verify-games", "20"}
 	out, stderr, code := runIn(t, dir, append(args, "--db", "centre.db")...)
 	m := regexp.MustCompile(`champion (1-g\d+-06): the centre of the hall of fame's (\d+) members`).FindStringSubmatch(out)

@@ -41,9 +41,9 @@ func dashboardDB(t *testing.T) (dir, path string) {
 	dir = t.TempDir()
 	path = filepath.Join(dir, "dash.db")
 	for _, args := range [][]string{
-		// No hall of fame: the champion is each generation's race winner, the paper's weights
+		// Racing and no hall of fame: the champion is each generation's race winner, the paper's weights
 		// in generation 0 at this seed (a checkpoint not measured) and tuned ones after it.
-		{"tune", "--game", "gomoku", "--method", "ga", "--pop", "6", "--games", "4", "--generations", "3", "--depth", "2", "--verify-games", "10",
+		{"tune", "--game", "gomoku", "--method", "ga", "--selection", "race", "--pop", "6", "--games", "4", "--generations", "3", "--depth", "2", "--verify-games", "10",
 			"--verify-every", "1", "--seed", "3", "--admit-games", "0", "--name", evilName},
 		{"tune", "--game", "amazons", "--board", "8", "--method", "ga", "--pop", "4", "--games", "2", "--generations", "1", "--depth", "1",
 			"--verify-games", "0", "--seed", "4"},

@@ -198,7 +198,7 @@ func TestRunPlayCancelled(t *testing.T) {
 func TestTuneEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	for _, game := range []string{"connect6", "gomoku", "amazons"} {
-		args := []string{"tune", "--game", game, "--method", "ga", "--pop", "6", "--generations", "2", "--games", "2", "--seed", "1", "--depth", "1", "--width", "4", "--admit-games", "16", "--verify-games", "200"}
+		args := []string{"tune", "--game", game, "--method", "ga", "--selection", "race", "--pop", "6", "--generations", "2", "--games", "2", "--seed", "1", "--depth", "1", "--width", "4", "--admit-games", "16", "--verify-games", "200"}
 		if game == "amazons" {
 			args = append(args, "--board", "8") // 1 232 root moves, all evaluated
 		}
@@ -337,7 +337,7 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "0"}, "--pop: 0, want at least 2"},
 		{[]string{"tune", "--game", "gomoku", "--generations", "0"}, "generations: 0"},
 		{[]string{"tune", "--method", "ga", "--game", "gomoku", "--games", "3"}, "games: 3"},
-		{[]string{"tune", "--method", "ga", "--game", "gomoku", "--games", "0"}, "games: 0"},
+		{[]string{"tune", "--method", "ga", "--game", "gomoku", "--games", "-2"}, "games: -2"},
 		{[]string{"tune", "--config", "run.yaml"}, "populaton"},
 		{[]string{"tune", "--config", "missing.yaml"}, "missing.yaml"},
 		{[]string{"tune", "--game", "gomoku", "--db", "junk.db"}, "not an SQLite database"},
@@ -701,7 +701,7 @@ func TestSaveAndContinue(t *testing.T) {
 func TestExportData(t *testing.T) {
 	dir := t.TempDir()
 	// Seed 3 admits a hall-of-fame member within 4 generations at these settings.
-	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "ga", "--pop", "6", "--games", "8", "--admit-games", "8", "--generations", "4", "--depth", "1",
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "ga", "--selection", "race", "--pop", "6", "--games", "8", "--admit-games", "8", "--generations", "4", "--depth", "1",
 		"--seed", "3", "--verify-games", "4", "--verify-every", "1"); code != 0 {
 		t.Fatal(stderr)
 	}

@@ -154,10 +154,19 @@ func TestViewsOfAStoredRun(t *testing.T) {
 	if len(iv.Genes) != 15 || len(iv.Games) == 0 {
 		t.Errorf("individual %s: %d genes, %d games", player, len(iv.Genes), len(iv.Games))
 	}
+	asOpponent := 0
 	for _, g := range iv.Games {
-		if g.Individual != player {
-			t.Errorf("individual %s's page lists game %d of %s", player, g.ID, g.Individual)
+		if g.Individual != player && g.Opponent != player {
+			t.Errorf("individual %s's page lists game %d of %s against %s", player, g.ID, g.Individual, g.Opponent)
 		}
+		if g.Opponent == player {
+			asOpponent++
+		}
+	}
+	// Peers (the GA's default): a pair's games are stored under its first; the second's
+	// page lists them too.
+	if asOpponent == 0 {
+		t.Errorf("individual %s's page lists none of the games it played as the second of a pair", player)
 	}
 
 	for what, err := range map[string]error{
