@@ -367,7 +367,7 @@ const DefaultGames = 32
 // after generation, and too few generations leave it near its start. Measured on amazons
 // at 4 000 games (evotune compare, seeds 1–3, 4 000 held-out games each): 32 games a pair,
 // 6 generations, +135.6 / +107.5 / +110.2 Elo; 6 games a pair (peersGames), 23
-// generations, +155.3 / +181.7 / seed 3 below.
+// generations, +155.3 / +181.7 / +142.7 (SPSA: +120.5 / +127.2 / +149.3).
 const PeersGenerations = 20
 
 // peersGames is the games of each pair in a peers pairing that let a budget of budget
