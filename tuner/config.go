@@ -203,9 +203,9 @@ type Config struct {
 	// JSON interaction instead of the simple one. Botzone engines only.
 	BotzoneKeepRunning bool `json:"botzone_keep_running,omitempty" yaml:"botzone_keep_running"`
 	BotzoneJSON        bool `json:"botzone_json,omitempty" yaml:"botzone_json"`
-	// Method is the search, one of Methods: "spsa" (fishtest's SPSA, spsa.go:
-	// DefaultConfig's), "ga" (the genetic algorithm, ga.go) or "cmaes" (CMA-ES, cmaes.go).
-	// "" means ga: the runs stored before SPSA became the default say no method. All
+	// Method is the search, one of Methods: "ga" (the genetic algorithm, ga.go:
+	// DefaultConfig's), "spsa" (fishtest's SPSA, spsa.go) or "cmaes" (CMA-ES, cmaes.go).
+	// "" means ga: the runs stored before methods were named say no method. All
 	// store generations, individuals, games and lineage the same way and are verified the
 	// same way.
 	Method string `json:"method,omitempty" yaml:"method"`
@@ -289,11 +289,12 @@ func (c *Config) Budget() time.Duration {
 // games, 12 s); 200 games left ±45, wider than most gains.
 const DefaultVerifyGames = 1000
 
-// DefaultConfig returns the defaults: SPSA (the default method since `evotune compare` measured it
-// ahead of the GA with racing at equal games: gomoku +57.2 against +31.2, connect6 +40.2
-// against +25.2, README "Choosing a method") over the game's DefaultBudgetGames, unless a
-// time budget or generations are given (Resolve). The GA's fields keep their defaults for
-// --method ga: a small real run of DefaultGAGenerations generations.
+// DefaultConfig returns the defaults: the GA with peers (the default method since `evotune
+// compare` measured it ahead of SPSA at equal games on every game's mean and worst seed:
+// gomoku +61.2 (+52.9) against +57.2 (+51.8), connect6 +41.9 (+38.4) against +40.2
+// (+35.3), amazons +159.9 (+142.7) against +132.3 (+120.5); README "Choosing a method")
+// over the game's DefaultBudgetGames, unless a time budget or generations are given
+// (Resolve).
 //
 // GA, per generation (peers): 12 individuals in 3 random pairings, each pair playing 32
 // games (DefaultGames; with a game budget, peersGames), 576 games, and a hall-of-fame
@@ -304,7 +305,7 @@ const DefaultVerifyGames = 1000
 // champions as opponents.
 func DefaultConfig(game string) Config {
 	return Config{
-		Game: game, Seed: 1, Method: MethodSPSA, Population: 12, RaceRounds: 2,
+		Game: game, Seed: 1, Method: MethodGA, Population: 12, RaceRounds: 2,
 		AdmitGames: 64, AdmitZ: 1.0,
 		Workers: runtime.NumCPU(), Elite: 2, Tournament: 3,
 		CrossoverRate: 0.5, MutationRate: 0.8, Mutation: genomes.DefaultMutation,
@@ -312,11 +313,11 @@ func DefaultConfig(game string) Config {
 	}
 }
 
-// DefaultGAGenerations is the GA's number of generations when a run gives no generations
-// and no budget: under a minute for connect6 on two cores.
+// DefaultGAGenerations is the GA's number of generations when a run of an outside engine
+// (whose speed is unknown) gives no generations and no budget.
 const DefaultGAGenerations = 5
 
-// DefaultBudgetGames returns SPSA's budget of distinct tuning games for a run of game that
+// DefaultBudgetGames returns the budget of distinct tuning games for a run of game that
 // gives no generations and no budget: the budgets at which `evotune compare` measured the methods
 // (gomoku 44 000, about 2½ minutes on two cores; connect6 20 000, about 5 minutes; amazons
 // 4 000, about 6 minutes), 0 for an unknown game.
@@ -329,15 +330,16 @@ func DefaultBudgetGames(game string) int {
 }
 
 // Resolve fills what the method decides when the run gives neither generations nor a
-// budget (Generations 0, BudgetGames 0, TimeBudget ""): SPSA runs DefaultBudgetGames
-// games, the GA DefaultGAGenerations generations. An outside engine's speed is unknown, so
-// its SPSA run keeps no default budget (Validate then asks for one). Games 0 becomes
+// budget (Generations 0, BudgetGames 0, TimeBudget ""): a built-in game's run plays
+// DefaultBudgetGames games. An outside engine's speed is unknown: its GA run plays
+// DefaultGAGenerations generations, its SPSA or CMA-ES run keeps no default budget
+// (Validate then asks for one). Games 0 becomes
 // DefaultGames, or peersGames for a GA with SelectionPeers and a game budget. Idempotent;
 // a stored configuration is always resolved.
 func (c *Config) Resolve() {
 	if c.Generations == 0 && c.BudgetGames == 0 && c.TimeBudget == "" {
 		switch {
-		case !c.IsGA() && c.Engine == "":
+		case c.Engine == "":
 			c.BudgetGames = DefaultBudgetGames(c.Game)
 		case c.IsGA():
 			c.Generations = DefaultGAGenerations

@@ -100,7 +100,7 @@ var Methods = []MethodSpec{
 		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
 	{Name: MethodGA, Title: "GA", Generation: "generation", Champion: "the hall of fame's centre or best member (the race winner without a hall of fame)",
 		Range: "the population's range", Saved: "generation", new: newGA, saved: gaSaved, summary: gaSummary,
-		Doc: "the genetic algorithm (eaopt): population, racing, hall of fame; the champion is the hall of fame's centre"},
+		Doc: "the genetic algorithm (eaopt), the default: a population whose individuals play each other (or race the paper's weights), a hall of fame; the champion is the hall of fame's centre"},
 	{Name: MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
 		new: newCMAES, saved: cmaesSaved, summary: cmaesSummary,
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},

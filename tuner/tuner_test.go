@@ -243,7 +243,7 @@ func TestConfigValidation(t *testing.T) {
 		"admit_z":                         func(c *Config) { c.AdmitZ = math.NaN() },
 		"time_budget":                     func(c *Config) { c.TimeBudget = "soon" },
 		"generations: 0":                  func(c *Config) { c.Method, c.Generations, c.BudgetGames = MethodGA, 0, 0 },
-		"method spsa: needs budget_games": func(c *Config) { c.Generations, c.BudgetGames = 0, 0 },
+		"method spsa: needs budget_games": func(c *Config) { c.Method, c.Generations, c.BudgetGames = MethodSPSA, 0, 0 },
 		"depths":                          func(c *Config) { c.Depths = []int{3, 0} },
 		"fix":                             func(c *Config) { c.Fix = []string{"k9"} },
 		"verify_every":                    func(c *Config) { c.VerifyEvery, c.VerifyGames = 2, 0 },
@@ -265,15 +265,22 @@ func TestConfigValidation(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatalf("default config invalid: %v", err)
 	}
-	// The default method is SPSA over the game's budget; the GA's default is generations.
-	if c.Method != MethodSPSA || c.BudgetGames != 20000 || c.Generations != 0 {
-		t.Errorf("default connect6 run: method %q, budget %d games, %d generations; want spsa over 20000 games", c.Method, c.BudgetGames, c.Generations)
+	// The default method is the GA with peers over the game's budget (the pairs' games
+	// sized by it); an outside engine's GA run, whose speed is unknown, plays generations.
+	if c.Method != MethodGA || c.Selection != SelectionPeers || c.BudgetGames != 20000 || c.Generations != 0 || c.Games != 32 {
+		t.Errorf("default connect6 run: method %q (%s), budget %d games, %d generations, %d games a pair; want ga with peers over 20000 games, 32 a pair", c.Method, c.Selection, c.BudgetGames, c.Generations, c.Games)
 	}
 	ga := DefaultConfig("gomoku")
-	ga.Method = MethodGA
+	ga.Engine = "cmd:./engine"
 	ga.Resolve()
 	if ga.Generations != DefaultGAGenerations || ga.BudgetGames != 0 {
-		t.Errorf("default GA run: %d generations, budget %d games; want %d generations", ga.Generations, ga.BudgetGames, DefaultGAGenerations)
+		t.Errorf("default GA run of an outside engine: %d generations, budget %d games; want %d generations", ga.Generations, ga.BudgetGames, DefaultGAGenerations)
+	}
+	sp := DefaultConfig("amazons")
+	sp.Method = MethodSPSA
+	sp.Resolve()
+	if sp.BudgetGames != 4000 || sp.Generations != 0 || sp.Selection != "" {
+		t.Errorf("default SPSA run: budget %d games, %d generations, selection %q; want 4000 games", sp.BudgetGames, sp.Generations, sp.Selection)
 	}
 	timed := DefaultConfig("amazons")
 	timed.TimeBudget = "1h"

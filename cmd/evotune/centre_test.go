@@ -71,7 +71,7 @@ func TestCentreChampion(t *testing.T) {
 	if g1, g2 := games("centre.db"), games("best.db"); g1 != g2 || g1 == "" {
 		t.Errorf("--champion changed the run's games (%d and %d bytes)", len(g1), len(g2))
 	}
-	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--champion", "best", "--db", "spsa.db"); code == 0 || !strings.Contains(stderr, "--champion") {
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "spsa", "--champion", "best", "--db", "spsa.db"); code == 0 || !strings.Contains(stderr, "--champion") {
 		t.Errorf("SPSA with --champion: exit %d, %s", code, stderr)
 	}
 }

@@ -112,14 +112,22 @@ func TestSPSAResumeFromDatabase(t *testing.T) {
 	}
 }
 
-// TestSPSAIsTheDefault: a tune that names no method runs SPSA (stored as such); with a time
-// budget alone it calibrates first, says so, and stores the game budget it scheduled its
-// gains over; the GA's flags are refused with SPSA instead of being ignored.
-func TestSPSAIsTheDefault(t *testing.T) {
+// TestGAIsTheDefault: a tune that names no method runs the GA with peers over the game's
+// budget (stored as such). SPSA with a time budget alone calibrates first, says so, and
+// stores the game budget it scheduled its gains over; the GA's flags are refused with SPSA
+// instead of being ignored.
+func TestGAIsTheDefault(t *testing.T) {
 	dir := t.TempDir()
-	out, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--time-budget", "4s", "--depth", "1", "--verify-games", "0", "--db", "d.db")
-	if code != 0 || !strings.Contains(stderr, "tuning gomoku by SPSA") || !strings.Contains(out, "SPSA steps") {
+	out, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--budget-games", "700", "--depth", "1", "--verify-games", "0", "--db", "ga.db")
+	if code != 0 || !strings.Contains(stderr, "peers: 3 pairings of 2 games") {
 		t.Fatalf("default tune: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if stored := sqlite(t, filepath.Join(dir, "ga.db"), "SELECT json_extract(config, '$.method') || ' ' || json_extract(config, '$.selection') || ' ' || json_extract(config, '$.budget_games') FROM runs"); stored != "ga peers 700" {
+		t.Fatalf("stored method, selection and budget %q, want \"ga peers 700\"", stored)
+	}
+	out, stderr, code = runIn(t, dir, "tune", "--game", "gomoku", "--method", "spsa", "--time-budget", "4s", "--depth", "1", "--verify-games", "0", "--db", "d.db")
+	if code != 0 || !strings.Contains(stderr, "tuning gomoku by SPSA") || !strings.Contains(out, "SPSA steps") {
+		t.Fatalf("SPSA tune: exit %d\n%s\n%s", code, out, stderr)
 	}
 	m := regexp.MustCompile(`calibration: (\d+) games like a first step's in .* SPSA's gains are scheduled over (\d+) games`).FindStringSubmatch(stderr)
 	if m == nil {
@@ -135,12 +143,12 @@ func TestSPSAIsTheDefault(t *testing.T) {
 		t.Fatalf("the run played %d tuning games for a budget of %d", games, budget)
 	}
 	for _, flag := range []string{"--pop", "--admit-games", "--elite"} {
-		_, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", flag, "4", "--generations", "1", "--db", "x.db")
+		_, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "spsa", flag, "4", "--generations", "1", "--db", "x.db")
 		if code == 0 || !strings.Contains(stderr, flag+": applies to --method ga only") {
-			t.Errorf("tune %s 4 with the default method: exit %d\n%s", flag, code, stderr)
+			t.Errorf("tune --method spsa %s 4: exit %d\n%s", flag, code, stderr)
 		}
 	}
-	writeFile(t, dir, "ga.yaml", "game: gomoku\npopulation: 8\ngenerations: 1\n")
+	writeFile(t, dir, "ga.yaml", "game: gomoku\npopulation: 8\ngenerations: 1\nmethod: spsa\n")
 	if _, stderr, code := runIn(t, dir, "tune", "--config", "ga.yaml", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "config ga.yaml: line 2: population applies to method ga only") {
 		t.Errorf("a config with the GA's population for an SPSA run: exit %d\n%s", code, stderr)
 	}
@@ -153,7 +161,7 @@ func TestSPSAIsTheDefault(t *testing.T) {
 // --verify-depth apart from --verify-games (stored with the run).
 func TestVerifyDepthGames(t *testing.T) {
 	dir := t.TempDir()
-	out, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--budget-games", "64", "--depth", "1", "--verify-games", "8", "--verify-depth", "2", "--verify-depth-games", "4", "--db", "v.db")
+	out, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "spsa", "--budget-games", "64", "--depth", "1", "--verify-games", "8", "--verify-depth", "2", "--verify-depth-games", "4", "--db", "v.db")
 	if code != 0 {
 		t.Fatalf("tune: exit %d\n%s\n%s", code, out, stderr)
 	}

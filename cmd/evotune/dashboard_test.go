@@ -190,7 +190,7 @@ func TestDashboardAPI(t *testing.T) {
 	}
 	// An SPSA run: each step's θ+ score against θ− (rank 2), with its standard error.
 	dir := filepath.Dir(path)
-	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--depth", "2", "--budget-games", "96", "--verify-games", "0", "--seed", "6", "--db", path); code != 0 {
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "spsa", "--depth", "2", "--budget-games", "96", "--verify-games", "0", "--seed", "6", "--db", path); code != 0 {
 		t.Fatalf("spsa tune: %s", stderr)
 	}
 	var sv runview.RunView

@@ -294,7 +294,7 @@ func TestOwnEngineSPSAResume(t *testing.T) {
 	dir := t.TempDir()
 	toy := toyEngine(t, dir)
 	engineCmd := "cmd:" + toy + " -params {weights}"
-	args := []string{"tune", "--layout", "toy.yaml", "--engine", engineCmd, "--budget-games", "800", "--seed", "7"}
+	args := []string{"tune", "--layout", "toy.yaml", "--engine", engineCmd, "--method", "spsa", "--budget-games", "800", "--seed", "7"}
 	out, stderr, code := run(t, dir, append(args, "--verify-games", "200", "--db", "full.db")...)
 	if code != 0 {
 		t.Fatalf("tune: %s", stderr)

@@ -46,7 +46,7 @@ func TestTuneUCIEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, stderr, code = run(t, dir, "tune", "--layout", "detuned.yaml", "--engine", eng, "--nodes", "300", "--book", book,
+	out, stderr, code = run(t, dir, "tune", "--layout", "detuned.yaml", "--engine", eng, "--method", "spsa", "--nodes", "300", "--book", book,
 		"--resign", "movecount=3,score=800", "--budget-games", "256", "--verify-games", "100", "--db", "u.db")
 	if code != 0 {
 		t.Fatalf("tune: exit %d: %s", code, stderr)

@@ -29,6 +29,7 @@ func overnightRun(t testing.TB, steps int) (*db.DB, int64, []float64) {
 	}
 	t.Cleanup(func() { d.Close() })
 	cfg := tuner.DefaultConfig("gomoku")
+	cfg.Method = tuner.MethodSPSA
 	cj, _ := json.Marshal(cfg)
 	id, err := d.CreateRun(ctx, db.Run{Name: "night", Game: "gomoku", Seed: 1, Config: db.JSONText(cj), ProgramVersion: "test"})
 	if err != nil {
