@@ -42,21 +42,23 @@ func newTuneCmd() *cobra.Command {
 		Short: "Tune a game's weights by the genetic algorithm (the default), SPSA or CMA-ES, with self-play fitness, every generation stored in SQLite",
 		Long: "tune tunes the evaluation weights (or an outside engine's parameters, --layout/--engine) from\n" +
 			"self-play and commits each step or generation to the database in one transaction.\n\n" +
-			"SPSA (--method spsa, the default; fishtest's formulation): each step plays --spsa-pairs\n" +
-			"colour-swapped pairs of θ+ = θ + c_k·Δ against θ− = θ − c_k·Δ and moves θ along Δ by the\n" +
-			"result; the gains are scheduled over the run's game pairs: --budget-games, the game's default\n" +
-			"(" + tuner.DefaultBudgetsText() + "), or what a calibration at the start finds fits in\n" +
-			"--time-budget. The result is the last θ.\n\n" +
-			"GA (--method ga): generation 0 is the paper's weights plus perturbations of them. Every\n" +
-			"generation each individual plays the same openings, each twice with colours swapped, against\n" +
-			"the same references; the better half plays more games, race-rounds times (successive halving).\n" +
-			"The race winner enters the hall of fame only if a fresh head-to-head match proves it better\n" +
-			"than the champion; the exported and verified champion is the hall of fame's centre (its\n" +
-			"members' weighted mean, the latest weighing most; --champion best: the member with the best\n" +
-			"lower confidence bound on its Elo).",
+			"GA (--method ga, the default): generation 0 is the paper's weights plus perturbations of\n" +
+			"them. Every generation the individuals play each other in --race-rounds+1 random pairings\n" +
+			"(--selection peers; with --opponent or --champions, or --selection race, they race the\n" +
+			"references instead: the better half plays more games, race-rounds times), on the same\n" +
+			"openings, each twice with colours swapped. The best enters the hall of fame only if a fresh\n" +
+			"match against the paper's weights proves it better than the champion; the exported and\n" +
+			"verified champion is the hall of fame's centre (its members' weighted mean, the latest\n" +
+			"weighing most; --champion best: the member with the best lower confidence bound on its Elo).\n" +
+			"Every method plays the game's default budget (" + tuner.DefaultBudgetsText() + ") unless\n" +
+			"--budget-games, --time-budget or --generations says otherwise.\n\n" +
+			"SPSA (--method spsa; fishtest's formulation): each step plays --spsa-pairs colour-swapped\n" +
+			"pairs of θ+ = θ + c_k·Δ against θ− = θ − c_k·Δ and moves θ along Δ by the result; the gains\n" +
+			"are scheduled over the run's game pairs: the budget, or what a calibration at the start finds\n" +
+			"fits in --time-budget. The result is the last θ.",
 		Args: cobra.NoArgs,
 		Example: "  evotune tune --game connect6\n" +
-			"  evotune tune --game gomoku --method ga --generations 20\n" +
+			"  evotune tune --game gomoku --method spsa --budget-games 20000\n" +
 			"  evotune tune --game gomoku --time-budget 8h --verify-every 10 --verify-depth 5 --name overnight\n" +
 			"  evotune tune --game gomoku --fix k1 --depth 3,4 --time-budget 30m\n" +
 			"  evotune tune --config run.yaml",
