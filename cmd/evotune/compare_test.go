@@ -125,6 +125,9 @@ func TestGAIsTheDefault(t *testing.T) {
 	if stored := sqlite(t, filepath.Join(dir, "ga.db"), "SELECT json_extract(config, '$.method') || ' ' || json_extract(config, '$.selection') || ' ' || json_extract(config, '$.budget_games') FROM runs"); stored != "ga peers 700" {
 		t.Fatalf("stored method, selection and budget %q, want \"ga peers 700\"", stored)
 	}
+	if table, _, _ := runIn(t, dir, "generations", "1", "--db", "ga.db"); !strings.Contains(table, "BEST OF PEERS") || strings.Contains(table, "RACE WINNER") {
+		t.Fatalf("generations of a run with peers should name its best of peers, not a race winner:\n%s", table)
+	}
 	out, stderr, code = runIn(t, dir, "tune", "--game", "gomoku", "--method", "spsa", "--time-budget", "4s", "--depth", "1", "--verify-games", "0", "--db", "d.db")
 	if code != 0 || !strings.Contains(stderr, "tuning gomoku by SPSA") || !strings.Contains(out, "SPSA steps") {
 		t.Fatalf("SPSA tune: exit %d\n%s\n%s", code, out, stderr)

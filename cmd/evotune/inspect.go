@@ -180,11 +180,16 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 	if o.json {
 		return writeJSON(out, views)
 	}
-	if cfg, err := runConfig(run); err == nil && cfg.Method == tuner.MethodSPSA {
+	cfg, err := runConfig(run)
+	if err == nil && cfg.Method == tuner.MethodSPSA {
 		return printSPSASteps(id, views, out)
 	}
+	best := "RACE WINNER"
+	if cfg.Selection == tuner.SelectionPeers {
+		best = "BEST OF PEERS"
+	}
 	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "GEN\tRACE WINNER\tSCORE ± SE\tGAMES\tMEAN\tDIVERSITY\tPLAYED\tELAPSED\tHALL OF FAME TEST\tCHAMPION\tVERIFIED ELO")
+	fmt.Fprintln(tw, "GEN\t"+best+"\tSCORE ± SE\tGAMES\tMEAN\tDIVERSITY\tPLAYED\tELAPSED\tHALL OF FAME TEST\tCHAMPION\tVERIFIED ELO")
 	for _, v := range views {
 		g := v.GenerationRow
 		score := "-"
