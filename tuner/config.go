@@ -341,7 +341,7 @@ func (c *Config) Resolve() {
 		switch {
 		case c.Engine == "":
 			c.BudgetGames = DefaultBudgetGames(c.Game)
-		case c.IsGA():
+		case c.IsGA() || c.Method == MethodSteady:
 			c.Generations = DefaultGAGenerations
 		}
 	}

@@ -104,6 +104,9 @@ var Methods = []MethodSpec{
 	{Name: MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
 		new: newCMAES, saved: cmaesSaved, summary: cmaesSummary,
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},
+	{Name: MethodSteady, Title: "steady-state GA", Generation: "generation", Champion: "the centre of the population's better half", Range: "the population's range", Short: true, Saved: "steady-state generation",
+		new: newSteady, saved: steadySaved, summary: steadySummary,
+		Doc: "the GA without a generation barrier: one birth at a time, each child and its first parent play the paper's weights on the same openings, the child takes the parent's place when it scores higher; workers never wait for a generation's slowest game"},
 }
 
 // LookupMethod returns the method named name (false: no such method).

@@ -360,3 +360,136 @@ func swapOpening(ctx context.Context, s GameSetup, b engine.Board, side [2]engin
 	}
 	return swap.Opening(ctx, s.OpeningRule, b, ch[0], ch[1])
 }
+
+// slotRunner is a BatchRunner for batches played at the same time in this process (the
+// steady-state GA's births in flight): their games share `workers` game slots, and a free
+// slot always takes a game of the oldest batch that has one left, so the oldest batch
+// finishes first while the newer ones keep every slot busy. Close ends its goroutines.
+type slotRunner struct {
+	mu      sync.Mutex
+	wake    *sync.Cond
+	jobs    []*slotJob // batches with games not yet handed out, oldest first
+	closed  bool
+	workers sync.WaitGroup
+}
+
+// slotJob is one batch of a slotRunner.
+type slotJob struct {
+	ctx   context.Context
+	setup GameSetup
+	tasks []GameTask
+	next  int // the next task to hand out
+	left  int // tasks not yet finished
+	recs  []engine.GameRecord
+	err   error
+	done  func()
+	over  chan struct{} // closed when every task finished or the batch failed
+}
+
+// newSlotRunner starts `workers` game slots (at least 1).
+func newSlotRunner(workers int) *slotRunner {
+	r := &slotRunner{}
+	r.wake = sync.NewCond(&r.mu)
+	for w := 0; w < max(1, workers); w++ {
+		r.workers.Add(1)
+		go r.slot()
+	}
+	return r
+}
+
+// slot plays games one after another, each from the oldest batch that has one left.
+func (r *slotRunner) slot() {
+	defer r.workers.Done()
+	lw := takeWorker()
+	defer putWorker(lw)
+	for {
+		r.mu.Lock()
+		for len(r.jobs) == 0 && !r.closed {
+			r.wake.Wait()
+		}
+		if len(r.jobs) == 0 {
+			r.mu.Unlock()
+			return
+		}
+		j := r.jobs[0]
+		i := j.next
+		j.next++
+		if j.next == len(j.tasks) {
+			r.jobs = r.jobs[1:]
+		}
+		r.mu.Unlock()
+		rec, err := lw.Play(j.ctx, j.setup, j.tasks[i])
+		r.mu.Lock()
+		if j.err == nil {
+			if err != nil {
+				j.err = fmt.Errorf("game %d: %w", i, err)
+				r.drop(j)
+				close(j.over)
+			} else {
+				j.recs[i] = rec
+				if j.left--; j.left == 0 {
+					close(j.over)
+				}
+			}
+		}
+		r.mu.Unlock()
+		if err == nil && j.done != nil {
+			j.done()
+		}
+	}
+}
+
+// drop removes j's games not yet handed out (the caller holds r.mu).
+func (r *slotRunner) drop(j *slotJob) {
+	for k, o := range r.jobs {
+		if o == j {
+			r.jobs = append(r.jobs[:k:k], r.jobs[k+1:]...)
+			return
+		}
+	}
+}
+
+// PlayBatch implements BatchRunner: it queues the tasks behind the batches already queued
+// and returns their records in task order once all are played (the first error, or ctx's,
+// ends the batch).
+func (r *slotRunner) PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error) {
+	if len(tasks) == 0 {
+		return []engine.GameRecord{}, nil
+	}
+	setup.Runner = nil
+	j := &slotJob{ctx: ctx, setup: setup, tasks: tasks, left: len(tasks), recs: make([]engine.GameRecord, len(tasks)), done: done, over: make(chan struct{})}
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil, fmt.Errorf("worker pool closed")
+	}
+	r.jobs = append(r.jobs, j)
+	r.wake.Broadcast()
+	r.mu.Unlock()
+	select {
+	case <-j.over:
+	case <-ctx.Done():
+		r.mu.Lock()
+		if j.err == nil {
+			j.err = ctx.Err()
+			r.drop(j)
+		}
+		r.mu.Unlock()
+		return nil, ctx.Err()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if j.err != nil {
+		return nil, j.err
+	}
+	return j.recs, nil
+}
+
+// Close ends the slots after the games they are playing.
+func (r *slotRunner) Close() {
+	r.mu.Lock()
+	r.closed = true
+	r.wake.Broadcast()
+	r.mu.Unlock()
+	r.workers.Wait()
+}

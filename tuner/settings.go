@@ -31,15 +31,19 @@ type Setting struct {
 
 var gaOnly = []string{MethodGA}
 
+// gaFamily: the settings of a population bred by selection, crossover and mutation, the
+// GA's and the steady-state GA's.
+var gaFamily = []string{MethodGA, MethodSteady}
+
 // Settings is every run setting with a tune flag or a config key, in --help's order.
 var Settings = []Setting{
 	{Key: "game", Flag: "game"},
 	{Key: "rule", Flag: "rule", Help: "rule variant (gomoku: freestyle, standard or renju)"},
 	{Key: "board", Flag: "board", Help: "board side (0 = the game's default)"},
-	{Key: "population", Flag: "pop", Methods: gaOnly, Help: "individuals per generation"},
+	{Key: "population", Flag: "pop", Methods: gaFamily, Help: "individuals per generation"},
 	{Key: "generations", Flag: "generations", Help: "generations (GA, CMA-ES) or steps (SPSA) after the initial one (default: GA 5; SPSA and CMA-ES run to their game budget; with --time-budget or --budget-games: until the budget)"},
 	{Key: "time_budget", Flag: "time-budget", Help: "stop at the first generation boundary after this wall time, e.g. 30m or 8h, then verify (SPSA: its game budget is measured from a calibration at the start)"},
-	{Key: "games", Flag: "games", Methods: gaOnly, Help: "games per individual per racing round, or of each pair in a peers pairing (even: openings × 2 colours); 0: 32, or with --selection peers and --budget-games, what lets the budget hold 20 generations (amazons' 4 000: 6)"},
+	{Key: "games", Flag: "games", Methods: gaFamily, Help: "games per individual per racing round, or of each pair in a peers pairing, or (steady) of each birth and of its first parent against the paper's weights (even: openings × 2 colours); 0: 32, or with --selection peers and --budget-games, what lets the budget hold 20 generations (amazons' 4 000: 6)"},
 	{Key: "race_rounds", Flag: "race-rounds", Methods: gaOnly, Help: "successive-halving rounds: the better half plays --games more, this many times"},
 	{Key: "admit_games", Flag: "admit-games", Methods: gaOnly, Help: "games of the hall-of-fame test of each new race winner against the champion (0 = no hall of fame)"},
 	{Key: "admit_z", Flag: "admit-z", Methods: gaOnly, Help: "standard errors above 1/2 a winner's head-to-head score needs; also the z of the champion's lower bound"},
@@ -51,11 +55,11 @@ var Settings = []Setting{
 	{Key: "seed", Flag: "seed", Help: "random seed: the same seed and config give the same run"},
 	{Key: "name", Flag: "name", Help: "run name (default GAME-seedS)"},
 	{Key: "elite", Flag: "elite", Methods: gaOnly, Help: "individuals carried unchanged into the next generation"},
-	{Key: "tournament", Methods: gaOnly},
-	{Key: "mutation_rate", Flag: "mutation-rate", Methods: gaOnly, Help: "probability an offspring is mutated"},
-	{Key: "crossover_rate", Flag: "crossover-rate", Methods: gaOnly, Help: "probability a selected pair is crossed over"},
-	{Key: "mutation", Methods: gaOnly},
-	{Key: "init", Flag: "init", Methods: gaOnly, Help: "initial population: perturb (around the paper's weights) or random"},
+	{Key: "tournament", Methods: gaFamily},
+	{Key: "mutation_rate", Flag: "mutation-rate", Methods: gaFamily, Help: "probability an offspring is mutated"},
+	{Key: "crossover_rate", Flag: "crossover-rate", Methods: gaFamily, Help: "probability a selected pair is crossed over"},
+	{Key: "mutation", Methods: gaFamily},
+	{Key: "init", Flag: "init", Methods: gaFamily, Help: "initial population: perturb (around the paper's weights) or random"},
 	{Key: "champions", Flag: "champions", Methods: gaOnly, Help: "latest hall-of-fame members in the reference set besides the paper's weights"},
 	{Key: "max_plies", Flag: "max-plies", Help: "adjudicate a game still going after this many plies as a draw (0 = 400)"},
 	{Key: "free", Flag: "free", Help: "fixed genes to tune anyway (connect6: value_6,threat_6; see 'evotune weights layout')"},
@@ -150,12 +154,13 @@ func DefaultBudgetsText() string {
 	return strings.Join(parts, ", ")
 }
 
-// MethodKeys returns the config keys that apply to method only, in Settings' order (for
-// the GA: its population, racing, hall of fame and variation).
+// MethodKeys returns the config keys outside a method section that apply to method and
+// not to every method, in Settings' order (for the GA: its population, racing, hall of
+// fame and variation; for the steady-state GA: its population and variation).
 func MethodKeys(method string) []string {
 	var out []string
 	for _, s := range Settings {
-		if slices.Equal(s.Methods, []string{method}) && !strings.Contains(s.Key, ".") {
+		if s.Methods != nil && slices.Contains(s.Methods, method) && !strings.Contains(s.Key, ".") {
 			out = append(out, s.Key)
 		}
 	}

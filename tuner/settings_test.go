@@ -52,6 +52,10 @@ func TestSettingsResolve(t *testing.T) {
 	if slices.Contains(ga, "seed") || len(MethodKeys(MethodSPSA)) != 0 {
 		t.Errorf("method keys: ga %v, spsa %v", ga, MethodKeys(MethodSPSA))
 	}
+	steady := MethodKeys(MethodSteady)
+	if !slices.Contains(steady, "population") || !slices.Contains(steady, "mutation_rate") || slices.Contains(steady, "race_rounds") || slices.Contains(steady, "admit_games") {
+		t.Errorf("steady-state GA keys: %v", steady)
+	}
 	if s, ok := LookupSetting("depths"); !ok || s.Flag != "depth" {
 		t.Errorf("depths: %+v", s)
 	}

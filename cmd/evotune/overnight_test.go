@@ -113,10 +113,11 @@ func TestKillResume(t *testing.T) {
 		{tuner.MethodGA, []string{"--pop", "6", "--generations", "4", "--games", "4", "--admit-games", "8"}},
 		{tuner.MethodSPSA, []string{"--budget-games", "48", "--spsa-pairs", "2"}},
 		{tuner.MethodCMAES, []string{"--budget-games", "120", "--cmaes-pairs", "1"}},
+		{tuner.MethodSteady, []string{"--pop", "6", "--budget-games", "220", "--games", "4"}},
 	} {
 		t.Run(m.method, func(t *testing.T) {
 			t.Parallel()
-			if len(tuner.Methods) != 3 {
+			if len(tuner.Methods) != 4 {
 				t.Fatalf("%d methods registered: add the new one to this table", len(tuner.Methods))
 			}
 			killResume(t, append(append(common, "--method", m.method), m.args...))

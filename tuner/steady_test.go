@@ -1,0 +1,198 @@
+package tuner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+
+	"evotune/engine"
+	"evotune/genomes"
+)
+
+func steadyConfig(game string, workers, budget int) Config {
+	c := smallConfig(game, workers)
+	c.Method, c.Generations, c.BudgetGames = MethodSteady, 0, budget
+	return c
+}
+
+// TestSteadySameRunWhateverWorkers: births finish in any order on 1 or 3 workers, and
+// are decided in birth order: the generations, games and method states are the same.
+func TestSteadySameRunWhateverWorkers(t *testing.T) {
+	for _, game := range shortGames([]string{"gomoku", "amazons"}) {
+		a := runSmall(t, steadyConfig(game, 1, 160))
+		b := runSmall(t, steadyConfig(game, 3, 160))
+		if fa, fb := fingerprint(a.gens), fingerprint(b.gens); fa != fb {
+			t.Fatalf("%s: 1 and 3 workers differ:\n%s\n----\n%s", game, fa, fb)
+		}
+		if a.status != "finished" || len(a.gens) < 3 {
+			t.Fatalf("%s: status %q, %d generations", game, a.status, len(a.gens))
+		}
+	}
+}
+
+// TestSteadyBirths: every birth after the initial population plays the openings its
+// first parent plays for it; a generation's members are the last one's or its births; the
+// population keeps its size; each generation's champion is a new genome (the centre of
+// the better half) whose first parent is the best member; the budget holds within one
+// window of births.
+func TestSteadyBirths(t *testing.T) {
+	cfg := steadyConfig("gomoku", 2, 200)
+	st := runSmall(t, cfg)
+	prev := map[string]bool{}
+	ops := map[string]string{}
+	total := 0
+	for _, g := range st.gens {
+		total += g.Games
+		var s steadyState
+		if err := json.Unmarshal(g.MethodState, &s); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Members) != cfg.Population || len(g.Individuals) != cfg.Population {
+			t.Fatalf("generation %d: %d members, %d individuals", g.Generation, len(s.Members), len(g.Individuals))
+		}
+		openings := map[string][]int{}
+		for _, r := range g.GameResults {
+			openings[r.Individual] = append(openings[r.Individual], r.Opening)
+		}
+		champ := g.NewGenomes[len(g.NewGenomes)-1]
+		if champ.Operator != OpSteadyCentre || champ.ID != g.Champion || champ.Parents[0] != g.Individuals[0].ID {
+			t.Fatalf("generation %d: champion %+v, best %s", g.Generation, champ, g.Individuals[0].ID)
+		}
+		for _, n := range g.NewGenomes[:len(g.NewGenomes)-1] {
+			ops[n.ID] = n.Operator
+			if n.Operator == genomes.OpBaseline || n.Operator == genomes.OpInitial || ops[n.Parents[0]] == genomes.OpBaseline {
+				continue // the paper's weights play no game against themselves
+			}
+			for _, o := range openings[n.ID] {
+				if !slices.Contains(openings[n.Parents[0]], o) {
+					t.Fatalf("birth %s: opening %d not played by its first parent %s", n.ID, o, n.Parents[0])
+				}
+			}
+		}
+		for _, id := range s.Members {
+			if !prev[id] && !genomesBorn(g, id) {
+				t.Fatalf("generation %d: member %s was neither a member before nor born in it", g.Generation, id)
+			}
+		}
+		prev = map[string]bool{}
+		for _, id := range s.Members {
+			prev[id] = true
+		}
+	}
+	if total < 200 || total > 200+steadyWindow*2*cfg.Games {
+		t.Fatalf("%d games for a budget of 200", total)
+	}
+}
+
+// TestSteadyDecide: a child takes its first parent's slot when it scores more on their
+// common games and not otherwise, the parent's record grows by its games either way; a
+// child whose parent has left the population replaces the worst member only when it
+// scores more than that member's record.
+func TestSteadyDecide(t *testing.T) {
+	tu, err := New(steadyConfig("gomoku", 1, 100), &memStore{}, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tu.draws.tuningOpenings = map[string]bool{}
+	m := tu.method.(*steadyMethod)
+	member := func(id string, w, d, l int) *genomes.Genome {
+		return &genomes.Genome{ID: id, Stats: genomes.Stats{Wins: w, Draws: d, Losses: l}}
+	}
+	// One opening pair: the child's games are tasks 0 and 1, the rival's 2 and 3.
+	birthOf := func(child, rival string, childWins, rivalWins int) *birth {
+		bt := &birth{n: 10, child: &genomes.Genome{ID: child}, rival: &genomes.Genome{ID: rival}, openings: Openings{{"a"}}}
+		outcome := func(c engine.Color, win bool) engine.Outcome {
+			if win == (c == engine.Black) {
+				return engine.BlackWins
+			}
+			return engine.WhiteWins
+		}
+		for ind, wins := range []int{childWins, rivalWins} {
+			for k, c := range []engine.Color{engine.Black, engine.White} {
+				bt.b.refs = append(bt.b.refs, entry{ind: ind, pair: 0, c: c, task: len(bt.recs)})
+				bt.recs = append(bt.recs, engine.GameRecord{Outcome: outcome(c, k < wins)})
+				bt.b.tasks = append(bt.b.tasks, GameTask{})
+			}
+		}
+		return bt
+	}
+	m.pop = []*genomes.Genome{member("A", 3, 0, 1), member("B", 1, 0, 3), member("C", 2, 0, 2)}
+	m.decide(birthOf("X", "A", 2, 1)) // 2 of 2 against 1 of 2: X takes A's slot
+	if m.pop[0].ID != "X" || m.pop[0].Stats.Wins != 2 {
+		t.Fatalf("after X: %s %+v", m.pop[0].ID, m.pop[0].Stats)
+	}
+	m.decide(birthOf("Y", "C", 1, 1)) // equal: C stays, with 2 more games
+	if m.pop[2].ID != "C" || m.pop[2].Stats.Games() != 6 {
+		t.Fatalf("after Y: %s %+v", m.pop[2].ID, m.pop[2].Stats)
+	}
+	m.decide(birthOf("Z", "A", 1, 0)) // A left: Z (0.5) replaces the worst, B (0.25)
+	if m.pop[1].ID != "Z" {
+		t.Fatalf("after Z: slot 1 is %s", m.pop[1].ID)
+	}
+	m.decide(birthOf("V", "A", 0, 2)) // A left: V (0) does not beat the worst, Z (0.5)
+	for _, g := range m.pop {
+		if g.ID == "V" {
+			t.Fatal("V, scoring 0, entered the population")
+		}
+	}
+	if m.decided != 4 || len(m.genGames) != 16 {
+		t.Fatalf("%d births decided, %d games recorded", m.decided, len(m.genGames))
+	}
+}
+
+func genomesBorn(g GenerationRecord, id string) bool {
+	for _, n := range g.NewGenomes {
+		if n.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSteadyResume: a run whose save fails after two generations, resumed from what was
+// saved (the population, its slots and the births in play), saves exactly the
+// uninterrupted run's later generations, games and checkpoints; a resume whose state names
+// a member the population lacks is refused.
+func TestSteadyResume(t *testing.T) {
+	cfg := steadyConfig("gomoku", 2, 240)
+	cfg.VerifyGames, cfg.VerifyEvery = 8, 2
+	full := runSmall(t, cfg)
+	if len(full.gens) < 4 {
+		t.Fatalf("%d generations saved", len(full.gens))
+	}
+	crashed := &memStore{failAt: 2}
+	tu, _ := New(cfg, crashed, nil, "test")
+	if _, err := tu.Run(context.Background(), 0); err == nil || len(crashed.gens) != 2 {
+		t.Fatalf("simulated crash: %v, %d generations", err, len(crashed.gens))
+	}
+	st := stateFromRecords(1, crashed.gens)
+	for _, g := range crashed.gens {
+		st.Games += g.Games
+	}
+	cont := &memStore{}
+	tu2, _ := New(cfg, cont, nil, "test")
+	sum, err := tu2.Resume(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fingerprint(cont.gens), fingerprint(full.gens[2:]); got != want {
+		t.Fatalf("resumed generations differ:\n%s\n----\n%s", got, want)
+	}
+	jc, _ := json.Marshal(cont.verification)
+	jf, _ := json.Marshal(full.verification)
+	if string(jc) != string(jf) || sum.Generations != len(full.gens) {
+		t.Fatalf("verification %s vs %s, %d generations (want %d)", jc, jf, sum.Generations, len(full.gens))
+	}
+	bad := st
+	bad.MethodStates = slices.Clone(st.MethodStates)
+	var s steadyState
+	_ = json.Unmarshal(bad.MethodStates[1], &s)
+	s.Members[0] = genomes.IndividualID(1, 9, 9)
+	bad.MethodStates[1], _ = json.Marshal(s)
+	tu3, _ := New(cfg, &memStore{}, nil, "test")
+	if _, err := tu3.Resume(context.Background(), bad); err == nil {
+		t.Fatal(fmt.Sprintf("resume naming a member %s the population lacks accepted", s.Members[0]))
+	}
+}
