@@ -22,9 +22,9 @@ import (
 //   - Birth b < Population is the initial population's b-th member (the paper's weights,
 //     then perturbations of them, as the GA's generation 0). Birth b ≥ Population is bred
 //     from the population as it stood when birth max(b − steadyWindow, Population − 1)
-//     was decided: two
-//     tournaments (Tournament) by score, uniform crossover (CrossoverRate), mutation
-//     (MutationRate; always when the child would be its first parent's copy).
+//     was decided: two tournaments (Tournament) by score, uniform crossover
+//     (CrossoverRate), mutation (MutationRate; always when the child would be its first
+//     parent's copy).
 //   - Each birth plays Games/2 fresh colour-swapped opening pairs against the paper's
 //     weights, and its first parent (the rival) plays the same openings (common random
 //     numbers: the two scores share the openings' noise). The rival's games add to its
@@ -46,9 +46,9 @@ import (
 const MethodSteady = "steady"
 
 // steadyWindow is how many births are in play at once: birth b is bred when birth
-// b − steadyWindow is decided (and the initial population is). A constant, not a setting of the machine: results never
-// depend on the number of workers. Four births of 32 games keep 2 local workers or a
-// small cluster busy while the oldest birth's last games finish.
+// b − steadyWindow is decided (and the initial population is). A constant, not a setting
+// of the machine: results never depend on the number of workers. Four births of 32 games
+// keep 2 local workers or a small cluster busy while the oldest birth's last games finish.
 const steadyWindow = 4
 
 // streamSteady is the random stream of birth b: its breeding (or initial perturbation)

@@ -173,3 +173,23 @@ func TestVerifyDepthGames(t *testing.T) {
 		t.Fatalf("verification games, deep games, stored verify_depth_games: %q, want \"8 4 4\"\n%s", got, out)
 	}
 }
+
+// TestSteadyTune: `tune --method steady` says how it searches, its generations are
+// headed by their best member and its champion is the centre of the better half; the
+// GA's racing and hall-of-fame flags are refused with it, its population flags are not.
+func TestSteadyTune(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "steady", "--pop", "4", "--games", "2", "--budget-games", "80", "--depth", "1", "--verify-games", "0", "--db", "s.db")
+	if code != 0 || !strings.Contains(stderr, "by a steady-state GA: population 4") || !strings.Contains(out, "steady-state generations saved") {
+		t.Fatalf("steady tune: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if !strings.Contains(out, "the centre of the better half") {
+		t.Fatalf("the summary does not name the champion's rule:\n%s", out)
+	}
+	if table, _, _ := runIn(t, dir, "generations", "1", "--db", "s.db"); !strings.Contains(table, "BEST MEMBER") || strings.Contains(table, "RACE WINNER") {
+		t.Fatalf("generations of a steady-state run should name its best member:\n%s", table)
+	}
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "steady", "--admit-games", "8", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "--admit-games") {
+		t.Fatalf("--admit-games with the steady-state GA: exit %d\n%s", code, stderr)
+	}
+}

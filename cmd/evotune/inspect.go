@@ -185,7 +185,12 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 		return printSPSASteps(id, views, out)
 	}
 	best := "RACE WINNER"
-	if cfg.Selection == tuner.SelectionPeers {
+	switch {
+	case cfg.Method == tuner.MethodSteady:
+		best = "BEST MEMBER"
+	case cfg.Method == tuner.MethodCMAES:
+		best = "BEST CANDIDATE"
+	case cfg.Selection == tuner.SelectionPeers:
 		best = "BEST OF PEERS"
 	}
 	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)

@@ -288,6 +288,7 @@ type Client struct {
 	mu       sync.Mutex
 	run      string                   // the run the batches are for (NameRun)
 	gameTime map[string]time.Duration // measured wall time per game, by setup (setupKey)
+	lastGame time.Time                // the last game of any batch finished
 	batches  map[string]func(jetstream.Msg)
 	live     jetstream.ConsumeContext // every new result, handed to batches[its batch]
 }
@@ -392,14 +393,15 @@ func (c *Client) taskSize(key string, n int) int {
 	return max(1, min(size, maxTaskGames))
 }
 
-// measured folds a played game's wall time into the setup's estimate (a moving average
-// over about 32 games).
+// measured notes that a game of one of the client's batches finished, and folds its wall
+// time into the setup's estimate (a moving average over about 32 games).
 func (c *Client) measured(key string, d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lastGame = time.Now()
 	if d <= 0 {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if est, ok := c.gameTime[key]; ok {
 		c.gameTime[key] = est + (d-est)/32
 	} else {
@@ -617,6 +619,11 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 			idle, why := time.Since(lastGame), lastRefusal
 			n := refusals
 			mu.Unlock()
+			c.mu.Lock()
+			if any := time.Since(c.lastGame); any < idle && n == 0 {
+				idle = any // batches played at once: the workers are busy with another of this client's batches
+			}
+			c.mu.Unlock()
 			if idle < stall && (idle < every || time.Since(lastStatus) < every) {
 				continue
 			}
