@@ -151,7 +151,7 @@ func (d *DB) Individuals(ctx context.Context, runID int64, gen int) ([]Individua
 }
 
 // AtRank returns the individual of each generation of the run at one rank, in generation
-// order (an SPSA run's θ+ is rank 2 of every generation: its step results).
+// order.
 func (d *DB) AtRank(ctx context.Context, runID int64, rank int) ([]IndividualRow, error) {
 	return d.individuals(ctx, `WHERE run_id = ? AND rank = ? ORDER BY generation`, runID, rank)
 }

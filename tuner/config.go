@@ -778,16 +778,17 @@ func (c Config) CheckMethodKeys() error {
 	return nil
 }
 
-// MethodText is the run's method as users read it in errors: "spsa, the default", "ga"
-// for a configuration that names none, else its name.
+// MethodText is the run's method as users read it in errors: its name, with ", the
+// default" for the default method (Methods[0], also for a configuration that names none).
 func (c Config) MethodText() string {
-	if c.Method == MethodSPSA {
-		return "spsa, the default"
+	name := c.Method
+	if name == "" {
+		name = MethodGA
 	}
-	if c.Method == "" {
-		return MethodGA
+	if name == Methods[0].Name {
+		return name + ", the default"
 	}
-	return c.Method
+	return name
 }
 
 // checkWholeNumbers walks a YAML tree beside the Go type it decodes into and refuses a

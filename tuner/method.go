@@ -9,9 +9,9 @@ import (
 
 // Methods of Config.Method.
 const (
-	// MethodSPSA is fishtest's SPSA (spsa.go): the default.
+	// MethodSPSA is fishtest's SPSA (spsa.go).
 	MethodSPSA = "spsa"
-	// MethodGA is the genetic algorithm (ga.go, selection.go).
+	// MethodGA is the genetic algorithm (ga.go, selection.go): the default.
 	MethodGA = "ga"
 	// MethodCMAES is CMA-ES (cmaes.go).
 	MethodCMAES = "cmaes"
@@ -95,12 +95,12 @@ func (e Event) ChampionText() string {
 
 // Methods is every search method, the default (DefaultConfig's Method) first.
 var Methods = []MethodSpec{
-	{Name: MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
-		new: newSPSA, saved: spsaSaved, summary: spsaSummary,
-		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
 	{Name: MethodGA, Title: "GA", Generation: "generation", Champion: "the hall of fame's centre or best member (the race winner without a hall of fame)",
 		Range: "the population's range", Saved: "generation", new: newGA, saved: gaSaved, summary: gaSummary,
 		Doc: "the genetic algorithm (eaopt), the default: a population whose individuals play each other (or race the paper's weights), a hall of fame; the champion is the hall of fame's centre"},
+	{Name: MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
+		new: newSPSA, saved: spsaSaved, summary: spsaSummary,
+		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
 	{Name: MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
 		new: newCMAES, saved: cmaesSaved, summary: cmaesSummary,
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},

@@ -373,6 +373,14 @@ func (t *Tuner) thetaID(k int) string {
 	return genomes.IndividualID(t.saving.runID, k-1, 0)
 }
 
+// SPSAPlusID is the ID of θ+ of step k of SPSA run runID (slot 01): the individual whose
+// games against θ− are the step's result. Readers of a stored run find a step's result by
+// it, never by rank.
+func SPSAPlusID(runID int64, k int) string { return genomes.IndividualID(runID, k, 1) }
+
+// SPSAMinusID is the ID of θ− of step k of SPSA run runID (slot 02).
+func SPSAMinusID(runID int64, k int) string { return genomes.IndividualID(runID, k, 2) }
+
 // spsaMethod is SPSA as a searchMethod: θ, in SPSA coordinates, is its state; each step's
 // result is stored as the generation's method state (spsaState), from which a resumed run
 // replays θ.
@@ -468,8 +476,8 @@ func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 	t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.distinctGames = nil, nil, 0, 0
 	plus, minus, _ := t.spsaPoints(u, k)
 	parent := t.thetaID(k)
-	gp := &genomes.Genome{Layout: t.plan.Layout, X: plus, ID: genomes.IndividualID(t.saving.runID, k, 1), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
-	gm := &genomes.Genome{Layout: t.plan.Layout, X: minus, ID: genomes.IndividualID(t.saving.runID, k, 2), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}
+	gp := &genomes.Genome{Layout: t.plan.Layout, X: plus, ID: SPSAPlusID(t.saving.runID, k), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
+	gm := &genomes.Genome{Layout: t.plan.Layout, X: minus, ID: SPSAMinusID(t.saving.runID, k), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}
 	first, err := t.drawOpenings(pairs, streamOpenings)
 	if err != nil {
 		return err

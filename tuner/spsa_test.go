@@ -216,7 +216,7 @@ func TestSPSAConfigErrors(t *testing.T) {
 		{func(c *Config) { c.BudgetGames, c.TimeBudget = 0, "" }, "needs budget_games"},
 		{func(c *Config) { c.SPSA = &SPSAConfig{CEnd: -1} }, "spsa.c_end"},
 		{func(c *Config) { c.SPSA = &SPSAConfig{Alpha: 2} }, "spsa.alpha"},
-		{func(c *Config) { c.Method = "nes" }, `method: "nes", want one of spsa, ga, cmaes`},
+		{func(c *Config) { c.Method = "nes" }, `method: "nes", want one of ga, spsa, cmaes, steady`},
 		{func(c *Config) { c.Method, c.CMAES = MethodCMAES, &CMAESConfig{Lambda: 2} }, "cmaes.lambda: 2"},
 		{func(c *Config) { c.Method, c.CMAES = MethodCMAES, &CMAESConfig{Sigma: -1} }, "cmaes.sigma"},
 		{func(c *Config) { c.BudgetGames = -5 }, "budget_games: -5"},

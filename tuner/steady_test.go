@@ -151,7 +151,8 @@ func genomesBorn(g GenerationRecord, id string) bool {
 	return false
 }
 
-// TestSteadyResume: a run whose save fails after two generations, resumed from what was
+// TestSteadyResume: checkpoints come every VerifyEvery generations and measure the
+// generation's champion; a run whose save fails after two generations, resumed from what was
 // saved (the population, its slots and the births in play), saves exactly the
 // uninterrupted run's later generations, games and checkpoints; a resume whose state names
 // a member the population lacks is refused.
@@ -161,6 +162,11 @@ func TestSteadyResume(t *testing.T) {
 	full := runSmall(t, cfg)
 	if len(full.gens) < 4 {
 		t.Fatalf("%d generations saved", len(full.gens))
+	}
+	for _, g := range full.gens { // --verify-every 2: a held-out check of the champion
+		if (g.Checkpoint != nil) != (g.Generation%2 == 0) || g.Checkpoint != nil && (g.Checkpoint.Champion != g.Champion || g.Checkpoint.Games != 8) {
+			t.Fatalf("generation %d (champion %s): checkpoint %+v", g.Generation, g.Champion, g.Checkpoint)
+		}
 	}
 	crashed := &memStore{failAt: 2}
 	tu, _ := New(cfg, crashed, nil, "test")

@@ -139,6 +139,18 @@ func TestClusterTune(t *testing.T) {
 	if again := tableDump(t, filepath.Join(dir, "again.db")); again != local {
 		t.Fatal("the repeated cluster run's database differs from the local run's")
 	}
+	// The steady-state GA keeps several births' batches on the broker at once; its
+	// database is the local run's too.
+	sargs := []string{"tune", "--game", "gomoku", "--method", "steady", "--pop", "6", "--games", "8", "--budget-games", "400", "--depth", "2", "--verify-games", "0", "--seed", "5"}
+	if _, stderr, code := run(t, dir, append(sargs, "--db", "slocal.db")...); code != 0 {
+		t.Fatalf("local steady-state tune: %s", stderr)
+	}
+	if _, stderr, code := runTimeout(t, dir, 2*time.Minute, append(sargs, "--db", "sremote.db", "--broker", url)...); code != 0 {
+		t.Fatalf("steady-state tune through the broker: %s", stderr)
+	}
+	if a, b := tableDump(t, filepath.Join(dir, "slocal.db")), tableDump(t, filepath.Join(dir, "sremote.db")); a != b || a == "" {
+		t.Fatal("the steady-state cluster run's database differs from the local run's")
+	}
 	played := 0
 	for _, o := range wouts {
 		played += strings.Count(o.String(), "played ")

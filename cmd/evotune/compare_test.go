@@ -145,14 +145,14 @@ func TestGAIsTheDefault(t *testing.T) {
 	if games == 0 || games > budget+32 {
 		t.Fatalf("the run played %d tuning games for a budget of %d", games, budget)
 	}
-	for _, flag := range []string{"--pop", "--admit-games", "--elite"} {
+	for flag, methods := range map[string]string{"--pop": "ga or --method steady", "--admit-games": "ga", "--elite": "ga"} {
 		_, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "spsa", flag, "4", "--generations", "1", "--db", "x.db")
-		if code == 0 || !strings.Contains(stderr, flag+": applies to --method ga only") {
+		if code == 0 || !strings.Contains(stderr, flag+": applies to --method "+methods+" only (the run's method is spsa") {
 			t.Errorf("tune --method spsa %s 4: exit %d\n%s", flag, code, stderr)
 		}
 	}
 	writeFile(t, dir, "ga.yaml", "game: gomoku\npopulation: 8\ngenerations: 1\nmethod: spsa\n")
-	if _, stderr, code := runIn(t, dir, "tune", "--config", "ga.yaml", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "config ga.yaml: line 2: population applies to method ga only") {
+	if _, stderr, code := runIn(t, dir, "tune", "--config", "ga.yaml", "--db", "x.db"); code == 0 || !strings.Contains(stderr, "config ga.yaml: line 2: population applies to method ga or steady only") {
 		t.Errorf("a config with the GA's population for an SPSA run: exit %d\n%s", code, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.db")); err == nil {

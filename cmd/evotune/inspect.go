@@ -222,7 +222,7 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 }
 
 // printSPSASteps is `generations` for an SPSA run: per step, θ+'s score against θ− (the
-// step's only games; slot 01 is θ+), and θ after the step, which plays no game.
+// step's only games), and θ after the step, which plays no game.
 func printSPSASteps(runID int64, views []runview.GenerationRow, out io.Writer) error {
 	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "STEP\tθ+ AGAINST θ− (SCORE ± SE)\tGAMES\tθ AFTER THE STEP (CHAMPION)\tELAPSED\tVERIFIED ELO")
@@ -230,7 +230,7 @@ func printSPSASteps(runID int64, views []runview.GenerationRow, out io.Writer) e
 		g := v.GenerationRow
 		score, games := "-", 0
 		for _, in := range v.Individuals {
-			if in.ID == genomes.IndividualID(runID, g.Generation, 1) && in.ScoreSE != nil {
+			if in.ID == tuner.SPSAPlusID(runID, g.Generation) && in.ScoreSE != nil {
 				score, games = fmt.Sprintf("%.3f ± %.3f", in.Score, *in.ScoreSE), in.Games
 			}
 		}
