@@ -75,10 +75,12 @@ func (d *DB) GenerationsIn(ctx context.Context, runID int64, gens []int, w Windo
 	return d.generations(ctx, false, cond, append([]any{runID}, args...)...)
 }
 
-// TopRanksIn is TopRanks for the generations gens (nil: all of window w).
+// TopRanksIn returns the scores of the individuals ranked 1 to 3 (with their IDs) of the
+// generations gens of run runID (nil: all of window w), by generation and rank: the GA's
+// best, SPSA's θ after the step beside θ+ and θ− (SPSAPlusID in tuner names θ+).
 func (d *DB) TopRanksIn(ctx context.Context, runID int64, gens []int, w Window) ([]RankScore, error) {
 	cond, args := inGenerations("generation", gens, w)
-	rows, err := d.sql.QueryContext(ctx, "SELECT generation, rank, score, score_se FROM individuals WHERE run_id = ? AND rank IN (1, 2)"+cond+" ORDER BY generation, rank",
+	rows, err := d.sql.QueryContext(ctx, "SELECT generation, rank, id, score, score_se FROM individuals WHERE run_id = ? AND rank IN (1, 2, 3)"+cond+" ORDER BY generation, rank",
 		append([]any{runID}, args...)...)
 	if err != nil {
 		return nil, explain(err)
@@ -88,7 +90,7 @@ func (d *DB) TopRanksIn(ctx context.Context, runID int64, gens []int, w Window) 
 	for rows.Next() {
 		var r RankScore
 		var sc, se sql.NullFloat64
-		if err := rows.Scan(&r.Generation, &r.Rank, &sc, &se); err != nil {
+		if err := rows.Scan(&r.Generation, &r.Rank, &r.ID, &sc, &se); err != nil {
 			return nil, explain(err)
 		}
 		if sc.Valid {

@@ -38,13 +38,8 @@ func (d *DB) LastChampions(ctx context.Context) (map[int64]string, error) {
 // in one generation; nil: not measured.
 type RankScore struct {
 	Generation, Rank int
+	ID               string
 	Score, SE        *float64
-}
-
-// TopRanks returns the rank-1 and rank-2 individuals' scores of every generation of a run
-// (the GA's best and runner-up; SPSA's θ_{k+1} and θ+), by generation.
-func (d *DB) TopRanks(ctx context.Context, runID int64) ([]RankScore, error) {
-	return d.TopRanksIn(ctx, runID, nil, Window{0, -1})
 }
 
 // GeneRow is one individual of one generation with its genes (JSON object text, gene name

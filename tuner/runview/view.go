@@ -303,19 +303,20 @@ func RunWindow(ctx context.Context, d *db.DB, id int64, w db.Window) (RunView, e
 	}
 	se := map[int]*float64{}
 	type scored struct{ score, se *float64 }
-	plus := map[int]scored{} // SPSA: rank 2 is θ+ (rank 1 θ_{k+1}, rank 3 θ−)
+	plus := map[int]scored{} // SPSA: θ+ of each step, by its ID
+	spsa := v.Run.Method == tuner.MethodSPSA
 	ranks, err := d.TopRanksIn(ctx, id, sample, w)
 	if err != nil {
 		return v, err
 	}
 	for _, rs := range ranks {
-		if rs.Rank == 1 {
+		switch {
+		case rs.Rank == 1:
 			se[rs.Generation] = rs.SE
-		} else {
+		case spsa && rs.ID == tuner.SPSAPlusID(id, rs.Generation):
 			plus[rs.Generation] = scored{rs.Score, rs.SE}
 		}
 	}
-	spsa := v.Run.Method == tuner.MethodSPSA
 	cps, err := d.Checkpoints(ctx, id)
 	if err != nil {
 		return v, err
