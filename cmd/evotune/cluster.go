@@ -2,17 +2,9 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
-	"net"
-	"os"
-	"path/filepath"
 	"runtime"
-	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -20,43 +12,15 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"evotune/engine"
 	"evotune/engine/protocol"
 	"evotune/tuner"
 	"evotune/tuner/cluster"
+	"evotune/tuner/runview"
 )
 
-// buildVersion is the version tasks carry and workers compare: the program version and a
-// fingerprint of the build, the git revision it was built from (a clean tree) or else the
-// SHA-256 of the executable, so that a rebuilt engine without a version bump neither mixes
-// its results with another build's nor reads back a batch the other build played (batch IDs
-// hash it). Computed once.
-var buildVersion = sync.OnceValue(func() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		rev, clean := "", false
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				clean = s.Value == "false"
-			}
-		}
-		if rev != "" && clean {
-			return version + "+git." + rev[:min(12, len(rev))]
-		}
-	}
-	if exe, err := os.Executable(); err == nil {
-		if f, err := os.Open(exe); err == nil {
-			defer f.Close()
-			h := sha256.New()
-			if _, err := io.Copy(h, f); err == nil {
-				return version + "+sha256." + hex.EncodeToString(h.Sum(nil))[:12]
-			}
-		}
-	}
-	return version
-})
+// buildVersion is the version tasks carry and workers compare (cluster.BuildVersion),
+// computed once.
+var buildVersion = sync.OnceValue(func() string { return cluster.BuildVersion(version) })
 
 // clusterOpts are the flags that send a command's games to workers through a broker.
 type clusterOpts struct {
@@ -65,22 +29,8 @@ type clusterOpts struct {
 	maxDeliver, taskGames        int
 }
 
-// token is the broker token: --token-file, else $EVOTUNE_BROKER_TOKEN, else none. Never
-// from the command line itself (every user of the machine sees it in ps).
-func (o clusterOpts) token() (string, error) {
-	if o.tokenFile == "" {
-		return strings.TrimSpace(os.Getenv(cluster.TokenEnv)), nil
-	}
-	data, err := engine.ReadInputFile(o.tokenFile, "token", 4096)
-	if err != nil {
-		return "", fmt.Errorf("--token-file: %w", err)
-	}
-	tok := strings.TrimSpace(string(data))
-	if tok == "" || strings.ContainsAny(tok, " \t\r\n") {
-		return "", fmt.Errorf("--token-file %s: want one line holding the token", o.tokenFile)
-	}
-	return tok, nil
-}
+// token is the broker token: --token-file, else $EVOTUNE_BROKER_TOKEN (cluster.ReadToken).
+func (o clusterOpts) token() (string, error) { return cluster.ReadToken(o.tokenFile) }
 
 // addAuthFlags adds the flags that reach a broker (tune, match, verify, resume, worker).
 func addAuthFlags(c *cobra.Command, o *clusterOpts) {
@@ -122,7 +72,7 @@ func (o clusterOpts) client(ctx context.Context, log io.Writer) (*cluster.Client
 		return nil, err
 	}
 	c, err := cluster.NewClient(ctx, cluster.Options{URL: o.url, Token: tok, Creds: o.creds, TLSCA: o.tlsCA, AckWait: o.ackWait,
-		MaxDeliver: o.maxDeliver, TaskGames: o.taskGames, Version: buildVersion(), Log: newTermWriter(log), StallTimeout: o.timeout})
+		MaxDeliver: o.maxDeliver, TaskGames: o.taskGames, Version: buildVersion(), Log: runview.NewTermWriter(log), StallTimeout: o.timeout})
 	if err != nil {
 		return nil, fmt.Errorf("--broker: %w", err)
 	}
@@ -168,81 +118,7 @@ func newBrokerCmd() *cobra.Command {
 }
 
 func runBroker(ctx context.Context, addr, store, tokenFile string, noAuth bool, log io.Writer) error {
-	host, portText, err := net.SplitHostPort(addr)
-	if err != nil {
-		return fmt.Errorf("--addr %q: %w", addr, err)
-	}
-	port, err := strconv.Atoi(portText)
-	if err != nil || port < 0 || port > 65535 {
-		return fmt.Errorf("--addr %q: bad port", addr)
-	}
-	loopback := host == "localhost"
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		loopback = true
-	}
-	switch {
-	case noAuth && tokenFile != "":
-		return fmt.Errorf("--no-auth and --token-file: choose one")
-	case noAuth && !loopback:
-		return fmt.Errorf("--no-auth on %s: anyone who reaches that address could queue games for the workers; use the token (the default)", addr)
-	}
-	if !loopback {
-		fmt.Fprintf(log, "warning: the broker listens on %s, not loopback: the token is all that keeps others from queuing games; use TLS (a NATS server of your own) on networks you do not trust\n", addr)
-	}
-	if err := os.MkdirAll(store, 0o755); err != nil {
-		return fmt.Errorf("--store: %w", err)
-	}
-	token := ""
-	if !noAuth {
-		if tokenFile == "" {
-			tokenFile = filepath.Join(store, "token")
-			if err := ensureToken(tokenFile); err != nil {
-				return err
-			}
-		}
-		if token, err = (clusterOpts{tokenFile: tokenFile}).token(); err != nil {
-			return err
-		}
-	}
-	s, err := cluster.StartBroker(host, port, store, token)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(log, "broker: NATS with JetStream on nats://%s (store %s); stop with Ctrl-C\n", s.Addr(), store)
-	if token != "" {
-		abs, _ := filepath.Abs(tokenFile)
-		fmt.Fprintf(log, "broker: clients need the token in %s: copy it to the worker machines and give --token-file FILE, or export %s=\"$(cat %s)\"\n", abs, cluster.TokenEnv, protocol.ShellQuote(abs))
-	}
-	<-ctx.Done()
-	s.Shutdown()
-	s.WaitForShutdown()
-	fmt.Fprintln(log, "broker: stopped")
-	return nil
-}
-
-// ensureToken writes a new random token (32 bytes, hexadecimal) to path with mode 0600
-// unless the file exists.
-func ensureToken(path string) error {
-	if _, err := os.Stat(path); err == nil {
-		return nil
-	}
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return fmt.Errorf("broker token: %w", err)
-	}
-	_, werr := fmt.Fprintln(f, hex.EncodeToString(b))
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		os.Remove(path)
-		return fmt.Errorf("broker token: %w", werr)
-	}
-	return nil
+	return cluster.ServeBroker(ctx, cluster.BrokerConfig{Addr: addr, Store: store, TokenFile: tokenFile, NoAuth: noAuth}, log)
 }
 
 func newWorkerCmd() *cobra.Command {
@@ -285,7 +161,7 @@ func newWorkerCmd() *cobra.Command {
 					return fmt.Errorf("--allow-engine %q: %w", a, err)
 				}
 			}
-			o.Options = cluster.Options{URL: cl.url, Token: tok, Creds: cl.creds, TLSCA: cl.tlsCA, Version: buildVersion(), Log: newTermWriter(cmd.ErrOrStderr())} // task text is escaped
+			o.Options = cluster.Options{URL: cl.url, Token: tok, Creds: cl.creds, TLSCA: cl.tlsCA, Version: buildVersion(), Log: runview.NewTermWriter(cmd.ErrOrStderr())} // task text is escaped
 			o.Allowed = protocol.CommandAllowed
 			return cluster.Work(cmd.Context(), o)
 		},
@@ -341,23 +217,6 @@ func newWorkersCmd() *cobra.Command {
 	return c
 }
 
-// busyWith names the runs whose tasks a worker holds and for how long, the longest held
-// first: "run 3 (gomoku) of h/40 for 1m2s"; "-" when it holds none.
-func busyWith(bs []cluster.Busy) string {
-	if len(bs) == 0 {
-		return "-"
-	}
-	var parts []string
-	seen := map[string]bool{}
-	for _, b := range bs {
-		if !seen[b.Run] {
-			seen[b.Run] = true
-			parts = append(parts, fmt.Sprintf("%s for %v", b.Run, (time.Duration(b.Seconds)*time.Second).Round(time.Second)))
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
 // printWorkers prints the workers' heartbeats as a table (or JSON) and the queue below.
 func printWorkers(out io.Writer, q cluster.QueueStatus, ws []cluster.WorkerStatus, asJSON bool) error {
 	if ws == nil {
@@ -370,7 +229,7 @@ func printWorkers(out io.Writer, q cluster.QueueStatus, ws []cluster.WorkerStatu
 		}{q, ws})
 	}
 	mine := buildVersion()
-	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(runview.NewTermWriter(out), 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "WORKER\tBUILD\tAT ONCE\tGAMES\tGAMES/S (1 MIN)\tTASKS\tREFUSED\tCPU\tUP\tBUSY WITH\tPLAYING")
 	slots := 0
 	for _, w := range ws {
@@ -384,8 +243,8 @@ func printWorkers(out io.Writer, q cluster.QueueStatus, ws []cluster.WorkerStatu
 		if playing == "" {
 			playing = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.1f\t%d\t%d\t%s\t%s\t%s\t%s\n", safeCell(w.ID), safeCell(build), w.Slots, w.Played, w.Recent, w.Tasks, w.Refused,
-			fmt.Sprintf("%.1fs", w.CPUSeconds), time.Duration(w.UpSeconds*float64(time.Second)).Round(time.Second), safeCell(busyWith(w.Busy)), safeCell(playing))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.1f\t%d\t%d\t%s\t%s\t%s\t%s\n", runview.SafeCell(w.ID), runview.SafeCell(build), w.Slots, w.Played, w.Recent, w.Tasks, w.Refused,
+			fmt.Sprintf("%.1fs", w.CPUSeconds), time.Duration(w.UpSeconds*float64(time.Second)).Round(time.Second), runview.SafeCell(cluster.BusyText(w.Busy)), runview.SafeCell(playing))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

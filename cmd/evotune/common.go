@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
-	"unicode/utf16"
 
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/runview"
 )
 
 // gameOpts are the flags every game command shares.
@@ -44,27 +43,6 @@ func writeJSON(w io.Writer, v any) error {
 	// encoding/json escapes C0 controls but writes C1 controls and format characters
 	// (U+202E and the other bidirectional controls) raw: write them as \uXXXX too, the
 	// same JSON value, harmless on a terminal.
-	_, err := io.WriteString(w, jsonEscapeUnsafe(buf.String()))
+	_, err := io.WriteString(w, runview.SafeJSON(buf.String()))
 	return err
-}
-
-// jsonEscapeUnsafe writes every unsafeRune of encoded JSON as a \uXXXX escape (such
-// characters can only occur inside JSON strings, where the escape means the same).
-func jsonEscapeUnsafe(s string) string {
-	if !strings.ContainsFunc(s, unsafeRune) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case unsafeRune(r) && r > 0xffff:
-			r1, r2 := utf16.EncodeRune(r)
-			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
-		case unsafeRune(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

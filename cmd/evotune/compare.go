@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -16,7 +15,9 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
+	"evotune/tuner/runview"
 )
 
 type compareOpts struct {
@@ -120,8 +121,8 @@ func compareConfig(o compareOpts) (tuner.CompareConfig, error) {
 		}
 		base.Depth, base.Depths = d, nil
 	}
-	if base.Workers > maxWorkers() {
-		return cc, fmt.Errorf("--workers %d: at most %d here (%d× the %d CPUs)", base.Workers, maxWorkers(), workersPerCPU, runtime.NumCPU())
+	if base.Workers > tuner.MaxWorkers() {
+		return cc, fmt.Errorf("--workers %d: at most %d here (%s)", base.Workers, tuner.MaxWorkers(), tuner.MaxWorkersText())
 	}
 	cc.Base = base
 	cc.Methods = nil
@@ -153,7 +154,7 @@ func runCompare(ctx context.Context, o compareOpts, out, errOut io.Writer) error
 	if err != nil {
 		return err
 	}
-	if err := probeSubject(ctx, errOut, cc.Base); err != nil { // before any database is written
+	if err := cc.Base.ProbeSubject(ctx, errOut); err != nil { // before any database is written
 		return err
 	}
 	d, err := db.Open(ctx, o.dbPath)
@@ -171,17 +172,17 @@ func runCompare(ctx context.Context, o compareOpts, out, errOut io.Writer) error
 	}
 	fmt.Fprintf(errOut, "comparison %d: %s, methods %s, seeds %v, %d distinct tuning games per run, each result measured on %d held-out games; database %s\n",
 		id, cc.Base.Game, strings.Join(cc.Methods, ", "), cc.Seeds, cc.BudgetGames, cc.VerifyGames, o.dbPath)
-	prog := newProgress(errOut)
-	cells, err := tuner.Compare(ctx, cc, runstore.New(d, cc.Base.AdmitZ), prog.update, version, os.Getpid(),
+	prog := progress.New(errOut)
+	cells, err := tuner.Compare(ctx, cc, runstore.New(d, cc.Base.AdmitZ), prog.Update, version, os.Getpid(),
 		func(c tuner.CompareCell) error {
 			return d.AddComparisonRun(ctx, id, db.ComparisonRun{Method: c.Method, Seed: c.Seed, RunID: c.RunID})
 		},
 		func(c tuner.CompareCell) error {
-			prog.finish()
+			prog.Finish()
 			fmt.Fprintf(errOut, "%s seed %d (run %d, %d games): %s\n", c.Method, c.Seed, c.RunID, c.Games, tuner.CellText(c.V, tuner.BaselineName(cc.Base)))
 			return nil
 		})
-	prog.finish()
+	prog.Finish()
 	status, text := "finished", ""
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -215,9 +216,9 @@ func showComparison(ctx context.Context, o compareOpts, out io.Writer) error {
 	if c.Status != "finished" && !o.asJSON {
 		why := ""
 		if c.Error != "" {
-			why = " (" + safeText(c.Error) + ")"
+			why = " (" + runview.SafeText(c.Error) + ")"
 		}
-		fmt.Fprintf(out, "comparison %d is %s%s: the table shows the runs measured so far\n", c.ID, safe(c.Status), why)
+		fmt.Fprintf(out, "comparison %d is %s%s: the table shows the runs measured so far\n", c.ID, runview.Safe(c.Status), why)
 	}
 	return printComparison(out, rep, o.asJSON)
 }

@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"evotune/engine"
-	"evotune/engine/protocol"
 	"evotune/genomes"
 	"evotune/tuner"
 )
@@ -80,81 +78,26 @@ type layoutOpts struct {
 	startup time.Duration
 }
 
-// runEngineLayout starts the UCI engine, reads the options it declares and writes a chess
-// layout (or an OpenBench parameter list) of its spin options.
+// runEngineLayout writes the layout (or OpenBench list) of the UCI engine's spin options.
 func runEngineLayout(ctx context.Context, o layoutOpts, out, errOut io.Writer) error {
 	if o.game != "" || o.json {
 		return errors.New("--engine writes the layout of an outside UCI engine (game chess): leave out --game and --json")
 	}
-	argv, ok, err := protocol.ParseCommand(o.engine)
-	if !ok || err != nil {
-		return fmt.Errorf("--engine %q: want cmd:PROG [ARGS]", o.engine)
-	}
-	if o.format != "yaml" && o.format != "openbench" {
-		return fmt.Errorf("--format %q: with --engine, want yaml (a layout file) or openbench (OpenBench's SPSA lines)", o.format)
-	}
-	if o.startup <= 0 {
-		return fmt.Errorf("--startup-time %v: want a positive duration", o.startup)
-	}
-	e, err := genomes.Lookup("chess")
-	if err != nil {
-		return err
-	}
-	declared, err := protocol.DeclaredOptions(ctx, protocol.ExternalSpec{Argv: argv, Protocol: protocol.UCI, StartupTime: o.startup}, e.Game)
-	if err != nil {
-		return fmt.Errorf("--engine: %w", err)
-	}
-	var want []string
-	if o.options != "" {
-		for _, n := range strings.Split(o.options, ",") {
-			if n = strings.TrimSpace(n); n != "" {
-				want = append(want, n)
-			}
-		}
-	}
-	lf, leftOut, err := tuner.EngineLayout(declared, want)
-	for _, l := range leftOut {
+	f, err := tuner.DeclaredLayout(ctx, o.engine, o.options, o.format, o.startup)
+	for _, l := range f.LeftOut {
 		fmt.Fprintln(errOut, "left out "+l)
 	}
 	if err != nil {
-		flag := "--engine"
-		if want != nil {
-			flag = "--options"
-		}
-		return fmt.Errorf("%s: %s: %w", flag, o.engine, err)
-	}
-	data := lf.YAML()
-	if _, err := genomes.ParseLayoutFile(data, "the written layout"); err != nil { // what tune --layout will read
 		return err
-	}
-	what := "layout"
-	if o.format == "openbench" {
-		var free []genomes.Gene // OpenBench tunes every line it is given: no engine settings
-		for _, g := range lf.Layout().Genes {
-			if !g.Fixed {
-				free = append(free, g)
-			}
-		}
-		ps := tuner.OpenBenchParams(free, (&genomes.Layout{Genes: free}).Defaults(), tuner.DefaultSPSA)
-		if len(ps) == 0 {
-			return fmt.Errorf("--engine: every spin option %s declares is an engine setting (Hash, Threads…); name the ones to tune with --options", o.engine)
-		}
-		data, what = genomes.FormatOpenBench(ps), "OpenBench parameter list"
 	}
 	if o.out == "" || o.out == "-" {
-		_, err := out.Write(data)
+		_, err := out.Write(f.Data)
 		return err
 	}
-	if err := engine.WriteFileAtomic(o.out, data); err != nil {
+	if err := engine.WriteFileAtomic(o.out, f.Data); err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
-	fixed := 0
-	for _, g := range lf.Genes {
-		if g.Fixed {
-			fixed++
-		}
-	}
-	fmt.Fprintf(out, "wrote %s: the %s of %s (%d spin options, %d of them engine settings held fixed)\n", o.out, what, o.engine, len(lf.Genes), fixed)
+	fmt.Fprintf(out, "wrote %s: the %s of %s (%d spin options, %d of them engine settings held fixed)\n", o.out, f.What, o.engine, f.Options, f.Fixed)
 	return nil
 }
 
@@ -181,29 +124,10 @@ func runWeightsLayout(o layoutOpts, out io.Writer) error {
 		return errors.New("--out goes with --format yaml")
 	}
 	if o.json {
-		type gene struct {
-			genomes.Gene
-			Scale string `json:"scale"`
-		}
-		var genes []gene
-		for _, g := range e.Layout.Genes {
-			genes = append(genes, gene{g, g.Scale.String()})
-		}
-		return writeJSON(out, genes)
+		return writeJSON(out, e.Layout.Table())
 	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "GENE\tMIN\tMAX\tPAPER\tSCALE\tTUNED\tNOTE")
-	for _, g := range e.Layout.Genes {
-		tuned := "yes"
-		if g.Fixed {
-			tuned = "fixed"
-		}
-		if g.Integer {
-			tuned += ", whole"
-		}
-		fmt.Fprintf(tw, "%s\t%g\t%g\t%g\t%s\t%s\t%s\n", g.Name, g.Min, g.Max, g.Default, g.Scale, tuned, g.Note)
-	}
-	return tw.Flush()
+	_, err = io.WriteString(out, e.Layout.TableText())
+	return err
 }
 
 func runWeightsDefault(o weightsOpts, out io.Writer) error {
@@ -332,54 +256,14 @@ func runPlay(ctx context.Context, o playOpts, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := o.lim.Validate(); err != nil {
-		return fmt.Errorf("--%w", err)
-	}
-	// The flags name the sides by colour; the first mover is colour index 0 (Black in the
-	// papers' games, White in chess: engine.ColourName).
-	players := make([]engine.Player, 2)
-	flags := map[string]string{"black": o.black, "white": o.white}
-	for i := range players {
-		name := engine.ColourName(g, engine.Color(i))
-		w, fl, err := tuner.LoadWeights(g, flags[name])
-		if err != nil {
-			return fmt.Errorf("--%s: %w", name, err)
-		}
-		if players[i], err = g.NewPlayer(w, tuner.MergeLimits(g, o.lim, fl)); err != nil {
-			return err
-		}
-	}
-	var opening []string
-	for _, m := range strings.Split(o.opening, ",") {
-		if m = strings.TrimSpace(m); m != "" {
-			opening = append(opening, m)
-		}
-	}
-	if o.from != "" {
-		moves, size, err := loadGame(o.from, g)
-		if err != nil {
-			return err
-		}
-		if size != 0 && o.board == 0 {
-			o.board = size
-		} else if size != 0 && size != o.board {
-			return fmt.Errorf("--from %s: the game is on a %d board, --board says %d", o.from, size, o.board)
-		}
-		opening = moves
-	}
-	b, err := g.NewBoard(o.board)
+	req := tuner.PlayRequest{Game: g, Black: o.black, White: o.white, Board: o.board, Limits: o.lim,
+		MaxPlies: o.maxPlies, Opening: o.opening, From: o.from}
+	b, rec, err := tuner.PlayOne(ctx, req)
 	if err != nil {
-		return fmt.Errorf("--board: %w", err)
-	}
-	rec, err := engine.PlayGame(ctx, b, players[0], players[1], engine.RefereeOptions{Opening: opening, MaxPlies: o.maxPlies})
-	if err != nil {
-		if o.from != "" {
-			return fmt.Errorf("--from %s: %w", o.from, err)
-		}
 		return err
 	}
 	if o.save != "" {
-		if err := saveGame(o.save, g, b, rec, flags[engine.ColourName(g, engine.Black)], flags[engine.ColourName(g, engine.White)], o.rule); err != nil {
+		if err := engine.SaveGame(o.save, g, b, rec, req.Side(engine.Black), req.Side(engine.White), o.rule); err != nil {
 			return fmt.Errorf("--save: %w", err)
 		}
 	}
@@ -390,41 +274,10 @@ func runPlay(ctx context.Context, o playOpts, out io.Writer) error {
 			Winner  string            `json:"winner"`
 			Record  engine.GameRecord `json:"record"`
 			Seconds float64           `json:"seconds"`
-		}{g.Name(), rec.Outcome.String(), winner(g, rec.Outcome), rec, rec.Duration.Seconds()})
+		}{g.Name(), rec.Outcome.String(), engine.WinnerText(g, rec.Outcome), rec, rec.Duration.Seconds()})
 	}
-	for i, m := range rec.Moves {
-		if i%2 == 0 {
-			fmt.Fprintf(out, "%3d. %s", i/2+1, m)
-		} else {
-			fmt.Fprintf(out, "  %s\n", m)
-		}
-	}
-	if len(rec.Moves)%2 == 1 {
-		fmt.Fprintln(out)
-	}
-	if o.show {
-		fmt.Fprint(out, b.String())
-	}
-	note := ""
-	if rec.PlyLimit {
-		note = " (ply limit)"
-	}
-	if rec.Termination != "" && !rec.PlyLimit {
-		note = " (" + rec.Termination + ")"
-	}
-	fmt.Fprintf(out, "result %s%s: %s after %d plies, %d nodes, %.2fs\n", rec.Outcome, note, winner(g, rec.Outcome), rec.Plies, rec.Nodes, rec.Duration.Seconds())
-	return nil
-}
-
-// winner says who won in g's colour names ("black wins", chess's "white wins" for 1-0).
-func winner(g engine.Game, o engine.Outcome) string {
-	switch o {
-	case engine.BlackWins:
-		return engine.ColourName(g, engine.Black) + " wins"
-	case engine.WhiteWins:
-		return engine.ColourName(g, engine.White) + " wins"
-	}
-	return "draw"
+	_, err = io.WriteString(out, engine.RecordText(g, b, rec, o.show))
+	return err
 }
 
 // ---- bench ----

@@ -2,18 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"evotune/engine"
-	"evotune/genomes"
+	"evotune/tuner/runview"
 )
 
 type exportGamesOpts struct {
@@ -64,108 +58,10 @@ func runExportGames(ctx context.Context, o exportGamesOpts, arg string, out io.W
 		return err
 	}
 	defer d.Close()
-	cfg, err := runConfig(run)
+	written, err := runview.ExportGames(ctx, d, run, o.format, o.generation, o.individual, o.out)
 	if err != nil {
 		return err
-	}
-	game, _, err := resolveGame(gameOpts{game: run.Game, rule: cfg.Rule})
-	if err != nil {
-		return fmt.Errorf("run %d: %w", runID, err)
-	}
-	sgf, hasSGF := game.(engine.SGFWriter)
-	psq, hasPSQ := game.(engine.PSQRecorder)
-	pgn, hasPGN := game.(engine.PGNWriter)
-	switch {
-	case o.format != "psq" && o.format != "sgf" && o.format != "json" && o.format != "pgn":
-		return fmt.Errorf("--format %q: want psq, sgf, pgn or json", o.format)
-	case o.format == "pgn" && !hasPGN:
-		return fmt.Errorf("--format pgn: PGN records hold %s games; run %d is %s (use --format json)", strings.Join(genomes.Offering[engine.PGNWriter](), ", "), runID, run.Game)
-	case o.format == "psq" && !hasPSQ:
-		return fmt.Errorf("--format psq: Piskvork records hold Gomoku games; run %d is %s (use --format json)", runID, run.Game)
-	case o.format == "sgf" && !hasSGF:
-		return fmt.Errorf("--format sgf: %s has no SGF game number (the SGF specification numbers Gomoku 4 and Amazons 18); use --format json", run.Game)
-	}
-	b, err := game.NewBoard(cfg.Board)
-	if err != nil {
-		return fmt.Errorf("run %d: board %d: %w", runID, cfg.Board, err)
-	}
-	size := b.Size()
-	gens, err := d.Generations(ctx, runID)
-	if err != nil {
-		return err
-	}
-	if o.generation >= len(gens) {
-		return fmt.Errorf("--generation %d: run %d has generations 0 to %d", o.generation, runID, len(gens)-1)
-	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	written := 0
-	for _, g := range gens {
-		if o.generation >= 0 && g.Generation != o.generation {
-			continue
-		}
-		games, err := d.Games(ctx, runID, g.Generation)
-		if err != nil {
-			return err
-		}
-		openings, _ := g.Openings.Openings() // the generation's openings: the PGN marks their plies as the book's
-		for i, gm := range games {
-			if o.individual != "" && gm.Individual != o.individual {
-				continue
-			}
-			moves, err := gm.Moves.Moves()
-			if err != nil {
-				return fmt.Errorf("run %d generation %d game %d: %w", runID, g.Generation, i, err)
-			}
-			black, white := gm.Individual, gm.Opponent
-			if gm.Colour == "white" {
-				black, white = white, black
-			}
-			var data []byte
-			switch o.format {
-			case "psq":
-				data, err = psq.FormatPSQ(size, moves, nil, black, white)
-			case "sgf":
-				data, err = sgf.SGF(size, moves, black, white, gm.Result)
-			case "pgn":
-				data, err = pgn.PGN(engine.PGNGame{Event: fmt.Sprintf("evotune run %d", runID), Site: "evotune", Date: pgnDate(g.CreatedAt),
-					Round: fmt.Sprintf("%d.%d", g.Generation, i+1), White: black, Black: white, Result: gm.Result, Moves: moves,
-					StatsFrom: openingPlies(openings, gm.Opening), Comment: string(gm.Forfeit)})
-			case "json":
-				data, err = json.MarshalIndent(savedGame{Format: gameFileFormat, Game: run.Game, Board: size, Rule: cfg.Rule, Black: black, White: white,
-					Moves: moves, Result: gm.Result, Plies: gm.Plies, Forfeit: string(gm.Forfeit), Created: g.CreatedAt}, "", "  ")
-				data = append(data, '\n')
-			}
-			if err != nil {
-				return fmt.Errorf("run %d generation %d game %d: %w", runID, g.Generation, i, err)
-			}
-			name := filepath.Join(o.out, fmt.Sprintf("%d-g%d-%05d.%s", runID, g.Generation, i, o.format))
-			if err := engine.WriteFileAtomic(name, data); err != nil {
-				return fmt.Errorf("--out: %w", err)
-			}
-			written++
-		}
-	}
-	if o.individual != "" && written == 0 {
-		return fmt.Errorf("--individual %s: no game of run %d (or of the generation asked) is credited to it", o.individual, runID)
 	}
 	fmt.Fprintf(out, "%d games of run %d written to %s as %s\n", written, runID, o.out, o.format)
 	return nil
-}
-
-// pgnDate is PGN's Date tag ("2026.11.24") of an RFC 3339 time, "????.??.??" if it is not one.
-func pgnDate(t string) string {
-	if d, err := time.Parse(time.RFC3339, t); err == nil {
-		return d.UTC().Format("2006.01.02")
-	}
-	return "????.??.??"
-}
-
-// openingPlies is the length of opening i of a generation's openings (0 when unknown).
-func openingPlies(openings [][]string, i int) int {
-	if i >= 0 && i < len(openings) {
-		return len(openings[i])
-	}
-	return 0
 }

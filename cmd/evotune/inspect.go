@@ -2,14 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,7 +15,6 @@ import (
 	"evotune/tuner"
 	"evotune/tuner/runstore"
 	"evotune/tuner/runview"
-	"evotune/tuner/stats"
 )
 
 type inspectOpts struct {
@@ -59,13 +54,6 @@ func parseRunID(s string) (int64, error) {
 	return n, nil
 }
 
-func fmtFloat(p *float64, format string) string {
-	if p == nil {
-		return "-"
-	}
-	return fmt.Sprintf(format, *p)
-}
-
 // ---- runs ----
 
 func newRunsCmd() *cobra.Command {
@@ -99,51 +87,7 @@ func runRuns(ctx context.Context, o inspectOpts, out io.Writer) error {
 	if o.json {
 		return writeJSON(out, runs)
 	}
-	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tGAME\tSTATUS\tGENERATIONS\tCHAMPION\tITS LAST SCORE\tVERIFIED ELO\tCREATED")
-	for _, r := range runs {
-		var score *float64
-		if r.BestFitness != nil {
-			s := 1 - *r.BestFitness
-			score = &s
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", r.ID, safeCell(r.Name), safeCell(r.Game), safeCell(r.Status), r.GenerationsDone, safeCell(string(r.BestIndividual)), fmtFloat(score, "%.3f"), verifiedElo(r), shortTime(r.CreatedAt))
-	}
-	return tw.Flush()
-}
-
-// verifiedElo summarises a run's verification: "+35.2 ± 40.1 (H0, 1-g4-02, 60 games)", the
-// verdict left out when no SPRT ran; "not measured" when it played no games.
-func verifiedElo(r db.Run) string {
-	if r.Verification == "" {
-		return "-"
-	}
-	var v struct {
-		Champion string  `json:"champion"`
-		Games    int     `json:"games"`
-		Elo      float64 `json:"elo"`
-		CI       float64 `json:"elo_ci95"`
-		Verdict  string  `json:"verdict"`
-	}
-	if json.Unmarshal([]byte(r.Verification), &v) != nil {
-		return "?"
-	}
-	if v.Games == 0 {
-		return "not measured"
-	}
-	verdict := ""
-	if v.Verdict != "" {
-		verdict = v.Verdict + ", "
-	}
-	return fmt.Sprintf("%s (%s%s, %d games)", stats.FormatEloCI(v.Elo, v.CI), verdict, v.Champion, v.Games)
-}
-
-func shortTime(s string) string {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return s
-	}
-	return t.Local().Format("2006-01-02 15:04")
+	return runview.RunsText(out, runs)
 }
 
 // ---- generations ----
@@ -181,74 +125,10 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 		return writeJSON(out, views)
 	}
 	cfg, err := runConfig(run)
-	if err == nil && cfg.Method == tuner.MethodSPSA {
-		return printSPSASteps(id, views, out)
+	if err != nil {
+		cfg = tuner.Config{} // a configuration this build cannot read: the GA's columns
 	}
-	best := "RACE WINNER"
-	switch {
-	case cfg.Method == tuner.MethodSteady:
-		best = "BEST MEMBER"
-	case cfg.Method == tuner.MethodCMAES:
-		best = "BEST CANDIDATE"
-	case cfg.Selection == tuner.SelectionPeers:
-		best = "BEST OF PEERS"
-	}
-	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "GEN\t"+best+"\tSCORE ± SE\tGAMES\tMEAN\tDIVERSITY\tPLAYED\tELAPSED\tHALL OF FAME TEST\tCHAMPION\tVERIFIED ELO")
-	for _, v := range views {
-		g := v.GenerationRow
-		score := "-"
-		if v.BestScoreSE != nil {
-			score = fmt.Sprintf("%.3f ± %.3f", v.BestScore, *v.BestScoreSE)
-		}
-		test := "-"
-		if a := v.Admission; a != nil {
-			verdict := "rejected"
-			if a.Admitted {
-				verdict = "admitted"
-			}
-			test = fmt.Sprintf("%s %+.3f ± %.3f over %s: %s", safeCell(a.Candidate), a.Diff, a.DiffSE, safeCell(a.Opponent), verdict)
-		}
-		verified := "-"
-		if c := v.Checkpoint; c != nil && c.Games == 0 {
-			verified = "not measured (the paper's weights)"
-		} else if c != nil && c.Elo != nil {
-			verified = fmt.Sprintf("%s (%d pairs)", stats.FormatEloCI(*c.Elo, *c.EloCI95), c.Pairs)
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%.3f\t%.3f\t%d\t%s\t%s\t%s\t%s\n", g.Generation, safeCell(g.Best), score, v.BestGames, 1-g.FitMean, g.Diversity, g.Games,
-			(time.Duration(g.ElapsedMS) * time.Millisecond).Round(time.Second), test, safeCell(orDash(g.Champion)), verified)
-	}
-	return tw.Flush()
-}
-
-// printSPSASteps is `generations` for an SPSA run: per step, θ+'s score against θ− (the
-// step's only games), and θ after the step, which plays no game.
-func printSPSASteps(runID int64, views []runview.GenerationRow, out io.Writer) error {
-	tw := tabwriter.NewWriter(newTermWriter(out), 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "STEP\tθ+ AGAINST θ− (SCORE ± SE)\tGAMES\tθ AFTER THE STEP (CHAMPION)\tELAPSED\tVERIFIED ELO")
-	for _, v := range views {
-		g := v.GenerationRow
-		score, games := "-", 0
-		for _, in := range v.Individuals {
-			if in.ID == tuner.SPSAPlusID(runID, g.Generation) && in.ScoreSE != nil {
-				score, games = fmt.Sprintf("%.3f ± %.3f", in.Score, *in.ScoreSE), in.Games
-			}
-		}
-		verified := "-"
-		if c := v.Checkpoint; c != nil && c.Elo != nil {
-			verified = fmt.Sprintf("%s (%d pairs)", stats.FormatEloCI(*c.Elo, *c.EloCI95), c.Pairs)
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\n", g.Generation, score, games, safeCell(orDash(g.Champion)),
-			(time.Duration(g.ElapsedMS) * time.Millisecond).Round(time.Second), verified)
-	}
-	return tw.Flush()
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
+	return runview.GenerationsText(out, id, cfg, views)
 }
 
 // ---- individual ----
@@ -284,12 +164,6 @@ func runIndividual(ctx context.Context, o inspectOpts, id string, out io.Writer)
 	if o.json {
 		return writeJSON(out, v)
 	}
-	out = newTermWriter(out)
-	parents := strings.Trim(safeCell(v.Genome.Parent1)+" "+safeCell(v.Genome.Parent2), " ")
-	if parents == "" {
-		parents = "-"
-	}
-	fmt.Fprintf(out, "individual %s (run %d): born in generation %d by %s, parents %s\n", safe(id), v.Run, v.Genome.Born, safeCell(v.Genome.Operator), parents)
 	run, err := d.Run(ctx, v.Run)
 	if err != nil {
 		return err
@@ -302,40 +176,7 @@ func runIndividual(ctx context.Context, o inspectOpts, id string, out io.Writer)
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	def := "PAPER"
-	if rcfg.Engine != "" {
-		def = "DEFAULT"
-	}
-	fmt.Fprintf(tw, "GENE\tVALUE\t%s\n", def)
-	for _, g := range layout.Genes {
-		fmt.Fprintf(tw, "%s\t%.6g\t%.6g\n", safeCell(g.Name), v.Genes[g.Name], g.Default)
-	}
-	tw.Flush()
-	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "GEN\tRANK\tROUND\tSCORE ± SE\tELO ± 95%\tGAMES\tW\tD\tL\tPENTANOMIAL 0/½/1/1½/2")
-	for _, h := range v.History {
-		score, elo := fmt.Sprintf("%.3f", h.Score), "-"
-		if h.ScoreSE != nil {
-			score += fmt.Sprintf(" ± %.3f", *h.ScoreSE)
-		}
-		if h.Elo != nil && h.EloCI95 != nil {
-			elo = stats.FormatEloCI(*h.Elo, *h.EloCI95)
-		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%v\n", h.Generation, h.Rank, h.Round, score, elo, h.Games, h.Wins, h.Draws, h.Losses, h.Penta)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(out, "(each generation's row holds only that generation's games against its references; rows of different generations are not added up)")
-	if h := v.Famer; h != nil {
-		fmt.Fprintf(out, "hall of fame: admitted in generation %d; since then %d games against the paper's weights", h.Admitted, h.Games)
-		if h.Elo != nil && h.EloSE != nil {
-			fmt.Fprintf(out, ", Elo %s ± %.1f (1 SE), lower bound %s", stats.EloText(*h.Elo), *h.EloSE, stats.EloText(*h.EloLCB))
-		}
-		fmt.Fprintln(out)
-	}
-	return nil
+	return runview.IndividualText(out, id, v, layout, rcfg.Engine != "")
 }
 
 // ---- lineage ----
@@ -376,46 +217,13 @@ func runLineage(ctx context.Context, o lineageOpts, id string, out io.Writer) er
 	if err != nil {
 		return err
 	}
-	byID := map[string]db.GenomeRow{}
-	for _, g := range anc {
-		byID[g.ID] = g
-	}
 	switch {
 	case o.json:
 		return writeJSON(out, anc)
 	case o.dot:
-		fmt.Fprintf(out, "digraph lineage {\n  rankdir=BT;\n  node [shape=box];\n")
-		for _, g := range anc {
-			dotq := strings.NewReplacer(`"`, `\"`).Replace
-			fmt.Fprintf(out, "  \"%s\" [label=\"%s\\ngen %d, %s\"];\n", dotq(safe(g.ID)), dotq(safe(g.ID)), g.Born, dotq(safe(g.Operator)))
-			for _, p := range []string{g.Parent1, g.Parent2} {
-				if p != "" {
-					fmt.Fprintf(out, "  \"%s\" -> \"%s\";\n", dotq(safe(g.ID)), dotq(safe(p)))
-				}
-			}
-		}
-		fmt.Fprintln(out, "}")
-		return nil
+		return runview.LineageDot(out, anc)
 	}
-	out = newTermWriter(out)
-	printed := map[string]bool{}
-	var walk func(id, indent string)
-	walk = func(id, indent string) {
-		g := byID[id]
-		if printed[id] {
-			fmt.Fprintf(out, "%s%s (see above)\n", indent, safeCell(id))
-			return
-		}
-		printed[id] = true
-		fmt.Fprintf(out, "%s%s  gen %d  %s\n", indent, safeCell(id), g.Born, safeCell(g.Operator))
-		for _, p := range []string{g.Parent1, g.Parent2} {
-			if p != "" {
-				walk(p, indent+"  ")
-			}
-		}
-	}
-	walk(id, "")
-	return nil
+	return runview.LineageText(out, id, anc)
 }
 
 // ---- export ----

@@ -6,7 +6,6 @@ package main
 import (
 	"context"
 	"errors"
-	"evotune/tuner"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +14,9 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"evotune/tuner"
+	"evotune/tuner/runview"
 )
 
 // version is the program version recorded with every run and exported file.
@@ -67,7 +69,7 @@ func execute(ctx context.Context, args []string, in io.Reader, out, errOut io.Wr
 	case ctx.Err() != nil:
 		code = 130
 	}
-	fmt.Fprintln(errOut, "evotune:", safeText(err.Error()))
+	fmt.Fprintln(errOut, "evotune:", runview.SafeText(err.Error()))
 	return code
 }
 

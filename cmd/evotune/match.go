@@ -5,19 +5,17 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"evotune/engine/protocol/wire"
-
 	"evotune/engine"
 	"evotune/engine/protocol"
-	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
+	"evotune/tuner/runview"
 	"evotune/tuner/stats"
 )
 
@@ -163,14 +161,14 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		return err
 	}
 	defer detach()
-	prog := newMatchProgress(errOut, "match")
-	res, err := tuner.PlayMatch(ctx, *mc, prog.update)
-	prog.finish()
+	prog := progress.NewMatch(errOut, "match")
+	res, err := tuner.PlayMatch(ctx, *mc, prog.Update)
+	prog.Finish()
 	if err != nil {
 		return err
 	}
 	if pgnw != nil {
-		if err := writeMatchPGN(o.tour.pgn, pgnw, g, res, withOptions(o.a, aOpts), withOptions(o.b, bOpts), tc); err != nil {
+		if err := res.WritePGN(o.tour.pgn, pgnw, tuner.WithOptions(o.a, aOpts), tuner.WithOptions(o.b, bOpts), tc); err != nil {
 			return fmt.Errorf("--pgn: %w", err)
 		}
 	}
@@ -178,7 +176,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		return writeJSON(out, matchJSON{Game: g.Name(), A: o.a, B: o.b, Openings: label, Limits: setup.Limits}.with(res))
 	}
 	fmt.Fprintf(out, "match %s: A = %s, B = %s; %d games (%d distinct colour-swapped pairs), openings %s (%d), %s, %.1fs\n",
-		g.Name(), withOptions(o.a, aOpts), withOptions(o.b, bOpts), res.Result.Games(), res.Result.Pairs(), label, len(openings), limitsText(*setup, extA != nil || extB != nil, extA != nil && extB != nil, o.lim.Depth), res.Duration.Seconds())
+		g.Name(), tuner.WithOptions(o.a, aOpts), tuner.WithOptions(o.b, bOpts), res.Result.Games(), res.Result.Pairs(), label, len(openings), setup.LimitsText(extA != nil || extB != nil, extA != nil && extB != nil, o.lim.Depth), res.Duration.Seconds())
 	if res.Warning != "" {
 		fmt.Fprintln(out, "warning: "+res.Warning)
 	}
@@ -190,13 +188,13 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	if f := tuner.Forfeits(g, res.Games); len(f) > 0 {
 		fmt.Fprintf(out, "%d games lost by forfeit:\n", len(f))
 		for _, l := range f {
-			fmt.Fprintln(out, "  "+safeText(l))
+			fmt.Fprintln(out, "  "+runview.SafeText(l))
 		}
 	}
 	if f := tuner.Forfeits(g, res.Unplayed); len(f) > 0 {
 		fmt.Fprintf(out, "%d pairs not counted, %d of their games forfeited before the forfeiting engine's first move:\n", res.UnplayedPairs, len(f))
 		for _, l := range f {
-			fmt.Fprintln(out, "  "+safeText(l))
+			fmt.Fprintln(out, "  "+runview.SafeText(l))
 		}
 	}
 	return nil
@@ -246,20 +244,6 @@ func (m matchJSON) with(r tuner.MatchResult) matchJSON {
 	return m
 }
 
-type matchProgress struct{ p *progress }
-
-func newMatchProgress(w io.Writer, label string) *matchProgress {
-	p := newProgress(w)
-	p.matchLabel = label
-	return &matchProgress{p: p}
-}
-
-func (m *matchProgress) update(done, total int, _ stats.Result) {
-	m.p.update(tuner.Event{Verifying: true, GamesDone: done, GamesTotal: total})
-}
-
-func (m *matchProgress) finish() { m.p.finish() }
-
 // ---- verify ----
 
 type verifyOpts struct {
@@ -302,78 +286,25 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	if err != nil {
 		return err
 	}
-	if o.games < 2 || o.games%2 != 0 {
-		return fmt.Errorf("--games %d: want a positive even number", o.games)
-	}
-	sprt, err := stats.ParseSPRT(o.sprt)
-	if err != nil {
-		return fmt.Errorf("--sprt: %w", err)
+	prog := progress.NewMatch(errOut, "verification")
+	req := runstore.VerifyRequest{Individual: o.individual, Games: o.games, SPRT: o.sprt,
+		Openings: o.openings, Workers: o.workers, Progress: prog.Update, Log: errOut,
+		Attach: func(s *tuner.GameSetup) (func(), error) {
+			return o.cluster.attach(ctx, errOut, func(r tuner.BatchRunner) { s.Runner = r })
+		}}
+	if _, err := req.Check(); err != nil { // before the database is opened
+		return err
 	}
 	d, run, err := openRun(ctx, o.dbPath, runID)
 	if err != nil {
 		return err
 	}
 	defer d.Release() // no end-of-process checkpoint while readers may be reading
-	cfg, err := runConfig(run)
-	if err != nil {
-		return err
-	}
-	cfg.Workers = o.workers
-	if len(cfg.Opponents) > 0 {
-		// Verification plays the champion against the paper's weights only: the external
-		// engines the stored configuration names are neither needed nor started.
-		fmt.Fprintf(errOut, "run %d's external opponents are not part of a verification and are not run: %s\n", runID, strings.Join(cfg.Opponents, "; "))
-		cfg.Opponents = nil
-	}
-	// verify plays on --openings: the run's own verification openings are not used.
-	cfg.VerifyOpenings, cfg.VerifyOpeningList = "", nil
-	id := o.individual
-	if id == "" {
-		id = string(run.BestIndividual)
-	}
-	if id == "" {
-		return fmt.Errorf("run %d has no saved generation to verify", runID)
-	}
-	v, err := runstore.LoadIndividual(ctx, d, id)
-	if err != nil {
-		return err
-	}
-	if v.Run != runID {
-		return fmt.Errorf("--individual %s belongs to run %d, not %d", id, v.Run, runID)
-	}
-	if v.Genome.Operator == genomes.OpBaseline {
-		return fmt.Errorf("run %d: %s is the baseline (the paper's weights, or the layout's defaults): a match against themselves measures nothing; name another individual with --individual ID", runID, id)
-	}
-	cfg.Resolve()
-	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("run %d: %w", runID, err)
-	}
-	plan, setup, _, err := cfg.Setup()
-	if err != nil {
-		return fmt.Errorf("run %d: %w", runID, err)
-	}
-	detach, err := o.cluster.attach(ctx, errOut, func(r tuner.BatchRunner) { setup.Runner = r })
-	if err != nil {
-		return err
-	}
-	defer detach()
-	champ, err := plan.Weights(v.Genes)
-	if err != nil {
-		return err
-	}
-	exclude, err := runstore.Openings(ctx, d, runID)
-	if err != nil {
-		return err
-	}
-	prog := newMatchProgress(errOut, "verification")
+	req.Run = run
 	start := time.Now()
-	ver, err := tuner.Verify(ctx, tuner.VerifyConfig{Setup: setup, Champion: champ, ChampionID: id, Games: o.games,
-		OpeningSpec: o.openings, Book: cfg.BookList, BookLabel: cfg.Book, Exclude: exclude, Seed: cfg.Seed, SPRT: &sprt, Workers: o.workers}, prog.update)
-	prog.finish()
+	ver, id, err := runstore.Verify(ctx, d, req)
+	prog.Finish()
 	if err != nil {
-		return err
-	}
-	if err := runstore.New(d, 0).SaveVerification(ctx, runID, ver); err != nil {
 		return err
 	}
 	if o.json {
@@ -393,79 +324,4 @@ func printVerification(out io.Writer, v tuner.Verification) {
 		e = nil
 	}
 	fmt.Fprint(out, stats.Report(v.Result, e, v.SPRT, v.LLR, v.LLRLower, v.LLRUpper, v.Verdict))
-}
-
-// writeMatchPGN writes every game of res (the counted and the unplayed) as PGN to path,
-// atomically: White and Black are A's and B's names by the colours they had, Round the
-// pair and game ("3.2").
-func writeMatchPGN(path string, w engine.PGNWriter, g engine.Game, res tuner.MatchResult, a, b string, tc *engine.TimeControl) error {
-	var buf strings.Builder
-	date := time.Now().UTC().Format("2006.01.02")
-	tcText := ""
-	if tc != nil {
-		tcText = tc.String()
-	}
-	games := append(append([]tuner.MatchGame(nil), res.Games...), res.Unplayed...)
-	sort.SliceStable(games, func(i, j int) bool { return games[i].Pair < games[j].Pair })
-	round := map[int]int{}
-	for _, mg := range games {
-		round[mg.Pair]++
-		first, second := a, b
-		if mg.AColour != engine.Black.String() {
-			first, second = b, a
-		}
-		rec := mg.Record
-		comment := rec.Forfeit
-		if comment == "" && rec.Termination != "" {
-			comment = rec.Termination
-		}
-		data, err := w.PGN(engine.PGNGame{Event: "evotune match", Site: "evotune", Date: date,
-			Round: fmt.Sprintf("%d.%d", mg.Pair+1, round[mg.Pair]), White: first, Black: second,
-			Result: rec.Outcome.String(), Moves: rec.Moves, StatsFrom: len(rec.Moves) - len(rec.Stats), Stats: rec.Stats,
-			Termination: rec.Termination, TimeControl: tcText, Comment: comment})
-		if err != nil {
-			return err
-		}
-		buf.Write(data)
-	}
-	return engine.WriteFileAtomic(path, []byte(buf.String()))
-}
-
-// withOptions names a contestant with its options: "cmd:stockfish (Skill Level=5)".
-func withOptions(name string, opts []wire.Option) string {
-	if len(opts) == 0 {
-		return name
-	}
-	var kv []string
-	for _, o := range opts {
-		kv = append(kv, o.Name+"="+o.Value)
-	}
-	return name + " (" + strings.Join(kv, ", ") + ")"
-}
-
-// limitsText says what bounds the games' moves: the clock, nodes, depth and width as they
-// apply (with outside engines on both sides, the search limits are theirs: depth only as
-// go depth, width never).
-func limitsText(s tuner.GameSetup, external, allExternal bool, goDepth int) string {
-	var parts []string
-	if s.TimeControl != nil {
-		parts = append(parts, "tc "+s.TimeControl.String())
-	}
-	if s.Limits.Nodes > 0 {
-		parts = append(parts, fmt.Sprintf("nodes %d", s.Limits.Nodes))
-	}
-	depth, width := s.Limits.Depth, s.Limits.Width
-	if allExternal {
-		depth, width = goDepth, 0
-	}
-	if depth > 0 && depth < engine.MaxDepth {
-		parts = append(parts, fmt.Sprintf("depth %d", depth))
-	}
-	if width > 0 {
-		parts = append(parts, fmt.Sprintf("width %d", width))
-	}
-	if len(parts) == 0 && external {
-		return "outside engines' own limits"
-	}
-	return strings.Join(parts, " ")
 }

@@ -12,7 +12,9 @@ import (
 
 	"evotune/db"
 	"evotune/tuner"
+	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
+	"evotune/tuner/runview"
 )
 
 type resumeOpts struct {
@@ -69,8 +71,8 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 		return err
 	}
 	defer d.Release() // no end-of-process checkpoint while readers may be reading
-	r, err := runstore.PrepareResume(ctx, d, runID, runstore.ResumeOptions{Workers: o.workers, MaxWorkers: maxWorkers(), Force: o.force,
-		MaxWorkersNote: fmt.Sprintf("%d× its %d CPUs", workersPerCPU, runtime.NumCPU()), Allow: o.allow, VerifyOpenings: o.verifyOpenings, Alive: processAlive, Name: processName, Self: os.Getpid()})
+	r, err := runstore.PrepareResume(ctx, d, runID, runstore.ResumeOptions{Workers: o.workers, MaxWorkers: tuner.MaxWorkers(), Force: o.force,
+		MaxWorkersNote: fmt.Sprintf("%d× its %d CPUs", tuner.WorkersPerCPU, runtime.NumCPU()), Allow: o.allow, VerifyOpenings: o.verifyOpenings, Alive: processAlive, Name: processName, Self: os.Getpid()})
 	if err != nil {
 		return err
 	}
@@ -78,17 +80,14 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 		fmt.Fprintln(errOut, "warning: "+w)
 	}
 	cfg, state := r.Config, r.State
-	prog := newProgress(errOut)
-	prog.limits = cfg.EngineLimitsText()
-	t, err := tuner.New(cfg, runstore.New(d, cfg.AdmitZ), prog.update, version)
+	prog := progress.New(errOut)
+	prog.Limits = cfg.EngineLimitsText()
+	t, err := tuner.New(cfg, runstore.New(d, cfg.AdmitZ), prog.Update, version)
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)
 	}
-	if err := probeOpponents(ctx, errOut, cfg); err != nil {
+	if err := cfg.ProbeEngines(ctx, errOut); err != nil {
 		return err // before the claim: a refused resume writes nothing
-	}
-	if err := probeSubject(ctx, errOut, cfg); err != nil {
-		return err
 	}
 	detach, err := o.cluster.attach(ctx, errOut, t.SetRunner)
 	if err != nil {
@@ -108,11 +107,11 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 	if o.force && prev > 0 && prev != os.Getpid() && processAlive(prev) {
 		name := processName(prev)
 		fmt.Fprintf(errOut, "warning: --force: run %d was marked running by live process %d (%s); taking it over. If that process is an evotune still tuning this run, it stops at its next save.\n",
-			runID, prev, orDash(name))
+			runID, prev, runview.OrDash(name))
 	}
 	fmt.Fprintln(errOut, r.Header(o.dbPath))
 	sum, err := t.Resume(ctx, state)
-	prog.finish()
+	prog.Finish()
 	printSummary(out, sum, o.dbPath)
 	if err != nil && ctx.Err() != nil {
 		return fmt.Errorf("run %d stopped; its %d saved generations are kept: continue with 'evotune resume %d --db %s'", runID, sum.Generations, runID, o.dbPath)

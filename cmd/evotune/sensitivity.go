@@ -12,6 +12,7 @@ import (
 
 	"evotune/engine"
 	"evotune/tuner"
+	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
 	"evotune/tuner/stats"
 )
@@ -134,19 +135,19 @@ func runSensitivity(ctx context.Context, o sensitivityOpts, out, errOut io.Write
 		}
 		return err
 	}
-	var prog *matchProgress
+	var prog *progress.Match
 	var at string
 	probes, err := tuner.Sensitivity(ctx, cfg, func(gene, dir string, done, total int) {
 		if at != gene+" "+dir {
 			if prog != nil {
-				prog.finish()
+				prog.Finish()
 			}
-			at, prog = gene+" "+dir, newMatchProgress(errOut, gene+" "+dir)
+			at, prog = gene+" "+dir, progress.NewMatch(errOut, gene+" "+dir)
 		}
-		prog.update(done, total, stats.Result{})
+		prog.Update(done, total, stats.Result{})
 	})
 	if prog != nil {
-		prog.finish()
+		prog.Finish()
 	}
 	if err != nil {
 		return err

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -21,13 +19,6 @@ var signedFlags = map[string]bool{"seed": true}
 
 // dirFlag annotates an --out flag that names a directory (export-games), not a file.
 const dirFlag = "evotune_directory"
-
-// workersPerCPU bounds --workers: games played at once per CPU (external engines wait on
-// pipes, so a few per core are useful; thousands only thrash).
-const workersPerCPU = 4
-
-// maxWorkers is the most games a command plays at once on this machine.
-func maxWorkers() int { return workersPerCPU * runtime.NumCPU() }
 
 // validateFlags is the first step of every command, before it opens a file or plays a
 // move: every numeric flag is a finite number and, except signedFlags, not negative; every
@@ -67,8 +58,8 @@ func validateFlag(f *pflag.Flag) error {
 	}
 	switch f.Name {
 	case "workers":
-		if n, _ := strconv.Atoi(v); n > maxWorkers() {
-			return fmt.Errorf("--workers %d: at most %d here (%d× the %d CPUs): games beyond the cores only wait for them and make every game slower", n, maxWorkers(), workersPerCPU, runtime.NumCPU())
+		if n, _ := strconv.Atoi(v); n > tuner.MaxWorkers() {
+			return fmt.Errorf("--workers %d: at most %d here (%s): games beyond the cores only wait for them and make every game slower", n, tuner.MaxWorkers(), tuner.MaxWorkersText())
 		}
 	case "db":
 		if strings.TrimSpace(v) == "" || v == ":memory:" {
@@ -82,22 +73,4 @@ func validateFlag(f *pflag.Flag) error {
 		}
 	}
 	return nil
-}
-
-// configError names where a bad config value came from: the flag when the user set it,
-// else the config file, else the default.
-func configError(err error, o tuneOpts) error {
-	var se *tuner.SettingError
-	if errors.As(err, &se) {
-		if st, ok := tuner.LookupSetting(se.Key); ok && st.Flag != "" && o.changed != nil && o.changed(st.Flag) {
-			if se.Field == "" { // "--verify-openings: openings: …", not "--verify-openings: verify_openings: …"
-				return fmt.Errorf("--%s: %w", st.Flag, se.Err)
-			}
-			return fmt.Errorf("--%s: %w", st.Flag, err)
-		}
-	}
-	if o.configFile != "" {
-		return fmt.Errorf("config %s: %w", o.configFile, err)
-	}
-	return err
 }

@@ -2,6 +2,7 @@ package runstore
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"evotune/db"
 	"evotune/engine"
 	"evotune/tuner"
+	"evotune/tuner/stats"
 )
 
 // smallRun plays a small gomoku GA run (population 4, generations 0–1, at depths, with a
@@ -102,5 +104,73 @@ func TestRunRoundTrip(t *testing.T) {
 	}
 	if _, err := Export(ctx, d, run, "9-g0-00", "evotune test", ""); err == nil || !strings.Contains(err.Error(), "belongs to run 9") {
 		t.Errorf("an individual of another run: error %v", err)
+	}
+}
+
+// TestRunName: a name the user gives is refused when a run has it; without one, the first
+// free GAME-seedS, GAME-seedS-2, … is taken.
+func TestRunName(t *testing.T) {
+	ctx := context.Background()
+	d, cfg, _, sum := smallRun(t, []int{2}, 0)
+	r, err := d.Run(ctx, sum.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Name = r.Name
+	if _, err := RunName(ctx, d, cfg); err == nil || !strings.Contains(err.Error(), "already has this name") {
+		t.Errorf("RunName(%q), a stored run's name: %v", r.Name, err)
+	}
+	cfg.Name = "fresh"
+	if n, err := RunName(ctx, d, cfg); err != nil || n != "fresh" {
+		t.Errorf("RunName(fresh) = %q, %v", n, err)
+	}
+	cfg.Name = ""
+	if r.Name != "gomoku-seed5" {
+		t.Fatalf("the stored run's name %q, want the default gomoku-seed5", r.Name)
+	}
+	if n, err := RunName(ctx, d, cfg); err != nil || n != "gomoku-seed5-2" {
+		t.Errorf("RunName with gomoku-seed5 taken = %q, %v", n, err)
+	}
+}
+
+// TestVerify verifies a stored run's champion on held-out openings and stores the result
+// as the run's verification; the baseline, an odd --games and a bad --sprt are refused.
+func TestVerify(t *testing.T) {
+	ctx := context.Background()
+	d, _, _, sum := smallRun(t, []int{1}, 0)
+	run, err := d.Run(ctx, sum.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done int
+	member := fmt.Sprintf("%d-g0-01", sum.RunID) // a perturbation of the paper's weights
+	ver, id, err := Verify(ctx, d, VerifyRequest{Run: run, Individual: member, Games: 8, SPRT: "elo0=0,elo1=10", Openings: "random", Workers: 2,
+		Progress: func(n, _ int, _ stats.Result) { done = n }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id != member || ver.Games == 0 || ver.Games > 8 || done != ver.Games || ver.Champion != id {
+		t.Errorf("verified %s (asked %s): %d games, progress %d", id, member, ver.Games, done)
+	}
+	after, err := d.Run(ctx, sum.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(after.Verification), `"champion":"`+id+`"`) {
+		t.Errorf("stored verification: %s", after.Verification)
+	}
+	baseline := fmt.Sprintf("%d-g0-00", sum.RunID)
+	for _, bad := range []struct {
+		r    VerifyRequest
+		want string
+	}{
+		{VerifyRequest{Run: run, Games: 7, Workers: 1}, "--games 7"},
+		{VerifyRequest{Run: run, Games: 8, SPRT: "elo0=x", Workers: 1}, "--sprt"},
+		{VerifyRequest{Run: run, Games: 8, Individual: baseline, Workers: 1}, "is the baseline"},
+		{VerifyRequest{Run: run, Games: 8, Individual: "7-g0-01", Workers: 1}, "7-g0-01"},
+	} {
+		if _, _, err := Verify(ctx, d, bad.r); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("want an error naming %q, got %v", bad.want, err)
+		}
 	}
 }

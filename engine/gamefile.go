@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"bufio"
@@ -8,16 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"evotune/engine"
 )
 
-// gameFileFormat tags evotune's JSON game records.
-const gameFileFormat = "evotune.game/v1"
+// GameFileFormat tags evotune's JSON game records.
+const GameFileFormat = "evotune.game/v1"
 
-// savedGame is a game record file: what 'play --save FILE.json' writes and 'play --from'
+// SavedGame is a game record file: what 'play --save FILE.json' writes and 'play --from'
 // reads.
-type savedGame struct {
+type SavedGame struct {
 	Format  string   `json:"format"`
 	Game    string   `json:"game"`
 	Board   int      `json:"board"`
@@ -31,15 +29,17 @@ type savedGame struct {
 	Created string   `json:"created"`
 }
 
-// saveGame writes a played game to path in the format its extension names: .psq
-// (Piskvork, Gomoku only), .json (evotune's record), anything else the game's notation as
-// text (comment lines, then every move on one line: an opening file, so --from and
-// --openings read it back). The write is atomic (engine.WriteFileAtomic).
-func saveGame(path string, g engine.Game, b engine.Board, rec engine.GameRecord, black, white, rule string) error {
+// SaveGame writes game record rec of g, played on board b, to path in the format its
+// extension names: .psq (Piskvork, Gomoku only), .pgn (chess only), .json (evotune's
+// record, SavedGame), anything else the game's notation as text (comment lines, then every
+// move on one line: an opening file, so play --from and --openings read it back). black
+// and white name the players (the first and second mover), rule the rule variant. The
+// write is atomic (WriteFileAtomic); errors name the file.
+func SaveGame(path string, g Game, b Board, rec GameRecord, black, white, rule string) error {
 	var data []byte
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".psq":
-		psq, ok := g.(engine.PSQRecorder)
+		psq, ok := g.(PSQRecorder)
 		if !ok {
 			return fmt.Errorf("%s: .psq holds Gomoku games, not %s (use .json or .txt)", path, g.Name())
 		}
@@ -48,19 +48,19 @@ func saveGame(path string, g engine.Game, b engine.Board, rec engine.GameRecord,
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	case ".pgn":
-		w, ok := g.(engine.PGNWriter)
+		w, ok := g.(PGNWriter)
 		if !ok {
 			return fmt.Errorf("%s: PGN holds chess games, not %s (use .json or .txt)", path, g.Name())
 		}
 		var err error
-		if data, err = w.PGN(engine.PGNGame{Event: "evotune play", Site: "evotune", Date: time.Now().UTC().Format("2006.01.02"),
+		if data, err = w.PGN(PGNGame{Event: "evotune play", Site: "evotune", Date: time.Now().UTC().Format("2006.01.02"),
 			Round: "1", White: black, Black: white, Result: rec.Outcome.String(), Moves: rec.Moves,
 			StatsFrom: len(rec.Moves) - len(rec.Stats), Stats: rec.Stats, Termination: rec.Termination}); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	case ".json":
 		var err error
-		data, err = json.MarshalIndent(savedGame{Format: gameFileFormat, Game: g.Name(), Board: b.Size(), Rule: rule, Black: black, White: white,
+		data, err = json.MarshalIndent(SavedGame{Format: GameFileFormat, Game: g.Name(), Board: b.Size(), Rule: rule, Black: black, White: white,
 			Moves: rec.Moves, Result: rec.Outcome.String(), Plies: rec.Plies, Forfeit: rec.Forfeit, Created: time.Now().UTC().Format(time.RFC3339)}, "", "  ")
 		if err != nil {
 			return err
@@ -72,21 +72,21 @@ func saveGame(path string, g engine.Game, b engine.Board, rec engine.GameRecord,
 		sb.WriteString(strings.Join(rec.Moves, " ") + "\n")
 		data = []byte(sb.String())
 	}
-	return engine.WriteFileAtomic(path, data)
+	return WriteFileAtomic(path, data)
 }
 
-// loadGame reads a saved game for 'play --from': a .psq (Gomoku), an evotune .json
+// LoadGame reads a saved game of g for 'play --from': a .psq (Gomoku), an evotune .json
 // record, or a text file whose first line that is not a comment holds the moves (the
 // opening-file format). It returns the moves and the board size (0 when the file does not
 // say). Errors name the file.
-func loadGame(path string, g engine.Game) ([]string, int, error) {
-	data, err := engine.ReadInputFile(path, "--from", engine.MaxOpeningsFileSize)
+func LoadGame(path string, g Game) ([]string, int, error) {
+	data, err := ReadInputFile(path, "--from", MaxOpeningsFileSize)
 	if err != nil {
 		return nil, 0, err
 	}
 	switch {
 	case strings.EqualFold(filepath.Ext(path), ".psq"):
-		psq, ok := g.(engine.PSQRecorder)
+		psq, ok := g.(PSQRecorder)
 		if !ok {
 			return nil, 0, fmt.Errorf("--from %s: a .psq file holds a Gomoku game, not %s", path, g.Name())
 		}
@@ -96,7 +96,7 @@ func loadGame(path string, g engine.Game) ([]string, int, error) {
 		}
 		return moves, size, nil
 	case strings.EqualFold(filepath.Ext(path), ".pgn"):
-		br, ok := g.(engine.BookReader)
+		br, ok := g.(BookReader)
 		if !ok {
 			return nil, 0, fmt.Errorf("--from %s: a .pgn file holds a chess game, not %s", path, g.Name())
 		}
@@ -106,12 +106,12 @@ func loadGame(path string, g engine.Game) ([]string, int, error) {
 		}
 		return games[0], 0, nil // the file's first game
 	case bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")):
-		var sg savedGame
-		if err := engine.DecodeStrict(data, &sg); err != nil {
+		var sg SavedGame
+		if err := DecodeStrict(data, &sg); err != nil {
 			return nil, 0, fmt.Errorf("--from %s: %w", path, err)
 		}
-		if sg.Format != gameFileFormat {
-			return nil, 0, fmt.Errorf("--from %s: format %q is not %q", path, sg.Format, gameFileFormat)
+		if sg.Format != GameFileFormat {
+			return nil, 0, fmt.Errorf("--from %s: format %q is not %q", path, sg.Format, GameFileFormat)
 		}
 		if sg.Game != g.Name() {
 			return nil, 0, fmt.Errorf("--from %s: the game is %s, not %s", path, sg.Game, g.Name())
@@ -131,4 +131,44 @@ func loadGame(path string, g engine.Game) ([]string, int, error) {
 		}
 	}
 	return nil, 0, fmt.Errorf("--from %s: no moves", path)
+}
+
+// RecordText is game record rec of g as play prints it: the moves two a line (numbered by
+// move pair), the final board b when show, and the result line with its termination,
+// winner, plies, nodes and time.
+func RecordText(g Game, b Board, rec GameRecord, show bool) string {
+	var out strings.Builder
+	for i, m := range rec.Moves {
+		if i%2 == 0 {
+			fmt.Fprintf(&out, "%3d. %s", i/2+1, m)
+		} else {
+			fmt.Fprintf(&out, "  %s\n", m)
+		}
+	}
+	if len(rec.Moves)%2 == 1 {
+		out.WriteString("\n")
+	}
+	if show {
+		out.WriteString(b.String())
+	}
+	note := ""
+	if rec.PlyLimit {
+		note = " (ply limit)"
+	}
+	if rec.Termination != "" && !rec.PlyLimit {
+		note = " (" + rec.Termination + ")"
+	}
+	fmt.Fprintf(&out, "result %s%s: %s after %d plies, %d nodes, %.2fs\n", rec.Outcome, note, WinnerText(g, rec.Outcome), rec.Plies, rec.Nodes, rec.Duration.Seconds())
+	return out.String()
+}
+
+// WinnerText says who won in g's colour names ("black wins", chess's "white wins" for 1-0).
+func WinnerText(g Game, o Outcome) string {
+	switch o {
+	case BlackWins:
+		return ColourName(g, Black) + " wins"
+	case WhiteWins:
+		return ColourName(g, White) + " wins"
+	}
+	return "draw"
 }

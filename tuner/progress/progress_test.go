@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"bytes"
@@ -14,29 +14,29 @@ import (
 // guessing from one batch, and reach ETA 0s when the last generation is saved.
 func TestProgressLines(t *testing.T) {
 	var buf bytes.Buffer
-	p := newProgress(&buf)
+	p := New(&buf)
 	force := func() { p.lastLog = time.Now().Add(-time.Minute) } // a line is due
 	ev := tuner.Event{Method: tuner.MethodGA, Generations: 2, Elapsed: 10 * time.Second}
 	force()
 	e := ev
 	e.GamesDone, e.GamesTotal, e.Phase = 100, 352, "round 0"
-	p.update(e)
+	p.Update(e)
 	force()
 	e.GamesDone, e.GamesTotal, e.Phase = 10, 96, "round 1"
-	p.update(e)
+	p.Update(e)
 	force()
 	e.GamesDone, e.GamesTotal, e.Phase = 10, 64, "admission"
-	p.update(e)
+	p.Update(e)
 	e = ev
 	e.GenDone, e.GamesDone, e.GamesTotal = true, 600, 600
-	p.update(e)
+	p.Update(e)
 	force()
 	e = ev
 	e.Generation, e.GamesDone, e.GamesTotal, e.Phase, e.Elapsed = 1, 5, 352, "round 0", 15*time.Second
-	p.update(e)
+	p.Update(e)
 	e = ev
 	e.Generation, e.GenDone, e.GamesDone, e.GamesTotal, e.Elapsed = 2, true, 600, 600, 30*time.Second
-	p.update(e)
+	p.Update(e)
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	want := []string{
 		"generation 0/2, racing round 0: games 100/352 of this batch, ETA ?",

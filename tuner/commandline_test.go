@@ -1,0 +1,79 @@
+package tuner
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCommandLine: the defaults, then the config file, then the flags the user gave; a
+// flag not given keeps the file's value; errors name the flag the user gave, else the file.
+func TestCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "run.yaml")
+	if err := os.WriteFile(file, []byte("game: gomoku\nmethod: ga\npopulation: 10\nseed: 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	given := func(names ...string) func(string) bool {
+		return func(f string) bool {
+			for _, n := range names {
+				if n == f {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	flags := DefaultConfig("")
+	flags.Seed, flags.Population = 9, 14
+	cfg, err := CommandLine{Flags: flags, Changed: given("seed"), ConfigFile: file, Depth: ""}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Game != "gomoku" || cfg.Seed != 9 || cfg.Population != 10 {
+		t.Errorf("game %q seed %d pop %d, want gomoku, 9 (the flag), 10 (the file)", cfg.Game, cfg.Seed, cfg.Population)
+	}
+
+	cfg, err = CommandLine{Flags: flags, Changed: given("depth"), ConfigFile: file, Depth: "3,4"}.Config()
+	if err != nil || cfg.Depth != 0 || len(cfg.Depths) != 2 || cfg.Depths[1] != 4 {
+		t.Errorf("--depth 3,4: %v, depth %d depths %v", err, cfg.Depth, cfg.Depths)
+	}
+
+	bad := []struct {
+		cl   CommandLine
+		want string
+	}{
+		{CommandLine{Flags: DefaultConfig("")}, "--game is required"},
+		{CommandLine{Flags: flags, Changed: given("depth"), ConfigFile: file, Depth: "3,x"}, `--depth "3,x"`},
+		{CommandLine{Flags: withMethod(DefaultConfig("gomoku"), MethodSPSA), Changed: given("method", "pop")}, "--pop: applies to --method"},
+		{CommandLine{Flags: withPop(DefaultConfig("gomoku"), 1), Changed: given("pop")}, "--pop"},
+		{CommandLine{Flags: withPop(DefaultConfig("gomoku"), 1), ConfigFile: writeFile(t, dir, "bad.yaml", "game: gomoku\npopulation: 1\n")}, "config " + filepath.Join(dir, "bad.yaml")},
+		{CommandLine{Flags: withWorkers(DefaultConfig("gomoku"), MaxWorkers()+1), Changed: given("workers")}, "at most"},
+	}
+	for _, b := range bad {
+		_, err := b.cl.Config()
+		if err == nil || !strings.Contains(err.Error(), b.want) {
+			t.Errorf("%+v: error %v, want it to name %q", b.cl.Flags.Game, err, b.want)
+		}
+	}
+	if ds, err := ParseDepths(" 2, 5"); err != nil || len(ds) != 2 || ds[0] != 2 || ds[1] != 5 {
+		t.Errorf("ParseDepths: %v %v", ds, err)
+	}
+	if _, err := ParseDepths("0"); err == nil {
+		t.Error("depth 0 accepted")
+	}
+}
+
+func withMethod(c Config, m string) Config { c.Method = m; return c }
+func withPop(c Config, n int) Config       { c.Population = n; return c }
+func withWorkers(c Config, n int) Config   { c.Workers = n; return c }
+
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -1,0 +1,69 @@
+package tuner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"evotune/genomes"
+)
+
+// TestDeclaredLayout reads a UCI engine's option lines (a shell script that answers the
+// handshake): the layout has its spin options with Hash fixed, the OpenBench list only the
+// free ones; errors name --options, --format and --engine.
+func TestDeclaredLayout(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the test engine is a shell script")
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "toy.sh")
+	os.WriteFile(script, []byte(`#!/bin/sh
+while read line; do
+  case "$line" in
+    uci) echo "id name shtoy"
+         echo "option name Hash type spin default 16 min 1 max 1024"
+         echo "option name Queen Value type spin default 900 min 100 max 2000"
+         echo "option name Ponder type check default false"
+         echo "uciok";;
+    isready) echo readyok;;
+    quit) exit 0;;
+  esac
+done
+`), 0o755)
+	ctx := context.Background()
+	cmd := "cmd:" + script
+	f, err := DeclaredLayout(ctx, cmd, "", "yaml", 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf, err := genomes.ParseLayoutFile(f.Data, "written")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Options != 2 || f.Fixed != 1 || len(lf.Genes) != 2 || f.What != "layout" {
+		t.Fatalf("%d options, %d fixed, %d genes, %s:\n%s", f.Options, f.Fixed, len(lf.Genes), f.What, f.Data)
+	}
+	ob, err := DeclaredLayout(ctx, cmd, "", "openbench", 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(ob.Data)), "\n"); len(lines) != 1 || !strings.Contains(lines[0], ", int, 900") {
+		t.Errorf("OpenBench list (Queen Value only):\n%s", ob.Data)
+	}
+	for _, bad := range []struct{ options, format, want string }{
+		{"Rook Value", "yaml", "--options"},
+		{"Ponder", "yaml", "--options"},
+		{"", "xml", "--format"},
+	} {
+		if _, err := DeclaredLayout(ctx, cmd, bad.options, bad.format, 5*time.Second); err == nil || !strings.HasPrefix(err.Error(), bad.want) {
+			t.Errorf("options %q format %q: %v, want an error naming %s", bad.options, bad.format, err, bad.want)
+		}
+	}
+	if _, err := DeclaredLayout(ctx, "toy.sh", "", "yaml", time.Second); err == nil || !strings.HasPrefix(err.Error(), "--engine") {
+		t.Errorf("not a command: %v", err)
+	}
+}

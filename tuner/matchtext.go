@@ -1,0 +1,88 @@
+package tuner
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"evotune/engine"
+	"evotune/engine/protocol/wire"
+)
+
+// WritePGN writes every game of res (the counted and the unplayed) as PGN to path,
+// atomically, with w (the game's PGN writer): White and Black are a's and b's names (the
+// contestants A and B) by the colours they had, Round the pair and game ("3.2"),
+// TimeControl tc's (nil: none), a forfeit or the termination as the game's comment.
+func (res MatchResult) WritePGN(path string, w engine.PGNWriter, a, b string, tc *engine.TimeControl) error {
+	var buf strings.Builder
+	date := time.Now().UTC().Format("2006.01.02")
+	tcText := ""
+	if tc != nil {
+		tcText = tc.String()
+	}
+	games := append(append([]MatchGame(nil), res.Games...), res.Unplayed...)
+	sort.SliceStable(games, func(i, j int) bool { return games[i].Pair < games[j].Pair })
+	round := map[int]int{}
+	for _, mg := range games {
+		round[mg.Pair]++
+		first, second := a, b
+		if mg.AColour != engine.Black.String() {
+			first, second = b, a
+		}
+		rec := mg.Record
+		comment := rec.Forfeit
+		if comment == "" && rec.Termination != "" {
+			comment = rec.Termination
+		}
+		data, err := w.PGN(engine.PGNGame{Event: "evotune match", Site: "evotune", Date: date,
+			Round: fmt.Sprintf("%d.%d", mg.Pair+1, round[mg.Pair]), White: first, Black: second,
+			Result: rec.Outcome.String(), Moves: rec.Moves, StatsFrom: len(rec.Moves) - len(rec.Stats), Stats: rec.Stats,
+			Termination: rec.Termination, TimeControl: tcText, Comment: comment})
+		if err != nil {
+			return err
+		}
+		buf.Write(data)
+	}
+	return engine.WriteFileAtomic(path, []byte(buf.String()))
+}
+
+// WithOptions names a contestant with its options: "cmd:stockfish (Skill Level=5)".
+func WithOptions(name string, opts []wire.Option) string {
+	if len(opts) == 0 {
+		return name
+	}
+	var kv []string
+	for _, o := range opts {
+		kv = append(kv, o.Name+"="+o.Value)
+	}
+	return name + " (" + strings.Join(kv, ", ") + ")"
+}
+
+// LimitsText says what bounds the games' moves of setup s: the clock, nodes, depth and
+// width as they apply ("tc 10+0.1 nodes 2000"). external: an outside engine plays; with
+// outside engines on both sides (allExternal) the search limits are theirs: depth only as
+// go depth (goDepth), width never.
+func (s GameSetup) LimitsText(external, allExternal bool, goDepth int) string {
+	var parts []string
+	if s.TimeControl != nil {
+		parts = append(parts, "tc "+s.TimeControl.String())
+	}
+	if s.Limits.Nodes > 0 {
+		parts = append(parts, fmt.Sprintf("nodes %d", s.Limits.Nodes))
+	}
+	depth, width := s.Limits.Depth, s.Limits.Width
+	if allExternal {
+		depth, width = goDepth, 0
+	}
+	if depth > 0 && depth < engine.MaxDepth {
+		parts = append(parts, fmt.Sprintf("depth %d", depth))
+	}
+	if width > 0 {
+		parts = append(parts, fmt.Sprintf("width %d", width))
+	}
+	if len(parts) == 0 && external {
+		return "outside engines' own limits"
+	}
+	return strings.Join(parts, " ")
+}

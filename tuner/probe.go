@@ -1,0 +1,80 @@
+package tuner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"evotune/engine/protocol"
+)
+
+// ProbeEngines checks a run's outside engines before anything is stored: every --opponent
+// and the engine under tuning (ProbeSubject) must start, answer its handshake and play a
+// legal first move. Progress lines ("checking …") go to errOut; an error names the flag
+// and the engine (--opponent 2: …).
+func (cfg Config) ProbeEngines(ctx context.Context, errOut io.Writer) error {
+	if err := cfg.probeOpponents(ctx, errOut); err != nil {
+		return err
+	}
+	return cfg.ProbeSubject(ctx, errOut)
+}
+
+// probeOpponents checks every external opponent of a run before it starts: it must start,
+// answer its handshake and play a legal first move (protocol.Probe). An engine that cannot
+// play would otherwise forfeit every game and hand every individual a perfect score.
+func (cfg Config) probeOpponents(ctx context.Context, errOut io.Writer) error {
+	plan, err := cfg.Plan()
+	if err != nil {
+		return err
+	}
+	for i, op := range cfg.Opponents {
+		argv, _, err := protocol.ParseCommand(op)
+		if err != nil {
+			return fmt.Errorf("--opponent: %w", err)
+		}
+		spec := cfg.OpponentSpec(argv)
+		if spec.MoveTime <= 0 {
+			spec.MoveTime = 5 * time.Second
+		}
+		fmt.Fprintf(errOut, "checking %s: start-up and one move (at most %v)\n", spec.Name(), spec.MoveTime+protocol.StartupAllowance)
+		if err := protocol.Probe(ctx, *spec, plan.Game, cfg.Board); err != nil {
+			return fmt.Errorf("--opponent %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// ProbeSubject checks the outside engine under tuning before the run is created: with the
+// layout's defaults it must start, answer its handshake (declaring the options the layout
+// sets) and play a legal first move. Progress lines go to errOut; errors name --engine.
+func (cfg Config) ProbeSubject(ctx context.Context, errOut io.Writer) error {
+	if cfg.Engine == "" {
+		return nil
+	}
+	plan, err := cfg.Plan()
+	if err != nil {
+		return err
+	}
+	g, l := plan.Game, plan.Layout
+	out, err := NewOutside(cfg, l)
+	if err != nil {
+		return err
+	}
+	spec, err := out.Spec(l.Defaults())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(errOut, "checking the engine under tuning %s with the layout's defaults: start-up and one move (at most %v)\n", spec.Name(), spec.MoveTime+spec.StartupTime)
+	declared, err := protocol.DeclaredOptions(ctx, *spec, g)
+	if err != nil {
+		return fmt.Errorf("--engine: %w", err)
+	}
+	if err := out.CheckDeclared(declared); err != nil {
+		return fmt.Errorf("--engine %s: %w", spec.Name(), err)
+	}
+	if err := protocol.Probe(ctx, *spec, g, cfg.Board); err != nil {
+		return fmt.Errorf("--engine: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,210 @@
+// Package progress shows a run, a match or a verification as it plays: a progress bar on
+// a terminal, log lines elsewhere (a file, a pipe, a CI log).
+package progress
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"evotune/tuner"
+	"evotune/tuner/stats"
+)
+
+// Progress renders a run's tuner.Events for a person: a progress bar when its writer is a
+// terminal, plain log lines (at most one every 5 s, plus one per saved generation or
+// step) when it is not. It is safe for concurrent use; Update is the tuner's callback.
+type Progress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	tty   bool
+	bar   *progressbar.ProgressBar
+	batch string // the batch the bar counts (tty)
+	// rateBatch is the batch whose games/s is measured since batchStart.
+	rateBatch  string
+	batchStart time.Time
+	gen        int
+	genStart   time.Time
+	lastLog    time.Time
+	// matchLabel names a held-out match in the output: "verification" in tune, "match" in
+	// the match command.
+	matchLabel string
+	// Limits, if set, are the limits an outside engine's games are played at
+	// (tuner.Config.EngineLimitsText), said instead of the built-in engine's depth.
+	Limits string
+}
+
+// New is a Progress writing to w; a held-out match is called "verification".
+func New(w io.Writer) *Progress {
+	p := &Progress{w: w, gen: -1, lastLog: time.Now(), matchLabel: "verification"}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.tty = true
+	}
+	return p
+}
+
+// Update shows event e: a bar's count and description, or a log line when one is due.
+func (p *Progress) Update(e tuner.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	eta, etaKnown := e.ETA()
+	etaText := eta.Round(time.Second).String()
+	if !etaKnown {
+		etaText = "?"
+	}
+	gens := fmt.Sprint(e.Generations)
+	if e.Generations == 0 {
+		gens = "∞"
+	}
+	spec, ok := tuner.MethodOf(e.Method)
+	if !ok {
+		spec, _ = tuner.MethodOf(tuner.MethodGA) // a run of a later version's method: its lines as the GA's
+	}
+	if e.Verifying && e.Champion != "" && e.GamesDone == 0 && !p.tty {
+		at := fmt.Sprintf("depth %d", e.VerifyDepth)
+		if p.Limits != "" {
+			at = p.Limits
+		}
+		fmt.Fprintf(p.w, "%s of %s starts: %d games at %s\n", p.matchLabel, e.Champion, e.GamesTotal, at)
+		p.gen, p.genStart = -2, time.Now()
+	}
+	if e.Verifying && p.gen != -2 && !p.tty {
+		p.gen, p.genStart = -2, time.Now()
+	}
+	if !e.Verifying && e.Generation != p.gen && !p.tty {
+		p.gen, p.genStart = e.Generation, time.Now()
+	}
+	// The batch being played: a rate of its games since it started.
+	batch := fmt.Sprint(e.Generation, "/", e.Phase, "/", e.GamesTotal)
+	if e.Verifying {
+		batch = "verifying"
+	}
+	if !e.GenDone && batch != p.rateBatch {
+		p.rateBatch, p.batchStart = batch, time.Now()
+	}
+	rateText := "" // ", 12.3 games/s" once measured
+	if el := time.Since(p.batchStart).Seconds(); el > 0.5 && !p.batchStart.IsZero() {
+		rateText = fmt.Sprintf(", %.1f games/s", float64(e.GamesDone)/el)
+	}
+	phase := ""
+	if e.Phase != "" {
+		phase = " " + e.Phase
+	}
+	desc := fmt.Sprintf("gen %d/%s%s, best %.3f mean %.3f champion %s (%s) ETA %s", e.Generation, gens, phase, e.BestScore, e.MeanScore, e.Champion, e.ChampionText(), etaText)
+	if e.Best == "" { // no generation saved yet: nothing to show but the batch
+		desc = fmt.Sprintf("gen %d/%s%s, ETA %s", e.Generation, gens, phase, etaText)
+	}
+	if e.Verifying {
+		desc = p.matchLabel
+	}
+	if p.tty {
+		key := batch // a bar per batch: its games, its phase
+		if !e.Verifying && e.BudgetGames > 0 && spec.Short {
+			// Steps of a few dozen games: one bar for the whole run's budget, not one a step.
+			if p.bar == nil || p.gen != -3 {
+				if p.bar != nil {
+					p.bar.Finish()
+					fmt.Fprintln(p.w)
+				}
+				p.gen = -3
+				p.bar = gamesBar(p.w, e.BudgetGames)
+			}
+			done := e.RunGames
+			if !e.GenDone {
+				done += e.GamesDone
+			}
+			p.bar.Describe(fmt.Sprintf("%s %s %d, champion %s", spec.Title, spec.Generation, e.Generation, e.Champion))
+			p.bar.Set(min(done, e.BudgetGames))
+			return
+		}
+		if e.GenDone {
+			return // the generation's last batch is full already
+		}
+		if p.bar == nil || key != p.batch {
+			if p.bar != nil {
+				p.bar.Finish()
+				fmt.Fprintln(p.w)
+			}
+			p.gen, p.batch = e.Generation, key
+			p.bar = gamesBar(p.w, max(e.GamesTotal, 1))
+		}
+		p.bar.Describe(desc)
+		p.bar.Set(e.GamesDone)
+		return
+	}
+	if e.GenDone {
+		if spec.Short && time.Since(p.lastLog) < 5*time.Second && e.Generation != e.Generations {
+			return // a line every few seconds, not one a step
+		}
+		head := fmt.Sprintf("%s %d/%s", spec.Generation, e.Generation, gens)
+		if spec.Short && e.Generations == 0 { // until a budget: the games say how far
+			head = fmt.Sprintf("%s %d", spec.Generation, e.Generation)
+		}
+		fmt.Fprintf(p.w, "%s saved: %s, elapsed %s, ETA %s\n", head, spec.SavedText(e), e.Elapsed.Round(time.Second), etaText)
+		p.lastLog = time.Now()
+		return
+	}
+	if e.Verifying && time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 {
+		fmt.Fprintf(p.w, "%s: games %d/%d%s\n", p.matchLabel, e.GamesDone, e.GamesTotal, rateText)
+		p.lastLog = time.Now()
+		return
+	}
+	if time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 && !spec.Short { // short generations: their saved lines above
+		fmt.Fprintf(p.w, "generation %d/%s%s: games %d/%d of this batch%s, ETA %s\n", e.Generation, gens, phaseText(e.Phase), e.GamesDone, e.GamesTotal, rateText, etaText)
+		p.lastLog = time.Now()
+	}
+}
+
+// Finish ends the bar being drawn (a terminal's line); log lines need no ending.
+func (p *Progress) Finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.Finish()
+		fmt.Fprintln(p.w)
+	}
+}
+
+// phaseText is ", racing round 1" for Event.Phase "round 1", ", admission" for
+// "admission", "" for none.
+func phaseText(phase string) string {
+	switch {
+	case phase == "":
+		return ""
+	case strings.HasPrefix(phase, "round "):
+		return ", racing " + phase
+	}
+	return ", " + phase
+}
+
+// gamesBar is a progress bar over total games.
+func gamesBar(w io.Writer, total int) *progressbar.ProgressBar {
+	return progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"), progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionSetWidth(30))
+}
+
+// Match is a Progress for a match's games: label names it in the lines ("match",
+// "verification", a sensitivity probe's "k1 +").
+type Match struct{ p *Progress }
+
+// NewMatch is a Match writing to w.
+func NewMatch(w io.Writer, label string) *Match {
+	p := New(w)
+	p.matchLabel = label
+	return &Match{p: p}
+}
+
+// Update is tuner.PlayMatch's callback: done of total games played.
+func (m *Match) Update(done, total int, _ stats.Result) {
+	m.p.Update(tuner.Event{Verifying: true, GamesDone: done, GamesTotal: total})
+}
+
+// Finish ends the bar being drawn.
+func (m *Match) Finish() { m.p.Finish() }

@@ -1,0 +1,121 @@
+package runstore
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"evotune/db"
+	"evotune/genomes"
+	"evotune/tuner"
+	"evotune/tuner/stats"
+)
+
+// VerifyRequest is a verification of a stored run as `evotune verify` states it: the run,
+// the individual (--individual; "" = the run's champion), Games (--games, even, at most;
+// fewer when the SPRT decides), SPRT (--sprt, stats.ParseSPRT's text), Openings
+// (--openings: random, builtin or a file; the run's own openings are always left out) and
+// Workers (--workers).
+type VerifyRequest struct {
+	Run        db.Run
+	Individual string
+	Games      int
+	SPRT       string
+	Openings   string
+	Workers    int
+	// Attach, if set, is called with the games' setup before they are played (to set a
+	// cluster runner); it returns what to call when the games are over.
+	Attach func(*tuner.GameSetup) (func(), error)
+	// Progress is told the games played so far (nil: nothing).
+	Progress func(done, total int, r stats.Result)
+	// Log gets notes (a run's outside opponents, which a verification does not start).
+	Log io.Writer
+}
+
+// Check checks the request's own flags (--games, --sprt) before any file is opened, and
+// returns the SPRT.
+func (r VerifyRequest) Check() (stats.SPRT, error) {
+	if r.Games < 2 || r.Games%2 != 0 {
+		return stats.SPRT{}, fmt.Errorf("--games %d: want a positive even number", r.Games)
+	}
+	sprt, err := stats.ParseSPRT(r.SPRT)
+	if err != nil {
+		return sprt, fmt.Errorf("--sprt: %w", err)
+	}
+	return sprt, nil
+}
+
+// Verify plays the champion (or the named individual) of stored run r.Run against the
+// paper's weights (an outside engine's run: its layout's defaults) on openings the run
+// never played, under the run's game, rule and limits, and stores the result as the run's
+// verification. It returns the verification and the individual's ID. Errors name what is
+// wrong: --games not even, --sprt, an individual of another run or the baseline, a run
+// with no saved generation, a stored configuration this build refuses.
+func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (tuner.Verification, string, error) {
+	var none tuner.Verification
+	runID := r.Run.ID
+	sprt, err := r.Check()
+	if err != nil {
+		return none, "", err
+	}
+	cfg, err := tuner.DecodeConfig(string(r.Run.Config))
+	if err != nil {
+		return none, "", fmt.Errorf("run %d: %w", runID, err)
+	}
+	cfg.Workers = r.Workers
+	if len(cfg.Opponents) > 0 && r.Log != nil {
+		// Verification plays the champion against the paper's weights only: the external
+		// engines the stored configuration names are neither needed nor started.
+		fmt.Fprintf(r.Log, "run %d's external opponents are not part of a verification and are not run: %s\n", runID, strings.Join(cfg.Opponents, "; "))
+	}
+	cfg.Opponents = nil
+	// verify plays on --openings: the run's own verification openings are not used.
+	cfg.VerifyOpenings, cfg.VerifyOpeningList = "", nil
+	id := r.Individual
+	if id == "" {
+		id = string(r.Run.BestIndividual)
+	}
+	if id == "" {
+		return none, "", fmt.Errorf("run %d has no saved generation to verify", runID)
+	}
+	v, err := LoadIndividual(ctx, d, id)
+	if err != nil {
+		return none, id, err
+	}
+	if v.Run != runID {
+		return none, id, fmt.Errorf("--individual %s belongs to run %d, not %d", id, v.Run, runID)
+	}
+	if v.Genome.Operator == genomes.OpBaseline {
+		return none, id, fmt.Errorf("run %d: %s is the baseline (the paper's weights, or the layout's defaults): a match against themselves measures nothing; name another individual with --individual ID", runID, id)
+	}
+	cfg.Resolve()
+	if err := cfg.Validate(); err != nil {
+		return none, id, fmt.Errorf("run %d: %w", runID, err)
+	}
+	plan, setup, _, err := cfg.Setup()
+	if err != nil {
+		return none, id, fmt.Errorf("run %d: %w", runID, err)
+	}
+	if r.Attach != nil {
+		detach, err := r.Attach(&setup)
+		if err != nil {
+			return none, id, err
+		}
+		defer detach()
+	}
+	champ, err := plan.Weights(v.Genes)
+	if err != nil {
+		return none, id, err
+	}
+	exclude, err := Openings(ctx, d, runID)
+	if err != nil {
+		return none, id, err
+	}
+	ver, err := tuner.Verify(ctx, tuner.VerifyConfig{Setup: setup, Champion: champ, ChampionID: id, Games: r.Games,
+		OpeningSpec: r.Openings, Book: cfg.BookList, BookLabel: cfg.Book, Exclude: exclude, Seed: cfg.Seed, SPRT: &sprt, Workers: r.Workers}, r.Progress)
+	if err != nil {
+		return none, id, err
+	}
+	return ver, id, New(d, 0).SaveVerification(ctx, runID, ver)
+}
