@@ -43,14 +43,18 @@ func overnightRun(t testing.TB, steps int) (*db.DB, int64, []float64) {
 	rng := rand.New(rand.NewSource(1))
 	const pool = 300 // distinct genomes the rows cycle through
 	ids := make([]string, pool)
+	geneText := make([]string, pool)
 	for i := range ids {
 		ids[i] = genomes.IndividualID(id, 0, i)
 		x := entry.Layout.Perturb(genomes.DefaultMutation, rng)
 		genes, _ := json.Marshal(entry.Layout.Named(x))
+		geneText[i] = string(genes)
 		if _, err := tx.Exec(`INSERT INTO genomes (run_id, id, born_generation, operator, genes) VALUES (?, ?, 0, 'spsa', ?)`, id, ids[i], string(genes)); err != nil {
 			t.Fatal(err)
 		}
 	}
+	// θ+ of every step is a genome of its own in its slot (tuner.SPSAPlusID), as SPSA stores it.
+	plusGenome, _ := tx.Prepare(`INSERT INTO genomes (run_id, id, born_generation, operator, genes) VALUES (?, ?, ?, 'spsa+', ?)`)
 	gen, _ := tx.Prepare(`INSERT INTO generations (run_id, generation, fitness_min, fitness_mean, fitness_max, fitness_std, diversity, games, duration_ms, games_ms,
 		best_individual, opponents, openings, method_state, created_at, elapsed_ms, champion) VALUES (?, ?, ?, 0.5, ?, 0.1, 0.2, 32, 125, 120, ?, '[]', '[]', '{"result":2}', '2026-01-01T00:00:00Z', ?, ?)`)
 	ind, _ := tx.Prepare(`INSERT INTO individuals (run_id, generation, id, rank, fitness, score, games, wins, draws, losses, penta_0, penta_1, penta_2, penta_3, penta_4, score_se)
@@ -61,7 +65,12 @@ func overnightRun(t testing.TB, steps int) (*db.DB, int64, []float64) {
 	for k := 0; k < steps; k++ {
 		f := 0.3 + 0.4*rng.Float64()
 		best[k] = 1 - f
-		theta, plus, minus := ids[k%pool], ids[(k+1)%pool], ids[(k+2)%pool]
+		theta, plus, minus := ids[k%pool], tuner.SPSAPlusID(id, k), ids[(k+2)%pool]
+		if k > 0 { // step 0's θ+ slot is the pool's second genome
+			if _, err := plusGenome.Exec(id, plus, k, geneText[(k+1)%pool]); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if _, err := gen.Exec(id, k, f, 1-f, theta, int64(k)*125, theta); err != nil {
 			t.Fatal(err)
 		}
