@@ -406,3 +406,12 @@ func (t *Tuner) references() ([]opponent, error) {
 	}
 	return pool, nil
 }
+
+// gaBestColumn heads a GA generation's best individual by how it was picked: "BEST OF
+// PEERS" when the individuals play each other, else "RACE WINNER".
+func gaBestColumn(c Config) string {
+	if c.Selection == SelectionPeers {
+		return "BEST OF PEERS"
+	}
+	return "RACE WINNER"
+}

@@ -103,3 +103,24 @@ func TestSettingErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestBestColumn: every method heads its generations' best individual in its own terms,
+// and the GA by how it picked it.
+func TestBestColumn(t *testing.T) {
+	seen := map[string]string{}
+	for _, m := range Methods {
+		c := DefaultConfig("gomoku")
+		c.Method = m.Name
+		h := m.BestColumn(c)
+		if h == "" || seen[h] != "" {
+			t.Errorf("%s: heading %q (also %s's)", m.Name, h, seen[h])
+		}
+		seen[h] = m.Name
+	}
+	ga, _ := LookupMethod(MethodGA)
+	race, peers := DefaultConfig("gomoku"), DefaultConfig("gomoku")
+	race.Selection, peers.Selection = SelectionRace, SelectionPeers
+	if ga.BestColumn(race) != "RACE WINNER" || ga.BestColumn(peers) != "BEST OF PEERS" {
+		t.Errorf("GA: race %q, peers %q", ga.BestColumn(race), ga.BestColumn(peers))
+	}
+}

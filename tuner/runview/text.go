@@ -85,15 +85,11 @@ func GenerationsText(out io.Writer, id int64, cfg tuner.Config, views []Generati
 	if cfg.Method == tuner.MethodSPSA {
 		return spsaStepsText(id, views, out)
 	}
-	best := "RACE WINNER"
-	switch {
-	case cfg.Method == tuner.MethodSteady:
-		best = "BEST MEMBER"
-	case cfg.Method == tuner.MethodCMAES:
-		best = "BEST CANDIDATE"
-	case cfg.Selection == tuner.SelectionPeers:
-		best = "BEST OF PEERS"
+	spec, ok := tuner.MethodOf(cfg.Method)
+	if !ok {
+		spec, _ = tuner.MethodOf(tuner.MethodGA) // a later version's method: the GA's columns
 	}
+	best := spec.BestColumn(cfg)
 	tw := tabwriter.NewWriter(NewTermWriter(out), 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "GEN\t"+best+"\tSCORE ± SE\tGAMES\tMEAN\tDIVERSITY\tPLAYED\tELAPSED\tHALL OF FAME TEST\tCHAMPION\tVERIFIED ELO")
 	for _, v := range views {
