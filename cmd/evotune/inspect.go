@@ -283,13 +283,6 @@ func runExport(ctx context.Context, o exportOpts, arg string, out io.Writer) err
 	return nil
 }
 
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 // runConfig decodes the configuration stored with a run.
 func runConfig(run db.Run) (tuner.Config, error) {
 	cfg, err := tuner.DecodeConfig(string(run.Config))

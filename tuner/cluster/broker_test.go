@@ -7,28 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
-
-// syncBuffer is a bytes.Buffer safe for the broker's log and the test's reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestServeBroker: flags refused before anything starts (a bad --addr, --no-auth with a
 // token file or off loopback); a broker that starts makes its token (mode 0600, kept
@@ -59,7 +40,7 @@ func TestServeBroker(t *testing.T) {
 	l.Close()
 	store := filepath.Join(dir, "store")
 	run, stop := context.WithCancel(ctx)
-	var log syncBuffer
+	var log lockedBuffer
 	done := make(chan error, 1)
 	go func() { done <- ServeBroker(run, BrokerConfig{Addr: addr, Store: store}, &log) }()
 	deadline := time.Now().Add(20 * time.Second)
