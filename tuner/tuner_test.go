@@ -403,9 +403,9 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	}
 }
 
-// shortGames is games, or with -short (the README's race-detector pass, which repeats the
-// tests the plain pass ran) gomoku alone: the same workers and resumes under the race
-// detector at a fraction of the time (amazons' games are the slow ones).
+// shortGames is games, or with -short (the README's quick test command, and the full
+// suite's race-detector pass, which repeats the tests its plain pass ran) gomoku alone: the
+// same workers and resumes at a fraction of the time (amazons' games are the slow ones).
 func shortGames(games []string) []string {
 	if testing.Short() {
 		return []string{"gomoku"}

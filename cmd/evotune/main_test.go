@@ -36,9 +36,27 @@ func TestMain(m *testing.M) {
 		os.Stderr.Write(out)
 		panic(err)
 	}
+	// The temporary files of the processes the tests start (an outside engine's weights
+	// file, written beside no run) go in the tests' own directory: a worker killed with
+	// SIGKILL cannot remove its own, and the directory is removed below.
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		panic(err)
+	}
+	os.Setenv("TMPDIR", tmp)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// long skips t under -short, the README's quick test command: t is slow for its size
+// (many games, a statistical claim, a run per method or protocol), and the full command,
+// without -short, which CI runs as well, runs it.
+func long(t *testing.T, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("long (%s): go test without -short runs it", what)
+	}
 }
 
 // run executes the binary in dir and returns stdout, stderr and the exit status (see

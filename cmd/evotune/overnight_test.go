@@ -120,6 +120,9 @@ func TestKillResume(t *testing.T) {
 			if len(tuner.Methods) != 4 {
 				t.Fatalf("%d methods registered: add the new one to this table", len(tuner.Methods))
 			}
+			if m.method != tuner.MethodSPSA {
+				long(t, "the same checkpoints and resume through another method: 20 to 40 s each")
+			}
 			killResume(t, append(append(common, "--method", m.method), m.args...))
 		})
 	}

@@ -80,6 +80,9 @@ func TestOwnEngineIdentity(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.game, func(t *testing.T) {
+			if c.game == "amazons" {
+				long(t, "Botzone's process per move: about a minute")
+			}
 			dir := t.TempDir()
 			if _, stderr, code := run(t, dir, "weights", "layout", "--game", c.game, "--format", "yaml", "--out", "l.yaml"); code != 0 {
 				t.Fatalf("weights layout: %s", stderr)

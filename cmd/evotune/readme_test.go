@@ -21,7 +21,7 @@ import (
 // line, and why.
 var readmeSkips = []struct{ match, why string }{
 	{"go run ./cmd/evotune tune", "the main job through go run: the same run as 'evotune tune --game connect6' below, which runs"},
-	{"go test -timeout", "the test command itself"},
+	{"go test ", "the test commands themselves"},
 	{"bash .ci/dist", "the release archives: .ci/run builds them after the tests (about 2½ minutes)"},
 	{"--time-budget", "a run of 30 minutes to 8 hours"},
 	{"--budget-games 44000", "the measured comparison: about an hour here"},
@@ -43,6 +43,7 @@ var readmeSkips = []struct{ match, why string }{
 // and validate. Skipped lines are logged with the reason.
 func TestREADMEExamples(t *testing.T) {
 	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
+	long(t, "every README example in turn, five tuning runs among them: about 4 minutes")
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -135,5 +136,35 @@ func TestREADMEExamples(t *testing.T) {
 	}
 	if ran < 20 || yamls != 1 {
 		t.Fatalf("ran %d examples and checked %d config examples; the README's code blocks were not found", ran, yamls)
+	}
+}
+
+// TestCIRunsTheREADMETestCommands: every go test command of the README's shell examples
+// (the quick one and the full suite's) is in .ci/run as written, its && parts in order.
+func TestCIRunsTheREADMETestCommands(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := strings.Join(strings.Fields(string(ci)), " ")
+	n := 0
+	for _, b := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(readme), -1) {
+		for _, line := range strings.Split(b[1], "\n") {
+			cmd, _, _ := strings.Cut(line, "#")
+			if cmd = strings.Join(strings.Fields(cmd), " "); !strings.HasPrefix(cmd, "go test ") {
+				continue
+			}
+			n++
+			if !strings.Contains(script, cmd) {
+				t.Errorf(".ci/run does not run the README's test command %q", cmd)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("the README shows %d go test commands, want 2 (the quick one and the full suite)", n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -46,8 +47,15 @@ func TestTuneUCIEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Under -short (the quick test command) a run too short to claim strength: the same
+	// steps, records and exports; the claims (the champion beats the start, its queen rose)
+	// are the full command's.
+	budget, verify := 256, 100
+	if testing.Short() {
+		budget, verify = 32, 8
+	}
 	out, stderr, code = run(t, dir, "tune", "--layout", "detuned.yaml", "--engine", eng, "--method", "spsa", "--nodes", "300", "--book", book,
-		"--resign", "movecount=3,score=800", "--budget-games", "256", "--verify-games", "100", "--db", "u.db")
+		"--resign", "movecount=3,score=800", "--budget-games", strconv.Itoa(budget), "--verify-games", strconv.Itoa(verify), "--db", "u.db")
 	if code != 0 {
 		t.Fatalf("tune: exit %d: %s", code, stderr)
 	}
@@ -72,11 +80,11 @@ func TestTuneUCIEngine(t *testing.T) {
 		Elo      float64 `json:"elo"`
 		Low      float64 `json:"elo_low"`
 	}
-	if err := json.Unmarshal([]byte(r.Verification), &v); err != nil || v.Games != 100 {
+	if err := json.Unmarshal([]byte(r.Verification), &v); err != nil || v.Games != verify {
 		t.Fatalf("verification %s: %v", r.Verification, err)
 	}
 	t.Logf("champion %s against the detuned start: Elo %+.1f, 95%% lower bound %+.1f, %d games", v.Champion, v.Elo, v.Low, v.Games)
-	if !(v.Low > 0) {
+	if !(v.Low > 0) && !testing.Short() {
 		t.Errorf("the tuned champion does not beat the detuned start: Elo %+.1f, 95%% lower bound %+.1f", v.Elo, v.Low)
 	}
 
@@ -113,7 +121,7 @@ func TestTuneUCIEngine(t *testing.T) {
 			t.Errorf("tune.txt gene %+v, champion's value %g", g, champ[g.Name])
 		}
 	}
-	if champ["queen"] <= 225 {
+	if champ["queen"] <= 225 && !testing.Short() {
 		t.Errorf("the champion's queen %g did not move up from the detuned 225", champ["queen"])
 	}
 }
