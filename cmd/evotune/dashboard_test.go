@@ -409,6 +409,21 @@ func TestDashboardBrowser(t *testing.T) {
 	if effectRows != genomes.GomokuLayout().FreeCount() || sliceCharts != len(genomes.GomokuLayout().Genes) {
 		t.Fatalf("analysis page: %d effect rows, %d slice charts", effectRows, sliceCharts)
 	}
+	// Each parallel-coordinates axis is labelled with its own gene's bounds, low then high,
+	// as the page prints a number (three significant digits, JavaScript's shortest form).
+	var axisLabels []string
+	eval(`[...document.querySelectorAll('#parallel text.muted')].map(e => e.textContent)`, &axisLabels)
+	var wantLabels []string
+	jsNumber := func(x float64) string {
+		r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 3, 64), 64)
+		return strconv.FormatFloat(r, 'f', -1, 64)
+	}
+	for _, g := range genomes.GomokuLayout().Genes {
+		wantLabels = append(wantLabels, jsNumber(g.Min), jsNumber(g.Max))
+	}
+	if fmt.Sprint(axisLabels) != fmt.Sprint(wantLabels) {
+		t.Fatalf("analysis page: parallel-coordinates axis labels %v, want each gene's bounds %v", axisLabels, wantLabels)
+	}
 	shot("analysis")
 
 	// Genes: one chart per gene of the layout, one point per generation each.
