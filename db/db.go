@@ -1,4 +1,5 @@
-// Package db is evotune's SQLite storage (github.com/mattn/go-sqlite3): the schema,
+// Package db is evotune's SQLite storage (github.com/mattn/go-sqlite3, which needs cgo; a
+// build without cgo uses modernc.org/sqlite, the same SQLite translated to Go): the schema,
 // embedded and versioned with PRAGMA user_version; WAL mode so readers never block the
 // writer; one writer connection with immediate transactions; read-only connections for
 // inspection; and typed writes and queries for runs, generations, individuals, games and
@@ -21,8 +22,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
 //go:embed schema/*.sql
@@ -50,26 +49,41 @@ type DB struct {
 // ErrNotFound is returned (wrapped, with the ID) when a run or individual does not exist.
 var ErrNotFound = errors.New("not found")
 
+// dsn is the data source name that opens path: read-only (immutable: without locks or
+// shared memory) or for writing (WAL, immediate transactions, FULL synchronous), always
+// with a busy timeout of 10 s and foreign keys on. The driver (driver_cgo.go,
+// driver_nocgo.go) spells the connection settings its own way.
 func dsn(path string, readOnly, immutable bool) string {
 	q := url.Values{}
-	q.Set("_busy_timeout", "10000")
-	q.Set("_foreign_keys", "on")
+	set := func(pragma, value string) { setPragma(q, pragma, value) }
+	set("busy_timeout", "10000")
+	set("foreign_keys", "on")
 	if readOnly {
 		q.Set("mode", "ro")
 		if immutable {
 			q.Set("immutable", "1")
 		}
 	} else {
-		q.Set("_journal_mode", "WAL")
+		set("journal_mode", "WAL")
 		q.Set("_txlock", "immediate")
 		// FULL: a committed generation survives a power cut (one fsync per generation).
-		q.Set("_synchronous", "FULL")
+		set("synchronous", "FULL")
 	}
 	// In a file: URI, '?' starts the query and '#' a fragment: escape them (and '%') so
 	// that every file name means that file.
 	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 	return "file:" + esc + "?" + q.Encode()
 }
+
+// SQLite's primary result codes (sqlite3.h) that explain and readOnlyError tell apart.
+const (
+	codeBusy     = 5
+	codeLocked   = 6
+	codeReadOnly = 8
+	codeCorrupt  = 11
+	codeCantOpen = 14
+	codeNotADB   = 26
+)
 
 // checkPath refuses names that are not a database file: "" and ":memory:" open SQLite
 // databases that vanish with the connection (every result lost, exit 0), and an existing
@@ -96,7 +110,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 			return nil, fmt.Errorf("database %s: directory: %w", path, err)
 		}
 	}
-	s, err := sql.Open("sqlite3", dsn(path, false, false))
+	s, err := sql.Open(driverName, dsn(path, false, false))
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
@@ -153,7 +167,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 // openRead opens file read-only (immutable: without locks or shared memory) and reads its
 // schema version; path is the name the user gave.
 func openRead(ctx context.Context, path, file string, immutable bool) (*DB, int, error) {
-	s, err := sql.Open("sqlite3", dsn(file, true, immutable))
+	s, err := sql.Open(driverName, dsn(file, true, immutable))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -210,8 +224,8 @@ func copyFile(from, to string) error {
 // "unable to open database file", what a WAL reader gets when it may not create the -shm
 // file.
 func readOnlyError(err error) bool {
-	var se sqlite3.Error
-	return errors.As(err, &se) && (se.Code == sqlite3.ErrReadonly || se.Code == sqlite3.ErrCantOpen)
+	code, ok := sqliteCode(err)
+	return ok && (code == codeReadOnly || code == codeCantOpen)
 }
 
 func dirOf(path string) string {
@@ -224,18 +238,17 @@ func dirOf(path string) string {
 
 // explain turns SQLite's terse errors into messages a user can act on.
 func explain(err error) error {
-	var se sqlite3.Error
-	if errors.As(err, &se) {
-		switch se.Code {
-		case sqlite3.ErrNotADB:
+	if code, ok := sqliteCode(err); ok {
+		switch code {
+		case codeNotADB:
 			return fmt.Errorf("not an SQLite database (or it is corrupt): %w", err)
-		case sqlite3.ErrCorrupt:
+		case codeCorrupt:
 			return fmt.Errorf("the database is corrupt or truncated: %w", err)
-		case sqlite3.ErrReadonly:
+		case codeReadOnly:
 			return fmt.Errorf("the database or its directory is read-only: %w", err)
-		case sqlite3.ErrCantOpen:
+		case codeCantOpen:
 			return fmt.Errorf("cannot open the database file (missing directory or no permission): %w", err)
-		case sqlite3.ErrBusy, sqlite3.ErrLocked:
+		case codeBusy, codeLocked:
 			return fmt.Errorf("the database is busy: %w", err)
 		}
 	}

@@ -218,7 +218,7 @@ func TestReadersDuringWrites(t *testing.T) {
 func TestMigrationFromVersion1(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v1.db")
-	raw, err := sql.Open("sqlite3", "file:"+path)
+	raw, err := sql.Open(driverName, "file:"+path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestReadOnlyOlderSchema(t *testing.T) {
 	ctx := context.Background()
 	for v := 1; v <= SchemaVersion; v++ {
 		path := filepath.Join(t.TempDir(), fmt.Sprintf("v%d.db", v))
-		raw, err := sql.Open("sqlite3", "file:"+path)
+		raw, err := sql.Open(driverName, "file:"+path)
 		if err != nil {
 			t.Fatal(err)
 		}
