@@ -66,7 +66,7 @@ type Conn struct {
 	Declared []string
 
 	cmd     *exec.Cmd
-	stdin   io.WriteCloser
+	stdin   *os.File
 	out     *pipe         // the read end of the engine's standard output
 	br      *bufio.Reader // buffers out
 	partial []byte        // a line begun before a read's deadline passed
@@ -121,31 +121,37 @@ func (c *Conn) Start() error {
 		return err
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	in, err := cmd.StdinPipe()
+	// Standard input is written and standard output read in the goroutine that waits for
+	// the answer, through pipes of enginePipe (no reader goroutine in between: a hand-over
+	// per line would cost a scheduler wake-up each, and a UCI engine writes its info lines
+	// by the dozen a move); see pipe.
+	inR, in, err := enginePipe()
 	if err != nil {
 		return err
 	}
-	// Standard output is read in the goroutine that waits for the answer, through a pipe
-	// with read deadlines (no reader goroutine in between: a hand-over per line would cost a
-	// scheduler wake-up each, and a UCI engine writes its info lines by the dozen a move);
-	// see pipe.
-	out, outW, err := os.Pipe()
+	out, outW, err := enginePipe()
 	if err != nil {
+		inR.Close()
+		in.Close()
 		return err
 	}
-	cmd.Stdout = outW
+	closeAll := func() {
+		for _, f := range []*os.File{inR, in, out, outW} {
+			f.Close()
+		}
+	}
+	cmd.Stdin, cmd.Stdout = inR, outW
 	errPipe, err := cmd.StderrPipe()
 	if err != nil {
-		out.Close()
-		outW.Close()
+		closeAll()
 		return err
 	}
 	if err := cmd.Start(); err != nil {
-		out.Close()
-		outW.Close()
+		closeAll()
 		return fmt.Errorf("cannot start %s: %w", c.Name, err)
 	}
-	outW.Close() // the child holds its own copy
+	inR.Close() // the child holds its own copies
+	outW.Close()
 	if c.LogFile != "" {
 		c.fullMu.Lock()
 		if c.full == nil {

@@ -12,6 +12,9 @@ import (
 // deadlines (the unix build polls in the waiting thread instead).
 type pipe struct{ *os.File }
 
+// enginePipe returns a pipe for an engine's standard input or output (os.Pipe).
+func enginePipe() (r, w *os.File, err error) { return os.Pipe() }
+
 // newPipe takes the read end of the engine's output.
 func newPipe(f *os.File) *pipe { return &pipe{f} }
 

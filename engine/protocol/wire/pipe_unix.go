@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -24,10 +25,31 @@ type pipe struct {
 	fd       int
 	deadline time.Time
 	ctx      context.Context
+	yielded  time.Time // the reader's last runtime.Gosched (yieldEvery)
 }
 
-// newPipe takes the read end of the engine's output (put into blocking mode: poll says
-// when it is readable) and makes room for its reader (roomForPollers).
+// enginePipe returns a pipe for an engine's standard input or output (close-on-exec, as
+// os.Pipe's): both ends in blocking mode and outside the runtime's network poller. An end
+// that os.Pipe made stays in the poller's epoll set even once it is put into blocking mode
+// and read here with poll(2), and then every line the engine writes wakes the poller's
+// thread for nothing (measured: a wake-up per info line, on cores the engines need).
+func enginePipe() (r, w *os.File, err error) {
+	var p [2]int
+	syscall.ForkLock.RLock() // as os.Pipe: no fork between the pipe and its close-on-exec
+	err = syscall.Pipe(p[:])
+	if err == nil {
+		syscall.CloseOnExec(p[0])
+		syscall.CloseOnExec(p[1])
+	}
+	syscall.ForkLock.RUnlock()
+	if err != nil {
+		return nil, nil, os.NewSyscallError("pipe", err)
+	}
+	return os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1"), nil
+}
+
+// newPipe takes the read end of the engine's output (of enginePipe: in blocking mode, poll
+// says when it is readable) and makes room for its reader (roomForPollers).
 func newPipe(f *os.File) *pipe {
 	roomForPollers()
 	return &pipe{f: f, fd: int(f.Fd()), ctx: context.Background()}
@@ -63,6 +85,14 @@ func roomForPollers() {
 	}
 }
 
+// yieldEvery is how often a reader gives its processor back to the scheduler
+// (runtime.Gosched) between its system calls. A goroutine that only ever leaves the
+// scheduler for system calls keeps one scheduling tick; after 10 ms the runtime's monitor
+// takes it for one that never yields: it interrupts the thread with a signal, hands its
+// processor to another thread and keeps polling every 20 µs, and those wake-ups preempt the
+// engines on a machine with no core to spare.
+const yieldEvery = 8 * time.Millisecond
+
 // ctxSlice is how often a wait checks its context: a cancelled game ends this soon.
 const ctxSlice = 100 * time.Millisecond
 
@@ -86,6 +116,10 @@ func (p *pipe) Read(b []byte) (int, error) {
 			if s := int(ctxSlice / time.Millisecond); wait < 0 || wait > s {
 				wait = s
 			}
+		}
+		if now := time.Now(); now.Sub(p.yielded) >= yieldEvery {
+			p.yielded = now
+			runtime.Gosched()
 		}
 		fds := []unix.PollFd{{Fd: int32(p.fd), Events: unix.POLLIN}}
 		n, err := unix.Poll(fds, wait)
