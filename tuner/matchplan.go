@@ -39,11 +39,13 @@ type MatchRequest struct {
 	Limits engine.Limits
 	Nodes  int64
 	// Outside engines: --move-time, --game-time, --move-overhead, --startup-time,
-	// --engine-protocol, --botzone-json, --botzone-keep-running, --engine-log (a directory).
+	// --engine-protocol, --botzone-json, --botzone-keep-running, --engine-log (a directory),
+	// --restart.
 	MoveTime, GameTime, Overhead, Startup time.Duration
 	Protocol                              string
 	BotzoneJSON, BotzoneKeepRunning       bool
 	EngineLogDir                          string
+	Restart                               bool
 	// TimeControl is --tc (engine.ParseTimeControl), TimeMargin --time-margin.
 	TimeControl string
 	TimeMargin  time.Duration
@@ -228,7 +230,7 @@ func PlanMatch(ctx context.Context, r MatchRequest) (MatchPlan, error) {
 		p.OpeningsLabel += fmt.Sprintf(", %d openings of run %d excluded", len(r.Exclude), r.ExcludeRun)
 	}
 	setup := GameSetup{Game: g, Board: r.Board, Limits: MergeLimits(g, lim, fa), MaxPlies: r.MaxPlies, OpeningRule: r.SwapRule,
-		EngineLogDir: r.EngineLogDir, TimeControl: tc, Adjudicate: adj, MoveStats: p.PGN != nil}
+		EngineLogDir: r.EngineLogDir, Restart: r.Restart, TimeControl: tc, Adjudicate: adj, MoveStats: p.PGN != nil}
 	p.Config = MatchConfig{Setup: setup, A: wa, B: wb, AExt: extA, BExt: extB, Games: r.Games, Openings: openings, SPRT: sprt, Workers: r.Workers}
 	return p, nil
 }

@@ -41,8 +41,12 @@ type GameSetup struct {
 	// that fails in the opening loses by forfeit.
 	OpeningRule string
 	// EngineLogDir, if set, keeps each external engine's full transcript of each game in
-	// DIR/NAME-COLOUR.log (NAME from the task, COLOUR the engine's colour in the task).
+	// DIR/NAME-COLOUR.log (NAME from the task, COLOUR the engine's colour in the task); each
+	// game then starts its engines anew.
 	EngineLogDir string
+	// Restart starts each external engine anew for every game (fastchess's and
+	// cutechess-cli's restart=on) instead of keeping its process from game to game.
+	Restart bool
 	// Runner, if set, plays the batches instead of the in-process worker pool (cluster
 	// mode, package tuner/cluster). It must return the same records, in task order.
 	Runner BatchRunner
@@ -281,12 +285,14 @@ func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (re
 	}{{t.Black, t.BlackExt}, {t.White, t.WhiteExt}} {
 		if c.ext != nil {
 			spec := *c.ext
-			if s.EngineLogDir != "" { // a transcript file per game: a process per game
-				name := t.Name
-				if name == "" {
-					name = "game"
+			if s.EngineLogDir != "" || s.Restart { // a process per game (and a transcript file per game)
+				if s.EngineLogDir != "" {
+					name := t.Name
+					if name == "" {
+						name = "game"
+					}
+					spec.LogFile = filepath.Join(s.EngineLogDir, fmt.Sprintf("%s-%s.log", name, []string{"black", "white"}[i]))
 				}
-				spec.LogFile = filepath.Join(s.EngineLogDir, fmt.Sprintf("%s-%s.log", name, []string{"black", "white"}[i]))
 				x := protocol.NewExternal(spec, s.Game)
 				defer x.Close()
 				side[i] = x

@@ -41,6 +41,7 @@ type matchOpts struct {
 	proto    string
 	bzKeep   bool
 	logDir   string
+	restart  bool
 	cluster  clusterOpts
 	swapRule string
 	exclude  int64
@@ -113,7 +114,8 @@ func newMatchCmd() *cobra.Command {
 	f.StringVar(&o.swapRule, "opening-rule", "", "gomoku: open every game with a swap opening laid by the players: swap2 (Gomocup's SWAP2BOARD), swap3 (the swap after the third move) or fifth-N (swap3, then Black offers N fifth moves and White picks one: 五手N打; built-in players); replaces --openings")
 	f.StringVar(&o.proto, "engine-protocol", "", "external engines' protocol: gomocup, sau or botzone (default: the game's: gomoku gomocup, connect6 sau, amazons botzone; connect6 engines may speak botzone, which takes openings)")
 	f.BoolVar(&o.bzKeep, "botzone-keep-running", false, "Botzone external engines: keep the bot's process between turns (Botzone's keep-running mode)")
-	f.StringVar(&o.logDir, "engine-log", "", "keep each external engine's full transcript of each game in DIR/pairNNNN-gameJ-COLOUR.log (DIR is created)")
+	f.StringVar(&o.logDir, "engine-log", "", "keep each external engine's full transcript of each game in DIR/pairNNNN-gameJ-COLOUR.log (DIR is created; each game then starts its engines anew)")
+	f.BoolVar(&o.restart, "restart", false, "start each outside engine anew for every game (fastchess's restart=on); by default its process is kept between games")
 	f.BoolVar(&o.bzJSON, "botzone-json", false, "Botzone external engines: speak Botzone's JSON interaction instead of the simple one")
 	f.IntVar(&o.games, "games", 100, "games to play at most (even); fewer if the SPRT decides")
 	f.StringVar(&o.sprt, "sprt", "", "stop when the SPRT decides: elo0=…,elo1=…,alpha=…,beta=… (--sprt alone: "+sprtDefault+")")
@@ -147,7 +149,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 	plan, err := tuner.PlanMatch(ctx, tuner.MatchRequest{Game: g, A: o.a, B: o.b, Games: o.games, Workers: o.workers, Board: o.board,
 		MaxPlies: o.maxPlies, Seed: o.seed, SPRT: o.sprt, Openings: o.openings, SwapRule: o.swapRule, Limits: o.lim, Nodes: o.tour.nodes,
 		MoveTime: o.moveTime, GameTime: o.gameTime, Overhead: o.overhead, Startup: o.startup, Protocol: o.proto,
-		BotzoneJSON: o.bzJSON, BotzoneKeepRunning: o.bzKeep, EngineLogDir: o.logDir, TimeControl: o.tour.tc, TimeMargin: o.tour.timeMargin,
+		BotzoneJSON: o.bzJSON, BotzoneKeepRunning: o.bzKeep, EngineLogDir: o.logDir, Restart: o.restart, TimeControl: o.tour.tc, TimeMargin: o.tour.timeMargin,
 		Resign: o.tour.resign, Draw: o.tour.draw, MaxMoves: o.tour.maxMoves, AOptions: o.tour.aOptions, BOptions: o.tour.bOptions,
 		Book: o.tour.book, BookPlies: o.tour.bookPlies, PGN: o.tour.pgn, Exclude: exclude, ExcludeRun: o.exclude})
 	if err != nil {

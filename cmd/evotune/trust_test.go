@@ -576,7 +576,8 @@ func TestCraftedTaskRunsNothing(t *testing.T) {
 
 // TestProcessesKept: each outside engine keeps one process for a whole match, whichever
 // colour it has in each game (a colour-swapped pair hands the engines each other's seat:
-// the processes follow their engines); with --engine-log every game starts its own.
+// the processes follow their engines); with --engine-log or --restart every game starts
+// its own.
 func TestProcessesKept(t *testing.T) {
 	dir := t.TempDir()
 	toy := filepath.Join(dir, "pbrain-toy")
@@ -588,7 +589,7 @@ func TestProcessesKept(t *testing.T) {
 	for _, c := range []struct {
 		extra  []string
 		starts int
-	}{{nil, 2}, {[]string{"--engine-log", filepath.Join(dir, "logs")}, 24}} {
+	}{{nil, 2}, {[]string{"--engine-log", filepath.Join(dir, "logs")}, 24}, {[]string{"--restart"}, 24}} {
 		os.Remove(filepath.Join(dir, "starts"))
 		args := append([]string{"match", "--game", "gomoku", "--a", "cmd:" + counting, "--b", "cmd:" + counting + " x", "--games", "12", "--workers", "1"}, c.extra...)
 		if _, stderr, code := runIn(t, dir, args...); code != 0 {

@@ -179,11 +179,12 @@ type task struct {
 	MaxPlies    int           `json:"max_plies"`
 	Forfeit     bool          `json:"forfeit"`
 	OpeningRule string        `json:"opening_rule,omitempty"`
-	// TimeControl, Adjudicate and MoveStats are the setup's (tuner.GameSetup); absent from
-	// the JSON when unset, so batches without them keep their IDs.
+	// TimeControl, Adjudicate, MoveStats and Restart are the setup's (tuner.GameSetup);
+	// absent from the JSON when unset, so batches without them keep their IDs.
 	TimeControl *engine.TimeControl  `json:"tc,omitempty"`
 	Adjudicate  *engine.Adjudication `json:"adjudicate,omitempty"`
 	MoveStats   bool                 `json:"move_stats,omitempty"`
+	Restart     bool                 `json:"restart,omitempty"`
 	// Run names the run and the tune process the games are for ("run 3 (gomoku) of
 	// HOST/PID"), shown by the worker while it plays them; not part of the batch ID.
 	Run   string     `json:"run,omitempty"`
@@ -227,7 +228,7 @@ type playedGame struct {
 func encodeBatch(version string, setup tuner.GameSetup, tasks []tuner.GameTask) (task, []wireGame, string, error) {
 	head := task{Version: version, Game: setup.Game.Name(), Rule: engine.RuleOf(setup.Game), Board: setup.Board,
 		Limits: setup.Limits, MaxPlies: setup.MaxPlies, Forfeit: setup.Forfeit, OpeningRule: setup.OpeningRule,
-		TimeControl: setup.TimeControl, MoveStats: setup.MoveStats}
+		TimeControl: setup.TimeControl, MoveStats: setup.MoveStats, Restart: setup.Restart}
 	if setup.Adjudicate.Active() {
 		head.Adjudicate = &setup.Adjudicate
 	}

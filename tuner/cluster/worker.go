@@ -590,7 +590,7 @@ func decode(o WorkerOptions, m jetstream.Msg) (*held, string) {
 		return h, err.Error()
 	}
 	h.setup = tuner.GameSetup{Game: g, Board: t.Board, Limits: t.Limits, MaxPlies: t.MaxPlies, Forfeit: t.Forfeit, OpeningRule: t.OpeningRule,
-		TimeControl: t.TimeControl, MoveStats: t.MoveStats}
+		TimeControl: t.TimeControl, MoveStats: t.MoveStats, Restart: t.Restart}
 	if t.Adjudicate != nil {
 		h.setup.Adjudicate = *t.Adjudicate
 	}
