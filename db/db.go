@@ -55,19 +55,18 @@ var ErrNotFound = errors.New("not found")
 // driver_nocgo.go) spells the connection settings its own way.
 func dsn(path string, readOnly, immutable bool) string {
 	q := url.Values{}
-	set := func(pragma, value string) { setPragma(q, pragma, value) }
-	set("busy_timeout", "10000")
-	set("foreign_keys", "on")
+	setPragma(q, "busy_timeout", "10000")
+	setPragma(q, "foreign_keys", "on")
 	if readOnly {
 		q.Set("mode", "ro")
 		if immutable {
 			q.Set("immutable", "1")
 		}
 	} else {
-		set("journal_mode", "WAL")
+		setPragma(q, "journal_mode", "WAL")
 		q.Set("_txlock", "immediate")
 		// FULL: a committed generation survives a power cut (one fsync per generation).
-		set("synchronous", "FULL")
+		setPragma(q, "synchronous", "FULL")
 	}
 	// In a file: URI, '?' starts the query and '#' a fragment: escape them (and '%') so
 	// that every file name means that file.
