@@ -572,6 +572,15 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
+	if c.Method == MethodSteady && c.BudgetGames > 0 {
+		games := c.Games
+		if games == 0 {
+			games = DefaultGames
+		}
+		if first := c.Population * games; c.BudgetGames < first {
+			return settingErr("budget_games", "", "%d: the steady-state GA's first population alone plays %d games (population %d × games %d); give at least that, or a smaller population or games", c.BudgetGames, first, c.Population, games)
+		}
+	}
 	if !c.IsGA() && len(c.Opponents) > 0 {
 		return fmt.Errorf("method %s: opponents: its candidates play each other or its mean only; external opponents belong to the GA's reference set (--method ga)", c.Method)
 	}

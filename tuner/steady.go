@@ -243,13 +243,18 @@ func (m *steadyMethod) search(ctx context.Context, from int) error {
 	return nil
 }
 
-// breedMore reports whether another birth is bred: within Generations (generation 0 and
-// Generations more), and while the decided and in-play games are below the game budget
-// and the time budget has not passed.
+// breedMore reports whether another birth is bred: every member of the initial
+// population (whatever the budgets: the first generation needs them all, and Validate
+// refuses a game budget below it), then within Generations (generation 0 and Generations
+// more), and while the decided and in-play games are below the game budget and the time
+// budget has not passed.
 func (m *steadyMethod) breedMore() bool {
 	t := m.t
 	next := m.decided + len(m.pending)
-	if next >= t.cfg.Population && m.decided < t.cfg.Population {
+	if next < t.cfg.Population {
+		return true // the initial population is always completed: a generation needs every member
+	}
+	if m.decided < t.cfg.Population {
 		return false // a child is bred from the whole initial population
 	}
 	if t.cfg.Generations > 0 && next >= (t.cfg.Generations+1)*t.cfg.Population {

@@ -202,3 +202,18 @@ func TestSteadyResume(t *testing.T) {
 		t.Fatal(fmt.Sprintf("resume naming a member %s the population lacks accepted", s.Members[0]))
 	}
 }
+
+// TestSteadyTimeBudgetBeforeFirstPopulation: a time budget that has passed before the
+// initial population is decided still completes it, so the run saves one whole generation
+// (it panicked on the members not yet born).
+func TestSteadyTimeBudgetBeforeFirstPopulation(t *testing.T) {
+	cfg := steadyConfig("gomoku", 2, 0)
+	cfg.TimeBudget = "1ns"
+	st := runSmall(t, cfg)
+	if st.status != "finished" || len(st.gens) != 1 {
+		t.Fatalf("status %q, %d generations; want finished after 1", st.status, len(st.gens))
+	}
+	if n := len(st.gens[0].Individuals); n != cfg.Population {
+		t.Fatalf("generation 0 ranks %d individuals, want the population's %d", n, cfg.Population)
+	}
+}

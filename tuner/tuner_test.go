@@ -251,6 +251,7 @@ func TestConfigValidation(t *testing.T) {
 		"crossover_rate":                  func(c *Config) { c.CrossoverRate = -1 },
 		"init":                            func(c *Config) { c.Init = "zeros" },
 		"free":                            func(c *Config) { c.Free = []string{"value_9"} },
+		"budget_games: steady":            func(c *Config) { c.Method, c.BudgetGames, c.Games = MethodSteady, 100, 32 },
 	}
 	for want, mod := range bad {
 		c := DefaultConfig("connect6")
