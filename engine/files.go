@@ -26,6 +26,15 @@ const (
 // are followed. what names the file in errors: "weights file x.json: not a regular file
 // (a character device)", "config big.yaml: 104857600 bytes, more than the 1048576 allowed".
 func ReadInputFile(path, what string, max int64) ([]byte, error) {
+	// Checked before the open: opening a FIFO for reading blocks until a writer comes, and
+	// none may ever come.
+	before, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	if !before.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s %s: not a regular file (%s)", what, path, kind(before.Mode()))
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
@@ -35,8 +44,8 @@ func ReadInputFile(path, what string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", what, path, err)
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s %s: not a regular file (%s)", what, path, kind(fi.Mode()))
+	if !fi.Mode().IsRegular() || !os.SameFile(before, fi) {
+		return nil, fmt.Errorf("%s %s: replaced while it was opened; not read", what, path)
 	}
 	if fi.Size() > max {
 		return nil, fmt.Errorf("%s %s: %d bytes, more than the %d allowed", what, path, fi.Size(), max)
