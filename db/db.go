@@ -293,46 +293,54 @@ func (d *DB) version(ctx context.Context) (int, error) {
 }
 
 // migrate applies schema/NNN_*.sql files above the current user_version, each in one
-// transaction that also sets the version.
+// immediate transaction that reads the version, applies the next file and sets the version:
+// several processes opening one new database at once take turns, and each file is applied
+// once (the version read outside the transaction let two apply the same file).
 func (d *DB) migrate(ctx context.Context) error {
-	v, err := d.version(ctx)
-	if err != nil {
-		return err
-	}
-	if v > SchemaVersion {
-		return fmt.Errorf("schema version %d is newer than this program's (%d); upgrade evotune", v, SchemaVersion)
-	}
 	files, err := fs.Glob(schemaFS, "schema/*.sql")
 	if err != nil {
 		return err
 	}
 	sort.Strings(files)
-	for i, f := range files {
-		n := i + 1
-		if n <= v {
-			continue
-		}
-		body, err := schemaFS.ReadFile(f)
-		if err != nil {
-			return err
-		}
-		tx, err := d.sql.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("schema %s: %w", f, err)
-		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", n)); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
+	for {
+		done, err := d.migrateStep(ctx, files)
+		if err != nil || done {
 			return err
 		}
 	}
-	return nil
+}
+
+// migrateStep applies the file after the database's user_version in one transaction, or
+// reports done when the schema is this program's.
+func (d *DB) migrateStep(ctx context.Context, files []string) (done bool, err error) {
+	tx, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback() // after Commit, a no-op
+	// BEGIN IMMEDIATE (dsn's _txlock): the version is read under the write lock.
+	var v int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return false, err
+	}
+	switch {
+	case v > SchemaVersion:
+		return false, fmt.Errorf("schema version %d is newer than this program's (%d); upgrade evotune", v, SchemaVersion)
+	case v >= len(files):
+		return true, nil
+	}
+	f := files[v]
+	body, err := schemaFS.ReadFile(f)
+	if err != nil {
+		return false, err
+	}
+	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+		return false, fmt.Errorf("schema %s: %w", f, err)
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+		return false, err
+	}
+	return false, tx.Commit()
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }

@@ -540,3 +540,47 @@ func TestJSONColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentFirstOpen: several writers creating one new database at once all open it,
+// and each schema file is applied once (the version was read outside the migration's
+// transaction: "table runs already exists", "duplicate column name").
+func TestConcurrentFirstOpen(t *testing.T) {
+	for round := 0; round < 5; round++ {
+		path := filepath.Join(t.TempDir(), "new.db")
+		const n = 6
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				d, err := Open(context.Background(), path)
+				if err == nil {
+					_, err = d.CreateRun(context.Background(), Run{Name: fmt.Sprintf("r%d", i), Game: "gomoku", Seed: 1, Config: `{"game":"gomoku"}`, ProgramVersion: "t", PID: 1})
+					d.Close()
+				}
+				errs[i] = err
+			}()
+		}
+		close(start)
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: writer %d: %v", round, i, err)
+			}
+		}
+		d, err := OpenReadOnly(context.Background(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v, runs int
+		d.SQL().QueryRow("PRAGMA user_version").Scan(&v)
+		d.SQL().QueryRow("SELECT count(*) FROM runs").Scan(&runs)
+		d.Close()
+		if v != SchemaVersion || runs != n {
+			t.Fatalf("round %d: schema version %d, %d runs; want %d and %d", round, v, runs, SchemaVersion, n)
+		}
+	}
+}
