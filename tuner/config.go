@@ -676,6 +676,12 @@ func (c *Config) Validate() error {
 		if halves[0] == 0 || halves[1] == 0 {
 			return fmt.Errorf("book %s: %d openings for tuning and %d held out for verification: a book needs both halves (more openings)", c.Book, halves[0], halves[1])
 		}
+		if m, ok := MethodOf(c.Method); ok && c.Games > 0 {
+			tuning := DistinctInHalf(c.BookList, TuningHalf)
+			if need := m.Openings(*c); tuning < need {
+				return fmt.Errorf("book %s: %d distinct openings in the tuning half, and each %s of a %s run draws up to %d distinct ones: give a larger book (or fewer --games, --admit-games or pairs)", c.Book, tuning, m.Generation, m.Title, need)
+			}
+		}
 	}
 	if !c.verifyOpeningsFile() {
 		if len(c.VerifyOpeningList) > 0 {

@@ -58,11 +58,14 @@ type MethodSpec struct {
 	// every few seconds, not a bar per batch and a line per generation.
 	Short bool `json:"-"`
 	// Saved is what the run's summary counts its saved generations as ("SPSA step").
-	Saved   string                               `json:"-"`
-	best    func(c Config) string                `json:"-"`
-	new     func(t *Tuner) (searchMethod, error) `json:"-"`
-	saved   func(e Event) string                 `json:"-"`
-	summary func(s Summary) string               `json:"-"`
+	Saved string `json:"-"`
+	// Openings is the most distinct tuning openings one generation of a run with
+	// configuration c draws (a book's tuning half must hold them).
+	Openings func(c Config) int                   `json:"-"`
+	best     func(c Config) string                `json:"-"`
+	new      func(t *Tuner) (searchMethod, error) `json:"-"`
+	saved    func(e Event) string                 `json:"-"`
+	summary  func(s Summary) string               `json:"-"`
 }
 
 // BestColumn is the heading of a generation's best individual in the generations table of
@@ -102,18 +105,23 @@ func (e Event) ChampionText() string {
 // Methods is every search method, the default (DefaultConfig's Method) first.
 var Methods = []MethodSpec{
 	{Name: MethodGA, Title: "GA", Generation: "generation", Champion: "the hall of fame's centre or best member (the race winner without a hall of fame)",
-		Range: "the population's range", Saved: "generation", best: gaBestColumn, new: newGA, saved: gaSaved, summary: gaSummary,
+		Range: "the population's range", Saved: "generation", best: gaBestColumn, new: newGA, Openings: gaOpenings, saved: gaSaved, summary: gaSummary,
 		Doc: "the genetic algorithm (eaopt), the default: a population whose individuals play each other (or race the paper's weights), a hall of fame; the champion is the hall of fame's centre"},
 	{Name: MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
-		best: column("θ+"), new: newSPSA, saved: spsaSaved, summary: spsaSummary,
+		best: column("θ+"), new: newSPSA, Openings: func(c Config) int { return c.SPSAParams().Pairs }, saved: spsaSaved, summary: spsaSummary,
 		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
 	{Name: MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
-		best: column("BEST CANDIDATE"), new: newCMAES, saved: cmaesSaved, summary: cmaesSummary,
+		best: column("BEST CANDIDATE"), new: newCMAES, Openings: func(c Config) int { return c.CMAESParams().Pairs }, saved: cmaesSaved, summary: cmaesSummary,
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},
 	{Name: MethodSteady, Title: "steady-state GA", Generation: "generation", Champion: "the centre of the population's better half", Range: "the population's range", Short: true, Saved: "steady-state generation",
-		best: column("BEST MEMBER"), new: newSteady, saved: steadySaved, summary: steadySummary,
+		best: column("BEST MEMBER"), new: newSteady, Openings: func(c Config) int { return c.Games / 2 }, saved: steadySaved, summary: steadySummary,
 		Doc: "the GA without a generation barrier: one birth at a time, each child and its first parent play the paper's weights on the same openings, the child takes the parent's place when it scores higher; workers never wait for a generation's slowest game"},
 }
+
+// gaOpenings: a GA generation draws Games/2 opening pairs for each of its RaceRounds+1
+// rounds (racing or pairings of peers), then AdmitGames/2 for the admission test and as
+// many for the defender's own games.
+func gaOpenings(c Config) int { return (c.RaceRounds+1)*c.Games/2 + c.AdmitGames }
 
 // column is a BestColumn of one heading whatever the configuration.
 func column(heading string) func(Config) string { return func(Config) string { return heading } }

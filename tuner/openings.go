@@ -247,6 +247,18 @@ func ReadBook(path string, g engine.Game, board, plies int) (Openings, error) {
 	return ParseOpenings(bytes.NewReader(data), path, g, board)
 }
 
+// DistinctInHalf is the number of distinct openings of book in half (AnyHalf: all): how
+// many BookOpenings can draw at most.
+func DistinctInHalf(book Openings, half Half) int {
+	seen := map[string]bool{}
+	for _, o := range book {
+		if half == AnyHalf || HalfOf(o) == half {
+			seen[Key(o)] = true
+		}
+	}
+	return len(seen)
+}
+
 // BookOpenings draws up to n distinct openings of book in half (AnyHalf: either) that are
 // not in exclude, in the order rng shuffles them: a run's tuning draws from the book's
 // tuning half (Config.Book) as RandomOpenings draws from the generator's, so that the

@@ -122,6 +122,18 @@ func NewOutside(cfg Config, layout *genomes.Layout) (*Outside, error) {
 		if _, err := genomes.BuiltinWeights(cfg.Game, layout.Named(layout.Defaults())); err != nil {
 			return nil, fmt.Errorf("weights_format evotune: %w", err)
 		}
+		// A free gene's whole range must be weights the engine accepts: a candidate drawn
+		// near a bound the built-in weight does not allow would be refused mid-run.
+		for _, g := range layout.Genes {
+			if g.Fixed {
+				continue
+			}
+			for _, b := range e.Layout.Genes {
+				if b.Name == g.Name && (g.Min < b.Min || g.Max > b.Max) {
+					return nil, fmt.Errorf("weights_format evotune: layout gene %s ranges %g–%g, outside the built-in %s weight's %g–%g: a candidate there would be refused by the engine (narrow min/max in the layout)", g.Name, g.Min, g.Max, cfg.Game, b.Min, b.Max)
+				}
+			}
+		}
 	default:
 		return nil, settingErr("weights_format", "", "%q, want json, evotune or ini", o.format)
 	}

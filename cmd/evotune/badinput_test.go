@@ -121,6 +121,11 @@ func TestBadInputTable(t *testing.T) {
 	write("empty.json", "")
 	write("utf16.json", "\xff\xfe{\x00}\x00")
 	write("huge.json", `{"format":"evotune.weights/v1","game":"gomoku","weights":{"live_four":1e309}}`)
+	write("b4.txt", "h8,i9\nh8,h9\ng7,j9\nh8,g9\n")
+	write("two.epd", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\nrnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n")
+	write("pawn.txt", "PawnValue, int, 100, 50, 200, 10, 0.002\n")
+	layout, _, _ := run(t, dir, "weights", "layout", "--game", "gomoku", "--format", "yaml")
+	write("wide.yaml", strings.Replace(layout, "max: 1e+07, default: 2500", "max: 1e+30, default: 2500", 1))
 	write("crash.sh", "#!/bin/sh\necho hello; exit 3\n")
 	os.Chmod(filepath.Join(dir, "crash.sh"), 0o755)
 
@@ -145,6 +150,11 @@ func TestBadInputTable(t *testing.T) {
 		{"weights file /dev/zero", []string{"play", "--game", "gomoku", "--black", "/dev/zero"}, []string{"--black", "/dev/zero", "not a regular file"}},
 		{"weights file /dev/urandom", []string{"match", "--game", "gomoku", "--a", "/dev/urandom"}, []string{"--a", "/dev/urandom", "not a regular file"}},
 		{"config /dev/zero", []string{"tune", "--config", "/dev/zero"}, []string{"config /dev/zero", "not a regular file"}},
+		// Found before the run is written (a failed run row was left): a book too small for a
+		// generation, a layout range the engine's weights files do not take.
+		{"book of 4 openings", []string{"tune", "--game", "gomoku", "--book", "b4.txt", "--budget-games", "40", "--db", "new.db"}, []string{"b4.txt", "tuning half", "larger book"}},
+		{"chess book of 2 positions", []string{"tune", "--layout", "pawn.txt", "--engine", "cmd:./crash.sh", "--nodes", "500", "--book", "two.epd", "--budget-games", "40", "--db", "new.db"}, []string{"two.epd", "tuning half"}},
+		{"layout wider than the weights", []string{"tune", "--layout", "wide.yaml", "--engine", "cmd:" + bin + " engine --game gomoku --weights {weights} --depth 1", "--weights-format", "evotune", "--init", "random", "--method", "ga", "--pop", "6", "--generations", "1", "--games", "4", "--db", "new.db"}, []string{"dead_four_a", "1e+30", "1e+07"}},
 		// A FIFO as an input file is refused before it is opened (the open blocked for good).
 		{"config FIFO", []string{"tune", "--config", "fifo", "--db", "new.db"}, []string{"fifo", "not a regular file (a named pipe)"}},
 		{"tune book FIFO", []string{"tune", "--game", "gomoku", "--book", "fifo", "--db", "new.db"}, []string{"fifo", "not a regular file (a named pipe)"}},
