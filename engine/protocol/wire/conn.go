@@ -121,6 +121,7 @@ func (c *Conn) Start() error {
 		return err
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	dieWithReferee(cmd)
 	// Standard input is written and standard output read in the goroutine that waits for
 	// the answer, through pipes of enginePipe (no reader goroutine in between: a hand-over
 	// per line would cost a scheduler wake-up each, and a UCI engine writes its info lines
