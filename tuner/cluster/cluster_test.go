@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -293,6 +294,15 @@ func TestCheckGames(t *testing.T) {
 		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "Null Move", Value: "false"})}}, ""},
 		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "a=b", Value: "1"})}}, `option name "a=b": want 1 to 128 letters`},
 		{[]wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "k", Value: strings.Repeat("9", 300)})}}, "a value of 300 bytes, at most 256"},
+		// Values out of their type's range were played: a negative depth, a move time that
+		// overflowed into an immediate time loss.
+		{[]wireGame{{Index: 0, Depth: -3}}, "depth -3 is negative"},
+		{[]wireGame{{Index: 0, BlackExt: &protocol.ExternalSpec{Argv: []string{"engine"}, Depth: -1}}}, "go depth -1 or nodes 0 is negative"},
+		{[]wireGame{{Index: 0, BlackExt: &protocol.ExternalSpec{Argv: []string{"engine"}, MoveTime: -time.Second}}}, "move time -1s"},
+		{[]wireGame{{Index: 0, BlackExt: &protocol.ExternalSpec{Argv: []string{"engine"}, MoveTime: math.MaxInt64}}}, "move time 2562047h47m16.854775807s: want 0 to 24h0m0s"},
+		{[]wireGame{{Index: 0, WhiteExt: &protocol.ExternalSpec{Argv: []string{"engine"}, StartupTime: math.MaxInt64}}}, "start-up time"},
+		{[]wireGame{{Index: 0, WhiteExt: &protocol.ExternalSpec{Argv: []string{"engine"}, Overhead: math.MaxInt64}}}, "overhead"},
+		{[]wireGame{{Index: 0, BlackExt: &protocol.ExternalSpec{Argv: []string{"engine"}, MoveTime: time.Second, Overhead: 50 * time.Millisecond}}}, ""},
 	} {
 		got := checkGames(allow, c.games)
 		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
@@ -306,6 +316,31 @@ func TestCheckGames(t *testing.T) {
 	}
 	if got := checkGames(allow, []wireGame{{Index: 0, BlackExt: ext(wire.Option{Name: "Threads", Value: "2"})}}); got == "" {
 		t.Errorf("Threads with --allow-option hash only: accepted")
+	}
+}
+
+// TestCheckSetup: a task's setup with a value outside its type's range is refused with
+// the value named, never played.
+func TestCheckSetup(t *testing.T) {
+	for _, c := range []struct {
+		t    task
+		want string
+	}{
+		{task{Limits: engine.Limits{Depth: 3}, MaxPlies: 200, Adjudicate: &engine.Adjudication{ResignMoves: 3, ResignScore: 600}, TimeControl: &engine.TimeControl{Base: 10 * time.Second, Inc: 100 * time.Millisecond}}, ""},
+		{task{Limits: engine.Limits{Depth: -3}}, "depth: -3"},
+		{task{Limits: engine.Limits{Nodes: -1}}, "nodes: -1"},
+		{task{Limits: engine.Limits{Time: math.MaxInt64}}, "search time"},
+		{task{MaxPlies: -1}, "max plies -1"},
+		{task{Adjudicate: &engine.Adjudication{ResignScore: -600}}, "resign score -600"},
+		{task{Adjudicate: &engine.Adjudication{DrawMoves: -8}}, "draw moves -8"},
+		{task{Adjudicate: &engine.Adjudication{MaxMoves: -1}}, "max moves -1"},
+		{task{TimeControl: &engine.TimeControl{Base: -time.Second}}, "time control: base -1s"},
+		{task{TimeControl: &engine.TimeControl{Base: time.Second, Inc: math.MaxInt64}}, "time control: increment"},
+		{task{TimeControl: &engine.TimeControl{Moves: -40, Base: time.Second}}, "-40 moves"},
+	} {
+		if got := checkSetup(c.t); c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%+v: %q, want %q", c.t, got, c.want)
+		}
 	}
 }
 

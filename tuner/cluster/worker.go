@@ -526,12 +526,26 @@ func checkGames(o WorkerOptions, games []wireGame) string {
 			return fmt.Sprintf("game index %d appears twice in the task", g.Index)
 		}
 		seen[g.Index] = true
+		if g.Depth < 0 {
+			return fmt.Sprintf("game %d: depth %d is negative", g.Index, g.Depth)
+		}
 		for _, ext := range []*protocol.ExternalSpec{g.BlackExt, g.WhiteExt} {
 			if ext == nil {
 				continue
 			}
 			if ext.Depth > maxDepth {
 				return fmt.Sprintf("game %d: the outside engine's go depth %d, above this worker's --max-depth %d", g.Index, ext.Depth, maxDepth)
+			}
+			if ext.Depth < 0 || ext.Nodes < 0 {
+				return fmt.Sprintf("game %d: the outside engine's go depth %d or nodes %d is negative", g.Index, ext.Depth, ext.Nodes)
+			}
+			for _, d := range []struct {
+				name string
+				d    time.Duration
+			}{{"move time", ext.MoveTime}, {"game time", ext.GameTime}, {"overhead", ext.Overhead}, {"start-up time", ext.StartupTime}} {
+				if why := checkDuration(d.name, d.d); why != "" {
+					return fmt.Sprintf("game %d: the outside engine's %s", g.Index, why)
+				}
 			}
 			if len(ext.Argv) == 0 || o.Allowed == nil || !o.Allowed(ext.Argv, o.Allow) {
 				return fmt.Sprintf("the task runs the external engine %s, a command line this worker's owner did not list with --allow-engine", ext.Name())
@@ -558,6 +572,63 @@ func checkGames(o WorkerOptions, games []wireGame) string {
 	return ""
 }
 
+// maxTaskDuration bounds every time a task sets (a move, a game's clock, an engine's
+// start-up and overhead): a day is far beyond any game, and a sum of such times cannot
+// overflow time.Duration (an int64 of nanoseconds) into a negative time.
+const maxTaskDuration = 24 * time.Hour
+
+// checkDuration says why d is no time a task may set ("" = it may): negative or above
+// maxTaskDuration.
+func checkDuration(name string, d time.Duration) string {
+	if d < 0 || d > maxTaskDuration {
+		return fmt.Sprintf("%s %v: want 0 to %v", name, d, maxTaskDuration)
+	}
+	return ""
+}
+
+// checkSetup checks a task's setup as data and returns why the worker will not play it
+// ("" = it will): search limits within engine.Limits' ranges, a ply cap, adjudication
+// counts and scores that are not negative, and times within checkDuration's.
+func checkSetup(t task) string {
+	if err := t.Limits.Validate(); err != nil {
+		return "search limits: " + err.Error()
+	}
+	if why := checkDuration("search time", t.Limits.Time); why != "" {
+		return why
+	}
+	if why := checkDuration("soft search time", t.Limits.SoftTime); why != "" {
+		return why
+	}
+	if t.MaxPlies < 0 {
+		return fmt.Sprintf("max plies %d is negative", t.MaxPlies)
+	}
+	if a := t.Adjudicate; a != nil {
+		for _, v := range []struct {
+			name string
+			x    int64
+		}{{"resign moves", int64(a.ResignMoves)}, {"resign score", a.ResignScore}, {"draw move number", int64(a.DrawMoveNumber)},
+			{"draw moves", int64(a.DrawMoves)}, {"draw score", a.DrawScore}, {"max moves", int64(a.MaxMoves)}} {
+			if v.x < 0 {
+				return fmt.Sprintf("adjudication: %s %d is negative", v.name, v.x)
+			}
+		}
+	}
+	if tc := t.TimeControl; tc != nil {
+		if tc.Moves < 0 {
+			return fmt.Sprintf("time control: %d moves is negative", tc.Moves)
+		}
+		for _, d := range []struct {
+			name string
+			d    time.Duration
+		}{{"base", tc.Base}, {"increment", tc.Inc}, {"margin", tc.Margin}} {
+			if why := checkDuration(d.name, d.d); why != "" {
+				return "time control: " + why
+			}
+		}
+	}
+	return ""
+}
+
 // batchID is what encodeBatch names a batch: 24 hexadecimal digits.
 var batchID = regexp.MustCompile(`^[0-9a-f]{24}$`)
 
@@ -577,6 +648,9 @@ func decode(o WorkerOptions, m jetstream.Msg) (*held, string) {
 	// Under a node limit (Limits.Nodes) the depth is no bound: the nodes end the search.
 	if maxDepth, maxWidth, _ := o.limits(); t.Limits.Nodes == 0 && t.Limits.Depth > maxDepth || t.Limits.Width > maxWidth {
 		return h, fmt.Sprintf("search depth %d width %d, above this worker's --max-depth %d or --max-width %d", t.Limits.Depth, t.Limits.Width, maxDepth, maxWidth)
+	}
+	if why := checkSetup(t); why != "" {
+		return h, why
 	}
 	if why := checkGames(o, t.Games); why != "" {
 		return h, why
