@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"evotune/engine"
@@ -183,11 +184,37 @@ type Summary struct {
 	// GameRecords is the rows of the games table: a game shared by identical genomes (an
 	// elite and its unchanged clone) is played once and recorded for each of them.
 	GameRecords int
-	Wall        time.Duration // wall time of the generations
+	// Forfeits counts the rows of GameRecords lost by a forfeit (an engine that crashed,
+	// stalled, lost on time or played an illegal move): when they are all of them, the
+	// run's scores measure its engines' failures, not their parameters.
+	Forfeits int
+	Wall     time.Duration // wall time of the generations
 	GamesTime   time.Duration // time spent playing their games
 	VerifyTime  time.Duration // wall time of the final verification matches
 	// Verification is the final match against the baseline, if one was played; Deep is the
 	// same at Config.VerifyDepth.
 	Verification *Verification
 	Deep         *Verification
+}
+
+// countRecords adds a saved generation's game rows to GameRecords and Forfeits.
+func (s *Summary) countRecords(rec GenerationRecord) {
+	s.GameRecords += len(rec.GameResults)
+	for _, r := range rec.GameResults {
+		if r.Record.Forfeit != "" {
+			s.Forfeits++
+		}
+	}
+}
+
+// ForfeitText warns of the run's forfeits ("" without any): how many of its game rows, and
+// when they are all of them, that its scores measure nothing.
+func (s Summary) ForfeitText() string {
+	switch {
+	case s.Forfeits == 0:
+		return ""
+	case s.Forfeits >= s.GameRecords:
+		return fmt.Sprintf("warning: every one of the run's %d games was lost by a forfeit: its scores measure an engine's failures, not its parameters; the games table's forfeit column says why (evotune export-data %d --table games)", s.GameRecords, s.RunID)
+	}
+	return fmt.Sprintf("warning: %d of the run's %d games were lost by a forfeit (an engine crashed, stalled, lost on time or played an illegal move; evotune export-data %d --table games)", s.Forfeits, s.GameRecords, s.RunID)
 }

@@ -527,7 +527,7 @@ func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 	rec.Duration, rec.Elapsed = time.Since(t.g.genStart), t.elapsed()
 	t.rep.summary.Generations = k + 1
 	t.rep.summary.Games += t.g.distinctGames
-	t.rep.summary.GameRecords += len(rec.GameResults)
+	t.rep.summary.countRecords(rec)
 	t.rep.summary.GamesTime += t.g.gamesTime
 	ev := t.event(Event{GenDone: true, GamesDone: t.g.distinctGames, GamesTotal: t.g.distinctGames, BestScore: gp.Stats.Score(), MeanScore: 0.5,
 		Best: gp.ID, Champion: next.ID})

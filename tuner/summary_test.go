@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"evotune/engine"
 	"evotune/genomes"
 )
 
@@ -79,5 +80,24 @@ func TestEngineLimitsText(t *testing.T) {
 		if got := c.c.EngineLimitsText(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.c, got, c.want)
 		}
+	}
+}
+
+// TestForfeitText: a run's forfeits are counted from its saved game rows and warned of,
+// in stronger words when every game was one (such a run ended "finished" in silence).
+func TestForfeitText(t *testing.T) {
+	var s Summary
+	s.RunID = 4
+	lost := engine.GameRecord{Forfeit: "black (first player) forfeits: no answer in 5s"}
+	s.countRecords(GenerationRecord{GameResults: []GameResult{{Record: lost}, {Record: lost}}})
+	if w := s.ForfeitText(); s.Forfeits != 2 || !strings.Contains(w, "every one of the run's 2 games") || !strings.Contains(w, "export-data 4 --table games") {
+		t.Fatalf("all forfeits: %d counted, %q", s.Forfeits, w)
+	}
+	s.countRecords(GenerationRecord{GameResults: []GameResult{{}, {}}})
+	if w := s.ForfeitText(); s.GameRecords != 4 || !strings.HasPrefix(w, "warning: 2 of the run's 4 games") {
+		t.Fatalf("half forfeits: %q", w)
+	}
+	if w := (Summary{GameRecords: 10}).ForfeitText(); w != "" {
+		t.Fatalf("no forfeit: %q", w)
 	}
 }

@@ -224,6 +224,9 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 		return
 	}
 	fmt.Fprintln(out, sum.RunText())
+	if w := sum.ForfeitText(); w != "" {
+		fmt.Fprintln(out, w)
+	}
 	if sum.Best == "" {
 		return
 	}
