@@ -187,10 +187,10 @@ type Summary struct {
 	// Forfeits counts the rows of GameRecords lost by a forfeit (an engine that crashed,
 	// stalled, lost on time or played an illegal move): when they are all of them, the
 	// run's scores measure its engines' failures, not their parameters.
-	Forfeits int
-	Wall     time.Duration // wall time of the generations
-	GamesTime   time.Duration // time spent playing their games
-	VerifyTime  time.Duration // wall time of the final verification matches
+	Forfeits   int
+	Wall       time.Duration // wall time of the generations
+	GamesTime  time.Duration // time spent playing their games
+	VerifyTime time.Duration // wall time of the final verification matches
 	// Verification is the final match against the baseline, if one was played; Deep is the
 	// same at Config.VerifyDepth.
 	Verification *Verification
