@@ -43,7 +43,7 @@ func DeclaredLayout(ctx context.Context, command, options, format string, startu
 	if err != nil {
 		return f, err
 	}
-	declared, err := protocol.DeclaredOptions(ctx, protocol.ExternalSpec{Argv: argv, Protocol: protocol.UCI, StartupTime: startup}, e.Game)
+	declared, skipped, err := protocol.DeclaredOptions(ctx, protocol.ExternalSpec{Argv: argv, Protocol: protocol.UCI, StartupTime: startup}, e.Game)
 	if err != nil {
 		return f, fmt.Errorf("--engine: %w", err)
 	}
@@ -56,7 +56,7 @@ func DeclaredLayout(ctx context.Context, command, options, format string, startu
 		}
 	}
 	lf, leftOut, err := EngineLayout(declared, want)
-	f.LeftOut = leftOut
+	f.LeftOut = append(skipped, leftOut...)
 	if err != nil {
 		flag := "--engine"
 		if want != nil {

@@ -67,3 +67,37 @@ done
 		t.Errorf("not a command: %v", err)
 	}
 }
+
+// TestDeclaredLayoutOddLines: an option line with a carriage return in its name (it came
+// back from setoption as a blank: another name) and one longer than wire.MaxLine (it was
+// cut and dropped) are left out with their reason; the well-formed option stays.
+func TestDeclaredLayoutOddLines(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the test engine is a shell script")
+	}
+	dir := t.TempDir()
+	long := "option name Long type spin default 1 min 0 max 9 " + strings.Repeat("var x ", 200_000)
+	os.WriteFile(filepath.Join(dir, "long.txt"), []byte(long+"\n"), 0o644)
+	script := filepath.Join(dir, "odd.sh")
+	os.WriteFile(script, []byte(`#!/bin/sh
+while read line; do
+  case "$line" in
+    uci) echo "id name odd"
+         printf 'option name Pawn\rValue type spin default 100 min 0 max 400\n'
+         cat `+filepath.Join(dir, "long.txt")+`
+         echo "option name Queen Value type spin default 900 min 100 max 2000"
+         echo "uciok";;
+    isready) echo readyok;;
+    quit) exit 0;;
+  esac
+done
+`), 0o755)
+	f, err := DeclaredLayout(context.Background(), "cmd:"+script, "", "yaml", 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := strings.Join(f.LeftOut, "\n")
+	if f.Options != 1 || !strings.Contains(string(f.Data), "Queen") || !strings.Contains(left, `Pawn\rValue`) || !strings.Contains(left, "cut there") {
+		t.Fatalf("%d options, left out:\n%s\nlayout:\n%s", f.Options, left, f.Data)
+	}
+}

@@ -66,7 +66,7 @@ func (cfg Config) ProbeSubject(ctx context.Context, errOut io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(errOut, "checking the engine under tuning %s with the layout's defaults: start-up and one move (at most %v)\n", spec.Name(), spec.MoveTime+spec.StartupTime)
-	declared, err := protocol.DeclaredOptions(ctx, *spec, g)
+	declared, _, err := protocol.DeclaredOptions(ctx, *spec, g)
 	if err != nil {
 		return fmt.Errorf("--engine: %w", err)
 	}

@@ -405,29 +405,40 @@ func (e *External) SwapAnswer(ctx context.Context, b engine.Board) (bool, []stri
 // DeclaredOptions starts the spec's engine, runs its handshake and returns the options it
 // declares (UCI's "option name … type …" lines, parsed), then ends it: what `weights layout
 // --engine` writes a layout from, and what a run's genes are checked against. A protocol
-// whose engines declare nothing returns none. The error names the engine and what failed,
-// with its output.
-func DeclaredOptions(ctx context.Context, spec ExternalSpec, g engine.Game) ([]uci.Option, error) {
+// whose engines declare nothing returns none. skipped names each option line left out: one
+// ParseOption refuses, or one longer than wire.MaxLine. The error names the engine and what
+// failed, with its output.
+func DeclaredOptions(ctx context.Context, spec ExternalSpec, g engine.Game) ([]uci.Option, []string, error) {
 	if err := CheckProgram(spec.Argv); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	spec.Options = nil
 	e := NewExternal(spec, g)
 	defer e.Close()
 	if _, err := e.dialect(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	h, ok := e.client.(wire.Handshaker)
 	if !ok {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err := h.Handshake(ctx, &e.conn); err != nil {
 		if t := strings.TrimSpace(e.Transcript()); t != "" {
 			err = fmt.Errorf("%w; its output: %s", err, strings.ReplaceAll(t, "\n", " | "))
 		}
-		return nil, fmt.Errorf("%s: start-up check: %w", spec.Name(), err)
+		return nil, nil, fmt.Errorf("%s: start-up check: %w", spec.Name(), err)
 	}
-	return uci.Declared(e.conn.Declared), nil
+	opts, bad := uci.ParseDeclared(e.conn.Declared)
+	var skipped []string
+	for _, l := range bad {
+		skipped = append(skipped, fmt.Sprintf("%q: not an option line evotune can send back (no name and type, or a control character in it)", l))
+	}
+	for _, l := range e.conn.Cut {
+		if strings.HasPrefix(l, "option") {
+			skipped = append(skipped, fmt.Sprintf("%q…: a line longer than %d bytes, cut there", l, wire.MaxLine))
+		}
+	}
+	return opts, skipped, nil
 }
 
 // CheckOptions starts the spec's engine, runs its handshake and checks the spec's Options

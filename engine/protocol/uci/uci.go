@@ -65,9 +65,13 @@ type Option struct {
 }
 
 // ParseOption reads an "option name … type … [default …] [min …] [max …] [var …]…" line;
-// ok is false for any other line. Names and values may hold blanks: each runs to the next
-// keyword.
+// ok is false for any other line, and for one holding a control character (a carriage
+// return or tab inside a name would come back from setoption as a blank). Names and values
+// may hold blanks: each runs to the next keyword.
 func ParseOption(line string) (Option, bool) {
+	if strings.ContainsFunc(line, func(r rune) bool { return r < 0x20 && r != ' ' || r == 0x7f }) {
+		return Option{}, false // a CR or tab in a name would be sent back as a blank: another name
+	}
 	f := strings.Fields(line)
 	if len(f) < 5 || f[0] != "option" || f[1] != "name" {
 		return Option{}, false
@@ -147,13 +151,21 @@ func bound(p *int64) string {
 
 // Declared parses the option lines of a handshake (wire.Conn.Declared).
 func Declared(lines []string) []Option {
-	var out []Option
+	out, _ := ParseDeclared(lines)
+	return out
+}
+
+// ParseDeclared parses the option lines of a handshake and returns those ParseOption
+// refuses (no name or type, a control character) as bad, for a caller to name.
+func ParseDeclared(lines []string) (opts []Option, bad []string) {
 	for _, l := range lines {
 		if o, ok := ParseOption(l); ok {
-			out = append(out, o)
+			opts = append(opts, o)
+		} else {
+			bad = append(bad, l)
 		}
 	}
-	return out
+	return opts, bad
 }
 
 // Find returns the declared option called name (without regard to case, as UCI says; the
@@ -199,7 +211,7 @@ func handshake(ctx context.Context, c *wire.Conn) error {
 	deadline := time.Now().Add(c.Startup)
 	c.Declared = nil
 	if _, err := c.Read(ctx, deadline, func(l string) bool {
-		if strings.HasPrefix(l, "option ") {
+		if strings.HasPrefix(l, "option ") && !c.LastCut() { // a cut line is named by c.Cut
 			c.Declared = append(c.Declared, l)
 		}
 		return l == "uciok"

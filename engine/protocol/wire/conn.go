@@ -64,12 +64,17 @@ type Conn struct {
 	Stats engine.SearchStats
 	// Declared are the option lines of the engine's handshake (UCI's "option name …").
 	Declared []string
+	// Cut are the first 80 bytes of each line the engine wrote longer than MaxLine (read
+	// only up to it), at most 16 kept.
+	Cut []string
 
 	cmd     *exec.Cmd
 	stdin   *os.File
 	out     *pipe         // the read end of the engine's standard output
 	br      *bufio.Reader // buffers out
 	partial []byte        // a line begun before a read's deadline passed
+	cutting bool          // the line in partial is longer than MaxLine
+	lastCut bool          // the last line read was longer than MaxLine
 	eof     bool          // the output is closed: the program exited
 	errMu   sync.Mutex
 	errTail []string // last lines the program wrote to stderr
@@ -256,8 +261,9 @@ func (c *Conn) until(ctx context.Context, deadline time.Time) func() bool {
 	return c.out.until(ctx, deadline)
 }
 
-// maxLine caps a line read from an engine (bytes); the rest of a longer line is dropped.
-const maxLine = 1 << 20
+// MaxLine caps a line read from an engine (bytes); the rest of a longer line is dropped
+// (and the line's start kept in Conn.Cut).
+const MaxLine = 1 << 20
 
 // readLine reads the next line of the engine's output (logged to LogFile, trimmed of
 // surrounding blanks; blank lines kept: Botzone's output is positional), waiting until the
@@ -269,8 +275,10 @@ func (c *Conn) readLine() (string, error) {
 	}
 	for {
 		frag, err := c.br.ReadSlice('\n')
-		if len(c.partial)+len(frag) <= maxLine {
+		if len(c.partial)+len(frag) <= MaxLine {
 			c.partial = append(c.partial, frag...)
+		} else {
+			c.cutting = true
 		}
 		switch {
 		case err == bufio.ErrBufferFull:
@@ -278,6 +286,10 @@ func (c *Conn) readLine() (string, error) {
 		case err == nil || errors.Is(err, io.EOF) && len(c.partial) > 0:
 			text := strings.TrimRight(string(c.partial), "\r\n")
 			c.partial = c.partial[:0]
+			if c.cutting && len(c.Cut) < 16 {
+				c.Cut = append(c.Cut, text[:min(80, len(text))])
+			}
+			c.lastCut, c.cutting = c.cutting, false
 			c.LogLine("< ", text)
 			return strings.TrimSpace(text), nil
 		case errors.Is(err, os.ErrDeadlineExceeded):
@@ -288,6 +300,9 @@ func (c *Conn) readLine() (string, error) {
 		}
 	}
 }
+
+// LastCut reports whether the last line read was longer than MaxLine, and so cut.
+func (c *Conn) LastCut() bool { return c.lastCut }
 
 // Note adds a line to the transcript (up to MaxTranscript bytes; later lines are counted):
 // stream is "stdout", "stderr" or "evotune".
