@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ import (
 var schemaFS embed.FS
 
 // SchemaVersion is the schema version this program writes (PRAGMA user_version).
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // MinReadableVersion is the oldest schema read-only commands read as it is: version 7
 // renamed generations.rng_state to method_state, which every read of a generation selects,
@@ -115,12 +116,26 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	s.SetMaxOpenConns(1) // one writer
 	d := &DB{sql: s, path: path}
-	if err := d.migrate(ctx); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("database %s: %w", path, explain(err))
+	// A connection that opens while another process closes the database's last connection
+	// (SQLite then checkpoints and removes the WAL under an exclusive lock) or sets it to
+	// WAL is told "busy" at once, before any busy timeout applies: tried again for up to
+	// busyRetry.
+	for deadline := time.Now().Add(busyRetry); ; {
+		err = d.migrate(ctx)
+		if err == nil {
+			return d, nil
+		}
+		code, _ := sqliteCode(err)
+		if (code != codeBusy && code != codeLocked) || time.Now().After(deadline) || ctx.Err() != nil {
+			s.Close()
+			return nil, fmt.Errorf("database %s: %w", path, explain(err))
+		}
+		time.Sleep(time.Duration(10+rand.IntN(40)) * time.Millisecond)
 	}
-	return d, nil
 }
+
+// busyRetry is how long Open tries again a database that is busy as it opens.
+const busyRetry = 10 * time.Second
 
 // OpenReadOnly opens an existing database for reading: it never writes, and never waits
 // for a running tune (WAL readers do not block). A database that cannot be written — the

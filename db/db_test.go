@@ -434,10 +434,10 @@ func TestChampionAndRunSummaryViews(t *testing.T) {
 			}
 		}
 	}
-	if err := d.SetVerification(ctx, measured, `{"champion":"1-g1-00","games":800,"distinct_pairs":400,"elo":41.5,"elo_ci95":20.25,"limits":{"depth":3},"deep":{"games":0,"elo":0}}`); err != nil {
+	if _, _, err := d.AddVerification(ctx, measured, `{"champion":"1-g1-00","games":800,"distinct_pairs":400,"elo":41.5,"elo_ci95":20.25,"limits":{"depth":3},"deep":{"games":0,"elo":0}}`, SourceTune, HeadlineLargest); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.SetVerification(ctx, unmeasured, `{"champion":"2-g1-00","games":0,"elo":0,"elo_ci95":0}`); err != nil {
+	if _, _, err := d.AddVerification(ctx, unmeasured, `{"champion":"2-g1-00","games":0,"elo":0,"elo_ci95":0}`, SourceTune, HeadlineLargest); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := d.sql.QueryContext(ctx, `SELECT s.run_id, s.method, s.tuning_games, s.champion, c.genes, s.verified_elo, s.verified_ci95, s.verified_depth, s.deep_elo
@@ -545,7 +545,7 @@ func TestJSONColumns(t *testing.T) {
 // and each schema file is applied once (the version was read outside the migration's
 // transaction: "table runs already exists", "duplicate column name").
 func TestConcurrentFirstOpen(t *testing.T) {
-	for round := 0; round < 5; round++ {
+	for round := 0; round < 20; round++ {
 		path := filepath.Join(t.TempDir(), "new.db")
 		const n = 6
 		errs := make([]error, n)
@@ -582,5 +582,84 @@ func TestConcurrentFirstOpen(t *testing.T) {
 		if v != SchemaVersion || runs != n {
 			t.Fatalf("round %d: schema version %d, %d runs; want %d and %d", round, v, runs, SchemaVersion, n)
 		}
+	}
+}
+
+// TestVerificationsKept: a verification never replaces another: each is a row; the run's
+// headline copies the one of the most games unless the latest is asked for, and names its
+// row and why; a version-7 database's one verification becomes a row when it is upgraded.
+func TestVerificationsKept(t *testing.T) {
+	ctx := context.Background()
+	d, path := openTemp(t)
+	id, _ := d.CreateRun(ctx, Run{Name: "r", Game: "gomoku", Config: `{}`, ProgramVersion: "t"})
+	headline := func() (int64, string, float64) {
+		var vid int64
+		var why string
+		var elo float64
+		if err := d.sql.QueryRow(`SELECT json_extract(verification, '$.verification_id'), json_extract(verification, '$.headline'), json_extract(verification, '$.elo') FROM runs WHERE id = ?`, id).Scan(&vid, &why, &elo); err != nil {
+			t.Fatal(err)
+		}
+		return vid, why, elo
+	}
+	big, h, err := d.AddVerification(ctx, id, `{"games":1000,"elo":35.9}`, SourceTune, HeadlineLargest)
+	if err != nil || h != big {
+		t.Fatalf("first: %d %d %v", big, h, err)
+	}
+	small, h, err := d.AddVerification(ctx, id, `{"games":200,"elo":27.9}`, SourceVerify, HeadlineLargest)
+	if err != nil || h != big || small == big {
+		t.Fatalf("a smaller one under largest: row %d, headline %d (want %d), %v", small, h, big, err)
+	}
+	if vid, why, elo := headline(); vid != big || elo != 35.9 || why != "the largest of 2 verifications (1000 games)" {
+		t.Fatalf("headline %d %q %v", vid, why, elo)
+	}
+	latest, h, err := d.AddVerification(ctx, id, `{"games":100,"elo":12}`, SourceVerify, HeadlineLatest)
+	if err != nil || h != latest {
+		t.Fatalf("latest: row %d headline %d %v", latest, h, err)
+	}
+	if vid, why, _ := headline(); vid != latest || why != "the latest of 3 verifications" {
+		t.Fatalf("headline %d %q", vid, why)
+	}
+	if _, _, err := d.AddVerification(ctx, id, `{"games":2}`, SourceVerify, "best"); err == nil {
+		t.Fatal("an unknown headline policy was taken")
+	}
+	rows, err := d.Verifications(ctx, id)
+	if err != nil || len(rows) != 3 || rows[0].ID != big || rows[1].Source != SourceVerify || !rows[2].Headline || rows[0].Headline {
+		t.Fatalf("verifications: %+v %v", rows, err)
+	}
+	var listed int
+	d.sql.QueryRow(`SELECT count(*) FROM verification_list WHERE run_id = ? AND headline`, id).Scan(&listed)
+	if listed != 1 {
+		t.Fatalf("verification_list marks %d headlines", listed)
+	}
+	_ = path
+
+	// A version-7 database: its runs.verification becomes a row, the run's headline.
+	old := filepath.Join(t.TempDir(), "v7.db")
+	raw, err := sql.Open(driverName, "file:"+old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := schemaFS.ReadDir("schema")
+	for _, f := range files[:7] {
+		b, _ := schemaFS.ReadFile("schema/" + f.Name())
+		if _, err := raw.Exec(string(b)); err != nil {
+			t.Fatalf("%s: %v", f.Name(), err)
+		}
+	}
+	if _, err := raw.Exec(`PRAGMA user_version = 7; INSERT INTO runs (name, game, status, seed, config, program_version, created_at, updated_at, verification)
+		VALUES ('old', 'gomoku', 'finished', 1, '{}', 'v7', 'x', 'x', '{"games":1000,"elo":35.9}')`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	o, err := Open(ctx, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	vs, err := o.Verifications(ctx, 1)
+	var why string
+	o.sql.QueryRow(`SELECT json_extract(verification, '$.headline') FROM runs WHERE id = 1`).Scan(&why)
+	if err != nil || len(vs) != 1 || vs[0].Source != "stored" || !vs[0].Headline || why != "the only verification stored" {
+		t.Fatalf("upgraded: %+v %v %q", vs, err, why)
 	}
 }

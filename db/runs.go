@@ -172,24 +172,117 @@ func (d *DB) ClaimRun(ctx context.Context, id int64, pid int, force bool, alive 
 	return prev, nil
 }
 
-// SetVerification stores the verification match result (JSON) with the run.
-func (d *DB) SetVerification(ctx context.Context, id int64, verification string) (err error) {
+// Headline policies of AddVerification: which stored verification the run's headline
+// (runs.verification) copies.
+const (
+	// HeadlineLargest: the verification of the most games (the latest of those tied).
+	HeadlineLargest = "largest"
+	// HeadlineLatest: the verification just stored.
+	HeadlineLatest = "latest"
+)
+
+// Verification sources (verifications.source).
+const (
+	SourceTune   = "tune"   // the run's own, at its end
+	SourceVerify = "verify" // evotune verify
+)
+
+// AddVerification stores a verification match result (JSON with a "games" number) as a new
+// row of the run's verifications, never replacing one, and makes the run's headline
+// (runs.verification) a copy of the one policy picks (HeadlineLargest or HeadlineLatest),
+// with its row ID (verification_id) and why it heads (headline), in one transaction. It
+// returns the new row's ID and the headline's.
+func (d *DB) AddVerification(ctx context.Context, runID int64, result, source, policy string) (id, headline int64, err error) {
+	if policy != HeadlineLargest && policy != HeadlineLatest {
+		return 0, 0, fmt.Errorf("headline %q: want %s or %s", policy, HeadlineLargest, HeadlineLatest)
+	}
 	tx, err := d.sql.BeginTx(ctx, nil)
 	if err != nil {
-		return explain(err)
+		return 0, 0, explain(err)
 	}
 	defer func() {
 		if err != nil {
 			tx.Rollback()
 		}
 	}()
-	if err := d.checkOwner(ctx, tx, id); err != nil {
-		return err
+	if err := d.checkOwner(ctx, tx, runID); err != nil {
+		return 0, 0, err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE runs SET verification = ?, updated_at = ? WHERE id = ?`, verification, now(), id); err != nil {
-		return explain(err)
+	t := now()
+	res, err := tx.ExecContext(ctx, `INSERT INTO verifications (run_id, source, created_at, result) VALUES (?, ?, ?, ?)`, runID, source, t, result)
+	if err != nil {
+		return 0, 0, explain(err)
 	}
-	return tx.Commit()
+	if id, err = res.LastInsertId(); err != nil {
+		return 0, 0, explain(err)
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM verifications WHERE run_id = ?`, runID).Scan(&n); err != nil {
+		return 0, 0, explain(err)
+	}
+	headline, why := id, "the latest of "+plural(n, "verification")
+	if policy == HeadlineLargest {
+		var games int
+		if err := tx.QueryRowContext(ctx, `SELECT id, COALESCE(json_extract(result, '$.games'), 0) FROM verifications WHERE run_id = ?
+			ORDER BY COALESCE(json_extract(result, '$.games'), 0) DESC, id DESC LIMIT 1`, runID).Scan(&headline, &games); err != nil {
+			return 0, 0, explain(err)
+		}
+		why = fmt.Sprintf("the largest of %s (%d games)", plural(n, "verification"), games)
+	}
+	if n == 1 {
+		why = "the only verification stored"
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE runs SET verification = (SELECT json_set(result, '$.verification_id', id, '$.headline', ?) FROM verifications WHERE id = ?),
+		updated_at = ? WHERE id = ?`, why, headline, t, runID); err != nil {
+		return 0, 0, explain(err)
+	}
+	return id, headline, tx.Commit()
+}
+
+// VerificationRow is one stored verification of a run.
+type VerificationRow struct {
+	ID        int64    `json:"id"`
+	RunID     int64    `json:"run_id"`
+	Source    string   `json:"source"`
+	CreatedAt string   `json:"created_at"`
+	Result    JSONText `json:"result"`
+	// Headline is true for the one the run's headline copies.
+	Headline bool `json:"headline"`
+}
+
+// Verifications lists the run's stored verifications, oldest first (none in a database
+// older than schema version 8, read as it is).
+func (d *DB) Verifications(ctx context.Context, runID int64) ([]VerificationRow, error) {
+	var has int
+	if err := d.sql.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'verifications'`).Scan(&has); err != nil || has == 0 {
+		return nil, explain(err)
+	}
+	rows, err := d.sql.QueryContext(ctx, `SELECT v.id, v.run_id, v.source, v.created_at, v.result,
+		COALESCE(v.id = json_extract(r.verification, '$.verification_id'), 0)
+		FROM verifications v JOIN runs r ON r.id = v.run_id WHERE v.run_id = ? ORDER BY v.id`, runID)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	var out []VerificationRow
+	for rows.Next() {
+		var v VerificationRow
+		var res string
+		if err := rows.Scan(&v.ID, &v.RunID, &v.Source, &v.CreatedAt, &res, &v.Headline); err != nil {
+			return nil, explain(err)
+		}
+		v.Result = JSONText(res)
+		out = append(out, v)
+	}
+	return out, explain(rows.Err())
+}
+
+// plural is "1 verification" or "3 verifications".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 const runCols = `id, name, game, status, seed, config, program_version, COALESCE(pid, 0), created_at, updated_at, COALESCE(finished_at, ''),

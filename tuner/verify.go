@@ -43,6 +43,11 @@ type Verification struct {
 	Verdict  string      `json:"verdict,omitempty"`
 	// Deep is the same match at Config.VerifyDepth, if one was played.
 	Deep *Verification `json:"deep,omitempty"`
+	// ID is the verification's row once stored (each verification is kept); Headline,
+	// in a run's headline copy, says why it heads the run ("the largest of 2
+	// verifications (1000 games)").
+	ID       int64  `json:"verification_id,omitempty"`
+	Headline string `json:"headline,omitempty"`
 }
 
 // VerifyConfig describes a verification match.

@@ -455,6 +455,34 @@ func TestVerifyCommand(t *testing.T) {
 	if !strings.Contains(out, v.Champion+", 8 games") {
 		t.Fatalf("runs does not show the verification:\n%s", out)
 	}
+	// A smaller verification is kept beside it and does not replace the headline; one with
+	// --headline latest does.
+	out, stderr, code = runIn(t, dir, "verify", "1", "--individual", "1-g0-01", "--games", "4")
+	if code != 0 || !strings.Contains(out, "stored as verification 2 of run 1; verification 1 stays the run's headline") {
+		t.Fatalf("a second, smaller verify: exit %d %s %s", code, out, stderr)
+	}
+	if out, _, _ = runIn(t, dir, "runs"); !strings.Contains(out, v.Champion+", 8 games") {
+		t.Fatalf("a smaller verification replaced the headline:\n%s", out)
+	}
+	if out, stderr, code = runIn(t, dir, "verify", "1", "--individual", "1-g0-01", "--games", "2", "--headline", "latest"); code != 0 || !strings.Contains(out, "now the run's headline") {
+		t.Fatalf("verify --headline latest: exit %d %s %s", code, out, stderr)
+	}
+	if out, _, _ = runIn(t, dir, "runs"); !strings.Contains(out, v.Champion+", 2 games") {
+		t.Fatalf("--headline latest did not make the newest the headline:\n%s", out)
+	}
+	raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "evotune.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var kept string
+	raw.QueryRow(`SELECT group_concat(source || ':' || games, ' ') FROM verification_list WHERE run_id = 1 ORDER BY id`).Scan(&kept)
+	if kept != "verify:8 verify:4 verify:2" {
+		t.Fatalf("stored verifications %q, want all three", kept)
+	}
+	if _, stderr, code := runIn(t, dir, "verify", "1", "--headline", "best"); code == 0 || !strings.Contains(stderr, `--headline "best"`) {
+		t.Fatalf("verify --headline best: exit %d %s", code, stderr)
+	}
 	if _, stderr, code := runIn(t, dir, "verify", "7"); code == 0 || !strings.Contains(stderr, "run 7") {
 		t.Fatalf("verify of a missing run: %s", stderr)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"evotune/db"
 	"evotune/engine"
 	"evotune/engine/protocol"
 	"evotune/tuner"
@@ -256,6 +257,7 @@ type verifyOpts struct {
 	openings   string
 	workers    int
 	json       bool
+	headline   string
 	cluster    clusterOpts
 }
 
@@ -279,6 +281,7 @@ func newVerifyCmd() *cobra.Command {
 	f.StringVar(&o.openings, "openings", "", "random (default: the held-out half of the opening space), builtin or an opening file; the run's openings are always excluded")
 	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "games played at once")
 	f.BoolVar(&o.json, "json", false, "print JSON")
+	f.StringVar(&o.headline, "headline", db.HeadlineLargest, "which stored verification heads the run (runs, the dashboard, exports): largest (the most games) or latest (this one); every verification is kept either way")
 	addClusterFlags(c, &o.cluster)
 	return c
 }
@@ -290,7 +293,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	}
 	prog := progress.NewMatch(errOut, "verification")
 	req := runstore.VerifyRequest{Individual: o.individual, Games: o.games, SPRT: o.sprt,
-		Openings: o.openings, Workers: o.workers, Progress: prog.Update, Log: errOut,
+		Openings: o.openings, Workers: o.workers, Progress: prog.Update, Log: errOut, Headline: o.headline,
 		Attach: func(s *tuner.GameSetup) (func(), error) {
 			return o.cluster.attach(ctx, errOut, func(r tuner.BatchRunner) { s.Runner = r })
 		}}
@@ -317,6 +320,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 		fmt.Fprintln(out, "warning: "+ver.Warning)
 	}
 	printVerification(out, ver)
+	fmt.Fprintf(out, "stored as verification %d of run %d; %s\n", ver.ID, runID, ver.Headline)
 	return nil
 }
 

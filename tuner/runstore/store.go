@@ -36,14 +36,22 @@ func (s Store) SetRunStatus(ctx context.Context, id int64, status, errText strin
 	return s.d.SetRunStatus(ctx, id, status, errText)
 }
 
-// SaveVerification stores the champion's verification match as the run's verification
-// JSON (tuner.Store).
+// SaveVerification stores the champion's verification match at the end of a run as a new
+// verification of the run, the run's headline when it has the most games (tuner.Store).
 func (s Store) SaveVerification(ctx context.Context, id int64, v tuner.Verification) error {
+	_, _, err := s.AddVerification(ctx, id, v, db.SourceTune, db.HeadlineLargest)
+	return err
+}
+
+// AddVerification stores v as a new verification of run id from source (db.SourceTune,
+// db.SourceVerify), the headline chosen by policy (db.HeadlineLargest, db.HeadlineLatest);
+// it returns the new row's ID and the headline's.
+func (s Store) AddVerification(ctx context.Context, id int64, v tuner.Verification, source, policy string) (row, headline int64, err error) {
 	data, err := json.Marshal(v)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
-	return s.d.SetVerification(ctx, id, string(data))
+	return s.d.AddVerification(ctx, id, string(data), source, policy)
 }
 
 // SaveGeneration writes one generation in one transaction (tuner.Store, db.SaveGeneration).

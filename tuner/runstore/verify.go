@@ -31,6 +31,9 @@ type VerifyRequest struct {
 	Progress func(done, total int, r stats.Result)
 	// Log gets notes (a run's outside opponents, which a verification does not start).
 	Log io.Writer
+	// Headline picks the run's headline verification once this one is stored:
+	// db.HeadlineLargest ("" too) or db.HeadlineLatest.
+	Headline string
 }
 
 // Check checks the request's own flags (--games, --sprt) before any file is opened, and
@@ -38,6 +41,9 @@ type VerifyRequest struct {
 func (r VerifyRequest) Check() (stats.SPRT, error) {
 	if r.Games < 2 || r.Games%2 != 0 {
 		return stats.SPRT{}, fmt.Errorf("--games %d: want a positive even number", r.Games)
+	}
+	if r.Headline != "" && r.Headline != db.HeadlineLargest && r.Headline != db.HeadlineLatest {
+		return stats.SPRT{}, fmt.Errorf("--headline %q: want %s (the verification of the most games heads the run) or %s", r.Headline, db.HeadlineLargest, db.HeadlineLatest)
 	}
 	sprt, err := stats.ParseSPRT(r.SPRT)
 	if err != nil {
@@ -117,5 +123,19 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (tuner.Verification,
 	if err != nil {
 		return none, id, err
 	}
-	return ver, id, New(d, 0).SaveVerification(ctx, runID, ver)
+	policy := r.Headline
+	if policy == "" {
+		policy = db.HeadlineLargest
+	}
+	row, head, err := New(d, 0).AddVerification(ctx, runID, ver, db.SourceVerify, policy)
+	if err != nil {
+		return ver, id, err
+	}
+	ver.ID = row
+	if head != row {
+		ver.Headline = fmt.Sprintf("verification %d stays the run's headline (%s: it has more games; --headline %s makes the newest one the headline)", head, policy, db.HeadlineLatest)
+	} else {
+		ver.Headline = "this verification is now the run's headline"
+	}
+	return ver, id, nil
 }
