@@ -99,6 +99,9 @@ type RunView struct {
 	Generations  []GenerationPoint `json:"generations"`
 	HallOfFame   []db.FamerRow     `json:"hall_of_fame"`
 	Verification json.RawMessage   `json:"verification"`
+	// Verifications are every stored verification of the run, oldest first; the headline
+	// one is marked.
+	Verifications []db.VerificationRow `json:"verifications"`
 }
 
 // GeneInfo describes one gene of the run's layout (genomes/layout.go).
@@ -292,6 +295,9 @@ func RunWindow(ctx context.Context, d *db.DB, id int64, w db.Window) (RunView, e
 		return RunView{}, err
 	}
 	v := RunView{Run: runItem(r), Config: json.RawMessage(nonEmpty(string(r.Config))), Verification: json.RawMessage(nonEmpty(string(r.Verification)))}
+	if v.Verifications, err = d.Verifications(ctx, id); err != nil {
+		return v, err
+	}
 	sample, total, err := d.SampleGenerations(ctx, id, Buckets, w)
 	if err != nil {
 		return v, err

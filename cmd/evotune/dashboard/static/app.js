@@ -225,6 +225,15 @@ async function viewRun(id) {
     const m = terms(v.run);
     const out = runHeader(v.run, []);
     out.push(el('p', { text: 'Verified: ' + fmtElo(v.run.verified) }));
+    if ((v.verifications || []).length > 1) {
+      // Every verification is kept; the run's headline is one of them.
+      const rows = v.verifications.map(x => el('tr', { class: x.headline ? 'headline' : '' },
+        el('td', { class: 'num', text: x.id }), el('td', { text: x.source }), el('td', { text: when(x.created_at), title: x.created_at }),
+        el('td', { text: (x.result || {}).champion || '—' }), el('td', { text: fmtElo(x.result) }),
+        el('td', { text: (x.result || {}).verdict || '' }), el('td', { text: x.headline ? 'headline' : '' })));
+      out.push(el('table', { id: 'verifications' }, el('thead', {}, el('tr', {}, ...['Verification', 'By', 'When', 'Champion', 'Elo ± 95% CI',
+        'SPRT', ''].map(h => el('th', { text: h })))), el('tbody', {}, ...rows)));
+    }
     if (v.sampled) {
       out.push(el('p', { class: 'muted', id: 'sampled', text: 'Charts show ' + v.generations.length + ' of ' + v.total_generations + ' ' + m.generation +
         's: of each stretch the best, the worst and the last, and every checkpoint (the API gives a stretch at full resolution: ?from=G&to=G).' }));
