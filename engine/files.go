@@ -134,7 +134,10 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		if dir := filepath.Dir(target); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: the directory %s does not exist (create it first)", path, dir)
+		}
+		return fmt.Errorf("%s: %s", path, errors.Unwrap(err))
 	}
 	name := tmp.Name()
 	fail := func(err error) error {

@@ -216,8 +216,24 @@ func TestBadInputTable(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "target.json")); !bytes.Contains(b, []byte(`"game": "gomoku"`)) {
 		t.Fatalf("target.json was not written through the link: %q", b)
 	}
-	if _, stderr, code := run(t, dir, "export", "1", "--out", "link.json"); code != 0 {
-		t.Fatalf("export --out link.json: %s", stderr)
+	// An export never replaces a file by surprise: an existing one needs --force, and a
+	// weights file of another game is kept even then.
+	if _, stderr, code := run(t, dir, "export", "1", "--out", "link.json"); code == 0 || !strings.Contains(stderr, "--out link.json exists (gomoku weights)") || !strings.Contains(stderr, "--force") {
+		t.Fatalf("export over an existing file without --force: exit %d, %s", code, stderr)
+	}
+	c6, _, _ := run(t, dir, "weights", "default", "--game", "connect6")
+	write("c6.json", c6)
+	if _, stderr, code := run(t, dir, "export", "1", "--out", "c6.json", "--force"); code == 0 || !strings.Contains(stderr, "holds connect6 weights") {
+		t.Fatalf("export of gomoku weights over connect6's with --force: exit %d, %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "c6.json")); string(b) != c6 {
+		t.Fatal("c6.json was changed")
+	}
+	if _, stderr, code := run(t, dir, "export", "1", "--out", filepath.Join("nodir", "x.json")); code == 0 || !strings.Contains(stderr, "the directory nodir does not exist") || strings.Contains(stderr, ".tmp") {
+		t.Fatalf("export into a missing directory: exit %d, %s", code, stderr)
+	}
+	if _, stderr, code := run(t, dir, "export", "1", "--out", "link.json", "--force"); code != 0 {
+		t.Fatalf("export --out link.json --force: %s", stderr)
 	}
 	if fi, _ := os.Lstat(filepath.Join(dir, "link.json")); fi.Mode()&fs.ModeSymlink == 0 {
 		t.Fatal("export replaced the link")

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -233,6 +235,7 @@ type exportOpts struct {
 	individual string
 	out        string
 	format     string
+	force      bool
 }
 
 func newExportCmd() *cobra.Command {
@@ -250,7 +253,8 @@ func newExportCmd() *cobra.Command {
 	}
 	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	c.Flags().StringVar(&o.individual, "individual", "", "export this individual instead of the run's best")
-	c.Flags().StringVar(&o.out, "out", "", "weights file to write (atomically); - for standard output")
+	c.Flags().StringVar(&o.out, "out", "", "weights file to write (atomically; an existing file only with --force); - for standard output")
+	c.Flags().BoolVar(&o.force, "force", false, "replace an existing --out file (never a weights file of another game)")
 	c.Flags().StringVar(&o.format, "format", "", "an outside engine's run: openbench (OpenBench/fishtest SPSA lines: NAME, int, VALUE, MIN, MAX, C_END, R_END) or setoption (UCI setoption lines); default: the run's weights format")
 	return c
 }
@@ -276,10 +280,42 @@ func runExport(ctx context.Context, o exportOpts, arg string, out io.Writer) err
 		_, err = out.Write(ex.Data)
 		return err
 	}
+	if err := checkOverwrite(o.out, run.Game, o.force); err != nil {
+		return err
+	}
 	if err := engine.WriteFileAtomic(o.out, ex.Data); err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
 	fmt.Fprintf(out, "wrote %s: %s\n", o.out, ex.What)
+	return nil
+}
+
+// checkOverwrite refuses an export over an existing file unless force, and even with force
+// over a weights file of another game than game: a user's file is never replaced by
+// surprise. The error names the file, what it holds and the way out.
+func checkOverwrite(path, game string, force bool) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil // nothing there (WriteFileAtomic names a missing directory)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil // WriteFileAtomic refuses it with its kind
+	}
+	holds := "a file"
+	if data, err := engine.ReadInputFile(path, "--out", engine.MaxWeightsFileSize); err == nil {
+		var w struct {
+			Game string `json:"game"`
+		}
+		if json.Unmarshal(data, &w) == nil && w.Game != "" {
+			if w.Game != game {
+				return fmt.Errorf("--out %s holds %s weights, and the run's are %s: not replaced, even with --force; choose another name", path, w.Game, game)
+			}
+			holds = w.Game + " weights"
+		}
+	}
+	if !force {
+		return fmt.Errorf("--out %s exists (%s): choose another name, or add --force to replace it", path, holds)
+	}
 	return nil
 }
 

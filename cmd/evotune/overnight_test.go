@@ -240,7 +240,7 @@ func TestReadersDuringTune(t *testing.T) {
 			continue
 		default:
 		}
-		for _, args := range [][]string{{"runs"}, {"generations", "1"}, {"lineage", "1-g0-00"}, {"export", "1", "--out", "x.json"}, {"individual", "1-g0-00"}} {
+		for _, args := range [][]string{{"runs"}, {"generations", "1"}, {"lineage", "1-g0-00"}, {"export", "1", "--out", "x.json", "--force"}, {"individual", "1-g0-00"}} {
 			_, stderr, code := runIn(t, dir, append(args, "--db", "r.db")...)
 			if code != 0 {
 				t.Fatalf("evotune %v during the run: %s", args, stderr)

@@ -243,5 +243,5 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 		fmt.Fprintf(out, "next: evotune resume %d --db %s\n", sum.RunID, dbPath)
 		return
 	}
-	fmt.Fprintf(out, "next: evotune generations %d --db %s; evotune export %d --db %s --out best.json\n", sum.RunID, dbPath, sum.RunID, dbPath)
+	fmt.Fprintf(out, "next: evotune generations %d --db %s; evotune export %d --db %s --out run%d.json\n", sum.RunID, dbPath, sum.RunID, dbPath, sum.RunID)
 }
