@@ -283,14 +283,14 @@ func TestRunLockCLI(t *testing.T) {
 	}
 	before := dirState(t, dir)
 	_, stderr, code := run(t, dir, "resume", "1")
-	if code == 0 || !strings.Contains(stderr, fmt.Sprintf("process %d (sleep)", sleeper.Process.Pid)) || !strings.Contains(stderr, "evotune resume 1 --force") {
+	if code == 0 || !strings.Contains(stderr, fmt.Sprintf("process %d (sleep)", sleeper.Process.Pid)) || !strings.Contains(stderr, "evotune resume 1 --db evotune.db --force") {
 		t.Fatalf("resume of a run held by a live non-evotune process: exit %d, %q", code, stderr)
 	}
 	if dirState(t, dir) != before {
 		t.Fatal("the refused resume changed the database")
 	}
 	raw.Exec(`UPDATE runs SET config = json_set(config, '$.generations', 1)`)
-	_, stderr, code = run(t, dir, "resume", "1", "--force")
+	_, stderr, code = run(t, dir, suggestedCommand(t, stderr)...) // the way out, as printed
 	if code != 0 || !strings.Contains(stderr, "warning: --force") {
 		t.Fatalf("resume --force: exit %d, %q", code, stderr)
 	}

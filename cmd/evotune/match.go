@@ -258,6 +258,7 @@ type verifyOpts struct {
 	workers    int
 	json       bool
 	headline   string
+	allow      []string
 	cluster    clusterOpts
 }
 
@@ -281,6 +282,7 @@ func newVerifyCmd() *cobra.Command {
 	f.StringVar(&o.openings, "openings", "", "random (default: the held-out half of the opening space), builtin or an opening file; the run's openings are always excluded")
 	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "games played at once")
 	f.BoolVar(&o.json, "json", false, "print JSON")
+	f.StringArrayVar(&o.allow, "allow-engine", nil, "an outside engine's run: its engine command line ('cmd:PROG ARGS', compared whole), which this machine may run (a database can come from someone else)")
 	f.StringVar(&o.headline, "headline", db.HeadlineLargest, "which stored verification heads the run (runs, the dashboard, exports): largest (the most games) or latest (this one); every verification is kept either way")
 	addClusterFlags(c, &o.cluster)
 	return c
@@ -293,7 +295,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	}
 	prog := progress.NewMatch(errOut, "verification")
 	req := runstore.VerifyRequest{Individual: o.individual, Games: o.games, SPRT: o.sprt,
-		Openings: o.openings, Workers: o.workers, Progress: prog.Update, Log: errOut, Headline: o.headline,
+		Openings: o.openings, Workers: o.workers, Progress: prog.Update, Log: errOut, Headline: o.headline, Allow: o.allow,
 		Attach: func(s *tuner.GameSetup) (func(), error) {
 			return o.cluster.attach(ctx, errOut, func(r tuner.BatchRunner) { s.Runner = r })
 		}}

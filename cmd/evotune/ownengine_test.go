@@ -168,6 +168,16 @@ func TestOwnEngineTunes(t *testing.T) {
 	if low, _ := strconv.ParseFloat(m[1], 64); low <= 0 {
 		t.Fatalf("the exported values do not beat the defaults in a fresh match:\n%s", res)
 	}
+	// verify plays the outside engine's champion against its defaults, once its engine is
+	// allowed (the refusal's command runs as printed), and keeps the tune's verification.
+	_, stderr, code = run(t, dir, "verify", "1", "--db", "toy.db", "--games", "20")
+	if code == 0 || !strings.Contains(stderr, "--allow-engine") {
+		t.Fatalf("verify of an outside engine's run without --allow-engine: exit %d, %s", code, stderr)
+	}
+	vout, stderr, code := run(t, dir, suggestedCommand(t, stderr)...)
+	if code != 0 || !strings.Contains(vout, "stored as verification 2 of run 1; verification 1 stays the run's headline") {
+		t.Fatalf("verify as suggested: exit %d, %s %s", code, vout, stderr)
+	}
 	// The stored run resumes only where its engine is allowed again.
 	if _, stderr, code := run(t, dir, "resume", "1", "--db", "toy.db"); code == 0 || !strings.Contains(stderr, "nothing to resume") {
 		t.Errorf("resume of a finished run: exit %d, %s", code, stderr)
@@ -330,11 +340,12 @@ func TestOwnEngineSPSAResume(t *testing.T) {
 	if saved < 4 || saved >= 25 { // 800 games are 25 steps of 32
 		t.Fatalf("killed after %d saved steps, want a run cut in the middle", saved)
 	}
-	if _, stderr, code := run(t, dir, "resume", "1", "--db", "cut.db"); code == 0 || !strings.Contains(stderr, "--allow-engine") {
+	_, stderr, code = run(t, dir, "resume", "1", "--db", "cut.db")
+	if code == 0 || !strings.Contains(stderr, "--allow-engine") {
 		t.Fatalf("resume without --allow-engine: exit %d, %s", code, stderr)
 	}
-	if _, stderr, code := run(t, dir, "resume", "1", "--db", "cut.db", "--allow-engine", engineCmd); code != 0 {
-		t.Fatalf("resume: %s", stderr)
+	if _, stderr, code := run(t, dir, suggestedCommand(t, stderr)...); code != 0 { // the refusal's command, as printed
+		t.Fatalf("resume as the refusal suggests: %s", stderr)
 	}
 	fi, fg := dumpRun(t, filepath.Join(dir, "full.db"))
 	ci, cg := dumpRun(t, filepath.Join(dir, "cut.db"))

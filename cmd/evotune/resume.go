@@ -99,7 +99,7 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 	prev, err := d.ClaimRun(ctx, runID, os.Getpid(), o.force, processAlive)
 	var locked *db.RunLockedError
 	if errors.As(err, &locked) {
-		return runstore.RunningError(runID, locked.PID, processName(locked.PID))
+		return runstore.RunningError(runID, locked.PID, processName(locked.PID), o.dbPath)
 	}
 	if err != nil {
 		return err

@@ -58,7 +58,7 @@ func PrepareResume(ctx context.Context, d *db.DB, runID int64, o ResumeOptions) 
 	case run.Status == db.StatusFinished:
 		return r, fmt.Errorf("run %d is already finished; nothing to resume", runID)
 	case run.Status == db.StatusRunning && run.PID > 0 && o.Alive(run.PID) && run.PID != o.Self && !o.Force:
-		return r, RunningError(runID, run.PID, o.Name(run.PID))
+		return r, RunningError(runID, run.PID, o.Name(run.PID), d.Path())
 	}
 	cfg, err := tuner.DecodeConfig(string(run.Config))
 	if err != nil {
@@ -68,7 +68,7 @@ func PrepareResume(ctx context.Context, d *db.DB, runID int64, o ResumeOptions) 
 	if cfg.Engine != "" {
 		engines = append([]string{cfg.Engine}, engines...)
 	}
-	if err := allowEngines(runID, engines, o.Allow); err != nil {
+	if err := allowEngines(runID, ResumeCommand(runID, d.Path()), engines, o.Allow); err != nil {
 		return r, err
 	}
 	if o.VerifyOpenings != "" {
@@ -118,21 +118,29 @@ func (r Resumable) Header(dbPath string) string {
 
 // RunningError refuses to resume a run that live process pid (name: what it is, "" unknown)
 // holds, naming that process and both ways out.
-func RunningError(runID int64, pid int, name string) error {
+func RunningError(runID int64, pid int, name, dbPath string) error {
 	what := fmt.Sprintf("process %d", pid)
 	if name != "" {
 		what = fmt.Sprintf("process %d (%s)", pid, name)
 	}
-	return fmt.Errorf("run %d is marked running by %s, which is alive; stop it first (Ctrl-C or kill %d), or, if that process is not tuning this run (its PID was reused), 'evotune resume %d --force'",
-		runID, what, pid, runID)
+	return fmt.Errorf("run %d is marked running by %s, which is alive; stop it first (Ctrl-C or kill %d), or, if that process is not tuning this run (its PID was reused), '%s --force'",
+		runID, what, pid, ResumeCommand(runID, dbPath))
+}
+
+// ResumeCommand is the command line that resumes run runID of the database at dbPath, as
+// a suggestion prints it: "evotune resume 3 --db runs/x.db" (the path quoted for a shell
+// when it needs it).
+func ResumeCommand(runID int64, dbPath string) string {
+	return fmt.Sprintf("evotune resume %d --db %s", runID, protocol.ShellQuote(dbPath))
 }
 
 // allowEngines is the trust rule for stored configurations (the same as a cluster
 // worker's): a run's database may come from someone else, so each outside engine its
 // configuration names runs only if allowed names its whole command line (the same
 // program, as a path or the same file once both are resolved, and the same arguments; see
-// protocol.CommandAllowed). The error lists every command and how to allow them; nothing has run.
-func allowEngines(runID int64, engines, allowed []string) error {
+// protocol.CommandAllowed). The error lists every command and how to allow them (command,
+// the command line refused, with each --allow-engine added); nothing has run.
+func allowEngines(runID int64, command string, engines, allowed []string) error {
 	missing, err := protocol.Disallowed(engines, allowed)
 	if err != nil {
 		return fmt.Errorf("run %d: stored %w", runID, err)
@@ -147,6 +155,6 @@ func allowEngines(runID int64, engines, allowed []string) error {
 		fmt.Fprintf(&b, "\n  %s", tuner.Printable(m))
 		flags = append(flags, "--allow-engine "+protocol.ShellQuote(m))
 	}
-	fmt.Fprintf(&b, "\nread what they are, then allow each: evotune resume %d %s", runID, strings.Join(flags, " "))
+	fmt.Fprintf(&b, "\nread what they are, then allow each: %s %s", command, strings.Join(flags, " "))
 	return errors.New(b.String())
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"evotune/db"
+	"evotune/engine"
+	"evotune/engine/protocol"
 	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/stats"
@@ -31,6 +33,10 @@ type VerifyRequest struct {
 	Progress func(done, total int, r stats.Result)
 	// Log gets notes (a run's outside opponents, which a verification does not start).
 	Log io.Writer
+	// Allow lists the outside engine command lines this machine may run (an outside
+	// engine's run: its engine must be among them, compared whole, as resume's
+	// --allow-engine).
+	Allow []string
 	// Headline picks the run's headline verification once this one is stored:
 	// db.HeadlineLargest ("" too) or db.HeadlineLatest.
 	Headline string
@@ -99,7 +105,12 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (tuner.Verification,
 	if err := cfg.Validate(); err != nil {
 		return none, id, fmt.Errorf("run %d: %w", runID, err)
 	}
-	plan, setup, _, err := cfg.Setup()
+	if cfg.Engine != "" {
+		if err := allowEngines(runID, verifyCommand(runID, d.Path(), r), []string{cfg.Engine}, r.Allow); err != nil {
+			return none, id, err
+		}
+	}
+	plan, setup, outside, err := cfg.Setup()
 	if err != nil {
 		return none, id, fmt.Errorf("run %d: %w", runID, err)
 	}
@@ -110,15 +121,29 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (tuner.Verification,
 		}
 		defer detach()
 	}
-	champ, err := plan.Weights(v.Genes)
-	if err != nil {
+	var champ engine.Weights
+	var champExt, baseExt *protocol.ExternalSpec
+	if outside != nil {
+		// An outside engine's run: the engine with the individual's values against itself
+		// with the layout's defaults.
+		x, err := plan.Layout.FromNamed(v.Genes)
+		if err != nil {
+			return none, id, err
+		}
+		if champExt, err = outside.Spec(x); err != nil {
+			return none, id, err
+		}
+		if baseExt, err = outside.Spec(plan.Layout.Defaults()); err != nil {
+			return none, id, err
+		}
+	} else if champ, err = plan.Weights(v.Genes); err != nil {
 		return none, id, err
 	}
 	exclude, err := Openings(ctx, d, runID)
 	if err != nil {
 		return none, id, err
 	}
-	ver, err := tuner.Verify(ctx, tuner.VerifyConfig{Setup: setup, Champion: champ, ChampionID: id, Games: r.Games,
+	ver, err := tuner.Verify(ctx, tuner.VerifyConfig{Setup: setup, Champion: champ, ChampionID: id, Games: r.Games, ChampionExt: champExt, BaselineExt: baseExt,
 		OpeningSpec: r.Openings, Book: cfg.BookList, BookLabel: cfg.Book, Exclude: exclude, Seed: cfg.Seed, SPRT: &sprt, Workers: r.Workers}, r.Progress)
 	if err != nil {
 		return none, id, err
@@ -138,4 +163,17 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (tuner.Verification,
 		ver.Headline = "this verification is now the run's headline"
 	}
 	return ver, id, nil
+}
+
+// verifyCommand is the verify command line of request r, as a suggestion prints it (the
+// flags that change what is played, then --db).
+func verifyCommand(runID int64, dbPath string, r VerifyRequest) string {
+	c := fmt.Sprintf("evotune verify %d --games %d", runID, r.Games)
+	if r.Individual != "" {
+		c += " --individual " + r.Individual
+	}
+	if r.Openings != "" {
+		c += " --openings " + protocol.ShellQuote(r.Openings)
+	}
+	return c + " --db " + protocol.ShellQuote(dbPath)
 }
