@@ -8,8 +8,8 @@ import (
 
 // suggestedCommand is the evotune command line a message suggests (after "evotune ", to the
 // end of its line or the quote closing it), split into arguments as a POSIX shell splits
-// them: blanks separate, single quotes group, '\” is a quote. The test fails when the
-// message suggests none.
+// them: blanks separate, single quotes group (ShellQuote's escaped quote too). The test
+// fails when the message suggests none.
 func suggestedCommand(t *testing.T, msg string) []string {
 	t.Helper()
 	m := regexp.MustCompile(`(?m)(?:^|[ :'])evotune ((?:[^'\n;]|'[^'\n]*')+)`).FindAllStringSubmatch(msg, -1)
