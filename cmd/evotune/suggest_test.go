@@ -19,9 +19,14 @@ func suggestedCommand(t *testing.T, msg string) []string {
 	line := strings.TrimRight(m[len(m)-1][1], "'.")
 	var args []string
 	var cur strings.Builder
-	inWord, quoted := false, false
+	inWord, quoted, escaped := false, false, false
 	for _, r := range line {
 		switch {
+		case escaped:
+			cur.WriteRune(r)
+			escaped = false
+		case r == '\\' && !quoted:
+			escaped, inWord = true, true
 		case r == '\'':
 			quoted, inWord = !quoted, true
 		case r == ' ' && !quoted:
@@ -45,6 +50,7 @@ func TestSuggestedCommand(t *testing.T) {
 	for _, c := range []struct{ msg, want string }{
 		{"stop it first, or, if not, 'evotune resume 1 --db evotune.db --force'", "resume|1|--db|evotune.db|--force"},
 		{"none was started:\n  cmd:x\nread what they are, then allow each: evotune resume 1 --db 'my runs.db' --allow-engine 'cmd:./e --w'\n", "resume|1|--db|my runs.db|--allow-engine|cmd:./e --w"},
+		{"allow each: evotune resume 3 --db x.db --allow-engine 'cmd:./it'\\''s'", "resume|3|--db|x.db|--allow-engine|cmd:./it's"},
 		{"next: evotune generations 2 --db a.db; evotune export 2 --db a.db --out run2.json", "export|2|--db|a.db|--out|run2.json"},
 	} {
 		if got := strings.Join(suggestedCommand(t, c.msg), "|"); got != c.want {
