@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -749,6 +750,10 @@ func ParseConfig(data []byte, name string, base Config) (Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		var te *yaml.TypeError
+		if errors.As(err, &te) {
+			return base, fmt.Errorf("config %s: %s", name, strings.Join(explainYAML(te.Errors), "; "))
+		}
 		return base, fmt.Errorf("config %s: %w", name, err)
 	}
 	c.file, c.fileKeys = name, map[string]int{}
@@ -759,6 +764,73 @@ func ParseConfig(data []byte, name string, base Config) (Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// unknownField matches yaml's "line 2: field populaton not found in type tuner.Config".
+var unknownField = regexp.MustCompile(`^(line \d+): field (\S+) not found in type \S+$`)
+
+// explainYAML rewrites the YAML decoder's messages in a config's terms: an unknown key is
+// named as such, with the nearest known key of the whole config when one is close
+// ("line 2: unknown key populaton (did you mean population?)"), never by its Go type.
+func explainYAML(msgs []string) []string {
+	var keys []string
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			keys = append(keys, name)
+			if ft := f.Type; ft.Kind() == reflect.Struct {
+				walk(ft)
+			} else if ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct {
+				walk(ft.Elem())
+			}
+		}
+	}
+	walk(reflect.TypeOf(Config{}))
+	out := make([]string, len(msgs))
+	for i, m := range msgs {
+		sub := unknownField.FindStringSubmatch(m)
+		if sub == nil {
+			out[i] = m
+			continue
+		}
+		out[i] = fmt.Sprintf("%s: unknown key %s", sub[1], sub[2])
+		best, bestD := "", 3 // at most two edits away
+		for _, k := range keys {
+			if d := editDistance(sub[2], k); d < bestD {
+				best, bestD = k, d
+			}
+		}
+		if best != "" {
+			out[i] += fmt.Sprintf(" (did you mean %s?)", best)
+		}
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // IsGA reports whether the run's method is the genetic algorithm ("" included: runs

@@ -114,6 +114,7 @@ func TestBadInputTable(t *testing.T) {
 	os.Symlink("target.json", filepath.Join(dir, "link.json"))
 	write("half.yaml", "game: gomoku\npopulation: 4.5\n")
 	write("nan.yaml", "game: gomoku\nmutation_rate: .nan\n")
+	write("typo.yaml", "game: gomoku\npopulaton: 4\n")
 	write("nullw.json", `{"format":"evotune.weights/v1","game":"gomoku","weights":{"live_four":null}}`)
 	big, _ := os.Create(filepath.Join(dir, "big.yaml"))
 	big.Truncate(100 << 20) // sparse: 100 MB on paper, nothing on disk
@@ -177,6 +178,7 @@ func TestBadInputTable(t *testing.T) {
 		{"lineage --json --dot", []string{"lineage", "1-g0-00", "--json", "--dot"}, []string{"json", "dot"}},
 		{"mutation rate NaN", []string{"tune", "--game", "gomoku", "--mutation-rate", "NaN", "--db", "new.db"}, []string{"--mutation-rate", "NaN", "not a finite number"}},
 		{"mutation rate NaN in a config", []string{"tune", "--config", "nan.yaml", "--db", "new.db"}, []string{"nan.yaml", "mutation_rate"}},
+		{"a typo in a config key", []string{"tune", "--config", "typo.yaml", "--db", "new.db"}, []string{"typo.yaml", "line 2: unknown key populaton (did you mean population?)"}},
 		{"population 4.5", []string{"tune", "--config", "half.yaml", "--db", "new.db"}, []string{"half.yaml", "line 2", "population", "not a whole number"}},
 		{"weights value null", []string{"play", "--game", "gomoku", "--black", "nullw.json"}, []string{"nullw.json", "weights.live_four", "null"}},
 		{"a repeated run name", append([]string{"tune", "--name", "base"}, tiny...), []string{"--name", `"base"`, "run 1"}},
