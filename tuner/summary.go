@@ -18,6 +18,10 @@ func (s Summary) SavedText() string {
 // RunText is the summary's first line: the run, its status, what it saved and played, and
 // how much of its time went outside games.
 func (s Summary) RunText() string {
+	if s.Games == 0 && s.Generations == 0 {
+		m, _ := MethodOf(s.Method)
+		return fmt.Sprintf("run %d %s after %s: no %s finished, so nothing was saved", s.RunID, s.Status, s.Wall.Round(time.Millisecond), m.Saved)
+	}
 	share := 0.0
 	if s.Wall > 0 {
 		share = 100 * (1 - s.GamesTime.Seconds()/s.Wall.Seconds())
@@ -111,8 +115,14 @@ func (e Event) ETA() (time.Duration, bool) {
 	}
 	var eta time.Duration
 	switch {
-	case e.BudgetGames > 0 && e.RunGames > 0:
-		eta = time.Duration(float64(e.Elapsed) / float64(e.RunGames) * float64(max(0, e.BudgetGames-e.RunGames)))
+	case e.BudgetGames > 0 && e.RunGames+e.GamesDone > 0:
+		// The games of the batch in play count too: the elapsed time includes them (without
+		// them a GA's first estimates ran high and the ETA fell by half over the run).
+		done := e.RunGames
+		if !e.GenDone && !e.Verifying {
+			done += e.GamesDone
+		}
+		eta = time.Duration(float64(e.Elapsed) / float64(max(1, done)) * float64(max(0, e.BudgetGames-done)))
 	case e.Budget > 0 && (e.Generations == 0 || doneGens == 0):
 		return max(0, e.Budget-e.Elapsed), true
 	case doneGens > 0:

@@ -58,6 +58,10 @@ func TestETA(t *testing.T) {
 		{Event{Generations: 4, Generation: 1, Elapsed: time.Minute}, 4 * time.Minute, true},
 		{Event{Budget: time.Hour, Elapsed: 10 * time.Minute}, 50 * time.Minute, true},
 		{Event{Generations: 4}, 0, false},
+		// A GA's first generation under a game budget: the batch in play counts (the ETA was
+		// unknown, then ran high on saved games alone).
+		{Event{BudgetGames: 1000, GamesDone: 100, Elapsed: 10 * time.Second}, 90 * time.Second, true},
+		{Event{BudgetGames: 1000, RunGames: 200, GamesDone: 50, Elapsed: 25 * time.Second}, 75 * time.Second, true},
 	} {
 		got, known := c.e.ETA()
 		if got != c.want || known != c.known {
@@ -99,5 +103,14 @@ func TestForfeitText(t *testing.T) {
 	}
 	if w := (Summary{GameRecords: 10}).ForfeitText(); w != "" {
 		t.Fatalf("no forfeit: %q", w)
+	}
+}
+
+// TestRunTextNothingSaved: a run stopped before its first generation says so, not "0 games
+// … 100.00% of the time outside games".
+func TestRunTextNothingSaved(t *testing.T) {
+	got := Summary{RunID: 3, Status: "stopped", Method: MethodGA, Wall: 62 * time.Millisecond}.RunText()
+	if got != "run 3 stopped after 62ms: no generation finished, so nothing was saved" {
+		t.Fatalf("%q", got)
 	}
 }

@@ -58,9 +58,15 @@ func (p *Progress) Update(e tuner.Event) {
 	if !etaKnown {
 		etaText = "?"
 	}
-	gens := fmt.Sprint(e.Generations)
-	if e.Generations == 0 {
-		gens = "∞"
+	// "3/10": generation 3 of 10; "3 (1200/44000 games)" until a game budget; "3" until a
+	// time budget.
+	gens := fmt.Sprintf("/%d", e.Generations)
+	switch {
+	case e.Generations > 0:
+	case e.BudgetGames > 0:
+		gens = " (" + e.GamesText() + ")"
+	default:
+		gens = ""
 	}
 	spec, ok := tuner.MethodOf(e.Method)
 	if !ok {
@@ -96,9 +102,9 @@ func (p *Progress) Update(e tuner.Event) {
 	if e.Phase != "" {
 		phase = " " + e.Phase
 	}
-	desc := fmt.Sprintf("gen %d/%s%s, best %.3f mean %.3f champion %s (%s) ETA %s", e.Generation, gens, phase, e.BestScore, e.MeanScore, e.Champion, e.ChampionText(), etaText)
+	desc := fmt.Sprintf("gen %d%s%s, best %.3f mean %.3f champion %s (%s) ETA %s", e.Generation, gens, phase, e.BestScore, e.MeanScore, e.Champion, e.ChampionText(), etaText)
 	if e.Best == "" { // no generation saved yet: nothing to show but the batch
-		desc = fmt.Sprintf("gen %d/%s%s, ETA %s", e.Generation, gens, phase, etaText)
+		desc = fmt.Sprintf("gen %d%s%s, ETA %s", e.Generation, gens, phase, etaText)
 	}
 	if e.Verifying {
 		desc = p.matchLabel
@@ -142,7 +148,7 @@ func (p *Progress) Update(e tuner.Event) {
 		if spec.Short && time.Since(p.lastLog) < 5*time.Second && e.Generation != e.Generations {
 			return // a line every few seconds, not one a step
 		}
-		head := fmt.Sprintf("%s %d/%s", spec.Generation, e.Generation, gens)
+		head := fmt.Sprintf("%s %d%s", spec.Generation, e.Generation, gens)
 		if spec.Short && e.Generations == 0 { // until a budget: the games say how far
 			head = fmt.Sprintf("%s %d", spec.Generation, e.Generation)
 		}
@@ -156,7 +162,7 @@ func (p *Progress) Update(e tuner.Event) {
 		return
 	}
 	if time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 && !spec.Short { // short generations: their saved lines above
-		fmt.Fprintf(p.w, "generation %d/%s%s: games %d/%d of this batch%s, ETA %s\n", e.Generation, gens, phaseText(e.Phase), e.GamesDone, e.GamesTotal, rateText, etaText)
+		fmt.Fprintf(p.w, "generation %d%s%s: games %d/%d of this batch%s, ETA %s\n", e.Generation, gens, phaseText(e.Phase), e.GamesDone, e.GamesTotal, rateText, etaText)
 		p.lastLog = time.Now()
 	}
 }

@@ -58,3 +58,16 @@ func TestProgressLines(t *testing.T) {
 		t.Errorf("ETAs after generations 0 and 2 (of 0–2, 10 s each): %q, %q", lines[3], lines[5])
 	}
 }
+
+// TestProgressBudgetLines: a run to a game budget counts its games, not generations of
+// "∞", and has an ETA from its first batch on.
+func TestProgressBudgetLines(t *testing.T) {
+	var buf bytes.Buffer
+	p := New(&buf)
+	p.lastLog = time.Now().Add(-time.Minute)
+	p.Update(tuner.Event{Method: tuner.MethodGA, BudgetGames: 44000, GamesDone: 440, GamesTotal: 1000, Phase: "pairing 0", Elapsed: 10 * time.Second})
+	want := "generation 0 (0/44000 games), pairing 0: games 440/1000 of this batch, ETA 16m30s"
+	if got := strings.TrimSpace(buf.String()); !strings.HasPrefix(got, want) {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
