@@ -94,7 +94,8 @@ func runServe(ctx context.Context, dbPath, addr string, allowHosts []string, cl 
 			return v
 		}
 	}
-	srv := &http.Server{Handler: hostCheck(dashboard.Handler(d, opts), names), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: hostCheck(dashboard.Handler(d, opts), names), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute,
+		ConnState: dashboard.ReleaseAfterBursts()}
 	fmt.Fprintf(log, "dashboard of %s on http://%s/ (read-only); stop with Ctrl-C\n", dbPath, l.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"runtime/debug"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -191,5 +193,77 @@ func BenchmarkOvernightRunPages(b *testing.B) {
 		if _, err := runview.Genes(ctx, d, id); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestConcurrentRequestsBounded: 400 requests at once are all answered, never more than
+// MaxConcurrentAPI at a time (6 000 at once grew the server by 280 MB and 100 threads).
+func TestConcurrentRequestsBounded(t *testing.T) {
+	d, id, _ := overnightRun(t, 200)
+	srv := httptest.NewServer(Handler(d, Options{}))
+	defer srv.Close()
+	tr := &http.Transport{MaxConnsPerHost: 0, MaxIdleConnsPerHost: 400}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+	apiPeak.Store(0)
+	const n = 400
+	codes := make(chan int, n)
+	for i := range n {
+		go func() {
+			path := fmt.Sprintf("/api/runs/%d", id)
+			if i%2 == 1 {
+				path += "/genes"
+			}
+			resp, err := client.Get(srv.URL + path)
+			if err != nil {
+				codes <- -1
+				return
+			}
+			readAll(resp)
+			codes <- resp.StatusCode
+		}()
+	}
+	for range n {
+		if c := <-codes; c != 200 {
+			t.Fatalf("a request answered %d", c)
+		}
+	}
+	if p := apiPeak.Load(); p > MaxConcurrentAPI || p < 1 {
+		t.Fatalf("%d requests answered at once, want 1 to %d", p, MaxConcurrentAPI)
+	}
+}
+
+// TestReleaseAfterBursts: memory is handed back when the last connection of a burst
+// closes, once per burst, and not after a few connections.
+func TestReleaseAfterBursts(t *testing.T) {
+	var calls atomic.Int64
+	freeOSMemory = func() { calls.Add(1) }
+	defer func() { freeOSMemory = debug.FreeOSMemory }()
+	hook := ReleaseAfterBursts()
+	cycle := func(n int) {
+		for range n {
+			hook(nil, http.StateNew)
+		}
+		for range n {
+			hook(nil, http.StateClosed)
+		}
+	}
+	wait := func(want int64) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); calls.Load() != want; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d releases, want %d", calls.Load(), want)
+			}
+		}
+	}
+	cycle(3)
+	cycle(BurstConnections)
+	wait(1)
+	cycle(BurstConnections + 10)
+	wait(2)
+	cycle(5)
+	time.Sleep(50 * time.Millisecond)
+	if calls.Load() != 2 {
+		t.Fatalf("%d releases after a small cycle, want 2", calls.Load())
 	}
 }
