@@ -149,9 +149,10 @@ func TestNodeAndTimeLimits(t *testing.T) {
 	if res.Depth > 1 {
 		t.Fatalf("cancelled search completed depth %d", res.Depth)
 	}
-	start := time.Now()
+	// Depth 30 of a branching factor of 8 never completes: a search that returns has been
+	// stopped by its clock (its result, not a wall-clock bound, is asserted).
 	res = New[int](0).Search(context.Background(), root, engine.Limits{Depth: 30, Time: 50 * time.Millisecond})
-	if !res.Found || time.Since(start) > 5*time.Second {
-		t.Fatalf("time-limited search: found %v after %v", res.Found, time.Since(start))
+	if !res.Found || res.Depth >= 30 {
+		t.Fatalf("time-limited search: found %v, depth %d", res.Found, res.Depth)
 	}
 }

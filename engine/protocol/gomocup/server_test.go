@@ -117,8 +117,9 @@ func TestGomocupTimeControl(t *testing.T) {
 				t.Fatalf("%s: answers %q", tc.info, out)
 			}
 			// Not a timing assertion on the search: a search that ignores the budget runs
-			// for minutes here (no depth limit), far beyond this bound.
-			if el := time.Since(start); el > 10*tc.budget {
+			// for minutes here (no depth limit), far beyond this bound, which a loaded
+			// machine's scheduling delays do not reach.
+			if el := time.Since(start); el > 20*time.Second {
 				t.Fatalf("%s: answered after %v, budget %v", tc.info, el, tc.budget)
 			}
 		case <-time.After(time.Minute):
