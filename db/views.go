@@ -239,3 +239,33 @@ func (d *DB) FirstPlayed(ctx context.Context, runID int64) (map[string]RankScore
 	}
 	return out, explain(rows.Err())
 }
+
+// RunProgress is how far a run has come: its distinct tuning games and its wall time at
+// its last saved generation (ElapsedMS, 0 when no generation records one).
+type RunProgress struct {
+	Games     int
+	ElapsedMS int64
+	// LastFitnessMin is its last saved generation's best fitness (1 − the best score).
+	LastFitnessMin float64
+}
+
+// RunsProgress maps each run with a saved generation to its RunProgress.
+func (d *DB) RunsProgress(ctx context.Context) (map[int64]RunProgress, error) {
+	rows, err := d.sql.QueryContext(ctx, `SELECT g.run_id, COALESCE(sum(g.games), 0), COALESCE(max(g.elapsed_ms), 0),
+		(SELECT l.fitness_min FROM generations l WHERE l.run_id = g.run_id ORDER BY l.generation DESC LIMIT 1)
+		FROM generations g GROUP BY g.run_id`)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	out := map[int64]RunProgress{}
+	for rows.Next() {
+		var id int64
+		var p RunProgress
+		if err := rows.Scan(&id, &p.Games, &p.ElapsedMS, &p.LastFitnessMin); err != nil {
+			return nil, explain(err)
+		}
+		out[id] = p
+	}
+	return out, explain(rows.Err())
+}

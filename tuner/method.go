@@ -59,6 +59,13 @@ type MethodSpec struct {
 	Short bool `json:"-"`
 	// Saved is what the run's summary counts its saved generations as ("SPSA step").
 	Saved string `json:"-"`
+	// Probes is true for a method whose generation is one pair of probes that play each
+	// other (SPSA's θ+ and θ−): pages chart the probe's score and the probes' distance, not
+	// a population's best, mean and diversity.
+	Probes bool `json:"probes,omitempty"`
+	// NoImportance, when set, says why the dashboard's parameter importance (a regression
+	// of scores on genes within each generation) is not fitted for this method's runs.
+	NoImportance string `json:"no_importance,omitempty"`
 	// Openings is the most distinct tuning openings one generation of a run with
 	// configuration c draws (a book's tuning half must hold them).
 	Openings func(c Config) int                   `json:"-"`
@@ -108,7 +115,9 @@ var Methods = []MethodSpec{
 		Range: "the population's range", Saved: "generation", best: gaBestColumn, new: newGA, Openings: gaOpenings, saved: gaSaved, summary: gaSummary,
 		Doc: "the genetic algorithm (eaopt), the default: a population whose individuals play each other (or race the paper's weights), a hall of fame; the champion is the hall of fame's centre"},
 	{Name: MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
-		best: column("θ+"), new: newSPSA, Openings: func(c Config) int { return c.SPSAParams().Pairs }, saved: spsaSaved, summary: spsaSummary,
+		Probes:       true,
+		NoImportance: "an SPSA step plays two probes, θ+ and θ−, which differ in every free gene at once: two rows cannot separate the genes' effects, so no importance is fitted; the genes page shows how θ moved, and the slices below each probe's score against each gene",
+		best:         column("θ+"), new: newSPSA, Openings: func(c Config) int { return c.SPSAParams().Pairs }, saved: spsaSaved, summary: spsaSummary,
 		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
 	{Name: MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
 		best: column("BEST CANDIDATE"), new: newCMAES, Openings: func(c Config) int { return c.CMAESParams().Pairs }, saved: cmaesSaved, summary: cmaesSummary,

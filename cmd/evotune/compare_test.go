@@ -99,7 +99,7 @@ func TestSPSAResumeFromDatabase(t *testing.T) {
 	}
 	sqlite(t, cut, `PRAGMA foreign_keys = ON;
 		DELETE FROM games WHERE generation >= 3; DELETE FROM individuals WHERE generation >= 3;
-		DELETE FROM generations WHERE generation >= 3; DELETE FROM genomes WHERE born_generation >= 3;
+		DELETE FROM generations WHERE generation >= 3; DELETE FROM genomes WHERE born_generation >= 3; DELETE FROM verifications;
 		UPDATE runs SET status = 'stopped', verification = NULL, generations_done = 3, best_individual = '1-g2-00'`)
 	if out, stderr, code := runIn(t, dir, "resume", "1", "--db", "cut.db"); code != 0 {
 		t.Fatalf("resume: exit %d\n%s\n%s", code, out, stderr)

@@ -305,7 +305,7 @@ func TestDashboardBrowser(t *testing.T) {
 	}
 	// Times in the browser's zone to the second, with how long ago (not raw RFC 3339).
 	var updated string
-	eval(`document.querySelector('#runs tr[data-run="1"] td:nth-child(9)').textContent`, &updated)
+	eval(`document.querySelector('#runs tr[data-run="1"] td:nth-child(11)').textContent`, &updated)
 	if !regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(\d+ (s|min) ago\)$`).MatchString(updated) {
 		t.Fatalf("runs page: updated %q, want local time and how long ago", updated)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"evotune/engine/protocol"
 )
 
 // TestPrepareResume: the resume policy on a real stored run — a finished run, a run a live
@@ -61,7 +63,7 @@ func TestPrepareResume(t *testing.T) {
 	}
 
 	set(`UPDATE runs SET config = json_set(config, '$.opponents', json_array('cmd:/bin/true --x')) WHERE id = ?`)
-	if _, err := PrepareResume(ctx, d, id, opts); err == nil || !strings.Contains(err.Error(), "none was started:\n  cmd:/bin/true --x\n") || !strings.Contains(err.Error(), "evotune resume 1 --allow-engine 'cmd:/bin/true --x'") {
+	if _, err := PrepareResume(ctx, d, id, opts); err == nil || !strings.Contains(err.Error(), "none was started:\n  cmd:/bin/true --x\n") || !strings.Contains(err.Error(), "evotune resume 1 --db "+protocol.ShellQuote(d.Path())+" --allow-engine 'cmd:/bin/true --x'") {
 		t.Errorf("an engine not allowed: %v", err)
 	}
 	allowed := opts

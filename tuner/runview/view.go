@@ -32,7 +32,7 @@ type RunItem struct {
 	Status          string   `json:"status"`
 	GenerationsDone int      `json:"generations_done"`
 	BestIndividual  *string  `json:"best_individual"`
-	BestScore       *float64 `json:"best_score"` // 1 - best fitness: the best screening score
+	BestScore       *float64 `json:"best_score"` // 1 - best fitness: the champion's score, or its last generation's best when it played none
 	Champion        *string  `json:"champion"`   // after the last generation (hall of fame)
 	Verified        *Elo     `json:"verified"`   // the final verification, null before it
 	CreatedAt       string   `json:"created_at"`
@@ -46,6 +46,14 @@ type RunItem struct {
 	// title, what a generation, the champion and a generation's spread are called.
 	Method      string            `json:"method"`
 	MethodTerms *tuner.MethodSpec `json:"method_terms"`
+	// Games is the run's distinct tuning games so far, BudgetGames its game budget (0:
+	// none) and Generations the generations it was asked for (0: until a budget); ETAS is
+	// the seconds left at the pace of its saved generations, for a running run with a game
+	// budget (null otherwise). Filled by Runs.
+	Games       int      `json:"games"`
+	BudgetGames int      `json:"budget_games"`
+	Generations int      `json:"generations"`
+	ETAS        *float64 `json:"eta_s"`
 }
 
 // Elo is a strength estimate against the paper's weights: Elo and the half-width of its
@@ -258,11 +266,30 @@ func Runs(ctx context.Context, d *db.DB) ([]RunItem, error) {
 	if err != nil {
 		return nil, err
 	}
+	prog, err := d.RunsProgress(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]RunItem, 0, len(runs))
 	for _, r := range runs {
 		it := runItem(r)
 		if c, ok := champ[r.ID]; ok && c != "" {
 			it.Champion = &c
+		}
+		var cfg struct {
+			BudgetGames int `json:"budget_games"`
+			Generations int `json:"generations"`
+		}
+		json.Unmarshal([]byte(r.Config), &cfg)
+		p, saved := prog[r.ID]
+		it.Games, it.BudgetGames, it.Generations = p.Games, cfg.BudgetGames, cfg.Generations
+		if it.BestScore == nil && saved { // a champion made, not played (a centre): the generation's best
+			s := 1 - p.LastFitnessMin
+			it.BestScore = &s
+		}
+		if r.Status == db.StatusRunning && cfg.BudgetGames > 0 && p.Games > 0 && p.ElapsedMS > 0 {
+			eta := float64(p.ElapsedMS) / 1000 / float64(p.Games) * float64(max(0, cfg.BudgetGames-p.Games))
+			it.ETAS = &eta
 		}
 		out = append(out, it)
 	}
@@ -719,6 +746,14 @@ func Individual(ctx context.Context, d *db.DB, id int64, ind string) (Individual
 	if len(games) > MaxIndividualGames {
 		v.Games, v.GamesTruncated = games[:MaxIndividualGames], true
 	}
+	// Lists are [] when empty, never null: a centre champion (made, never played) has no
+	// history and no games, and the page reads their length.
+	if v.History == nil {
+		v.History = []db.IndividualRow{}
+	}
+	if v.Games == nil {
+		v.Games = []GameItem{}
+	}
 	return v, nil
 }
 
@@ -757,6 +792,9 @@ type AnalysisView struct {
 	R2     *float64       `json:"r2"`
 	Genes  []AnalysisGene `json:"genes"`
 	Error  *string        `json:"error"`
+	// Note, when set instead of an importance, says why the run's method has none
+	// (tuner.MethodSpec.NoImportance).
+	Note *string `json:"note"`
 	// Lines are the rows for parallel coordinates, the latest MaxParallelLines of them in
 	// generation order: each row's genes in the layout's order (Values) and its score.
 	Lines []ParallelLine `json:"lines"`
@@ -783,6 +821,9 @@ func Analysis(ctx context.Context, d *db.DB, id int64) (AnalysisView, error) {
 		return AnalysisView{}, fmt.Errorf("run %d: %w", id, err)
 	}
 	v := AnalysisView{Run: runItem(r), Method: AnalysisMethod, Genes: []AnalysisGene{}}
+	if m := v.Run.MethodTerms; m != nil && m.NoImportance != "" {
+		v.Note = &m.NoImportance
+	}
 	grows, err := d.GeneRows(ctx, id, true)
 	if err != nil {
 		return v, err
@@ -853,6 +894,9 @@ func Analysis(ctx context.Context, d *db.DB, id int64) (AnalysisView, error) {
 		s := "no gene varies between the individuals"
 		v.Error = &s
 		return v, nil
+	}
+	if v.Note != nil {
+		return v, nil // the method's runs have no importance to fit (the note says why)
 	}
 	eff, r2, err := stats.Within(px, y, group)
 	if err != nil {

@@ -121,16 +121,35 @@ function logSplits(u, axis, min, max) {
   return s.length >= 4 ? s : pick([1, 1.5, 2, 3, 5, 7]);
 }
 
+// distinctLabels labels an axis's ticks with the fewest decimals that tell them apart
+// (a narrow range read "0.054, 0.054, 0.053" at uPlot's default precision).
+function distinctLabels(u, vals) {
+  for (let d = 0; d <= 8; d++) {
+    const t = vals.map(v => v == null ? null : v.toFixed(d));
+    if (new Set(t).size === t.length) return t;
+  }
+  return vals.map(v => v == null ? null : String(v));
+}
+
+// integerIncrs are the tick steps of an axis of whole numbers (generations, steps): a
+// two-generation run is labelled 0, 1, not 0, 0.2 … 1.
+const integerIncrs = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6];
+
+// chart draws a uPlot chart; opts.xlabel names the x axis (default: generation, whole
+// numbers; opts.xreal for an axis of real numbers such as wall time).
 function chart(parent, name, title, data, series, opts) {
   const box = el('div', { class: 'chart', 'data-chart': name }, el('h3', { text: title }));
   parent.append(box);
+  const xlabel = opts && opts.xlabel || 'generation';
+  const xaxis = Object.assign({ label: xlabel }, opts && opts.xreal ? {} : { incrs: integerIncrs }, opts && opts.xvalues ? { values: opts.xvalues } : {});
   const o = Object.assign({
     width: 460, height: 240,
     legend: { live: false }, // the labels only: values under the cursor read "--" elsewhere
     scales: { x: { time: false } },
-    series: [{ label: opts && opts.xlabel || 'generation' }].concat(series),
-    axes: [Object.assign({ label: opts && opts.xlabel || 'generation' }, opts && opts.xvalues ? { values: opts.xvalues } : {}),
-      Object.assign({ label: opts && opts.ylabel || '' }, opts && opts.ylog ? { splits: logSplits, space: 12, values: (u, vals) => vals.map(v => v == null ? null : String(Number(v.toPrecision(2)))) } : {})],
+    series: [{ label: xlabel }].concat(series),
+    axes: [xaxis,
+      Object.assign({ label: opts && opts.ylabel || '' }, opts && opts.ylog ? { splits: logSplits, space: 12, values: (u, vals) => vals.map(v => v == null ? null : String(Number(v.toPrecision(2)))) }
+        : { values: distinctLabels })],
   }, opts && opts.uplot || {});
   const u = new uPlot(o, data, box);
   // A band's edges are drawn as its fill; their legend entries would only repeat the band.
@@ -179,20 +198,30 @@ async function viewRuns() {
         el('td', { class: 'num', text: r.id }),
         el('td', { class: 'name' }, link(runHref(r.id), r.name)),
         el('td', { text: r.game }),
+        el('td', { text: terms(r).title }),
         el('td', { text: r.status }),
         el('td', { class: 'num', text: r.generations_done }),
-        el('td', { class: 'num', text: fmt(r.best_score, 3) }),
+        el('td', { class: 'progress', text: progressText(r) }),
+        el('td', { class: 'num', text: fmt(r.best_score, 3), title: 'the champion\'s score in its last ' + terms(r).generation + ', or that ' + terms(r).generation + '\'s best when the champion played no game (a centre)' }),
         el('td', { text: r.champion || '—' }),
         el('td', { text: fmtElo(r.verified) }),
         el('td', { text: when(r.updated_at), title: r.updated_at }),
         el('td', { class: 'error', text: r.error || '' })));
     }
-    const head = el('tr', {}, ...['ID', 'Name', 'Game', 'Status', 'Generations', 'Best score', 'Champion',
+    const head = el('tr', {}, ...['ID', 'Name', 'Game', 'Method', 'Status', 'Generations', 'Progress', 'Best score', 'Champion',
       'Verified Elo ± 95% CI', 'Updated', 'Error'].map(h => el('th', { text: h })));
     return [el('h1', { text: 'Runs' }),
       runs.length ? el('table', { id: 'runs' }, el('thead', {}, head), tbody)
         : el('p', { text: 'No runs yet: start one with evotune tune.' }), ...workersSection(workers)];
   };
+}
+
+// progressText is how far a run has come: its games against its budget, or its
+// generations against those asked for, and for a running run the time left.
+function progressText(r) {
+  let t = r.budget_games > 0 ? r.games + '/' + r.budget_games + ' games' : r.generations > 0 ? r.generations_done + '/' + (r.generations + 1) + ' ' + terms(r).generation + 's' : r.games + ' games';
+  if (r.eta_s !== null && r.eta_s !== undefined) t += ', ETA ' + (r.eta_s < 120 ? Math.round(r.eta_s) + ' s' : r.eta_s < 7200 ? Math.round(r.eta_s / 60) + ' min' : (r.eta_s / 3600).toFixed(1) + ' h');
+  return t;
 }
 
 // terms are a run's method's own words (the API's method_terms; a method this page does not
@@ -221,8 +250,8 @@ async function viewRun(id) {
     const g = v.generations;
     const x = g.map(p => p.generation);
     const z = 1.96;
-    const spsa = v.run.method === 'spsa';
     const m = terms(v.run);
+    const probes = !!m.probes; // a generation is one pair of probes (SPSA's θ+ and θ−)
     const out = runHeader(v.run, []);
     out.push(el('p', { text: 'Verified: ' + fmtElo(v.run.verified) }));
     if ((v.verifications || []).length > 1) {
@@ -238,11 +267,17 @@ async function viewRun(id) {
       out.push(el('p', { class: 'muted', id: 'sampled', text: 'Charts show ' + v.generations.length + ' of ' + v.total_generations + ' ' + m.generation +
         's: of each stretch the best, the worst and the last, and every checkpoint (the API gives a stretch at full resolution: ?from=G&to=G).' }));
     }
+    if (!g.length) { // empty chart frames would say nothing: say why there is nothing
+      out.push(el('p', { class: 'muted', id: 'no-generations', text: v.run.status === 'running'
+        ? 'No ' + m.generation + ' saved yet: the first appears here when its games are played.'
+        : 'No ' + m.generation + ' was saved: the run ' + v.run.status + ' before its first ' + m.generation + ' finished' + (v.run.error ? ' (' + v.run.error + ')' : '') + '.' }));
+      return out;
+    }
     const charts = el('div', { class: 'charts' });
     out.push(charts);
     const after = [];
     after.push(() => {
-      if (spsa) {
+      if (probes) {
         // An SPSA step plays θ+ against θ−: its result moves θ; θ itself plays no games.
         const s = g.map(p => p.plus_score);
         const lo = g.map(p => p.plus_se === null || p.plus_score === null ? null : p.plus_score - z * p.plus_se);
@@ -261,7 +296,7 @@ async function viewRun(id) {
         [{ label: 'best', stroke: '#c33', width: 2 }, { label: 'best −95%', stroke: 'rgba(204,51,51,0.3)', edge: true },
           { label: 'best +95%', stroke: 'rgba(204,51,51,0.3)', edge: true }, { label: 'mean', stroke: '#36c', width: 2 },
           { label: 'mean − sd', stroke: 'rgba(51,102,204,0.3)', edge: true }, { label: 'mean + sd', stroke: 'rgba(51,102,204,0.3)', edge: true }],
-        { ylabel: 'score', uplot: { bands: [{ series: [3, 2], fill: 'rgba(204,51,51,0.12)' }, { series: [6, 5], fill: 'rgba(51,102,204,0.10)' }] } });
+        { xlabel: m.generation, ylabel: 'score', uplot: { bands: [{ series: [3, 2], fill: 'rgba(204,51,51,0.12)' }, { series: [6, 5], fill: 'rgba(51,102,204,0.10)' }] } });
       }
       const cps = g.filter(p => p.checkpoint && p.checkpoint.elo !== null);
       const ce = cps.map(p => p.checkpoint.elo);
@@ -272,20 +307,20 @@ async function viewRun(id) {
       const band = { bands: [{ series: [3, 2], fill: 'rgba(51,136,51,0.12)' }] };
       if (cps.length) {
         chart(charts, 'elo', 'Held-out Elo of the champion against ' + base(v.run).long + ' (tune --verify-every)',
-          [cps.map(p => p.generation), ce, clo, chi], eloSeries, { ylabel: 'Elo', uplot: band });
+          [cps.map(p => p.generation), ce, clo, chi], eloSeries, { xlabel: m.generation, ylabel: 'Elo', uplot: band });
         const maxMs = Math.max(...cps.map(p => p.elapsed_ms));
         const unit = maxMs < 120000 ? ['s', 1000] : maxMs < 7200000 ? ['min', 60000] : ['h', 3600000];
         chart(charts, 'elo-time', 'The same against wall time',
-          [cps.map(p => p.elapsed_ms / unit[1]), ce, clo, chi], eloSeries, { xlabel: 'wall time (' + unit[0] + ')', ylabel: 'Elo', uplot: band });
+          [cps.map(p => p.elapsed_ms / unit[1]), ce, clo, chi], eloSeries, { xlabel: 'wall time (' + unit[0] + ')', xreal: true, ylabel: 'Elo', uplot: band });
       } else { // two empty charts would look like a measurement of nothing
         charts.append(el('p', { class: 'muted', 'data-chart': 'elo-none', text: 'No held-out Elo during the run: ' +
           (g.some(p => p.checkpoint) ? 'its checkpoints measured only ' + base(v.run).long + '.' : 'tune --verify-every N measures the champion every N ' + m.generation + 's.') }));
       }
-      chart(charts, 'diversity', spsa ? 'Distance between θ+ and θ− (the perturbation 2·c_k, normalised gene distance)'
+      chart(charts, 'diversity', probes ? 'Distance between θ+ and θ− (the perturbation 2·c_k, normalised gene distance)'
         : 'Diversity (mean normalised gene distance)', [x, g.map(p => p.diversity)],
-        [{ label: 'diversity', stroke: '#a6c', width: 2 }], { ylabel: 'distance' });
+        [{ label: probes ? 'θ+ to θ−' : 'diversity', stroke: '#a6c', width: 2 }], { xlabel: m.generation, ylabel: 'distance' });
       chart(charts, 'speed', 'Games per second', [x, g.map(p => p.games_per_s)],
-        [{ label: 'games/s', stroke: '#c80', width: 2 }], { ylabel: 'games/s' });
+        [{ label: 'games/s', stroke: '#c80', width: 2 }], { xlabel: m.generation, ylabel: 'games/s' });
     });
     if (v.hall_of_fame.length) {
       out.push(el('h2', { text: 'Hall of fame' }));
@@ -295,7 +330,7 @@ async function viewRun(id) {
         el('td', { class: 'num', text: fmt(h.elo, 1) }), el('td', { class: 'num', text: fmt(h.elo_lcb, 1) })));
       out.push(el('table', { id: 'hall' }, el('tr', {}, ...['Individual', 'Admitted', 'Games', 'W/D/L', 'Elo', 'Lower bound'].map(h => el('th', { text: h }))), ...rows));
     }
-    if (spsa) {
+    if (probes) {
       out.push(el('h2', { text: 'Steps' }));
       const srows = g.slice().reverse().map(p => el('tr', { 'data-generation': p.generation },
         el('td', { class: 'num', text: p.generation }),
@@ -421,6 +456,7 @@ async function viewAnalysis(id) {
     out.push(el('h2', { text: 'Parameter importance' }));
     out.push(el('p', { class: 'muted', text: 'Method: ' + v.method + '. ' + v.rows + ' rows in ' + v.groups + ' generations' +
       (v.r2 === null ? '' : ', R² ' + fmt(v.r2, 3) + ' (of the variation within generations)') + '.' }));
+    if (v.note) out.push(el('p', { class: 'muted', id: 'analysis-note', text: 'No importance for this method: ' + v.note + '.' }));
     if (v.error) out.push(el('p', { class: 'error', id: 'analysis-error', text: 'No importance: ' + v.error }));
     const ranked = v.genes.filter(g => g.coef !== null).sort((a, b) => Math.abs(b.coef) - Math.abs(a.coef));
     const span = Math.max(1e-9, ...ranked.map(g => Math.abs(g.coef) + g.ci95));
@@ -433,12 +469,12 @@ async function viewAnalysis(id) {
       s.append(svg('line', { x1: px(g.coef - g.ci95), y1: 8, x2: px(g.coef + g.ci95), y2: 8, stroke: '#222', 'stroke-width': 1.5 }));
       return s;
     };
-    out.push(el('table', { id: 'importance' }, el('tr', {}, ...['Gene', 'Effect on the score per SD ± 95%', '', 'SD (' + 'ln units for log genes)', 'Interval excludes 0'].map(h => el('th', { text: h }))),
+    if (ranked.length) out.push(el('table', { id: 'importance' }, el('tr', {}, ...['Gene', 'Effect on the score per SD ± 95%', '', 'SD (' + 'ln units for log genes)', 'Interval excludes 0'].map(h => el('th', { text: h }))),
       ...ranked.map(g => el('tr', { 'data-gene': g.name }, el('td', { text: g.name }),
         el('td', { class: 'num', text: (g.coef >= 0 ? '+' : '') + fmt(g.coef, 4) + ' ± ' + fmt(g.ci95, 4) }), el('td', {}, bar(g)),
         el('td', { class: 'num', text: fmt(g.sd, 4) }), el('td', { text: Math.abs(g.coef) > g.ci95 ? 'yes' : 'no' })))));
     const fixed = v.genes.filter(g => g.coef === null).map(g => g.name);
-    if (fixed.length && !v.error) out.push(el('p', { class: 'muted', text: 'Not in the regression (fixed, or the same in every row): ' + fixed.join(', ') }));
+    if (fixed.length && !v.error && !v.note) out.push(el('p', { class: 'muted', text: 'Not in the regression (fixed, or the same in every row): ' + fixed.join(', ') }));
     out.push(el('h2', { text: 'Parallel coordinates' }));
     out.push(el('p', { class: 'muted', text: 'Each line is an individual row (the latest ' + v.lines.length + '), across one axis per gene ' +
       '(its layout bounds, bottom to top; log axes for log-scale genes), coloured by its score: red 0, yellow ½, green 1.' }));
@@ -513,19 +549,20 @@ async function viewIndividual(id, ind) {
         el('td', { class: 'num', text: g.scale === 'log' && g.default > 0 ? '×' + (g.value / g.default).toFixed(3) : (g.value - g.default >= 0 ? '+' : '') + (g.value - g.default).toPrecision(4) }),
         el('td', { class: 'muted', text: g.fixed ? 'fixed' : '' })))));
     out.push(el('h3', { text: 'Generations it played (each row: that generation\'s games against its references)' }));
-    out.push(v.history.length ? el('table', { id: 'ind-history' }, el('tr', {}, ...['Gen', 'Rank', 'Round', 'Score ± SE', 'Elo ± 95%', 'Games', 'W/D/L'].map(h => el('th', { text: h }))),
-      ...v.history.map(h => el('tr', { 'data-generation': h.generation }, el('td', { class: 'num', text: h.generation }), el('td', { class: 'num', text: h.rank }),
+    const history = v.history || [], games = v.games || [];
+    out.push(history.length ? el('table', { id: 'ind-history' }, el('tr', {}, ...['Gen', 'Rank', 'Round', 'Score ± SE', 'Elo ± 95%', 'Games', 'W/D/L'].map(h => el('th', { text: h }))),
+      ...history.map(h => el('tr', { 'data-generation': h.generation }, el('td', { class: 'num', text: h.generation }), el('td', { class: 'num', text: h.rank }),
         el('td', { class: 'num', text: h.round }), el('td', { class: 'num', text: fmt(h.score, 3) + (h.score_se === null ? '' : ' ± ' + fmt(h.score_se, 3)) }),
         el('td', { class: 'num', text: h.elo === null ? '—' : (h.elo >= 0 ? '+' : '') + fmt(h.elo, 1) + (h.elo_ci95 === null ? '' : ' ± ' + fmt(h.elo_ci95, 1)) }),
         el('td', { class: 'num', text: h.games }), el('td', { text: h.wins + '/' + h.draws + '/' + h.losses }))))
-      : el('p', { class: 'muted', text: 'It played in no generation (a parent kept only as a genome, or SPSA\'s θ).' }));
+      : el('p', { class: 'muted', text: 'It played in no generation: a genome made and not played (the hall of fame\'s centre, SPSA\'s θ, CMA-ES\'s mean), or a parent kept only as a genome.' }));
     const h = v.hall_of_fame;
     out.push(el('p', { id: 'ind-hof', text: h ? 'Hall of fame: admitted in generation ' + h.admitted + '; its record against ' + b.long + ': ' +
       h.games + ' games, ' + h.wins + '/' + h.draws + '/' + h.losses + (h.elo === null ? '' : ', Elo ' + fmt(h.elo, 1) + ' (lower bound ' + fmt(h.elo_lcb, 1) + ')')
       : 'Not a member of the hall of fame.' }));
-    out.push(el('h3', { text: 'Its games (' + v.games.length + (v.games_truncated ? ', the first of more' : '') + ')' }));
+    out.push(el('h3', { text: 'Its games (' + games.length + (v.games_truncated ? ', the first of more' : '') + ')' }));
     out.push(el('table', { id: 'ind-games' }, el('tr', {}, ...['Game', 'Generation', 'Individual', 'Opponent', 'Individual\'s colour', 'Result', 'Plies', 'Round'].map(x => el('th', { text: x }))),
-      ...v.games.map(g => el('tr', { 'data-game': g.id }, el('td', {}, link(runHref(id) + '/game/' + g.id, 'replay ' + g.id)),
+      ...games.map(g => el('tr', { 'data-game': g.id }, el('td', {}, link(runHref(id) + '/game/' + g.id, 'replay ' + g.id)),
         el('td', { class: 'num', text: g.generation }), indCell(id, g.individual), indCell(id, g.opponent), el('td', { text: g.colour }),
         el('td', { text: g.result }), el('td', { class: 'num', text: g.plies }), el('td', { class: 'num', text: g.round })))));
     return out;
