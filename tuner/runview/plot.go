@@ -24,6 +24,7 @@ var (
 	red   = color.RGBA{R: 204, G: 51, B: 51, A: 255}
 	blue  = color.RGBA{R: 51, G: 102, B: 204, A: 255}
 	green = color.RGBA{R: 51, G: 136, B: 51, A: 255}
+	gray  = color.RGBA{R: 136, G: 136, B: 136, A: 255}
 )
 
 func band(xs, lo, hi []float64, c color.RGBA) (*plotter.Polygon, error) {
@@ -80,9 +81,13 @@ func FitnessPlot(v RunView) (*plot.Plot, error) {
 		return nil, fmt.Errorf("run %d has no saved generation yet", v.Run.ID)
 	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s (%s): score against the generation's references", v.Run.Name, v.Run.Game)
-	p.X.Label.Text, p.Y.Label.Text = "generation", "score"
+	gen := generationWord(v.Run)
+	p.Title.Text = fmt.Sprintf("%s (%s): score against the %s's references", v.Run.Name, v.Run.Game, gen)
+	p.X.Label.Text, p.Y.Label.Text = gen, "score"
 	p.X.Tick.Marker = intTicks{}
+	if m := v.Run.MethodTerms; m != nil && m.Probes {
+		return probesPlot(p, v)
+	}
 	n := len(v.Generations)
 	xs, best, lo, hi, mean, mlo, mhi := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	for i, g := range v.Generations {
@@ -93,6 +98,7 @@ func FitnessPlot(v RunView) (*plot.Plot, error) {
 		}
 		mlo[i], mhi[i] = g.MeanScore-g.ScoreStd, g.MeanScore+g.ScoreStd
 	}
+	bestName := "best"
 	for _, b := range []struct {
 		lo, hi []float64
 		c      color.RGBA
@@ -103,12 +109,62 @@ func FitnessPlot(v RunView) (*plot.Plot, error) {
 		}
 		if poly != nil {
 			p.Add(poly)
+			if b.c == red {
+				bestName = "best (band: 95%)" // named only where a band is drawn
+			}
 		}
 	}
-	if err := line(p, "best (band: 95%)", xs, best, red); err != nil {
+	if err := line(p, bestName, xs, best, red); err != nil {
 		return nil, err
 	}
 	if err := line(p, "mean (band: ±1 sd)", xs, mean, blue); err != nil {
+		return nil, err
+	}
+	p.Legend.Top = true
+	p.Add(plotter.NewGrid())
+	return p, nil
+}
+
+// generationWord is what the run's method calls a generation ("generation", "step").
+func generationWord(r RunItem) string {
+	if r.MethodTerms != nil && r.MethodTerms.Generation != "" {
+		return r.MethodTerms.Generation
+	}
+	return "generation"
+}
+
+// probesPlot draws a run whose generation is a pair of probes playing each other (SPSA's
+// θ+ against θ−): the probe's score per step with its 95% band, and ½ (no gradient seen).
+func probesPlot(p *plot.Plot, v RunView) (*plot.Plot, error) {
+	gen := generationWord(v.Run)
+	p.Title.Text = fmt.Sprintf("%s (%s): θ+ against θ− per %s (½ = no gradient seen)", v.Run.Name, v.Run.Game, gen)
+	n := len(v.Generations)
+	xs, s, lo, hi, half := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	banded := false
+	for i, g := range v.Generations {
+		xs[i], s[i], lo[i], hi[i], half[i] = float64(g.Generation), math.NaN(), math.NaN(), math.NaN(), 0.5
+		if g.PlusScore != nil {
+			s[i] = *g.PlusScore
+			if g.PlusSE != nil {
+				lo[i], hi[i], banded = *g.PlusScore-1.96**g.PlusSE, *g.PlusScore+1.96**g.PlusSE, true
+			}
+		}
+	}
+	name := "θ+ score"
+	if banded {
+		poly, err := band(xs, lo, hi, red)
+		if err != nil {
+			return nil, err
+		}
+		if poly != nil {
+			p.Add(poly)
+			name = "θ+ score (band: 95%)"
+		}
+	}
+	if err := line(p, name, xs, s, red); err != nil {
+		return nil, err
+	}
+	if err := line(p, "½", xs, half, gray); err != nil {
 		return nil, err
 	}
 	p.Legend.Top = true
@@ -150,7 +206,7 @@ func EloPlot(v RunView) (*plot.Plot, error) {
 		against = "the layout's defaults"
 	}
 	p.Title.Text = fmt.Sprintf("%s (%s): held-out Elo of the champion vs %s (95%% CI)", v.Run.Name, v.Run.Game, against)
-	p.X.Label.Text, p.Y.Label.Text = "generation", "Elo"
+	p.X.Label.Text, p.Y.Label.Text = generationWord(v.Run), "Elo"
 	p.X.Tick.Marker = intTicks{}
 	zero, err := plotter.NewLine(plotter.XYs{{X: pts[0].X, Y: 0}, {X: pts[len(pts)-1].X, Y: 0}})
 	if err != nil {
@@ -236,13 +292,15 @@ func GenePlots(v GenesView) ([]*plot.Plot, error) {
 		}
 		p := plot.New()
 		p.Title.Text = g.Name
-		p.X.Label.Text = "generation"
+		p.X.Label.Text = generationWord(v.Run)
 		p.X.Tick.Marker = intTicks{}
+		// "value − 60", not "− 60": a label that starts with a minus sign reads as a
+		// negative number.
 		if ratio {
-			p.Y.Label.Text = fmt.Sprintf("÷ %g", g.Default)
+			p.Y.Label.Text = fmt.Sprintf("value ÷ %g", g.Default)
 			p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
 		} else {
-			p.Y.Label.Text = fmt.Sprintf("− %g", g.Default)
+			p.Y.Label.Text = fmt.Sprintf("value − %g", g.Default)
 		}
 		poly, err := band(xs, tr(v.Min[i]), tr(v.Max[i]), blue)
 		if err != nil {
