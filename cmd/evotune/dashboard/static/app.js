@@ -56,7 +56,18 @@ function when(ts) {
   return local + ' (' + ago + ')';
 }
 
-function fmt(x, d) { return x === null || x === undefined ? '—' : Number(x).toFixed(d); }
+// fmt prints x with d decimals; a value that rounds to zero has no sign ("-0.0" read as a
+// negative bound).
+function fmt(x, d) {
+  if (x === null || x === undefined) return '—';
+  const t = Number(x).toFixed(d);
+  return /^-0(\.0*)?$/.test(t) ? t.slice(1) : t;
+}
+
+// compactLabels labels an axis of large or small real numbers briefly ("10M", "2.5k",
+// "0.05"): a slice's axis of pattern scores was clipped ("10,000,00").
+const compactNumber = new Intl.NumberFormat('en', { notation: 'compact', maximumSignificantDigits: 3 });
+function compactLabels(u, vals) { return vals.map(v => v == null ? null : compactNumber.format(v)); }
 function fmtElo(e) {
   if (!e) return '—';
   if (e.games === 0) return 'not measured (the champion is the baseline itself)';
@@ -390,7 +401,7 @@ async function viewGenes(id) {
         box.append(holder);
         chart(holder, 'gene:' + gene.name, title, data,
           [{ label: 'champion', stroke: '#c33', width: 2 }, { label: 'min', stroke: 'rgba(51,102,204,0.4)', edge: true }, { label: 'max', stroke: 'rgba(51,102,204,0.4)', edge: true }],
-          { ylabel: ratio ? 'value ÷ ' + b : 'value − ' + b, ylog: ratio, uplot: { width: 320, height: 190, legend: { show: false },
+          { xlabel: m.generation, ylabel: ratio ? 'value ÷ ' + b : 'value − ' + b, ylog: ratio, uplot: { width: 320, height: 190, legend: { show: false },
             scales: { x: { time: false }, y: ratio ? { distr: 3 } : { range: linearRange(gene) } }, bands: [{ series: [3, 2], fill: 'rgba(51,102,204,0.12)' }] } });
       });
     }];
@@ -477,7 +488,7 @@ async function viewAnalysis(id) {
     if (fixed.length && !v.error && !v.note) out.push(el('p', { class: 'muted', text: 'Not in the regression (fixed, or the same in every row): ' + fixed.join(', ') }));
     out.push(el('h2', { text: 'Parallel coordinates' }));
     out.push(el('p', { class: 'muted', text: 'Each line is an individual row (the latest ' + v.lines.length + '), across one axis per gene ' +
-      '(its layout bounds, bottom to top; log axes for log-scale genes), coloured by its score: red 0, yellow ½, green 1.' }));
+      '(the range of the rows shown, bottom to top, labelled; log axes for log-scale genes), coloured by its score: red 0, yellow ½, green 1.' }));
     out.push(parallel(v));
     out.push(el('h2', { text: 'Slices: score against each gene' }));
     const box = el('div', { class: 'genes', id: 'slices' });
@@ -489,7 +500,7 @@ async function viewAnalysis(id) {
         box.append(holder);
         chart(holder, 'slice:' + g.name, g.name + (g.fixed ? ' (fixed)' : ''), [g.values, g.scores],
           [{ label: 'score', stroke: 'rgba(51,102,204,0.8)', paths: () => null, points: { show: true, size: 4, fill: 'rgba(51,102,204,0.4)' } }],
-          { xlabel: g.name, ylabel: 'score', uplot: { width: 320, height: 190, legend: { show: false },
+          { xlabel: g.name, xreal: true, xvalues: compactLabels, ylabel: 'score', uplot: { width: 320, height: 190, legend: { show: false },
             scales: { x: { time: false, distr: g.scale === 'log' && g.values[0] > 0 ? 3 : 1 } } } });
       });
     }];
@@ -501,24 +512,35 @@ async function viewAnalysis(id) {
 // layout's bounds (log for log-scale genes), one polyline per individual row coloured by
 // its score.
 function parallel(v) {
-  const gx = 110, top = 20, H = 260, W = 60 + gx * Math.max(1, v.genes.length - 1);
+  // The axes fit the page (at most ~1 200 px), each spanning the range its rows take
+  // (log axes for log-scale genes), not the layout's bounds: gomoku's pattern scores would
+  // all run 1…10 000 000 with the rows in a sliver of them.
+  const n = Math.max(1, v.genes.length - 1);
+  const gx = Math.max(56, Math.min(110, Math.floor(1160 / n))), top = 20, H = 260, W = 60 + gx * n;
   const g = svg('svg', { id: 'parallel', width: W + 60, height: H + 60, viewBox: '0 0 ' + (W + 60) + ' ' + (H + 60) });
-  const y = (gene, x) => {
+  const ranges = v.genes.map((gene, i) => {
     const log = gene.scale === 'log' && gene.min > 0;
-    const t = log ? (Math.log(x) - Math.log(gene.min)) / (Math.log(gene.max) - Math.log(gene.min)) : (x - gene.min) / (gene.max - gene.min);
+    const xs = v.lines.map(l => l.values[i]).filter(x => x !== null && x !== undefined && (!log || x > 0));
+    let lo = xs.length ? Math.min(...xs) : gene.min, hi = xs.length ? Math.max(...xs) : gene.max;
+    if (lo === hi) { lo = gene.min; hi = gene.max; } // one value: the bounds, the value inside them
+    return { log, lo, hi };
+  });
+  const y = (i, x) => {
+    const r = ranges[i];
+    const t = r.log ? (Math.log(x) - Math.log(r.lo)) / (Math.log(r.hi) - Math.log(r.lo)) : (x - r.lo) / (r.hi - r.lo);
     return top + H - Math.max(0, Math.min(1, t)) * H;
   };
   const colour = s => { const r = s < 0.5 ? 220 : Math.round(220 * (1 - s) * 2), gr = s < 0.5 ? Math.round(200 * s * 2) : 180; return 'rgba(' + r + ',' + gr + ',40,0.35)'; };
   for (const l of [...v.lines].sort((a, b) => a.score - b.score)) { // the best drawn last, on top
-    const pts = l.values.map((x, i) => (40 + i * gx) + ',' + y(v.genes[i], x).toFixed(1)).join(' ');
+    const pts = l.values.map((x, i) => (40 + i * gx) + ',' + y(i, x).toFixed(1)).join(' ');
     g.append(svg('polyline', { class: 'pline', points: pts, fill: 'none', stroke: colour(l.score), 'stroke-width': 1 }));
   }
   v.genes.forEach((gene, i) => {
     const x = 40 + i * gx;
     g.append(svg('line', { x1: x, y1: top, x2: x, y2: top + H, stroke: '#333' }));
     g.append(svg('text', { x: x, y: top + H + 16, 'text-anchor': 'middle', 'font-size': 11, text: gene.name }));
-    g.append(svg('text', { x: x + 3, y: top + H, 'font-size': 9, class: 'muted', text: Number(gene.min.toPrecision(3)) }));
-    g.append(svg('text', { x: x + 3, y: top + 8, 'font-size': 9, class: 'muted', text: Number(gene.max.toPrecision(3)) }));
+    g.append(svg('text', { x: x + 3, y: top + H, 'font-size': 9, class: 'muted', text: Number(ranges[i].lo.toPrecision(3)) }));
+    g.append(svg('text', { x: x + 3, y: top + 8, 'font-size': 9, class: 'muted', text: Number(ranges[i].hi.toPrecision(3)) }));
   });
   return el('div', { style: 'overflow:auto' }, g);
 }
