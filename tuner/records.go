@@ -115,6 +115,9 @@ type Event struct {
 	// the generation in the event that ends it (GenDone).
 	GamesDone  int
 	GamesTotal int
+	// GenGames counts the distinct games of the generation's batches before the one being
+	// played (the ETA counts them with GamesDone; 0 in GenDone events).
+	GenGames int
 	// Phase names the batch being played: "round 0", "round 1", … (the GA's racing
 	// rounds), "admission", "admission (defender)", "defence" (hall-of-fame tests),
 	// "step K" (SPSA); "" in GenDone and verification events.

@@ -226,11 +226,11 @@ func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
 // individual's Stats (games and pentanomial pairs), recording each game. It returns the
 // pair scores (0 to 2) by (individual, opening index).
 func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
-	total := len(b.tasks)
+	total, before := len(b.tasks), t.g.distinctGames
 	var done atomic.Int64
 	start := time.Now()
 	recs, err := PlayBatch(t.ctx, t.setup, b.tasks, t.cfg.Workers, func() {
-		t.report(Event{GamesDone: int(done.Add(1)), GamesTotal: total, Phase: label})
+		t.report(Event{GamesDone: int(done.Add(1)), GamesTotal: total, GenGames: before, Phase: label})
 	})
 	t.g.gamesTime += time.Since(start)
 	if err != nil {

@@ -116,11 +116,12 @@ func (e Event) ETA() (time.Duration, bool) {
 	var eta time.Duration
 	switch {
 	case e.BudgetGames > 0 && e.RunGames+e.GamesDone > 0:
-		// The games of the batch in play count too: the elapsed time includes them (without
-		// them a GA's first estimates ran high and the ETA fell by half over the run).
+		// The games of the generation in play count too, its earlier batches and the one
+		// being played: the elapsed time includes them (without them a GA's first estimates
+		// ran high and the ETA fell by half over the run).
 		done := e.RunGames
 		if !e.GenDone && !e.Verifying {
-			done += e.GamesDone
+			done += e.GenGames + e.GamesDone
 		}
 		eta = time.Duration(float64(e.Elapsed) / float64(max(1, done)) * float64(max(0, e.BudgetGames-done)))
 	case e.Budget > 0 && (e.Generations == 0 || doneGens == 0):

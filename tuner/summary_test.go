@@ -62,6 +62,7 @@ func TestETA(t *testing.T) {
 		// unknown, then ran high on saved games alone).
 		{Event{BudgetGames: 1000, GamesDone: 100, Elapsed: 10 * time.Second}, 90 * time.Second, true},
 		{Event{BudgetGames: 1000, RunGames: 200, GamesDone: 50, Elapsed: 25 * time.Second}, 75 * time.Second, true},
+		{Event{BudgetGames: 1000, RunGames: 200, GenGames: 150, GamesDone: 50, Elapsed: 40 * time.Second}, 60 * time.Second, true},
 	} {
 		got, known := c.e.ETA()
 		if got != c.want || known != c.known {
