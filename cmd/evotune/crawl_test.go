@@ -1,6 +1,7 @@
 package main
 
 import (
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -107,8 +108,6 @@ func TestDashboardCrawl(t *testing.T) {
 			}
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	runs := 0
 	for k := range perShape {
 		if regexp.MustCompile(`^#/run/\d+$`).MatchString(k) {
@@ -119,9 +118,57 @@ func TestDashboardCrawl(t *testing.T) {
 	if runs < 5 || visited < 40 {
 		t.Fatalf("the crawl reached %d runs and %d pages, want the 5 runs and their pages", runs, visited)
 	}
-	if len(problems) > 0 {
-		t.Fatalf("%d console errors or exceptions:\n%s", len(problems), strings.Join(problems, "\n"))
+	noProblems := func() {
+		t.Helper()
+		mu.Lock()
+		defer mu.Unlock()
+		if len(problems) > 0 {
+			t.Fatalf("%d console errors or exceptions:\n%s", len(problems), strings.Join(problems, "\n"))
+		}
 	}
+	noProblems()
+
+	// The pages speak each method's words and their numbers read right.
+	visit := func(hash string) {
+		t.Helper()
+		if err := chromedp.Run(ctx, chromedp.Navigate(base+hash),
+			chromedp.Poll(`window.evotune && window.evotune.rendered === (location.hash || '#/')`, nil, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Fatalf("%s did not render: %v", hash, err)
+		}
+	}
+	check := func(what, js string) {
+		t.Helper()
+		var ok bool
+		if err := chromedp.Run(ctx, chromedp.Evaluate(js, &ok)); err != nil || !ok {
+			t.Errorf("%s: %s is not true (%v)", what, js, err)
+		}
+	}
+	visit("#/")
+	check("runs list: each run's method and progress", `[...document.querySelectorAll('#runs tbody tr')].map(r => r.children[3].textContent + ':' + /games|generations/.test(r.children[6].textContent)).sort().join(',') ===
+		'CMA-ES:true,GA:true,GA:true,SPSA:true,steady-state GA:true'`)
+	visit("#/run/2")
+	check("SPSA run page: steps, the probes' distance", `evotune.charts.diversity.series[0].label === 'step' && evotune.charts.diversity.series[1].label === 'θ+ to θ−' && evotune.charts.speed.series[0].label === 'step'`)
+	check("whole-number ticks on a generation axis", `(i => (typeof i === 'function' ? i(evotune.charts.score, 0, 0, 10, 50) : i)[0] === 1)(evotune.charts.score.axes[0].incrs)`)
+	check("labels that differ", `new Set(distinctLabels(null, [0.0538, 0.054, 0.0542])).size === 3`)
+	check("compact labels of a slice", `compactLabels(null, [1e7, 2500])[0] === '10M' && compactLabels(null, [1e7, 2500])[1] === '2.5K'`)
+	check("no signed zero", `fmt(-0.04, 1) === '0.0' && fmt(-0.4, 1) === '-0.4'`)
+	visit("#/run/2/analysis")
+	check("SPSA analysis: why there is no importance, no error", `!!document.querySelector('#analysis-note') && !document.querySelector('#analysis-error') && !document.querySelector('#importance')`)
+	visit("#/run/1")
+	check("GA run page: every verification listed, the headline marked", `document.querySelectorAll('#verifications tbody tr').length === 2 && document.querySelectorAll('#verifications tr.headline').length === 1`)
+	// A run that saved no generation says why instead of drawing empty charts.
+	raw, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=10000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`INSERT INTO runs (name, game, status, seed, config, program_version, created_at, updated_at, error)
+		VALUES ('empty', 'gomoku', 'stopped', 1, '{"method":"ga"}', 't', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 'stopped by a signal')`); err != nil {
+		t.Fatal(err)
+	}
+	visit("#/run/6")
+	check("a run without generations", `document.querySelector('#no-generations').textContent.startsWith('No generation was saved: the run stopped') && !document.querySelector('.chart')`)
+	noProblems()
 }
 
 // exceptionText is an exception's message and where it was thrown.
