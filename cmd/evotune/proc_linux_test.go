@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -49,5 +50,39 @@ func TestZombieIsNotAlive(t *testing.T) {
 	}
 	if _, stderr, code := run(t, dir, "resume", "1"); code != 0 || strings.Contains(stderr, "alive") {
 		t.Fatalf("resume of a run held by a zombie: exit %d, %q", code, stderr)
+	}
+}
+
+// TestConcurrentFirstTunes: three tunes started at once on one new database all run (the
+// schema's set-up raced: "table runs already exists", "duplicate column name").
+func TestConcurrentFirstTunes(t *testing.T) {
+	dir := t.TempDir()
+	const n = 3
+	errs := make(chan string, n)
+	for i := range n {
+		go func() {
+			_, stderr, code := run(t, dir, "tune", "--game", "gomoku", "--method", "ga", "--pop", "4", "--games", "2", "--generations", "1",
+				"--depth", "1", "--verify-games", "0", "--seed", strconv.Itoa(i+1), "--db", "new.db")
+			if code != 0 {
+				errs <- stderr
+				return
+			}
+			errs <- ""
+		}()
+	}
+	for range n {
+		if e := <-errs; e != "" {
+			t.Fatalf("a tune of three started at once failed: %s", e)
+		}
+	}
+	raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "new.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var runs int
+	raw.QueryRow(`SELECT count(*) FROM runs WHERE status = 'finished'`).Scan(&runs)
+	if runs != n {
+		t.Fatalf("%d finished runs, want %d", runs, n)
 	}
 }
