@@ -312,6 +312,11 @@ func (d *DB) version(ctx context.Context) (int, error) {
 // several processes opening one new database at once take turns, and each file is applied
 // once (the version read outside the transaction let two apply the same file).
 func (d *DB) migrate(ctx context.Context) error {
+	// A database already at this program's schema takes no write lock (one that cannot be
+	// written still opens, as before).
+	if v, err := d.version(ctx); err == nil && v == SchemaVersion {
+		return nil
+	}
 	files, err := fs.Glob(schemaFS, "schema/*.sql")
 	if err != nil {
 		return err
