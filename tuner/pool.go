@@ -425,6 +425,12 @@ func (r *slotRunner) slot() {
 		}
 		r.mu.Unlock()
 		rec, err := lw.Play(j.ctx, j.setup, j.tasks[i])
+		// The game's callback runs before the batch can end: PlayBatch returns only after
+		// every callback has (a callback after it returned raced with the caller's next
+		// step, seen by the race detector in a steady-state run's checkpoint).
+		if err == nil && j.done != nil {
+			j.done()
+		}
 		r.mu.Lock()
 		if j.err == nil {
 			if err != nil {
@@ -439,9 +445,6 @@ func (r *slotRunner) slot() {
 			}
 		}
 		r.mu.Unlock()
-		if err == nil && j.done != nil {
-			j.done()
-		}
 	}
 }
 
