@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -64,13 +65,21 @@ type Option struct {
 	Vars    []string `json:"vars,omitempty"`
 }
 
+// rawName is an option line's name as the engine wrote it, between "name" and "type".
+var rawName = regexp.MustCompile(`^option\s+name\s+(.*?)\s+type\s`)
+
 // ParseOption reads an "option name … type … [default …] [min …] [max …] [var …]…" line;
 // ok is false for any other line, and for one holding a control character (a carriage
-// return or tab inside a name would come back from setoption as a blank). Names and values
+// return anywhere, a tab inside the name: setoption would send back another name). Names and values
 // may hold blanks: each runs to the next keyword.
 func ParseOption(line string) (Option, bool) {
-	if strings.ContainsFunc(line, func(r rune) bool { return r < 0x20 && r != ' ' || r == 0x7f }) {
-		return Option{}, false // a CR or tab in a name would be sent back as a blank: another name
+	// A control character in a name would be sent back by setoption as a blank: another
+	// name. Tabs between the words are whitespace.
+	if strings.ContainsFunc(line, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) {
+		return Option{}, false
+	}
+	if m := rawName.FindStringSubmatch(line); m != nil && strings.ContainsRune(m[1], '\t') {
+		return Option{}, false
 	}
 	f := strings.Fields(line)
 	if len(f) < 5 || f[0] != "option" || f[1] != "name" {

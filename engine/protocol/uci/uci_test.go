@@ -50,6 +50,11 @@ func TestParseOption(t *testing.T) {
 		{"option name SyzygyPath type string default <empty>", "SyzygyPath|string|<empty>|?|?|", true},
 		{"id name Stockfish 15.1", "", false},
 		{"option name", "", false},
+		// Control characters: a CR anywhere or a tab in a name would come back from
+		// setoption as another name; tabs between words are whitespace.
+		{"option name Pawn\rValue type spin default 100 min 0 max 400", "", false},
+		{"option name King\tSafety type spin default 100 min 0 max 400", "", false},
+		{"option name Hash\ttype spin default 16\tmin 1 max 64", "Hash|spin|16|1|64|", true},
 	} {
 		o, ok := uci.ParseOption(c.line)
 		b := func(p *int64) string {
