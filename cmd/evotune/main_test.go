@@ -470,14 +470,7 @@ func TestVerifyCommand(t *testing.T) {
 	if out, _, _ = runIn(t, dir, "runs"); !strings.Contains(out, v.Champion+", 2 games") {
 		t.Fatalf("--headline latest did not make the newest the headline:\n%s", out)
 	}
-	raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "evotune.db")+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	var kept string
-	raw.QueryRow(`SELECT group_concat(source || ':' || games, ' ') FROM verification_list WHERE run_id = 1 ORDER BY id`).Scan(&kept)
-	if kept != "verify:8 verify:4 verify:2" {
+	if kept := sqlite(t, filepath.Join(dir, "evotune.db"), `SELECT group_concat(source || ':' || games, ' ') FROM verification_list WHERE run_id = 1 ORDER BY id`); kept != "verify:8 verify:4 verify:2" {
 		t.Fatalf("stored verifications %q, want all three", kept)
 	}
 	if _, stderr, code := runIn(t, dir, "verify", "1", "--headline", "best"); code == 0 || !strings.Contains(stderr, `--headline "best"`) {

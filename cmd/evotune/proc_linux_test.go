@@ -75,14 +75,7 @@ func TestConcurrentFirstTunes(t *testing.T) {
 			t.Fatalf("a tune of three started at once failed: %s", e)
 		}
 	}
-	raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "new.db")+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	var runs int
-	raw.QueryRow(`SELECT count(*) FROM runs WHERE status = 'finished'`).Scan(&runs)
-	if runs != n {
-		t.Fatalf("%d finished runs, want %d", runs, n)
+	if runs := sqlite(t, filepath.Join(dir, "new.db"), `SELECT count(*) FROM runs WHERE status = 'finished'`); runs != strconv.Itoa(n) {
+		t.Fatalf("%s finished runs, want %d", runs, n)
 	}
 }
