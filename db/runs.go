@@ -193,6 +193,14 @@ const (
 // with its row ID (verification_id) and why it heads (headline), in one transaction. It
 // returns the new row's ID and the headline's.
 func (d *DB) AddVerification(ctx context.Context, runID int64, result, source, policy string) (id, headline int64, err error) {
+	return d.AddLadder(ctx, runID, result, source, policy, "")
+}
+
+// AddLadder is AddVerification for a verification ladder whose rungs were stored by
+// SaveRung under ladder (the ladder's key): in the same transaction, those rungs become
+// the new verification's (verification_id), so the same request made again plays anew.
+// An empty ladder attaches nothing.
+func (d *DB) AddLadder(ctx context.Context, runID int64, result, source, policy, ladder string) (id, headline int64, err error) {
 	if policy != HeadlineLargest && policy != HeadlineLatest {
 		return 0, 0, fmt.Errorf("headline %q: want %s or %s", policy, HeadlineLargest, HeadlineLatest)
 	}
@@ -216,6 +224,11 @@ func (d *DB) AddVerification(ctx context.Context, runID int64, result, source, p
 	if id, err = res.LastInsertId(); err != nil {
 		return 0, 0, explain(err)
 	}
+	if ladder != "" {
+		if _, err := tx.ExecContext(ctx, `UPDATE verification_rungs SET verification_id = ? WHERE run_id = ? AND ladder = ? AND verification_id IS NULL`, id, runID, ladder); err != nil {
+			return 0, 0, explain(err)
+		}
+	}
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM verifications WHERE run_id = ?`, runID).Scan(&n); err != nil {
 		return 0, 0, explain(err)
@@ -237,6 +250,52 @@ func (d *DB) AddVerification(ctx context.Context, runID int64, result, source, p
 		return 0, 0, explain(err)
 	}
 	return id, headline, tx.Commit()
+}
+
+// SaveRung stores one rung of run runID's verification ladder (its key: ladder) as soon as
+// it is played: rung is its index (0: the tuning condition), kind its kind, condition its
+// condition in words and result its match as JSON. The rung stays pending (no
+// verification) until AddLadder stores the whole ladder; a pending rung stored again
+// replaces the first.
+func (d *DB) SaveRung(ctx context.Context, runID int64, ladder string, rung int, kind, condition, result string) (err error) {
+	tx, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return explain(err)
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	if err := d.checkOwner(ctx, tx, runID); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO verification_rungs (run_id, ladder, rung, kind, condition, created_at, result) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (run_id, ladder, rung) WHERE verification_id IS NULL DO UPDATE SET kind = excluded.kind, condition = excluded.condition,
+		created_at = excluded.created_at, result = excluded.result`, runID, ladder, rung, kind, condition, now(), result); err != nil {
+		return explain(err)
+	}
+	return explain(tx.Commit())
+}
+
+// PendingRungs returns the results (JSON) of run runID's rungs stored by SaveRung under
+// ladder and not yet part of a verification, by rung index.
+func (d *DB) PendingRungs(ctx context.Context, runID int64, ladder string) (map[int]string, error) {
+	rows, err := d.sql.QueryContext(ctx, `SELECT rung, result FROM verification_rungs WHERE run_id = ? AND ladder = ? AND verification_id IS NULL`, runID, ladder)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	out := map[int]string{}
+	for rows.Next() {
+		var i int
+		var r string
+		if err := rows.Scan(&i, &r); err != nil {
+			return nil, explain(err)
+		}
+		out[i] = r
+	}
+	return out, explain(rows.Err())
 }
 
 // VerificationRow is one stored verification of a run.

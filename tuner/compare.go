@@ -115,7 +115,7 @@ func Compare(ctx context.Context, cc CompareConfig, store Store, progress func(E
 			if err != nil {
 				return cells, fmt.Errorf("%s seed %d (run %d): %w", m, seed, sum.RunID, err)
 			}
-			cell.RunID, cell.Games, cell.Champion, cell.V, cell.Deep = sum.RunID, sum.Games, sum.Best, sum.Verification, sum.Deep
+			cell.RunID, cell.Games, cell.Champion, cell.V, cell.Deep = sum.RunID, sum.Games, sum.Best, sum.Verification, sum.Verification.RungOf(RungDepth)
 			cells = append(cells, cell)
 			if done != nil {
 				if err := done(cell); err != nil {

@@ -145,6 +145,23 @@ type Config struct {
 	VerifyDepth int `json:"verify_depth" yaml:"verify_depth"`
 	// VerifyDepthGames is the length of the verification at VerifyDepth (0 = VerifyGames).
 	VerifyDepthGames int `json:"verify_depth_games,omitempty" yaml:"verify_depth_games"`
+	// VerifyNodes, VerifyTC and VerifyMoveTime, when set, are further rungs of the
+	// verification ladder (Rungs): the champion against the baseline at this node count
+	// per move (UCI's go nodes; the built-in engines' node limit), under this chess clock
+	// (engine.ParseTimeControl's "60+0.6"; UCI, Gomocup and the built-in engines) and at
+	// this many seconds per move (every engine).
+	VerifyNodes    int64   `json:"verify_nodes,omitempty" yaml:"verify_nodes"`
+	VerifyTC       string  `json:"verify_tc,omitempty" yaml:"verify_tc"`
+	VerifyMoveTime float64 `json:"verify_move_time,omitempty" yaml:"verify_move_time"`
+	// VerifyOpponents are the ladder's opponent rungs, "cmd:PATH ARGS" each: the champion
+	// and the baseline each play every one on the same held-out openings, and the rung is
+	// the champion's Elo gain against it. VerifyOpponentOptions ("NAME=VALUE") are given to
+	// every one of them.
+	VerifyOpponents       []string `json:"verify_opponents,omitempty" yaml:"verify_opponents"`
+	VerifyOpponentOptions []string `json:"verify_opponent_options,omitempty" yaml:"verify_opponent_options"`
+	// VerifyRungGames is the length of each rung after the first (0 = VerifyDepthGames,
+	// then VerifyGames).
+	VerifyRungGames int `json:"verify_rung_games,omitempty" yaml:"verify_rung_games"`
 	// Layout, if set, is the layout file of an outside engine (Engine) that the run tunes
 	// instead of the game's built-in engine; its content is stored with the run, so resume
 	// never reads the file again. Game, Rule and Board equal the layout's.
@@ -647,6 +664,13 @@ func (c *Config) Validate() error {
 		return settingErr("engine", "", "needs a layout file describing its parameters (--layout FILE)")
 	case c.EngineProtocol != "" || c.BotzoneKeepRunning || c.BotzoneJSON || len(c.EngineOptions) > 0 || c.Nodes != 0 || c.TC != "" || c.EngineDepth != 0:
 		return errors.New("engine_protocol, botzone_keep_running, botzone_json, engine_options, nodes, tc, engine_depth: settings of the outside engine under tuning, and there is none (--layout FILE --engine 'cmd:PROG ARGS')")
+	}
+	proto := ""
+	if c.Layout != nil {
+		proto = (protocol.ExternalSpec{Protocol: c.EngineProtocol}).ProtocolFor(e.Game)
+	}
+	if err := c.checkLadder(proto); err != nil {
+		return err
 	}
 	if _, err := c.Adjudication(); err != nil {
 		return err

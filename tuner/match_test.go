@@ -269,7 +269,7 @@ func TestBaselineChampionIsNotVerified(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := st.verification
-	if !sum.BaselineChampion || v == nil || v.Games != 0 || v.Deep != nil || !strings.Contains(v.Openings, "baseline") {
+	if !sum.BaselineChampion || v == nil || v.Games != 0 || len(v.Ladder) != 0 || !strings.Contains(v.Openings, "baseline") {
 		t.Fatalf("baseline champion %v, stored verification %+v", sum.BaselineChampion, v)
 	}
 	if sum.Tests == 0 || sum.Closest == nil || sum.Closest.Admitted || sum.Tests != len(tu.hall.tested) {

@@ -23,6 +23,18 @@ type Store interface {
 	SaveVerification(ctx context.Context, runID int64, v Verification) error
 }
 
+// RungStore is a Store that keeps a verification ladder's rungs as they are played, so
+// that a ladder stopped or killed continues from them on resume (key: LadderKey). A Store
+// without it plays the whole ladder again and stores it with SaveVerification.
+type RungStore interface {
+	// SaveRung stores one played rung of ladder key.
+	SaveRung(ctx context.Context, runID int64, key string, v Verification) error
+	// StoredRungs returns ladder key's rungs stored and not yet part of a verification.
+	StoredRungs(ctx context.Context, runID int64, key string) (map[int]Verification, error)
+	// SaveLadder stores the finished ladder (SaveVerification's), its stored rungs with it.
+	SaveLadder(ctx context.Context, runID int64, key string, v Verification) error
+}
+
 // RunRecord is a new run.
 type RunRecord struct {
 	Name, Game     string
@@ -127,6 +139,10 @@ type Event struct {
 	// VerifyDepth is the search depth of the verification match that starts (an event with
 	// Verifying, GamesDone 0 and Champion set is sent once as each match starts).
 	VerifyDepth int
+	// Rung and Rungs place a verification match in its ladder (rung 0 of Rungs: the
+	// tuning condition); Condition is the rung's condition in words ("tc 60+0.6").
+	Rung, Rungs int
+	Condition   string
 	Elapsed     time.Duration
 	Budget      time.Duration // the run's time budget (0 = none)
 	// Method is the run's Config.Method (Selection its Config.Selection); RunGames the
@@ -194,10 +210,9 @@ type Summary struct {
 	Wall       time.Duration // wall time of the generations
 	GamesTime  time.Duration // time spent playing their games
 	VerifyTime time.Duration // wall time of the final verification matches
-	// Verification is the final match against the baseline, if one was played; Deep is the
-	// same at Config.VerifyDepth.
+	// Verification is the final verification ladder, if one was played: its first rung
+	// (the tuning condition) with the others in its Ladder.
 	Verification *Verification
-	Deep         *Verification
 }
 
 // countRecords adds a saved generation's game rows to GameRecords and Forfeits.

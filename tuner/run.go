@@ -305,9 +305,10 @@ func (t *Tuner) overBudget() bool {
 	return b > 0 && t.elapsed() >= b
 }
 
-// verifyAll plays the final verification matches: at the tuning depth, then at
-// VerifyDepth if set. A champion that is the baseline plays none and stores an unmeasured
-// verification (Games 0).
+// verifyAll plays the final verification ladder (Config.Rungs): the tuning condition,
+// then each further rung, each stored as it ends when the store keeps rungs (a resumed run
+// continues the ladder from them). A champion that is the baseline plays none and stores an
+// unmeasured verification (Games 0).
 func (t *Tuner) verifyAll() error {
 	if t.cfg.VerifyGames == 0 {
 		return nil
@@ -325,24 +326,39 @@ func (t *Tuner) verifyAll() error {
 	if t.fullVerify {
 		sprt = nil
 	}
-	v, err := t.verifyChampion(t.setup, t.cfg.Seed, t.cfg.VerifyGames, sprt)
+	champ, champExt, err := t.side(t.rep.summary.BestGenes)
+	if err != nil {
+		return err
+	}
+	base, err := t.baselineRef()
+	if err != nil {
+		return err
+	}
+	rungs := t.cfg.Rungs()
+	l := Ladder{Base: VerifyConfig{Setup: t.setup, Champion: champ, ChampionID: t.rep.summary.Best, Games: t.cfg.VerifyGames,
+		ChampionExt: champExt, BaselineExt: base.ext,
+		OpeningSpec: t.cfg.VerifyOpenings, OpeningList: t.cfg.VerifyOpeningList, Book: t.cfg.BookList, BookLabel: t.cfg.Book,
+		Exclude: t.draws.tuningOpenings, Seed: t.cfg.Seed, SPRT: sprt, Workers: t.cfg.Workers},
+		Rungs: rungs, RungGames: t.cfg.RungGamesOf(), OpponentSpec: t.cfg.LadderOpponentSpec(champExt),
+		Progress: func(r Rung, i, done, total int, _ stats.Result) {
+			t.report(Event{Verifying: true, GamesDone: done, GamesTotal: total, Champion: t.rep.summary.Best, VerifyDepth: t.setup.Limits.Depth,
+				Rung: i, Rungs: len(rungs), Condition: r.Condition()})
+		}}
+	key := LadderKey(t.rep.summary.Best, rungs, t.cfg.VerifyGames, l.RungGames, sprt, t.cfg.VerifyOpenings)
+	rs, keeps := t.store.(RungStore)
+	if keeps {
+		if l.Done, err = rs.StoredRungs(t.ctx, t.saving.runID, key); err != nil {
+			return err
+		}
+		l.Save = func(v Verification) error { return rs.SaveRung(t.ctx, t.saving.runID, key, v) }
+	}
+	v, err := l.Play(t.ctx)
 	if err != nil {
 		return err
 	}
 	t.rep.summary.Verification = &v
-	if t.cfg.VerifyDepth > 0 {
-		deep := t.setup
-		deep.Limits.Depth = t.cfg.VerifyDepth
-		n := t.cfg.VerifyDepthGames
-		if n == 0 {
-			n = t.cfg.VerifyGames
-		}
-		d, err := t.verifyChampion(deep, t.cfg.Seed, n, sprt)
-		if err != nil {
-			return err
-		}
-		t.rep.summary.Deep = &d
-		v.Deep = &d
+	if keeps {
+		return rs.SaveLadder(t.ctx, t.saving.runID, key, v)
 	}
 	return t.store.SaveVerification(t.ctx, t.saving.runID, v)
 }

@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -41,8 +42,24 @@ type Verification struct {
 	LLRLower float64     `json:"llr_lower"`
 	LLRUpper float64     `json:"llr_upper"`
 	Verdict  string      `json:"verdict,omitempty"`
-	// Deep is the same match at Config.VerifyDepth, if one was played.
-	Deep *Verification `json:"deep,omitempty"`
+	// Rung is the verification's place in its ladder (0: the tuning condition), Kind
+	// the rung's kind (RungTuning, RungDepth, …), Condition its condition in words ("tc
+	// 60+0.6") and Holds whether the champion's gain holds there (HoldsYes, HoldsNo,
+	// HoldsUnproven, HoldsUnmeasured).
+	Rung      int    `json:"rung"`
+	Kind      string `json:"kind,omitempty"`
+	Condition string `json:"condition,omitempty"`
+	Holds     string `json:"holds,omitempty"`
+	// Ladder, in the first rung only, holds the ladder's other rungs, in order.
+	Ladder []Verification `json:"ladder,omitempty"`
+	// An opponent rung (RungOpponent) measures the champion against Opponent and the
+	// baseline against it on the same openings: the fields above are the champion's
+	// match, except Elo, EloCI95, EloLow and EloHigh, which are the champion's gain over
+	// the baseline (ChampionElo − BaselineElo, the interval of the difference of two
+	// independent matches); BaselineMatch is the baseline's match.
+	ChampionElo   float64       `json:"champion_elo,omitempty"`
+	BaselineElo   float64       `json:"baseline_elo,omitempty"`
+	BaselineMatch *Verification `json:"baseline_match,omitempty"`
 	// ID is the verification's row once stored (each verification is kept); Headline,
 	// in a run's headline copy, says why it heads the run ("the largest of 2
 	// verifications (1000 games)").
@@ -58,7 +75,11 @@ type VerifyConfig struct {
 	// ChampionExt and BaselineExt, when set, play the champion and the baseline as
 	// external engines (an outside engine under tuning: its values and its defaults).
 	ChampionExt, BaselineExt *protocol.ExternalSpec
-	Games                    int
+	// Opponent and OpponentExt, when OpponentExt is set, replace the baseline as the
+	// champion's opponent (a ladder's opponent rung).
+	Opponent    string
+	OpponentExt *protocol.ExternalSpec
+	Games       int
 	// OpeningSpec is "builtin", "random" or a file; "" means builtin for games with an
 	// opening book, random otherwise.
 	OpeningSpec string
@@ -102,15 +123,19 @@ func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int,
 		return Verification{}, err
 	}
 	var base engine.Weights
-	if vc.BaselineExt == nil {
+	bext, opponent := vc.BaselineExt, "baseline"
+	if vc.OpponentExt != nil {
+		bext, opponent = vc.OpponentExt, vc.Opponent
+	}
+	if bext == nil {
 		base = vc.Setup.Game.DefaultWeights()
 	}
-	res, err := PlayMatch(ctx, MatchConfig{Setup: vc.Setup, A: vc.Champion, B: base, AExt: vc.ChampionExt, BExt: vc.BaselineExt,
+	res, err := PlayMatch(ctx, MatchConfig{Setup: vc.Setup, A: vc.Champion, B: base, AExt: vc.ChampionExt, BExt: bext,
 		Games: vc.Games, Openings: openings, SPRT: vc.SPRT, Workers: vc.Workers}, progress)
 	if err != nil {
 		return Verification{}, fmt.Errorf("verification: %w", err)
 	}
-	v := Verification{Champion: vc.ChampionID, Opponent: "baseline", Limits: vc.Setup.Limits,
+	v := Verification{Champion: vc.ChampionID, Opponent: opponent, Limits: vc.Setup.Limits,
 		Openings: fmt.Sprintf("%s (%d held out, %d tuning openings excluded)", label, len(openings), len(vc.Exclude)),
 		Games:    res.Result.Games(), Pairs: res.Result.Pairs(), Warning: res.Warning, Result: res.Result, SPRT: res.SPRT, LLR: res.LLR, LLRLower: res.Lower, LLRUpper: res.Upper, Verdict: res.Verdict}
 	if e := res.Estimate; e != nil {
@@ -167,4 +192,30 @@ func (t *Tuner) checkpoint() (*Verification, error) {
 	}
 	v.Generation, v.Elapsed = t.g.gen, t.elapsed()
 	return &v, nil
+}
+
+// UnmarshalJSON reads a verification as stored, and one stored before verification
+// ladders, whose match at Config.VerifyDepth was its "deep" object: that match becomes the
+// ladder's depth rung.
+func (v *Verification) UnmarshalJSON(b []byte) error {
+	type plain Verification // no methods: no recursion
+	var x struct {
+		plain
+		Deep *plain `json:"deep"`
+	}
+	if err := json.Unmarshal(b, &x); err != nil {
+		return err
+	}
+	*v = Verification(x.plain)
+	if d := x.Deep; d != nil && v.RungOf(RungDepth) == nil {
+		r := Verification(*d)
+		r.Rung, r.Kind, r.Condition = len(v.Ladder)+1, RungDepth, fmt.Sprintf("depth %d", r.Limits.Depth)
+		r.Holds = r.holds()
+		v.Ladder = append(v.Ladder, r)
+	}
+	if v.Kind == "" {
+		v.Kind, v.Condition = RungTuning, Rung{Kind: RungTuning}.Condition()
+		v.Holds = v.holds()
+	}
+	return nil
 }

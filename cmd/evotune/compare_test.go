@@ -168,7 +168,7 @@ func TestVerifyDepthGames(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("tune: exit %d\n%s\n%s", code, out, stderr)
 	}
-	got := sqlite(t, filepath.Join(dir, "v.db"), "SELECT json_extract(verification, '$.games') || ' ' || json_extract(verification, '$.deep.games') || ' ' || json_extract(config, '$.verify_depth_games') FROM runs")
+	got := sqlite(t, filepath.Join(dir, "v.db"), "SELECT json_extract(verification, '$.games') || ' ' || json_extract(verification, '$.ladder[0].games') || ' ' || json_extract(config, '$.verify_depth_games') FROM runs")
 	if got != "8 4 4" {
 		t.Fatalf("verification games, deep games, stored verify_depth_games: %q, want \"8 4 4\"\n%s", got, out)
 	}

@@ -44,7 +44,7 @@ func dashboardDB(t *testing.T) (dir, path string) {
 		// Racing and no hall of fame: the champion is each generation's race winner, the paper's weights
 		// in generation 0 at this seed (a checkpoint not measured) and tuned ones after it.
 		{"tune", "--game", "gomoku", "--method", "ga", "--selection", "race", "--pop", "6", "--games", "4", "--generations", "3", "--depth", "2", "--verify-games", "10",
-			"--verify-every", "1", "--seed", "3", "--admit-games", "0", "--name", evilName},
+			"--verify-every", "1", "--seed", "3", "--admit-games", "0", "--name", evilName, "--verify-depth", "3", "--verify-move-time", "5ms"},
 		{"tune", "--game", "amazons", "--board", "8", "--method", "ga", "--pop", "4", "--games", "2", "--generations", "1", "--depth", "1",
 			"--verify-games", "0", "--seed", "4"},
 	} {
@@ -344,6 +344,24 @@ func TestDashboardBrowser(t *testing.T) {
 	if points != 4 || genRows != 4 || eloPoints != measured || measured == 0 || measured == len(cps) || len(cps) != 4 || title != evilName {
 		t.Fatalf("run page: %d score points, %d generation rows, %d Elo points for %d checkpoints (%d measured), title %q", points, genRows, eloPoints, len(cps), measured, title)
 	}
+	// The run's proof: its verification ladder, one row per rung, each with its Elo and
+	// whether the gain holds, as stored.
+	var proof []string
+	eval(`[...document.querySelectorAll('#proof tbody tr')].map(r => [...r.cells].map(c => c.textContent).join('|'))`, &proof)
+	ladder := strings.Split(sqlite(t, path, `SELECT rung || '|' || condition || '|' || games || '|' || printf('%+.1f', elo) || '|' || holds FROM rung_list WHERE run_id = 1 AND verification_id IS NOT NULL ORDER BY rung`), "\n")
+	if len(proof) != 3 || len(ladder) != 3 {
+		t.Fatalf("run page proof rows %q, stored rungs %q", proof, ladder)
+	}
+	for i, row := range proof {
+		f, s := strings.Split(row, "|"), strings.Split(ladder[i], "|")
+		if f[0] != s[0] || f[1] != s[1] || f[2] != s[2] || !strings.HasPrefix(strings.ReplaceAll(f[3], "−", "-"), s[3]) || f[5] != s[4] {
+			t.Errorf("proof row %d: %q, stored %q", i, row, ladder[i])
+		}
+	}
+	if !strings.Contains(proof[1], "depth 3") || !strings.Contains(proof[2], "movetime 0.005 s") {
+		t.Errorf("proof rows %q: want depth 3, then movetime 0.005 s", proof)
+	}
+	shot("proof")
 	// Polls ask only for the generations after the last one the page has, and the page
 	// stays the same (nothing new in a finished run).
 	var polled bool

@@ -235,9 +235,16 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 		fmt.Fprintf(out, "verification of %s against %s on %s, %.1fs:\n", v.Champion, sum.Baseline, v.Openings, sum.VerifyTime.Seconds())
 		printVerification(out, *v)
 	}
-	if v := sum.Deep; v != nil {
-		fmt.Fprintf(out, "verification at depth %d:\n", v.Limits.Depth)
-		printVerification(out, *v)
+	if v := sum.Verification; v != nil && len(v.Ladder) > 0 {
+		for _, r := range v.Ladder {
+			fmt.Fprintf(out, "rung %d, %s:\n", r.Rung, r.Condition)
+			printVerification(out, r)
+			if b := r.BaselineMatch; b != nil {
+				fmt.Fprintf(out, "the baseline against %s:\n", r.Condition)
+				printVerification(out, *b)
+			}
+		}
+		printLadder(out, *v)
 	}
 	if sum.Status != "finished" {
 		fmt.Fprintf(out, "next: evotune resume %d --db %s\n", sum.RunID, dbPath)

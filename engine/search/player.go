@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"evotune/engine"
 )
@@ -62,6 +63,11 @@ type Player[P Root[M], M comparable, T any] struct {
 	lim   engine.Limits
 	s     *Searcher[M]
 	root  P // the last position searched (Rules.Root's prev)
+	// clock, when clocked, is the mover's clock of the next move (SetClocks): the move's
+	// time limit comes from it instead of lim's.
+	clock   engine.Clock
+	tc      engine.TimeControl
+	clocked bool
 }
 
 // NewPlayer returns a player of the game r describes with weights w and limits lim (a zero
@@ -81,7 +87,34 @@ func NewPlayer[P Root[M], M comparable, T any](r Rules[P, M, T], w engine.Weight
 // Search searches a copy of pos evaluated with the player's weights, within its limits.
 func (pl *Player[P, M, T]) Search(ctx context.Context, pos P) Result[M] {
 	pl.root = pl.rules.Root(pos, pl.tab, pl.root)
-	return pl.s.Search(ctx, pl.root, pl.lim)
+	lim := pl.lim
+	if pl.clocked {
+		lim.Time = MoveTime(pl.tc, pl.clock)
+		lim.SoftTime = lim.Time / 2
+		pl.clocked = false
+	}
+	return pl.s.Search(ctx, pl.root, lim)
+}
+
+// SetClocks implements engine.Clocked: the next move is timed from the mover's clock own
+// (MoveTime) under the player's depth and node limits, as a chess engine under go wtime
+// btime winc binc.
+func (pl *Player[P, M, T]) SetClocks(tc engine.TimeControl, own, _ engine.Clock) {
+	pl.tc, pl.clock, pl.clocked = tc, own, true
+}
+
+// MoveTime is the time a clocked player gives its next move: the time left shared over the
+// moves left in the period (30 when the period is the whole game), plus three quarters of
+// the increment, never more than the time left less a safety of 50 ms and a tenth of it
+// (at least 1 ms).
+func MoveTime(tc engine.TimeControl, own engine.Clock) time.Duration {
+	togo := 30
+	if own.MovesLeft > 0 {
+		togo = own.MovesLeft
+	}
+	t := own.Left/time.Duration(togo) + tc.Inc*3/4
+	limit := own.Left - 50*time.Millisecond - own.Left/10
+	return max(min(t, limit), time.Millisecond)
 }
 
 // Move implements engine.Player: the best move on b (a board of the player's game whose

@@ -77,7 +77,14 @@ func (p *Progress) Update(e tuner.Event) {
 		if p.Limits != "" {
 			at = p.Limits
 		}
-		fmt.Fprintf(p.w, "%s of %s starts: %d games at %s\n", p.matchLabel, e.Champion, e.GamesTotal, at)
+		label := p.matchLabel
+		if e.Rungs > 1 {
+			label = fmt.Sprintf("%s rung %d/%d", p.matchLabel, e.Rung+1, e.Rungs)
+			if e.Rung > 0 {
+				at = e.Condition
+			}
+		}
+		fmt.Fprintf(p.w, "%s of %s starts: %d games at %s\n", label, e.Champion, e.GamesTotal, at)
 		p.gen, p.genStart = -2, time.Now()
 	}
 	if e.Verifying && p.gen != -2 && !p.tty {

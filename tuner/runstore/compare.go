@@ -32,7 +32,7 @@ func LoadComparison(ctx context.Context, d *db.DB, id int64) (db.Comparison, tun
 			if err := json.Unmarshal([]byte(run.Verification), &v); err != nil {
 				return c, r, fmt.Errorf("run %d: verification: %w", l.RunID, err)
 			}
-			cell.V, cell.Deep = &v, v.Deep
+			cell.V, cell.Deep = &v, v.RungOf(tuner.RungDepth)
 		}
 		r.Cells = append(r.Cells, cell)
 	}

@@ -9,6 +9,7 @@ package runstore
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"evotune/db"
 	"evotune/tuner"
@@ -41,6 +42,55 @@ func (s Store) SetRunStatus(ctx context.Context, id int64, status, errText strin
 func (s Store) SaveVerification(ctx context.Context, id int64, v tuner.Verification) error {
 	_, _, err := s.AddVerification(ctx, id, v, db.SourceTune, db.HeadlineLargest)
 	return err
+}
+
+// SaveRung stores rung v of the run's ladder key as soon as it is played
+// (tuner.RungStore).
+func (s Store) SaveRung(ctx context.Context, id int64, key string, v tuner.Verification) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	kind := v.Kind
+	if kind == "" {
+		kind = tuner.RungTuning
+	}
+	return s.d.SaveRung(ctx, id, key, v.Rung, kind, v.Condition, string(data))
+}
+
+// StoredRungs returns the rungs of the run's ladder key stored by SaveRung and not yet part
+// of a verification, by rung index (tuner.RungStore).
+func (s Store) StoredRungs(ctx context.Context, id int64, key string) (map[int]tuner.Verification, error) {
+	rows, err := s.d.PendingRungs(ctx, id, key)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]tuner.Verification{}
+	for i, r := range rows {
+		var v tuner.Verification
+		if err := json.Unmarshal([]byte(r), &v); err != nil {
+			return nil, fmt.Errorf("run %d: stored rung %d: %w", id, i, err)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// SaveLadder stores the run's finished ladder v (its rungs stored under key) as a new
+// verification, the run's headline when it has the most games (tuner.RungStore).
+func (s Store) SaveLadder(ctx context.Context, id int64, key string, v tuner.Verification) error {
+	_, _, err := s.AddLadder(ctx, id, v, db.SourceTune, db.HeadlineLargest, key)
+	return err
+}
+
+// AddLadder is AddVerification for a ladder whose rungs SaveRung stored under key: they
+// become the new verification's.
+func (s Store) AddLadder(ctx context.Context, id int64, v tuner.Verification, source, policy, key string) (row, headline int64, err error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return 0, 0, err
+	}
+	return s.d.AddLadder(ctx, id, string(data), source, policy, key)
 }
 
 // AddVerification stores v as a new verification of run id from source (db.SourceTune,

@@ -14,7 +14,7 @@ import (
 	"evotune/tuner/stats"
 )
 
-// VerifyRequest is a verification of a stored run as `evotune verify` states it: the run,
+// VerifyRequest is a verification ladder of a stored run as `evotune verify` states it: the run,
 // the individual (--individual; "" = the run's champion), Games (--games, even, at most;
 // fewer when the SPRT decides), SPRT (--sprt, stats.ParseSPRT's text), Openings
 // (--openings: random, builtin or a file; the run's own openings are always left out) and
@@ -29,8 +29,10 @@ type VerifyRequest struct {
 	// Attach, if set, is called with the games' setup before they are played (to set a
 	// cluster runner); it returns what to call when the games are over.
 	Attach func(*tuner.GameSetup) (func(), error)
-	// Progress is told the games played so far (nil: nothing).
-	Progress func(done, total int, r stats.Result)
+	// Progress is told the games played so far in the current rung (nil: nothing);
+	// RungStart, if set, is told each rung as it starts: rung i of n, of games games.
+	Progress  func(done, total int, r stats.Result)
+	RungStart func(rung tuner.Rung, i, n, games int)
 	// Log gets notes (a run's outside opponents, which a verification does not start).
 	Log io.Writer
 	// Allow lists the outside engine command lines this machine may run (an outside
@@ -40,6 +42,16 @@ type VerifyRequest struct {
 	// Headline picks the run's headline verification once this one is stored:
 	// db.HeadlineLargest ("" too) or db.HeadlineLatest.
 	Headline string
+	// Depth, Nodes, TC, MoveTime and Opponents (with OpponentOptions) are the ladder's
+	// rungs after the tuning condition (--verify-depth, --verify-nodes, --verify-tc,
+	// --verify-move-time, --verify-opponent, --verify-opponent-option; tuner.Config's
+	// VerifyDepth … VerifyOpponentOptions), each of Games games.
+	Depth           int
+	Nodes           int64
+	TC              string
+	MoveTime        float64
+	Opponents       []string
+	OpponentOptions []string
 }
 
 // Check checks the request's own flags (--games, --sprt) before any file is opened, and
@@ -101,6 +113,10 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (tuner.Verification,
 	if v.Genome.Operator == genomes.OpBaseline {
 		return none, id, fmt.Errorf("run %d: %s is the baseline (the paper's weights, or the layout's defaults): a match against themselves measures nothing; name another individual with --individual ID", runID, id)
 	}
+	// The ladder asked for now, not the run's own.
+	cfg.VerifyGames, cfg.VerifyDepth, cfg.VerifyDepthGames, cfg.VerifyRungGames = r.Games, r.Depth, 0, r.Games
+	cfg.VerifyNodes, cfg.VerifyTC, cfg.VerifyMoveTime = r.Nodes, r.TC, r.MoveTime
+	cfg.VerifyOpponents, cfg.VerifyOpponentOptions = r.Opponents, r.OpponentOptions
 	cfg.Resolve()
 	if err := cfg.Validate(); err != nil {
 		return none, id, fmt.Errorf("run %d: %w", runID, err)
@@ -143,8 +159,31 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (tuner.Verification,
 	if err != nil {
 		return none, id, err
 	}
-	ver, err := tuner.Verify(ctx, tuner.VerifyConfig{Setup: setup, Champion: champ, ChampionID: id, Games: r.Games, ChampionExt: champExt, BaselineExt: baseExt,
-		OpeningSpec: r.Openings, Book: cfg.BookList, BookLabel: cfg.Book, Exclude: exclude, Seed: cfg.Seed, SPRT: &sprt, Workers: r.Workers}, r.Progress)
+	rungs := cfg.Rungs()
+	store := New(d, 0)
+	key := tuner.LadderKey(id, rungs, r.Games, r.Games, &sprt, r.Openings)
+	done, err := store.StoredRungs(ctx, runID, key)
+	if err != nil {
+		return none, id, err
+	}
+	if len(done) > 0 && r.Log != nil {
+		fmt.Fprintf(r.Log, "run %d: %d of this ladder's %d rungs were played before it stopped; they are kept, not played again\n", runID, len(done), len(rungs))
+	}
+	l := tuner.Ladder{Base: tuner.VerifyConfig{Setup: setup, Champion: champ, ChampionID: id, Games: r.Games, ChampionExt: champExt, BaselineExt: baseExt,
+		OpeningSpec: r.Openings, Book: cfg.BookList, BookLabel: cfg.Book, Exclude: exclude, Seed: cfg.Seed, SPRT: &sprt, Workers: r.Workers},
+		Rungs: rungs, RungGames: r.Games, OpponentSpec: cfg.LadderOpponentSpec(champExt), Done: done,
+		Save: func(v tuner.Verification) error { return store.SaveRung(ctx, runID, key, v) }}
+	if r.Progress != nil || r.RungStart != nil {
+		l.Progress = func(rung tuner.Rung, i, d, total int, res stats.Result) {
+			if d == 0 && r.RungStart != nil {
+				r.RungStart(rung, i, len(rungs), total)
+			}
+			if r.Progress != nil {
+				r.Progress(d, total, res)
+			}
+		}
+	}
+	ver, err := l.Play(ctx)
 	if err != nil {
 		return none, id, err
 	}
@@ -152,7 +191,7 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (tuner.Verification,
 	if policy == "" {
 		policy = db.HeadlineLargest
 	}
-	row, head, err := New(d, 0).AddVerification(ctx, runID, ver, db.SourceVerify, policy)
+	row, head, err := store.AddLadder(ctx, runID, ver, db.SourceVerify, policy, key)
 	if err != nil {
 		return ver, id, err
 	}

@@ -34,7 +34,7 @@ var Dialect = wire.Dialect{
 type Client struct{ wire.Stateless }
 
 // Move implements wire.Client: START (and INFO) on a new process, RESTART on a new game,
-// INFO time_left, then BEGIN on the empty board, TURN with the opponent's move when the
+// INFO time_left (under a chess clock, wire.Search.TimeControl, the mover's clock), then BEGIN on the empty board, TURN with the opponent's move when the
 // engine knows the game before it, else BOARD with the whole game; the answer is "x,y".
 func (Client) Move(ctx context.Context, c *wire.Conn, b engine.Board, hist []string, deadline time.Time, budget time.Duration) (string, error) {
 	n := b.Size()
@@ -63,7 +63,10 @@ func (Client) Move(ctx context.Context, c *wire.Conn, b engine.Board, hist []str
 	c.NewGame = false
 	// time_left every move; with no match limit, the largest value, as Piskvork sends it.
 	left := int64(math.MaxInt32)
-	if c.GameTime > 0 {
+	switch {
+	case c.Search.TimeControl != nil: // a clock the referee keeps: the mover's time left
+		left = c.Search.Own.Left.Milliseconds()
+	case c.GameTime > 0:
 		left = (c.GameTime - c.Used).Milliseconds()
 	}
 	c.Send("INFO time_left %d", left)
@@ -132,8 +135,14 @@ func start(ctx context.Context, c *wire.Conn, n int) error {
 	}
 	c.OptionsChanged = false
 	rule := c.Game.(Game).GomocupRule()
-	c.Send("INFO timeout_turn %d", c.MoveTime.Milliseconds())
-	c.Send("INFO timeout_match %d", c.GameTime.Milliseconds())
+	turn, match := c.MoveTime, c.GameTime
+	if tc := c.Search.TimeControl; tc != nil {
+		// A chess clock: the game's time is its base, and one move may take all that is
+		// left (time_left says how much before every move; an increment shows there).
+		turn, match = tc.Base+tc.Inc, tc.Base
+	}
+	c.Send("INFO timeout_turn %d", turn.Milliseconds())
+	c.Send("INFO timeout_match %d", match.Milliseconds())
 	c.Send("INFO max_memory 0")
 	c.Send("INFO game_type 1")
 	c.Send("INFO rule %d", rule)

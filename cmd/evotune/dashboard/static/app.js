@@ -243,6 +243,26 @@ function terms(r) {
 
 function plural(n, word) { return n + ' ' + word + (n === 1 ? '' : 's'); }
 
+// proofSection is the run's proof: the headline verification's ladder, one row per rung
+// (the tuning condition, then each condition asked for: a deeper search, nodes, a clock, a
+// time per move, other engines), with whether the champion's gain holds there. Nothing for a
+// verification of one rung (the line above says it all).
+function proofSection(ver) {
+  if (!ver || !(ver.ladder || []).length) return [];
+  const rungs = [ver].concat(ver.ladder);
+  const rows = rungs.map(r => el('tr', { class: 'rung ' + (r.holds || '').replace(/ /g, '-') },
+    el('td', { class: 'num', text: r.rung || 0 }), el('td', { text: r.condition || 'the tuning condition' }),
+    el('td', { class: 'num', text: r.games + (r.baseline_match ? ' + ' + r.baseline_match.games : '') }),
+    el('td', { class: 'num', text: r.games ? fmtSigned(r.elo) + ' ± ' + (r.elo_ci95 ?? 0).toFixed(1) : '—' }),
+    el('td', { text: r.baseline_match ? 'champion ' + fmtSigned(r.champion_elo) + ', baseline ' + fmtSigned(r.baseline_elo) : (r.verdict ? 'SPRT ' + r.verdict : '') }),
+    el('td', { text: r.holds || '' })));
+  return [el('h2', { text: 'Proof' }),
+    el('table', { id: 'proof' }, el('thead', {}, el('tr', {}, ...['Rung', 'Condition', 'Games', 'Elo gain ± 95% CI', '', 'Holds'].map(h => el('th', { text: h })))),
+      el('tbody', {}, ...rows))];
+}
+
+function fmtSigned(x) { return x === null || x === undefined ? '—' : (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(1); }
+
 function runHeader(r, extra) {
   const m = terms(r);
   return [el('h1', { class: 'run-name', text: r.name }),
@@ -265,6 +285,7 @@ async function viewRun(id) {
     const probes = !!m.probes; // a generation is one pair of probes (SPSA's θ+ and θ−)
     const out = runHeader(v.run, []);
     out.push(el('p', { text: 'Verified: ' + fmtElo(v.run.verified) }));
+    out.push(...proofSection(v.verification));
     if ((v.verifications || []).length > 1) {
       // Every verification is kept; the run's headline is one of them.
       const rows = v.verifications.map(x => el('tr', { class: x.headline ? 'headline' : '' },
