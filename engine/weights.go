@@ -44,7 +44,55 @@ type Provenance struct {
 	// EloVsBaseline and EloCI95 are the verification match result, when one was played.
 	EloVsBaseline *float64 `json:"elo_vs_baseline,omitempty"`
 	EloCI95       *float64 `json:"elo_ci95,omitempty"`
-	Note          string   `json:"note,omitempty"`
+	// Proof is the verification ladder of the individual, when one was played: one rung
+	// per condition (the tuning condition first), each with its games, Elo gain and
+	// whether it holds.
+	Proof []ProofRung `json:"proof,omitempty"`
+	Note  string      `json:"note,omitempty"`
+}
+
+// ProofRung is one rung of a verification ladder in a weights file's provenance: the
+// condition in words ("the tuning condition", "tc 60+0.6", "cmd:stockfish (Skill
+// Level=3)"), the games the champion played, its Elo gain against the baseline with the
+// 95% half-width (null: not measured), and "holds", "does not hold", "not proven" or "not
+// measured".
+type ProofRung struct {
+	Condition string   `json:"condition"`
+	Games     int      `json:"games"`
+	Elo       *float64 `json:"elo"`
+	EloCI95   *float64 `json:"elo_ci95"`
+	Holds     string   `json:"holds"`
+}
+
+// Comment writes p as comment lines ("# …", each ending in a newline) for text formats
+// that have no other place for it (an OpenBench parameter list, setoption lines).
+func (p *Provenance) Comment() string {
+	if p == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("# " + p.Program)
+	if p.Run > 0 {
+		fmt.Fprintf(&b, ", run %d", p.Run)
+		if p.RunName != "" {
+			fmt.Fprintf(&b, " (%s)", p.RunName)
+		}
+	}
+	if p.Individual != "" {
+		b.WriteString(", individual " + p.Individual)
+	}
+	if p.Created != "" {
+		b.WriteString(", exported " + p.Created)
+	}
+	b.WriteString("\n")
+	for i, r := range p.Proof {
+		elo := "not measured"
+		if r.Elo != nil && r.EloCI95 != nil {
+			elo = fmt.Sprintf("%+.1f ± %.1f Elo", *r.Elo, *r.EloCI95)
+		}
+		fmt.Fprintf(&b, "# proof rung %d, %s: %s over %d games, %s\n", i, r.Condition, elo, r.Games, r.Holds)
+	}
+	return b.String()
 }
 
 // DecodeStrict decodes data into v, rejecting unknown keys, duplicate keys (see

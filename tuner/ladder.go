@@ -123,7 +123,7 @@ func (c *Config) checkLadder(proto string) error {
 	for i, o := range c.VerifyOpponents {
 		argv, ok, err := protocol.ParseCommand(o)
 		if !ok {
-			return settingErr("verify_opponents", "", "%q (entry %d): want cmd:PATH ARGS (an engine's command line after cmd:)", o, i+1)
+			return settingErr("verify_opponents", "", "%q (entry %d): want cmd:PATH ARGS, an engine's command line after cmd: (%q)", o, i+1, "cmd:"+o)
 		}
 		if err != nil {
 			return settingErr("verify_opponents", "", "%w", err)

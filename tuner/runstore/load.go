@@ -240,7 +240,13 @@ func Export(ctx context.Context, d *db.DB, run db.Run, id, program, format strin
 		if err != nil {
 			return Exported{}, err
 		}
-		data, err := o.ValuesIn(format, x, cfg.SPSAParams(), &engine.Provenance{Program: program, Run: run.ID, Individual: id})
+		prov := &engine.Provenance{Program: program, Run: run.ID, Individual: id, Proof: proofOf(string(run.Verification), id)}
+		data, err := o.ValuesIn(format, x, cfg.SPSAParams(), prov)
+		if err == nil && (format == tuner.ExportOpenBench || format == tuner.ExportSetoption) {
+			// Text lists: the provenance and the proof as comment lines above the values.
+			prov.RunName, prov.Created = run.Name, time.Now().UTC().Format(time.RFC3339)
+			data = append([]byte(prov.Comment()), data...)
+		}
 		if format == "" {
 			format = cfg.WeightsFormat
 		}
@@ -274,6 +280,31 @@ func Export(ctx context.Context, d *db.DB, run db.Run, id, program, format strin
 			prov.EloVsBaseline, prov.EloCI95 = ver.Elo, ver.CI95
 		}
 	}
+	prov.Proof = proofOf(string(run.Verification), id)
 	data, err := engine.MarshalWeightsFile(w, &lim, prov)
 	return Exported{Data: data, What: fmt.Sprintf("%s weights of individual %s (run %d)", run.Game, id, run.ID)}, err
+}
+
+// proofOf is the verification ladder of headline verification ver (a run's stored JSON)
+// as a weights file's provenance gives it, when individual id is the one verified and the
+// ladder has more than the tuning condition (nil otherwise: provenance's elo_vs_baseline
+// says it all).
+func proofOf(ver, id string) []engine.ProofRung {
+	if ver == "" {
+		return nil
+	}
+	var v tuner.Verification
+	if json.Unmarshal([]byte(ver), &v) != nil || v.Champion != id || len(v.Ladder) == 0 {
+		return nil
+	}
+	var out []engine.ProofRung
+	for _, r := range v.Rungs() {
+		p := engine.ProofRung{Condition: r.Condition, Games: r.Games, Holds: r.Holds}
+		if r.Games > 0 {
+			e, ci := r.Elo, r.EloCI95
+			p.Elo, p.EloCI95 = &e, &ci
+		}
+		out = append(out, p)
+	}
+	return out
 }

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"evotune/engine"
+)
+
+// TestLadderBuiltin: tune's verification ladder on the built-in gomoku engine plays every
+// rung asked for — the tuning condition, a depth, a node count, a chess clock, a time per
+// move and another engine — in that order, stores one row per rung (the same numbers as
+// the run's headline ladder), prints the table, and the exported weights file carries
+// the ladder in its provenance; verify --json lists the rungs, each with its Elo.
+func TestLadderBuiltin(t *testing.T) {
+	dir := t.TempDir()
+	opp := "cmd:" + bin + " engine --game gomoku --depth 1"
+	out, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "spsa", "--budget-games", "64", "--depth", "1", "--verify-games", "8",
+		"--verify-depth", "2", "--verify-nodes", "300", "--verify-tc", "0.5+0.01", "--verify-move-time", "5ms", "--verify-opponent", opp,
+		"--verify-rung-games", "4", "--db", "l.db")
+	if code != 0 {
+		t.Fatalf("tune: exit %d\n%s\n%s", code, out, stderr)
+	}
+	path := filepath.Join(dir, "l.db")
+	want := []string{"0|tuning|the tuning condition|8", "1|depth|depth 2|4", "2|nodes|nodes 300|4", "3|tc|tc 0.5+0.01|4",
+		"4|movetime|movetime 0.005 s|4", "5|opponent|" + opp + "|4"}
+	got := strings.Split(sqlite(t, path, `SELECT rung || '|' || kind || '|' || condition || '|' || games FROM rung_list WHERE verification_id = 1 ORDER BY rung`), "\n")
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("stored rungs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The rows and the headline's ladder agree, rung by rung.
+	var head struct {
+		Elo    float64 `json:"elo"`
+		Ladder []struct {
+			Rung          int     `json:"rung"`
+			Elo           float64 `json:"elo"`
+			Holds         string  `json:"holds"`
+			BaselineMatch *struct {
+				Games int `json:"games"`
+			} `json:"baseline_match"`
+		} `json:"ladder"`
+	}
+	if err := json.Unmarshal([]byte(sqlite(t, path, "SELECT verification FROM runs")), &head); err != nil || len(head.Ladder) != 5 {
+		t.Fatalf("headline ladder: %v, %d rungs", err, len(head.Ladder))
+	}
+	for _, r := range head.Ladder {
+		row := sqlite(t, path, "SELECT printf('%.6f', elo) || ' ' || holds FROM rung_list WHERE verification_id = 1 AND rung = "+strconv.Itoa(r.Rung))
+		if row != fmt.Sprintf("%.6f %s", r.Elo, r.Holds) {
+			t.Errorf("rung %d: row %q, headline %.6f %s", r.Rung, row, r.Elo, r.Holds)
+		}
+	}
+	if b := head.Ladder[4].BaselineMatch; b == nil || b.Games != 4 {
+		t.Errorf("the opponent rung has no baseline match of 4 games: %+v", b)
+	}
+	for _, s := range []string{"proof ladder of ", "  5     " + opp, "rung 3, tc 0.5+0.01:", "the baseline against " + opp + ":"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("tune's output lacks %q:\n%s", s, out)
+		}
+	}
+	if !strings.Contains(stderr, "verification rung 4/6 of ") || !strings.Contains(stderr, "at tc 0.5+0.01") {
+		t.Errorf("progress does not name the rungs:\n%s", stderr)
+	}
+	// The export's provenance carries the ladder.
+	if _, stderr, code := runIn(t, dir, "export", "1", "--db", "l.db", "--out", "w.json"); code != 0 {
+		t.Fatalf("export: %s", stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "w.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf engine.WeightsFile
+	if err := json.Unmarshal(data, &wf); err != nil || wf.Provenance == nil || len(wf.Provenance.Proof) != 6 {
+		t.Fatalf("exported provenance: %v\n%s", err, data)
+	}
+	if p := wf.Provenance.Proof[3]; p.Condition != "tc 0.5+0.01" || p.Games != 4 || p.Holds == "" {
+		t.Errorf("exported proof rung 3: %+v", p)
+	}
+	// verify --json: one short row per rung, each with its Elo (or null).
+	jout, stderr, code := runIn(t, dir, "verify", "1", "--games", "4", "--verify-depth", "2", "--json", "--db", "l.db")
+	if code != 0 {
+		t.Fatalf("verify --json: %s", stderr)
+	}
+	var vj struct {
+		Rungs []struct {
+			Rung      int      `json:"rung"`
+			Kind      string   `json:"kind"`
+			Condition string   `json:"condition"`
+			Elo       *float64 `json:"elo"`
+			Games     int      `json:"games"`
+		} `json:"rungs"`
+	}
+	if err := json.Unmarshal([]byte(jout), &vj); err != nil || len(vj.Rungs) != 2 || vj.Rungs[1].Condition != "depth 2" || vj.Rungs[1].Kind != "depth" ||
+		(vj.Rungs[1].Games > 0) != (vj.Rungs[1].Elo != nil) {
+		t.Fatalf("verify --json rungs: %v %+v\n%s", err, vj.Rungs, jout)
+	}
+}
+
+// TestLadderKilled: a verify ladder killed (SIGKILL) during its second rung, or during its
+// third, and then asked again continues from the rungs it stored — it does not play them
+// again — and ends with the ladder an uninterrupted verify stores, rung for rung.
+func TestLadderKilled(t *testing.T) {
+	long(t, "three verification ladders of 3 rungs, two of them killed")
+	dir := t.TempDir()
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "spsa", "--budget-games", "64", "--depth", "1", "--verify-games", "0", "--db", "base.db"); code != 0 {
+		t.Fatal(stderr)
+	}
+	verify := func(db string) []string {
+		return []string{"verify", "1", "--games", "200", "--sprt", "elo0=0,elo1=1000,alpha=0.001,beta=0.001", "--verify-depth", "3", "--verify-nodes", "3000", "--db", db}
+	}
+	ladder := func(db string) string {
+		return sqlite(t, filepath.Join(dir, db), `SELECT group_concat(rung || ' ' || kind || ' ' || result, char(10)) FROM
+			(SELECT rung, kind, result FROM verification_rungs WHERE verification_id = (SELECT max(id) FROM verifications) ORDER BY rung)`)
+	}
+	sqlite(t, filepath.Join(dir, "base.db"), "VACUUM INTO '"+filepath.Join(dir, "whole.db")+"'")
+	if _, stderr, code := run(t, dir, verify("whole.db")...); code != 0 {
+		t.Fatalf("uninterrupted verify: %s", stderr)
+	}
+	want := ladder("whole.db")
+	if strings.Count(want, "\n") != 2 {
+		t.Fatalf("the uninterrupted ladder has not 3 rungs:\n%s", want)
+	}
+	for _, kill := range []string{"rung 2/3", "rung 3/3"} {
+		db := strings.ReplaceAll(kill, "/", "of") + ".db"
+		sqlite(t, filepath.Join(dir, "base.db"), "VACUUM INTO '"+filepath.Join(dir, db)+"'")
+		cut, out := start(t, dir, verify(db)...)
+		waitFor(t, out, kill)
+		cut.Process.Signal(syscall.SIGKILL)
+		cut.Wait()
+		stored := sqlite(t, filepath.Join(dir, db), "SELECT count(*) FROM verifications")
+		pending := sqlite(t, filepath.Join(dir, db), "SELECT count(*) FROM verification_rungs WHERE verification_id IS NULL")
+		if stored != "0" || pending == "0" {
+			t.Fatalf("killed at %q: %s verifications stored, %s rungs pending (the ladder ended before the kill?)\n%s", kill, stored, pending, out.String())
+		}
+		_, stderr, code := run(t, dir, verify(db)...)
+		if code != 0 {
+			t.Fatalf("verify again after the kill at %q: %s", kill, stderr)
+		}
+		if !strings.Contains(stderr, pending+" of this ladder's 3 rungs were played before it stopped") {
+			t.Errorf("verify again after the kill at %q does not say it kept %s rungs:\n%s", kill, pending, stderr)
+		}
+		if got := ladder(db); got != want {
+			t.Errorf("killed at %q and continued:\n%s\nuninterrupted:\n%s", kill, got, want)
+		}
+		if n := sqlite(t, filepath.Join(dir, db), "SELECT count(*) FROM verification_rungs"); n != "3" {
+			t.Errorf("killed at %q: %s rung rows, want 3 (none played twice)", kill, n)
+		}
+	}
+}
+
+// TestLadderOutside: an outside Gomocup engine's run is verified on a ladder of a chess
+// clock (INFO time_left) and a time per move; a depth or node rung, which Gomocup cannot
+// carry, is refused before anything is played or stored, with the rungs it can play.
+func TestLadderOutside(t *testing.T) {
+	dir := t.TempDir()
+	toy := toyEngine(t, dir)
+	engineCmd := "cmd:" + toy + " -params {weights}"
+	if _, stderr, code := runIn(t, dir, "tune", "--layout", "toy.yaml", "--engine", engineCmd, "--method", "spsa", "--budget-games", "64",
+		"--verify-games", "0", "--seed", "7", "--db", "toy.db"); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, flag := range []string{"--verify-depth", "--verify-nodes"} {
+		_, stderr, code := runIn(t, dir, "verify", "1", "--games", "4", flag, "3", "--allow-engine", engineCmd, "--db", "toy.db")
+		if code == 0 || !strings.Contains(stderr, "the engine speaks gomocup, which has no depth or node limit") || !strings.Contains(stderr, "--verify-move-time S and --verify-tc") {
+			t.Errorf("verify %s 3 on a Gomocup engine: exit %d\n%s", flag, code, stderr)
+		}
+	}
+	if n := sqlite(t, filepath.Join(dir, "toy.db"), "SELECT count(*) FROM verification_rungs"); n != "0" {
+		t.Fatalf("a refused ladder stored %s rungs", n)
+	}
+	out, stderr, code := runIn(t, dir, "verify", "1", "--games", "8", "--verify-tc", "2+0.02", "--verify-move-time", "20ms", "--allow-engine", engineCmd, "--db", "toy.db")
+	if code != 0 {
+		t.Fatalf("verify with a clock and a move time: exit %d\n%s\n%s", code, out, stderr)
+	}
+	got := sqlite(t, filepath.Join(dir, "toy.db"), `SELECT group_concat(condition || ':' || games, ', ') FROM (SELECT condition, games FROM rung_list WHERE verification_id = 1 ORDER BY rung)`)
+	if got != "the tuning condition:8, tc 2+0.02:8, movetime 0.02 s:8" {
+		t.Fatalf("stored rungs %q\n%s", got, out)
+	}
+	if forfeits := sqlite(t, filepath.Join(dir, "toy.db"), "SELECT count(*) FROM rung_list WHERE verification_id = 1 AND games < 8"); forfeits != "0" {
+		t.Fatalf("%s rungs lost games", forfeits)
+	}
+}
+
+// TestLadderBadInput: ladder settings that cannot be played are refused before the run or
+// the verification starts, each naming the setting: an opponent without cmd:, one that is
+// not a program, options with no opponent, a clock that does not parse.
+func TestLadderBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--verify-opponent", "/usr/bin/true"}, `--verify-opponent: "/usr/bin/true" (entry 1): want cmd:PATH ARGS, an engine's command line after cmd: ("cmd:/usr/bin/true")`},
+		{[]string{"--verify-opponent", "cmd:/no/such/engine"}, "--verify-opponent: cmd:/no/such/engine: cannot run it"},
+		{[]string{"--verify-opponent-option", "Skill Level=3"}, "--verify-opponent-option: no --verify-opponent to give them to"},
+		{[]string{"--verify-tc", "fast"}, `--verify-tc: time control "fast"`},
+		{[]string{"--verify-rung-games", "3"}, "--verify-rung-games: 3, want 0"},
+	} {
+		args := append([]string{"tune", "--game", "gomoku", "--method", "spsa", "--budget-games", "64", "--depth", "1", "--db", "bad.db"}, c.args...)
+		_, stderr, code := runIn(t, dir, args...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("tune %v: exit %d, want %q in:\n%s", c.args, code, c.want, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "bad.db")); err == nil {
+			t.Fatalf("tune %v: a refused run created its database", c.args)
+		}
+	}
+}
