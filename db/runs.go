@@ -141,6 +141,12 @@ func (e *RunLockedError) Error() string {
 // two resumes started at once exactly one claims the run, and the other fails before it
 // writes anything. It returns the PID it took the run from (0 if none was recorded).
 func (d *DB) ClaimRun(ctx context.Context, id int64, pid int, force bool, alive func(pid int) bool) (prev int, err error) {
+	return d.ClaimRunConfig(ctx, id, pid, force, alive, "")
+}
+
+// ClaimRunConfig is ClaimRun that also stores config (JSON) as the run's configuration in
+// the same transaction (a resume that extended the run's budget); "" keeps it.
+func (d *DB) ClaimRunConfig(ctx context.Context, id int64, pid int, force bool, alive func(pid int) bool, config string) (prev int, err error) {
 	tx, err := d.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("run %d: claim: %w", id, explain(err))
@@ -164,6 +170,11 @@ func (d *DB) ClaimRun(ctx context.Context, id int64, pid int, force bool, alive 
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE runs SET status = 'running', pid = ?, error = NULL, finished_at = NULL, updated_at = ? WHERE id = ?`, pid, now(), id); err != nil {
 		return prev, explain(err)
+	}
+	if config != "" {
+		if _, err := tx.ExecContext(ctx, `UPDATE runs SET config = ? WHERE id = ?`, config, id); err != nil {
+			return prev, explain(err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return prev, explain(err)

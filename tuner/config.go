@@ -245,6 +245,43 @@ type Config struct {
 	// champion θ after the step) and stores it with the generation: verified Elo against
 	// wall time.
 	VerifyEvery int `json:"verify_every" yaml:"verify_every"`
+	// Extensions are the run's budgets as `resume --budget-games`/`--time-budget` changed
+	// them, oldest first; BudgetGames, TimeBudget and Generations are the latest. A method
+	// whose plan depends on the budget (SPSA's gains) plans each generation under the
+	// budget it was played with (BudgetAt).
+	Extensions []Extension `json:"extensions,omitempty" yaml:"-"`
+}
+
+// Extension is one change of a run's budget on resume: from generation FromGeneration on
+// (SPSA: step), after Games distinct tuning games, the run's budget became BudgetGames
+// games, TimeBudget and Generations (0: until a budget); Before holds those it replaced;
+// At is when (RFC 3339).
+type Extension struct {
+	FromGeneration int    `json:"from_generation"`
+	Games          int    `json:"games"`
+	Budget         Budget `json:"budget"`
+	Before         Budget `json:"before"`
+	At             string `json:"at"`
+}
+
+// Budget is how long a run plays: a game budget, a time budget ("8h") and generations (0:
+// until a budget).
+type Budget struct {
+	BudgetGames int    `json:"budget_games"`
+	TimeBudget  string `json:"time_budget,omitempty"`
+	Generations int    `json:"generations"`
+}
+
+// BudgetAt is the budget generation gen was played under: the run's current one, or, for
+// a generation before an extension, the one that extension replaced.
+func (c Config) BudgetAt(gen int) Budget {
+	b := Budget{BudgetGames: c.BudgetGames, TimeBudget: c.TimeBudget, Generations: c.Generations}
+	for i := len(c.Extensions) - 1; i >= 0; i-- {
+		if gen < c.Extensions[i].FromGeneration {
+			b = c.Extensions[i].Before
+		}
+	}
+	return b
 }
 
 // MaxBudgetGames bounds Config.BudgetGames.

@@ -87,19 +87,22 @@ func (p SPSAConfig) validate() error {
 	return nil
 }
 
-// spsaPairs is N, the run's total game pairs.
-func (t *Tuner) spsaPairs() int {
+// spsaPairs is N, the run's total game pairs as planned when step k was played: a run
+// extended on resume (Config.Extensions) plans its later steps over the new total, as
+// fishtest plans a run of that many games, and replays its earlier steps as they were.
+func (t *Tuner) spsaPairs(k int) int {
 	p := t.cfg.SPSAParams()
-	if t.cfg.BudgetGames > 0 {
-		return max(p.Pairs, (t.cfg.BudgetGames+1)/2)
+	b := t.cfg.BudgetAt(k)
+	if b.BudgetGames > 0 {
+		return max(p.Pairs, (b.BudgetGames+1)/2)
 	}
-	return (t.cfg.Generations + 1) * p.Pairs
+	return (b.Generations + 1) * p.Pairs
 }
 
 // spsaGains returns c_k and R_k of step k.
 func (t *Tuner) spsaGains(k int) (ck, rk float64) {
 	p := t.cfg.SPSAParams()
-	n := float64(t.spsaPairs())
+	n := float64(t.spsaPairs(k))
 	i := float64(k * p.Pairs)
 	bigA := p.ARatio * n
 	c := p.CEnd * math.Pow(n, p.Gamma)

@@ -386,3 +386,49 @@ func TestSPSACheckpoints(t *testing.T) {
 		t.Errorf("no checkpoint played games: θ never left the paper's weights")
 	}
 }
+
+// TestSPSAExtendedResume: an SPSA run extended on resume (a larger game budget from its
+// next step on, Config.Extensions) replays its earlier steps under the gains they were
+// played with and plans the later ones over the new total: the extended run, crashed and
+// resumed again, ends as the extended run that was not interrupted.
+func TestSPSAExtendedResume(t *testing.T) {
+	cfg := spsaConfig("gomoku", 48, 4)
+	first := runSmall(t, cfg)
+	ext := cfg
+	ext.BudgetGames = 96
+	ext.Extensions = []Extension{{FromGeneration: len(first.gens), Games: 48, Budget: Budget{BudgetGames: 96}, Before: Budget{BudgetGames: 48}}}
+	st := stateFromRecords(1, first.gens)
+	st.Games = 48
+	whole := &memStore{}
+	tu, _ := New(ext, whole, nil, "test")
+	if _, err := tu.Resume(context.Background(), st); err != nil {
+		t.Fatal(err)
+	}
+	if len(whole.gens) < 4 {
+		t.Fatalf("the extension played %d steps", len(whole.gens))
+	}
+	crashAt := len(first.gens) + 2
+	crashed := &memStore{failAt: crashAt}
+	tu2, _ := New(ext, crashed, nil, "test")
+	if _, err := tu2.Resume(context.Background(), st); err == nil || len(crashed.gens) != 2 {
+		t.Fatalf("simulated crash: %v, %d steps", err, len(crashed.gens))
+	}
+	st2 := stateFromRecords(1, append(append([]GenerationRecord(nil), first.gens...), crashed.gens...))
+	st2.Games = 48 + 2*8
+	cont := &memStore{}
+	tu3, _ := New(ext, cont, nil, "test")
+	if _, err := tu3.Resume(context.Background(), st2); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fingerprint(cont.gens), fingerprint(whole.gens[2:]); got != want {
+		t.Fatalf("the extended run resumed after a crash differs:\n%s\n----\n%s", got, want)
+	}
+	// The steps after the extension are planned over 96 games, those before over 48.
+	c0, _ := tu.spsaGains(0)
+	cFirst, _ := (&Tuner{cfg: cfg}).spsaGains(0)
+	cNew, _ := tu.spsaGains(len(first.gens))
+	cPlanned, _ := (&Tuner{cfg: func() Config { c := cfg; c.BudgetGames = 96; return c }()}).spsaGains(len(first.gens))
+	if c0 != cFirst || cNew != cPlanned {
+		t.Fatalf("c_0 %g (the 48-game plan's %g), c_%d %g (the 96-game plan's %g)", c0, cFirst, len(first.gens), cNew, cPlanned)
+	}
+}

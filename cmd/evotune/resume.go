@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -25,21 +26,27 @@ type resumeOpts struct {
 	// verifyOpenings names the run's verification opening file again, for a database that
 	// stored its name without its openings.
 	verifyOpenings string
-	cluster        clusterOpts
+	// budgetGames and timeBudget extend the run's budget (a finished run goes on).
+	budgetGames int
+	timeBudget  string
+	cluster     clusterOpts
 	changed        func(string) bool
 }
 
 func newResumeCmd() *cobra.Command {
 	var o resumeOpts
 	c := &cobra.Command{
-		Use:   "resume RUN [--db FILE] [--workers N]",
-		Short: "Continue a stopped, failed or interrupted run from its last saved generation",
+		Use:   "resume RUN [--db FILE] [--workers N] [--budget-games N] [--time-budget D]",
+		Short: "Continue a stopped, failed or interrupted run from its last saved generation, or give a run more games",
 		Long: "resume continues a run with its stored configuration, population, hall of fame, time budget\n" +
 			"and random streams, so it ends exactly as an uninterrupted run with the same seed would (with\n" +
-			"a time budget, only where it stops depends on the clock). Only the number of workers may\n" +
-			"change (it never changes results).",
+			"a time budget, only where it stops depends on the clock). The number of workers may change\n" +
+			"(it never changes results), and so may the budget: --budget-games N or --time-budget D lets a\n" +
+			"stopped or finished run play on to the new budget (the GA and CMA-ES continue their generations;\n" +
+			"SPSA plans its later steps' gains over the new total, as fishtest plans a run of that length),\n" +
+			"stored with the run (its config's extensions), and verifies the champion again at the end.",
 		Args:    cobra.ExactArgs(1),
-		Example: "  evotune resume 3\n  evotune tune --resume 3 --workers 2",
+		Example: "  evotune resume 3\n  evotune tune --resume 3 --workers 2\n  evotune resume 3 --budget-games 8000",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.changed = cmd.Flags().Changed
 			return runResume(cmd.Context(), o, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -47,6 +54,8 @@ func newResumeCmd() *cobra.Command {
 	}
 	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	c.Flags().IntVar(&o.workers, "workers", 0, "games played at once (default: the run's)")
+	c.Flags().IntVar(&o.budgetGames, "budget-games", 0, "play on until this many distinct tuning games (more than the run has played; a finished run goes on)")
+	c.Flags().StringVar(&o.timeBudget, "time-budget", "", "play on until the run's wall time reaches this, e.g. 12h (more than it has run; a finished run goes on)")
 	addClusterFlags(c, &o.cluster)
 	c.Flags().StringArrayVar(&o.allow, "allow-engine", nil, "an external engine command line the run's stored configuration names that this machine may run, compared whole ('cmd:PROG ARGS'; repeat for each; a database can come from someone else)")
 	c.Flags().StringVar(&o.verifyOpenings, "verify-openings", "", "the run's verification opening file, named again: needed only for a database that stored the file's name without its openings (evotune never opens a path found in a database)")
@@ -72,7 +81,8 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 	}
 	defer d.Release() // no end-of-process checkpoint while readers may be reading
 	r, err := runstore.PrepareResume(ctx, d, runID, runstore.ResumeOptions{Workers: o.workers, MaxWorkers: tuner.MaxWorkers(), Force: o.force,
-		MaxWorkersNote: fmt.Sprintf("%d× its %d CPUs", tuner.WorkersPerCPU, runtime.NumCPU()), Allow: o.allow, VerifyOpenings: o.verifyOpenings, Alive: processAlive, Name: processName, Self: os.Getpid()})
+		MaxWorkersNote: fmt.Sprintf("%d× its %d CPUs", tuner.WorkersPerCPU, runtime.NumCPU()), Allow: o.allow, VerifyOpenings: o.verifyOpenings, Alive: processAlive, Name: processName, Self: os.Getpid(),
+		BudgetGames: o.budgetGames, TimeBudget: o.timeBudget})
 	if err != nil {
 		return err
 	}
@@ -96,7 +106,15 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 	defer detach()
 	// The claim is the lock: atomic in the database, so of two resumes started at once one
 	// claims the run and the other stops here, before writing anything.
-	prev, err := d.ClaimRun(ctx, runID, os.Getpid(), o.force, processAlive)
+	stored := ""
+	if r.Extended {
+		b, err := json.Marshal(cfg)
+		if err != nil {
+			return err
+		}
+		stored = string(b)
+	}
+	prev, err := d.ClaimRunConfig(ctx, runID, os.Getpid(), o.force, processAlive, stored)
 	var locked *db.RunLockedError
 	if errors.As(err, &locked) {
 		return runstore.RunningError(runID, locked.PID, processName(locked.PID), o.dbPath)

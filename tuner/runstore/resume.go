@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"evotune/db"
 	"evotune/engine/protocol"
@@ -26,6 +27,11 @@ type ResumeOptions struct {
 	VerifyOpenings string
 	// MaxWorkersNote says where MaxWorkers comes from, for the warning ("4× its 2 CPUs").
 	MaxWorkersNote string
+	// BudgetGames and TimeBudget, when set, extend (or shorten) the run's budget from its
+	// next generation on (resume --budget-games, --time-budget): a finished run goes on.
+	// The change is stored with the run (tuner.Config.Extensions).
+	BudgetGames int
+	TimeBudget  string
 	// Alive says whether a process lives, Name what it is ("" unknown); Self is this
 	// process's PID.
 	Alive func(pid int) bool
@@ -40,6 +46,9 @@ type Resumable struct {
 	Config   tuner.Config
 	State    tuner.ResumeState
 	Warnings []string
+	// Extended is set when the options changed the run's budget: the new configuration
+	// is stored when the run is claimed (db.ClaimRunConfig).
+	Extended bool
 }
 
 // PrepareResume checks that run runID of d can be resumed here and loads it: not finished,
@@ -54,9 +63,10 @@ func PrepareResume(ctx context.Context, d *db.DB, runID int64, o ResumeOptions) 
 		return r, err
 	}
 	r.Run = run
+	extend := o.BudgetGames != 0 || o.TimeBudget != ""
 	switch {
-	case run.Status == db.StatusFinished:
-		return r, fmt.Errorf("run %d is already finished; nothing to resume", runID)
+	case run.Status == db.StatusFinished && !extend:
+		return r, fmt.Errorf("run %d is already finished; nothing to resume (to give it more games: %s --budget-games N, or --time-budget D)", runID, ResumeCommand(runID, d.Path()))
 	case run.Status == db.StatusRunning && run.PID > 0 && o.Alive(run.PID) && run.PID != o.Self && !o.Force:
 		return r, RunningError(runID, run.PID, o.Name(run.PID), d.Path())
 	}
@@ -95,8 +105,50 @@ func PrepareResume(ctx context.Context, d *db.DB, runID int64, o ResumeOptions) 
 	if r.State, err = LoadResume(ctx, d, runID, cfg.AdmitZ); err != nil {
 		return r, err
 	}
+	if extend {
+		if err := extendBudget(&cfg, r.State, o.BudgetGames, o.TimeBudget, time.Now()); err != nil {
+			return r, fmt.Errorf("run %d: %w", runID, err)
+		}
+		r.Extended = true
+	}
 	r.Config = cfg
 	return r, nil
+}
+
+// extendBudget sets the run's budget to budgetGames and timeBudget (those given) from the
+// generation after st's last on, recording the change in cfg.Extensions. The run then plays
+// until its budget: Generations becomes 0. An SPSA run given a time budget alone keeps its
+// pace: its game budget (over which its gains are planned) grows in proportion to the time
+// (the games played so far per second of the run so far). The error names a budget already
+// spent — games already played, a time already passed — or one that does not parse.
+func extendBudget(cfg *tuner.Config, st tuner.ResumeState, budgetGames int, timeBudget string, now time.Time) error {
+	before := tuner.Budget{BudgetGames: cfg.BudgetGames, TimeBudget: cfg.TimeBudget, Generations: cfg.Generations}
+	if budgetGames < 0 {
+		return fmt.Errorf("--budget-games %d: want a positive number of distinct tuning games", budgetGames)
+	}
+	if budgetGames > 0 {
+		if budgetGames <= st.Games {
+			return fmt.Errorf("--budget-games %d: the run has already played %d distinct tuning games; give more than that", budgetGames, st.Games)
+		}
+		cfg.BudgetGames = budgetGames
+	}
+	if timeBudget != "" {
+		d, err := time.ParseDuration(timeBudget)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("--time-budget %q: want a duration such as 30m or 8h", timeBudget)
+		}
+		if d <= st.Elapsed {
+			return fmt.Errorf("--time-budget %s: the run has already played for %s; give more than that", timeBudget, st.Elapsed.Round(time.Second))
+		}
+		cfg.TimeBudget = timeBudget
+		if budgetGames == 0 && cfg.Method == tuner.MethodSPSA && cfg.BudgetGames > 0 && st.Elapsed > 0 && st.Games > 0 {
+			cfg.BudgetGames = max(cfg.BudgetGames, int(float64(st.Games)*d.Seconds()/st.Elapsed.Seconds()))
+		}
+	}
+	cfg.Generations = 0
+	cfg.Extensions = append(cfg.Extensions, tuner.Extension{FromGeneration: st.LastGeneration + 1, Games: st.Games,
+		Budget: tuner.Budget{BudgetGames: cfg.BudgetGames, TimeBudget: cfg.TimeBudget}, Before: before, At: now.UTC().Format(time.RFC3339)})
+	return cfg.Validate()
 }
 
 // Header is the line a resume starts with: the run, where it goes on, its end (its
@@ -112,8 +164,31 @@ func (r Resumable) Header(dbPath string) string {
 	if cfg.TimeBudget != "" {
 		end += ", time budget " + cfg.TimeBudget
 	}
-	return fmt.Sprintf("resuming run %d (%s) after generation %d%s, %d workers, database %s",
-		r.Run.ID, cfg.Game, r.State.LastGeneration, end, cfg.Workers, dbPath)
+	ext := ""
+	if n := len(cfg.Extensions); r.Extended && n > 0 {
+		e := cfg.Extensions[n-1]
+		ext = fmt.Sprintf(" (extended after %d distinct tuning games from %s)", e.Games, budgetText(e.Before))
+	}
+	return fmt.Sprintf("resuming run %d (%s) after generation %d%s%s, %d workers, database %s",
+		r.Run.ID, cfg.Game, r.State.LastGeneration, end, ext, cfg.Workers, dbPath)
+}
+
+// budgetText says what a budget was: "a budget of 2000 games", "5 generations", …
+func budgetText(b tuner.Budget) string {
+	var parts []string
+	if b.Generations > 0 {
+		parts = append(parts, fmt.Sprintf("%d generations", b.Generations))
+	}
+	if b.BudgetGames > 0 {
+		parts = append(parts, fmt.Sprintf("a budget of %d games", b.BudgetGames))
+	}
+	if b.TimeBudget != "" {
+		parts = append(parts, "a time budget of "+b.TimeBudget)
+	}
+	if len(parts) == 0 {
+		return "no budget"
+	}
+	return strings.Join(parts, " and ")
 }
 
 // RunningError refuses to resume a run that live process pid (name: what it is, "" unknown)
