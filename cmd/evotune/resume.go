@@ -30,7 +30,7 @@ type resumeOpts struct {
 	budgetGames int
 	timeBudget  string
 	cluster     clusterOpts
-	changed        func(string) bool
+	changed     func(string) bool
 }
 
 func newResumeCmd() *cobra.Command {
