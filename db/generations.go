@@ -52,8 +52,11 @@ func (d *DB) SaveGeneration(ctx context.Context, g GenerationData) (err error) {
 			return err
 		}
 	}
-	gi, err := tx.PrepareContext(ctx, `INSERT INTO games (run_id, generation, individual, opponent, opening, colour, result, score, plies, moves, nodes, duration_ms, forfeit, depth, round)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	// A forfeit names the side that lost it and stores that player's genes (if it is a
+	// genome of the run: the generation's genomes are written above).
+	gi, err := tx.PrepareContext(ctx, `INSERT INTO games (run_id, generation, individual, opponent, opening, colour, result, score, plies, moves, nodes, duration_ms, forfeit, depth, round,
+		forfeit_by, forfeit_values)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, (SELECT genes FROM genomes WHERE run_id = ?1 AND id = ?16))`)
 	if err != nil {
 		return err
 	}
@@ -63,8 +66,15 @@ func (d *DB) SaveGeneration(ctx context.Context, g GenerationData) (err error) {
 		if gm.Depth > 0 {
 			depth = gm.Depth
 		}
+		var by any
+		if gm.Forfeit != "" {
+			by = gm.Opponent
+			if gm.Score == 0 {
+				by = gm.Individual
+			}
+		}
 		if _, err = gi.ExecContext(ctx, g.RunID, r.Generation, gm.Individual, gm.Opponent, gm.Opening, gm.Colour, gm.Result, gm.Score, gm.Plies, gm.Moves, gm.Nodes, gm.DurationMS, nullStr(string(gm.Forfeit)),
-			depth, gm.Round); err != nil {
+			depth, gm.Round, by); err != nil {
 			return err
 		}
 	}
@@ -213,7 +223,7 @@ func (d *DB) Genomes(ctx context.Context, runID int64) ([]GenomeRow, error) {
 // Games returns the games of a run's generation.
 func (d *DB) Games(ctx context.Context, runID int64, gen int) ([]GameRow, error) {
 	rows, err := d.sql.QueryContext(ctx, `SELECT generation, individual, opponent, opening, colour, result, score, plies, moves, nodes, duration_ms, COALESCE(forfeit, ''),
-		COALESCE(depth, 0), round FROM games WHERE run_id = ? AND generation = ? ORDER BY id`, runID, gen)
+		COALESCE(depth, 0), round, `+d.forfeitCols(ctx)+` FROM games WHERE run_id = ? AND generation = ? ORDER BY id`, runID, gen)
 	if err != nil {
 		return nil, explain(err)
 	}
@@ -221,9 +231,13 @@ func (d *DB) Games(ctx context.Context, runID int64, gen int) ([]GameRow, error)
 	var out []GameRow
 	for rows.Next() {
 		var g GameRow
+		var values string
 		if err := rows.Scan(&g.Generation, &g.Individual, &g.Opponent, &g.Opening, &g.Colour, &g.Result, &g.Score, &g.Plies, &g.Moves, &g.Nodes, &g.DurationMS, &g.Forfeit,
-			&g.Depth, &g.Round); err != nil {
+			&g.Depth, &g.Round, &g.ForfeitBy, &values); err != nil {
 			return nil, err
+		}
+		if values != "" {
+			g.ForfeitValues = JSONText(values)
 		}
 		out = append(out, g)
 	}
@@ -324,4 +338,13 @@ func (d *DB) Ancestors(ctx context.Context, runID int64, id string) ([]GenomeRow
 		}
 	}
 	return out, nil
+}
+
+// forfeitCols selects games.forfeit_by and forfeit_values as text ('' for NULL), or two
+// empty texts in a database older than schema version 9, read as it is.
+func (d *DB) forfeitCols(ctx context.Context) string {
+	if v, err := d.version(ctx); err == nil && v < 9 {
+		return "'', ''"
+	}
+	return "COALESCE(forfeit_by, ''), COALESCE(forfeit_values, '')"
 }

@@ -186,6 +186,10 @@ type GameRow struct {
 	Forfeit    OptText  `json:"forfeit"`
 	Depth      int      `json:"depth"` // 0 = the run's depth
 	Round      int      `json:"round"` // racing round; -1 = hall-of-fame admission test, -2 = the champion's defence games
+	// ForfeitBy names who lost a forfeited game (the individual, or its opponent), and
+	// ForfeitValues holds that player's genes (null: not a genome of the run).
+	ForfeitBy     OptText  `json:"forfeit_by"`
+	ForfeitValues JSONText `json:"forfeit_values"`
 }
 
 // GenerationRow is one generation's summary (table generations).

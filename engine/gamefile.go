@@ -26,7 +26,11 @@ type SavedGame struct {
 	Result  string   `json:"result"`
 	Plies   int      `json:"plies"`
 	Forfeit string   `json:"forfeit,omitempty"`
-	Created string   `json:"created"`
+	// ForfeitBy names the player that forfeited and ForfeitValues its parameters (JSON:
+	// gene name to value), when a tuning game was lost by forfeit.
+	ForfeitBy     string          `json:"forfeit_by,omitempty"`
+	ForfeitValues json.RawMessage `json:"forfeit_values,omitempty"`
+	Created       string          `json:"created"`
 }
 
 // SaveGame writes game record rec of g, played on board b, to path in the format its

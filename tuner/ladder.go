@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -283,6 +285,12 @@ func (l Ladder) play(ctx context.Context, i int, r Rung) (Verification, error) {
 		}
 	}
 	progress(0, vc.Games, stats.Result{})
+	if vc.Setup.EngineLogDir != "" { // each rung's transcripts in a folder of its own
+		vc.Setup.EngineLogDir = filepath.Join(vc.Setup.EngineLogDir, fmt.Sprintf("rung%d", i))
+		if err := os.MkdirAll(vc.Setup.EngineLogDir, 0o755); err != nil {
+			return Verification{}, fmt.Errorf("engine log: %w", err)
+		}
+	}
 	vc.ChampionExt, vc.BaselineExt = cloneSpec(vc.ChampionExt), cloneSpec(vc.BaselineExt)
 	if err := r.apply(&vc.Setup, vc.ChampionExt, vc.BaselineExt); err != nil {
 		return Verification{}, err

@@ -333,6 +333,11 @@ func (o *Outside) Spec(x []float64) (*protocol.ExternalSpec, error) {
 	spec := &protocol.ExternalSpec{Argv: append([]string(nil), o.argv...), MoveTime: o.moveTime, StartupTime: o.startup,
 		Protocol: o.proto, BotzoneKeepRunning: o.bzKeep, BotzoneJSON: o.bzJSON, Nodes: o.nodes, Depth: o.depth, TimeControl: o.tc}
 	spec.Options = append(spec.Options, o.fixed...)
+	vals := make([]string, len(o.layout.Genes))
+	for i, g := range o.layout.Genes {
+		vals[i] = g.Name + "=" + formatValue(g, x[i])
+	}
+	spec.Values = strings.Join(vals, ", ")
 	for _, a := range o.argv[1:] {
 		for _, m := range placeholder.FindAllStringSubmatch(a, -1) {
 			if i, ok := idx[m[1]]; ok {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -208,6 +209,75 @@ func TestLadderBadInput(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(dir, "bad.db")); err == nil {
 			t.Fatalf("tune %v: a refused run created its database", c.args)
+		}
+	}
+}
+
+// TestForfeitValues: an outside engine that crashes at some values (the test engine with
+// PBRAIN_TOY_CRASH_ABOVE: whenever its attack is above 1.3) loses those games by forfeit,
+// and each such row names the player that crashed and holds the values it crashed with —
+// every one of them above 1.3, and no game of a player below it forfeited; the exported
+// game records carry them, and verify --engine-log heads each engine's transcript with its
+// values.
+func TestForfeitValues(t *testing.T) {
+	dir := t.TempDir()
+	toy := toyEngine(t, dir)
+	engineCmd := "cmd:" + toy + " -params {weights}"
+	setEnv(t, "PBRAIN_TOY_CRASH_ABOVE", "1.3")
+	out, stderr, code := run(t, dir, "tune", "--layout", "toy.yaml", "--engine", engineCmd, "--method", "spsa", "--budget-games", "128",
+		"--verify-games", "0", "--seed", "7", "--db", "f.db")
+	if code != 0 {
+		t.Fatalf("tune: exit %d\n%s\n%s", code, out, stderr)
+	}
+	path := filepath.Join(dir, "f.db")
+	forfeits := sqlite(t, path, "SELECT count(*) FROM games WHERE forfeit IS NOT NULL")
+	if forfeits == "0" || !strings.Contains(out, forfeits+" of the run's 128 games were lost by a forfeit") {
+		t.Fatalf("%s forfeits; tune said:\n%s", forfeits, out)
+	}
+	// Each forfeit names the loser, an individual of the game, whose stored values crash.
+	if bad := sqlite(t, path, `SELECT count(*) FROM games WHERE forfeit IS NOT NULL AND (forfeit_by != CASE WHEN score = 0 THEN individual ELSE opponent END
+		OR json_extract(forfeit_values, '$.attack') <= 1.3 OR forfeit_values != (SELECT genes FROM genomes g WHERE g.run_id = games.run_id AND g.id = games.forfeit_by))`); bad != "0" {
+		t.Fatalf("%s of %s forfeits do not name the player that crashed with its values", bad, forfeits)
+	}
+	if bad := sqlite(t, path, `SELECT count(*) FROM games WHERE forfeit IS NULL AND forfeit_by IS NOT NULL`); bad != "0" {
+		t.Fatalf("%s games played to the end name a forfeiter", bad)
+	}
+	if _, stderr, code := runIn(t, dir, "export-games", "1", "--format", "json", "--out", "games", "--db", "f.db"); code != 0 {
+		t.Fatal(stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "games", "*.json"))
+	withValues := 0
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		var g struct {
+			Forfeit       string             `json:"forfeit"`
+			ForfeitValues map[string]float64 `json:"forfeit_values"`
+		}
+		if err := json.Unmarshal(data, &g); err != nil {
+			t.Fatal(err)
+		}
+		if (g.Forfeit != "") != (g.ForfeitValues != nil) || (g.ForfeitValues != nil && g.ForfeitValues["attack"] <= 1.3) {
+			t.Fatalf("%s: forfeit %q with values %v", f, g.Forfeit, g.ForfeitValues)
+		}
+		if g.ForfeitValues != nil {
+			withValues++
+		}
+	}
+	if strconv.Itoa(withValues) != forfeits {
+		t.Fatalf("%d exported records carry values, %s forfeits", withValues, forfeits)
+	}
+	// verify --engine-log: each transcript starts with the values of the engine.
+	if _, stderr, code := run(t, dir, "verify", "1", "--games", "2", "--engine-log", "logs", "--allow-engine", engineCmd, "--db", "f.db"); code != 0 {
+		t.Fatalf("verify --engine-log: %s", stderr)
+	}
+	logs, _ := filepath.Glob(filepath.Join(dir, "logs", "rung0", "*.log"))
+	if len(logs) != 4 {
+		t.Fatalf("%d engine logs, want 4 (2 games, 2 engines): %v", len(logs), logs)
+	}
+	for _, l := range logs {
+		data, _ := os.ReadFile(l)
+		if !regexp.MustCompile(`(?m)^ +[0-9.]+ # values: attack=[0-9.]+, defence=[0-9.]+, centre=[0-9.]+, base=[0-9.]+$`).Match(data) {
+			t.Fatalf("%s has no values line:\n%s", l, data)
 		}
 	}
 }

@@ -269,6 +269,7 @@ type verifyOpts struct {
 	moveTime  time.Duration
 	opponents []string
 	oppOpts   []string
+	logDir    string
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -307,6 +308,7 @@ func newVerifyCmd() *cobra.Command {
 	f.DurationVar(&o.moveTime, "verify-move-time", 0, "a rung at this time per move, e.g. 500ms (every engine)")
 	f.StringArrayVar(&o.opponents, "verify-opponent", nil, "a rung against this engine, cmd:PATH ARGS: the champion and the baseline each play it on the same openings (repeatable)")
 	f.StringArrayVar(&o.oppOpts, "verify-opponent-option", nil, "an option of every --verify-opponent, NAME=VALUE (repeatable)")
+	f.StringVar(&o.logDir, "engine-log", "", "keep each outside engine's transcript of each game in DIR/rungR/pairNNNN-gameJ-COLOUR.log, headed by the values it played with (DIR is created; each game then starts its engines anew)")
 	addClusterFlags(c, &o.cluster)
 	return c
 }
@@ -319,7 +321,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	prog := progress.NewMatch(errOut, "verification")
 	req := runstore.VerifyRequest{Individual: o.individual, Games: o.games, SPRT: o.sprt,
 		Openings: o.openings, Workers: o.workers, Progress: prog.Update, Log: errOut, Headline: o.headline, Allow: o.allow,
-		Depth: o.depth, Nodes: o.nodes, TC: o.tc, MoveTime: o.moveTime.Seconds(), Opponents: o.opponents, OpponentOptions: o.oppOpts,
+		Depth: o.depth, Nodes: o.nodes, TC: o.tc, MoveTime: o.moveTime.Seconds(), Opponents: o.opponents, OpponentOptions: o.oppOpts, EngineLogDir: o.logDir,
 		RungStart: func(r tuner.Rung, i, n, games int) {
 			if n > 1 {
 				prog.Finish()

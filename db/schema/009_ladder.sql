@@ -92,3 +92,14 @@ SELECT r.id AS run_id, r.name AS run_name, r.game,
          WHERE json_extract(l.value, '$.kind') = 'depth' AND json_extract(l.value, '$.games') > 0) AS deep_depth
 FROM runs r
 LEFT JOIN genomes g ON g.run_id = r.id AND g.id = r.best_individual;
+
+-- A game lost by forfeit (a crash, a time loss, an illegal move) names who forfeited —
+-- forfeit_by: the individual, or its opponent (an individual, 'baseline' or an engine),
+-- the side that lost — and that player's values (forfeit_values: its genes as JSON, NULL
+-- for a player that is not a genome of the run), so the values an engine crashed with are
+-- in the row, not only the reason.
+ALTER TABLE games ADD COLUMN forfeit_by TEXT;
+ALTER TABLE games ADD COLUMN forfeit_values TEXT CHECK (forfeit_values IS NULL OR json_valid(forfeit_values));
+UPDATE games SET forfeit_by = CASE WHEN score = 0 THEN individual ELSE opponent END WHERE forfeit IS NOT NULL;
+UPDATE games SET forfeit_values = (SELECT g.genes FROM genomes g WHERE g.run_id = games.run_id AND g.id = games.forfeit_by)
+    WHERE forfeit_by IS NOT NULL;

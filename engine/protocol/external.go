@@ -58,6 +58,11 @@ type ExternalSpec struct {
 	// cluster worker's allow-list compares whole. A value that is not a finite number, or a
 	// name that is not a placeholder of Argv, is an error when the engine starts.
 	ArgValues map[string]string `json:",omitempty"`
+	// Values, if set, names the values this engine plays with ("attack=1.5, defence=0.2":
+	// a candidate's genes), written into its LogFile when it starts and when a kept
+	// process takes new values, so that the log of a crash says what crashed. It is not
+	// part of what the engine is (Key) and never encoded.
+	Values string `json:"-"`
 	// StartupTime is how long the engine may take to start and answer its handshake,
 	// apart from its move clock (0 = StartupAllowance).
 	StartupTime time.Duration `json:",omitempty"`
@@ -199,7 +204,7 @@ func NewExternal(spec ExternalSpec, g engine.Game) *External {
 	e := &External{spec: spec, game: g, procKey: key}
 	e.conn = wire.Conn{Game: g, Name: spec.Name(), Command: e.writeWeights,
 		MoveTime: spec.MoveTime, GameTime: spec.GameTime, Overhead: spec.Overhead, Startup: spec.startup(),
-		Options: spec.Options, LogFile: spec.LogFile}
+		Options: spec.Options, LogFile: spec.LogFile, Remark: valuesRemark(spec.Values)}
 	return e
 }
 
@@ -375,9 +380,20 @@ func (e *External) Retune(spec ExternalSpec) bool {
 		}
 		e.conn.OptionsChanged = true
 	}
-	e.spec.Options = spec.Options
-	e.conn.Options = spec.Options
+	e.spec.Options, e.spec.Values = spec.Options, spec.Values
+	e.conn.Options, e.conn.Remark = spec.Options, valuesRemark(spec.Values)
+	if e.conn.Remark != "" {
+		e.conn.LogLine("# ", e.conn.Remark)
+	}
 	return true
+}
+
+// valuesRemark is the log remark of an engine's values ("" for none).
+func valuesRemark(values string) string {
+	if values == "" {
+		return ""
+	}
+	return "values: " + values
 }
 
 // Retuner is wire.Retuner.

@@ -52,6 +52,10 @@ type VerifyRequest struct {
 	MoveTime        float64
 	Opponents       []string
 	OpponentOptions []string
+	// EngineLogDir, if set, keeps each outside engine's transcript of each game in
+	// DIR/rungR/pairNNNN-gameJ-COLOUR.log (verify --engine-log), each headed by the values
+	// the engine played with; each game then starts its engines anew.
+	EngineLogDir string
 }
 
 // Check checks the request's own flags (--games, --sprt) before any file is opened, and
@@ -165,6 +169,9 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (tuner.Verification,
 	done, err := store.StoredRungs(ctx, runID, key)
 	if err != nil {
 		return none, id, err
+	}
+	if r.EngineLogDir != "" {
+		setup.EngineLogDir = r.EngineLogDir
 	}
 	if len(done) > 0 && r.Log != nil {
 		fmt.Fprintf(r.Log, "run %d: %d of this ladder's %d rungs were played before it stopped; they are kept, not played again\n", runID, len(done), len(rungs))

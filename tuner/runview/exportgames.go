@@ -95,10 +95,14 @@ func ExportGames(ctx context.Context, d *db.DB, run db.Run, format string, gener
 			case "pgn":
 				data, err = pgn.PGN(engine.PGNGame{Event: fmt.Sprintf("evotune run %d", runID), Site: "evotune", Date: pgnDate(g.CreatedAt),
 					Round: fmt.Sprintf("%d.%d", g.Generation, i+1), White: black, Black: white, Result: gm.Result, Moves: moves,
-					StatsFrom: openingPlies(openings, gm.Opening), Comment: string(gm.Forfeit)})
+					StatsFrom: openingPlies(openings, gm.Opening), Comment: forfeitComment(gm)})
 			case "json":
+				var values json.RawMessage
+				if gm.ForfeitValues != "" {
+					values = json.RawMessage(gm.ForfeitValues)
+				}
 				data, err = json.MarshalIndent(engine.SavedGame{Format: engine.GameFileFormat, Game: run.Game, Board: size, Rule: cfg.Rule, Black: black, White: white,
-					Moves: moves, Result: gm.Result, Plies: gm.Plies, Forfeit: string(gm.Forfeit), Created: g.CreatedAt}, "", "  ")
+					Moves: moves, Result: gm.Result, Plies: gm.Plies, Forfeit: string(gm.Forfeit), ForfeitBy: string(gm.ForfeitBy), ForfeitValues: values, Created: g.CreatedAt}, "", "  ")
 				data = append(data, '\n')
 			}
 			if err != nil {
@@ -131,4 +135,14 @@ func openingPlies(openings [][]string, i int) int {
 		return len(openings[i])
 	}
 	return 0
+}
+
+// forfeitComment is a forfeited game's comment in its PGN: why, and the values of the
+// player that forfeited ("" for a game played to its end).
+func forfeitComment(gm db.GameRow) string {
+	c := string(gm.Forfeit)
+	if c != "" && gm.ForfeitValues != "" {
+		c += fmt.Sprintf(" (%s played with %s)", gm.ForfeitBy, gm.ForfeitValues)
+	}
+	return c
 }

@@ -44,6 +44,9 @@ type Conn struct {
 	OptionsChanged bool
 	// LogFile, if set, receives the full transcript (ExternalSpec.LogFile).
 	LogFile string
+	// Remark, if set, is written into LogFile as evotune's remark when the engine starts
+	// (the values it plays with).
+	Remark string
 	// Ignore, if set, is a line the engine prints between answers that is neither an answer
 	// nor kept in the transcript (Botzone's KeepRunning marker).
 	Ignore string
@@ -168,6 +171,9 @@ func (c *Conn) Start() error {
 		}
 		c.fullMu.Unlock()
 		c.LogLine("# ", fmt.Sprintf("started %s (pid %d)", c.Name, cmd.Process.Pid))
+		if c.Remark != "" {
+			c.LogLine("# ", c.Remark)
+		}
 	}
 	p := newPipe(out)
 	c.cmd, c.stdin, c.out, c.br, c.partial, c.eof = cmd, in, p, bufio.NewReaderSize(p, 64*1024), nil, false

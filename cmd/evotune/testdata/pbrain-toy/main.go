@@ -4,6 +4,10 @@
 // from Gomocup "INFO NAME VALUE" lines, and speaks START, RESTART, BEGIN, TURN, BOARD,
 // INFO, ABOUT and END.
 //
+// With PBRAIN_TOY_CRASH_ABOVE=X in its environment, it exits (status 3) instead of moving
+// whenever its attack parameter is above X: an engine that crashes at some values, for the
+// tests of what a run stores of a crash.
+//
 // A candidate point p (empty, within two points of a stone) scores, over the four lines
 // through it, attack·base^own + defence·base^opp − centre·distance(p, centre), where own
 // (opp) is the length of the player's (opponent's) run that a stone at p would make (or
@@ -135,7 +139,11 @@ func main() {
 	out := bufio.NewWriter(os.Stdout)
 	say := func(format string, a ...any) { fmt.Fprintf(out, format+"\n", a...); out.Flush() }
 	var g game
+	crashAbove, crashes := strconv.ParseFloat(os.Getenv("PBRAIN_TOY_CRASH_ABOVE"), 64)
 	move := func() {
+		if crashes == nil && p.Attack > crashAbove {
+			os.Exit(3)
+		}
 		x, y := g.best(p)
 		if x < 0 {
 			say("ERROR no move")
