@@ -340,7 +340,7 @@ func (d *DB) Ancestors(ctx context.Context, runID int64, id string) ([]GenomeRow
 	return out, nil
 }
 
-// forfeitCols selects games.forfeit_by and forfeit_values as text ('' for NULL), or two
+// forfeitCols selects games.forfeit_by and forfeit_values as text (” for NULL), or two
 // empty texts in a database older than schema version 9, read as it is.
 func (d *DB) forfeitCols(ctx context.Context) string {
 	if v, err := d.version(ctx); err == nil && v < 9 {
