@@ -245,6 +245,12 @@ type Config struct {
 	// champion θ after the step) and stores it with the generation: verified Elo against
 	// wall time.
 	VerifyEvery int `json:"verify_every" yaml:"verify_every"`
+	// StopWhenProven, if > 0, ends the run early (then verifies it) once a checkpoint
+	// (VerifyEvery) accepts by its SPRT (stats.DefaultSPRT) that the champion beats the
+	// baseline and the last StopWhenProven checkpoints are no better than the best before
+	// them (Plateau): proven, and no longer improving. Checkpoints then stop early when their
+	// SPRT decides.
+	StopWhenProven int `json:"stop_when_proven,omitempty" yaml:"stop_when_proven"`
 	// Extensions are the run's budgets as `resume --budget-games`/`--time-budget` changed
 	// them, oldest first; BudgetGames, TimeBudget and Generations are the latest. A method
 	// whose plan depends on the budget (SPSA's gains) plans each generation under the
@@ -584,6 +590,10 @@ func (c *Config) Validate() error {
 		return settingErr("verify_every", "", "%d is negative", c.VerifyEvery)
 	case c.VerifyEvery > 0 && c.VerifyGames == 0:
 		return settingErr("verify_every", "", "needs verify_games > 0 (the size of each check)")
+	case c.StopWhenProven < 0 || c.StopWhenProven > 1000:
+		return settingErr("stop_when_proven", "", "%d, want 0 (never) to 1000 checkpoints", c.StopWhenProven)
+	case c.StopWhenProven > 0 && c.VerifyEvery == 0:
+		return settingErr("stop_when_proven", "", "needs verify_every > 0 (the checkpoints that prove the champion)")
 	case c.Workers < 1:
 		return settingErr("workers", "", "%d, want at least 1", c.Workers)
 	case c.Depth < 0 || c.Depth > engine.MaxDepth:

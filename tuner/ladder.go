@@ -336,14 +336,22 @@ func (l Ladder) play(ctx context.Context, i int, r Rung) (Verification, error) {
 	}
 	v := cv
 	v.ChampionElo, v.BaselineElo = cv.Elo, bv.Elo
+	cv.mark(i, r)
 	bv.mark(i, r)
-	v.BaselineMatch = &bv
+	v.ChampionMatch, v.BaselineMatch = &cv, &bv
 	// The champion's gain against the opponent: the difference of two independent
-	// matches, its interval the root of the sum of their squared half-widths.
+	// matches, its interval the root of the sum of their squared half-widths. A match
+	// scored all but entirely one way has no finite interval: the gain is not measured.
 	v.Elo = cv.Elo - bv.Elo
 	v.EloCI95 = math.Hypot(cv.EloCI95, bv.EloCI95)
 	v.EloLow, v.EloHigh = v.Elo-v.EloCI95, v.Elo+v.EloCI95
 	v.SPRT, v.LLR, v.LLRLower, v.LLRUpper, v.Verdict = nil, 0, 0, 0, ""
+	if !bounded(cv) || !bounded(bv) {
+		v.Unbounded = true
+		v.Elo, v.EloCI95, v.EloLow, v.EloHigh = 0, 0, 0, 0
+		v.Warning = fmt.Sprintf("the champion scored %.0f%% and the baseline %.0f%% against it, too near 0%% or 100%% for an Elo interval: choose an opponent nearer their strength (or another setting of it)",
+			100*cv.Score, 100*bv.Score)
+	}
 	v.mark(i, r)
 	return v, nil
 }
@@ -372,7 +380,7 @@ const (
 // holds is the rung's proof verdict.
 func (v Verification) holds() string {
 	switch {
-	case v.Baseline || v.Games == 0:
+	case v.Baseline || v.Games == 0 || v.Unbounded:
 		return HoldsUnmeasured
 	case v.Verdict == stats.AcceptH1:
 		return HoldsYes
@@ -384,9 +392,10 @@ func (v Verification) holds() string {
 	return HoldsUnproven
 }
 
-// ProofText says in words whether the champion's gain holds at the rung: "holds at tc
-// 60+0.6: +12.3 ± 8.0", "does not hold at tc 60+0.6: −3.1 ± 6.0", "not proven at depth 8:
-// +2.0 ± 6.0 (more games would tell)"; an opponent rung speaks of the gain against it.
+// ProofText says in words whether the champion's gain holds at the rung, as a sentence
+// about "the champion's gain": "holds at tc 60+0.6: +12.3 ± 8.0", "does not hold at tc
+// 60+0.6: −3.1 ± 6.0", "is not proven at depth 8: +2.0 ± 6.0 (more games would tell)"; an
+// opponent rung speaks of the gain against it, or says why it could not be measured.
 func (v Verification) ProofText() string {
 	where := "at " + v.Condition
 	if v.Kind == RungOpponent {
@@ -399,14 +408,18 @@ func (v Verification) ProofText() string {
 	if v.Kind == RungOpponent {
 		num += fmt.Sprintf(" (champion %s, baseline %s against it)", signed(v.ChampionElo), signed(v.BaselineElo))
 	}
-	switch h := v.holds(); h {
+	switch v.holds() {
 	case HoldsUnmeasured:
-		return "not measured " + where + ": the champion is the baseline"
+		if v.Unbounded {
+			return "is not measured " + where + ": " + v.Warning
+		}
+		return "is not measured " + where + ": the champion is the baseline"
 	case HoldsUnproven:
-		return h + " " + where + ": " + num + " (more games would tell)"
-	default:
-		return h + " " + where + ": " + num
+		return "is not proven " + where + ": " + num + " (more games would tell)"
+	case HoldsNo:
+		return "does not hold " + where + ": " + num
 	}
+	return "holds " + where + ": " + num
 }
 
 // signed writes x with its sign, "+12.3" or "−3.1" (a minus sign, as the Elo tables).
@@ -494,4 +507,10 @@ func (c Config) LadderOpponentSpec(champ *protocol.ExternalSpec) func(argv []str
 		s.Options = opts
 		return s
 	}
+}
+
+// bounded reports whether a match's Elo interval is finite (a match scored all but
+// entirely one way has an open end, and a half-width without meaning).
+func bounded(v Verification) bool {
+	return v.Games > 0 && !math.IsInf(v.EloLow, 0) && !math.IsInf(v.EloHigh, 0) && v.EloCI95 < 1000
 }

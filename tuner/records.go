@@ -213,6 +213,10 @@ type Summary struct {
 	// Verification is the final verification ladder, if one was played: its first rung
 	// (the tuning condition) with the others in its Ladder.
 	Verification *Verification
+	// Proven is the checkpoint that ended the run early (Config.StopWhenProven), if one did.
+	Proven *Verification
+	// ProvenAfter is Config.StopWhenProven: the checkpoints that no longer improved.
+	ProvenAfter int
 }
 
 // countRecords adds a saved generation's game rows to GameRecords and Forfeits.
@@ -235,4 +239,16 @@ func (s Summary) ForfeitText() string {
 		return fmt.Sprintf("warning: every one of the run's %d games was lost by a forfeit: its scores measure an engine's failures, not its parameters; the games table's forfeit column says why (evotune export-data %d --table games)", s.GameRecords, s.RunID)
 	}
 	return fmt.Sprintf("warning: %d of the run's %d games were lost by a forfeit (an engine crashed, stalled, lost on time or played an illegal move; evotune export-data %d --table games)", s.Forfeits, s.GameRecords, s.RunID)
+}
+
+// ProvenText says why the run ended before its budget ("" when it did not): the checkpoint
+// whose SPRT accepted that the champion beats the baseline, after the last checkpoints no
+// longer improved.
+func (s Summary) ProvenText() string {
+	p := s.Proven
+	if p == nil {
+		return ""
+	}
+	return fmt.Sprintf("stopped early, proven: the check at generation %d accepted H1 (%s: %+.1f ± %.1f Elo over %d games, LLR %.2f ≥ %.2f), and the last %d checks were no better than the best before them",
+		p.Generation, p.Champion, p.Elo, p.EloCI95, p.Games, p.LLR, p.LLRUpper, s.ProvenAfter)
 }

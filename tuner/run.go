@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"sync/atomic"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,6 +40,14 @@ type Tuner struct {
 	draws  openingDraws
 	saving saving
 	rep    report
+	proof  proof
+}
+
+// proof follows the checkpoints for Config.StopWhenProven: the Elo of every measured one
+// (restored on resume) and, once set, the checkpoint that proved the champion.
+type proof struct {
+	elos   []float64
+	proven atomic.Pointer[Verification]
 }
 
 // New prepares a run of cfg (validated here; the error names the field). progress may be
@@ -199,6 +208,7 @@ func (t *Tuner) searchAndVerify(ctx context.Context, from int) (Summary, error) 
 		err = ctx.Err()
 	}
 	t.rep.summary.Wall = t.elapsed() // the generations only (all of them, across resumes); verification is timed apart
+	t.rep.summary.Proven, t.rep.summary.ProvenAfter = t.proof.proven.Load(), t.cfg.StopWhenProven
 	if err == nil {
 		err = t.verifyAll()
 	}
@@ -268,6 +278,9 @@ type ResumeState struct {
 	// MethodStates are the method's own states of the saved generations, in order (the
 	// generations table's method_state, JSON; "{}" where a method keeps none).
 	MethodStates [][]byte
+	// CheckElos are the Elo of the saved checkpoints that played games, in order
+	// (Config.StopWhenProven compares the last ones with those before).
+	CheckElos []float64
 }
 
 // Resume continues a run from its last saved generation with the same configuration,
@@ -284,6 +297,7 @@ func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 		t.rep.elapsedBefore = st.Elapsed
 		t.rep.summary.Generations = st.LastGeneration + 1
 		t.rep.summary.Games, t.rep.summary.GameRecords, t.rep.summary.GamesTime = st.Games, st.GameRecords, st.GamesTime
+		t.proof.elos = append([]float64(nil), st.CheckElos...)
 		if err := t.method.restore(st); err != nil {
 			return Summary{}, err
 		}
@@ -298,6 +312,9 @@ func (t *Tuner) elapsed() time.Duration { return t.rep.elapsedBefore + time.Sinc
 // overBudget reports whether the time budget or the game budget is used up (checked
 // between generations).
 func (t *Tuner) overBudget() bool {
+	if t.proof.proven.Load() != nil {
+		return true
+	}
 	if t.cfg.BudgetGames > 0 && t.rep.summary.Games >= t.cfg.BudgetGames {
 		return true
 	}

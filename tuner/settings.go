@@ -77,6 +77,7 @@ var Settings = []Setting{
 	{Key: "verify_opponent_options", Flag: "verify-opponent-option", Repeatable: true, Help: "an option of every --verify-opponent, NAME=VALUE (UCI setoption, Gomocup INFO; repeatable): --verify-opponent-option 'Skill Level=3'"},
 	{Key: "verify_rung_games", Flag: "verify-rung-games", Help: "games of each ladder rung after the tuning condition (0 = --verify-depth-games, then --verify-games)"},
 	{Key: "verify_every", Flag: "verify-every", Help: "every N generations (SPSA: steps), a held-out check of the champion (verify-games games), stored with the generation"},
+	{Key: "stop_when_proven", Flag: "stop-when-proven", Help: "with --verify-every: end the run (then verify) once a check's SPRT accepts that the champion beats the baseline and the last K checks are no better than the best before them (K checks; 0 = never)"},
 	{Key: "engine", Flag: "engine", Help: "the outside engine under tuning, 'cmd:PROG ARGS': {weights} in ARGS becomes a file of the candidate's values, {NAME} one gene's value"},
 	{Key: "weights_format", Flag: "weights-format", Help: "format of the {weights} file: json (the default: flat {\"name\": value}), evotune (the built-in engines' weights file) or ini (name=value)"},
 	{Key: "gomocup_info", Flag: "gomocup-info", Help: "gomoku: send every gene as 'INFO NAME VALUE' after START (UCI engines always get setoption)"},

@@ -432,3 +432,24 @@ func TestSPSAExtendedResume(t *testing.T) {
 		t.Fatalf("c_0 %g (the 48-game plan's %g), c_%d %g (the 96-game plan's %g)", c0, cFirst, len(first.gens), cNew, cPlanned)
 	}
 }
+
+// TestPlateau: the last k checkpoints are a plateau when none beats the best before them,
+// and never before k+1 checkpoints.
+func TestPlateau(t *testing.T) {
+	for _, c := range []struct {
+		elos []float64
+		k    int
+		want bool
+	}{
+		{[]float64{10, 30, 20, 25}, 2, true},
+		{[]float64{10, 30, 20, 31}, 2, false},
+		{[]float64{10, 30, 30}, 1, true},
+		{[]float64{30, 20}, 2, false},
+		{[]float64{5, 4, 3, 2, 1}, 4, true},
+		{[]float64{5, 4}, 0, false},
+	} {
+		if got := Plateau(c.elos, c.k); got != c.want {
+			t.Errorf("Plateau(%v, %d) = %v, want %v", c.elos, c.k, got, c.want)
+		}
+	}
+}

@@ -257,6 +257,9 @@ func (m *steadyMethod) breedMore() bool {
 	if m.decided < t.cfg.Population {
 		return false // a child is bred from the whole initial population
 	}
+	if t.proof.proven.Load() != nil {
+		return false
+	}
 	if t.cfg.Generations > 0 && next >= (t.cfg.Generations+1)*t.cfg.Population {
 		return false
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"evotune/engine"
@@ -56,10 +57,14 @@ type Verification struct {
 	// baseline against it on the same openings: the fields above are the champion's
 	// match, except Elo, EloCI95, EloLow and EloHigh, which are the champion's gain over
 	// the baseline (ChampionElo − BaselineElo, the interval of the difference of two
-	// independent matches); BaselineMatch is the baseline's match.
+	// independent matches); ChampionMatch and BaselineMatch are the two matches.
 	ChampionElo   float64       `json:"champion_elo,omitempty"`
 	BaselineElo   float64       `json:"baseline_elo,omitempty"`
+	ChampionMatch *Verification `json:"champion_match,omitempty"`
 	BaselineMatch *Verification `json:"baseline_match,omitempty"`
+	// Unbounded is set on an opponent rung whose matches have no finite interval (one side
+	// scored all but every game): its gain is not measured (Warning says why).
+	Unbounded bool `json:"unbounded,omitempty"`
 	// ID is the verification's row once stored (each verification is kept); Headline,
 	// in a run's headline copy, says why it heads the run ("the largest of 2
 	// verifications (1000 games)").
@@ -185,13 +190,37 @@ func (t *Tuner) checkpoint() (*Verification, error) {
 	if t.championIsBaseline() {
 		v = t.unmeasured(t.setup.Limits)
 	} else {
+		var sprt *stats.SPRT
+		if t.cfg.StopWhenProven > 0 {
+			def := stats.DefaultSPRT // a copy: the match fills in its own
+			sprt = &def
+		}
 		var err error
-		if v, err = t.verifyChampion(t.setup, int64(mix(uint64(t.cfg.Seed)^mix(uint64(t.g.gen)<<8|streamCheck))>>1), t.cfg.VerifyGames, nil); err != nil {
+		if v, err = t.verifyChampion(t.setup, int64(mix(uint64(t.cfg.Seed)^mix(uint64(t.g.gen)<<8|streamCheck))>>1), t.cfg.VerifyGames, sprt); err != nil {
 			return nil, fmt.Errorf("checkpoint: %w", err)
 		}
 	}
 	v.Generation, v.Elapsed = t.g.gen, t.elapsed()
+	if v.Games > 0 {
+		t.proof.elos = append(t.proof.elos, v.Elo)
+		if k := t.cfg.StopWhenProven; k > 0 && v.Verdict == stats.AcceptH1 && Plateau(t.proof.elos, k) {
+			p := v
+			t.proof.proven.Store(&p)
+		}
+	}
 	return &v, nil
+}
+
+// Plateau reports whether the last k of elos (checkpoints' Elo, oldest first) are no
+// better than the best before them: at least k+1 checkpoints, and the largest of the last
+// k at most the largest of the others. Config.StopWhenProven ends a run there once a
+// checkpoint's SPRT has accepted H1: proven, and no longer improving.
+func Plateau(elos []float64, k int) bool {
+	n := len(elos)
+	if k < 1 || n < k+1 {
+		return false
+	}
+	return slices.Max(elos[n-k:]) <= slices.Max(elos[:n-k])
 }
 
 // UnmarshalJSON reads a verification as stored, and one stored before verification

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -279,5 +280,42 @@ func TestForfeitValues(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^ +[0-9.]+ # values: attack=[0-9.]+, defence=[0-9.]+, centre=[0-9.]+, base=[0-9.]+$`).Match(data) {
 			t.Fatalf("%s has no values line:\n%s", l, data)
 		}
+	}
+}
+
+// TestStopWhenProven: with --stop-when-proven 2, a run with checkpoints ends before its
+// budget at the first checkpoint whose SPRT accepts H1 once the last 2 checkpoints are no
+// better than the best before them — the stored checkpoints say so — and says why; the
+// flag without checkpoints is refused.
+func TestStopWhenProven(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "spsa", "--depth", "1", "--budget-games", "40000", "--verify-every", "20",
+		"--verify-games", "1000", "--stop-when-proven", "2", "--db", "p.db")
+	if code != 0 {
+		t.Fatalf("tune: exit %d\n%s", code, stderr)
+	}
+	path := filepath.Join(dir, "p.db")
+	games, _ := strconv.Atoi(sqlite(t, path, "SELECT sum(games) FROM generations"))
+	if games >= 40000 || !strings.Contains(out, "stopped early, proven: the check at generation ") || !strings.Contains(out, "accepted H1") {
+		t.Fatalf("%d games of 40000; tune said:\n%s", games, out)
+	}
+	var elos []float64
+	for _, e := range strings.Split(sqlite(t, path, "SELECT elo FROM checkpoints WHERE games > 0 ORDER BY generation"), "\n") {
+		x, err := strconv.ParseFloat(e, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		elos = append(elos, x)
+	}
+	n := len(elos)
+	if n < 3 || max(elos[n-1], elos[n-2]) > slices.Max(elos[:n-2]) {
+		t.Fatalf("the run stopped at checkpoints %v: the last 2 improved on the best before them", elos)
+	}
+	if last := sqlite(t, path, "SELECT max(generation) FROM generations"); !strings.Contains(out, "the check at generation "+last+" accepted H1") {
+		t.Fatalf("the run's last generation is %s; tune said:\n%s", last, out)
+	}
+	_, stderr, code = runIn(t, dir, "tune", "--game", "gomoku", "--method", "spsa", "--depth", "1", "--budget-games", "400", "--stop-when-proven", "2", "--db", "q.db")
+	if code == 0 || !strings.Contains(stderr, "--stop-when-proven: needs verify_every > 0") {
+		t.Fatalf("--stop-when-proven without checkpoints: exit %d\n%s", code, stderr)
 	}
 }

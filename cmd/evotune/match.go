@@ -355,15 +355,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	}
 	printVerification(out, ver)
 	for _, r := range ver.Ladder {
-		fmt.Fprintf(out, "rung %d, %s: %d games (%d distinct pairs)\n", r.Rung, r.Condition, r.Games, r.Pairs)
-		if r.Warning != "" {
-			fmt.Fprintln(out, "warning: "+r.Warning)
-		}
-		printVerification(out, r)
-		if b := r.BaselineMatch; b != nil {
-			fmt.Fprintf(out, "the baseline against %s: %d games\n", r.Condition, b.Games)
-			printVerification(out, *b)
-		}
+		printRung(out, r)
 	}
 	if len(ver.Ladder) > 0 {
 		printLadder(out, ver)
@@ -380,6 +372,24 @@ func printVerification(out io.Writer, v tuner.Verification) {
 	fmt.Fprint(out, stats.Report(v.Result, e, v.SPRT, v.LLR, v.LLRLower, v.LLRUpper, v.Verdict))
 }
 
+// printRung prints a ladder's rung after the first: its condition, games and warning, and
+// its match (an opponent rung: the champion's match against the opponent, then the
+// baseline's).
+func printRung(out io.Writer, r tuner.Verification) {
+	fmt.Fprintf(out, "rung %d, %s: %d games (%d distinct pairs)\n", r.Rung, r.Condition, r.Games, r.Pairs)
+	if r.Warning != "" {
+		fmt.Fprintln(out, "warning: "+r.Warning)
+	}
+	if r.ChampionMatch == nil || r.BaselineMatch == nil {
+		printVerification(out, r)
+		return
+	}
+	fmt.Fprintf(out, "the champion against %s:\n", r.Condition)
+	printVerification(out, *r.ChampionMatch)
+	fmt.Fprintf(out, "the baseline against %s:\n", r.Condition)
+	printVerification(out, *r.BaselineMatch)
+}
+
 // printLadder prints verification v's ladder as a table (rung, condition, games, Elo ±
 // 95% CI, whether the champion's gain holds) and, after it, each rung that does not hold
 // or is not proven in words a user acts on.
@@ -389,7 +399,7 @@ func printLadder(out io.Writer, v tuner.Verification) {
 	fmt.Fprintln(tw, "  rung\tcondition\tgames\tElo ± 95% CI\tholds")
 	for _, r := range v.Rungs() {
 		elo := "—"
-		if r.Games > 0 {
+		if r.Games > 0 && !r.Unbounded {
 			elo = fmt.Sprintf("%+.1f ± %.1f", r.Elo, r.EloCI95)
 		}
 		games := strconv.Itoa(r.Games)
@@ -427,7 +437,7 @@ func rungRows(v tuner.Verification) []rungRow {
 	var out []rungRow
 	for _, r := range v.Rungs() {
 		row := rungRow{Rung: r.Rung, Kind: r.Kind, Condition: r.Condition, Games: r.Games, Holds: r.Holds}
-		if r.Games > 0 {
+		if r.Games > 0 && !r.Unbounded {
 			e, ci := r.Elo, r.EloCI95
 			row.Elo, row.EloCI95 = &e, &ci
 		}

@@ -224,6 +224,9 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 		return
 	}
 	fmt.Fprintln(out, sum.RunText())
+	if p := sum.ProvenText(); p != "" {
+		fmt.Fprintln(out, p)
+	}
 	if w := sum.ForfeitText(); w != "" {
 		fmt.Fprintln(out, w)
 	}
@@ -237,12 +240,7 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 	}
 	if v := sum.Verification; v != nil && len(v.Ladder) > 0 {
 		for _, r := range v.Ladder {
-			fmt.Fprintf(out, "rung %d, %s:\n", r.Rung, r.Condition)
-			printVerification(out, r)
-			if b := r.BaselineMatch; b != nil {
-				fmt.Fprintf(out, "the baseline against %s:\n", r.Condition)
-				printVerification(out, *b)
-			}
+			printRung(out, r)
 		}
 		printLadder(out, *v)
 	}

@@ -42,14 +42,15 @@ INSERT INTO verification_rungs (run_id, verification_id, ladder, rung, kind, con
 -- rung_list: one row per rung of every verification (and of ladders still being played:
 -- verification_id NULL), its numbers as columns. holds: 'holds' (SPRT H1, or the 95%
 -- interval above 0), 'does not hold' (SPRT H0, or Elo ≤ 0), 'not proven', 'not measured'.
--- An opponent rung's elo is the champion's gain against it over the baseline's.
+-- An opponent rung's elo is the champion's gain against it over the baseline's (NULL when
+-- one side scored all but every game: no finite interval).
 CREATE VIEW rung_list AS
 SELECT r.run_id, r.verification_id, r.rung, r.kind, r.condition, r.created_at,
        json_extract(r.result, '$.champion')       AS champion,
        json_extract(r.result, '$.games')          AS games,
        json_extract(r.result, '$.distinct_pairs') AS pairs,
-       CASE WHEN json_extract(r.result, '$.games') > 0 THEN json_extract(r.result, '$.elo') END      AS elo,
-       CASE WHEN json_extract(r.result, '$.games') > 0 THEN json_extract(r.result, '$.elo_ci95') END AS elo_ci95,
+       CASE WHEN json_extract(r.result, '$.games') > 0 AND json_extract(r.result, '$.unbounded') IS NOT 1 THEN json_extract(r.result, '$.elo') END      AS elo,
+       CASE WHEN json_extract(r.result, '$.games') > 0 AND json_extract(r.result, '$.unbounded') IS NOT 1 THEN json_extract(r.result, '$.elo_ci95') END AS elo_ci95,
        json_extract(r.result, '$.champion_elo')   AS champion_elo,
        json_extract(r.result, '$.baseline_elo')   AS baseline_elo,
        json_extract(r.result, '$.verdict')        AS verdict,

@@ -38,6 +38,15 @@ func LoadResume(ctx context.Context, d *db.DB, runID int64, admitZ float64) (tun
 		return st, nil
 	}
 	st.LastGeneration = len(gens) - 1
+	checks, err := d.Checkpoints(ctx, runID)
+	if err != nil {
+		return st, err
+	}
+	for _, c := range checks {
+		if c.Games > 0 && c.Elo != nil {
+			st.CheckElos = append(st.CheckElos, *c.Elo)
+		}
+	}
 	all, err := d.Genomes(ctx, runID)
 	if err != nil {
 		return st, err
@@ -300,7 +309,7 @@ func proofOf(ver, id string) []engine.ProofRung {
 	var out []engine.ProofRung
 	for _, r := range v.Rungs() {
 		p := engine.ProofRung{Condition: r.Condition, Games: r.Games, Holds: r.Holds}
-		if r.Games > 0 {
+		if r.Games > 0 && !r.Unbounded {
 			e, ci := r.Elo, r.EloCI95
 			p.Elo, p.EloCI95 = &e, &ci
 		}
