@@ -1,12 +1,12 @@
 package tuner
 
 import (
-	"sync/atomic"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand"
 	randv2 "math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"evotune/engine"

@@ -248,7 +248,7 @@ func newExportCmd() *cobra.Command {
 			"  evotune export 2 --format openbench --out tune.txt\n  evotune export 2 --format setoption --out best.uci\n" +
 			"  evotune play --game connect6 --black best.json --white default",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runExport(cmd.Context(), o, args[0], cmd.OutOrStdout())
+			return runExport(cmd.Context(), o, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	c.Flags().StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
@@ -259,7 +259,7 @@ func newExportCmd() *cobra.Command {
 	return c
 }
 
-func runExport(ctx context.Context, o exportOpts, arg string, out io.Writer) error {
+func runExport(ctx context.Context, o exportOpts, arg string, out, errOut io.Writer) error {
 	runID, err := parseRunID(arg)
 	if err != nil {
 		return err
@@ -278,6 +278,9 @@ func runExport(ctx context.Context, o exportOpts, arg string, out io.Writer) err
 	}
 	if o.out == "-" {
 		_, err = out.Write(ex.Data)
+		if ex.Provenance != "" {
+			fmt.Fprint(errOut, ex.Provenance)
+		}
 		return err
 	}
 	if err := checkOverwrite(o.out, run.Game, o.force); err != nil {
@@ -287,6 +290,7 @@ func runExport(ctx context.Context, o exportOpts, arg string, out io.Writer) err
 		return fmt.Errorf("--out: %w", err)
 	}
 	fmt.Fprintf(out, "wrote %s: %s\n", o.out, ex.What)
+	fmt.Fprint(out, ex.Provenance)
 	return nil
 }
 

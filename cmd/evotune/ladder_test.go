@@ -153,6 +153,27 @@ func TestLadderKilled(t *testing.T) {
 			t.Errorf("killed at %q: %s rung rows, want 3 (none played twice)", kill, n)
 		}
 	}
+	// tune's own ladder, killed during its second rung, continues on resume: its first
+	// rung is kept, and the resumed ladder ends as the uninterrupted verify's.
+	tune := []string{"tune", "--game", "gomoku", "--method", "spsa", "--budget-games", "64", "--depth", "1", "--verify-games", "200", "--verify-depth", "3",
+		"--verify-nodes", "3000", "--db", "tune.db"}
+	cut, out := start(t, dir, tune...)
+	waitFor(t, out, "verification rung 2/3")
+	cut.Process.Signal(syscall.SIGKILL)
+	cut.Wait()
+	kept := sqlite(t, filepath.Join(dir, "tune.db"), "SELECT group_concat(rung || ' ' || created_at) FROM verification_rungs WHERE verification_id IS NULL")
+	if !strings.HasPrefix(kept, "0 ") {
+		t.Fatalf("tune killed during its second rung kept rungs %q", kept)
+	}
+	if _, stderr, code := run(t, dir, "resume", "1", "--db", "tune.db"); code != 0 {
+		t.Fatalf("resume: %s", stderr)
+	}
+	if got := sqlite(t, filepath.Join(dir, "tune.db"), "SELECT group_concat(rung || ' ' || created_at) FROM verification_rungs WHERE rung = 0"); got != kept {
+		t.Errorf("the resumed tune played its first rung again: %q, kept %q", got, kept)
+	}
+	if n := sqlite(t, filepath.Join(dir, "tune.db"), "SELECT count(*) FROM verification_rungs WHERE verification_id = 1"); n != "3" {
+		t.Errorf("the resumed tune's ladder has %s rungs, want 3", n)
+	}
 }
 
 // TestLadderOutside: an outside Gomocup engine's run is verified on a ladder of a chess

@@ -203,6 +203,9 @@ func LoadIndividual(ctx context.Context, d *db.DB, id string) (Individual, error
 type Exported struct {
 	Data []byte
 	What string
+	// Provenance, for a format with no room for it (setoption lines), is the provenance
+	// and proof as comment lines, for the command to show beside the data.
+	Provenance string
 }
 
 // Export turns individual id of run (its best, the champion, when id is "") into the
@@ -251,10 +254,17 @@ func Export(ctx context.Context, d *db.DB, run db.Run, id, program, format strin
 		}
 		prov := &engine.Provenance{Program: program, Run: run.ID, Individual: id, Proof: proofOf(string(run.Verification), id)}
 		data, err := o.ValuesIn(format, x, cfg.SPSAParams(), prov)
+		note := ""
 		if err == nil && (format == tuner.ExportOpenBench || format == tuner.ExportSetoption) {
-			// Text lists: the provenance and the proof as comment lines above the values.
 			prov.RunName, prov.Created = run.Name, time.Now().UTC().Format(time.RFC3339)
-			data = append([]byte(prov.Comment()), data...)
+			if format == tuner.ExportOpenBench {
+				// An OpenBench list skips # lines: the provenance and the proof head it.
+				data = append([]byte(prov.Comment()), data...)
+			} else {
+				// UCI has no comment: setoption lines go to the engine as they are, and the
+				// provenance is told beside them.
+				note = prov.Comment()
+			}
 		}
 		if format == "" {
 			format = cfg.WeightsFormat
@@ -262,7 +272,7 @@ func Export(ctx context.Context, d *db.DB, run db.Run, id, program, format strin
 		if format == "" {
 			format = tuner.FormatJSON
 		}
-		return Exported{Data: data, What: fmt.Sprintf("values of individual %s (run %d) for %s, as %s", id, run.ID, cfg.Engine, format)}, err
+		return Exported{Data: data, What: fmt.Sprintf("values of individual %s (run %d) for %s, as %s", id, run.ID, cfg.Engine, format), Provenance: note}, err
 	}
 	w, err := plan.Weights(v.Genes)
 	if err != nil {
