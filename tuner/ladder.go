@@ -512,5 +512,6 @@ func (c Config) LadderOpponentSpec(champ *protocol.ExternalSpec) func(argv []str
 // bounded reports whether a match's Elo interval is finite (a match scored all but
 // entirely one way has an open end, and a half-width without meaning).
 func bounded(v Verification) bool {
-	return v.Games > 0 && !math.IsInf(v.EloLow, 0) && !math.IsInf(v.EloHigh, 0) && v.EloCI95 < 1000
+	finite := func(x float64) bool { return !math.IsInf(x, 0) && math.Abs(x) < 1e8 } // stats holds ±∞ as ±1e9
+	return v.Games > 0 && finite(v.Elo) && finite(v.EloLow) && finite(v.EloHigh) && v.EloCI95 < 1000
 }
