@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -316,6 +317,12 @@ func LoadWeights(g engine.Game, spec string) (engine.Weights, *engine.Limits, er
 	}
 	w, f, err := engine.LoadWeightsFile(spec, g)
 	if err != nil {
+		if fi, serr := os.Stat(spec); serr == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return nil, nil, fmt.Errorf("%w; %s is a program: to play it as an engine, write cmd:%s", err, spec, spec)
+		}
+		if _, lerr := exec.LookPath(spec); lerr == nil && !strings.ContainsRune(spec, os.PathSeparator) {
+			return nil, nil, fmt.Errorf("%w; %s is a program on PATH: to play it as an engine, write cmd:%s", err, spec, spec)
+		}
 		return nil, nil, err
 	}
 	return w, f.Search, nil

@@ -163,6 +163,8 @@ func TestBadInputTable(t *testing.T) {
 		{"match book FIFO", []string{"match", "--game", "chess", "--a", "default", "--b", "default", "--depth", "1", "--games", "2", "--book", "fifo"}, []string{"fifo", "not a regular file (a named pipe)"}},
 		{"match openings FIFO", []string{"match", "--game", "gomoku", "--games", "2", "--openings", "fifo"}, []string{"fifo", "not a regular file (a named pipe)"}},
 		{"weights FIFO", []string{"match", "--game", "gomoku", "--a", "fifo", "--games", "2"}, []string{"fifo", "not a regular file (a named pipe)"}},
+		// A program given where a weights file is read: the fix is named.
+		{"a program without cmd:", []string{"match", "--game", "gomoku", "--a", "./crash.sh", "--games", "2"}, []string{"--a", "./crash.sh is a program: to play it as an engine, write cmd:./crash.sh"}},
 		{"play --from FIFO", []string{"play", "--game", "gomoku", "--from", "fifo"}, []string{"fifo", "not a regular file (a named pipe)"}},
 		{"a 100 MB config", []string{"tune", "--config", "big.yaml"}, []string{"big.yaml", "104857600 bytes", "more than"}},
 		{"empty --db", []string{"tune", "--game", "gomoku", "--db", ""}, []string{"--db", "not a database file name"}},
