@@ -254,14 +254,25 @@ function proofSection(ver) {
     el('td', { class: 'num', text: r.rung || 0 }), el('td', { text: r.condition || 'the tuning condition' }),
     el('td', { class: 'num', text: r.games + (r.baseline_match ? ' + ' + r.baseline_match.games : '') }),
     el('td', { class: 'num', text: r.games && !r.unbounded ? fmtSigned(r.elo) + ' ± ' + (r.elo_ci95 ?? 0).toFixed(1) : '—', title: r.warning || '' }),
-    el('td', { text: r.baseline_match ? 'champion ' + fmtSigned(r.champion_elo) + ', baseline ' + fmtSigned(r.baseline_elo) : (r.verdict ? 'SPRT ' + r.verdict : '') }),
+    el('td', { text: r.baseline_match ? 'champion ' + fmtSigned(r.champion_elo) + ', baseline ' + fmtSigned(r.baseline_elo) + ' against it' : sprtText(r.verdict) }),
     el('td', { text: r.holds || '' })));
   return [el('h2', { text: 'Proof' }),
     el('table', { id: 'proof' }, el('thead', {}, el('tr', {}, ...['Rung', 'Condition', 'Games', 'Elo gain ± 95% CI', '', 'Holds'].map(h => el('th', { text: h })))),
       el('tbody', {}, ...rows))];
 }
 
-function fmtSigned(x) { return x === null || x === undefined ? '—' : (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(1); }
+// fmtSigned writes an Elo with its sign; ±1e9 is how the API holds an infinite Elo (all
+// wins, all losses).
+function fmtSigned(x) {
+  if (x === null || x === undefined) return '—';
+  if (Math.abs(x) >= 1e8) return x > 0 ? 'all wins' : 'all losses';
+  return (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(1);
+}
+
+// sprtText says what a match's SPRT decided ('' when none ran).
+function sprtText(v) {
+  return { H1: 'SPRT: H1 accepted', H0: 'SPRT: H0 accepted', continue: 'SPRT: no decision' }[v] || '';
+}
 
 function runHeader(r, extra) {
   const m = terms(r);
@@ -291,7 +302,7 @@ async function viewRun(id) {
       const rows = v.verifications.map(x => el('tr', { class: x.headline ? 'headline' : '' },
         el('td', { class: 'num', text: x.id }), el('td', { text: x.source }), el('td', { text: when(x.created_at), title: x.created_at }),
         el('td', { text: (x.result || {}).champion || '—' }), el('td', { text: fmtElo(x.result) }),
-        el('td', { text: (x.result || {}).verdict || '' }), el('td', { text: x.headline ? 'headline' : '' })));
+        el('td', { text: sprtText((x.result || {}).verdict).replace('SPRT: ', '') }), el('td', { text: x.headline ? 'headline' : '' })));
       out.push(el('table', { id: 'verifications' }, el('thead', {}, el('tr', {}, ...['Verification', 'By', 'When', 'Champion', 'Elo ± 95% CI',
         'SPRT', ''].map(h => el('th', { text: h })))), el('tbody', {}, ...rows)));
     }
