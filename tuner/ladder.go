@@ -116,7 +116,11 @@ func (c *Config) checkLadder(proto string) error {
 	}
 	if proto != "" && proto != protocol.UCI {
 		if c.VerifyDepth > 0 || c.VerifyNodes > 0 {
-			return fmt.Errorf("verify_depth, verify_nodes: the engine speaks %s, which has no depth or node limit (UCI's go depth and go nodes); its longer rungs are --verify-move-time S%s", proto, map[bool]string{true: " and --verify-tc", false: ""}[proto == protocol.Gomocup])
+			key := "verify_depth"
+			if c.VerifyDepth == 0 {
+				key = "verify_nodes"
+			}
+			return settingErr(key, "", "the engine speaks %s, which has no depth or node limit (UCI's go depth and go nodes); its longer rungs are --verify-move-time S%s", proto, map[bool]string{true: " and --verify-tc", false: ""}[proto == protocol.Gomocup])
 		}
 		if c.VerifyTC != "" && proto != protocol.Gomocup {
 			return settingErr("verify_tc", "", "the engine speaks %s, which tells an engine no clock (UCI's go wtime, Gomocup's INFO time_left); use --verify-move-time S", proto)

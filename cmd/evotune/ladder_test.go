@@ -189,7 +189,7 @@ func TestLadderOutside(t *testing.T) {
 	}
 	for _, flag := range []string{"--verify-depth", "--verify-nodes"} {
 		_, stderr, code := runIn(t, dir, "verify", "1", "--games", "4", flag, "3", "--allow-engine", engineCmd, "--db", "toy.db")
-		if code == 0 || !strings.Contains(stderr, "the engine speaks gomocup, which has no depth or node limit") || !strings.Contains(stderr, "--verify-move-time S and --verify-tc") {
+		if code == 0 || !strings.Contains(stderr, flag+": the engine speaks gomocup, which has no depth or node limit") || !strings.Contains(stderr, "--verify-move-time S and --verify-tc") {
 			t.Errorf("verify %s 3 on a Gomocup engine: exit %d\n%s", flag, code, stderr)
 		}
 	}

@@ -2,6 +2,7 @@ package runstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -123,6 +124,13 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (tuner.Verification,
 	cfg.VerifyOpponents, cfg.VerifyOpponentOptions = r.Opponents, r.OpponentOptions
 	cfg.Resolve()
 	if err := cfg.Validate(); err != nil {
+		// A rung verify was asked for is named by its flag.
+		var se *tuner.SettingError
+		if errors.As(err, &se) && strings.HasPrefix(se.Key, "verify_") {
+			if s, ok := tuner.LookupSetting(se.Key); ok && s.Flag != "" {
+				return none, id, fmt.Errorf("--%s: %w", s.Flag, se.Err)
+			}
+		}
 		return none, id, fmt.Errorf("run %d: %w", runID, err)
 	}
 	if cfg.Engine != "" {
