@@ -17,7 +17,59 @@ func (cfg Config) ProbeEngines(ctx context.Context, errOut io.Writer) error {
 	if err := cfg.probeOpponents(ctx, errOut); err != nil {
 		return err
 	}
-	return cfg.ProbeSubject(ctx, errOut)
+	if err := cfg.ProbeSubject(ctx, errOut); err != nil {
+		return err
+	}
+	return cfg.ProbeLadder(ctx, errOut)
+}
+
+// ProbeLadder checks the verification ladder's other engines (VerifyOpponents) before
+// anything is played or stored, as they will play: each must start, answer its handshake,
+// take the options given (a UCI engine: options it declares, within their bounds) and play
+// a legal first move. An error names the flag and the engine (--verify-opponent 1: …).
+func (cfg Config) ProbeLadder(ctx context.Context, errOut io.Writer) error {
+	if len(cfg.VerifyOpponents) == 0 {
+		return nil
+	}
+	plan, err := cfg.Plan()
+	if err != nil {
+		return err
+	}
+	var champ *protocol.ExternalSpec
+	if cfg.Engine != "" {
+		out, err := NewOutside(cfg, plan.Layout)
+		if err != nil {
+			return err
+		}
+		if champ, err = out.Spec(plan.Layout.Defaults()); err != nil {
+			return err
+		}
+	}
+	opts, err := ParseOptions("--verify-opponent-option", cfg.VerifyOpponentOptions)
+	if err != nil {
+		return err
+	}
+	oppSpec := cfg.LadderOpponentSpec(champ)
+	for i, op := range cfg.VerifyOpponents {
+		argv, _, err := protocol.ParseCommand(op)
+		if err != nil {
+			return fmt.Errorf("--verify-opponent %d: %w", i+1, err)
+		}
+		spec := oppSpec(argv, opts)
+		if spec.MoveTime <= 0 {
+			spec.MoveTime = 5 * time.Second
+		}
+		fmt.Fprintf(errOut, "checking %s: start-up and one move (at most %v)\n", spec.Name(), spec.MoveTime+protocol.StartupAllowance)
+		if len(opts) > 0 {
+			if err := protocol.CheckOptions(ctx, *spec, plan.Game); err != nil {
+				return fmt.Errorf("--verify-opponent %d: %w", i+1, err)
+			}
+		}
+		if err := protocol.Probe(ctx, *spec, plan.Game, cfg.Board); err != nil {
+			return fmt.Errorf("--verify-opponent %d: %w", i+1, err)
+		}
+	}
+	return nil
 }
 
 // probeOpponents checks every external opponent of a run before it starts: it must start,

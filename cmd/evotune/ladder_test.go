@@ -101,6 +101,17 @@ func TestLadderBuiltin(t *testing.T) {
 		(vj.Rungs[1].Games > 0) != (vj.Rungs[1].Elo != nil) {
 		t.Fatalf("verify --json rungs: %v %+v\n%s", err, vj.Rungs, jout)
 	}
+	// An opponent that does not start is refused before any rung is played or stored.
+	writeFile(t, dir, "crash.sh", "#!/bin/sh\necho hello; exit 3\n")
+	os.Chmod(filepath.Join(dir, "crash.sh"), 0o755)
+	before := sqlite(t, path, "SELECT count(*) FROM verification_rungs")
+	_, stderr, code = runIn(t, dir, "verify", "1", "--games", "4", "--verify-opponent", "cmd:./crash.sh", "--db", "l.db")
+	if code == 0 || !strings.Contains(stderr, "--verify-opponent 1: start-up check") || !strings.Contains(stderr, "hello") {
+		t.Fatalf("verify against an opponent that does not start: exit %d\n%s", code, stderr)
+	}
+	if after := sqlite(t, path, "SELECT count(*) FROM verification_rungs"); after != before {
+		t.Fatalf("a refused ladder stored rungs: %s before, %s after", before, after)
+	}
 }
 
 // TestLadderKilled: a verify ladder killed (SIGKILL) during its second rung, or during its

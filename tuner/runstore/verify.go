@@ -142,6 +142,13 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (tuner.Verification,
 	if err != nil {
 		return none, id, fmt.Errorf("run %d: %w", runID, err)
 	}
+	log := r.Log
+	if log == nil {
+		log = io.Discard
+	}
+	if err := cfg.ProbeLadder(ctx, log); err != nil {
+		return none, id, err // before any rung is played or stored
+	}
 	if r.Attach != nil {
 		detach, err := r.Attach(&setup)
 		if err != nil {
