@@ -3,6 +3,7 @@ package tuner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -299,6 +300,18 @@ func (l Ladder) play(ctx context.Context, i int, r Rung) (Verification, error) {
 	if err := r.apply(&vc.Setup, vc.ChampionExt, vc.BaselineExt); err != nil {
 		return Verification{}, err
 	}
+	if s := vc.ChampionExt; s != nil && (r.Kind == RungNodes || r.Kind == RungDepth) {
+		// An engine that ignores the limit searches until its move time runs out and would
+		// lose every game on time: one move under the condition tells before any game.
+		if err := protocol.Probe(ctx, *s, vc.Setup.Game, vc.Setup.Board); err != nil {
+			if errors.Is(err, engine.ErrTimeLoss) {
+				// Its output is its banner and the search it went on with: nothing to show.
+				return Verification{}, fmt.Errorf("%s played no move under go %s within its move time (%v): it ignores %s limits (as Toga II and other Fruit descendants ignore go nodes); verify it longer with --verify-depth D, --verify-tc or --verify-move-time S",
+					s.Name(), r.Condition(), s.MoveTime, r.Kind)
+			}
+			return Verification{}, fmt.Errorf("%s under go %s: %w", s.Name(), r.Condition(), err)
+		}
+	}
 	if r.Kind != RungOpponent {
 		v, err := Verify(ctx, vc, progress)
 		if err != nil {
@@ -409,6 +422,9 @@ func (v Verification) ProofText() string {
 		where = "at the tuning condition"
 	}
 	num := fmt.Sprintf("%s ± %.1f", signed(v.Elo), v.EloCI95)
+	if !bounded(v) && !v.Unbounded && v.Games > 0 {
+		num = stats.FormatElo(v.Elo, v.EloLow, v.EloHigh)
+	}
 	if v.Kind == RungOpponent {
 		num += fmt.Sprintf(" (champion %s, baseline %s against it)", signed(v.ChampionElo), signed(v.BaselineElo))
 	}
@@ -513,8 +529,12 @@ func (c Config) LadderOpponentSpec(champ *protocol.ExternalSpec) func(argv []str
 	}
 }
 
-// bounded reports whether a match's Elo interval is finite (a match scored all but
-// entirely one way has an open end, and a half-width without meaning).
+// Bounded reports whether v's Elo interval is finite: a match scored all but entirely one
+// way, or of too few games, has an open end and a half-width without meaning (stats holds
+// an infinite Elo as ±1e9).
+func (v Verification) Bounded() bool { return bounded(v) }
+
+// bounded is Verification.Bounded.
 func bounded(v Verification) bool {
 	finite := func(x float64) bool { return !math.IsInf(x, 0) && math.Abs(x) < 1e8 } // stats holds ±∞ as ±1e9
 	return v.Games > 0 && finite(v.Elo) && finite(v.EloLow) && finite(v.EloHigh) && v.EloCI95 < 1000

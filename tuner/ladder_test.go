@@ -1,9 +1,15 @@
 package tuner
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"evotune/engine/protocol"
+	"evotune/genomes"
 	"evotune/tuner/stats"
 )
 
@@ -40,5 +46,28 @@ func TestRungVerdicts(t *testing.T) {
 	v = Verification{Games: 20, Kind: RungTC, Condition: "tc 60+0.6", Elo: -3.1, EloCI95: 6, EloLow: -9.1}
 	if got := v.ProofText(); !strings.HasPrefix(got, "does not hold at tc 60+0.6: −3.1 ± 6.0") {
 		t.Fatalf("ProofText %q", got)
+	}
+}
+
+// TestLadderEngineIgnoresNodes: an outside engine that ignores go nodes (it never answers
+// such a search, as Toga II searches on) is found by one move before the nodes rung plays
+// a game: the error names the engine, the condition and the rungs that work instead.
+func TestLadderEngineIgnoresNodes(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "sleepy")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nwhile read -r l; do\n  case \"$l\" in\n    uci) echo 'id name sleepy'; echo uciok ;;\n    isready) echo readyok ;;\n    'go nodes'*) ;;\n    go*) echo 'bestmove e2e4' ;;\n    quit) exit 0 ;;\n  esac\ndone\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e, err := genomes.Lookup("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := &protocol.ExternalSpec{Argv: []string{script}, Protocol: protocol.UCI, MoveTime: 300 * time.Millisecond}
+	saved := 0
+	l := Ladder{Base: VerifyConfig{Setup: GameSetup{Game: e.Game, Limits: e.Game.DefaultLimits(), MaxPlies: 10, Forfeit: true}, ChampionExt: spec, BaselineExt: spec,
+		Games: 2, OpeningSpec: "random", Seed: 1, Workers: 1},
+		Rungs: []Rung{{Kind: RungNodes, Value: "1000"}}, Save: func(Verification) error { saved++; return nil }}
+	_, err = l.Play(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "rung 0 (nodes 1000): cmd:"+script+" played no move under go nodes 1000 within its move time (300ms): it ignores nodes limits") || !strings.Contains(err.Error(), "--verify-depth D") || saved != 0 {
+		t.Fatalf("a nodes rung for an engine that ignores go nodes: %v (%d rungs saved)", err, saved)
 	}
 }

@@ -400,7 +400,7 @@ func printLadder(out io.Writer, v tuner.Verification) {
 	for _, r := range v.Rungs() {
 		elo := "—"
 		if r.Games > 0 && !r.Unbounded {
-			elo = fmt.Sprintf("%+.1f ± %.1f", r.Elo, r.EloCI95)
+			elo = stats.FormatElo(r.Elo, r.EloLow, r.EloHigh)
 		}
 		games := strconv.Itoa(r.Games)
 		if b := r.BaselineMatch; b != nil {

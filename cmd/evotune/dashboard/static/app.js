@@ -253,7 +253,8 @@ function proofSection(ver) {
   const rows = rungs.map(r => el('tr', { class: 'rung ' + (r.holds || '').replace(/ /g, '-') },
     el('td', { class: 'num', text: r.rung || 0 }), el('td', { text: r.condition || 'the tuning condition' }),
     el('td', { class: 'num', text: r.games + (r.baseline_match ? ' + ' + r.baseline_match.games : '') }),
-    el('td', { class: 'num', text: r.games && !r.unbounded ? fmtSigned(r.elo) + ' ± ' + (r.elo_ci95 ?? 0).toFixed(1) : '—', title: r.warning || '' }),
+    el('td', { class: 'num', text: !r.games || r.unbounded ? '—' : Math.abs(r.elo) >= 1e8 || (r.elo_ci95 ?? 0) >= 1e6 ? fmtSigned(r.elo) + ' (unbounded)'
+      : fmtSigned(r.elo) + ' ± ' + (r.elo_ci95 ?? 0).toFixed(1), title: r.warning || '' }),
     el('td', { text: r.baseline_match ? 'champion ' + fmtSigned(r.champion_elo) + ', baseline ' + fmtSigned(r.baseline_elo) + ' against it' : sprtText(r.verdict) }),
     el('td', { text: r.holds || '' })));
   return [el('h2', { text: 'Proof' }),
