@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -126,9 +127,22 @@ func CheckProgram(argv []string) error {
 		return errors.New("no program")
 	}
 	if _, err := exec.LookPath(argv[0]); err != nil {
+		if !strings.ContainsRune(argv[0], '/') {
+			// Debian's engine packages (stockfish, toga2, …) install into /usr/games, which a
+			// non-login shell's PATH often lacks.
+			if p := filepath.Join("/usr/games", argv[0]); isProgram(p) {
+				return fmt.Errorf("cmd:%s: cannot run it: %w; %s is there: write cmd:%s, or add /usr/games to PATH", strings.Join(argv, " "), err, p, strings.Join(append([]string{p}, argv[1:]...), " "))
+			}
+		}
 		return fmt.Errorf("cmd:%s: cannot run it: %w", strings.Join(argv, " "), err)
 	}
 	return nil
+}
+
+// isProgram reports whether path is an executable regular file.
+func isProgram(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
 // Probe starts the engine, asks it for the first move of a game of g on a board of side

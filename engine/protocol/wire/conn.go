@@ -83,8 +83,10 @@ type Conn struct {
 	errTail []string // last lines the program wrote to stderr
 
 	logMu      sync.Mutex
-	log        strings.Builder // transcript: non-answer lines and stderr, capped
-	logDropped int             // lines left out of the transcript by the cap
+	log        strings.Builder // transcript's head: its first lines, up to half of MaxTranscript
+	logTail    []string        // its last lines after the head, up to the other half
+	tailBytes  int             // bytes of logTail
+	logDropped int             // lines between head and tail left out by the cap
 
 	fullMu    sync.Mutex
 	full      *os.File  // LogFile, open from the first Start to Close
@@ -310,29 +312,37 @@ func (c *Conn) readLine() (string, error) {
 // LastCut reports whether the last line read was longer than MaxLine, and so cut.
 func (c *Conn) LastCut() bool { return c.lastCut }
 
-// Note adds a line to the transcript (up to MaxTranscript bytes; later lines are counted):
-// stream is "stdout", "stderr" or "evotune".
+// Note adds a line to the transcript: stream is "stdout", "stderr" or "evotune". The
+// transcript keeps its first lines (an engine's banner and start-up errors) and its last
+// (what it did when it failed), about MaxTranscript bytes in all; the lines between are
+// counted.
 func (c *Conn) Note(stream, line string) {
 	c.logMu.Lock()
 	defer c.logMu.Unlock()
 	entry := stream + ": " + line + "\n"
-	if c.log.Len()+len(entry) > MaxTranscript {
-		c.logDropped++
+	if len(c.logTail) == 0 && c.logDropped == 0 && c.log.Len()+len(entry) <= MaxTranscript/2 {
+		c.log.WriteString(entry)
 		return
 	}
-	c.log.WriteString(entry)
+	c.logTail = append(c.logTail, entry)
+	c.tailBytes += len(entry)
+	for c.tailBytes > MaxTranscript/2 && len(c.logTail) > 1 {
+		c.tailBytes -= len(c.logTail[0])
+		c.logTail = c.logTail[1:]
+		c.logDropped++
+	}
 }
 
-// Transcript returns what the engine wrote that was not an answer and its stderr, capped
-// at MaxTranscript bytes, with a count of the lines left out.
+// Transcript returns what the engine wrote that was not an answer and its stderr: its first
+// and its last lines, about MaxTranscript bytes, with a count of the lines left out between.
 func (c *Conn) Transcript() string {
 	c.logMu.Lock()
 	defer c.logMu.Unlock()
 	t := c.log.String()
 	if c.logDropped > 0 {
-		t += fmt.Sprintf("… %d more lines not kept\n", c.logDropped)
+		t += fmt.Sprintf("… %d lines left out …\n", c.logDropped)
 	}
-	return t
+	return t + strings.Join(c.logTail, "")
 }
 
 // ResetGame empties the transcript and forgets the game in play (the moves known and the
@@ -340,7 +350,7 @@ func (c *Conn) Transcript() string {
 func (c *Conn) ResetGame() {
 	c.logMu.Lock()
 	c.log.Reset()
-	c.logDropped = 0
+	c.logTail, c.tailBytes, c.logDropped = nil, 0, 0
 	c.logMu.Unlock()
 	c.Used, c.Known = 0, nil
 }
