@@ -129,6 +129,10 @@ func TestBadInputTable(t *testing.T) {
 	write("wide.yaml", strings.Replace(layout, "max: 1e+07, default: 2500", "max: 1e+30, default: 2500", 1))
 	write("crash.sh", "#!/bin/sh\necho hello; exit 3\n")
 	os.Chmod(filepath.Join(dir, "crash.sh"), 0o755)
+	// A UCI engine that ignores go nodes: it never answers such a search (as Toga II
+	// searches on).
+	write("sleepy.sh", "#!/bin/sh\nwhile read -r l; do\n  case \"$l\" in\n    uci) echo 'id name sleepy'; echo uciok ;;\n    isready) echo readyok ;;\n    'go nodes'*) ;;\n    go*) echo 'bestmove e2e4' ;;\n    quit) exit 0 ;;\n  esac\ndone\n")
+	os.Chmod(filepath.Join(dir, "sleepy.sh"), 0o755)
 
 	cases := []struct {
 		name string
@@ -163,6 +167,10 @@ func TestBadInputTable(t *testing.T) {
 		{"match book FIFO", []string{"match", "--game", "chess", "--a", "default", "--b", "default", "--depth", "1", "--games", "2", "--book", "fifo"}, []string{"fifo", "not a regular file (a named pipe)"}},
 		{"match openings FIFO", []string{"match", "--game", "gomoku", "--games", "2", "--openings", "fifo"}, []string{"fifo", "not a regular file (a named pipe)"}},
 		{"weights FIFO", []string{"match", "--game", "gomoku", "--a", "fifo", "--games", "2"}, []string{"fifo", "not a regular file (a named pipe)"}},
+		// Matches that would measure nothing end with an error.
+		{"an engine that ignores go nodes", []string{"match", "--game", "chess", "--a", "cmd:./sleepy.sh", "--b", "default", "--nodes", "1000", "--move-time", "300ms", "--games", "2"},
+			[]string{"--nodes 1000", "cmd:./sleepy.sh played no move under go nodes 1000", "--depth D"}},
+		{"no game counted", []string{"match", "--game", "gomoku", "--a", "cmd:./crash.sh", "--b", "default", "--games", "2", "--depth", "1"}, []string{"no game was counted: 1 pairs"}},
 		// A program given where a weights file is read: the fix is named.
 		{"a program without cmd:", []string{"match", "--game", "gomoku", "--a", "./crash.sh", "--games", "2"}, []string{"--a", "./crash.sh is a program: to play it as an engine, write cmd:./crash.sh"}},
 		{"play --from FIFO", []string{"play", "--game", "gomoku", "--from", "fifo"}, []string{"fifo", "not a regular file (a named pipe)"}},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -138,7 +139,7 @@ func newMatchCmd() *cobra.Command {
 	return c
 }
 
-func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
+func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err error) {
 	g, _, err := resolveGame(o.gameOpts)
 	if err != nil {
 		return err
@@ -166,12 +167,23 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) error {
 		return err
 	}
 	defer detach()
+	if o.tour.nodes > 0 {
+		if err := probeNodes(ctx, o.tour.nodes, g, setup.Board, extA, extB); err != nil {
+			return err
+		}
+	}
 	prog := progress.NewMatch(errOut, "match")
 	res, err := tuner.PlayMatch(ctx, *mc, prog.Update)
 	prog.Finish()
 	if err != nil {
 		return err
 	}
+	defer func() {
+		// A match of no counted game measured nothing: say so by the exit status too.
+		if err == nil && res.Result.Games() == 0 {
+			err = fmt.Errorf("no game was counted: %d pairs had a game forfeited before the forfeiting engine's first move (it did not start, or did not answer in time); the forfeits above say which engine and why", res.UnplayedPairs)
+		}
+	}()
 	if pgnw != nil {
 		if err := res.WritePGN(o.tour.pgn, pgnw, tuner.WithOptions(o.a, aOpts), tuner.WithOptions(o.b, bOpts), tc); err != nil {
 			return fmt.Errorf("--pgn: %w", err)
@@ -444,4 +456,25 @@ func rungRows(v tuner.Verification) []rungRow {
 		out = append(out, row)
 	}
 	return out
+}
+
+// probeNodes plays one move of each outside engine under go nodes N before the match: an
+// engine that ignores node limits (Toga II and other Fruit descendants search on) would
+// lose every game on time, and the match would count none. The error names the engine and
+// the flags that work instead.
+func probeNodes(ctx context.Context, nodes int64, g engine.Game, board int, specs ...*protocol.ExternalSpec) error {
+	seen := map[string]bool{}
+	for _, s := range specs {
+		if s == nil || seen[s.Key()] {
+			continue
+		}
+		seen[s.Key()] = true
+		if err := protocol.Probe(ctx, *s, g, board); err != nil {
+			if errors.Is(err, engine.ErrTimeLoss) {
+				return fmt.Errorf("--nodes %d: %s played no move under go nodes %d within its move time (%v): it ignores node limits (as Toga II and other Fruit descendants do); give it --depth D (go depth), --tc or --move-time instead", nodes, s.Name(), nodes, s.MoveTime)
+			}
+			return err
+		}
+	}
+	return nil
 }
