@@ -163,3 +163,31 @@ func TestChessTuneAndRecords(t *testing.T) {
 		t.Errorf("start FEN %s", v.FENs[0])
 	}
 }
+
+// TestMatchNames: --a-name and --b-name name the players in the report, the JSON and every
+// PGN game's White and Black tags (each player once White and once Black); a name that
+// would break a PGN tag is refused.
+func TestMatchNames(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, code := runIn(t, dir, "match", "--game", "chess", "--a", "default", "--b", "default", "--depth", "1", "--games", "2",
+		"--a-name", "Tuned 1.2", "--b-name", "Base", "--pgn", "n.pgn")
+	if code != 0 || !strings.Contains(out, "A = Tuned 1.2, B = Base;") {
+		t.Fatalf("match: exit %d\n%s\n%s", code, out, stderr)
+	}
+	pgn, err := os.ReadFile(filepath.Join(dir, "n.pgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tag := range []string{`[White "Tuned 1.2"]`, `[Black "Base"]`, `[White "Base"]`, `[Black "Tuned 1.2"]`} {
+		if strings.Count(string(pgn), tag) != 1 {
+			t.Errorf("the PGN has %q %d times, want once:\n%s", tag, strings.Count(string(pgn), tag), pgn)
+		}
+	}
+	jout, _, code := runIn(t, dir, "match", "--game", "chess", "--depth", "1", "--games", "2", "--a-name", "X", "--json")
+	if code != 0 || !strings.Contains(jout, `"a_name": "X"`) || !strings.Contains(jout, `"b_name": "default"`) {
+		t.Fatalf("match --json names: exit %d\n%s", code, jout)
+	}
+	if _, stderr, code := runIn(t, dir, "match", "--game", "chess", "--depth", "1", "--games", "2", "--b-name", "two\nlines"); code == 0 || !strings.Contains(stderr, "--b-name") {
+		t.Fatalf("a name with a line break: exit %d\n%s", code, stderr)
+	}
+}

@@ -51,6 +51,9 @@ type matchOpts struct {
 	exclude  int64
 	dbPath   string
 	tour     tourOpts
+	// aName and bName name the players in the report, the JSON and the PGN (default: their
+	// command lines or files, with their options).
+	aName, bName string
 }
 
 // tourOpts are match's flags as chess tournament managers (fastchess, cutechess-cli) have
@@ -111,6 +114,8 @@ func newMatchCmd() *cobra.Command {
 	f := c.Flags()
 	f.StringVar(&o.a, "a", "default", "player A: a weights file, 'default' (the paper's), or 'cmd:PATH ARGS' for an external engine speaking the game's protocol")
 	f.StringVar(&o.b, "b", "default", "player B: as --a")
+	f.StringVar(&o.aName, "a-name", "", "player A's name in the report, the JSON and the PGN (fastchess's name=; default: --a with its options)")
+	f.StringVar(&o.bName, "b-name", "", "player B's name, as --a-name")
 	f.DurationVar(&o.moveTime, "move-time", 5*time.Second, "external engines: time limit per move (exceeding it loses the game)")
 	f.DurationVar(&o.gameTime, "game-time", 0, "external engines: time limit per game (0 = none)")
 	f.DurationVar(&o.startup, "startup-time", protocol.StartupAllowance, "external engines: time to start and answer the handshake, apart from the move clock (a time-out there is a start-up failure: the pair is not counted)")
@@ -143,6 +148,11 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 	g, _, err := resolveGame(o.gameOpts)
 	if err != nil {
 		return err
+	}
+	for _, n := range []struct{ flag, name string }{{"--a-name", o.aName}, {"--b-name", o.bName}} {
+		if strings.ContainsFunc(n.name, func(r rune) bool { return r < 0x20 || r == 0x7f }) || len(n.name) > 200 {
+			return fmt.Errorf("%s %q: a name of at most 200 characters, on one line without control characters (it heads PGN tags)", n.flag, n.name)
+		}
 	}
 	var exclude map[string]bool
 	if o.exclude != 0 {
@@ -184,16 +194,23 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 			err = fmt.Errorf("no game was counted: %d pairs had a game forfeited before the forfeiting engine's first move (it did not start, or did not answer in time); the forfeits above say which engine and why", res.UnplayedPairs)
 		}
 	}()
+	aName, bName := o.aName, o.bName
+	if aName == "" {
+		aName = tuner.WithOptions(o.a, aOpts)
+	}
+	if bName == "" {
+		bName = tuner.WithOptions(o.b, bOpts)
+	}
 	if pgnw != nil {
-		if err := res.WritePGN(o.tour.pgn, pgnw, tuner.WithOptions(o.a, aOpts), tuner.WithOptions(o.b, bOpts), tc); err != nil {
+		if err := res.WritePGN(o.tour.pgn, pgnw, aName, bName, tc); err != nil {
 			return fmt.Errorf("--pgn: %w", err)
 		}
 	}
 	if o.json {
-		return writeJSON(out, matchJSON{Game: g.Name(), A: o.a, B: o.b, Openings: label, Limits: setup.Limits}.with(res))
+		return writeJSON(out, matchJSON{Game: g.Name(), A: o.a, B: o.b, AName: aName, BName: bName, Openings: label, Limits: setup.Limits}.with(res))
 	}
 	fmt.Fprintf(out, "match %s: A = %s, B = %s; %d games (%d distinct colour-swapped pairs), openings %s (%d), %s, %.1fs\n",
-		g.Name(), tuner.WithOptions(o.a, aOpts), tuner.WithOptions(o.b, bOpts), res.Result.Games(), res.Result.Pairs(), label, len(openings), setup.LimitsText(extA != nil || extB != nil, extA != nil && extB != nil, o.lim.Depth), res.Duration.Seconds())
+		g.Name(), aName, bName, res.Result.Games(), res.Result.Pairs(), label, len(openings), setup.LimitsText(extA != nil || extB != nil, extA != nil && extB != nil, o.lim.Depth), res.Duration.Seconds())
 	if res.Warning != "" {
 		fmt.Fprintln(out, "warning: "+res.Warning)
 	}
@@ -223,6 +240,8 @@ type matchJSON struct {
 	Game           string            `json:"game"`
 	A              string            `json:"a"`
 	B              string            `json:"b"`
+	AName          string            `json:"a_name"`
+	BName          string            `json:"b_name"`
 	Openings       string            `json:"openings"`
 	Limits         engine.Limits     `json:"limits"`
 	GamesRequested int               `json:"games_requested"`
