@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -28,11 +27,16 @@ type MatchConfig struct {
 	// SPRT, if set, stops the match as soon as it accepts H0 or H1.
 	SPRT    *stats.SPRT
 	Workers int
+	// OnGame, if set, is told each game as it ends (one at a time, in the order the games
+	// end): what a match writes to its PGN before the match is over.
+	OnGame func(MatchGame)
 }
 
 // MatchGame is one game of a match.
 type MatchGame struct {
-	Pair    int               `json:"pair"`
+	Pair int `json:"pair"`
+	// Game is 1 for the pair's game with A first to move, 2 for the other.
+	Game    int               `json:"game"`
 	Opening int               `json:"opening"`
 	AColour string            `json:"a_colour"`
 	AScore  float64           `json:"a_score"`
@@ -60,6 +64,9 @@ type MatchResult struct {
 	// in Unplayed, with the reasons.
 	UnplayedPairs int             `json:"unplayed_pairs"`
 	Unplayed      []MatchGame     `json:"unplayed"`
+	// Interrupted is set when the match was stopped (its context cancelled) before its
+	// end: the result is that of the pairs whose two games had ended, in pair order.
+	Interrupted bool `json:"interrupted,omitempty"`
 	Result        stats.Result    `json:"result"`
 	Estimate      *stats.Estimate `json:"estimate,omitempty"`
 	SPRT          *stats.SPRT     `json:"sprt,omitempty"`
@@ -116,8 +123,60 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 		}
 	}
 	var done atomic.Int64
-	var progMu sync.Mutex
 	seen := map[string]bool{} // pairs played, by their moves
+	// fold counts pair k (its two records, A first to move in the first) in pair order,
+	// and reports whether the SPRT has decided.
+	fold := func(k int, recs [2]engine.GameRecord) bool {
+		// A is the task's Black in game 1 and White in game 2; a swap opening may have
+		// exchanged the colours (GameRecord.Swapped).
+		aCol := [2]engine.Color{engine.Black, engine.White}
+		for j := range aCol {
+			if recs[j].Swapped {
+				aCol[j] = aCol[j].Opponent()
+			}
+		}
+		key := fmt.Sprint(recs[0].Moves, aCol[0], recs[1].Moves, aCol[1])
+		if seen[key] {
+			res.RepeatedPairs++
+			return false
+		}
+		seen[key] = true
+		sa := recs[0].Outcome.Score(aCol[0])
+		sb := recs[1].Outcome.Score(aCol[1])
+		if recs[0].Unplayed || recs[1].Unplayed {
+			res.UnplayedPairs++
+			for j, s := range []float64{sa, sb} {
+				res.Unplayed = append(res.Unplayed, MatchGame{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: aCol[j].String(), AScore: s, Record: recs[j]})
+			}
+			return false
+		}
+		for j, s := range []float64{sa, sb} {
+			switch s {
+			case 1:
+				res.Result.Wins++
+			case 0:
+				res.Result.Losses++
+			default:
+				res.Result.Draws++
+			}
+			res.Games = append(res.Games, MatchGame{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: aCol[j].String(), AScore: s, Record: recs[j]})
+		}
+		res.Result.Penta[int((sa+sb)*2+0.5)]++
+		if cfg.SPRT != nil {
+			res.LLR = cfg.SPRT.LLR(res.Result)
+			res.Verdict = cfg.SPRT.Verdict(res.LLR)
+			return res.Verdict != stats.Continue
+		}
+		return false
+	}
+	// live is the result of the pairs ended so far, in the order they ended (the progress
+	// line's; repeated pairs are not told apart until the end).
+	var live stats.Result
+	type pairEnd struct {
+		recs [2]engine.GameRecord
+		got  [2]bool
+	}
+	ended := map[int]*pairEnd{}
 	batch := pairs
 	if cfg.SPRT != nil {
 		batch = matchBatchPairs
@@ -130,64 +189,61 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 			tasks = append(tasks, GameTask{Black: cfg.A, White: cfg.B, BlackExt: cfg.AExt, WhiteExt: cfg.BExt, Opening: o, Name: fmt.Sprintf("pair%04d-game1", k)},
 				GameTask{Black: cfg.B, White: cfg.A, BlackExt: cfg.BExt, WhiteExt: cfg.AExt, Opening: o, Name: fmt.Sprintf("pair%04d-game2", k)})
 		}
-		sofar := res.Result // read by progress while the batch runs
-		recs, err := PlayBatch(ctx, cfg.Setup, tasks, cfg.Workers, func() {
+		recs, err := PlayBatchEach(ctx, cfg.Setup, tasks, cfg.Workers, func(i int, rec engine.GameRecord) {
+			k, j := first+i/2, i%2
+			p := ended[k]
+			if p == nil {
+				p = &pairEnd{}
+				ended[k] = p
+			}
+			p.recs[j], p.got[j] = rec, true
+			col := [2]engine.Color{engine.Black, engine.White}[j]
+			if rec.Swapped {
+				col = col.Opponent()
+			}
+			if cfg.OnGame != nil {
+				cfg.OnGame(MatchGame{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: col.String(), AScore: rec.Outcome.Score(col), Record: rec})
+			}
+			if p.got[0] && p.got[1] && !p.recs[0].Unplayed && !p.recs[1].Unplayed {
+				sa, sb := scoreOf(p.recs[0], engine.Black), scoreOf(p.recs[1], engine.White)
+				live.Penta[int((sa+sb)*2+0.5)]++
+				for _, s := range []float64{sa, sb} {
+					switch s {
+					case 1:
+						live.Wins++
+					case 0:
+						live.Losses++
+					default:
+						live.Draws++
+					}
+				}
+			}
 			n := done.Add(1)
 			if progress != nil {
-				progMu.Lock()
-				progress(int(n), 2*pairs, sofar)
-				progMu.Unlock()
+				progress(int(n), 2*pairs, live)
 			}
 		})
 		if err != nil {
+			if ctx.Err() == nil {
+				return res, err
+			}
+			// Stopped: the pairs whose two games ended count, in pair order.
+			for k := first; k < last; k++ {
+				if p := ended[k]; p != nil && p.got[0] && p.got[1] {
+					if fold(k, p.recs) {
+						break
+					}
+				}
+			}
+			res.Interrupted = true
+			finishMatch(&res, start)
 			return res, err
 		}
-		for i := 0; i < len(recs); i += 2 {
-			k := first + i/2
-			// A is the task's Black in game i and White in game i+1; a swap opening may
-			// have exchanged the colours (GameRecord.Swapped).
-			aCol := [2]engine.Color{engine.Black, engine.White}
-			for j := range aCol {
-				if recs[i+j].Swapped {
-					aCol[j] = aCol[j].Opponent()
-				}
-			}
-			key := fmt.Sprint(recs[i].Moves, aCol[0], recs[i+1].Moves, aCol[1])
-			if seen[key] {
-				res.RepeatedPairs++
-				continue
-			}
-			seen[key] = true
-			sa := recs[i].Outcome.Score(aCol[0])
-			sb := recs[i+1].Outcome.Score(aCol[1])
-			if recs[i].Unplayed || recs[i+1].Unplayed {
-				res.UnplayedPairs++
-				for j, s := range []float64{sa, sb} {
-					res.Unplayed = append(res.Unplayed, MatchGame{Pair: k, Opening: k % len(cfg.Openings), AColour: aCol[j].String(), AScore: s, Record: recs[i+j]})
-				}
-				continue
-			}
-			for j, s := range []float64{sa, sb} {
-				switch s {
-				case 1:
-					res.Result.Wins++
-				case 0:
-					res.Result.Losses++
-				default:
-					res.Result.Draws++
-				}
-				col := aCol[j].String()
-				res.Games = append(res.Games, MatchGame{Pair: k, Opening: k % len(cfg.Openings), AColour: col, AScore: s, Record: recs[i+j]})
-			}
-			res.Result.Penta[int((sa+sb)*2+0.5)]++
-			if cfg.SPRT != nil {
-				res.LLR = cfg.SPRT.LLR(res.Result)
-				if res.Verdict = cfg.SPRT.Verdict(res.LLR); res.Verdict != stats.Continue {
-					break
-				}
-			}
+		stop := false
+		for i := 0; i < len(recs) && !stop; i += 2 {
+			stop = fold(first+i/2, [2]engine.GameRecord{recs[i], recs[i+1]})
 		}
-		if res.Verdict == stats.AcceptH0 || res.Verdict == stats.AcceptH1 {
+		if stop {
 			break
 		}
 	}
@@ -200,11 +256,24 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 		w := fmt.Sprintf("%d pairs not counted: an engine forfeited before its first move (it did not start or answer in time; see the forfeits)", res.UnplayedPairs)
 		res.Warning = strings.TrimPrefix(res.Warning+"; "+w, "; ")
 	}
+	finishMatch(&res, start)
+	return res, nil
+}
+
+// finishMatch sets res's estimate and duration.
+func finishMatch(res *MatchResult, start time.Time) {
 	if e, err := res.Result.Estimate(); err == nil {
 		res.Estimate = &e
 	}
 	res.Duration = time.Since(start)
-	return res, nil
+}
+
+// scoreOf is A's score in a game record where A had colour col before any swap.
+func scoreOf(rec engine.GameRecord, col engine.Color) float64 {
+	if rec.Swapped {
+		col = col.Opponent()
+	}
+	return rec.Outcome.Score(col)
 }
 
 // ThinkTimes summarises each player's time per move over the match: mean and longest,

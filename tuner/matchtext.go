@@ -17,34 +17,43 @@ import (
 func (res MatchResult) WritePGN(path string, w engine.PGNWriter, a, b string, tc *engine.TimeControl) error {
 	var buf strings.Builder
 	date := time.Now().UTC().Format("2006.01.02")
-	tcText := ""
-	if tc != nil {
-		tcText = tc.String()
-	}
 	games := append(append([]MatchGame(nil), res.Games...), res.Unplayed...)
 	sort.SliceStable(games, func(i, j int) bool { return games[i].Pair < games[j].Pair })
 	round := map[int]int{}
 	for _, mg := range games {
 		round[mg.Pair]++
-		first, second := a, b
-		if mg.AColour != engine.Black.String() {
-			first, second = b, a
+		if mg.Game == 0 {
+			mg.Game = round[mg.Pair]
 		}
-		rec := mg.Record
-		comment := rec.Forfeit
-		if comment == "" && rec.Termination != "" {
-			comment = rec.Termination
-		}
-		data, err := w.PGN(engine.PGNGame{Event: "evotune match", Site: "evotune", Date: date,
-			Round: fmt.Sprintf("%d.%d", mg.Pair+1, round[mg.Pair]), White: first, Black: second,
-			Result: rec.Outcome.String(), Moves: rec.Moves, StatsFrom: len(rec.Moves) - len(rec.Stats), Stats: rec.Stats,
-			Termination: rec.Termination, TimeControl: tcText, Comment: comment})
+		data, err := mg.PGN(w, a, b, tc, date)
 		if err != nil {
 			return err
 		}
 		buf.Write(data)
 	}
 	return engine.WriteFileAtomic(path, []byte(buf.String()))
+}
+
+// PGN writes the game as PGN with w: its Round is "PAIR.GAME" (both from 1), a and b name
+// A and B, tc is the clock (nil: none) and date the PGN date ("2026.11.26").
+func (mg MatchGame) PGN(w engine.PGNWriter, a, b string, tc *engine.TimeControl, date string) ([]byte, error) {
+	first, second := a, b
+	if mg.AColour != engine.Black.String() {
+		first, second = b, a
+	}
+	tcText := ""
+	if tc != nil {
+		tcText = tc.String()
+	}
+	rec := mg.Record
+	comment := rec.Forfeit
+	if comment == "" && rec.Termination != "" {
+		comment = rec.Termination
+	}
+	return w.PGN(engine.PGNGame{Event: "evotune match", Site: "evotune", Date: date,
+		Round: fmt.Sprintf("%d.%d", mg.Pair+1, mg.Game), White: first, Black: second,
+		Result: rec.Outcome.String(), Moves: rec.Moves, StatsFrom: len(rec.Moves) - len(rec.Stats), Stats: rec.Stats,
+		Termination: rec.Termination, TimeControl: tcText, Comment: comment})
 }
 
 // WithOptions names a contestant with its options: "cmd:stockfish (Skill Level=5)".

@@ -156,6 +156,27 @@ func PlayBatch(parent context.Context, setup GameSetup, tasks []GameTask, worker
 	if setup.Runner != nil {
 		return setup.Runner.PlayBatch(parent, setup, tasks, done)
 	}
+	var each func(int, engine.GameRecord)
+	if done != nil {
+		each = func(int, engine.GameRecord) { done() }
+	}
+	return PlayBatchEach(parent, setup, tasks, workers, each)
+}
+
+// PlayBatchEach is PlayBatch telling each finished game's task index and record to each
+// (called one game at a time, as the games end; with a Runner, once its batch is back, in
+// task order): what a match stores and reports while it plays.
+func PlayBatchEach(parent context.Context, setup GameSetup, tasks []GameTask, workers int, each func(i int, rec engine.GameRecord)) ([]engine.GameRecord, error) {
+	if setup.Runner != nil {
+		recs, err := setup.Runner.PlayBatch(parent, setup, tasks, nil)
+		if err == nil && each != nil {
+			for i, r := range recs {
+				each(i, r)
+			}
+		}
+		return recs, err
+	}
+	var eachMu sync.Mutex
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	recs := make([]engine.GameRecord, len(tasks))
@@ -188,8 +209,10 @@ func PlayBatch(parent context.Context, setup GameSetup, tasks []GameTask, worker
 					return
 				}
 				recs[i] = rec
-				if done != nil {
-					done()
+				if each != nil {
+					eachMu.Lock()
+					each(i, rec)
+					eachMu.Unlock()
 				}
 			}
 		}()

@@ -6,8 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"evotune/db"
 	"evotune/engine/chess"
@@ -189,5 +192,39 @@ func TestMatchNames(t *testing.T) {
 	}
 	if _, stderr, code := runIn(t, dir, "match", "--game", "chess", "--depth", "1", "--games", "2", "--b-name", "two\nlines"); code == 0 || !strings.Contains(stderr, "--b-name") {
 		t.Fatalf("a name with a line break: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestMatchLiveAndInterrupted: --report-every N prints the result so far every N games, and
+// a match stopped by SIGINT keeps every game that ended in its PGN (written as each game
+// ends), prints the result of the pairs that ended, and exits 130.
+func TestMatchLiveAndInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	_, stderr, code := runIn(t, dir, "match", "--game", "chess", "--depth", "1", "--games", "8", "--report-every", "2")
+	if code != 0 || !regexp.MustCompile(`(?m)^after 8 of 8 games: A W \d+ D \d+ L \d+, pentanomial \[\d+ \d+ \d+ \d+ \d+\], Elo `).MatchString(stderr) ||
+		strings.Count(stderr, " of 8 games: A W ") < 3 {
+		t.Fatalf("--report-every 2: exit %d\n%s", code, stderr)
+	}
+	pgn := filepath.Join(dir, "int.pgn")
+	cmd, out := start(t, dir, "match", "--game", "chess", "--depth", "3", "--games", "400", "--workers", "1", "--pgn", "int.pgn")
+	for i := 0; i < 600; i++ {
+		if data, _ := os.ReadFile(pgn); strings.Count(string(data), "[Event ") >= 3 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	text := out.String()
+	m := regexp.MustCompile(`match interrupted after (\d+) games: the result of the (\d+) pairs whose two games ended:`).FindStringSubmatch(text)
+	data, _ := os.ReadFile(pgn)
+	if m == nil || cmd.ProcessState.ExitCode() != 130 {
+		t.Fatalf("interrupted match: %v\n%s", err, text)
+	}
+	if n := strings.Count(string(data), "[Event "); strconv.Itoa(n) != m[1] || n < 3 {
+		t.Fatalf("the PGN has %d games; the match said %s ended:\n%s", n, m[1], text)
+	}
+	if !strings.Contains(text, "all "+m[1]+" games that ended are in int.pgn") {
+		t.Fatalf("the interrupted match does not say where its games are:\n%s", text)
 	}
 }

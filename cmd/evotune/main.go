@@ -31,7 +31,7 @@ func main() {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		s := <-sigs
-		fmt.Fprintf(os.Stderr, "\nevotune: %v: stopping; saved generations are kept (signal again to exit at once)\n", s)
+		fmt.Fprintf(os.Stderr, "\nevotune: %v: stopping; what is finished is kept (signal again to exit at once)\n", s)
 		cancel()
 		<-sigs
 		fmt.Fprintln(os.Stderr, "evotune: exiting at once")

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
 	"fmt"
 	"io"
 	"runtime"
@@ -54,6 +55,8 @@ type matchOpts struct {
 	// aName and bName name the players in the report, the JSON and the PGN (default: their
 	// command lines or files, with their options).
 	aName, bName string
+	// reportEvery prints the result so far every this many games (0: never).
+	reportEvery int
 }
 
 // tourOpts are match's flags as chess tournament managers (fastchess, cutechess-cli) have
@@ -116,6 +119,7 @@ func newMatchCmd() *cobra.Command {
 	f.StringVar(&o.b, "b", "default", "player B: as --a")
 	f.StringVar(&o.aName, "a-name", "", "player A's name in the report, the JSON and the PGN (fastchess's name=; default: --a with its options)")
 	f.StringVar(&o.bName, "b-name", "", "player B's name, as --a-name")
+	f.IntVar(&o.reportEvery, "report-every", 0, "print the result so far every N games (W/D/L, pentanomial, Elo ± 95%, LLR), as fastchess's -ratinginterval (0 = never)")
 	f.DurationVar(&o.moveTime, "move-time", 5*time.Second, "external engines: time limit per move (exceeding it loses the game)")
 	f.DurationVar(&o.gameTime, "game-time", 0, "external engines: time limit per game (0 = none)")
 	f.DurationVar(&o.startup, "startup-time", protocol.StartupAllowance, "external engines: time to start and answer the handshake, apart from the move clock (a time-out there is a start-up failure: the pair is not counted)")
@@ -182,9 +186,61 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 			return err
 		}
 	}
+	if o.reportEvery < 0 {
+		return fmt.Errorf("--report-every %d: want a number of games (0 = never)", o.reportEvery)
+	}
+	aName, bName := o.aName, o.bName
+	if aName == "" {
+		aName = tuner.WithOptions(o.a, aOpts)
+	}
+	if bName == "" {
+		bName = tuner.WithOptions(o.b, bOpts)
+	}
+	if pgnw != nil {
+		// Every game goes to the PGN as it ends: a match stopped keeps its finished games.
+		// The file is written again, in pair order, at the end.
+		target, err := engine.OutputTarget(o.tour.pgn) // a regular file or none (PlanMatch checked it)
+		if err != nil {
+			return fmt.Errorf("--pgn: %w", err)
+		}
+		f, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		if err != nil {
+			return fmt.Errorf("--pgn: %w", err)
+		}
+		defer f.Close()
+		date := time.Now().UTC().Format("2006.01.02")
+		var werr error
+		mc.OnGame = func(mg tuner.MatchGame) {
+			data, err := mg.PGN(pgnw, aName, bName, tc, date)
+			if err == nil {
+				_, err = f.Write(data)
+			}
+			if err != nil && werr == nil {
+				werr = err
+				fmt.Fprintf(errOut, "warning: --pgn %s: %v (the games go on; the file is written again at the end)\n", o.tour.pgn, err)
+			}
+		}
+	}
 	prog := progress.NewMatch(errOut, "match")
-	res, err := tuner.PlayMatch(ctx, *mc, prog.Update)
+	played := 0 // games ended
+	update := func(done, total int, r stats.Result) {
+		played = done
+		prog.Update(done, total, r)
+		if o.reportEvery > 0 && done%o.reportEvery == 0 && r.Games() > 0 {
+			fmt.Fprintln(errOut, liveReport(done, total, r, mc.SPRT))
+		}
+	}
+	res, err := tuner.PlayMatch(ctx, *mc, update)
 	prog.Finish()
+	if err != nil && res.Interrupted {
+		// Stopped (Ctrl-C): the result of the pairs that ended, and every finished game.
+		fmt.Fprintf(out, "match interrupted after %d games: the result of the %d pairs whose two games ended:\n", played, res.Result.Pairs())
+		fmt.Fprint(out, stats.Report(res.Result, res.Estimate, res.SPRT, res.LLR, res.Lower, res.Upper, res.Verdict))
+		if pgnw != nil {
+			fmt.Fprintf(out, "all %d games that ended are in %s, in the order they ended\n", played, o.tour.pgn)
+		}
+		return fmt.Errorf("match stopped after %d of its %d games: %w", played, mc.Games, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -194,13 +250,6 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 			err = fmt.Errorf("no game was counted: %d pairs had a game forfeited before the forfeiting engine's first move (it did not start, or did not answer in time); the forfeits above say which engine and why", res.UnplayedPairs)
 		}
 	}()
-	aName, bName := o.aName, o.bName
-	if aName == "" {
-		aName = tuner.WithOptions(o.a, aOpts)
-	}
-	if bName == "" {
-		bName = tuner.WithOptions(o.b, bOpts)
-	}
 	if pgnw != nil {
 		if err := res.WritePGN(o.tour.pgn, pgnw, aName, bName, tc); err != nil {
 			return fmt.Errorf("--pgn: %w", err)
@@ -496,4 +545,19 @@ func probeNodes(ctx context.Context, nodes int64, g engine.Game, board int, spec
 		}
 	}
 	return nil
+}
+
+// liveReport is the result so far, every --report-every games: games ended of the total,
+// W/D/L of the pairs whose two games ended, the pentanomial counts, Elo ± 95% and, under an
+// SPRT, the LLR and its bounds (as fastchess prints it every -ratinginterval games).
+func liveReport(done, total int, r stats.Result, sprt *stats.SPRT) string {
+	line := fmt.Sprintf("after %d of %d games: A W %d D %d L %d, pentanomial %v", done, total, r.Wins, r.Draws, r.Losses, r.Penta)
+	if e, err := r.Estimate(); err == nil {
+		line += ", Elo " + stats.FormatElo(e.Elo, e.EloLow, e.EloHigh)
+	}
+	if sprt != nil {
+		lo, hi := sprt.Bounds()
+		line += fmt.Sprintf(", LLR %.2f (%.2f, %.2f)", sprt.LLR(r), lo, hi)
+	}
+	return line
 }
