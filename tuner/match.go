@@ -62,20 +62,20 @@ type MatchResult struct {
 	// (engine.GameRecord.Unplayed: an engine that did not start or answer in time): they
 	// say nothing about strength, so they are not in Result or the SPRT; their games are
 	// in Unplayed, with the reasons.
-	UnplayedPairs int             `json:"unplayed_pairs"`
-	Unplayed      []MatchGame     `json:"unplayed"`
+	UnplayedPairs int         `json:"unplayed_pairs"`
+	Unplayed      []MatchGame `json:"unplayed"`
 	// Interrupted is set when the match was stopped (its context cancelled) before its
 	// end: the result is that of the pairs whose two games had ended, in pair order.
-	Interrupted bool `json:"interrupted,omitempty"`
-	Result        stats.Result    `json:"result"`
-	Estimate      *stats.Estimate `json:"estimate,omitempty"`
-	SPRT          *stats.SPRT     `json:"sprt,omitempty"`
-	LLR           float64         `json:"llr"`
-	Lower         float64         `json:"llr_lower"`
-	Upper         float64         `json:"llr_upper"`
-	Verdict       string          `json:"verdict,omitempty"`
-	Games         []MatchGame     `json:"games"`
-	Duration      time.Duration   `json:"duration_ns"`
+	Interrupted bool            `json:"interrupted,omitempty"`
+	Result      stats.Result    `json:"result"`
+	Estimate    *stats.Estimate `json:"estimate,omitempty"`
+	SPRT        *stats.SPRT     `json:"sprt,omitempty"`
+	LLR         float64         `json:"llr"`
+	Lower       float64         `json:"llr_lower"`
+	Upper       float64         `json:"llr_upper"`
+	Verdict     string          `json:"verdict,omitempty"`
+	Games       []MatchGame     `json:"games"`
+	Duration    time.Duration   `json:"duration_ns"`
 }
 
 // matchBatchPairs is how many pairs are scheduled at once under an SPRT. It is fixed (not

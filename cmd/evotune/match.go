@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"os"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
