@@ -50,8 +50,12 @@ type Gene struct {
 	// Integer genes are rounded after every operator.
 	Integer bool `json:"integer,omitempty"`
 	// Fixed genes keep their default (the Connect6 six-stone entries and each game's
-	// scale anchor, unless freed).
+	// scale anchor, unless freed), or Held when HeldSet.
 	Fixed bool `json:"fixed,omitempty"`
+	// Held, when HeldSet, is the value a fixed gene keeps instead of its default: a gene
+	// frozen while a run goes on (resume --fix) keeps the value the champion had.
+	Held    float64 `json:"held,omitempty"`
+	HeldSet bool    `json:"held_set,omitempty"`
 	// Note says why a gene is fixed or what is known of its effect on play.
 	Note string `json:"note,omitempty"`
 	// Option is the outside engine's own name of the parameter when it is not Name (a UCI
@@ -266,7 +270,7 @@ func (l *Layout) Clamp(x []float64) {
 	for i, g := range l.Genes {
 		switch {
 		case g.Fixed:
-			x[i] = g.Default
+			x[i] = g.FixedValue()
 			continue
 		case math.IsNaN(x[i]):
 			x[i] = g.Default
@@ -304,6 +308,37 @@ func (l *Layout) setFixed(fixed bool, names []string) (*Layout, error) {
 			return nil, fmt.Errorf("%s layout: no gene %q", l.Game, n)
 		}
 		c.Genes[i].Fixed = fixed
+		if !fixed {
+			c.Genes[i].HeldSet, c.Genes[i].Held = false, 0
+		}
+	}
+	return &c, nil
+}
+
+// FixedValue is the value a fixed gene keeps: Held when HeldSet, else Default.
+func (g Gene) FixedValue() float64 {
+	if g.HeldSet {
+		return g.Held
+	}
+	return g.Default
+}
+
+// Hold returns a copy of the layout with each named gene fixed at its value in values
+// (resume --fix: a gene frozen at the champion's value); the error names an unknown gene
+// or a value outside the gene's bounds.
+func (l *Layout) Hold(values map[string]float64) (*Layout, error) {
+	c := *l
+	c.Genes = append([]Gene(nil), l.Genes...)
+	for n, v := range values {
+		i := c.index(n)
+		if i < 0 {
+			return nil, fmt.Errorf("%s layout: no gene %q", l.Game, n)
+		}
+		g := &c.Genes[i]
+		if !(v >= g.Min && v <= g.Max) {
+			return nil, fmt.Errorf("%s layout: gene %s held at %g, outside %g–%g", l.Game, n, v, g.Min, g.Max)
+		}
+		g.Fixed, g.Held, g.HeldSet = true, v, true
 	}
 	return &c, nil
 }

@@ -251,6 +251,9 @@ type Config struct {
 	// them (Plateau): proven, and no longer improving. Checkpoints then stop early when their
 	// SPRT decides.
 	StopWhenProven int `json:"stop_when_proven,omitempty" yaml:"stop_when_proven"`
+	// Hold holds genes fixed at these values (gene name to value): genes frozen while the
+	// run went on (resume --fix), at the champion's value then. Set by resume only.
+	Hold map[string]float64 `json:"hold,omitempty" yaml:"-"`
 	// Extensions are the run's budgets as `resume --budget-games`/`--time-budget` changed
 	// them, oldest first; BudgetGames, TimeBudget and Generations are the latest. A method
 	// whose plan depends on the budget (SPSA's gains) plans each generation under the
@@ -258,16 +261,19 @@ type Config struct {
 	Extensions []Extension `json:"extensions,omitempty" yaml:"-"`
 }
 
-// Extension is one change of a run's budget on resume: from generation FromGeneration on
-// (SPSA: step), after Games distinct tuning games, the run's budget became BudgetGames
-// games, TimeBudget and Generations (0: until a budget); Before holds those it replaced;
-// At is when (RFC 3339).
+// Extension is one change of a run on resume: from generation FromGeneration on (SPSA:
+// step), after Games distinct tuning games, the run's budget became Budget (Before holds
+// the one it replaced); the genes of Fix were frozen at the values in Held (the champion's)
+// and those of Free thawed; At is when (RFC 3339).
 type Extension struct {
-	FromGeneration int    `json:"from_generation"`
-	Games          int    `json:"games"`
-	Budget         Budget `json:"budget"`
-	Before         Budget `json:"before"`
-	At             string `json:"at"`
+	FromGeneration int                `json:"from_generation"`
+	Games          int                `json:"games"`
+	Budget         Budget             `json:"budget"`
+	Before         Budget             `json:"before"`
+	Fix            []string           `json:"fix,omitempty"`
+	Held           map[string]float64 `json:"held,omitempty"`
+	Free           []string           `json:"free,omitempty"`
+	At             string             `json:"at"`
 }
 
 // Budget is how long a run plays: a game budget, a time budget ("8h") and generations (0:
@@ -781,6 +787,14 @@ func (c *Config) Validate() error {
 	}
 	if l, _ = l.WithFixed(c.Free, c.Fix); l.FreeCount() == 0 {
 		return settingErr("fix", "", "every gene is fixed; nothing to tune")
+	}
+	if len(c.Hold) > 0 {
+		if l, err = l.Hold(c.Hold); err != nil {
+			return settingErr("hold", "", "%w", err)
+		}
+		if l.FreeCount() == 0 {
+			return settingErr("hold", "", "every gene is fixed or held; nothing to tune")
+		}
 	}
 	if c.Engine != "" {
 		if _, err := NewOutside(*c, l); err != nil {

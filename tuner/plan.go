@@ -58,6 +58,11 @@ func (c Config) Plan() (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(c.Hold) > 0 {
+		if layout, err = layout.Hold(c.Hold); err != nil {
+			return nil, err
+		}
+	}
 	lim := g.DefaultLimits()
 	if c.Depth > 0 {
 		lim.Depth = c.Depth

@@ -301,6 +301,11 @@ func (m model) Apply(pop *eaopt.Population) error {
 			if rng.Float64() < t.cfg.MutationRate {
 				kid.Mutate(rng)
 			}
+			// Fixed genes at their values, whatever the parents had: a gene frozen while the
+			// run went on is held from the first generation after (nothing changes otherwise:
+			// the parents' genes are already inside their bounds and fixed values).
+			kid.Layout = t.plan.Layout
+			kid.Layout.Clamp(kid.X)
 			kid.ID, kid.Born = genomes.IndividualID(t.saving.runID, t.g.gen, slot), t.g.gen
 			slot++
 			next = append(next, kid)

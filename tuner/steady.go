@@ -300,6 +300,9 @@ func (m *steadyMethod) breed(ctx context.Context) error {
 		if rng.Float64() < t.cfg.MutationRate || fmt.Sprint(child.X) == fmt.Sprint(a.X) {
 			child.Mutate(rng)
 		}
+		// A crossover's child holds fixed genes at their values too (a gene frozen while
+		// the run went on, whose parents may predate the freeze).
+		t.plan.Layout.Clamp(child.X)
 		bt.rival = &genomes.Genome{Layout: t.plan.Layout, X: append([]float64(nil), a.X...), ID: a.ID}
 	}
 	return m.start(ctx, bt)

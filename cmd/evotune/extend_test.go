@@ -96,3 +96,53 @@ func TestResumeExtends(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeFixFree: resume --fix freezes a gene at the champion's value and --free thaws a
+// fixed one, from the next generation on: every individual born after holds the frozen
+// gene at that value while those born before vary, the thawed gene moves, and the change is
+// stored with the run. SPSA and CMA-ES runs refuse it (their state is over the free genes),
+// as do an unknown gene, a gene already fixed, and a finished run given no more games.
+func TestResumeFixFree(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "fz.db")
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "ga", "--pop", "6", "--games", "4", "--depth", "1", "--budget-games", "300",
+		"--verify-games", "0", "--db", "fz.db"); code != 0 {
+		t.Fatal(stderr)
+	}
+	champ := sqlite(t, path, "SELECT json_extract(g.genes, '$.dead_four_a') FROM runs r JOIN genomes g ON g.id = r.best_individual")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--fix", "dead_four_a"}, "run 1 is finished: --fix and --free change its next generations, and it has none left to play"},
+		{[]string{"--budget-games", "600", "--fix", "no_such_gene"}, "--fix no_such_gene: no such gene"},
+		{[]string{"--budget-games", "600", "--fix", "live_four"}, "--fix live_four: already fixed"},
+		{[]string{"--budget-games", "600", "--free", "dead_four_a"}, "--free dead_four_a: already free"},
+	} {
+		if _, stderr, code := runIn(t, dir, append([]string{"resume", "1", "--db", "fz.db"}, c.args...)...); code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("resume %v: exit %d, want %q\n%s", c.args, code, c.want, stderr)
+		}
+	}
+	_, stderr, code := runIn(t, dir, "resume", "1", "--budget-games", "900", "--fix", "dead_four_a", "--free", "live_four", "--db", "fz.db")
+	if code != 0 || !strings.Contains(stderr, "frozen from generation ") || !strings.Contains(stderr, "thawed from generation ") {
+		t.Fatalf("resume --fix --free: exit %d\n%s", code, stderr)
+	}
+	from := sqlite(t, path, "SELECT json_extract(config, '$.extensions[0].from_generation') FROM runs")
+	if held := sqlite(t, path, "SELECT json_extract(config, '$.hold.dead_four_a') FROM runs"); held != champ {
+		t.Fatalf("held at %s, the champion had %s", held, champ)
+	}
+	after := sqlite(t, path, "SELECT count(*) || ' ' || count(DISTINCT json_extract(genes, '$.dead_four_a')) || ' ' || max(json_extract(genes, '$.dead_four_a')) || ' ' || count(DISTINCT json_extract(genes, '$.live_four')) FROM genomes WHERE born_generation >= "+from)
+	f := strings.Fields(after)
+	if len(f) != 4 || f[1] != "1" || f[2] != champ || f[3] == "1" {
+		t.Fatalf("born from generation %s on (count, distinct frozen values, the value, distinct thawed values): %s; champion %s", from, after, champ)
+	}
+	if before := sqlite(t, path, "SELECT count(DISTINCT json_extract(genes, '$.dead_four_a')) FROM genomes WHERE born_generation < "+from); before == "1" {
+		t.Fatalf("the frozen gene had one value before the freeze too: the test shows nothing")
+	}
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--method", "spsa", "--depth", "1", "--budget-games", "64", "--verify-games", "0", "--db", "s.db"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, stderr, code := runIn(t, dir, "resume", "1", "--budget-games", "128", "--fix", "k1", "--db", "s.db"); code == 0 || !strings.Contains(stderr, "--fix, --free: the run is tuned by spsa") {
+		t.Fatalf("resume --fix of an SPSA run: exit %d\n%s", code, stderr)
+	}
+}

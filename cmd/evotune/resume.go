@@ -29,6 +29,8 @@ type resumeOpts struct {
 	// budgetGames and timeBudget extend the run's budget (a finished run goes on).
 	budgetGames int
 	timeBudget  string
+	// fix and free freeze and thaw genes from the next generation on.
+	fix, free []string
 	cluster     clusterOpts
 	changed     func(string) bool
 }
@@ -36,7 +38,7 @@ type resumeOpts struct {
 func newResumeCmd() *cobra.Command {
 	var o resumeOpts
 	c := &cobra.Command{
-		Use:   "resume RUN [--db FILE] [--workers N] [--budget-games N] [--time-budget D]",
+		Use:   "resume RUN [--db FILE] [--workers N] [--budget-games N] [--time-budget D] [--fix GENES] [--free GENES]",
 		Short: "Continue a stopped, failed or interrupted run from its last saved generation, or give a run more games",
 		Long: "resume continues a run with its stored configuration, population, hall of fame, time budget\n" +
 			"and random streams, so it ends exactly as an uninterrupted run with the same seed would (with\n" +
@@ -44,7 +46,9 @@ func newResumeCmd() *cobra.Command {
 			"(it never changes results), and so may the budget: --budget-games N or --time-budget D lets a\n" +
 			"stopped or finished run play on to the new budget (the GA and CMA-ES continue their generations;\n" +
 			"SPSA plans its later steps' gains over the new total, as fishtest plans a run of that length),\n" +
-			"stored with the run (its config's extensions), and verifies the champion again at the end.",
+			"stored with the run (its config's extensions), and verifies the champion again at the end.\n" +
+			"--fix and --free freeze genes at the champion's values and thaw fixed ones from the next\n" +
+			"generation on (the GA and the steady-state GA).",
 		Args:    cobra.ExactArgs(1),
 		Example: "  evotune resume 3\n  evotune tune --resume 3 --workers 2\n  evotune resume 3 --budget-games 8000",
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -56,6 +60,8 @@ func newResumeCmd() *cobra.Command {
 	c.Flags().IntVar(&o.workers, "workers", 0, "games played at once (default: the run's)")
 	c.Flags().IntVar(&o.budgetGames, "budget-games", 0, "play on until this many distinct tuning games (more than the run has played; a finished run goes on)")
 	c.Flags().StringVar(&o.timeBudget, "time-budget", "", "play on until the run's wall time reaches this, e.g. 12h (more than it has run; a finished run goes on)")
+	c.Flags().StringSliceVar(&o.fix, "fix", nil, "freeze these genes (k1,k2) at the champion's values from the next generation on (GA, steady-state GA)")
+	c.Flags().StringSliceVar(&o.free, "free", nil, "thaw these fixed genes from the next generation on: they move from their current values (GA, steady-state GA)")
 	addClusterFlags(c, &o.cluster)
 	c.Flags().StringArrayVar(&o.allow, "allow-engine", nil, "an external engine command line the run's stored configuration names that this machine may run, compared whole ('cmd:PROG ARGS'; repeat for each; a database can come from someone else)")
 	c.Flags().StringVar(&o.verifyOpenings, "verify-openings", "", "the run's verification opening file, named again: needed only for a database that stored the file's name without its openings (evotune never opens a path found in a database)")
@@ -82,7 +88,7 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 	defer d.Release() // no end-of-process checkpoint while readers may be reading
 	r, err := runstore.PrepareResume(ctx, d, runID, runstore.ResumeOptions{Workers: o.workers, MaxWorkers: tuner.MaxWorkers(), Force: o.force,
 		MaxWorkersNote: fmt.Sprintf("%d× its %d CPUs", tuner.WorkersPerCPU, runtime.NumCPU()), Allow: o.allow, VerifyOpenings: o.verifyOpenings, Alive: processAlive, Name: processName, Self: os.Getpid(),
-		BudgetGames: o.budgetGames, TimeBudget: o.timeBudget})
+		BudgetGames: o.budgetGames, TimeBudget: o.timeBudget, Fix: o.fix, Free: o.free})
 	if err != nil {
 		return err
 	}

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"evotune/db"
 	"evotune/engine/protocol"
+	"evotune/genomes"
 	"evotune/tuner"
 )
 
@@ -32,6 +35,10 @@ type ResumeOptions struct {
 	// The change is stored with the run (tuner.Config.Extensions).
 	BudgetGames int
 	TimeBudget  string
+	// Fix and Free freeze and thaw genes from the run's next generation on (resume --fix,
+	// --free): a frozen gene keeps the champion's value; a thawed one moves from its value.
+	// The GA and the steady-state GA only.
+	Fix, Free []string
 	// Alive says whether a process lives, Name what it is ("" unknown); Self is this
 	// process's PID.
 	Alive func(pid int) bool
@@ -65,6 +72,8 @@ func PrepareResume(ctx context.Context, d *db.DB, runID int64, o ResumeOptions) 
 	r.Run = run
 	extend := o.BudgetGames != 0 || o.TimeBudget != ""
 	switch {
+	case run.Status == db.StatusFinished && !extend && len(o.Fix)+len(o.Free) > 0:
+		return r, fmt.Errorf("run %d is finished: --fix and --free change its next generations, and it has none left to play; give it more games too (--budget-games N or --time-budget D)", runID)
 	case run.Status == db.StatusFinished && !extend:
 		return r, fmt.Errorf("run %d is already finished; nothing to resume (to give it more games: %s --budget-games N, or --time-budget D)", runID, ResumeCommand(runID, d.Path()))
 	case run.Status == db.StatusRunning && run.PID > 0 && o.Alive(run.PID) && run.PID != o.Self && !o.Force:
@@ -105,8 +114,28 @@ func PrepareResume(ctx context.Context, d *db.DB, runID int64, o ResumeOptions) 
 	if r.State, err = LoadResume(ctx, d, runID, cfg.AdmitZ); err != nil {
 		return r, err
 	}
-	if extend {
-		if err := extendBudget(&cfg, r.State, o.BudgetGames, o.TimeBudget, time.Now()); err != nil {
+	if extend || len(o.Fix)+len(o.Free) > 0 {
+		st := r.State
+		ext := tuner.Extension{FromGeneration: st.LastGeneration + 1, Games: st.Games, At: time.Now().UTC().Format(time.RFC3339),
+			Before: tuner.Budget{BudgetGames: cfg.BudgetGames, TimeBudget: cfg.TimeBudget, Generations: cfg.Generations}}
+		ext.Budget = ext.Before
+		if extend {
+			if err := extendBudget(&cfg, st, o.BudgetGames, o.TimeBudget); err != nil {
+				return r, fmt.Errorf("run %d: %w", runID, err)
+			}
+			ext.Budget = tuner.Budget{BudgetGames: cfg.BudgetGames, TimeBudget: cfg.TimeBudget}
+		}
+		if len(o.Fix)+len(o.Free) > 0 {
+			champ, err := LoadIndividual(ctx, d, string(run.BestIndividual))
+			if err != nil {
+				return r, fmt.Errorf("run %d: --fix, --free: its champion: %w", runID, err)
+			}
+			if err := refreeze(&cfg, o.Fix, o.Free, champ.Genes, &ext); err != nil {
+				return r, fmt.Errorf("run %d: %w", runID, err)
+			}
+		}
+		cfg.Extensions = append(cfg.Extensions, ext)
+		if err := cfg.Validate(); err != nil {
 			return r, fmt.Errorf("run %d: %w", runID, err)
 		}
 		r.Extended = true
@@ -115,14 +144,78 @@ func PrepareResume(ctx context.Context, d *db.DB, runID int64, o ResumeOptions) 
 	return r, nil
 }
 
+// refreeze freezes the genes of fix at the champion's values (champ: gene name to value)
+// and thaws those of free, from the run's next generation on, and records both in ext. Only
+// a GA or steady-state GA run: SPSA rebuilds θ on resume by replaying every saved step
+// over the run's free genes and CMA-ES keeps a covariance over them, and a changed set
+// would change both. The error names the method, a gene that is not in the layout, a gene
+// already fixed (--fix) or already free (--free).
+func refreeze(cfg *tuner.Config, fix, free []string, champ map[string]float64, ext *tuner.Extension) error {
+	if !cfg.IsGA() && cfg.Method != tuner.MethodSteady {
+		return fmt.Errorf("--fix, --free: the run is tuned by %s, which rebuilds its state over the run's free genes (SPSA replays every saved step over them; CMA-ES keeps a covariance over them): a changed set would change that state; freeze or free genes in a new run (tune --fix, --free)", cfg.Method)
+	}
+	layout, err := cfg.GeneLayout()
+	if err != nil {
+		return err
+	}
+	gene := func(flag, name string) (genomes.Gene, error) {
+		for _, g := range layout.Genes {
+			if g.Name == name {
+				return g, nil
+			}
+		}
+		return genomes.Gene{}, fmt.Errorf("%s %s: no such gene (evotune weights layout lists them)", flag, name)
+	}
+	for _, n := range fix {
+		g, err := gene("--fix", n)
+		if err != nil {
+			return err
+		}
+		if g.Fixed {
+			return fmt.Errorf("--fix %s: already fixed", n)
+		}
+		v, ok := champ[n]
+		if !ok {
+			return fmt.Errorf("--fix %s: the champion has no value for it", n)
+		}
+		if cfg.Hold == nil {
+			cfg.Hold = map[string]float64{}
+		}
+		cfg.Hold[n] = v
+		if ext.Held == nil {
+			ext.Held = map[string]float64{}
+		}
+		ext.Held[n] = v
+		cfg.Free = slices.DeleteFunc(cfg.Free, func(s string) bool { return s == n })
+	}
+	for _, n := range free {
+		g, err := gene("--free", n)
+		if err != nil {
+			return err
+		}
+		if !g.Fixed {
+			return fmt.Errorf("--free %s: already free", n)
+		}
+		switch _, held := cfg.Hold[n]; {
+		case held:
+			delete(cfg.Hold, n)
+		case slices.Contains(cfg.Fix, n):
+			cfg.Fix = slices.DeleteFunc(cfg.Fix, func(s string) bool { return s == n })
+		default: // fixed by the layout itself
+			cfg.Free = append(cfg.Free, n)
+		}
+	}
+	ext.Fix, ext.Free = fix, free
+	return nil
+}
+
 // extendBudget sets the run's budget to budgetGames and timeBudget (those given) from the
-// generation after st's last on, recording the change in cfg.Extensions. The run then plays
+// generation after st's last on (the caller records the change). The run then plays
 // until its budget: Generations becomes 0. An SPSA run given a time budget alone keeps its
 // pace: its game budget (over which its gains are planned) grows in proportion to the time
 // (the games played so far per second of the run so far). The error names a budget already
 // spent — games already played, a time already passed — or one that does not parse.
-func extendBudget(cfg *tuner.Config, st tuner.ResumeState, budgetGames int, timeBudget string, now time.Time) error {
-	before := tuner.Budget{BudgetGames: cfg.BudgetGames, TimeBudget: cfg.TimeBudget, Generations: cfg.Generations}
+func extendBudget(cfg *tuner.Config, st tuner.ResumeState, budgetGames int, timeBudget string) error {
 	if budgetGames < 0 {
 		return fmt.Errorf("--budget-games %d: want a positive number of distinct tuning games", budgetGames)
 	}
@@ -146,9 +239,7 @@ func extendBudget(cfg *tuner.Config, st tuner.ResumeState, budgetGames int, time
 		}
 	}
 	cfg.Generations = 0
-	cfg.Extensions = append(cfg.Extensions, tuner.Extension{FromGeneration: st.LastGeneration + 1, Games: st.Games,
-		Budget: tuner.Budget{BudgetGames: cfg.BudgetGames, TimeBudget: cfg.TimeBudget}, Before: before, At: now.UTC().Format(time.RFC3339)})
-	return cfg.Validate()
+	return nil
 }
 
 // Header is the line a resume starts with: the run, where it goes on, its end (its
@@ -168,6 +259,19 @@ func (r Resumable) Header(dbPath string) string {
 	if n := len(cfg.Extensions); r.Extended && n > 0 {
 		e := cfg.Extensions[n-1]
 		ext = fmt.Sprintf(" (extended after %d distinct tuning games from %s)", e.Games, budgetText(e.Before))
+		if e.Budget == e.Before {
+			ext = fmt.Sprintf(" (changed after %d distinct tuning games)", e.Games)
+		}
+		var held []string
+		for _, n := range e.Fix {
+			held = append(held, fmt.Sprintf("%s=%g", n, e.Held[n]))
+		}
+		if len(held) > 0 {
+			ext += ", frozen from generation " + strconv.Itoa(e.FromGeneration) + ": " + strings.Join(held, ", ")
+		}
+		if len(e.Free) > 0 {
+			ext += ", thawed from generation " + strconv.Itoa(e.FromGeneration) + ": " + strings.Join(e.Free, ", ")
+		}
 	}
 	return fmt.Sprintf("resuming run %d (%s) after generation %d%s%s, %d workers, database %s",
 		r.Run.ID, cfg.Game, r.State.LastGeneration, end, ext, cfg.Workers, dbPath)
