@@ -31,8 +31,8 @@ type resumeOpts struct {
 	timeBudget  string
 	// fix and free freeze and thaw genes from the next generation on.
 	fix, free []string
-	cluster     clusterOpts
-	changed     func(string) bool
+	cluster   clusterOpts
+	changed   func(string) bool
 }
 
 func newResumeCmd() *cobra.Command {
