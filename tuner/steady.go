@@ -154,6 +154,12 @@ func (m *steadyMethod) restore(st ResumeState) error {
 		bySlot[k] = &genomes.Genome{Layout: t.plan.Layout, X: x, ID: r.ID, Op: r.Op, Parents: r.Parents, Born: r.Born, Stats: r.Stats, Mutation: t.cfg.Mutation}
 	}
 	m.pop, m.decided, m.resumed = bySlot, s.Births, s.Pending
+	if s.Births%t.cfg.Population != 0 && len(s.Pending) == 0 {
+		// The run ended inside a generation (its budget ran out there) and saved that
+		// generation as it stood; given more games (resume --budget-games), its births go on
+		// in the next generation, the unfilled slots left empty.
+		m.decided = (st.LastGeneration + 1) * t.cfg.Population
+	}
 	m.games = st.Games
 	m.setChampion(st.LastGeneration)
 	return nil
