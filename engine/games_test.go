@@ -15,9 +15,37 @@ import (
 	"evotune/engine/chess"
 	"evotune/engine/connect6"
 	"evotune/engine/gomoku"
+	"evotune/genomes"
 )
 
-var games = []engine.Game{connect6.Game{}, gomoku.Game{}, gomoku.Game{Rule: gomoku.Standard}, amazons.Game{}}
+// games is every registered game (the genomes registry) and each of its rule variants:
+// a game added to the registry is played by these tests without being named here.
+var games = func() []engine.Game {
+	var out []engine.Game
+	for _, name := range genomes.Names() {
+		e, _ := genomes.Lookup(name)
+		out = append(out, e.Game)
+		if r, ok := e.Game.(engine.Ruled); ok {
+			for _, rule := range r.Rules()[1:] {
+				g, err := r.WithRule(rule)
+				if err != nil {
+					panic(err)
+				}
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}()
+
+// perGame is a game's value in m, or def for a game m does not name (a game the registry
+// gained later: the tests' defaults).
+func perGame[T any](g engine.Game, m map[string]T, def T) T {
+	if v, ok := m[g.Name()]; ok {
+		return v
+	}
+	return def
+}
 
 // randomPlayer plays uniformly random legal moves.
 type randomPlayer struct {
@@ -65,7 +93,7 @@ func TestRandomGames(t *testing.T) {
 		case amazons.Name:
 			sizes = []int{10, 8}
 		}
-		n := map[string]int{connect6.Name: 150, gomoku.Name: 400, amazons.Name: 250}[g.Name()]
+		n := perGame(g, map[string]int{connect6.Name: 150, gomoku.Name: 400, amazons.Name: 250, chess.Name: 60}, 100)
 		rng := rand.New(rand.NewPCG(uint64(gi), 77))
 		for i := 0; i < n; i++ {
 			size := sizes[i%len(sizes)]
@@ -101,8 +129,8 @@ func TestRandomGames(t *testing.T) {
 func TestEngineSelfPlay(t *testing.T) {
 	for gi, g := range games {
 		rng := rand.New(rand.NewPCG(uint64(gi), 5))
-		n := map[string]int{connect6.Name: 40, gomoku.Name: 60, amazons.Name: 30}[g.Name()]
-		lim := map[string]engine.Limits{connect6.Name: {Depth: 2, Width: 6}, gomoku.Name: {Depth: 2, Width: 8}, amazons.Name: {Depth: 1}}[g.Name()]
+		n := perGame(g, map[string]int{connect6.Name: 40, gomoku.Name: 60, amazons.Name: 30, chess.Name: 20}, 20)
+		lim := perGame(g, map[string]engine.Limits{connect6.Name: {Depth: 2, Width: 6}, gomoku.Name: {Depth: 2, Width: 8}, amazons.Name: {Depth: 1}}, engine.Limits{Depth: 2})
 		for i := 0; i < n; i++ {
 			size := 0
 			if g.Name() == amazons.Name && i%2 == 1 {
@@ -363,8 +391,8 @@ func TestCheckDuplicateKeys(t *testing.T) {
 func TestPlayerContract(t *testing.T) {
 	for gi, g := range games {
 		other := games[(gi+1)%len(games)]
-		if other.Name() == g.Name() {
-			other = games[(gi+2)%len(games)]
+		for k := 2; other.Name() == g.Name(); k++ { // the next game of another name
+			other = games[(gi+k)%len(games)]
 		}
 		if _, err := g.NewPlayer(other.DefaultWeights(), engine.Limits{}); err == nil {
 			t.Errorf("%s: weights of %s accepted", g.Name(), other.Name())
@@ -426,7 +454,7 @@ func TestPlayerContract(t *testing.T) {
 // line of its size, a character per point, a move changes the picture, and only chess's
 // board has a FEN.
 func TestPictures(t *testing.T) {
-	for gi, g := range append(games, chess.Game{}) {
+	for gi, g := range games {
 		b, err := g.NewBoard(0)
 		if err != nil {
 			t.Fatal(err)

@@ -9,26 +9,31 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/amazons"
+	"evotune/engine/chess"
 	"evotune/engine/connect6"
 	"evotune/engine/gomoku"
 	"evotune/engine/protocol/botzone"
 	"evotune/engine/protocol/gomocup"
 	"evotune/engine/protocol/sau"
+	"evotune/engine/protocol/uci"
 	"evotune/engine/protocol/wire"
 )
 
 var (
 	gomocupLine   = regexp.MustCompile(`^(OK|\d+,\d+|ERROR .*|UNKNOWN .*|MESSAGE depth \d+ .* pv .*|name=".*)$`)
 	sauAnswer     = regexp.MustCompile(`^(name .+|move [A-S]{2}([A-S]{2}|@@)?|error .*)$`)
-	botzoneAnswer = regexp.MustCompile(`^(-?\d+ -?\d+ -?\d+ -?\d+ -?\d+ -?\d+|` + regexp.QuoteMeta(botzone.KeepRunning) + `)$`)
+	// Botzone's simple answer, its JSON one (input that starts with "{" is the JSON
+	// interaction), or the keep-running marker.
+	botzoneAnswer = regexp.MustCompile(`^(-?\d+ -?\d+ -?\d+ -?\d+ -?\d+ -?\d+|\{"response":\{("[xy][012]":-?\d+,?){6}\}\}|` + regexp.QuoteMeta(botzone.KeepRunning) + `)$`)
+	uciLine       = regexp.MustCompile(`^(id (name|author) .+|option name .+|uciok|readyok|bestmove \S+( ponder \S+)?|info .*)$`)
 )
 
 func fuzzCfg(g engine.Game, board int) wire.Config {
 	return wire.Config{Game: g, Weights: g.DefaultWeights(), Limits: engine.Limits{Depth: 1, Width: 4}, Board: board, Name: "evotune", Version: "fuzz"}
 }
 
-// FuzzServers feeds arbitrary input to the three protocol servers: they never panic and
-// every line they write is a valid answer of their protocol.
+// FuzzServers feeds arbitrary input to the protocol servers (Gomocup, SAU, Botzone, UCI):
+// they never panic and every line they write is a valid answer of their protocol.
 func FuzzServers(f *testing.F) {
 	for _, s := range []string{
 		"START 15\nBEGIN\nTURN 8,8\nEND\n",
@@ -39,6 +44,9 @@ func FuzzServers(f *testing.F) {
 		"1\n-1 -1 -1 -1 -1 -1\n",
 		"2\n2 0 2 5 5 5\n0 5 0 4 1 3\n7 5 6 5 6 4\n",
 		"START 5\nBOARD\n0,0,1\n0,1,1\n0,2,1\n0,3,1\n1,0,2\n1,1,2\n1,2,2\n1,3,2\nDONE\n",
+		"uci\nisready\nucinewgame\nposition startpos moves e2e4 e7e5\ngo depth 1\nquit\n",
+		"uci\nsetoption name knight value 300\nposition fen 7k/8/8/8/8/8/8/K6Q w - - 0 1\ngo nodes 50\n",
+		"position startpos moves e2e5\ngo\nsetoption name pst value -1\n",
 	} {
 		f.Add(s)
 	}
@@ -62,5 +70,8 @@ func FuzzServers(f *testing.F) {
 		out.Reset()
 		botzone.Serve(context.Background(), fuzzCfg(amazons.Game{}, 8), strings.NewReader(in), &out, &errOut, true)
 		check("botzone", out.String(), botzoneAnswer)
+		out.Reset()
+		uci.Serve(context.Background(), fuzzCfg(chess.Game{}, 0), strings.NewReader(in), &out)
+		check("uci", out.String(), uciLine)
 	})
 }

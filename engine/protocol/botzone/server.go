@@ -29,6 +29,10 @@ const MoveTime = time.Second
 // (≈ 20 ms measured here).
 const launchAllowance = 30 * time.Millisecond
 
+// maxTurn bounds the turn number of a simple-interaction input: no game lasts longer, and
+// a larger one (2n−1 lines to read) is refused as malformed.
+const maxTurn = 100000
+
 // Serve plays a game Botzone plays (cfg.Game's board is a Board: the
 // Amazons, "x0 y0 x1 y1 x2 y2"; ConnectSix, "x0 y0 x1 y1"). Simple interaction: the input
 // is the turn number n, then 2n−1 lines (requests and evotune's earlier responses,
@@ -168,14 +172,14 @@ func Serve(ctx context.Context, cfg wire.Config, in io.Reader, out, errOut io.Wr
 			history = history[:0]
 			ss.NewGame(cfg)
 			var reqs []string
-			for i := 0; i < 2*n-1; i++ {
+			for i := 0; n <= maxTurn && i < 2*n-1; i++ {
 				l, ok := ls.Next()
 				if !ok {
 					return nil
 				}
 				reqs = append(reqs, l)
 			}
-			if n < 1 {
+			if n < 1 || n > maxTurn {
 				fmt.Fprintln(errOut, "evotune: turn number", n)
 				wire.WriteLine(out, noMove)
 				if !keepRunning {

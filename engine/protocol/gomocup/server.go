@@ -74,7 +74,11 @@ func Serve(ctx context.Context, cfg wire.Config, in io.Reader, out io.Writer) er
 		switch strings.ToUpper(cmd) {
 		case "START":
 			n, err := strconv.Atoi(arg)
-			if err == nil {
+			switch {
+			case err != nil:
+			case n < 1: // NewBoard(0) is the game's default board; a protocol size is a size
+				err = errors.New("not a board side")
+			default:
 				_, err = s.game.NewBoard(n)
 			}
 			if err != nil {
@@ -89,9 +93,12 @@ func Serve(ctx context.Context, cfg wire.Config, in io.Reader, out io.Writer) er
 			wi, e1 := strconv.Atoi(strings.TrimSpace(w))
 			hi, e2 := strconv.Atoi(strings.TrimSpace(h))
 			var err error
-			if !ok || e1 != nil || e2 != nil || wi != hi {
+			switch {
+			case !ok || e1 != nil || e2 != nil || wi != hi:
 				err = errors.New("only square boards")
-			} else {
+			case wi < 1:
+				err = errors.New("not a board side")
+			default:
 				_, err = s.game.NewBoard(wi)
 			}
 			if err != nil {
