@@ -20,8 +20,8 @@ import (
 )
 
 var (
-	gomocupLine   = regexp.MustCompile(`^(OK|\d+,\d+|ERROR .*|UNKNOWN .*|MESSAGE depth \d+ .* pv .*|name=".*)$`)
-	sauAnswer     = regexp.MustCompile(`^(name .+|move [A-S]{2}([A-S]{2}|@@)?|error .*)$`)
+	gomocupLine = regexp.MustCompile(`^(OK|\d+,\d+|ERROR .*|UNKNOWN .*|MESSAGE depth \d+ .* pv .*|name=".*)$`)
+	sauAnswer   = regexp.MustCompile(`^(name .+|move [A-S]{2}([A-S]{2}|@@)?|error .*)$`)
 	// Botzone's simple answer, its JSON one (input that starts with "{" is the JSON
 	// interaction), or the keep-running marker.
 	botzoneAnswer = regexp.MustCompile(`^(-?\d+ -?\d+ -?\d+ -?\d+ -?\d+ -?\d+|\{"response":\{("[xy][012]":-?\d+,?){6}\}\}|` + regexp.QuoteMeta(botzone.KeepRunning) + `)$`)
