@@ -422,6 +422,12 @@ type Pictured interface {
 	Picture() []string
 }
 
+// OnSquares is implemented by games whose pieces stand on squares (Amazons, chess), not on
+// a grid's intersections (the stone games): a viewer draws squares for them.
+type OnSquares interface {
+	OnSquares()
+}
+
 // FENBoard is implemented by boards whose pieces stand on squares and whose positions
 // their community writes as FEN (chess): a viewer draws squares, not intersections.
 type FENBoard interface {

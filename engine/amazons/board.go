@@ -385,13 +385,13 @@ func (p *Position) Perft(depth int) int64 {
 	return n
 }
 
-// String draws the board, rank n at the top: B/W amazons, x arrows.
 // Picture draws the position for a viewer (engine.Pictured): 'B' and 'W' the amazons, 'x'
 // the arrows.
 func (p *Position) Picture() []string {
 	return engine.PictureRows(p.n, func(x, row int) byte { return ".BWx"[p.cells[p.fromXY(x, p.n-row)]] })
 }
 
+// String draws the board, rank n at the top: B/W amazons, x arrows.
 func (p *Position) String() string {
 	return engine.DrawBoard(p.n, 'a', func(x, row int) byte { return ".BWx"[p.cells[p.fromXY(x, p.n-row)]] })
 }

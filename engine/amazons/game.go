@@ -102,6 +102,9 @@ type Game struct{}
 // Name returns "amazons".
 func (Game) Name() string { return Name }
 
+// OnSquares implements engine.OnSquares: amazons and arrows stand on squares.
+func (Game) OnSquares() {}
+
 // NewBoard returns the start position; size 0 means 10.
 func (Game) NewBoard(size int) (engine.Board, error) {
 	if size == 0 {

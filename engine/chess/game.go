@@ -32,6 +32,9 @@ type Game struct{}
 // Name returns "chess".
 func (Game) Name() string { return Name }
 
+// OnSquares implements engine.OnSquares: chess pieces stand on squares.
+func (Game) OnSquares() {}
+
 // ColourNames names the sides in the order they move: White first.
 func (Game) ColourNames() [2]string { return [2]string{"white", "black"} }
 

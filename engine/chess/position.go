@@ -145,7 +145,6 @@ func (p *Position) Ply() int { return p.plies }
 // en-passant file where a capture there is possible).
 func (p *Position) Key() uint64 { return p.keys[len(p.keys)-1] }
 
-// String draws the board as text, rank 8 at the top, White's pieces in capitals.
 // Picture draws the position for a viewer (engine.Pictured): rank 8 first, FEN's piece letters,
 // '.' for an empty square.
 func (p *Position) Picture() []string {
@@ -168,6 +167,7 @@ func (p *Position) Picture() []string {
 	return out
 }
 
+// String draws the board as text, rank 8 at the top, White's pieces in capitals.
 func (p *Position) String() string {
 	b := p.pos.Board()
 	return engine.DrawBoard(8, 'a', func(x, row int) byte {

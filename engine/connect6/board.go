@@ -389,13 +389,13 @@ func (p *Position) roadValue(r int, c engine.Color, k int8) int64 {
 	return p.tab.F[own+k]
 }
 
-// String draws the board, row 19 at the top, X = Black, O = White.
 // Picture draws the position for a viewer (engine.Pictured): 'B' Black's stones, 'W'
 // White's.
 func (p *Position) Picture() []string {
 	return engine.PictureRows(Size, func(x, row int) byte { return ".BW"[p.cells[(row-1)*Size+x]] })
 }
 
+// String draws the board, row 19 at the top, X = Black, O = White.
 func (p *Position) String() string {
 	return engine.DrawBoard(Size, 'A', func(x, row int) byte { return ".XO"[p.cells[(row-1)*Size+x]] })
 }

@@ -467,7 +467,6 @@ func (p *Position) ParseMove(s string) (Move, error) {
 	return Move((row-1)*n + int(t[0]-'a')), nil
 }
 
-// String draws the board, top row first, X = Black, O = White.
 // Picture draws the position for a viewer (engine.Pictured): 'B' Black's stones, 'W'
 // White's.
 func (p *Position) Picture() []string {
@@ -475,6 +474,7 @@ func (p *Position) Picture() []string {
 	return engine.PictureRows(n, func(x, row int) byte { return ".BW"[p.cells[(row-1)*n+x]] })
 }
 
+// String draws the board, top row first, X = Black, O = White.
 func (p *Position) String() string {
 	n := p.g.n
 	return engine.DrawBoard(n, 'a', func(x, row int) byte { return ".XO"[p.cells[(row-1)*n+x]] })

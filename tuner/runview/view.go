@@ -188,9 +188,12 @@ type GameView struct {
 	// Squares is set when the pieces stand on squares (engine.FENBoard: chess): pieces on
 	// squares, a frame's characters the game's piece letters; FENs are the frames' FENs
 	// and PGN the game as a record (chess), else empty and null.
-	Squares bool     `json:"squares"`
-	FENs    []string `json:"fens"`
-	PGN     *string  `json:"pgn"`
+	Squares bool `json:"squares"`
+	// OnSquares is set when the game's pieces stand on squares (engine.OnSquares: Amazons,
+	// chess), not on intersections: the viewer draws squares.
+	OnSquares bool     `json:"on_squares"`
+	FENs      []string `json:"fens"`
+	PGN       *string  `json:"pgn"`
 	// ColourNames name the first mover (Black, White's places in this view) and the second
 	// in the game's own words (chess: white, black).
 	ColourNames [2]string `json:"colour_names"`
@@ -634,6 +637,7 @@ func Game(ctx context.Context, d *db.DB, id, gameID int64) (GameView, error) {
 	v.ColourNames = [2]string{engine.ColourName(plan.Game, engine.Black), engine.ColourName(plan.Game, engine.White)}
 	v.FENs = []string{}
 	_, v.Squares = b.(engine.FENBoard)
+	_, v.OnSquares = plan.Game.(engine.OnSquares)
 	add := func() {
 		v.Frames = append(v.Frames, Frame(b))
 		if p, ok := b.(engine.FENBoard); ok {

@@ -643,12 +643,12 @@ async function viewGenerationGames(id, gen) {
 // White in capitals) as the Unicode chess symbols; other letters are drawn as they are.
 const glyphs = { K: '♔', Q: '♕', R: '♖', B: '♗', N: '♘', P: '♙', k: '♚', q: '♛', r: '♜', b: '♝', n: '♞', p: '♟' };
 
-// drawBoard draws frame (rows from the top) of a size×size board: Gomoku and Connect6
-// stones on the intersections, Amazons pieces and arrows on squares, and the pieces of a
-// board that pictures itself (v.squares) on squares as its letters say.
+// drawBoard draws frame (rows from the top) of a size×size board: stones on the
+// intersections (Gomoku, Connect6), or pieces on squares for a game whose pieces stand on
+// squares (v.on_squares: Amazons' amazons and arrows; chess's pieces as v.squares' letters say).
 function drawBoard(v, step) {
   const n = v.size, cell = n > 12 ? 28 : 44, pad = 24, side = pad * 2 + cell * (n - 1);
-  const amazons = v.game_name === 'amazons' || v.squares;
+  const amazons = v.on_squares || v.squares; // pieces on squares (Amazons, chess), not stones on intersections
   const W = amazons ? pad * 2 + cell * n : side;
   const g = svg('svg', { id: 'board', width: W, height: W, viewBox: '0 0 ' + W + ' ' + W });
   g.append(svg('rect', { width: W, height: W, fill: amazons ? '#fff' : '#dcb36c' }));
