@@ -9,9 +9,12 @@
 // resolved once: Plan), run.go (a run's life: start, resume, budget, finish), state.go
 // (the run's state grouped by owner), schedule.go (which games a generation plays and how
 // their results are counted), selection.go (racing, the GA model, the hall of fame),
-// spsa.go (the SPSA method), save.go and records.go (what is saved, through Store),
-// verify.go and match.go (held-out matches), openings.go, pool.go (the worker pool),
-// subject.go (the subject: a built-in engine or an outside one). Package runstore is the
+// method.go (the registry of search methods), ga.go, steady.go, spsa.go and cmaes.go (the
+// GA, the steady-state GA, SPSA and CMA-ES), settings.go (every setting, declared once),
+// save.go and records.go (what is saved, through Store), verify.go and ladder.go (the
+// verification ladder), match.go (held-out matches), probe.go (outside engines checked
+// before a run), openings.go, pool.go (the worker pool), subject.go (the subject: a
+// built-in engine or an outside one). Package runstore is the
 // SQLite side of Store and reads stored runs back.
 //
 // Reproducibility: all randomness derives from the run's seed and the generation number
@@ -452,7 +455,6 @@ func peersGames(budget, pop, rounds, admit int) int {
 	return min(max(g-g%2, 2), DefaultGames)
 }
 
-// Validate checks every field; the error names the field and the wrong value.
 // MaxStoredOpenings bounds the openings a run stores from a verification opening file.
 const MaxStoredOpenings = 100000
 
@@ -554,6 +556,7 @@ func checkName(name string) error {
 	return nil
 }
 
+// Validate checks every field; the error names the field and the wrong value.
 func (c *Config) Validate() error {
 	if _, err := genomes.Lookup(c.Game); err != nil {
 		return settingErr("game", "", "%w", err)

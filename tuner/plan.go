@@ -39,7 +39,7 @@ const DefaultMaxPlies = 400
 // Plan resolves c (a copy; Resolve fills its defaults): the game and rule, the layout with
 // its fixed genes, the limits. The error names the field: an unknown game, a rule the
 // game does not have, an unknown gene in free or fix. It checks nothing else: Validate
-// checks a whole configuration, and calls Plan.
+// checks a whole configuration.
 func (c Config) Plan() (*Plan, error) {
 	c.Resolve()
 	e, err := genomes.Lookup(c.Game)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"evotune/engine/protocol"
 	"evotune/genomes"
 )
 
@@ -89,7 +90,7 @@ var Settings = []Setting{
 	{Key: "draw", Flag: "draw", Help: "adjudicate a draw from the engines' scores: movenumber=40,movecount=8,score=10"},
 	{Key: "engine_depth", Flag: "engine-depth", Help: "UCI outside engine: depth per search (go depth D; 0 = none), for engines that ignore go nodes (Toga II, Fruit)"},
 	{Key: "tc", Flag: "tc", Help: "UCI outside engine: a chess clock for every game, e.g. 10+0.1 or 40/60+0.6 (seconds + increment)"},
-	{Key: "engine_protocol", Flag: "engine-protocol", Help: "the outside engine's protocol: gomocup, sau or botzone (default: the game's; connect6 engines are tuned over botzone, Botzone's ConnectSix, which takes openings)"},
+	{Key: "engine_protocol", Flag: "engine-protocol"},
 	{Key: "botzone_keep_running", Flag: "botzone-keep-running", Help: "Botzone outside engine: keep its process between turns (Botzone's keep-running mode) instead of one process per move"},
 	{Key: "botzone_json", Flag: "botzone-json", Help: "Botzone outside engine: speak Botzone's JSON interaction instead of the simple one"},
 	{Key: "engine_move_time", Flag: "engine-move-time", Unit: "seconds", Help: "time per move of the outside engine (5s; a bare number is seconds; fix its depth through ARGS or --engine-depth for a deterministic run)"},
@@ -144,9 +145,24 @@ func (s Setting) HelpText() string {
 		}
 		return b.String()
 	case "budget_games":
-		return "stop at the first generation (or SPSA step) boundary after this many distinct tuning games, then verify (without --generations: until the budget; the default of SPSA and CMA-ES: " + DefaultBudgetsText() + ")"
+		return "stop at the first generation (or SPSA step) boundary after this many distinct tuning games, then verify (without --generations: until the budget; the default of built-in games: " + DefaultBudgetsText() + ")"
+	case "engine_protocol":
+		return "the outside engine's protocol: " + strings.Join(protocol.Names(), ", ") + " (default: the game's: " + DefaultProtocolsText() + "; connect6 engines are tuned over botzone, Botzone's ConnectSix, which takes openings)"
 	}
 	return s.Help
+}
+
+// DefaultProtocolsText lists each registered game's default protocol for outside engines
+// ("amazons botzone, chess uci, …").
+func DefaultProtocolsText() string {
+	var parts []string
+	for _, name := range genomes.Names() {
+		e, _ := genomes.Lookup(name)
+		if p := protocol.DefaultProtocol(e.Game); p != "" {
+			parts = append(parts, name+" "+p)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // DefaultBudgetsText lists the default game budget of every registered game that has one

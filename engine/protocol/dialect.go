@@ -112,6 +112,15 @@ func dialectOf(name string) *dialect {
 	return nil
 }
 
+// Names lists every protocol evotune speaks (gomocup, sau, botzone, uci), in its order.
+func Names() []string {
+	var out []string
+	for _, x := range dialects {
+		out = append(out, x.Name)
+	}
+	return out
+}
+
 // Protocols lists the protocols external engines of g can speak, its default first.
 func Protocols(g engine.Game) []string {
 	return protocolsWhere(g, func(dialect) bool { return true })

@@ -12,10 +12,12 @@
 //     top; Black's one-stone first move as "move JJ" or "move JJ@@"), "end", "quit".
 //   - botzone: Botzone's simple and JSON interactions and its keep-running mode, for the
 //     Amazons and ConnectSix.
+//   - uci: the Universal Chess Interface — uci, isready, ucinewgame, setoption, position,
+//     go (nodes, depth, movetime, wtime/btime), stop, quit.
 //
 // Below them, package wire holds what they share: an engine's process and its line I/O
 // for clients, the command reader and the searching session for servers. This package
-// imports the three and lists their dialects (dialect.go); a new protocol (UCI next) is a
-// package beside them and one line there. No package here names a game: a game offers a
+// imports them and lists their dialects (dialect.go, Names); a new protocol is a package
+// beside them and one line there. No package here names a game: a game offers a
 // protocol by its capabilities (gomocup.Game, sau.Game, botzone.Board).
 package protocol

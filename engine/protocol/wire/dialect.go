@@ -1,4 +1,4 @@
-// Package wire is what every protocol package (gomocup, sau, botzone; UCI next) shares,
+// Package wire is what every protocol package (gomocup, sau, botzone, uci) shares,
 // below them: for the client side, an engine's process and its line I/O (Conn), the
 // description of a protocol (Dialect) and the conversation it holds (Client); for the
 // server side, the command reader (Lines), the searching player kept from move to move
