@@ -28,6 +28,53 @@ type Setting struct {
 	// comma-separated.
 	Repeatable bool
 	Help       string
+	// Group is the concern --help shows the flag under (one of Groups), set from
+	// settingGroups.
+	Group string
+}
+
+// Groups are the concerns tune's --help groups its flags by, in the order shown.
+var Groups = []string{
+	"run",
+	"budget",
+	"games and genes",
+	"method: the GA and the steady-state GA",
+	"method: SPSA",
+	"method: CMA-ES",
+	"verification",
+	"outside engine",
+}
+
+// settingGroups names, for each group of Groups, the settings it holds (a method's own
+// settings go to the method's group by their Methods).
+var settingGroups = map[string][]string{
+	"run":             {"method", "seed", "name", "workers"},
+	"budget":          {"generations", "time_budget", "budget_games"},
+	"games and genes": {"game", "rule", "board", "depth", "width", "max_plies", "free", "fix", "book", "book_plies", "resign", "draw", "opponents", "opponent_move_time"},
+	"verification": {"verify_games", "verify_openings", "verify_depth", "verify_depth_games", "verify_nodes", "verify_tc", "verify_move_time", "verify_opponents",
+		"verify_opponent_options", "verify_rung_games", "verify_every", "stop_when_proven"},
+	"outside engine": {"engine", "weights_format", "gomocup_info", "engine_options", "nodes", "engine_depth", "tc", "engine_protocol", "botzone_keep_running",
+		"botzone_json", "engine_move_time", "startup_time"},
+}
+
+func init() {
+	for i := range Settings {
+		st := &Settings[i]
+		for g, keys := range settingGroups {
+			if slices.Contains(keys, st.Key) {
+				st.Group = g
+			}
+		}
+		switch {
+		case st.Group != "":
+		case strings.HasPrefix(st.Key, MethodSPSA+"."):
+			st.Group = "method: SPSA"
+		case strings.HasPrefix(st.Key, MethodCMAES+"."):
+			st.Group = "method: CMA-ES"
+		case st.Methods != nil:
+			st.Group = "method: the GA and the steady-state GA"
+		}
+	}
 }
 
 var gaOnly = []string{MethodGA}

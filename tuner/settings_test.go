@@ -124,3 +124,12 @@ func TestBestColumn(t *testing.T) {
 		t.Errorf("GA: race %q, peers %q", ga.BestColumn(race), ga.BestColumn(peers))
 	}
 }
+
+// TestSettingsGrouped: every setting with a flag is in one of the groups --help shows.
+func TestSettingsGrouped(t *testing.T) {
+	for _, st := range Settings {
+		if st.Flag != "" && !slices.Contains(Groups, st.Group) {
+			t.Errorf("setting %s (--%s) has group %q, not one of %q", st.Key, st.Flag, st.Group, Groups)
+		}
+	}
+}

@@ -56,3 +56,44 @@ func TestREADMESettings(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneHelpGrouped: tune --help shows its flags by concern, the groups in order, and
+// each setting's flag under its own group's heading.
+func TestTuneHelpGrouped(t *testing.T) {
+	out, _, code := runIn(t, t.TempDir(), "tune", "--help")
+	if code != 0 {
+		t.Fatal(out)
+	}
+	section := map[string]string{} // flag → the heading above it
+	heading := ""
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasSuffix(l, " flags:") || strings.HasSuffix(l, " Flags:") {
+			heading = strings.TrimSuffix(strings.TrimSuffix(l, " flags:"), " Flags:")
+			continue
+		}
+		if f := strings.Fields(l); len(f) > 0 && strings.HasPrefix(f[0], "--") {
+			section[strings.TrimPrefix(f[0], "--")] = heading
+		} else if len(f) > 1 && strings.HasPrefix(f[1], "--") { // "-h, --help"
+			section[strings.TrimPrefix(f[1], "--")] = heading
+		}
+	}
+	last := -1
+	for _, g := range tuner.Groups {
+		i := strings.Index(out, "\n"+strings.ToUpper(g[:1])+g[1:]+" flags:\n")
+		if i < 0 || i < last {
+			t.Fatalf("group %q missing or out of order in tune --help:\n%s", g, out)
+		}
+		last = i
+	}
+	for _, st := range tuner.Settings {
+		if st.Flag == "" {
+			continue
+		}
+		if want := strings.ToUpper(st.Group[:1]) + st.Group[1:]; section[st.Flag] != want {
+			t.Errorf("--%s is under %q, want %q", st.Flag, section[st.Flag], want)
+		}
+	}
+	if section["broker"] != "Several machines" || section["layout"] != "Outside engine" || section["db"] != "Run" {
+		t.Errorf("--broker under %q, --layout under %q, --db under %q", section["broker"], section["layout"], section["db"])
+	}
+}

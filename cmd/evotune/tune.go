@@ -71,6 +71,17 @@ func newTuneCmd() *cobra.Command {
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	addClusterFlags(c, &o.cluster)
 	f.Int64Var(&o.resume, "resume", 0, "continue run RUN instead of starting one (as 'evotune resume RUN'; only --db, --workers and --opponent apply: the run's external engines must be named again with --opponent cmd:PATH to be allowed)")
+	// --help shows the flags by concern.
+	for _, n := range []string{"config", "db", "resume"} {
+		setGroup(f, n, "run")
+	}
+	setGroup(f, "layout", "outside engine")
+	f.VisitAll(func(fl *pflag.Flag) {
+		if _, ok := fl.Annotations[groupAnnotation]; !ok && fl.Name != "help" {
+			setGroup(f, fl.Name, clusterGroup) // what is left: addClusterFlags's
+		}
+	})
+	groupFlags(c)
 	return c
 }
 
@@ -80,6 +91,7 @@ func addSettingFlag(f *pflag.FlagSet, o *tuneOpts, st tuner.Setting) {
 	if st.Flag == "" {
 		return
 	}
+	defer setGroup(f, st.Flag, st.Group)
 	help := st.HelpText()
 	if st.Unit == "depths" {
 		f.StringVar(&o.depth, st.Flag, "", help)
