@@ -28,8 +28,12 @@ type MatchConfig struct {
 	SPRT    *stats.SPRT
 	Workers int
 	// OnGame, if set, is told each game as it ends (one at a time, in the order the games
-	// end): what a match writes to its PGN before the match is over.
+	// end): what a match writes to its PGN and database before the match is over.
 	OnGame func(MatchGame)
+	// Done holds pairs already played (a stopped match resumed: match --resume), by pair
+	// index, their two records in game order: they are not played again, and count in
+	// pair order as if they had been.
+	Done map[int][2]engine.GameRecord
 }
 
 // MatchGame is one game of a match.
@@ -181,16 +185,31 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 	if cfg.SPRT != nil {
 		batch = matchBatchPairs
 	}
+	for k, recs := range cfg.Done {
+		if k < 0 || k >= pairs {
+			continue
+		}
+		ended[k] = &pairEnd{recs: recs, got: [2]bool{true, true}}
+		if !recs[0].Unplayed && !recs[1].Unplayed {
+			addLive(&live, scoreOf(recs[0], engine.Black), scoreOf(recs[1], engine.White))
+		}
+		done.Add(2)
+	}
 	for first := 0; first < pairs; first += batch {
 		last := min(first+batch, pairs)
 		var tasks []GameTask
+		var pairOf []int // the pair of tasks 2i and 2i+1
 		for k := first; k < last; k++ {
+			if _, ok := cfg.Done[k]; ok {
+				continue
+			}
+			pairOf = append(pairOf, k)
 			o := cfg.Openings[k%len(cfg.Openings)]
 			tasks = append(tasks, GameTask{Black: cfg.A, White: cfg.B, BlackExt: cfg.AExt, WhiteExt: cfg.BExt, Opening: o, Name: fmt.Sprintf("pair%04d-game1", k)},
 				GameTask{Black: cfg.B, White: cfg.A, BlackExt: cfg.BExt, WhiteExt: cfg.AExt, Opening: o, Name: fmt.Sprintf("pair%04d-game2", k)})
 		}
 		recs, err := PlayBatchEach(ctx, cfg.Setup, tasks, cfg.Workers, func(i int, rec engine.GameRecord) {
-			k, j := first+i/2, i%2
+			k, j := pairOf[i/2], i%2
 			p := ended[k]
 			if p == nil {
 				p = &pairEnd{}
@@ -205,18 +224,7 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 				cfg.OnGame(MatchGame{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: col.String(), AScore: rec.Outcome.Score(col), Record: rec})
 			}
 			if p.got[0] && p.got[1] && !p.recs[0].Unplayed && !p.recs[1].Unplayed {
-				sa, sb := scoreOf(p.recs[0], engine.Black), scoreOf(p.recs[1], engine.White)
-				live.Penta[int((sa+sb)*2+0.5)]++
-				for _, s := range []float64{sa, sb} {
-					switch s {
-					case 1:
-						live.Wins++
-					case 0:
-						live.Losses++
-					default:
-						live.Draws++
-					}
-				}
+				addLive(&live, scoreOf(p.recs[0], engine.Black), scoreOf(p.recs[1], engine.White))
 			}
 			n := done.Add(1)
 			if progress != nil {
@@ -239,9 +247,17 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 			finishMatch(&res, start)
 			return res, err
 		}
+		played := map[int][2]engine.GameRecord{}
+		for i := 0; i < len(recs); i += 2 {
+			played[pairOf[i/2]] = [2]engine.GameRecord{recs[i], recs[i+1]}
+		}
 		stop := false
-		for i := 0; i < len(recs) && !stop; i += 2 {
-			stop = fold(first+i/2, [2]engine.GameRecord{recs[i], recs[i+1]})
+		for k := first; k < last && !stop; k++ {
+			if r, ok := cfg.Done[k]; ok {
+				stop = fold(k, r)
+			} else {
+				stop = fold(k, played[k])
+			}
 		}
 		if stop {
 			break
@@ -266,6 +282,21 @@ func finishMatch(res *MatchResult, start time.Time) {
 		res.Estimate = &e
 	}
 	res.Duration = time.Since(start)
+}
+
+// addLive counts a pair whose games A scored sa and sb in r.
+func addLive(r *stats.Result, sa, sb float64) {
+	r.Penta[int((sa+sb)*2+0.5)]++
+	for _, s := range []float64{sa, sb} {
+		switch s {
+		case 1:
+			r.Wins++
+		case 0:
+			r.Losses++
+		default:
+			r.Draws++
+		}
+	}
 }
 
 // scoreOf is A's score in a game record where A had colour col before any swap.

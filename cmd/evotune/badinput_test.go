@@ -170,7 +170,6 @@ func TestBadInputTable(t *testing.T) {
 		// Matches that would measure nothing end with an error.
 		{"an engine that ignores go nodes", []string{"match", "--game", "chess", "--a", "cmd:./sleepy.sh", "--b", "default", "--nodes", "1000", "--move-time", "300ms", "--games", "2"},
 			[]string{"--nodes 1000", "cmd:./sleepy.sh played no move under go nodes 1000", "--depth D"}},
-		{"no game counted", []string{"match", "--game", "gomoku", "--a", "cmd:./crash.sh", "--b", "default", "--games", "2", "--depth", "1"}, []string{"no game was counted: 1 pairs"}},
 		// A program given where a weights file is read: the fix is named.
 		{"a program without cmd:", []string{"match", "--game", "gomoku", "--a", "./crash.sh", "--games", "2"}, []string{"--a", "./crash.sh is a program: to play it as an engine, write cmd:./crash.sh"}},
 		{"play --from FIFO", []string{"play", "--game", "gomoku", "--from", "fifo"}, []string{"fifo", "not a regular file (a named pipe)"}},
@@ -213,6 +212,15 @@ func TestBadInputTable(t *testing.T) {
 		if after := dirState(t, dir); after != before {
 			t.Errorf("%s: evotune %q changed files or rows:\nbefore:\n%s\nafter:\n%s", c.name, c.args, before, after)
 		}
+	}
+	// A match that counted no game (its engine forfeited every pair before a move) exits
+	// non-zero, and keeps what it played: the match and its forfeited games are stored.
+	if _, stderr, code := run(t, dir, "match", "--game", "gomoku", "--a", "cmd:./crash.sh", "--b", "default", "--games", "2", "--depth", "1", "--db", "m.db"); code == 0 ||
+		!strings.Contains(stderr, "no game was counted: 1 pairs") {
+		t.Errorf("a match that counted no game: exit %d, %s", code, stderr)
+	}
+	if got := sqlite(t, filepath.Join(dir, "m.db"), "SELECT status || ' ' || (SELECT count(*) FROM match_games WHERE forfeit IS NOT NULL) FROM matches"); got != "finished 2" {
+		t.Errorf("the match that counted no game stored %q, want its 2 forfeited games", got)
 	}
 	if fi, err := os.Lstat(fifo); err != nil || fi.Mode().Type() != fs.ModeNamedPipe {
 		t.Fatalf("the FIFO was replaced: %v %v", fi, err)

@@ -228,3 +228,60 @@ func TestMatchLiveAndInterrupted(t *testing.T) {
 		t.Fatalf("the interrupted match does not say where its games are:\n%s", text)
 	}
 }
+
+// TestMatchResume: a match stores each game in --db as it ends; stopped by SIGINT, it is
+// marked stopped with its finished games, and the same command with --resume keeps its
+// finished pairs, plays the rest and ends with the result of the uninterrupted match. A
+// --resume with no stopped match of the command is refused.
+func TestMatchResume(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"match", "--game", "gomoku", "--depth", "3", "--games", "300", "--workers", "1", "--db", "m.db"}
+	cmd, out := start(t, dir, args...)
+	path := filepath.Join(dir, "m.db")
+	for i := 0; i < 600; i++ {
+		if _, err := os.Stat(path); err == nil {
+			if n, _ := strconv.Atoi(sqliteQuiet(path, "SELECT count(*) FROM match_games")); n >= 20 {
+				break
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	if cmd.ProcessState.ExitCode() != 130 {
+		t.Fatalf("the match was not stopped (exit %d): it ended before the signal?\n%s", cmd.ProcessState.ExitCode(), out.String())
+	}
+	if got := sqlite(t, path, "SELECT status FROM matches"); got != "stopped" {
+		t.Fatalf("stopped match stored as %q", got)
+	}
+	stored, _ := strconv.Atoi(sqlite(t, path, "SELECT count(*) FROM match_games"))
+	pairs := sqlite(t, path, "SELECT count(*) FROM (SELECT pair FROM match_games GROUP BY pair HAVING count(*) = 2)")
+	resumed, stderr, code := run(t, dir, append(args, "--resume")...)
+	if code != 0 || !strings.Contains(stderr, "resuming match 1: "+pairs+" of its 150 pairs were played; they are kept") {
+		t.Fatalf("--resume: exit %d\n%s", code, stderr)
+	}
+	whole, _, code := run(t, dir, append(append([]string(nil), args[:len(args)-2]...), "--db", "whole.db")...)
+	if code != 0 {
+		t.Fatal(whole)
+	}
+	line := func(s string) string { return strings.Split(s, "\n")[1] } // "A: W … pentanomial …"
+	if line(resumed) != line(whole) || stored < 20 {
+		t.Fatalf("resumed after %d stored games: %q; uninterrupted: %q", stored, line(resumed), line(whole))
+	}
+	if got := sqlite(t, path, "SELECT status || ' ' || json_extract(result, '$.games') || ' ' || (SELECT count(*) FROM match_games) FROM matches"); got != "finished 300 300" {
+		t.Fatalf("the resumed match stored: %s", got)
+	}
+	if _, stderr, code := run(t, dir, append(args, "--resume")...); code == 0 || !strings.Contains(stderr, "--resume: m.db holds no stopped match of this command") {
+		t.Fatalf("--resume of a finished match: exit %d\n%s", code, stderr)
+	}
+}
+
+// sqliteQuiet is sqlite's answer to query on path, or "" when it fails (a database being
+// created).
+func sqliteQuiet(path, query string) string {
+	out, err := exec.Command("sqlite3", path, query).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"strconv"
@@ -57,6 +61,8 @@ type matchOpts struct {
 	aName, bName string
 	// reportEvery prints the result so far every this many games (0: never).
 	reportEvery int
+	// resume continues the stopped match of the same command stored in --db.
+	resume bool
 }
 
 // tourOpts are match's flags as chess tournament managers (fastchess, cutechess-cli) have
@@ -119,6 +125,7 @@ func newMatchCmd() *cobra.Command {
 	f.StringVar(&o.b, "b", "default", "player B: as --a")
 	f.StringVar(&o.aName, "a-name", "", "player A's name in the report, the JSON and the PGN (fastchess's name=; default: --a with its options)")
 	f.StringVar(&o.bName, "b-name", "", "player B's name, as --a-name")
+	f.BoolVar(&o.resume, "resume", false, "continue the stopped match of this same command stored in --db: its finished pairs are kept, the others played (the --pgn is appended to)")
 	f.IntVar(&o.reportEvery, "report-every", 0, "print the result so far every N games (W/D/L, pentanomial, Elo ± 95%, LLR), as fastchess's -ratinginterval (0 = never)")
 	f.DurationVar(&o.moveTime, "move-time", 5*time.Second, "external engines: time limit per move (exceeding it loses the game)")
 	f.DurationVar(&o.gameTime, "game-time", 0, "external engines: time limit per game (0 = none)")
@@ -135,7 +142,7 @@ func newMatchCmd() *cobra.Command {
 	f.Lookup("sprt").NoOptDefVal = sprtDefault
 	f.StringVar(&o.openings, "openings", "", "random (the held-out half of the opening space), builtin, none or an opening file (default: random; none for connect6 with an external SAU engine)")
 	f.Int64Var(&o.exclude, "exclude-run", 0, "leave out every opening run RUN of --db used (tuning, admission and verification)")
-	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file (for --exclude-run)")
+	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file: every game is stored in it as it ends (match --resume continues from them), and --exclude-run reads it")
 	f.IntVar(&o.board, "board", 0, "board side (0 = the game's default)")
 	addLimitFlags(c, &o.lim)
 	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "games played at once (never changes results)")
@@ -196,21 +203,63 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 	if bName == "" {
 		bName = tuner.WithOptions(o.b, bOpts)
 	}
+	// The match and every game as it ends go to the database: a match stopped keeps its
+	// finished games, and the same command with --resume continues from them.
+	d, err := db.Open(ctx, o.dbPath)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	key := matchKey(o, g, mc)
+	var matchID int64
+	if o.resume {
+		id, found, err := d.UnfinishedMatch(ctx, key)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return fmt.Errorf("--resume: %s holds no stopped match of this command (a match resumes with the same game, players, options, games, seed, openings and limits; without --resume it starts anew)", o.dbPath)
+		}
+		matchID = id
+		if mc.Done, err = storedPairs(ctx, d, id); err != nil {
+			return err
+		}
+		fmt.Fprintf(errOut, "resuming match %d: %d of its %d pairs were played; they are kept\n", id, len(mc.Done), mc.Games/2)
+		if err := d.SetMatchStatus(ctx, id, db.MatchRunning, ""); err != nil {
+			return err
+		}
+	} else if matchID, err = d.CreateMatch(ctx, key, g.Name(), o.a, o.b, o.games); err != nil {
+		return err
+	}
+	var onGame []func(tuner.MatchGame)
+	var dberr error
+	onGame = append(onGame, func(mg tuner.MatchGame) {
+		// A game that ended is stored even while the match is being stopped (Ctrl-C).
+		err := d.SaveMatchGame(context.WithoutCancel(ctx), matchID, matchGameRow(mg))
+		if err != nil && dberr == nil {
+			dberr = err
+			fmt.Fprintf(errOut, "warning: --db %s: %v (the games go on; the PGN and the final report keep them)\n", o.dbPath, err)
+		}
+	})
 	if pgnw != nil {
-		// Every game goes to the PGN as it ends: a match stopped keeps its finished games.
-		// The file is written again, in pair order, at the end.
+		// Every game goes to the PGN as it ends; the file is written again, in pair order,
+		// at the end. A resumed match appends to the file of the stopped one.
 		target, err := engine.OutputTarget(o.tour.pgn) // a regular file or none (PlanMatch checked it)
 		if err != nil {
 			return fmt.Errorf("--pgn: %w", err)
 		}
-		f, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		mode := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+		if o.resume {
+			mode = os.O_CREATE | os.O_WRONLY | os.O_APPEND
+		}
+		f, err := os.OpenFile(target, mode, 0o644)
 		if err != nil {
 			return fmt.Errorf("--pgn: %w", err)
 		}
 		defer f.Close()
 		date := time.Now().UTC().Format("2006.01.02")
 		var werr error
-		mc.OnGame = func(mg tuner.MatchGame) {
+		onGame = append(onGame, func(mg tuner.MatchGame) {
 			data, err := mg.PGN(pgnw, aName, bName, tc, date)
 			if err == nil {
 				_, err = f.Write(data)
@@ -219,6 +268,11 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 				werr = err
 				fmt.Fprintf(errOut, "warning: --pgn %s: %v (the games go on; the file is written again at the end)\n", o.tour.pgn, err)
 			}
+		})
+	}
+	mc.OnGame = func(mg tuner.MatchGame) {
+		for _, f := range onGame {
+			f(mg)
 		}
 	}
 	prog := progress.NewMatch(errOut, "match")
@@ -232,6 +286,20 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 	}
 	res, err := tuner.PlayMatch(ctx, *mc, update)
 	prog.Finish()
+	{
+		status := db.MatchFinished
+		switch {
+		case err != nil && res.Interrupted:
+			status = db.MatchStopped
+		case err != nil:
+			status = db.MatchFailed
+		}
+		summary, _ := json.Marshal(matchSummary(res))
+		// The context may be cancelled (Ctrl-C): the status is written regardless.
+		if serr := d.SetMatchStatus(context.WithoutCancel(ctx), matchID, status, string(summary)); serr != nil && err == nil {
+			err = serr
+		}
+	}
 	if err != nil && res.Interrupted {
 		// Stopped (Ctrl-C): the result of the pairs that ended, and every finished game.
 		fmt.Fprintf(out, "match interrupted after %d games: the result of the %d pairs whose two games ended:\n", played, res.Result.Pairs())
@@ -239,7 +307,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 		if pgnw != nil {
 			fmt.Fprintf(out, "all %d games that ended are in %s, in the order they ended\n", played, o.tour.pgn)
 		}
-		return fmt.Errorf("match stopped after %d of its %d games: %w", played, mc.Games, err)
+		return fmt.Errorf("match stopped after %d of its %d games: %w; continue it with the same command and --resume", played, mc.Games, err)
 	}
 	if err != nil {
 		return err
@@ -560,4 +628,86 @@ func liveReport(done, total int, r stats.Result, sprt *stats.SPRT) string {
 		line += fmt.Sprintf(", LLR %.2f (%.2f, %.2f)", sprt.LLR(r), lo, hi)
 	}
 	return line
+}
+
+// matchKey is what a match asks, as stored with it: the game and rule, the players and
+// their options, the games, seed, SPRT, openings (their digest: the same file's
+// openings), limits, clocks and adjudication. A match resumes the stored one of its key.
+func matchKey(o matchOpts, g engine.Game, mc *tuner.MatchConfig) string {
+	sum := sha256.Sum256([]byte(fmt.Sprint(mc.Openings)))
+	b, _ := json.Marshal(struct {
+		Game, Rule, A, B         string
+		AOptions, BOptions       []string
+		Games, Board, MaxPlies   int
+		Seed                     int64
+		SPRT, Openings, SwapRule string
+		OpeningsDigest           string
+		Limits                   engine.Limits
+		Nodes                    int64
+		MoveTime, GameTime       time.Duration
+		TC, Resign, Draw, Book   string
+		MaxMoves, BookPlies      int
+		ExcludeRun               int64
+		Protocol                 string
+	}{g.Name(), engine.RuleOf(g), o.a, o.b, o.tour.aOptions, o.tour.bOptions, o.games, o.board, o.maxPlies, o.seed, o.sprt, o.openings, o.swapRule,
+		hex.EncodeToString(sum[:8]), mc.Setup.Limits, o.tour.nodes, o.moveTime, o.gameTime, o.tour.tc, o.tour.resign, o.tour.draw, o.tour.book,
+		o.tour.maxMoves, o.tour.bookPlies, o.exclude, o.proto})
+	return string(b)
+}
+
+// matchGameRow is a game of a match as the database stores it.
+func matchGameRow(mg tuner.MatchGame) db.MatchGameRow {
+	rec, _ := json.Marshal(mg.Record)
+	return db.MatchGameRow{Pair: mg.Pair, Game: mg.Game, AColour: mg.AColour, AScore: mg.AScore, Result: mg.Record.Outcome.String(),
+		Plies: mg.Record.Plies, Forfeit: db.OptText(mg.Record.Forfeit), Record: db.JSONText(rec)}
+}
+
+// storedPairs reads match id's stored games back as the pairs whose two games ended (a
+// pair with one game is played again).
+func storedPairs(ctx context.Context, d *db.DB, id int64) (map[int][2]engine.GameRecord, error) {
+	rows, err := d.MatchGames(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	half := map[int]*[2]*engine.GameRecord{}
+	for _, r := range rows {
+		var rec engine.GameRecord
+		if err := json.Unmarshal([]byte(r.Record), &rec); err != nil {
+			return nil, fmt.Errorf("match %d pair %d game %d: %w", id, r.Pair, r.Game, err)
+		}
+		if half[r.Pair] == nil {
+			half[r.Pair] = &[2]*engine.GameRecord{}
+		}
+		half[r.Pair][r.Game-1] = &rec
+	}
+	out := map[int][2]engine.GameRecord{}
+	for k, p := range half {
+		if p[0] != nil && p[1] != nil {
+			out[k] = [2]engine.GameRecord{*p[0], *p[1]}
+		}
+	}
+	return out, nil
+}
+
+// matchSummary is a match's result as stored with it: games, W/D/L, pentanomial, Elo ±
+// 95% (null when unknown), LLR and verdict under an SPRT, and whether it was interrupted.
+func matchSummary(res tuner.MatchResult) any {
+	s := struct {
+		Games       int          `json:"games"`
+		Result      stats.Result `json:"result"`
+		Elo         *float64     `json:"elo"`
+		EloCI95     *float64     `json:"elo_ci95"`
+		LLR         *float64     `json:"llr,omitempty"`
+		Verdict     string       `json:"verdict,omitempty"`
+		Interrupted bool         `json:"interrupted,omitempty"`
+	}{Games: res.Result.Games(), Result: res.Result, Verdict: res.Verdict, Interrupted: res.Interrupted}
+	if e := res.Estimate; e != nil && math.Abs(e.Elo) < 1e8 {
+		elo, ci := e.Elo, e.CI95
+		s.Elo, s.EloCI95 = &elo, &ci
+	}
+	if res.SPRT != nil {
+		llr := res.LLR
+		s.LLR = &llr
+	}
+	return s
 }

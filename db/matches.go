@@ -1,0 +1,89 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// Match statuses (matches.status).
+const (
+	MatchRunning  = "running"
+	MatchStopped  = "stopped"
+	MatchFinished = "finished"
+	MatchFailed   = "failed"
+)
+
+// MatchGameRow is one stored game of a match: its pair (from 0) and game (1: A moved
+// first), A's colour and score, the result, plies and forfeit, and the record (JSON,
+// engine.GameRecord).
+type MatchGameRow struct {
+	Pair    int      `json:"pair"`
+	Game    int      `json:"game"`
+	AColour string   `json:"a_colour"`
+	AScore  float64  `json:"a_score"`
+	Result  string   `json:"result"`
+	Plies   int      `json:"plies"`
+	Forfeit OptText  `json:"forfeit"`
+	Record  JSONText `json:"record"`
+}
+
+// CreateMatch stores a new running match of key (what was asked, JSON) and returns its ID.
+func (d *DB) CreateMatch(ctx context.Context, key, game, a, b string, games int) (int64, error) {
+	t := now()
+	res, err := d.sql.ExecContext(ctx, `INSERT INTO matches (key, game, a, b, games_requested, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`,
+		key, game, a, b, games, t, t)
+	if err != nil {
+		return 0, explain(err)
+	}
+	id, err := res.LastInsertId()
+	return id, explain(err)
+}
+
+// UnfinishedMatch returns the newest match of key that did not finish (stopped, failed,
+// or still marked running by a process that died), and found false when there is none.
+func (d *DB) UnfinishedMatch(ctx context.Context, key string) (id int64, found bool, err error) {
+	err = d.sql.QueryRowContext(ctx, `SELECT id FROM matches WHERE key = ? AND status != 'finished' ORDER BY id DESC LIMIT 1`, key).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return id, err == nil, explain(err)
+}
+
+// SaveMatchGame stores one finished game of match id (a game stored again replaces it).
+func (d *DB) SaveMatchGame(ctx context.Context, id int64, g MatchGameRow) error {
+	t := now()
+	if _, err := d.sql.ExecContext(ctx, `INSERT OR REPLACE INTO match_games (match_id, pair, game, a_colour, a_score, result, plies, forfeit, record, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, g.Pair, g.Game, g.AColour, g.AScore, g.Result, g.Plies, nullStr(string(g.Forfeit)), string(g.Record), t); err != nil {
+		return explain(err)
+	}
+	_, err := d.sql.ExecContext(ctx, `UPDATE matches SET updated_at = ? WHERE id = ?`, t, id)
+	return explain(err)
+}
+
+// MatchGames returns match id's stored games in pair and game order.
+func (d *DB) MatchGames(ctx context.Context, id int64) ([]MatchGameRow, error) {
+	rows, err := d.sql.QueryContext(ctx, `SELECT pair, game, a_colour, a_score, result, plies, COALESCE(forfeit, ''), record FROM match_games WHERE match_id = ? ORDER BY pair, game`, id)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	var out []MatchGameRow
+	for rows.Next() {
+		var g MatchGameRow
+		var rec string
+		if err := rows.Scan(&g.Pair, &g.Game, &g.AColour, &g.AScore, &g.Result, &g.Plies, &g.Forfeit, &rec); err != nil {
+			return nil, explain(err)
+		}
+		g.Record = JSONText(rec)
+		out = append(out, g)
+	}
+	return out, explain(rows.Err())
+}
+
+// SetMatchStatus records match id's status and, when result is not empty, its result
+// (JSON).
+func (d *DB) SetMatchStatus(ctx context.Context, id int64, status, result string) error {
+	_, err := d.sql.ExecContext(ctx, `UPDATE matches SET status = ?, result = COALESCE(?, result), updated_at = ? WHERE id = ?`, status, nullStr(result), now(), id)
+	return explain(err)
+}
