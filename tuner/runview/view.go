@@ -29,6 +29,9 @@ type RunItem struct {
 	ID              int64    `json:"id"`
 	Name            string   `json:"name"`
 	Game            string   `json:"game"`
+	// ColourNames name the first mover and the second in the game's own words (the games
+	// tables' colour column says "black" for the first mover: chess calls it white).
+	ColourNames [2]string `json:"colour_names"`
 	Status          string   `json:"status"`
 	GenerationsDone int      `json:"generations_done"`
 	BestIndividual  *string  `json:"best_individual"`
@@ -209,7 +212,10 @@ func finite(x float64) *float64 {
 // runItem converts a stored run.
 func runItem(r db.Run) RunItem {
 	it := RunItem{ID: r.ID, Name: r.Name, Game: r.Game, Status: r.Status, GenerationsDone: r.GenerationsDone,
-		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, ColourNames: [2]string{"black", "white"}}
+	if e, err := genomes.Lookup(r.Game); err == nil {
+		it.ColourNames = [2]string{engine.ColourName(e.Game, engine.Black), engine.ColourName(e.Game, engine.White)}
+	}
 	if r.BestIndividual != "" {
 		s := string(r.BestIndividual)
 		it.BestIndividual = &s

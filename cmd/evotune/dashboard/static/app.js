@@ -241,6 +241,13 @@ function terms(r) {
   return r.method_terms || { name: r.method, title: r.method, generation: 'generation', champion: 'the champion', range: 'the range of its genomes' };
 }
 
+// colourText is a stored colour ('black': the first mover, 'white': the second) in the
+// run's game's own words (chess: white moves first).
+function colourText(run, c) {
+  const names = (run && run.colour_names) || ['black', 'white'];
+  return c === 'black' ? names[0] : c === 'white' ? names[1] : c;
+}
+
 function plural(n, word) { return n + ' ' + word + (n === 1 ? '' : 's'); }
 
 // proofSection is the run's proof: the headline verification's ladder, one row per rung
@@ -618,7 +625,7 @@ async function viewIndividual(id, ind) {
     out.push(el('h3', { text: 'Its games (' + games.length + (v.games_truncated ? ', the first of more' : '') + ')' }));
     out.push(el('table', { id: 'ind-games' }, el('tr', {}, ...['Game', 'Generation', 'Individual', 'Opponent', 'Individual\'s colour', 'Result', 'Plies', 'Round'].map(x => el('th', { text: x }))),
       ...games.map(g => el('tr', { 'data-game': g.id }, el('td', {}, link(runHref(id) + '/game/' + g.id, 'replay ' + g.id)),
-        el('td', { class: 'num', text: g.generation }), indCell(id, g.individual), indCell(id, g.opponent), el('td', { text: g.colour }),
+        el('td', { class: 'num', text: g.generation }), indCell(id, g.individual), indCell(id, g.opponent), el('td', { class: 'colour', text: colourText(v.run, g.colour) }),
         el('td', { text: g.result }), el('td', { class: 'num', text: g.plies }), el('td', { class: 'num', text: g.round })))));
     return out;
   };
@@ -631,7 +638,7 @@ async function viewGenerationGames(id, gen) {
     out.push(el('h2', { text: 'Games of generation ' + gen + ' (' + games.length + ')' }));
     const rows = games.map(g => el('tr', { 'data-game': g.id },
       el('td', {}, link(runHref(id) + '/game/' + g.id, 'replay ' + g.id)),
-      indCell(id, g.individual), indCell(id, g.opponent), el('td', { text: g.colour }),
+      indCell(id, g.individual), indCell(id, g.opponent), el('td', { class: 'colour', text: colourText(r.run, g.colour) }),
       el('td', { text: g.result }), el('td', { class: 'num', text: g.plies }), el('td', { class: 'num', text: g.round }),
       el('td', { class: 'error', text: g.forfeit || '' })));
     out.push(el('table', { id: 'games' }, el('tr', {}, ...['Game', 'Individual', 'Opponent', 'Its colour', 'Result', 'Plies', 'Round', 'Forfeit'].map(h => el('th', { text: h }))), ...rows));
