@@ -26,21 +26,21 @@ var ErrNotFound = db.ErrNotFound
 
 // RunItem is one row of the runs list.
 type RunItem struct {
-	ID              int64    `json:"id"`
-	Name            string   `json:"name"`
-	Game            string   `json:"game"`
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+	Game string `json:"game"`
 	// ColourNames name the first mover and the second in the game's own words (the games
 	// tables' colour column says "black" for the first mover: chess calls it white).
-	ColourNames [2]string `json:"colour_names"`
-	Status          string   `json:"status"`
-	GenerationsDone int      `json:"generations_done"`
-	BestIndividual  *string  `json:"best_individual"`
-	BestScore       *float64 `json:"best_score"` // 1 - best fitness: the champion's score, or its last generation's best when it played none
-	Champion        *string  `json:"champion"`   // after the last generation (hall of fame)
-	Verified        *Elo     `json:"verified"`   // the final verification, null before it
-	CreatedAt       string   `json:"created_at"`
-	UpdatedAt       string   `json:"updated_at"`
-	Error           *string  `json:"error"`
+	ColourNames     [2]string `json:"colour_names"`
+	Status          string    `json:"status"`
+	GenerationsDone int       `json:"generations_done"`
+	BestIndividual  *string   `json:"best_individual"`
+	BestScore       *float64  `json:"best_score"` // 1 - best fitness: the champion's score, or its last generation's best when it played none
+	Champion        *string   `json:"champion"`   // after the last generation (hall of fame)
+	Verified        *Elo      `json:"verified"`   // the final verification, null before it
+	CreatedAt       string    `json:"created_at"`
+	UpdatedAt       string    `json:"updated_at"`
+	Error           *string   `json:"error"`
 	// Outside is true for a run that tuned an outside engine from a layout file: its
 	// baseline is the layout's defaults, not the paper's weights.
 	Outside bool `json:"outside"`
