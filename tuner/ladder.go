@@ -363,7 +363,7 @@ func (l Ladder) play(ctx context.Context, i int, r Rung) (Verification, error) {
 	v.EloCI95 = math.Hypot(cv.EloCI95, bv.EloCI95)
 	v.EloLow, v.EloHigh = v.Elo-v.EloCI95, v.Elo+v.EloCI95
 	v.SPRT, v.LLR, v.LLRLower, v.LLRUpper, v.Verdict = nil, 0, 0, 0, ""
-	if !bounded(cv) || !bounded(bv) {
+	if !cv.Bounded() || !bv.Bounded() {
 		v.Unbounded = true
 		v.Elo, v.EloCI95, v.EloLow, v.EloHigh = 0, 0, 0, 0
 		v.Warning = fmt.Sprintf("the champion scored %.0f%% and the baseline %.0f%% against it, too near 0%% or 100%% for an Elo interval: choose an opponent nearer their strength (or another setting of it)",
@@ -422,7 +422,7 @@ func (v Verification) ProofText() string {
 		where = "at the tuning condition"
 	}
 	num := fmt.Sprintf("%s ± %.1f", signed(v.Elo), v.EloCI95)
-	if !bounded(v) && !v.Unbounded && v.Games > 0 {
+	if !v.Bounded() && !v.Unbounded && v.Games > 0 {
 		num = stats.FormatElo(v.Elo, v.EloLow, v.EloHigh)
 	}
 	if v.Kind == RungOpponent {
@@ -532,10 +532,7 @@ func (c Config) LadderOpponentSpec(champ *protocol.ExternalSpec) func(argv []str
 // Bounded reports whether v's Elo interval is finite: a match scored all but entirely one
 // way, or of too few games, has an open end and a half-width without meaning (stats holds
 // an infinite Elo as ±1e9).
-func (v Verification) Bounded() bool { return bounded(v) }
-
-// bounded is Verification.Bounded.
-func bounded(v Verification) bool {
+func (v Verification) Bounded() bool {
 	finite := func(x float64) bool { return !math.IsInf(x, 0) && math.Abs(x) < 1e8 } // stats holds ±∞ as ±1e9
 	return v.Games > 0 && finite(v.Elo) && finite(v.EloLow) && finite(v.EloHigh) && v.EloCI95 < 1000
 }

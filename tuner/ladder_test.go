@@ -36,8 +36,8 @@ func TestRungVerdicts(t *testing.T) {
 	}
 	allWins := Verification{Games: 20, Score: 1, Elo: 1e9, EloLow: 359.7, EloHigh: 1e9}
 	measured := Verification{Games: 20, Score: 0.6, Elo: 70.4, EloCI95: 119.4, EloLow: -49, EloHigh: 189.8}
-	if bounded(allWins) || !bounded(measured) {
-		t.Fatalf("bounded: all wins %v, a measured match %v", bounded(allWins), bounded(measured))
+	if allWins.Bounded() || !measured.Bounded() {
+		t.Fatalf("Bounded: all wins %v, a measured match %v", allWins.Bounded(), measured.Bounded())
 	}
 	v := Verification{Games: 20, Kind: RungOpponent, Condition: "cmd:stockfish (Skill Level=3)", Unbounded: true, Warning: "the champion scored 100%"}
 	if got := v.ProofText(); got != "is not measured against cmd:stockfish (Skill Level=3): the champion scored 100%" {
