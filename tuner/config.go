@@ -46,9 +46,12 @@ import (
 	"evotune/genomes"
 )
 
-// Config is a run's full configuration; it is stored with the run as JSON. YAML config
-// files use the same keys.
-type Config struct {
+// RunSettings are a run's own settings: what it tunes (game, rule, board), its name and
+// seed, the method, how long it runs (generations, budgets, extensions), the workers and
+// the genes it frees, fixes or holds. Config embeds it (its fields are Config's, stored
+// under the same keys); validate checks what concerns it alone.
+type RunSettings struct {
+	// Game is the game tuned, a name of the game registry (genomes.Names).
 	Game string `json:"game" yaml:"game"`
 	// Rule is a rule variant (Gomoku: freestyle, standard or renju).
 	Rule string `json:"rule" yaml:"rule"`
@@ -57,8 +60,12 @@ type Config struct {
 	// Name labels the run (default "GAME-seedN").
 	Name string `json:"name" yaml:"name"`
 	Seed int64  `json:"seed" yaml:"seed"`
-	// Population is the number of individuals per generation.
-	Population int `json:"population" yaml:"population"`
+	// Method is the search, one of Methods: "ga" (the genetic algorithm, ga.go:
+	// DefaultConfig's), "spsa" (fishtest's SPSA, spsa.go) or "cmaes" (CMA-ES, cmaes.go).
+	// "" means ga: the runs stored before methods were named say no method. All
+	// store generations, individuals, games and lineage the same way and are verified the
+	// same way.
+	Method string `json:"method,omitempty" yaml:"method"`
 	// Generations is the number of generations (GA) or steps (SPSA) after generation 0 (the
 	// initial one); 0 means "until the budget" (TimeBudget or BudgetGames), and with
 	// neither the method's default (Resolve).
@@ -67,6 +74,35 @@ type Config struct {
 	// (Go duration, e.g. "8h"; "" = none); the verification follows. Resumed runs count
 	// the time of their earlier sessions.
 	TimeBudget string `json:"time_budget" yaml:"time_budget"`
+	// BudgetGames, if > 0, stops the run at the first generation (GA) or step (SPSA)
+	// boundary after this many distinct tuning games (racing, hall-of-fame tests, SPSA
+	// pairs; verification and checkpoints not counted): methods and runs compared on work
+	// done, whatever the machine's load.
+	BudgetGames int `json:"budget_games,omitempty" yaml:"budget_games"`
+	// Workers is the number of games played at once (default: the number of CPUs). It
+	// never changes results.
+	Workers int `json:"workers" yaml:"workers"`
+	// Free lists fixed genes to tune anyway (e.g. value_6, threat_6 for Connect6).
+	Free []string `json:"free" yaml:"free"`
+	// Fix lists genes to hold at the paper's value (e.g. k1, k2 for Gomoku).
+	Fix []string `json:"fix" yaml:"fix"`
+	// Hold holds genes fixed at these values (gene name to value): genes frozen while the
+	// run went on (resume --fix), at the champion's value then. Set by resume only.
+	Hold map[string]float64 `json:"hold,omitempty" yaml:"-"`
+	// Extensions are the run's budgets as `resume --budget-games`/`--time-budget` changed
+	// them, oldest first; BudgetGames, TimeBudget and Generations are the latest. A method
+	// whose plan depends on the budget (SPSA's gains) plans each generation under the
+	// budget it was played with (BudgetAt).
+	Extensions []Extension `json:"extensions,omitempty" yaml:"-"`
+}
+
+// GASettings are the genetic algorithm's settings — the population, racing or peers, the
+// hall of fame and the champion, the operators, and the outside opponents of its reference
+// set — some shared with the steady-state GA (Population, Games, Elite, Tournament, the
+// rates, Mutation, Init). Config embeds it; validate checks what concerns it alone.
+type GASettings struct {
+	// Population is the number of individuals per generation.
+	Population int `json:"population" yaml:"population"`
 	// Games is the number of games of each racing round (with SelectionPeers, of each pair
 	// in a pairing): Games/2 openings, each played twice with colours swapped. Even and
 	// positive once resolved; 0 asks Resolve for DefaultGames, or with peers and a game
@@ -83,18 +119,6 @@ type Config struct {
 	// exceed ½ to be admitted, and the z of the lower confidence bound that picks the
 	// champion among the hall of fame (1.645: one-sided 95%).
 	AdmitZ float64 `json:"admit_z" yaml:"admit_z"`
-	// Workers is the number of games played at once (default: the number of CPUs). It
-	// never changes results.
-	Workers int `json:"workers" yaml:"workers"`
-	// Depth and Width are the search limits of every game (0 = the game's default).
-	Depth int `json:"depth" yaml:"depth"`
-	// Depths, if set, mixes search depths: opening pair k of a generation is played at
-	// Depths[k mod len(Depths)] (both games, every individual), so the champion is not
-	// fitted to one depth. Depth is then ignored.
-	Depths []int `json:"depths" yaml:"depths"`
-	Width  int   `json:"width" yaml:"width"`
-	// MaxPlies adjudicates a still-running game as a draw (0 = a per-game default).
-	MaxPlies int `json:"max_plies" yaml:"max_plies"`
 	// Elite individuals are carried unchanged into the next generation (generational
 	// model with elitism).
 	Elite int `json:"elite" yaml:"elite"`
@@ -119,19 +143,101 @@ type Config struct {
 	// Selection is how the GA scores a generation: SelectionPeers plays the individuals
 	// against each other, SelectionRace (and "", runs stored before peers) races every
 	// individual against the reference set. SelectionAuto, the default, is resolved
-	// (Resolve) to peers, measured stronger on every game (README "Choosing a method"), or
+	// (Resolve) to peers, measured stronger on every game (docs/methods.md, "Choosing a method"), or
 	// to race when the run names opponents or champions to race against. Resolve clears it
 	// for the other methods.
 	Selection string `json:"selection,omitempty" yaml:"selection"`
-	// Free lists fixed genes to tune anyway (e.g. value_6, threat_6 for Connect6).
-	Free []string `json:"free" yaml:"free"`
-	// Fix lists genes to hold at the paper's value (e.g. k1, k2 for Gomoku).
-	Fix []string `json:"fix" yaml:"fix"`
 	// Opponents are external engines ("cmd:PATH ARGS") added to every generation's opponent
 	// pool; their games depend on timing, so a run with them is not reproducible.
 	Opponents []string `json:"opponents" yaml:"opponents"`
 	// OpponentMoveTime bounds each move of an external opponent (default 5 s).
 	OpponentMoveTime float64 `json:"opponent_move_time" yaml:"opponent_move_time"`
+}
+
+// PlaySettings say how every game of a run is played: the search limits, the ply cap,
+// the opening book and adjudication. Config embeds it; validate checks what concerns it
+// alone (the book's openings need the game: Config.Validate).
+type PlaySettings struct {
+	// Depth and Width are the search limits of every game (0 = the game's default).
+	Depth int `json:"depth" yaml:"depth"`
+	// Depths, if set, mixes search depths: opening pair k of a generation is played at
+	// Depths[k mod len(Depths)] (both games, every individual), so the champion is not
+	// fitted to one depth. Depth is then ignored.
+	Depths []int `json:"depths" yaml:"depths"`
+	Width  int   `json:"width" yaml:"width"`
+	// MaxPlies adjudicates a still-running game as a draw (0 = a per-game default).
+	MaxPlies int `json:"max_plies" yaml:"max_plies"`
+	// Book is an opening book the run's games start from instead of the game's random
+	// openings (chess: EPD or PGN, BookPlies plies of each PGN game; other games: an opening
+	// file): tuning draws from its tuning half and the verification from its held-out half
+	// (HalfOf), so the verified champion is measured on openings it never played. BookList
+	// holds its openings, read once when the run starts and stored with it (a resumed run
+	// never opens the file again).
+	Book      string   `json:"book,omitempty" yaml:"book"`
+	BookPlies int      `json:"book_plies,omitempty" yaml:"book_plies"`
+	BookList  Openings `json:"book_list,omitempty" yaml:"-"`
+	// Resign and Draw adjudicate games from the engines' scores as fastchess does
+	// (engine.Adjudication's ParseResign, ParseDraw: "movecount=3,score=600",
+	// "movenumber=40,movecount=8,score=10"); "" = off. Outside engines that report scores
+	// (UCI's info score) only.
+	Resign string `json:"resign,omitempty" yaml:"resign"`
+	Draw   string `json:"draw,omitempty" yaml:"draw"`
+}
+
+// SubjectSettings describe the outside engine under tuning, when there is one: its layout,
+// command line, how candidates' values reach it, its protocol and its limits. Config embeds
+// it; its values are checked with the game they play (Config.Validate, checkEngineLimits).
+type SubjectSettings struct {
+	// Layout, if set, is the layout file of an outside engine (Engine) that the run tunes
+	// instead of the game's built-in engine; its content is stored with the run, so resume
+	// never reads the file again. Game, Rule and Board equal the layout's.
+	Layout *genomes.LayoutFile `json:"layout" yaml:"layout"`
+	// Engine is the outside engine under tuning, "cmd:PROG ARGS": "{weights}" in ARGS is
+	// replaced by the path of a file holding the candidate's values (WeightsFormat), and
+	// "{NAME}" by gene NAME's value. Every individual, the baseline (the layout's defaults)
+	// and the hall of fame play through it.
+	Engine string `json:"engine" yaml:"engine"`
+	// WeightsFormat is the {weights} file's format: json (a flat {"name": value} object,
+	// the default), evotune (the weights file built-in engines read) or ini (name=value).
+	WeightsFormat string `json:"weights_format" yaml:"weights_format"`
+	// GomocupInfo sends every gene as a protocol option (protocol.ExternalSpec.Options):
+	// Gomocup's "INFO NAME VALUE" after START, for gomoku engines that read their
+	// parameters as INFO keys (UCI's setoption will use the same path).
+	GomocupInfo bool `json:"gomocup_info" yaml:"gomocup_info"`
+	// EngineOptions are fixed options of the outside engine, "NAME=VALUE" each (UCI's
+	// setoption, Gomocup's INFO), sent to every seat before the genes' values: Hash=16,
+	// Threads=1. A name is sent verbatim; neither holds a control character.
+	EngineOptions []string `json:"engine_options,omitempty" yaml:"engine_options"`
+	// Nodes bounds each search of a UCI outside engine (go nodes N; 0 = none): play that
+	// does not depend on the machine's load. TC is a chess clock for its games ("10+0.1",
+	// "40/60+0.6", engine.ParseTimeControl; "" = none): every game is timed as fastchess
+	// times it, both sides told their clocks (go wtime btime winc binc).
+	Nodes int64  `json:"nodes,omitempty" yaml:"nodes"`
+	TC    string `json:"tc,omitempty" yaml:"tc"`
+	// EngineDepth bounds each search of a UCI outside engine (go depth D; 0 = none), for
+	// engines that ignore go nodes (Fruit and its descendants such as Toga II).
+	EngineDepth int `json:"engine_depth,omitempty" yaml:"engine_depth"`
+	// EngineMoveTime bounds each move of the outside engine, seconds (0 =
+	// DefaultEngineMoveTime); StartupTime is its start-up allowance apart from the move
+	// clock (0 = DefaultStartupTime).
+	EngineMoveTime float64 `json:"engine_move_time" yaml:"engine_move_time"`
+	StartupTime    float64 `json:"startup_time" yaml:"startup_time"`
+	// EngineProtocol is the protocol the outside engine speaks (protocol.Gomocup, SAU or
+	// Botzone; "" = the game's default: Gomocup for gomoku, SAU for connect6, Botzone for
+	// amazons). Connect6 engines are tuned over Botzone (ConnectSix), which hands an
+	// engine its opening; SAU cannot.
+	EngineProtocol string `json:"engine_protocol,omitempty" yaml:"engine_protocol"`
+	// BotzoneKeepRunning keeps a Botzone engine's process between turns (Botzone's
+	// keep-running mode) instead of one process per move; BotzoneJSON speaks Botzone's
+	// JSON interaction instead of the simple one. Botzone engines only.
+	BotzoneKeepRunning bool `json:"botzone_keep_running,omitempty" yaml:"botzone_keep_running"`
+	BotzoneJSON        bool `json:"botzone_json,omitempty" yaml:"botzone_json"`
+}
+
+// VerifySettings say how the champion is verified: the final check, the ladder's rungs,
+// the checkpoints during the run and stopping once proven. Config embeds it; validate checks
+// what concerns it alone (the rungs need the engine's protocol: checkLadder).
+type VerifySettings struct {
 	// VerifyGames is the size of the final verification match of the champion against the
 	// baseline on held-out openings (0 = none; default DefaultVerifyGames); it stops early
 	// when its SPRT decides.
@@ -165,84 +271,6 @@ type Config struct {
 	// VerifyRungGames is the length of each rung after the first (0 = VerifyDepthGames,
 	// then VerifyGames).
 	VerifyRungGames int `json:"verify_rung_games,omitempty" yaml:"verify_rung_games"`
-	// Layout, if set, is the layout file of an outside engine (Engine) that the run tunes
-	// instead of the game's built-in engine; its content is stored with the run, so resume
-	// never reads the file again. Game, Rule and Board equal the layout's.
-	Layout *genomes.LayoutFile `json:"layout" yaml:"layout"`
-	// Engine is the outside engine under tuning, "cmd:PROG ARGS": "{weights}" in ARGS is
-	// replaced by the path of a file holding the candidate's values (WeightsFormat), and
-	// "{NAME}" by gene NAME's value. Every individual, the baseline (the layout's defaults)
-	// and the hall of fame play through it.
-	Engine string `json:"engine" yaml:"engine"`
-	// WeightsFormat is the {weights} file's format: json (a flat {"name": value} object,
-	// the default), evotune (the weights file built-in engines read) or ini (name=value).
-	WeightsFormat string `json:"weights_format" yaml:"weights_format"`
-	// GomocupInfo sends every gene as a protocol option (protocol.ExternalSpec.Options):
-	// Gomocup's "INFO NAME VALUE" after START, for gomoku engines that read their
-	// parameters as INFO keys (UCI's setoption will use the same path).
-	GomocupInfo bool `json:"gomocup_info" yaml:"gomocup_info"`
-	// EngineOptions are fixed options of the outside engine, "NAME=VALUE" each (UCI's
-	// setoption, Gomocup's INFO), sent to every seat before the genes' values: Hash=16,
-	// Threads=1. A name is sent verbatim; neither holds a control character.
-	EngineOptions []string `json:"engine_options,omitempty" yaml:"engine_options"`
-	// Nodes bounds each search of a UCI outside engine (go nodes N; 0 = none): play that
-	// does not depend on the machine's load. TC is a chess clock for its games ("10+0.1",
-	// "40/60+0.6", engine.ParseTimeControl; "" = none): every game is timed as fastchess
-	// times it, both sides told their clocks (go wtime btime winc binc).
-	Nodes int64  `json:"nodes,omitempty" yaml:"nodes"`
-	TC    string `json:"tc,omitempty" yaml:"tc"`
-	// Book is an opening book the run's games start from instead of the game's random
-	// openings (chess: EPD or PGN, BookPlies plies of each PGN game; other games: an opening
-	// file): tuning draws from its tuning half and the verification from its held-out half
-	// (HalfOf), so the verified champion is measured on openings it never played. BookList
-	// holds its openings, read once when the run starts and stored with it (a resumed run
-	// never opens the file again).
-	Book      string   `json:"book,omitempty" yaml:"book"`
-	BookPlies int      `json:"book_plies,omitempty" yaml:"book_plies"`
-	BookList  Openings `json:"book_list,omitempty" yaml:"-"`
-	// Resign and Draw adjudicate games from the engines' scores as fastchess does
-	// (engine.Adjudication's ParseResign, ParseDraw: "movecount=3,score=600",
-	// "movenumber=40,movecount=8,score=10"); "" = off. Outside engines that report scores
-	// (UCI's info score) only.
-	Resign string `json:"resign,omitempty" yaml:"resign"`
-	Draw   string `json:"draw,omitempty" yaml:"draw"`
-	// EngineDepth bounds each search of a UCI outside engine (go depth D; 0 = none), for
-	// engines that ignore go nodes (Fruit and its descendants such as Toga II).
-	EngineDepth int `json:"engine_depth,omitempty" yaml:"engine_depth"`
-	// EngineMoveTime bounds each move of the outside engine, seconds (0 =
-	// DefaultEngineMoveTime); StartupTime is its start-up allowance apart from the move
-	// clock (0 = DefaultStartupTime).
-	EngineMoveTime float64 `json:"engine_move_time" yaml:"engine_move_time"`
-	StartupTime    float64 `json:"startup_time" yaml:"startup_time"`
-	// EngineProtocol is the protocol the outside engine speaks (protocol.Gomocup, SAU or
-	// Botzone; "" = the game's default: Gomocup for gomoku, SAU for connect6, Botzone for
-	// amazons). Connect6 engines are tuned over Botzone (ConnectSix), which hands an
-	// engine its opening; SAU cannot.
-	EngineProtocol string `json:"engine_protocol,omitempty" yaml:"engine_protocol"`
-	// BotzoneKeepRunning keeps a Botzone engine's process between turns (Botzone's
-	// keep-running mode) instead of one process per move; BotzoneJSON speaks Botzone's
-	// JSON interaction instead of the simple one. Botzone engines only.
-	BotzoneKeepRunning bool `json:"botzone_keep_running,omitempty" yaml:"botzone_keep_running"`
-	BotzoneJSON        bool `json:"botzone_json,omitempty" yaml:"botzone_json"`
-	// Method is the search, one of Methods: "ga" (the genetic algorithm, ga.go:
-	// DefaultConfig's), "spsa" (fishtest's SPSA, spsa.go) or "cmaes" (CMA-ES, cmaes.go).
-	// "" means ga: the runs stored before methods were named say no method. All
-	// store generations, individuals, games and lineage the same way and are verified the
-	// same way.
-	Method string `json:"method,omitempty" yaml:"method"`
-	// BudgetGames, if > 0, stops the run at the first generation (GA) or step (SPSA)
-	// boundary after this many distinct tuning games (racing, hall-of-fame tests, SPSA
-	// pairs; verification and checkpoints not counted): methods and runs compared on work
-	// done, whatever the machine's load.
-	BudgetGames int `json:"budget_games,omitempty" yaml:"budget_games"`
-	// SPSA holds the SPSA method's parameters (nil: DefaultSPSA).
-	SPSA *SPSAConfig `json:"spsa,omitempty" yaml:"spsa"`
-	// CMAES holds the CMA-ES method's parameters (nil: DefaultCMAES).
-	CMAES *CMAESConfig `json:"cmaes,omitempty" yaml:"cmaes"`
-	// file and fileKeys are the config file ParseConfig read and its top-level keys with
-	// their lines (CheckMethodKeys); never stored.
-	file     string
-	fileKeys map[string]int
 	// VerifyEvery, if > 0, plays a held-out check of the champion against the paper's
 	// weights (VerifyGames games, no SPRT) every VerifyEvery generations (SPSA: steps, the
 	// champion θ after the step) and stores it with the generation: verified Elo against
@@ -254,14 +282,28 @@ type Config struct {
 	// them (Plateau): proven, and no longer improving. Checkpoints then stop early when their
 	// SPRT decides.
 	StopWhenProven int `json:"stop_when_proven,omitempty" yaml:"stop_when_proven"`
-	// Hold holds genes fixed at these values (gene name to value): genes frozen while the
-	// run went on (resume --fix), at the champion's value then. Set by resume only.
-	Hold map[string]float64 `json:"hold,omitempty" yaml:"-"`
-	// Extensions are the run's budgets as `resume --budget-games`/`--time-budget` changed
-	// them, oldest first; BudgetGames, TimeBudget and Generations are the latest. A method
-	// whose plan depends on the budget (SPSA's gains) plans each generation under the
-	// budget it was played with (BudgetAt).
-	Extensions []Extension `json:"extensions,omitempty" yaml:"-"`
+}
+
+// Config is a run's full configuration; it is stored with the run as JSON. YAML config
+// files use the same keys. Its settings are grouped in sections by what they concern
+// (RunSettings, GASettings, PlaySettings, SubjectSettings, VerifySettings; SPSA's and
+// CMA-ES's parameters in their own structs); the sections are embedded, so a setting is
+// read as cfg.Depth and stored under its key at the top level, as runs stored before the
+// sections did.
+type Config struct {
+	RunSettings     `yaml:",inline"`
+	GASettings      `yaml:",inline"`
+	PlaySettings    `yaml:",inline"`
+	SubjectSettings `yaml:",inline"`
+	VerifySettings  `yaml:",inline"`
+	// SPSA holds the SPSA method's parameters (nil: DefaultSPSA).
+	SPSA *SPSAConfig `json:"spsa,omitempty" yaml:"spsa"`
+	// CMAES holds the CMA-ES method's parameters (nil: DefaultCMAES).
+	CMAES *CMAESConfig `json:"cmaes,omitempty" yaml:"cmaes"`
+	// file and fileKeys are the config file ParseConfig read and its top-level keys with
+	// their lines (CheckMethodKeys); never stored.
+	file     string
+	fileKeys map[string]int
 }
 
 // Extension is one change of a run on resume: from generation FromGeneration on (SPSA:
@@ -362,7 +404,7 @@ const DefaultVerifyGames = 1000
 // DefaultConfig returns the defaults: the GA with peers (the default method since `evotune
 // compare` measured it ahead of SPSA at equal games on every game's mean and worst seed:
 // gomoku +61.2 (+52.9) against +57.2 (+51.8), connect6 +41.9 (+38.4) against +40.2
-// (+35.3), amazons +159.9 (+142.7) against +132.3 (+120.5); README "Choosing a method")
+// (+35.3), amazons +159.9 (+142.7) against +132.3 (+120.5); docs/methods.md, "Choosing a method")
 // over the game's DefaultBudgetGames, unless a time budget or generations are given
 // (Resolve).
 //
@@ -375,11 +417,11 @@ const DefaultVerifyGames = 1000
 // champions as opponents.
 func DefaultConfig(game string) Config {
 	return Config{
-		Game: game, Seed: 1, Method: MethodGA, Population: 12, RaceRounds: 2,
-		AdmitGames: 64, AdmitZ: 1.0,
-		Workers: runtime.NumCPU(), Elite: 2, Tournament: 3,
-		CrossoverRate: 0.5, MutationRate: 0.8, Mutation: genomes.DefaultMutation,
-		Init: "perturb", Champions: 0, Champion: ChampionCentre, Selection: SelectionAuto, VerifyGames: DefaultVerifyGames,
+		RunSettings: RunSettings{Game: game, Seed: 1, Method: MethodGA, Workers: runtime.NumCPU()},
+		GASettings: GASettings{Population: 12, RaceRounds: 2, AdmitGames: 64, AdmitZ: 1.0, Elite: 2, Tournament: 3,
+			CrossoverRate: 0.5, MutationRate: 0.8, Mutation: genomes.DefaultMutation,
+			Init: "perturb", Champions: 0, Champion: ChampionCentre, Selection: SelectionAuto},
+		VerifySettings: VerifySettings{VerifyGames: DefaultVerifyGames},
 	}
 }
 
@@ -556,85 +598,16 @@ func checkName(name string) error {
 	return nil
 }
 
-// Validate checks every field; the error names the field and the wrong value.
+// Validate checks every field; the error names the field and the wrong value. Each
+// section checks its own values first (RunSettings, GASettings, VerifySettings,
+// PlaySettings: validate), then the method's parameters, then what spans sections (the
+// rule and board of the game, the outside engine, the ladder, the book, the openings, the
+// free and fixed genes).
 func (c *Config) Validate() error {
-	if _, err := genomes.Lookup(c.Game); err != nil {
-		return settingErr("game", "", "%w", err)
-	}
-	if err := checkName(c.Name); err != nil {
-		return err
-	}
-	switch {
-	case c.Population < 2:
-		return settingErr("population", "", "%d, want at least 2", c.Population)
-	case c.Population > 10000:
-		return settingErr("population", "", "%d, want at most 10000", c.Population)
-	case c.Generations < 0 || (c.Generations == 0 && c.TimeBudget == "" && c.BudgetGames == 0 && c.IsGA()):
-		return settingErr("generations", "", "%d, want at least 1 (0 only with time_budget or budget_games)", c.Generations)
-	case c.BudgetGames < 0:
-		return settingErr("budget_games", "", "%d is negative", c.BudgetGames)
-	case c.BudgetGames > MaxBudgetGames:
-		return settingErr("budget_games", "", "%d, at most %d (a billion games: years on any machine)", c.BudgetGames, MaxBudgetGames)
-	case !c.knownMethod():
-		return settingErr("method", "", "%q, want one of %s", c.Method, MethodNames())
-	case c.Games < 0 || c.Games%2 != 0:
-		return settingErr("games", "", "%d, want a positive even number (each opening is played twice, colours swapped), or 0 for the default", c.Games)
-	case c.RaceRounds < 0 || c.RaceRounds > 10:
-		return settingErr("race_rounds", "", "%d, want 0 to 10", c.RaceRounds)
-	case c.Selection != "" && c.Selection != SelectionRace && c.Selection != SelectionPeers && c.Selection != SelectionAuto:
-		return settingErr("selection", "", "%q, want %s, %s or %s", c.Selection, SelectionAuto, SelectionPeers, SelectionRace)
-	case c.Selection == SelectionPeers && c.Champions > 0:
-		return settingErr("champions", "", "%d: with selection %s the individuals play each other, not the reference set", c.Champions, SelectionPeers)
-	case c.Selection == SelectionPeers && len(c.Opponents) > 0:
-		return settingErr("selection", "", "%s plays the population against itself; the opponents (%s) would not play", SelectionPeers, strings.Join(c.Opponents, "; "))
-	case c.Champion != "" && c.Champion != ChampionBest && c.Champion != ChampionCentre:
-		return settingErr("champion", "", "%q, want %s or %s", c.Champion, ChampionCentre, ChampionBest)
-	case c.AdmitGames < 0 || c.AdmitGames%2 != 0:
-		return settingErr("admit_games", "", "%d, want 0 or a positive even number", c.AdmitGames)
-	case !(c.AdmitZ >= 0 && c.AdmitZ <= 10):
-		return settingErr("admit_z", "", "%g, want 0 to 10", c.AdmitZ)
-	case c.VerifyDepth < 0 || c.VerifyDepth > engine.MaxDepth:
-		return settingErr("verify_depth", "", "%d, want 0 (none) to %d", c.VerifyDepth, engine.MaxDepth)
-	case c.VerifyEvery < 0:
-		return settingErr("verify_every", "", "%d is negative", c.VerifyEvery)
-	case c.VerifyEvery > 0 && c.VerifyGames == 0:
-		return settingErr("verify_every", "", "needs verify_games > 0 (the size of each check)")
-	case c.StopWhenProven < 0 || c.StopWhenProven > 1000:
-		return settingErr("stop_when_proven", "", "%d, want 0 (never) to 1000 checkpoints", c.StopWhenProven)
-	case c.StopWhenProven > 0 && c.VerifyEvery == 0:
-		return settingErr("stop_when_proven", "", "needs verify_every > 0 (the checkpoints that prove the champion)")
-	case c.Workers < 1:
-		return settingErr("workers", "", "%d, want at least 1", c.Workers)
-	case c.Depth < 0 || c.Depth > engine.MaxDepth:
-		return settingErr("depth", "", "%d, want 0 (game default) to %d", c.Depth, engine.MaxDepth)
-	case c.Width < 0:
-		return settingErr("width", "", "%d, want 0 (game default) or more", c.Width)
-	case c.MaxPlies < 0:
-		return settingErr("max_plies", "", "%d is negative", c.MaxPlies)
-	case c.Elite < 0 || c.Elite >= c.Population:
-		return settingErr("elite", "", "%d, want 0 to population-1 (%d)", c.Elite, c.Population-1)
-	case c.Tournament < 1:
-		return settingErr("tournament", "", "%d, want at least 1", c.Tournament)
-	case !(c.CrossoverRate >= 0 && c.CrossoverRate <= 1):
-		return settingErr("crossover_rate", "", "%g, want 0–1", c.CrossoverRate)
-	case !(c.MutationRate >= 0 && c.MutationRate <= 1):
-		return settingErr("mutation_rate", "", "%g, want 0–1", c.MutationRate)
-	case !(c.Mutation.GeneRate > 0 && c.Mutation.GeneRate <= 1):
-		return settingErr("mutation.gene_rate", "", "%g, want (0, 1]", c.Mutation.GeneRate)
-	case !(c.Mutation.LogSigma >= 0 && c.Mutation.LogSigma <= 10):
-		return settingErr("mutation.log_sigma", "", "%g, want 0 to 10", c.Mutation.LogSigma)
-	case !(c.Mutation.LinearSigma >= 0 && c.Mutation.LinearSigma <= 1):
-		return settingErr("mutation.linear_sigma", "", "%g, want 0 to 1 (a fraction of the gene's range)", c.Mutation.LinearSigma)
-	case c.OpponentMoveTime != 0 && !(c.OpponentMoveTime > 0 && c.OpponentMoveTime <= 3600):
-		return settingErr("opponent_move_time", "", "%g, want seconds in (0, 3600]", c.OpponentMoveTime)
-	case c.Init != "perturb" && c.Init != "random":
-		return settingErr("init", "", "%q, want perturb or random", c.Init)
-	case c.Champions < 0:
-		return settingErr("champions", "", "%d is negative", c.Champions)
-	case c.VerifyGames < 0 || c.VerifyGames%2 != 0:
-		return settingErr("verify_games", "", "%d, want 0 or a positive even number", c.VerifyGames)
-	case c.VerifyDepthGames < 0 || c.VerifyDepthGames%2 != 0:
-		return settingErr("verify_depth_games", "", "%d, want 0 (verify_games) or a positive even number", c.VerifyDepthGames)
+	for _, v := range []interface{ validate() error }{&c.RunSettings, &c.GASettings, &c.VerifySettings, &c.PlaySettings} {
+		if err := v.validate(); err != nil {
+			return err
+		}
 	}
 	if c.Method == MethodSPSA {
 		if err := c.SPSAParams().validate(); err != nil {
@@ -657,25 +630,6 @@ func (c *Config) Validate() error {
 	}
 	if !c.IsGA() && len(c.Opponents) > 0 {
 		return fmt.Errorf("method %s: opponents: its candidates play each other or its mean only; external opponents belong to the GA's reference set (--method ga)", c.Method)
-	}
-	if c.TimeBudget != "" {
-		if d, err := time.ParseDuration(c.TimeBudget); err != nil || d <= 0 {
-			return settingErr("time_budget", "", "%q, want a positive duration like 30m or 8h", c.TimeBudget)
-		}
-	}
-	for i, d := range c.Depths {
-		if d < 1 || d > engine.MaxDepth {
-			return settingErr("depths", fmt.Sprintf("depths[%d]", i), "%d, want 1 to %d", d, engine.MaxDepth)
-		}
-	}
-	for _, o := range c.Opponents {
-		argv, ok, err := protocol.ParseCommand(o)
-		if !ok || err != nil {
-			return settingErr("opponents", "", "%q: want cmd:PATH [ARGS]", o)
-		}
-		if err := protocol.CheckProgram(argv); err != nil {
-			return settingErr("opponents", "", "%w", err)
-		}
 	}
 	e, _ := genomes.Lookup(c.Game)
 	if g, err := engine.WithRule(e.Game, c.Rule); err != nil {
@@ -730,9 +684,6 @@ func (c *Config) Validate() error {
 	}
 	if _, err := c.Adjudication(); err != nil {
 		return err
-	}
-	if c.BookPlies < 0 || c.BookPlies > 1000 {
-		return settingErr("book_plies", "", "%d, want 0 (the default, %d) to 1000", c.BookPlies, DefaultBookPlies)
 	}
 	switch {
 	case c.Book == "" && len(c.BookList) > 0:
@@ -815,6 +766,139 @@ func (c *Config) Validate() error {
 	return nil
 }
 
+// validate checks the run's own settings: a known game and method, the name, the budget
+// (generations, games, time) and the workers.
+func (r *RunSettings) validate() error {
+	if _, err := genomes.Lookup(r.Game); err != nil {
+		return settingErr("game", "", "%w", err)
+	}
+	if err := checkName(r.Name); err != nil {
+		return err
+	}
+	isGA := r.Method == "" || r.Method == MethodGA
+	_, known := LookupMethod(r.Method)
+	switch {
+	case r.Generations < 0 || (r.Generations == 0 && r.TimeBudget == "" && r.BudgetGames == 0 && isGA):
+		return settingErr("generations", "", "%d, want at least 1 (0 only with time_budget or budget_games)", r.Generations)
+	case r.BudgetGames < 0:
+		return settingErr("budget_games", "", "%d is negative", r.BudgetGames)
+	case r.BudgetGames > MaxBudgetGames:
+		return settingErr("budget_games", "", "%d, at most %d (a billion games: years on any machine)", r.BudgetGames, MaxBudgetGames)
+	case r.Method != "" && !known:
+		return settingErr("method", "", "%q, want one of %s", r.Method, MethodNames())
+	case r.Workers < 1:
+		return settingErr("workers", "", "%d, want at least 1", r.Workers)
+	}
+	if r.TimeBudget != "" {
+		if d, err := time.ParseDuration(r.TimeBudget); err != nil || d <= 0 {
+			return settingErr("time_budget", "", "%q, want a positive duration like 30m or 8h", r.TimeBudget)
+		}
+	}
+	return nil
+}
+
+// validate checks the GA's settings (checked whatever the method: the steady-state GA
+// shares most, and another method's run stores the defaults): the population, games and
+// racing, selection, the hall of fame, the operators and the external opponents' command
+// lines.
+func (g *GASettings) validate() error {
+	switch {
+	case g.Population < 2:
+		return settingErr("population", "", "%d, want at least 2", g.Population)
+	case g.Population > 10000:
+		return settingErr("population", "", "%d, want at most 10000", g.Population)
+	case g.Games < 0 || g.Games%2 != 0:
+		return settingErr("games", "", "%d, want a positive even number (each opening is played twice, colours swapped), or 0 for the default", g.Games)
+	case g.RaceRounds < 0 || g.RaceRounds > 10:
+		return settingErr("race_rounds", "", "%d, want 0 to 10", g.RaceRounds)
+	case g.Selection != "" && g.Selection != SelectionRace && g.Selection != SelectionPeers && g.Selection != SelectionAuto:
+		return settingErr("selection", "", "%q, want %s, %s or %s", g.Selection, SelectionAuto, SelectionPeers, SelectionRace)
+	case g.Selection == SelectionPeers && g.Champions > 0:
+		return settingErr("champions", "", "%d: with selection %s the individuals play each other, not the reference set", g.Champions, SelectionPeers)
+	case g.Selection == SelectionPeers && len(g.Opponents) > 0:
+		return settingErr("selection", "", "%s plays the population against itself; the opponents (%s) would not play", SelectionPeers, strings.Join(g.Opponents, "; "))
+	case g.Champion != "" && g.Champion != ChampionBest && g.Champion != ChampionCentre:
+		return settingErr("champion", "", "%q, want %s or %s", g.Champion, ChampionCentre, ChampionBest)
+	case g.AdmitGames < 0 || g.AdmitGames%2 != 0:
+		return settingErr("admit_games", "", "%d, want 0 or a positive even number", g.AdmitGames)
+	case !(g.AdmitZ >= 0 && g.AdmitZ <= 10):
+		return settingErr("admit_z", "", "%g, want 0 to 10", g.AdmitZ)
+	case g.Elite < 0 || g.Elite >= g.Population:
+		return settingErr("elite", "", "%d, want 0 to population-1 (%d)", g.Elite, g.Population-1)
+	case g.Tournament < 1:
+		return settingErr("tournament", "", "%d, want at least 1", g.Tournament)
+	case !(g.CrossoverRate >= 0 && g.CrossoverRate <= 1):
+		return settingErr("crossover_rate", "", "%g, want 0–1", g.CrossoverRate)
+	case !(g.MutationRate >= 0 && g.MutationRate <= 1):
+		return settingErr("mutation_rate", "", "%g, want 0–1", g.MutationRate)
+	case !(g.Mutation.GeneRate > 0 && g.Mutation.GeneRate <= 1):
+		return settingErr("mutation.gene_rate", "", "%g, want (0, 1]", g.Mutation.GeneRate)
+	case !(g.Mutation.LogSigma >= 0 && g.Mutation.LogSigma <= 10):
+		return settingErr("mutation.log_sigma", "", "%g, want 0 to 10", g.Mutation.LogSigma)
+	case !(g.Mutation.LinearSigma >= 0 && g.Mutation.LinearSigma <= 1):
+		return settingErr("mutation.linear_sigma", "", "%g, want 0 to 1 (a fraction of the gene's range)", g.Mutation.LinearSigma)
+	case g.OpponentMoveTime != 0 && !(g.OpponentMoveTime > 0 && g.OpponentMoveTime <= 3600):
+		return settingErr("opponent_move_time", "", "%g, want seconds in (0, 3600]", g.OpponentMoveTime)
+	case g.Init != "perturb" && g.Init != "random":
+		return settingErr("init", "", "%q, want perturb or random", g.Init)
+	case g.Champions < 0:
+		return settingErr("champions", "", "%d is negative", g.Champions)
+	}
+	for _, o := range g.Opponents {
+		argv, ok, err := protocol.ParseCommand(o)
+		if !ok || err != nil {
+			return settingErr("opponents", "", "%q: want cmd:PATH [ARGS]", o)
+		}
+		if err := protocol.CheckProgram(argv); err != nil {
+			return settingErr("opponents", "", "%w", err)
+		}
+	}
+	return nil
+}
+
+// validate checks the verification's sizes and schedule; the ladder's rungs, which
+// depend on the engine's protocol, are checked by checkLadder.
+func (v *VerifySettings) validate() error {
+	switch {
+	case v.VerifyDepth < 0 || v.VerifyDepth > engine.MaxDepth:
+		return settingErr("verify_depth", "", "%d, want 0 (none) to %d", v.VerifyDepth, engine.MaxDepth)
+	case v.VerifyEvery < 0:
+		return settingErr("verify_every", "", "%d is negative", v.VerifyEvery)
+	case v.VerifyEvery > 0 && v.VerifyGames == 0:
+		return settingErr("verify_every", "", "needs verify_games > 0 (the size of each check)")
+	case v.StopWhenProven < 0 || v.StopWhenProven > 1000:
+		return settingErr("stop_when_proven", "", "%d, want 0 (never) to 1000 checkpoints", v.StopWhenProven)
+	case v.StopWhenProven > 0 && v.VerifyEvery == 0:
+		return settingErr("stop_when_proven", "", "needs verify_every > 0 (the checkpoints that prove the champion)")
+	case v.VerifyGames < 0 || v.VerifyGames%2 != 0:
+		return settingErr("verify_games", "", "%d, want 0 or a positive even number", v.VerifyGames)
+	case v.VerifyDepthGames < 0 || v.VerifyDepthGames%2 != 0:
+		return settingErr("verify_depth_games", "", "%d, want 0 (verify_games) or a positive even number", v.VerifyDepthGames)
+	}
+	return nil
+}
+
+// validate checks the search limits, the ply cap and the book's plies; the book's
+// openings, which depend on the game, are checked by Config.Validate.
+func (p *PlaySettings) validate() error {
+	switch {
+	case p.Depth < 0 || p.Depth > engine.MaxDepth:
+		return settingErr("depth", "", "%d, want 0 (game default) to %d", p.Depth, engine.MaxDepth)
+	case p.Width < 0:
+		return settingErr("width", "", "%d, want 0 (game default) or more", p.Width)
+	case p.MaxPlies < 0:
+		return settingErr("max_plies", "", "%d is negative", p.MaxPlies)
+	case p.BookPlies < 0 || p.BookPlies > 1000:
+		return settingErr("book_plies", "", "%d, want 0 (the default, %d) to 1000", p.BookPlies, DefaultBookPlies)
+	}
+	for i, d := range p.Depths {
+		if d < 1 || d > engine.MaxDepth {
+			return settingErr("depths", fmt.Sprintf("depths[%d]", i), "%d, want 1 to %d", d, engine.MaxDepth)
+		}
+	}
+	return nil
+}
+
 // LoadConfigFile reads a YAML config file over base (keys as in Config's yaml tags).
 // Unknown keys and wrong types are errors naming the file, line and key.
 func LoadConfigFile(path string, base Config) (Config, error) {
@@ -864,12 +948,8 @@ func explainYAML(msgs []string) []string {
 	var keys []string
 	var walk func(t reflect.Type)
 	walk = func(t reflect.Type) {
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
+		for _, f := range yamlFields(t) {
 			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-			if name == "" || name == "-" {
-				continue
-			}
 			keys = append(keys, name)
 			if ft := f.Type; ft.Kind() == reflect.Struct {
 				walk(ft)
@@ -985,12 +1065,9 @@ func checkWholeNumbers(n *yaml.Node, t reflect.Type, key string) error {
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i].Value
-			for j := 0; j < t.NumField(); j++ {
-				f := t.Field(j)
-				if tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); tag == k {
-					if err := checkWholeNumbers(n.Content[i+1], f.Type, strings.TrimPrefix(key+"."+k, ".")); err != nil {
-						return err
-					}
+			if idx, ok := yamlField(t, k); ok {
+				if err := checkWholeNumbers(n.Content[i+1], t.FieldByIndex(idx).Type, strings.TrimPrefix(key+"."+k, ".")); err != nil {
+					return err
 				}
 			}
 		}

@@ -278,16 +278,49 @@ func (c *Config) Field(key string) (reflect.Value, error) {
 	return reflect.Value{}, fmt.Errorf("setting %q: empty key", key)
 }
 
-// fieldByTag is the field of struct v whose yaml tag is name.
+// fieldByTag is the field of struct v whose yaml tag is name, looked up through the
+// sections v embeds inline (Config's RunSettings, GASettings, …).
 func fieldByTag(v reflect.Value, name string) (reflect.Value, bool) {
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
-		if tag == name && t.Field(i).IsExported() {
-			return v.Field(i), true
-		}
+	if idx, ok := yamlField(v.Type(), name); ok {
+		return v.FieldByIndex(idx), true
 	}
 	return reflect.Value{}, false
+}
+
+// yamlField is the index path of the exported field of struct type t whose yaml tag is
+// name, searching the structs t embeds with `yaml:",inline"` too.
+func yamlField(t reflect.Type, name string) ([]int, bool) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if f.Anonymous && tag == "" && opts == "inline" && f.Type.Kind() == reflect.Struct {
+			if idx, ok := yamlField(f.Type, name); ok {
+				return append([]int{i}, idx...), true
+			}
+			continue
+		}
+		if tag == name && f.IsExported() {
+			return []int{i}, true
+		}
+	}
+	return nil, false
+}
+
+// yamlFields lists the exported fields of struct type t that have a yaml key, in order,
+// the fields of inline-embedded structs in their place.
+func yamlFields(t reflect.Type) []reflect.StructField {
+	var out []reflect.StructField
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		switch {
+		case f.Anonymous && tag == "" && opts == "inline" && f.Type.Kind() == reflect.Struct:
+			out = append(out, yamlFields(f.Type)...)
+		case tag != "" && tag != "-" && f.IsExported():
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // SetFrom copies setting key's value from src into c (a set flag over the config file).

@@ -78,9 +78,9 @@ func TestEngineLimitsText(t *testing.T) {
 		want string
 	}{
 		{Config{}, ""},
-		{Config{Engine: "cmd:e", Nodes: 300}, "nodes 300"},
-		{Config{Engine: "cmd:e", TC: "10+0.1", EngineDepth: 6}, "tc 10+0.1 depth 6"},
-		{Config{Engine: "cmd:e", EngineMoveTime: 2}, "the engine's own limits (at most 2s a move)"},
+		{Config{SubjectSettings: SubjectSettings{Engine: "cmd:e", Nodes: 300}}, "nodes 300"},
+		{Config{SubjectSettings: SubjectSettings{Engine: "cmd:e", TC: "10+0.1", EngineDepth: 6}}, "tc 10+0.1 depth 6"},
+		{Config{SubjectSettings: SubjectSettings{Engine: "cmd:e", EngineMoveTime: 2}}, "the engine's own limits (at most 2s a move)"},
 	} {
 		if got := c.c.EngineLimitsText(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.c, got, c.want)

@@ -435,7 +435,7 @@ func nonEmpty(s string) string {
 func layoutOf(r db.Run) (*genomes.Layout, error) {
 	cfg, err := tuner.DecodeConfig(string(r.Config))
 	if err != nil || cfg.Game == "" {
-		cfg = tuner.Config{Game: r.Game}
+		cfg = tuner.Config{RunSettings: tuner.RunSettings{Game: r.Game}}
 	}
 	return cfg.GeneLayout()
 }
