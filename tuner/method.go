@@ -42,7 +42,7 @@ type searchMethod interface {
 type MethodSpec struct {
 	// Name is the method's Config.Method ("ga", "spsa", "cmaes").
 	Name string `json:"name"`
-	// Doc is one line for --help and the README.
+	// Doc is one line for --help and the generated reference.
 	Doc string `json:"doc"`
 	// Title is the method's name in prose and page headers ("SPSA", "GA", "CMA-ES").
 	Title string `json:"title"`

@@ -99,7 +99,7 @@ func nothingFound(s Summary) string {
 	default:
 		t += ": no race winner reached a hall-of-fame test"
 	}
-	return t + fmt.Sprintf(".\nnot verified: a match of %s against themselves measures nothing. This run played %d games in %s; the runs measured in the README (\"Planning an overnight run\") found their champions in 30 minutes on a 2-core machine: run longer: a new tune with --time-budget 30m or a larger --budget-games.",
+	return t + fmt.Sprintf(".\nnot verified: a match of %s against themselves measures nothing. This run played %d games in %s; the runs measured in docs/tune.md (\"Planning an overnight run\") found their champions in 30 minutes on a 2-core machine: run longer: a new tune with --time-budget 30m or a larger --budget-games.",
 		s.Baseline, s.Games, s.Wall.Round(time.Second))
 }
 

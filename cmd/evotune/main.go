@@ -1,6 +1,6 @@
 // Command evotune tunes the evaluation weights of Connect6, Gomoku and Amazons engines by
 // a genetic algorithm whose fitness comes from alpha-beta self-play, stores every run in
-// SQLite, and exports the best weights as JSON the engines load. See README.md.
+// SQLite, and exports the best weights as JSON the engines load. See README.md and docs/.
 package main
 
 import (

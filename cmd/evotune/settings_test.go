@@ -37,9 +37,9 @@ func TestSettingsHaveFlags(t *testing.T) {
 	})
 }
 
-// TestREADMESettings: the README's table of tune's flags lists every setting's flag.
+// TestREADMESettings: the table of tune's flags in docs/tune.md lists every setting's flag.
 func TestREADMESettings(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/tune.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestREADMESettings(t *testing.T) {
 	first := strings.Join(rows, "\n")
 	for _, s := range tuner.Settings {
 		if s.Flag != "" && !strings.Contains(first, "`--"+s.Flag+"`") {
-			t.Errorf("README: no row of tune's flags names --%s", s.Flag)
+			t.Errorf("docs/tune.md: no row of tune's flags names --%s", s.Flag)
 		}
 	}
 }
