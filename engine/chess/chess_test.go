@@ -120,6 +120,7 @@ func TestBooks(t *testing.T) {
 		{epd + "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq -\n", "b.epd:4:"},
 		{"4k3/8/8/8/8/8/4R3/4K3 w - -\n", "b.epd:1:"},
 		{"e2e4 e7e5\n", "b.epd:1:"},
+		{"rnbqkb6\xc8/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n", "b.epd:1:"}, // a byte the rules library would index out of range
 	} {
 		if _, err := g.ReadBook("b.epd", []byte(c.book), 0); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("book %q: %v, want an error starting %q", c.book, err, c.want)

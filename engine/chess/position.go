@@ -77,6 +77,18 @@ func NewPosition(tab *Tables) *Position {
 // here serves.
 var libFEN sync.Mutex
 
+// checkFENBytes refuses a FEN holding a byte outside printable ASCII before the rules
+// library sees it: v2.3.2 indexes a 128-entry table with each byte of a rank (fen.go's
+// fenCharToPiece) and panics on any byte above 127.
+func checkFENBytes(fen string) error {
+	for i := 0; i < len(fen); i++ {
+		if c := fen[i]; c < ' ' || c > '~' {
+			return fmt.Errorf("FEN %q: byte %d (%#x) is not printable ASCII", fen, i+1, c)
+		}
+	}
+	return nil
+}
+
 // PositionFromFEN sets up the position a FEN describes. The error names what is wrong: a
 // malformed field, a missing king, a side not to move left in check.
 func PositionFromFEN(fen string, tab *Tables) (*Position, error) {
@@ -88,6 +100,9 @@ func PositionFromFEN(fen string, tab *Tables) (*Position, error) {
 	case 6:
 	default:
 		return nil, fmt.Errorf("FEN %q: %d fields, want 6 (or EPD's 4)", fen, len(f))
+	}
+	if err := checkFENBytes(fen); err != nil {
+		return nil, err
 	}
 	var lp lib.Position
 	libFEN.Lock()

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"regexp"
 	"strings"
 
 	lib "github.com/corentings/chess/v2"
@@ -143,13 +144,12 @@ func splitPGN(data []byte) ([]pgnText, error) {
 // pgnMoves reads one PGN game with the library's reader: its moves in UCI notation, after
 // the setup move of its FEN tag if it has one. The error names the move the reader refused.
 func pgnMoves(text string) ([]string, error) {
-	libFEN.Lock() // the library's PGN reader decodes a FEN tag with its FEN decoder (libFEN)
-	opt, err := lib.PGN(strings.NewReader(text))
-	var game *lib.Game
-	if err == nil {
-		game = lib.NewGame(opt)
+	for _, m := range fenTag.FindAllStringSubmatch(text, -1) {
+		if err := checkFENBytes(m[1]); err != nil {
+			return nil, fmt.Errorf("PGN FEN tag: %w", err)
+		}
 	}
-	libFEN.Unlock()
+	game, err := libPGN(text)
 	if err != nil {
 		return nil, fmt.Errorf("PGN: %v", err)
 	}
@@ -170,6 +170,27 @@ func pgnMoves(text string) ([]string, error) {
 		out = append(out, u)
 	}
 	return out, nil
+}
+
+// fenTag matches a PGN game's FEN tag pair and its value.
+var fenTag = regexp.MustCompile(`(?m)^\s*\[\s*FEN\s+"([^"]*)"`)
+
+// libPGN reads one game with the rules library's PGN reader, which decodes a FEN tag with
+// its FEN decoder (libFEN). A panic inside the library on input it does not expect is
+// returned as an error: a book is data from elsewhere.
+func libPGN(text string) (game *lib.Game, err error) {
+	libFEN.Lock()
+	defer libFEN.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			game, err = nil, fmt.Errorf("the chess library failed on this game: %v", r)
+		}
+	}()
+	opt, err := lib.PGN(strings.NewReader(text))
+	if err != nil {
+		return nil, err
+	}
+	return lib.NewGame(opt), nil
 }
 
 // PGN writes a game as PGN (the Seven Tag Roster, FEN and SetUp for a set-up start,
