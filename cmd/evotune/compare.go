@@ -37,7 +37,7 @@ func newCompareCmd() *cobra.Command {
 	var o compareOpts
 	def := tuner.DefaultConfig("")
 	c := &cobra.Command{
-		Use:   "compare --game G --budget-games N [--methods ga,spsa,cmaes --seeds 1,2,3 --verify-games N --verify-depth D --db FILE]",
+		Use:   "compare --game G --budget-games N [--methods " + strings.ReplaceAll(tuner.MethodNames(), " ", "") + " --seeds 1,2,3 --verify-games N --verify-depth D --db FILE]",
 		Short: "Run tuning methods side by side at an equal budget of games and measure each result on held-out openings",
 		Long: "compare runs every method (--methods) once per seed (--seeds) with the same game, depth, free genes and\n" +
 			"budget of distinct tuning games (--budget-games), then plays each result against the paper's weights\n" +

@@ -52,12 +52,13 @@ func newEngineCmd() *cobra.Command {
 	var o engineOpts
 	c := &cobra.Command{
 		Use:   "engine --game G [--weights FILE|default] [--depth D --width W] [--move-time T] [--protocol P]",
-		Short: "Play as an engine on standard input/output: Gomocup (gomoku), SAU or Botzone (connect6), Botzone (amazons)",
-		Long: "engine speaks the protocol managers use for the game: the Gomocup (Piskvork) protocol for\n" +
-			"gomoku, the SAU / olympiad text protocol for connect6 (--protocol botzone: Botzone's ConnectSix),\n" +
-			"Botzone's simple or JSON interaction for amazons (--keep-running for its keep-running mode).\n" +
-			"Gomocup managers look for an executable\n" +
-			"named pbrain-*: a link or copy of evotune named pbrain-evotune runs this command for the game Gomocup carries (gomoku).\n\n" +
+		Short: "Play as an engine on standard input/output in the game's protocol (" + gameProtocolsText() + ")",
+		Long: "engine speaks the protocol managers use for the game (" + gameProtocolsText() + "; the first is the default).\n" +
+			"Gomocup (Piskvork): managers look for an executable named pbrain-*: a link or copy of evotune\n" +
+			"named pbrain-evotune runs this command for the game Gomocup carries (gomoku).\n" +
+			"SAU: the olympiad text protocol of connect6 (--protocol botzone for Botzone's ConnectSix).\n" +
+			"Botzone: the simple or JSON interaction (--keep-running for its keep-running mode).\n" +
+			"UCI: chess, the weights' whole numbers as spin options.\n\n" +
 			"Time: with a budget (Gomocup's timeout_turn and time_left share, else --move-time, else 1 s for\n" +
 			"SAU and Botzone) iterative deepening goes as deep as the budget allows (no new iteration after\n" +
 			"50%, cut at 85% less 25 ms); --depth caps it; the weights file's depth is used only without a\n" +
@@ -121,3 +122,16 @@ func runEngine(ctx context.Context, o engineOpts, in io.Reader, out, errOut io.W
 }
 
 func init() { os.Args = append(os.Args[:1], pbrainArgs(os.Args[0], os.Args[1:])...) }
+
+// gameProtocolsText lists every registered game with the protocols its engine speaks, its
+// default first ("amazons: botzone; chess: uci; connect6: sau, botzone; …").
+func gameProtocolsText() string {
+	var parts []string
+	for _, name := range genomes.Names() {
+		e, _ := genomes.Lookup(name)
+		if ps := protocol.Protocols(e.Game); len(ps) > 0 {
+			parts = append(parts, name+": "+strings.Join(ps, ", "))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
