@@ -59,6 +59,24 @@ func (d *DB) GeneRows(ctx context.Context, runID int64, playedOnly bool) ([]Gene
 	return d.GeneRowsIn(ctx, runID, nil, Window{0, -1})
 }
 
+// PlayedRowCount returns how many individual rows of run runID played games and the last
+// generation that has individual rows (−1: none), for sampling long runs.
+func (d *DB) PlayedRowCount(ctx context.Context, runID int64) (rows, lastGeneration int, err error) {
+	err = d.sql.QueryRowContext(ctx, `SELECT count(*), COALESCE(max(generation), -1) FROM individuals WHERE run_id = ? AND games > 0`, runID).
+		Scan(&rows, &lastGeneration)
+	return rows, lastGeneration, explain(err)
+}
+
+// PlayedGeneRowsEvery is GeneRows of the rows that played games, in every stride-th
+// generation counted back from generation last (so last is always in; stride 1: every
+// generation).
+func (d *DB) PlayedGeneRowsEvery(ctx context.Context, runID int64, last, stride int) ([]GeneRow, error) {
+	if stride < 1 {
+		return nil, fmt.Errorf("gene rows of run %d: stride %d, want at least 1", runID, stride)
+	}
+	return d.geneRows(ctx, " AND i.games > 0 AND (? - i.generation) % ? = 0", runID, last, stride)
+}
+
 // GameSummary is a stored game without its moves: the individual credited with it, its
 // opponent and colour, the result ("1-0", "0-1", "1/2-1/2"), plies, racing round (−1
 // admission, −2 defence), the depth it was played at (nil: the run's) and why a player

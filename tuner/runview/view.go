@@ -12,6 +12,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 
 	"evotune/db"
 	"evotune/engine"
@@ -808,6 +809,14 @@ type AnalysisView struct {
 	// Lines are the rows for parallel coordinates, the latest MaxParallelLines of them in
 	// generation order: each row's genes in the layout's order (Values) and its score.
 	Lines []ParallelLine `json:"lines"`
+	// TotalRows is how many individual rows of the run played games; Stride says which
+	// generations the analysis read (every Stride-th, counted back from the last: 1 reads
+	// them all), so that it reads at most about MaxAnalysisRows rows however long the run.
+	TotalRows int `json:"total_rows"`
+	Stride    int `json:"stride"`
+	// SliceRows is how many of the rows read each gene's slice shows (evenly spaced in
+	// generation order, at most MaxSliceRows).
+	SliceRows int `json:"slice_rows"`
 }
 
 // ParallelLine is one individual row for parallel coordinates.
@@ -817,15 +826,64 @@ type ParallelLine struct {
 	Score      float64   `json:"score"`
 }
 
-// MaxParallelLines caps AnalysisView.Lines (the latest rows are kept).
-const MaxParallelLines = 2000
+// Bounds of a run's analysis, so that its response stays under 1 MB and its reading under
+// a second however long the run (an overnight SPSA run has 100 000 rows and more):
+// MaxAnalysisRows rows are read for the regression (whole generations, evenly spaced),
+// MaxSliceRows of them drawn in each gene's slice and MaxParallelLines as parallel
+// coordinates (the latest).
+const (
+	MaxAnalysisRows  = 20000
+	MaxSliceRows     = 600
+	MaxParallelLines = 1000
+)
 
-// Analysis returns run id's parameter importance and slices (AnalysisView).
+// analysisCache keeps the latest analyses by run and the run's state (generations saved,
+// last update): a page that polls a running tune recomputes only after a new generation.
+var analysisCache struct {
+	sync.Mutex
+	views map[analysisKey]AnalysisView
+}
+
+type analysisKey struct {
+	d         *db.DB
+	run       int64
+	gens      int
+	updatedAt string
+}
+
+// maxCachedAnalyses bounds analysisCache (a dashboard shows a handful of runs).
+const maxCachedAnalyses = 16
+
+// Analysis returns run id's parameter importance and slices (AnalysisView), from a cache
+// while the run has saved no new generation since the last call.
 func Analysis(ctx context.Context, d *db.DB, id int64) (AnalysisView, error) {
 	r, err := getRun(ctx, d, id)
 	if err != nil {
 		return AnalysisView{}, err
 	}
+	key := analysisKey{d, id, r.GenerationsDone, r.UpdatedAt}
+	analysisCache.Lock()
+	v, ok := analysisCache.views[key]
+	analysisCache.Unlock()
+	if ok {
+		return v, nil
+	}
+	v, err = analysis(ctx, d, r)
+	if err != nil {
+		return v, err
+	}
+	analysisCache.Lock()
+	defer analysisCache.Unlock()
+	if analysisCache.views == nil || len(analysisCache.views) >= maxCachedAnalyses {
+		analysisCache.views = map[analysisKey]AnalysisView{}
+	}
+	analysisCache.views[key] = v
+	return v, nil
+}
+
+// analysis computes run r's AnalysisView from at most about MaxAnalysisRows of its rows.
+func analysis(ctx context.Context, d *db.DB, r db.Run) (AnalysisView, error) {
+	id := r.ID
 	lay, err := layoutOf(r)
 	if err != nil {
 		return AnalysisView{}, fmt.Errorf("run %d: %w", id, err)
@@ -834,7 +892,12 @@ func Analysis(ctx context.Context, d *db.DB, id int64) (AnalysisView, error) {
 	if m := v.Run.MethodTerms; m != nil && m.NoImportance != "" {
 		v.Note = &m.NoImportance
 	}
-	grows, err := d.GeneRows(ctx, id, true)
+	total, last, err := d.PlayedRowCount(ctx, id)
+	if err != nil {
+		return v, err
+	}
+	v.TotalRows, v.Stride = total, max(1, (total+MaxAnalysisRows-1)/MaxAnalysisRows)
+	grows, err := d.PlayedGeneRowsEvery(ctx, id, last, v.Stride)
 	if err != nil {
 		return v, err
 	}
@@ -870,20 +933,25 @@ func Analysis(ctx context.Context, d *db.DB, id int64) (AnalysisView, error) {
 		seen[g] = true
 	}
 	v.Groups = len(seen)
+	// Each slice shows at most MaxSliceRows of the rows, evenly spaced in generation order.
+	shown := make([]int, 0, min(len(y), MaxSliceRows))
+	for k := 0; k < min(len(y), MaxSliceRows); k++ {
+		shown = append(shown, k*len(y)/min(len(y), MaxSliceRows))
+	}
+	v.SliceRows = len(shown)
 	// The regression uses the genes that vary; its predictors are ln values for log genes.
 	var used []int
 	for j, g := range lay.Genes {
 		ag := AnalysisGene{Name: g.Name, Scale: g.Scale.String(), Fixed: g.Fixed, Min: g.Min, Max: g.Max, Values: []float64{}, Scores: []float64{}}
-		order := make([]int, len(y))
-		for i := range order {
-			order[i] = i
-		}
+		order := append([]int(nil), shown...)
 		sort.SliceStable(order, func(a, b int) bool { return x[order[a]][j] < x[order[b]][j] })
-		varies := false
 		for _, i := range order {
 			ag.Values = append(ag.Values, x[i][j])
 			ag.Scores = append(ag.Scores, y[i])
-			varies = varies || x[i][j] != x[order[0]][j]
+		}
+		varies := false
+		for i := range y {
+			varies = varies || x[i][j] != x[0][j]
 		}
 		if varies && !g.Fixed {
 			used = append(used, j)

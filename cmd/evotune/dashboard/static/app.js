@@ -505,7 +505,8 @@ async function viewAnalysis(id) {
   return () => {
     const out = runHeader(v.run);
     out.push(el('h2', { text: 'Parameter importance' }));
-    out.push(el('p', { class: 'muted', text: 'Method: ' + v.method + '. ' + v.rows + ' rows in ' + v.groups + ' generations' +
+    out.push(el('p', { class: 'muted', id: 'analysis-rows', text: 'Method: ' + v.method + '. ' + v.rows + ' rows in ' + v.groups + ' generations' +
+      (v.stride > 1 ? ' (every ' + v.stride + 'th generation, counted back from the last: ' + v.total_rows + ' rows in all)' : '') +
       (v.r2 === null ? '' : ', R² ' + fmt(v.r2, 3) + ' (of the variation within generations)') + '.' }));
     if (v.note) out.push(el('p', { class: 'muted', id: 'analysis-note', text: 'No importance for this method: ' + v.note + '.' }));
     if (v.error) out.push(el('p', { class: 'error', id: 'analysis-error', text: 'No importance: ' + v.error }));
@@ -531,6 +532,7 @@ async function viewAnalysis(id) {
       '(the range of the rows shown, bottom to top, labelled; log axes for log-scale genes), coloured by its score: red 0, yellow ½, green 1.' }));
     out.push(parallel(v));
     out.push(el('h2', { text: 'Slices: score against each gene' }));
+    if (v.slice_rows < v.rows) out.push(el('p', { class: 'muted', text: 'Each slice shows ' + v.slice_rows + ' of the ' + v.rows + ' rows, evenly spaced in generation order.' }));
     const box = el('div', { class: 'genes', id: 'slices' });
     out.push(box);
     out.after = [() => {
