@@ -29,7 +29,7 @@ import (
 var schemaFS embed.FS
 
 // SchemaVersion is the schema version this program writes (PRAGMA user_version).
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // MinReadableVersion is the oldest schema read-only commands read as it is: version 7
 // renamed generations.rng_state to method_state, which every read of a generation selects,
@@ -42,6 +42,9 @@ type DB struct {
 	path     string
 	readOnly bool
 	cleanup  func() // removes a private copy (openSnapshot), if any
+	// schema is a read-only file's schema version (MinReadableVersion or later), so that
+	// readers leave out the columns it lacks; 0 for a file Open upgraded to SchemaVersion.
+	schema int
 
 	mu    sync.Mutex
 	owner map[int64]int // run ID → the PID this connection created or claimed it under
@@ -191,6 +194,7 @@ func openRead(ctx context.Context, path, file string, immutable bool) (*DB, int,
 		s.Close()
 		return nil, 0, err
 	}
+	d.schema = v
 	return d, v, nil
 }
 

@@ -34,10 +34,10 @@ func (d *DB) SaveGeneration(ctx context.Context, g GenerationData) (err error) {
 		}
 	}
 	r := g.Generation
-	if _, err = tx.ExecContext(ctx, `INSERT INTO generations (run_id, generation, fitness_min, fitness_mean, fitness_max, fitness_std, diversity, games, duration_ms, games_ms, best_individual, opponents, openings, method_state, created_at, elapsed_ms, champion)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	if _, err = tx.ExecContext(ctx, `INSERT INTO generations (run_id, generation, fitness_min, fitness_mean, fitness_max, fitness_std, diversity, games, duration_ms, games_ms, best_individual, opponents, openings, method_state, created_at, elapsed_ms, champion, slot_ms, slots)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.RunID, r.Generation, r.FitMin, r.FitMean, r.FitMax, r.FitStd, r.Diversity, r.Games, r.DurationMS, r.GamesMS, r.Best, r.Opponents, r.Openings, string(r.MethodState), now(),
-		r.ElapsedMS, nullStr(r.Champion)); err != nil {
+		r.ElapsedMS, nullStr(r.Champion), r.SlotMS, r.Slots); err != nil {
 		return err
 	}
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO individuals (run_id, generation, id, rank, fitness, score, games, wins, draws, losses, penta_0, penta_1, penta_2, penta_3, penta_4, round, score_se, elo, elo_ci95)
@@ -131,8 +131,12 @@ func (d *DB) generations(ctx context.Context, withJSON bool, cond string, args .
 	if !withJSON {
 		jsonCols = "'', '', ''"
 	}
+	slotCols := "slot_ms, slots"
+	if d.schema != 0 && d.schema < 11 { // a read-only file from before the slot columns
+		slotCols = "NULL, NULL"
+	}
 	rows, err := d.sql.QueryContext(ctx, `SELECT generation, fitness_min, fitness_mean, fitness_max, fitness_std, diversity, games, duration_ms, games_ms,
-		best_individual, `+jsonCols+`, created_at, COALESCE(elapsed_ms, 0), COALESCE(champion, '') FROM generations WHERE run_id = ?`+cond+` ORDER BY generation`, args...)
+		best_individual, `+jsonCols+`, created_at, COALESCE(elapsed_ms, 0), COALESCE(champion, ''), `+slotCols+` FROM generations WHERE run_id = ?`+cond+` ORDER BY generation`, args...)
 	if err != nil {
 		return nil, explain(err)
 	}
@@ -141,7 +145,7 @@ func (d *DB) generations(ctx context.Context, withJSON bool, cond string, args .
 	for rows.Next() {
 		var g GenerationRow
 		if err := rows.Scan(&g.Generation, &g.FitMin, &g.FitMean, &g.FitMax, &g.FitStd, &g.Diversity, &g.Games, &g.DurationMS, &g.GamesMS,
-			&g.Best, &g.Opponents, &g.Openings, &g.MethodState, &g.CreatedAt, &g.ElapsedMS, &g.Champion); err != nil {
+			&g.Best, &g.Opponents, &g.Openings, &g.MethodState, &g.CreatedAt, &g.ElapsedMS, &g.Champion, &g.SlotMS, &g.Slots); err != nil {
 			return nil, explain(err)
 		}
 		out = append(out, g)

@@ -212,6 +212,21 @@ type GenerationRow struct {
 	// the GA): SPSA's step result and gains, CMA-ES's told values and mean.
 	MethodState JSONText `json:"method_state"`
 	CreatedAt   string   `json:"created_at"`
+	// SlotMS is the busy slot time of the generation's games (the sum of their wall times)
+	// and Slots the game slots the run had (its workers); nil: not measured (saved before
+	// schema 11, or played by a cluster). SlotUtilisation divides them.
+	SlotMS *int64 `json:"slot_ms"`
+	Slots  *int   `json:"slots"`
+}
+
+// SlotUtilisation is the share of the generation's game-slot time that games filled,
+// SlotMS / (DurationMS × Slots), in [0, 1] but for timing noise; nil when not measured.
+func (g GenerationRow) SlotUtilisation() *float64 {
+	if g.SlotMS == nil || g.Slots == nil || *g.Slots <= 0 || g.DurationMS <= 0 {
+		return nil
+	}
+	u := float64(*g.SlotMS) / float64(g.DurationMS*int64(*g.Slots))
+	return &u
 }
 
 // GenerationData is everything one generation writes, in one transaction.

@@ -227,7 +227,7 @@ func (m *cmaesMethod) generation(k int) error {
 	t := m.t
 	p := t.cfg.CMAESParams()
 	t.g.genStart = time.Now()
-	t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.distinctGames = nil, nil, 0, 0
+	t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.slotTime, t.g.distinctGames = nil, nil, 0, 0, 0
 	parent := m.meanID(k)
 	mx := t.fromTheta(m.theta(m.mean))
 	ys, err := m.ask()
@@ -278,7 +278,7 @@ func (m *cmaesMethod) generation(k int) error {
 			return err
 		}
 	}
-	rec := GenerationRecord{RunID: t.saving.runID, Generation: k, Games: t.g.distinctGames, GamesTime: t.g.gamesTime,
+	rec := GenerationRecord{RunID: t.saving.runID, Generation: k, Games: t.g.distinctGames, GamesTime: t.g.gamesTime, SlotTime: t.g.slotTime, Slots: t.gameSlots(),
 		Opponents: []string{parent}, Openings: t.g.openings, GameResults: t.g.gameResults, Best: next.ID, Champion: next.ID, Checkpoint: check, MethodState: state}
 	if k == 0 {
 		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: t.plan.Layout.Named(t.plan.Layout.Defaults())})

@@ -89,16 +89,21 @@ const DefenceRound = -2
 
 // GenerationRecord is everything a generation saves.
 type GenerationRecord struct {
-	RunID       int64
-	Generation  int
-	FitMin      float64
-	FitMean     float64
-	FitMax      float64
-	FitStd      float64
-	Diversity   float64
-	Games       int           // distinct games played (a game shared by identical genomes counts once)
-	Duration    time.Duration // wall time of the generation up to saving
-	GamesTime   time.Duration // wall time of its game batches
+	RunID      int64
+	Generation int
+	FitMin     float64
+	FitMean    float64
+	FitMax     float64
+	FitStd     float64
+	Diversity  float64
+	Games      int           // distinct games played (a game shared by identical genomes counts once)
+	Duration   time.Duration // wall time of the generation up to saving
+	GamesTime  time.Duration // wall time of its game batches
+	// SlotTime is its busy game-slot time (the sum of its games' wall times, checkpoint
+	// games included) and Slots the game slots the run had (its workers; 0: not measured,
+	// a cluster played the games): its slot utilisation is SlotTime / (Duration × Slots).
+	SlotTime    time.Duration
+	Slots       int
 	Elapsed     time.Duration // the run's wall time up to the end of this generation (across resumes)
 	Best        string        // rank 1: the winner of the generation's race
 	Champion    string        // the run's champion after the generation (see Summary.Best)
@@ -120,9 +125,12 @@ type GenerationRecord struct {
 
 // Event reports progress: after every game and at the end of every generation.
 type Event struct {
-	RunID       int64
-	Generation  int // 0 = the initial population
-	Generations int // the last generation's number (0 = until the time budget)
+	// SlotUtilisation is the run's slot utilisation so far (Summary.SlotUtilisation; −1:
+	// not measured).
+	SlotUtilisation float64
+	RunID           int64
+	Generation      int // 0 = the initial population
+	Generations     int // the last generation's number (0 = until the time budget)
 	// GamesDone and GamesTotal count the games of the batch being played (Phase), or of
 	// the generation in the event that ends it (GenDone).
 	GamesDone  int
@@ -206,9 +214,16 @@ type Summary struct {
 	// Forfeits counts the rows of GameRecords lost by a forfeit (an engine that crashed,
 	// stalled, lost on time or played an illegal move): when they are all of them, the
 	// run's scores measure its engines' failures, not their parameters.
-	Forfeits   int
-	Wall       time.Duration // wall time of the generations
-	GamesTime  time.Duration // time spent playing their games
+	Forfeits  int
+	Wall      time.Duration // wall time of the generations
+	GamesTime time.Duration // time spent playing their games
+	// SlotTime is the generations' busy game-slot time and SlotCapacity their wall time
+	// times their game slots, over the generations that measured it (GenerationRecord):
+	// SlotUtilisation divides them.
+	SlotTime     time.Duration
+	SlotCapacity time.Duration
+	// Slots is the game slots of the last generation saved (0: none measured).
+	Slots      int
 	VerifyTime time.Duration // wall time of the final verification matches
 	// Verification is the final verification ladder, if one was played: its first rung
 	// (the tuning condition) with the others in its Ladder.
@@ -219,8 +234,14 @@ type Summary struct {
 	ProvenAfter int
 }
 
-// countRecords adds a saved generation's game rows to GameRecords and Forfeits.
+// countRecords adds a saved generation's game rows to GameRecords and Forfeits, and its
+// slot time to SlotTime and SlotCapacity.
 func (s *Summary) countRecords(rec GenerationRecord) {
+	if rec.Slots > 0 {
+		s.Slots = rec.Slots
+		s.SlotTime += rec.SlotTime
+		s.SlotCapacity += rec.Duration * time.Duration(rec.Slots)
+	}
 	s.GameRecords += len(rec.GameResults)
 	for _, r := range rec.GameResults {
 		if r.Record.Forfeit != "" {

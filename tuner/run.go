@@ -275,6 +275,10 @@ type ResumeState struct {
 	Games       int
 	GameRecords int
 	GamesTime   time.Duration
+	// SlotTime and SlotCapacity are the saved generations' busy game-slot time and their
+	// wall time times their game slots (Summary), over the generations that measured them.
+	SlotTime     time.Duration
+	SlotCapacity time.Duration
 	// MethodStates are the method's own states of the saved generations, in order (the
 	// generations table's method_state, JSON; "{}" where a method keeps none).
 	MethodStates [][]byte
@@ -297,6 +301,7 @@ func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 		t.rep.elapsedBefore = st.Elapsed
 		t.rep.summary.Generations = st.LastGeneration + 1
 		t.rep.summary.Games, t.rep.summary.GameRecords, t.rep.summary.GamesTime = st.Games, st.GameRecords, st.GamesTime
+		t.rep.summary.SlotTime, t.rep.summary.SlotCapacity = st.SlotTime, st.SlotCapacity
 		t.proof.elos = append([]float64(nil), st.CheckElos...)
 		if err := t.method.restore(st); err != nil {
 			return Summary{}, err
@@ -412,7 +417,17 @@ func (t *Tuner) event(e Event) Event {
 	e.RunID, e.Generation, e.Generations = t.saving.runID, t.g.gen, t.cfg.Generations
 	e.Method, e.Selection, e.RunGames, e.BudgetGames = t.cfg.Method, t.cfg.Selection, t.rep.summary.Games, t.cfg.BudgetGames
 	e.Elapsed, e.Budget = t.elapsed(), t.cfg.Budget()
+	e.SlotUtilisation = t.rep.summary.SlotUtilisation()
 	return e
+}
+
+// gameSlots is the number of games the run plays at once on this machine (its workers),
+// or 0 when a cluster plays them (its slots are the workers' own, unknown here).
+func (t *Tuner) gameSlots() int {
+	if _, local := t.setup.Runner.(*slotRunner); t.setup.Runner != nil && !local {
+		return 0
+	}
+	return t.cfg.Workers
 }
 
 // emit hands a filled event (event) to the progress function, one at a time; events that

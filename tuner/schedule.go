@@ -236,6 +236,9 @@ func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}
+	for _, r := range recs {
+		t.g.slotTime += r.Duration
+	}
 	pairScore := map[[2]int]float64{}
 	for _, r := range b.refs {
 		s := 0.5
@@ -269,7 +272,7 @@ func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
 // of this generation) plays Games more on new openings. It sets each genome's Stats and
 // Round; fitness is 1 − score.
 func (t *Tuner) playGeneration() error {
-	t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.distinctGames = nil, nil, 0, 0
+	t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.slotTime, t.g.distinctGames = nil, nil, 0, 0, 0
 	if t.draws.tuningOpenings == nil {
 		t.draws.tuningOpenings = map[string]bool{}
 	}

@@ -333,7 +333,7 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 	t.draws.tuningOpenings, t.ctx = map[string]bool{}, ctx
 	defer func() {
 		t.draws.tuningOpenings, t.ctx = saved, savedCtx
-		t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.distinctGames = nil, nil, 0, 0
+		t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.slotTime, t.g.distinctGames = nil, nil, 0, 0, 0
 	}()
 	p := t.cfg.SPSAParams()
 	// θ0 ± c_end·Δ_0: games like the first step's (a genome never plays itself).
@@ -476,7 +476,7 @@ func (m *spsaMethod) search(ctx context.Context, from int) error {
 // playStep plays step k around θ = u, saves it as generation k, and moves u to θ_{k+1}.
 func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 	t.g.genStart = time.Now()
-	t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.distinctGames = nil, nil, 0, 0
+	t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.slotTime, t.g.distinctGames = nil, nil, 0, 0, 0
 	plus, minus, _ := t.spsaPoints(u, k)
 	parent := t.thetaID(k)
 	gp := &genomes.Genome{Layout: t.plan.Layout, X: plus, ID: SPSAPlusID(t.saving.runID, k), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
@@ -514,7 +514,7 @@ func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 			return err
 		}
 	}
-	rec := GenerationRecord{RunID: t.saving.runID, Generation: k, Games: t.g.distinctGames, GamesTime: t.g.gamesTime,
+	rec := GenerationRecord{RunID: t.saving.runID, Generation: k, Games: t.g.distinctGames, GamesTime: t.g.gamesTime, SlotTime: t.g.slotTime, Slots: t.gameSlots(),
 		Opponents: []string{gm.ID}, Openings: t.g.openings, GameResults: t.g.gameResults, Best: next.ID, Champion: next.ID, Checkpoint: check, MethodState: state}
 	if k == 0 {
 		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: t.plan.Layout.Named(t.plan.Layout.Defaults())})

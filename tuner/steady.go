@@ -397,6 +397,9 @@ func (m *steadyMethod) decide(bt *birth) {
 		m.genOpenings = append(m.genOpenings, o)
 		t.draws.tuningOpenings[Key(o)] = true
 	}
+	for _, r := range bt.recs {
+		t.g.slotTime += r.Duration
+	}
 	inds := []*genomes.Genome{bt.child, bt.rival}
 	var got [2]genomes.Stats
 	var sum [2]float64
@@ -525,7 +528,7 @@ func (m *steadyMethod) save() error {
 		return err
 	}
 	ranked := m.ranked()
-	rec := GenerationRecord{RunID: t.saving.runID, Generation: gen, Games: m.genDistinct, GamesTime: time.Since(m.genStart),
+	rec := GenerationRecord{RunID: t.saving.runID, Generation: gen, Games: m.genDistinct, GamesTime: time.Since(m.genStart), SlotTime: t.g.slotTime, Slots: t.gameSlots(),
 		Opponents: []string{m.ref.id}, Openings: m.genOpenings, GameResults: m.genGames, Best: ranked[0].ID, Champion: champ.ID,
 		Checkpoint: check, MethodState: state}
 	for _, g := range m.genBorn {
@@ -563,7 +566,7 @@ func (m *steadyMethod) save() error {
 	t.rep.summary.GamesTime += rec.GamesTime
 	ev := t.event(Event{GenDone: true, GamesDone: m.genDistinct, GamesTotal: m.genDistinct, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean,
 		Best: ranked[0].ID, Champion: champ.ID})
-	m.genGames, m.genOpenings, m.genBorn, m.genDistinct, m.genStart = nil, nil, nil, 0, time.Now()
+	m.genGames, m.genOpenings, m.genBorn, m.genDistinct, m.genStart, t.g.slotTime = nil, nil, nil, 0, time.Now(), 0
 	t.g.gen = gen + 1
 	m.shownGen.Store(int64(gen + 1))
 	m.shownGames.Store(int64(t.rep.summary.Games))

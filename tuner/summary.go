@@ -15,23 +15,42 @@ func (s Summary) SavedText() string {
 	return plural(s.Generations, m.Saved)
 }
 
+// SlotUtilisation is the share of the generations' game-slot time that games filled
+// (SlotTime / SlotCapacity), or −1 when no generation measured it (a cluster played the
+// games, or none was saved).
+func (s Summary) SlotUtilisation() float64 {
+	if s.SlotCapacity <= 0 {
+		return -1
+	}
+	return s.SlotTime.Seconds() / s.SlotCapacity.Seconds()
+}
+
+// SlotText says how busy the run kept its game slots: "slot utilisation 97.3% of 2 game
+// slots", or that it was not measured.
+func (s Summary) SlotText() string {
+	u := s.SlotUtilisation()
+	if u < 0 {
+		return "slot utilisation not measured (a cluster played the games)"
+	}
+	if s.Slots == 0 {
+		return fmt.Sprintf("slot utilisation %.1f%%", 100*u)
+	}
+	return fmt.Sprintf("slot utilisation %.1f%% of %s", 100*u, plural(s.Slots, "game slot"))
+}
+
 // RunText is the summary's first line: the run, its status, what it saved and played, and
-// how much of its time went outside games.
+// how busy it kept its game slots (SlotText).
 func (s Summary) RunText() string {
 	if s.Games == 0 && s.Generations == 0 {
 		m, _ := MethodOf(s.Method)
 		return fmt.Sprintf("run %d %s after %s: no %s finished, so nothing was saved", s.RunID, s.Status, s.Wall.Round(time.Millisecond), m.Saved)
 	}
-	share := 0.0
-	if s.Wall > 0 {
-		share = 100 * (1 - s.GamesTime.Seconds()/s.Wall.Seconds())
-	}
 	records := ""
 	if s.GameRecords != s.Games {
 		records = fmt.Sprintf(" (%d rows in the games table: a game shared by identical genomes is recorded for each)", s.GameRecords)
 	}
-	return fmt.Sprintf("run %d %s: %s saved, %d games%s in %s (%.1f games/s), %.2f%% of the time outside games",
-		s.RunID, s.Status, s.SavedText(), s.Games, records, s.Wall.Round(time.Millisecond), float64(s.Games)/s.Wall.Seconds(), share)
+	return fmt.Sprintf("run %d %s: %s saved, %d games%s in %s (%.1f games/s), %s",
+		s.RunID, s.Status, s.SavedText(), s.Games, records, s.Wall.Round(time.Millisecond), float64(s.Games)/s.Wall.Seconds(), s.SlotText())
 }
 
 // ChampionText says what the run's champion is and what it claims, in its method's terms

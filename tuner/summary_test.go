@@ -108,7 +108,7 @@ func TestForfeitText(t *testing.T) {
 }
 
 // TestRunTextNothingSaved: a run stopped before its first generation says so, not "0 games
-// … 100.00% of the time outside games".
+// … slot utilisation 0.0%".
 func TestRunTextNothingSaved(t *testing.T) {
 	got := Summary{RunID: 3, Status: "stopped", Method: MethodGA, Wall: 62 * time.Millisecond}.RunText()
 	if got != "run 3 stopped after 62ms: no generation finished, so nothing was saved" {

@@ -16,6 +16,9 @@ import (
 // Verification is a champion's match against the paper's weights on held-out openings,
 // stored with the run as JSON.
 type Verification struct {
+	// SlotTime is the sum of its games' wall times (a run's slot utilisation counts a
+	// checkpoint's games); not stored.
+	SlotTime time.Duration `json:"-"`
 	Champion string        `json:"champion"`
 	Opponent string        `json:"opponent"`
 	Openings string        `json:"openings"`
@@ -146,6 +149,9 @@ func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int,
 	if e := res.Estimate; e != nil {
 		v.Score, v.Elo, v.EloCI95, v.EloLow, v.EloHigh, v.LOS = e.Score, e.Elo, e.CI95, e.EloLow, e.EloHigh, e.LOS
 	}
+	for _, g := range res.Games {
+		v.SlotTime += g.Record.Duration
+	}
 	return v, nil
 }
 
@@ -201,6 +207,7 @@ func (t *Tuner) checkpoint() (*Verification, error) {
 		}
 	}
 	v.Generation, v.Elapsed = t.g.gen, t.elapsed()
+	t.g.slotTime += v.SlotTime
 	if v.Games > 0 {
 		t.proof.elos = append(t.proof.elos, v.Elo)
 		if k := t.cfg.StopWhenProven; k > 0 && v.Verdict == stats.AcceptH1 && Plateau(t.proof.elos, k) {

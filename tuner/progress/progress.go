@@ -159,7 +159,11 @@ func (p *Progress) Update(e tuner.Event) {
 		if spec.Short && e.Generations == 0 { // until a budget: the games say how far
 			head = fmt.Sprintf("%s %d", spec.Generation, e.Generation)
 		}
-		fmt.Fprintf(p.w, "%s saved: %s, elapsed %s, ETA %s\n", head, spec.SavedText(e), e.Elapsed.Round(time.Second), etaText)
+		busy := ""
+		if e.SlotUtilisation > 0 {
+			busy = fmt.Sprintf(", slots %.1f%% busy", 100*e.SlotUtilisation)
+		}
+		fmt.Fprintf(p.w, "%s saved: %s, elapsed %s%s, ETA %s\n", head, spec.SavedText(e), e.Elapsed.Round(time.Second), busy, etaText)
 		p.lastLog = time.Now()
 		return
 	}

@@ -77,6 +77,10 @@ func LoadResume(ctx context.Context, d *db.DB, runID int64, admitZ float64) (tun
 		st.Elapsed = time.Duration(g.ElapsedMS) * time.Millisecond
 		st.Games += g.Games
 		st.GamesTime += time.Duration(g.GamesMS) * time.Millisecond
+		if g.SlotMS != nil && g.Slots != nil && *g.Slots > 0 {
+			st.SlotTime += time.Duration(*g.SlotMS) * time.Millisecond
+			st.SlotCapacity += time.Duration(g.DurationMS*int64(*g.Slots)) * time.Millisecond
+		}
 	}
 	if st.GameRecords, err = d.CountGames(ctx, runID); err != nil {
 		return st, err

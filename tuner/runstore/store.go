@@ -113,6 +113,10 @@ func (s Store) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) err
 		Diversity: g.Diversity, Games: g.Games, DurationMS: g.Duration.Milliseconds(), GamesMS: g.GamesTime.Milliseconds(),
 		Best: g.Best, Champion: g.Champion, ElapsedMS: g.Elapsed.Milliseconds(), Opponents: db.JSONText(opp), Openings: db.JSONText(op), MethodState: db.JSONText(methodState(g.MethodState)),
 	}}
+	if g.Slots > 0 {
+		ms, slots := g.SlotTime.Milliseconds(), g.Slots
+		data.Generation.SlotMS, data.Generation.Slots = &ms, &slots
+	}
 	if a := g.Admission; a != nil {
 		data.Admission = &db.AdmissionRow{Generation: g.Generation, Candidate: a.Candidate, Opponent: a.Opponent, Games: a.Games(),
 			Wins: a.Wins, Draws: a.Draws, Losses: a.Losses, Penta: a.Penta, Score: a.Score, ScoreSE: a.ScoreSE, Elo: a.Elo, EloSE: a.EloSE,

@@ -76,21 +76,24 @@ type Elo struct {
 // reference set (tuner/selection.go); BestSE is the rank-1 individual's pentanomial
 // standard error (null for databases older than schema 3).
 type GenerationPoint struct {
-	Generation   int      `json:"generation"`
-	BestScore    float64  `json:"best_score"`
-	BestSE       *float64 `json:"best_se"`
-	MeanScore    float64  `json:"mean_score"`
-	ScoreStd     float64  `json:"score_std"`
-	Diversity    float64  `json:"diversity"`
-	Games        int      `json:"games"`
-	GamesPerSec  *float64 `json:"games_per_s"` // games / time spent playing them
-	DurationMS   int64    `json:"duration_ms"`
-	ElapsedMS    int64    `json:"elapsed_ms"`
-	Best         string   `json:"best_individual"`
-	Champion     *string  `json:"champion"`
-	Checkpoint   *Elo     `json:"checkpoint"` // the held-out check after this generation (tune --verify-every)
-	CreatedAt    string   `json:"created_at"`
-	HallOfFameIn *string  `json:"admitted"` // the individual admitted to the hall of fame in this generation
+	Generation  int      `json:"generation"`
+	BestScore   float64  `json:"best_score"`
+	BestSE      *float64 `json:"best_se"`
+	MeanScore   float64  `json:"mean_score"`
+	ScoreStd    float64  `json:"score_std"`
+	Diversity   float64  `json:"diversity"`
+	Games       int      `json:"games"`
+	GamesPerSec *float64 `json:"games_per_s"` // games / time spent playing them
+	// SlotUtilisation is the share of the generation's game-slot time its games filled
+	// (db.GenerationRow.SlotUtilisation; null: not measured).
+	SlotUtilisation *float64 `json:"slot_utilisation"`
+	DurationMS      int64    `json:"duration_ms"`
+	ElapsedMS       int64    `json:"elapsed_ms"`
+	Best            string   `json:"best_individual"`
+	Champion        *string  `json:"champion"`
+	Checkpoint      *Elo     `json:"checkpoint"` // the held-out check after this generation (tune --verify-every)
+	CreatedAt       string   `json:"created_at"`
+	HallOfFameIn    *string  `json:"admitted"` // the individual admitted to the hall of fame in this generation
 	// Admission is the generation's hall-of-fame test (the candidate against the reigning
 	// member, paired games; nil: none was run).
 	Admission *db.AdmissionRow `json:"admission"`
@@ -392,7 +395,7 @@ func RunWindow(ctx context.Context, d *db.DB, id int64, w db.Window) (RunView, e
 	for _, g := range gens {
 		p := GenerationPoint{Generation: g.Generation, BestScore: 1 - g.FitMin, BestSE: se[g.Generation], MeanScore: 1 - g.FitMean,
 			ScoreStd: g.FitStd, Diversity: g.Diversity, Games: g.Games, DurationMS: g.DurationMS, ElapsedMS: g.ElapsedMS,
-			Best: g.Best, Checkpoint: cp[g.Generation], CreatedAt: g.CreatedAt}
+			Best: g.Best, Checkpoint: cp[g.Generation], CreatedAt: g.CreatedAt, SlotUtilisation: g.SlotUtilisation()}
 		if g.GamesMS > 0 {
 			x := float64(g.Games) / (float64(g.GamesMS) / 1000)
 			p.GamesPerSec = &x

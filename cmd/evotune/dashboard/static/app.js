@@ -372,6 +372,10 @@ async function viewRun(id) {
         [{ label: probes ? 'θ+ to θ−' : 'diversity', stroke: '#a6c', width: 2 }], { xlabel: m.generation, ylabel: 'distance' });
       chart(charts, 'speed', 'Games per second', [x, g.map(p => p.games_per_s)],
         [{ label: 'games/s', stroke: '#c80', width: 2 }], { xlabel: m.generation, ylabel: 'games/s' });
+      if (g.some(p => p.slot_utilisation !== null)) {
+        chart(charts, 'slots', 'Game-slot utilisation (busy slot time / (wall time × slots))', [x, g.map(p => p.slot_utilisation === null ? null : 100 * p.slot_utilisation)],
+          [{ label: '% busy', stroke: '#396', width: 2 }], { xlabel: m.generation, ylabel: '% of slot time' });
+      }
     });
     if (v.hall_of_fame.length) {
       out.push(el('h2', { text: 'Hall of fame' }));

@@ -1,0 +1,93 @@
+package tuner
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"evotune/engine"
+)
+
+// TestSlotAccounting: every method stores each generation's busy slot time and its game
+// slots (the workers); for SPSA and CMA-ES, whose games are never shared, the slot time is
+// exactly the sum of the generation's games' wall times, and for every method it is
+// positive and, its games lying inside the generation, at most the generation's wall time
+// times its slots. The summary reports the utilisation; a run whose batches a runner
+// elsewhere plays (a cluster) measures none and says so.
+func TestSlotAccounting(t *testing.T) {
+	for _, method := range []string{MethodGA, MethodSPSA, MethodCMAES, MethodSteady} {
+		cfg := smallConfig("gomoku", 2)
+		cfg.Method = method
+		if method != MethodGA {
+			cfg.Generations = 0
+			cfg.BudgetGames = 200
+		}
+		cfg.Resolve()
+		st := &memStore{}
+		tu, err := New(cfg, st, nil, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := tu.Run(context.Background(), 0)
+		if err != nil {
+			t.Fatalf("%s: %v", method, err)
+		}
+		if len(st.gens) == 0 {
+			t.Fatalf("%s: no generation saved", method)
+		}
+		for _, g := range st.gens {
+			var played time.Duration
+			for _, r := range g.GameResults {
+				played += r.Record.Duration
+			}
+			if g.Slots != 2 || g.SlotTime <= 0 || (method != MethodSteady && g.SlotTime > g.Duration*time.Duration(g.Slots)) {
+				t.Fatalf("%s generation %d: slot time %v of %d slots over %v", method, g.Generation, g.SlotTime, g.Slots, g.Duration)
+			}
+			if (method == MethodSPSA || method == MethodCMAES) && g.SlotTime != played {
+				t.Fatalf("%s generation %d: slot time %v, its games' wall times add up to %v", method, g.Generation, g.SlotTime, played)
+			}
+		}
+		if u := sum.SlotUtilisation(); u <= 0 || !strings.Contains(sum.RunText(), "slot utilisation") || !strings.Contains(sum.RunText(), "of 2 game slots") {
+			t.Fatalf("%s: utilisation %v: %s", method, u, sum.RunText())
+		}
+	}
+
+	cfg := smallConfig("gomoku", 2)
+	st := &memStore{}
+	tu, err := New(cfg, st, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tu.SetRunner(elsewhere{})
+	sum, err := tu.Run(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range st.gens {
+		if g.Slots != 0 {
+			t.Fatalf("a runner elsewhere: generation %d stores %d slots", g.Generation, g.Slots)
+		}
+	}
+	if u := sum.SlotUtilisation(); u != -1 || !strings.Contains(sum.RunText(), "slot utilisation not measured") {
+		t.Fatalf("a runner elsewhere: utilisation %v: %s", u, sum.RunText())
+	}
+}
+
+// elsewhere plays batches as a cluster would, one game after another in this process.
+type elsewhere struct{}
+
+func (elsewhere) PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error) {
+	recs := make([]engine.GameRecord, len(tasks))
+	for i, task := range tasks {
+		r, err := PlayLocal(ctx, setup, task)
+		if err != nil {
+			return nil, err
+		}
+		recs[i] = r
+		if done != nil {
+			done()
+		}
+	}
+	return recs, nil
+}
