@@ -80,7 +80,8 @@ type Conn struct {
 	lastCut bool          // the last line read was longer than MaxLine
 	eof     bool          // the output is closed: the program exited
 	errMu   sync.Mutex
-	errTail []string // last lines the program wrote to stderr
+	errTail []string      // last lines the program wrote to stderr
+	errDone chan struct{} // closed when the program's stderr has been read to its end
 
 	logMu      sync.Mutex
 	log        strings.Builder // transcript's head: its first lines, up to half of MaxTranscript
@@ -179,7 +180,9 @@ func (c *Conn) Start() error {
 	}
 	p := newPipe(out)
 	c.cmd, c.stdin, c.out, c.br, c.partial, c.eof = cmd, in, p, bufio.NewReaderSize(p, 64*1024), nil, false
-	go func() {
+	c.errDone = make(chan struct{})
+	go func(done chan struct{}) {
+		defer close(done)
 		sc := bufio.NewScanner(errPipe)
 		for sc.Scan() {
 			c.errMu.Lock()
@@ -191,8 +194,19 @@ func (c *Conn) Start() error {
 			c.Note("stderr", sc.Text())
 			c.LogLine("! ", sc.Text())
 		}
-	}()
+	}(c.errDone)
 	return nil
+}
+
+// wait reaps the process (Process.Kill first where it must go) once its stderr has been
+// read to the end: exec's Wait closes the stderr pipe, and lines still in it would be lost
+// from the transcript. A program whose children keep stderr open is waited for a second.
+func (c *Conn) wait() error {
+	select {
+	case <-c.errDone:
+	case <-time.After(time.Second):
+	}
+	return c.cmd.Wait()
 }
 
 // LogLine appends a line to LogFile, if any: dir is "> " (sent), "< " (read), "! "
@@ -226,7 +240,7 @@ func (c *Conn) Send(format string, args ...any) error {
 		// An engine that exited by itself says how (its exit status), which a broken pipe
 		// alone does not.
 		var ee *exec.ExitError
-		if werr := c.cmd.Wait(); errors.As(werr, &ee) && ee.Exited() {
+		if werr := c.wait(); errors.As(werr, &ee) && ee.Exited() {
 			return fmt.Errorf("the engine exited or stopped reading (%v): %w", werr, err)
 		}
 		return fmt.Errorf("the engine exited or stopped reading: %w", err)
@@ -389,7 +403,7 @@ func (c *Conn) Read(ctx context.Context, deadline time.Time, accept func(string)
 		// Make sure it is gone before waiting (a program that closed stdout but kept running
 		// would block Wait); stderr is read to its end first.
 		c.cmd.Process.Kill()
-		c.cmd.Wait()
+		c.wait()
 		c.errMu.Lock()
 		tail := strings.Join(c.errTail, " | ")
 		c.errMu.Unlock()
@@ -416,7 +430,7 @@ func (c *Conn) Drain(grace time.Duration, stop string) []string {
 func (c *Conn) Stop() {
 	c.stdin.Close()
 	c.cmd.Process.Kill()
-	c.cmd.Wait()
+	c.wait()
 	c.out.Close()
 	c.cmd = nil
 }
@@ -437,7 +451,7 @@ func (c *Conn) Close(bye string) {
 		}
 		stop()
 		c.cmd.Process.Kill()
-		c.cmd.Wait()
+		c.wait()
 		c.out.Close()
 		c.cmd = nil
 	}
