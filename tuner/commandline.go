@@ -115,6 +115,7 @@ func (cl CommandLine) Config() (Config, error) {
 	if err := base.CheckMethodKeys(); err != nil {
 		return base, err
 	}
+	base.NewRunDefaults(cl.changed("spsa-lag"))
 	base.Resolve()
 	if err := base.ReadVerifyOpenings(); err != nil { // the user named this file: read it once, store its openings
 		return base, cl.SettingError(err)

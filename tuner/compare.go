@@ -71,6 +71,11 @@ func (cc CompareConfig) config(method string, seed int64) Config {
 	c.Method, c.Seed, c.BudgetGames, c.Generations, c.TimeBudget = method, seed, cc.BudgetGames, 0, ""
 	c.VerifyGames, c.VerifyDepth, c.VerifyDepthGames, c.VerifyEvery = cc.VerifyGames, cc.VerifyDepth, cc.VerifyDepthGames, 0
 	c.Name = fmt.Sprintf("%s-%s-seed%d", cc.NamePrefix, method, seed)
+	if c.SPSA != nil {
+		s := *c.SPSA // the base's section is shared by every method's run
+		c.SPSA = &s
+	}
+	c.NewRunDefaults(false)
 	return c
 }
 

@@ -425,6 +425,20 @@ func DefaultConfig(game string) Config {
 	}
 }
 
+// NewRunDefaults sets what a new run takes that runs stored before it was known did not,
+// and whose zero therefore keeps its old meaning: SPSA's lag (DefaultSPSALag) unless
+// lagSet (the command line named one). Tune and compare call it for the runs they create,
+// never for a stored configuration.
+func (c *Config) NewRunDefaults(lagSet bool) {
+	if c.Method != MethodSPSA || lagSet || (c.SPSA != nil && c.SPSA.Lag != 0) {
+		return
+	}
+	if c.SPSA == nil {
+		c.SPSA = &SPSAConfig{}
+	}
+	c.SPSA.Lag = DefaultSPSALag
+}
+
 // DefaultGAGenerations is the GA's number of generations when a run of an outside engine
 // (whose speed is unknown) gives no generations and no budget.
 const DefaultGAGenerations = 5

@@ -316,11 +316,16 @@ func (t *Tuner) elapsed() time.Duration { return t.rep.elapsedBefore + time.Sinc
 
 // overBudget reports whether the time budget or the game budget is used up (checked
 // between generations).
-func (t *Tuner) overBudget() bool {
+func (t *Tuner) overBudget() bool { return t.overBudgetWith(0) }
+
+// overBudgetWith is overBudget counting inPlay games of generations in play as played: a
+// method with several generations in play (SPSA's steps) starts no generation the game
+// budget would not reach, the same ones whatever the workers.
+func (t *Tuner) overBudgetWith(inPlay int) bool {
 	if t.proof.proven.Load() != nil {
 		return true
 	}
-	if t.cfg.BudgetGames > 0 && t.rep.summary.Games >= t.cfg.BudgetGames {
+	if t.cfg.BudgetGames > 0 && t.rep.summary.Games+inPlay >= t.cfg.BudgetGames {
 		return true
 	}
 	b := t.cfg.Budget()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"evotune/engine"
 	"evotune/genomes"
 )
 
@@ -60,7 +61,16 @@ type SPSAConfig struct {
 	Gamma float64 `json:"gamma" yaml:"gamma"`
 	// ARatio is A, the stability constant of a_k, as a fraction of the run's game pairs.
 	ARatio float64 `json:"a_ratio" yaml:"a_ratio"`
+	// Lag is how many steps may be in play behind the one being started: step k perturbs
+	// θ_{k−Lag}, so Lag+1 steps' games keep the game slots busy while the oldest ends
+	// (0: each step waits for the one before; runs stored before the lag have 0). New runs
+	// take DefaultSPSALag (Config.NewRunDefaults); zero is not replaced by a default.
+	Lag int `json:"lag,omitempty" yaml:"lag"`
 }
+
+// DefaultSPSALag is the lag of a new SPSA run that names none: three steps of 16 pairs
+// in play, 96 games for the game slots whatever finishes first.
+const DefaultSPSALag = 2
 
 // DefaultSPSA is fishtest's formulation as `evotune compare` measured it: 16 pairs per
 // step, c_end 0.2 ln units, r_end 0.002, Spall's exponents, A = 10% of the pairs.
@@ -83,6 +93,8 @@ func (p SPSAConfig) validate() error {
 		return settingErr("spsa.gamma", "", "%g, want (0, 1]", p.Gamma)
 	case !(p.ARatio >= 0 && p.ARatio <= 10):
 		return settingErr("spsa.a_ratio", "", "%g, want 0 to 10", p.ARatio)
+	case p.Lag < 0 || p.Lag > 64:
+		return settingErr("spsa.lag", "", "%d, want 0 (each step waits for the one before) to 64", p.Lag)
 	}
 	return nil
 }
@@ -220,12 +232,19 @@ func (t *Tuner) spsaDelta(k int) []float64 {
 	return d
 }
 
-// spsaStep applies step k's update to θ (in place): θ += R_k·c_k·s·result·Δ, clamped,
-// with s of spsaPoints (1 but for integer genes whose perturbation was widened).
+// spsaStep applies step k's update to θ = u (in place) for a step that perturbed u itself
+// (no lag): spsaUpdate with the scales of spsaPoints(u, k).
 func (t *Tuner) spsaStep(u []float64, k, result int) {
+	_, _, s := t.spsaPoints(u, k)
+	t.spsaUpdate(u, k, result, s)
+}
+
+// spsaUpdate applies step k's update to θ (in place): θ += R_k·c_k·s·result·Δ, clamped,
+// with s the update scales of the points the step played (spsaPoints: 1 but for integer
+// genes whose perturbation was widened).
+func (t *Tuner) spsaUpdate(u []float64, k, result int, s []float64) {
 	ck, rk := t.spsaGeneGains(k)
 	d := t.spsaDelta(k)
-	_, _, s := t.spsaPoints(u, k)
 	for i := range u {
 		u[i] += rk[i] * ck[i] * s[i] * float64(result) * d[i]
 	}
@@ -389,7 +408,30 @@ func SPSAMinusID(runID int64, k int) string { return genomes.IndividualID(runID,
 // replays θ.
 type spsaMethod struct {
 	t *Tuner
-	u []float64 // θ_k before step k, in SPSA coordinates
+	// thetas holds θ_i for i from base on, in SPSA coordinates: the points the steps in
+	// play perturb and the latest (θ after the last applied step).
+	thetas [][]float64
+	base   int
+	// lastEnd is when the last step was finished (or the search began).
+	lastEnd time.Time
+}
+
+// theta is θ_i (held: i from m.base to the latest).
+func (m *spsaMethod) theta(i int) []float64 { return m.thetas[i-m.base] }
+
+// thetaFor is the point step k perturbs: θ_{k−lag} (θ_0 for the first lag steps).
+func (m *spsaMethod) thetaFor(k, lag int) []float64 { return m.theta(max(0, k-lag)) }
+
+// apply moves θ_k by step k's result (W − L of θ+) with the update scales s of the points
+// it played (spsaPoints), making θ_{k+1}, and forgets the points no step in play needs.
+func (m *spsaMethod) apply(k, result int, s []float64) {
+	u := append([]float64(nil), m.theta(k)...)
+	m.t.spsaUpdate(u, k, result, s)
+	m.thetas = append(m.thetas, u)
+	keep := m.t.cfg.SPSAParams().Lag + 2
+	if drop := len(m.thetas) - keep; drop > 0 {
+		m.thetas, m.base = m.thetas[drop:], m.base+drop
+	}
 }
 
 // spsaState is an SPSA step's method state as stored with its generation (the
@@ -402,7 +444,7 @@ type spsaState struct {
 }
 
 func newSPSA(t *Tuner) (searchMethod, error) {
-	return &spsaMethod{t: t, u: t.toTheta(t.plan.Layout.Defaults())}, nil
+	return &spsaMethod{t: t, thetas: [][]float64{t.toTheta(t.plan.Layout.Defaults())}}, nil
 }
 
 // restore replays θ from the paper's weights through every saved step's result, so a
@@ -418,9 +460,10 @@ func (m *spsaMethod) restore(st ResumeState) error {
 		if err := decodeState(raw, &s); err != nil {
 			return fmt.Errorf("resume: SPSA step %d: %w", k, err)
 		}
-		t.spsaStep(m.u, k, s.Result)
+		_, _, sc := t.spsaPoints(m.thetaFor(k, t.cfg.SPSAParams().Lag), k)
+		m.apply(k, s.Result, sc)
 	}
-	t.rep.summary.Best, t.rep.summary.BestGenes, t.rep.summary.BestScore = genomes.IndividualID(st.RunID, st.LastGeneration, 0), t.fromTheta(m.u), 0.5
+	t.rep.summary.Best, t.rep.summary.BestGenes, t.rep.summary.BestScore = genomes.IndividualID(st.RunID, st.LastGeneration, 0), t.fromTheta(m.theta(st.LastGeneration+1)), 0.5
 	return nil
 }
 
@@ -454,58 +497,166 @@ func spsaSaved(e Event) string {
 	return fmt.Sprintf("θ+ scored %.3f against θ−, champion %s, %s", e.BestScore, e.Champion, e.GamesText())
 }
 
-// search runs SPSA steps from step `from` until the budget, the generations or ctx end.
+// search runs SPSA steps from step `from` until the budget, the generations or ctx end,
+// Lag+1 steps in play at once (SPSAConfig.Lag): step k perturbs θ_{k−Lag}, the point after
+// the steps before k−Lag, and the steps' updates are applied to θ in step order as their
+// games end. Which θ a step perturbs depends only on the step's number, so a seeded run
+// is the same whatever the number of workers or their speed; with Lag 0 every step waits
+// for the one before it (fishtest's SPSA applies results as they arrive: its lag is its
+// workers'). With a game budget no step starts that the budget would not reach (the same
+// steps as without a lag); a run proven early (Config.StopWhenProven) ends at the proving
+// step and drops the steps in play after it.
 func (m *spsaMethod) search(ctx context.Context, from int) error {
 	t := m.t
 	t.rep.summary.BudgetGames = t.cfg.BudgetGames
 	p := t.cfg.SPSAParams()
+	if t.setup.Runner == nil && p.Lag > 0 { // the steps in play share the local workers, oldest first
+		r := newSlotRunner(t.cfg.Workers)
+		t.setup.Runner = r
+		defer func() { t.setup.Runner = nil; r.Close() }()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the steps in play when the search stops
+	var inPlay []*spsaStepPlay
+	projected := 0 // the games of the steps in play
+	m.lastEnd = time.Now()
+	finish := func() error {
+		s := inPlay[0]
+		inPlay = inPlay[1:]
+		projected -= len(s.b.tasks)
+		<-s.done
+		if s.err != nil {
+			return s.err
+		}
+		return t.finishStep(s, m)
+	}
 	for k := from; ; k++ {
-		if t.cfg.Generations > 0 && k > t.cfg.Generations || t.overBudget() {
-			return nil
+		// Step k perturbs θ_{k−Lag}: every step before k−Lag must be applied first.
+		for len(inPlay) > 0 && inPlay[0].k < k-p.Lag {
+			if err := finish(); err != nil {
+				return err
+			}
+		}
+		if t.cfg.Generations > 0 && k > t.cfg.Generations || t.overBudgetWith(projected) {
+			break
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		t.g.gen = k
-		if err := t.playStep(k, m.u, p.Pairs); err != nil {
+		s, err := t.launchStep(ctx, k, m.thetaFor(k, p.Lag), p.Pairs)
+		if err != nil {
+			return err
+		}
+		inPlay = append(inPlay, s)
+		projected += len(s.b.tasks)
+	}
+	for len(inPlay) > 0 && t.proof.proven.Load() == nil { // once proven, the steps in play are not wanted
+		if err := finish(); err != nil {
 			return err
 		}
 	}
+	return nil
 }
 
-// playStep plays step k around θ = u, saves it as generation k, and moves u to θ_{k+1}.
-func (t *Tuner) playStep(k int, u []float64, pairs int) error {
-	t.g.genStart = time.Now()
-	t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.slotTime, t.g.distinctGames = nil, nil, 0, 0, 0
-	plus, minus, _ := t.spsaPoints(u, k)
-	parent := t.thetaID(k)
-	gp := &genomes.Genome{Layout: t.plan.Layout, X: plus, ID: SPSAPlusID(t.saving.runID, k), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
-	gm := &genomes.Genome{Layout: t.plan.Layout, X: minus, ID: SPSAMinusID(t.saving.runID, k), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}
+// spsaStepPlay is one SPSA step in play: the update scales of the points it plays around
+// θ_{k−Lag} (spsaPoints), θ+ and θ− with that θ as their parent, the step's openings and
+// batch, and the batch's records once its games end (done closed).
+type spsaStepPlay struct {
+	k        int
+	s        []float64
+	gp, gm   *genomes.Genome
+	openings [][]string
+	b        batch
+	start    time.Time
+	took     time.Duration // launch to the last game's end
+	recs     []engine.GameRecord
+	err      error
+	done     chan struct{}
+}
+
+// launchStep draws step k's openings, makes θ+ and θ− around u (θ_{k−Lag}) and starts
+// their games; finishStep takes the result when they end.
+func (t *Tuner) launchStep(ctx context.Context, k int, u []float64, pairs int) (*spsaStepPlay, error) {
+	plus, minus, sc := t.spsaPoints(u, k)
+	parent := t.thetaID(max(0, k-t.cfg.SPSAParams().Lag))
+	st := &spsaStepPlay{k: k, s: sc, done: make(chan struct{}), start: time.Now(),
+		gp: &genomes.Genome{Layout: t.plan.Layout, X: plus, ID: SPSAPlusID(t.saving.runID, k), Op: OpSPSAPlus, Parents: []string{parent}, Born: k},
+		gm: &genomes.Genome{Layout: t.plan.Layout, X: minus, ID: SPSAMinusID(t.saving.runID, k), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}}
+	t.g.gen, t.g.openings = k, nil
 	first, err := t.drawOpenings(pairs, streamOpenings)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	wm, ext, err := t.side(gm.X)
+	wm, ext, err := t.side(st.gm.X)
 	if err != nil {
-		return fmt.Errorf("step %d: θ−: %w", k, err)
+		return nil, fmt.Errorf("step %d: θ−: %w", k, err)
 	}
-	t.g.opponents = []string{gm.ID}
-	res, _, err := t.playAgainst(gp, opponent{id: gm.ID, w: wm, x: gm.X, ext: ext}, first, pairs, 0, fmt.Sprintf("step %d", k))
+	savedCur, savedRefs := t.g.current, t.g.refs
+	t.g.current = []*genomes.Genome{{Layout: t.plan.Layout, X: st.gp.X, ID: st.gp.ID}}
+	t.g.refs = []opponent{{id: st.gm.ID, w: wm, x: st.gm.X, ext: ext}}
+	err = t.schedule(&st.b, []int{0}, first, pairs, 0)
+	t.g.current, t.g.refs = savedCur, savedRefs
 	if err != nil {
-		return err
+		return nil, err
 	}
-	gp.Stats = genomes.Stats{Wins: res.Wins, Draws: res.Draws, Losses: res.Losses, Penta: res.Penta}
-	gm.Stats = genomes.Stats{Wins: res.Losses, Draws: res.Draws, Losses: res.Wins}
-	for j, n := range res.Penta {
+	st.openings, t.g.openings = t.g.openings, nil
+	setup, workers := t.setup, t.cfg.Workers
+	go func() {
+		defer close(st.done)
+		st.recs, st.err = PlayBatch(ctx, setup, st.b.tasks, workers, nil)
+		st.took = time.Since(st.start)
+		if st.err != nil {
+			st.err = fmt.Errorf("step %d: %w", k, st.err)
+		}
+	}()
+	return st, nil
+}
+
+// finishStep credits step st's games to θ+ and θ−, moves θ by its result (θ_{k+1}), plays
+// the step's checkpoint, and saves it as generation k. Its duration is the run's wall time
+// since the step before it was finished, so that the steps' durations add up to the run's.
+func (t *Tuner) finishStep(st *spsaStepPlay, m *spsaMethod) error {
+	k, gp, gm := st.k, st.gp, st.gm
+	t.g.gen = k
+	t.g.slotTime = 0
+	for _, r := range st.recs {
+		t.g.slotTime += r.Duration
+	}
+	var results []GameResult
+	pairScore := map[int]float64{}
+	for _, r := range st.b.refs {
+		s := 0.5
+		if r.task >= 0 {
+			rec := st.recs[r.task]
+			s = rec.Outcome.Score(r.c)
+			results = append(results, GameResult{Individual: gp.ID, Opponent: r.opp, Opening: r.pair, Colour: r.c, Score: s, Depth: r.depth, Round: r.round, Record: rec})
+		}
+		switch s {
+		case 1:
+			gp.Stats.Wins++
+		case 0:
+			gp.Stats.Losses++
+		default:
+			gp.Stats.Draws++
+		}
+		pairScore[r.pair] += s
+	}
+	for _, ps := range pairScore {
+		gp.Stats.Penta[int(math.Round(ps*2))]++
+	}
+	gm.Stats = genomes.Stats{Wins: gp.Stats.Losses, Draws: gp.Stats.Draws, Losses: gp.Stats.Wins}
+	for j, n := range gp.Stats.Penta {
 		gm.Stats.Penta[4-j] = n
 	}
+	result := gp.Stats.Wins - gp.Stats.Losses
 	ck, rk := t.spsaGains(k)
-	state, err := encodeState(spsaState{Result: res.Wins - res.Losses, CK: ck, RK: rk})
+	state, err := encodeState(spsaState{Result: result, CK: ck, RK: rk})
 	if err != nil {
 		return err
 	}
-	t.spsaStep(u, k, res.Wins-res.Losses)
-	next := &genomes.Genome{Layout: t.plan.Layout, X: t.fromTheta(u), ID: genomes.IndividualID(t.saving.runID, k, 0), Op: OpSPSA, Parents: []string{parent}, Born: k}
+	m.apply(k, result, st.s)
+	parent := t.thetaID(k)
+	next := &genomes.Genome{Layout: t.plan.Layout, X: t.fromTheta(m.theta(k + 1)), ID: genomes.IndividualID(t.saving.runID, k, 0), Op: OpSPSA, Parents: []string{parent}, Born: k}
 	t.rep.summary.Best, t.rep.summary.BestGenes, t.rep.summary.BestScore = next.ID, append([]float64(nil), next.X...), 0.5
 	// The held-out check of θ_{k+1} (Config.VerifyEvery), as the GA checks its champion.
 	var check *Verification
@@ -514,8 +665,8 @@ func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 			return err
 		}
 	}
-	rec := GenerationRecord{RunID: t.saving.runID, Generation: k, Games: t.g.distinctGames, GamesTime: t.g.gamesTime, SlotTime: t.g.slotTime, Slots: t.gameSlots(),
-		Opponents: []string{gm.ID}, Openings: t.g.openings, GameResults: t.g.gameResults, Best: next.ID, Champion: next.ID, Checkpoint: check, MethodState: state}
+	rec := GenerationRecord{RunID: t.saving.runID, Generation: k, Games: len(st.b.tasks), GamesTime: st.took, SlotTime: t.g.slotTime, Slots: t.gameSlots(),
+		Opponents: []string{gm.ID}, Openings: st.openings, GameResults: results, Best: next.ID, Champion: next.ID, Checkpoint: check, MethodState: state}
 	if k == 0 {
 		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: t.plan.Layout.Named(t.plan.Layout.Defaults())})
 	}
@@ -527,12 +678,13 @@ func (t *Tuner) playStep(k int, u []float64, pairs int) error {
 	rec.FitMin, rec.FitMax = math.Min(fits[1], fits[2]), math.Max(fits[1], fits[2])
 	rec.FitMean, rec.FitStd = 0.5, math.Abs(fits[1]-0.5)
 	rec.Diversity = t.plan.Layout.Distance(gp.X, gm.X)
-	rec.Duration, rec.Elapsed = time.Since(t.g.genStart), t.elapsed()
+	rec.Duration, rec.Elapsed = time.Since(m.lastEnd), t.elapsed()
+	m.lastEnd = time.Now()
 	t.rep.summary.Generations = k + 1
-	t.rep.summary.Games += t.g.distinctGames
+	t.rep.summary.Games += rec.Games
 	t.rep.summary.countRecords(rec)
-	t.rep.summary.GamesTime += t.g.gamesTime
-	ev := t.event(Event{GenDone: true, GamesDone: t.g.distinctGames, GamesTotal: t.g.distinctGames, BestScore: gp.Stats.Score(), MeanScore: 0.5,
+	t.rep.summary.GamesTime += st.took
+	ev := t.event(Event{GenDone: true, GamesDone: rec.Games, GamesTotal: rec.Games, BestScore: gp.Stats.Score(), MeanScore: 0.5,
 		Best: gp.ID, Champion: next.ID})
 	return t.saveBehind(rec, ev)
 }

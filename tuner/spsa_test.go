@@ -453,3 +453,57 @@ func TestPlateau(t *testing.T) {
 		}
 	}
 }
+
+// TestSPSALagSameWhateverWorkers: with a lag, step k perturbs θ_{k−lag} (its θ+ and θ−
+// name that θ as their parent) while the steps before it play, and a seeded run is the
+// same with 1, 2 and 16 workers and after a crash and resume; its steps differ from the
+// same run without a lag (which θ each step perturbs is not the same).
+func TestSPSALagSameWhateverWorkers(t *testing.T) {
+	cfg := spsaConfig("gomoku", 96, 4) // 12 steps of 4 pairs
+	cfg.SPSA.Lag = 2
+	var want string
+	var first *memStore
+	for _, w := range []int{1, 2, 16} {
+		cfg.Workers = w
+		st := runSmall(t, cfg)
+		if len(st.gens) != 12 {
+			t.Fatalf("%d workers: %d steps, want 12", w, len(st.gens))
+		}
+		if got := fingerprint(st.gens); want == "" {
+			want, first = got, st
+		} else if got != want {
+			t.Fatalf("%d workers differ from 1:\n%s\n----\n%s", w, got, want)
+		}
+	}
+	for _, g := range first.gens {
+		for _, n := range g.NewGenomes {
+			if n.Operator != OpSPSAPlus {
+				continue
+			}
+			if parent := genomes.IndividualID(1, max(0, g.Generation-3), 0); g.Generation < 3 && n.Parents[0] != genomes.IndividualID(1, 0, 3) ||
+				g.Generation >= 3 && n.Parents[0] != parent {
+				t.Fatalf("step %d: θ+ %s has parent %v, want θ_%d", g.Generation, n.ID, n.Parents, max(0, g.Generation-2))
+			}
+		}
+	}
+	cfg.Workers = 2
+	crashed := &memStore{failAt: 5}
+	tu, _ := New(cfg, crashed, nil, "test")
+	if _, err := tu.Run(context.Background(), 0); err == nil || len(crashed.gens) != 5 {
+		t.Fatalf("simulated crash: %v, %d steps", err, len(crashed.gens))
+	}
+	st := stateFromRecords(1, crashed.gens)
+	st.Games = 5 * 8
+	cont := &memStore{}
+	tu2, _ := New(cfg, cont, nil, "test")
+	if _, err := tu2.Resume(context.Background(), st); err != nil {
+		t.Fatal(err)
+	}
+	if got, full := fingerprint(cont.gens), fingerprint(first.gens[5:]); got != full {
+		t.Fatalf("resumed steps differ:\n%s\n----\n%s", got, full)
+	}
+	cfg.SPSA.Lag = 0
+	if fingerprint(runSmall(t, cfg).gens) == want {
+		t.Fatal("lag 2 and lag 0 gave the same steps")
+	}
+}

@@ -288,6 +288,8 @@ func stripTimes(s string) string {
 		delete(r, "games_ms")
 		delete(r, "created_at")
 		delete(r, "elapsed_ms")
+		delete(r, "slot_ms") // the games' wall times
+		delete(r, "slots")   // the workers
 	}
 	out, _ := json.Marshal(rows)
 	return string(out)

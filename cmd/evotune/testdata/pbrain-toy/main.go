@@ -4,6 +4,10 @@
 // from Gomocup "INFO NAME VALUE" lines, and speaks START, RESTART, BEGIN, TURN, BOARD,
 // INFO, ABOUT and END.
 //
+// With PBRAIN_TOY_SLEEP=D (a Go duration, "5ms") in its environment, it sleeps D before
+// every move: an engine whose moves cost wall time and no CPU, so that many game slots
+// behave like many cores on a small machine (the measurements of slot utilisation).
+//
 // With PBRAIN_TOY_CRASH_ABOVE=X in its environment, it exits (status 3) instead of moving
 // whenever its attack parameter is above X: an engine that crashes at some values, for the
 // tests of what a run stores of a crash.
@@ -24,6 +28,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 type params struct {
@@ -140,7 +145,9 @@ func main() {
 	say := func(format string, a ...any) { fmt.Fprintf(out, format+"\n", a...); out.Flush() }
 	var g game
 	crashAbove, crashes := strconv.ParseFloat(os.Getenv("PBRAIN_TOY_CRASH_ABOVE"), 64)
+	think, _ := time.ParseDuration(os.Getenv("PBRAIN_TOY_SLEEP"))
 	move := func() {
+		time.Sleep(think)
 		if crashes == nil && p.Attack > crashAbove {
 			os.Exit(3)
 		}
