@@ -186,7 +186,8 @@ type PlaySettings struct {
 
 // SubjectSettings describe the outside engine under tuning, when there is one: its layout,
 // command line, how candidates' values reach it, its protocol and its limits. Config embeds
-// it; its values are checked with the game they play (Config.Validate, checkEngineLimits).
+// it; validate checks what concerns it alone, Config.Validate the rest with the game it
+// plays (the protocol, checkEngineLimits, the layout against the run's rules).
 type SubjectSettings struct {
 	// Layout, if set, is the layout file of an outside engine (Engine) that the run tunes
 	// instead of the game's built-in engine; its content is stored with the run, so resume
@@ -614,11 +615,11 @@ func checkName(name string) error {
 
 // Validate checks every field; the error names the field and the wrong value. Each
 // section checks its own values first (RunSettings, GASettings, VerifySettings,
-// PlaySettings: validate), then the method's parameters, then what spans sections (the
+// PlaySettings, SubjectSettings: validate), then the method's parameters, then what spans sections (the
 // rule and board of the game, the outside engine, the ladder, the book, the openings, the
 // free and fixed genes).
 func (c *Config) Validate() error {
-	for _, v := range []interface{ validate() error }{&c.RunSettings, &c.GASettings, &c.VerifySettings, &c.PlaySettings} {
+	for _, v := range []interface{ validate() error }{&c.RunSettings, &c.GASettings, &c.VerifySettings, &c.PlaySettings, &c.SubjectSettings} {
 		if err := v.validate(); err != nil {
 			return err
 		}
@@ -675,19 +676,7 @@ func (c *Config) Validate() error {
 		if err := c.checkEngineLimits(spec.ProtocolFor(e.Game)); err != nil {
 			return err
 		}
-		for _, v := range []struct {
-			name string
-			x    float64
-		}{{"engine_move_time", c.EngineMoveTime}, {"startup_time", c.StartupTime}} {
-			if v.x != 0 && !(v.x > 0 && v.x <= 3600) {
-				return settingErr(v.name, "", "%g, want seconds in (0, 3600]", v.x)
-			}
-		}
 		layout = c.Layout.Layout()
-	case c.Engine != "":
-		return settingErr("engine", "", "needs a layout file describing its parameters (--layout FILE)")
-	case c.EngineProtocol != "" || c.BotzoneKeepRunning || c.BotzoneJSON || len(c.EngineOptions) > 0 || c.Nodes != 0 || c.TC != "" || c.EngineDepth != 0:
-		return errors.New("engine_protocol, botzone_keep_running, botzone_json, engine_options, nodes, tc, engine_depth: settings of the outside engine under tuning, and there is none (--layout FILE --engine 'cmd:PROG ARGS')")
 	}
 	proto := ""
 	if c.Layout != nil {
@@ -888,6 +877,27 @@ func (v *VerifySettings) validate() error {
 		return settingErr("verify_games", "", "%d, want 0 or a positive even number", v.VerifyGames)
 	case v.VerifyDepthGames < 0 || v.VerifyDepthGames%2 != 0:
 		return settingErr("verify_depth_games", "", "%d, want 0 (verify_games) or a positive even number", v.VerifyDepthGames)
+	}
+	return nil
+}
+
+// validate checks what the outside engine's settings say without the game: its clocks,
+// and that an engine comes with its layout and engine settings with an engine (the
+// protocol, options and limits, which depend on the game, are checked by Config.Validate).
+func (s *SubjectSettings) validate() error {
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"engine_move_time", s.EngineMoveTime}, {"startup_time", s.StartupTime}} {
+		if v.x != 0 && !(v.x > 0 && v.x <= 3600) {
+			return settingErr(v.name, "", "%g, want seconds in (0, 3600]", v.x)
+		}
+	}
+	switch {
+	case s.Layout == nil && s.Engine != "":
+		return settingErr("engine", "", "needs a layout file describing its parameters (--layout FILE)")
+	case s.Layout == nil && (s.EngineProtocol != "" || s.BotzoneKeepRunning || s.BotzoneJSON || len(s.EngineOptions) > 0 || s.Nodes != 0 || s.TC != "" || s.EngineDepth != 0):
+		return errors.New("engine_protocol, botzone_keep_running, botzone_json, engine_options, nodes, tc, engine_depth: settings of the outside engine under tuning, and there is none (--layout FILE --engine 'cmd:PROG ARGS')")
 	}
 	return nil
 }
