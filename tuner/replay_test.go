@@ -1,0 +1,201 @@
+package tuner
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"evotune/engine"
+)
+
+// replayRunner plays a run's games as sleeps on a fixed number of virtual game slots:
+// each game lasts a recorded game's wall time (the record picked by a hash of the game's
+// players and opening, so the same game always lasts the same) and its result is a hash
+// of the same (so a seeded run is the same whatever the slots). The slots take games
+// oldest batch first, as the local pool does, and count their busy time: measured on
+// 16 or 64 slots, the idle time is the run loop's, on any machine.
+type replayRunner struct {
+	durs  []time.Duration
+	mu    sync.Mutex
+	wake  *sync.Cond
+	queue []replayGame
+	busy  time.Duration
+	quit  bool
+}
+
+type replayGame struct {
+	task GameTask
+	out  *engine.GameRecord
+	wg   *sync.WaitGroup
+	done func()
+}
+
+func newReplayRunner(slots int, durs []time.Duration) *replayRunner {
+	r := &replayRunner{durs: durs}
+	r.wake = sync.NewCond(&r.mu)
+	for range slots {
+		go r.slot()
+	}
+	return r
+}
+
+func (r *replayRunner) slot() {
+	for {
+		r.mu.Lock()
+		for len(r.queue) == 0 && !r.quit {
+			r.wake.Wait()
+		}
+		if r.quit {
+			r.mu.Unlock()
+			return
+		}
+		g := r.queue[0]
+		r.queue = r.queue[1:]
+		r.mu.Unlock()
+		h := fnv.New64a()
+		fmt.Fprint(h, g.task.Black, g.task.White, g.task.Opening, g.task.BlackExt, g.task.WhiteExt, g.task.Depth)
+		x := h.Sum64()
+		d := r.durs[x%uint64(len(r.durs))]
+		time.Sleep(d)
+		*g.out = engine.GameRecord{Outcome: []engine.Outcome{engine.BlackWins, engine.WhiteWins, engine.Draw}[(x>>32)%3], Plies: 40, Duration: d}
+		r.mu.Lock()
+		r.busy += d
+		r.mu.Unlock()
+		if g.done != nil {
+			g.done()
+		}
+		g.wg.Done()
+	}
+}
+
+// close ends the slots once they are idle.
+func (r *replayRunner) close() {
+	r.mu.Lock()
+	r.quit = true
+	r.wake.Broadcast()
+	r.mu.Unlock()
+}
+
+// PlayBatch queues the batch's games behind those queued before it and waits for them.
+func (r *replayRunner) PlayBatch(ctx context.Context, _ GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error) {
+	recs := make([]engine.GameRecord, len(tasks))
+	var wg sync.WaitGroup
+	wg.Add(len(tasks))
+	r.mu.Lock()
+	for i, t := range tasks {
+		r.queue = append(r.queue, replayGame{task: t, out: &recs[i], wg: &wg, done: done})
+	}
+	r.wake.Broadcast()
+	r.mu.Unlock()
+	wg.Wait()
+	return recs, ctx.Err()
+}
+
+// recordedDurations reads testdata/durations/GAME.txt: the wall times (ms) of a real run's
+// games on this 2-core machine (gomoku depth 3, connect6 depth 3 width 10, amazons depth 2),
+// multiplied by scale.
+func recordedDurations(tb testing.TB, game string, scale float64) []time.Duration {
+	f, err := os.Open("testdata/durations/" + game + ".txt")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var out []time.Duration
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		ms, err := strconv.ParseFloat(sc.Text(), 64)
+		if err != nil {
+			tb.Fatalf("durations of %s: %q: %v", game, sc.Text(), err)
+		}
+		out = append(out, time.Duration(ms*scale*float64(time.Millisecond)))
+	}
+	if len(out) == 0 {
+		tb.Fatalf("durations of %s: none", game)
+	}
+	return out
+}
+
+// replayUtilisation runs method on game through the run loop with its games replayed on
+// slots virtual slots (replayRunner) until budget games, and returns the slots' busy time
+// over the run's wall time times the slots, and the run's fingerprint.
+func replayUtilisation(tb testing.TB, game, method string, slots, budget int, durs []time.Duration) (float64, string) {
+	cfg := DefaultConfig(game)
+	cfg.Method, cfg.Workers, cfg.BudgetGames, cfg.Generations, cfg.VerifyGames = method, slots, budget, 0, 0
+	if game == "amazons" {
+		cfg.Board = 8
+	}
+	cfg.NewRunDefaults(false)
+	if v, err := strconv.Atoi(os.Getenv("EVOTUNE_REPLAY_LAG")); err == nil && method == MethodSPSA {
+		cfg.SPSA.Lag = v // BenchmarkSlotReplay with another lag
+	}
+	cfg.Resolve()
+	st := &memStore{}
+	tu, err := New(cfg, st, nil, "test")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r := newReplayRunner(slots, durs)
+	defer r.close()
+	tu.SetRunner(r)
+	start := time.Now()
+	if _, err := tu.Run(context.Background(), 0); err != nil {
+		tb.Fatal(err)
+	}
+	wall := time.Since(start)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.busy.Seconds() / (wall.Seconds() * float64(slots)), fingerprint(st.gens)
+}
+
+// TestReplayRunnerSameRunWhateverSlots: the replay is a faithful stand-in for the games
+// of a seeded run: every method's run is the same on 2 and 16 virtual slots, and every
+// slot-second it reports lies within the run.
+func TestReplayRunnerSameRunWhateverSlots(t *testing.T) {
+	durs := recordedDurations(t, "gomoku", 0.2)
+	for _, m := range []string{MethodGA, MethodSPSA, MethodCMAES, MethodSteady} {
+		u2, a := replayUtilisation(t, "gomoku", m, 2, 800, durs)
+		u16, b := replayUtilisation(t, "gomoku", m, 16, 800, durs)
+		if a != b {
+			t.Fatalf("%s: 2 and 16 slots gave different runs", m)
+		}
+		if u2 <= 0 || u2 > 1 || u16 <= 0 || u16 > 1 {
+			t.Fatalf("%s: utilisation %.3f on 2 slots, %.3f on 16: want (0, 1]", m, u2, u16)
+		}
+	}
+}
+
+// BenchmarkSlotReplay measures the run loop's slot utilisation on 16 and 64 virtual game
+// slots for each method and game, its games replayed from recorded wall times (scaled so a
+// game lasts a few milliseconds): the share of slot time no game used is time a method
+// kept slots waiting. go test ./tuner -run '^$' -bench SlotReplay -benchtime 1x
+// (EVOTUNE_REPLAY_SCALE=10 makes every game ten times longer: the games of a deeper search
+// or a longer clock; EVOTUNE_REPLAY_LAG=N plays SPSA with --spsa-lag N).
+func BenchmarkSlotReplay(b *testing.B) {
+	k := 1.0
+	if v, err := strconv.ParseFloat(os.Getenv("EVOTUNE_REPLAY_SCALE"), 64); err == nil && v > 0 {
+		k = v
+	}
+	for _, g := range []struct {
+		game  string
+		scale float64
+	}{{"gomoku", 1}, {"connect6", 0.5}, {"amazons", 0.02}} {
+		durs := recordedDurations(b, g.game, g.scale*k)
+		for _, m := range []string{MethodGA, MethodSPSA, MethodCMAES, MethodSteady} {
+			for _, slots := range []int{16, 64} {
+				b.Run(fmt.Sprintf("%s/%s/%d", g.game, m, slots), func(b *testing.B) {
+					var u float64
+					for range b.N {
+						u, _ = replayUtilisation(b, g.game, m, slots, 200*slots, durs)
+					}
+					b.ReportMetric(100*u, "%busy")
+				})
+			}
+		}
+	}
+}
