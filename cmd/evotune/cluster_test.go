@@ -151,6 +151,18 @@ func TestClusterTune(t *testing.T) {
 	if a, b := tableDump(t, filepath.Join(dir, "slocal.db")), tableDump(t, filepath.Join(dir, "sremote.db")); a != b || a == "" {
 		t.Fatal("the steady-state cluster run's database differs from the local run's")
 	}
+	// SPSA keeps its lag's steps (8 by default) on the broker at once; its database is the
+	// local run's too.
+	pargs := []string{"tune", "--game", "gomoku", "--method", "spsa", "--budget-games", "400", "--depth", "2", "--verify-games", "0", "--seed", "5"}
+	if _, stderr, code := run(t, dir, append(pargs, "--db", "plocal.db")...); code != 0 {
+		t.Fatalf("local SPSA tune: %s", stderr)
+	}
+	if _, stderr, code := runTimeout(t, dir, 2*time.Minute, append(pargs, "--db", "premote.db", "--broker", url)...); code != 0 {
+		t.Fatalf("SPSA tune through the broker: %s", stderr)
+	}
+	if a, b := tableDump(t, filepath.Join(dir, "plocal.db")), tableDump(t, filepath.Join(dir, "premote.db")); a != b || a == "" {
+		t.Fatal("the SPSA cluster run's database differs from the local run's")
+	}
 	played := 0
 	for _, o := range wouts {
 		played += strings.Count(o.String(), "played ")
