@@ -428,6 +428,14 @@ type OnSquares interface {
 	OnSquares()
 }
 
+// MoveNamer is implemented by boards whose records name a move otherwise than the notation
+// it is played in (chess: SAN "Nf3" and "O-O" for UCI's "g1f3" and "e1g1", as PGN writes
+// them): MoveName names move s in the board's position, before s is played; ok is false
+// for what is not a move of the position (a set-up move, an illegal move).
+type MoveNamer interface {
+	MoveName(s string) (name string, ok bool)
+}
+
 // FENBoard is implemented by boards whose pieces stand on squares and whose positions
 // their community writes as FEN (chess): a viewer draws squares, not intersections.
 type FENBoard interface {

@@ -165,6 +165,20 @@ func TestChessTuneAndRecords(t *testing.T) {
 	if !strings.HasPrefix(v.FENs[0], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w") {
 		t.Errorf("start FEN %s", v.FENs[0])
 	}
+	// Each move is named in SAN, the name that reads back as the move played in its position.
+	if len(v.Notation) != len(v.Moves) {
+		t.Fatalf("replay: %d move names for %d moves", len(v.Notation), len(v.Moves))
+	}
+	for k, san := range v.Notation {
+		p, err := chess.PositionFromFEN(v.FENs[k], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := p.ParseSAN(san)
+		if err != nil || m.String() != v.Moves[k] || san == v.Moves[k] {
+			t.Fatalf("ply %d: %s is named %q, which reads as %v (%v)", k+1, v.Moves[k], san, m, err)
+		}
+	}
 }
 
 // TestMatchNames: --a-name and --b-name name the players in the report, the JSON and every

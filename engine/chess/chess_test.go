@@ -104,6 +104,22 @@ func TestKeyRecomputed(t *testing.T) {
 	}
 }
 
+// TestMoveName: a board names a legal move in SAN before it is played (castling, a
+// capture, a promotion with check), and names no set-up move and no illegal move.
+func TestMoveName(t *testing.T) {
+	b := play(t, SetupMove("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1"))
+	for _, c := range []struct{ uci, want string }{{"e1g1", "O-O"}, {"e1c1", "O-O-O"}, {"b7a8q", "bxa8=Q+"}, {"a1a8", "Rxa8+"}} {
+		if got, ok := b.MoveName(c.uci); !ok || got != c.want {
+			t.Errorf("%s is named %q (%v), want %s", c.uci, got, ok, c.want)
+		}
+	}
+	for _, bad := range []string{"e1e3", "zz", SetupMove("8/8/8/8/8/8/8/K6k w - - 0 1")} {
+		if got, ok := b.MoveName(bad); ok {
+			t.Errorf("%s is named %q", bad, got)
+		}
+	}
+}
+
 func TestBooks(t *testing.T) {
 	g := Game{}
 	epd := "# a book\n" +

@@ -238,6 +238,20 @@ func (b *Board) UCIPosition() string {
 	return sb.String()
 }
 
+// MoveName names move s (UCI notation) in standard algebraic notation in the board's
+// position (engine.MoveNamer): "Nf3", "exd5", "O-O", "e8=Q+"; ok false for a set-up move
+// or a move that is not legal here.
+func (b *Board) MoveName(s string) (string, bool) {
+	if strings.HasPrefix(s, SetupPrefix) {
+		return "", false
+	}
+	m, err := b.Pos.ParseMove(s)
+	if err != nil || b.Pos.Legal(m) != nil {
+		return "", false
+	}
+	return b.Pos.SAN(m), true
+}
+
 // SetFEN sets up fen on a board with no move played (uci.Setter); the error names what is
 // wrong with the FEN.
 func (b *Board) SetFEN(fen string) error { return b.Play(SetupMove(fen)) }

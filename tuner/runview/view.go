@@ -181,13 +181,17 @@ type GameItem = db.GameSummary
 // five, Connect6's six), points in lower case ("h8"), empty when the game was not won by
 // one.
 type GameView struct {
-	Run          RunItem    `json:"run"`
-	Game         GameItem   `json:"game"`
-	GameName     string     `json:"game_name"`
-	Size         int        `json:"size"`
-	Black        string     `json:"black"`
-	White        string     `json:"white"`
-	Moves        []string   `json:"moves"`
+	Run      RunItem  `json:"run"`
+	Game     GameItem `json:"game"`
+	GameName string   `json:"game_name"`
+	Size     int      `json:"size"`
+	Black    string   `json:"black"`
+	White    string   `json:"white"`
+	Moves    []string `json:"moves"`
+	// Notation names each move as the game's records write it (engine.MoveNamer: chess's
+	// SAN, "" for a set-up move), in Moves' order; empty for games whose records write the
+	// moves as played.
+	Notation     []string   `json:"notation"`
 	OpeningPlies int        `json:"opening_plies"`
 	Frames       [][]string `json:"frames"`
 	WinningLine  []string   `json:"winning_line"`
@@ -655,7 +659,13 @@ func Game(ctx context.Context, d *db.DB, id, gameID int64) (GameView, error) {
 		}
 	}
 	add()
+	v.Notation = []string{}
+	namer, names := b.(engine.MoveNamer)
 	for k, m := range v.Moves {
+		if names {
+			name, _ := namer.MoveName(m)
+			v.Notation = append(v.Notation, name)
+		}
 		if err := b.Play(m); err != nil {
 			s := fmt.Sprintf("ply %d (%s): %v", k+1, m, err)
 			v.Error = &s

@@ -717,8 +717,11 @@ async function viewGame(id, gameID) {
     const gm = v.game;
     out.push(el('h2', { text: 'Game ' + gm.id + ', generation ' + gm.generation + ': ' + gm.result }));
     const names = (v.colour_names || ['black', 'white']).map(n => n.charAt(0).toUpperCase() + n.slice(1)); // first mover first
+    // A set-up position (a book's FEN) is not a ply.
+    const setup = v.moves.length && v.moves[0].startsWith('fen:') ? 1 : 0;
+    const opening = v.opening_plies - setup;
     out.push(el('p', { id: 'players' }, el('span', { text: names[0] + ': ' + v.black + ' · ' + names[1] + ': ' + v.white + ' · ' + gm.plies + ' plies' +
-      (v.opening_plies ? ' (' + v.opening_plies + ' opening plies)' : '') })));
+      (setup ? ' from a set-up position' : '') + (opening > 0 ? ' (' + opening + ' opening ' + (opening === 1 ? 'ply' : 'plies') + ')' : '') })));
     if (gm.forfeit) out.push(el('p', { class: 'error', text: 'Forfeit: ' + gm.forfeit }));
     if (v.error) out.push(el('p', { class: 'error', text: 'Replay stopped at ' + v.error }));
     const last = v.frames.length - 1;
@@ -727,14 +730,24 @@ async function viewGame(id, gameID) {
     const fen = v.fens && v.fens.length ? el('code', { id: 'fen' }) : null;
     const slider = el('input', { type: 'range', min: 0, max: last, value: 0, id: 'slider' });
     const moves = el('div', { class: 'moves', id: 'moves' });
-    const spans = v.moves.map((m, k) => el('span', { class: k < v.opening_plies ? 'opening' : '', text: (k + 1) + '. ' + (m.startsWith('fen:') ? 'set-up position' : m),
+    // Chess moves are named in SAN with their move numbers, read from the FEN before each
+    // move (side to move, full move).
+    const moveText = k => {
+      const m = v.moves[k];
+      if (m.startsWith('fen:')) return 'set-up position';
+      if (!v.notation || !v.notation[k] || !v.fens || !v.fens[k]) return (k + 1 - setup) + '. ' + m;
+      const f = v.fens[k].split(' ');
+      if (f[1] === 'w') return f[5] + '. ' + v.notation[k];
+      return (k === setup ? f[5] + '… ' : '') + v.notation[k];
+    };
+    const spans = v.moves.map((m, k) => el('span', { class: k < v.opening_plies ? 'opening' : '', text: moveText(k),
       onclick: () => show(k + 1) }));
     spans.forEach(s => moves.append(s));
     function show(k) {
       k = Math.max(0, Math.min(last, k));
       window.evotune.step = k;
       slider.value = k;
-      label.textContent = 'ply ' + k + ' / ' + last;
+      label.textContent = 'ply ' + Math.max(0, k - setup) + ' / ' + (last - setup);
       holder.replaceChildren(drawBoard(v, k));
       if (fen) fen.textContent = 'FEN: ' + (v.fens[k] || '');
       spans.forEach((s, i) => s.classList.toggle('current', i === k - 1));
