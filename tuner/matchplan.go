@@ -55,7 +55,7 @@ type MatchRequest struct {
 	MaxMoves     int
 	// AOptions and BOptions are --a-option and --b-option: NAME=VALUE each.
 	AOptions, BOptions []string
-	// Book is --book (EPD or PGN), BookPlies --book-plies.
+	// Book is --book (EPD, PGN or a Polyglot .bin), BookPlies --book-plies.
 	Book      string
 	BookPlies int
 	// PGN is --pgn, the file the games are written to ("" = none); checked, not written.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -300,4 +301,55 @@ func sqliteQuiet(path, query string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// TestPolyglotBookMatch: a match from a Polyglot book (.bin) plays its lines, each as a
+// colour-swapped pair: the book's keys are Polyglot's (the start position and the position
+// after 1.e4), its moves 1.e4 and 1.d4, and after 1.e4 the replies e5 and c5.
+func TestPolyglotBookMatch(t *testing.T) {
+	dir := t.TempDir()
+	entry := func(key uint64, from, to string) []byte {
+		f := func(c byte) uint16 { return uint16(c - 'a') }
+		r := func(c byte) uint16 { return uint16(c - '1') }
+		var b [16]byte
+		binary.BigEndian.PutUint64(b[:8], key)
+		binary.BigEndian.PutUint16(b[8:10], f(to[0])|r(to[1])<<3|f(from[0])<<6|r(from[1])<<9)
+		binary.BigEndian.PutUint16(b[10:12], 1)
+		return b[:]
+	}
+	var book []byte
+	for _, e := range [][]byte{entry(0x463b96181691fc9c, "e2", "e4"), entry(0x463b96181691fc9c, "d2", "d4"),
+		entry(0x823c9b50fd114196, "e7", "e5"), entry(0x823c9b50fd114196, "c7", "c5")} {
+		book = append(book, e...)
+	}
+	path := filepath.Join(dir, "book.bin")
+	if err := os.WriteFile(path, book, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runIn(t, dir, "match", "--game", "chess", "--a", "default", "--b", "default", "--depth", "1",
+		"--book", path, "--book-plies", "2", "--games", "6", "--pgn", "out.pgn")
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, out)
+	}
+	pgn, err := os.ReadFile(filepath.Join(dir, "out.pgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := (chess.Game{}).ReadBook("out.pgn", pgn, 2)
+	if err != nil || len(games) != 6 {
+		t.Fatalf("%d games read back (%v)", len(games), err)
+	}
+	seen := map[string]int{}
+	for _, g := range games {
+		if g[0] == "d2d4" {
+			seen["d2d4"]++ // the book ends after 1.d4: the engines chose the reply
+		} else {
+			seen[strings.Join(g[:min(2, len(g))], " ")]++
+		}
+	}
+	for _, line := range []string{"e2e4 e7e5", "e2e4 c7c5", "d2d4"} {
+		if seen[line] != 2 {
+			t.Errorf("the book line %s opened %d games, want a colour-swapped pair: %v", line, seen[line], seen)
+		}
+	}
 }

@@ -53,10 +53,15 @@ func isNumber(s string) bool {
 	return s != ""
 }
 
-// ReadBook reads an opening book: PGN (name ending in .pgn, or text starting with a tag
-// pair) gives the first plies plies of each game (its FEN tag as the setup move; plies 0 =
-// every move), anything else is read line by line as EPD. Errors name the file and line.
+// ReadBook reads an opening book: a Polyglot book (name ending in .bin) gives every line
+// of its moves from the start position, plies plies long (readPolyglot); PGN (name ending
+// in .pgn, or text starting with a tag pair) gives the first plies plies of each game (its
+// FEN tag as the setup move; plies 0 = every move); anything else is read line by line as
+// EPD. Errors name the file and line.
 func (g Game) ReadBook(name string, data []byte, plies int) ([][]string, error) {
+	if strings.HasSuffix(strings.ToLower(name), ".bin") {
+		return readPolyglot(name, data, plies)
+	}
 	if !strings.HasSuffix(strings.ToLower(name), ".pgn") && !bytes.HasPrefix(bytes.TrimSpace(data), []byte("[")) {
 		var out [][]string
 		sc := bufio.NewScanner(bytes.NewReader(data))

@@ -46,7 +46,7 @@ func FuzzParseSAN(f *testing.F) {
 	})
 }
 
-// FuzzReadBook: any book text, as EPD and as PGN, is read or refused with an error that
+// FuzzReadBook: any book text, as EPD, as PGN and as a Polyglot book, is read or refused with an error that
 // names the book, without a panic; every opening read plays legally from the start.
 func FuzzReadBook(f *testing.F) {
 	f.Add("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5; id \"1\";\n", uint8(0))
@@ -57,7 +57,7 @@ func FuzzReadBook(f *testing.F) {
 	f.Add("1. e4 e5", uint8(2))
 	f.Fuzz(func(t *testing.T, book string, plies uint8) {
 		g := Game{}
-		for _, name := range []string{"fuzz.epd", "fuzz.pgn"} {
+		for _, name := range []string{"fuzz.epd", "fuzz.pgn", "fuzz.bin"} {
 			ops, err := g.ReadBook(name, []byte(book), int(plies%16))
 			if err != nil {
 				if !strings.HasPrefix(err.Error(), name) {
