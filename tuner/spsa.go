@@ -236,13 +236,6 @@ func (t *Tuner) spsaDelta(k int) []float64 {
 	return d
 }
 
-// spsaStep applies step k's update to θ = u (in place) for a step that perturbed u itself
-// (no lag): spsaUpdate with the scales of spsaPoints(u, k).
-func (t *Tuner) spsaStep(u []float64, k, result int) {
-	_, _, s := t.spsaPoints(u, k)
-	t.spsaUpdate(u, k, result, s)
-}
-
 // spsaUpdate applies step k's update to θ (in place): θ += R_k·c_k·s·result·Δ, clamped,
 // with s the update scales of the points the step played (spsaPoints: 1 but for integer
 // genes whose perturbation was widened).

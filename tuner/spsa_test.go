@@ -341,7 +341,7 @@ func TestSPSAIntegerGenesPerturbed(t *testing.T) {
 			t.Errorf("step %d: strength θ+ %g θ− %g scale %g: want an ordinary perturbation", k, plus[1], minus[1], s[1])
 		}
 		before := u[0]
-		tu.spsaStep(u, k, r)
+		tu.spsaUpdate(u, k, r, s)
 		_, rk := tu.spsaGeneGains(k)
 		if want := before + rk[0]*ck[0]*s[0]*float64(r)*d[0]; math.Abs(u[0]-want) > 1e-12 && u[0] > 0 && u[0] < 5 {
 			t.Errorf("step %d: θ of caution_factor %g, want %g", k, u[0], want)

@@ -139,29 +139,20 @@ func TestClusterTune(t *testing.T) {
 	if again := tableDump(t, filepath.Join(dir, "again.db")); again != local {
 		t.Fatal("the repeated cluster run's database differs from the local run's")
 	}
-	// The steady-state GA keeps several births' batches on the broker at once; its
-	// database is the local run's too.
-	sargs := []string{"tune", "--game", "gomoku", "--method", "steady", "--pop", "6", "--games", "8", "--budget-games", "400", "--depth", "2", "--verify-games", "0", "--seed", "5"}
-	if _, stderr, code := run(t, dir, append(sargs, "--db", "slocal.db")...); code != 0 {
-		t.Fatalf("local steady-state tune: %s", stderr)
-	}
-	if _, stderr, code := runTimeout(t, dir, 2*time.Minute, append(sargs, "--db", "sremote.db", "--broker", url)...); code != 0 {
-		t.Fatalf("steady-state tune through the broker: %s", stderr)
-	}
-	if a, b := tableDump(t, filepath.Join(dir, "slocal.db")), tableDump(t, filepath.Join(dir, "sremote.db")); a != b || a == "" {
-		t.Fatal("the steady-state cluster run's database differs from the local run's")
-	}
-	// SPSA keeps its lag's steps (8 by default) on the broker at once; its database is the
-	// local run's too.
-	pargs := []string{"tune", "--game", "gomoku", "--method", "spsa", "--budget-games", "400", "--depth", "2", "--verify-games", "0", "--seed", "5"}
-	if _, stderr, code := run(t, dir, append(pargs, "--db", "plocal.db")...); code != 0 {
-		t.Fatalf("local SPSA tune: %s", stderr)
-	}
-	if _, stderr, code := runTimeout(t, dir, 2*time.Minute, append(pargs, "--db", "premote.db", "--broker", url)...); code != 0 {
-		t.Fatalf("SPSA tune through the broker: %s", stderr)
-	}
-	if a, b := tableDump(t, filepath.Join(dir, "plocal.db")), tableDump(t, filepath.Join(dir, "premote.db")); a != b || a == "" {
-		t.Fatal("the SPSA cluster run's database differs from the local run's")
+	// The steady-state GA keeps several births' batches on the broker at once, SPSA its
+	// lag's steps (8 by default); each one's database is the local run's too.
+	for _, m := range []struct{ name, method string }{{"steady", "steady --pop 6 --games 8"}, {"spsa", "spsa"}} {
+		args := append([]string{"tune", "--game", "gomoku", "--method"}, strings.Fields(m.method)...)
+		args = append(args, "--budget-games", "400", "--depth", "2", "--verify-games", "0", "--seed", "5")
+		if _, stderr, code := run(t, dir, append(args, "--db", m.name+"-local.db")...); code != 0 {
+			t.Fatalf("local %s tune: %s", m.name, stderr)
+		}
+		if _, stderr, code := runTimeout(t, dir, 2*time.Minute, append(args, "--db", m.name+"-remote.db", "--broker", url)...); code != 0 {
+			t.Fatalf("%s tune through the broker: %s", m.name, stderr)
+		}
+		if a, b := tableDump(t, filepath.Join(dir, m.name+"-local.db")), tableDump(t, filepath.Join(dir, m.name+"-remote.db")); a != b || a == "" {
+			t.Fatalf("the %s cluster run's database differs from the local run's", m.name)
+		}
 	}
 	played := 0
 	for _, o := range wouts {
