@@ -22,6 +22,7 @@ import (
 // plies, as the players line says), and lists the moves in SAN with move numbers read
 // from the positions' FENs: White's "N. SAN", Black's SAN alone, the set-up named so.
 func TestChessGameViewer(t *testing.T) {
+	long(t, "a chess tune, then Chromium")
 	ctx := browsertest.Context(t, 2*time.Minute)
 	dir := t.TempDir()
 	book, err := filepath.Abs("../../engine/chess/testdata/two-ply.epd") // 400 positions

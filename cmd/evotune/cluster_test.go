@@ -142,6 +142,10 @@ func TestClusterTune(t *testing.T) {
 	// The steady-state GA keeps several births' batches on the broker at once, SPSA its
 	// lag's steps (8 by default); each one's database is the local run's too.
 	for _, m := range []struct{ name, method string }{{"steady", "steady --pop 6 --games 8"}, {"spsa", "spsa"}} {
+		if m.name == "spsa" && testing.Short() {
+			t.Log("skipped under -short: SPSA through the broker (the full suite runs it)")
+			continue
+		}
 		args := append([]string{"tune", "--game", "gomoku", "--method"}, strings.Fields(m.method)...)
 		args = append(args, "--budget-games", "400", "--depth", "2", "--verify-games", "0", "--seed", "5")
 		if _, stderr, code := run(t, dir, append(args, "--db", m.name+"-local.db")...); code != 0 {

@@ -20,6 +20,7 @@ import (
 // then its run lists, its generations print and export writes a weights file the engine
 // reads.
 func TestOldDatabases(t *testing.T) {
+	long(t, "nine databases upgraded, each verified: about 20 s, a minute on a busy machine")
 	files, err := filepath.Glob("testdata/schemas/schema*.db.gz")
 	if err != nil || len(files) != 9 {
 		t.Fatalf("%d databases (%v), want one of each schema 1–9", len(files), err)
