@@ -50,6 +50,17 @@ func (d *DB) UnfinishedMatch(ctx context.Context, key string) (id int64, found b
 	return id, err == nil, explain(err)
 }
 
+// LatestMatch returns the newest match of key whatever its status (a tournament resumed
+// takes each pairing's finished games as they are and continues its unfinished one), and
+// found false when there is none.
+func (d *DB) LatestMatch(ctx context.Context, key string) (id int64, status string, found bool, err error) {
+	err = d.sql.QueryRowContext(ctx, `SELECT id, status FROM matches WHERE key = ? ORDER BY id DESC LIMIT 1`, key).Scan(&id, &status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", false, nil
+	}
+	return id, status, err == nil, explain(err)
+}
+
 // SaveMatchGame stores one finished game of match id (a game stored again replaces it).
 func (d *DB) SaveMatchGame(ctx context.Context, id int64, g MatchGameRow) error {
 	t := now()

@@ -15,6 +15,16 @@ import (
 // contestants A and B) by the colours they had, Round the pair and game ("3.2"),
 // TimeControl tc's (nil: none), a forfeit or the termination as the game's comment.
 func (res MatchResult) WritePGN(path string, w engine.PGNWriter, a, b string, tc *engine.TimeControl) error {
+	text, err := res.PGNText(w, "evotune match", a, b, tc)
+	if err != nil {
+		return err
+	}
+	return engine.WriteFileAtomic(path, []byte(text))
+}
+
+// PGNText is every game of res (the counted and the unplayed) as PGN, in pair and game
+// order, with Event event; the rest as WritePGN.
+func (res MatchResult) PGNText(w engine.PGNWriter, event, a, b string, tc *engine.TimeControl) (string, error) {
 	var buf strings.Builder
 	date := time.Now().UTC().Format("2006.01.02")
 	games := append(append([]MatchGame(nil), res.Games...), res.Unplayed...)
@@ -25,18 +35,19 @@ func (res MatchResult) WritePGN(path string, w engine.PGNWriter, a, b string, tc
 		if mg.Game == 0 {
 			mg.Game = round[mg.Pair]
 		}
-		data, err := mg.PGN(w, a, b, tc, date)
+		data, err := mg.PGN(w, event, a, b, tc, date)
 		if err != nil {
-			return err
+			return "", err
 		}
 		buf.Write(data)
 	}
-	return engine.WriteFileAtomic(path, []byte(buf.String()))
+	return buf.String(), nil
 }
 
-// PGN writes the game as PGN with w: its Round is "PAIR.GAME" (both from 1), a and b name
-// A and B, tc is the clock (nil: none) and date the PGN date ("2026.11.26").
-func (mg MatchGame) PGN(w engine.PGNWriter, a, b string, tc *engine.TimeControl, date string) ([]byte, error) {
+// PGN writes the game as PGN with w: its Event is event ("evotune match"), its Round
+// "PAIR.GAME" (both from 1), a and b name A and B, tc is the clock (nil: none) and date the
+// PGN date ("2026.11.26").
+func (mg MatchGame) PGN(w engine.PGNWriter, event, a, b string, tc *engine.TimeControl, date string) ([]byte, error) {
 	first, second := a, b
 	if mg.AColour != engine.Black.String() {
 		first, second = b, a
@@ -50,7 +61,7 @@ func (mg MatchGame) PGN(w engine.PGNWriter, a, b string, tc *engine.TimeControl,
 	if comment == "" && rec.Termination != "" {
 		comment = rec.Termination
 	}
-	return w.PGN(engine.PGNGame{Event: "evotune match", Site: "evotune", Date: date,
+	return w.PGN(engine.PGNGame{Event: event, Site: "evotune", Date: date,
 		Round: fmt.Sprintf("%d.%d", mg.Pair+1, mg.Game), White: first, Black: second,
 		Result: rec.Outcome.String(), Moves: rec.Moves, StatsFrom: len(rec.Moves) - len(rec.Stats), Stats: rec.Stats,
 		Termination: rec.Termination, TimeControl: tcText, Comment: comment})

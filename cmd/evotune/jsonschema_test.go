@@ -69,6 +69,7 @@ func TestJSONSchema(t *testing.T) {
 		{"individual", []string{"individual", "1-g0-00", "--json"}},
 		{"lineage", []string{"lineage", "1-g1-02", "--json"}},
 		{"match", []string{"match", "--game", "gomoku", "--games", "2", "--depth", "1", "--sprt", "--json"}},
+		{"tournament", []string{"tournament", "--game", "gomoku", "--depth", "1", "--rounds", "1", "--engine", "weights=default", "--engine", "name=b weights=default", "--json"}},
 		{"verify", []string{"verify", "2", "--games", "2", "--verify-depth", "2", "--json"}},
 		{"sensitivity", []string{"sensitivity", "--game", "gomoku", "--genes", "k1", "--games", "2", "--depth", "1", "--json"}},
 		{"compare", []string{"compare", "--game", "gomoku", "--depth", "1", "--seeds", "1", "--budget-games", "16", "--verify-games", "2", "--json"}},

@@ -125,7 +125,7 @@ func newRootCmd() *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the command to this file (go tool pprof FILE)")
 	root.AddCommand(newWeightsCmd(), newPerftCmd(), newPlayCmd(), newBenchCmd(), newTuneCmd(), newCompareCmd(),
-		newRunsCmd(), newGenerationsCmd(), newIndividualCmd(), newLineageCmd(), newExportCmd(), newMatchCmd(), newVerifyCmd(), newResumeCmd(), newEngineCmd(), newBrokerCmd(), newWorkerCmd(), newWorkersCmd(), newExportDataCmd(), newExportGamesCmd(), newServeCmd(), newPlotCmd(), newSensitivityCmd(), newDocsCmd())
+		newRunsCmd(), newGenerationsCmd(), newIndividualCmd(), newLineageCmd(), newExportCmd(), newMatchCmd(), newTournamentCmd(), newVerifyCmd(), newResumeCmd(), newEngineCmd(), newBrokerCmd(), newWorkerCmd(), newWorkersCmd(), newExportDataCmd(), newExportGamesCmd(), newServeCmd(), newPlotCmd(), newSensitivityCmd(), newDocsCmd())
 	installCompletions(root)
 	return root
 }

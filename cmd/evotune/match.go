@@ -81,8 +81,9 @@ type tourOpts struct {
 	pgn        string
 }
 
-// addTourFlags declares the tourOpts flags.
-func addTourFlags(c *cobra.Command, o *tourOpts) {
+// addTourFlags declares the tourOpts flags; perEngine adds --a-option and --b-option (a
+// tournament's engines carry their options in their specs).
+func addTourFlags(c *cobra.Command, o *tourOpts, perEngine bool) {
 	f := c.Flags()
 	f.StringVar(&o.tc, "tc", "", "chess clock: SECONDS+INC (10+0.1), MOVES/SECONDS+INC (40/60+0.6), or SECONDS; outside UCI engines get go wtime btime winc binc [movestogo]")
 	f.Int64Var(&o.nodes, "nodes", 0, "search nodes per move (UCI: go nodes N; built-in players: a node limit)")
@@ -92,9 +93,11 @@ func addTourFlags(c *cobra.Command, o *tourOpts) {
 	f.StringVar(&o.resign, "resign", "", "resign adjudication as fastchess: movecount=N,score=CP[,twosided=true] (a side whose score stays at or below −CP for N moves loses)")
 	f.StringVar(&o.draw, "draw", "", "draw adjudication as fastchess: movenumber=N,movecount=M,score=CP (from move N, both scores within ±CP for M moves each)")
 	f.IntVar(&o.maxMoves, "max-moves", 0, "adjudicate a draw after this many moves by each side (0 = off)")
-	f.StringArrayVar(&o.aOptions, "a-option", nil, "an option for engine A, NAME=VALUE (repeatable): UCI setoption, Gomocup INFO; checked against the options a UCI engine declares before the first game")
-	f.StringArrayVar(&o.bOptions, "b-option", nil, "an option for engine B, as --a-option")
-	f.StringVar(&o.pgn, "pgn", "", "write every game as PGN to FILE (chess; atomically, at the end)")
+	if perEngine {
+		f.StringArrayVar(&o.aOptions, "a-option", nil, "an option for engine A, NAME=VALUE (repeatable): UCI setoption, Gomocup INFO; checked against the options a UCI engine declares before the first game")
+		f.StringArrayVar(&o.bOptions, "b-option", nil, "an option for engine B, as --a-option")
+	}
+	f.StringVar(&o.pgn, "pgn", "", "write every game as PGN to FILE (chess): appended as each game ends, written again in order at the end")
 }
 
 func newMatchCmd() *cobra.Command {
@@ -150,7 +153,7 @@ func newMatchCmd() *cobra.Command {
 	f.IntVar(&o.maxPlies, "max-plies", 400, "adjudicate a game still going after this many plies as a draw")
 	f.BoolVar(&o.json, "json", false, "print JSON")
 	addClusterFlags(c, &o.cluster)
-	addTourFlags(c, &o.tour)
+	addTourFlags(c, &o.tour, true)
 	f.IntVar(&o.workers, "concurrency", runtime.NumCPU(), "alias of --workers (fastchess's name)")
 	return c
 }
@@ -260,7 +263,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 		date := time.Now().UTC().Format("2006.01.02")
 		var werr error
 		onGame = append(onGame, func(mg tuner.MatchGame) {
-			data, err := mg.PGN(pgnw, aName, bName, tc, date)
+			data, err := mg.PGN(pgnw, "evotune match", aName, bName, tc, date)
 			if err == nil {
 				_, err = f.Write(data)
 			}

@@ -47,6 +47,26 @@ func (r Result) Pairs() int {
 	return n
 }
 
+// Reversed is r from B's side: wins and losses exchanged, the pentanomial counts in
+// reverse order (A's pair score 2 is B's 0).
+func (r Result) Reversed() Result {
+	out := Result{Wins: r.Losses, Draws: r.Draws, Losses: r.Wins}
+	for i, c := range r.Penta {
+		out.Penta[4-i] = c
+	}
+	return out
+}
+
+// Plus is r and o together: a player's record against several opponents, summed game by
+// game and pair by pair (as a tournament ranks each engine against the field).
+func (r Result) Plus(o Result) Result {
+	r.Wins, r.Draws, r.Losses = r.Wins+o.Wins, r.Draws+o.Draws, r.Losses+o.Losses
+	for i, c := range o.Penta {
+		r.Penta[i] += c
+	}
+	return r
+}
+
 // Score is (W + D/2)/N; NaN with no games.
 func (r Result) Score() float64 {
 	if r.Games() == 0 {

@@ -249,3 +249,20 @@ func TestReport(t *testing.T) {
 		t.Errorf("EloText: %s %s", EloText(2e9), EloText(-3.25))
 	}
 }
+
+// TestReversedAndPlus: a result from B's side exchanges wins and losses and reverses the
+// pentanomial counts, twice is the result itself; Plus sums game and pair counts.
+func TestReversedAndPlus(t *testing.T) {
+	r := Result{Wins: 5, Draws: 3, Losses: 2, Penta: [5]int{0, 1, 1, 2, 1}}
+	b := r.Reversed()
+	if b.Wins != 2 || b.Losses != 5 || b.Draws != 3 || b.Penta != [5]int{1, 2, 1, 1, 0} || b.Reversed() != r {
+		t.Fatalf("reversed %+v: %+v", r, b)
+	}
+	if s := r.Score() + b.Score(); s != 1 {
+		t.Errorf("A's and B's scores sum to %v", s)
+	}
+	sum := r.Plus(b)
+	if sum != (Result{Wins: 7, Draws: 6, Losses: 7, Penta: [5]int{1, 3, 2, 3, 1}}) {
+		t.Errorf("plus: %+v", sum)
+	}
+}
