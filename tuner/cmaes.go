@@ -310,7 +310,7 @@ func (m *cmaesMethod) generation(k int) error {
 	rec.Duration, rec.Elapsed = time.Since(t.g.genStart), t.elapsed()
 	t.rep.summary.Generations = k + 1
 	t.rep.summary.Games += t.g.distinctGames
-	t.rep.summary.countRecords(rec)
+	t.countGeneration(rec)
 	t.rep.summary.GamesTime += t.g.gamesTime
 	ev := t.event(Event{GenDone: true, GamesDone: t.g.distinctGames, GamesTotal: t.g.distinctGames, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean,
 		Best: ranked[0].ID, Champion: next.ID})

@@ -238,7 +238,7 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 	}
 	t.rep.summary.Generations = t.g.gen + 1
 	t.rep.summary.Games += t.g.distinctGames
-	t.rep.summary.countRecords(rec)
+	t.countGeneration(rec)
 	t.rep.summary.GamesTime += t.g.gamesTime
 	ev := Event{GenDone: true, GamesDone: t.g.distinctGames, GamesTotal: t.g.distinctGames,
 		BestScore: pop[0].Stats.Score(), MeanScore: 1 - rec.FitMean, Best: pop[0].ID, Champion: t.rep.summary.Best, CentreOf: len(t.rep.summary.CentreOf)}

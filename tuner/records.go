@@ -232,6 +232,19 @@ type Summary struct {
 	Proven *Verification
 	// ProvenAfter is Config.StopWhenProven: the checkpoints that no longer improved.
 	ProvenAfter int
+	// Movement is how far the champion moved from the baseline and whether it was still
+	// moving when the run ended (nil: no generation saved by this process).
+	Movement *Movement
+}
+
+// countGeneration counts saved generation rec in the summary (countRecords) and notes
+// where its champion stands (the path Movement is measured on).
+func (t *Tuner) countGeneration(rec GenerationRecord) {
+	t.rep.summary.countRecords(rec)
+	if len(t.rep.path) == 0 {
+		t.rep.pathFrom = rec.Generation
+	}
+	t.rep.path = append(t.rep.path, append([]float64(nil), t.rep.summary.BestGenes...))
 }
 
 // countRecords adds a saved generation's game rows to GameRecords and Forfeits, and its

@@ -209,6 +209,7 @@ func (t *Tuner) searchAndVerify(ctx context.Context, from int) (Summary, error) 
 	}
 	t.rep.summary.Wall = t.elapsed() // the generations only (all of them, across resumes); verification is timed apart
 	t.rep.summary.Proven, t.rep.summary.ProvenAfter = t.proof.proven.Load(), t.cfg.StopWhenProven
+	t.rep.summary.Movement = movementOf(t.plan.Layout, t.plan.Layout.Defaults(), t.rep.path, t.rep.pathFrom)
 	if err == nil {
 		err = t.verifyAll()
 	}

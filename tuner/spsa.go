@@ -679,7 +679,7 @@ func (t *Tuner) finishStep(st *spsaStepPlay, m *spsaMethod) error {
 	m.lastEnd = time.Now()
 	t.rep.summary.Generations = k + 1
 	t.rep.summary.Games += rec.Games
-	t.rep.summary.countRecords(rec)
+	t.countGeneration(rec)
 	t.rep.summary.GamesTime += st.took
 	ev := t.event(Event{GenDone: true, GamesDone: rec.Games, GamesTotal: rec.Games, BestScore: gp.Stats.Score(), MeanScore: 0.5,
 		Best: gp.ID, Champion: next.ID})

@@ -62,4 +62,8 @@ type report struct {
 	elapsedBefore time.Duration // wall time of earlier sessions of a resumed run
 	last          Event
 	summary       Summary
+	// path is the champion's genes after each generation this process saved, from
+	// generation pathFrom on (the champion's movement: Summary.Movement).
+	path     [][]float64
+	pathFrom int
 }

@@ -562,7 +562,7 @@ func (m *steadyMethod) save() error {
 	rec.Duration, rec.Elapsed = time.Since(m.genStart), t.elapsed()
 	t.rep.summary.Generations = gen + 1
 	t.rep.summary.Games += m.genDistinct
-	t.rep.summary.countRecords(rec)
+	t.countGeneration(rec)
 	t.rep.summary.GamesTime += rec.GamesTime
 	ev := t.event(Event{GenDone: true, GamesDone: m.genDistinct, GamesTotal: m.genDistinct, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean,
 		Best: ranked[0].ID, Champion: champ.ID})

@@ -79,6 +79,11 @@ func TestSPSAResumeFromDatabase(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "θ after the last of 6 SPSA steps") {
 		t.Fatalf("spsa run: exit %d\n%s\n%s", code, out, stderr)
 	}
+	// The summary says how far θ moved and whether it still moved at the end.
+	if !regexp.MustCompile(`(?m)^the champion moved 0\.\d{3} from the paper's weights .*, most in \w+ \S+ → \S+`).MatchString(out) ||
+		!regexp.MustCompile(`(?m)^(still|no longer) improving at the end: it last changed in SPSA step \d and moved 0\.\d{3} in the last 2 SPSA steps of the 6`).MatchString(out) {
+		t.Errorf("the summary does not say how the champion moved:\n%s", out)
+	}
 	full := filepath.Join(dir, "full.db")
 	// generations shows each step's θ+ score against θ− (its 8 games), θ playing none; runs
 	// shows no last score for θ (NULL best_fitness), never θ's empty 0.500.

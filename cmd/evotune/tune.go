@@ -247,6 +247,9 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 		return
 	}
 	fmt.Fprintln(out, sum.ChampionText())
+	if m := sum.MovementText(); m != "" {
+		fmt.Fprintln(out, m)
+	}
 	if v := sum.Verification; v != nil && v.Games > 0 {
 		fmt.Fprintf(out, "verification of %s against %s on %s, %.1fs:\n", v.Champion, sum.Baseline, v.Openings, sum.VerifyTime.Seconds())
 		printVerification(out, *v)
