@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -378,13 +379,18 @@ func (s ExternalSpec) ProcessKey() string {
 // next game (UCI setoption, Gomocup INFO) when its protocol takes new values so
 // (wire.Retuner), as fastchess and c-gomoku-cli keep an engine whose settings change. It
 // reports false when it cannot (another program, a protocol or engine that reads values
-// only at start-up, no running process yet is fine: the handshake sends them); the caller
-// then starts a new process.
+// only at start-up, no running process yet is fine: the handshake sends them), and when
+// spec leaves out an option the running process was given: the process keeps a value
+// once set (UCI setoption, Gomocup INFO), so a player without "Skill Level" would play at
+// the level the other player's options left it. The caller then starts a new process.
 func (e *External) Retune(spec ExternalSpec) bool {
 	if spec.ProcessKey() != e.procKey || e.broken {
 		return false
 	}
 	if _, err := e.dialect(); err != nil {
+		return false
+	}
+	if e.conn.Running() && !setsEvery(spec.Options, e.spec.Options) {
 		return false
 	}
 	if e.conn.Running() {
@@ -398,6 +404,17 @@ func (e *External) Retune(spec ExternalSpec) bool {
 	e.conn.Options, e.conn.Remark = spec.Options, valuesRemark(spec.Values)
 	if e.conn.Remark != "" {
 		e.conn.LogLine("# ", e.conn.Remark)
+	}
+	return true
+}
+
+// setsEvery reports whether options names every option of given (names compared as UCI
+// compares them, ignoring case).
+func setsEvery(options, given []wire.Option) bool {
+	for _, g := range given {
+		if !slices.ContainsFunc(options, func(o wire.Option) bool { return strings.EqualFold(o.Name, g.Name) }) {
+			return false
+		}
 	}
 	return true
 }

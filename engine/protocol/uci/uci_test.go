@@ -329,6 +329,18 @@ func TestRetune(t *testing.T) {
 	if !e.Reuse() || e.Retune(undeclared) || e.Retune(other) {
 		t.Error("retuned with an option the engine does not declare, or another command line")
 	}
+	// A spec without the queen option cannot take over the process: the queen's value of 1
+	// would stay in force (a player without Skill Level playing at the other's level).
+	bare := spec
+	bare.Options = nil
+	if !e.Reuse() || e.Retune(bare) {
+		t.Error("retuned a process given queen=1 for a spec that sets no queen")
+	}
+	upper := spec
+	upper.Options = []wire.Option{{Name: "Queen", Value: "900"}}
+	if !e.Reuse() || !e.Retune(upper) {
+		t.Error("an option named in another case (UCI names ignore case) did not retune")
+	}
 	e.Close()
 	data, err := os.ReadFile(log)
 	if err != nil {
