@@ -84,11 +84,14 @@ func (tc TimeControl) String() string {
 	return s
 }
 
-// Clock is one side's clock during a game: the time left and, under a moves-per-period
-// control, the moves left in the period.
+// Clock is one side's clock during a game: the time left, under a moves-per-period
+// control the moves left in the period, and the increment its control adds each move
+// (the sides of a game may play under different controls: a tournament's engines each
+// with its own tc=).
 type Clock struct {
 	Left      time.Duration
 	MovesLeft int
+	Inc       time.Duration
 }
 
 // clockOverrun is fastchess's extra wait beyond a clock's margin before it stops listening
@@ -97,7 +100,9 @@ const clockOverrun = 100 * time.Millisecond
 
 // NewClock is a clock at the start of a game: Base plus one increment, as fastchess starts
 // its clocks.
-func (tc TimeControl) NewClock() Clock { return Clock{Left: tc.Base + tc.Inc, MovesLeft: tc.Moves} }
+func (tc TimeControl) NewClock() Clock {
+	return Clock{Left: tc.Base + tc.Inc, MovesLeft: tc.Moves, Inc: tc.Inc}
+}
 
 // Deadline is how long the side may take for its next move before the referee stops
 // waiting: the time left, the margin and a tenth of a second.

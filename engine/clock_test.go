@@ -179,3 +179,28 @@ func TestClockLoss(t *testing.T) {
 		t.Errorf("%v %q %q, clocks %v", rec.Outcome, rec.Termination, rec.Forfeit, white.clocks)
 	}
 }
+
+// TestSideClocks: each side may play under a control of its own (a tournament engine's
+// tc=): the second mover's short clock runs out while the first mover's long one does not,
+// and each is told its own clock with its own increment.
+func TestSideClocks(t *testing.T) {
+	b, _ := chess.Game{}.NewBoard(0)
+	long := engine.TimeControl{Base: 10 * time.Second, Inc: time.Second}
+	short := engine.TimeControl{Base: 250 * time.Millisecond, Inc: 10 * time.Millisecond}
+	first := &scripted{moves: whiteKnight, scores: repeat(0, 12), think: 100 * time.Millisecond}
+	second := &scripted{moves: blackKnight, scores: repeat(0, 12), think: 100 * time.Millisecond}
+	rec, err := engine.PlayGame(context.Background(), b, first, second, engine.RefereeOptions{TimeControl: &long,
+		SideTimeControl: [2]*engine.TimeControl{engine.White: &short}, Forfeit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The second mover: 260 → 170 → 80 → −20, out on its third move; the first mover has
+	// 11 s, 1 s more after each move.
+	if rec.Outcome != engine.BlackWins || rec.Termination != engine.TermTimeLoss || len(second.clocks) != 3 ||
+		second.clocks[1].Left != 170*time.Millisecond || second.clocks[0].Inc != 10*time.Millisecond {
+		t.Errorf("%v %q %q, the second mover's clocks %v", rec.Outcome, rec.Termination, rec.Forfeit, second.clocks)
+	}
+	if len(first.clocks) != 3 || first.clocks[0].Left != 11*time.Second || first.clocks[1].Left != 11900*time.Millisecond || first.clocks[0].Inc != time.Second {
+		t.Errorf("the first mover's clocks %v", first.clocks)
+	}
+}

@@ -23,6 +23,10 @@ type RefereeOptions struct {
 	// told both clocks before each move, and a move that runs a clock out (TimeControl.Spend)
 	// loses the game (Termination TermTimeLoss) — with Forfeit, else it is an error.
 	TimeControl *TimeControl
+	// SideTimeControl, where set, is one side's own clock (index Black, White: the first
+	// mover, the second) in place of TimeControl: a tournament's engines may each play
+	// under a control of their own.
+	SideTimeControl [2]*TimeControl
 	// Adjudicate ends games early from the players' scores (Adjudication).
 	Adjudicate Adjudication
 	// MoveStats keeps every move's statistics in the record (GameRecord.Stats), for
@@ -154,8 +158,15 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 		rec.Moves = append(rec.Moves, m)
 	}
 	var clocks [2]Clock
-	if opt.TimeControl != nil {
-		clocks = [2]Clock{opt.TimeControl.NewClock(), opt.TimeControl.NewClock()}
+	var tcs [2]*TimeControl // each side's control (nil: no clock)
+	for side := range tcs {
+		tcs[side] = opt.TimeControl
+		if opt.SideTimeControl[side] != nil {
+			tcs[side] = opt.SideTimeControl[side]
+		}
+		if tcs[side] != nil {
+			clocks[side] = tcs[side].NewClock()
+		}
 	}
 	adj := adjudicator{a: opt.Adjudicate}
 	var last SearchStats // the last move's statistics
@@ -183,8 +194,8 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 		if side == White {
 			p = white
 		}
-		if c, ok := p.(Clocked); ok && opt.TimeControl != nil {
-			c.SetClocks(*opt.TimeControl, clocks[side], clocks[side.Opponent()])
+		if c, ok := p.(Clocked); ok && tcs[side] != nil {
+			c.SetClocks(*tcs[side], clocks[side], clocks[side.Opponent()])
 		}
 		t0 := time.Now()
 		m, st, err := p.Move(ctx, b)
@@ -227,7 +238,7 @@ func PlayGame(ctx context.Context, b Board, black, white Player, opt RefereeOpti
 		if opt.MoveStats {
 			rec.Stats = append(rec.Stats, MoveStat{Score: st.Score, NoScore: st.NoScore, Depth: st.Depth, Nodes: st.Nodes, Time: el})
 		}
-		if opt.TimeControl != nil && !opt.TimeControl.Spend(&clocks[side], el) {
+		if tc := tcs[side]; tc != nil && !tc.Spend(&clocks[side], el) {
 			err := fmt.Errorf("ply %d: %s: %w: %.3fs over the clock", b.Ply()-1, sideName(b, side), ErrTimeLoss, -clocks[side].Left.Seconds())
 			transcripts(&rec, black, white)
 			if !opt.Forfeit {

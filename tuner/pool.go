@@ -363,8 +363,18 @@ func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (re
 			side[0], side[1] = side[1], side[0]
 		}
 	}
+	// An outside engine of a clock of its own (a tournament's tc=) is timed by it.
+	var own [2]*engine.TimeControl
+	for i, ext := range [2]*protocol.ExternalSpec{t.BlackExt, t.WhiteExt} {
+		if ext != nil && ext.TimeControl != nil {
+			own[i] = ext.TimeControl
+		}
+	}
+	if swapped {
+		own[0], own[1] = own[1], own[0]
+	}
 	rec, err = engine.PlayGame(ctx, b, side[0], side[1], engine.RefereeOptions{Opening: opening, MaxPlies: s.MaxPlies, Forfeit: s.Forfeit,
-		TimeControl: s.TimeControl, Adjudicate: s.Adjudicate, MoveStats: s.MoveStats})
+		TimeControl: s.TimeControl, SideTimeControl: own, Adjudicate: s.Adjudicate, MoveStats: s.MoveStats})
 	rec.Swapped = swapped
 	return rec, err
 }

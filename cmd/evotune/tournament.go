@@ -51,13 +51,14 @@ type tournamentOpts struct {
 // tourEngine is one engine of a tournament, as an --engine spec gives it (fastchess's
 // -engine keys): its name, the player (an outside engine "cmd:PROG ARGS", a weights file
 // or "default"), its options (NAME=VALUE) and its own node and depth limits (0: the
-// tournament's).
+// tournament's) and clock (TC, engine.ParseTimeControl's text; "": the tournament's).
 type tourEngine struct {
 	Name    string   `json:"name"`
 	Player  string   `json:"player"`
 	Options []string `json:"options"`
 	Nodes   int64    `json:"nodes"`
 	Depth   int      `json:"depth"`
+	TC      string   `json:"tc"`
 }
 
 func newTournamentCmd() *cobra.Command {
@@ -69,8 +70,8 @@ func newTournamentCmd() *cobra.Command {
 			"--rounds colour-swapped pairs per pairing, from the same openings in every pairing, one pairing after another on\n" +
 			"--workers game slots. Each --engine is a list of KEY=VALUE as fastchess's -engine writes it: name=, cmd= (an outside\n" +
 			"engine speaking the game's protocol; args= adds its arguments) or weights= (a weights file or 'default': a built-in\n" +
-			"player), option.NAME=VALUE (repeatable), nodes= and depth= (this engine's limits; cmd= engines). A value with blanks\n" +
-			"is quoted: \"option.Skill Level=3\". Every game is stored in --db as it ends and appended to --pgn; a tournament stopped\n" +
+			"player), option.NAME=VALUE (repeatable), nodes=, depth= and tc= (this engine's own limits and clock; cmd= engines).\nA value with blanks" +
+			" is quoted: \"option.Skill Level=3\". Every game is stored in --db as it ends and appended to --pgn; a tournament stopped\n" +
 			"continues with the same command and --resume. The report ranks the engines by score with each one's Elo against the\n" +
 			"field (± 95%, from its colour-swapped pairs) and prints the crosstable.",
 		Args: cobra.NoArgs,
@@ -84,7 +85,7 @@ func newTournamentCmd() *cobra.Command {
 	}
 	addGameFlags(c, &o.gameOpts)
 	f := c.Flags()
-	f.StringArrayVar(&o.engines, "engine", nil, "an engine: KEY=VALUE list of name=, cmd= (args=) or weights=, option.NAME=VALUE, nodes=, depth= (repeat for each engine; at least two)")
+	f.StringArrayVar(&o.engines, "engine", nil, "an engine: KEY=VALUE list of name=, cmd= (args=) or weights=, option.NAME=VALUE, nodes=, depth=, tc= (repeat for each engine; at least two)")
 	f.BoolVar(&o.gauntlet, "gauntlet", false, "the first --engine plays each other one (default: every pairing, a round-robin)")
 	f.IntVar(&o.rounds, "rounds", 10, "colour-swapped pairs per pairing (each two games from one opening)")
 	f.StringVar(&o.openings, "openings", "", "random (the held-out half of the opening space), builtin, none or an opening file (default: random)")
@@ -148,15 +149,26 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 			e   tourEngine
 			ext *protocol.ExternalSpec
 		}{{a, plan.Config.AExt}, {b, plan.Config.BExt}} {
-			if side.e.Nodes == 0 && side.e.Depth == 0 {
+			if side.e.Nodes == 0 && side.e.Depth == 0 && side.e.TC == "" {
 				continue
 			}
 			if side.ext == nil {
-				return fmt.Errorf("--engine %s: nodes= and depth= are an outside engine's limits (cmd=); a built-in player searches at --depth/--nodes", side.e.Name)
+				return fmt.Errorf("--engine %s: nodes=, depth= and tc= are an outside engine's limits (cmd=); a built-in player searches at --depth/--nodes/--tc", side.e.Name)
 			}
 			// An engine's own limits replace the tournament's (Toga II ignores go nodes: it
-			// plays at depth= while the others play at --nodes).
-			side.ext.Nodes, side.ext.Depth = side.e.Nodes, side.e.Depth
+			// plays at depth= while the others play at --nodes), and its own clock the
+			// tournament's (the referee keeps each side's clock by its own control).
+			if side.e.Nodes > 0 || side.e.Depth > 0 {
+				side.ext.Nodes, side.ext.Depth = side.e.Nodes, side.e.Depth
+			}
+			if side.e.TC != "" {
+				tc, err := engine.ParseTimeControl(side.e.TC)
+				if err != nil {
+					return fmt.Errorf("--engine %s: tc=%s: %w", side.e.Name, side.e.TC, err)
+				}
+				tc.Margin = o.tour.timeMargin
+				side.ext.TimeControl = &tc
+			}
 		}
 		for _, ext := range []*protocol.ExternalSpec{plan.Config.AExt, plan.Config.BExt} {
 			if ext != nil && ext.Nodes > 0 && !probed[ext.Key()] {
@@ -204,7 +216,6 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 			return fmt.Errorf("--resume: %s holds no stopped tournament of this command (a tournament resumes with the same game, engines, rounds, seed, openings and limits; without --resume it starts anew)", o.dbPath)
 		}
 	}
-	tc := first.Config.Setup.TimeControl
 	date := time.Now().UTC().Format("2006.01.02")
 	start := time.Now()
 	for k, p := range pairings {
@@ -243,7 +254,7 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 			if pgn == nil {
 				return
 			}
-			data, err := mg.PGN(p.plan.PGN, "evotune tournament", a.Name, b.Name, tc, date)
+			data, err := mg.PGN(p.plan.PGN, "evotune tournament", a.Name, b.Name, pgnClock(p), date)
 			if err == nil {
 				_, err = pgn.Write(data)
 			}
@@ -286,7 +297,7 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 	if pgn != nil {
 		var all strings.Builder
 		for _, p := range pairings {
-			text, err := p.res.PGNText(p.plan.PGN, "evotune tournament", engines[p.A].Name, engines[p.B].Name, tc)
+			text, err := p.res.PGNText(p.plan.PGN, "evotune tournament", engines[p.A].Name, engines[p.B].Name, pgnClock(p))
 			if err != nil {
 				return fmt.Errorf("--pgn: %w", err)
 			}
@@ -315,7 +326,7 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 	fmt.Fprintf(out, "tournament %s: %d engines, %s, %d pairings of %d games, openings %s, %s, %.1fs\n", g.Name(), len(engines), kind,
 		len(pairings), 2*o.rounds, first.OpeningsLabel, mc.Setup.LimitsText(mc.AExt != nil || mc.BExt != nil, mc.AExt != nil && mc.BExt != nil, o.lim.Depth), time.Since(start).Seconds())
 	for _, e := range engines {
-		if e.Nodes > 0 || e.Depth > 0 {
+		if e.Nodes > 0 || e.Depth > 0 || e.TC != "" {
 			fmt.Fprintf(out, "%s plays at its own limits:%s\n", e.Name, ownLimits(e))
 		}
 	}
@@ -333,9 +344,29 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 	return nil
 }
 
-// ownLimits says engine e's own limits (" nodes 1000 depth 6").
+// pgnClock is pairing p's clock as its PGN's TimeControl tag gives it: the control both
+// engines play under, nil (no tag) when they play under none or under different ones.
+func pgnClock(p *tourPairing) *engine.TimeControl {
+	mc := p.plan.Config
+	var tcs [2]*engine.TimeControl
+	for i, ext := range []*protocol.ExternalSpec{mc.AExt, mc.BExt} {
+		tcs[i] = mc.Setup.TimeControl
+		if ext != nil && ext.TimeControl != nil {
+			tcs[i] = ext.TimeControl
+		}
+	}
+	if tcs[0] == nil || tcs[1] == nil || tcs[0].String() != tcs[1].String() {
+		return nil
+	}
+	return tcs[0]
+}
+
+// ownLimits says engine e's own limits (" nodes 1000 depth 6 tc 10+0.1").
 func ownLimits(e tourEngine) string {
 	s := ""
+	if e.TC != "" {
+		s += " tc " + e.TC
+	}
 	if e.Nodes > 0 {
 		s += fmt.Sprintf(" nodes %d", e.Nodes)
 	}
@@ -379,7 +410,7 @@ func parseTourEngine(spec string) (tourEngine, error) {
 	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
-			return e, fmt.Errorf("%q is not KEY=VALUE (keys: name, cmd, args, weights, option.NAME, nodes, depth)", w)
+			return e, fmt.Errorf("%q is not KEY=VALUE (keys: name, cmd, args, weights, option.NAME, nodes, depth, tc)", w)
 		}
 		switch {
 		case k == "name":
@@ -407,10 +438,13 @@ func parseTourEngine(spec string) (tourEngine, error) {
 				return e, fmt.Errorf("depth=%s: want 1 to %d", v, engine.MaxDepth)
 			}
 			e.Depth = n
-		case k == "tc" || k == "st":
-			return e, fmt.Errorf("%s=: every engine plays under the tournament's clock (--tc, --move-time); an engine of its own clock is not supported", k)
+		case k == "tc":
+			if _, err := engine.ParseTimeControl(v); err != nil {
+				return e, fmt.Errorf("tc=%s: %w", v, err)
+			}
+			e.TC = v
 		default:
-			return e, fmt.Errorf("unknown key %q (keys: name, cmd, args, weights, option.NAME, nodes, depth)", k)
+			return e, fmt.Errorf("unknown key %q (keys: name, cmd, args, weights, option.NAME, nodes, depth, tc)", k)
 		}
 	}
 	switch {

@@ -14,7 +14,8 @@ import (
 )
 
 // TestTournamentChess: a round-robin of three chess engines — evotune's own over UCI twice
-// (one with an option of its own) and the built-in player — plays every pairing, ranks
+// (one with a clock of its own, one with an option of its own) and the built-in player —
+// plays every pairing, ranks
 // each engine by its record against the field (the sum of its pairings, from its side),
 // and writes one PGN of every game under the engines' names that the rules library reads
 // back game for game.
@@ -27,12 +28,12 @@ func TestTournamentChess(t *testing.T) {
 	uci := "cmd=" + bin + " args='engine --game chess'"
 	out, stderr, code := runIn(t, dir, "tournament", "--game", "chess", "--nodes", "300", "--rounds", "2", "--max-moves", "60",
 		"--book", book, "--pgn", "t.pgn", "--json",
-		"--engine", "name=Base "+uci, "--engine", "name='Queen 7' "+uci+" option.queen=700", "--engine", "name=Built weights=default")
+		"--engine", "name=Base "+uci+" tc=60+1", "--engine", "name='Queen 7' "+uci+" option.queen=700", "--engine", "name=Built weights=default")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
 	}
 	var res struct {
-		Engines  []struct{ Name, Player string }
+		Engines  []struct{ Name, Player, TC string }
 		Pairings []struct {
 			A, B   string
 			Result struct{ Wins, Draws, Losses int }
@@ -46,7 +47,7 @@ func TestTournamentChess(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if len(res.Engines) != 3 || res.Engines[2].Player != "default" || !strings.HasPrefix(res.Engines[1].Player, "cmd:"+bin+" engine --game chess") {
+	if len(res.Engines) != 3 || res.Engines[2].Player != "default" || res.Engines[0].TC != "60+1" || !strings.HasPrefix(res.Engines[1].Player, "cmd:"+bin+" engine --game chess") {
 		t.Fatalf("engines: %+v", res.Engines)
 	}
 	if len(res.Pairings) != 3 || res.Pairings[0].A != "Base" || res.Pairings[0].B != "Queen 7" || res.Pairings[2].A != "Queen 7" || res.Pairings[2].B != "Built" {
@@ -85,6 +86,11 @@ func TestTournamentChess(t *testing.T) {
 	}
 	if n := strings.Count(string(data), `[Event "evotune tournament"]`); n != games {
 		t.Errorf("%d games with the tournament's Event tag, want %d", n, games)
+	}
+	// Base plays under a clock of its own, the others under none: no game names one clock,
+	// and none was lost on time.
+	if strings.Contains(string(data), "[TimeControl ") || strings.Contains(string(data), "time loss") {
+		t.Errorf("a TimeControl tag or a time loss in the PGN of a pairing with one clock:\n%s", data)
 	}
 	for _, name := range []string{"Base", "Queen 7", "Built"} {
 		if n := strings.Count(string(data), `[White "`+name+`"]`) + strings.Count(string(data), `[Black "`+name+`"]`); n != 8 {
@@ -158,9 +164,10 @@ func TestTournamentBadInput(t *testing.T) {
 		{"unknown key", []string{"--engine", "weights=default colour=red", "--engine", "name=b weights=default"}, `--engine 1 ("weights=default colour=red"): unknown key "colour"`},
 		{"not a pair", []string{"--engine", "default", "--engine", "name=b weights=default"}, `"default" is not KEY=VALUE`},
 		{"no player", []string{"--engine", "name=a", "--engine", "name=b weights=default"}, "no cmd= (an outside engine) or weights="},
-		{"own clock", []string{"--engine", "weights=default tc=10+0.1", "--engine", "name=b weights=default"}, "tc=: every engine plays under the tournament's clock"},
+		{"bad clock", []string{"--engine", "cmd=true tc=fast", "--engine", "name=b weights=default"}, `tc=fast: `},
+		{"clock of a built-in", []string{"--engine", "weights=default tc=10+0.1", "--engine", "name=b weights=default"}, "--engine default: nodes=, depth= and tc= are an outside engine's limits"},
 		{"bad nodes", []string{"--engine", "weights=default nodes=-3", "--engine", "name=b weights=default"}, "nodes=-3: want a positive whole number"},
-		{"nodes of a built-in", []string{"--engine", "weights=default nodes=300", "--engine", "name=b weights=default"}, "--engine default: nodes= and depth= are an outside engine's limits"},
+		{"nodes of a built-in", []string{"--engine", "weights=default nodes=300", "--engine", "name=b weights=default"}, "--engine default: nodes=, depth= and tc= are an outside engine's limits"},
 		{"option of a built-in", []string{"--engine", "weights=default option.Hash=16", "--engine", "name=b weights=default"}, "--engine default option: options are for outside engines"},
 		{"missing file", []string{"--engine", "weights=nothere.json", "--engine", "name=b weights=default"}, "--engine nothere.json: "},
 		{"no rounds", []string{"--rounds", "0", "--engine", "weights=default", "--engine", "name=b weights=default"}, "--rounds 0: want at least 1"},

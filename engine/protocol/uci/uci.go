@@ -335,8 +335,9 @@ func (Client) Move(ctx context.Context, c *wire.Conn, b engine.Board, _ []string
 
 // GoCommand is the go command for a move of side (engine.Black is the first mover: White)
 // under s: "go nodes N", "go depth D", the clocks ("wtime … btime … winc … binc …
-// [movestogo …]") of s.TimeControl, or "go movetime" of budget; nodes and depth go with
-// the clocks when both are set, as fastchess sends them.
+// [movestogo …]") of s.TimeControl (each side's increment from its own clock), or "go
+// movetime" of budget; nodes and depth go with the clocks when both are set, as fastchess
+// sends them.
 func GoCommand(s wire.Search, side engine.Color, budget time.Duration) string {
 	var sb strings.Builder
 	sb.WriteString("go")
@@ -353,8 +354,8 @@ func GoCommand(s wire.Search, side engine.Color, budget time.Duration) string {
 			w, bl = bl, w
 		}
 		fmt.Fprintf(&sb, " wtime %d btime %d", w.Left.Milliseconds(), bl.Left.Milliseconds())
-		if tc.Inc > 0 {
-			fmt.Fprintf(&sb, " winc %d binc %d", tc.Inc.Milliseconds(), tc.Inc.Milliseconds())
+		if w.Inc > 0 || bl.Inc > 0 {
+			fmt.Fprintf(&sb, " winc %d binc %d", w.Inc.Milliseconds(), bl.Inc.Milliseconds())
 		}
 		if tc.Moves > 0 {
 			fmt.Fprintf(&sb, " movestogo %d", s.Own.MovesLeft)

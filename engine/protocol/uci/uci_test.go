@@ -86,7 +86,9 @@ func TestCheckOptions(t *testing.T) {
 
 func TestGoCommand(t *testing.T) {
 	tc := &engine.TimeControl{Moves: 40, Base: time.Minute, Inc: 100 * time.Millisecond}
-	own, opp := engine.Clock{Left: 5 * time.Second, MovesLeft: 7}, engine.Clock{Left: 3 * time.Second, MovesLeft: 8}
+	own, opp := engine.Clock{Left: 5 * time.Second, MovesLeft: 7, Inc: 100 * time.Millisecond}, engine.Clock{Left: 3 * time.Second, MovesLeft: 8, Inc: 100 * time.Millisecond}
+	// Each side's increment is its own clock's (a tournament engine of its own tc=).
+	fast := engine.Clock{Left: 2 * time.Second, Inc: 20 * time.Millisecond}
 	for _, c := range []struct {
 		s    wire.Search
 		side engine.Color
@@ -97,6 +99,8 @@ func TestGoCommand(t *testing.T) {
 		{wire.Search{}, engine.Black, "go movetime 250"},
 		{wire.Search{TimeControl: tc, Own: own, Opp: opp}, engine.Black, "go wtime 5000 btime 3000 winc 100 binc 100 movestogo 7"},
 		{wire.Search{TimeControl: tc, Own: own, Opp: opp}, engine.White, "go wtime 3000 btime 5000 winc 100 binc 100 movestogo 7"},
+		{wire.Search{TimeControl: &engine.TimeControl{Base: 10 * time.Second, Inc: 100 * time.Millisecond}, Own: engine.Clock{Left: 9 * time.Second, Inc: 100 * time.Millisecond}, Opp: fast},
+			engine.White, "go wtime 2000 btime 9000 winc 20 binc 100"},
 	} {
 		if got := uci.GoCommand(c.s, c.side, 250*time.Millisecond); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
