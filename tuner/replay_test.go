@@ -27,6 +27,8 @@ type replayRunner struct {
 	queue []replayGame
 	busy  time.Duration
 	quit  bool
+	// batches counts PlayBatch calls: the run loop's barriers.
+	batches int
 }
 
 type replayGame struct {
@@ -88,6 +90,7 @@ func (r *replayRunner) PlayBatch(ctx context.Context, _ GameSetup, tasks []GameT
 	var wg sync.WaitGroup
 	wg.Add(len(tasks))
 	r.mu.Lock()
+	r.batches++
 	for i, t := range tasks {
 		r.queue = append(r.queue, replayGame{task: t, out: &recs[i], wg: &wg, done: done})
 	}
@@ -167,6 +170,42 @@ func TestReplayRunnerSameRunWhateverSlots(t *testing.T) {
 		if u2 <= 0 || u2 > 1 || u16 <= 0 || u16 > 1 {
 			t.Fatalf("%s: utilisation %.3f on 2 slots, %.3f on 16: want (0, 1]", m, u2, u16)
 		}
+	}
+}
+
+// TestGAGenerationBatches: a GA generation (peers, the default) waits for its games twice:
+// once for every pairing of all its rounds (one batch: no round depends on another's
+// results) and once for its admission test, where the candidate's, the defender's and the
+// defence games are one batch.
+func TestGAGenerationBatches(t *testing.T) {
+	cfg := DefaultConfig("gomoku")
+	cfg.Population, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.Generations, cfg.VerifyGames, cfg.Workers = 6, 2, 2, 8, 6, 0, 4
+	cfg.AdmitZ = 0.01 // admit any winner ahead: the later tests have a defender
+	cfg.Resolve()
+	st := &memStore{}
+	tu, err := New(cfg, st, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newReplayRunner(4, []time.Duration{0})
+	defer r.close()
+	tu.SetRunner(r)
+	if _, err := tu.Run(context.Background(), 0); err != nil {
+		t.Fatal(err)
+	}
+	tests, defended := 0, 0
+	for _, g := range st.gens {
+		if a := g.Admission; a != nil {
+			tests++
+			if a.Opponent != "baseline" {
+				defended++
+			}
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(st.gens) != 7 || defended == 0 || r.batches != len(st.gens)+tests {
+		t.Fatalf("%d generations, %d admission tests (%d with a defender): %d batches, want one per generation and one per test", len(st.gens), tests, defended, r.batches)
 	}
 }
 

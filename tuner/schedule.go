@@ -336,24 +336,52 @@ func (t *Tuner) playGeneration() error {
 // opening order); g's own Stats are left as they were. The games are recorded with the
 // generation as games of round (AdmissionRound or DefenceRound).
 func (t *Tuner) playAgainst(g *genomes.Genome, opp opponent, first, n, round int, label string) (stats.Result, []float64, error) {
-	cand := &genomes.Genome{Layout: t.plan.Layout, X: g.X, ID: g.ID}
-	savedCur, savedRefs := t.g.current, t.g.refs
-	t.g.current, t.g.refs = []*genomes.Genome{cand}, []opponent{opp}
-	var b batch
-	err := t.schedule(&b, []int{0}, first, n, round)
-	var pairs map[[2]int]float64
-	if err == nil {
-		pairs, err = t.play(&b, label)
-	}
-	t.g.current, t.g.refs = savedCur, savedRefs
+	res, pairs, err := t.playMatchups(opp, label, matchup{g: g, first: first, n: n, round: round})
 	if err != nil {
 		return stats.Result{}, nil, err
 	}
-	out := make([]float64, n)
-	for k := range out {
-		out[k] = pairs[[2]int{0, first + k}]
+	return res[0], pairs[0], nil
+}
+
+// matchup is an individual's games against a reference: opening pairs [first, first+n),
+// recorded as games of round.
+type matchup struct {
+	g               *genomes.Genome
+	first, n, round int
+}
+
+// playMatchups plays every matchup against the reference opp as one batch (none depends on
+// another's result, so no game slot waits for one matchup's slowest game while another
+// has games to play) and returns, per matchup, its individual's record and pair scores,
+// as playAgainst does for one. The games are recorded in matchup order.
+func (t *Tuner) playMatchups(opp opponent, label string, ms ...matchup) ([]stats.Result, [][]float64, error) {
+	cands := make([]*genomes.Genome, len(ms))
+	for i, m := range ms {
+		cands[i] = &genomes.Genome{Layout: t.plan.Layout, X: m.g.X, ID: m.g.ID}
 	}
-	return resultOf(cand.Stats), out, nil
+	savedCur, savedRefs := t.g.current, t.g.refs
+	t.g.current, t.g.refs = cands, []opponent{opp}
+	defer func() { t.g.current, t.g.refs = savedCur, savedRefs }()
+	var b batch
+	for i, m := range ms {
+		if err := t.schedule(&b, []int{i}, m.first, m.n, m.round); err != nil {
+			return nil, nil, err
+		}
+	}
+	scores, err := t.play(&b, label)
+	if err != nil {
+		return nil, nil, err
+	}
+	res := make([]stats.Result, len(ms))
+	pairs := make([][]float64, len(ms))
+	for i, m := range ms {
+		res[i] = resultOf(cands[i].Stats)
+		pairs[i] = make([]float64, m.n)
+		for k := range pairs[i] {
+			pairs[i][k] = scores[[2]int{i, m.first + k}]
+		}
+	}
+	return res, pairs, nil
 }
 
 // Selection rules of the GA (Config.Selection).
@@ -376,7 +404,9 @@ const (
 // population one sits the round out), each pair playing Games games on the round's
 // Games/2 fresh opening pairs, colours swapped. An individual's Stats are its games of
 // every round; its fitness is 1 − its score. The games are stored once, under the first
-// of the pair.
+// of the pair. No round depends on another's results (the pairings and openings come from
+// their own streams), so every round is one batch: the game slots a round's slowest game
+// would leave idle play the next round's games.
 func (t *Tuner) playPeers() error {
 	rng := t.rngV1(t.g.gen, streamPairing)
 	n, pairs := len(t.g.current), t.cfg.Games/2
@@ -386,13 +416,19 @@ func (t *Tuner) playPeers() error {
 	for _, g := range t.g.current {
 		t.g.opponents = append(t.g.opponents, g.ID)
 	}
-	for round := 0; round <= t.cfg.RaceRounds; round++ {
+	type round struct {
+		order []int
+		first int
+	}
+	var rounds []round
+	var b batch
+	for r := 0; r <= t.cfg.RaceRounds; r++ {
 		order := rng.Perm(n)
-		first, err := t.drawOpenings(pairs, streamOpenings+uint64(round)<<4)
+		first, err := t.drawOpenings(pairs, streamOpenings+uint64(r)<<4)
 		if err != nil {
 			return err
 		}
-		var b batch
+		rounds = append(rounds, round{order, first})
 		for k := 0; k+1 < n; k += 2 {
 			opp := t.g.current[order[k+1]]
 			w, ext, err := t.side(opp.X)
@@ -400,41 +436,44 @@ func (t *Tuner) playPeers() error {
 				return fmt.Errorf("individual %s: %w", opp.ID, err)
 			}
 			t.g.refs = []opponent{{id: opp.ID, w: w, x: opp.X, ext: ext}}
-			if err := t.schedule(&b, []int{order[k]}, first, pairs, round); err != nil {
+			if err := t.schedule(&b, []int{order[k]}, first, pairs, r); err != nil {
 				return err
 			}
 		}
-		from := len(t.g.gameResults)
-		pairScore, err := t.play(&b, fmt.Sprintf("pairing %d", round))
-		if err != nil {
-			return err
+	}
+	from := len(t.g.gameResults)
+	pairScore, err := t.play(&b, "pairings")
+	if err != nil {
+		return err
+	}
+	byID := map[string]int{}
+	for i, g := range t.g.current {
+		byID[g.ID] = i
+	}
+	// The second of each pair: the mirror of the first's games, round by round.
+	played := make([]map[[2]string]int, len(rounds))
+	for r := range played {
+		played[r] = map[[2]string]int{}
+	}
+	for _, gr := range t.g.gameResults[from:] {
+		played[gr.Round][[2]string{gr.Individual, gr.Opponent}]++
+		st := &t.g.current[byID[gr.Opponent]].Stats
+		switch gr.Score {
+		case 1:
+			st.Losses++
+		case 0:
+			st.Wins++
+		default:
+			st.Draws++
 		}
-		// The second of each pair: the mirror of the first's games.
-		played := map[[2]string]int{}
-		for _, gr := range t.g.gameResults[from:] {
-			played[[2]string{gr.Individual, gr.Opponent}]++
-		}
-		byID := map[string]int{}
-		for i, g := range t.g.current {
-			byID[g.ID] = i
-		}
-		for _, gr := range t.g.gameResults[from:] {
-			st := &t.g.current[byID[gr.Opponent]].Stats
-			switch gr.Score {
-			case 1:
-				st.Losses++
-			case 0:
-				st.Wins++
-			default:
-				st.Draws++
-			}
-		}
+	}
+	for r, rd := range rounds {
 		for k := 0; k+1 < n; k += 2 {
-			a, o := t.g.current[order[k]], t.g.current[order[k+1]]
+			a, o := t.g.current[rd.order[k]], t.g.current[rd.order[k+1]]
 			st := &o.Stats
-			st.Draws += 2*pairs - played[[2]string{a.ID, o.ID}] // identical genomes: drawn, not played
-			for p := first; p < first+pairs; p++ {
-				st.Penta[int(math.Round((2-pairScore[[2]int{order[k], p}])*2))]++
+			st.Draws += 2*pairs - played[r][[2]string{a.ID, o.ID}] // identical genomes: drawn, not played
+			for p := rd.first; p < rd.first+pairs; p++ {
+				st.Penta[int(math.Round((2-pairScore[[2]int{rd.order[k], p}])*2))]++
 			}
 		}
 	}

@@ -350,23 +350,11 @@ func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
 	if err != nil {
 		return nil, err
 	}
-	cres, cpairs, err := t.playAgainst(winner, base, first, n, AdmissionRound, "admission")
-	if err != nil {
-		return nil, err
-	}
-	a.Result = cres
-	hpairs := make([]float64, n)
-	for k := range hpairs {
-		hpairs[k] = 1 // the paper's weights against themselves: exactly ½ per game
-	}
+	// The candidate's test, the defender's test on the same openings and the defender's own
+	// games are independent: one batch.
+	ms := []matchup{{g: winner, first: first, n: n, round: AdmissionRound}}
 	if reigning != nil {
 		a.Opponent = reigning.ID
-		def := &genomes.Genome{Layout: t.plan.Layout, X: reigning.Genes, ID: reigning.ID}
-		_, pairs, err := t.playAgainst(def, base, first, n, AdmissionRound, "admission (defender)")
-		if err != nil {
-			return nil, err
-		}
-		hpairs = pairs
 		// The champion's Elo record comes from games of its own, never from the games that
 		// decide the test: a champion reigns on while its paired scores happen to be high,
 		// so crediting those would make a long reign a lucky streak and bias the Elo of the
@@ -375,10 +363,22 @@ func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
 		if err != nil {
 			return nil, err
 		}
-		hres, _, err := t.playAgainst(def, base, own, n, DefenceRound, "defence")
-		if err != nil {
-			return nil, err
-		}
+		def := &genomes.Genome{Layout: t.plan.Layout, X: reigning.Genes, ID: reigning.ID}
+		ms = append(ms, matchup{g: def, first: first, n: n, round: AdmissionRound}, matchup{g: def, first: own, n: n, round: DefenceRound})
+	}
+	res, pairs, err := t.playMatchups(base, "admission", ms...)
+	if err != nil {
+		return nil, err
+	}
+	a.Result = res[0]
+	cpairs := pairs[0]
+	hpairs := make([]float64, n)
+	for k := range hpairs {
+		hpairs[k] = 1 // the paper's weights against themselves: exactly ½ per game
+	}
+	if reigning != nil {
+		hpairs = pairs[1]
+		hres := res[2]
 		reigning.Stats = reigning.Stats.Add(genomes.Stats{Wins: hres.Wins, Draws: hres.Draws, Losses: hres.Losses, Penta: hres.Penta})
 	}
 	judge(a, cpairs, hpairs, t.cfg.AdmitZ)
