@@ -2,6 +2,7 @@ package chess
 
 import (
 	"encoding/binary"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -126,5 +127,36 @@ func TestPolyglotBook(t *testing.T) {
 	if _, err := g.ReadBook("none.bin", polyglotBook(t, []bookEntry{{[]string{"e2e4"}, pg("e7e5"), 1}}), 4); err == nil ||
 		!strings.Contains(err.Error(), "no move for the start position") {
 		t.Errorf("a book without the start position: %v", err)
+	}
+}
+
+// TestTwoPlyPolyglotBook: testdata/two-ply.bin (gen-book -polyglot: 420 entries) read two
+// plies deep gives the 400 lines of testdata/two-ply.epd, each line's moves the ones the
+// EPD's c0 names.
+func TestTwoPlyPolyglotBook(t *testing.T) {
+	data, err := os.ReadFile("testdata/two-ply.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, err := Game{}.ReadBook("two-ply.bin", data, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	epd, err := os.ReadFile("testdata/two-ply.epd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got []string
+	for _, l := range strings.Split(strings.TrimSpace(string(epd)), "\n") {
+		_, c0, _ := strings.Cut(l, `c0 "1. `)
+		want = append(want, strings.TrimSuffix(c0, `";`))
+	}
+	for _, o := range ops {
+		got = append(got, strings.Join(o, " "))
+	}
+	sort.Strings(want)
+	sort.Strings(got)
+	if len(got) != 400 || !slices.Equal(got, want) {
+		t.Fatalf("%d lines from the Polyglot book, %d in the EPD; first: %v / %v", len(got), len(want), got[:min(3, len(got))], want[:3])
 	}
 }
