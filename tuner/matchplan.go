@@ -55,9 +55,13 @@ type MatchRequest struct {
 	MaxMoves     int
 	// AOptions and BOptions are --a-option and --b-option: NAME=VALUE each.
 	AOptions, BOptions []string
-	// Book is --book (EPD, PGN or a Polyglot .bin), BookPlies --book-plies.
+	// Book is --book (EPD, PGN or a Polyglot .bin), BookPlies --book-plies, BookOrder
+	// --book-order (BookRandom, "" too, or BookSequential) and BookStart --book-start (the
+	// book's first entry used, from 1; 0 = 1), as fastchess's -openings order= and start=.
 	Book      string
 	BookPlies int
+	BookOrder string
+	BookStart int
 	// PGN is --pgn, the file the games are written to ("" = none); checked, not written.
 	PGN string
 	// Exclude are the opening keys left out (--exclude-run's run's openings; nil = none)
@@ -221,7 +225,7 @@ func PlanMatch(ctx context.Context, r MatchRequest) (MatchPlan, error) {
 	}
 	var openings Openings
 	if r.Book != "" {
-		if openings, p.OpeningsLabel, err = SelectBook(r.Book, g, r.Board, r.BookPlies, r.Seed, r.Exclude); err != nil {
+		if openings, p.OpeningsLabel, err = SelectBook(r.Book, g, r.Board, r.BookPlies, r.Seed, r.Exclude, BookOrder{Sequential: r.BookOrder == BookSequential, Start: r.BookStart}); err != nil {
 			return p, fmt.Errorf("--book: %w", err)
 		}
 	} else if openings, p.OpeningsLabel, err = SelectOpenings(spec, g, r.Board, r.Games/2, r.Seed, r.Exclude); err != nil {
@@ -247,6 +251,15 @@ func (r MatchRequest) openingSpec(extA, extB *protocol.ExternalSpec) (string, er
 		if r.BookPlies < 0 {
 			return "", fmt.Errorf("--book-plies %d: want ≥ 0", r.BookPlies)
 		}
+	}
+	if r.BookOrder != "" && r.BookOrder != BookRandom && r.BookOrder != BookSequential {
+		return "", fmt.Errorf("--book-order %q: want %s or %s", r.BookOrder, BookRandom, BookSequential)
+	}
+	if r.BookStart < 0 {
+		return "", fmt.Errorf("--book-start %d: want the number of the book's first entry to use, from 1", r.BookStart)
+	}
+	if r.Book == "" && (r.BookOrder == BookSequential || r.BookStart > 1) {
+		return "", errors.New("--book-order, --book-start: they order a --book; give one")
 	}
 	if r.SwapRule != "" {
 		if _, ok := g.(engine.OpeningBook); !ok {

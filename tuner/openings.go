@@ -213,20 +213,47 @@ func HeldOut(all Openings, label string, exclude map[string]bool) (Openings, str
 	return out, label, nil
 }
 
+// Book orders (MatchRequest.BookOrder, --book-order): fastchess's -openings order=.
+const (
+	// BookRandom shuffles the book's entries by the seed (each book's order otherwise puts
+	// similar openings together).
+	BookRandom = "random"
+	// BookSequential plays them in the book's order.
+	BookSequential = "sequential"
+)
+
+// BookOrder says in which order a match takes a book's entries: from entry Start (from 1;
+// 0 = 1) on, shuffled by the seed unless Sequential.
+type BookOrder struct {
+	Sequential bool
+	Start      int
+}
+
 // SelectBook reads an opening book for a match or a verification: the game's own formats
 // (engine.BookReader: chess's EPD and PGN, PGN games cut to plies plies), else an opening
-// file (ParseOpenings); the openings in exclude (a run's tuning openings) are dropped and
-// the rest shuffled by seed (each book's order otherwise puts similar openings together).
-// The error names the file and line of a bad entry.
-func SelectBook(path string, g engine.Game, board, plies int, seed int64, exclude map[string]bool) (Openings, string, error) {
+// file (ParseOpenings); the entries before order.Start are skipped, the openings in exclude
+// (a run's tuning openings) dropped, and the rest shuffled by seed unless order is
+// sequential. The error names the file and line of a bad entry, or a Start past the
+// book's end.
+func SelectBook(path string, g engine.Game, board, plies int, seed int64, exclude map[string]bool, order BookOrder) (Openings, string, error) {
 	label := "book " + path
 	all, err := ReadBook(path, g, board, plies)
 	if err != nil {
 		return nil, label, err
 	}
+	if order.Start > 1 {
+		if order.Start > len(all) {
+			return nil, label, fmt.Errorf("--book-start %d: %s has %d entries", order.Start, path, len(all))
+		}
+		all = all[order.Start-1:]
+		label += fmt.Sprintf(" from entry %d", order.Start)
+	}
 	out, label, err := HeldOut(all, label, exclude)
 	if err != nil {
 		return nil, label, err
+	}
+	if order.Sequential {
+		return out, label + ", in order", nil
 	}
 	rng := rand.New(rand.NewPCG(uint64(seed), 0xB00C))
 	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -350,6 +351,61 @@ func TestPolyglotBookMatch(t *testing.T) {
 	for _, line := range []string{"e2e4 e7e5", "e2e4 c7c5", "d2d4"} {
 		if seen[line] != 2 {
 			t.Errorf("the book line %s opened %d games, want a colour-swapped pair: %v", line, seen[line], seen)
+		}
+	}
+}
+
+// TestBookOrder: --book-order sequential plays the book's entries in its own order from
+// --book-start on, each as a colour-swapped pair (fastchess's order=sequential start=N);
+// the default shuffles them; bad values are refused naming the flag.
+func TestBookOrder(t *testing.T) {
+	dir := t.TempDir()
+	book := writeFile(t, dir, "book.epd", chessBook)
+	lines := strings.Split(strings.TrimSpace(chessBook), "\n")
+	fens := func(pgn string) []string {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(dir, pgn))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range regexp.MustCompile(`\[FEN "([^"]*)"\]`).FindAllStringSubmatch(string(data), -1) {
+			out = append(out, strings.Join(strings.Fields(m[1])[:4], " "))
+		}
+		return out
+	}
+	epd := func(i int) string { return strings.Join(strings.Fields(lines[i])[:4], " ") }
+	if _, stderr, code := runIn(t, dir, "match", "--game", "chess", "--depth", "1", "--book", book, "--book-order", "sequential", "--book-start", "2",
+		"--games", "6", "--pgn", "seq.pgn"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := []string{epd(1), epd(1), epd(2), epd(2), epd(3), epd(3)}
+	if got := fens("seq.pgn"); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("sequential from entry 2:\n%v\nwant\n%v", got, want)
+	}
+	if _, stderr, code := runIn(t, dir, "match", "--game", "chess", "--depth", "1", "--book", book, "--games", "8", "--seed", "3", "--pgn", "rnd.pgn"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got := fens("rnd.pgn")
+	in := []string{got[0], got[2], got[4], got[6]}
+	sorted := append([]string(nil), in...)
+	slices.Sort(sorted)
+	all := []string{epd(0), epd(1), epd(2), epd(3)}
+	slices.Sort(all)
+	if !slices.Equal(sorted, all) || slices.Equal(in, []string{epd(0), epd(1), epd(2), epd(3)}) {
+		t.Errorf("random order (seed 3): %v, want the four entries shuffled", in)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--book", book, "--book-order", "wild"}, `--book-order "wild": want random or sequential`},
+		{[]string{"--book", book, "--book-start", "9"}, "--book-start 9: " + book + " has 4 entries"},
+		{[]string{"--book-order", "sequential"}, "--book-order, --book-start: they order a --book"},
+	} {
+		_, stderr, code := runIn(t, dir, append([]string{"match", "--game", "chess", "--depth", "1", "--games", "2"}, c.args...)...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, want %q:\n%s", c.args, code, c.want, stderr)
 		}
 	}
 }

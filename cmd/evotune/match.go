@@ -73,12 +73,31 @@ type tourOpts struct {
 	timeMargin time.Duration
 	book       string
 	bookPlies  int
+	bookOrder  string
+	bookStart  int
 	resign     string
 	draw       string
 	maxMoves   int
 	aOptions   []string
 	bOptions   []string
 	pgn        string
+}
+
+// orderKey and startKey are --book-order and --book-start as a stored match's key holds
+// them: "" and 0 at their defaults, so the keys of matches stored before the flags existed
+// stay the same.
+func (o tourOpts) orderKey() string {
+	if o.bookOrder == tuner.BookRandom {
+		return ""
+	}
+	return o.bookOrder
+}
+
+func (o tourOpts) startKey() int {
+	if o.bookStart == 1 {
+		return 0
+	}
+	return o.bookStart
 }
 
 // addTourFlags declares the tourOpts flags; perEngine adds --a-option and --b-option (a
@@ -89,6 +108,8 @@ func addTourFlags(c *cobra.Command, o *tourOpts, perEngine bool) {
 	f.Int64Var(&o.nodes, "nodes", 0, "search nodes per move (UCI: go nodes N; built-in players: a node limit)")
 	f.DurationVar(&o.timeMargin, "time-margin", 0, "with --tc: how far a clock may run past zero before the move loses on time (fastchess's timemargin)")
 	f.StringVar(&o.book, "book", "", "opening book: EPD (one position a line), PGN (its games' first --book-plies plies) or a Polyglot .bin (its lines of --book-plies plies from the start); openings in random order by --seed, each played as a colour-swapped pair")
+	f.StringVar(&o.bookOrder, "book-order", tuner.BookRandom, "the order the --book's entries are played in: random (shuffled by --seed) or sequential (the book's own order), as fastchess's order=")
+	f.IntVar(&o.bookStart, "book-start", 1, "the --book's first entry to play, from 1 (fastchess's start=)")
 	f.IntVar(&o.bookPlies, "book-plies", 8, "plies taken from each game of a PGN --book, or each line of a Polyglot one (0 = all; Polyglot: 16)")
 	f.StringVar(&o.resign, "resign", "", "resign adjudication as fastchess: movecount=N,score=CP[,twosided=true] (a side whose score stays at or below −CP for N moves loses)")
 	f.StringVar(&o.draw, "draw", "", "draw adjudication as fastchess: movenumber=N,movecount=M,score=CP (from move N, both scores within ±CP for M moves each)")
@@ -179,7 +200,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 		MoveTime: o.moveTime, GameTime: o.gameTime, Overhead: o.overhead, Startup: o.startup, Protocol: o.proto,
 		BotzoneJSON: o.bzJSON, BotzoneKeepRunning: o.bzKeep, EngineLogDir: o.logDir, Restart: o.restart, TimeControl: o.tour.tc, TimeMargin: o.tour.timeMargin,
 		Resign: o.tour.resign, Draw: o.tour.draw, MaxMoves: o.tour.maxMoves, AOptions: o.tour.aOptions, BOptions: o.tour.bOptions,
-		Book: o.tour.book, BookPlies: o.tour.bookPlies, PGN: o.tour.pgn, Exclude: exclude, ExcludeRun: o.exclude})
+		Book: o.tour.book, BookPlies: o.tour.bookPlies, BookOrder: o.tour.bookOrder, BookStart: o.tour.bookStart, PGN: o.tour.pgn, Exclude: exclude, ExcludeRun: o.exclude})
 	if err != nil {
 		return err
 	}
@@ -652,9 +673,11 @@ func matchKey(o matchOpts, g engine.Game, mc *tuner.MatchConfig) string {
 		MaxMoves, BookPlies      int
 		ExcludeRun               int64
 		Protocol                 string
+		BookOrder                string `json:",omitempty"`
+		BookStart                int    `json:",omitempty"`
 	}{g.Name(), engine.RuleOf(g), o.a, o.b, o.tour.aOptions, o.tour.bOptions, o.games, o.board, o.maxPlies, o.seed, o.sprt, o.openings, o.swapRule,
 		hex.EncodeToString(sum[:8]), mc.Setup.Limits, o.tour.nodes, o.moveTime, o.gameTime, o.tour.tc, o.tour.resign, o.tour.draw, o.tour.book,
-		o.tour.maxMoves, o.tour.bookPlies, o.exclude, o.proto})
+		o.tour.maxMoves, o.tour.bookPlies, o.exclude, o.proto, o.tour.orderKey(), o.tour.startKey()})
 	return string(b)
 }
 

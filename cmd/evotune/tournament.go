@@ -140,7 +140,7 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 			MaxPlies: o.maxPlies, Seed: o.seed, Openings: o.openings, Limits: o.lim, Nodes: o.tour.nodes,
 			MoveTime: o.moveTime, Overhead: protocol.DefaultMoveOverhead, Startup: protocol.StartupAllowance, TimeControl: o.tour.tc, TimeMargin: o.tour.timeMargin,
 			Resign: o.tour.resign, Draw: o.tour.draw, MaxMoves: o.tour.maxMoves, AOptions: a.Options, BOptions: b.Options,
-			Book: o.tour.book, BookPlies: o.tour.bookPlies, PGN: o.tour.pgn}
+			Book: o.tour.book, BookPlies: o.tour.bookPlies, BookOrder: o.tour.bookOrder, BookStart: o.tour.bookStart, PGN: o.tour.pgn}
 		plan, err := tuner.PlanMatch(ctx, req)
 		if err != nil {
 			return fmt.Errorf("pairing %s vs %s: %w", a.Name, b.Name, tourFlagNames(err.Error(), a.Name, b.Name))
@@ -498,8 +498,10 @@ func tournamentKey(o tournamentOpts, g engine.Game, engines []tourEngine, mc *tu
 		MoveTime               time.Duration
 		TC, Resign, Draw, Book string
 		MaxMoves, BookPlies    int
+		BookOrder              string `json:",omitempty"`
+		BookStart              int    `json:",omitempty"`
 	}{engines, [2]int{p.A, p.B}, g.Name(), engine.RuleOf(g), o.gauntlet, o.rounds, o.board, o.maxPlies, o.seed, o.openings,
-		hex.EncodeToString(sum[:8]), o.lim, o.tour.nodes, o.moveTime, o.tour.tc, o.tour.resign, o.tour.draw, o.tour.book, o.tour.maxMoves, o.tour.bookPlies})
+		hex.EncodeToString(sum[:8]), o.lim, o.tour.nodes, o.moveTime, o.tour.tc, o.tour.resign, o.tour.draw, o.tour.book, o.tour.maxMoves, o.tour.bookPlies, o.tour.orderKey(), o.tour.startKey()})
 	return string(b)
 }
 
