@@ -109,7 +109,7 @@ func TestTournamentGauntletResume(t *testing.T) {
 	def, _, _ := run(t, dir, "weights", "default", "--game", "gomoku")
 	writeFile(t, dir, "attack.json", strings.Replace(def, `"k1": 1,`, `"k1": 1.6,`, 1))
 	writeFile(t, dir, "defence.json", strings.Replace(def, `"k2": 1`, `"k2": 1.6`, 1))
-	base := []string{"tournament", "--game", "gomoku", "--depth", "2", "--rounds", "60", "--workers", "1", "--gauntlet",
+	base := []string{"tournament", "--game", "gomoku", "--depth", "3", "--rounds", "60", "--workers", "1", "--gauntlet",
 		"--engine", "name=paper weights=default", "--engine", "weights=attack.json", "--engine", "name=defence weights=defence.json"}
 	args := append(append([]string(nil), base...), "--db", "t.db")
 	cmd, buf := start(t, dir, args...)
