@@ -255,50 +255,19 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 	} else if matchID, err = d.CreateMatch(ctx, key, g.Name(), o.a, o.b, o.games); err != nil {
 		return err
 	}
-	var onGame []func(tuner.MatchGame)
-	var dberr error
-	onGame = append(onGame, func(mg tuner.MatchGame) {
-		// A game that ended is stored even while the match is being stopped (Ctrl-C).
-		err := d.SaveMatchGame(context.WithoutCancel(ctx), matchID, matchGameRow(mg))
-		if err != nil && dberr == nil {
-			dberr = err
-			fmt.Fprintf(errOut, "warning: --db %s: %v (the games go on; the PGN and the final report keep them)\n", o.dbPath, err)
-		}
-	})
+	var pgn *os.File
 	if pgnw != nil {
 		// Every game goes to the PGN as it ends; the file is written again, in pair order,
 		// at the end. A resumed match appends to the file of the stopped one.
-		target, err := engine.OutputTarget(o.tour.pgn) // a regular file or none (PlanMatch checked it)
-		if err != nil {
-			return fmt.Errorf("--pgn: %w", err)
+		if pgn, err = openPGN(o.tour.pgn, o.resume); err != nil {
+			return err
 		}
-		mode := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
-		if o.resume {
-			mode = os.O_CREATE | os.O_WRONLY | os.O_APPEND
-		}
-		f, err := os.OpenFile(target, mode, 0o644)
-		if err != nil {
-			return fmt.Errorf("--pgn: %w", err)
-		}
-		defer f.Close()
-		date := time.Now().UTC().Format("2006.01.02")
-		var werr error
-		onGame = append(onGame, func(mg tuner.MatchGame) {
-			data, err := mg.PGN(pgnw, "evotune match", aName, bName, tc, date)
-			if err == nil {
-				_, err = f.Write(data)
-			}
-			if err != nil && werr == nil {
-				werr = err
-				fmt.Fprintf(errOut, "warning: --pgn %s: %v (the games go on; the file is written again at the end)\n", o.tour.pgn, err)
-			}
-		})
+		defer pgn.Close()
 	}
-	mc.OnGame = func(mg tuner.MatchGame) {
-		for _, f := range onGame {
-			f(mg)
-		}
-	}
+	date := time.Now().UTC().Format("2006.01.02")
+	mc.OnGame = gameStorer(ctx, d, matchID, o.dbPath, pgn, o.tour.pgn, errOut, func(mg tuner.MatchGame) ([]byte, error) {
+		return mg.PGN(pgnw, "evotune match", aName, bName, tc, date)
+	})
 	prog := progress.NewMatch(errOut, "match")
 	played := 0 // games ended
 	update := func(done, total int, r stats.Result) {
@@ -310,20 +279,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 	}
 	res, err := tuner.PlayMatch(ctx, *mc, update)
 	prog.Finish()
-	{
-		status := db.MatchFinished
-		switch {
-		case err != nil && res.Interrupted:
-			status = db.MatchStopped
-		case err != nil:
-			status = db.MatchFailed
-		}
-		summary, _ := json.Marshal(matchSummary(res))
-		// The context may be cancelled (Ctrl-C): the status is written regardless.
-		if serr := d.SetMatchStatus(context.WithoutCancel(ctx), matchID, status, string(summary)); serr != nil && err == nil {
-			err = serr
-		}
-	}
+	err = storeMatchEnd(ctx, d, matchID, res, err)
 	if err != nil && res.Interrupted {
 		// Stopped (Ctrl-C): the result of the pairs that ended, and every finished game.
 		fmt.Fprintf(out, "match interrupted after %d games: the result of the %d pairs whose two games ended:\n", played, res.Result.Pairs())
@@ -679,6 +635,69 @@ func matchKey(o matchOpts, g engine.Game, mc *tuner.MatchConfig) string {
 		hex.EncodeToString(sum[:8]), mc.Setup.Limits, o.tour.nodes, o.moveTime, o.gameTime, o.tour.tc, o.tour.resign, o.tour.draw, o.tour.book,
 		o.tour.maxMoves, o.tour.bookPlies, o.exclude, o.proto, o.tour.orderKey(), o.tour.startKey()})
 	return string(b)
+}
+
+// openPGN opens a match's or tournament's --pgn for its games as they end: anew, or
+// appended to when a stopped one is resumed (PlanMatch checked that path is a regular file
+// or none).
+func openPGN(path string, resume bool) (*os.File, error) {
+	target, err := engine.OutputTarget(path)
+	if err != nil {
+		return nil, fmt.Errorf("--pgn: %w", err)
+	}
+	mode := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	if resume {
+		mode = os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	}
+	f, err := os.OpenFile(target, mode, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("--pgn: %w", err)
+	}
+	return f, nil
+}
+
+// gameStorer is a match's MatchConfig.OnGame: each game that ends is stored as match id's
+// in d (even while the match is being stopped: Ctrl-C) and, when pgn is open, appended to
+// it as pgnText writes it. The first failure of each warns on errOut, naming dbPath or
+// pgnPath; the games go on (the final report, and the PGN written again at the end, keep
+// them).
+func gameStorer(ctx context.Context, d *db.DB, id int64, dbPath string, pgn *os.File, pgnPath string, errOut io.Writer, pgnText func(tuner.MatchGame) ([]byte, error)) func(tuner.MatchGame) {
+	var dberr, werr error
+	return func(mg tuner.MatchGame) {
+		if err := d.SaveMatchGame(context.WithoutCancel(ctx), id, matchGameRow(mg)); err != nil && dberr == nil {
+			dberr = err
+			fmt.Fprintf(errOut, "warning: --db %s: %v (the games go on; the PGN and the final report keep them)\n", dbPath, err)
+		}
+		if pgn == nil {
+			return
+		}
+		data, err := pgnText(mg)
+		if err == nil {
+			_, err = pgn.Write(data)
+		}
+		if err != nil && werr == nil {
+			werr = err
+			fmt.Fprintf(errOut, "warning: --pgn %s: %v (the games go on; the file is written again at the end)\n", pgnPath, err)
+		}
+	}
+}
+
+// storeMatchEnd stores match id's status after PlayMatch returned res and err (finished,
+// stopped by Ctrl-C, or failed) with its summary, and returns err, or the store's error
+// when err is nil. The context may be cancelled: the status is written regardless.
+func storeMatchEnd(ctx context.Context, d *db.DB, id int64, res tuner.MatchResult, err error) error {
+	status := db.MatchFinished
+	switch {
+	case err != nil && res.Interrupted:
+		status = db.MatchStopped
+	case err != nil:
+		status = db.MatchFailed
+	}
+	summary, _ := json.Marshal(matchSummary(res))
+	if serr := d.SetMatchStatus(context.WithoutCancel(ctx), id, status, string(summary)); serr != nil && err == nil {
+		return serr
+	}
+	return err
 }
 
 // matchGameRow is a game of a match as the database stores it.

@@ -188,16 +188,8 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 	first := pairings[0].plan
 	var pgn *os.File
 	if first.PGN != nil {
-		target, err := engine.OutputTarget(o.tour.pgn)
-		if err != nil {
-			return fmt.Errorf("--pgn: %w", err)
-		}
-		mode := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
-		if o.resume {
-			mode = os.O_CREATE | os.O_WRONLY | os.O_APPEND
-		}
-		if pgn, err = os.OpenFile(target, mode, 0o644); err != nil {
-			return fmt.Errorf("--pgn: %w", err)
+		if pgn, err = openPGN(o.tour.pgn, o.resume); err != nil {
+			return err
 		}
 		defer pgn.Close()
 	}
@@ -245,24 +237,9 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 				return err
 			}
 		}
-		var dberr, werr error
-		mc.OnGame = func(mg tuner.MatchGame) {
-			if err := d.SaveMatchGame(context.WithoutCancel(ctx), id, matchGameRow(mg)); err != nil && dberr == nil {
-				dberr = err
-				fmt.Fprintf(errOut, "warning: --db %s: %v (the games go on; the PGN and the final report keep them)\n", o.dbPath, err)
-			}
-			if pgn == nil {
-				return
-			}
-			data, err := mg.PGN(p.plan.PGN, "evotune tournament", a.Name, b.Name, pgnClock(p), date)
-			if err == nil {
-				_, err = pgn.Write(data)
-			}
-			if err != nil && werr == nil {
-				werr = err
-				fmt.Fprintf(errOut, "warning: --pgn %s: %v (the games go on; the file is written again at the end)\n", o.tour.pgn, err)
-			}
-		}
+		mc.OnGame = gameStorer(ctx, d, id, o.dbPath, pgn, o.tour.pgn, errOut, func(mg tuner.MatchGame) ([]byte, error) {
+			return mg.PGN(p.plan.PGN, "evotune tournament", a.Name, b.Name, pgnClock(p), date)
+		})
 		var prog *progress.Match
 		var update func(int, int, stats.Result)
 		if status != db.MatchFinished {
@@ -274,17 +251,7 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 			prog.Finish()
 		}
 		p.res = res
-		st := db.MatchFinished
-		switch {
-		case err != nil && res.Interrupted:
-			st = db.MatchStopped
-		case err != nil:
-			st = db.MatchFailed
-		}
-		summary, _ := json.Marshal(matchSummary(res))
-		if serr := d.SetMatchStatus(context.WithoutCancel(ctx), id, st, string(summary)); serr != nil && err == nil {
-			err = serr
-		}
+		err = storeMatchEnd(ctx, d, id, res, err)
 		if err != nil && res.Interrupted {
 			fmt.Fprintf(out, "tournament interrupted in pairing %d of %d (%s vs %s): the pairs whose two games ended:\n", k+1, len(pairings), a.Name, b.Name)
 			printTournament(out, engines, pairings[:k+1])
