@@ -119,6 +119,14 @@ type GASettings struct {
 	// exceed ½ to be admitted, and the z of the lower confidence bound that picks the
 	// champion among the hall of fame (1.645: one-sided 95%).
 	AdmitZ float64 `json:"admit_z" yaml:"admit_z"`
+	// Restart, when positive, breeds the generation after Restart generations in a row
+	// that admitted nothing to the hall of fame afresh around the champion: Elite copies of
+	// it and perturbations of every free gene of it (Mutation's steps), as generation 0 is
+	// bred around the paper's weights. 0: never. Runs stored before this setting: 0.
+	Restart int `json:"restart,omitempty" yaml:"restart"`
+	// Admission is how the hall-of-fame test is played: AdmissionPaired (the default) or
+	// AdmissionHeadToHead; "" (runs stored before this setting) is AdmissionPaired.
+	Admission string `json:"admission,omitempty" yaml:"admission"`
 	// Elite individuals are carried unchanged into the next generation (generational
 	// model with elitism).
 	Elite int `json:"elite" yaml:"elite"`
@@ -136,9 +144,10 @@ type GASettings struct {
 	// reference set besides the paper's weights.
 	Champions int `json:"champions" yaml:"champions"`
 	// Champion is how the GA names its result: ChampionCentre (the default of new runs:
-	// the hall of fame's centre once it has two members) or ChampionBest (the member with
-	// the best lower bound, once one is credibly above the paper's weights); "" (runs
-	// stored before this setting) is ChampionBest.
+	// the hall of fame's centre once it has two members), ChampionPopulation (the centre of
+	// each generation's better half) or ChampionBest (the member with the best lower bound,
+	// once one is credibly above the paper's weights); "" (runs stored before this
+	// setting) is ChampionBest.
 	Champion string `json:"champion,omitempty" yaml:"champion"`
 	// Selection is how the GA scores a generation: SelectionPeers plays the individuals
 	// against each other, SelectionRace (and "", runs stored before peers) races every
@@ -421,7 +430,7 @@ func DefaultConfig(game string) Config {
 		RunSettings: RunSettings{Game: game, Seed: 1, Method: MethodGA, Workers: runtime.NumCPU()},
 		GASettings: GASettings{Population: 12, RaceRounds: 2, AdmitGames: 64, AdmitZ: 1.0, Elite: 2, Tournament: 3,
 			CrossoverRate: 0.5, MutationRate: 0.8, Mutation: genomes.DefaultMutation,
-			Init: "perturb", Champions: 0, Champion: ChampionCentre, Selection: SelectionAuto},
+			Init: "perturb", Champions: 0, Champion: ChampionCentre, Selection: SelectionAuto, Admission: AdmissionPaired},
 		VerifySettings: VerifySettings{VerifyGames: DefaultVerifyGames},
 	}
 }
@@ -820,8 +829,14 @@ func (g *GASettings) validate() error {
 		return settingErr("champions", "", "%d: with selection %s the individuals play each other, not the reference set", g.Champions, SelectionPeers)
 	case g.Selection == SelectionPeers && len(g.Opponents) > 0:
 		return settingErr("selection", "", "%s plays the population against itself; the opponents (%s) would not play", SelectionPeers, strings.Join(g.Opponents, "; "))
-	case g.Champion != "" && g.Champion != ChampionBest && g.Champion != ChampionCentre:
-		return settingErr("champion", "", "%q, want %s or %s", g.Champion, ChampionCentre, ChampionBest)
+	case g.Champion != "" && g.Champion != ChampionBest && g.Champion != ChampionCentre && g.Champion != ChampionPopulation:
+		return settingErr("champion", "", "%q, want %s, %s or %s", g.Champion, ChampionPopulation, ChampionCentre, ChampionBest)
+	case g.Admission != "" && g.Admission != AdmissionHeadToHead && g.Admission != AdmissionPaired:
+		return settingErr("admission", "", "%q, want %s or %s", g.Admission, AdmissionHeadToHead, AdmissionPaired)
+	case g.Restart < 0:
+		return settingErr("restart", "", "%d is negative", g.Restart)
+	case g.Restart > 0 && g.AdmitGames == 0:
+		return settingErr("restart", "", "%d: a restart follows generations that admitted nothing to the hall of fame, and admit_games 0 keeps none", g.Restart)
 	case g.AdmitGames < 0 || g.AdmitGames%2 != 0:
 		return settingErr("admit_games", "", "%d, want 0 or a positive even number", g.AdmitGames)
 	case !(g.AdmitZ >= 0 && g.AdmitZ <= 10):

@@ -31,8 +31,19 @@ func (t *Tuner) centreBorn() *GenomeRecord {
 		Genes: t.plan.Layout.Named(centre(t.plan.Layout, hof))}
 }
 
-// setChampion sets the summary's champion: with Config.Champion centre and two or more
-// members, the hall of fame's centre (centreID), whatever the members' bounds; otherwise
+// populationCentre is the genome of ChampionPopulation's champion after the current
+// generation, whose individuals are pop (sorted best first): the centre of its better half.
+func (t *Tuner) populationCentre(pop []*genomes.Genome) (GenomeRecord, []float64) {
+	x, last := betterHalfCentre(t.plan.Layout, pop)
+	return GenomeRecord{ID: genomes.IndividualID(t.saving.runID, t.g.gen, t.cfg.Population), Born: t.g.gen, Operator: OpPopulationCentre,
+		Parents: []string{pop[0].ID, last}, Genes: t.plan.Layout.Named(x)}, x
+}
+
+// setChampion sets the summary's champion: with Config.Champion population, the centre of
+// the generation's better half (populationCentre); with centre and two or more
+// members, the hall of fame's centre (centreID), whatever the members' bounds; with
+// AdmissionHeadToHead and one member, that member (its admission was its evidence against
+// the paper's weights); otherwise
 // the hall-of-fame member with the best lower confidence bound, or the baseline while none
 // is above it; without a hall of fame (AdmitGames = 0), the rank-1 individual of pop
 // (sorted best first).
@@ -40,8 +51,15 @@ func (t *Tuner) setChampion(pop []*genomes.Genome) {
 	t.rep.summary.HallOfFame = append([]HallOfFamer(nil), t.hall.hof...)
 	t.rep.summary.Champion, t.rep.summary.CentreOf = nil, nil
 	switch c := champion(t.hall.hof, t.cfg.AdmitZ); {
+	case t.cfg.Champion == ChampionPopulation:
+		rec, x := t.populationCentre(pop)
+		t.rep.summary.Best, t.rep.summary.BestGenes = rec.ID, x
 	case t.cfg.AdmitGames == 0:
 		t.rep.summary.Best, t.rep.summary.BestGenes = pop[0].ID, append([]float64(nil), pop[0].X...)
+	case t.cfg.Admission == AdmissionHeadToHead && len(t.hall.hof) == 1:
+		// Admitted head to head against the paper's weights: its record is its test's.
+		h := t.hall.hof[0]
+		t.rep.summary.Best, t.rep.summary.BestGenes = h.ID, append([]float64(nil), h.Genes...)
 	case t.cfg.Champion == ChampionCentre && len(t.hall.hof) >= 2:
 		if b := BestMember(t.hall.hof, t.cfg.AdmitZ); b != nil {
 			bb := *b

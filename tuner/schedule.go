@@ -344,13 +344,14 @@ func (t *Tuner) playAgainst(g *genomes.Genome, opp opponent, first, n, round int
 }
 
 // matchup is an individual's games against a reference: opening pairs [first, first+n),
-// recorded as games of round.
+// recorded as games of round; opp, when set, replaces the batch's reference for it.
 type matchup struct {
 	g               *genomes.Genome
 	first, n, round int
+	opp             *opponent
 }
 
-// playMatchups plays every matchup against the reference opp as one batch (none depends on
+// playMatchups plays every matchup against the reference opp (or its own) as one batch (none depends on
 // another's result, so no game slot waits for one matchup's slowest game while another
 // has games to play) and returns, per matchup, its individual's record and pair scores,
 // as playAgainst does for one. The games are recorded in matchup order.
@@ -364,6 +365,10 @@ func (t *Tuner) playMatchups(opp opponent, label string, ms ...matchup) ([]stats
 	defer func() { t.g.current, t.g.refs = savedCur, savedRefs }()
 	var b batch
 	for i, m := range ms {
+		t.g.refs = []opponent{opp}
+		if m.opp != nil {
+			t.g.refs = []opponent{*m.opp}
+		}
 		if err := t.schedule(&b, []int{i}, m.first, m.n, m.round); err != nil {
 			return nil, nil, err
 		}

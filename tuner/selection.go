@@ -81,14 +81,16 @@ type Admission struct {
 	Candidate  string `json:"candidate"`
 	Opponent   string `json:"opponent"` // the reigning champion ("baseline" while the hall is empty)
 	Generation int    `json:"generation"`
-	// Result is the candidate's record against the paper's weights; Score, ScoreSE, Elo
-	// and EloSE estimate it.
+	// Result is the candidate's record against the paper's weights (AdmissionPaired, or
+	// while the hall of fame is empty) or against the champion itself
+	// (AdmissionHeadToHead); Score, ScoreSE, Elo and EloSE estimate it.
 	stats.Result
 	Score   float64 `json:"score"`
 	ScoreSE float64 `json:"score_se"`
 	Elo     float64 `json:"elo"`
 	EloSE   float64 `json:"elo_se"`
-	// OpponentScore is the champion's score on the same games (½ for the baseline).
+	// OpponentScore is the champion's score against the paper's weights on the same games
+	// (½ when the candidate played the opponent itself).
 	OpponentScore float64 `json:"opponent_score"`
 	// Diff and DiffSE are the mean per-game score difference candidate − champion and its
 	// standard error, from the per-pair differences (paired).
@@ -158,6 +160,39 @@ const (
 	ChampionCentre = "centre"
 	// ChampionBest: the member with the best lower confidence bound (champion).
 	ChampionBest = "best"
+	// ChampionPopulation: the run's result after each generation is the centre of that
+	// generation's better half by rank, the best weighing most (centreWeights, as
+	// evolution strategies recombine their μ best: Hansen 2016, eq. 49), born in every
+	// generation as OpPopulationCentre. Where the hall of fame moves only when a winner
+	// proves itself in one test, the population moves every generation, and its centre
+	// averages the noise of its members' selection. Measured on a detuned Toga II
+	// (docs/benchmarks.md): after 4 000 games the hall of fame's centre lost −74.7 ± 31.1
+	// Elo to the engine's defaults, the same run's better half of its last generation
+	// −12.9 ± 30.9 (the start: −322.7).
+	ChampionPopulation = "population"
+	// OpPopulationCentre is the operator of a ChampionPopulation champion, the genome in
+	// the slot after its generation's individuals; its parents are the best individual and
+	// the last of the better half.
+	OpPopulationCentre = "population-centre"
+	// AdmissionHeadToHead: the race winner plays the reigning champion itself (the paper's
+	// weights while the hall of fame is empty) on AdmitGames/2 fresh opening pairs and is
+	// admitted when its score exceeds ½ by AdmitZ standard errors of the pair scores. A
+	// comparison played as a match measures the difference directly, and at a score near
+	// ½, where Elo differences move the score most; measured against the paper's weights
+	// the difference of two strong players is squeezed into the few games the weaker
+	// paper's weights still draw or win (a detuned Toga II's champion scored about 0.8
+	// against them, where a score moves 0.64 times as much per Elo as at ½), and the two
+	// scores each carry their own noise. With ChampionCentre it plays a third of
+	// AdmissionPaired's games (the members need no record of their own, and the single
+	// member of a hall of fame is the champion: its test was against the paper's weights);
+	// with ChampionBest the champion still plays its own DefenceRound games.
+	AdmissionHeadToHead = "head-to-head"
+	// AdmissionPaired: the race winner and the reigning champion each play the paper's
+	// weights on the same fresh opening pairs (common random numbers), the winner is
+	// admitted when the mean per-pair difference exceeds 0 by AdmitZ standard errors, and
+	// the champion plays as many pairs more on openings of its own (DefenceRound), its
+	// record for ChampionBest.
+	AdmissionPaired = "paired"
 	// OpCentre is the operator of a champion recombined from the hall of fame, born in the
 	// generation that admitted its latest member; its parents are every member admitted up
 	// to its generation (its genome row names two: the member with the best lower bound and
@@ -205,6 +240,18 @@ func centre(l *genomes.Layout, hof []HallOfFamer) []float64 {
 	}
 	l.Clamp(x)
 	return x
+}
+
+// betterHalfCentre returns the centre of the better half of ranked (sorted best first;
+// at least one), weighted by rank as centreWeights weigh recency (the best most), and the
+// ID of the last genome of that half.
+func betterHalfCentre(l *genomes.Layout, ranked []*genomes.Genome) ([]float64, string) {
+	mu := max(1, len(ranked)/2)
+	half := make([]HallOfFamer, mu) // centreWeights weigh the last most: the best goes last
+	for i := 0; i < mu; i++ {
+		half[mu-1-i] = HallOfFamer{ID: ranked[i].ID, Genes: ranked[i].X}
+	}
+	return centre(l, half), ranked[mu-1].ID
 }
 
 // champion returns the hall-of-fame member with the best lower confidence bound at
@@ -279,10 +326,14 @@ func (m model) Apply(pop *eaopt.Population) error {
 	sortIndividuals(old)
 	n := len(old)
 	next := make([]*genomes.Genome, 0, n)
-	for i := 0; i < t.cfg.Elite && i < n; i++ {
-		next = append(next, old[i].Genome.Clone().(*genomes.Genome))
-	}
 	t.g.born = nil
+	if t.cfg.Restart > 0 && t.hall.stalled >= t.cfg.Restart && len(t.hall.hof) > 0 {
+		next = m.restart(old[0].Genome.(*genomes.Genome), n, rng)
+	} else {
+		for i := 0; i < t.cfg.Elite && i < n; i++ {
+			next = append(next, old[i].Genome.Clone().(*genomes.Genome))
+		}
+	}
 	k := max(1, min(t.cfg.Tournament, n-1))
 	slot := len(next)
 	for len(next) < n {
@@ -324,10 +375,33 @@ func (m model) Apply(pop *eaopt.Population) error {
 	return nil
 }
 
+// restart breeds a generation of n around the run's champion (Config.Restart): Elite
+// copies of it (at least one), then perturbations of every free gene of it, all with the
+// champion as their one parent. proto is any genome of the run (its Mutation and Evaluator
+// are kept).
+func (m model) restart(proto *genomes.Genome, n int, rng *rand.Rand) []*genomes.Genome {
+	t := m.t
+	champ, parent := t.rep.summary.BestGenes, t.rep.summary.Best
+	next := make([]*genomes.Genome, 0, n)
+	for slot := 0; slot < n; slot++ {
+		g := proto.Clone().(*genomes.Genome)
+		g.Layout, g.Op, g.Parents = t.plan.Layout, genomes.OpRestart, []string{parent}
+		g.X = append([]float64(nil), champ...)
+		if slot >= max(1, t.cfg.Elite) {
+			g.X = t.plan.Layout.PerturbAround(champ, t.cfg.Mutation, rng)
+		}
+		g.ID, g.Born = genomes.IndividualID(t.saving.runID, t.g.gen, slot), t.g.gen
+		next = append(next, g)
+		t.g.born = append(t.g.born, g)
+	}
+	t.hall.stalled = 0
+	return next
+}
+
 // admit tests the generation's race winner against the reigning champion (the latest
-// admitted member, or the paper's weights) and updates the hall of fame; it returns the
-// test (nil when none was needed: the winner is the baseline, the champion itself, or was
-// tested before).
+// admitted member, or the paper's weights), head to head or paired (Config.Admission), and
+// updates the hall of fame; it returns the test (nil when none was needed: the winner is
+// the baseline, the champion itself, or was tested before).
 func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
 	if t.cfg.AdmitGames == 0 || winner.Op == genomes.OpBaseline || t.hall.tested[winner.ID] {
 		return nil, nil
@@ -350,11 +424,22 @@ func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
 	if err != nil {
 		return nil, err
 	}
+	headToHead := reigning != nil && t.cfg.Admission == AdmissionHeadToHead
 	// The candidate's test, the defender's test on the same openings and the defender's own
 	// games are independent: one batch.
 	ms := []matchup{{g: winner, first: first, n: n, round: AdmissionRound}}
+	if headToHead {
+		w, ext, err := t.side(reigning.Genes)
+		if err != nil {
+			return nil, fmt.Errorf("hall of fame %s: %w", reigning.ID, err)
+		}
+		ms[0].opp = &opponent{id: reigning.ID, w: w, x: reigning.Genes, ext: ext}
+	}
+	defends := reigning != nil && (!headToHead || t.cfg.Champion == ChampionBest || t.cfg.Champion == "")
 	if reigning != nil {
 		a.Opponent = reigning.ID
+	}
+	if defends {
 		// The champion's Elo record comes from games of its own, never from the games that
 		// decide the test: a champion reigns on while its paired scores happen to be high,
 		// so crediting those would make a long reign a lucky streak and bias the Elo of the
@@ -364,7 +449,10 @@ func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
 			return nil, err
 		}
 		def := &genomes.Genome{Layout: t.plan.Layout, X: reigning.Genes, ID: reigning.ID}
-		ms = append(ms, matchup{g: def, first: first, n: n, round: AdmissionRound}, matchup{g: def, first: own, n: n, round: DefenceRound})
+		if !headToHead {
+			ms = append(ms, matchup{g: def, first: first, n: n, round: AdmissionRound})
+		}
+		ms = append(ms, matchup{g: def, first: own, n: n, round: DefenceRound})
 	}
 	res, pairs, err := t.playMatchups(base, "admission", ms...)
 	if err != nil {
@@ -374,11 +462,13 @@ func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
 	cpairs := pairs[0]
 	hpairs := make([]float64, n)
 	for k := range hpairs {
-		hpairs[k] = 1 // the paper's weights against themselves: exactly ½ per game
+		hpairs[k] = 1 // the opponent against itself: exactly ½ per game
 	}
-	if reigning != nil {
+	if reigning != nil && !headToHead {
 		hpairs = pairs[1]
-		hres := res[2]
+	}
+	if defends {
+		hres := res[len(res)-1]
 		reigning.Stats = reigning.Stats.Add(genomes.Stats{Wins: hres.Wins, Draws: hres.Draws, Losses: hres.Losses, Penta: hres.Penta})
 	}
 	judge(a, cpairs, hpairs, t.cfg.AdmitZ)

@@ -79,12 +79,25 @@ func TestChampionIsBestLowerBound(t *testing.T) {
 	}
 }
 
-// TestRaceAndHallOfFame runs a small race with admission and checks the records: no game
-// against an identical genome, admission games on their own openings, a hall of fame
-// consistent with the admissions, and the champion taken from it.
+// TestRaceAndHallOfFame runs a small race with admission, paired and head to head, and
+// checks the records: no game against an identical genome, admission games on their own
+// openings against the paper's weights (paired) or the reigning member (head to head), a
+// hall of fame consistent with the admissions, defence games exactly where a member needs a
+// record of its own, and the champion taken from the hall of fame.
 func TestRaceAndHallOfFame(t *testing.T) {
-	cfg := smallConfig("gomoku", 2)
-	cfg.Generations, cfg.Population, cfg.Elite, cfg.AdmitGames, cfg.AdmitZ = 3, 6, 2, 8, 0
+	for _, tc := range []struct{ admission, champion string }{
+		{AdmissionPaired, ChampionBest}, {AdmissionHeadToHead, ChampionCentre}, {AdmissionHeadToHead, ChampionBest},
+	} {
+		t.Run(tc.admission+"/"+tc.champion, func(t *testing.T) {
+			cfg := smallConfig("gomoku", 2)
+			cfg.Generations, cfg.Population, cfg.Elite, cfg.AdmitGames, cfg.AdmitZ = 6, 6, 2, 8, 0
+			cfg.Admission, cfg.Champion, cfg.Seed = tc.admission, tc.champion, 3 // seed 3: two admissions or more
+			checkHallOfFame(t, cfg)
+		})
+	}
+}
+
+func checkHallOfFame(t *testing.T, cfg Config) {
 	st := &memStore{}
 	tu, err := New(cfg, st, nil, "test")
 	if err != nil {
@@ -94,8 +107,10 @@ func TestRaceAndHallOfFame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	baseline := genomes.IndividualID(1, 0, 0)
 	genes := map[string]string{"baseline": fmt.Sprint(tu.plan.Layout.Defaults())}
-	admitted := 0
+	admitted, defences := 0, 0
+	reigning := "baseline"
 	for _, g := range st.gens {
 		for _, n := range g.NewGenomes {
 			x, _ := tu.plan.Layout.FromNamed(n.Genes)
@@ -112,20 +127,43 @@ func TestRaceAndHallOfFame(t *testing.T) {
 			if HalfOf(g.Openings[r.Opening]) != TuningHalf {
 				t.Fatalf("tuning game on a held-out opening %v", g.Openings[r.Opening])
 			}
+			want := "baseline"
+			if cfg.Admission == AdmissionHeadToHead && r.Individual == g.Best {
+				want = reigning
+			}
+			if r.Round == AdmissionRound && r.Opponent != want {
+				t.Fatalf("gen %d: admission game of %s against %s, want %s", g.Generation, r.Individual, r.Opponent, want)
+			}
+			if r.Round == DefenceRound {
+				defences++
+			}
 		}
 		if a := g.Admission; a != nil {
-			if a.Candidate != g.Best || a.Games() != cfg.AdmitGames {
-				t.Fatalf("gen %d: admission of %s (best %s) with %d games", g.Generation, a.Candidate, g.Best, a.Games())
+			if a.Candidate != g.Best || a.Games() != cfg.AdmitGames || a.Opponent != reigning {
+				t.Fatalf("gen %d: admission of %s (best %s) against %s (reigning %s) with %d games", g.Generation, a.Candidate, g.Best, a.Opponent, reigning, a.Games())
 			}
 			if a.Admitted {
 				admitted++
+				reigning = a.Candidate
 			}
 		}
 	}
 	if len(sum.HallOfFame) != admitted {
 		t.Fatalf("hall of fame %d members, %d admissions", len(sum.HallOfFame), admitted)
 	}
-	if c := champion(sum.HallOfFame, cfg.AdmitZ); c != nil && c.ID != sum.Best || c == nil && sum.Best != genomes.IndividualID(1, 0, 0) {
+	if admitted < 2 {
+		t.Fatalf("%d admissions: the test needs a member that defends", admitted)
+	}
+	if cfg.Admission == AdmissionHeadToHead && cfg.Champion == ChampionCentre {
+		if defences != 0 {
+			t.Fatalf("%d defence games: a centre needs no member records", defences)
+		}
+		if want := genomes.IndividualID(1, sum.HallOfFame[len(sum.HallOfFame)-1].Generation, cfg.Population); sum.Best != want {
+			t.Fatalf("summary best %s, want the centre %s", sum.Best, want)
+		}
+		return
+	}
+	if c := champion(sum.HallOfFame, cfg.AdmitZ); c != nil && c.ID != sum.Best || c == nil && sum.Best != baseline {
 		t.Fatalf("summary best %s, champion %v", sum.Best, c)
 	}
 	// Every member's record is exactly its defence games, played after its admission on
@@ -142,8 +180,8 @@ func TestRaceAndHallOfFame(t *testing.T) {
 			}
 			for _, r := range g.GameResults {
 				if r.Round == DefenceRound && r.Individual == h.ID {
-					if g.Generation <= h.Generation || decided[r.Opening] {
-						t.Fatalf("%s: defence game in generation %d (admitted %d) on opening %d", h.ID, g.Generation, h.Generation, r.Opening)
+					if g.Generation <= h.Generation || decided[r.Opening] || r.Opponent != "baseline" {
+						t.Fatalf("%s: defence game in generation %d (admitted %d) on opening %d against %s", h.ID, g.Generation, h.Generation, r.Opening, r.Opponent)
 					}
 					n++
 				}
@@ -152,6 +190,9 @@ func TestRaceAndHallOfFame(t *testing.T) {
 		if n != h.Stats.Games() {
 			t.Fatalf("%s: %d games after admission, %d in its record", h.ID, n, h.Stats.Games())
 		}
+	}
+	if defences == 0 {
+		t.Fatal("no defence games")
 	}
 }
 
@@ -423,5 +464,169 @@ func TestSelectionAuto(t *testing.T) {
 		if err := cfg.Validate(); !errors.As(err, &se) || (se.Key != "selection" && se.Key != "champions") {
 			t.Errorf("peers with opponents or champions: %v, want a refusal naming the setting", err)
 		}
+	}
+}
+
+// TestRestart: with Config.Restart 1, every generation after one that admitted nothing
+// (once the hall of fame has a member) is bred afresh around the champion of the
+// generation before — Elite copies of its genes, the rest perturbations, every one with
+// the champion as its only parent — and every other generation keeps the Elite best of the
+// one before; a run stopped just before a restart and resumed ends exactly as the
+// uninterrupted run.
+func TestRestart(t *testing.T) {
+	cfg := smallConfig("gomoku", 2)
+	cfg.Generations, cfg.Population, cfg.Elite, cfg.AdmitGames, cfg.AdmitZ, cfg.Seed = 8, 6, 2, 8, 0, 3
+	cfg.Restart = 1
+	full := runSmall(t, cfg)
+	genes := map[string]string{}
+	restarts, firstRestart := 0, -1
+	for k, g := range full.gens {
+		for _, n := range g.NewGenomes {
+			genes[n.ID] = fmt.Sprint(n.Genes)
+		}
+		if k == 0 {
+			continue
+		}
+		prev := full.gens[k-1]
+		want := len(prev.HallOfFame) > 0 && (prev.Admission == nil || !prev.Admission.Admitted)
+		restarted := 0
+		for _, n := range g.NewGenomes {
+			if n.Operator != genomes.OpRestart {
+				continue
+			}
+			restarted++
+			if len(n.Parents) != 1 || n.Parents[0] != prev.Champion {
+				t.Fatalf("gen %d: %s has parents %v, want the champion %s", g.Generation, n.ID, n.Parents, prev.Champion)
+			}
+		}
+		if want != (restarted == cfg.Population) || restarted != 0 && restarted != cfg.Population {
+			t.Fatalf("gen %d: %d of %d individuals restarted; the generation before admitted %v with %d members", g.Generation, restarted, cfg.Population, prev.Admission, len(prev.HallOfFame))
+		}
+		if !want { // bred as usual: the Elite best of the generation before survive
+			ids := map[string]bool{}
+			for _, in := range g.Individuals {
+				ids[in.ID] = true
+			}
+			for _, in := range prev.Individuals[:cfg.Elite] {
+				if !ids[in.ID] {
+					t.Fatalf("gen %d: the elite %s of generation %d did not survive", g.Generation, in.ID, prev.Generation)
+				}
+			}
+			continue
+		}
+		restarts++
+		if firstRestart < 0 {
+			firstRestart = k
+		}
+		same := 0
+		for _, n := range g.NewGenomes {
+			if genes[n.ID] == genes[prev.Champion] {
+				same++
+			}
+		}
+		if same < cfg.Elite || same == cfg.Population {
+			t.Fatalf("gen %d: %d of %d individuals are copies of the champion %s, want %d and perturbations", g.Generation, same, cfg.Population, prev.Champion, cfg.Elite)
+		}
+	}
+	if restarts == 0 {
+		t.Fatal("seed 3 restarted no generation")
+	}
+	crashed := &memStore{failAt: firstRestart}
+	tu, _ := New(cfg, crashed, nil, "test")
+	if _, err := tu.Run(context.Background(), 0); err == nil {
+		t.Fatal("the simulated crash did not stop the run")
+	}
+	cont := &memStore{}
+	tu2, _ := New(cfg, cont, nil, "test")
+	if _, err := tu2.Resume(context.Background(), stateFromRecords(1, crashed.gens)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fingerprint(cont.gens), fingerprint(full.gens[len(crashed.gens):]); got != want {
+		t.Fatalf("resumed generations differ:\n%s\n----\n%s", got, want)
+	}
+}
+
+// TestPopulationChampion: with Config.Champion population, every generation's champion is
+// the genome born in the slot after its individuals, operator population-centre, whose
+// genes are the rank-weighted centre of the better half (weights ln(μ+½) − ln k for rank
+// k, rounded as the layout rounds); the games are those of the same run with the hall of
+// fame's centre as champion (the champion rule steers no game); and a run stopped after
+// generation 2 and resumed ends exactly as the uninterrupted run.
+func TestPopulationChampion(t *testing.T) {
+	cfg := smallConfig("gomoku", 2)
+	cfg.Generations, cfg.Population, cfg.AdmitGames, cfg.AdmitZ, cfg.VerifyGames = 4, 6, 8, 0, 8
+	cfg.Champion = ChampionPopulation
+	full := runSmall(t, cfg)
+	l, err := genomes.Lookup("gomoku")
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout := l.Layout
+	genes := map[string]map[string]float64{}
+	for _, g := range full.gens {
+		for _, n := range g.NewGenomes {
+			genes[n.ID] = n.Genes
+		}
+		want := genomes.IndividualID(1, g.Generation, cfg.Population)
+		var born *GenomeRecord
+		for i, n := range g.NewGenomes {
+			if n.ID == want {
+				born = &g.NewGenomes[i]
+			}
+		}
+		if g.Champion != want || born == nil || born.Operator != OpPopulationCentre {
+			t.Fatalf("gen %d: champion %s, want %s born as %s (%+v)", g.Generation, g.Champion, want, OpPopulationCentre, born)
+		}
+		mu := cfg.Population / 2
+		var wsum float64
+		for k := 1; k <= mu; k++ {
+			wsum += math.Log(float64(mu)+0.5) - math.Log(float64(k))
+		}
+		for _, gene := range layout.Genes {
+			var x float64
+			for k := 1; k <= mu; k++ {
+				x += (math.Log(float64(mu)+0.5) - math.Log(float64(k))) / wsum * genes[g.Individuals[k-1].ID][gene.Name]
+			}
+			if gene.Scale == genomes.Log && gene.Min > 0 {
+				x = 0
+				for k := 1; k <= mu; k++ {
+					x += (math.Log(float64(mu)+0.5) - math.Log(float64(k))) / wsum * math.Log(genes[g.Individuals[k-1].ID][gene.Name])
+				}
+				x = math.Exp(x)
+			}
+			if got := born.Genes[gene.Name]; math.Abs(got-x) > 1e-6*math.Max(1, math.Abs(x)) && !(gene.Integer && math.Abs(got-x) <= 0.5) {
+				t.Fatalf("gen %d: %s = %g, the better half's centre is %g", g.Generation, gene.Name, got, x)
+			}
+		}
+	}
+	if full.verification == nil || full.verification.Champion != full.gens[len(full.gens)-1].Champion {
+		t.Fatalf("verified %+v, the last champion %s", full.verification, full.gens[len(full.gens)-1].Champion)
+	}
+	games := func(gens []GenerationRecord) string {
+		var sb strings.Builder
+		for _, g := range gens {
+			for _, r := range g.GameResults {
+				fmt.Fprintf(&sb, "%d %s %s %d %v %v\n", g.Generation, r.Individual, r.Opponent, r.Opening, r.Colour, r.Record.Moves)
+			}
+		}
+		return sb.String()
+	}
+	hall := cfg
+	hall.Champion = ChampionCentre
+	if games(runSmall(t, hall).gens) != games(full.gens) {
+		t.Fatal("the champion rule changed the games")
+	}
+	crashed := &memStore{failAt: 2}
+	tu, _ := New(cfg, crashed, nil, "test")
+	if _, err := tu.Run(context.Background(), 0); err == nil {
+		t.Fatal("the simulated crash did not stop the run")
+	}
+	cont := &memStore{}
+	tu2, _ := New(cfg, cont, nil, "test")
+	if _, err := tu2.Resume(context.Background(), stateFromRecords(1, crashed.gens)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fingerprint(cont.gens), fingerprint(full.gens[2:]); got != want {
+		t.Fatalf("resumed generations differ:\n%s\n----\n%s", got, want)
 	}
 }

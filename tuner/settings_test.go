@@ -75,6 +75,7 @@ func TestSettingErrors(t *testing.T) {
 		{func(c *Config) { c.Mutation.LogSigma = -1 }, "mutation.log_sigma", ""},
 		{func(c *Config) { c.TimeBudget = "soon" }, "time_budget", ""},
 		{func(c *Config) { c.Selection = "lottery" }, "selection", ""},
+		{func(c *Config) { c.Admission = "duel" }, "admission", ""},
 		{func(c *Config) { c.Selection, c.Champions = SelectionPeers, 2 }, "champions", ""},
 		{func(c *Config) { c.Resign = "movecount=x" }, "resign", ""},
 		{func(c *Config) { c.Game = "go" }, "game", ""},

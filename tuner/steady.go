@@ -479,14 +479,9 @@ func (m *steadyMethod) ranked() []*genomes.Genome {
 func (m *steadyMethod) centre(gen int) (GenomeRecord, []float64) {
 	t := m.t
 	ranked := m.ranked()
-	mu := max(1, len(ranked)/2)
-	half := make([]HallOfFamer, mu) // centreWeights weigh the last most: the best goes last
-	for i := 0; i < mu; i++ {
-		half[mu-1-i] = HallOfFamer{ID: ranked[i].ID, Genes: ranked[i].X}
-	}
-	x := centre(t.plan.Layout, half)
+	x, last := betterHalfCentre(t.plan.Layout, ranked)
 	rec := GenomeRecord{ID: genomes.IndividualID(t.saving.runID, gen, t.cfg.Population), Born: gen, Operator: OpSteadyCentre,
-		Parents: []string{ranked[0].ID, ranked[mu-1].ID}, Genes: t.plan.Layout.Named(x)}
+		Parents: []string{ranked[0].ID, last}, Genes: t.plan.Layout.Named(x)}
 	return rec, x
 }
 
