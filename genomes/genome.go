@@ -29,9 +29,6 @@ const (
 	OpCrossoverMutation = "crossover+mutation"
 	// OpImported is an individual loaded from a weights file.
 	OpImported = "imported"
-	// OpRestart is an individual of a generation bred afresh around the run's champion (its
-	// one parent): the champion itself, or a perturbation of every free gene of it.
-	OpRestart = "restart"
 )
 
 // Mutation sets the strength of Genome.Mutate.
@@ -199,13 +196,7 @@ func (l *Layout) Distance(a, b []float64) float64 {
 // Perturb returns the defaults with every free gene moved by a mutation step of the given
 // strength (the initial population around the baseline).
 func (l *Layout) Perturb(m Mutation, rng *rand.Rand) []float64 {
-	return l.PerturbAround(l.Defaults(), m, rng)
-}
-
-// PerturbAround returns a copy of x with every free gene moved by one mutation step of m
-// (GeneRate taken as 1), clamped and rounded; x is left as it is.
-func (l *Layout) PerturbAround(x []float64, m Mutation, rng *rand.Rand) []float64 {
-	g := &Genome{Layout: l, X: append([]float64(nil), x...), Mutation: Mutation{GeneRate: 1, LogSigma: m.LogSigma, LinearSigma: m.LinearSigma}}
+	g := &Genome{Layout: l, X: l.Defaults(), Mutation: Mutation{GeneRate: 1, LogSigma: m.LogSigma, LinearSigma: m.LinearSigma}}
 	g.Mutate(rng)
 	return g.X
 }

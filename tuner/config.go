@@ -119,11 +119,6 @@ type GASettings struct {
 	// exceed ½ to be admitted, and the z of the lower confidence bound that picks the
 	// champion among the hall of fame (1.645: one-sided 95%).
 	AdmitZ float64 `json:"admit_z" yaml:"admit_z"`
-	// Restart, when positive, breeds the generation after Restart generations in a row
-	// that admitted nothing to the hall of fame afresh around the champion: Elite copies of
-	// it and perturbations of every free gene of it (Mutation's steps), as generation 0 is
-	// bred around the paper's weights. 0: never. Runs stored before this setting: 0.
-	Restart int `json:"restart,omitempty" yaml:"restart"`
 	// Admission is how the hall-of-fame test is played: AdmissionPaired (the default) or
 	// AdmissionHeadToHead; "" (runs stored before this setting) is AdmissionPaired.
 	Admission string `json:"admission,omitempty" yaml:"admission"`
@@ -833,10 +828,6 @@ func (g *GASettings) validate() error {
 		return settingErr("champion", "", "%q, want %s, %s or %s", g.Champion, ChampionPopulation, ChampionCentre, ChampionBest)
 	case g.Admission != "" && g.Admission != AdmissionHeadToHead && g.Admission != AdmissionPaired:
 		return settingErr("admission", "", "%q, want %s or %s", g.Admission, AdmissionHeadToHead, AdmissionPaired)
-	case g.Restart < 0:
-		return settingErr("restart", "", "%d is negative", g.Restart)
-	case g.Restart > 0 && g.AdmitGames == 0:
-		return settingErr("restart", "", "%d: a restart follows generations that admitted nothing to the hall of fame, and admit_games 0 keeps none", g.Restart)
 	case g.AdmitGames < 0 || g.AdmitGames%2 != 0:
 		return settingErr("admit_games", "", "%d, want 0 or a positive even number", g.AdmitGames)
 	case !(g.AdmitZ >= 0 && g.AdmitZ <= 10):

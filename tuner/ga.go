@@ -2,7 +2,6 @@ package tuner
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand"
@@ -21,13 +20,6 @@ import (
 // winner is tested for the hall of fame (selection.go: admit), and the run's champion is
 // the hall of fame's best member or its centre (Config.Champion). Its state between
 // generations is the population and the hall of fame, both stored in their own tables.
-
-// gaState is the GA's own state after a generation (the generations table's
-// method_state), kept when Config.Restart is set: the generations in a row, up to this
-// one, that admitted nothing to the hall of fame since the last restart.
-type gaState struct {
-	Stalled int `json:"stalled"`
-}
 
 // gaMethod is the GA as a searchMethod. Its state lives in the tuner's generation and
 // hallOfFame (state.go), which scheduling and selection share.
@@ -64,13 +56,6 @@ func (m *gaMethod) restore(st ResumeState) error {
 	}
 	for _, id := range st.Tested {
 		t.hall.tested[id] = true
-	}
-	if k := st.LastGeneration; k < len(st.MethodStates) && t.cfg.Restart > 0 {
-		var s gaState
-		if err := decodeState(st.MethodStates[k], &s); err != nil {
-			return fmt.Errorf("resume: generation %d: %w", k, err)
-		}
-		t.hall.stalled = s.Stalled
 	}
 	t.rep.summary.Tests, t.rep.summary.Closest = len(st.Tested), st.Closest
 	t.g.gen = st.LastGeneration
@@ -200,10 +185,6 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 		t.saving.err = err
 		return
 	}
-	t.hall.stalled++
-	if adm != nil && adm.Admitted {
-		t.hall.stalled = 0
-	}
 	t.setChampion(pop)
 	var check *Verification
 	if t.cfg.VerifyEvery > 0 && t.g.gen%t.cfg.VerifyEvery == 0 {
@@ -215,9 +196,6 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 	rec := GenerationRecord{RunID: t.saving.runID, Generation: t.g.gen, Games: t.g.distinctGames, GamesTime: t.g.gamesTime, SlotTime: t.g.slotTime, Slots: t.gameSlots(),
 		Opponents: append([]string(nil), t.g.opponents...), Openings: t.g.openings, GameResults: t.g.gameResults,
 		Admission: adm, Checkpoint: check, HallOfFame: append([]HallOfFamer(nil), t.hall.hof...)}
-	if t.cfg.Restart > 0 {
-		rec.MethodState, _ = json.Marshal(gaState{Stalled: t.hall.stalled})
-	}
 	fits := make([]float64, len(indis))
 	xs := make([][]float64, len(indis))
 	for i, in := range indis {

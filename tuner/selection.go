@@ -327,12 +327,8 @@ func (m model) Apply(pop *eaopt.Population) error {
 	n := len(old)
 	next := make([]*genomes.Genome, 0, n)
 	t.g.born = nil
-	if t.cfg.Restart > 0 && t.hall.stalled >= t.cfg.Restart && len(t.hall.hof) > 0 {
-		next = m.restart(old[0].Genome.(*genomes.Genome), n, rng)
-	} else {
-		for i := 0; i < t.cfg.Elite && i < n; i++ {
-			next = append(next, old[i].Genome.Clone().(*genomes.Genome))
-		}
+	for i := 0; i < t.cfg.Elite && i < n; i++ {
+		next = append(next, old[i].Genome.Clone().(*genomes.Genome))
 	}
 	k := max(1, min(t.cfg.Tournament, n-1))
 	slot := len(next)
@@ -373,29 +369,6 @@ func (m model) Apply(pop *eaopt.Population) error {
 	t.g.current = next
 	t.g.evaluated = false
 	return nil
-}
-
-// restart breeds a generation of n around the run's champion (Config.Restart): Elite
-// copies of it (at least one), then perturbations of every free gene of it, all with the
-// champion as their one parent. proto is any genome of the run (its Mutation and Evaluator
-// are kept).
-func (m model) restart(proto *genomes.Genome, n int, rng *rand.Rand) []*genomes.Genome {
-	t := m.t
-	champ, parent := t.rep.summary.BestGenes, t.rep.summary.Best
-	next := make([]*genomes.Genome, 0, n)
-	for slot := 0; slot < n; slot++ {
-		g := proto.Clone().(*genomes.Genome)
-		g.Layout, g.Op, g.Parents = t.plan.Layout, genomes.OpRestart, []string{parent}
-		g.X = append([]float64(nil), champ...)
-		if slot >= max(1, t.cfg.Elite) {
-			g.X = t.plan.Layout.PerturbAround(champ, t.cfg.Mutation, rng)
-		}
-		g.ID, g.Born = genomes.IndividualID(t.saving.runID, t.g.gen, slot), t.g.gen
-		next = append(next, g)
-		t.g.born = append(t.g.born, g)
-	}
-	t.hall.stalled = 0
-	return next
 }
 
 // admit tests the generation's race winner against the reigning champion (the latest

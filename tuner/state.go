@@ -33,8 +33,6 @@ type generation struct {
 type hallOfFame struct {
 	hof    []HallOfFamer
 	tested map[string]bool
-	// stalled counts the generations since the last admission or restart (Config.Restart).
-	stalled int
 }
 
 // openingDraws is scheduling's store of openings: draws made ahead of time (drawNext), the
