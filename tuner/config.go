@@ -119,8 +119,10 @@ type GASettings struct {
 	// exceed ½ to be admitted, and the z of the lower confidence bound that picks the
 	// champion among the hall of fame (1.645: one-sided 95%).
 	AdmitZ float64 `json:"admit_z" yaml:"admit_z"`
-	// Admission is how the hall-of-fame test is played: AdmissionPaired (the default) or
-	// AdmissionHeadToHead; "" (runs stored before this setting) is AdmissionPaired.
+	// Admission is how the hall-of-fame test is played: AdmissionHeadToHead or
+	// AdmissionPaired. AdmissionAuto, the default, is resolved (Resolve) to head-to-head for
+	// an outside engine and paired for the built-in games; "" (runs stored before this
+	// setting) is AdmissionPaired.
 	Admission string `json:"admission,omitempty" yaml:"admission"`
 	// Elite individuals are carried unchanged into the next generation (generational
 	// model with elitism).
@@ -138,11 +140,12 @@ type GASettings struct {
 	// Champions is the number of hall-of-fame members (the latest admitted) in the
 	// reference set besides the paper's weights.
 	Champions int `json:"champions" yaml:"champions"`
-	// Champion is how the GA names its result: ChampionCentre (the default of new runs:
-	// the hall of fame's centre once it has two members), ChampionPopulation (the centre of
-	// each generation's better half) or ChampionBest (the member with the best lower bound,
-	// once one is credibly above the paper's weights); "" (runs stored before this
-	// setting) is ChampionBest.
+	// Champion is how the GA names its result: ChampionCentre (the hall of fame's centre
+	// once it has two members), ChampionPopulation (the centre of each generation's better
+	// half) or ChampionBest (the member with the best lower bound, once one is credibly
+	// above the paper's weights). ChampionAuto, the default of new runs, is resolved
+	// (Resolve) to population for an outside engine and centre for the built-in games; ""
+	// (runs stored before this setting) is ChampionBest.
 	Champion string `json:"champion,omitempty" yaml:"champion"`
 	// Selection is how the GA scores a generation: SelectionPeers plays the individuals
 	// against each other, SelectionRace (and "", runs stored before peers) races every
@@ -425,7 +428,7 @@ func DefaultConfig(game string) Config {
 		RunSettings: RunSettings{Game: game, Seed: 1, Method: MethodGA, Workers: runtime.NumCPU()},
 		GASettings: GASettings{Population: 12, RaceRounds: 2, AdmitGames: 64, AdmitZ: 1.0, Elite: 2, Tournament: 3,
 			CrossoverRate: 0.5, MutationRate: 0.8, Mutation: genomes.DefaultMutation,
-			Init: "perturb", Champions: 0, Champion: ChampionCentre, Selection: SelectionAuto, Admission: AdmissionPaired},
+			Init: "perturb", Champions: 0, Champion: ChampionAuto, Selection: SelectionAuto, Admission: AdmissionAuto},
 		VerifySettings: VerifySettings{VerifyGames: DefaultVerifyGames},
 	}
 }
@@ -465,8 +468,9 @@ func DefaultBudgetGames(game string) int {
 // DefaultBudgetGames games. An outside engine's speed is unknown: its GA run plays
 // DefaultGAGenerations generations, its SPSA or CMA-ES run keeps no default budget
 // (Validate then asks for one). Games 0 becomes
-// DefaultGames, or peersGames for a GA with SelectionPeers and a game budget. Idempotent;
-// a stored configuration is always resolved.
+// DefaultGames, or peersGames for a GA with SelectionPeers and a game budget. The GA's
+// auto settings are decided: Selection, Champion and Admission. Idempotent; a stored
+// configuration is always resolved.
 func (c *Config) Resolve() {
 	if c.Generations == 0 && c.BudgetGames == 0 && c.TimeBudget == "" {
 		switch {
@@ -483,6 +487,22 @@ func (c *Config) Resolve() {
 		c.Selection = SelectionRace
 	case c.Selection == SelectionAuto:
 		c.Selection = SelectionPeers
+	}
+	// An outside engine starts wherever its author's values are, often far from its
+	// optimum, where the population moves every generation and a hall of fame only when a
+	// winner proves itself; the papers' weights start near theirs, where the hall of fame's
+	// centre measured best (docs/methods.md).
+	if c.Champion == ChampionAuto {
+		c.Champion = ChampionCentre
+		if c.Engine != "" {
+			c.Champion = ChampionPopulation
+		}
+	}
+	if c.Admission == AdmissionAuto {
+		c.Admission = AdmissionPaired
+		if c.Engine != "" {
+			c.Admission = AdmissionHeadToHead
+		}
 	}
 	if c.Games == 0 {
 		c.Games = DefaultGames
@@ -824,10 +844,10 @@ func (g *GASettings) validate() error {
 		return settingErr("champions", "", "%d: with selection %s the individuals play each other, not the reference set", g.Champions, SelectionPeers)
 	case g.Selection == SelectionPeers && len(g.Opponents) > 0:
 		return settingErr("selection", "", "%s plays the population against itself; the opponents (%s) would not play", SelectionPeers, strings.Join(g.Opponents, "; "))
-	case g.Champion != "" && g.Champion != ChampionBest && g.Champion != ChampionCentre && g.Champion != ChampionPopulation:
-		return settingErr("champion", "", "%q, want %s, %s or %s", g.Champion, ChampionPopulation, ChampionCentre, ChampionBest)
-	case g.Admission != "" && g.Admission != AdmissionHeadToHead && g.Admission != AdmissionPaired:
-		return settingErr("admission", "", "%q, want %s or %s", g.Admission, AdmissionHeadToHead, AdmissionPaired)
+	case g.Champion != "" && g.Champion != ChampionAuto && g.Champion != ChampionBest && g.Champion != ChampionCentre && g.Champion != ChampionPopulation:
+		return settingErr("champion", "", "%q, want %s, %s, %s or %s", g.Champion, ChampionAuto, ChampionPopulation, ChampionCentre, ChampionBest)
+	case g.Admission != "" && g.Admission != AdmissionAuto && g.Admission != AdmissionHeadToHead && g.Admission != AdmissionPaired:
+		return settingErr("admission", "", "%q, want %s, %s or %s", g.Admission, AdmissionAuto, AdmissionHeadToHead, AdmissionPaired)
 	case g.AdmitGames < 0 || g.AdmitGames%2 != 0:
 		return settingErr("admit_games", "", "%d, want 0 or a positive even number", g.AdmitGames)
 	case !(g.AdmitZ >= 0 && g.AdmitZ <= 10):

@@ -197,6 +197,9 @@ type Summary struct {
 	// CentreOf lists the hall-of-fame members whose centre is the champion (Config.Champion
 	// ChampionCentre), nil when the champion is one individual.
 	CentreOf []string
+	// ChampionRule is the GA's Config.Champion (ChampionPopulation: Best is the centre of
+	// the last generation's better half).
+	ChampionRule string
 	// BaselineChampion is true while the champion's genes are the baseline's: nothing beat
 	// the paper's weights (or the layout's defaults), and verification plays no games.
 	BaselineChampion bool

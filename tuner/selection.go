@@ -160,6 +160,12 @@ const (
 	ChampionCentre = "centre"
 	// ChampionBest: the member with the best lower confidence bound (champion).
 	ChampionBest = "best"
+	// ChampionAuto, the default, is ChampionPopulation for an outside engine and
+	// ChampionCentre for the built-in games (Config.Resolve).
+	ChampionAuto = "auto"
+	// AdmissionAuto, the default, is AdmissionHeadToHead for an outside engine and
+	// AdmissionPaired for the built-in games (Config.Resolve).
+	AdmissionAuto = "auto"
 	// ChampionPopulation: the run's result after each generation is the centre of that
 	// generation's better half by rank, the best weighing most (centreWeights, as
 	// evolution strategies recombine their μ best: Hansen 2016, eq. 49), born in every

@@ -551,3 +551,26 @@ func TestPopulationChampion(t *testing.T) {
 		t.Fatalf("resumed generations differ:\n%s\n----\n%s", got, want)
 	}
 }
+
+// TestChampionAuto: a new run's auto champion and admission resolve to the population's
+// centre and head-to-head tests for an outside engine, to the hall of fame's centre and
+// paired tests for a built-in game; a rule the run names is kept, and a stored run's ""
+// keeps its old meaning (best, paired).
+func TestChampionAuto(t *testing.T) {
+	for _, c := range []struct {
+		engine, champion, admission, wantChampion, wantAdmission string
+	}{
+		{"", ChampionAuto, AdmissionAuto, ChampionCentre, AdmissionPaired},
+		{"cmd:toga2", ChampionAuto, AdmissionAuto, ChampionPopulation, AdmissionHeadToHead},
+		{"cmd:toga2", ChampionCentre, AdmissionPaired, ChampionCentre, AdmissionPaired},
+		{"", ChampionPopulation, AdmissionHeadToHead, ChampionPopulation, AdmissionHeadToHead},
+		{"cmd:toga2", "", "", "", ""},
+	} {
+		cfg := DefaultConfig("chess")
+		cfg.Engine, cfg.Champion, cfg.Admission = c.engine, c.champion, c.admission
+		cfg.Resolve()
+		if cfg.Champion != c.wantChampion || cfg.Admission != c.wantAdmission {
+			t.Errorf("engine %q, champion %q, admission %q: resolved to %q, %q; want %q, %q", c.engine, c.champion, c.admission, cfg.Champion, cfg.Admission, c.wantChampion, c.wantAdmission)
+		}
+	}
+}

@@ -83,6 +83,8 @@ func cmaesSummary(s Summary) string {
 func gaSummary(s Summary) string {
 	c := s.Champion
 	switch {
+	case s.ChampionRule == ChampionPopulation:
+		return fmt.Sprintf("champion %s: the centre of the last generation's better half by rank (the best weighing most, log genes in log space; it has played no game of its own: the verification below measures it)", s.Best)
 	case len(s.CentreOf) > 0:
 		t := fmt.Sprintf("champion %s: the centre of the hall of fame's %d members (their weighted mean, the latest weighing most, log genes in log space; it has played no game of its own: the verification below measures it)", s.Best, len(s.CentreOf))
 		if c != nil {
@@ -98,6 +100,8 @@ func gaSummary(s Summary) string {
 			s.Best, len(s.HallOfFame), stats.FormatEloCI(elo, z*se), z, s.Baseline, c.Stats.Games())
 	case s.BaselineChampion:
 		return nothingFound(s)
+	case len(s.HallOfFame) == 1 && s.HallOfFame[0].ID == s.Best:
+		return fmt.Sprintf("champion %s: the hall of fame's one member, admitted head to head against %s", s.Best, s.Baseline)
 	}
 	return fmt.Sprintf("champion %s: the race winner of the last generation (no hall of fame: --admit-games 0), score %.3f in its last generation", s.Best, s.BestScore)
 }

@@ -24,6 +24,10 @@ func TestSummaryText(t *testing.T) {
 		{Summary{Method: MethodGA, Generations: 9, Best: "1-g8-12", CentreOf: []string{"1-g2-01", "1-g5-04"},
 			Champion: &HallOfFamer{ID: "1-g5-04", Stats: genomes.Stats{Wins: 30, Losses: 10, Penta: [5]int{0, 2, 6, 6, 6}}}, HallOfFame: make([]HallOfFamer, 2)},
 			"9 generations", "the centre of the hall of fame's 2 members"},
+		{Summary{Method: MethodGA, Generations: 9, Best: "1-g8-12", ChampionRule: ChampionPopulation, HallOfFame: make([]HallOfFamer, 2)},
+			"9 generations", "champion 1-g8-12: the centre of the last generation's better half by rank"},
+		{Summary{Method: MethodGA, Generations: 4, Best: "1-g2-05", Baseline: "the paper's weights", HallOfFame: []HallOfFamer{{ID: "1-g2-05"}}},
+			"4 generations", "champion 1-g2-05: the hall of fame's one member, admitted head to head against the paper's weights"},
 	} {
 		if got := c.s.SavedText(); got != c.saved {
 			t.Errorf("%s: saved %q, want %q", c.s.Method, got, c.saved)
