@@ -351,10 +351,10 @@ type matchup struct {
 	opp             *opponent
 }
 
-// playMatchups plays every matchup against the reference opp (or its own) as one batch (none depends on
-// another's result, so no game slot waits for one matchup's slowest game while another
-// has games to play) and returns, per matchup, its individual's record and pair scores,
-// as playAgainst does for one. The games are recorded in matchup order.
+// playMatchups plays every matchup against the reference opp (or its own) as one batch
+// (none depends on another's result, so no game slot waits for one matchup's slowest game
+// while another has games to play) and returns, per matchup, its individual's record and
+// pair scores, as playAgainst does for one. The games are recorded in matchup order.
 func (t *Tuner) playMatchups(opp opponent, label string, ms ...matchup) ([]stats.Result, [][]float64, error) {
 	cands := make([]*genomes.Genome, len(ms))
 	for i, m := range ms {
