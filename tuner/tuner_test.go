@@ -474,3 +474,36 @@ func TestPeerSelection(t *testing.T) {
 		t.Fatalf("resumed generations differ:\n%s\n----\n%s", got, want)
 	}
 }
+
+// TestEveryMethodSameRunWhateverWorkers: for every method, a seeded run gives the same
+// generations, genomes and games (fingerprint) with 1, 2 and 16 workers: what a method
+// decides never depends on which game of a batch ends first.
+func TestEveryMethodSameRunWhateverWorkers(t *testing.T) {
+	configs := map[string]Config{
+		MethodGA:     smallConfig("gomoku", 1),
+		MethodSteady: steadyConfig("gomoku", 1, 160),
+		MethodSPSA:   spsaConfig("gomoku", 96, 4),
+		MethodCMAES:  cmaesConfig("gomoku", 120),
+	}
+	for _, spec := range Methods {
+		m := spec.Name
+		cfg, ok := configs[m]
+		if !ok {
+			t.Fatalf("method %s has no configuration in this test", m)
+		}
+		var want string
+		for _, w := range []int{1, 2, 16} {
+			cfg.Workers = w
+			st := runSmall(t, cfg)
+			got := fingerprint(st.gens)
+			if len(st.gens) < 2 || st.status != "finished" {
+				t.Fatalf("%s, %d workers: %d generations, status %s", m, w, len(st.gens), st.status)
+			}
+			if want == "" {
+				want = got
+			} else if got != want {
+				t.Fatalf("%s: %d workers differ from 1:\n%s\n----\n%s", m, w, got, want)
+			}
+		}
+	}
+}
