@@ -83,29 +83,13 @@ func TestCMAESResume(t *testing.T) {
 	if len(full.gens) < 5 {
 		t.Fatalf("%d generations saved", len(full.gens))
 	}
-	crashed := &memStore{failAt: 3}
-	tu, _ := New(cfg, crashed, nil, "test")
-	if _, err := tu.Run(context.Background(), 0); err == nil || len(crashed.gens) != 3 {
-		t.Fatalf("simulated crash: %v, %d generations", err, len(crashed.gens))
-	}
-	st := stateFromRecords(1, crashed.gens)
-	for _, g := range crashed.gens {
-		st.Games += g.Games
-	}
-	cont := &memStore{}
-	tu2, _ := New(cfg, cont, nil, "test")
-	sum, err := tu2.Resume(context.Background(), st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := fingerprint(cont.gens), fingerprint(full.gens[3:]); got != want {
-		t.Fatalf("resumed generations differ:\n%s\n----\n%s", got, want)
-	}
+	cont, sum := crashAndResume(t, cfg, full, 3)
 	jc, _ := json.Marshal(cont.verification)
 	jf, _ := json.Marshal(full.verification)
 	if string(jc) != string(jf) || sum.Generations != len(full.gens) {
 		t.Fatalf("verification %s vs %s, %d generations (want %d)", jc, jf, sum.Generations, len(full.gens))
 	}
+	st := stateFromRecords(1, full.gens[:3]) // what the crashed run had saved
 	short := st
 	short.MethodStates = st.MethodStates[:2]
 	tu3, _ := New(cfg, &memStore{}, nil, "test")

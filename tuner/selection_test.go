@@ -375,19 +375,7 @@ func TestResumeWithCentre(t *testing.T) {
 	if born < 0 || born+2 >= len(full.gens) || !centres[last] || full.verification.Champion != last {
 		t.Fatalf("seed 5: first centre born in generation %d of %d; last champion %s (a centre: %v), verified %s", born, len(full.gens), last, centres[last], full.verification.Champion)
 	}
-	crashed := &memStore{failAt: born + 2}
-	tu, _ := New(cfg, crashed, nil, "test")
-	if _, err := tu.Run(context.Background(), 0); err == nil {
-		t.Fatal("the simulated crash did not stop the run")
-	}
-	cont := &memStore{}
-	tu2, _ := New(cfg, cont, nil, "test")
-	if _, err := tu2.Resume(context.Background(), stateFromRecords(1, crashed.gens)); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := fingerprint(cont.gens), fingerprint(full.gens[len(crashed.gens):]); got != want {
-		t.Fatalf("resumed generations differ:\n%s\n----\n%s", got, want)
-	}
+	cont, _ := crashAndResume(t, cfg, full, born+2)
 	jc, _ := json.Marshal(cont.verification)
 	jf, _ := json.Marshal(full.verification)
 	if string(jc) != string(jf) {
@@ -537,19 +525,7 @@ func TestPopulationChampion(t *testing.T) {
 	if games(runSmall(t, hall).gens) != games(full.gens) {
 		t.Fatal("the champion rule changed the games")
 	}
-	crashed := &memStore{failAt: 2}
-	tu, _ := New(cfg, crashed, nil, "test")
-	if _, err := tu.Run(context.Background(), 0); err == nil {
-		t.Fatal("the simulated crash did not stop the run")
-	}
-	cont := &memStore{}
-	tu2, _ := New(cfg, cont, nil, "test")
-	if _, err := tu2.Resume(context.Background(), stateFromRecords(1, crashed.gens)); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := fingerprint(cont.gens), fingerprint(full.gens[2:]); got != want {
-		t.Fatalf("resumed generations differ:\n%s\n----\n%s", got, want)
-	}
+	crashAndResume(t, cfg, full, 2)
 }
 
 // TestChampionAuto: a new run's auto champion and admission resolve to the population's

@@ -168,31 +168,14 @@ func TestSteadyResume(t *testing.T) {
 			t.Fatalf("generation %d (champion %s): checkpoint %+v", g.Generation, g.Champion, g.Checkpoint)
 		}
 	}
-	crashed := &memStore{failAt: 2}
-	tu, _ := New(cfg, crashed, nil, "test")
-	if _, err := tu.Run(context.Background(), 0); err == nil || len(crashed.gens) != 2 {
-		t.Fatalf("simulated crash: %v, %d generations", err, len(crashed.gens))
-	}
-	st := stateFromRecords(1, crashed.gens)
-	for _, g := range crashed.gens {
-		st.Games += g.Games
-	}
-	cont := &memStore{}
-	tu2, _ := New(cfg, cont, nil, "test")
-	sum, err := tu2.Resume(context.Background(), st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := fingerprint(cont.gens), fingerprint(full.gens[2:]); got != want {
-		t.Fatalf("resumed generations differ:\n%s\n----\n%s", got, want)
-	}
+	cont, sum := crashAndResume(t, cfg, full, 2)
 	jc, _ := json.Marshal(cont.verification)
 	jf, _ := json.Marshal(full.verification)
 	if string(jc) != string(jf) || sum.Generations != len(full.gens) {
 		t.Fatalf("verification %s vs %s, %d generations (want %d)", jc, jf, sum.Generations, len(full.gens))
 	}
-	bad := st
-	bad.MethodStates = slices.Clone(st.MethodStates)
+	bad := stateFromRecords(1, full.gens[:2]) // what the crashed run had saved
+	bad.MethodStates = slices.Clone(bad.MethodStates)
 	var s steadyState
 	_ = json.Unmarshal(bad.MethodStates[1], &s)
 	s.Members[0] = genomes.IndividualID(1, 9, 9)

@@ -318,6 +318,34 @@ func FuzzParseConfig(f *testing.F) {
 	})
 }
 
+// crashAndResume runs cfg into a store that fails when saving generation failAt (the
+// crash: the run stops with failAt generations saved), then resumes it from those
+// generations and their games into a fresh store, as the command line does, and checks
+// that the resumed run saved what full, the same run uninterrupted, saved after them
+// (fingerprint). It returns the resumed store and the resumed run's summary.
+func crashAndResume(t *testing.T, cfg Config, full *memStore, failAt int) (*memStore, Summary) {
+	t.Helper()
+	crashed := &memStore{failAt: failAt}
+	tu, _ := New(cfg, crashed, nil, "test")
+	if _, err := tu.Run(context.Background(), 0); err == nil || len(crashed.gens) != failAt {
+		t.Fatalf("simulated crash at generation %d: %v, %d generations saved", failAt, err, len(crashed.gens))
+	}
+	st := stateFromRecords(1, crashed.gens)
+	for _, g := range crashed.gens {
+		st.Games += g.Games
+	}
+	cont := &memStore{}
+	tu2, _ := New(cfg, cont, nil, "test")
+	sum, err := tu2.Resume(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fingerprint(cont.gens), fingerprint(full.gens[failAt:]); got != want {
+		t.Fatalf("resumed generations differ:\n%s\n----\n%s", got, want)
+	}
+	return cont, sum
+}
+
 // stateFromRecords rebuilds a ResumeState from saved generations, as the command line does
 // from the database.
 func stateFromRecords(runID int64, gens []GenerationRecord) ResumeState {
@@ -460,19 +488,7 @@ func TestPeerSelection(t *testing.T) {
 	if fingerprint(runSmall(t, cfg).gens) != fingerprint(full.gens) {
 		t.Fatal("1 and 2 workers differ")
 	}
-	crashed := &memStore{failAt: 2}
-	tu, _ := New(cfg, crashed, nil, "test")
-	if _, err := tu.Run(context.Background(), 0); err == nil || len(crashed.gens) != 2 {
-		t.Fatalf("simulated crash: %v, %d generations", err, len(crashed.gens))
-	}
-	cont := &memStore{}
-	tu2, _ := New(cfg, cont, nil, "test")
-	if _, err := tu2.Resume(context.Background(), stateFromRecords(1, crashed.gens)); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := fingerprint(cont.gens), fingerprint(full.gens[2:]); got != want {
-		t.Fatalf("resumed generations differ:\n%s\n----\n%s", got, want)
-	}
+	crashAndResume(t, cfg, full, 2)
 }
 
 // TestEveryMethodSameRunWhateverWorkers: for every method, a seeded run gives the same
