@@ -17,7 +17,8 @@ import (
 // weights and perturbations of them; every generation races its individuals against the
 // reference opponents (schedule.go: playGeneration), eaopt's model (selection.go: model)
 // keeps the elites and breeds the rest by tournament, crossover and mutation, the race's
-// winner is tested for the hall of fame (selection.go: admit), and the run's champion is
+// winner is tested for the hall of fame (selection.go: admit; with peers, in one batch
+// with the next generation's pairings: gaMethod.lag), and the run's champion is
 // the hall of fame's best member or its centre (Config.Champion). Its state between
 // generations is the population and the hall of fame, both stored in their own tables.
 
@@ -27,6 +28,12 @@ type gaMethod struct {
 	t *Tuner
 	// resumed is the population of the last saved generation, in rank order (nil: a new run).
 	resumed []*genomes.Genome
+	// lagged is the generation whose admission test plays with the current generation's
+	// pairings (lag); nil when none is waiting.
+	lagged *laggedGeneration
+	// unlagged plays every admission test in a batch of its own, as the GA did before
+	// lagging them (set by tests, which compare the two).
+	unlagged bool
 }
 
 func newGA(t *Tuner) (searchMethod, error) { return &gaMethod{t: t}, nil }
@@ -107,13 +114,13 @@ func (m *gaMethod) search(ctx context.Context, from int) error {
 		Model:     model{t},
 		RNG:       t.rngV1(0, streamGA),
 		Callback:  m.onGeneration,
-		EarlyStop: func(*eaopt.GA) bool { return t.saving.err != nil || ctx.Err() != nil || t.overBudget() },
+		EarlyStop: func(*eaopt.GA) bool { return t.saving.err != nil || ctx.Err() != nil || t.overBudgetWith(m.inPlay()) },
 	}.NewGA()
 	if err != nil {
 		return fmt.Errorf("eaopt: %w", err)
 	}
 	if err = ga.Minimize(m.newGenome); err == nil {
-		err = t.saving.err
+		err = m.flush()
 	}
 	return err
 }
@@ -162,7 +169,9 @@ func (m *gaMethod) evaluate(g *genomes.Genome) (float64, error) {
 
 // onGeneration runs after eaopt has evaluated a generation: it ranks the race, tests the
 // winner for the hall of fame, plays the checkpoint if one is due, and saves it all in
-// one transaction.
+// one transaction. With a lagged admission test (lag), the test is only planned here and
+// plays in one batch with the next generation's pairings; this generation is saved once
+// they are played, at the next call (or, for the last, by flush).
 func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 	t := m.t
 	if t.saving.err != nil || t.ctx.Err() != nil {
@@ -177,17 +186,123 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 	indis := append(eaopt.Individuals(nil), ga.Populations[0].Individuals...)
 	sortIndividuals(indis)
 	pop := make([]*genomes.Genome, len(indis))
+	fits := make([]float64, len(indis))
 	for i, in := range indis {
-		pop[i] = in.Genome.(*genomes.Genome)
+		pop[i], fits[i] = in.Genome.(*genomes.Genome), in.Fitness
 	}
-	adm, err := t.admit(pop[0])
+	if !m.lag() {
+		adm, err := t.admit(pop[0])
+		if err != nil {
+			t.saving.err = err
+			return
+		}
+		m.save(pop, fits, adm, 0)
+		t.g.gen++
+		t.g.born = nil
+		return
+	}
+	if err := m.saveLagged(false); err != nil {
+		t.saving.err = err
+		return
+	}
+	p, err := t.planAdmission(pop[0])
 	if err != nil {
 		t.saving.err = err
 		return
 	}
+	m.lagged = &laggedGeneration{g: t.g, pop: pop, fits: fits, adm: p, took: time.Since(t.g.genStart)}
+	if p != nil {
+		t.g.rider = p.mp
+	}
+	t.g.gen++
+	t.g.born = nil
+}
+
+// lag reports whether the GA plays each generation's admission test in one batch with the
+// next generation's pairings, so that no game slot waits for the test between them. Only
+// where nothing of the next generation depends on the test: peers selection (a race
+// would play the hall of fame), and no checkpoints (which measure the champion the test
+// may change, and may end the run). The games, genomes, hall of fame and records are those
+// of the unlagged run; a generation is saved one batch later.
+func (m *gaMethod) lag() bool {
+	c := m.t.cfg
+	return !m.unlagged && c.Selection == SelectionPeers && c.AdmitGames > 0 && c.VerifyEvery == 0
+}
+
+// laggedGeneration is a generation whose pairings are played and whose admission test
+// plays with the next generation's (gaMethod.lag): its state as its race left it, its
+// individuals best first and their fitness.
+type laggedGeneration struct {
+	g    generation
+	pop  []*genomes.Genome
+	fits []float64
+	adm  *admissionPlan // nil: no test
+	took time.Duration  // its wall time up to the end of its pairings
+}
+
+// inPlay is the games the lagged generation will have saved: its pairings and its test.
+func (m *gaMethod) inPlay() int {
+	if m.lagged == nil {
+		return 0
+	}
+	n := m.lagged.g.distinctGames
+	if m.lagged.adm != nil {
+		n += len(m.lagged.adm.mp.b.tasks)
+	}
+	return n
+}
+
+// saveLagged judges the lagged generation's admission test, whose games have been played
+// with this generation's pairings, and saves that generation; with play, the run has
+// ended after its pairings and the test is played first, as a batch of its own.
+func (m *gaMethod) saveLagged(play bool) error {
+	p := m.lagged
+	if p == nil {
+		return nil
+	}
+	m.lagged = nil
+	t := m.t
+	cur := t.g
+	t.g = p.g
+	defer func() { t.g = cur }()
+	var adm *Admission
+	if p.adm != nil {
+		if play {
+			start := time.Now()
+			recs, err := t.playTasks(p.adm.mp.b.tasks, "admission")
+			if err != nil {
+				return err
+			}
+			p.adm.mp.recs, p.took = recs, p.took+time.Since(start)
+		}
+		if p.adm.mp.recs == nil && len(p.adm.mp.b.tasks) > 0 {
+			return fmt.Errorf("generation %d: its admission test was not played", p.g.gen)
+		}
+		adm = t.judgeAdmission(p.adm)
+	}
+	m.save(p.pop, p.fits, adm, p.took)
+	return t.saving.err
+}
+
+// flush plays the lagged generation's admission test, if one is waiting (the run ended
+// after its pairings), and saves that generation. A run stopped by ctx saves nothing more.
+func (m *gaMethod) flush() error {
+	if m.lagged == nil || m.t.saving.err != nil || m.t.ctx.Err() != nil {
+		return m.t.saving.err
+	}
+	return m.saveLagged(true)
+}
+
+// save saves the generation t.g whose individuals are pop (best first, fitness fits) and
+// whose admission test was adm: it sets the champion, plays the checkpoint if one is due,
+// stores it all in one transaction and reports it; took is its wall time (0: from its
+// start until now).
+func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission, took time.Duration) {
+	t := m.t
 	t.setChampion(pop)
 	var check *Verification
 	if t.cfg.VerifyEvery > 0 && t.g.gen%t.cfg.VerifyEvery == 0 {
+		var err error
 		if check, err = t.checkpoint(); err != nil {
 			t.saving.err = err
 			return
@@ -196,13 +311,10 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 	rec := GenerationRecord{RunID: t.saving.runID, Generation: t.g.gen, Games: t.g.distinctGames, GamesTime: t.g.gamesTime, SlotTime: t.g.slotTime, Slots: t.gameSlots(),
 		Opponents: append([]string(nil), t.g.opponents...), Openings: t.g.openings, GameResults: t.g.gameResults,
 		Admission: adm, Checkpoint: check, HallOfFame: append([]HallOfFamer(nil), t.hall.hof...)}
-	fits := make([]float64, len(indis))
-	xs := make([][]float64, len(indis))
-	for i, in := range indis {
-		g := pop[i]
-		fits[i] = in.Fitness
+	xs := make([][]float64, len(pop))
+	for i, g := range pop {
 		xs[i] = g.X
-		rec.Individuals = append(rec.Individuals, IndividualRecord{ID: g.ID, Rank: i + 1, Round: g.Round, Fitness: in.Fitness, Stats: g.Stats})
+		rec.Individuals = append(rec.Individuals, IndividualRecord{ID: g.ID, Rank: i + 1, Round: g.Round, Fitness: fits[i], Stats: g.Stats})
 	}
 	for _, g := range t.g.born {
 		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: t.plan.Layout.Named(g.X)})
@@ -234,7 +346,10 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 		rec.Diversity = dsum / float64(npairs)
 	}
 	rec.Best, rec.Champion = pop[0].ID, t.rep.summary.Best
-	rec.Duration = time.Since(t.g.genStart)
+	rec.Duration = took
+	if took == 0 {
+		rec.Duration = time.Since(t.g.genStart)
+	}
 	rec.Elapsed = t.elapsed()
 	if err := t.store.SaveGeneration(t.ctx, rec); err != nil {
 		t.saving.err = err
@@ -252,6 +367,4 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 		}
 	}
 	t.report(ev)
-	t.g.gen++
-	t.g.born = nil
 }

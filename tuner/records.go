@@ -99,9 +99,11 @@ type GenerationRecord struct {
 	Games      int           // distinct games played (a game shared by identical genomes counts once)
 	Duration   time.Duration // wall time of the generation up to saving
 	GamesTime  time.Duration // wall time of its game batches
-	// SlotTime is its busy game-slot time (the sum of its games' wall times, checkpoint
-	// games included) and Slots the game slots the run had (its workers; 0: not measured,
-	// a cluster played the games): its slot utilisation is SlotTime / (Duration × Slots).
+	// SlotTime is its busy game-slot time (the sum of the wall times of the games played
+	// in its Duration, checkpoint games included; a GA generation's admission test plays
+	// with the next generation's pairings and counts there, the last generation's with
+	// its own) and Slots the game slots the run had (its workers; 0: not measured, a
+	// cluster played the games): its slot utilisation is SlotTime / (Duration × Slots).
 	SlotTime    time.Duration
 	Slots       int
 	Elapsed     time.Duration // the run's wall time up to the end of this generation (across resumes)

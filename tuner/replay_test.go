@@ -173,26 +173,34 @@ func TestReplayRunnerSameRunWhateverSlots(t *testing.T) {
 	}
 }
 
-// TestGAGenerationBatches: a GA generation (peers, the default) waits for its games twice:
-// once for every pairing of all its rounds (one batch: no round depends on another's
-// results) and once for its admission test, where the candidate's, the defender's and the
-// defence games are one batch.
+// TestGAGenerationBatches: a GA generation (peers, the default) waits for its games once:
+// every pairing of all its rounds is one batch (no round depends on another's results),
+// and the previous generation's admission test (the candidate's, the defender's and the
+// defence games) plays in that same batch, so only the last generation's test has a batch
+// of its own. Unlagged, each test was a batch of its own; the run is the same.
 func TestGAGenerationBatches(t *testing.T) {
 	cfg := DefaultConfig("gomoku")
 	cfg.Population, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.Generations, cfg.VerifyGames, cfg.Workers = 6, 2, 2, 8, 6, 0, 4
 	cfg.AdmitZ = 0.01 // admit any winner ahead: the later tests have a defender
 	cfg.Resolve()
-	st := &memStore{}
-	tu, err := New(cfg, st, nil, "test")
-	if err != nil {
-		t.Fatal(err)
+	run := func(unlagged bool) (*memStore, int) {
+		st := &memStore{}
+		tu, err := New(cfg, st, nil, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tu.method.(*gaMethod).unlagged = unlagged
+		r := newReplayRunner(4, []time.Duration{0})
+		defer r.close()
+		tu.SetRunner(r)
+		if _, err := tu.Run(context.Background(), 0); err != nil {
+			t.Fatal(err)
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return st, r.batches
 	}
-	r := newReplayRunner(4, []time.Duration{0})
-	defer r.close()
-	tu.SetRunner(r)
-	if _, err := tu.Run(context.Background(), 0); err != nil {
-		t.Fatal(err)
-	}
+	st, batches := run(false)
 	tests, defended := 0, 0
 	for _, g := range st.gens {
 		if a := g.Admission; a != nil {
@@ -202,10 +210,25 @@ func TestGAGenerationBatches(t *testing.T) {
 			}
 		}
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(st.gens) != 7 || defended == 0 || r.batches != len(st.gens)+tests {
-		t.Fatalf("%d generations, %d admission tests (%d with a defender): %d batches, want one per generation and one per test", len(st.gens), tests, defended, r.batches)
+	last := 0
+	if st.gens[len(st.gens)-1].Admission != nil {
+		last = 1
+	}
+	if len(st.gens) != 7 || defended == 0 || batches != len(st.gens)+last {
+		t.Fatalf("%d generations, %d admission tests (%d with a defender, the last generation's: %d): %d batches, want one per generation and one for the last test",
+			len(st.gens), tests, defended, last, batches)
+	}
+	un, unBatches := run(true)
+	if unBatches != len(un.gens)+tests {
+		t.Fatalf("unlagged: %d batches, want %d generations + %d tests", unBatches, len(un.gens), tests)
+	}
+	if got, want := fingerprint(st.gens), fingerprint(un.gens); got != want {
+		t.Fatalf("lagged and unlagged admission tests give different runs:\n%s\n----\n%s", got, want)
+	}
+	for i := range st.gens {
+		if a, b := fmt.Sprint(st.gens[i].HallOfFame), fmt.Sprint(un.gens[i].HallOfFame); a != b {
+			t.Fatalf("generation %d: hall of fame %s lagged, %s unlagged", i, a, b)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	randv2 "math/rand/v2"
+	"slices"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -226,10 +227,22 @@ func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
 // individual's Stats (games and pentanomial pairs), recording each game. It returns the
 // pair scores (0 to 2) by (individual, opening index).
 func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
-	total, before := len(b.tasks), t.g.distinctGames
+	recs, err := t.playTasks(b.tasks, label)
+	if err != nil {
+		return nil, err
+	}
+	return t.credit(b, recs), nil
+}
+
+// playTasks plays tasks as one batch on the worker pool, reporting progress as label, and
+// adds the batch's wall time to the generation's time in games and its games' wall times
+// to the generation's slot time (the games played in its wall time, a lagged admission
+// test's included: gaMethod.lag).
+func (t *Tuner) playTasks(tasks []GameTask, label string) ([]engine.GameRecord, error) {
+	total, before := len(tasks), t.g.distinctGames
 	var done atomic.Int64
 	start := time.Now()
-	recs, err := PlayBatch(t.ctx, t.setup, b.tasks, t.cfg.Workers, func() {
+	recs, err := PlayBatch(t.ctx, t.setup, tasks, t.cfg.Workers, func() {
 		t.report(Event{GamesDone: int(done.Add(1)), GamesTotal: total, GenGames: before, Phase: label})
 	})
 	t.g.gamesTime += time.Since(start)
@@ -239,6 +252,12 @@ func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
 	for _, r := range recs {
 		t.g.slotTime += r.Duration
 	}
+	return recs, nil
+}
+
+// credit credits every entry of b with its game of recs (b.tasks' records, in order) as
+// play does, and adds the games to the generation's distinct games.
+func (t *Tuner) credit(b *batch, recs []engine.GameRecord) map[[2]int]float64 {
 	pairScore := map[[2]int]float64{}
 	for _, r := range b.refs {
 		s := 0.5
@@ -264,7 +283,7 @@ func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
 		t.g.current[k[0]].Stats.Penta[int(math.Round(ps*2))]++
 	}
 	t.g.distinctGames += len(b.tasks)
-	return pairScore, nil
+	return pairScore
 }
 
 // playGeneration plays the generation's race: a screening round of Games games for every
@@ -356,37 +375,66 @@ type matchup struct {
 // while another has games to play) and returns, per matchup, its individual's record and
 // pair scores, as playAgainst does for one. The games are recorded in matchup order.
 func (t *Tuner) playMatchups(opp opponent, label string, ms ...matchup) ([]stats.Result, [][]float64, error) {
-	cands := make([]*genomes.Genome, len(ms))
+	mp, err := t.planMatchups(opp, ms...)
+	if err != nil {
+		return nil, nil, err
+	}
+	recs, err := t.playTasks(mp.b.tasks, label)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, pairs := t.creditMatchups(mp, recs)
+	return res, pairs, nil
+}
+
+// matchPlan is the batch of games of matchups (planMatchups), to be played by itself or
+// with another batch, then credited (creditMatchups).
+type matchPlan struct {
+	ms    []matchup
+	cands []*genomes.Genome // each matchup's individual, with its own Stats
+	b     batch
+	recs  []engine.GameRecord // its games' records, once played with another batch
+}
+
+// planMatchups schedules every matchup against the reference opp (or its own) into one
+// batch.
+func (t *Tuner) planMatchups(opp opponent, ms ...matchup) (*matchPlan, error) {
+	mp := &matchPlan{ms: ms, cands: make([]*genomes.Genome, len(ms))}
 	for i, m := range ms {
-		cands[i] = &genomes.Genome{Layout: t.plan.Layout, X: m.g.X, ID: m.g.ID}
+		mp.cands[i] = &genomes.Genome{Layout: t.plan.Layout, X: m.g.X, ID: m.g.ID}
 	}
 	savedCur, savedRefs := t.g.current, t.g.refs
-	t.g.current, t.g.refs = cands, []opponent{opp}
+	t.g.current = mp.cands
 	defer func() { t.g.current, t.g.refs = savedCur, savedRefs }()
-	var b batch
 	for i, m := range ms {
 		t.g.refs = []opponent{opp}
 		if m.opp != nil {
 			t.g.refs = []opponent{*m.opp}
 		}
-		if err := t.schedule(&b, []int{i}, m.first, m.n, m.round); err != nil {
-			return nil, nil, err
+		if err := t.schedule(&mp.b, []int{i}, m.first, m.n, m.round); err != nil {
+			return nil, err
 		}
 	}
-	scores, err := t.play(&b, label)
-	if err != nil {
-		return nil, nil, err
-	}
-	res := make([]stats.Result, len(ms))
-	pairs := make([][]float64, len(ms))
-	for i, m := range ms {
-		res[i] = resultOf(cands[i].Stats)
+	return mp, nil
+}
+
+// creditMatchups credits mp's games (recs, its batch's records in order) to the
+// generation and returns, per matchup, its individual's record and pair scores.
+func (t *Tuner) creditMatchups(mp *matchPlan, recs []engine.GameRecord) ([]stats.Result, [][]float64) {
+	savedCur := t.g.current
+	t.g.current = mp.cands
+	scores := t.credit(&mp.b, recs)
+	t.g.current = savedCur
+	res := make([]stats.Result, len(mp.ms))
+	pairs := make([][]float64, len(mp.ms))
+	for i, m := range mp.ms {
+		res[i] = resultOf(mp.cands[i].Stats)
 		pairs[i] = make([]float64, m.n)
 		for k := range pairs[i] {
 			pairs[i][k] = scores[[2]int{i, m.first + k}]
 		}
 	}
-	return res, pairs, nil
+	return res, pairs
 }
 
 // Selection rules of the GA (Config.Selection).
@@ -447,10 +495,19 @@ func (t *Tuner) playPeers() error {
 		}
 	}
 	from := len(t.g.gameResults)
-	pairScore, err := t.play(&b, "pairings")
+	// A lagged admission test (gaMethod.lag) rides with the pairings: one batch.
+	tasks, label, rider := b.tasks, "pairings", t.g.rider
+	if rider != nil {
+		tasks, label = append(slices.Clone(b.tasks), rider.b.tasks...), "pairings and admission"
+	}
+	recs, err := t.playTasks(tasks, label)
 	if err != nil {
 		return err
 	}
+	if rider != nil {
+		rider.recs, recs, t.g.rider = recs[len(b.tasks):], recs[:len(b.tasks)], nil
+	}
+	pairScore := t.credit(&b, recs)
 	byID := map[string]int{}
 	for i, g := range t.g.current {
 		byID[g.ID] = i

@@ -383,12 +383,39 @@ func (m model) Apply(pop *eaopt.Population) error {
 // updates the hall of fame; it returns the test (nil when none was needed: the winner is
 // the baseline, the champion itself, or was tested before).
 func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
+	p, err := t.planAdmission(winner)
+	if p == nil || err != nil {
+		return nil, err
+	}
+	if p.mp.recs, err = t.playTasks(p.mp.b.tasks, "admission"); err != nil {
+		return nil, err
+	}
+	return t.judgeAdmission(p), nil
+}
+
+// admissionPlan is an admission test decided and scheduled (planAdmission), its games
+// still to play (into mp.recs) and judge (judgeAdmission).
+type admissionPlan struct {
+	a          *Admission
+	winner     []float64 // the candidate's genes
+	reigning   int       // index of the defender in the hall of fame, −1: the paper's weights
+	headToHead bool      // the candidate plays the defender itself
+	defends    bool      // the defender plays games of its own (its Elo record)
+	n          int       // opening pairs of each matchup
+	mp         *matchPlan
+}
+
+// planAdmission decides whether the race winner is tested and against whom, draws the
+// test's openings from the generation's stream and schedules its games; nil when no test
+// is needed (see admit). It marks the winner tested.
+func (t *Tuner) planAdmission(winner *genomes.Genome) (*admissionPlan, error) {
 	if t.cfg.AdmitGames == 0 || winner.Op == genomes.OpBaseline || t.hall.tested[winner.ID] {
 		return nil, nil
 	}
+	p := &admissionPlan{reigning: len(t.hall.hof) - 1, winner: append([]float64(nil), winner.X...)}
 	var reigning *HallOfFamer
-	if len(t.hall.hof) > 0 {
-		reigning = &t.hall.hof[len(t.hall.hof)-1]
+	if p.reigning >= 0 {
+		reigning = &t.hall.hof[p.reigning]
 	}
 	if reigning != nil && fmt.Sprint(reigning.Genes) == fmt.Sprint(winner.X) {
 		return nil, nil
@@ -398,58 +425,66 @@ func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Admission{Candidate: winner.ID, Opponent: "baseline", Generation: t.g.gen}
-	n := t.cfg.AdmitGames / 2
-	first, err := t.drawOpenings(n, streamAdmit)
+	p.a = &Admission{Candidate: winner.ID, Opponent: "baseline", Generation: t.g.gen}
+	p.n = t.cfg.AdmitGames / 2
+	first, err := t.drawOpenings(p.n, streamAdmit)
 	if err != nil {
 		return nil, err
 	}
-	headToHead := reigning != nil && t.cfg.Admission == AdmissionHeadToHead
+	p.headToHead = reigning != nil && t.cfg.Admission == AdmissionHeadToHead
 	// The candidate's test, the defender's test on the same openings and the defender's own
 	// games are independent: one batch.
-	ms := []matchup{{g: winner, first: first, n: n, round: AdmissionRound}}
-	if headToHead {
+	ms := []matchup{{g: winner, first: first, n: p.n, round: AdmissionRound}}
+	if p.headToHead {
 		w, ext, err := t.side(reigning.Genes)
 		if err != nil {
 			return nil, fmt.Errorf("hall of fame %s: %w", reigning.ID, err)
 		}
 		ms[0].opp = &opponent{id: reigning.ID, w: w, x: reigning.Genes, ext: ext}
 	}
-	defends := reigning != nil && (!headToHead || t.cfg.Champion == ChampionBest || t.cfg.Champion == "")
+	p.defends = reigning != nil && (!p.headToHead || t.cfg.Champion == ChampionBest || t.cfg.Champion == "")
 	if reigning != nil {
-		a.Opponent = reigning.ID
+		p.a.Opponent = reigning.ID
 	}
-	if defends {
+	if p.defends {
 		// The champion's Elo record comes from games of its own, never from the games that
 		// decide the test: a champion reigns on while its paired scores happen to be high,
 		// so crediting those would make a long reign a lucky streak and bias the Elo of the
 		// members picked by their bound upward. Selection and estimation on separate samples.
-		own, err := t.drawOpenings(n, streamDefence)
+		own, err := t.drawOpenings(p.n, streamDefence)
 		if err != nil {
 			return nil, err
 		}
 		def := &genomes.Genome{Layout: t.plan.Layout, X: reigning.Genes, ID: reigning.ID}
-		if !headToHead {
-			ms = append(ms, matchup{g: def, first: first, n: n, round: AdmissionRound})
+		if !p.headToHead {
+			ms = append(ms, matchup{g: def, first: first, n: p.n, round: AdmissionRound})
 		}
-		ms = append(ms, matchup{g: def, first: own, n: n, round: DefenceRound})
+		ms = append(ms, matchup{g: def, first: own, n: p.n, round: DefenceRound})
 	}
-	res, pairs, err := t.playMatchups(base, "admission", ms...)
-	if err != nil {
+	if p.mp, err = t.planMatchups(base, ms...); err != nil {
 		return nil, err
 	}
+	return p, nil
+}
+
+// judgeAdmission credits a played test's games (p.mp.recs) to the generation, judges the
+// candidate and admits it to the hall of fame when it passed.
+func (t *Tuner) judgeAdmission(p *admissionPlan) *Admission {
+	res, pairs := t.creditMatchups(p.mp, p.mp.recs)
+	a := p.a
 	a.Result = res[0]
 	cpairs := pairs[0]
-	hpairs := make([]float64, n)
+	hpairs := make([]float64, p.n)
 	for k := range hpairs {
 		hpairs[k] = 1 // the opponent against itself: exactly ½ per game
 	}
-	if reigning != nil && !headToHead {
+	if p.reigning >= 0 && !p.headToHead {
 		hpairs = pairs[1]
 	}
-	if defends {
+	if p.defends {
 		hres := res[len(res)-1]
-		reigning.Stats = reigning.Stats.Add(genomes.Stats{Wins: hres.Wins, Draws: hres.Draws, Losses: hres.Losses, Penta: hres.Penta})
+		h := &t.hall.hof[p.reigning]
+		h.Stats = h.Stats.Add(genomes.Stats{Wins: hres.Wins, Draws: hres.Draws, Losses: hres.Losses, Penta: hres.Penta})
 	}
 	judge(a, cpairs, hpairs, t.cfg.AdmitZ)
 	t.rep.summary.Tests++
@@ -457,9 +492,9 @@ func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
 		t.rep.summary.Closest = a
 	}
 	if a.Admitted {
-		t.hall.hof = append(t.hall.hof, HallOfFamer{ID: winner.ID, Generation: t.g.gen, Genes: append([]float64(nil), winner.X...)})
+		t.hall.hof = append(t.hall.hof, HallOfFamer{ID: a.Candidate, Generation: a.Generation, Genes: p.winner})
 	}
-	return a, nil
+	return a
 }
 
 // references returns the generation's frozen reference set: the paper's weights and the

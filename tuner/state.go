@@ -26,6 +26,9 @@ type generation struct {
 	gamesTime     time.Duration // its time in games (the pool's wall time)
 	slotTime      time.Duration // its busy game-slot time: the sum of its games' wall times
 	distinctGames int           // its distinct games (a deterministic pair played once counts once)
+	// rider is the previous generation's admission test, played in one batch with this
+	// generation's pairings (gaMethod.lag); nil once played, or when there is none.
+	rider *matchPlan
 }
 
 // hallOfFame is selection's record: the members in order of admission and every individual

@@ -215,11 +215,14 @@ func TestSaveFailureFailsRun(t *testing.T) {
 	}
 }
 
+// TestCancelStopsRun: a run cancelled during generation 2's games stops with the
+// generations whose games were all played saved: generation 0 (generation 1's admission
+// test was playing with generation 2's pairings, so generation 1 is not saved).
 func TestCancelStopsRun(t *testing.T) {
 	st := &memStore{}
 	ctx, cancel := context.WithCancel(context.Background())
 	tu, _ := New(smallConfig("connect6", 2), st, func(e Event) {
-		if e.Generation == 1 && e.GamesDone > 0 {
+		if e.Generation == 2 && e.GamesDone > 0 {
 			cancel()
 		}
 	}, "test")
