@@ -119,10 +119,11 @@ type GASettings struct {
 	// exceed ½ to be admitted, and the z of the lower confidence bound that picks the
 	// champion among the hall of fame (1.645: one-sided 95%).
 	AdmitZ float64 `json:"admit_z" yaml:"admit_z"`
-	// Admission is how the hall-of-fame test is played: AdmissionHeadToHead or
-	// AdmissionPaired. AdmissionAuto, the default, is resolved (Resolve) to head-to-head for
-	// an outside engine and paired for the built-in games; "" (runs stored before this
-	// setting) is AdmissionPaired.
+	// Admission is how the hall-of-fame test is played: AdmissionHeadToHead,
+	// AdmissionPaired or AdmissionNone (no test: AdmitGames 0). AdmissionAuto, the default,
+	// is resolved (Resolve) to none for an outside engine whose champion is the
+	// population's centre, head-to-head for another outside engine and paired for the
+	// built-in games; "" (runs stored before this setting) is AdmissionPaired.
 	Admission string `json:"admission,omitempty" yaml:"admission"`
 	// Elite individuals are carried unchanged into the next generation (generational
 	// model with elitism).
@@ -499,10 +500,17 @@ func (c *Config) Resolve() {
 		}
 	}
 	if c.Admission == AdmissionAuto {
-		c.Admission = AdmissionPaired
-		if c.Engine != "" {
+		switch {
+		case c.Engine != "" && c.Champion == ChampionPopulation:
+			c.Admission = AdmissionNone
+		case c.Engine != "":
 			c.Admission = AdmissionHeadToHead
+		default:
+			c.Admission = AdmissionPaired
 		}
+	}
+	if c.Admission == AdmissionNone {
+		c.AdmitGames = 0
 	}
 	if c.Games == 0 {
 		c.Games = DefaultGames
@@ -846,8 +854,8 @@ func (g *GASettings) validate() error {
 		return settingErr("selection", "", "%s plays the population against itself; the opponents (%s) would not play", SelectionPeers, strings.Join(g.Opponents, "; "))
 	case g.Champion != "" && g.Champion != ChampionAuto && g.Champion != ChampionBest && g.Champion != ChampionCentre && g.Champion != ChampionPopulation:
 		return settingErr("champion", "", "%q, want %s, %s, %s or %s", g.Champion, ChampionAuto, ChampionPopulation, ChampionCentre, ChampionBest)
-	case g.Admission != "" && g.Admission != AdmissionAuto && g.Admission != AdmissionHeadToHead && g.Admission != AdmissionPaired:
-		return settingErr("admission", "", "%q, want %s, %s or %s", g.Admission, AdmissionAuto, AdmissionHeadToHead, AdmissionPaired)
+	case g.Admission != "" && g.Admission != AdmissionAuto && g.Admission != AdmissionHeadToHead && g.Admission != AdmissionPaired && g.Admission != AdmissionNone:
+		return settingErr("admission", "", "%q, want %s, %s, %s or %s", g.Admission, AdmissionAuto, AdmissionHeadToHead, AdmissionPaired, AdmissionNone)
 	case g.AdmitGames < 0 || g.AdmitGames%2 != 0:
 		return settingErr("admit_games", "", "%d, want 0 or a positive even number", g.AdmitGames)
 	case !(g.AdmitZ >= 0 && g.AdmitZ <= 10):

@@ -78,7 +78,11 @@ func (m *gaMethod) describe(length string) (string, []string) {
 	if c.Selection == SelectionPeers {
 		scoring = fmt.Sprintf("peers: %d pairings of %d games", c.RaceRounds+1, c.Games)
 	}
-	return fmt.Sprintf(": population %d, %s, %s, admission %d games at z=%g", c.Population, length, scoring, c.AdmitGames, c.AdmitZ), nil
+	admission := fmt.Sprintf("admission %d games at z=%g", c.AdmitGames, c.AdmitZ)
+	if c.AdmitGames == 0 {
+		admission = "no hall of fame"
+	}
+	return fmt.Sprintf(": population %d, %s, %s, %s", c.Population, length, scoring, admission), nil
 }
 
 // gaSaved: the generation's games, its race winner (with peers: its best against the

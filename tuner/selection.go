@@ -163,9 +163,18 @@ const (
 	// ChampionAuto, the default, is ChampionPopulation for an outside engine and
 	// ChampionCentre for the built-in games (Config.Resolve).
 	ChampionAuto = "auto"
-	// AdmissionAuto, the default, is AdmissionHeadToHead for an outside engine and
+	// AdmissionAuto, the default, is AdmissionNone for an outside engine whose champion is
+	// ChampionPopulation, AdmissionHeadToHead for another outside engine and
 	// AdmissionPaired for the built-in games (Config.Resolve).
 	AdmissionAuto = "auto"
+	// AdmissionNone: no hall-of-fame test (Resolve sets AdmitGames to 0); the games go to
+	// the pairings. A ChampionPopulation champion never comes from the hall of fame, and
+	// with peers selection nothing else reads it, so a test would decide nothing. Measured
+	// on a detuned Toga II (docs/benchmarks.md, seed 3, 4 000 games): with 64-game
+	// head-to-head tests the champion lost −88.7 ± 31.7 Elo to the engine's defaults;
+	// without, the same games as 10-game pairs (peersGames), −1.7 ± 30.7, and as 6-game
+	// pairs over 38 generations, −31.4 ± 28.7 (the start: −322.7).
+	AdmissionNone = "none"
 	// ChampionPopulation: the run's result after each generation is the centre of that
 	// generation's better half by rank, the best weighing most (centreWeights, as
 	// evolution strategies recombine their μ best: Hansen 2016, eq. 49), born in every

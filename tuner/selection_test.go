@@ -529,24 +529,40 @@ func TestPopulationChampion(t *testing.T) {
 }
 
 // TestChampionAuto: a new run's auto champion and admission resolve to the population's
-// centre and head-to-head tests for an outside engine, to the hall of fame's centre and
-// paired tests for a built-in game; a rule the run names is kept, and a stored run's ""
-// keeps its old meaning (best, paired).
+// centre and no admission test (its games go to the pairings) for an outside engine, to
+// head-to-head tests for an outside engine whose champion comes from the hall of fame, to
+// the hall of fame's centre and paired tests for a built-in game; a rule the run names is
+// kept (none: no admission games), and a stored run's "" keeps its old meaning (best,
+// paired).
 func TestChampionAuto(t *testing.T) {
 	for _, c := range []struct {
 		engine, champion, admission, wantChampion, wantAdmission string
+		wantAdmit                                                int // AdmitGames resolved (DefaultConfig: 64)
 	}{
-		{"", ChampionAuto, AdmissionAuto, ChampionCentre, AdmissionPaired},
-		{"cmd:toga2", ChampionAuto, AdmissionAuto, ChampionPopulation, AdmissionHeadToHead},
-		{"cmd:toga2", ChampionCentre, AdmissionPaired, ChampionCentre, AdmissionPaired},
-		{"", ChampionPopulation, AdmissionHeadToHead, ChampionPopulation, AdmissionHeadToHead},
-		{"cmd:toga2", "", "", "", ""},
+		{"", ChampionAuto, AdmissionAuto, ChampionCentre, AdmissionPaired, 64},
+		{"cmd:toga2", ChampionAuto, AdmissionAuto, ChampionPopulation, AdmissionNone, 0},
+		{"cmd:toga2", ChampionBest, AdmissionAuto, ChampionBest, AdmissionHeadToHead, 64},
+		{"cmd:toga2", ChampionPopulation, AdmissionHeadToHead, ChampionPopulation, AdmissionHeadToHead, 64},
+		{"cmd:toga2", ChampionCentre, AdmissionPaired, ChampionCentre, AdmissionPaired, 64},
+		{"", ChampionPopulation, AdmissionHeadToHead, ChampionPopulation, AdmissionHeadToHead, 64},
+		{"", ChampionCentre, AdmissionNone, ChampionCentre, AdmissionNone, 0},
+		{"cmd:toga2", "", "", "", "", 64},
 	} {
 		cfg := DefaultConfig("chess")
 		cfg.Engine, cfg.Champion, cfg.Admission = c.engine, c.champion, c.admission
+		cfg.BudgetGames, cfg.Generations = 4000, 0
 		cfg.Resolve()
-		if cfg.Champion != c.wantChampion || cfg.Admission != c.wantAdmission {
-			t.Errorf("engine %q, champion %q, admission %q: resolved to %q, %q; want %q, %q", c.engine, c.champion, c.admission, cfg.Champion, cfg.Admission, c.wantChampion, c.wantAdmission)
+		if cfg.Champion != c.wantChampion || cfg.Admission != c.wantAdmission || cfg.AdmitGames != c.wantAdmit {
+			t.Errorf("engine %q, champion %q, admission %q: resolved to %q, %q, %d admission games; want %q, %q, %d",
+				c.engine, c.champion, c.admission, cfg.Champion, cfg.Admission, cfg.AdmitGames, c.wantChampion, c.wantAdmission, c.wantAdmit)
 		}
+		// The pairs' games come from the budget less the admission tests' (peersGames):
+		// without a test, each pair plays more.
+		if want := peersGames(4000, cfg.Population, cfg.RaceRounds, c.wantAdmit); cfg.Games != want {
+			t.Errorf("engine %q, admission %q: %d games a pair, want %d", c.engine, c.admission, cfg.Games, want)
+		}
+	}
+	if a, b := peersGames(4000, 12, 2, 0), peersGames(4000, 12, 2, 64); a <= b {
+		t.Errorf("4 000 games: %d games a pair without admission tests, %d with", a, b)
 	}
 }
