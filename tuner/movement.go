@@ -35,7 +35,7 @@ type Movement struct {
 	Recent float64 `json:"recent"`
 	// Improving is true when the champion was still moving at the end: a champion that
 	// changes by events (a hall of fame admits a winner now and then) changed within the
-	// window; one that moves every generation (SPSA's θ, CMA-ES's mean) moved there at least
+	// window and is not back where the window began; one that moves every generation (SPSA's θ, CMA-ES's mean) moved there at least
 	// a fifth of its whole distance.
 	Improving bool `json:"improving"`
 }
@@ -94,7 +94,9 @@ func movementOf(l *genomes.Layout, base []float64, path [][]float64, from int) *
 	}
 	m.Recent = l.Distance(before, end)
 	if 2*changes < n {
-		m.Improving = m.LastChange >= from+n-m.Window
+		// Changed within the window, and not back to where the window began (an integer
+		// gene stepping to a neighbour and back is no progress).
+		m.Improving = m.LastChange >= from+n-m.Window && m.Recent > 0
 	} else {
 		m.Improving = m.Recent > 0 && m.Recent >= m.Distance/5
 	}

@@ -38,6 +38,13 @@ func TestMovement(t *testing.T) {
 	if m := movementOf(l, base, late, 0); !m.Improving || m.LastChange != 14 || m.Genes[0].Name != "pawn" || m.Genes[1] != (GeneMove{"knight", 300, 320}) {
 		t.Fatalf("late admission: %+v", m)
 	}
+	// The stalled champion stepping a unit away and back within the last quarter (θ's
+	// integer gene rounding to a neighbour for a few steps): changed late, but not
+	// improving.
+	back := append(append(append([][]float64(nil), stalled[:13]...), at(61, 300, 1), at(61, 300, 1)), at(60, 300, 1))
+	if m := movementOf(l, base, back, 0); m.Improving || m.LastChange != 15 || m.Recent != 0 {
+		t.Fatalf("a step away and back: %+v", m)
+	}
 	// θ drifting every step to the end: improving; θ that stopped drifting and only
 	// jitters by a unit: not, though it changed in its last step.
 	var drift, settled [][]float64
