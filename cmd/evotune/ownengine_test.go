@@ -95,7 +95,9 @@ func TestOwnEngineIdentity(t *testing.T) {
 				inArgs = append(inArgs, "--board", c.board)
 				engineCmd += " --board " + c.board
 			}
-			common := append([]string{"--seed", "5", "--workers", "2"}, c.args...)
+			// The built-in games' champion and admission rules for both runs: an outside
+			// engine's auto rules (the population's centre, no admission test) differ.
+			common := append([]string{"--seed", "5", "--workers", "2", "--champion", "centre", "--admission", "paired"}, c.args...)
 			if _, stderr, code := run(t, dir, append(inArgs, common...)...); code != 0 {
 				t.Fatalf("in-process tune: %s", stderr)
 			}
@@ -137,12 +139,13 @@ func TestOwnEngineIdentity(t *testing.T) {
 // TestOwnEngineTunes: a small Gomocup engine (testdata/pbrain-toy, parameters from a JSON
 // file, poor defaults) is tuned by its layout; the champion beats the defaults on held-out
 // openings with a 95% interval above 0, and the exported file is one the engine loads and
-// plays better with.
+// plays better with. The run keeps a hall of fame (--admission head-to-head; an outside
+// engine's auto rule plays no admission test), which the run page shows.
 func TestOwnEngineTunes(t *testing.T) {
 	dir := t.TempDir()
 	toy := toyEngine(t, dir)
 	out, stderr, code := run(t, dir, "tune", "--method", "ga", "--layout", "toy.yaml", "--engine", "cmd:"+toy+" -params {weights}",
-		"--generations", "4", "--verify-games", "200", "--db", "toy.db", "--seed", "3")
+		"--generations", "4", "--verify-games", "200", "--db", "toy.db", "--seed", "3", "--admission", "head-to-head")
 	if code != 0 {
 		t.Fatalf("tune: %s", stderr)
 	}
