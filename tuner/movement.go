@@ -35,8 +35,8 @@ type Movement struct {
 	Recent float64 `json:"recent"`
 	// Improving is true when the champion was still moving at the end: a champion that
 	// changes by events (a hall of fame admits a winner now and then) changed within the
-	// window and is not back where the window began; one that moves every generation (SPSA's θ, CMA-ES's mean) moved there at least
-	// a fifth of its whole distance.
+	// window and is not back where the window began; one that moves every generation
+	// (SPSA's θ, CMA-ES's mean) moved there at least a fifth of its whole distance.
 	Improving bool `json:"improving"`
 }
 
