@@ -169,11 +169,13 @@ const (
 	AdmissionAuto = "auto"
 	// AdmissionNone: no hall-of-fame test (Resolve sets AdmitGames to 0); the games go to
 	// the pairings. A ChampionPopulation champion never comes from the hall of fame, and
-	// with peers selection nothing else reads it, so a test would decide nothing. Measured
-	// on a detuned Toga II (docs/benchmarks.md, seed 3, 4 000 games): with 64-game
-	// head-to-head tests the champion lost −88.7 ± 31.7 Elo to the engine's defaults;
-	// without, the same games as 10-game pairs (peersGames), −1.7 ± 30.7, and as 6-game
-	// pairs over 38 generations, −31.4 ± 28.7 (the start: −322.7).
+	// with peers selection nothing else reads it, so a test would decide nothing but cost
+	// a third of the budget. Measured on a detuned Toga II (docs/benchmarks.md, 4 000
+	// games, the start −322.7 Elo against the engine's defaults): seed 3 with 64-game
+	// head-to-head tests −88.7 ± 31.7, without (10-game pairs, peersGames) −1.7 ± 30.7;
+	// seed 1 with tests −11.0 ± 30.2, without −109.5 ± 32.2. Runs of an outside engine
+	// are not reproducible, and one run a seed each way shows no difference beyond that
+	// spread.
 	AdmissionNone = "none"
 	// ChampionPopulation: the run's result after each generation is the centre of that
 	// generation's better half by rank, the best weighing most (centreWeights, as
