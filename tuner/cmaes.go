@@ -1,11 +1,9 @@
 package tuner
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"sort"
-	"time"
 
 	"github.com/c-bata/goptuna/cmaes"
 	"gonum.org/v1/gonum/mat"
@@ -78,18 +76,21 @@ type cmaesState struct {
 	Mean   []float64 `json:"mean"`
 }
 
-// cmaesMethod is CMA-ES as a searchMethod.
+// cmaesMethod is CMA-ES on the run loop: round k is generation k, one round in play.
 type cmaesMethod struct {
-	t    *Tuner
+	a    *arena
 	opt  *cmaes.Optimizer
 	free []int     // the layout's indices of the free genes: the optimiser's coordinates
 	mean []float64 // the optimiser's mean: its own storage (gonum's VecDense keeps the slice it is given)
 	base []float64 // θ of the paper's weights (fixed genes stay there)
+	ys   [][]float64
+	mx   []float64 // the round in play: its candidates in free-gene coordinates, and the mean they play
 }
 
-func newCMAES(t *Tuner) (searchMethod, error) {
-	m := &cmaesMethod{t: t, base: t.toTheta(t.plan.Layout.Defaults())}
-	for i, g := range t.plan.Layout.Genes {
+func newCMAES(a *arena) (askTeller, error) {
+	l := a.Layout
+	m := &cmaesMethod{a: a, base: thetaOf(l, l.Defaults())}
+	for i, g := range l.Genes {
 		if !g.Fixed {
 			m.free = append(m.free, i)
 		}
@@ -97,11 +98,11 @@ func newCMAES(t *Tuner) (searchMethod, error) {
 	if len(m.free) == 0 {
 		return nil, fmt.Errorf("method cmaes: the layout has no free gene to tune")
 	}
-	p := t.cfg.CMAESParams()
+	p := a.Config.CMAESParams()
 	bounds := mat.NewDense(len(m.free), 2, nil)
 	m.mean = make([]float64, len(m.free))
 	for j, i := range m.free {
-		g := t.plan.Layout.Genes[i]
+		g := l.Genes[i]
 		lo, hi := g.Min/spsaUnit(g), g.Max/spsaUnit(g)
 		if g.Scale == genomes.Log && g.Min > 0 {
 			lo, hi = math.Log(g.Min), math.Log(g.Max)
@@ -110,7 +111,7 @@ func newCMAES(t *Tuner) (searchMethod, error) {
 		bounds.Set(j, 1, hi)
 		m.mean[j] = m.base[i]
 	}
-	opts := []cmaes.OptimizerOption{cmaes.OptimizerOptionSeed(int64(mix(uint64(t.cfg.Seed)) >> 1)), cmaes.OptimizerOptionBounds(bounds)}
+	opts := []cmaes.OptimizerOption{cmaes.OptimizerOptionSeed(int64(mix(uint64(a.Config.Seed)) >> 1)), cmaes.OptimizerOptionBounds(bounds)}
 	if p.Lambda > 0 {
 		opts = append(opts, cmaes.OptimizerOptionPopulationSize(p.Lambda))
 	}
@@ -120,6 +121,9 @@ func newCMAES(t *Tuner) (searchMethod, error) {
 	}
 	return m, nil
 }
+
+// Window: generation k+1's candidates are sampled around the mean generation k moved.
+func (m *cmaesMethod) Window() int { return 1 }
 
 // theta is the full SPSA-coordinate vector of free-gene coordinates y (fixed genes at the
 // paper's weights).
@@ -131,13 +135,16 @@ func (m *cmaesMethod) theta(y []float64) []float64 {
 	return u
 }
 
+// genes is the gene vector of free-gene coordinates y.
+func (m *cmaesMethod) genes(y []float64) []float64 { return genesOfTheta(m.a.Layout, m.theta(y)) }
+
 // meanID is the ID of m_k: the paper's weights R-g0-(λ+1) for k = 0, else slot 00 of
 // generation k−1.
 func (m *cmaesMethod) meanID(k int) string {
 	if k == 0 {
-		return genomes.IndividualID(m.t.saving.runID, 0, m.opt.PopulationSize()+1)
+		return m.a.IndividualID(0, m.opt.PopulationSize()+1)
 	}
-	return genomes.IndividualID(m.t.saving.runID, k-1, 0)
+	return m.a.IndividualID(k-1, 0)
 }
 
 // ask samples the generation's λ candidates in free-gene coordinates.
@@ -165,35 +172,33 @@ func (m *cmaesMethod) tell(ys [][]float64, values []float64) error {
 	return nil
 }
 
-// restore replays the optimiser through every saved generation's values.
-func (m *cmaesMethod) restore(st ResumeState) error {
-	t := m.t
+// Restore replays the optimiser through every saved generation's values.
+func (m *cmaesMethod) Restore(st ResumeState) (leader, error) {
 	if len(st.MethodStates) != st.LastGeneration+1 {
-		return fmt.Errorf("resume: %d CMA-ES generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
+		return leader{}, fmt.Errorf("resume: %d CMA-ES generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
 	}
 	for k, raw := range st.MethodStates {
 		var s cmaesState
 		if err := decodeState(raw, &s); err != nil {
-			return fmt.Errorf("resume: CMA-ES generation %d: %w", k, err)
+			return leader{}, fmt.Errorf("resume: CMA-ES generation %d: %w", k, err)
 		}
 		ys, err := m.ask()
 		if err != nil {
-			return err
+			return leader{}, err
 		}
 		if len(s.Values) != len(ys) {
-			return fmt.Errorf("resume: CMA-ES generation %d has %d values, λ is %d", k, len(s.Values), len(ys))
+			return leader{}, fmt.Errorf("resume: CMA-ES generation %d has %d values, λ is %d", k, len(s.Values), len(ys))
 		}
 		if err := m.tell(ys, s.Values); err != nil {
-			return err
+			return leader{}, err
 		}
 	}
-	t.rep.summary.Best, t.rep.summary.BestGenes, t.rep.summary.BestScore = genomes.IndividualID(st.RunID, st.LastGeneration, 0), t.fromTheta(m.theta(m.mean)), 0.5
-	return nil
+	return leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: m.genes(m.mean), Score: 0.5}, nil
 }
 
-// describe: λ, the pairs per candidate and σ_0.
-func (m *cmaesMethod) describe(length string) (string, []string) {
-	p := m.t.cfg.CMAESParams()
+// Describe: λ, the pairs per candidate and σ_0.
+func (m *cmaesMethod) Describe(length string) (string, []string) {
+	p := m.a.Config.CMAESParams()
 	return fmt.Sprintf(" by CMA-ES: %s; each generation %d candidates × %d game pairs against the mean, σ_0 %g", length, m.opt.PopulationSize(), p.Pairs, p.Sigma), nil
 }
 
@@ -203,90 +208,48 @@ func cmaesSaved(e Event) string {
 	return fmt.Sprintf("best candidate %s scored %.3f against the mean, candidates' mean %.3f, champion %s (the mean), %s", e.Best, e.BestScore, e.MeanScore, e.Champion, e.GamesText())
 }
 
-// search plays generations from `from` until the budget, the generations or ctx end.
-func (m *cmaesMethod) search(ctx context.Context, from int) error {
-	t := m.t
-	t.rep.summary.BudgetGames = t.cfg.BudgetGames
-	for k := from; ; k++ {
-		if t.cfg.Generations > 0 && k > t.cfg.Generations || t.overBudget() {
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		t.g.gen = k
-		if err := m.generation(k); err != nil {
-			return err
-		}
+// Ask samples generation k's λ candidates around the mean m_k, to play m_k.
+func (m *cmaesMethod) Ask(k int) (*round, error) {
+	c := m.a.Config
+	if c.Generations > 0 && k > c.Generations {
+		return nil, nil
 	}
-}
-
-// generation plays generation k: λ candidates against the mean, then the update, saved
-// behind the next generation's games.
-func (m *cmaesMethod) generation(k int) error {
-	t := m.t
-	p := t.cfg.CMAESParams()
-	t.g.genStart = time.Now()
-	t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.slotTime, t.g.distinctGames = nil, nil, 0, 0, 0
 	parent := m.meanID(k)
-	mx := t.fromTheta(m.theta(m.mean))
+	m.mx = m.genes(m.mean)
 	ys, err := m.ask()
 	if err != nil {
-		return err
+		return nil, err
 	}
+	m.ys = ys
 	cands := make([]*genomes.Genome, len(ys))
 	for i, y := range ys {
-		cands[i] = &genomes.Genome{Layout: t.plan.Layout, X: t.fromTheta(m.theta(y)), ID: genomes.IndividualID(t.saving.runID, k, i+1),
-			Op: OpCMAES, Parents: []string{parent}, Born: k}
+		cands[i] = &genomes.Genome{Layout: m.a.Layout, X: m.genes(y), ID: m.a.IndividualID(k, i+1), Op: OpCMAES, Parents: []string{parent}, Born: k}
 	}
-	first, err := t.drawOpenings(p.Pairs, streamOpenings)
-	if err != nil {
-		return err
-	}
-	w, ext, err := t.side(mx)
-	if err != nil {
-		return fmt.Errorf("generation %d: the mean: %w", k, err)
-	}
-	t.g.current, t.g.refs, t.g.opponents = cands, []opponent{{id: parent, w: w, x: mx, ext: ext}}, []string{parent}
-	inds := make([]int, len(cands))
-	for i := range inds {
-		inds[i] = i
-	}
-	var b batch
-	if err := t.schedule(&b, inds, first, p.Pairs, 0); err != nil {
-		return err
-	}
-	if _, err := t.play(&b, fmt.Sprintf("generation %d", k)); err != nil {
-		return err
-	}
+	mean := &genomes.Genome{Layout: m.a.Layout, X: m.mx, ID: parent}
+	return &round{Gen: k, Players: cands, Opponents: []*genomes.Genome{mean}, Pairs: c.CMAESParams().Pairs, Label: fmt.Sprintf("generation %d", k)}, nil
+}
+
+// Tell moves the mean by the candidates' values (1 − score against the mean) and stores
+// the generation: the new mean first (the champion), then the candidates ranked by score.
+func (m *cmaesMethod) Tell(r *round) (*told, error) {
+	k, cands, parent := r.Gen, r.Players, r.Opponents[0].ID
+	l := m.a.Layout
 	values := make([]float64, len(cands))
 	for i, g := range cands {
 		values[i] = 1 - g.Stats.Score()
 	}
-	if err := m.tell(ys, values); err != nil {
-		return err
+	if err := m.tell(m.ys, values); err != nil {
+		return nil, err
 	}
-	state, err := encodeState(cmaesState{Values: values, Mean: append([]float64(nil), m.mean...)})
-	if err != nil {
-		return err
-	}
-	next := &genomes.Genome{Layout: t.plan.Layout, X: t.fromTheta(m.theta(m.mean)), ID: genomes.IndividualID(t.saving.runID, k, 0), Op: OpCMAESMean, Parents: []string{parent}, Born: k}
-	t.rep.summary.Best, t.rep.summary.BestGenes, t.rep.summary.BestScore = next.ID, append([]float64(nil), next.X...), 0.5
-	var check *Verification
-	if t.cfg.VerifyEvery > 0 && k%t.cfg.VerifyEvery == 0 {
-		if check, err = t.checkpoint(); err != nil {
-			return err
-		}
-	}
-	rec := GenerationRecord{RunID: t.saving.runID, Generation: k, Games: t.g.distinctGames, GamesTime: t.g.gamesTime, SlotTime: t.g.slotTime, Slots: t.gameSlots(),
-		Opponents: []string{parent}, Openings: t.g.openings, GameResults: t.g.gameResults, Best: next.ID, Champion: next.ID, Checkpoint: check, MethodState: state}
+	next := &genomes.Genome{Layout: l, X: m.genes(m.mean), ID: m.a.IndividualID(k, 0), Op: OpCMAESMean, Parents: []string{parent}, Born: k}
+	rec := GenerationRecord{Opponents: []string{parent}, Best: next.ID, Champion: next.ID}
 	if k == 0 {
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: t.plan.Layout.Named(t.plan.Layout.Defaults())})
+		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: l.Named(l.Defaults())})
 	}
-	rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: next.ID, Born: k, Operator: next.Op, Parents: next.Parents, Genes: t.plan.Layout.Named(next.X)})
+	rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: next.ID, Born: k, Operator: next.Op, Parents: next.Parents, Genes: l.Named(next.X)})
 	rec.Individuals = append(rec.Individuals, IndividualRecord{ID: next.ID, Rank: 1, Fitness: 0.5})
 	for _, g := range cands {
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: k, Operator: g.Op, Parents: g.Parents, Genes: t.plan.Layout.Named(g.X)})
+		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: k, Operator: g.Op, Parents: g.Parents, Genes: l.Named(g.X)})
 	}
 	ranked := append([]*genomes.Genome(nil), cands...)
 	sort.SliceStable(ranked, func(a, b int) bool { return ranked[a].Stats.Score() > ranked[b].Stats.Score() })
@@ -304,15 +267,10 @@ func (m *cmaesMethod) generation(k int) error {
 	rec.FitStd = math.Sqrt(math.Max(0, sq/n-rec.FitMean*rec.FitMean))
 	var dsum float64
 	for _, g := range cands {
-		dsum += t.plan.Layout.Distance(g.X, mx)
+		dsum += l.Distance(g.X, m.mx)
 	}
 	rec.Diversity = dsum / n
-	rec.Duration, rec.Elapsed = time.Since(t.g.genStart), t.elapsed()
-	t.rep.summary.Generations = k + 1
-	t.rep.summary.Games += t.g.distinctGames
-	t.countGeneration(rec)
-	t.rep.summary.GamesTime += t.g.gamesTime
-	ev := t.event(Event{GenDone: true, GamesDone: t.g.distinctGames, GamesTotal: t.g.distinctGames, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean,
-		Best: ranked[0].ID, Champion: next.ID})
-	return t.saveBehind(rec, ev)
+	return &told{Record: rec, State: cmaesState{Values: values, Mean: append([]float64(nil), m.mean...)},
+		Champion:   leader{ID: next.ID, Genes: next.X, Score: 0.5},
+		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}, nil
 }

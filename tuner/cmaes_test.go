@@ -25,7 +25,7 @@ func TestCMAESMeanIsTheRecombination(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := tu.method.(*cmaesMethod)
+	m := tu.method.(*loopMethod).m.(*cmaesMethod)
 	lambda := m.opt.PopulationSize()
 	if want := 4 + int(math.Floor(3*math.Log(float64(len(m.free))))); lambda != want {
 		t.Fatalf("λ = %d for %d free genes, want %d", lambda, len(m.free), want)
@@ -113,7 +113,7 @@ func TestCMAESGenerations(t *testing.T) {
 	cfg.VerifyEvery, cfg.VerifyGames = 2, 4
 	st := runSmall(t, cfg)
 	tu, _ := New(cfg, &memStore{}, nil, "test")
-	lambda := tu.method.(*cmaesMethod).opt.PopulationSize()
+	lambda := tu.method.(*loopMethod).m.(*cmaesMethod).opt.PopulationSize()
 	if len(st.gens) < 3 {
 		t.Fatalf("%d generations saved", len(st.gens))
 	}

@@ -656,13 +656,8 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
-	if c.Method == MethodSPSA {
-		if err := c.SPSAParams().validate(); err != nil {
-			return err
-		}
-	}
-	if c.Method == MethodCMAES {
-		if err := c.CMAESParams().validate(); err != nil {
+	if m, ok := LookupMethod(c.Method); ok && m.check != nil {
+		if err := m.check(*c); err != nil {
 			return err
 		}
 	}

@@ -20,8 +20,10 @@ const (
 // A search method proposes genomes, has them played through the tuner's shared machinery
 // (openings, the worker pool or cluster, storage of every genome and game, checkpoints,
 // budgets) and saves each of its generations; the tuner around it creates and resumes the
-// run and verifies its champion at the end. A method is one file (ga.go, spsa.go,
-// cmaes.go) and one line of Methods.
+// run and verifies its champion at the end. A method that asks and tells the run loop
+// (loop.go: askTeller, made a searchMethod by askTell) is one file, one line of Methods and
+// its settings' rows; the GA (ga.go), SPSA (spsa.go) and the steady-state GA (steady.go)
+// implement searchMethod with loops of their own.
 type searchMethod interface {
 	// restore takes up a stored run after its saved generation st.LastGeneration (≥ 0):
 	// the method rebuilds its own state from st (MethodStates, Population, HallOfFame), so
@@ -68,11 +70,14 @@ type MethodSpec struct {
 	NoImportance string `json:"no_importance,omitempty"`
 	// Openings is the most distinct tuning openings one generation of a run with
 	// configuration c draws (a book's tuning half must hold them).
-	Openings func(c Config) int                   `json:"-"`
-	best     func(c Config) string                `json:"-"`
-	new      func(t *Tuner) (searchMethod, error) `json:"-"`
-	saved    func(e Event) string                 `json:"-"`
-	summary  func(s Summary) string               `json:"-"`
+	Openings func(c Config) int `json:"-"`
+	// check validates the method's own settings of configuration c (nil: it has none); the
+	// error names the setting.
+	check   func(c Config) error                 `json:"-"`
+	best    func(c Config) string                `json:"-"`
+	new     func(t *Tuner) (searchMethod, error) `json:"-"`
+	saved   func(e Event) string                 `json:"-"`
+	summary func(s Summary) string               `json:"-"`
 }
 
 // BestColumn is the heading of a generation's best individual in the generations table of
@@ -113,14 +118,14 @@ func (e Event) ChampionText() string {
 var Methods = []MethodSpec{
 	{Name: MethodGA, Title: "GA", Generation: "generation", Champion: "the hall of fame's centre or best member (the race winner without a hall of fame)",
 		Range: "the population's range", Saved: "generation", best: gaBestColumn, new: newGA, Openings: gaOpenings, saved: gaSaved, summary: gaSummary,
-		Doc: "the genetic algorithm (eaopt), the default: a population whose individuals play each other (or race the paper's weights), a hall of fame; the champion is the hall of fame's centre"},
+		Doc: "the genetic algorithm (eaopt), the default: a population whose individuals play each other (or race the paper's weights), a hall of fame; the champion is the hall of fame's centre (for an outside engine, the centre of the last generation's better half)"},
 	{Name: MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
 		Probes:       true,
 		NoImportance: "an SPSA step plays two probes, θ+ and θ−, which differ in every free gene at once: two rows cannot separate the genes' effects, so no importance is fitted; the genes page shows how θ moved, and the slices below each probe's score against each gene",
-		best:         column("θ+"), new: newSPSA, Openings: func(c Config) int { return c.SPSAParams().Pairs }, saved: spsaSaved, summary: spsaSummary,
+		best:         column("θ+"), new: newSPSA, check: func(c Config) error { return c.SPSAParams().validate() }, Openings: func(c Config) int { return c.SPSAParams().Pairs }, saved: spsaSaved, summary: spsaSummary,
 		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
 	{Name: MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
-		best: column("BEST CANDIDATE"), new: newCMAES, Openings: func(c Config) int { return c.CMAESParams().Pairs }, saved: cmaesSaved, summary: cmaesSummary,
+		best: column("BEST CANDIDATE"), new: askTell(newCMAES), check: func(c Config) error { return c.CMAESParams().validate() }, Openings: func(c Config) int { return c.CMAESParams().Pairs }, saved: cmaesSaved, summary: cmaesSummary,
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},
 	{Name: MethodSteady, Title: "steady-state GA", Generation: "generation", Champion: "the centre of the population's better half", Range: "the population's range", Short: true, Saved: "steady-state generation",
 		best: column("BEST MEMBER"), new: newSteady, Openings: func(c Config) int { return c.Games / 2 }, saved: steadySaved, summary: steadySummary,

@@ -181,23 +181,30 @@ func gameKey(black, white string, pair, depth int) string {
 }
 
 // schedule adds the games of individuals inds (indices into t.g.current) on opening pairs
-// [first, first+n) against the references to b.
+// [first, first+n) of the generation's openings against its references to b.
 func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
-	refKeys := make([]string, len(t.g.refs))
-	for j, o := range t.g.refs {
+	return t.scheduleOn(b, t.g.current, inds, t.g.refs, t.g.openings, first, n, round)
+}
+
+// scheduleOn adds the games of players[i] for i in inds, in that order (an entry's ind is
+// the index into players), on opening pairs [first, first+n) of openings against refs to
+// b: pair k against refs[k mod len(refs)], both colours, at pair k's depth.
+func (t *Tuner) scheduleOn(b *batch, players []*genomes.Genome, inds []int, refs []opponent, openings [][]string, first, n, round int) error {
+	refKeys := make([]string, len(refs))
+	for j, o := range refs {
 		if o.x != nil { // a genome of the run (not an --opponent engine)
 			refKeys[j] = fmt.Sprint(o.x)
 		}
 	}
 	for _, i := range inds {
-		g := t.g.current[i]
+		g := players[i]
 		w, ext, err := t.side(g.X)
 		if err != nil {
 			return fmt.Errorf("individual %s: %w", g.ID, err)
 		}
 		gk := fmt.Sprint(g.X)
 		for k := first; k < first+n; k++ {
-			o, refKey := t.g.refs[k%len(t.g.refs)], refKeys[k%len(t.g.refs)]
+			o, refKey := refs[k%len(refs)], refKeys[k%len(refs)]
 			d := t.depthOf(k)
 			for _, c := range []engine.Color{engine.Black, engine.White} {
 				e := entry{ind: i, pair: k, c: c, opp: o.id, task: -1, depth: d, round: round}
@@ -205,7 +212,7 @@ func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
 					b.refs = append(b.refs, e)
 					continue
 				}
-				opening := t.g.openings[k]
+				opening := openings[k]
 				if !o.ext.AcceptsOpenings(t.plan.Game) || !ext.AcceptsOpenings(t.plan.Game) {
 					opening = nil // e.g. SAU engines cannot be given their own opening moves
 				}
@@ -258,30 +265,8 @@ func (t *Tuner) playTasks(tasks []GameTask, label string) ([]engine.GameRecord, 
 // credit credits every entry of b with its game of recs (b.tasks' records, in order) as
 // play does, and adds the games to the generation's distinct games.
 func (t *Tuner) credit(b *batch, recs []engine.GameRecord) map[[2]int]float64 {
-	pairScore := map[[2]int]float64{}
-	for _, r := range b.refs {
-		s := 0.5
-		var rec engine.GameRecord
-		if r.task >= 0 {
-			rec = recs[r.task]
-			s = rec.Outcome.Score(r.c)
-			t.g.gameResults = append(t.g.gameResults, GameResult{Individual: t.g.current[r.ind].ID, Opponent: r.opp, Opening: r.pair,
-				Colour: r.c, Score: s, Depth: r.depth, Round: r.round, Record: rec})
-		}
-		st := &t.g.current[r.ind].Stats
-		switch s {
-		case 1:
-			st.Wins++
-		case 0:
-			st.Losses++
-		default:
-			st.Draws++
-		}
-		pairScore[[2]int{r.ind, r.pair}] += s
-	}
-	for k, ps := range pairScore {
-		t.g.current[k[0]].Stats.Penta[int(math.Round(ps*2))]++
-	}
+	var pairScore map[[2]int]float64
+	t.g.gameResults, pairScore = creditOn(b, recs, t.g.current, 0, t.g.gameResults)
 	t.g.distinctGames += len(b.tasks)
 	return pairScore
 }

@@ -165,16 +165,22 @@ func geneCEnd(g genomes.Gene, p SPSAConfig) float64 {
 func spsaUnit(g genomes.Gene) float64 { return (g.Max - g.Min) / 5 }
 
 // toTheta maps a gene vector to SPSA coordinates.
-func (t *Tuner) toTheta(x []float64) []float64 {
+func (t *Tuner) toTheta(x []float64) []float64 { return thetaOf(t.plan.Layout, x) }
+
+// thetaOf maps gene vector x of layout l to SPSA coordinates: ln x for a log gene, x over
+// a fifth of the range (spsaUnit) for a linear one.
+func thetaOf(l *genomes.Layout, x []float64) []float64 {
 	u := make([]float64, len(x))
-	for i, g := range t.plan.Layout.Genes {
-		u[i] = t.toThetaGene(g, x[i])
+	for i, g := range l.Genes {
+		u[i] = thetaOfGene(g, x[i])
 	}
 	return u
 }
 
 // toThetaGene is gene g's value x in SPSA coordinates.
-func (t *Tuner) toThetaGene(g genomes.Gene, x float64) float64 {
+func (t *Tuner) toThetaGene(g genomes.Gene, x float64) float64 { return thetaOfGene(g, x) }
+
+func thetaOfGene(g genomes.Gene, x float64) float64 {
 	if g.Scale == genomes.Log && x > 0 {
 		return math.Log(x)
 	}
@@ -182,7 +188,9 @@ func (t *Tuner) toThetaGene(g genomes.Gene, x float64) float64 {
 }
 
 // fromThetaGene is gene g's value at SPSA coordinate u, not clamped or rounded.
-func (t *Tuner) fromThetaGene(g genomes.Gene, u float64) float64 {
+func (t *Tuner) fromThetaGene(g genomes.Gene, u float64) float64 { return geneOfTheta(g, u) }
+
+func geneOfTheta(g genomes.Gene, u float64) float64 {
 	if g.Scale == genomes.Log && g.Min > 0 {
 		return math.Exp(u)
 	}
@@ -191,12 +199,16 @@ func (t *Tuner) fromThetaGene(g genomes.Gene, u float64) float64 {
 
 // fromTheta maps SPSA coordinates back to a gene vector inside the bounds (integer genes
 // rounded, fixed genes at their defaults).
-func (t *Tuner) fromTheta(u []float64) []float64 {
+func (t *Tuner) fromTheta(u []float64) []float64 { return genesOfTheta(t.plan.Layout, u) }
+
+// genesOfTheta maps SPSA coordinates u back to a gene vector of layout l inside its
+// bounds (integer genes rounded, fixed genes at their defaults: Layout.Clamp).
+func genesOfTheta(l *genomes.Layout, u []float64) []float64 {
 	x := make([]float64, len(u))
-	for i, g := range t.plan.Layout.Genes {
-		x[i] = t.fromThetaGene(g, u[i])
+	for i, g := range l.Genes {
+		x[i] = geneOfTheta(g, u[i])
 	}
-	t.plan.Layout.Clamp(x)
+	l.Clamp(x)
 	return x
 }
 

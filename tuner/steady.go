@@ -353,15 +353,11 @@ func (m *steadyMethod) start(ctx context.Context, bt *birth) error {
 	if bt.rival != nil {
 		inds = append(inds, bt.rival)
 	}
-	saved := [3]any{t.g.current, t.g.refs, t.g.openings}
-	t.g.current, t.g.refs, t.g.openings = inds, []opponent{m.ref}, os
 	idx := make([]int, len(inds))
 	for i := range idx {
 		idx[i] = i
 	}
-	err = t.schedule(&bt.b, idx, 0, pairs, 0)
-	t.g.current, t.g.refs, t.g.openings = saved[0].([]*genomes.Genome), saved[1].([]opponent), saved[2].([][]string)
-	if err != nil {
+	if err := t.scheduleOn(&bt.b, inds, idx, []opponent{m.ref}, os, 0, pairs, 0); err != nil {
 		return err
 	}
 	bt.done = make(chan struct{})

@@ -1,0 +1,423 @@
+package tuner
+
+import (
+	"context"
+	"fmt"
+	"math"
+	randv2 "math/rand/v2"
+	"sync/atomic"
+	"time"
+
+	"evotune/engine"
+	"evotune/genomes"
+)
+
+// The run loop: search methods that ask and tell.
+//
+// A method on the loop (an askTeller: cmaes.go) never plays a game, draws an opening or
+// writes a row. It asks for rounds — its players, the opponents they play and how many
+// colour-swapped opening pairs — and is told each round's results in the order it asked;
+// when a told round completes one of its generations it says what to store and who the
+// champion is. The loop (loopMethod) owns the rest: the worker pool or cluster and its game
+// slots, the openings (every player of a round plays the same ones: common random
+// numbers), crediting games to players, the budgets, checkpoints, saving each generation
+// behind the next round's games, progress and resume.
+//
+// Up to Window rounds are in play at once. Round k is asked when round k − Window has been
+// told, and never earlier, so a method whose Ask(k) reads only what rounds ≤ k − Window
+// told asks the same round k whatever the number of workers or their speed, and after a
+// resume. With a window of 1 the loop is the classic one: ask, play, tell.
+//
+// A new method is one file (its askTeller and constructor), one line of Methods
+// (new: askTell(newX)) and its settings' rows.
+
+// arena is what a method on the run loop knows of its run.
+type arena struct {
+	// Layout is the run's genes (fixed ones included); Config its configuration.
+	Layout *genomes.Layout
+	Config Config
+	// RunID is the run's ID, set by the loop before Restore and the first Ask (the run does
+	// not exist yet when the method is made).
+	RunID int64
+}
+
+// IndividualID is the ID of slot `slot` of generation gen of the run ("1-g3-07").
+func (a *arena) IndividualID(gen, slot int) string { return genomes.IndividualID(a.RunID, gen, slot) }
+
+// Rand is random stream `stream` of generation gen, derived from the run's seed alone (the
+// tuner's rngV2), so any generation can be replayed.
+func (a *arena) Rand(gen int, stream uint64) *randv2.Rand {
+	return randv2.New(randv2.NewPCG(uint64(a.Config.Seed), mix(uint64(gen)<<8|stream)))
+}
+
+// round is the games a method asks for: every player plays Pairs colour-swapped pairs of
+// fresh tuning openings, opening pair k against Opponents[k mod len(Opponents)], at that
+// pair's depth (Plan.DepthOf). The loop adds each player's games to its Stats (wins,
+// draws, losses, pentanomial pairs) before Tell.
+type round struct {
+	// Gen is the generation the round belongs to: its openings are generation Gen's random
+	// stream Stream (0: streamOpenings), and its games are saved with that generation.
+	Gen    int
+	Stream uint64
+	// Players are the genomes measured; Opponents the references they play (genomes of the
+	// run, identical ones never play each other: such a pair counts as two draws).
+	Players   []*genomes.Genome
+	Opponents []*genomes.Genome
+	Pairs     int
+	// Label names the round in progress lines ("generation 3").
+	Label string
+}
+
+// leader is the run's champion as a method names it: its genome ID, its genes and the
+// score the summary shows for it (NaN: none of its own).
+type leader struct {
+	ID    string
+	Genes []float64
+	Score float64
+}
+
+// told is what a method stores when a told round completes one of its generations.
+type told struct {
+	// Record holds the method's fields of the generation's row: Best, Champion, Opponents,
+	// NewGenomes, Individuals (ranked), FitMin, FitMean, FitMax, FitStd, Diversity. The loop
+	// fills the rest (run, number, games, openings, times, checkpoint, method state).
+	Record GenerationRecord
+	// State is the method's own state after the generation (JSON-encoded into Record's
+	// MethodState; Restore reads it back).
+	State any
+	// Champion is the run's champion after the generation.
+	Champion leader
+	// BestPlayer, BestScore and MeanScore are the progress line's: the best player and its
+	// score, and the players' mean score.
+	BestPlayer           string
+	BestScore, MeanScore float64
+}
+
+// askTeller is a search method on the run loop.
+type askTeller interface {
+	// Window is how many rounds may be in play at once (≥ 1): a constant of the method,
+	// never of the machine.
+	Window() int
+	// Restore takes up a stored run after its saved generation st.LastGeneration (≥ 0) from
+	// every saved generation's method state (st.MethodStates, in order), so that it asks
+	// the rounds the uninterrupted run would have; it returns the champion then. The error
+	// names what does not fit the configuration.
+	Restore(st ResumeState) (leader, error)
+	// Ask returns round k (from the first round after the saved generations: round k is
+	// asked only once round k − Window is told), or nil when the method has no more rounds
+	// (its Generations). The loop has checked the budgets.
+	Ask(k int) (*round, error)
+	// Tell gives the method round r, its players' Stats now holding the round's games, in
+	// the order the rounds were asked. It returns what to store when r completes a
+	// generation, else nil.
+	Tell(r *round) (*told, error)
+	// Describe says how the method will search, after "tuning GAME" in tune's header,
+	// given the run's length, and notes for lines of their own (searchMethod.describe).
+	Describe(length string) (string, []string)
+}
+
+// askTell makes a method's constructor, given the run's arena, into Methods' constructor
+// of a searchMethod played by the run loop.
+func askTell(newMethod func(a *arena) (askTeller, error)) func(t *Tuner) (searchMethod, error) {
+	return func(t *Tuner) (searchMethod, error) {
+		a := &arena{Layout: t.plan.Layout, Config: t.cfg}
+		m, err := newMethod(a)
+		if err != nil {
+			return nil, err
+		}
+		return &loopMethod{t: t, a: a, m: m}, nil
+	}
+}
+
+// loopMethod is the run loop: an askTeller played through the tuner.
+type loopMethod struct {
+	t *Tuner
+	a *arena
+	m askTeller
+
+	// The generation being filled: its openings, games, distinct games, busy slot time,
+	// time in game batches and start.
+	genOpenings [][]string
+	genGames    []GameResult
+	genDistinct int
+	genSlot     time.Duration
+	genBatches  time.Duration
+	genStart    time.Time
+
+	// ahead is the draw of openings made for the next round while this one plays.
+	ahead     *openingDraw
+	aheadKey  drawKey
+	shownGen  atomic.Int64 // the generation the progress events name
+	shownRun  atomic.Int64 // the run's saved games, for the progress events
+	shownSlot atomic.Uint64
+}
+
+// loopRound is a round in play.
+type loopRound struct {
+	r        *round
+	openings Openings
+	b        batch
+	done     chan struct{} // closed when recs, wall and err are set
+	recs     []engine.GameRecord
+	wall     time.Duration
+	err      error
+}
+
+func (l *loopMethod) describe(length string) (string, []string) { return l.m.Describe(length) }
+
+func (l *loopMethod) restore(st ResumeState) error {
+	l.a.RunID = st.RunID
+	c, err := l.m.Restore(st)
+	if err != nil {
+		return err
+	}
+	l.setChampion(c)
+	return nil
+}
+
+func (l *loopMethod) setChampion(c leader) {
+	s := &l.t.rep.summary
+	s.Best, s.BestGenes, s.BestScore = c.ID, append([]float64(nil), c.Genes...), c.Score
+}
+
+// search asks, plays and tells rounds from generation `from` on until the method has none,
+// a budget is reached, an error or ctx; a generation whose games are in play when ctx
+// ends is not saved.
+func (l *loopMethod) search(ctx context.Context, from int) error {
+	t := l.t
+	t.rep.summary.BudgetGames = t.cfg.BudgetGames
+	l.a.RunID = t.saving.runID
+	w := l.m.Window()
+	if w < 1 {
+		return fmt.Errorf("method %s: window %d, want at least 1", t.cfg.Method, w)
+	}
+	if w > 1 && t.setup.Runner == nil { // rounds in play share the local workers
+		r := newSlotRunner(t.cfg.Workers)
+		t.setup.Runner = r
+		defer func() { t.setup.Runner = nil; r.Close() }()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the rounds in play when the search stops
+	t.g.gen = from
+	l.genStart = time.Now()
+	l.shown()
+	var inPlay []*loopRound
+	games := 0 // distinct games of the rounds in play
+	asking := true
+	for k := from; ; {
+		for asking && len(inPlay) < w {
+			if t.overBudgetWith(games) {
+				asking = false
+				break
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			r, err := l.m.Ask(k)
+			if err != nil {
+				return err
+			}
+			if r == nil {
+				asking = false
+				break
+			}
+			lr, err := l.start(ctx, r)
+			if err != nil {
+				return err
+			}
+			inPlay = append(inPlay, lr)
+			games += len(lr.b.tasks)
+			k++
+		}
+		if len(inPlay) == 0 {
+			return nil
+		}
+		lr := inPlay[0]
+		select {
+		case <-lr.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if lr.err != nil {
+			return fmt.Errorf("%s: %w", lr.r.Label, lr.err)
+		}
+		inPlay = inPlay[1:]
+		games -= len(lr.b.tasks)
+		if err := l.tell(lr); err != nil {
+			return err
+		}
+	}
+}
+
+// shown publishes what the progress events of the rounds' games read from the workers:
+// the generation being filled, the run's saved games and its slot utilisation.
+func (l *loopMethod) shown() {
+	l.shownGen.Store(int64(l.t.g.gen))
+	l.shownRun.Store(int64(l.t.rep.summary.Games))
+	l.shownSlot.Store(math.Float64bits(l.t.rep.summary.SlotUtilisation()))
+}
+
+// draw draws round r's openings: fresh ones of the tuning half from generation r.Gen's
+// stream (the same whatever was drawn before), and starts the same draw for the next
+// generation, which a method asking the same size of round every generation takes next.
+func (l *loopMethod) draw(r *round, stream uint64) (Openings, error) {
+	t := l.t
+	key := drawKey{gen: r.Gen, stream: stream, n: r.Pairs}
+	var os Openings
+	var err error
+	if a := l.ahead; a != nil && l.aheadKey == key {
+		<-a.done
+		os, err = a.os, a.err
+	} else {
+		os, err = t.tuningOpenings(r.Pairs, t.rngV2(r.Gen, stream), nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(os) < r.Pairs {
+		return nil, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
+	}
+	next := drawKey{gen: r.Gen + 1, stream: stream, n: r.Pairs}
+	a := &openingDraw{done: make(chan struct{})}
+	rng := t.rngV2(next.gen, stream)
+	go func() {
+		defer close(a.done)
+		a.os, a.err = t.tuningOpenings(next.n, rng, nil)
+	}()
+	l.ahead, l.aheadKey = a, next
+	return os, nil
+}
+
+// start draws round r's openings, schedules its games and plays them in the background.
+func (l *loopMethod) start(ctx context.Context, r *round) (*loopRound, error) {
+	t := l.t
+	stream := r.Stream
+	if stream == 0 {
+		stream = streamOpenings
+	}
+	if r.Pairs < 1 || len(r.Players) == 0 || len(r.Opponents) == 0 {
+		return nil, fmt.Errorf("%s: %d players, %d opponents, %d pairs: nothing to play", r.Label, len(r.Players), len(r.Opponents), r.Pairs)
+	}
+	os, err := l.draw(r, stream)
+	if err != nil {
+		return nil, err
+	}
+	refs := make([]opponent, len(r.Opponents))
+	for j, o := range r.Opponents {
+		w, ext, err := t.side(o.X)
+		if err != nil {
+			return nil, fmt.Errorf("%s: opponent %s: %w", r.Label, o.ID, err)
+		}
+		refs[j] = opponent{id: o.ID, w: w, x: o.X, ext: ext}
+	}
+	lr := &loopRound{r: r, openings: os, done: make(chan struct{})}
+	inds := make([]int, len(r.Players))
+	for i := range inds {
+		inds[i] = i
+	}
+	if err := t.scheduleOn(&lr.b, r.Players, inds, refs, os, 0, r.Pairs, 0); err != nil {
+		return nil, err
+	}
+	setup, total := t.setup, len(lr.b.tasks)
+	var played atomic.Int64
+	go func() {
+		defer close(lr.done)
+		begin := time.Now()
+		lr.recs, lr.err = PlayBatch(ctx, setup, lr.b.tasks, t.cfg.Workers, func() {
+			t.emit(l.progress(Event{GamesDone: int(played.Add(1)), GamesTotal: total, Phase: r.Label}))
+		})
+		lr.wall = time.Since(begin)
+	}()
+	return lr, nil
+}
+
+// progress fills a round's game event as Tuner.event does, from what the workers may
+// read while the loop goes on.
+func (l *loopMethod) progress(e Event) Event {
+	t := l.t
+	e.RunID, e.Generation, e.Generations = t.saving.runID, int(l.shownGen.Load()), t.cfg.Generations
+	e.Method, e.Selection, e.RunGames, e.BudgetGames = t.cfg.Method, t.cfg.Selection, int(l.shownRun.Load()), t.cfg.BudgetGames
+	e.Elapsed, e.Budget = t.elapsed(), t.cfg.Budget()
+	e.SlotUtilisation = math.Float64frombits(l.shownSlot.Load())
+	return e
+}
+
+// tell credits a played round's games to its players, tells the method, and saves the
+// generation the round completes, if it does.
+func (l *loopMethod) tell(lr *loopRound) error {
+	t := l.t
+	r := lr.r
+	base := len(l.genOpenings)
+	for _, o := range lr.openings {
+		l.genOpenings = append(l.genOpenings, o)
+		t.draws.tuningOpenings[Key(o)] = true
+	}
+	l.genGames, _ = creditOn(&lr.b, lr.recs, r.Players, base, l.genGames)
+	l.genDistinct += len(lr.b.tasks)
+	l.genBatches += lr.wall
+	for _, rec := range lr.recs {
+		l.genSlot += rec.Duration
+	}
+	out, err := l.m.Tell(r)
+	if err != nil || out == nil {
+		return err
+	}
+	state, err := encodeState(out.State)
+	if err != nil {
+		return err
+	}
+	t.g.gen = r.Gen
+	l.setChampion(out.Champion)
+	rec := out.Record
+	t.g.slotTime = 0
+	if t.cfg.VerifyEvery > 0 && r.Gen%t.cfg.VerifyEvery == 0 {
+		if rec.Checkpoint, err = t.checkpoint(); err != nil {
+			return err
+		}
+	}
+	rec.RunID, rec.Generation, rec.MethodState = t.saving.runID, r.Gen, state
+	rec.Games, rec.GamesTime, rec.SlotTime, rec.Slots = l.genDistinct, l.genBatches, l.genSlot+t.g.slotTime, t.gameSlots()
+	rec.Openings, rec.GameResults = l.genOpenings, l.genGames
+	rec.Duration, rec.Elapsed = time.Since(l.genStart), t.elapsed()
+	t.rep.summary.Generations = r.Gen + 1
+	t.rep.summary.Games += l.genDistinct
+	t.countGeneration(rec)
+	t.rep.summary.GamesTime += l.genBatches
+	ev := t.event(Event{GenDone: true, GamesDone: l.genDistinct, GamesTotal: l.genDistinct, BestScore: out.BestScore, MeanScore: out.MeanScore,
+		Best: out.BestPlayer, Champion: rec.Champion})
+	l.genOpenings, l.genGames, l.genDistinct, l.genSlot, l.genBatches, l.genStart = nil, nil, 0, 0, 0, time.Now()
+	t.g.gen = r.Gen + 1
+	l.shown()
+	return t.saveBehind(rec, ev)
+}
+
+// creditOn credits every entry of b with its game of recs (b.tasks' records, in order):
+// the players' Stats (games and pentanomial pairs) and a row appended to results for each
+// game played (its opening numbered from base). It returns the rows and the pair scores
+// (0 to 2) by (player, opening pair).
+func creditOn(b *batch, recs []engine.GameRecord, players []*genomes.Genome, base int, results []GameResult) ([]GameResult, map[[2]int]float64) {
+	pairScore := map[[2]int]float64{}
+	for _, r := range b.refs {
+		s := 0.5
+		if r.task >= 0 {
+			rec := recs[r.task]
+			s = rec.Outcome.Score(r.c)
+			results = append(results, GameResult{Individual: players[r.ind].ID, Opponent: r.opp, Opening: base + r.pair,
+				Colour: r.c, Score: s, Depth: r.depth, Round: r.round, Record: rec})
+		}
+		st := &players[r.ind].Stats
+		switch s {
+		case 1:
+			st.Wins++
+		case 0:
+			st.Losses++
+		default:
+			st.Draws++
+		}
+		pairScore[[2]int{r.ind, r.pair}] += s
+	}
+	for k, ps := range pairScore {
+		players[k[0]].Stats.Penta[int(math.Round(ps*2))]++
+	}
+	return results, pairScore
+}
