@@ -64,8 +64,10 @@ type round struct {
 	Players   []*genomes.Genome
 	Opponents []*genomes.Genome
 	Pairs     int
-	// Label names the round in progress lines ("generation 3").
+	// Label names the round in progress lines and errors ("generation 3").
 	Label string
+	// Own is the method's own data for the round, untouched by the loop.
+	Own any
 }
 
 // leader is the run's champion as a method names it: its genome ID, its genes and the
@@ -120,13 +122,22 @@ type askTeller interface {
 // of a searchMethod played by the run loop.
 func askTell(newMethod func(a *arena) (askTeller, error)) func(t *Tuner) (searchMethod, error) {
 	return func(t *Tuner) (searchMethod, error) {
-		a := &arena{Layout: t.plan.Layout, Config: t.cfg}
+		a := t.arena()
 		m, err := newMethod(a)
 		if err != nil {
 			return nil, err
 		}
 		return &loopMethod{t: t, a: a, m: m}, nil
 	}
+}
+
+// arena is the run's arena now: its layout (nil before a plan), configuration and ID.
+func (t *Tuner) arena() *arena {
+	a := &arena{Config: t.cfg, RunID: t.saving.runID}
+	if t.plan != nil {
+		a.Layout = t.plan.Layout
+	}
+	return a
 }
 
 // loopMethod is the run loop: an askTeller played through the tuner.
@@ -166,7 +177,7 @@ type loopRound struct {
 func (l *loopMethod) describe(length string) (string, []string) { return l.m.Describe(length) }
 
 func (l *loopMethod) restore(st ResumeState) error {
-	l.a.RunID = st.RunID
+	l.a.RunID, l.a.Config = st.RunID, l.t.cfg
 	c, err := l.m.Restore(st)
 	if err != nil {
 		return err
@@ -186,7 +197,7 @@ func (l *loopMethod) setChampion(c leader) {
 func (l *loopMethod) search(ctx context.Context, from int) error {
 	t := l.t
 	t.rep.summary.BudgetGames = t.cfg.BudgetGames
-	l.a.RunID = t.saving.runID
+	l.a.RunID, l.a.Config = t.saving.runID, t.cfg // a calibration may have set the game budget since New
 	w := l.m.Window()
 	if w < 1 {
 		return fmt.Errorf("method %s: window %d, want at least 1", t.cfg.Method, w)
@@ -245,6 +256,9 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 		games -= len(lr.b.tasks)
 		if err := l.tell(lr); err != nil {
 			return err
+		}
+		if t.proof.proven.Load() != nil {
+			return nil // proven (Config.StopWhenProven): the rounds in play are not wanted
 		}
 	}
 }

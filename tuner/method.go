@@ -22,8 +22,8 @@ const (
 // budgets) and saves each of its generations; the tuner around it creates and resumes the
 // run and verifies its champion at the end. A method that asks and tells the run loop
 // (loop.go: askTeller, made a searchMethod by askTell) is one file, one line of Methods and
-// its settings' rows; the GA (ga.go), SPSA (spsa.go) and the steady-state GA (steady.go)
-// implement searchMethod with loops of their own.
+// its settings' rows: SPSA (spsa.go) and CMA-ES (cmaes.go) are; the GA (ga.go) and the
+// steady-state GA (steady.go) implement searchMethod with loops of their own.
 type searchMethod interface {
 	// restore takes up a stored run after its saved generation st.LastGeneration (≥ 0):
 	// the method rebuilds its own state from st (MethodStates, Population, HallOfFame), so
@@ -122,7 +122,7 @@ var Methods = []MethodSpec{
 	{Name: MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
 		Probes:       true,
 		NoImportance: "an SPSA step plays two probes, θ+ and θ−, which differ in every free gene at once: two rows cannot separate the genes' effects, so no importance is fitted; the genes page shows how θ moved, and the slices below each probe's score against each gene",
-		best:         column("θ+"), new: newSPSA, check: func(c Config) error { return c.SPSAParams().validate() }, Openings: func(c Config) int { return c.SPSAParams().Pairs }, saved: spsaSaved, summary: spsaSummary,
+		best:         column("θ+"), new: askTell(newSPSA), check: func(c Config) error { return c.SPSAParams().validate() }, Openings: func(c Config) int { return c.SPSAParams().Pairs }, saved: spsaSaved, summary: spsaSummary,
 		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
 	{Name: MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
 		best: column("BEST CANDIDATE"), new: askTell(newCMAES), check: func(c Config) error { return c.CMAESParams().validate() }, Openings: func(c Config) int { return c.CMAESParams().Pairs }, saved: cmaesSaved, summary: cmaesSummary,

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"evotune/engine"
 	"evotune/genomes"
 )
 
@@ -106,9 +105,9 @@ func (p SPSAConfig) validate() error {
 // spsaPairs is N, the run's total game pairs as planned when step k was played: a run
 // extended on resume (Config.Extensions) plans its later steps over the new total, as
 // fishtest plans a run of that many games, and replays its earlier steps as they were.
-func (t *Tuner) spsaPairs(k int) int {
-	p := t.cfg.SPSAParams()
-	b := t.cfg.BudgetAt(k)
+func (a *arena) spsaPairs(k int) int {
+	p := a.Config.SPSAParams()
+	b := a.Config.BudgetAt(k)
 	if b.BudgetGames > 0 {
 		return max(p.Pairs, (b.BudgetGames+1)/2)
 	}
@@ -116,15 +115,15 @@ func (t *Tuner) spsaPairs(k int) int {
 }
 
 // spsaGains returns c_k and R_k of step k.
-func (t *Tuner) spsaGains(k int) (ck, rk float64) {
-	p := t.cfg.SPSAParams()
-	n := float64(t.spsaPairs(k))
+func (a *arena) spsaGains(k int) (ck, rk float64) {
+	p := a.Config.SPSAParams()
+	n := float64(a.spsaPairs(k))
 	i := float64(k * p.Pairs)
 	bigA := p.ARatio * n
 	c := p.CEnd * math.Pow(n, p.Gamma)
-	a := p.REnd * p.CEnd * p.CEnd * math.Pow(bigA+n, p.Alpha)
+	aa := p.REnd * p.CEnd * p.CEnd * math.Pow(bigA+n, p.Alpha)
 	ck = c / math.Pow(i+1, p.Gamma)
-	ak := a / math.Pow(i+1+bigA, p.Alpha)
+	ak := aa / math.Pow(i+1+bigA, p.Alpha)
 	return ck, ak / (ck * ck)
 }
 
@@ -133,10 +132,10 @@ func (t *Tuner) spsaGains(k int) (ck, rk float64) {
 // columns, in the gene's own units), the same schedule reaching those: c_end/unit in SPSA
 // units (for a log gene c_end/default, the relative step), R_k scaled by r_end/the run's
 // r_end. Fishtest gives every parameter its own c and a this way.
-func (t *Tuner) spsaGeneGains(k int) (ck, rk []float64) {
-	p := t.cfg.SPSAParams()
-	c, r := t.spsaGains(k)
-	genes := t.plan.Layout.Genes
+func (a *arena) spsaGeneGains(k int) (ck, rk []float64) {
+	p := a.Config.SPSAParams()
+	c, r := a.spsaGains(k)
+	genes := a.Layout.Genes
 	ck, rk = make([]float64, len(genes)), make([]float64, len(genes))
 	for i, g := range genes {
 		ck[i], rk[i] = c, r
@@ -164,9 +163,6 @@ func geneCEnd(g genomes.Gene, p SPSAConfig) float64 {
 // spsaUnit is the size of one SPSA unit of linear gene g.
 func spsaUnit(g genomes.Gene) float64 { return (g.Max - g.Min) / 5 }
 
-// toTheta maps a gene vector to SPSA coordinates.
-func (t *Tuner) toTheta(x []float64) []float64 { return thetaOf(t.plan.Layout, x) }
-
 // thetaOf maps gene vector x of layout l to SPSA coordinates: ln x for a log gene, x over
 // a fifth of the range (spsaUnit) for a linear one.
 func thetaOf(l *genomes.Layout, x []float64) []float64 {
@@ -177,9 +173,7 @@ func thetaOf(l *genomes.Layout, x []float64) []float64 {
 	return u
 }
 
-// toThetaGene is gene g's value x in SPSA coordinates.
-func (t *Tuner) toThetaGene(g genomes.Gene, x float64) float64 { return thetaOfGene(g, x) }
-
+// thetaOfGene is gene g's value x in SPSA coordinates.
 func thetaOfGene(g genomes.Gene, x float64) float64 {
 	if g.Scale == genomes.Log && x > 0 {
 		return math.Log(x)
@@ -187,19 +181,13 @@ func thetaOfGene(g genomes.Gene, x float64) float64 {
 	return x / spsaUnit(g)
 }
 
-// fromThetaGene is gene g's value at SPSA coordinate u, not clamped or rounded.
-func (t *Tuner) fromThetaGene(g genomes.Gene, u float64) float64 { return geneOfTheta(g, u) }
-
+// geneOfTheta is gene g's value at SPSA coordinate u, not clamped or rounded.
 func geneOfTheta(g genomes.Gene, u float64) float64 {
 	if g.Scale == genomes.Log && g.Min > 0 {
 		return math.Exp(u)
 	}
 	return u * spsaUnit(g)
 }
-
-// fromTheta maps SPSA coordinates back to a gene vector inside the bounds (integer genes
-// rounded, fixed genes at their defaults).
-func (t *Tuner) fromTheta(u []float64) []float64 { return genesOfTheta(t.plan.Layout, u) }
 
 // genesOfTheta maps SPSA coordinates u back to a gene vector of layout l inside its
 // bounds (integer genes rounded, fixed genes at their defaults: Layout.Clamp).
@@ -214,16 +202,16 @@ func genesOfTheta(l *genomes.Layout, u []float64) []float64 {
 
 // clampTheta keeps θ inside the bounds (continuous: integer genes are rounded only when
 // played), as fishtest clips θ to [min, max].
-func (t *Tuner) clampTheta(u []float64) {
+func (a *arena) clampTheta(u []float64) {
 	var defaults []float64 // θ of the paper's weights, for fixed genes
-	for i, g := range t.plan.Layout.Genes {
+	for i, g := range a.Layout.Genes {
 		lo, hi := g.Min/spsaUnit(g), g.Max/spsaUnit(g)
 		if g.Scale == genomes.Log && g.Min > 0 {
 			lo, hi = math.Log(g.Min), math.Log(g.Max)
 		}
 		if g.Fixed {
 			if defaults == nil {
-				defaults = t.toTheta(t.plan.Layout.Defaults())
+				defaults = thetaOf(a.Layout, a.Layout.Defaults())
 			}
 			u[i] = defaults[i]
 			continue
@@ -233,10 +221,10 @@ func (t *Tuner) clampTheta(u []float64) {
 }
 
 // spsaDelta returns step k's perturbation directions: ±1 for each free gene, 0 for fixed.
-func (t *Tuner) spsaDelta(k int) []float64 {
-	rng := t.rngV2(k, streamGA)
-	d := make([]float64, len(t.plan.Layout.Genes))
-	for i, g := range t.plan.Layout.Genes {
+func (a *arena) spsaDelta(k int) []float64 {
+	rng := a.Rand(k, streamGA)
+	d := make([]float64, len(a.Layout.Genes))
+	for i, g := range a.Layout.Genes {
 		if g.Fixed {
 			continue
 		}
@@ -251,13 +239,13 @@ func (t *Tuner) spsaDelta(k int) []float64 {
 // spsaUpdate applies step k's update to θ (in place): θ += R_k·c_k·s·result·Δ, clamped,
 // with s the update scales of the points the step played (spsaPoints: 1 but for integer
 // genes whose perturbation was widened).
-func (t *Tuner) spsaUpdate(u []float64, k, result int, s []float64) {
-	ck, rk := t.spsaGeneGains(k)
-	d := t.spsaDelta(k)
+func (a *arena) spsaUpdate(u []float64, k, result int, s []float64) {
+	ck, rk := a.spsaGeneGains(k)
+	d := a.spsaDelta(k)
 	for i := range u {
 		u[i] += rk[i] * ck[i] * s[i] * float64(result) * d[i]
 	}
-	t.clampTheta(u)
+	a.clampTheta(u)
 }
 
 // spsaPoints returns the genes of step k's θ+ = θ + c_k·Δ and θ− = θ − c_k·Δ around θ = u,
@@ -267,22 +255,22 @@ func (t *Tuner) spsaUpdate(u []float64, k, result int, s []float64) {
 // bounds), θ+ on Δ's side; its update keeps SPSA's gradient estimate for the wider
 // perturbation c': a_k·(W−L)/c' = R_k·c_k·(c_k/c')·(W−L), so s = c_k/c'. Other genes
 // have s = 1.
-func (t *Tuner) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
-	ck, _ := t.spsaGeneGains(k)
-	d := t.spsaDelta(k)
+func (a *arena) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
+	ck, _ := a.spsaGeneGains(k)
+	d := a.spsaDelta(k)
 	up, um := append([]float64(nil), u...), append([]float64(nil), u...)
 	for i := range u {
 		up[i] += ck[i] * d[i]
 		um[i] -= ck[i] * d[i]
 	}
-	plus, minus = t.fromTheta(up), t.fromTheta(um)
+	plus, minus = genesOfTheta(a.Layout, up), genesOfTheta(a.Layout, um)
 	s = make([]float64, len(u))
-	for i, g := range t.plan.Layout.Genes {
+	for i, g := range a.Layout.Genes {
 		s[i] = 1
 		if !g.Integer || g.Fixed || plus[i] != minus[i] || g.Max-g.Min < 1 {
 			continue
 		}
-		x := t.fromThetaGene(g, u[i])
+		x := geneOfTheta(g, u[i])
 		lo := math.Max(g.Min, math.Min(g.Max-1, math.Floor(x)))
 		hi := lo + 1
 		if d[i] > 0 {
@@ -290,33 +278,38 @@ func (t *Tuner) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
 		} else {
 			plus[i], minus[i] = lo, hi
 		}
-		if wide := (t.toThetaGene(g, hi) - t.toThetaGene(g, lo)) / 2; wide > ck[i] {
+		if wide := (thetaOfGene(g, hi) - thetaOfGene(g, lo)) / 2; wide > ck[i] {
 			s[i] = ck[i] / wide
 		}
 	}
 	return plus, minus, s
 }
 
-// WidenedIntegerGenes names the free integer genes whose SPSA perturbation at the run's
+// widenedIntegerGenes names the free integer genes whose SPSA perturbation at the run's
 // last step, c_end, is below half a unit at their defaults: spsaPoints perturbs them by
 // one unit instead (the run's header says so).
-func (t *Tuner) WidenedIntegerGenes() []string {
-	if t.cfg.Method != MethodSPSA {
+func (a *arena) widenedIntegerGenes() []string {
+	if a.Config.Method != MethodSPSA {
 		return nil
 	}
-	p := t.cfg.SPSAParams()
+	p := a.Config.SPSAParams()
 	var out []string
-	for _, g := range t.plan.Layout.Genes {
+	for _, g := range a.Layout.Genes {
 		if !g.Integer || g.Fixed {
 			continue
 		}
 		c := geneCEnd(g, p)
-		if t.fromThetaGene(g, t.toThetaGene(g, g.Default)+c)-g.Default < 0.5 {
+		if geneOfTheta(g, thetaOfGene(g, g.Default)+c)-g.Default < 0.5 {
 			out = append(out, g.Name)
 		}
 	}
 	return out
 }
+
+// WidenedIntegerGenes names the free integer genes of an SPSA run whose perturbation at
+// the run's last step, c_end, is below half a unit at their defaults: they are perturbed by
+// one unit instead (the run's header says so); nil for other methods.
+func (t *Tuner) WidenedIntegerGenes() []string { return t.arena().widenedIntegerGenes() }
 
 // Calibration is how SPSA turned a time budget into its game budget (fishtest's num_iter
 // must be known before the first step): Games distinct games of the paper's weights moved
@@ -365,13 +358,14 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 	}()
 	p := t.cfg.SPSAParams()
 	// θ0 ± c_end·Δ_0: games like the first step's (a genome never plays itself).
-	plus, minus := t.toTheta(t.plan.Layout.Defaults()), t.toTheta(t.plan.Layout.Defaults())
-	for i, d := range t.spsaDelta(0) {
+	a := t.arena()
+	plus, minus := thetaOf(a.Layout, a.Layout.Defaults()), thetaOf(a.Layout, a.Layout.Defaults())
+	for i, d := range a.spsaDelta(0) {
 		c := geneCEnd(t.plan.Layout.Genes[i], p)
 		plus[i] += c * d
 		minus[i] -= c * d
 	}
-	x, xm := t.fromTheta(plus), t.fromTheta(minus)
+	x, xm := genesOfTheta(a.Layout, plus), genesOfTheta(a.Layout, minus)
 	w, ext, err := t.side(xm)
 	if err != nil {
 		return Calibration{}, fmt.Errorf("calibrate: %w", err)
@@ -397,11 +391,11 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 
 // thetaID is the ID of θ_k: the paper's weights R-g0-03 for k = 0, else slot 00 of
 // generation k−1.
-func (t *Tuner) thetaID(k int) string {
+func (a *arena) thetaID(k int) string {
 	if k == 0 {
-		return genomes.IndividualID(t.saving.runID, 0, 3)
+		return a.IndividualID(0, 3)
 	}
-	return genomes.IndividualID(t.saving.runID, k-1, 0)
+	return a.IndividualID(k-1, 0)
 }
 
 // SPSAPlusID is the ID of θ+ of step k of SPSA run runID (slot 01): the individual whose
@@ -412,18 +406,25 @@ func SPSAPlusID(runID int64, k int) string { return genomes.IndividualID(runID, 
 // SPSAMinusID is the ID of θ− of step k of SPSA run runID (slot 02).
 func SPSAMinusID(runID int64, k int) string { return genomes.IndividualID(runID, k, 2) }
 
-// spsaMethod is SPSA as a searchMethod: θ, in SPSA coordinates, is its state; each step's
-// result is stored as the generation's method state (spsaState), from which a resumed run
-// replays θ.
+// spsaMethod is SPSA on the run loop: round k is step k (generation k), Lag+1 steps in play
+// at once (SPSAConfig.Lag). Step k perturbs θ_{k−Lag}, the point after the steps before
+// k−Lag, and the steps' updates are applied to θ in step order as the loop tells them —
+// which θ a step perturbs depends only on its number, so a seeded run is the same whatever
+// the number of workers or their speed (fishtest's SPSA applies results as they arrive:
+// its lag is its workers'); with Lag 0 every step waits for the one before it. θ, in SPSA
+// coordinates, is the method's state; each step's result is stored as the generation's
+// method state (spsaState), from which a resumed run replays θ.
 type spsaMethod struct {
-	t *Tuner
+	a *arena
 	// thetas holds θ_i for i from base on, in SPSA coordinates: the points the steps in
 	// play perturb and the latest (θ after the last applied step).
 	thetas [][]float64
 	base   int
-	// lastEnd is when the last step was finished (or the search began).
-	lastEnd time.Time
 }
+
+// spsaStep is a step's own data, carried by its round: the update scales of the points it
+// plays (spsaPoints).
+type spsaStep struct{ s []float64 }
 
 // theta is θ_i (held: i from m.base to the latest).
 func (m *spsaMethod) theta(i int) []float64 { return m.thetas[i-m.base] }
@@ -435,9 +436,9 @@ func (m *spsaMethod) thetaFor(k, lag int) []float64 { return m.theta(max(0, k-la
 // it played (spsaPoints), making θ_{k+1}, and forgets the points no step in play needs.
 func (m *spsaMethod) apply(k, result int, s []float64) {
 	u := append([]float64(nil), m.theta(k)...)
-	m.t.spsaUpdate(u, k, result, s)
+	m.a.spsaUpdate(u, k, result, s)
 	m.thetas = append(m.thetas, u)
-	keep := m.t.cfg.SPSAParams().Lag + 2
+	keep := m.a.Config.SPSAParams().Lag + 2
 	if drop := len(m.thetas) - keep; drop > 0 {
 		m.thetas, m.base = m.thetas[drop:], m.base+drop
 	}
@@ -452,41 +453,42 @@ type spsaState struct {
 	RK     float64 `json:"r_k"`
 }
 
-func newSPSA(t *Tuner) (searchMethod, error) {
-	return &spsaMethod{t: t, thetas: [][]float64{t.toTheta(t.plan.Layout.Defaults())}}, nil
+func newSPSA(a *arena) (askTeller, error) {
+	return &spsaMethod{a: a, thetas: [][]float64{thetaOf(a.Layout, a.Layout.Defaults())}}, nil
 }
 
-// restore replays θ from the paper's weights through every saved step's result, so a
+// Window: Lag+1 steps in play.
+func (m *spsaMethod) Window() int { return m.a.Config.SPSAParams().Lag + 1 }
+
+// Restore replays θ from the paper's weights through every saved step's result, so a
 // resumed run moves exactly as an uninterrupted one (θ keeps fractions that the stored,
 // rounded genes lose).
-func (m *spsaMethod) restore(st ResumeState) error {
-	t := m.t
+func (m *spsaMethod) Restore(st ResumeState) (leader, error) {
 	if len(st.MethodStates) != st.LastGeneration+1 {
-		return fmt.Errorf("resume: %d SPSA step states for %d saved steps", len(st.MethodStates), st.LastGeneration+1)
+		return leader{}, fmt.Errorf("resume: %d SPSA step states for %d saved steps", len(st.MethodStates), st.LastGeneration+1)
 	}
 	for k, raw := range st.MethodStates {
 		var s spsaState
 		if err := decodeState(raw, &s); err != nil {
-			return fmt.Errorf("resume: SPSA step %d: %w", k, err)
+			return leader{}, fmt.Errorf("resume: SPSA step %d: %w", k, err)
 		}
-		_, _, sc := t.spsaPoints(m.thetaFor(k, t.cfg.SPSAParams().Lag), k)
+		_, _, sc := m.a.spsaPoints(m.thetaFor(k, m.a.Config.SPSAParams().Lag), k)
 		m.apply(k, s.Result, sc)
 	}
-	t.rep.summary.Best, t.rep.summary.BestGenes, t.rep.summary.BestScore = genomes.IndividualID(st.RunID, st.LastGeneration, 0), t.fromTheta(m.theta(st.LastGeneration+1)), 0.5
-	return nil
+	return leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: genesOfTheta(m.a.Layout, m.theta(st.LastGeneration+1)), Score: 0.5}, nil
 }
 
-// describe: the steps, pairs, gains and exponents, and the integer genes widened to one unit.
-func (m *spsaMethod) describe(length string) (string, []string) {
-	t := m.t
-	p := t.cfg.SPSAParams()
+// Describe: the steps, pairs, gains and exponents, and the integer genes widened to one unit.
+func (m *spsaMethod) Describe(length string) (string, []string) {
+	c := m.a.Config
+	p := c.SPSAParams()
 	steps := strings.Replace(length, "generations", "steps", 1)
-	if t.cfg.Generations > 0 {
-		steps = fmt.Sprintf("%d steps", t.cfg.Generations+1)
+	if c.Generations > 0 {
+		steps = fmt.Sprintf("%d steps", c.Generations+1)
 	}
 	gains := fmt.Sprintf("c_end %g, r_end %g", p.CEnd, p.REnd)
 	own := 0
-	for _, g := range t.plan.Layout.Genes {
+	for _, g := range m.a.Layout.Genes {
 		if g.CEnd > 0 || g.REnd > 0 {
 			own++
 		}
@@ -495,7 +497,7 @@ func (m *spsaMethod) describe(length string) (string, []string) {
 		gains = fmt.Sprintf("c_end and r_end of the layout's %d genes that give them (else c_end %g, r_end %g)", own, p.CEnd, p.REnd)
 	}
 	var notes []string
-	if w := t.WidenedIntegerGenes(); len(w) > 0 {
+	if w := m.a.widenedIntegerGenes(); len(w) > 0 {
 		notes = append(notes, "integer genes whose perturbation would round to no change are played one unit apart in θ+ and θ− (their update scaled to match): "+strings.Join(w, ", "))
 	}
 	return fmt.Sprintf(" by SPSA: %s; each step %d game pairs (θ+ against θ−), %s, alpha %g, gamma %g, A %g of the pairs", steps, p.Pairs, gains, p.Alpha, p.Gamma, p.ARatio), notes
@@ -506,239 +508,46 @@ func spsaSaved(e Event) string {
 	return fmt.Sprintf("θ+ scored %.3f against θ−, champion %s, %s", e.BestScore, e.Champion, e.GamesText())
 }
 
-// search runs SPSA steps from step `from` until the budget, the generations or ctx end,
-// Lag+1 steps in play at once (SPSAConfig.Lag): step k perturbs θ_{k−Lag}, the point after
-// the steps before k−Lag, and the steps' updates are applied to θ in step order as their
-// games end. Which θ a step perturbs depends only on the step's number, so a seeded run
-// is the same whatever the number of workers or their speed; with Lag 0 every step waits
-// for the one before it (fishtest's SPSA applies results as they arrive: its lag is its
-// workers'). With a game budget no step starts that the budget would not reach (the same
-// steps as without a lag); a run proven early (Config.StopWhenProven) ends at the proving
-// step and drops the steps in play after it.
-func (m *spsaMethod) search(ctx context.Context, from int) error {
-	t := m.t
-	t.rep.summary.BudgetGames = t.cfg.BudgetGames
-	p := t.cfg.SPSAParams()
-	if t.setup.Runner == nil && p.Lag > 0 { // the steps in play share the local workers, oldest first
-		r := newSlotRunner(t.cfg.Workers)
-		t.setup.Runner = r
-		defer func() { t.setup.Runner = nil; r.Close() }()
+// Ask makes step k's θ+ and θ− around θ_{k−Lag}, θ+ to play θ−.
+func (m *spsaMethod) Ask(k int) (*round, error) {
+	c := m.a.Config
+	if c.Generations > 0 && k > c.Generations {
+		return nil, nil
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel() // ends the steps in play when the search stops
-	var inPlay []*spsaStepPlay
-	projected := 0 // the games of the steps in play
-	m.lastEnd = time.Now()
-	finish := func() error {
-		s := inPlay[0]
-		inPlay = inPlay[1:]
-		projected -= len(s.b.tasks)
-		<-s.done
-		if s.err != nil {
-			return s.err
-		}
-		return t.finishStep(s, m)
-	}
-	for k := from; ; k++ {
-		// Step k perturbs θ_{k−Lag}: every step before k−Lag must be applied first.
-		for len(inPlay) > 0 && inPlay[0].k < k-p.Lag {
-			if err := finish(); err != nil {
-				return err
-			}
-		}
-		if t.cfg.Generations > 0 && k > t.cfg.Generations || t.overBudgetWith(projected) {
-			break
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		s, err := t.launchStep(ctx, k, m.thetaFor(k, p.Lag), p.Pairs)
-		if err != nil {
-			return err
-		}
-		inPlay = append(inPlay, s)
-		projected += len(s.b.tasks)
-	}
-	for len(inPlay) > 0 && t.proof.proven.Load() == nil { // once proven, the steps in play are not wanted
-		if err := finish(); err != nil {
-			return err
-		}
-	}
-	return nil
+	p := c.SPSAParams()
+	plus, minus, sc := m.a.spsaPoints(m.thetaFor(k, p.Lag), k)
+	parent := m.a.thetaID(max(0, k-p.Lag))
+	gp := &genomes.Genome{Layout: m.a.Layout, X: plus, ID: SPSAPlusID(m.a.RunID, k), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
+	gm := &genomes.Genome{Layout: m.a.Layout, X: minus, ID: SPSAMinusID(m.a.RunID, k), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}
+	return &round{Gen: k, Players: []*genomes.Genome{gp}, Opponents: []*genomes.Genome{gm}, Pairs: p.Pairs, Label: fmt.Sprintf("step %d", k), Own: spsaStep{s: sc}}, nil
 }
 
-// spsaStepPlay is one SPSA step in play: the update scales of the points it plays around
-// θ_{k−Lag} (spsaPoints), θ+ and θ− with that θ as their parent, the step's openings and
-// batch, and the batch's records once its games end (done closed).
-type spsaStepPlay struct {
-	k        int
-	s        []float64
-	gp, gm   *genomes.Genome
-	openings [][]string
-	b        batch
-	start    time.Time
-	took     time.Duration // launch to the last game's end
-	recs     []engine.GameRecord
-	err      error
-	done     chan struct{}
-}
-
-// launchStep draws step k's openings, makes θ+ and θ− around u (θ_{k−Lag}) and starts
-// their games; finishStep takes the result when they end.
-func (t *Tuner) launchStep(ctx context.Context, k int, u []float64, pairs int) (*spsaStepPlay, error) {
-	plus, minus, sc := t.spsaPoints(u, k)
-	parent := t.thetaID(max(0, k-t.cfg.SPSAParams().Lag))
-	st := &spsaStepPlay{k: k, s: sc, done: make(chan struct{}), start: time.Now(),
-		gp: &genomes.Genome{Layout: t.plan.Layout, X: plus, ID: SPSAPlusID(t.saving.runID, k), Op: OpSPSAPlus, Parents: []string{parent}, Born: k},
-		gm: &genomes.Genome{Layout: t.plan.Layout, X: minus, ID: SPSAMinusID(t.saving.runID, k), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}}
-	t.g.gen, t.g.openings = k, nil
-	first, err := t.drawOpenings(pairs, streamOpenings)
-	if err != nil {
-		return nil, err
-	}
-	wm, ext, err := t.side(st.gm.X)
-	if err != nil {
-		return nil, fmt.Errorf("step %d: θ−: %w", k, err)
-	}
-	savedCur, savedRefs := t.g.current, t.g.refs
-	t.g.current = []*genomes.Genome{{Layout: t.plan.Layout, X: st.gp.X, ID: st.gp.ID}}
-	t.g.refs = []opponent{{id: st.gm.ID, w: wm, x: st.gm.X, ext: ext}}
-	err = t.schedule(&st.b, []int{0}, first, pairs, 0)
-	t.g.current, t.g.refs = savedCur, savedRefs
-	if err != nil {
-		return nil, err
-	}
-	st.openings, t.g.openings = t.g.openings, nil
-	setup, workers := t.setup, t.cfg.Workers
-	go func() {
-		defer close(st.done)
-		st.recs, st.err = PlayBatch(ctx, setup, st.b.tasks, workers, nil)
-		st.took = time.Since(st.start)
-		if st.err != nil {
-			st.err = fmt.Errorf("step %d: %w", k, st.err)
-		}
-	}()
-	return st, nil
-}
-
-// finishStep credits step st's games to θ+ and θ−, moves θ by its result (θ_{k+1}), plays
-// the step's checkpoint, and saves it as generation k. Its duration is the run's wall time
-// since the step before it was finished, so that the steps' durations add up to the run's.
-func (t *Tuner) finishStep(st *spsaStepPlay, m *spsaMethod) error {
-	k, gp, gm := st.k, st.gp, st.gm
-	t.g.gen = k
-	t.g.slotTime = 0
-	for _, r := range st.recs {
-		t.g.slotTime += r.Duration
-	}
-	var results []GameResult
-	pairScore := map[int]float64{}
-	for _, r := range st.b.refs {
-		s := 0.5
-		if r.task >= 0 {
-			rec := st.recs[r.task]
-			s = rec.Outcome.Score(r.c)
-			results = append(results, GameResult{Individual: gp.ID, Opponent: r.opp, Opening: r.pair, Colour: r.c, Score: s, Depth: r.depth, Round: r.round, Record: rec})
-		}
-		switch s {
-		case 1:
-			gp.Stats.Wins++
-		case 0:
-			gp.Stats.Losses++
-		default:
-			gp.Stats.Draws++
-		}
-		pairScore[r.pair] += s
-	}
-	for _, ps := range pairScore {
-		gp.Stats.Penta[int(math.Round(ps*2))]++
-	}
+// Tell moves θ by step r's result (W − L of θ+), making θ_{k+1}, the run's champion, and
+// stores the step: θ_{k+1} (rank 1, no games), θ+ with the step's games, θ− with their
+// mirror.
+func (m *spsaMethod) Tell(r *round) (*told, error) {
+	k, gp, gm, l := r.Gen, r.Players[0], r.Opponents[0], m.a.Layout
 	gm.Stats = genomes.Stats{Wins: gp.Stats.Losses, Draws: gp.Stats.Draws, Losses: gp.Stats.Wins}
 	for j, n := range gp.Stats.Penta {
 		gm.Stats.Penta[4-j] = n
 	}
 	result := gp.Stats.Wins - gp.Stats.Losses
-	ck, rk := t.spsaGains(k)
-	state, err := encodeState(spsaState{Result: result, CK: ck, RK: rk})
-	if err != nil {
-		return err
-	}
-	m.apply(k, result, st.s)
-	parent := t.thetaID(k)
-	next := &genomes.Genome{Layout: t.plan.Layout, X: t.fromTheta(m.theta(k + 1)), ID: genomes.IndividualID(t.saving.runID, k, 0), Op: OpSPSA, Parents: []string{parent}, Born: k}
-	t.rep.summary.Best, t.rep.summary.BestGenes, t.rep.summary.BestScore = next.ID, append([]float64(nil), next.X...), 0.5
-	// The held-out check of θ_{k+1} (Config.VerifyEvery), as the GA checks its champion.
-	var check *Verification
-	if t.cfg.VerifyEvery > 0 && k%t.cfg.VerifyEvery == 0 {
-		if check, err = t.checkpoint(); err != nil {
-			return err
-		}
-	}
-	rec := GenerationRecord{RunID: t.saving.runID, Generation: k, Games: len(st.b.tasks), GamesTime: st.took, SlotTime: t.g.slotTime, Slots: t.gameSlots(),
-		Opponents: []string{gm.ID}, Openings: st.openings, GameResults: results, Best: next.ID, Champion: next.ID, Checkpoint: check, MethodState: state}
+	ck, rk := m.a.spsaGains(k)
+	m.apply(k, result, r.Own.(spsaStep).s)
+	parent := m.a.thetaID(k)
+	next := &genomes.Genome{Layout: l, X: genesOfTheta(l, m.theta(k+1)), ID: m.a.IndividualID(k, 0), Op: OpSPSA, Parents: []string{parent}, Born: k}
+	rec := GenerationRecord{Opponents: []string{gm.ID}, Best: next.ID, Champion: next.ID}
 	if k == 0 {
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: t.plan.Layout.Named(t.plan.Layout.Defaults())})
+		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: l.Named(l.Defaults())})
 	}
 	fits := []float64{0.5, 1 - gp.Stats.Score(), 1 - gm.Stats.Score()}
 	for i, g := range []*genomes.Genome{next, gp, gm} {
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: k, Operator: g.Op, Parents: g.Parents, Genes: t.plan.Layout.Named(g.X)})
+		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: k, Operator: g.Op, Parents: g.Parents, Genes: l.Named(g.X)})
 		rec.Individuals = append(rec.Individuals, IndividualRecord{ID: g.ID, Rank: i + 1, Fitness: fits[i], Stats: g.Stats})
 	}
 	rec.FitMin, rec.FitMax = math.Min(fits[1], fits[2]), math.Max(fits[1], fits[2])
 	rec.FitMean, rec.FitStd = 0.5, math.Abs(fits[1]-0.5)
-	rec.Diversity = t.plan.Layout.Distance(gp.X, gm.X)
-	rec.Duration, rec.Elapsed = time.Since(m.lastEnd), t.elapsed()
-	m.lastEnd = time.Now()
-	t.rep.summary.Generations = k + 1
-	t.rep.summary.Games += rec.Games
-	t.countGeneration(rec)
-	t.rep.summary.GamesTime += st.took
-	ev := t.event(Event{GenDone: true, GamesDone: rec.Games, GamesTotal: rec.Games, BestScore: gp.Stats.Score(), MeanScore: 0.5,
-		Best: gp.ID, Champion: next.ID})
-	return t.saveBehind(rec, ev)
-}
-
-// pendingSave is a step being written to the store while the next one plays.
-type pendingSave struct {
-	gen  int
-	done chan struct{} // closed when err is set
-	err  error
-}
-
-// saveBehind writes step rec in the background (the next step's games need nothing from
-// the store) once the previous step's write has ended, and reports ev ("step K saved")
-// when it is committed: a step's transaction (its games, θ± and θ_{k+1}, one fsync) costs
-// about 3 ms, a few percent of a Gomoku step of 32 games. The write does not stop with ctx:
-// a finished step is saved even when the run is stopped. An error of the previous write is
-// returned here (or by waitSave).
-func (t *Tuner) saveBehind(rec GenerationRecord, ev Event) error {
-	if err := t.waitSave(); err != nil {
-		return err
-	}
-	p := &pendingSave{gen: rec.Generation, done: make(chan struct{})}
-	t.saving.pending = p
-	ctx := context.WithoutCancel(t.ctx)
-	go func() {
-		defer close(p.done)
-		if p.err = t.store.SaveGeneration(ctx, rec); p.err == nil {
-			t.emit(ev)
-		}
-	}()
-	return nil
-}
-
-// waitSave waits for the step being written; after an error the summary counts only the
-// steps saved before it.
-func (t *Tuner) waitSave() error {
-	p := t.saving.pending
-	if p == nil {
-		return nil
-	}
-	<-p.done
-	t.saving.pending = nil
-	if p.err != nil {
-		t.rep.summary.Generations = p.gen
-		return p.err
-	}
-	return nil
+	rec.Diversity = l.Distance(gp.X, gm.X)
+	return &told{Record: rec, State: spsaState{Result: result, CK: ck, RK: rk}, Champion: leader{ID: next.ID, Genes: next.X, Score: 0.5},
+		BestPlayer: gp.ID, BestScore: gp.Stats.Score(), MeanScore: 0.5}, nil
 }
