@@ -83,6 +83,7 @@ type cmaesMethod struct {
 	free []int     // the layout's indices of the free genes: the optimiser's coordinates
 	mean []float64 // the optimiser's mean: its own storage (gonum's VecDense keeps the slice it is given)
 	base []float64 // θ of the paper's weights (fixed genes stay there)
+	next int       // the next generation asked
 	ys   [][]float64
 	mx   []float64 // the round in play: its candidates in free-gene coordinates, and the mean they play
 }
@@ -193,6 +194,7 @@ func (m *cmaesMethod) Restore(st ResumeState) (leader, error) {
 			return leader{}, err
 		}
 	}
+	m.next = st.LastGeneration + 1
 	return leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: m.genes(m.mean), Score: 0.5}, nil
 }
 
@@ -209,7 +211,8 @@ func cmaesSaved(e Event) string {
 }
 
 // Ask samples generation k's λ candidates around the mean m_k, to play m_k.
-func (m *cmaesMethod) Ask(k int) (*round, error) {
+func (m *cmaesMethod) Ask() (*round, error) {
+	k := m.next
 	c := m.a.Config
 	if c.Generations > 0 && k > c.Generations {
 		return nil, nil
@@ -226,7 +229,8 @@ func (m *cmaesMethod) Ask(k int) (*round, error) {
 		cands[i] = &genomes.Genome{Layout: m.a.Layout, X: m.genes(y), ID: m.a.IndividualID(k, i+1), Op: OpCMAES, Parents: []string{parent}, Born: k}
 	}
 	mean := &genomes.Genome{Layout: m.a.Layout, X: m.mx, ID: parent}
-	return &round{Gen: k, Players: cands, Opponents: []*genomes.Genome{mean}, Pairs: c.CMAESParams().Pairs, Label: fmt.Sprintf("generation %d", k)}, nil
+	m.next++
+	return &round{Gen: k, Draw: k, Players: cands, Opponents: []*genomes.Genome{mean}, Pairs: c.CMAESParams().Pairs, Label: fmt.Sprintf("generation %d", k)}, nil
 }
 
 // Tell moves the mean by the candidates' values (1 − score against the mean) and stores
@@ -241,6 +245,7 @@ func (m *cmaesMethod) Tell(r *round) (*told, error) {
 	if err := m.tell(m.ys, values); err != nil {
 		return nil, err
 	}
+	st := cmaesState{Values: values, Mean: append([]float64(nil), m.mean...)}
 	next := &genomes.Genome{Layout: l, X: m.genes(m.mean), ID: m.a.IndividualID(k, 0), Op: OpCMAESMean, Parents: []string{parent}, Born: k}
 	rec := GenerationRecord{Opponents: []string{parent}, Best: next.ID, Champion: next.ID}
 	if k == 0 {
@@ -270,7 +275,7 @@ func (m *cmaesMethod) Tell(r *round) (*told, error) {
 		dsum += l.Distance(g.X, m.mx)
 	}
 	rec.Diversity = dsum / n
-	return &told{Record: rec, State: cmaesState{Values: values, Mean: append([]float64(nil), m.mean...)},
+	return &told{Record: rec, State: func() any { return st },
 		Champion:   leader{ID: next.ID, Genes: next.X, Score: 0.5},
 		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}, nil
 }

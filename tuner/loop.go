@@ -2,8 +2,10 @@ package tuner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"math/rand"
 	randv2 "math/rand/v2"
 	"sync/atomic"
 	"time"
@@ -14,19 +16,24 @@ import (
 
 // The run loop: search methods that ask and tell.
 //
-// A method on the loop (an askTeller: cmaes.go) never plays a game, draws an opening or
-// writes a row. It asks for rounds — its players, the opponents they play and how many
+// A method on the loop (an askTeller: spsa.go, cmaes.go, steady.go) never plays a game,
+// draws an opening or writes a row. It asks for rounds — its players, the opponents they play and how many
 // colour-swapped opening pairs — and is told each round's results in the order it asked;
 // when a told round completes one of its generations it says what to store and who the
 // champion is. The loop (loopMethod) owns the rest: the worker pool or cluster and its game
 // slots, the openings (every player of a round plays the same ones: common random
 // numbers), crediting games to players, the budgets, checkpoints, saving each generation
-// behind the next round's games, progress and resume.
+// behind the next rounds' games (a told generation is stored once the rounds after it are
+// asked and playing), progress and resume.
 //
-// Up to Window rounds are in play at once. Round k is asked when round k − Window has been
-// told, and never earlier, so a method whose Ask(k) reads only what rounds ≤ k − Window
-// told asks the same round k whatever the number of workers or their speed, and after a
-// resume. With a window of 1 the loop is the classic one: ask, play, tell.
+// Up to Window rounds are in play at once. The loop asks for the next round after each tell
+// (and at the start) while fewer than Window are in play, so a method's k-th round is asked
+// once its (k − Window)-th is told, never earlier: a method that asks from what it was told
+// asks the same rounds whatever the number of workers or their speed. A method may also
+// answer errAskLater (its next round needs a round in play told first: the loop asks again
+// after the next tell). On resume it takes up its saved state and asks the rounds the
+// uninterrupted run would have. With a window of 1 the loop is the classic one: ask, play,
+// tell.
 //
 // A new method is one file (its askTeller and constructor), one line of Methods
 // (new: askTell(newX)) and its settings' rows.
@@ -50,14 +57,22 @@ func (a *arena) Rand(gen int, stream uint64) *randv2.Rand {
 	return randv2.New(randv2.NewPCG(uint64(a.Config.Seed), mix(uint64(gen)<<8|stream)))
 }
 
+// RandV1 is random stream `stream` of generation gen as a math/rand source (the tuner's
+// rngV1), for the genomes package's operators.
+func (a *arena) RandV1(gen int, stream uint64) *rand.Rand {
+	return rand.New(rand.NewSource(int64(mix(uint64(a.Config.Seed)^mix(uint64(gen)<<8|stream)) >> 1)))
+}
+
 // round is the games a method asks for: every player plays Pairs colour-swapped pairs of
 // fresh tuning openings, opening pair k against Opponents[k mod len(Opponents)], at that
 // pair's depth (Plan.DepthOf). The loop adds each player's games to its Stats (wins,
 // draws, losses, pentanomial pairs) before Tell.
 type round struct {
-	// Gen is the generation the round belongs to: its openings are generation Gen's random
-	// stream Stream (0: streamOpenings), and its games are saved with that generation.
+	// Gen is the generation the round belongs to (its games are saved with that
+	// generation). Its openings are draw Draw of random stream Stream (0: streamOpenings):
+	// the same openings whatever was drawn before.
 	Gen    int
+	Draw   int
 	Stream uint64
 	// Players are the genomes measured; Opponents the references they play (genomes of the
 	// run, identical ones never play each other: such a pair counts as two draws).
@@ -84,9 +99,11 @@ type told struct {
 	// NewGenomes, Individuals (ranked), FitMin, FitMean, FitMax, FitStd, Diversity. The loop
 	// fills the rest (run, number, games, openings, times, checkpoint, method state).
 	Record GenerationRecord
-	// State is the method's own state after the generation (JSON-encoded into Record's
-	// MethodState; Restore reads it back).
-	State any
+	// State returns the method's own state after the generation (JSON-encoded into
+	// Record's MethodState; Restore reads it back). The loop calls it when it stores the
+	// generation, after the rounds that follow are asked, so a state that lists the rounds
+	// in play (the steady-state GA's births) holds them.
+	State func() any
 	// Champion is the run's champion after the generation.
 	Champion leader
 	// BestPlayer, BestScore and MeanScore are the progress line's: the best player and its
@@ -105,10 +122,9 @@ type askTeller interface {
 	// the rounds the uninterrupted run would have; it returns the champion then. The error
 	// names what does not fit the configuration.
 	Restore(st ResumeState) (leader, error)
-	// Ask returns round k (from the first round after the saved generations: round k is
-	// asked only once round k − Window is told), or nil when the method has no more rounds
-	// (its Generations). The loop has checked the budgets.
-	Ask(k int) (*round, error)
+	// Ask returns the method's next round, nil when it has no more (its Generations), or
+	// errAskLater. The loop has checked the budgets.
+	Ask() (*round, error)
 	// Tell gives the method round r, its players' Stats now holding the round's games, in
 	// the order the rounds were asked. It returns what to store when r completes a
 	// generation, else nil.
@@ -116,6 +132,23 @@ type askTeller interface {
 	// Describe says how the method will search, after "tuning GAME" in tune's header,
 	// given the run's length, and notes for lines of their own (searchMethod.describe).
 	Describe(length string) (string, []string)
+}
+
+// errAskLater is a method's answer to Ask when its next round needs a round in play told
+// first.
+var errAskLater = errors.New("ask again after the next tell")
+
+// committed is a method with rounds it plays whatever the budgets.
+type committed interface {
+	// Committed reports whether the next round is played whatever the budgets (the
+	// steady-state GA's first population: a generation needs every member).
+	Committed() bool
+}
+
+// flusher is a method whose generations span several rounds: when the run ends with told
+// rounds not yet stored, Flush returns the generation as it stands.
+type flusher interface {
+	Flush() (*told, error)
 }
 
 // askTell makes a method's constructor, given the run's arena, into Methods' constructor
@@ -146,8 +179,9 @@ type loopMethod struct {
 	a *arena
 	m askTeller
 
-	// The generation being filled: its openings, games, distinct games, busy slot time,
-	// time in game batches and start.
+	// The generation being filled: its number, openings, games, distinct games, busy slot
+	// time, time in game batches and start.
+	gen         int
 	genOpenings [][]string
 	genGames    []GameResult
 	genDistinct int
@@ -215,16 +249,22 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 	var inPlay []*loopRound
 	games := 0 // distinct games of the rounds in play
 	asking := true
-	for k := from; ; {
+	mustPlay := func() bool { c, ok := l.m.(committed); return ok && c.Committed() }
+	var done *told // a generation told complete, stored once the next rounds are asked
+	for {
 		for asking && len(inPlay) < w {
-			if t.overBudgetWith(games) {
+			// Told rounds of a generation not yet stored count as played.
+			if t.overBudgetWith(games+l.genDistinct) && !mustPlay() {
 				asking = false
 				break
 			}
-			if err := ctx.Err(); err != nil {
-				return err
+			if ctx.Err() != nil {
+				break // a generation told complete is still stored (below)
 			}
-			r, err := l.m.Ask(k)
+			r, err := l.m.Ask()
+			if errors.Is(err, errAskLater) && len(inPlay) > 0 {
+				break
+			}
 			if err != nil {
 				return err
 			}
@@ -238,9 +278,27 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 			}
 			inPlay = append(inPlay, lr)
 			games += len(lr.b.tasks)
-			k++
+		}
+		if done != nil {
+			if err := l.save(done); err != nil {
+				return err
+			}
+			done = nil
+			if t.proof.proven.Load() != nil {
+				return nil // proven (Config.StopWhenProven): the rounds in play are not wanted
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		if len(inPlay) == 0 {
+			if f, ok := l.m.(flusher); ok && l.genDistinct > 0 {
+				out, err := f.Flush()
+				if err != nil || out == nil {
+					return err
+				}
+				return l.save(out)
+			}
 			return nil
 		}
 		lr := inPlay[0]
@@ -254,11 +312,9 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 		}
 		inPlay = inPlay[1:]
 		games -= len(lr.b.tasks)
-		if err := l.tell(lr); err != nil {
+		var err error
+		if done, err = l.tell(lr); err != nil {
 			return err
-		}
-		if t.proof.proven.Load() != nil {
-			return nil // proven (Config.StopWhenProven): the rounds in play are not wanted
 		}
 	}
 }
@@ -271,19 +327,19 @@ func (l *loopMethod) shown() {
 	l.shownSlot.Store(math.Float64bits(l.t.rep.summary.SlotUtilisation()))
 }
 
-// draw draws round r's openings: fresh ones of the tuning half from generation r.Gen's
-// stream (the same whatever was drawn before), and starts the same draw for the next
-// generation, which a method asking the same size of round every generation takes next.
+// draw draws round r's openings: fresh ones of the tuning half, draw r.Draw of the stream
+// (the same whatever was drawn before), and starts draw r.Draw+1 of the same size, which a
+// method asking rounds of one size takes next.
 func (l *loopMethod) draw(r *round, stream uint64) (Openings, error) {
 	t := l.t
-	key := drawKey{gen: r.Gen, stream: stream, n: r.Pairs}
+	key := drawKey{gen: r.Draw, stream: stream, n: r.Pairs}
 	var os Openings
 	var err error
 	if a := l.ahead; a != nil && l.aheadKey == key {
 		<-a.done
 		os, err = a.os, a.err
 	} else {
-		os, err = t.tuningOpenings(r.Pairs, t.rngV2(r.Gen, stream), nil)
+		os, err = t.tuningOpenings(r.Pairs, t.rngV2(r.Draw, stream), nil)
 	}
 	if err != nil {
 		return nil, err
@@ -291,7 +347,7 @@ func (l *loopMethod) draw(r *round, stream uint64) (Openings, error) {
 	if len(os) < r.Pairs {
 		return nil, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
 	}
-	next := drawKey{gen: r.Gen + 1, stream: stream, n: r.Pairs}
+	next := drawKey{gen: r.Draw + 1, stream: stream, n: r.Pairs}
 	a := &openingDraw{done: make(chan struct{})}
 	rng := t.rngV2(next.gen, stream)
 	go func() {
@@ -356,11 +412,12 @@ func (l *loopMethod) progress(e Event) Event {
 	return e
 }
 
-// tell credits a played round's games to its players, tells the method, and saves the
+// tell credits a played round's games to its players and tells the method; it returns the
 // generation the round completes, if it does.
-func (l *loopMethod) tell(lr *loopRound) error {
+func (l *loopMethod) tell(lr *loopRound) (*told, error) {
 	t := l.t
 	r := lr.r
+	l.gen = r.Gen
 	base := len(l.genOpenings)
 	for _, o := range lr.openings {
 		l.genOpenings = append(l.genOpenings, o)
@@ -372,35 +429,40 @@ func (l *loopMethod) tell(lr *loopRound) error {
 	for _, rec := range lr.recs {
 		l.genSlot += rec.Duration
 	}
-	out, err := l.m.Tell(r)
-	if err != nil || out == nil {
-		return err
-	}
-	state, err := encodeState(out.State)
+	return l.m.Tell(r)
+}
+
+// save stores generation l.gen, which out completes: its checkpoint when one is due, then
+// the row, written behind the next rounds' games.
+func (l *loopMethod) save(out *told) error {
+	t := l.t
+	state, err := encodeState(out.State())
 	if err != nil {
 		return err
 	}
-	t.g.gen = r.Gen
+	gen := l.gen
+	t.g.gen = gen
 	l.setChampion(out.Champion)
 	rec := out.Record
 	t.g.slotTime = 0
-	if t.cfg.VerifyEvery > 0 && r.Gen%t.cfg.VerifyEvery == 0 {
+	if t.cfg.VerifyEvery > 0 && gen%t.cfg.VerifyEvery == 0 {
 		if rec.Checkpoint, err = t.checkpoint(); err != nil {
 			return err
 		}
 	}
-	rec.RunID, rec.Generation, rec.MethodState = t.saving.runID, r.Gen, state
-	rec.Games, rec.GamesTime, rec.SlotTime, rec.Slots = l.genDistinct, l.genBatches, l.genSlot+t.g.slotTime, t.gameSlots()
-	rec.Openings, rec.GameResults = l.genOpenings, l.genGames
+	rec.RunID, rec.Generation, rec.MethodState = t.saving.runID, gen, state
 	rec.Duration, rec.Elapsed = time.Since(l.genStart), t.elapsed()
-	t.rep.summary.Generations = r.Gen + 1
+	// Rounds in play overlap: their batches' wall times add up to more than the generation's.
+	rec.Games, rec.GamesTime, rec.SlotTime, rec.Slots = l.genDistinct, min(l.genBatches, rec.Duration), l.genSlot+t.g.slotTime, t.gameSlots()
+	rec.Openings, rec.GameResults = l.genOpenings, l.genGames
+	t.rep.summary.Generations = gen + 1
 	t.rep.summary.Games += l.genDistinct
 	t.countGeneration(rec)
-	t.rep.summary.GamesTime += l.genBatches
+	t.rep.summary.GamesTime += rec.GamesTime
 	ev := t.event(Event{GenDone: true, GamesDone: l.genDistinct, GamesTotal: l.genDistinct, BestScore: out.BestScore, MeanScore: out.MeanScore,
 		Best: out.BestPlayer, Champion: rec.Champion})
 	l.genOpenings, l.genGames, l.genDistinct, l.genSlot, l.genBatches, l.genStart = nil, nil, 0, 0, 0, time.Now()
-	t.g.gen = r.Gen + 1
+	t.g.gen = gen + 1
 	l.shown()
 	return t.saveBehind(rec, ev)
 }

@@ -20,6 +20,7 @@ import (
 // state is the champion after each generation.
 type randomSearch struct {
 	a      *arena
+	next   int              // the next generation asked
 	champs []randomChampion // the champion after each told generation
 	// toldAt is, for each round asked by this process, how many generations were told then.
 	toldAt []int
@@ -54,7 +55,8 @@ func (m *randomSearch) playing(k int) (*genomes.Genome, error) {
 	return &genomes.Genome{Layout: l, X: x, ID: c.ID}, nil
 }
 
-func (m *randomSearch) Ask(k int) (*round, error) {
+func (m *randomSearch) Ask() (*round, error) {
+	k := m.next
 	if g := m.a.Config.Generations; g > 0 && k > g {
 		return nil, nil
 	}
@@ -64,7 +66,8 @@ func (m *randomSearch) Ask(k int) (*round, error) {
 		return nil, err
 	}
 	rng := rand.New(rand.NewSource(int64(m.a.Rand(k, streamGA).Uint64() >> 1)))
-	r := &round{Gen: k, Opponents: []*genomes.Genome{champ}, Pairs: m.a.Config.Games / 2, Label: fmt.Sprintf("generation %d", k)}
+	m.next++
+	r := &round{Gen: k, Draw: k, Opponents: []*genomes.Genome{champ}, Pairs: m.a.Config.Games / 2, Label: fmt.Sprintf("generation %d", k)}
 	for i := 0; i < randomCandidates; i++ {
 		r.Players = append(r.Players, &genomes.Genome{Layout: m.a.Layout, X: m.a.Layout.Random(rng), ID: m.a.IndividualID(k, i), Op: genomes.OpInitial, Parents: []string{champ.ID}, Born: k})
 	}
@@ -79,7 +82,8 @@ func (m *randomSearch) Tell(r *round) (*told, error) {
 	if ranked[0].Stats.Score() > 0.5 {
 		champ = ranked[0]
 	}
-	m.champs = append(m.champs, randomChampion{ID: champ.ID, Genes: l.Named(champ.X)})
+	c := randomChampion{ID: champ.ID, Genes: l.Named(champ.X)}
+	m.champs = append(m.champs, c)
 	rec := GenerationRecord{Best: ranked[0].ID, Champion: champ.ID, Opponents: []string{opp.ID}}
 	if r.Gen == 0 {
 		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: opp.ID, Operator: genomes.OpBaseline, Genes: l.Named(opp.X)})
@@ -91,7 +95,7 @@ func (m *randomSearch) Tell(r *round) (*told, error) {
 		rec.Individuals = append(rec.Individuals, IndividualRecord{ID: g.ID, Rank: i + 1, Fitness: f, Stats: g.Stats})
 		rec.FitMin, rec.FitMax, rec.FitMean = math.Min(rec.FitMin, f), math.Max(rec.FitMax, f), rec.FitMean+f/float64(len(ranked))
 	}
-	return &told{Record: rec, State: m.champs[len(m.champs)-1], Champion: leader{ID: champ.ID, Genes: champ.X, Score: math.NaN()},
+	return &told{Record: rec, State: func() any { return c }, Champion: leader{ID: champ.ID, Genes: champ.X, Score: math.NaN()},
 		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}, nil
 }
 
@@ -103,6 +107,7 @@ func (m *randomSearch) Restore(st ResumeState) (leader, error) {
 		}
 		m.champs = append(m.champs, c)
 	}
+	m.next = st.LastGeneration + 1
 	if len(m.champs) != st.LastGeneration+1 {
 		return leader{}, fmt.Errorf("resume: %d states for %d generations", len(m.champs), st.LastGeneration+1)
 	}

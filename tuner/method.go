@@ -22,8 +22,9 @@ const (
 // budgets) and saves each of its generations; the tuner around it creates and resumes the
 // run and verifies its champion at the end. A method that asks and tells the run loop
 // (loop.go: askTeller, made a searchMethod by askTell) is one file, one line of Methods and
-// its settings' rows: SPSA (spsa.go) and CMA-ES (cmaes.go) are; the GA (ga.go) and the
-// steady-state GA (steady.go) implement searchMethod with loops of their own.
+// its settings' rows: SPSA (spsa.go), CMA-ES (cmaes.go) and the steady-state GA
+// (steady.go) are; the GA (ga.go), driven by eaopt's generations, implements searchMethod
+// with a loop of its own.
 type searchMethod interface {
 	// restore takes up a stored run after its saved generation st.LastGeneration (≥ 0):
 	// the method rebuilds its own state from st (MethodStates, Population, HallOfFame), so
@@ -128,7 +129,7 @@ var Methods = []MethodSpec{
 		best: column("BEST CANDIDATE"), new: askTell(newCMAES), check: func(c Config) error { return c.CMAESParams().validate() }, Openings: func(c Config) int { return c.CMAESParams().Pairs }, saved: cmaesSaved, summary: cmaesSummary,
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},
 	{Name: MethodSteady, Title: "steady-state GA", Generation: "generation", Champion: "the centre of the population's better half", Range: "the population's range", Short: true, Saved: "steady-state generation",
-		best: column("BEST MEMBER"), new: newSteady, Openings: func(c Config) int { return c.Games / 2 }, saved: steadySaved, summary: steadySummary,
+		best: column("BEST MEMBER"), new: askTell(newSteady), Openings: func(c Config) int { return c.Games / 2 }, saved: steadySaved, summary: steadySummary,
 		Doc: "the GA without a generation barrier: one birth at a time, each child and its first parent play the paper's weights on the same openings, the child takes the parent's place when it scores higher; workers never wait for a generation's slowest game"},
 }
 

@@ -420,6 +420,7 @@ type spsaMethod struct {
 	// play perturb and the latest (θ after the last applied step).
 	thetas [][]float64
 	base   int
+	next   int // the next step asked
 }
 
 // spsaStep is a step's own data, carried by its round: the update scales of the points it
@@ -475,6 +476,7 @@ func (m *spsaMethod) Restore(st ResumeState) (leader, error) {
 		_, _, sc := m.a.spsaPoints(m.thetaFor(k, m.a.Config.SPSAParams().Lag), k)
 		m.apply(k, s.Result, sc)
 	}
+	m.next = st.LastGeneration + 1
 	return leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: genesOfTheta(m.a.Layout, m.theta(st.LastGeneration+1)), Score: 0.5}, nil
 }
 
@@ -509,7 +511,8 @@ func spsaSaved(e Event) string {
 }
 
 // Ask makes step k's θ+ and θ− around θ_{k−Lag}, θ+ to play θ−.
-func (m *spsaMethod) Ask(k int) (*round, error) {
+func (m *spsaMethod) Ask() (*round, error) {
+	k := m.next
 	c := m.a.Config
 	if c.Generations > 0 && k > c.Generations {
 		return nil, nil
@@ -519,7 +522,8 @@ func (m *spsaMethod) Ask(k int) (*round, error) {
 	parent := m.a.thetaID(max(0, k-p.Lag))
 	gp := &genomes.Genome{Layout: m.a.Layout, X: plus, ID: SPSAPlusID(m.a.RunID, k), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
 	gm := &genomes.Genome{Layout: m.a.Layout, X: minus, ID: SPSAMinusID(m.a.RunID, k), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}
-	return &round{Gen: k, Players: []*genomes.Genome{gp}, Opponents: []*genomes.Genome{gm}, Pairs: p.Pairs, Label: fmt.Sprintf("step %d", k), Own: spsaStep{s: sc}}, nil
+	m.next++
+	return &round{Gen: k, Draw: k, Players: []*genomes.Genome{gp}, Opponents: []*genomes.Genome{gm}, Pairs: p.Pairs, Label: fmt.Sprintf("step %d", k), Own: spsaStep{s: sc}}, nil
 }
 
 // Tell moves θ by step r's result (W − L of θ+), making θ_{k+1}, the run's champion, and
@@ -548,6 +552,6 @@ func (m *spsaMethod) Tell(r *round) (*told, error) {
 	rec.FitMin, rec.FitMax = math.Min(fits[1], fits[2]), math.Max(fits[1], fits[2])
 	rec.FitMean, rec.FitStd = 0.5, math.Abs(fits[1]-0.5)
 	rec.Diversity = l.Distance(gp.X, gm.X)
-	return &told{Record: rec, State: spsaState{Result: result, CK: ck, RK: rk}, Champion: leader{ID: next.ID, Genes: next.X, Score: 0.5},
+	return &told{Record: rec, State: func() any { return spsaState{Result: result, CK: ck, RK: rk} }, Champion: leader{ID: next.ID, Genes: next.X, Score: 0.5},
 		BestPlayer: gp.ID, BestScore: gp.Stats.Score(), MeanScore: 0.5}, nil
 }

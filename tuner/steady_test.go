@@ -7,7 +7,6 @@ import (
 	"slices"
 	"testing"
 
-	"evotune/engine"
 	"evotune/genomes"
 )
 
@@ -95,50 +94,40 @@ func TestSteadyDecide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tu.draws.tuningOpenings = map[string]bool{}
-	m := tu.method.(*steadyMethod)
+	m := tu.method.(*loopMethod).m.(*steadyMethod)
 	member := func(id string, w, d, l int) *genomes.Genome {
 		return &genomes.Genome{ID: id, Stats: genomes.Stats{Wins: w, Draws: d, Losses: l}}
 	}
-	// One opening pair: the child's games are tasks 0 and 1, the rival's 2 and 3.
-	birthOf := func(child, rival string, childWins, rivalWins int) *birth {
-		bt := &birth{n: 10, child: &genomes.Genome{ID: child}, rival: &genomes.Genome{ID: rival}, openings: Openings{{"a"}}}
-		outcome := func(c engine.Color, win bool) engine.Outcome {
-			if win == (c == engine.Black) {
-				return engine.BlackWins
-			}
-			return engine.WhiteWins
+	// One opening pair each: the child's two games and the rival's, as the loop credits them.
+	decide := func(child, rival string, childWins, rivalWins int) {
+		t.Helper()
+		bt := &birth{n: 10, child: member(child, childWins, 0, 2-childWins), rival: member(rival, rivalWins, 0, 2-rivalWins)}
+		m.pending = append(m.pending, bt)
+		if _, err := m.Tell(&round{Players: []*genomes.Genome{bt.child, bt.rival}}); err != nil {
+			t.Fatal(err)
 		}
-		for ind, wins := range []int{childWins, rivalWins} {
-			for k, c := range []engine.Color{engine.Black, engine.White} {
-				bt.b.refs = append(bt.b.refs, entry{ind: ind, pair: 0, c: c, task: len(bt.recs)})
-				bt.recs = append(bt.recs, engine.GameRecord{Outcome: outcome(c, k < wins)})
-				bt.b.tasks = append(bt.b.tasks, GameTask{})
-			}
-		}
-		return bt
 	}
 	m.pop = []*genomes.Genome{member("A", 3, 0, 1), member("B", 1, 0, 3), member("C", 2, 0, 2)}
-	m.decide(birthOf("X", "A", 2, 1)) // 2 of 2 against 1 of 2: X takes A's slot
+	decide("X", "A", 2, 1) // 2 of 2 against 1 of 2: X takes A's slot
 	if m.pop[0].ID != "X" || m.pop[0].Stats.Wins != 2 {
 		t.Fatalf("after X: %s %+v", m.pop[0].ID, m.pop[0].Stats)
 	}
-	m.decide(birthOf("Y", "C", 1, 1)) // equal: C stays, with 2 more games
+	decide("Y", "C", 1, 1) // equal: C stays, with 2 more games
 	if m.pop[2].ID != "C" || m.pop[2].Stats.Games() != 6 {
 		t.Fatalf("after Y: %s %+v", m.pop[2].ID, m.pop[2].Stats)
 	}
-	m.decide(birthOf("Z", "A", 1, 0)) // A left: Z (0.5) replaces the worst, B (0.25)
+	decide("Z", "A", 1, 0) // A left: Z (0.5) replaces the worst, B (0.25)
 	if m.pop[1].ID != "Z" {
 		t.Fatalf("after Z: slot 1 is %s", m.pop[1].ID)
 	}
-	m.decide(birthOf("V", "A", 0, 2)) // A left: V (0) does not beat the worst, Z (0.5)
+	decide("V", "A", 0, 2) // A left: V (0) does not beat the worst, Z (0.5)
 	for _, g := range m.pop {
 		if g.ID == "V" {
 			t.Fatal("V, scoring 0, entered the population")
 		}
 	}
-	if m.decided != 4 || len(m.genGames) != 16 {
-		t.Fatalf("%d births decided, %d games recorded", m.decided, len(m.genGames))
+	if m.decided != 4 || len(m.genBorn) != 4 || len(m.pending) != 0 {
+		t.Fatalf("%d births decided, %d born, %d pending", m.decided, len(m.genBorn), len(m.pending))
 	}
 }
 
