@@ -45,7 +45,9 @@ func (cl CommandLine) changed(name string) bool { return cl.Changed != nil && cl
 // name the flag the user gave (--pop: …), else the config file (config run.yaml: …): a
 // flag of another method (--pop with --method spsa), a --game, --rule or --board the layout
 // contradicts, no game, --budget-games below 2, --generations 0 without a budget, and
-// whatever Validate refuses.
+// whatever Validate refuses. Admission games given (--admit-games, admit_games) with
+// admission auto keep a test: head-to-head for an outside engine, paired for a built-in
+// game, where auto alone may choose none.
 func (cl CommandLine) Config() (Config, error) {
 	base := DefaultConfig(cl.Flags.Game)
 	if cl.ConfigFile != "" {
@@ -116,6 +118,13 @@ func (cl CommandLine) Config() (Config, error) {
 		return base, err
 	}
 	base.NewRunDefaults(cl.changed("spsa-lag"))
+	if _, inFile := base.fileKeys["admit_games"]; base.Admission == AdmissionAuto && base.AdmitGames > 0 && (cl.changed("admit-games") || inFile) {
+		// Admission tests asked for by their size: auto chooses among the tests, never none.
+		base.Admission = AdmissionPaired
+		if base.Engine != "" {
+			base.Admission = AdmissionHeadToHead
+		}
+	}
 	base.Resolve()
 	if err := base.ReadVerifyOpenings(); err != nil { // the user named this file: read it once, store its openings
 		return base, cl.SettingError(err)

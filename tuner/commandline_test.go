@@ -3,6 +3,7 @@ package tuner
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -76,4 +77,37 @@ func writeFile(t *testing.T, dir, name, text string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestExplicitAdmitGames: admission auto resolves to no test for an outside engine whose
+// champion is the population's centre, unless the run gives the tests' games (the flag or
+// the config file's admit_games): then it keeps a head-to-head test of that size.
+func TestExplicitAdmitGames(t *testing.T) {
+	dir := t.TempDir()
+	layout := writeFile(t, dir, "l.yaml", "format: evotune.layout/v1\ngame: chess\ngenes:\n  - {name: Hash, min: 1, max: 64, default: 16, scale: linear, integer: true}\n")
+	flags := DefaultConfig("")
+	flags.Engine, flags.AdmitGames, flags.BudgetGames = "cmd:"+os.Args[0], 32, 4000
+	for _, c := range []struct {
+		changed   []string
+		file      string
+		admission string
+		admit     int
+	}{
+		{[]string{"engine", "budget-games"}, "", AdmissionNone, 0},
+		{[]string{"engine", "budget-games", "admit-games"}, "", AdmissionHeadToHead, 32},
+		{[]string{"engine", "budget-games"}, "admit_games: 48\n", AdmissionHeadToHead, 48},
+		{[]string{"engine", "budget-games", "admit-games"}, "admission: none\n", AdmissionNone, 0},
+	} {
+		cl := CommandLine{Flags: flags, Changed: func(f string) bool { return slices.Contains(c.changed, f) }, LayoutFile: layout}
+		if c.file != "" {
+			cl.ConfigFile = writeFile(t, dir, "run.yaml", c.file)
+		}
+		cfg, err := cl.Config()
+		if err != nil {
+			t.Fatalf("%v %q: %v", c.changed, c.file, err)
+		}
+		if cfg.Admission != c.admission || cfg.AdmitGames != c.admit {
+			t.Errorf("%v %q: admission %q with %d games, want %q with %d", c.changed, c.file, cfg.Admission, cfg.AdmitGames, c.admission, c.admit)
+		}
+	}
 }
