@@ -200,7 +200,7 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 			t.saving.err = err
 			return
 		}
-		m.save(pop, fits, adm, 0)
+		m.save(pop, fits, adm, time.Since(t.g.genStart))
 		t.g.gen++
 		t.g.born = nil
 		return
@@ -299,18 +299,20 @@ func (m *gaMethod) flush() error {
 
 // save saves the generation t.g whose individuals are pop (best first, fitness fits) and
 // whose admission test was adm: it sets the champion, plays the checkpoint if one is due,
-// stores it all in one transaction and reports it; took is its wall time (0: from its
-// start until now).
+// stores it all in one transaction and reports it; took is its wall time before the
+// checkpoint, whose time is added to it.
 func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission, took time.Duration) {
 	t := m.t
 	t.setChampion(pop)
 	var check *Verification
 	if t.cfg.VerifyEvery > 0 && t.g.gen%t.cfg.VerifyEvery == 0 {
+		start := time.Now()
 		var err error
 		if check, err = t.checkpoint(); err != nil {
 			t.saving.err = err
 			return
 		}
+		took += time.Since(start)
 	}
 	rec := GenerationRecord{RunID: t.saving.runID, Generation: t.g.gen, Games: t.g.distinctGames, GamesTime: t.g.gamesTime, SlotTime: t.g.slotTime, Slots: t.gameSlots(),
 		Opponents: append([]string(nil), t.g.opponents...), Openings: t.g.openings, GameResults: t.g.gameResults,
@@ -350,11 +352,7 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission, t
 		rec.Diversity = dsum / float64(npairs)
 	}
 	rec.Best, rec.Champion = pop[0].ID, t.rep.summary.Best
-	rec.Duration = took
-	if took == 0 {
-		rec.Duration = time.Since(t.g.genStart)
-	}
-	rec.Elapsed = t.elapsed()
+	rec.Duration, rec.Elapsed = took, t.elapsed()
 	if err := t.store.SaveGeneration(t.ctx, rec); err != nil {
 		t.saving.err = err
 		return
