@@ -64,6 +64,14 @@ type BatchRunner interface {
 	PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error)
 }
 
+// SlotCounter is a BatchRunner that knows how many games its players play at once (a
+// cluster's workers of this build, from their heartbeats): the tuner measures a run's slot
+// utilisation against it, as against its workers when it plays the games itself. 0: not
+// known now.
+type SlotCounter interface {
+	GameSlots() int
+}
+
 // RunNamer is a BatchRunner that tells whoever plays its games which run they are for
 // (the cluster's workers show it while they play); the tuner calls NameRun with
 // "run ID (game)" once the run exists, before its first batch.

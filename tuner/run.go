@@ -427,13 +427,17 @@ func (t *Tuner) event(e Event) Event {
 	return e
 }
 
-// gameSlots is the number of games the run plays at once on this machine (its workers),
-// or 0 when a cluster plays them (its slots are the workers' own, unknown here).
+// gameSlots is the number of games the run plays at once: its workers on this machine, a
+// cluster's game slots as its runner counts them now (SlotCounter), or 0 when another
+// runner plays them (not measured).
 func (t *Tuner) gameSlots() int {
-	if _, local := t.setup.Runner.(*slotRunner); t.setup.Runner != nil && !local {
-		return 0
+	switch r := t.setup.Runner.(type) {
+	case nil, *slotRunner:
+		return t.cfg.Workers
+	case SlotCounter:
+		return r.GameSlots()
 	}
-	return t.cfg.Workers
+	return 0
 }
 
 // emit hands a filled event (event) to the progress function, one at a time; events that

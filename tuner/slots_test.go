@@ -14,7 +14,8 @@ import (
 // exactly the sum of the generation's games' wall times, and for every method it is
 // positive and, its games lying inside the generation, at most the generation's wall time
 // times its slots. The summary reports the utilisation; a run whose batches a runner
-// elsewhere plays (a cluster) measures none and says so.
+// elsewhere plays measures none and says so, unless the runner counts its game slots (a
+// cluster's live workers), which the run then measures against.
 func TestSlotAccounting(t *testing.T) {
 	for _, method := range []string{MethodGA, MethodSPSA, MethodCMAES, MethodSteady} {
 		cfg := smallConfig("gomoku", 2)
@@ -72,7 +73,32 @@ func TestSlotAccounting(t *testing.T) {
 	if u := sum.SlotUtilisation(); u != -1 || !strings.Contains(sum.RunText(), "slot utilisation not measured") {
 		t.Fatalf("a runner elsewhere: utilisation %v: %s", u, sum.RunText())
 	}
+
+	st = &memStore{}
+	if tu, err = New(cfg, st, nil, "test"); err != nil {
+		t.Fatal(err)
+	}
+	tu.SetRunner(counted{slots: 3})
+	if sum, err = tu.Run(context.Background(), 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range st.gens {
+		if g.Slots != 3 || g.SlotTime <= 0 || g.SlotTime > g.Duration {
+			t.Fatalf("a runner of 3 slots playing one game at a time: generation %d: %v busy of %d slots over %v", g.Generation, g.SlotTime, g.Slots, g.Duration)
+		}
+	}
+	if u := sum.SlotUtilisation(); u <= 0 || u > 1.0/3 || !strings.Contains(sum.RunText(), "of 3 game slots") {
+		t.Fatalf("a runner of 3 slots playing one game at a time: utilisation %v: %s", u, sum.RunText())
+	}
 }
+
+// counted is elsewhere with a count of game slots, as a cluster's client has.
+type counted struct {
+	elsewhere
+	slots int
+}
+
+func (c counted) GameSlots() int { return c.slots }
 
 // elsewhere plays batches as a cluster would, one game after another in this process.
 type elsewhere struct{}

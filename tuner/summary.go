@@ -30,7 +30,7 @@ func (s Summary) SlotUtilisation() float64 {
 func (s Summary) SlotText() string {
 	u := s.SlotUtilisation()
 	if u < 0 {
-		return "slot utilisation not measured (a cluster played the games)"
+		return "slot utilisation not measured (another runner played the games, its game slots unknown)"
 	}
 	if s.Slots == 0 {
 		return fmt.Sprintf("slot utilisation %.1f%%", 100*u)

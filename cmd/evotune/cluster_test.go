@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -151,8 +152,13 @@ func TestClusterTune(t *testing.T) {
 		if _, stderr, code := run(t, dir, append(args, "--db", m.name+"-local.db")...); code != 0 {
 			t.Fatalf("local %s tune: %s", m.name, stderr)
 		}
-		if _, stderr, code := runTimeout(t, dir, 2*time.Minute, append(args, "--db", m.name+"-remote.db", "--broker", url)...); code != 0 {
+		out, stderr, code := runTimeout(t, dir, 2*time.Minute, append(args, "--db", m.name+"-remote.db", "--broker", url)...)
+		if code != 0 {
 			t.Fatalf("%s tune through the broker: %s", m.name, stderr)
+		}
+		// Measured against the live workers' game slots, as their heartbeats count them.
+		if all := out + stderr; !regexp.MustCompile(`slot utilisation [0-9.]+% of [0-9]+ game slots?`).MatchString(all) {
+			t.Fatalf("%s tune through the broker: no slot utilisation of the workers' slots:\n%s", m.name, all)
 		}
 		if a, b := tableDump(t, filepath.Join(dir, m.name+"-local.db")), tableDump(t, filepath.Join(dir, m.name+"-remote.db")); a != b || a == "" {
 			t.Fatalf("the %s cluster run's database differs from the local run's", m.name)

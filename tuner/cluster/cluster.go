@@ -326,6 +326,10 @@ func NewClient(ctx context.Context, o Options) (*Client, error) {
 	return c, nil
 }
 
+// GameSlots implements tuner.SlotCounter: the games the live workers of this build play at
+// once, as their last heartbeats say (they may be playing other runs' games too).
+func (c *Client) GameSlots() int { return c.workers.slots(c.o.Version) }
+
 // NameRun implements tuner.RunNamer: the tasks published from now on name run and this
 // process (HOST/PID), so the workers' status can say whose games they play.
 func (c *Client) NameRun(run string) {
