@@ -17,10 +17,10 @@ import (
 // The run loop: search methods that ask and tell.
 //
 // A method on the loop (an askTeller: spsa.go, cmaes.go, steady.go) never plays a game,
-// draws an opening or writes a row. It asks for rounds — its players, the opponents they play and how many
-// colour-swapped opening pairs — and is told each round's results in the order it asked;
-// when a told round completes one of its generations it says what to store and who the
-// champion is. The loop (loopMethod) owns the rest: the worker pool or cluster and its game
+// draws an opening or writes a row. It asks for rounds — its players, the opponents they
+// play and how many colour-swapped opening pairs — and is told each round's results in the
+// order it asked; when a told round completes one of its generations it says what to store
+// and who the champion is. The loop (loopMethod) owns the rest: the worker pool or cluster and its game
 // slots, the openings (every player of a round plays the same ones: common random
 // numbers), crediting games to players, the budgets, checkpoints, saving each generation
 // behind the next rounds' games (a told generation is stored once the rounds after it are

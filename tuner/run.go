@@ -29,7 +29,7 @@ type Tuner struct {
 	version     string
 	fullVerify  bool              // SetFullVerification: no SPRT stop
 	onCreate    func(int64) error // Compare: told the run's ID once it exists
-	method      searchMethod      // the search (Config.Method): ga.go, spsa.go, cmaes.go
+	method      searchMethod      // the search (Config.Method): ga.go, or a method on the run loop (loop.go)
 
 	// ctx is the run's context, kept for eaopt's callbacks (Evaluate, Callback), which
 	// take none; Run, Resume and Verify set it.

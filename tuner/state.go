@@ -8,9 +8,12 @@ import (
 	"evotune/genomes"
 )
 
-// generation is the generation in progress (an SPSA step is one): its individuals and the
-// games they played. Scheduling (schedule.go) fills it, the GA's callbacks and selection
-// (selection.go) read it, saving (save.go) writes it out and starts the next.
+// generation is the GA's generation in progress: its individuals and the games they
+// played. Scheduling (schedule.go) fills it, the GA's callbacks and selection
+// (selection.go) read it, saving (ga.go) writes it out and starts the next. For the
+// methods on the run loop (loop.go), which keeps their games itself, only gen (the
+// generation being saved, for progress and checkpoints) and slotTime (a checkpoint's) are
+// used.
 type generation struct {
 	gen       int               // its number, from 0
 	slot      int               // the next individual eaopt asks to evaluate
