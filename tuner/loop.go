@@ -262,7 +262,10 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 				break // a generation told complete is still stored (below)
 			}
 			r, err := l.m.Ask()
-			if errors.Is(err, errAskLater) && len(inPlay) > 0 {
+			if errors.Is(err, errAskLater) {
+				if len(inPlay) == 0 {
+					return fmt.Errorf("method %s waits for a round to be told with none in play", t.cfg.Method)
+				}
 				break
 			}
 			if err != nil {
