@@ -54,13 +54,13 @@ func (a *arena) IndividualID(gen, slot int) string { return genomes.IndividualID
 // Rand is random stream `stream` of generation gen, derived from the run's seed alone (the
 // tuner's rngV2), so any generation can be replayed.
 func (a *arena) Rand(gen int, stream uint64) *randv2.Rand {
-	return randv2.New(randv2.NewPCG(uint64(a.Config.Seed), mix(uint64(gen)<<8|stream)))
+	return streamV2(a.Config.Seed, gen, stream)
 }
 
 // RandV1 is random stream `stream` of generation gen as a math/rand source (the tuner's
 // rngV1), for the genomes package's operators.
 func (a *arena) RandV1(gen int, stream uint64) *rand.Rand {
-	return rand.New(rand.NewSource(int64(mix(uint64(a.Config.Seed)^mix(uint64(gen)<<8|stream)) >> 1)))
+	return streamV1(a.Config.Seed, gen, stream)
 }
 
 // round is the games a method asks for: every player plays Pairs colour-swapped pairs of

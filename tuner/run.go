@@ -152,12 +152,19 @@ func mix(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-func (t *Tuner) rngV2(gen int, stream uint64) *randv2.Rand {
-	return randv2.New(randv2.NewPCG(uint64(t.cfg.Seed), mix(uint64(gen)<<8|stream)))
+func (t *Tuner) rngV2(gen int, stream uint64) *randv2.Rand { return streamV2(t.cfg.Seed, gen, stream) }
+
+func (t *Tuner) rngV1(gen int, stream uint64) *rand.Rand { return streamV1(t.cfg.Seed, gen, stream) }
+
+// streamV2 is random stream `stream` of generation gen of a run seeded with seed: a PCG
+// whose state depends on nothing else, so any generation can be replayed.
+func streamV2(seed int64, gen int, stream uint64) *randv2.Rand {
+	return randv2.New(randv2.NewPCG(uint64(seed), mix(uint64(gen)<<8|stream)))
 }
 
-func (t *Tuner) rngV1(gen int, stream uint64) *rand.Rand {
-	return rand.New(rand.NewSource(int64(mix(uint64(t.cfg.Seed)^mix(uint64(gen)<<8|stream)) >> 1)))
+// streamV1 is streamV2's stream as a math/rand source (for eaopt and the genomes package).
+func streamV1(seed int64, gen int, stream uint64) *rand.Rand {
+	return rand.New(rand.NewSource(int64(mix(uint64(seed)^mix(uint64(gen)<<8|stream)) >> 1)))
 }
 
 // Run creates the run in the store and evolves it: generation 0 (the baseline and its
