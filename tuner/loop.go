@@ -189,6 +189,11 @@ type loopMethod struct {
 	genBatches  time.Duration
 	genStart    time.Time
 
+	// meter, when the run's games share this process's slots, measures their busy time;
+	// genMark is its reading at genStart.
+	meter   *busyMeter
+	genMark time.Duration
+
 	// ahead is the draw of openings made for the next round while this one plays.
 	ahead     *openingDraw
 	aheadKey  drawKey
@@ -236,15 +241,16 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 	if w < 1 {
 		return fmt.Errorf("method %s: window %d, want at least 1", t.cfg.Method, w)
 	}
-	if w > 1 && t.setup.Runner == nil { // rounds in play share the local workers
+	l.meter = nil
+	if t.setup.Runner == nil { // rounds in play share the local workers
 		r := newSlotRunner(t.cfg.Workers)
-		t.setup.Runner = r
-		defer func() { t.setup.Runner = nil; r.Close() }()
+		t.setup.Runner, l.meter = r, &r.meter
+		defer func() { t.setup.Runner, l.meter = nil, nil; r.Close() }()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the rounds in play when the search stops
 	t.g.gen = from
-	l.genStart = time.Now()
+	l.mark()
 	l.shown()
 	var inPlay []*loopRound
 	games := 0 // distinct games of the rounds in play
@@ -320,6 +326,16 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 			return err
 		}
 	}
+}
+
+// mark starts the generation's wall time, and its busy slot time where the meter measures
+// it, now.
+func (l *loopMethod) mark() {
+	if l.meter == nil {
+		l.genStart = time.Now()
+		return
+	}
+	l.genStart, l.genMark = l.meter.read()
 }
 
 // shown publishes what the progress events of the rounds' games read from the workers:
@@ -454,9 +470,20 @@ func (l *loopMethod) save(out *told) error {
 		}
 	}
 	rec.RunID, rec.Generation, rec.MethodState = t.saving.runID, gen, state
-	rec.Duration, rec.Elapsed = time.Since(l.genStart), t.elapsed()
-	// Rounds in play overlap: their batches' wall times add up to more than the generation's.
-	rec.Games, rec.GamesTime, rec.SlotTime, rec.Slots = l.genDistinct, min(l.genBatches, rec.Duration), l.genSlot+t.g.slotTime, t.gameSlots()
+	start, mark := l.genStart, l.genMark
+	l.mark()
+	rec.Duration, rec.Elapsed, rec.Slots = l.genStart.Sub(start), t.elapsed(), t.gameSlots()
+	// Rounds in play overlap: their batches' wall times add up to more than the generation's,
+	// and a round's games may start in the generation before (the next rounds are asked
+	// before a generation is saved). So the slot time is what the slots played within the
+	// generation's wall time, whichever round's games; measured elsewhere, the games' own
+	// wall times, at most the slots times the generation's.
+	rec.Games, rec.GamesTime = l.genDistinct, min(l.genBatches, rec.Duration)
+	if l.meter != nil {
+		rec.SlotTime = l.genMark - mark
+	} else {
+		rec.SlotTime = min(l.genSlot+t.g.slotTime, rec.Duration*time.Duration(max(1, rec.Slots)))
+	}
 	rec.Openings, rec.GameResults = l.genOpenings, l.genGames
 	t.rep.summary.Generations = gen + 1
 	t.rep.summary.Games += l.genDistinct
@@ -464,7 +491,7 @@ func (l *loopMethod) save(out *told) error {
 	t.rep.summary.GamesTime += rec.GamesTime
 	ev := t.event(Event{GenDone: true, GamesDone: l.genDistinct, GamesTotal: l.genDistinct, BestScore: out.BestScore, MeanScore: out.MeanScore,
 		Best: out.BestPlayer, Champion: rec.Champion})
-	l.genOpenings, l.genGames, l.genDistinct, l.genSlot, l.genBatches, l.genStart = nil, nil, 0, 0, 0, time.Now()
+	l.genOpenings, l.genGames, l.genDistinct, l.genSlot, l.genBatches = nil, nil, 0, 0, 0
 	t.g.gen = gen + 1
 	l.shown()
 	return t.saveBehind(rec, ev)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"evotune/engine"
 	"evotune/engine/protocol"
@@ -411,13 +412,51 @@ func swapOpening(ctx context.Context, s GameSetup, b engine.Board, side [2]engin
 // slotRunner is a BatchRunner for batches played at the same time in this process (the
 // steady-state GA's births in flight): their games share `workers` game slots, and a free
 // slot always takes a game of the oldest batch that has one left, so the oldest batch
-// finishes first while the newer ones keep every slot busy. Close ends its goroutines.
+// finishes first while the newer ones keep every slot busy. Close ends its goroutines. Its
+// meter measures the slots' busy time.
 type slotRunner struct {
 	mu      sync.Mutex
 	wake    *sync.Cond
 	jobs    []*slotJob // batches with games not yet handed out, oldest first
 	closed  bool
 	workers sync.WaitGroup
+	meter   busyMeter
+}
+
+// busyMeter integrates the number of game slots playing over time: its busy time between
+// two readings is the slot time the games filled in between, whichever batches they
+// belong to, so never more than the slots times the time between.
+type busyMeter struct {
+	mu    sync.Mutex
+	busy  int           // slots playing now
+	acc   time.Duration // busy slot time up to since
+	since time.Time
+}
+
+// add changes the number of slots playing by d (+1 as a game starts, -1 as it ends).
+func (m *busyMeter) add(d int) {
+	m.mu.Lock()
+	m.advance(time.Now())
+	m.busy += d
+	m.mu.Unlock()
+}
+
+// advance adds the busy time up to now (the caller holds m.mu).
+func (m *busyMeter) advance(now time.Time) {
+	if !m.since.IsZero() {
+		m.acc += time.Duration(m.busy) * now.Sub(m.since)
+	}
+	m.since = now
+}
+
+// read returns the time now and the busy slot time up to it; readings in turn are in time
+// order with the games' starts and ends.
+func (m *busyMeter) read() (time.Time, time.Duration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := time.Now()
+	m.advance(now)
+	return now, m.acc
 }
 
 // slotJob is one batch of a slotRunner.
@@ -465,7 +504,9 @@ func (r *slotRunner) slot() {
 			r.jobs = r.jobs[1:]
 		}
 		r.mu.Unlock()
+		r.meter.add(1)
 		rec, err := lw.Play(j.ctx, j.setup, j.tasks[i])
+		r.meter.add(-1)
 		// The game's callback runs before the batch can end: PlayBatch returns only after
 		// every callback has (a callback after it returned raced with the caller's next
 		// step, seen by the race detector in a steady-state run's checkpoint).

@@ -10,12 +10,13 @@ import (
 )
 
 // TestSlotAccounting: every method stores each generation's busy slot time and its game
-// slots (the workers); for SPSA and CMA-ES, whose games are never shared, the slot time is
-// exactly the sum of the generation's games' wall times, and for every method it is
-// positive and, its games lying inside the generation, at most the generation's wall time
-// times its slots. The summary reports the utilisation; a run whose batches a runner
-// elsewhere plays measures none and says so, unless the runner counts its game slots (a
-// cluster's live workers), which the run then measures against.
+// slots (the workers): positive and at most the generation's wall time times its slots,
+// though the run loop's rounds overlap and a generation's games may start before it (the
+// loop measures the slots' busy time within each generation); the run loop's generations
+// together hold at least the wall times of every game they played. The summary reports
+// the utilisation; a run whose batches a runner elsewhere plays measures none and says
+// so, unless the runner counts its game slots (a cluster's live workers), which the run
+// then measures against.
 func TestSlotAccounting(t *testing.T) {
 	for _, method := range []string{MethodGA, MethodSPSA, MethodCMAES, MethodSteady} {
 		cfg := smallConfig("gomoku", 2)
@@ -37,17 +38,18 @@ func TestSlotAccounting(t *testing.T) {
 		if len(st.gens) == 0 {
 			t.Fatalf("%s: no generation saved", method)
 		}
+		var played, busy time.Duration
 		for _, g := range st.gens {
-			var played time.Duration
 			for _, r := range g.GameResults {
 				played += r.Record.Duration
 			}
-			if g.Slots != 2 || g.SlotTime <= 0 || (method != MethodSteady && g.SlotTime > g.Duration*time.Duration(g.Slots)) {
+			busy += g.SlotTime
+			if g.Slots != 2 || g.SlotTime <= 0 || g.SlotTime > g.Duration*time.Duration(g.Slots) {
 				t.Fatalf("%s generation %d: slot time %v of %d slots over %v", method, g.Generation, g.SlotTime, g.Slots, g.Duration)
 			}
-			if (method == MethodSPSA || method == MethodCMAES) && g.SlotTime != played {
-				t.Fatalf("%s generation %d: slot time %v, its games' wall times add up to %v", method, g.Generation, g.SlotTime, played)
-			}
+		}
+		if method != MethodGA && busy < played {
+			t.Fatalf("%s: the generations' slot time %v, their games' wall times add up to %v", method, busy, played)
 		}
 		if u := sum.SlotUtilisation(); u <= 0 || !strings.Contains(sum.RunText(), "slot utilisation") || !strings.Contains(sum.RunText(), "of 2 game slots") {
 			t.Fatalf("%s: utilisation %v: %s", method, u, sum.RunText())
