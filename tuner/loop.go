@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand"
 	randv2 "math/rand/v2"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -194,9 +195,11 @@ type loopMethod struct {
 	meter   *busyMeter
 	genMark time.Duration
 
-	// ahead is the draw of openings made for the next round while this one plays.
-	ahead     *openingDraw
-	aheadKey  drawKey
+	// ahead holds the draws of openings made for the next rounds while this one plays, as
+	// many as the method may have rounds in play; drawing holds a token per draw being
+	// made, at most one per processor, so the nearest draws are made first.
+	ahead     map[drawKey]*openingDraw
+	drawing   chan struct{}
 	shownGen  atomic.Int64 // the generation the progress events name
 	shownRun  atomic.Int64 // the run's saved games, for the progress events
 	shownSlot atomic.Uint64
@@ -347,18 +350,24 @@ func (l *loopMethod) shown() {
 }
 
 // draw draws round r's openings: fresh ones of the tuning half, draw r.Draw of the stream
-// (the same whatever was drawn before), and starts draw r.Draw+1 of the same size, which a
-// method asking rounds of one size takes next.
+// (the same whatever was drawn before), and starts draws r.Draw+1 to r.Draw+Window of the
+// same size, which a method asking rounds of one size takes next: a draw as slow as a
+// game (connect6's balanced openings are searched) keeps no slot waiting however many.
 func (l *loopMethod) draw(r *round, stream uint64) (Openings, error) {
 	t := l.t
 	key := drawKey{gen: r.Draw, stream: stream, n: r.Pairs}
 	var os Openings
 	var err error
-	if a := l.ahead; a != nil && l.aheadKey == key {
+	if a, ok := l.ahead[key]; ok {
 		<-a.done
 		os, err = a.os, a.err
 	} else {
 		os, err = t.tuningOpenings(r.Pairs, t.rngV2(r.Draw, stream), nil)
+	}
+	for k := range l.ahead {
+		if k.gen <= r.Draw || k.n != r.Pairs || k.stream != stream {
+			delete(l.ahead, k) // taken, or of a size or stream no longer asked
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -366,14 +375,25 @@ func (l *loopMethod) draw(r *round, stream uint64) (Openings, error) {
 	if len(os) < r.Pairs {
 		return nil, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
 	}
-	next := drawKey{gen: r.Draw + 1, stream: stream, n: r.Pairs}
-	a := &openingDraw{done: make(chan struct{})}
-	rng := t.rngV2(next.gen, stream)
-	go func() {
-		defer close(a.done)
-		a.os, a.err = t.tuningOpenings(next.n, rng, nil)
-	}()
-	l.ahead, l.aheadKey = a, next
+	if l.ahead == nil {
+		l.ahead, l.drawing = map[drawKey]*openingDraw{}, make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
+	}
+	for d := 1; d <= max(1, l.m.Window()); d++ {
+		next := drawKey{gen: r.Draw + d, stream: stream, n: r.Pairs}
+		if _, ok := l.ahead[next]; ok {
+			continue
+		}
+		a := &openingDraw{done: make(chan struct{})}
+		rng := t.rngV2(next.gen, stream)
+		sem := l.drawing
+		go func() {
+			defer close(a.done)
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			a.os, a.err = t.tuningOpenings(next.n, rng, nil)
+		}()
+		l.ahead[next] = a
+	}
 	return os, nil
 }
 

@@ -179,3 +179,43 @@ func TestFifthMethodOnTheLoop(t *testing.T) {
 	}
 	crashAndResume(t, randomConfig(2, budget), full, 3)
 }
+
+// TestDrawsAhead: the loop draws the openings of as many rounds ahead as the method may
+// have in play, each draw the same as drawn in its turn, and drops a draw once taken.
+func TestDrawsAhead(t *testing.T) {
+	cfg := smallConfig("gomoku", 2)
+	cfg.Method, cfg.Generations, cfg.BudgetGames = MethodSPSA, 0, 200
+	cfg.NewRunDefaults(false)
+	cfg.SPSA.Lag = 3
+	cfg.Resolve()
+	tu, err := New(cfg, &memStore{}, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, ok := tu.method.(*loopMethod)
+	if !ok || l.m.Window() != 4 {
+		t.Fatalf("SPSA with lag 3: %T, want the run loop with window 4", tu.method)
+	}
+	for d := range 3 {
+		os, err := l.draw(&round{Draw: d, Pairs: 5}, streamOpenings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := tu.tuningOpenings(5, tu.rngV2(d, streamOpenings), nil)
+		if fmt.Sprint(os) != fmt.Sprint(want) {
+			t.Fatalf("draw %d: %v, drawn in its turn %v", d, os, want)
+		}
+		var ahead []int
+		for k, a := range l.ahead {
+			<-a.done
+			ahead = append(ahead, k.gen)
+			if in, _ := tu.tuningOpenings(5, tu.rngV2(k.gen, streamOpenings), nil); fmt.Sprint(a.os) != fmt.Sprint(in) {
+				t.Fatalf("draw %d made ahead: %v, drawn in its turn %v", k.gen, a.os, in)
+			}
+		}
+		sort.Ints(ahead)
+		if fmt.Sprint(ahead) != fmt.Sprint([]int{d + 1, d + 2, d + 3, d + 4}) {
+			t.Fatalf("after draw %d the draws ahead are %v, want the next 4", d, ahead)
+		}
+	}
+}
