@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	randv2 "math/rand/v2"
 	"os"
 	"strconv"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"evotune/engine"
+	"evotune/genomes"
 )
 
 // replayRunner plays a run's games as sleeps on a fixed number of virtual game slots:
@@ -259,5 +261,28 @@ func BenchmarkSlotReplay(b *testing.B) {
 				})
 			}
 		}
+	}
+}
+
+// BenchmarkOpeningDraw times a round's draw of 16 balanced tuning openings (each checked by
+// a shallow search of the paper's weights), which the run loop makes ahead of the round:
+// at 64 game slots a draw slower than a round's share of the slots keeps them waiting.
+// go test ./tuner -run '^$' -bench OpeningDraw
+func BenchmarkOpeningDraw(b *testing.B) {
+	for _, g := range []struct {
+		name  string
+		board int
+	}{{"gomoku", 15}, {"connect6", 19}, {"amazons", 8}} {
+		b.Run(g.name, func(b *testing.B) {
+			e, err := genomes.Lookup(g.name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := range b.N {
+				if _, err := RandomOpenings(e.Game, g.board, 16, randv2.New(randv2.NewPCG(uint64(i), 7)), TuningHalf, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

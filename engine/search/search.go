@@ -73,12 +73,12 @@ const (
 )
 
 type ttEntry[M comparable] struct {
-	key     uint64
-	score   int64
-	move    M
-	depth   int8
-	bound   uint8
-	hasMove bool
+	key   uint64
+	score int64
+	move  M
+	depth int8
+	bound uint8  // 0: empty
+	age   uint16 // the Searcher's age when stored: an entry of another age is empty
 }
 
 // Searcher runs searches over positions with move type M. It owns its transposition table
@@ -86,6 +86,7 @@ type ttEntry[M comparable] struct {
 type Searcher[M comparable] struct {
 	tt     []ttEntry[M]
 	ttMask uint64
+	ttAge  uint16 // Clear's count: entries of an older age read as empty
 	bufs   [MaxPly + 1][]Scored[M]
 	pv     [MaxPly + 1][MaxPly + 1]M
 	pvLen  [MaxPly + 1]int
@@ -112,9 +113,13 @@ func New[M comparable](ttBits int) *Searcher[M] {
 }
 
 // Clear empties the transposition table, so that the next search does not depend on the
-// previous ones.
+// previous ones. It ages the table rather than zeroing it (a 2^16-entry table is 2 MB,
+// zeroed for every game and every opening's balance check): entries stored before read as
+// empty, and the table is zeroed once every 65 536 clears, when the age wraps.
 func (s *Searcher[M]) Clear() {
-	clear(s.tt)
+	if s.ttAge++; s.ttAge == 0 {
+		clear(s.tt)
+	}
 }
 
 // Result is the outcome of a search.
@@ -254,8 +259,8 @@ func (s *Searcher[M]) negamax(pos Position[M], depth, ply int, alpha, beta int64
 	var e *ttEntry[M]
 	if s.tt != nil {
 		e = &s.tt[key&s.ttMask]
-		if e.key == key && e.bound != 0 {
-			ttMove, hasTTMove = e.move, e.hasMove
+		if e.key == key && e.bound != 0 && e.age == s.ttAge {
+			ttMove, hasTTMove = e.move, true
 			if ply > 0 && int(e.depth) >= depth {
 				sc := fromTT(e.score, ply)
 				switch {
@@ -333,7 +338,7 @@ func (s *Searcher[M]) negamax(pos Position[M], depth, ply int, alpha, beta int64
 		case best >= beta:
 			bound = boundLower
 		}
-		*e = ttEntry[M]{key: key, score: toTT(best, ply), move: bestMove, depth: int8(depth), bound: bound, hasMove: true}
+		*e = ttEntry[M]{key: key, score: toTT(best, ply), move: bestMove, depth: int8(depth), bound: bound, age: s.ttAge}
 	}
 	return best
 }

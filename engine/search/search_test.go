@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -154,5 +155,38 @@ func TestNodeAndTimeLimits(t *testing.T) {
 	res = New[int](0).Search(context.Background(), root, engine.Limits{Depth: 30, Time: 50 * time.Millisecond})
 	if !res.Found || res.Depth >= 30 {
 		t.Fatalf("time-limited search: found %v, depth %d", res.Found, res.Depth)
+	}
+}
+
+// TestClearForgets: after Clear, a searcher's next search (score, best move, principal
+// variation and node count) is a fresh searcher's, also when Clear's age wraps around;
+// without Clear the table's entries save nodes, which is what the node count would show.
+func TestClearForgets(t *testing.T) {
+	lim := engine.Limits{Depth: 4, Width: 3}
+	for seed := 0; seed < 10; seed++ {
+		a, b := &tree{path: []int{seed}, branch: 5}, &tree{path: []int{seed + 100}, branch: 5}
+		if over, _ := b.Terminal(); over {
+			continue
+		}
+		fresh := New[int](10).Search(context.Background(), b, lim)
+		again := New[int](10)
+		again.Search(context.Background(), b, lim)
+		if warm := again.Search(context.Background(), b, lim); warm.Nodes >= fresh.Nodes {
+			t.Fatalf("seed %d: a second search without Clear visited %d nodes, a fresh one %d: the table saved nothing", seed, warm.Nodes, fresh.Nodes)
+		}
+		// The searches at one age, then Clear at another: {0, 65535} is 65 535 clears later,
+		// where the age wraps to the searches' own.
+		for _, age := range [][2]uint16{{0, 0}, {1, 1}, {0, 65535}} {
+			s := New[int](10)
+			s.ttAge = age[0]
+			s.Search(context.Background(), a, lim)
+			s.Search(context.Background(), b, lim)
+			s.ttAge = age[1]
+			s.Clear()
+			got := s.Search(context.Background(), b, lim)
+			if got.Score != fresh.Score || got.Best != fresh.Best || got.Nodes != fresh.Nodes || fmt.Sprint(got.PV) != fmt.Sprint(fresh.PV) {
+				t.Fatalf("seed %d, ages %v: after Clear %+v, a fresh searcher %+v", seed, age, got, fresh)
+			}
+		}
 	}
 }
