@@ -197,8 +197,8 @@ type loopMethod struct {
 
 	// ahead holds the draws of openings made for the next rounds while this one plays, as
 	// many as the method may have rounds in play; drawing holds a token per draw being
-	// made, on at most half the processors (the rest play games and run the loop), the
-	// nearest draws first.
+	// made, on at most half the processors (the rest play games and run the loop); the
+	// nearest draws are started first.
 	ahead     map[drawKey]*openingDraw
 	drawing   chan struct{}
 	shownGen  atomic.Int64 // the generation the progress events name
