@@ -286,3 +286,50 @@ func BenchmarkOpeningDraw(b *testing.B) {
 		})
 	}
 }
+
+// TestGADrawsAhead: a GA run whose draws of openings are made ahead (the next generation's
+// rounds, admission test and defence, each excluding the draws before it) stores the same
+// generations (openings included), games and hall of fame as one whose every draw is made
+// in its turn, with racing rounds and with peers.
+func TestGADrawsAhead(t *testing.T) {
+	for _, sel := range []string{SelectionPeers, SelectionRace} {
+		cfg := DefaultConfig("gomoku")
+		cfg.Population, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.Generations, cfg.VerifyGames, cfg.Workers = 6, 2, 2, 8, 6, 0, 4
+		cfg.AdmitZ, cfg.Selection = 0.01, sel // admit any winner ahead: the later tests have a defender
+		cfg.Resolve()
+		run := func(inTurn bool) *memStore {
+			st := &memStore{}
+			tu, err := New(cfg, st, nil, "test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			tu.draws.inTurn = inTurn
+			r := newReplayRunner(4, []time.Duration{0})
+			defer r.close()
+			tu.SetRunner(r)
+			if _, err := tu.Run(context.Background(), 0); err != nil {
+				t.Fatal(err)
+			}
+			return st
+		}
+		ahead, inTurn := run(false), run(true)
+		if len(ahead.gens) != 7 {
+			t.Fatalf("%s: %d generations, want 7", sel, len(ahead.gens))
+		}
+		defended := 0
+		for i, g := range ahead.gens {
+			if a := g.Admission; a != nil && a.Opponent != "baseline" {
+				defended++
+			}
+			if a, b := fmt.Sprint(g.HallOfFame), fmt.Sprint(inTurn.gens[i].HallOfFame); a != b {
+				t.Fatalf("%s generation %d: hall of fame %s drawn ahead, %s in turn", sel, i, a, b)
+			}
+		}
+		if defended == 0 {
+			t.Fatalf("%s: no admission test had a defender: the defence's draw went untested", sel)
+		}
+		if a, b := fingerprint(ahead.gens), fingerprint(inTurn.gens); a != b {
+			t.Fatalf("%s: draws ahead and in turn give different runs:\n%s\n----\n%s", sel, a, b)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	randv2 "math/rand/v2"
 	"slices"
@@ -141,6 +142,9 @@ type openingDraw struct {
 // 0 (or an SPSA step): the next generation's round 0; after GA round r < RaceRounds: round
 // r+1; after the last round: the admission test's openings.
 func (t *Tuner) drawNext(stream uint64, n int) {
+	if t.draws.inTurn {
+		return
+	}
 	for k := range t.draws.ahead {
 		if k.gen < t.g.gen {
 			delete(t.draws.ahead, k)
@@ -162,7 +166,11 @@ func (t *Tuner) drawNext(stream uint64, n int) {
 		t.draws.ahead[k] = a
 	}
 	if stream == streamOpenings && n > 0 && len(t.g.openings) == n {
-		start(drawKey{gen: t.g.gen + 1, stream: streamOpenings, n: n}, map[string]bool{})
+		if t.cfg.Method == MethodGA {
+			t.drawGenerationAhead(n)
+		} else {
+			start(drawKey{gen: t.g.gen + 1, stream: streamOpenings, n: n}, map[string]bool{})
+		}
 	}
 	if t.cfg.Method == MethodSPSA || stream < streamOpenings || (stream-streamOpenings)&0xf != 0 {
 		return // the draws below are the GA's racing rounds and admission
@@ -173,6 +181,62 @@ func (t *Tuner) drawNext(stream uint64, n int) {
 	case r == t.cfg.RaceRounds && t.cfg.AdmitGames > 0:
 		start(drawKey{gen: t.g.gen, stream: streamAdmit, n: t.cfg.AdmitGames / 2, after: len(t.g.openings)}, t.drawnKeys())
 	}
+}
+
+// drawGenerationAhead starts, in one goroutine, the next GA generation's draws in the
+// order the generation makes them: racing round 0, rounds 1 to RaceRounds (each excluding
+// the rounds before it), then the admission test's and the defence's openings (each
+// excluding all before it). Peers plays every round in one batch, so each draw made only
+// once the one before it was taken would hold the slots between generations; made ahead,
+// a generation starts on openings already drawn. Each entry is the draw drawOpenings makes
+// for its key, as drawNext's are; the defence's, drawn only when the hall of fame has a
+// defender, is dropped unused otherwise.
+func (t *Tuner) drawGenerationAhead(n int) {
+	gen := t.g.gen + 1
+	type step struct {
+		k    drawKey
+		a    *openingDraw
+		made bool // drawn elsewhere: only waited for, its openings excluded after it
+	}
+	var steps []step
+	add := func(stream uint64, n, after int) int {
+		k := drawKey{gen: gen, stream: stream, n: n, after: after}
+		a, made := t.draws.ahead[k]
+		if !made {
+			a = &openingDraw{done: make(chan struct{})}
+			t.draws.ahead[k] = a
+		}
+		steps = append(steps, step{k, a, made})
+		return after + n
+	}
+	after := 0
+	for r := 0; r <= t.cfg.RaceRounds; r++ {
+		after = add(streamOpenings+uint64(r)<<4, n, after)
+	}
+	if m := t.cfg.AdmitGames / 2; m > 0 {
+		add(streamDefence, m, add(streamAdmit, m, after))
+	}
+	go func() {
+		exclude := map[string]bool{}
+		failed := false
+		for _, s := range steps {
+			switch {
+			case s.made:
+				<-s.a.done
+			case failed:
+				s.a.err = fmt.Errorf("openings: an earlier draw of generation %d failed", gen)
+			default:
+				s.a.os, s.a.err = t.tuningOpenings(s.k.n, t.rngV2(s.k.gen, s.k.stream), maps.Clone(exclude))
+			}
+			failed = failed || s.a.err != nil || len(s.a.os) < s.k.n
+			for _, o := range s.a.os {
+				exclude[Key(o)] = true
+			}
+			if !s.made {
+				close(s.a.done)
+			}
+		}
+	}()
 }
 
 // gameKey identifies a distinct game.
