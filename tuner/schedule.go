@@ -139,8 +139,9 @@ type openingDraw struct {
 // draw depends only on the generation, the stream and the openings drawn before it, never
 // on results, so a draw made ahead is the one drawOpenings would make; one that is not
 // asked for (a race that ends early, an admission not held) is dropped. After racing round
-// 0 (or an SPSA step): the next generation's round 0; after GA round r < RaceRounds: round
-// r+1; after the last round: the admission test's openings.
+// 0: the next GA generation's draws (drawGenerationAhead), or another method's next round
+// 0; after GA round r < RaceRounds: round r+1; after the last round: the admission test's
+// openings (each a no-op when the chain has started it).
 func (t *Tuner) drawNext(stream uint64, n int) {
 	if t.draws.inTurn {
 		return
