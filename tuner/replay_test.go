@@ -20,8 +20,10 @@ import (
 // each game lasts a recorded game's wall time (the record picked by a hash of the game's
 // players and opening, so the same game always lasts the same) and its result is a hash
 // of the same (so a seeded run is the same whatever the slots). The slots take games
-// oldest batch first, as the local pool does, and count their busy time: measured on
-// 16 or 64 slots, the idle time is the run loop's, on any machine.
+// oldest batch first, as the local pool does, and count their busy time (a game's whole
+// turn on its slot, the sleep as long as it really took: a sleep of a few milliseconds
+// overshoots by a tenth of a millisecond or more, time the slot gave that game): measured
+// on 16 or 64 slots, the idle time is the run loop's, on any machine.
 type replayRunner struct {
 	durs  []time.Duration
 	mu    sync.Mutex
@@ -62,6 +64,7 @@ func (r *replayRunner) slot() {
 		g := r.queue[0]
 		r.queue = r.queue[1:]
 		r.mu.Unlock()
+		begin := time.Now()
 		h := fnv.New64a()
 		fmt.Fprint(h, g.task.Black, g.task.White, g.task.Opening, g.task.BlackExt, g.task.WhiteExt, g.task.Depth)
 		x := h.Sum64()
@@ -69,7 +72,7 @@ func (r *replayRunner) slot() {
 		time.Sleep(d)
 		*g.out = engine.GameRecord{Outcome: []engine.Outcome{engine.BlackWins, engine.WhiteWins, engine.Draw}[(x>>32)%3], Plies: 40, Duration: d}
 		r.mu.Lock()
-		r.busy += d
+		r.busy += time.Since(begin) // the slot is the game's however long the sleep took
 		r.mu.Unlock()
 		if g.done != nil {
 			g.done()
