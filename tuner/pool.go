@@ -410,7 +410,7 @@ func swapOpening(ctx context.Context, s GameSetup, b engine.Board, side [2]engin
 }
 
 // slotRunner is a BatchRunner for batches played at the same time in this process (the
-// steady-state GA's births in flight): their games share `workers` game slots, and a free
+// run loop's rounds in play): their games share `workers` game slots, and a free
 // slot always takes a game of the oldest batch that has one left, so the oldest batch
 // finishes first while the newer ones keep every slot busy. Close ends its goroutines. Its
 // meter measures the slots' busy time.

@@ -103,9 +103,10 @@ type GenerationRecord struct {
 	// in its Duration, checkpoint games included; a GA generation's admission test plays
 	// with the next generation's pairings and counts there, the last generation's with
 	// its own; SPSA's, CMA-ES's and the steady-state GA's rounds overlap, so theirs is the
-	// time the slots played within its Duration, whichever round's games, and, measured
-	// elsewhere, its games' wall times up to Duration × Slots) and Slots the game slots the run had (its workers; 0: not measured, a
-	// cluster played the games): its slot utilisation is SlotTime / (Duration × Slots).
+	// time the slots played within its Duration, whichever round's games, and, played
+	// elsewhere, its games' wall times up to Duration × Slots) and Slots the game slots the
+	// run had (its workers; 0: not measured, a cluster played the games): its slot
+	// utilisation is SlotTime / (Duration × Slots).
 	SlotTime    time.Duration
 	Slots       int
 	Elapsed     time.Duration // the run's wall time up to the end of this generation (across resumes)
