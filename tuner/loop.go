@@ -245,7 +245,6 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 	if w < 1 {
 		return fmt.Errorf("method %s: window %d, want at least 1", t.cfg.Method, w)
 	}
-	l.meter = nil
 	if t.setup.Runner == nil { // rounds in play share the local workers
 		r := newSlotRunner(t.cfg.Workers)
 		t.setup.Runner, l.meter = r, &r.meter
@@ -381,19 +380,9 @@ func (l *loopMethod) draw(r *round, stream uint64) (Openings, error) {
 	}
 	for d := 1; d <= max(1, l.m.Window()); d++ {
 		next := drawKey{gen: r.Draw + d, stream: stream, n: r.Pairs}
-		if _, ok := l.ahead[next]; ok {
-			continue
+		if _, ok := l.ahead[next]; !ok {
+			l.ahead[next] = t.drawInBackground(next, nil, l.drawing)
 		}
-		a := &openingDraw{done: make(chan struct{})}
-		rng := t.rngV2(next.gen, stream)
-		sem := l.drawing
-		go func() {
-			defer close(a.done)
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			a.os, a.err = t.tuningOpenings(next.n, rng, nil)
-		}()
-		l.ahead[next] = a
 	}
 	return os, nil
 }

@@ -441,11 +441,10 @@ func (m *busyMeter) add(d int) {
 	m.mu.Unlock()
 }
 
-// advance adds the busy time up to now (the caller holds m.mu).
+// advance adds the busy time up to now (the caller holds m.mu; before the first game no
+// slot is busy, so the first call adds nothing).
 func (m *busyMeter) advance(now time.Time) {
-	if !m.since.IsZero() {
-		m.acc += time.Duration(m.busy) * now.Sub(m.since)
-	}
+	m.acc += time.Duration(m.busy) * now.Sub(m.since)
 	m.since = now
 }
 

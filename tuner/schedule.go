@@ -155,16 +155,9 @@ func (t *Tuner) drawNext(stream uint64, n int) {
 		t.draws.ahead = map[drawKey]*openingDraw{}
 	}
 	start := func(k drawKey, exclude map[string]bool) {
-		if _, ok := t.draws.ahead[k]; ok {
-			return
+		if _, ok := t.draws.ahead[k]; !ok {
+			t.draws.ahead[k] = t.drawInBackground(k, exclude, nil)
 		}
-		a := &openingDraw{done: make(chan struct{})}
-		rng := t.rngV2(k.gen, k.stream)
-		go func() {
-			defer close(a.done)
-			a.os, a.err = t.tuningOpenings(k.n, rng, exclude)
-		}()
-		t.draws.ahead[k] = a
 	}
 	if stream == streamOpenings && n > 0 && len(t.g.openings) == n {
 		if t.cfg.Method == MethodGA {
@@ -182,6 +175,22 @@ func (t *Tuner) drawNext(stream uint64, n int) {
 	case r == t.cfg.RaceRounds && t.cfg.AdmitGames > 0:
 		start(drawKey{gen: t.g.gen, stream: streamAdmit, n: t.cfg.AdmitGames / 2, after: len(t.g.openings)}, t.drawnKeys())
 	}
+}
+
+// drawInBackground starts draw k (openings not in exclude) in a goroutine and returns it;
+// with sem, the draw waits for a token of it first (sem bounds the draws made at once).
+func (t *Tuner) drawInBackground(k drawKey, exclude map[string]bool, sem chan struct{}) *openingDraw {
+	a := &openingDraw{done: make(chan struct{})}
+	rng := t.rngV2(k.gen, k.stream)
+	go func() {
+		defer close(a.done)
+		if sem != nil {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+		}
+		a.os, a.err = t.tuningOpenings(k.n, rng, exclude)
+	}()
+	return a
 }
 
 // drawGenerationAhead starts, in one goroutine, the next GA generation's draws in the
