@@ -10,6 +10,7 @@ import (
 	"github.com/MaxHalford/eaopt"
 	"gonum.org/v1/gonum/stat"
 
+	"evotune/engine"
 	"evotune/genomes"
 )
 
@@ -28,12 +29,17 @@ type gaMethod struct {
 	t *Tuner
 	// resumed is the population of the last saved generation, in rank order (nil: a new run).
 	resumed []*genomes.Genome
-	// lagged is the generation whose admission test plays with the current generation's
-	// pairings (lag); nil when none is waiting.
-	lagged *laggedGeneration
+	// pending are the generations whose pairings are played and that are not yet saved,
+	// oldest first (lag): the oldest's admission test is the one planned and in play.
+	pending []*laggedGeneration
 	// unlagged plays every admission test in a batch of its own, as the GA did before
 	// lagging them (set by tests, which compare the two).
 	unlagged bool
+	// meter, when the run's games share this process's game slots, measures their busy
+	// time; mark and busy are the time and its reading when the last generation was saved.
+	meter *busyMeter
+	mark  time.Time
+	busy  time.Duration
 }
 
 func newGA(t *Tuner) (searchMethod, error) { return &gaMethod{t: t}, nil }
@@ -111,20 +117,43 @@ func (m *gaMethod) search(ctx context.Context, from int) error {
 	if from > 0 && (n <= 0 || t.overBudget()) {
 		return nil // every generation is saved: only the verification may be missing
 	}
+	if t.setup.Runner == nil { // the tests and the pairings in play share the local workers
+		r := newSlotRunner(t.cfg.Workers)
+		t.setup.Runner, m.meter = r, &r.meter
+		defer func() { t.setup.Runner, m.meter = nil, nil; r.Close() }()
+	}
+	run := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	t.ctx = ctx
+	defer func() { cancel(); t.ctx = run }() // ends the tests in play when the search stops early
+	if m.lag() {
+		t.pairings = m.playPairings
+		defer func() { t.pairings = nil }()
+	}
 	t.draws.initRNG = t.rngV2(0, streamInit)
-	t.g.genStart = time.Now()
+	m.startMark()
 	ga, err := eaopt.GAConfig{
 		NPops: 1, PopSize: uint(t.cfg.Population), NGenerations: uint(n), HofSize: 1,
-		Model:     model{t},
-		RNG:       t.rngV1(0, streamGA),
-		Callback:  m.onGeneration,
-		EarlyStop: func(*eaopt.GA) bool { return t.saving.err != nil || ctx.Err() != nil || t.overBudgetWith(m.inPlay()) },
+		Model:    model{t},
+		RNG:      t.rngV1(0, streamGA),
+		Callback: m.onGeneration,
+		EarlyStop: func(*eaopt.GA) bool {
+			if t.saving.err == nil && ctx.Err() == nil {
+				if err := m.settle(gaLag); err != nil && t.saving.err == nil {
+					t.saving.err = err
+				}
+			}
+			return t.saving.err != nil || ctx.Err() != nil || t.overBudgetWith(m.inPlay())
+		},
 	}.NewGA()
 	if err != nil {
 		return fmt.Errorf("eaopt: %w", err)
 	}
 	if err = ga.Minimize(m.newGenome); err == nil {
 		err = m.flush()
+	}
+	if err == nil {
+		err = t.saving.err
 	}
 	return err
 }
@@ -200,121 +229,198 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 			t.saving.err = err
 			return
 		}
-		m.save(pop, fits, adm, time.Since(t.g.genStart))
+		m.save(pop, fits, adm)
 		t.g.gen++
 		t.g.born = nil
 		return
 	}
-	if err := m.saveLagged(false); err != nil {
-		t.saving.err = err
-		return
-	}
-	p, err := t.planAdmission(pop[0])
-	if err != nil {
-		t.saving.err = err
-		return
-	}
-	m.lagged = &laggedGeneration{g: t.g, pop: pop, fits: fits, adm: p, took: time.Since(t.g.genStart)}
-	if p != nil {
-		t.g.rider = p.mp
-	}
+	m.pending = append(m.pending, &laggedGeneration{g: t.g, pop: pop, fits: fits})
 	t.g.gen++
 	t.g.born = nil
+	if err := m.settle(math.MaxInt); err != nil {
+		t.saving.err = err
+	}
 }
 
-// lag reports whether the GA plays each generation's admission test in one batch with the
-// next generation's pairings, so that no game slot waits for the test between them. Only
-// where nothing of the next generation depends on the test: peers selection (a race
-// would play the hall of fame), and no checkpoints (which measure the champion the test
-// may change, and may end the run). The games, genomes, hall of fame and records are those
-// of the unlagged run; a generation is saved one batch later.
+// gaLag is how many generations' pairings may be played before the oldest of them is
+// saved (lag): generation g+1 is bred once generation g−1's admission test is judged, so
+// the tests of g−1 and g play on the slots that g+1's pairings leave free, and g+1's
+// pairings on the slots a test's slowest games leave free.
+const gaLag = 2
+
+// lag reports whether the GA plays each generation's admission test behind the next
+// generations' pairings, so that no game slot waits for a test, nor for a generation's
+// slowest pairing. Only where nothing of the next generations depends on the test: peers
+// selection (a race would play the hall of fame), and no checkpoints (which measure the
+// champion the test may change, and may end the run). A test is planned once the test
+// before it is judged (it plays the hall of fame that test left) and the generation is
+// saved once its test is judged: tests, hall of fame and records are in generation order,
+// and a generation's games, genomes and test are those of the unlagged run. Only the game
+// budget's last generation may differ: an admission test counts once it is planned
+// (inPlay).
 func (m *gaMethod) lag() bool {
 	c := m.t.cfg
 	return !m.unlagged && c.Selection == SelectionPeers && c.AdmitGames > 0 && c.VerifyEvery == 0
 }
 
-// laggedGeneration is a generation whose pairings are played and whose admission test
-// plays with the next generation's (gaMethod.lag): its state as its race left it, its
-// individuals best first and their fitness.
+// laggedGeneration is a generation whose pairings are played and which is not yet saved
+// (gaMethod.lag): its state as its pairings left it, its individuals best first and their
+// fitness, and its admission test once planned (adm nil: no test) and in play.
 type laggedGeneration struct {
-	g    generation
-	pop  []*genomes.Genome
-	fits []float64
-	adm  *admissionPlan // nil: no test
-	took time.Duration  // its wall time up to the end of its pairings
+	g       generation
+	pop     []*genomes.Genome
+	fits    []float64
+	planned bool
+	adm     *admissionPlan
+	play    *playing
 }
 
-// inPlay is the games the lagged generation will have saved: its pairings and its test.
+// inPlay is the games the generations not yet saved will have saved: their pairings, and
+// the admission tests of all but the newest (whose test is planned once the test before
+// it is judged, which may or may not have happened, so counting it would make the number
+// of generations depend on the games' speed). After settle(gaLag) the oldest generation's
+// test is planned, and the oldest is the only one before the newest.
 func (m *gaMethod) inPlay() int {
-	if m.lagged == nil {
-		return 0
-	}
-	n := m.lagged.g.distinctGames
-	if m.lagged.adm != nil {
-		n += len(m.lagged.adm.mp.b.tasks)
+	n := 0
+	for i, p := range m.pending {
+		n += p.g.distinctGames
+		if i < len(m.pending)-1 && p.adm != nil {
+			n += len(p.adm.mp.b.tasks)
+		}
 	}
 	return n
 }
 
-// saveLagged judges the lagged generation's admission test, whose games have been played
-// with this generation's pairings, and saves that generation; with play, the run has
-// ended after its pairings and the test is played first, as a batch of its own.
-func (m *gaMethod) saveLagged(play bool) error {
-	p := m.lagged
-	if p == nil {
-		return nil
+// settle plans the oldest pending generation's admission test and starts its games, and
+// saves each pending generation, oldest first, whose test is judged (or that has none):
+// waiting for the tests' games while more than keep generations are pending, and no
+// longer once keep or fewer are (math.MaxInt: never waits).
+func (m *gaMethod) settle(keep int) error {
+	t := m.t
+	for len(m.pending) > 0 {
+		if err := t.ctx.Err(); err != nil {
+			return err // a generation whose test was cut short is not saved
+		}
+		p := m.pending[0]
+		if !p.planned {
+			cur := t.g
+			t.g = p.g
+			var err error
+			p.adm, err = t.planAdmission(p.pop[0])
+			p.g, t.g = t.g, cur
+			if err != nil {
+				return err
+			}
+			p.planned = true
+			if p.adm != nil && len(p.adm.mp.b.tasks) > 0 {
+				p.play = t.playAsync(p.adm.mp.b.tasks, "admission")
+			}
+		}
+		if p.play != nil {
+			select {
+			case <-p.play.done:
+			default:
+				if len(m.pending) <= keep {
+					return nil
+				}
+			}
+		}
+		if err := m.saveOldest(); err != nil {
+			return err
+		}
 	}
-	m.lagged = nil
+	return nil
+}
+
+// saveOldest judges the oldest pending generation's admission test, once its games are
+// played, and saves that generation.
+func (m *gaMethod) saveOldest() error {
+	p := m.pending[0]
+	m.pending = m.pending[1:]
 	t := m.t
 	cur := t.g
 	t.g = p.g
 	defer func() { t.g = cur }()
 	var adm *Admission
 	if p.adm != nil {
-		if play {
-			start := time.Now()
-			recs, err := t.playTasks(p.adm.mp.b.tasks, "admission")
+		if p.play != nil {
+			recs, err := t.account(p.play, "admission")
 			if err != nil {
 				return err
 			}
-			p.adm.mp.recs, p.took = recs, p.took+time.Since(start)
-		}
-		if p.adm.mp.recs == nil && len(p.adm.mp.b.tasks) > 0 {
-			return fmt.Errorf("generation %d: its admission test was not played", p.g.gen)
+			p.adm.mp.recs = recs
 		}
 		adm = t.judgeAdmission(p.adm)
 	}
-	m.save(p.pop, p.fits, adm, p.took)
+	m.save(p.pop, p.fits, adm)
 	return t.saving.err
 }
 
-// flush plays the lagged generation's admission test, if one is waiting (the run ended
-// after its pairings), and saves that generation. A run stopped by ctx saves nothing more.
+// playPairings plays a generation's pairings (Tuner.pairings) while the pending
+// generations' admission tests go on: each test judged meanwhile is saved and the next
+// one started, behind the pairings' games.
+func (m *gaMethod) playPairings(tasks []GameTask, label string) ([]engine.GameRecord, error) {
+	t := m.t
+	p := t.playAsync(tasks, label)
+	for {
+		var test chan struct{} // nil: no test in play, never ready
+		if len(m.pending) > 0 && m.pending[0].play != nil {
+			test = m.pending[0].play.done
+		}
+		select {
+		case <-p.done:
+			return t.account(p, label)
+		case <-test:
+			if err := m.settle(math.MaxInt); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// flush plays the pending generations' admission tests, in turn, and saves them (the run
+// has ended after their pairings). A run stopped by ctx saves nothing more.
 func (m *gaMethod) flush() error {
-	if m.lagged == nil || m.t.saving.err != nil || m.t.ctx.Err() != nil {
+	if m.t.saving.err != nil || m.t.ctx.Err() != nil {
 		return m.t.saving.err
 	}
-	return m.saveLagged(true)
+	return m.settle(0)
+}
+
+// startMark starts the first generation's wall time, and its busy slot time where the
+// meter measures it, now.
+func (m *gaMethod) startMark() {
+	m.mark = time.Now()
+	if m.meter != nil {
+		m.mark, m.busy = m.meter.read()
+	}
 }
 
 // save saves the generation t.g whose individuals are pop (best first, fitness fits) and
 // whose admission test was adm: it sets the champion, plays the checkpoint if one is due,
-// stores it all in one transaction and reports it; took is its wall time before the
-// checkpoint, whose time is added to it.
-func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission, took time.Duration) {
+// stores it all in one transaction and reports it. Its wall time is the time since the
+// generation before was saved (so the generations' times add up to the run's, however they
+// overlap), and its slot time the slots' busy time within it (measured elsewhere: its own
+// games' wall times, at most the slots times its wall time).
+func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 	t := m.t
 	t.setChampion(pop)
 	var check *Verification
 	if t.cfg.VerifyEvery > 0 && t.g.gen%t.cfg.VerifyEvery == 0 {
-		start := time.Now()
 		var err error
 		if check, err = t.checkpoint(); err != nil {
 			t.saving.err = err
 			return
 		}
-		took += time.Since(start)
 	}
-	rec := GenerationRecord{RunID: t.saving.runID, Generation: t.g.gen, Games: t.g.distinctGames, GamesTime: t.g.gamesTime, SlotTime: t.g.slotTime, Slots: t.gameSlots(),
+	mark, busy := m.mark, m.busy
+	m.startMark()
+	took, slots := m.mark.Sub(mark), t.gameSlots()
+	slotTime := min(t.g.slotTime, took*time.Duration(max(1, slots)))
+	if m.meter != nil {
+		slotTime = m.busy - busy
+	}
+	rec := GenerationRecord{RunID: t.saving.runID, Generation: t.g.gen, Games: t.g.distinctGames, GamesTime: min(t.g.gamesTime, took), SlotTime: slotTime, Slots: slots,
 		Opponents: append([]string(nil), t.g.opponents...), Openings: t.g.openings, GameResults: t.g.gameResults,
 		Admission: adm, Checkpoint: check, HallOfFame: append([]HallOfFamer(nil), t.hall.hof...)}
 	xs := make([][]float64, len(pop))

@@ -31,8 +31,9 @@ type replayRunner struct {
 	queue []replayGame
 	busy  time.Duration
 	quit  bool
-	// batches counts PlayBatch calls: the run loop's barriers.
-	batches int
+	// batches counts PlayBatch calls: the run loop's barriers; inPlay is the batches in
+	// play now, mostInPlay the most at once.
+	batches, inPlay, mostInPlay int
 }
 
 type replayGame struct {
@@ -96,12 +97,17 @@ func (r *replayRunner) PlayBatch(ctx context.Context, _ GameSetup, tasks []GameT
 	wg.Add(len(tasks))
 	r.mu.Lock()
 	r.batches++
+	r.inPlay++
+	r.mostInPlay = max(r.mostInPlay, r.inPlay)
 	for i, t := range tasks {
 		r.queue = append(r.queue, replayGame{task: t, out: &recs[i], wg: &wg, done: done})
 	}
 	r.wake.Broadcast()
 	r.mu.Unlock()
 	wg.Wait()
+	r.mu.Lock()
+	r.inPlay--
+	r.mu.Unlock()
 	return recs, ctx.Err()
 }
 
@@ -180,22 +186,24 @@ func TestReplayRunnerSameRunWhateverSlots(t *testing.T) {
 
 // TestGAGenerationBatches: a GA generation (peers, the default) waits for its games once:
 // every pairing of all its rounds is one batch (no round depends on another's results),
-// and the previous generation's admission test (the candidate's, the defender's and the
-// defence games) plays in that same batch, so only the last generation's test has a batch
-// of its own. Unlagged, each test was a batch of its own; the run is the same.
+// and the admission tests (the candidate's, the defender's and the defence games) play
+// behind the next generations' pairings, each a batch in play with them. Unlagged, each
+// test was a batch of its own, played alone; the run is the same, hall of fame included.
 func TestGAGenerationBatches(t *testing.T) {
 	cfg := DefaultConfig("gomoku")
 	cfg.Population, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.Generations, cfg.VerifyGames, cfg.Workers = 6, 2, 2, 8, 6, 0, 4
 	cfg.AdmitZ = 0.01 // admit any winner ahead: the later tests have a defender
 	cfg.Resolve()
-	run := func(unlagged bool) (*memStore, int) {
+	run := func(unlagged bool) (*memStore, int, int) {
 		st := &memStore{}
 		tu, err := New(cfg, st, nil, "test")
 		if err != nil {
 			t.Fatal(err)
 		}
 		tu.method.(*gaMethod).unlagged = unlagged
-		r := newReplayRunner(4, []time.Duration{0})
+		// Games long enough that a test started before the next pairings is still in
+		// play when they start.
+		r := newReplayRunner(4, []time.Duration{20 * time.Millisecond})
 		defer r.close()
 		tu.SetRunner(r)
 		if _, err := tu.Run(context.Background(), 0); err != nil {
@@ -203,9 +211,9 @@ func TestGAGenerationBatches(t *testing.T) {
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		return st, r.batches
+		return st, r.batches, r.mostInPlay
 	}
-	st, batches := run(false)
+	st, batches, most := run(false)
 	tests, defended := 0, 0
 	for _, g := range st.gens {
 		if a := g.Admission; a != nil {
@@ -215,17 +223,13 @@ func TestGAGenerationBatches(t *testing.T) {
 			}
 		}
 	}
-	last := 0
-	if st.gens[len(st.gens)-1].Admission != nil {
-		last = 1
+	if len(st.gens) != 7 || defended == 0 || batches != len(st.gens)+tests || most < 2 {
+		t.Fatalf("%d generations, %d admission tests (%d with a defender): %d batches, at most %d in play at once; want one per generation and test, some in play together",
+			len(st.gens), tests, defended, batches, most)
 	}
-	if len(st.gens) != 7 || defended == 0 || batches != len(st.gens)+last {
-		t.Fatalf("%d generations, %d admission tests (%d with a defender, the last generation's: %d): %d batches, want one per generation and one for the last test",
-			len(st.gens), tests, defended, last, batches)
-	}
-	un, unBatches := run(true)
-	if unBatches != len(un.gens)+tests {
-		t.Fatalf("unlagged: %d batches, want %d generations + %d tests", unBatches, len(un.gens), tests)
+	un, unBatches, unMost := run(true)
+	if unBatches != len(un.gens)+tests || unMost != 1 {
+		t.Fatalf("unlagged: %d batches, at most %d in play at once; want %d generations + %d tests, one at a time", unBatches, unMost, len(un.gens), tests)
 	}
 	if got, want := fingerprint(st.gens), fingerprint(un.gens); got != want {
 		t.Fatalf("lagged and unlagged admission tests give different runs:\n%s\n----\n%s", got, want)

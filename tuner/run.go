@@ -30,6 +30,9 @@ type Tuner struct {
 	fullVerify  bool              // SetFullVerification: no SPRT stop
 	onCreate    func(int64) error // Compare: told the run's ID once it exists
 	method      searchMethod      // the search (Config.Method): ga.go, or a method on the run loop (loop.go)
+	// pairings, when set, plays a GA generation's pairings in place of playTasks
+	// (gaMethod.playPairings: earlier generations' admission tests go on meanwhile).
+	pairings func(tasks []GameTask, label string) ([]engine.GameRecord, error)
 
 	// ctx is the run's context, kept for eaopt's callbacks (Evaluate, Callback), which
 	// take none; Run, Resume and Verify set it.

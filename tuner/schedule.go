@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math"
 	randv2 "math/rand/v2"
-	"slices"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -147,7 +146,7 @@ func (t *Tuner) drawNext(stream uint64, n int) {
 		return
 	}
 	for k := range t.draws.ahead {
-		if k.gen < t.g.gen {
+		if k.gen+gaLag < t.g.gen { // a GA generation's test is planned up to gaLag later
 			delete(t.draws.ahead, k)
 		}
 	}
@@ -317,23 +316,57 @@ func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
 
 // playTasks plays tasks as one batch on the worker pool, reporting progress as label, and
 // adds the batch's wall time to the generation's time in games and its games' wall times
-// to the generation's slot time (the games played in its wall time, a lagged admission
-// test's included: gaMethod.lag).
+// to the generation's slot time.
 func (t *Tuner) playTasks(tasks []GameTask, label string) ([]engine.GameRecord, error) {
-	total, before := len(tasks), t.g.distinctGames
-	var done atomic.Int64
-	start := time.Now()
-	recs, err := PlayBatch(t.ctx, t.setup, tasks, t.cfg.Workers, func() {
-		t.report(Event{GamesDone: int(done.Add(1)), GamesTotal: total, GenGames: before, Phase: label})
-	})
-	t.g.gamesTime += time.Since(start)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", label, err)
+	return t.account(t.playAsync(tasks, label), label)
+}
+
+// playing is a batch of games played in the background (playAsync): done is closed once
+// recs (in task order) or err are set; wall is the batch's wall time.
+type playing struct {
+	done chan struct{}
+	recs []engine.GameRecord
+	err  error
+	wall time.Duration
+}
+
+// playAsync starts tasks as one batch on the worker pool, behind the batches in play, and
+// reports each finished game as label. The progress events carry the run's state as it is
+// now: the workers read nothing the caller goes on changing.
+func (t *Tuner) playAsync(tasks []GameTask, label string) *playing {
+	p := &playing{done: make(chan struct{})}
+	quiet := t.saving.runID == 0 && t.NeedsCalibration() // Calibrate's games belong to no generation
+	base := t.event(Event{GamesTotal: len(tasks), GenGames: t.g.distinctGames, Phase: label})
+	var played atomic.Int64
+	ctx, setup, workers := t.ctx, t.setup, t.cfg.Workers
+	go func() {
+		defer close(p.done)
+		start := time.Now()
+		p.recs, p.err = PlayBatch(ctx, setup, tasks, workers, func() {
+			if !quiet {
+				e := base
+				e.GamesDone, e.Elapsed = int(played.Add(1)), t.elapsed()
+				t.emit(e)
+			}
+		})
+		p.wall = time.Since(start)
+	}()
+	return p
+}
+
+// account waits for p and adds its wall time to the generation's time in games and its
+// games' wall times to the generation's slot time; it returns p's records, or its error
+// named by label.
+func (t *Tuner) account(p *playing, label string) ([]engine.GameRecord, error) {
+	<-p.done
+	t.g.gamesTime += p.wall
+	if p.err != nil {
+		return nil, fmt.Errorf("%s: %w", label, p.err)
 	}
-	for _, r := range recs {
+	for _, r := range p.recs {
 		t.g.slotTime += r.Duration
 	}
-	return recs, nil
+	return p.recs, nil
 }
 
 // credit credits every entry of b with its game of recs (b.tasks' records, in order) as
@@ -554,17 +587,13 @@ func (t *Tuner) playPeers() error {
 		}
 	}
 	from := len(t.g.gameResults)
-	// A lagged admission test (gaMethod.lag) rides with the pairings: one batch.
-	tasks, label, rider := b.tasks, "pairings", t.g.rider
-	if rider != nil {
-		tasks, label = append(slices.Clone(b.tasks), rider.b.tasks...), "pairings and admission"
+	play := t.playTasks
+	if t.pairings != nil {
+		play = t.pairings // the GA's, judging earlier generations' tests meanwhile
 	}
-	recs, err := t.playTasks(tasks, label)
+	recs, err := play(b.tasks, "pairings")
 	if err != nil {
 		return err
-	}
-	if rider != nil {
-		rider.recs, recs, t.g.rider = recs[len(b.tasks):], recs[:len(b.tasks)], nil
 	}
 	pairScore := t.credit(&b, recs)
 	byID := map[string]int{}

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand"
 	"sort"
-	"time"
 
 	"github.com/MaxHalford/eaopt"
 	"gonum.org/v1/gonum/stat"
@@ -337,7 +336,6 @@ func (model) Validate() error { return nil }
 // from the generation's own stream.
 func (m model) Apply(pop *eaopt.Population) error {
 	t := m.t
-	t.g.genStart = time.Now()
 	rng := t.rngV1(t.g.gen, streamGA)
 	pop.RNG = rng
 	old := pop.Individuals

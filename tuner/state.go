@@ -20,7 +20,6 @@ type generation struct {
 	current   []*genomes.Genome // its individuals, in eaopt's order
 	born      []*genomes.Genome // the individuals born in it (saved with it)
 	evaluated bool              // its individuals have played (eaopt evaluates once)
-	genStart  time.Time         // when it started
 
 	gameResults   []GameResult  // its games, saved with it
 	openings      [][]string    // its opening pairs, in the order drawn
@@ -29,9 +28,6 @@ type generation struct {
 	gamesTime     time.Duration // its time in games (the pool's wall time)
 	slotTime      time.Duration // its busy game-slot time: the sum of its games' wall times
 	distinctGames int           // its distinct games (a deterministic pair played once counts once)
-	// rider is the previous generation's admission test, played in one batch with this
-	// generation's pairings (gaMethod.lag); nil once played, or when there is none.
-	rider *matchPlan
 }
 
 // hallOfFame is selection's record: the members in order of admission and every individual

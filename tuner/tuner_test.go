@@ -215,20 +215,27 @@ func TestSaveFailureFailsRun(t *testing.T) {
 	}
 }
 
-// TestCancelStopsRun: a run cancelled during generation 2's games stops with the
-// generations whose games were all played saved: generation 0 (generation 1's admission
-// test was playing with generation 2's pairings, so generation 1 is not saved).
+// TestCancelStopsRun: a run cancelled during generation 3's games stops with the
+// generations whose games were all played saved, in order: generation 0 at least (it was
+// saved before generation 3 was bred: gaLag), never generation 3.
 func TestCancelStopsRun(t *testing.T) {
 	st := &memStore{}
 	ctx, cancel := context.WithCancel(context.Background())
-	tu, _ := New(smallConfig("connect6", 2), st, func(e Event) {
-		if e.Generation == 2 && e.GamesDone > 0 {
+	cfg := smallConfig("connect6", 2)
+	cfg.Generations = 5
+	tu, _ := New(cfg, st, func(e Event) {
+		if e.Generation == 3 && e.GamesDone > 0 {
 			cancel()
 		}
 	}, "test")
 	_, err := tu.Run(ctx, 0)
-	if err == nil || st.status != "stopped" || len(st.gens) != 1 {
-		t.Fatalf("err %v, status %s, %d generations saved (want the 1 completed)", err, st.status, len(st.gens))
+	if err == nil || st.status != "stopped" || len(st.gens) < 1 || len(st.gens) > 3 {
+		t.Fatalf("err %v, status %s, %d generations saved (want 1 to 3)", err, st.status, len(st.gens))
+	}
+	for i, g := range st.gens {
+		if g.Generation != i {
+			t.Fatalf("saved generation %d in place %d", g.Generation, i)
+		}
 	}
 }
 
