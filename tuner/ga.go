@@ -18,8 +18,8 @@ import (
 // weights and perturbations of them; every generation races its individuals against the
 // reference opponents (schedule.go: playGeneration), eaopt's model (selection.go: model)
 // keeps the elites and breeds the rest by tournament, crossover and mutation, the race's
-// winner is tested for the hall of fame (selection.go: admit; with peers, in one batch
-// with the next generation's pairings: gaMethod.lag), and the run's champion is
+// winner is tested for the hall of fame (selection.go: admit; with peers, behind the next
+// generations' pairings: gaMethod.lag), and the run's champion is
 // the hall of fame's best member or its centre (Config.Champion). Its state between
 // generations is the population and the hall of fame, both stored in their own tables.
 
@@ -202,9 +202,10 @@ func (m *gaMethod) evaluate(g *genomes.Genome) (float64, error) {
 
 // onGeneration runs after eaopt has evaluated a generation: it ranks the race, tests the
 // winner for the hall of fame, plays the checkpoint if one is due, and saves it all in
-// one transaction. With a lagged admission test (lag), the test is only planned here and
-// plays in one batch with the next generation's pairings; this generation is saved once
-// they are played, at the next call (or, for the last, by flush).
+// one transaction. With lagged admission tests (lag), the generation joins the pending
+// ones: its test is planned once the test before it is judged and plays behind the next
+// generations' pairings, and it is saved once its test is judged (settle; the last ones by
+// flush).
 func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 	t := m.t
 	if t.saving.err != nil || t.ctx.Err() != nil {
@@ -242,10 +243,10 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 	}
 }
 
-// gaLag is how many generations' pairings may be played before the oldest of them is
-// saved (lag): generation g+1 is bred once generation g−1's admission test is judged, so
-// the tests of g−1 and g play on the slots that g+1's pairings leave free, and g+1's
-// pairings on the slots a test's slowest games leave free.
+// gaLag is the most generations not yet saved when the next is bred (lag): generation
+// g+1 is bred once generation g's pairings end and generation g−2's admission test is
+// judged, so the tests of g−1 and g play on the slots that g+1's pairings leave free, and
+// g+1's pairings on the slots a test's slowest games leave free.
 const gaLag = 2
 
 // lag reports whether the GA plays each generation's admission test behind the next

@@ -97,16 +97,15 @@ type GenerationRecord struct {
 	FitStd     float64
 	Diversity  float64
 	Games      int           // distinct games played (a game shared by identical genomes counts once)
-	Duration   time.Duration // wall time of the generation up to saving
+	Duration   time.Duration // wall time of the generation: since the one before was saved, up to its saving
 	GamesTime  time.Duration // wall time of its game batches
-	// SlotTime is its busy game-slot time (the sum of the wall times of the games played
-	// in its Duration, checkpoint games included; a GA generation's admission test plays
-	// with the next generation's pairings and counts there, the last generation's with
-	// its own; SPSA's, CMA-ES's and the steady-state GA's rounds overlap, so theirs is the
-	// time the slots played within its Duration, whichever round's games, and, played
-	// elsewhere, its games' wall times up to Duration × Slots) and Slots the game slots the
-	// run had (its workers; 0: not measured, a cluster played the games): its slot
-	// utilisation is SlotTime / (Duration × Slots).
+	// SlotTime is its busy game-slot time: the time the slots played within its Duration
+	// (the time since the generation before was saved), whichever generation's games and
+	// checkpoint games included, since rounds overlap (a GA generation's admission test
+	// plays behind the next generations' pairings; SPSA's, CMA-ES's and the steady-state
+	// GA's rounds are asked ahead); played elsewhere, its own games' wall times up to
+	// Duration × Slots. Slots is the game slots the run had (its workers; 0: not measured,
+	// a cluster played the games): its slot utilisation is SlotTime / (Duration × Slots).
 	SlotTime    time.Duration
 	Slots       int
 	Elapsed     time.Duration // the run's wall time up to the end of this generation (across resumes)
