@@ -45,6 +45,11 @@ type CMAESConfig struct {
 	Sigma float64 `json:"sigma" yaml:"sigma"`
 	// Lambda is the number of candidates per generation (0: 4 + ⌊3 ln n⌋ for n free genes).
 	Lambda int `json:"lambda" yaml:"lambda"`
+	// Lag is how many generations may be in play behind the one being asked: generation k's
+	// candidates are sampled around the mean and covariance that generation k−Lag−1 left
+	// (0: each generation waits for the one before), so Lag+1 generations' games keep the
+	// game slots busy while the oldest's slowest game ends.
+	Lag int `json:"lag,omitempty" yaml:"lag"`
 }
 
 // DefaultCMAES: 8 game pairs per candidate, σ_0 = 0.1 ln units (a log gene's value moves by
@@ -64,6 +69,8 @@ func (p CMAESConfig) validate() error {
 		return settingErr("cmaes.sigma", "", "%g, want (0, 10] (ln units for log genes)", p.Sigma)
 	case p.Lambda != 0 && (p.Lambda < 4 || p.Lambda > 98):
 		return settingErr("cmaes.lambda", "", "%d, want 0 (from the number of genes) or 4 to 98", p.Lambda)
+	case p.Lag < 0 || p.Lag > 16:
+		return settingErr("cmaes.lag", "", "%d, want 0 (each generation waits for the one before) to 16", p.Lag)
 	}
 	return nil
 }
@@ -76,7 +83,10 @@ type cmaesState struct {
 	Mean   []float64 `json:"mean"`
 }
 
-// cmaesMethod is CMA-ES on the run loop: round k is generation k, one round in play.
+// cmaesMethod is CMA-ES on the run loop: round k is generation k, Lag+1 rounds in play
+// (CMAESConfig.Lag). The optimiser samples generation k once generation k−Lag−1 is told,
+// and is told the generations in order; the seed fixes every sample, so a seeded run is the
+// same whatever the workers.
 type cmaesMethod struct {
 	a    *arena
 	opt  *cmaes.Optimizer
@@ -84,8 +94,19 @@ type cmaesMethod struct {
 	mean []float64 // the optimiser's mean: its own storage (gonum's VecDense keeps the slice it is given)
 	base []float64 // θ of the paper's weights (fixed genes stay there)
 	next int       // the next generation asked
-	ys   [][]float64
-	mx   []float64 // the round in play: its candidates in free-gene coordinates, and the mean they play
+	// sampled are the generations sampled and not yet told, oldest first (a resumed run
+	// samples those in play again, as the interrupted run had, before asking them).
+	sampled  []*cmaesGeneration
+	toSample int // the next generation to sample
+}
+
+// cmaesGeneration is a generation as sampled: its candidates in free-gene coordinates, the
+// mean they play (genes) and that mean's genome ID.
+type cmaesGeneration struct {
+	k      int
+	ys     [][]float64
+	mx     []float64
+	parent string
 }
 
 func newCMAES(a *arena) (askTeller, error) {
@@ -123,8 +144,9 @@ func newCMAES(a *arena) (askTeller, error) {
 	return m, nil
 }
 
-// Window: generation k+1's candidates are sampled around the mean generation k moved.
-func (m *cmaesMethod) Window() int { return 1 }
+// Window: Lag+1 generations in play; generation k+Lag+1's candidates are sampled around
+// the mean generation k moved.
+func (m *cmaesMethod) Window() int { return m.a.Config.CMAESParams().Lag + 1 }
 
 // theta is the full SPSA-coordinate vector of free-gene coordinates y (fixed genes at the
 // paper's weights).
@@ -139,8 +161,8 @@ func (m *cmaesMethod) theta(y []float64) []float64 {
 // genes is the gene vector of free-gene coordinates y.
 func (m *cmaesMethod) genes(y []float64) []float64 { return genesOfTheta(m.a.Layout, m.theta(y)) }
 
-// meanID is the ID of m_k: the paper's weights R-g0-(λ+1) for k = 0, else slot 00 of
-// generation k−1.
+// meanID is the ID of the mean after generation k−1: the paper's weights R-g0-(λ+1) for
+// k = 0, else slot 00 of generation k−1.
 func (m *cmaesMethod) meanID(k int) string {
 	if k == 0 {
 		return m.a.IndividualID(0, m.opt.PopulationSize()+1)
@@ -161,6 +183,28 @@ func (m *cmaesMethod) ask() ([][]float64, error) {
 	return ys, nil
 }
 
+// sample samples generation k: its candidates around the optimiser's mean now
+// (the mean after generation k−Lag−1), appended to sampled.
+func (m *cmaesMethod) sample(k int) error {
+	ys, err := m.ask()
+	if err != nil {
+		return err
+	}
+	lag := m.a.Config.CMAESParams().Lag
+	m.sampled = append(m.sampled, &cmaesGeneration{k: k, ys: ys, mx: m.genes(m.mean), parent: m.meanID(max(0, k-lag))})
+	return nil
+}
+
+// sampledUpTo samples generations until generation k is sampled.
+func (m *cmaesMethod) sampledUpTo(k int) error {
+	for ; m.toSample <= k; m.toSample++ {
+		if err := m.sample(m.toSample); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // tell gives the optimiser the candidates' values (in ask order).
 func (m *cmaesMethod) tell(ys [][]float64, values []float64) error {
 	sols := make([]*cmaes.Solution, len(ys))
@@ -173,35 +217,42 @@ func (m *cmaesMethod) tell(ys [][]float64, values []float64) error {
 	return nil
 }
 
-// Restore replays the optimiser through every saved generation's values.
+// Restore replays the optimiser through every saved generation's values, sampling each
+// generation when the uninterrupted run did (Lag generations ahead of the one told).
 func (m *cmaesMethod) Restore(st ResumeState) (leader, error) {
 	if len(st.MethodStates) != st.LastGeneration+1 {
 		return leader{}, fmt.Errorf("resume: %d CMA-ES generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
 	}
+	lag := m.a.Config.CMAESParams().Lag
 	for k, raw := range st.MethodStates {
 		var s cmaesState
 		if err := decodeState(raw, &s); err != nil {
 			return leader{}, fmt.Errorf("resume: CMA-ES generation %d: %w", k, err)
 		}
-		ys, err := m.ask()
-		if err != nil {
+		if err := m.sampledUpTo(k + lag); err != nil {
 			return leader{}, err
 		}
-		if len(s.Values) != len(ys) {
-			return leader{}, fmt.Errorf("resume: CMA-ES generation %d has %d values, λ is %d", k, len(s.Values), len(ys))
+		g := m.sampled[0]
+		if len(s.Values) != len(g.ys) {
+			return leader{}, fmt.Errorf("resume: CMA-ES generation %d has %d values, λ is %d", k, len(s.Values), len(g.ys))
 		}
-		if err := m.tell(ys, s.Values); err != nil {
+		if err := m.tell(g.ys, s.Values); err != nil {
 			return leader{}, err
 		}
+		m.sampled = m.sampled[1:]
 	}
 	m.next = st.LastGeneration + 1
 	return leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: m.genes(m.mean), Score: 0.5}, nil
 }
 
-// Describe: λ, the pairs per candidate and σ_0.
+// Describe: λ, the pairs per candidate, σ_0 and the generations in play.
 func (m *cmaesMethod) Describe(length string) (string, []string) {
 	p := m.a.Config.CMAESParams()
-	return fmt.Sprintf(" by CMA-ES: %s; each generation %d candidates × %d game pairs against the mean, σ_0 %g", length, m.opt.PopulationSize(), p.Pairs, p.Sigma), nil
+	lag := ""
+	if p.Lag > 0 {
+		lag = fmt.Sprintf(", %d generations in play", p.Lag+1)
+	}
+	return fmt.Sprintf(" by CMA-ES: %s; each generation %d candidates × %d game pairs against the mean, σ_0 %g%s", length, m.opt.PopulationSize(), p.Pairs, p.Sigma, lag), nil
 }
 
 // cmaesSaved: the best candidate's score against the mean, the candidates' mean, the new
@@ -210,43 +261,53 @@ func cmaesSaved(e Event) string {
 	return fmt.Sprintf("best candidate %s scored %.3f against the mean, candidates' mean %.3f, champion %s (the mean), %s", e.Best, e.BestScore, e.MeanScore, e.Champion, e.GamesText())
 }
 
-// Ask samples generation k's λ candidates around the mean m_k, to play m_k.
+// Ask samples generation k's λ candidates around the mean now (after generation k−Lag−1),
+// to play that mean.
 func (m *cmaesMethod) Ask() (*round, error) {
 	k := m.next
 	c := m.a.Config
 	if c.Generations > 0 && k > c.Generations {
 		return nil, nil
 	}
-	parent := m.meanID(k)
-	m.mx = m.genes(m.mean)
-	ys, err := m.ask()
-	if err != nil {
+	if err := m.sampledUpTo(k); err != nil {
 		return nil, err
 	}
-	m.ys = ys
-	cands := make([]*genomes.Genome, len(ys))
-	for i, y := range ys {
-		cands[i] = &genomes.Genome{Layout: m.a.Layout, X: m.genes(y), ID: m.a.IndividualID(k, i+1), Op: OpCMAES, Parents: []string{parent}, Born: k}
+	var g *cmaesGeneration
+	for _, s := range m.sampled {
+		if s.k == k {
+			g = s
+		}
 	}
-	mean := &genomes.Genome{Layout: m.a.Layout, X: m.mx, ID: parent}
+	cands := make([]*genomes.Genome, len(g.ys))
+	for i, y := range g.ys {
+		cands[i] = &genomes.Genome{Layout: m.a.Layout, X: m.genes(y), ID: m.a.IndividualID(k, i+1), Op: OpCMAES, Parents: []string{g.parent}, Born: k}
+	}
+	mean := &genomes.Genome{Layout: m.a.Layout, X: g.mx, ID: g.parent}
 	m.next++
-	return &round{Gen: k, Draw: k, Players: cands, Opponents: []*genomes.Genome{mean}, Pairs: c.CMAESParams().Pairs, Label: fmt.Sprintf("generation %d", k)}, nil
+	return &round{Gen: k, Draw: k, Players: cands, Opponents: []*genomes.Genome{mean}, Pairs: c.CMAESParams().Pairs, Label: fmt.Sprintf("generation %d", k), Own: g}, nil
 }
 
 // Tell moves the mean by the candidates' values (1 − score against the mean) and stores
 // the generation: the new mean first (the champion), then the candidates ranked by score.
 func (m *cmaesMethod) Tell(r *round) (*told, error) {
 	k, cands, parent := r.Gen, r.Players, r.Opponents[0].ID
+	gen, ok := r.Own.(*cmaesGeneration)
+	if !ok || len(m.sampled) == 0 || m.sampled[0] != gen {
+		return nil, fmt.Errorf("cmaes: generation %d told out of order", k)
+	}
+	m.sampled = m.sampled[1:]
 	l := m.a.Layout
 	values := make([]float64, len(cands))
 	for i, g := range cands {
 		values[i] = 1 - g.Stats.Score()
 	}
-	if err := m.tell(m.ys, values); err != nil {
+	if err := m.tell(gen.ys, values); err != nil {
 		return nil, err
 	}
 	st := cmaesState{Values: values, Mean: append([]float64(nil), m.mean...)}
-	next := &genomes.Genome{Layout: l, X: m.genes(m.mean), ID: m.a.IndividualID(k, 0), Op: OpCMAESMean, Parents: []string{parent}, Born: k}
+	// The new mean comes from the mean after generation k−1 (which the candidates played
+	// only without a lag).
+	next := &genomes.Genome{Layout: l, X: m.genes(m.mean), ID: m.a.IndividualID(k, 0), Op: OpCMAESMean, Parents: []string{m.meanID(k)}, Born: k}
 	rec := GenerationRecord{Opponents: []string{parent}, Best: next.ID, Champion: next.ID}
 	if k == 0 {
 		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: l.Named(l.Defaults())})
@@ -272,7 +333,7 @@ func (m *cmaesMethod) Tell(r *round) (*told, error) {
 	rec.FitStd = math.Sqrt(math.Max(0, sq/n-rec.FitMean*rec.FitMean))
 	var dsum float64
 	for _, g := range cands {
-		dsum += l.Distance(g.X, m.mx)
+		dsum += l.Distance(g.X, gen.mx)
 	}
 	rec.Diversity = dsum / n
 	return &told{Record: rec, State: func() any { return st },

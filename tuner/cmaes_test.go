@@ -74,12 +74,18 @@ func TestCMAESMeanIsTheRecombination(t *testing.T) {
 
 // TestCMAESResume: a CMA-ES run whose save fails after three generations, resumed from
 // what was saved (the method states replayed through a new optimiser), saves exactly the
-// generations, games and verification of the uninterrupted run; a resume missing a
-// generation's state, or with a state of the wrong length, is refused.
+// generations, games and verification of the uninterrupted run, also with generations in
+// play (a lag); a resume missing a generation's state, or with a state of the wrong
+// length, is refused.
 func TestCMAESResume(t *testing.T) {
+	lagged := cmaesConfig("gomoku", 120)
+	lagged.CMAES.Lag = 2
+	lagged.VerifyGames = 8
+	full := runSmall(t, lagged)
+	crashAndResume(t, lagged, full, 3) // generations 3 and 4 were in play: sampled again
 	cfg := cmaesConfig("gomoku", 120)
 	cfg.VerifyGames = 8
-	full := runSmall(t, cfg)
+	full = runSmall(t, cfg)
 	if len(full.gens) < 5 {
 		t.Fatalf("%d generations saved", len(full.gens))
 	}
@@ -109,19 +115,37 @@ func TestCMAESResume(t *testing.T) {
 // the values told in its method state, and the held-out checkpoint every VerifyEvery
 // generations; the first mean is the paper's weights.
 func TestCMAESGenerations(t *testing.T) {
+	for _, lag := range []int{0, 2} {
+		testCMAESGenerations(t, lag)
+	}
+}
+
+func testCMAESGenerations(t *testing.T, lag int) {
 	cfg := cmaesConfig("gomoku", 100)
+	cfg.CMAES.Lag = lag
 	cfg.VerifyEvery, cfg.VerifyGames = 2, 4
 	st := runSmall(t, cfg)
 	tu, _ := New(cfg, &memStore{}, nil, "test")
 	lambda := tu.method.(*loopMethod).m.(*cmaesMethod).opt.PopulationSize()
-	if len(st.gens) < 3 {
-		t.Fatalf("%d generations saved", len(st.gens))
+	if len(st.gens) < 3+lag {
+		t.Fatalf("lag %d: %d generations saved", lag, len(st.gens))
+	}
+	// meanAfter is the ID of the mean after generation k (the paper's weights before 0).
+	meanAfter := func(k int) string {
+		if k < 0 {
+			return genomes.IndividualID(1, 0, lambda+1)
+		}
+		return genomes.IndividualID(1, k, 0)
 	}
 	checks := 0
 	for k, g := range st.gens {
-		parent := genomes.IndividualID(1, k-1, 0)
+		// The candidates play and come from the mean after generation k−lag−1; the new
+		// mean from the mean after generation k−1.
+		parent, prev := meanAfter(k-lag-1), meanAfter(k-1)
+		if g.Opponents[0] != parent {
+			t.Fatalf("lag %d generation %d: the candidates played %s, want %s", lag, k, g.Opponents[0], parent)
+		}
 		if k == 0 {
-			parent = genomes.IndividualID(1, 0, lambda+1)
 			if g.NewGenomes[0].ID != parent || g.NewGenomes[0].Operator != genomes.OpBaseline {
 				t.Fatalf("generation 0: first genome %+v, want the paper's weights as %s", g.NewGenomes[0], parent)
 			}
@@ -148,8 +172,12 @@ func TestCMAESGenerations(t *testing.T) {
 			}
 		}
 		for _, n := range g.NewGenomes {
-			if n.Operator != genomes.OpBaseline && (len(n.Parents) != 1 || n.Parents[0] != parent) {
-				t.Fatalf("generation %d: %s has parents %v, want the mean before, %s", k, n.ID, n.Parents, parent)
+			want := parent
+			if n.Operator == OpCMAESMean {
+				want = prev
+			}
+			if n.Operator != genomes.OpBaseline && (len(n.Parents) != 1 || n.Parents[0] != want) {
+				t.Fatalf("lag %d generation %d: %s has parents %v, want %s", lag, k, n.ID, n.Parents, want)
 			}
 		}
 		if (k%2 == 0) != (g.Checkpoint != nil) {

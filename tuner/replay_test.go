@@ -148,6 +148,9 @@ func replayUtilisation(tb testing.TB, game, method string, slots, budget int, du
 	if v, err := strconv.Atoi(os.Getenv("EVOTUNE_REPLAY_LAG")); err == nil && method == MethodSPSA {
 		cfg.SPSA.Lag = v // BenchmarkSlotReplay with another lag
 	}
+	if v, err := strconv.Atoi(os.Getenv("EVOTUNE_REPLAY_CMAES_LAG")); err == nil && method == MethodCMAES {
+		cfg.CMAES = &CMAESConfig{Lag: v}
+	}
 	cfg.Resolve()
 	st := &memStore{}
 	tu, err := New(cfg, st, nil, "test")
@@ -246,7 +249,8 @@ func TestGAGenerationBatches(t *testing.T) {
 // game lasts a few milliseconds): the share of slot time no game used is time a method
 // kept slots waiting. go test ./tuner -run '^$' -bench SlotReplay -benchtime 1x
 // (EVOTUNE_REPLAY_SCALE=10 makes every game ten times longer: the games of a deeper search
-// or a longer clock; EVOTUNE_REPLAY_LAG=N plays SPSA with --spsa-lag N).
+// or a longer clock; EVOTUNE_REPLAY_LAG=N plays SPSA with --spsa-lag N,
+// EVOTUNE_REPLAY_CMAES_LAG=N CMA-ES with --cmaes-lag N).
 func BenchmarkSlotReplay(b *testing.B) {
 	k := 1.0
 	if v, err := strconv.ParseFloat(os.Getenv("EVOTUNE_REPLAY_SCALE"), 64); err == nil && v > 0 {

@@ -155,6 +155,7 @@ var Settings = []Setting{
 	{Key: "cmaes.pairs", Flag: "cmaes-pairs", Methods: []string{MethodCMAES}, Help: "cmaes: colour-swapped game pairs of each candidate against the mean per generation"},
 	{Key: "cmaes.sigma", Flag: "cmaes-sigma", Methods: []string{MethodCMAES}, Help: "cmaes: initial step size σ, in ln units for log genes (a fifth of the range for linear genes)"},
 	{Key: "cmaes.lambda", Flag: "cmaes-lambda", Methods: []string{MethodCMAES}, Help: "cmaes: candidates per generation (0: 4 + 3 ln n for n free genes)"},
+	{Key: "cmaes.lag", Flag: "cmaes-lag", Methods: []string{MethodCMAES}, Help: "cmaes: generations in play behind the one being asked (generation k samples around the mean generation k−lag−1 left), so the game slots never wait for a generation's last game; 0: each generation waits for the one before"},
 }
 
 // LookupSetting returns the setting with config key key ("depths" is depth's list), or,
