@@ -101,10 +101,12 @@ type cmaesMethod struct {
 }
 
 // cmaesGeneration is a generation as sampled: its candidates in free-gene coordinates, the
-// mean they play (genes) and that mean's genome ID.
+// optimiser's mean then (m0, the same coordinates), the mean they play (genes) and that
+// mean's genome ID.
 type cmaesGeneration struct {
 	k      int
 	ys     [][]float64
+	m0     []float64
 	mx     []float64
 	parent string
 }
@@ -191,7 +193,8 @@ func (m *cmaesMethod) sample(k int) error {
 		return err
 	}
 	lag := m.a.Config.CMAESParams().Lag
-	m.sampled = append(m.sampled, &cmaesGeneration{k: k, ys: ys, mx: m.genes(m.mean), parent: m.meanID(max(0, k-lag))})
+	m.sampled = append(m.sampled, &cmaesGeneration{k: k, ys: ys, m0: append([]float64(nil), m.mean...), mx: m.genes(m.mean),
+		parent: m.meanID(max(0, k-lag))})
 	return nil
 }
 
@@ -205,11 +208,20 @@ func (m *cmaesMethod) sampledUpTo(k int) error {
 	return nil
 }
 
-// tell gives the optimiser the candidates' values (in ask order).
-func (m *cmaesMethod) tell(ys [][]float64, values []float64) error {
-	sols := make([]*cmaes.Solution, len(ys))
-	for i := range ys {
-		sols[i] = &cmaes.Solution{Params: ys[i], Value: values[i]}
+// tell gives the optimiser generation g's values (in ask order). The optimiser reads each
+// candidate as a step from its mean now; a generation sampled around an earlier mean (a
+// lag) is told as the same steps from the mean now, its candidates moved by as much as
+// the mean moved since (so the generations between keep their moves: the update is the
+// steps' weighted recombination, as SPSA applies a lagged step's gradient to θ now; without
+// the shift the mean would jump back among the old samples).
+func (m *cmaesMethod) tell(g *cmaesGeneration, values []float64) error {
+	sols := make([]*cmaes.Solution, len(g.ys))
+	for i, y := range g.ys {
+		x := make([]float64, len(y))
+		for j := range y {
+			x[j] = y[j] + (m.mean[j] - g.m0[j])
+		}
+		sols[i] = &cmaes.Solution{Params: x, Value: values[i]}
 	}
 	if err := m.opt.Tell(sols); err != nil {
 		return fmt.Errorf("cmaes: %w", err)
@@ -236,7 +248,7 @@ func (m *cmaesMethod) Restore(st ResumeState) (leader, error) {
 		if len(s.Values) != len(g.ys) {
 			return leader{}, fmt.Errorf("resume: CMA-ES generation %d has %d values, λ is %d", k, len(s.Values), len(g.ys))
 		}
-		if err := m.tell(g.ys, s.Values); err != nil {
+		if err := m.tell(g, s.Values); err != nil {
 			return leader{}, err
 		}
 		m.sampled = m.sampled[1:]
@@ -301,7 +313,7 @@ func (m *cmaesMethod) Tell(r *round) (*told, error) {
 	for i, g := range cands {
 		values[i] = 1 - g.Stats.Score()
 	}
-	if err := m.tell(gen.ys, values); err != nil {
+	if err := m.tell(gen, values); err != nil {
 		return nil, err
 	}
 	st := cmaesState{Values: values, Mean: append([]float64(nil), m.mean...)}

@@ -19,7 +19,8 @@ func cmaesConfig(game string, budget int) Config {
 
 // TestCMAESMeanIsTheRecombination: after every tell, the mean the method reads (the
 // optimiser's own storage) is the weighted recombination of the best μ = λ/2 candidates
-// around the previous mean, with CMA-ES's log-rank weights: m' = m + Σ w_i·(x_{i:λ} − m).
+// around the previous mean, with CMA-ES's log-rank weights: m' = m + Σ w_i·(x_{i:λ} − m);
+// for a generation sampled around an earlier mean m0 (a lag), m' = m + Σ w_i·(x_{i:λ} − m0).
 func TestCMAESMeanIsTheRecombination(t *testing.T) {
 	tu, err := New(cmaesConfig("gomoku", 100), &memStore{}, nil, "test")
 	if err != nil {
@@ -37,36 +38,53 @@ func TestCMAESMeanIsTheRecombination(t *testing.T) {
 		w[i] = math.Log(float64(lambda+1)/2) - math.Log(float64(i+1))
 		sum += w[i]
 	}
-	for k := 0; k < 5; k++ {
-		old := append([]float64(nil), m.mean...)
-		ys, err := m.ask()
-		if err != nil {
-			t.Fatal(err)
+	// A generation sampled two tells ago (a lag of 1 and one generation between) moves the
+	// mean by its own steps from the mean it was sampled around, added to where the mean
+	// is now.
+	var lagged *cmaesGeneration
+	for k := 0; k < 6; k++ {
+		now := append([]float64(nil), m.mean...)
+		g := &cmaesGeneration{k: k, m0: now}
+		if lagged != nil {
+			g, lagged = lagged, nil
+		} else {
+			ys, err := m.ask()
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.ys = ys
 		}
-		values := make([]float64, len(ys))
+		if k == 2 { // sampled now, told after generation 3
+			ys, err := m.ask()
+			if err != nil {
+				t.Fatal(err)
+			}
+			lagged = &cmaesGeneration{k: 3, ys: ys, m0: now}
+		}
+		values := make([]float64, len(g.ys))
 		for i := range values {
 			values[i] = float64((i*7+k)%lambda) / float64(lambda) // distinct: the ranking is unambiguous
 		}
-		order := make([]int, len(ys))
+		order := make([]int, len(g.ys))
 		for i := range order {
 			order[i] = i
 		}
 		slices.SortFunc(order, func(a, b int) int { return int(math.Copysign(1, values[a]-values[b])) })
-		want := append([]float64(nil), old...)
+		want := append([]float64(nil), now...)
 		for r := 0; r < mu; r++ {
 			for j := range want {
-				want[j] += w[r] / sum * (ys[order[r]][j] - old[j])
+				want[j] += w[r] / sum * (g.ys[order[r]][j] - g.m0[j])
 			}
 		}
-		if err := m.tell(ys, values); err != nil {
+		if err := m.tell(g, values); err != nil {
 			t.Fatal(err)
 		}
 		for j := range want {
 			if math.Abs(m.mean[j]-want[j]) > 1e-6 {
-				t.Fatalf("generation %d gene %d: mean %v, want %v (the recombination of the best %d)", k, j, m.mean[j], want[j], mu)
+				t.Fatalf("generation %d gene %d: mean %v, want %v (the recombination of the best %d steps)", k, j, m.mean[j], want[j], mu)
 			}
 		}
-		if slices.Equal(m.mean, old) {
+		if slices.Equal(m.mean, now) {
 			t.Fatalf("generation %d: the mean did not move", k)
 		}
 	}
