@@ -48,7 +48,9 @@ type CMAESConfig struct {
 	// Lag is how many generations may be in play behind the one being asked: generation k's
 	// candidates are sampled around the mean and covariance that generation k−Lag−1 left
 	// (0: each generation waits for the one before), so Lag+1 generations' games keep the
-	// game slots busy while the oldest's slowest game ends.
+	// game slots busy while the oldest's slowest game ends. Not the default: on gomoku at
+	// 44 000 games (seeds 1–3, 8 000 held-out games each) lag 1 measured −20.4 / +33.6 /
+	// +35.7 Elo against lag 0's +26.3 / +38.0 / −6.8.
 	Lag int `json:"lag,omitempty" yaml:"lag"`
 }
 
