@@ -117,11 +117,9 @@ func (m *gaMethod) search(ctx context.Context, from int) error {
 	if from > 0 && (n <= 0 || t.overBudget()) {
 		return nil // every generation is saved: only the verification may be missing
 	}
-	if t.setup.Runner == nil { // the tests and the pairings in play share the local workers
-		r := newSlotRunner(t.cfg.Workers)
-		t.setup.Runner, m.meter = r, &r.meter
-		defer func() { t.setup.Runner, m.meter = nil, nil; r.Close() }()
-	}
+	meter, end := t.shareSlots() // the tests and the pairings in play share the local workers
+	m.meter = meter
+	defer func() { m.meter = nil; end() }()
 	run := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	t.ctx = ctx
@@ -390,12 +388,7 @@ func (m *gaMethod) flush() error {
 
 // startMark starts the first generation's wall time, and its busy slot time where the
 // meter measures it, now.
-func (m *gaMethod) startMark() {
-	m.mark = time.Now()
-	if m.meter != nil {
-		m.mark, m.busy = m.meter.read()
-	}
-}
+func (m *gaMethod) startMark() { m.mark, m.busy = markNow(m.meter) }
 
 // save saves the generation t.g whose individuals are pop (best first, fitness fits) and
 // whose admission test was adm: it sets the champion, plays the checkpoint if one is due,

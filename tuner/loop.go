@@ -245,11 +245,9 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 	if w < 1 {
 		return fmt.Errorf("method %s: window %d, want at least 1", t.cfg.Method, w)
 	}
-	if t.setup.Runner == nil { // rounds in play share the local workers
-		r := newSlotRunner(t.cfg.Workers)
-		t.setup.Runner, l.meter = r, &r.meter
-		defer func() { t.setup.Runner, l.meter = nil, nil; r.Close() }()
-	}
+	meter, end := t.shareSlots() // rounds in play share the local workers
+	l.meter = meter
+	defer func() { l.meter = nil; end() }()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the rounds in play when the search stops
 	t.g.gen = from
@@ -333,13 +331,7 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 
 // mark starts the generation's wall time, and its busy slot time where the meter measures
 // it, now.
-func (l *loopMethod) mark() {
-	if l.meter == nil {
-		l.genStart = time.Now()
-		return
-	}
-	l.genStart, l.genMark = l.meter.read()
-}
+func (l *loopMethod) mark() { l.genStart, l.genMark = markNow(l.meter) }
 
 // shown publishes what the progress events of the rounds' games read from the workers:
 // the generation being filled, the run's saved games and its slot utilisation.

@@ -471,6 +471,26 @@ type slotJob struct {
 	over  chan struct{} // closed when every task finished or the batch failed
 }
 
+// shareSlots, when the run has no runner of its own, plays its batches on one slotRunner
+// of its workers, so that batches in play at once share the slots; it returns that
+// runner's meter (nil with a runner elsewhere) and the function that ends it.
+func (t *Tuner) shareSlots() (*busyMeter, func()) {
+	if t.setup.Runner != nil {
+		return nil, func() {}
+	}
+	r := newSlotRunner(t.cfg.Workers)
+	t.setup.Runner = r
+	return &r.meter, func() { t.setup.Runner = nil; r.Close() }
+}
+
+// markNow is the time now and, where m measures the slots, their busy time up to it.
+func markNow(m *busyMeter) (time.Time, time.Duration) {
+	if m == nil {
+		return time.Now(), 0
+	}
+	return m.read()
+}
+
 // newSlotRunner starts `workers` game slots (at least 1).
 func newSlotRunner(workers int) *slotRunner {
 	r := &slotRunner{}
