@@ -410,9 +410,11 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 	mark, busy := m.mark, m.busy
 	m.startMark()
 	took, slots := m.mark.Sub(mark), t.gameSlots()
-	slotTime := min(t.g.slotTime, took*time.Duration(max(1, slots)))
+	var slotTime time.Duration
 	if m.meter != nil {
 		slotTime = m.busy - busy
+	} else {
+		slotTime = t.elsewhereSlotTime(t.g.slotTime, took, slots)
 	}
 	rec := GenerationRecord{RunID: t.saving.runID, Generation: t.g.gen, Games: t.g.distinctGames, GamesTime: min(t.g.gamesTime, took), SlotTime: slotTime, Slots: slots,
 		Opponents: append([]string(nil), t.g.opponents...), Openings: t.g.openings, GameResults: t.g.gameResults,

@@ -409,14 +409,19 @@ func (l *loopMethod) start(ctx context.Context, r *round) (*loopRound, error) {
 	if err := t.scheduleOn(&lr.b, r.Players, inds, refs, os, 0, r.Pairs, 0); err != nil {
 		return nil, err
 	}
-	setup, total := t.setup, len(lr.b.tasks)
+	total := len(lr.b.tasks)
 	var played atomic.Int64
+	begin := time.Now()
+	// Queued now, in the order asked: the oldest round in play is played first.
+	wait, err := startBatch(ctx, t.setup, lr.b.tasks, t.cfg.Workers, func() {
+		t.emit(l.progress(Event{GamesDone: int(played.Add(1)), GamesTotal: total, Phase: r.Label}))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.Label, err)
+	}
 	go func() {
 		defer close(lr.done)
-		begin := time.Now()
-		lr.recs, lr.err = PlayBatch(ctx, setup, lr.b.tasks, t.cfg.Workers, func() {
-			t.emit(l.progress(Event{GamesDone: int(played.Add(1)), GamesTotal: total, Phase: r.Label}))
-		})
+		lr.recs, lr.err = wait()
 		lr.wall = time.Since(begin)
 	}()
 	return lr, nil
@@ -478,13 +483,13 @@ func (l *loopMethod) save(out *told) error {
 	// Rounds in play overlap: their batches' wall times add up to more than the generation's,
 	// and a round's games may start in the generation before (the next rounds are asked
 	// before a generation is saved). So the slot time is what the slots played within the
-	// generation's wall time, whichever round's games; measured elsewhere, the games' own
-	// wall times, at most the slots times the generation's.
+	// generation's wall time, whichever round's games; played elsewhere, the told games'
+	// own wall times, what does not fit carried on (elsewhereSlotTime).
 	rec.Games, rec.GamesTime = l.genDistinct, min(l.genBatches, rec.Duration)
 	if l.meter != nil {
 		rec.SlotTime = l.genMark - mark
 	} else {
-		rec.SlotTime = min(l.genSlot+t.g.slotTime, rec.Duration*time.Duration(max(1, rec.Slots)))
+		rec.SlotTime = t.elsewhereSlotTime(l.genSlot+t.g.slotTime, rec.Duration, rec.Slots)
 	}
 	rec.Openings, rec.GameResults = l.genOpenings, l.genGames
 	t.rep.summary.Generations = gen + 1

@@ -65,6 +65,26 @@ type BatchRunner interface {
 	PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error)
 }
 
+// BatchStarter is a BatchRunner that queues a batch before its caller waits for it:
+// StartBatch queues the tasks behind the batches queued before it (on the cluster:
+// publishes them, one task after another) and returns the wait for their records, which
+// returns what PlayBatch would. The tuner queues the batches it keeps in play so, in the
+// order it makes them, so the oldest is played first and a batch's games are queued
+// together (a cluster worker keeps its engine processes for the next game of the same
+// players), whatever order the goroutines that wait for them run in.
+type BatchStarter interface {
+	StartBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) (wait func() ([]engine.GameRecord, error), err error)
+}
+
+// startBatch queues tasks now on setup's runner when it is a BatchStarter and returns the
+// wait for their records; otherwise the wait plays the batch (PlayBatch) when called.
+func startBatch(ctx context.Context, setup GameSetup, tasks []GameTask, workers int, done func()) (func() ([]engine.GameRecord, error), error) {
+	if s, ok := setup.Runner.(BatchStarter); ok {
+		return s.StartBatch(ctx, setup, tasks, done)
+	}
+	return func() ([]engine.GameRecord, error) { return PlayBatch(ctx, setup, tasks, workers, done) }, nil
+}
+
 // SlotCounter is a BatchRunner that knows how many games its players play at once (a
 // cluster's workers of this build, from their heartbeats): the tuner measures a run's slot
 // utilisation against it, as against its workers when it plays the games itself. 0: not
@@ -483,6 +503,19 @@ func (t *Tuner) shareSlots() (*busyMeter, func()) {
 	return &r.meter, func() { t.setup.Runner = nil; r.Close() }
 }
 
+// elsewhereSlotTime is the busy slot time a generation of wall time took on `slots` game
+// slots gets from games played elsewhere (a cluster: no meter here), given its games'
+// wall times `played`: as much as took × slots holds, the rest carried to the generations
+// after it. Games told in a generation may have been played in the ones before (rounds in
+// play overlap), so a generation can be told more game time than its wall time holds;
+// carried on, every game's time is counted once, where the run had room for it.
+func (t *Tuner) elsewhereSlotTime(played, took time.Duration, slots int) time.Duration {
+	t.slotCarry += played
+	s := min(t.slotCarry, took*time.Duration(max(1, slots)))
+	t.slotCarry -= s
+	return s
+}
+
 // markNow is the time now and, where m measures the slots, their busy time up to it.
 func markNow(m *busyMeter) (time.Time, time.Duration) {
 	if m == nil {
@@ -563,8 +596,18 @@ func (r *slotRunner) drop(j *slotJob) {
 // and returns their records in task order once all are played (the first error, or ctx's,
 // ends the batch).
 func (r *slotRunner) PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error) {
+	wait, err := r.StartBatch(ctx, setup, tasks, done)
+	if err != nil {
+		return nil, err
+	}
+	return wait()
+}
+
+// StartBatch implements BatchStarter: it queues the tasks behind the batches already
+// queued; the wait returns what PlayBatch does.
+func (r *slotRunner) StartBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
 	if len(tasks) == 0 {
-		return []engine.GameRecord{}, nil
+		return func() ([]engine.GameRecord, error) { return []engine.GameRecord{}, nil }, nil
 	}
 	setup.Runner = nil
 	j := &slotJob{ctx: ctx, setup: setup, tasks: tasks, left: len(tasks), recs: make([]engine.GameRecord, len(tasks)), done: done, over: make(chan struct{})}
@@ -576,23 +619,25 @@ func (r *slotRunner) PlayBatch(ctx context.Context, setup GameSetup, tasks []Gam
 	r.jobs = append(r.jobs, j)
 	r.wake.Broadcast()
 	r.mu.Unlock()
-	select {
-	case <-j.over:
-	case <-ctx.Done():
-		r.mu.Lock()
-		if j.err == nil {
-			j.err = ctx.Err()
-			r.drop(j)
+	return func() ([]engine.GameRecord, error) {
+		select {
+		case <-j.over:
+		case <-ctx.Done():
+			r.mu.Lock()
+			if j.err == nil {
+				j.err = ctx.Err()
+				r.drop(j)
+			}
+			r.mu.Unlock()
+			return nil, ctx.Err()
 		}
-		r.mu.Unlock()
-		return nil, ctx.Err()
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if j.err != nil {
-		return nil, j.err
-	}
-	return j.recs, nil
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if j.err != nil {
+			return nil, j.err
+		}
+		return j.recs, nil
+	}, nil
 }
 
 // Close ends the slots after the games they are playing.

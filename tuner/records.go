@@ -103,8 +103,8 @@ type GenerationRecord struct {
 	// (the time since the generation before was saved), whichever generation's games and
 	// checkpoint games included, since rounds overlap (a GA generation's admission test
 	// plays behind the next generations' pairings; SPSA's, CMA-ES's and the steady-state
-	// GA's rounds are asked ahead); played elsewhere, its own games' wall times up to
-	// Duration × Slots. Slots is the game slots the run had (its workers; 0: not measured,
+	// GA's rounds are asked ahead); played elsewhere, its games' wall times up to Duration ×
+	// Slots, what does not fit counted in the generations after it. Slots is the game slots the run had (its workers; 0: not measured,
 	// a cluster played the games): its slot utilisation is SlotTime / (Duration × Slots).
 	SlotTime    time.Duration
 	Slots       int

@@ -91,7 +91,14 @@ func (r *replayRunner) close() {
 }
 
 // PlayBatch queues the batch's games behind those queued before it and waits for them.
-func (r *replayRunner) PlayBatch(ctx context.Context, _ GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error) {
+func (r *replayRunner) PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error) {
+	wait, _ := r.StartBatch(ctx, setup, tasks, done)
+	return wait()
+}
+
+// StartBatch queues the batch's games behind those queued before it, as the local pool's
+// slots do (BatchStarter); the wait waits for them.
+func (r *replayRunner) StartBatch(ctx context.Context, _ GameSetup, tasks []GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
 	recs := make([]engine.GameRecord, len(tasks))
 	var wg sync.WaitGroup
 	wg.Add(len(tasks))
@@ -104,11 +111,13 @@ func (r *replayRunner) PlayBatch(ctx context.Context, _ GameSetup, tasks []GameT
 	}
 	r.wake.Broadcast()
 	r.mu.Unlock()
-	wg.Wait()
-	r.mu.Lock()
-	r.inPlay--
-	r.mu.Unlock()
-	return recs, ctx.Err()
+	return func() ([]engine.GameRecord, error) {
+		wg.Wait()
+		r.mu.Lock()
+		r.inPlay--
+		r.mu.Unlock()
+		return recs, ctx.Err()
+	}, nil
 }
 
 // recordedDurations reads testdata/durations/GAME.txt: the wall times (ms) of a real run's

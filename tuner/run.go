@@ -44,6 +44,9 @@ type Tuner struct {
 	saving saving
 	rep    report
 	proof  proof
+	// slotCarry is the wall time of games played elsewhere (a cluster) that did not fit
+	// in the generation they were told in (elsewhereSlotTime).
+	slotCarry time.Duration
 }
 
 // proof follows the checkpoints for Config.StopWhenProven: the Elo of every measured one

@@ -330,25 +330,30 @@ type playing struct {
 	wall time.Duration
 }
 
-// playAsync starts tasks as one batch on the worker pool, behind the batches in play, and
-// reports each finished game as label. The progress events carry the run's state as it is
-// now: the workers read nothing the caller goes on changing.
+// playAsync queues tasks as one batch on the worker pool, behind the batches in play (now,
+// where the runner queues batches: BatchStarter), and reports each finished game as label.
+// The progress events carry the run's state as it is now: the workers read nothing the
+// caller goes on changing.
 func (t *Tuner) playAsync(tasks []GameTask, label string) *playing {
 	p := &playing{done: make(chan struct{})}
 	quiet := t.saving.runID == 0 && t.NeedsCalibration() // Calibrate's games belong to no generation
 	base := t.event(Event{GamesTotal: len(tasks), GenGames: t.g.distinctGames, Phase: label})
 	var played atomic.Int64
-	ctx, setup, workers := t.ctx, t.setup, t.cfg.Workers
+	start := time.Now()
+	wait, err := startBatch(t.ctx, t.setup, tasks, t.cfg.Workers, func() {
+		if !quiet {
+			e := base
+			e.GamesDone, e.Elapsed = int(played.Add(1)), t.elapsed()
+			t.emit(e)
+		}
+	})
 	go func() {
 		defer close(p.done)
-		start := time.Now()
-		p.recs, p.err = PlayBatch(ctx, setup, tasks, workers, func() {
-			if !quiet {
-				e := base
-				e.GamesDone, e.Elapsed = int(played.Add(1)), t.elapsed()
-				t.emit(e)
-			}
-		})
+		if err != nil {
+			p.err = err
+			return
+		}
+		p.recs, p.err = wait()
 		p.wall = time.Since(start)
 	}()
 	return p

@@ -423,9 +423,34 @@ func (c *Client) measured(key string, d time.Duration) {
 // fails the batch, naming its first game. It waits through broker restarts; only ctx and
 // the stall timeout end the wait.
 func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []tuner.GameTask, done func()) ([]engine.GameRecord, error) {
-	if len(tasks) == 0 {
-		return []engine.GameRecord{}, nil // nothing to publish, and no result would ever end the wait
+	wait, err := c.StartBatch(ctx, setup, tasks, done)
+	if err != nil {
+		return nil, err
 	}
+	return wait()
+}
+
+// StartBatch implements tuner.BatchStarter: it publishes the batch's tasks as PlayBatch
+// does, one after another before it returns (so the tasks of batches started in turn are
+// queued in turn, each batch's together), and returns the wait for their results, which
+// returns what PlayBatch does. Whatever StartBatch set up for the batch (its consumers)
+// ends when the wait returns, or at once when StartBatch fails.
+func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []tuner.GameTask, done func()) (_ func() ([]engine.GameRecord, error), err error) {
+	if len(tasks) == 0 {
+		// nothing to publish, and no result would ever end the wait
+		return func() ([]engine.GameRecord, error) { return []engine.GameRecord{}, nil }, nil
+	}
+	var cleanup []func() // in reverse order, when the wait returns or StartBatch fails
+	end := func() {
+		for k := len(cleanup) - 1; k >= 0; k-- {
+			cleanup[k]()
+		}
+	}
+	defer func() {
+		if err != nil {
+			end()
+		}
+	}()
 	head, wire, batch, err := encodeBatch(c.o.Version, setup, tasks)
 	if err != nil {
 		return nil, err
@@ -481,7 +506,7 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 	// New results come through the client's live consumer; results a killed or earlier run
 	// left on the broker for this batch are read back first, through a consumer of their own.
 	c.follow(batch, handle)
-	defer c.follow(batch, nil)
+	cleanup = append(cleanup, func() { c.follow(batch, nil) })
 	if stored := c.storedResults(ctx, batch); stored > 0 {
 		readBack := make(chan struct{})
 		var seen uint64
@@ -499,7 +524,7 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 		if err != nil {
 			return nil, fmt.Errorf("cluster: results of batch %s: %w", batch, err)
 		}
-		defer cc.Stop()
+		cleanup = append(cleanup, cc.Stop)
 		// Games whose results are stored are not sent again.
 		select {
 		case <-readBack:
@@ -537,7 +562,7 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 	if err != nil {
 		return nil, err
 	}
-	defer adv.Unsubscribe()
+	cleanup = append(cleanup, func() { adv.Unsubscribe() })
 	// send publishes the games idx (in order) as tasks of taskSize games, consecutive games
 	// of one depth together; retry marks games sent before (a refusal), whose message IDs
 	// must not repeat the first sending's.
@@ -591,58 +616,62 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 	if err := send(todo, false); err != nil {
 		return nil, err
 	}
-	stall := orDefault(c.o.StallTimeout, 10*time.Minute)
-	every := min(orDefault(c.o.StatusEvery, 10*time.Second), stall/2)
-	tick := time.NewTicker(min(every, time.Second))
-	defer tick.Stop()
-	lastStatus := time.Now()
-	for {
-		select {
-		case <-finished:
-			return recs, nil
-		case err := <-failed:
-			return nil, err
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-tick.C:
-			// Refused games go out again (another worker may take them; a pool that only
-			// refuses ends at the stall time), at most once a tick.
-			mu.Lock()
-			var resend []int
-			for _, i := range again {
-				if !got[i] {
-					resend = append(resend, i)
-				}
-			}
-			again = nil
-			mu.Unlock()
-			slices.Sort(resend)
-			if err := send(slices.Compact(resend), true); err != nil {
+	// The wait: results as they come, refused games sent again, the stall timeout.
+	return func() ([]engine.GameRecord, error) {
+		defer end()
+		stall := orDefault(c.o.StallTimeout, 10*time.Minute)
+		every := min(orDefault(c.o.StatusEvery, 10*time.Second), stall/2)
+		tick := time.NewTicker(min(every, time.Second))
+		defer tick.Stop()
+		lastStatus := time.Now()
+		for {
+			select {
+			case <-finished:
+				return recs, nil
+			case err := <-failed:
 				return nil, err
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-tick.C:
+				// Refused games go out again (another worker may take them; a pool that only
+				// refuses ends at the stall time), at most once a tick.
+				mu.Lock()
+				var resend []int
+				for _, i := range again {
+					if !got[i] {
+						resend = append(resend, i)
+					}
+				}
+				again = nil
+				mu.Unlock()
+				slices.Sort(resend)
+				if err := send(slices.Compact(resend), true); err != nil {
+					return nil, err
+				}
+				mu.Lock()
+				idle, why := time.Since(lastGame), lastRefusal
+				n := refusals
+				mu.Unlock()
+				c.mu.Lock()
+				if any := time.Since(c.lastGame); any < idle && n == 0 {
+					idle = any // batches played at once: the workers are busy with another of this client's batches
+				}
+				c.mu.Unlock()
+				if idle < stall && (idle < every || time.Since(lastStatus) < every) {
+					continue
+				}
+				lastStatus = time.Now()
+				status := c.status(ctx)
+				if n > 0 {
+					status += fmt.Sprintf("; %d refusals, the last: %s", n, why)
+				}
+				if idle >= stall {
+					return nil, fmt.Errorf("cluster: no game of batch %s finished for %v (%s); stopping (--broker-timeout)", batch, idle.Round(time.Second), status)
+				}
+				c.o.logf("cluster: no game finished for %v: %s; waiting (up to --broker-timeout %v)", idle.Round(time.Second), status, stall)
 			}
-			mu.Lock()
-			idle, why := time.Since(lastGame), lastRefusal
-			n := refusals
-			mu.Unlock()
-			c.mu.Lock()
-			if any := time.Since(c.lastGame); any < idle && n == 0 {
-				idle = any // batches played at once: the workers are busy with another of this client's batches
-			}
-			c.mu.Unlock()
-			if idle < stall && (idle < every || time.Since(lastStatus) < every) {
-				continue
-			}
-			lastStatus = time.Now()
-			status := c.status(ctx)
-			if n > 0 {
-				status += fmt.Sprintf("; %d refusals, the last: %s", n, why)
-			}
-			if idle >= stall {
-				return nil, fmt.Errorf("cluster: no game of batch %s finished for %v (%s); stopping (--broker-timeout)", batch, idle.Round(time.Second), status)
-			}
-			c.o.logf("cluster: no game finished for %v: %s; waiting (up to --broker-timeout %v)", idle.Round(time.Second), status, stall)
 		}
-	}
+	}, nil
 }
 
 // storedResults is how many result messages of the batch the results stream holds (0 when

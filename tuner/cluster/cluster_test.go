@@ -447,3 +447,88 @@ func TestBusyWithAnotherRun(t *testing.T) {
 		t.Errorf("run 8's status lines do not name the run holding the worker:\n%s", log.String())
 	}
 }
+
+// TestStartedBatchesQueueInTurn: two batches started one after the other (StartBatch, as
+// the run loop starts its rounds in play) are queued in turn on the broker, each batch's
+// tasks together and the first's before the second's, before anyone waits for them (no
+// worker is running yet); a worker started then plays both, and each wait returns the local
+// pool's records of its batch.
+func TestStartedBatchesQueueInTurn(t *testing.T) {
+	url := startServer(t)
+	setup, tasks := gomokuBatch(t, 24)
+	first, second := tasks[:12], tasks[12:]
+	want, err := tuner.PlayBatch(context.Background(), setup, tasks, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	o := Options{URL: url, Version: "test", TaskGames: 2}
+	c, err := NewClient(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	waitFirst, err := c.StartBatch(ctx, setup, first, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitSecond, err := c.StartBatch(ctx, setup, second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The task messages in stream order, by the batch their ID names ("BATCH/FIRST+N").
+	_, js, err := Connect(ctx, o, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := js.Stream(ctx, TaskStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for seq := info.State.FirstSeq; seq <= info.State.LastSeq && info.State.Msgs > 0; seq++ {
+		m, err := s.GetMsg(ctx, seq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := m.Header.Get("Nats-Msg-Id")
+		batch, _, ok := strings.Cut(id, "/")
+		if !ok {
+			t.Fatalf("task message %d has ID %q, want BATCH/FIRST+N", seq, id)
+		}
+		order = append(order, batch)
+	}
+	if len(order) != 12 {
+		t.Fatalf("%d tasks queued, want 12 (24 games, 2 a task)", len(order))
+	}
+	for k := range order {
+		if want := order[0]; k >= 6 {
+			if order[k] == order[0] {
+				t.Fatalf("tasks in stream order by batch %v: the batches' tasks interleave", order)
+			}
+		} else if order[k] != want {
+			t.Fatalf("tasks in stream order by batch %v: the first batch's 6 tasks are not first", order)
+		}
+	}
+	wctx, stopWorker := context.WithCancel(ctx)
+	defer stopWorker()
+	wo := WorkerOptions{Options: o, Workers: 2}
+	wo.Log = &lockedBuffer{}
+	go Work(wctx, wo)
+	gotFirst, err := waitFirst()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotSecond, err := waitSecond()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if games(t, append(gotFirst, gotSecond...)) != games(t, want) {
+		t.Fatal("the started batches' records differ from the local pool's")
+	}
+}
