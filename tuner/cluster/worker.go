@@ -323,7 +323,13 @@ func Work(ctx context.Context, o WorkerOptions) error {
 				last := h.left == 0
 				h.mu.Unlock()
 				if last {
-					answer(h)
+					// The result goes out (a publish and its acknowledgement, a round trip
+					// to the broker) while this slot plays its next game.
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						answer(h)
+					}()
 				}
 			}
 		}()
