@@ -68,10 +68,10 @@ type BatchRunner interface {
 // BatchStarter is a BatchRunner that queues a batch before its caller waits for it:
 // StartBatch queues the tasks behind the batches queued before it (on the cluster:
 // publishes them, one task after another) and returns the wait for their records, which
-// returns what PlayBatch would. The tuner queues the batches it keeps in play so, in the
-// order it makes them, so the oldest is played first and a batch's games are queued
-// together (a cluster worker keeps its engine processes for the next game of the same
-// players), whatever order the goroutines that wait for them run in.
+// returns what PlayBatch would. The tuner queues each batch it keeps in play this way, in
+// the order it makes them, whatever order the goroutines that wait for them run in: the
+// oldest batch is played first, and a batch's games lie together in the queue (a cluster
+// worker then keeps its engine processes for the next game, of the same players).
 type BatchStarter interface {
 	StartBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) (wait func() ([]engine.GameRecord, error), err error)
 }
