@@ -199,16 +199,28 @@ func TestReplayRunnerSameRunWhateverSlots(t *testing.T) {
 // TestGAGenerationBatches: a GA generation (peers, the default) waits for its games once:
 // every pairing of all its rounds is one batch (no round depends on another's results),
 // and the admission tests (the candidate's, the defender's and the defence games) play
-// behind the next generations' pairings, each a batch in play with them. Unlagged, each
-// test was a batch of its own, played alone; the run is the same, hall of fame included.
+// behind the next generations' pairings (queued after them), each a batch in play with
+// them. Unlagged, each test was a batch of its own, played alone; the run is the same,
+// hall of fame included.
 func TestGAGenerationBatches(t *testing.T) {
 	cfg := DefaultConfig("gomoku")
 	cfg.Population, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.Generations, cfg.VerifyGames, cfg.Workers = 6, 2, 2, 8, 6, 0, 4
 	cfg.AdmitZ = 0.01 // admit any winner ahead: the later tests have a defender
 	cfg.Resolve()
+	var mu sync.Mutex
+	var firsts []string // the phase of each batch, in the order their first games ended
 	run := func(unlagged bool) (*memStore, int, int) {
 		st := &memStore{}
-		tu, err := New(cfg, st, nil, "test")
+		mu.Lock()
+		firsts = nil
+		mu.Unlock()
+		tu, err := New(cfg, st, func(e Event) {
+			if e.GamesDone == 1 {
+				mu.Lock()
+				firsts = append(firsts, e.Phase)
+				mu.Unlock()
+			}
+		}, "test")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -238,6 +250,15 @@ func TestGAGenerationBatches(t *testing.T) {
 	if len(st.gens) != 7 || defended == 0 || batches != len(st.gens)+tests || most < 2 {
 		t.Fatalf("%d generations, %d admission tests (%d with a defender): %d batches, at most %d in play at once; want one per generation and test, some in play together",
 			len(st.gens), tests, defended, batches, most)
+	}
+	// Generation 0's test is queued behind generation 1's pairings (its slots play the
+	// pairings the next breeding waits for first): with games of equal length on slots
+	// that take the oldest batch first, the batches' first games end in queue order.
+	mu.Lock()
+	order := append([]string(nil), firsts...)
+	mu.Unlock()
+	if len(order) < 3 || order[0] != "pairings" || order[1] != "pairings" || order[2] != "admission" {
+		t.Fatalf("batches in the order their first games ended: %v; want generation 0's and 1's pairings, then generation 0's test", order)
 	}
 	un, unBatches, unMost := run(true)
 	if unBatches != len(un.gens)+tests || unMost != 1 {

@@ -215,22 +215,22 @@ func TestSaveFailureFailsRun(t *testing.T) {
 	}
 }
 
-// TestCancelStopsRun: a run cancelled during generation 3's games stops with the
+// TestCancelStopsRun: a run cancelled during generation 4's games stops with the
 // generations whose games were all played saved, in order: generation 0 at least (it was
-// saved before generation 3 was bred: gaLag), never generation 3.
+// saved before generation 4 was bred: gaLag), never generation 4.
 func TestCancelStopsRun(t *testing.T) {
 	st := &memStore{}
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg := smallConfig("connect6", 2)
 	cfg.Generations = 5
 	tu, _ := New(cfg, st, func(e Event) {
-		if e.Generation == 3 && e.GamesDone > 0 {
+		if e.Generation == 4 && e.GamesDone > 0 {
 			cancel()
 		}
 	}, "test")
 	_, err := tu.Run(ctx, 0)
-	if err == nil || st.status != "stopped" || len(st.gens) < 1 || len(st.gens) > 3 {
-		t.Fatalf("err %v, status %s, %d generations saved (want 1 to 3)", err, st.status, len(st.gens))
+	if err == nil || st.status != "stopped" || len(st.gens) < 1 || len(st.gens) > 4 {
+		t.Fatalf("err %v, status %s, %d generations saved (want 1 to 4)", err, st.status, len(st.gens))
 	}
 	for i, g := range st.gens {
 		if g.Generation != i {
