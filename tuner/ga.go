@@ -35,11 +35,20 @@ type gaMethod struct {
 	// unlagged plays every admission test in a batch of its own, as the GA did before
 	// lagging them (set by tests, which compare the two).
 	unlagged bool
-	// held is the pending generation whose admission test is planned and whose games wait
-	// to be queued behind the next generation's pairings (startHeld); pairing is true while
-	// pairings are in play (a test planned then is queued behind them at once).
-	held    *laggedGeneration
+	// pairing is true while pairings are in play (a test planned then is queued behind
+	// them at once; one planned between pairings is held until the next: settle).
 	pairing bool
+	// replans counts the admission tests planned again (replan).
+	replans int
+	// For the budget (inPlay): newest is the newest pending generation; saved the last
+	// gaLag saved generations' race winners and the games of their admission tests;
+	// hofAfter the hall of fame's size after each of them; hofFrom its size when the run
+	// was resumed (0: a new run); winners the generation each race winner first won.
+	newest   int
+	saved    map[int]savedTest
+	hofAfter map[int]int
+	hofFrom  int
+	winners  map[string]int
 	// meter, when the run's games share this process's game slots, measures their busy
 	// time; mark and busy are the time and its reading when the last generation was saved.
 	meter *busyMeter
@@ -47,7 +56,15 @@ type gaMethod struct {
 	busy  time.Duration
 }
 
-func newGA(t *Tuner) (searchMethod, error) { return &gaMethod{t: t}, nil }
+func newGA(t *Tuner) (searchMethod, error) {
+	return &gaMethod{t: t, saved: map[int]savedTest{}, hofAfter: map[int]int{}, winners: map[string]int{}}, nil
+}
+
+// savedTest is a saved generation's race winner and the games of its admission test.
+type savedTest struct {
+	winner *genomes.Genome
+	tested int
+}
 
 // restore takes up the population, the hall of fame and the admission tests of the last
 // saved generation; eaopt starts from that population, already scored, and the first
@@ -74,7 +91,9 @@ func (m *gaMethod) restore(st ResumeState) error {
 	}
 	for _, id := range st.Tested {
 		t.hall.tested[id] = true
+		m.winners[id] = -1
 	}
+	m.hofFrom = len(t.hall.hof)
 	t.rep.summary.Tests, t.rep.summary.Closest = len(st.Tested), st.Closest
 	t.g.gen = st.LastGeneration
 	t.saving.skipSave = true
@@ -238,7 +257,11 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 		t.g.born = nil
 		return
 	}
-	m.pending = append(m.pending, &laggedGeneration{g: t.g, pop: pop, fits: fits})
+	m.pending = append(m.pending, &laggedGeneration{g: t.g, pop: pop, fits: fits, mark: -1})
+	m.newest = t.g.gen
+	if _, ok := m.winners[pop[0].ID]; !ok {
+		m.winners[pop[0].ID] = t.g.gen
+	}
 	t.g.gen++
 	t.g.born = nil
 	if err := m.settle(math.MaxInt); err != nil {
@@ -249,20 +272,21 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 // gaLag is the most generations not yet saved when the next is bred (lag): generation
 // g+1 is bred once generation g's pairings end and generation g−3's admission test is
 // judged, so the tests of g−2 to g play on the slots that g+1's pairings leave free, and
-// g+1's pairings on the slots a test's slowest games leave free. With each test queued
-// behind the next pairings (settle), a lag of 3 where it was 2 kept 74% of 16 replayed
-// gomoku slots busy where 2 kept 69%, and the same elsewhere (connect6 93%, amazons 98%).
+// g+1's pairings on the slots a test's slowest games leave free. Replayed, lags of 2, 3
+// and 4 keep the same share of the slots busy (gomoku 90–91% of 16, connect6 94%, amazons
+// 97–98%); 3 counts the budget as the GA did before tests were planned ahead (inPlay).
 const gaLag = 3
 
 // lag reports whether the GA plays each generation's admission test behind the next
 // generations' pairings, so that no game slot waits for a test, nor for a generation's
 // slowest pairing. Only where nothing of the next generations depends on the test: peers
 // selection (a race would play the hall of fame), and no checkpoints (which measure the
-// champion the test may change, and may end the run). A test is planned once the test
-// before it is judged (it plays the hall of fame that test left) and the generation is
-// saved once its test is judged: tests, hall of fame and records are in generation order,
-// and a generation's games, genomes and test are those of the unlagged run. Only the game
-// budget's last generation may differ: an admission test counts once it is planned
+// champion the test may change, and may end the run). The tests in play overlap each
+// other too: each is planned against the hall of fame as it stands and planned again
+// when a test before it admits its candidate (replan), so a test judged is the one the
+// unlagged run plays, and the generation is saved once its test is judged: tests, hall of
+// fame and records are in generation order, and a generation's games, genomes and test
+// are those of the unlagged run. Only the game budget's last generation may differ
 // (inPlay).
 func (m *gaMethod) lag() bool {
 	c := m.t.cfg
@@ -271,75 +295,130 @@ func (m *gaMethod) lag() bool {
 
 // laggedGeneration is a generation whose pairings are played and which is not yet saved
 // (gaMethod.lag): its state as its pairings left it, its individuals best first and their
-// fitness, and its admission test once planned (adm nil: no test) and in play.
+// fitness, and its admission test (adm nil: no test). The test is planned as soon as the
+// generation joins the pending ones, against the hall of fame as it stands then (the
+// tests in play before it taken to fail: reigning is the defender it was planned
+// against), and planned again (replan) when one of those admits its candidate. mark is
+// the generation's openings before the test's draws. The candidate's games (cand) and the
+// defender's (def: its test on the same openings and its own games) are two batches, so
+// that a new plan keeps the candidate's games where they are the same. held is true
+// while the test's games wait to be queued behind the next pairings (startHeld).
 type laggedGeneration struct {
-	g       generation
-	pop     []*genomes.Genome
-	fits    []float64
-	planned bool
-	adm     *admissionPlan
-	play    *playing
+	g         generation
+	pop       []*genomes.Genome
+	fits      []float64
+	mark      int
+	reigning  int
+	adm       *admissionPlan
+	cand, def *playing
+	held      bool
 }
 
-// inPlay is the games the generations not yet saved will have saved: their pairings, and
-// the admission tests of all but the newest (whose test is planned once the test before
-// it is judged, which may or may not have happened, so counting it would make the number
-// of generations depend on the games' speed). After settle(gaLag) the oldest generation's
-// test is planned; the others' are planned in turn, each once the one before is judged.
+// queued reports whether the test's games are queued (or there are none to play).
+func (p *laggedGeneration) queued() bool {
+	return p.adm == nil || !p.held
+}
+
+// waiting returns a channel closed when the first of the test's batches not yet finished
+// is (nil: every queued batch has finished, or none is queued).
+func (p *laggedGeneration) waiting() chan struct{} {
+	for _, pl := range []*playing{p.cand, p.def} {
+		if pl != nil {
+			select {
+			case <-pl.done:
+			default:
+				return pl.done
+			}
+		}
+	}
+	return nil
+}
+
+// inPlay is the games the generations not yet saved will have saved, with the tests of
+// the newest gaLag−1 generations counted at a size that never depends on the games'
+// speed. After the newest generation N is bred, every test up to N−gaLag is judged and
+// N−gaLag+1's plan is final (every test before it is judged): those count as played or
+// planned. Whether the later tests, N−1's and N's, were planned against the hall of fame
+// the run will leave depends on how fast the tests before them played, so each counts,
+// saved or not, as the test it would be against the hall of fame after N−gaLag
+// (testSize). So the number of generations is the same whatever the workers. (A run
+// resumed near its budget's end may stop a generation earlier or later: it counts its
+// saved generations' tests as played.)
 func (m *gaMethod) inPlay() int {
-	n := 0
-	for i, p := range m.pending {
+	n, final := 0, m.newest-(gaLag-1)
+	for _, p := range m.pending {
 		n += p.g.distinctGames
-		if i < len(m.pending)-1 && p.adm != nil {
+		switch {
+		case p.g.gen > final:
+			n += m.testSize(p.pop[0], p.g.gen, final-1)
+		case p.adm != nil:
 			n += len(p.adm.mp.b.tasks)
+		}
+	}
+	for gen, s := range m.saved {
+		if gen > final {
+			n += m.testSize(s.winner, gen, final-1) - s.tested
 		}
 	}
 	return n
 }
 
-// settle plans the oldest pending generation's admission test and starts its games, and
-// saves each pending generation, oldest first, whose test is judged (or that has none):
-// waiting for the tests' games while more than keep generations are pending, and no
-// longer once keep or fewer are (math.MaxInt: never waits). A test planned between
-// pairings and not waited for is held, to be queued behind the next pairings (startHeld):
-// the next breeding waits for those pairings and for a test gaLag generations older, so
-// the slots play the pairings first (queued ahead of them, the test's up to 192 games
-// held the next breeding: on connect6, 90% of 16 replayed slots busy fell to 81%).
+// testSize is the games of generation gen's admission test of winner against the hall of
+// fame as generation `after` left it (planAdmission's matchups: none when the winner is
+// the paper's weights or a winner of an earlier generation; the candidate's, and with a
+// defender its test on the same openings, unless head to head, and its own games).
+func (m *gaMethod) testSize(winner *genomes.Genome, gen, after int) int {
+	c := m.t.cfg
+	if first, ok := m.winners[winner.ID]; c.AdmitGames == 0 || winner.Op == genomes.OpBaseline || ok && first < gen {
+		return 0
+	}
+	hof := m.hofFrom
+	if h, ok := m.hofAfter[after]; ok {
+		hof = h
+	}
+	n := 1
+	if hof > 0 {
+		h2h := c.Admission == AdmissionHeadToHead
+		if !h2h {
+			n++
+		}
+		if !h2h || c.Champion == ChampionBest || c.Champion == "" {
+			n++
+		}
+	}
+	return n * c.AdmitGames
+}
+
+// settle plans the admission tests of the pending generations not yet planned, and saves
+// each pending generation, oldest first, whose test is judged (or that has none): waiting
+// for the tests' games while more than keep generations are pending, and no longer once
+// keep or fewer are (math.MaxInt: never waits). A test planned between pairings is held,
+// to be queued behind the next pairings (startHeld): the next breeding waits for those
+// pairings and for a test gaLag generations older, so the slots play the pairings first
+// (queued ahead of them, the tests' up to 192 games each held the next breeding: on
+// connect6, 90% of 16 replayed slots busy fell to 81%).
 func (m *gaMethod) settle(keep int) error {
 	t := m.t
+	for _, p := range m.pending {
+		if p.mark < 0 {
+			if err := m.plan(p); err != nil {
+				return err
+			}
+		}
+	}
 	for len(m.pending) > 0 {
 		if err := t.ctx.Err(); err != nil {
 			return err // a generation whose test was cut short is not saved
 		}
 		p := m.pending[0]
-		if !p.planned {
-			cur := t.g
-			t.g = p.g
-			var err error
-			p.adm, err = t.planAdmission(p.pop[0])
-			p.g, t.g = t.g, cur
-			if err != nil {
-				return err
-			}
-			p.planned = true
-			if p.adm != nil && len(p.adm.mp.b.tasks) > 0 {
-				m.held = p
-			}
-		}
-		if m.held == p {
+		if !p.queued() {
 			if !m.pairing && len(m.pending) <= keep {
 				return nil // queued behind the next pairings
 			}
-			m.startHeld()
+			m.start(p)
 		}
-		if p.play != nil {
-			select {
-			case <-p.play.done:
-			default:
-				if len(m.pending) <= keep {
-					return nil
-				}
-			}
+		if p.waiting() != nil && len(m.pending) <= keep {
+			return nil
 		}
 		if err := m.saveOldest(); err != nil {
 			return err
@@ -348,41 +427,144 @@ func (m *gaMethod) settle(keep int) error {
 	return nil
 }
 
-// startHeld queues the held admission test's games (settle), if one is held.
+// plan plans pending generation p's admission test against the hall of fame as it stands
+// and queues its games, or holds them behind the next pairings (settle). The candidate's
+// games are kept from an earlier plan of the same games.
+func (m *gaMethod) plan(p *laggedGeneration) error {
+	t := m.t
+	old := p.adm
+	cur := t.g
+	t.g = p.g
+	if p.mark < 0 {
+		p.mark = len(t.g.openings)
+	}
+	t.g.openings = t.g.openings[:p.mark] // the same draws as the plan before
+	p.reigning = len(t.hall.hof) - 1
+	adm, err := t.planAdmission(p.pop[0])
+	p.g, t.g = t.g, cur
+	if err != nil {
+		return err
+	}
+	p.adm = adm
+	if p.def != nil {
+		p.def.stop()
+		p.def = nil
+	}
+	if p.cand != nil && (adm == nil || old == nil || !sameTasks(adm.candidateTasks(), old.candidateTasks())) {
+		p.cand.stop()
+		p.cand = nil
+	}
+	switch {
+	case adm == nil:
+		p.held = false
+	case m.pairing:
+		p.held = true
+		m.start(p) // behind the pairings in play
+	default:
+		p.held = true
+	}
+	return nil
+}
+
+// replan plans p's test again where the hall of fame's last member is no longer the
+// defender it was planned against (a test before it admitted its candidate): the same
+// openings, the defender's games against the new one, the candidate's kept where they are
+// the same games (its test is against the paper's weights: Config.Admission paired).
+func (m *gaMethod) replan(p *laggedGeneration) error {
+	t := m.t
+	if p.mark < 0 || p.reigning == len(t.hall.hof)-1 {
+		return nil
+	}
+	if p.adm != nil {
+		delete(t.hall.tested, p.pop[0].ID) // marked by the plan replaced
+	}
+	m.replans++
+	return m.plan(p)
+}
+
+// start queues p's test's batches not yet in play.
+func (m *gaMethod) start(p *laggedGeneration) {
+	t := m.t
+	p.held = false
+	if p.adm == nil {
+		return
+	}
+	tasks, split := p.adm.mp.b.tasks, p.adm.mp.ends[0]
+	if p.cand == nil && split > 0 {
+		p.cand = t.playAsync(tasks[:split], "admission")
+	}
+	if p.def == nil && split < len(tasks) {
+		p.def = t.playAsync(tasks[split:], "admission")
+	}
+}
+
+// candidateTasks is the candidate's games of the test (its first matchup).
+func (p *admissionPlan) candidateTasks() []GameTask { return p.mp.b.tasks[:p.mp.ends[0]] }
+
+// sameTasks reports whether a and b are the same games in the same order.
+func sameTasks(a, b []GameTask) bool {
+	return len(a) == len(b) && fmt.Sprint(a) == fmt.Sprint(b)
+}
+
+// startHeld queues the held admission tests' games (settle), oldest first.
 func (m *gaMethod) startHeld() {
-	if p := m.held; p != nil {
-		p.play = m.t.playAsync(p.adm.mp.b.tasks, "admission")
-		m.held = nil
+	for _, p := range m.pending {
+		if !p.queued() {
+			m.start(p)
+		}
 	}
 }
 
 // saveOldest judges the oldest pending generation's admission test, once its games are
-// played, and saves that generation.
+// played, and saves that generation; when its candidate is admitted, the later tests are
+// planned again against it (replan).
 func (m *gaMethod) saveOldest() error {
 	p := m.pending[0]
 	m.pending = m.pending[1:]
 	t := m.t
 	cur := t.g
 	t.g = p.g
-	defer func() { t.g = cur }()
 	var adm *Admission
+	tested := 0
 	if p.adm != nil {
-		if p.play != nil {
-			recs, err := t.account(p.play, "admission")
-			if err != nil {
+		var recs []engine.GameRecord
+		for _, pl := range []*playing{p.cand, p.def} {
+			if pl != nil {
+				r, err := t.account(pl, "admission")
+				if err != nil {
+					t.g = cur
+					return err
+				}
+				recs = append(recs, r...)
+			}
+		}
+		p.adm.mp.recs = recs
+		before := t.g.distinctGames
+		adm = t.judgeAdmission(p.adm)
+		tested = t.g.distinctGames - before
+	}
+	m.saved[p.g.gen] = savedTest{winner: p.pop[0], tested: tested}
+	m.hofAfter[p.g.gen] = len(t.hall.hof)
+	delete(m.saved, p.g.gen-gaLag)
+	delete(m.hofAfter, p.g.gen-gaLag)
+	m.save(p.pop, p.fits, adm)
+	t.g = cur
+	if t.saving.err != nil {
+		return t.saving.err
+	}
+	if adm != nil && adm.Admitted {
+		for _, q := range m.pending {
+			if err := m.replan(q); err != nil {
 				return err
 			}
-			p.adm.mp.recs = recs
 		}
-		adm = t.judgeAdmission(p.adm)
 	}
-	m.save(p.pop, p.fits, adm)
-	return t.saving.err
+	return nil
 }
 
 // playPairings plays a generation's pairings (Tuner.pairings) while the pending
-// generations' admission tests go on: each test judged meanwhile is saved and the next
-// one started, behind the pairings' games.
+// generations' admission tests go on: each test judged meanwhile is saved, behind the
+// pairings' games.
 func (m *gaMethod) playPairings(tasks []GameTask, label string) ([]engine.GameRecord, error) {
 	t := m.t
 	p := t.playAsync(tasks, label)
@@ -391,8 +573,13 @@ func (m *gaMethod) playPairings(tasks []GameTask, label string) ([]engine.GameRe
 	defer func() { m.pairing = false }()
 	for {
 		var test chan struct{} // nil: no test in play, never ready
-		if len(m.pending) > 0 && m.pending[0].play != nil {
-			test = m.pending[0].play.done
+		if len(m.pending) > 0 {
+			if test = m.pending[0].waiting(); test == nil && m.pending[0].queued() {
+				if err := m.settle(math.MaxInt); err != nil {
+					return nil, err
+				}
+				continue
+			}
 		}
 		select {
 		case <-p.done:
@@ -405,12 +592,13 @@ func (m *gaMethod) playPairings(tasks []GameTask, label string) ([]engine.GameRe
 	}
 }
 
-// flush plays the pending generations' admission tests, in turn, and saves them (the run
-// has ended after their pairings). A run stopped by ctx saves nothing more.
+// flush plays the pending generations' admission tests and saves them (the run has ended
+// after their pairings). A run stopped by ctx saves nothing more.
 func (m *gaMethod) flush() error {
 	if m.t.saving.err != nil || m.t.ctx.Err() != nil {
 		return m.t.saving.err
 	}
+	m.startHeld()
 	return m.settle(0)
 }
 

@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math"
@@ -322,12 +323,14 @@ func (t *Tuner) playTasks(tasks []GameTask, label string) ([]engine.GameRecord, 
 }
 
 // playing is a batch of games played in the background (playAsync): done is closed once
-// recs (in task order) or err are set; wall is the batch's wall time.
+// recs (in task order) or err are set; wall is the batch's wall time; stop ends the
+// batch's games (its records are then never used).
 type playing struct {
 	done chan struct{}
 	recs []engine.GameRecord
 	err  error
 	wall time.Duration
+	stop context.CancelFunc
 }
 
 // playAsync queues tasks as one batch on the worker pool, behind the batches in play (now,
@@ -335,12 +338,13 @@ type playing struct {
 // The progress events carry the run's state as it is now: the workers read nothing the
 // caller goes on changing.
 func (t *Tuner) playAsync(tasks []GameTask, label string) *playing {
-	p := &playing{done: make(chan struct{})}
+	ctx, stop := context.WithCancel(t.ctx)
+	p := &playing{done: make(chan struct{}), stop: stop}
 	quiet := t.saving.runID == 0 && t.NeedsCalibration() // Calibrate's games belong to no generation
 	base := t.event(Event{GamesTotal: len(tasks), GenGames: t.g.distinctGames, Phase: label})
 	var played atomic.Int64
 	start := time.Now()
-	wait, err := startBatch(t.ctx, t.setup, tasks, t.cfg.Workers, func() {
+	wait, err := startBatch(ctx, t.setup, tasks, t.cfg.Workers, func() {
 		if !quiet {
 			e := base
 			e.GamesDone, e.Elapsed = int(played.Add(1)), t.elapsed()
@@ -349,6 +353,7 @@ func (t *Tuner) playAsync(tasks []GameTask, label string) *playing {
 	})
 	go func() {
 		defer close(p.done)
+		defer stop()
 		if err != nil {
 			p.err = err
 			return
@@ -490,6 +495,7 @@ type matchPlan struct {
 	ms    []matchup
 	cands []*genomes.Genome // each matchup's individual, with its own Stats
 	b     batch
+	ends  []int               // each matchup's end in b.tasks: its games are the tasks before it not of an earlier one
 	recs  []engine.GameRecord // its games' records, once played with another batch
 }
 
@@ -511,6 +517,7 @@ func (t *Tuner) planMatchups(opp opponent, ms ...matchup) (*matchPlan, error) {
 		if err := t.schedule(&mp.b, []int{i}, m.first, m.n, m.round); err != nil {
 			return nil, err
 		}
+		mp.ends = append(mp.ends, len(mp.b.tasks))
 	}
 	return mp, nil
 }
