@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"reflect"
 	"time"
 
 	"github.com/MaxHalford/eaopt"
@@ -501,9 +502,10 @@ func (m *gaMethod) start(p *laggedGeneration) {
 // candidateTasks is the candidate's games of the test (its first matchup).
 func (p *admissionPlan) candidateTasks() []GameTask { return p.mp.b.tasks[:p.mp.ends[0]] }
 
-// sameTasks reports whether a and b are the same games in the same order.
+// sameTasks reports whether a and b are the same games in the same order: the same
+// players' weights (compared by value: each plan makes its own), openings and depths.
 func sameTasks(a, b []GameTask) bool {
-	return len(a) == len(b) && fmt.Sprint(a) == fmt.Sprint(b)
+	return reflect.DeepEqual(a, b)
 }
 
 // startHeld queues the held admission tests' games (settle), oldest first.

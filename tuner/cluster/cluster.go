@@ -290,7 +290,7 @@ type Client struct {
 	run      string                   // the run the batches are for (NameRun)
 	gameTime map[string]time.Duration // measured wall time per game, by setup (setupKey)
 	lastGame time.Time                // the last game of any batch finished
-	batches  map[string]func(jetstream.Msg)
+	batches  map[string][]*follower   // the waits following each batch's results
 	live     jetstream.ConsumeContext // every new result, handed to batches[its batch]
 }
 
@@ -302,7 +302,7 @@ func NewClient(ctx context.Context, o Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{o: o, nc: w.nc, js: w.js, workers: w.r, gameTime: map[string]time.Duration{}, batches: map[string]func(jetstream.Msg){}}
+	c := &Client{o: o, nc: w.nc, js: w.js, workers: w.r, gameTime: map[string]time.Duration{}, batches: map[string][]*follower{}}
 	// One consumer of new results for the client's life (an ordered consumer per batch
 	// would leave one on the broker per batch for minutes: thousands in a run of short
 	// batches, past the broker's limit).
@@ -311,10 +311,10 @@ func NewClient(ctx context.Context, o Options) (*Client, error) {
 	if err == nil {
 		c.live, err = cons.Consume(func(m jetstream.Msg) {
 			c.mu.Lock()
-			h := c.batches[strings.TrimPrefix(m.Subject(), resultPrefix)]
+			fs := c.batches[strings.TrimPrefix(m.Subject(), resultPrefix)]
 			c.mu.Unlock()
-			if h != nil {
-				h(m)
+			for _, f := range fs {
+				f.h(m)
 			}
 		})
 	}
@@ -351,14 +351,27 @@ func (c *Client) owner() string {
 	return fmt.Sprintf("%s of %s/%d", run, host, os.Getpid())
 }
 
-// follow hands the new results of batch to h (nil: stop).
-func (c *Client) follow(batch string, h func(jetstream.Msg)) {
+// follower is a wait's handler of its batch's new results.
+type follower struct{ h func(jetstream.Msg) }
+
+// follow hands the new results of batch to h until the returned stop is called. The same
+// games started again while an earlier wait of them still ends (the tuner stops a batch
+// and starts it anew: its ID is its content's) are two followers, each handed every
+// result: the earlier one's stop never ends the later one's.
+func (c *Client) follow(batch string, h func(jetstream.Msg)) (stop func()) {
+	f := &follower{h: h}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if h == nil {
-		delete(c.batches, batch)
-	} else {
-		c.batches[batch] = h
+	c.batches[batch] = append(c.batches[batch], f)
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		fs := slices.DeleteFunc(slices.Clone(c.batches[batch]), func(g *follower) bool { return g == f })
+		if len(fs) == 0 {
+			delete(c.batches, batch)
+		} else {
+			c.batches[batch] = fs
+		}
 	}
 }
 
@@ -505,8 +518,7 @@ func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []
 	}
 	// New results come through the client's live consumer; results a killed or earlier run
 	// left on the broker for this batch are read back first, through a consumer of their own.
-	c.follow(batch, handle)
-	cleanup = append(cleanup, func() { c.follow(batch, nil) })
+	cleanup = append(cleanup, c.follow(batch, handle))
 	if stored := c.storedResults(ctx, batch); stored > 0 {
 		readBack := make(chan struct{})
 		var seen uint64

@@ -532,3 +532,52 @@ func TestStartedBatchesQueueInTurn(t *testing.T) {
 		t.Fatal("the started batches' records differ from the local pool's")
 	}
 }
+
+// TestBatchStartedAgainWhileStopping: the tuner may stop a batch and start the same games
+// again (the GA plans an admission test again and keeps its candidate's games) before the
+// stopped batch's wait has ended. Both waits follow the same batch (its ID is its
+// content's); the stopped one's end must not take the results from the other, which
+// gets every game's record.
+func TestBatchStartedAgainWhileStopping(t *testing.T) {
+	url := startServer(t)
+	setup, tasks := gomokuBatch(t, 12)
+	want, err := tuner.PlayBatch(context.Background(), setup, tasks, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	o := Options{URL: url, Version: "test", TaskGames: 2}
+	c, err := NewClient(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	stopped, stop := context.WithCancel(ctx)
+	waitStopped, err := c.StartBatch(stopped, setup, tasks, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, cancelAgain := context.WithTimeout(ctx, time.Minute)
+	defer cancelAgain()
+	waitAgain, err := c.StartBatch(again, setup, tasks, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	if _, err := waitStopped(); err == nil {
+		t.Fatal("the stopped batch's wait returned no error")
+	}
+	wctx, stopWorker := context.WithCancel(ctx)
+	defer stopWorker()
+	wo := WorkerOptions{Options: o, Workers: 2}
+	wo.Log = &lockedBuffer{}
+	go Work(wctx, wo)
+	got, err := waitAgain()
+	if err != nil {
+		t.Fatalf("the batch started again: %v", err)
+	}
+	if games(t, got) != games(t, want) {
+		t.Fatal("the batch started again: its records differ from the local pool's")
+	}
+}
