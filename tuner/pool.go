@@ -85,6 +85,15 @@ func startBatch(ctx context.Context, setup GameSetup, tasks []GameTask, workers 
 	return func() ([]engine.GameRecord, error) { return PlayBatch(ctx, setup, tasks, workers, done) }, nil
 }
 
+// StopDropper is a BatchStarter whose batches, once their context ends, drop the games
+// not yet begun and stop those in play (the local pool's slots do): a batch stopped
+// costs at most its games in play. The GA plans its admission tests ahead, to be planned
+// again and their stale games stopped, only on such a runner; a cluster's queued tasks
+// would still be played.
+type StopDropper interface {
+	DropsStopped() bool
+}
+
 // SlotCounter is a BatchRunner that knows how many games its players play at once (a
 // cluster's workers of this build, from their heartbeats): the tuner measures a run's slot
 // utilisation against it, as against its workers when it plays the games itself. 0: not
@@ -639,6 +648,10 @@ func (r *slotRunner) StartBatch(ctx context.Context, setup GameSetup, tasks []Ga
 		return j.recs, nil
 	}, nil
 }
+
+// DropsStopped implements StopDropper: a stopped batch's games not yet handed out are
+// dropped (the wait's context ended), those in play see their context end.
+func (r *slotRunner) DropsStopped() bool { return true }
 
 // Close ends the slots after the games they are playing.
 func (r *slotRunner) Close() {

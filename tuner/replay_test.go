@@ -89,6 +89,9 @@ func (r *replayRunner) slot() {
 	}
 }
 
+// DropsStopped: a stopped batch's games not yet begun are dropped, as the local pool's are.
+func (r *replayRunner) DropsStopped() bool { return true }
+
 // close ends the slots once they are idle.
 func (r *replayRunner) close() {
 	r.mu.Lock()
@@ -242,7 +245,7 @@ func TestGAGenerationBatches(t *testing.T) {
 	cfg.Resolve()
 	var mu sync.Mutex
 	var firsts []string // the phase of each batch, in the order their first games ended
-	run := func(unlagged bool) (st *memStore, batches, most, replans int) {
+	run := func(unlagged, queuedPlay bool) (st *memStore, batches, most, replans int) {
 		st = &memStore{}
 		mu.Lock()
 		firsts = nil
@@ -264,6 +267,9 @@ func TestGAGenerationBatches(t *testing.T) {
 		r := newReplayRunner(4, []time.Duration{20 * time.Millisecond})
 		defer r.close()
 		tu.SetRunner(r)
+		if queuedPlay {
+			tu.SetRunner(clusterLike{r})
+		}
 		if _, err := tu.Run(context.Background(), 0); err != nil {
 			t.Fatal(err)
 		}
@@ -271,7 +277,7 @@ func TestGAGenerationBatches(t *testing.T) {
 		defer r.mu.Unlock()
 		return st, r.batches, r.mostInPlay, ga.replans
 	}
-	st, batches, most, replans := run(false)
+	st, batches, most, replans := run(false, false)
 	tests, defended := 0, 0
 	for _, g := range st.gens {
 		if a := g.Admission; a != nil {
@@ -294,7 +300,7 @@ func TestGAGenerationBatches(t *testing.T) {
 	if len(order) < 3 || order[0] != "pairings" || order[1] != "pairings" || order[2] != "admission" {
 		t.Fatalf("batches in the order their first games ended: %v; want generation 0's and 1's pairings, then generation 0's test", order)
 	}
-	un, unBatches, unMost, _ := run(true)
+	un, unBatches, unMost, _ := run(true, false)
 	if unBatches != len(un.gens)+tests || unMost != 1 {
 		t.Fatalf("unlagged: %d batches, at most %d in play at once; want %d generations + %d tests, one at a time", unBatches, unMost, len(un.gens), tests)
 	}
@@ -306,6 +312,27 @@ func TestGAGenerationBatches(t *testing.T) {
 			t.Fatalf("generation %d: hall of fame %s lagged, %s unlagged", i, a, b)
 		}
 	}
+	// On a runner whose stopped batches' queued games would still be played (a cluster),
+	// no test is planned ahead, so none is planned again; the run is the same.
+	cl, _, _, clReplans := run(false, true)
+	if clReplans != 0 {
+		t.Fatalf("a runner that plays stopped batches' games: %d tests planned again, want 0", clReplans)
+	}
+	if got, want := fingerprint(cl.gens), fingerprint(un.gens); got != want {
+		t.Fatalf("tests planned in turn (a cluster) and unlagged give different runs:\n%s\n----\n%s", got, want)
+	}
+}
+
+// clusterLike is a replayRunner seen as a runner that cannot drop a stopped batch's
+// queued games (a cluster's broker queue): it is no StopDropper.
+type clusterLike struct{ r *replayRunner }
+
+func (c clusterLike) PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error) {
+	return c.r.PlayBatch(ctx, setup, tasks, done)
+}
+
+func (c clusterLike) StartBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
+	return c.r.StartBatch(ctx, setup, tasks, done)
 }
 
 // BenchmarkSlotReplay measures the run loop's slot utilisation on 16 and 64 virtual game
