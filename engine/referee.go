@@ -59,6 +59,9 @@ type GameRecord struct {
 	Nodes int64 `json:"nodes"`
 	// Duration is the wall time of the game.
 	Duration time.Duration `json:"duration_ns"`
+	// Slot, when set, is how long the game held the game slot that played it, its
+	// engines' starts included: a cluster worker sets it (0: not measured; SlotTime).
+	Slot time.Duration `json:"slot_ns,omitempty"`
 	// Forfeit says why a player lost by forfeit (RefereeOptions.Forfeit), else "".
 	Forfeit string `json:"forfeit"`
 	// Think is each colour's total thinking time (index Black, White) and MaxThink its
@@ -89,6 +92,16 @@ type GameRecord struct {
 	// game's first player White: Black and White in this record are then the players'
 	// colours after the swap, and the task's Black played White.
 	Swapped bool `json:"swapped"`
+}
+
+// SlotTime is how long the game held its game slot: Slot where the slot's owner measured
+// it (a cluster worker: its engines' starts included, as a local slot's busy time counts
+// them), else the game's wall time.
+func (r GameRecord) SlotTime() time.Duration {
+	if r.Slot > 0 {
+		return r.Slot
+	}
+	return r.Duration
 }
 
 // ErrTimeLoss is wrapped by a player's error, or the referee's, when a clock ran out: the

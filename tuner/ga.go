@@ -629,9 +629,9 @@ func (m *gaMethod) startMark() { m.mark, m.busy = markNow(m.meter) }
 // whose admission test was adm: it sets the champion, plays the checkpoint if one is due,
 // stores it all in one transaction and reports it. Its wall time is the time since the
 // generation before was saved (so the generations' times add up to the run's, however they
-// overlap), and its slot time the slots' busy time within it (played elsewhere: its own
-// games' wall times, at most the slots times its wall time, the rest carried on:
-// elsewhereSlotTime).
+// overlap), and its slot time the slots' busy time within it (played elsewhere: the time
+// its own games held their slots, at most the slots times its wall time, the rest carried
+// on: elsewhereSlotTime).
 func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 	t := m.t
 	t.setChampion(pop)

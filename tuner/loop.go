@@ -453,7 +453,7 @@ func (l *loopMethod) tell(lr *loopRound) (*told, error) {
 	l.genDistinct += len(lr.b.tasks)
 	l.genBatches += lr.wall
 	for _, rec := range lr.recs {
-		l.genSlot += rec.Duration
+		l.genSlot += rec.SlotTime()
 	}
 	return l.m.Tell(r)
 }

@@ -103,9 +103,11 @@ type GenerationRecord struct {
 	// (the time since the generation before was saved), whichever generation's games and
 	// checkpoint games included, since rounds overlap (a GA generation's admission test
 	// plays behind the next generations' pairings; SPSA's, CMA-ES's and the steady-state
-	// GA's rounds are asked ahead); played elsewhere, its games' wall times up to Duration ×
-	// Slots, what does not fit counted in the generations after it. Slots is the game slots the run had (its workers; 0: not measured,
-	// a cluster played the games): its slot utilisation is SlotTime / (Duration × Slots).
+	// GA's rounds are asked ahead); played elsewhere, the time its games held their slots
+	// (engine.GameRecord.SlotTime) up to Duration × Slots, what does not fit counted in
+	// the generations after it. Slots is the game slots the run had (its workers; 0: not
+	// measured, a cluster played the games): its slot utilisation is SlotTime / (Duration
+	// × Slots).
 	SlotTime    time.Duration
 	Slots       int
 	Elapsed     time.Duration // the run's wall time up to the end of this generation (across resumes)

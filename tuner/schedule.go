@@ -316,7 +316,7 @@ func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
 }
 
 // playTasks plays tasks as one batch on the worker pool, reporting progress as label, and
-// adds the batch's wall time to the generation's time in games and its games' wall times
+// adds the batch's wall time to the generation's time in games and its games' slot times
 // to the generation's slot time.
 func (t *Tuner) playTasks(tasks []GameTask, label string) ([]engine.GameRecord, error) {
 	return t.account(t.playAsync(tasks, label), label)
@@ -365,8 +365,8 @@ func (t *Tuner) playAsync(tasks []GameTask, label string) *playing {
 }
 
 // account waits for p and adds its wall time to the generation's time in games and its
-// games' wall times to the generation's slot time; it returns p's records, or its error
-// named by label.
+// games' slot times (engine.GameRecord.SlotTime) to the generation's slot time; it
+// returns p's records, or its error named by label.
 func (t *Tuner) account(p *playing, label string) ([]engine.GameRecord, error) {
 	<-p.done
 	t.g.gamesTime += p.wall
@@ -374,7 +374,7 @@ func (t *Tuner) account(p *playing, label string) ([]engine.GameRecord, error) {
 		return nil, fmt.Errorf("%s: %w", label, p.err)
 	}
 	for _, r := range p.recs {
-		t.g.slotTime += r.Duration
+		t.g.slotTime += r.SlotTime()
 	}
 	return p.recs, nil
 }

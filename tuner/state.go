@@ -26,7 +26,7 @@ type generation struct {
 	refs          []opponent    // the reference opponents its individuals play
 	opponents     []string      // their IDs, saved with it
 	gamesTime     time.Duration // its time in games (the pool's wall time)
-	slotTime      time.Duration // its busy game-slot time: the sum of its games' wall times
+	slotTime      time.Duration // its busy game-slot time: the sum of its games' slot times (GameRecord.SlotTime)
 	distinctGames int           // its distinct games (a deterministic pair played once counts once)
 }
 

@@ -16,7 +16,8 @@ import (
 // Verification is a champion's match against the paper's weights on held-out openings,
 // stored with the run as JSON.
 type Verification struct {
-	// SlotTime is the sum of its games' wall times (a run's slot utilisation counts a
+	// SlotTime is the sum of the time its games held their slots (engine.GameRecord.SlotTime:
+	// a cluster worker's measure, else each game's wall time; a run's slot utilisation counts a
 	// checkpoint's games); not stored.
 	SlotTime time.Duration `json:"-"`
 	Champion string        `json:"champion"`
@@ -150,7 +151,7 @@ func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int,
 		v.Score, v.Elo, v.EloCI95, v.EloLow, v.EloHigh, v.LOS = e.Score, e.Elo, e.CI95, e.EloLow, e.EloHigh, e.LOS
 	}
 	for _, g := range res.Games {
-		v.SlotTime += g.Record.Duration
+		v.SlotTime += g.Record.SlotTime()
 	}
 	return v, nil
 }

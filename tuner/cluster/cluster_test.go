@@ -84,7 +84,7 @@ func games(t *testing.T, recs []engine.GameRecord) string {
 	t.Helper()
 	var out []string
 	for _, r := range recs {
-		r.Duration, r.Think, r.MaxThink = 0, [2]time.Duration{}, [2]time.Duration{}
+		r.Duration, r.Slot, r.Think, r.MaxThink = 0, 0, [2]time.Duration{}, [2]time.Duration{}
 		data, err := json.Marshal(r)
 		if err != nil {
 			t.Fatal(err)
@@ -530,6 +530,13 @@ func TestStartedBatchesQueueInTurn(t *testing.T) {
 	}
 	if games(t, append(gotFirst, gotSecond...)) != games(t, want) {
 		t.Fatal("the started batches' records differ from the local pool's")
+	}
+	// Each record says how long the game held the worker's slot (what the tuner counts as
+	// the slot's busy time), at least the game's own wall time.
+	for i, r := range append(gotFirst, gotSecond...) {
+		if r.Slot <= 0 || r.Slot < r.Duration || r.SlotTime() != r.Slot {
+			t.Fatalf("game %d: slot time %v, game %v: want the slot's time, at least the game's", i, r.Slot, r.Duration)
+		}
 	}
 }
 

@@ -311,7 +311,9 @@ func Work(ctx context.Context, o WorkerOptions) error {
 				var rec engine.GameRecord
 				var err error
 				if !failed {
+					begin := time.Now()
 					rec, err = lw.Play(h.ctx, h.setup, h.games[j.k])
+					rec.Slot = time.Since(begin) // its engines' starts included, as a local slot counts
 				}
 				n.end(name)
 				h.mu.Lock()
