@@ -282,13 +282,13 @@ const gaLag = 3
 // generations' pairings, so that no game slot waits for a test, nor for a generation's
 // slowest pairing. Only where nothing of the next generations depends on the test: peers
 // selection (a race would play the hall of fame), and no checkpoints (which measure the
-// champion the test may change, and may end the run). The tests in play overlap each
-// other too: each is planned against the hall of fame as it stands and planned again
-// when a test before it admits its candidate (replan), so a test judged is the one the
-// unlagged run plays, and the generation is saved once its test is judged: tests, hall of
-// fame and records are in generation order, and a generation's games, genomes and test
-// are those of the unlagged run. Only the game budget's last generation may differ
-// (inPlay).
+// champion the test may change, and may end the run). On the local slots the tests in
+// play overlap each other too (ahead): each is planned against the hall of fame as it
+// stands and planned again when a test before it admits its candidate (replan), so a
+// test judged is always the one the unlagged run plays, and the generation is saved once
+// its test is judged: tests, hall of fame and records are in generation order, and a
+// generation's games, genomes and test are those of the unlagged run. Only the game
+// budget's last generation may differ (inPlay).
 func (m *gaMethod) lag() bool {
 	c := m.t.cfg
 	return !m.unlagged && c.Selection == SelectionPeers && c.AdmitGames > 0 && c.VerifyEvery == 0
@@ -296,10 +296,11 @@ func (m *gaMethod) lag() bool {
 
 // laggedGeneration is a generation whose pairings are played and which is not yet saved
 // (gaMethod.lag): its state as its pairings left it, its individuals best first and their
-// fitness, and its admission test (adm nil: no test). The test is planned as soon as the
-// generation joins the pending ones, against the hall of fame as it stands then (the
-// tests in play before it taken to fail: reigning is the defender it was planned
-// against), and planned again (replan) when one of those admits its candidate. mark is
+// fitness, and its admission test (adm nil: no test). Where tests are planned ahead
+// (gaMethod.ahead), the test is planned as soon as the generation joins the pending ones,
+// against the hall of fame as it stands then (the tests in play before it taken to fail:
+// reigning is the defender it was planned against), and planned again (replan) when one
+// of those admits its candidate; elsewhere once it is the oldest pending. mark is
 // the generation's openings before the test's draws. The candidate's games (cand) and the
 // defender's (def: its test on the same openings and its own games) are two batches, so
 // that a new plan keeps the candidate's games where they are the same. held is true
