@@ -448,27 +448,45 @@ func TestBusyWithAnotherRun(t *testing.T) {
 	}
 }
 
+// clientOfBatch starts a broker and a client of it (2 games a task; both end with the
+// test) and returns n gomoku games with the local pool's records of them, the context the
+// test runs under (2 minutes), the client's options and the client.
+func clientOfBatch(t *testing.T, n int) (tuner.GameSetup, []tuner.GameTask, []engine.GameRecord, context.Context, Options, *Client) {
+	t.Helper()
+	url := startServer(t)
+	setup, tasks := gomokuBatch(t, n)
+	want, err := tuner.PlayBatch(context.Background(), setup, tasks, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	o := Options{URL: url, Version: "test", TaskGames: 2}
+	c, err := NewClient(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return setup, tasks, want, ctx, o, c
+}
+
+// startWorker starts a worker of 2 game slots on o's broker until the test ends.
+func startWorker(t *testing.T, ctx context.Context, o Options) {
+	wctx, stopWorker := context.WithCancel(ctx)
+	t.Cleanup(stopWorker)
+	wo := WorkerOptions{Options: o, Workers: 2}
+	wo.Log = &lockedBuffer{}
+	go Work(wctx, wo)
+}
+
 // TestStartedBatchesQueueInTurn: two batches started one after the other (StartBatch, as
 // the run loop starts its rounds in play) are queued in turn on the broker, each batch's
 // tasks together and the first's before the second's, before anyone waits for them (no
 // worker is running yet); a worker started then plays both, and each wait returns the local
 // pool's records of its batch.
 func TestStartedBatchesQueueInTurn(t *testing.T) {
-	url := startServer(t)
-	setup, tasks := gomokuBatch(t, 24)
+	setup, tasks, want, ctx, o, c := clientOfBatch(t, 24)
 	first, second := tasks[:12], tasks[12:]
-	want, err := tuner.PlayBatch(context.Background(), setup, tasks, 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	o := Options{URL: url, Version: "test", TaskGames: 2}
-	c, err := NewClient(ctx, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	waitFirst, err := c.StartBatch(ctx, setup, first, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -515,11 +533,7 @@ func TestStartedBatchesQueueInTurn(t *testing.T) {
 			t.Fatalf("tasks in stream order by batch %v: the first batch's 6 tasks are not first", order)
 		}
 	}
-	wctx, stopWorker := context.WithCancel(ctx)
-	defer stopWorker()
-	wo := WorkerOptions{Options: o, Workers: 2}
-	wo.Log = &lockedBuffer{}
-	go Work(wctx, wo)
+	startWorker(t, ctx, o)
 	gotFirst, err := waitFirst()
 	if err != nil {
 		t.Fatal(err)
@@ -546,20 +560,7 @@ func TestStartedBatchesQueueInTurn(t *testing.T) {
 // content's); the stopped one's end must not take the results from the other, which
 // gets every game's record.
 func TestBatchStartedAgainWhileStopping(t *testing.T) {
-	url := startServer(t)
-	setup, tasks := gomokuBatch(t, 12)
-	want, err := tuner.PlayBatch(context.Background(), setup, tasks, 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	o := Options{URL: url, Version: "test", TaskGames: 2}
-	c, err := NewClient(ctx, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	setup, tasks, want, ctx, o, c := clientOfBatch(t, 12)
 	stopped, stop := context.WithCancel(ctx)
 	waitStopped, err := c.StartBatch(stopped, setup, tasks, nil)
 	if err != nil {
@@ -575,11 +576,7 @@ func TestBatchStartedAgainWhileStopping(t *testing.T) {
 	if _, err := waitStopped(); err == nil {
 		t.Fatal("the stopped batch's wait returned no error")
 	}
-	wctx, stopWorker := context.WithCancel(ctx)
-	defer stopWorker()
-	wo := WorkerOptions{Options: o, Workers: 2}
-	wo.Log = &lockedBuffer{}
-	go Work(wctx, wo)
+	startWorker(t, ctx, o)
 	got, err := waitAgain()
 	if err != nil {
 		t.Fatalf("the batch started again: %v", err)
