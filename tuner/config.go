@@ -412,8 +412,8 @@ const DefaultVerifyGames = 1000
 
 // DefaultConfig returns the defaults: the GA with peers (the default method since `evotune
 // compare` measured it ahead of SPSA at equal games on every game's mean and worst seed:
-// gomoku +61.2 (+52.9) against +57.2 (+51.8), connect6 +41.9 (+38.4) against +40.2
-// (+35.3), amazons +159.9 (+142.7) against +132.3 (+120.5); docs/methods.md, "Choosing a method")
+// gomoku +61.2 (+52.9) against +57.2 (+50.7), connect6 +41.9 (+38.4) against +37.7
+// (+36.8), amazons +159.9 (+142.7) against +132.3 (+120.5); docs/methods.md, "Choosing a method")
 // over the game's DefaultBudgetGames, unless a time budget or generations are given
 // (Resolve).
 //
@@ -435,9 +435,9 @@ func DefaultConfig(game string) Config {
 }
 
 // NewRunDefaults sets what a new run takes that runs stored before it was known did not,
-// and whose zero therefore keeps its old meaning: SPSA's lag (DefaultSPSALag) unless
-// lagSet (the command line named one). Tune and compare call it for the runs they create,
-// never for a stored configuration.
+// and whose zero therefore keeps its old meaning: SPSA's lag (SPSALagFor the run's planned
+// steps) unless lagSet (the command line named one). Tune and compare call it for the runs
+// they create, never for a stored configuration.
 func (c *Config) NewRunDefaults(lagSet bool) {
 	if c.Method != MethodSPSA || lagSet || (c.SPSA != nil && c.SPSA.Lag != 0) {
 		return
@@ -445,7 +445,26 @@ func (c *Config) NewRunDefaults(lagSet bool) {
 	if c.SPSA == nil {
 		c.SPSA = &SPSAConfig{}
 	}
-	c.SPSA.Lag = DefaultSPSALag
+	c.SPSA.Lag = SPSALagFor(c.plannedSteps())
+}
+
+// plannedSteps is the number of SPSA steps a new run plans before it starts: its
+// generations, or its game budget (the game's default one where the run names neither,
+// as Resolve fills it) over the games of a step (2 × pairs), the fewer of the two where it
+// gives both; 0 where neither is known (a time budget alone).
+func (c Config) plannedSteps() int {
+	budget := c.BudgetGames
+	if budget == 0 && c.Generations == 0 && c.TimeBudget == "" {
+		budget = DefaultBudgetGames(c.Game)
+	}
+	steps := 0
+	if budget > 0 {
+		steps = budget / (2 * c.SPSAParams().Pairs)
+	}
+	if c.Generations > 0 && (steps == 0 || c.Generations < steps) {
+		steps = c.Generations
+	}
+	return steps
 }
 
 // DefaultGAGenerations is the GA's number of generations when a run of an outside engine

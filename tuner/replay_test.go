@@ -343,12 +343,16 @@ func (c clusterLike) StartBatch(ctx context.Context, setup GameSetup, tasks []Ga
 // a method spent without waiting. go test ./tuner -run '^$' -bench SlotReplay -benchtime 1x
 // (EVOTUNE_REPLAY_SCALE=10 makes every game ten times longer: the games of a deeper search
 // or a longer clock; EVOTUNE_REPLAY_LAG=N plays SPSA with --spsa-lag N,
-// EVOTUNE_REPLAY_CMAES_LAG=N CMA-ES with --cmaes-lag N).
+// EVOTUNE_REPLAY_CMAES_LAG=N CMA-ES with --cmaes-lag N). A run is 200 games a slot, or
+// with EVOTUNE_REPLAY_BUDGET=game the game's documented budget (genomes.Entry.BudgetGames:
+// gomoku 44 000, connect6 20 000, amazons 4 000), which sizes a GA generation as a user's
+// run at that budget does (peersGames): a quarter of an hour of slots on two cores.
 func BenchmarkSlotReplay(b *testing.B) {
 	k := 1.0
 	if v, err := strconv.ParseFloat(os.Getenv("EVOTUNE_REPLAY_SCALE"), 64); err == nil && v > 0 {
 		k = v
 	}
+	atBudget := os.Getenv("EVOTUNE_REPLAY_BUDGET") == "game"
 	for _, g := range []struct {
 		game  string
 		scale float64
@@ -358,8 +362,16 @@ func BenchmarkSlotReplay(b *testing.B) {
 			for _, slots := range []int{16, 64} {
 				b.Run(fmt.Sprintf("%s/%s/%d", g.game, m, slots), func(b *testing.B) {
 					var u, stopped float64
+					budget := 200 * slots
+					if atBudget {
+						e, err := genomes.Lookup(g.game)
+						if err != nil {
+							b.Fatal(err)
+						}
+						budget = e.BudgetGames
+					}
 					for range b.N {
-						u, stopped, _ = replayRun(b, g.game, m, slots, 200*slots, durs)
+						u, stopped, _ = replayRun(b, g.game, m, slots, budget, durs)
 					}
 					b.ReportMetric(100*u, "%busy")
 					b.ReportMetric(100*stopped, "%stopped")

@@ -67,13 +67,30 @@ type SPSAConfig struct {
 	Lag int `json:"lag,omitempty" yaml:"lag"`
 }
 
-// DefaultSPSALag is the lag of a new SPSA run that names none: nine steps of 16 pairs in
-// play, 288 games for the game slots whatever finishes first. Measured (gomoku, 44 000
-// games, seeds 1–3, 8 000 held-out games each, Elo against the paper's weights): lag 0
-// +58.9 / +61.0 / +51.8, lag 2 +54.1 / +64.8 / +47.3, lag 8 +63.6 / +61.7 / +46.5, each
-// within the others' intervals (± 6.5); replayed on 16 slots, lag 2 kept them 54% busy
-// and lag 8 84% (tuner BenchmarkSlotReplay).
+// DefaultSPSALag is the lag of a new SPSA run that names none and plans few steps (or an
+// unknown number: a time budget): nine steps of 16 pairs in play, 288 games for the game
+// slots whatever finishes first. Measured (gomoku, 44 000 games, seeds 1–3, 8 000 held-out
+// games each, Elo against the paper's weights): lag 0 +58.9 / +61.0 / +51.8, lag 2 +54.1 /
+// +64.8 / +47.3, lag 8 +63.6 / +61.7 / +46.5, each within the others' intervals (± 6.5).
 const DefaultSPSALag = 8
+
+// MaxDefaultSPSALag is the most steps a new run's default lag puts in play (SPSALagFor).
+// At 64 game slots a step's slowest game holds every step behind it, and only 33 steps of
+// 32 games in play fill them: replayed at gomoku's budget (tuner BenchmarkSlotReplay,
+// EVOTUNE_REPLAY_BUDGET=game), lag 8 kept 64 slots 45% busy, 16 63% and 32 90%. Lag 32
+// played as strong as lag 8 at gomoku's 44 000 games (+59.9 / +60.9 / +50.7, mean +57.2
+// against +57.3) and within the intervals of the earlier runs at connect6's 20 000 (+36.8
+// / +38.5 / +38.0 against +35.3 / +42.6 / +42.6; docs/tune.md).
+const MaxDefaultSPSALag = 32
+
+// SPSALagFor is the default lag of a new run of steps planned steps (0: unknown): one
+// step in play per 16 planned, at least DefaultSPSALag and at most MaxDefaultSPSALag, so
+// that a step perturbs a θ at most a sixteenth of the run behind (amazons' 4 000 games,
+// 125 steps: 8; gomoku's 1 375 and connect6's 625: 32). It depends on the run's plan only,
+// never on its workers: a seeded run is the same on any number of slots.
+func SPSALagFor(steps int) int {
+	return min(max(steps/16, DefaultSPSALag), MaxDefaultSPSALag)
+}
 
 // DefaultSPSA is fishtest's formulation as `evotune compare` measured it: 16 pairs per
 // step, c_end 0.2 ln units, r_end 0.002, Spall's exponents, A = 10% of the pairs.

@@ -507,3 +507,44 @@ func TestSPSALagSameWhateverWorkers(t *testing.T) {
 		t.Fatal("lag 2 and lag 0 gave the same steps")
 	}
 }
+
+// TestSPSADefaultLag: a new SPSA run's lag follows the steps it plans, never its workers:
+// one step in play per 16 planned, from DefaultSPSALag to MaxDefaultSPSALag; a lag the run
+// names, even 0, is kept.
+func TestSPSADefaultLag(t *testing.T) {
+	for _, c := range []struct {
+		game           string
+		budget, gens   int
+		timeBudget     string
+		pairs, workers int
+		want           int
+	}{
+		{game: "gomoku", workers: 1, want: 32},                  // the default 44 000 games: 1 375 steps
+		{game: "gomoku", workers: 64, want: 32},                 // the same plan on 64 slots
+		{game: "connect6", budget: 20000, workers: 2, want: 32}, // 625 steps
+		{game: "amazons", workers: 2, want: 8},                  // 4 000 games: 125 steps
+		{game: "gomoku", budget: 8000, workers: 2, want: 15},    // 250 steps
+		{game: "gomoku", budget: 8000, pairs: 4, workers: 2, want: 32},
+		{game: "gomoku", budget: 44000, gens: 200, workers: 2, want: 12}, // the fewer: 200 steps
+		{game: "gomoku", timeBudget: "1h", workers: 16, want: DefaultSPSALag},
+	} {
+		cfg := DefaultConfig(c.game)
+		cfg.Method, cfg.BudgetGames, cfg.Generations, cfg.TimeBudget, cfg.Workers = MethodSPSA, c.budget, c.gens, c.timeBudget, c.workers
+		if c.pairs > 0 {
+			cfg.SPSA = &SPSAConfig{Pairs: c.pairs}
+		}
+		cfg.NewRunDefaults(false)
+		if cfg.SPSA == nil || cfg.SPSA.Lag != c.want {
+			t.Errorf("%+v: lag %v, want %d", c, cfg.SPSA, c.want)
+		}
+	}
+	cfg := DefaultConfig("gomoku")
+	cfg.Method, cfg.SPSA = MethodSPSA, &SPSAConfig{Lag: 3}
+	if cfg.NewRunDefaults(false); cfg.SPSA.Lag != 3 {
+		t.Errorf("a run naming lag 3 got %d", cfg.SPSA.Lag)
+	}
+	cfg.SPSA.Lag = 0
+	if cfg.NewRunDefaults(true); cfg.SPSA.Lag != 0 {
+		t.Errorf("--spsa-lag 0 got %d", cfg.SPSA.Lag)
+	}
+}
