@@ -332,12 +332,17 @@ func playOne(ctx context.Context, s GameSetup, t GameTask, players *[2]slot) (re
 	}
 	// A colour-swapped pair gives each engine the other seat in its second game: swap the
 	// seats' processes with it, so that each engine keeps its process from game to game as
-	// tournament managers keep theirs (without this, every game restarted both engines).
-	if t.BlackExt != nil && t.WhiteExt != nil {
-		kb, kw := t.BlackExt.Key(), t.WhiteExt.Key()
-		if kb != kw && players[0].extKey == kw && players[1].extKey == kb {
-			players[0], players[1] = players[1], players[0]
-		}
+	// tournament managers keep theirs (without this, every game restarted both engines);
+	// so too when one engine of the game ran in the other seat in the last.
+	var kb, kw string
+	if t.BlackExt != nil {
+		kb = t.BlackExt.Key()
+	}
+	if t.WhiteExt != nil {
+		kw = t.WhiteExt.Key()
+	}
+	if _, swap := seatMatches(kb, kw, players[0].extKey, players[1].extKey); swap {
+		players[0], players[1] = players[1], players[0]
 	}
 	var side [2]engine.Player
 	for i, c := range []struct {
@@ -440,7 +445,8 @@ func swapOpening(ctx context.Context, s GameSetup, b engine.Board, side [2]engin
 
 // slotRunner is a BatchRunner for batches played at the same time in this process (the
 // run loop's rounds in play): their games share `workers` game slots, and a free
-// slot always takes a game of the oldest batch that has one left, so the oldest batch
+// slot always takes a game of the oldest batch that has one left (among its next ones,
+// one whose engine processes the slot already runs: slotJob.pick), so the oldest batch
 // finishes first while the newer ones keep every slot busy. Close ends its goroutines. Its
 // meter measures the slots' busy time.
 type slotRunner struct {
@@ -489,15 +495,94 @@ func (m *busyMeter) read() (time.Time, time.Duration) {
 
 // slotJob is one batch of a slotRunner.
 type slotJob struct {
-	ctx   context.Context
-	setup GameSetup
-	tasks []GameTask
-	next  int // the next task to hand out
-	left  int // tasks not yet finished
-	recs  []engine.GameRecord
-	err   error
-	done  func()
-	over  chan struct{} // closed when every task finished or the batch failed
+	ctx    context.Context
+	setup  GameSetup
+	tasks  []GameTask
+	next   int    // the first task not yet handed out
+	taken  []bool // the tasks handed out (nil while they go in order: no engine processes)
+	handed int    // how many tasks are handed out
+	keys   [][2]string
+	left   int // tasks not yet finished
+	recs   []engine.GameRecord
+	err    error
+	done   func()
+	over   chan struct{} // closed when every task finished or the batch failed
+}
+
+// affinityWindow is how many of a batch's next tasks a free game slot looks through for
+// one whose engine processes it already runs (slotJob.pick).
+const affinityWindow = 256
+
+// newSlotJob makes the batch of tasks; where they play outside engines it keeps each
+// task's two engine specs' keys (protocol.ExternalSpec.Key), which pick matches against a
+// slot's processes.
+func newSlotJob(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) *slotJob {
+	j := &slotJob{ctx: ctx, setup: setup, tasks: tasks, left: len(tasks), recs: make([]engine.GameRecord, len(tasks)), done: done, over: make(chan struct{})}
+	for i, t := range tasks {
+		if t.BlackExt == nil && t.WhiteExt == nil {
+			continue
+		}
+		if j.keys == nil {
+			j.keys, j.taken = make([][2]string, len(tasks)), make([]bool, len(tasks))
+		}
+		for s, ext := range [2]*protocol.ExternalSpec{t.BlackExt, t.WhiteExt} {
+			if ext != nil {
+				j.keys[i][s] = ext.Key()
+			}
+		}
+	}
+	return j
+}
+
+// pick hands out the next task for a slot whose seats run the engine processes of keys k0
+// and k1 ("" where a seat has none): of the next affinityWindow tasks not yet handed out,
+// the first that keeps both of them, else the first that keeps one, else the first. An
+// engine that takes its values on its command line starts a process for every new player,
+// and a GA's pairs are queued pair after pair, so each slot would otherwise start two
+// processes a game. Which slot plays a game never changes its record; a batch without
+// outside engines is handed out in order. It reports whether the batch has no task left
+// to hand out.
+func (j *slotJob) pick(k0, k1 string) (i int, emptied bool) {
+	i = j.next
+	if j.keys != nil && (k0 != "" || k1 != "") {
+		best := 0
+		for k, seen := j.next, 0; k < len(j.tasks) && seen < affinityWindow && best < 2; k++ {
+			if j.taken[k] {
+				continue
+			}
+			seen++
+			if n, _ := seatMatches(j.keys[k][0], j.keys[k][1], k0, k1); n > best {
+				i, best = k, n
+			}
+		}
+	}
+	j.handed++
+	if j.taken != nil {
+		j.taken[i] = true
+		for j.next < len(j.tasks) && j.taken[j.next] {
+			j.next++
+		}
+	} else {
+		j.next++
+	}
+	return i, j.handed == len(j.tasks)
+}
+
+// seatMatches is how many of a game's two engine processes (keys kb and kw, black's and
+// white's) a worker whose seats run processes of keys k0 and k1 keeps, and whether it
+// keeps more with its seats swapped for the game.
+func seatMatches(kb, kw, k0, k1 string) (n int, swap bool) {
+	same := func(a, b string) int {
+		if a != "" && a == b {
+			return 1
+		}
+		return 0
+	}
+	direct, swapped := same(kb, k0)+same(kw, k1), same(kb, k1)+same(kw, k0)
+	if swapped > direct {
+		return swapped, true
+	}
+	return direct, false
 }
 
 // shareSlots, when the run has no runner of its own, plays its batches on one slotRunner
@@ -559,9 +644,8 @@ func (r *slotRunner) slot() {
 			return
 		}
 		j := r.jobs[0]
-		i := j.next
-		j.next++
-		if j.next == len(j.tasks) {
+		i, emptied := j.pick(lw.players[0].extKey, lw.players[1].extKey)
+		if emptied {
 			r.jobs = r.jobs[1:]
 		}
 		r.mu.Unlock()
@@ -619,7 +703,7 @@ func (r *slotRunner) StartBatch(ctx context.Context, setup GameSetup, tasks []Ga
 		return func() ([]engine.GameRecord, error) { return []engine.GameRecord{}, nil }, nil
 	}
 	setup.Runner = nil
-	j := &slotJob{ctx: ctx, setup: setup, tasks: tasks, left: len(tasks), recs: make([]engine.GameRecord, len(tasks)), done: done, over: make(chan struct{})}
+	j := newSlotJob(ctx, setup, tasks, done)
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()

@@ -2,12 +2,14 @@ package tuner
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"evotune/engine"
+	"evotune/engine/protocol"
 )
 
 // TestSlotAccounting: every method stores each generation's busy slot time and its game
@@ -130,4 +132,47 @@ func (elsewhere) PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTas
 		}
 	}
 	return recs, nil
+}
+
+// TestSlotPicksItsEngines: a free game slot takes, of its batch's next tasks, the first
+// game whose two engine processes it already runs, else the first that keeps one of them
+// (its seats swapped where that keeps it), else the first; a batch of built-in players is
+// handed out in order, and every task exactly once.
+func TestSlotPicksItsEngines(t *testing.T) {
+	spec := func(v string) *protocol.ExternalSpec { return &protocol.ExternalSpec{Argv: []string{"engine", v}} }
+	a, b, c, d := spec("a"), spec("b"), spec("c"), spec("d")
+	tasks := []GameTask{
+		{BlackExt: c, WhiteExt: d}, // 0
+		{BlackExt: b, WhiteExt: c}, // 1: keeps b, in the other seat
+		{BlackExt: b, WhiteExt: a}, // 2: keeps both, seats swapped (the first that does)
+		{BlackExt: a, WhiteExt: b}, // 3: keeps both
+	}
+	j := newSlotJob(context.Background(), GameSetup{}, tasks, nil)
+	ka, kb := a.Key(), b.Key()
+	var got []int
+	for _, seats := range [][2]string{{ka, kb}, {ka, kb}, {kb, ""}, {"", ""}} {
+		i, emptied := j.pick(seats[0], seats[1])
+		got = append(got, i)
+		if emptied != (len(got) == len(tasks)) {
+			t.Fatalf("pick %d: emptied %v with %d of %d handed out", len(got), emptied, len(got), len(tasks))
+		}
+	}
+	if fmt.Sprint(got) != "[2 3 1 0]" {
+		t.Errorf("slots running (a, b), (a, b), (b, none), none took tasks %v, want [2 3 1 0]", got)
+	}
+	if n, swap := seatMatches(kb, a.Key(), ka, kb); n != 2 || !swap {
+		t.Errorf("game (b, a) on seats (a, b): keeps %d, swap %v; want 2, swapped", n, swap)
+	}
+	if n, swap := seatMatches(ka, ka, ka, ""); n != 1 || swap {
+		t.Errorf("game (a, a) on seats (a, none): keeps %d, swap %v; want 1, not swapped", n, swap)
+	}
+	if n, _ := seatMatches("", "", "", ""); n != 0 {
+		t.Errorf("built-in players keep %d processes, want 0", n)
+	}
+	plain := newSlotJob(context.Background(), GameSetup{}, make([]GameTask, 3), nil)
+	for want := range 3 {
+		if i, _ := plain.pick(ka, kb); i != want {
+			t.Fatalf("a batch of built-in players handed out task %d as its %dth, want in order", i, want)
+		}
+	}
 }
