@@ -498,11 +498,11 @@ type slotJob struct {
 	ctx    context.Context
 	setup  GameSetup
 	tasks  []GameTask
-	next   int    // the first task not yet handed out
-	taken  []bool // the tasks handed out (nil while they go in order: no engine processes)
-	handed int    // how many tasks are handed out
-	keys   [][2]string
-	left   int // tasks not yet finished
+	next   int         // the first task not yet handed out
+	taken  []bool      // the tasks handed out (nil while they go in order: no engine processes)
+	handed int         // how many tasks are handed out
+	keys   [][2]string // each task's engine specs' keys, black's and white's (nil: no outside engine)
+	left   int         // tasks not yet finished
 	recs   []engine.GameRecord
 	err    error
 	done   func()

@@ -346,7 +346,7 @@ func (c clusterLike) StartBatch(ctx context.Context, setup GameSetup, tasks []Ga
 // EVOTUNE_REPLAY_CMAES_LAG=N CMA-ES with --cmaes-lag N). A run is 200 games a slot, or
 // with EVOTUNE_REPLAY_BUDGET=game the game's documented budget (genomes.Entry.BudgetGames:
 // gomoku 44 000, connect6 20 000, amazons 4 000), which sizes a GA generation as a user's
-// run at that budget does (peersGames): a quarter of an hour of slots on two cores.
+// run at that budget does (peersGames): 3½ minutes here for every method and game.
 func BenchmarkSlotReplay(b *testing.B) {
 	k := 1.0
 	if v, err := strconv.ParseFloat(os.Getenv("EVOTUNE_REPLAY_SCALE"), 64); err == nil && v > 0 {
