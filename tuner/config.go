@@ -449,22 +449,35 @@ func (c *Config) NewRunDefaults(lagSet bool) {
 }
 
 // plannedSteps is the number of SPSA steps a new run plans before it starts: its
-// generations, or its game budget (the game's default one where the run names neither,
-// as Resolve fills it) over the games of a step (2 × pairs), the fewer of the two where it
-// gives both; 0 where neither is known (a time budget alone).
+// generations, or its game budget (as Resolve fills them: length) over the games of a step
+// (2 × pairs), the fewer of the two where it gives both; 0 where neither is known (a time
+// budget alone, an outside engine's run that names none).
 func (c Config) plannedSteps() int {
-	budget := c.BudgetGames
-	if budget == 0 && c.Generations == 0 && c.TimeBudget == "" {
-		budget = DefaultBudgetGames(c.Game)
-	}
+	budget, generations := c.length()
 	steps := 0
 	if budget > 0 {
 		steps = budget / (2 * c.SPSAParams().Pairs)
 	}
-	if c.Generations > 0 && (steps == 0 || c.Generations < steps) {
-		steps = c.Generations
+	if generations > 0 && (steps == 0 || generations < steps) {
+		steps = generations
 	}
 	return steps
+}
+
+// length is the run's game budget and generations as Resolve leaves them: the run's own,
+// or where it names neither nor a time budget, a built-in game's DefaultBudgetGames, an
+// outside engine's GA DefaultGAGenerations, and nothing for its SPSA or CMA-ES.
+func (c Config) length() (budget, generations int) {
+	if c.Generations != 0 || c.BudgetGames != 0 || c.TimeBudget != "" {
+		return c.BudgetGames, c.Generations
+	}
+	switch {
+	case c.Engine == "":
+		return DefaultBudgetGames(c.Game), 0
+	case c.IsGA() || c.Method == MethodSteady:
+		return 0, DefaultGAGenerations
+	}
+	return 0, 0
 }
 
 // DefaultGAGenerations is the GA's number of generations when a run of an outside engine
@@ -492,14 +505,7 @@ func DefaultBudgetGames(game string) int {
 // auto settings are decided: Selection, Champion and Admission. Idempotent; a stored
 // configuration is always resolved.
 func (c *Config) Resolve() {
-	if c.Generations == 0 && c.BudgetGames == 0 && c.TimeBudget == "" {
-		switch {
-		case c.Engine == "":
-			c.BudgetGames = DefaultBudgetGames(c.Game)
-		case c.IsGA() || c.Method == MethodSteady:
-			c.Generations = DefaultGAGenerations
-		}
-	}
+	c.BudgetGames, c.Generations = c.length()
 	switch {
 	case !c.IsGA():
 		c.Selection = "" // the GA's alone
