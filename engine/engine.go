@@ -295,6 +295,38 @@ type Opener interface {
 	RandomOpening(b Board, rng *rand.Rand) []string
 }
 
+// CheckedOpener is an Opener whose RandomOpening draws candidates until one passes a check
+// (a shallow search finds the position balanced), keeping the last of OpeningTries when
+// none passes (CheckedOpening). OpeningCandidate draws the next candidate from rng, its
+// draws never depending on a check; OpeningCheck reports whether one passes, reading
+// nothing but b's size and the moves, and is safe to call from several goroutines. So the
+// checks of candidates drawn ahead can run at once and still give RandomOpening's openings.
+type CheckedOpener interface {
+	Opener
+	// OpeningCandidate returns a few legal opening moves from the start position of b
+	// (which it does not modify), drawn from rng.
+	OpeningCandidate(b Board, rng *rand.Rand) []string
+	// OpeningCheck reports whether the opening passes the game's check on a board of b's
+	// size (b is not modified).
+	OpeningCheck(b Board, moves []string) bool
+}
+
+// OpeningTries is how many candidates a CheckedOpener's opening draws before it keeps the
+// last one, which then failed its check.
+const OpeningTries = 50
+
+// CheckedOpening is the RandomOpening of a CheckedOpener: its first candidate drawn from
+// rng that passes the check, or the OpeningTries-th.
+func CheckedOpening(g CheckedOpener, b Board, rng *rand.Rand) []string {
+	var c []string
+	for range OpeningTries {
+		if c = g.OpeningCandidate(b, rng); g.OpeningCheck(b, c) {
+			break
+		}
+	}
+	return c
+}
+
 // Resetter is implemented by players that can be reused for another game: Reset installs
 // new weights and clears every piece of search state (transposition table included), so the
 // next game is exactly as with a fresh player, without allocating a new table. The error

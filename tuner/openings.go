@@ -8,7 +8,9 @@ import (
 	"hash/fnv"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"strings"
+	"sync"
 
 	"evotune/engine"
 )
@@ -45,11 +47,29 @@ func HalfOf(o []string) Half {
 
 // RandomOpenings draws n openings from the game's random opening generator (engine.Opener)
 // in the given half, skipping any whose key is in exclude and duplicates; after 100·n draws
-// it returns what it has. The error names a game without openings.
+// it returns what it has. The error names a game without openings. A game whose openings
+// are checked candidates (engine.CheckedOpener: a shallow search of each) has the checks
+// of the candidates it will take run at once, on up to GOMAXPROCS goroutines, and draws
+// the same openings; rng is then left further on than the draws it took.
 func RandomOpenings(g engine.Game, board, n int, rng *rand.Rand, half Half, exclude map[string]bool) (Openings, error) {
 	op, ok := g.(engine.Opener)
 	if !ok {
 		return nil, fmt.Errorf("%s cannot make random openings", g.Name())
+	}
+	keep := func(seen map[string]bool, o []string) bool {
+		k := Key(o)
+		if seen[k] || exclude[k] || (half != AnyHalf && HalfOf(o) != half) {
+			return false
+		}
+		seen[k] = true
+		return true
+	}
+	if co, ok := op.(engine.CheckedOpener); ok && runtime.GOMAXPROCS(0) > 1 && n > 0 {
+		b, err := g.NewBoard(board)
+		if err != nil {
+			return nil, err
+		}
+		return checkedOpenings(co, b, n, rng, keep), nil
 	}
 	seen := map[string]bool{}
 	var out Openings
@@ -59,14 +79,58 @@ func RandomOpenings(g engine.Game, board, n int, rng *rand.Rand, half Half, excl
 			return nil, err
 		}
 		o := op.RandomOpening(b, rng)
-		k := Key(o)
-		if seen[k] || exclude[k] || (half != AnyHalf && HalfOf(o) != half) {
-			continue
+		if keep(seen, o) {
+			out = append(out, o)
 		}
-		seen[k] = true
-		out = append(out, o)
 	}
 	return out, nil
+}
+
+// checkedOpenings is RandomOpenings of a CheckedOpener with the candidates' checks run at
+// once: it draws on b (a start position, not modified) as many candidates as openings are
+// still wanted (each gives at most one), checks them on up to GOMAXPROCS goroutines, then takes them in order as
+// engine.CheckedOpening would (an opening is the first candidate that passes, or the
+// OpeningTries-th), until n are kept or 100·n openings were drawn.
+func checkedOpenings(g engine.CheckedOpener, b engine.Board, n int, rng *rand.Rand, keep func(map[string]bool, []string) bool) Openings {
+	seen := map[string]bool{}
+	var out Openings
+	tries, try := 0, 0 // openings drawn; candidates of the opening being drawn
+	for len(out) < n && tries < 100*n {
+		cs := make([][]string, n-len(out))
+		for i := range cs {
+			cs[i] = g.OpeningCandidate(b, rng)
+		}
+		pass := make([]bool, len(cs))
+		next := make(chan int, len(cs))
+		for i := range cs {
+			next <- i
+		}
+		close(next)
+		var wg sync.WaitGroup
+		for range min(len(cs), runtime.GOMAXPROCS(0)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					pass[i] = g.OpeningCheck(b, cs[i])
+				}
+			}()
+		}
+		wg.Wait()
+		for i, c := range cs {
+			if try++; !pass[i] && try < engine.OpeningTries {
+				continue
+			}
+			try = 0
+			if tries++; keep(seen, c) {
+				out = append(out, c)
+			}
+			if len(out) == n || tries == 100*n {
+				break
+			}
+		}
+	}
+	return out
 }
 
 // builtinSeed fixes the "built-in" random suite of games without an opening book.

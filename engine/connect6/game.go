@@ -266,32 +266,34 @@ const OpeningRadius = 3
 const BalanceMargin = 300
 
 // RandomOpening is three moves (Black's first stone, White's two, Black's two; 5 stones)
-// around the centre (see OpeningRadius), drawn until Balanced (after 50 draws the last one
-// is kept).
+// around the centre (see OpeningRadius), drawn until Balanced (after engine.OpeningTries
+// draws the last one is kept).
 func (g Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
+	return engine.CheckedOpening(g, b, rng)
+}
+
+// OpeningCandidate is one draw of RandomOpening: Black's first stone within one point of
+// the centre, then four more distinct stones within OpeningRadius, as three moves.
+func (g Game) OpeningCandidate(_ engine.Board, rng *rand.Rand) []string {
 	near := func(r int) int16 {
 		return int16((Size/2+rng.IntN(2*r+1)-r)*Size + Size/2 + rng.IntN(2*r+1) - r)
 	}
-	var out []string
-	for try := 0; try < 50; try++ {
-		pts := []int16{near(1)}
-		for len(pts) < 5 {
-			p := near(OpeningRadius)
-			dup := false
-			for _, q := range pts {
-				dup = dup || p == q
-			}
-			if !dup {
-				pts = append(pts, p)
-			}
+	pts := []int16{near(1)}
+	for len(pts) < 5 {
+		p := near(OpeningRadius)
+		dup := false
+		for _, q := range pts {
+			dup = dup || p == q
 		}
-		out = []string{Move{pts[0], NoPoint}.String(), Move{pts[1], pts[2]}.String(), Move{pts[3], pts[4]}.String()}
-		if Balanced(out) {
-			break
+		if !dup {
+			pts = append(pts, p)
 		}
 	}
-	return out
+	return []string{Move{pts[0], NoPoint}.String(), Move{pts[1], pts[2]}.String(), Move{pts[3], pts[4]}.String()}
 }
+
+// OpeningCheck is RandomOpening's check: Balanced (the board is always 19×19).
+func (g Game) OpeningCheck(_ engine.Board, moves []string) bool { return Balanced(moves) }
 
 // Balanced reports whether the moves are legal from the start and a depth-2, width-10
 // search with the paper's weights scores the position at least −BalanceMargin for the side

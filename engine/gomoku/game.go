@@ -327,32 +327,37 @@ const (
 )
 
 // RandomOpening is OpeningStones stones on distinct points within OpeningRadius of the
-// centre, drawn until the position is balanced (see BalanceMargin; after 50 draws the last
-// one is kept).
+// centre, drawn until the position is balanced (see BalanceMargin; after
+// engine.OpeningTries draws the last one is kept).
 func (g Game) RandomOpening(b engine.Board, rng *rand.Rand) []string {
+	return engine.CheckedOpening(g, b, rng)
+}
+
+// OpeningCandidate is one draw of RandomOpening: OpeningStones stones on distinct points
+// within OpeningRadius of the centre of b's board, before the balance check.
+func (g Game) OpeningCandidate(b engine.Board, rng *rand.Rand) []string {
 	p := b.(*Board).Pos
 	n := p.g.n
+	var used []Move
 	var out []string
-	for try := 0; try < 50; try++ {
-		var used []Move
-		out = out[:0]
-		for len(out) < OpeningStones {
-			r := min(OpeningRadius, n/2)
-			m := Move((n/2+rng.IntN(2*r+1)-r)*n + n/2 + rng.IntN(2*r+1) - r)
-			dup := false
-			for _, u := range used {
-				dup = dup || u == m
-			}
-			if !dup {
-				used = append(used, m)
-				out = append(out, p.MoveString(m))
-			}
+	for len(out) < OpeningStones {
+		r := min(OpeningRadius, n/2)
+		m := Move((n/2+rng.IntN(2*r+1)-r)*n + n/2 + rng.IntN(2*r+1) - r)
+		dup := false
+		for _, u := range used {
+			dup = dup || u == m
 		}
-		if Balanced(g, n, out) {
-			break
+		if !dup {
+			used = append(used, m)
+			out = append(out, p.MoveString(m))
 		}
 	}
 	return out
+}
+
+// OpeningCheck is RandomOpening's check: Balanced on b's board size.
+func (g Game) OpeningCheck(b engine.Board, moves []string) bool {
+	return Balanced(g, b.(*Board).Pos.g.n, moves)
 }
 
 // Balanced reports whether a depth-2 search with the paper's weights scores the position
