@@ -83,7 +83,7 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 	if !ok {
 		return nil, fmt.Errorf("method: %q, want one of %s", cfg.Method, MethodNames())
 	}
-	t := &Tuner{plan: plan, rep: report{summary: Summary{Baseline: baseline, Method: cfg.Method, ChampionRule: cfg.Champion}}, cfg: cfg, outside: outside, store: store, progress: progress, version: version,
+	t := &Tuner{plan: plan, rep: report{summary: Summary{Baseline: baseline, Method: cfg.Method, Lag: lagOf(cfg), ChampionRule: cfg.Champion}}, cfg: cfg, outside: outside, store: store, progress: progress, version: version,
 		hall:  hallOfFame{tested: map[string]bool{}},
 		setup: setup}
 	if t.method, err = spec.new(t); err != nil {

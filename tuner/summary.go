@@ -38,6 +38,35 @@ func (s Summary) SlotText() string {
 	return fmt.Sprintf("slot utilisation %.1f%% of %s", 100*u, plural(s.Slots, "game slot"))
 }
 
+// lagOf is the rounds cfg's method may have in play behind the one it asks (Summary.Lag).
+func lagOf(cfg Config) int {
+	switch cfg.Method {
+	case MethodSPSA:
+		return cfg.SPSAParams().Lag
+	case MethodCMAES:
+		return cfg.CMAESParams().Lag
+	}
+	return 0
+}
+
+// SlotHint says, when the run kept fewer than 90% of its game slots (two or more) busy
+// and its method waited for each round's slowest game because it had no rounds in play
+// (SPSA or CMA-ES at lag 0), which setting fills them; "" otherwise. The lag changes the
+// search, so it stays the user's choice (docs/methods.md).
+func (s Summary) SlotHint() string {
+	u := s.SlotUtilisation()
+	if u < 0 || u >= 0.9 || s.Slots < 2 || s.Lag != 0 {
+		return ""
+	}
+	switch s.Method {
+	case MethodSPSA:
+		return fmt.Sprintf("the game slots waited: each SPSA step waited for the one before; --spsa-lag %d keeps %d steps in play (98–99%% of 16 slots busy, measured)", DefaultSPSALag, DefaultSPSALag+1)
+	case MethodCMAES:
+		return "the game slots waited: each CMA-ES generation waited for its slowest game; --cmaes-lag 2 samples a generation while the two before it play (98% of 16 cores busy against 79%, measured; docs/methods.md: it changes the search)"
+	}
+	return ""
+}
+
 // RunText is the summary's first line: the run, its status, what it saved and played, and
 // how busy it kept its game slots (SlotText).
 func (s Summary) RunText() string {

@@ -119,3 +119,42 @@ func TestRunTextNothingSaved(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+// TestSlotHint: a run that kept under 90% of its slots busy because its method had no
+// rounds in play is told which lag fills them; one with a lag, a GA, one slot, a busy or
+// unmeasured run is told nothing.
+func TestSlotHint(t *testing.T) {
+	at := func(method string, lag, slots int, busy float64) Summary {
+		return Summary{Method: method, Lag: lag, Slots: slots, SlotTime: time.Duration(busy * float64(time.Second)), SlotCapacity: time.Second}
+	}
+	for _, c := range []struct {
+		s    Summary
+		want string
+	}{
+		{at(MethodCMAES, 0, 16, 0.79), "--cmaes-lag 2"},
+		{at(MethodSPSA, 0, 8, 0.82), "--spsa-lag 8"},
+		{at(MethodCMAES, 2, 16, 0.79), ""},
+		{at(MethodSPSA, 8, 16, 0.5), ""},
+		{at(MethodCMAES, 0, 16, 0.92), ""},
+		{at(MethodCMAES, 0, 1, 0.5), ""},
+		{at(MethodGA, 0, 16, 0.6), ""},
+		{Summary{Method: MethodCMAES, Slots: 16}, ""}, // not measured
+	} {
+		got := c.s.SlotHint()
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%s lag %d, %d slots, %.0f%% busy: hint %q, want one naming %q", c.s.Method, c.s.Lag, c.s.Slots, 100*c.s.SlotUtilisation(), got, c.want)
+		}
+	}
+	for _, lag := range []int{0, 2} {
+		cfg := DefaultConfig("gomoku")
+		cfg.Method, cfg.CMAES = MethodCMAES, &CMAESConfig{Lag: lag}
+		cfg.Resolve()
+		tu, err := New(cfg, &memStore{}, nil, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tu.rep.summary.Lag != lag {
+			t.Errorf("a CMA-ES run at lag %d: its summary's lag %d", lag, tu.rep.summary.Lag)
+		}
+	}
+}

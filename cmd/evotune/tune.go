@@ -237,6 +237,9 @@ func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
 		return
 	}
 	fmt.Fprintln(out, sum.RunText())
+	if h := sum.SlotHint(); h != "" {
+		fmt.Fprintln(out, h)
+	}
 	if p := sum.ProvenText(); p != "" {
 		fmt.Fprintln(out, p)
 	}
