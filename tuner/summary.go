@@ -60,7 +60,7 @@ func (s Summary) SlotHint() string {
 	}
 	switch s.Method {
 	case MethodSPSA:
-		return fmt.Sprintf("the game slots waited: each SPSA step waited for the one before; --spsa-lag %d keeps %d steps in play (98–99%% of 16 slots busy, measured)", DefaultSPSALag, DefaultSPSALag+1)
+		return fmt.Sprintf("the game slots waited: each SPSA step waited for the one before (lag 0); --spsa-lag %d, the least a new run takes, keeps %d steps in play (16 cores 98.6%% busy, measured)", DefaultSPSALag, DefaultSPSALag+1)
 	case MethodCMAES:
 		return "the game slots waited: each CMA-ES generation waited for its slowest game; --cmaes-lag 2 samples a generation while the two before it play (98% of 16 cores busy against 79%, measured; docs/methods.md: it changes the search)"
 	}
