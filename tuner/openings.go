@@ -88,9 +88,9 @@ func RandomOpenings(g engine.Game, board, n int, rng *rand.Rand, half Half, excl
 
 // checkedOpenings is RandomOpenings of a CheckedOpener with the candidates' checks run at
 // once: it draws on b (a start position, not modified) as many candidates as openings are
-// still wanted (each gives at most one), checks them on up to GOMAXPROCS goroutines, then takes them in order as
-// engine.CheckedOpening would (an opening is the first candidate that passes, or the
-// OpeningTries-th), until n are kept or 100·n openings were drawn.
+// still wanted (each gives at most one), checks them on up to GOMAXPROCS goroutines, then
+// takes them in order as engine.CheckedOpening would (an opening is the first candidate
+// that passes, or the OpeningTries-th), until n are kept or 100·n openings were drawn.
 func checkedOpenings(g engine.CheckedOpener, b engine.Board, n int, rng *rand.Rand, keep func(map[string]bool, []string) bool) Openings {
 	seen := map[string]bool{}
 	var out Openings
