@@ -309,6 +309,8 @@ type Config struct {
 	SPSA *SPSAConfig `json:"spsa,omitempty" yaml:"spsa"`
 	// CMAES holds the CMA-ES method's parameters (nil: DefaultCMAES).
 	CMAES *CMAESConfig `json:"cmaes,omitempty" yaml:"cmaes"`
+	// Steady holds the steady-state GA's parameters (nil: DefaultSteadyWindow).
+	Steady *SteadyConfig `json:"steady,omitempty" yaml:"steady"`
 	// file and fileKeys are the config file ParseConfig read and its top-level keys with
 	// their lines (CheckMethodKeys); never stored.
 	file     string
@@ -436,16 +438,45 @@ func DefaultConfig(game string) Config {
 
 // NewRunDefaults sets what a new run takes that runs stored before it was known did not,
 // and whose zero therefore keeps its old meaning: SPSA's lag (SPSALagFor the run's planned
-// steps) unless lagSet (the command line named one). Tune and compare call it for the runs
-// they create, never for a stored configuration.
+// steps) and the steady-state GA's window (SteadyWindowFor its planned births), unless
+// lagSet (the command line named the method's --spsa-lag or --steady-window). Tune and
+// compare call it for the runs they create, never for a stored configuration.
 func (c *Config) NewRunDefaults(lagSet bool) {
-	if c.Method != MethodSPSA || lagSet || (c.SPSA != nil && c.SPSA.Lag != 0) {
+	if lagSet {
 		return
 	}
-	if c.SPSA == nil {
-		c.SPSA = &SPSAConfig{}
+	switch {
+	case c.Method == MethodSPSA && (c.SPSA == nil || c.SPSA.Lag == 0):
+		if c.SPSA == nil {
+			c.SPSA = &SPSAConfig{}
+		}
+		c.SPSA.Lag = SPSALagFor(c.plannedSteps())
+	case c.Method == MethodSteady && (c.Steady == nil || c.Steady.Window == 0):
+		if c.Steady == nil {
+			c.Steady = &SteadyConfig{}
+		}
+		c.Steady.Window = SteadyWindowFor(c.plannedBirths())
 	}
-	c.SPSA.Lag = SPSALagFor(c.plannedSteps())
+}
+
+// plannedBirths is the number of steady-state births a new run plans before it starts:
+// its game budget (as Resolve fills it: length) over a birth's games (the child's and its
+// rival's Games each), or its generations of Population births, the fewer where it gives
+// both; 0 where neither is known (a time budget alone).
+func (c Config) plannedBirths() int {
+	budget, generations := c.length()
+	games := c.Games
+	if games == 0 {
+		games = DefaultGames
+	}
+	births := 0
+	if budget > 0 {
+		births = budget / (2 * games)
+	}
+	if g := (generations + 1) * c.Population; generations > 0 && (births == 0 || g < births) {
+		births = g
+	}
+	return births
 }
 
 // plannedSteps is the number of SPSA steps a new run plans before it starts: its

@@ -129,7 +129,7 @@ var Methods = []MethodSpec{
 		best: column("BEST CANDIDATE"), new: askTell(newCMAES), check: func(c Config) error { return c.CMAESParams().validate() }, Openings: func(c Config) int { return c.CMAESParams().Pairs }, saved: cmaesSaved, summary: cmaesSummary,
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},
 	{Name: MethodSteady, Title: "steady-state GA", Generation: "generation", Champion: "the centre of the population's better half", Range: "the population's range", Short: true, Saved: "steady-state generation",
-		best: column("BEST MEMBER"), new: askTell(newSteady), Openings: func(c Config) int { return c.Games / 2 }, saved: steadySaved, summary: steadySummary,
+		best: column("BEST MEMBER"), new: askTell(newSteady), check: func(c Config) error { return c.SteadyParams().validate() }, Openings: func(c Config) int { return c.Games / 2 }, saved: steadySaved, summary: steadySummary,
 		Doc: "the GA without a generation barrier: one birth at a time, each child and its first parent play the paper's weights on the same openings, the child takes the parent's place when it scores higher; workers never wait for a generation's slowest game"},
 }
 

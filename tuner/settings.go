@@ -156,6 +156,7 @@ var Settings = []Setting{
 	{Key: "cmaes.sigma", Flag: "cmaes-sigma", Methods: []string{MethodCMAES}, Help: "cmaes: initial step size σ, in ln units for log genes (a fifth of the range for linear genes)"},
 	{Key: "cmaes.lambda", Flag: "cmaes-lambda", Methods: []string{MethodCMAES}, Help: "cmaes: candidates per generation (0: 4 + 3 ln n for n free genes)"},
 	{Key: "cmaes.lag", Flag: "cmaes-lag", Methods: []string{MethodCMAES}, Help: "cmaes: generations in play behind the one being asked (generation k samples around the mean generation k−lag−1 left), so the game slots never wait for a generation's last game; 0: each generation waits for the one before"},
+	{Key: "steady.window", Flag: "steady-window", Methods: []string{MethodSteady}, Help: "steady: births in play at once (birth b is bred when birth b−window is decided), so the game slots never wait for a birth's last game (default for a new run: one per 16 births it plans, 4 to 32)"},
 }
 
 // LookupSetting returns the setting with config key key ("depths" is depth's list), or,

@@ -17,7 +17,7 @@ import (
 //
 //   - Birth b < Population is the initial population's b-th member (the paper's weights,
 //     then perturbations of them, as the GA's generation 0). Birth b ≥ Population is bred
-//     from the population as it stood when birth max(b − steadyWindow, Population − 1)
+//     from the population as it stood when birth max(b − Window, Population − 1)
 //     was decided: two tournaments (Tournament) by score, uniform crossover
 //     (CrossoverRate), mutation (MutationRate; always when the child would be its first
 //     parent's copy).
@@ -41,11 +41,47 @@ import (
 // MethodSteady is the steady-state GA (steady.go).
 const MethodSteady = "steady"
 
-// steadyWindow is how many births are in play at once: birth b is bred when birth
-// b − steadyWindow is decided (and the initial population is). A constant, not a setting
-// of the machine: results never depend on the number of workers. Four births of 32 games
-// keep 2 local workers or a small cluster busy while the oldest birth's last games finish.
-const steadyWindow = 4
+// SteadyConfig holds the steady-state GA's parameters (Config.Steady).
+type SteadyConfig struct {
+	// Window is how many births are in play at once: birth b is bred when birth b − Window
+	// is decided (and the initial population is). 0: DefaultSteadyWindow, as runs stored
+	// before the window was a setting played; a new run that names none takes
+	// SteadyWindowFor its planned births (Config.NewRunDefaults).
+	Window int `json:"window,omitempty" yaml:"window"`
+}
+
+// DefaultSteadyWindow is the window of a run that names none and plans few births (or an
+// unknown number: a time budget, generations alone): four births of 2 × Games games keep
+// 2 local workers or a small cluster busy while the oldest birth's last games finish.
+const DefaultSteadyWindow = 4
+
+// MaxDefaultSteadyWindow is the most births a new run's default window puts in play
+// (SteadyWindowFor). At 64 game slots the oldest birth's slowest game holds every birth
+// behind it: replayed at gomoku's budget (tuner BenchmarkSlotReplay,
+// EVOTUNE_REPLAY_BUDGET=game), window 4 kept 64 slots 38% busy, 16 91% and 32 97%.
+const MaxDefaultSteadyWindow = 32
+
+// SteadyWindowFor is the default window of a new run of births planned births (0:
+// unknown): one birth in play per 16 planned, at least DefaultSteadyWindow and at most
+// MaxDefaultSteadyWindow, so a child is bred from a population at most a sixteenth of the
+// run behind (amazons' 4 000 games, 62 births: 4; connect6's 20 000, 312: 19; gomoku's
+// 44 000, 687: 32). It depends on the run's plan only, never on its workers: a seeded run
+// is the same on any number of slots.
+func SteadyWindowFor(births int) int {
+	return min(max(births/16, DefaultSteadyWindow), MaxDefaultSteadyWindow)
+}
+
+// SteadyParams returns the run's steady-state GA parameters (Window 0: DefaultSteadyWindow).
+func (c Config) SteadyParams() SteadyConfig {
+	return overDefaults(SteadyConfig{Window: DefaultSteadyWindow}, c.Steady)
+}
+
+func (p SteadyConfig) validate() error {
+	if p.Window < 1 || p.Window > 256 {
+		return settingErr("steady.window", "", "%d, want 1 to 256 (births in play at once)", p.Window)
+	}
+	return nil
+}
 
 // streamSteady is the random stream of birth b: its breeding (or initial perturbation)
 // and its openings.
@@ -82,8 +118,8 @@ type birth struct {
 	rival *genomes.Genome
 }
 
-// steadyMethod is the steady-state GA on the run loop: round n is birth n, steadyWindow
-// births in play at once.
+// steadyMethod is the steady-state GA on the run loop: round n is birth n, Window
+// births in play at once (SteadyConfig).
 type steadyMethod struct {
 	a       *arena
 	pop     []*genomes.Genome // the members, by slot
@@ -102,8 +138,8 @@ func newSteady(a *arena) (askTeller, error) {
 	return &steadyMethod{a: a, pop: make([]*genomes.Genome, c.Population), ref: &genomes.Genome{Layout: a.Layout, X: a.Layout.Defaults(), ID: "baseline"}}, nil
 }
 
-// Window: steadyWindow births in play.
-func (m *steadyMethod) Window() int { return steadyWindow }
+// Window: SteadyConfig.Window births in play.
+func (m *steadyMethod) Window() int { return m.a.Config.SteadyParams().Window }
 
 // Restore takes up the population (with its records), the births decided and the births in
 // play at the save.
@@ -153,7 +189,7 @@ func (m *steadyMethod) Restore(st ResumeState) (leader, error) {
 func (m *steadyMethod) Describe(length string) (string, []string) {
 	c := m.a.Config
 	return fmt.Sprintf(" by a steady-state GA: population %d, %s; each birth and its first parent play %d games against %s on the same openings, %d births in play at once (no generation barrier)",
-		c.Population, length, c.Games, BaselineName(c), steadyWindow), nil
+		c.Population, length, c.Games, BaselineName(c), c.SteadyParams().Window), nil
 }
 
 // steadySaved: the generation's games, its best member, the mean score and the champion.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"evotune/genomes"
@@ -28,6 +29,65 @@ func TestSteadySameRunWhateverWorkers(t *testing.T) {
 		if a.status != "finished" || len(a.gens) < 3 {
 			t.Fatalf("%s: status %q, %d generations", game, a.status, len(a.gens))
 		}
+	}
+}
+
+// TestSteadyWindowSameRunWhateverWorkers: a run with 8 births in play is the same on 1
+// and 3 workers, and is not the run of the default window (the setting reaches the loop).
+func TestSteadyWindowSameRunWhateverWorkers(t *testing.T) {
+	at := func(workers, window int) string {
+		c := steadyConfig("gomoku", workers, 240)
+		if window > 0 {
+			c.Steady = &SteadyConfig{Window: window}
+		}
+		return fingerprint(runSmall(t, c).gens)
+	}
+	w8 := at(1, 8)
+	if w8 != at(3, 8) {
+		t.Fatal("window 8: 1 and 3 workers differ")
+	}
+	if w8 == at(1, 0) {
+		t.Fatal("window 8 played the run of window 4")
+	}
+}
+
+// TestSteadyDefaultWindow: a new steady-state run's window follows the births it plans,
+// never its workers: one per 16, from DefaultSteadyWindow to MaxDefaultSteadyWindow; a
+// window the run names is kept, and one the command line named is not replaced.
+func TestSteadyDefaultWindow(t *testing.T) {
+	for _, c := range []struct {
+		game                string
+		budget, gens, games int
+		timeBudget          string
+		workers, want       int
+	}{
+		{game: "gomoku", workers: 1, want: 32},                  // the default 44 000 games: 687 births
+		{game: "gomoku", workers: 64, want: 32},                 // the same plan on 64 slots
+		{game: "connect6", budget: 20000, workers: 2, want: 19}, // 312 births
+		{game: "amazons", workers: 2, want: 4},                  // 4 000 games: 62 births
+		{game: "gomoku", budget: 8000, games: 16, workers: 2, want: 15},
+		{game: "gomoku", budget: 44000, gens: 20, workers: 2, want: 15}, // the fewer: 21 generations of 12
+		{game: "gomoku", timeBudget: "1h", workers: 16, want: DefaultSteadyWindow},
+	} {
+		cfg := DefaultConfig(c.game)
+		cfg.Method, cfg.BudgetGames, cfg.Generations, cfg.TimeBudget, cfg.Games, cfg.Workers = MethodSteady, c.budget, c.gens, c.timeBudget, c.games, c.workers
+		cfg.NewRunDefaults(false)
+		if cfg.Steady == nil || cfg.Steady.Window != c.want {
+			t.Errorf("%+v: window %v, want %d", c, cfg.Steady, c.want)
+		}
+	}
+	cfg := DefaultConfig("gomoku")
+	cfg.Method, cfg.Steady = MethodSteady, &SteadyConfig{Window: 3}
+	if cfg.NewRunDefaults(false); cfg.Steady.Window != 3 {
+		t.Errorf("a run naming window 3 got %d", cfg.Steady.Window)
+	}
+	cfg.Steady = nil
+	if cfg.NewRunDefaults(true); cfg.Steady != nil || cfg.SteadyParams().Window != DefaultSteadyWindow {
+		t.Errorf("a named window replaced: %+v", cfg.Steady)
+	}
+	cfg.Steady = &SteadyConfig{Window: 300}
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "steady.window") {
+		t.Errorf("window 300: %v", err)
 	}
 }
 
@@ -80,7 +140,7 @@ func TestSteadyBirths(t *testing.T) {
 			prev[id] = true
 		}
 	}
-	if total < 200 || total > 200+steadyWindow*2*cfg.Games {
+	if total < 200 || total > 200+cfg.SteadyParams().Window*2*cfg.Games {
 		t.Fatalf("%d games for a budget of 200", total)
 	}
 }
@@ -143,11 +203,14 @@ func genomesBorn(g GenerationRecord, id string) bool {
 // TestSteadyResume: checkpoints come every VerifyEvery generations and measure the
 // generation's champion; a run whose save fails after two generations, resumed from what was
 // saved (the population, its slots and the births in play), saves exactly the
-// uninterrupted run's later generations, games and checkpoints; a resume whose state names
-// a member the population lacks is refused.
+// uninterrupted run's later generations, games and checkpoints (also with 8 births in
+// play); a resume whose state names a member the population lacks is refused.
 func TestSteadyResume(t *testing.T) {
 	cfg := steadyConfig("gomoku", 2, 240)
 	cfg.VerifyGames, cfg.VerifyEvery = 8, 2
+	w8 := cfg
+	w8.Steady = &SteadyConfig{Window: 8}
+	crashAndResume(t, w8, runSmall(t, w8), 2) // 8 births in play: resumed, the same generations
 	full := runSmall(t, cfg)
 	if len(full.gens) < 4 {
 		t.Fatalf("%d generations saved", len(full.gens))
