@@ -151,7 +151,7 @@ var Settings = []Setting{
 	{Key: "spsa.alpha", Flag: "spsa-alpha", Methods: []string{MethodSPSA}, Help: "spsa: exponent of a_k = a/(k+1+A)^alpha"},
 	{Key: "spsa.gamma", Flag: "spsa-gamma", Methods: []string{MethodSPSA}, Help: "spsa: exponent of c_k = c/(k+1)^gamma"},
 	{Key: "spsa.a_ratio", Flag: "spsa-a-ratio", Methods: []string{MethodSPSA}, Help: "spsa: A as a fraction of the run's game pairs"},
-	{Key: "spsa.lag", Flag: "spsa-lag", Methods: []string{MethodSPSA}, Help: "spsa: steps in play behind the one being started (step k perturbs θ after step k−lag−1), so the game slots never wait for a step's last game; 0: each step waits for the one before (default for a new run: one per 16 steps it plans, 8 to 32)"},
+	{Key: "spsa.lag", Flag: "spsa-lag", Methods: []string{MethodSPSA}, Help: "spsa: steps in play behind the one being started (step k perturbs θ after step k−lag−1), so the game slots never wait for a step's last game; 0: each step waits for the one before (default for a new run: one per 16 steps it plans, 8 to 48)"},
 	{Key: "cmaes.pairs", Flag: "cmaes-pairs", Methods: []string{MethodCMAES}, Help: "cmaes: colour-swapped game pairs of each candidate against the mean per generation"},
 	{Key: "cmaes.sigma", Flag: "cmaes-sigma", Methods: []string{MethodCMAES}, Help: "cmaes: initial step size σ, in ln units for log genes (a fifth of the range for linear genes)"},
 	{Key: "cmaes.lambda", Flag: "cmaes-lambda", Methods: []string{MethodCMAES}, Help: "cmaes: candidates per generation (0: 4 + 3 ln n for n free genes)"},

@@ -75,19 +75,21 @@ type SPSAConfig struct {
 const DefaultSPSALag = 8
 
 // MaxDefaultSPSALag is the most steps a new run's default lag puts in play (SPSALagFor).
-// At 64 game slots a step's slowest game holds every step behind it, and only 33 steps of
-// 32 games in play fill them: replayed at gomoku's budget (tuner BenchmarkSlotReplay,
-// EVOTUNE_REPLAY_BUDGET=game), lag 8 kept 64 slots 45% busy, 16 63% and 32 90%. Lag 32
-// played as strong as lag 8 at gomoku's 44 000 games (+59.9 / +60.9 / +50.7, mean +57.2
-// against +57.3) and within the intervals of the earlier runs at connect6's 20 000 (+36.8
-// / +38.5 / +38.0 against +35.3 / +42.6 / +42.6; docs/tune.md).
-const MaxDefaultSPSALag = 32
+// At 64 game slots a step's slowest game holds every step behind it, and only some 50
+// steps of 32 games in play fill them: replayed at gomoku's budget (tuner
+// BenchmarkSlotReplay, EVOTUNE_REPLAY_BUDGET=game), lag 8 kept 64 slots 45% busy, 16 63%,
+// 32 89–90% and 48 96%. Lag 48 played as strong as lags 32 and 8 at gomoku's 44 000 games
+// (+60.4 / +57.1 / +55.9, mean +57.8, against lag 32's +59.9 / +60.9 / +50.7 and lag 8's
+// mean +57.3), and connect6's 20 000 at lag 39 as at 32 (+37.8 / +38.1 / +37.5 against
+// +36.8 / +38.5 / +38.0; docs/methods.md).
+const MaxDefaultSPSALag = 48
 
 // SPSALagFor is the default lag of a new run of steps planned steps (0: unknown): one
 // step in play per 16 planned, at least DefaultSPSALag and at most MaxDefaultSPSALag, so
 // that a step perturbs a θ at most a sixteenth of the run behind (amazons' 4 000 games,
-// 125 steps: 8; gomoku's 1 375 and connect6's 625: 32). It depends on the run's plan only,
-// never on its workers: a seeded run is the same on any number of slots.
+// 125 steps: 8; connect6's 20 000, 625 steps: 39; gomoku's 44 000, 1 375: 48). It depends
+// on the run's plan only, never on its workers: a seeded run is the same on any number of
+// slots.
 func SPSALagFor(steps int) int {
 	return min(max(steps/16, DefaultSPSALag), MaxDefaultSPSALag)
 }

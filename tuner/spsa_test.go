@@ -519,12 +519,12 @@ func TestSPSADefaultLag(t *testing.T) {
 		pairs, workers int
 		want           int
 	}{
-		{game: "gomoku", workers: 1, want: 32},                  // the default 44 000 games: 1 375 steps
-		{game: "gomoku", workers: 64, want: 32},                 // the same plan on 64 slots
-		{game: "connect6", budget: 20000, workers: 2, want: 32}, // 625 steps
+		{game: "gomoku", workers: 1, want: 48},                  // the default 44 000 games: 1 375 steps
+		{game: "gomoku", workers: 64, want: 48},                 // the same plan on 64 slots
+		{game: "connect6", budget: 20000, workers: 2, want: 39}, // 625 steps
 		{game: "amazons", workers: 2, want: 8},                  // 4 000 games: 125 steps
 		{game: "gomoku", budget: 8000, workers: 2, want: 15},    // 250 steps
-		{game: "gomoku", budget: 8000, pairs: 4, workers: 2, want: 32},
+		{game: "gomoku", budget: 8000, pairs: 4, workers: 2, want: 48},
 		{game: "gomoku", budget: 44000, gens: 200, workers: 2, want: 12}, // the fewer: 200 steps
 		{game: "gomoku", timeBudget: "1h", workers: 16, want: DefaultSPSALag},
 	} {
