@@ -51,7 +51,7 @@ type SteadyConfig struct {
 }
 
 // DefaultSteadyWindow is the window of a run that names none and plans few births (or an
-// unknown number: a time budget, generations alone): four births of 2 × Games games keep
+// unknown number: a time budget alone): four births of 2 × Games games keep
 // 2 local workers or a small cluster busy while the oldest birth's last games finish.
 const DefaultSteadyWindow = 4
 
