@@ -120,11 +120,12 @@ while read l; do case "$l" in
   END) exit 0;;
 esac; done
 `)
-	// Gomocup: answers 50 ms after the move time, within the default tolerance.
+	// Gomocup: answers about 20 ms after the move time, within the default tolerance
+	// (DefaultMoveOverhead, 100 ms) and past a 1 ms one.
 	late := script("late.sh", `y=0
 while read l; do case "$l" in
   START*) echo OK;;
-  BEGIN|TURN*|DONE) sleep 0.35; echo "0,$y"; y=$((y+1));;
+  BEGIN|TURN*|DONE) sleep 0.32; echo "0,$y"; y=$((y+1));;
 esac; done
 `)
 	// SAU: a help text at start-up, knows 'name' but not 'name?', search lines before
@@ -154,8 +155,8 @@ esac; done
 		invert bool   // expect a forfeit (a real time loss)
 	}{
 		{"gomocup chatty, slow start", gomoku.Game{}, 0, ExternalSpec{Argv: chatty, MoveTime: 300 * time.Millisecond}, 6, "ERROR unknown INFO key", false},
-		{"gomocup 50 ms late, default tolerance", gomoku.Game{}, 0, ExternalSpec{Argv: late, MoveTime: 300 * time.Millisecond}, 6, "", false},
-		{"gomocup 50 ms late, no tolerance", gomoku.Game{}, 0, ExternalSpec{Argv: late, MoveTime: 300 * time.Millisecond, Overhead: time.Millisecond}, 6, "", true},
+		{"gomocup 20 ms late, default tolerance", gomoku.Game{}, 0, ExternalSpec{Argv: late, MoveTime: 300 * time.Millisecond}, 6, "", false},
+		{"gomocup 20 ms late, no tolerance", gomoku.Game{}, 0, ExternalSpec{Argv: late, MoveTime: 300 * time.Millisecond, Overhead: time.Millisecond}, 6, "", true},
 		{"sau name only, help text, search lines", connect6.Game{}, 0, ExternalSpec{Argv: sau, MoveTime: 500 * time.Millisecond}, 5, "Searching i/42", false},
 		{"botzone read to EOF", amazons.Game{}, 8, ExternalSpec{Argv: bot("eof"), MoveTime: 2 * time.Second}, 6, `got data "d1"`, false},
 		{"botzone JSON", amazons.Game{}, 8, ExternalSpec{Argv: bot("json"), MoveTime: 2 * time.Second, BotzoneJSON: true}, 6, "", false},
@@ -163,7 +164,17 @@ esac; done
 			LogFile: filepath.Join(dir, "keep.log")}, 8, "", false},
 	}
 	for _, c := range cases {
+		// A loaded machine can hold any process past any tolerance, and the referee is
+		// right to forfeit it then; so a game that should not forfeit gets three tries
+		// when it loses on time. An engine scored without the tolerance loses all three.
 		rec := playOne(t, c.g, c.board, c.spec, c.plies)
+		for try := 1; try < 3 && !c.invert && strings.Contains(rec.Forfeit, "time loss"); try++ {
+			t.Logf("%s: try %d lost on time on this machine: %s", c.name, try, rec.Forfeit)
+			if c.spec.LogFile != "" {
+				os.Remove(c.spec.LogFile)
+			}
+			rec = playOne(t, c.g, c.board, c.spec, c.plies)
+		}
 		switch {
 		case c.invert && !strings.Contains(rec.Forfeit, "time loss"):
 			t.Errorf("%s: forfeit %q, want a time loss", c.name, rec.Forfeit)
