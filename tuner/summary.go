@@ -51,14 +51,21 @@ func lagOf(cfg Config) int {
 
 // SlotHint says, when the run kept fewer than 90% of its game slots (two or more) busy
 // and its method waited for each round's slowest game because it had no rounds in play
-// (SPSA or CMA-ES at lag 0), which setting fills them; "" otherwise. The lag changes the
-// search, so it stays the user's choice (docs/methods.md).
+// (SPSA or CMA-ES at lag 0, or the GA, whose every generation is bred from the one before
+// once all its games are played), which setting fills them; "" otherwise. Each such
+// setting changes the search, so it stays the user's choice (docs/methods.md).
 func (s Summary) SlotHint() string {
 	u := s.SlotUtilisation()
 	if u < 0 || u >= 0.9 || s.Slots < 2 || s.Lag != 0 {
 		return ""
 	}
 	switch s.Method {
+	case MethodGA:
+		if s.Generations == 0 {
+			return ""
+		}
+		per := float64(s.Games) / float64(s.Generations)
+		return fmt.Sprintf("the game slots waited: each GA generation (%.0f games, %.1f a slot) waited for its slowest game before the next could be bred; the fewer games a slot, the longer the wait. --method steady breeds without a generation barrier (97.8%% of 64 replayed slots busy where the GA kept 60%%, measured on gomoku; it searches differently: docs/methods.md)", per, per/float64(s.Slots))
 	case MethodSPSA:
 		return fmt.Sprintf("the game slots waited: each SPSA step waited for the one before (lag 0); --spsa-lag %d, the least a new run takes, keeps %d steps in play (16 cores 98.6%% busy, measured)", DefaultSPSALag, DefaultSPSALag+1)
 	case MethodCMAES:

@@ -121,11 +121,17 @@ func TestRunTextNothingSaved(t *testing.T) {
 }
 
 // TestSlotHint: a run that kept under 90% of its slots busy because its method had no
-// rounds in play is told which lag fills them; one with a lag, a GA, one slot, a busy or
-// unmeasured run is told nothing.
+// rounds in play is told which lag fills them, a GA how long its generations were and
+// which method has no generation barrier; one with a lag, one slot, a busy or unmeasured
+// run is told nothing.
 func TestSlotHint(t *testing.T) {
 	at := func(method string, lag, slots int, busy float64) Summary {
 		return Summary{Method: method, Lag: lag, Slots: slots, SlotTime: time.Duration(busy * float64(time.Second)), SlotCapacity: time.Second}
+	}
+	ga := func(slots int, busy float64, gens, games int) Summary {
+		s := at(MethodGA, 0, slots, busy)
+		s.Generations, s.Games = gens, games
+		return s
 	}
 	for _, c := range []struct {
 		s    Summary
@@ -137,7 +143,11 @@ func TestSlotHint(t *testing.T) {
 		{at(MethodSPSA, 8, 16, 0.5), ""},
 		{at(MethodCMAES, 0, 16, 0.92), ""},
 		{at(MethodCMAES, 0, 1, 0.5), ""},
-		{at(MethodGA, 0, 16, 0.6), ""},
+		{ga(16, 0.6, 10, 5760), "576 games, 36.0 a slot"},
+		{ga(16, 0.6, 10, 5760), "--method steady"},
+		{ga(16, 0.92, 10, 5760), ""},
+		{ga(1, 0.6, 10, 5760), ""},
+		{ga(16, 0.6, 0, 0), ""}, // nothing saved
 		{Summary{Method: MethodCMAES, Slots: 16}, ""}, // not measured
 	} {
 		got := c.s.SlotHint()
