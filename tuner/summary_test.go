@@ -147,7 +147,7 @@ func TestSlotHint(t *testing.T) {
 		{ga(16, 0.6, 10, 5760), "--method steady"},
 		{ga(16, 0.92, 10, 5760), ""},
 		{ga(1, 0.6, 10, 5760), ""},
-		{ga(16, 0.6, 0, 0), ""}, // nothing saved
+		{ga(16, 0.6, 0, 0), ""},                       // nothing saved
 		{Summary{Method: MethodCMAES, Slots: 16}, ""}, // not measured
 	} {
 		got := c.s.SlotHint()
