@@ -130,6 +130,11 @@ type GASettings struct {
 	Elite int `json:"elite" yaml:"elite"`
 	// Tournament is the number of contestants of tournament selection.
 	Tournament int `json:"tournament" yaml:"tournament"`
+	// Surrogate breeds, from the third generation on, one child of each generation (the
+	// last) from a quadratic Bradley–Terry model of the newest SurrogateWindow
+	// generations' peer games: the model's best genome within two mutation steps of the
+	// better half's centre (surrogate.go). Only with SelectionPeers.
+	Surrogate bool `json:"surrogate,omitempty" yaml:"surrogate"`
 	// CrossoverRate is the probability that a selected pair is crossed over.
 	CrossoverRate float64 `json:"crossover_rate" yaml:"crossover_rate"`
 	// MutationRate is the probability that an offspring is mutated.
@@ -901,6 +906,8 @@ func (g *GASettings) validate() error {
 		return settingErr("selection", "", "%q, want %s, %s or %s", g.Selection, SelectionAuto, SelectionPeers, SelectionRace)
 	case g.Selection == SelectionPeers && g.Champions > 0:
 		return settingErr("champions", "", "%d: with selection %s the individuals play each other, not the reference set", g.Champions, SelectionPeers)
+	case g.Surrogate && g.Selection == SelectionRace:
+		return settingErr("surrogate", "", "the surrogate model learns from the individuals' games against each other; selection %s plays none", SelectionRace)
 	case g.Selection == SelectionPeers && len(g.Opponents) > 0:
 		return settingErr("selection", "", "%s plays the population against itself; the opponents (%s) would not play", SelectionPeers, strings.Join(g.Opponents, "; "))
 	case g.Champion != "" && g.Champion != ChampionAuto && g.Champion != ChampionBest && g.Champion != ChampionCentre && g.Champion != ChampionPopulation:

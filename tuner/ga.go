@@ -55,6 +55,9 @@ type gaMethod struct {
 	meter *busyMeter
 	mark  time.Time
 	busy  time.Duration
+	// window is the surrogate model's observations (GASettings.Surrogate): the peer games
+	// of the newest SurrogateWindow generations whose pairings are played, oldest first.
+	window []surrogateObservation
 }
 
 func newGA(t *Tuner) (searchMethod, error) {
@@ -95,6 +98,15 @@ func (m *gaMethod) restore(st ResumeState) error {
 		m.winners[id] = -1
 	}
 	m.hofFrom = len(t.hall.hof)
+	if t.cfg.Surrogate {
+		for _, raw := range st.MethodStates[max(0, len(st.MethodStates)-SurrogateWindow):] {
+			var o surrogateObservation
+			if err := decodeState(raw, &o); err != nil {
+				return fmt.Errorf("resume: the surrogate model's games: %w", err)
+			}
+			m.window = append(m.window, o)
+		}
+	}
 	t.rep.summary.Tests, t.rep.summary.Closest = len(st.Tested), st.Closest
 	t.g.gen = st.LastGeneration
 	t.saving.skipSave = true
@@ -246,6 +258,10 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 	fits := make([]float64, len(indis))
 	for i, in := range indis {
 		pop[i], fits[i] = in.Genome.(*genomes.Genome), in.Fitness
+	}
+	if t.cfg.Surrogate {
+		m.window = append(m.window, observeGeneration(t.plan.Layout, pop, t.g.gameResults))
+		m.window = m.window[max(0, len(m.window)-SurrogateWindow):]
 	}
 	if !m.lag() {
 		adm, err := t.admit(pop[0])
@@ -670,6 +686,14 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 	if t.cfg.Champion == ChampionPopulation {
 		g, _ := t.populationCentre(pop)
 		rec.NewGenomes = append(rec.NewGenomes, g)
+	}
+	if t.cfg.Surrogate {
+		state, err := encodeState(observeGeneration(t.plan.Layout, pop, t.g.gameResults))
+		if err != nil {
+			t.saving.err = err
+			return
+		}
+		rec.MethodState = state
 	}
 	rec.FitMin, rec.FitMax = fits[0], fits[0]
 	for _, f := range fits {

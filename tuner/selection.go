@@ -375,6 +375,17 @@ func (m model) Apply(pop *eaopt.Population) error {
 			t.g.born = append(t.g.born, kid)
 		}
 	}
+	if ga, ok := t.method.(*gaMethod); ok && t.cfg.Surrogate && len(ga.window) >= 2 && n-1 >= t.cfg.Elite {
+		// The last child is the surrogate model's best genome near the better half's centre.
+		ranked := make([]*genomes.Genome, n)
+		for i, in := range old {
+			ranked[i] = in.Genome.(*genomes.Genome)
+		}
+		if x, ok := surrogateChild(t.plan.Layout, ga.window, ranked, surrogateTrust(t.plan.Layout, t.cfg.Mutation)); ok {
+			kid := next[n-1]
+			kid.X, kid.Op, kid.Parents = x, OpSurrogate, []string{ranked[0].ID}
+		}
+	}
 	for _, g := range next {
 		g.Stats, g.Round = genomes.Stats{}, 0 // records are per generation: never carried over
 	}
