@@ -130,11 +130,14 @@ type GASettings struct {
 	Elite int `json:"elite" yaml:"elite"`
 	// Tournament is the number of contestants of tournament selection.
 	Tournament int `json:"tournament" yaml:"tournament"`
-	// Surrogate breeds, from the third generation on, one child of each generation (the
-	// last) from a quadratic Bradley–Terry model of the newest SurrogateWindow
-	// generations' peer games: the model's best genome within two mutation steps of the
-	// better half's centre (surrogate.go). Only with SelectionPeers.
-	Surrogate bool `json:"surrogate,omitempty" yaml:"surrogate"`
+	// Surrogate is SurrogateOn to breed, from the third generation on, one child of each
+	// generation (the last) from a quadratic Bradley–Terry model of the newest
+	// SurrogateWindow generations' peer games: the model's best genome within two mutation
+	// steps of the better half's centre (surrogate.go); only with SelectionPeers.
+	// SurrogateAuto, the default, is resolved (Resolve) to on for an outside engine whose
+	// champion is the population's centre and off otherwise; "" (runs stored before this
+	// setting) is SurrogateOff.
+	Surrogate string `json:"surrogate,omitempty" yaml:"surrogate"`
 	// CrossoverRate is the probability that a selected pair is crossed over.
 	CrossoverRate float64 `json:"crossover_rate" yaml:"crossover_rate"`
 	// MutationRate is the probability that an offspring is mutated.
@@ -436,7 +439,8 @@ func DefaultConfig(game string) Config {
 		RunSettings: RunSettings{Game: game, Seed: 1, Method: MethodGA, Workers: runtime.NumCPU()},
 		GASettings: GASettings{Population: 12, RaceRounds: 2, AdmitGames: 64, AdmitZ: 1.0, Elite: 2, Tournament: 3,
 			CrossoverRate: 0.5, MutationRate: 0.8, Mutation: genomes.DefaultMutation,
-			Init: "perturb", Champions: 0, Champion: ChampionAuto, Selection: SelectionAuto, Admission: AdmissionAuto},
+			Init: "perturb", Champions: 0, Champion: ChampionAuto, Selection: SelectionAuto, Admission: AdmissionAuto,
+			Surrogate: SurrogateAuto},
 		VerifySettings: VerifySettings{VerifyGames: DefaultVerifyGames},
 	}
 }
@@ -558,6 +562,15 @@ func (c *Config) Resolve() {
 		c.Champion = ChampionCentre
 		if c.Engine != "" {
 			c.Champion = ChampionPopulation
+		}
+	}
+	// The surrogate model measured stronger on a detuned outside engine's population, whose
+	// genes start far from their optimum (docs/methods.md); near the papers' weights the
+	// GA's default was measured without it.
+	if c.Surrogate == SurrogateAuto {
+		c.Surrogate = SurrogateOff
+		if c.IsGA() && c.Engine != "" && c.Selection == SelectionPeers && c.Champion == ChampionPopulation {
+			c.Surrogate = SurrogateOn
 		}
 	}
 	if c.Admission == AdmissionAuto {
@@ -906,7 +919,9 @@ func (g *GASettings) validate() error {
 		return settingErr("selection", "", "%q, want %s, %s or %s", g.Selection, SelectionAuto, SelectionPeers, SelectionRace)
 	case g.Selection == SelectionPeers && g.Champions > 0:
 		return settingErr("champions", "", "%d: with selection %s the individuals play each other, not the reference set", g.Champions, SelectionPeers)
-	case g.Surrogate && g.Selection == SelectionRace:
+	case g.Surrogate != "" && g.Surrogate != SurrogateAuto && g.Surrogate != SurrogateOn && g.Surrogate != SurrogateOff:
+		return settingErr("surrogate", "", "%q, want %s, %s or %s", g.Surrogate, SurrogateAuto, SurrogateOn, SurrogateOff)
+	case g.Surrogate == SurrogateOn && g.Selection == SelectionRace:
 		return settingErr("surrogate", "", "the surrogate model learns from the individuals' games against each other; selection %s plays none", SelectionRace)
 	case g.Selection == SelectionPeers && len(g.Opponents) > 0:
 		return settingErr("selection", "", "%s plays the population against itself; the opponents (%s) would not play", SelectionPeers, strings.Join(g.Opponents, "; "))

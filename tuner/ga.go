@@ -98,7 +98,7 @@ func (m *gaMethod) restore(st ResumeState) error {
 		m.winners[id] = -1
 	}
 	m.hofFrom = len(t.hall.hof)
-	if t.cfg.Surrogate {
+	if t.cfg.Surrogate == SurrogateOn {
 		for _, raw := range st.MethodStates[max(0, len(st.MethodStates)-SurrogateWindow):] {
 			var o surrogateObservation
 			if err := decodeState(raw, &o); err != nil {
@@ -124,6 +124,9 @@ func (m *gaMethod) describe(length string) (string, []string) {
 	admission := fmt.Sprintf("admission %d games at z=%g", c.AdmitGames, c.AdmitZ)
 	if c.AdmitGames == 0 {
 		admission = "no hall of fame"
+	}
+	if c.Surrogate == SurrogateOn {
+		scoring += ", a surrogate model's child each generation from the third"
 	}
 	return fmt.Sprintf(": population %d, %s, %s, %s", c.Population, length, scoring, admission), nil
 }
@@ -259,7 +262,7 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 	for i, in := range indis {
 		pop[i], fits[i] = in.Genome.(*genomes.Genome), in.Fitness
 	}
-	if t.cfg.Surrogate {
+	if t.cfg.Surrogate == SurrogateOn {
 		m.window = append(m.window, observeGeneration(t.plan.Layout, pop, t.g.gameResults))
 		m.window = m.window[max(0, len(m.window)-SurrogateWindow):]
 	}
@@ -687,7 +690,7 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 		g, _ := t.populationCentre(pop)
 		rec.NewGenomes = append(rec.NewGenomes, g)
 	}
-	if t.cfg.Surrogate {
+	if t.cfg.Surrogate == SurrogateOn {
 		state, err := encodeState(observeGeneration(t.plan.Layout, pop, t.g.gameResults))
 		if err != nil {
 			t.saving.err = err

@@ -375,7 +375,7 @@ func (m model) Apply(pop *eaopt.Population) error {
 			t.g.born = append(t.g.born, kid)
 		}
 	}
-	if ga, ok := t.method.(*gaMethod); ok && t.cfg.Surrogate && len(ga.window) >= 2 && n-1 >= t.cfg.Elite {
+	if ga, ok := t.method.(*gaMethod); ok && t.cfg.Surrogate == SurrogateOn && len(ga.window) >= 2 && n-1 >= t.cfg.Elite {
 		// The last child is the surrogate model's best genome near the better half's centre.
 		ranked := make([]*genomes.Genome, n)
 		for i, in := range old {

@@ -104,7 +104,7 @@ var Settings = []Setting{
 	{Key: "seed", Flag: "seed", Help: "random seed: the same seed and config give the same run"},
 	{Key: "name", Flag: "name", Help: "run name (default GAME-seedS)"},
 	{Key: "elite", Flag: "elite", Methods: gaOnly, Help: "individuals carried unchanged into the next generation"},
-	{Key: "surrogate", Flag: "surrogate", Methods: gaOnly, Help: "GA with peers: from the third generation on, breed one child a generation from a quadratic Bradley–Terry model of the last 8 generations' games (CLOP's regression): the model's best genome within two mutation steps of the better half's centre"},
+	{Key: "surrogate", Flag: "surrogate", Methods: gaOnly, Help: "GA with peers: on (from the third generation on, breed one child a generation from a quadratic Bradley–Terry model of the last 8 generations' games, CLOP's regression: the model's best genome within two mutation steps of the better half's centre), off, or auto (on for an outside engine whose --champion is population, off for the built-in games)"},
 	{Key: "tournament", Methods: gaFamily},
 	{Key: "mutation_rate", Flag: "mutation-rate", Methods: gaFamily, Help: "probability an offspring is mutated"},
 	{Key: "crossover_rate", Flag: "crossover-rate", Methods: gaFamily, Help: "probability a selected pair is crossed over"},

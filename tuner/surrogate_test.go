@@ -111,7 +111,7 @@ func TestGASurrogate(t *testing.T) {
 	cfg := smallConfig("gomoku", 2)
 	cfg.Selection, cfg.Generations, cfg.Population = SelectionPeers, 4, 8
 	plain := runSmall(t, cfg)
-	cfg.Surrogate = true
+	cfg.Surrogate = SurrogateOn
 	full := runSmall(t, cfg)
 	if len(full.gens) != 5 {
 		t.Fatalf("%d generations saved", len(full.gens))
@@ -188,5 +188,36 @@ func TestGASurrogate(t *testing.T) {
 	cfg.Selection = SelectionRace
 	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "surrogate") {
 		t.Fatalf("surrogate with race selection: %v, want an error naming surrogate", err)
+	}
+}
+
+// TestSurrogateAuto: the default (auto) turns the surrogate model on for an outside
+// engine whose champion is the population's centre, and off for the built-in games, for
+// another champion, for racing and for another method; a run stored before the setting
+// ("") keeps it off.
+func TestSurrogateAuto(t *testing.T) {
+	for _, c := range []struct {
+		name              string
+		engine, champion  string
+		selection, method string
+		stored            bool
+		want              string
+	}{
+		{"built-in", "", ChampionAuto, SelectionAuto, MethodGA, false, SurrogateOff},
+		{"outside engine", "cmd:engine", ChampionAuto, SelectionAuto, MethodGA, false, SurrogateOn},
+		{"outside engine, hall-of-fame centre", "cmd:engine", ChampionCentre, SelectionAuto, MethodGA, false, SurrogateOff},
+		{"outside engine, racing", "cmd:engine", ChampionAuto, SelectionRace, MethodGA, false, SurrogateOff},
+		{"outside engine, SPSA", "cmd:engine", ChampionAuto, SelectionAuto, MethodSPSA, false, SurrogateOff},
+		{"outside engine, stored before", "cmd:engine", ChampionAuto, SelectionAuto, MethodGA, true, ""},
+	} {
+		cfg := DefaultConfig("gomoku")
+		cfg.Engine, cfg.Champion, cfg.Selection, cfg.Method = c.engine, c.champion, c.selection, c.method
+		if c.stored {
+			cfg.Surrogate = ""
+		}
+		cfg.Resolve()
+		if cfg.Surrogate != c.want {
+			t.Errorf("%s: surrogate %q, want %q", c.name, cfg.Surrogate, c.want)
+		}
 	}
 }
