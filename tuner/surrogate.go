@@ -343,14 +343,23 @@ func (m *quadraticModel) best(start, lo, hi []float64) []float64 {
 
 // surrogateChild returns the genes of the surrogate model's child: the model's best
 // genome within trust of the better half's centre of ranked (unit coordinates, per free
-// gene), and false when the observations hold no model.
+// gene), fitted to the observations of as many free genes as l has; false when they
+// hold no model.
 func surrogateChild(l *genomes.Layout, obs []surrogateObservation, ranked []*genomes.Genome, trust []float64) ([]float64, bool) {
-	m := fitSurrogate(obs)
+	centre, _ := betterHalfCentre(l, ranked)
+	c := unitCoordinates(l, centre)
+	// Only the generations played with the layout's free genes: a resumed run may have
+	// fixed or freed genes since (resume --fix, --free).
+	var same []surrogateObservation
+	for _, o := range obs {
+		if len(o.Points) > 0 && len(o.Points[0]) == len(c) {
+			same = append(same, o)
+		}
+	}
+	m := fitSurrogate(same)
 	if m == nil {
 		return nil, false
 	}
-	centre, _ := betterHalfCentre(l, ranked)
-	c := unitCoordinates(l, centre)
 	lo, hi := make([]float64, len(c)), make([]float64, len(c))
 	for a := range c {
 		lo[a], hi[a] = math.Max(c[a]-trust[a], 0), math.Min(c[a]+trust[a], 1)

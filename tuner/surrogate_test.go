@@ -221,3 +221,24 @@ func TestSurrogateAuto(t *testing.T) {
 		}
 	}
 }
+
+// TestSurrogateChildAfterTheGenesChanged: observations made with another number of free
+// genes (a run resumed with --fix or --free) are left out of the fit, and with none left
+// there is no surrogate child.
+func TestSurrogateChildAfterTheGenesChanged(t *testing.T) {
+	l := &genomes.Layout{Game: "test", Genes: []genomes.Gene{
+		{Name: "a", Min: 0, Max: 1, Default: 0.5},
+		{Name: "b", Min: 0, Max: 1, Default: 0.5},
+	}}
+	ranked := []*genomes.Genome{{ID: "x", X: []float64{0.5, 0.5}}, {ID: "y", X: []float64{0.4, 0.6}}}
+	two := surrogateObservation{Points: [][]float64{{0.5, 0.5}, {0.6, 0.5}}, Games: []surrogateGame{{A: 1, B: 0, First: true, Score: 1}, {A: 0, B: 1, First: true, Score: 0}}}
+	three := surrogateObservation{Points: [][]float64{{0.5, 0.5, 0.1}, {0.6, 0.5, 0.9}}, Games: two.Games}
+	trust := []float64{0.1, 0.1}
+	if _, ok := surrogateChild(l, []surrogateObservation{three}, ranked, trust); ok {
+		t.Fatal("a child from observations of three free genes in a layout of two")
+	}
+	x, ok := surrogateChild(l, []surrogateObservation{three, two}, ranked, trust)
+	if !ok || len(x) != 2 || x[0] <= 0.5 {
+		t.Fatalf("child %v (%v), want gene a above the centre, where the winner played", x, ok)
+	}
+}
