@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"strings"
@@ -240,5 +241,44 @@ func TestSurrogateChildAfterTheGenesChanged(t *testing.T) {
 	x, ok := surrogateChild(l, []surrogateObservation{three, two}, ranked, trust)
 	if !ok || len(x) != 2 || x[0] <= 0.5 {
 		t.Fatalf("child %v (%v), want gene a above the centre, where the winner played", x, ok)
+	}
+}
+
+// BenchmarkSurrogateFit times one surrogate child (the fit of a full window and the
+// search of its best genome), which the GA computes between a generation's last game and
+// the next generation's first: 8 generations of 12 individuals and 180 games each, for
+// 6 free genes (every cross term), 12 and 48 (the squares alone).
+// go test ./tuner -run '^$' -bench SurrogateFit
+func BenchmarkSurrogateFit(b *testing.B) {
+	for _, n := range []int{6, 12, 48} {
+		b.Run(fmt.Sprintf("genes=%d", n), func(b *testing.B) {
+			rng := rand.New(rand.NewSource(1))
+			l := &genomes.Layout{Game: "test"}
+			for k := range n {
+				l.Genes = append(l.Genes, genomes.Gene{Name: fmt.Sprint("g", k), Min: 0, Max: 1, Default: 0.5})
+			}
+			var obs []surrogateObservation
+			for range SurrogateWindow {
+				var o surrogateObservation
+				for range 12 {
+					p := make([]float64, n)
+					for k := range p {
+						p[k] = 0.5 + 0.1*rng.NormFloat64()
+					}
+					o.Points = append(o.Points, p)
+				}
+				for range 180 {
+					o.Games = append(o.Games, surrogateGame{A: rng.Intn(12), B: rng.Intn(12), First: rng.Intn(2) == 0, Score: float64(rng.Intn(3)) / 2})
+				}
+				obs = append(obs, o)
+			}
+			ranked := []*genomes.Genome{{ID: "x", X: l.Defaults()}}
+			trust := surrogateTrust(l, genomes.DefaultMutation)
+			for range b.N {
+				if _, ok := surrogateChild(l, obs, ranked, trust); !ok {
+					b.Fatal("no child")
+				}
+			}
+		})
 	}
 }
