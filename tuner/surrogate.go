@@ -9,12 +9,12 @@ import (
 
 // The GA's surrogate model (GASettings.Surrogate): a quadratic Bradley–Terry model of
 // the strength of a genome, fitted to the peer games of the last SurrogateWindow
-// generations, from which each generation breeds one child more than selection would
-// find: the model's best genome within a trust region around the centre of the better
-// half. Peers selection ranks a generation by 30–100 games an individual, too few to
+// generations, from which each generation's last child is bred instead of by crossover
+// and mutation: the model's best genome within a trust region around the centre of the
+// better half. Peers selection ranks a generation by 30–100 games an individual, too few to
 // tell apart children that differ by one mutation step, so a population that has found
 // the direction of a few genes leaves the others where they started; the model pools
-// every game of the window (1 000–2 000 on a 4 000-game run of an outside engine) and
+// every game of the window (about 1 400 on a 4 000-game run of an outside engine) and
 // sees every gene's slope at once, as CLOP's quadratic regression does (Coulom, "CLOP:
 // Confident Local Optimization for Noisy Black-Box Parameter Tuning", ACG 2011).
 
