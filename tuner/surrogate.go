@@ -1,10 +1,13 @@
 package tuner
 
 import (
+	"errors"
 	"math"
 
 	"evotune/engine"
 	"evotune/genomes"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // The GA's surrogate model (GASettings.Surrogate): a quadratic Bradley–Terry model of
@@ -258,41 +261,23 @@ func fitSurrogate(obs []surrogateObservation) *quadraticModel {
 	return m
 }
 
-// solveLinear solves a·x = b by Gaussian elimination with partial pivoting (a is
-// overwritten); false when a is singular.
+// solveLinear solves a·x = b (gonum's LU with partial pivoting); false when a is
+// singular. A merely ill-conditioned a (mat.Condition: every game the same way round
+// leaves the first mover's advantage barely determined) still gives its solution.
 func solveLinear(a [][]float64, b []float64) ([]float64, bool) {
 	n := len(b)
-	m := make([][]float64, n)
+	m := mat.NewDense(n, n, nil)
 	for i := range a {
-		m[i] = append(append(make([]float64, 0, n+1), a[i]...), b[i])
+		m.SetRow(i, a[i])
 	}
-	for c := range n {
-		p := c
-		for r := c + 1; r < n; r++ {
-			if math.Abs(m[r][c]) > math.Abs(m[p][c]) {
-				p = r
-			}
-		}
-		if math.Abs(m[p][c]) < 1e-300 {
+	var x mat.VecDense
+	if err := x.SolveVec(m, mat.NewVecDense(n, append([]float64(nil), b...))); err != nil {
+		var cond mat.Condition
+		if !errors.As(err, &cond) || math.IsInf(float64(cond), 0) {
 			return nil, false
 		}
-		m[c], m[p] = m[p], m[c]
-		for r := c + 1; r < n; r++ {
-			f := m[r][c] / m[c][c]
-			for k := c; k <= n; k++ {
-				m[r][k] -= f * m[c][k]
-			}
-		}
 	}
-	x := make([]float64, n)
-	for r := n - 1; r >= 0; r-- {
-		s := m[r][n]
-		for k := r + 1; k < n; k++ {
-			s -= m[r][k] * x[k]
-		}
-		x[r] = s / m[r][r]
-	}
-	return x, true
+	return x.RawVector().Data, true
 }
 
 // best returns the point of the box lo ≤ u ≤ hi where the model is strongest, by cyclic
