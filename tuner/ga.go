@@ -719,10 +719,6 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 	}
 	rec.Best, rec.Champion = pop[0].ID, t.rep.summary.Best
 	rec.Duration, rec.Elapsed = took, t.elapsed()
-	if err := t.store.SaveGeneration(t.ctx, rec); err != nil {
-		t.saving.err = err
-		return
-	}
 	t.rep.summary.Generations = t.g.gen + 1
 	t.rep.summary.Games += t.g.distinctGames
 	t.countGeneration(rec)
@@ -734,5 +730,11 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 			ev.ChampionElo = &elo
 		}
 	}
-	t.report(ev)
+	// Written behind the next generation's breeding and games, as the run loop's methods
+	// write theirs: nothing after reads the store, and the transaction (a generation's
+	// games, genomes and individuals, one fsync) took 6–13 ms of a 0.4 s generation of
+	// 48 games on 8 slots, time every slot waited.
+	if err := t.saveBehind(rec, t.event(ev)); err != nil {
+		t.saving.err = err
+	}
 }
