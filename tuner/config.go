@@ -138,6 +138,13 @@ type GASettings struct {
 	// champion is the population's centre and off otherwise; "" (runs stored before this
 	// setting) is SurrogateOff.
 	Surrogate string `json:"surrogate,omitempty" yaml:"surrogate"`
+	// GALag is how many generations the GA has in play behind the newest (galag.go):
+	// generation k+1 is bred once generation k−GALag is told, from generations
+	// k−2·GALag to k−GALag, so no game slot waits for a generation's slowest game. 0 (the
+	// default): each generation is bred from the one before once all its games are played
+	// (ga.go). Above 0 only with SelectionPeers, ChampionPopulation, no admission test
+	// and no surrogate (auto settings resolve to those); 0 to MaxGALag.
+	GALag int `json:"ga_lag,omitempty" yaml:"ga_lag"`
 	// CrossoverRate is the probability that a selected pair is crossed over.
 	CrossoverRate float64 `json:"crossover_rate" yaml:"crossover_rate"`
 	// MutationRate is the probability that an offspring is mutated.
@@ -560,7 +567,7 @@ func (c *Config) Resolve() {
 	// centre measured best (docs/methods.md).
 	if c.Champion == ChampionAuto {
 		c.Champion = ChampionCentre
-		if c.Engine != "" {
+		if c.Engine != "" || (c.IsGA() && c.GALag > 0) {
 			c.Champion = ChampionPopulation
 		}
 	}
@@ -569,13 +576,13 @@ func (c *Config) Resolve() {
 	// GA's default was measured without it.
 	if c.Surrogate == SurrogateAuto {
 		c.Surrogate = SurrogateOff
-		if c.IsGA() && c.Engine != "" && c.Selection == SelectionPeers && c.Champion == ChampionPopulation {
+		if c.IsGA() && c.Engine != "" && c.Selection == SelectionPeers && c.Champion == ChampionPopulation && c.GALag == 0 {
 			c.Surrogate = SurrogateOn
 		}
 	}
 	if c.Admission == AdmissionAuto {
 		switch {
-		case c.Engine != "" && c.Champion == ChampionPopulation:
+		case (c.Engine != "" || (c.IsGA() && c.GALag > 0)) && c.Champion == ChampionPopulation:
 			c.Admission = AdmissionNone
 		case c.Engine != "":
 			c.Admission = AdmissionHeadToHead
@@ -923,6 +930,16 @@ func (g *GASettings) validate() error {
 		return settingErr("surrogate", "", "%q, want %s, %s or %s", g.Surrogate, SurrogateAuto, SurrogateOn, SurrogateOff)
 	case g.Surrogate == SurrogateOn && g.Selection == SelectionRace:
 		return settingErr("surrogate", "", "the surrogate model learns from the individuals' games against each other; selection %s plays none", SelectionRace)
+	case g.GALag < 0 || g.GALag > MaxGALag:
+		return settingErr("ga_lag", "", "%d, want 0 (each generation bred once the one before is played) to %d", g.GALag, MaxGALag)
+	case g.GALag > 0 && g.Selection == SelectionRace:
+		return settingErr("ga_lag", "", "%d: generations in play need selection %s (a race plays the hall of fame the generation before admits)", g.GALag, SelectionPeers)
+	case g.GALag > 0 && g.Champion != ChampionPopulation && g.Champion != ChampionAuto:
+		return settingErr("ga_lag", "", "%d: generations in play need champion %s (champion %s reads a hall of fame, which a lagged generation cannot wait for)", g.GALag, ChampionPopulation, g.Champion)
+	case g.GALag > 0 && (g.AdmitGames > 0 && g.Admission != AdmissionAuto):
+		return settingErr("ga_lag", "", "%d: generations in play need admission %s (a hall-of-fame test reads the generation before the next is bred)", g.GALag, AdmissionNone)
+	case g.GALag > 0 && g.Surrogate == SurrogateOn:
+		return settingErr("ga_lag", "", "%d: generations in play breed no surrogate child (it is fitted to the generations before the next is bred); use surrogate off or auto", g.GALag)
 	case g.Selection == SelectionPeers && len(g.Opponents) > 0:
 		return settingErr("selection", "", "%s plays the population against itself; the opponents (%s) would not play", SelectionPeers, strings.Join(g.Opponents, "; "))
 	case g.Champion != "" && g.Champion != ChampionAuto && g.Champion != ChampionBest && g.Champion != ChampionCentre && g.Champion != ChampionPopulation:

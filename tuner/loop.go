@@ -184,6 +184,7 @@ type loopMethod struct {
 	// time, time in game batches and start.
 	gen         int
 	genOpenings [][]string
+	genDraws    map[drawKey]int // the generation's draws: 1 + where their openings start in genOpenings
 	genGames    []GameResult
 	genDistinct int
 	genSlot     time.Duration
@@ -357,18 +358,23 @@ func (l *loopMethod) draw(r *round, stream uint64) (Openings, error) {
 		os, err = t.tuningOpenings(r.Pairs, t.rngV2(r.Draw, stream), nil)
 	}
 	for k := range l.ahead {
-		if k.gen <= r.Draw || k.n != r.Pairs || k.stream != stream {
+		if k.gen < r.Draw || k.n != r.Pairs || k.stream != stream {
 			delete(l.ahead, k) // taken, or of a size or stream no longer asked
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
-	if len(os) < r.Pairs {
-		return nil, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
-	}
 	if l.ahead == nil {
 		l.ahead, l.drawing = map[drawKey]*openingDraw{}, make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
+	}
+	if _, ok := l.ahead[key]; !ok { // kept for the next rounds of the same draw (the GA's pairs of a pairing)
+		done := make(chan struct{})
+		close(done)
+		l.ahead[key] = &openingDraw{done: done, os: os}
+	}
+	if len(os) < r.Pairs {
+		return nil, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
 	}
 	for d := 1; d <= max(1, l.m.Window()); d++ {
 		next := drawKey{gen: r.Draw + d, stream: stream, n: r.Pairs}
@@ -445,9 +451,17 @@ func (l *loopMethod) tell(lr *loopRound) (*told, error) {
 	r := lr.r
 	l.gen = r.Gen
 	base := len(l.genOpenings)
-	for _, o := range lr.openings {
-		l.genOpenings = append(l.genOpenings, o)
-		t.draws.tuningOpenings[Key(o)] = true
+	if d := (drawKey{gen: r.Draw, stream: r.Stream, n: r.Pairs}); l.genDraws[d] > 0 {
+		base = l.genDraws[d] - 1 // a draw the generation holds already (the GA's pairs of a pairing): stored once
+	} else {
+		if l.genDraws == nil {
+			l.genDraws = map[drawKey]int{}
+		}
+		l.genDraws[d] = base + 1
+		for _, o := range lr.openings {
+			l.genOpenings = append(l.genOpenings, o)
+			t.draws.tuningOpenings[Key(o)] = true
+		}
 	}
 	l.genGames, _ = creditOn(&lr.b, lr.recs, r.Players, base, l.genGames)
 	l.genDistinct += len(lr.b.tasks)
@@ -498,7 +512,7 @@ func (l *loopMethod) save(out *told) error {
 	t.rep.summary.GamesTime += rec.GamesTime
 	ev := t.event(Event{GenDone: true, GamesDone: l.genDistinct, GamesTotal: l.genDistinct, BestScore: out.BestScore, MeanScore: out.MeanScore,
 		Best: out.BestPlayer, Champion: rec.Champion})
-	l.genOpenings, l.genGames, l.genDistinct, l.genSlot, l.genBatches = nil, nil, 0, 0, 0
+	l.genOpenings, l.genGames, l.genDistinct, l.genSlot, l.genBatches, l.genDraws = nil, nil, 0, 0, 0, nil
 	t.g.gen = gen + 1
 	l.shown()
 	return t.saveBehind(rec, ev)

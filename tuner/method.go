@@ -118,7 +118,7 @@ func (e Event) ChampionText() string {
 // Methods is every search method, the default (DefaultConfig's Method) first.
 var Methods = []MethodSpec{
 	{Name: MethodGA, Title: "GA", Generation: "generation", Champion: "the hall of fame's centre or best member (the race winner without a hall of fame)",
-		Range: "the population's range", Saved: "generation", best: gaBestColumn, new: newGA, Openings: gaOpenings, saved: gaSaved, summary: gaSummary,
+		Range: "the population's range", Saved: "generation", best: gaBestColumn, new: newGAOrLagged, Openings: gaOpenings, saved: gaSaved, summary: gaSummary,
 		Doc: "the genetic algorithm (eaopt), the default: a population whose individuals play each other (or race the paper's weights), a hall of fame; the champion is the hall of fame's centre (for an outside engine, the centre of the last generation's better half)"},
 	{Name: MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
 		Probes:       true,

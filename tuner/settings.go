@@ -105,6 +105,7 @@ var Settings = []Setting{
 	{Key: "name", Flag: "name", Help: "run name (default GAME-seedS)"},
 	{Key: "elite", Flag: "elite", Methods: gaOnly, Help: "individuals carried unchanged into the next generation"},
 	{Key: "surrogate", Flag: "surrogate", Methods: gaOnly, Help: "GA with peers: on (from the third generation on, breed one child a generation from a quadratic Bradley–Terry model of the last 8 generations' games, CLOP's regression: the model's best genome within two mutation steps of the better half's centre), off, or auto (on for an outside engine whose --champion is population, off for the built-in games)"},
+	{Key: "ga_lag", Flag: "ga-lag", Methods: gaOnly, Help: "GA: generations in play behind the newest (generation k+1 bred once generation k−lag is played, from generations k−2·lag to k−lag), so the game slots never wait for a generation's slowest game; needs peers, --champion population, no admission test and no surrogate (the auto settings become those); 0: each generation bred once the one before is played"},
 	{Key: "tournament", Methods: gaFamily},
 	{Key: "mutation_rate", Flag: "mutation-rate", Methods: gaFamily, Help: "probability an offspring is mutated"},
 	{Key: "crossover_rate", Flag: "crossover-rate", Methods: gaFamily, Help: "probability a selected pair is crossed over"},

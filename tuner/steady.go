@@ -5,8 +5,6 @@ import (
 	"math"
 	"sort"
 
-	"gonum.org/v1/gonum/stat"
-
 	"evotune/genomes"
 )
 
@@ -397,30 +395,7 @@ func (m *steadyMethod) generation() (*told, error) {
 		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: l.Named(g.X)})
 	}
 	rec.NewGenomes = append(rec.NewGenomes, champ)
-	fits := make([]float64, len(ranked))
-	for i, g := range ranked {
-		fits[i] = 1 - g.Stats.Score()
-		rec.Individuals = append(rec.Individuals, IndividualRecord{ID: g.ID, Rank: i + 1, Fitness: fits[i], Stats: g.Stats})
-	}
-	rec.FitMin, rec.FitMax = fits[0], fits[0]
-	for _, f := range fits {
-		rec.FitMin, rec.FitMax = math.Min(rec.FitMin, f), math.Max(rec.FitMax, f)
-	}
-	rec.FitMean, rec.FitStd = stat.MeanStdDev(fits, nil)
-	if len(fits) < 2 {
-		rec.FitStd = 0
-	}
-	var dsum float64
-	var npairs int
-	for i := range ranked {
-		for j := i + 1; j < len(ranked); j++ {
-			dsum += l.Distance(ranked[i].X, ranked[j].X)
-			npairs++
-		}
-	}
-	if npairs > 0 {
-		rec.Diversity = dsum / float64(npairs)
-	}
+	rankedFields(&rec, l, ranked)
 	m.genBorn = nil
 	return &told{Record: rec, State: state, Champion: leader{ID: champ.ID, Genes: cx, Score: math.NaN()},
 		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}, nil

@@ -46,6 +46,9 @@ func lagOf(cfg Config) int {
 	case MethodCMAES:
 		return cfg.CMAESParams().Lag
 	}
+	if cfg.IsGA() {
+		return cfg.GALag
+	}
 	return 0
 }
 
