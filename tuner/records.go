@@ -185,7 +185,8 @@ type Summary struct {
 	// Method is the run's Config.Method ("" = ga).
 	Method string
 	// Lag is how many rounds the method may have in play behind the one it asks: SPSA's
-	// steps (SPSAConfig.Lag), CMA-ES's generations (CMAESConfig.Lag); 0 for the others.
+	// steps (SPSAConfig.Lag), CMA-ES's and the GA's generations (CMAESConfig.Lag,
+	// GALag); 0 for the others.
 	Lag int
 	// BudgetGames is the run's game budget (Config.BudgetGames, after a calibration; 0 =
 	// none): with Games below it, the time budget or a stop ended the run first.

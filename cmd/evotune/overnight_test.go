@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -114,8 +115,13 @@ func TestKillResume(t *testing.T) {
 		{tuner.MethodSPSA, []string{"--budget-games", "48", "--spsa-pairs", "2"}},
 		{tuner.MethodCMAES, []string{"--budget-games", "120", "--cmaes-pairs", "1"}},
 		{tuner.MethodSteady, []string{"--pop", "6", "--budget-games", "220", "--games", "4"}},
+		{tuner.MethodGA, []string{"--pop", "6", "--generations", "5", "--games", "4", "--ga-lag", "2"}}, // on the run loop
 	} {
-		t.Run(m.method, func(t *testing.T) {
+		name := m.method
+		if slices.Contains(m.args, "--ga-lag") {
+			name += "-lag"
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			if len(tuner.Methods) != 4 {
 				t.Fatalf("%d methods registered: add the new one to this table", len(tuner.Methods))
