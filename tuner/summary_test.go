@@ -145,6 +145,7 @@ func TestSlotHint(t *testing.T) {
 		{at(MethodCMAES, 0, 1, 0.5), ""},
 		{ga(16, 0.6, 10, 5760), "576 games, 36.0 a slot"},
 		{ga(16, 0.6, 10, 5760), "--method steady"},
+		{ga(16, 0.6, 10, 5760), "--ga-lag 3"},
 		{ga(16, 0.92, 10, 5760), ""},
 		{ga(1, 0.6, 10, 5760), ""},
 		{ga(16, 0.6, 0, 0), ""},                       // nothing saved
