@@ -543,19 +543,32 @@ func newSlotJob(ctx context.Context, setup GameSetup, tasks []GameTask, done fun
 // outside engines is handed out in order. It reports whether the batch has no task left
 // to hand out.
 func (j *slotJob) pick(k0, k1 string) (i int, emptied bool) {
+	i, _, _ = j.match(k0, k1, affinityWindow)
+	return i, j.take(i)
+}
+
+// match looks through the batch's next `window` tasks not yet handed out for the first
+// that keeps the most of a slot's engine processes (keys k0 and k1): its index (the next
+// task when none keeps any), how many it keeps (0 to 2) and how many tasks it looked at.
+func (j *slotJob) match(k0, k1 string, window int) (i, best, seen int) {
 	i = j.next
-	if j.keys != nil && (k0 != "" || k1 != "") {
-		best := 0
-		for k, seen := j.next, 0; k < len(j.tasks) && seen < affinityWindow && best < 2; k++ {
-			if j.taken[k] {
-				continue
-			}
-			seen++
-			if n, _ := seatMatches(j.keys[k][0], j.keys[k][1], k0, k1); n > best {
-				i, best = k, n
-			}
+	if j.keys == nil || (k0 == "" && k1 == "") {
+		return i, 0, 0
+	}
+	for k := j.next; k < len(j.tasks) && seen < window && best < 2; k++ {
+		if j.taken[k] {
+			continue
+		}
+		seen++
+		if n, _ := seatMatches(j.keys[k][0], j.keys[k][1], k0, k1); n > best {
+			i, best = k, n
 		}
 	}
+	return i, best, seen
+}
+
+// take hands out task i; it reports whether the batch has no task left to hand out.
+func (j *slotJob) take(i int) (emptied bool) {
 	j.handed++
 	if j.taken != nil {
 		j.taken[i] = true
@@ -565,7 +578,32 @@ func (j *slotJob) pick(k0, k1 string) (i int, emptied bool) {
 	} else {
 		j.next++
 	}
-	return i, j.handed == len(j.tasks)
+	return j.handed == len(j.tasks)
+}
+
+// pickJob chooses the game a free slot whose seats run engine processes of keys k0 and k1
+// plays next (the caller holds r.mu, and r.jobs holds a batch): the oldest batch's first
+// game that keeps both processes, else the first that keeps one (slotJob.match); where the
+// oldest batch's next affinityWindow games keep neither, the first of the next batches'
+// (within affinityWindow games in all) that keeps the most, else the oldest batch's next
+// game. A run loop's round can be a pair of genomes and a few games (the GA with
+// generations in play), so the games that keep a slot's engines lie in the next rounds;
+// the oldest batch still takes every slot that nothing newer suits. It removes a batch
+// whose last game it hands out.
+func (r *slotRunner) pickJob(k0, k1 string) (*slotJob, int) {
+	at, j := 0, r.jobs[0]
+	i, best, seen := j.match(k0, k1, affinityWindow)
+	for n := 1; best == 0 && n < len(r.jobs) && seen < affinityWindow; n++ {
+		k, b, s := r.jobs[n].match(k0, k1, affinityWindow-seen)
+		if b > best {
+			at, j, i, best = n, r.jobs[n], k, b
+		}
+		seen += s
+	}
+	if j.take(i) {
+		r.jobs = append(r.jobs[:at:at], r.jobs[at+1:]...)
+	}
+	return j, i
 }
 
 // seatMatches is how many of a game's two engine processes (keys kb and kw, black's and
@@ -643,11 +681,7 @@ func (r *slotRunner) slot() {
 			r.mu.Unlock()
 			return
 		}
-		j := r.jobs[0]
-		i, emptied := j.pick(lw.players[0].extKey, lw.players[1].extKey)
-		if emptied {
-			r.jobs = r.jobs[1:]
-		}
+		j, i := r.pickJob(lw.players[0].extKey, lw.players[1].extKey)
 		r.mu.Unlock()
 		r.meter.add(1)
 		rec, err := lw.Play(j.ctx, j.setup, j.tasks[i])

@@ -137,7 +137,8 @@ func (elsewhere) PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTas
 // TestSlotPicksItsEngines: a free game slot takes, of its batch's next tasks, the first
 // game whose two engine processes it already runs, else the first that keeps one of them
 // (its seats swapped where that keeps it), else the first; a batch of built-in players is
-// handed out in order, and every task exactly once.
+// handed out in order, and every task exactly once. Across batches, a newer batch's game
+// is taken only where none of the oldest's keeps a process.
 func TestSlotPicksItsEngines(t *testing.T) {
 	spec := func(v string) *protocol.ExternalSpec { return &protocol.ExternalSpec{Argv: []string{"engine", v}} }
 	a, b, c, d := spec("a"), spec("b"), spec("c"), spec("d")
@@ -173,6 +174,36 @@ func TestSlotPicksItsEngines(t *testing.T) {
 	for want := range 3 {
 		if i, _ := plain.pick(ka, kb); i != want {
 			t.Fatalf("a batch of built-in players handed out task %d as its %dth, want in order", i, want)
+		}
+	}
+
+	// Across batches: the oldest batch's games first where one keeps a process; where none
+	// does, the first of a newer batch's that keeps the most; else the oldest batch's next.
+	r := &slotRunner{}
+	pair := func(x, y *protocol.ExternalSpec, n int) *slotJob {
+		ts := make([]GameTask, n)
+		for k := range ts {
+			ts[k] = GameTask{BlackExt: x, WhiteExt: y}
+		}
+		return newSlotJob(context.Background(), GameSetup{}, ts, nil)
+	}
+	old, mid, late := pair(a, b, 2), pair(c, d, 1), pair(d, c, 2)
+	r.jobs = []*slotJob{old, mid, late}
+	kc, kd := c.Key(), d.Key()
+	for _, step := range []struct {
+		seats [2]string
+		want  *slotJob
+		jobs  int // batches left with games to hand out
+	}{
+		{[2]string{kd, kc}, mid, 2},  // the first newer batch that keeps both (seats swapped), emptied
+		{[2]string{kc, ""}, late, 2}, // keeps one
+		{[2]string{"", ""}, old, 2},  // no process: the oldest's next game
+		{[2]string{kb, ka}, old, 1},  // the oldest keeps both
+		{[2]string{ka, kb}, late, 0}, // nothing keeps any: the oldest with games left
+	} {
+		j, _ := r.pickJob(step.seats[0], step.seats[1])
+		if j != step.want || len(r.jobs) != step.jobs {
+			t.Fatalf("seats %v took a game of batch %p (want %p), %d batches left (want %d)", step.seats, j, step.want, len(r.jobs), step.jobs)
 		}
 	}
 }
