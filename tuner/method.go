@@ -23,7 +23,8 @@ const (
 // run and verifies its champion at the end. A method that asks and tells the run loop
 // (loop.go: askTeller, made a searchMethod by askTell) is one file, one line of Methods and
 // its settings' rows: SPSA (spsa.go), CMA-ES (cmaes.go) and the steady-state GA
-// (steady.go) are; the GA (ga.go), driven by eaopt's generations, implements searchMethod
+// (steady.go) are, and so is the GA with generations in play (galag.go, Config.GALag above
+// 0); the GA without a lag (ga.go), driven by eaopt's generations, implements searchMethod
 // with a loop of its own.
 type searchMethod interface {
 	// restore takes up a stored run after its saved generation st.LastGeneration (≥ 0):
