@@ -103,6 +103,9 @@ func newGALag(a *arena) (askTeller, error) {
 // Window: every round of the L+1 generations in play.
 func (m *gaLagMethod) Window() int { return m.rounds * (m.lag + 1) }
 
+// DrawsInPlay: a draw of openings a pairing, for each generation in play.
+func (m *gaLagMethod) DrawsInPlay() int { return (m.a.Config.RaceRounds + 1) * (m.lag + 1) }
+
 // Committed: a generation's pairs are asked whatever the budgets once its first is (its
 // scores need every pairing).
 func (m *gaLagMethod) Committed() bool {

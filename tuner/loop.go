@@ -146,6 +146,13 @@ type committed interface {
 	Committed() bool
 }
 
+// sharedDraws is a method whose rounds share draws of openings (the GA with generations in
+// play: the pairs of a pairing): DrawsInPlay is how many distinct draws its Window rounds
+// hold, the draws the loop makes ahead (else Window).
+type sharedDraws interface {
+	DrawsInPlay() int
+}
+
 // flusher is a method whose generations span several rounds: when the run ends with told
 // rounds not yet stored, Flush returns the generation as it stands.
 type flusher interface {
@@ -343,9 +350,10 @@ func (l *loopMethod) shown() {
 }
 
 // draw draws round r's openings: fresh ones of the tuning half, draw r.Draw of the stream
-// (the same whatever was drawn before), and starts draws r.Draw+1 to r.Draw+Window of the
-// same size, which a method asking rounds of one size takes next: a draw as slow as a
-// game (connect6's balanced openings are searched) keeps no slot waiting however many.
+// (the same whatever was drawn before), keeps it for the next rounds of the same draw, and
+// starts draws r.Draw+1 to r.Draw+Window (sharedDraws: +DrawsInPlay) of the same size,
+// which a method asking rounds of one size takes next: a draw as slow as a game
+// (connect6's balanced openings are searched) keeps no slot waiting however many.
 func (l *loopMethod) draw(r *round, stream uint64) (Openings, error) {
 	t := l.t
 	key := drawKey{gen: r.Draw, stream: stream, n: r.Pairs}
@@ -376,7 +384,11 @@ func (l *loopMethod) draw(r *round, stream uint64) (Openings, error) {
 	if len(os) < r.Pairs {
 		return nil, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
 	}
-	for d := 1; d <= max(1, l.m.Window()); d++ {
+	ahead := l.m.Window()
+	if sd, ok := l.m.(sharedDraws); ok {
+		ahead = sd.DrawsInPlay()
+	}
+	for d := 1; d <= max(1, ahead); d++ {
 		next := drawKey{gen: r.Draw + d, stream: stream, n: r.Pairs}
 		if _, ok := l.ahead[next]; !ok {
 			l.ahead[next] = t.drawInBackground(next, nil, l.drawing)
