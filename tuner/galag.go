@@ -15,12 +15,12 @@ import (
 //
 //   - Generation 0 is the paper's weights (slot 0) and perturbations of them (or random
 //     genomes, Init), as ga.go's; generations 1 to L, bred before any is told, are more
-//     perturbations (each line's first population). Each generation plays RaceRounds+1 pairings: a random
-//     permutation of its individuals paired in turn, each pair Games games (Games/2 fresh
-//     colour-swapped opening pairs, the same for every pair of a pairing; one round of
-//     the loop a pair). An individual's score
-//     is its share of points over its generation's games; the second of each pair is
-//     credited with the mirror of the first's games.
+//     perturbations (each line's first population). Each generation plays RaceRounds+1
+//     pairings: a random permutation of its individuals paired in turn, each pair Games
+//     games (Games/2 fresh colour-swapped opening pairs, the same for every pair of a
+//     pairing; one round of the loop a pair). An individual's score is its share of
+//     points over its generation's games; the second of each pair is credited with the
+//     mirror of the first's games.
 //   - Generation k+1 is bred once generation k−L is told, so L+1 generations' pairings
 //     are in play at once and a slot freed by a generation's last games takes the next
 //     generation's first. Its parents come from the newest told generation of each of the
@@ -38,8 +38,9 @@ import (
 //   - No hall of fame (admission none), no surrogate child: both read the generation
 //     before the next is bred, which a lag removes.
 
-// MaxGALag bounds Config.GALag: 8 generations in play behind the newest keep 64 slots of
-// gomoku's generations busy (replayed), and a deeper lag breeds from ever older parents.
+// MaxGALag bounds Config.GALag: at 3, replayed 64 slots were 95–98% busy on every game
+// (docs/methods.md); a deeper lag breeds from ever older parents (at 8, from generations
+// 9 to 17 back).
 const MaxGALag = 8
 
 // streamGALag is the random stream of a lagged GA generation's openings (draw: the
@@ -92,6 +93,8 @@ func newGAOrLagged(t *Tuner) (searchMethod, error) {
 	return newGA(t)
 }
 
+// newGALag makes the GA with generations in play for the run's arena; the error names a
+// Games that is not an even number of at least 2.
 func newGALag(a *arena) (askTeller, error) {
 	c := a.Config
 	if c.Games < 2 || c.Games%2 != 0 {
