@@ -593,7 +593,7 @@ func (j *slotJob) take(i int) (emptied bool) {
 func (r *slotRunner) pickJob(k0, k1 string) (*slotJob, int) {
 	at, j := 0, r.jobs[0]
 	i, best, seen := j.match(k0, k1, affinityWindow)
-	for n := 1; best == 0 && n < len(r.jobs) && seen < affinityWindow; n++ {
+	for n := 1; best == 0 && (k0 != "" || k1 != "") && n < len(r.jobs) && seen < affinityWindow; n++ {
 		k, b, s := r.jobs[n].match(k0, k1, affinityWindow-seen)
 		if b > best {
 			at, j, i, best = n, r.jobs[n], k, b
