@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/MaxHalford/eaopt"
-	"gonum.org/v1/gonum/stat"
 
 	"evotune/engine"
 	"evotune/genomes"
@@ -675,9 +674,7 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 	rec := GenerationRecord{RunID: t.saving.runID, Generation: t.g.gen, Games: t.g.distinctGames, GamesTime: min(t.g.gamesTime, took), SlotTime: slotTime, Slots: slots,
 		Opponents: append([]string(nil), t.g.opponents...), Openings: t.g.openings, GameResults: t.g.gameResults,
 		Admission: adm, Checkpoint: check, HallOfFame: append([]HallOfFamer(nil), t.hall.hof...)}
-	xs := make([][]float64, len(pop))
 	for i, g := range pop {
-		xs[i] = g.X
 		rec.Individuals = append(rec.Individuals, IndividualRecord{ID: g.ID, Rank: i + 1, Round: g.Round, Fitness: fits[i], Stats: g.Stats})
 	}
 	for _, g := range t.g.born {
@@ -698,25 +695,7 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 		}
 		rec.MethodState = state
 	}
-	rec.FitMin, rec.FitMax = fits[0], fits[0]
-	for _, f := range fits {
-		rec.FitMin, rec.FitMax = math.Min(rec.FitMin, f), math.Max(rec.FitMax, f)
-	}
-	rec.FitMean, rec.FitStd = stat.MeanStdDev(fits, nil)
-	if len(fits) < 2 {
-		rec.FitStd = 0
-	}
-	var dsum float64
-	var npairs int
-	for i := range xs {
-		for j := i + 1; j < len(xs); j++ {
-			dsum += t.plan.Layout.Distance(xs[i], xs[j])
-			npairs++
-		}
-	}
-	if npairs > 0 {
-		rec.Diversity = dsum / float64(npairs)
-	}
+	fitnessFields(&rec, t.plan.Layout, pop, fits)
 	rec.Best, rec.Champion = pop[0].ID, t.rep.summary.Best
 	rec.Duration, rec.Elapsed = took, t.elapsed()
 	t.rep.summary.Generations = t.g.gen + 1

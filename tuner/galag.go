@@ -352,6 +352,12 @@ func rankedFields(rec *GenerationRecord, l *genomes.Layout, ranked []*genomes.Ge
 		fits[i] = 1 - x.Stats.Score()
 		rec.Individuals = append(rec.Individuals, IndividualRecord{ID: x.ID, Rank: i + 1, Fitness: fits[i], Stats: x.Stats})
 	}
+	fitnessFields(rec, l, ranked, fits)
+}
+
+// fitnessFields fills rec's fitness statistics from fits (one per individual of pop,
+// non-empty) and its diversity: the mean normalised gene distance over pairs of pop.
+func fitnessFields(rec *GenerationRecord, l *genomes.Layout, pop []*genomes.Genome, fits []float64) {
 	rec.FitMin, rec.FitMax = fits[0], fits[0]
 	for _, f := range fits {
 		rec.FitMin, rec.FitMax = math.Min(rec.FitMin, f), math.Max(rec.FitMax, f)
@@ -362,9 +368,9 @@ func rankedFields(rec *GenerationRecord, l *genomes.Layout, ranked []*genomes.Ge
 	}
 	var dsum float64
 	var npairs int
-	for i := range ranked {
-		for j := i + 1; j < len(ranked); j++ {
-			dsum += l.Distance(ranked[i].X, ranked[j].X)
+	for i := range pop {
+		for j := i + 1; j < len(pop); j++ {
+			dsum += l.Distance(pop[i].X, pop[j].X)
 			npairs++
 		}
 	}
