@@ -142,8 +142,8 @@ type GASettings struct {
 	// generation k+1 is bred once generation k−GALag is told, from generations
 	// k−2·GALag to k−GALag, so no game slot waits for a generation's slowest game. 0 (the
 	// default): each generation is bred from the one before once all its games are played
-	// (ga.go). Above 0 only with SelectionPeers, ChampionPopulation, no admission test
-	// and no surrogate (auto settings resolve to those); 0 to MaxGALag.
+	// (ga.go). Above 0 only with SelectionPeers and no surrogate (auto settings resolve to
+	// those); the hall of fame's tests are lagged as the breeding is; 0 to MaxGALag.
 	GALag int `json:"ga_lag,omitempty" yaml:"ga_lag"`
 	// CrossoverRate is the probability that a selected pair is crossed over.
 	CrossoverRate float64 `json:"crossover_rate" yaml:"crossover_rate"`
@@ -567,7 +567,7 @@ func (c *Config) Resolve() {
 	// centre measured best (docs/methods.md).
 	if c.Champion == ChampionAuto {
 		c.Champion = ChampionCentre
-		if c.Engine != "" || (c.IsGA() && c.GALag > 0) {
+		if c.Engine != "" {
 			c.Champion = ChampionPopulation
 		}
 	}
@@ -934,10 +934,6 @@ func (g *GASettings) validate() error {
 		return settingErr("ga_lag", "", "%d, want 0 (each generation bred once the one before is played) to %d", g.GALag, MaxGALag)
 	case g.GALag > 0 && g.Selection == SelectionRace:
 		return settingErr("ga_lag", "", "%d: generations in play need selection %s (a race plays the hall of fame the generation before admits)", g.GALag, SelectionPeers)
-	case g.GALag > 0 && g.Champion != ChampionPopulation && g.Champion != ChampionAuto:
-		return settingErr("ga_lag", "", "%d: generations in play need champion %s (champion %s reads a hall of fame, which a lagged generation cannot wait for)", g.GALag, ChampionPopulation, g.Champion)
-	case g.GALag > 0 && (g.AdmitGames > 0 && g.Admission != AdmissionAuto):
-		return settingErr("ga_lag", "", "%d: generations in play need admission %s (a hall-of-fame test reads the generation before the next is bred)", g.GALag, AdmissionNone)
 	case g.GALag > 0 && g.Surrogate == SurrogateOn:
 		return settingErr("ga_lag", "", "%d: generations in play breed no surrogate child (it is fitted to the generations before the next is bred); use surrogate off or auto", g.GALag)
 	case g.Selection == SelectionPeers && len(g.Opponents) > 0:

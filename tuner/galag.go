@@ -3,6 +3,7 @@ package tuner
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/stat"
@@ -33,10 +34,22 @@ import (
 //     stream of its generation), and generations are told in order, so a seeded run is the
 //     same whatever the number of workers or their speed, and after resume (each saved
 //     generation stores its ranked individuals: the breeding pool of the generations after).
-//   - The champion is the centre of the newest told generation's better half
-//     (ChampionPopulation, populationCentre), a genome of slot Population.
-//   - No hall of fame (admission none), no surrogate child: both read the generation
-//     before the next is bred, which a lag removes.
+//   - The hall of fame (AdmitGames > 0) has the same lag: generation k+1's first rounds
+//     are the admission test of generation k−L's best against its peers (skipped as ga.go
+//     skips one: the paper's weights, an individual tested before, the defender's own
+//     genes), paired (the candidate and the defender each against the paper's weights on
+//     AdmitGames/2 fresh opening pairs, the defender's own games on as many more) or head
+//     to head (Config.Admission), judged as ga.go judges (judge) when its rounds are told
+//     and stored with generation k+1. The defender is the latest member admitted by a test
+//     told when generation k−L was: the tests of generations up to k−2L−1 (a test in play
+//     while a later one is asked does not change its defender, so every test is asked the
+//     moment its candidate is known, and the run is the same whatever the workers).
+//   - The champion is, as ga.go's (hallChampion), the hall of fame's centre (its genome
+//     in slot Population of the generation that admitted the latest member), its best
+//     member or the baseline; with ChampionPopulation the centre of the newest told
+//     generation's better half (populationCentre), a genome of slot Population.
+//   - No surrogate child: it is fitted to the generation before the next is bred, which a
+//     lag removes.
 
 // MaxGALag bounds Config.GALag: at 3, replayed 64 slots were 95–98% busy on every game
 // (docs/methods.md); a deeper lag breeds from ever older parents (at 8, from generations
@@ -62,6 +75,21 @@ type gaLagState struct {
 	Ranked []gaLagIndividual `json:"ranked"`
 }
 
+// gaLagTest is a lagged GA's admission test in play: the rounds asked for it, the pair
+// scores of the candidate and of the defender on the test's openings and the defender's
+// own games, as they are told.
+type gaLagTest struct {
+	adm        *Admission
+	winner     []float64 // the candidate's genes
+	defender   int       // index of the defender in the hall of fame, −1: the paper's weights
+	headToHead bool      // the candidate plays the defender itself
+	defends    bool      // the defender plays games of its own (its Elo record)
+	cand, def  []float64 // pair scores (0 to 2) on the test's openings
+	own        genomes.Stats
+	rounds     int
+	told       int
+}
+
 // gaLagGeneration is a bred generation: its individuals by slot, its pairs in round order
 // (slots: the first plays, the second is its opponent) and the rounds asked and told.
 type gaLagGeneration struct {
@@ -71,6 +99,10 @@ type gaLagGeneration struct {
 	pairs [][2]int
 	asked int
 	told  int
+	// tests are the rounds of the admission test it opens with, not yet asked; admission
+	// the test once judged (nil: none played).
+	tests     []*round
+	admission *Admission
 }
 
 // gaLagMethod is the GA with generations in play on the run loop (see above).
@@ -82,6 +114,13 @@ type gaLagMethod struct {
 	newest int                       // the newest told generation (−1: none)
 	inPlay []*gaLagGeneration        // bred and not yet told, oldest first
 	next   int                       // the next generation to breed
+	// The hall of fame (AdmitGames > 0): its members in order of admission (Generation:
+	// the generation whose best each was), the individuals whose test was asked, the tests
+	// judged and the one whose paired difference had the highest lower bound.
+	hof     []HallOfFamer
+	tested  map[string]bool
+	tests   int
+	closest *Admission
 }
 
 // newGAOrLagged is the GA's constructor: ga.go's, or with GALag above 0 the GA with
@@ -100,11 +139,17 @@ func newGALag(a *arena) (askTeller, error) {
 	if c.Games < 2 || c.Games%2 != 0 {
 		return nil, settingErr("games", "", "%d, want an even number ≥ 2 (each pair's games)", c.Games)
 	}
-	return &gaLagMethod{a: a, lag: c.GALag, rounds: (c.RaceRounds + 1) * (c.Population / 2), told: map[int][]*genomes.Genome{}, newest: -1}, nil
+	return &gaLagMethod{a: a, lag: c.GALag, rounds: (c.RaceRounds + 1) * (c.Population / 2), told: map[int][]*genomes.Genome{}, newest: -1,
+		tested: map[string]bool{}}, nil
 }
 
-// Window: every round of the L+1 generations in play.
-func (m *gaLagMethod) Window() int { return m.rounds * (m.lag + 1) }
+// Window: every round of the L+1 generations in play, their tests' two each included.
+func (m *gaLagMethod) Window() int {
+	if m.a.Config.AdmitGames > 0 {
+		return (m.rounds + 2) * (m.lag + 1)
+	}
+	return m.rounds * (m.lag + 1)
+}
 
 // DrawsInPlay: a draw of openings a pairing, for each generation in play.
 func (m *gaLagMethod) DrawsInPlay() int { return (m.a.Config.RaceRounds + 1) * (m.lag + 1) }
@@ -112,7 +157,8 @@ func (m *gaLagMethod) DrawsInPlay() int { return (m.a.Config.RaceRounds + 1) * (
 // Committed: a generation's pairs are asked whatever the budgets once its first is (its
 // scores need every pairing).
 func (m *gaLagMethod) Committed() bool {
-	return len(m.inPlay) > 0 && m.inPlay[len(m.inPlay)-1].asked < m.rounds
+	n := len(m.inPlay)
+	return n > 0 && (m.inPlay[n-1].asked < m.rounds || len(m.inPlay[n-1].tests) > 0)
 }
 
 // Restore takes up the told generations a run resumed after generation st.LastGeneration
@@ -142,15 +188,31 @@ func (m *gaLagMethod) Restore(st ResumeState) (leader, error) {
 		m.told[gen] = ranked
 	}
 	m.newest, m.next = st.LastGeneration, st.LastGeneration+1
-	rec, x := m.centre(st.LastGeneration)
-	return leader{ID: rec.ID, Genes: x, Score: math.NaN()}, nil
+	if c.AdmitGames > 0 {
+		for _, h := range st.HallOfFame {
+			x, err := m.a.Layout.FromNamed(h.Genes)
+			if err != nil {
+				return leader{}, fmt.Errorf("resume: hall of fame %s: %w", h.ID, err)
+			}
+			m.hof = append(m.hof, HallOfFamer{ID: h.ID, Generation: h.Generation, Genes: x, Stats: h.Stats})
+		}
+		for _, id := range st.Tested {
+			m.tested[id] = true
+		}
+		m.tests, m.closest = len(st.Tested), st.Closest
+	}
+	return m.champion(st.LastGeneration, m.told[st.LastGeneration]), nil
 }
 
 // Describe: the population, the pairings and the generations in play.
 func (m *gaLagMethod) Describe(length string) (string, []string) {
 	c := m.a.Config
-	return fmt.Sprintf(": population %d, %s, peers: %d pairings of %d games, %d generations in play (generation k+1 bred from generations k−%d to k−%d, no generation barrier), no hall of fame",
-		c.Population, length, c.RaceRounds+1, c.Games, m.lag+1, 2*m.lag, m.lag), nil
+	hall := "no hall of fame"
+	if c.AdmitGames > 0 {
+		hall = fmt.Sprintf("admission %d games at z=%g of generation k−%d's best", c.AdmitGames, c.AdmitZ, m.lag)
+	}
+	return fmt.Sprintf(": population %d, %s, peers: %d pairings of %d games, %d generations in play (generation k+1 bred from generations k−%d to k−%d, no generation barrier), %s",
+		c.Population, length, c.RaceRounds+1, c.Games, m.lag+1, 2*m.lag, m.lag, hall), nil
 }
 
 // Ask returns the next pair of the newest generation in play, or breeds the next
@@ -158,7 +220,7 @@ func (m *gaLagMethod) Describe(length string) (string, []string) {
 // Generations).
 func (m *gaLagMethod) Ask() (*round, error) {
 	c := m.a.Config
-	if n := len(m.inPlay); n == 0 || m.inPlay[n-1].asked == m.rounds {
+	if n := len(m.inPlay); n == 0 || (m.inPlay[n-1].asked == m.rounds && len(m.inPlay[n-1].tests) == 0) {
 		switch {
 		case c.Generations > 0 && m.next > c.Generations:
 			return nil, nil
@@ -169,6 +231,11 @@ func (m *gaLagMethod) Ask() (*round, error) {
 		m.next++
 	}
 	g := m.inPlay[len(m.inPlay)-1]
+	if len(g.tests) > 0 { // the generation opens with its admission test
+		r := g.tests[0]
+		g.tests = g.tests[1:]
+		return r, nil
+	}
 	k := g.asked
 	g.asked++
 	p := g.pairs[k]
@@ -179,7 +246,7 @@ func (m *gaLagMethod) Ask() (*round, error) {
 	// The pairs of a pairing play the same openings (one draw: common random numbers, as
 	// ga.go's pairings).
 	return &round{Gen: g.gen, Draw: g.gen*(c.RaceRounds+1) + k/(c.Population/2), Stream: streamGALag, Players: []*genomes.Genome{player}, Opponents: []*genomes.Genome{b},
-		Pairs: c.Games / 2, Label: fmt.Sprintf("generation %d", g.gen), Own: p}, nil
+		Pairs: c.Games / 2, Label: fmt.Sprintf("generation %d", g.gen), GameRound: k / (c.Population / 2), Own: p}, nil
 }
 
 // breed makes generation gen: the initial population, or children of the pool (the told
@@ -243,7 +310,107 @@ func (m *gaLagMethod) breed(gen int) *gaLagGeneration {
 			g.pairs = append(g.pairs, [2]int{order[k], order[k+1]})
 		}
 	}
+	if gen > m.lag && c.AdmitGames > 0 {
+		g.tests = m.planTest(gen, m.told[gen-1-m.lag][0])
+	}
 	return g
+}
+
+// planTest plans generation gen's admission test of winner, the best of generation
+// gen−1−L (nil when none is needed: the winner is the paper's weights, was tested before
+// or is the defender's genes): its rounds, in the order to ask them. The defender is the
+// latest member admitted by the tests of generations up to gen−L−1 (the candidates of
+// generations up to gen−2L−2): the tests told when generation gen−1−L is, also after a
+// resume, whose hall of fame holds later ones.
+func (m *gaLagMethod) planTest(gen int, winner *genomes.Genome) []*round {
+	c, l := m.a.Config, m.a.Layout
+	if winner.Op == genomes.OpBaseline || m.tested[winner.ID] {
+		return nil
+	}
+	t := &gaLagTest{defender: -1, winner: append([]float64(nil), winner.X...)}
+	for i := len(m.hof) - 1; i >= 0; i-- {
+		if m.hof[i].Generation <= gen-2*m.lag-2 {
+			t.defender = i
+			break
+		}
+	}
+	var def *genomes.Genome
+	if t.defender >= 0 {
+		h := m.hof[t.defender]
+		if slices.Equal(h.Genes, winner.X) {
+			return nil
+		}
+		def = &genomes.Genome{Layout: l, X: h.Genes, ID: h.ID}
+	}
+	m.tested[winner.ID] = true
+	base := &genomes.Genome{Layout: l, X: l.Defaults(), ID: "baseline"}
+	cand := &genomes.Genome{Layout: l, X: winner.X, ID: winner.ID}
+	t.adm = &Admission{Candidate: winner.ID, Opponent: "baseline", Generation: gen - 1 - m.lag}
+	t.headToHead = def != nil && c.Admission == AdmissionHeadToHead
+	t.defends = def != nil && (!t.headToHead || c.Champion == ChampionBest || c.Champion == "")
+	label := fmt.Sprintf("generation %d admission", gen)
+	n := c.AdmitGames / 2
+	test := &round{Gen: gen, Draw: gen, Stream: streamAdmit, Players: []*genomes.Genome{cand}, Opponents: []*genomes.Genome{base},
+		Pairs: n, Label: label, GameRound: AdmissionRound, Own: t}
+	if def != nil {
+		t.adm.Opponent = def.ID
+		if t.headToHead {
+			test.Opponents = []*genomes.Genome{def}
+		} else {
+			test.Players = append(test.Players, &genomes.Genome{Layout: l, X: def.X, ID: def.ID})
+		}
+	}
+	rounds := []*round{test}
+	if t.defends {
+		rounds = append(rounds, &round{Gen: gen, Draw: gen, Stream: streamDefence, Players: []*genomes.Genome{def}, Opponents: []*genomes.Genome{base},
+			Pairs: n, Label: label, GameRound: DefenceRound, Own: t})
+	}
+	t.rounds = len(rounds)
+	return rounds
+}
+
+// tellTest takes a told round of test t, of generation g, and judges the test once its
+// last round is told: the defender's own games go to its record, the candidate is
+// admitted when it passed (judge).
+func (m *gaLagMethod) tellTest(g *gaLagGeneration, t *gaLagTest, r *round) error {
+	if r.Gen != g.gen || g.told > 0 || t.told >= t.rounds {
+		return fmt.Errorf("%s: a test round told out of order (generation %d in play, %d of its pairs told)", r.Label, g.gen, g.told)
+	}
+	t.told++
+	if r.GameRound == DefenceRound {
+		t.own = r.Players[0].Stats
+	} else {
+		t.adm.Result = resultOf(r.Players[0].Stats)
+		t.cand = r.PairScores[0]
+		if len(r.PairScores) > 1 {
+			t.def = r.PairScores[1]
+		}
+	}
+	if t.told < t.rounds {
+		return nil
+	}
+	hp := t.def
+	if hp == nil {
+		hp = make([]float64, len(t.cand))
+		for k := range hp {
+			hp[k] = 1 // the opponent against itself: exactly ½ per game
+		}
+	}
+	if t.defends {
+		h := &m.hof[t.defender]
+		h.Stats = h.Stats.Add(t.own)
+	}
+	a := t.adm
+	judge(a, t.cand, hp, m.a.Config.AdmitZ)
+	m.tests++
+	if m.closest == nil || a.LowerBound(m.a.Config.AdmitZ) > m.closest.LowerBound(m.a.Config.AdmitZ) {
+		m.closest = a
+	}
+	if a.Admitted {
+		m.hof = append(m.hof, HallOfFamer{ID: a.Candidate, Generation: a.Generation, Genes: t.winner})
+	}
+	g.admission = a
+	return nil
 }
 
 // pool is the breeding pool of a generation bred after generation newest is told: the
@@ -290,6 +457,9 @@ func (m *gaLagMethod) Tell(r *round) (*told, error) {
 		return nil, fmt.Errorf("%s told with no generation in play", r.Label)
 	}
 	g := m.inPlay[0]
+	if t, ok := r.Own.(*gaLagTest); ok {
+		return nil, m.tellTest(g, t, r)
+	}
 	p, ok := r.Own.([2]int)
 	if !ok || r.Gen != g.gen || g.told >= len(g.pairs) || g.pairs[g.told] != p {
 		return nil, fmt.Errorf("%s: a pair told out of order (generation %d, pair %d expected)", r.Label, g.gen, g.told)
@@ -313,7 +483,37 @@ func (m *gaLagMethod) Tell(r *round) (*told, error) {
 	return m.generation(g, ranked), nil
 }
 
-// centre is the champion after generation gen: the centre of its better half.
+// champion is the run's champion after told generation gen (ranked best first): the hall
+// of fame's (hallChampion, with the hall as the summary shows it) or, with
+// ChampionPopulation, the centre of the generation's better half.
+func (m *gaLagMethod) champion(gen int, ranked []*genomes.Genome) leader {
+	c := m.a.Config
+	if c.Champion == ChampionPopulation || c.AdmitGames == 0 {
+		rec, x := m.centre(gen)
+		return leader{ID: rec.ID, Genes: x, Score: math.NaN()}
+	}
+	centreID := ""
+	if len(m.hof) > 0 {
+		centreID = m.centreID()
+	}
+	h := hallChampion(c, m.a.Layout, m.hof, centreID, m.a.IndividualID(0, 0))
+	out := leader{ID: h.id, Genes: h.x, Score: math.NaN(), Hall: &hallView{HallOfFame: slices.Clone(m.hof), Champion: h.member, CentreOf: h.centreOf,
+		Tests: m.tests, Closest: m.closest}}
+	for _, g := range ranked {
+		if g.ID == h.id {
+			out.Score = g.Stats.Score()
+		}
+	}
+	return out
+}
+
+// centreID names the hall of fame's centre: the genome in slot Population of the
+// generation whose test admitted the latest member (the centre changes only then).
+func (m *gaLagMethod) centreID() string {
+	return m.a.IndividualID(m.hof[len(m.hof)-1].Generation+m.lag+1, m.a.Config.Population)
+}
+
+// centre is the centre of told generation gen's better half (ChampionPopulation).
 func (m *gaLagMethod) centre(gen int) (GenomeRecord, []float64) {
 	ranked := m.told[gen]
 	x, last := betterHalfCentre(m.a.Layout, ranked)
@@ -324,22 +524,39 @@ func (m *gaLagMethod) centre(gen int) (GenomeRecord, []float64) {
 // generation is what the loop stores of told generation g (ranked best first): its
 // individuals, genomes born in it, the champion and the method state.
 func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *told {
-	l := m.a.Layout
-	champ, cx := m.centre(g.gen)
+	l, c := m.a.Layout, m.a.Config
+	champ := m.champion(g.gen, ranked)
 	st := gaLagState{}
-	rec := GenerationRecord{Best: ranked[0].ID, Champion: champ.ID}
+	rec := GenerationRecord{Best: ranked[0].ID, Champion: champ.ID, Admission: g.admission}
 	for _, x := range g.pop {
 		rec.Opponents = append(rec.Opponents, x.ID)
 	}
 	for _, x := range g.born {
 		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: x.ID, Born: x.Born, Operator: x.Op, Parents: x.Parents, Genes: l.Named(x.X)})
 	}
-	rec.NewGenomes = append(rec.NewGenomes, champ)
+	switch {
+	case c.Champion == ChampionPopulation || c.AdmitGames == 0:
+		centre, _ := m.centre(g.gen)
+		rec.NewGenomes = append(rec.NewGenomes, centre)
+	case c.Champion == ChampionCentre && len(m.hof) >= 2 && g.admission != nil && g.admission.Admitted:
+		// The hall of fame's new centre, stored whether or not it is the champion yet (as
+		// ga.go's centreBorn): its parents the member with the best lower bound (else the
+		// first) and the latest.
+		first, last := m.hof[0].ID, m.hof[len(m.hof)-1].ID
+		if b := champion(m.hof, c.AdmitZ); b != nil && b.ID != last {
+			first = b.ID
+		}
+		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: m.centreID(), Born: g.gen, Operator: OpCentre, Parents: []string{first, last},
+			Genes: l.Named(centre(l, m.hof))})
+	}
+	if c.AdmitGames > 0 {
+		rec.HallOfFame = slices.Clone(m.hof)
+	}
 	for _, x := range ranked {
 		st.Ranked = append(st.Ranked, gaLagIndividual{ID: x.ID, Op: x.Op, Parents: x.Parents, Born: x.Born, Genes: l.Named(x.X), Stats: x.Stats})
 	}
 	rankedFields(&rec, l, ranked)
-	return &told{Record: rec, State: func() any { return st }, Champion: leader{ID: champ.ID, Genes: cx, Score: math.NaN()},
+	return &told{Record: rec, State: func() any { return st }, Champion: champ,
 		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}
 }
 

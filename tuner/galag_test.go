@@ -3,6 +3,7 @@ package tuner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -46,6 +47,7 @@ func TestGALagGenerations(t *testing.T) {
 	const lag = 2
 	cfg := gaLagConfig("gomoku", 2, lag)
 	cfg.Generations = 7
+	cfg.Champion = ChampionPopulation // no hall of fame: every opening is a pairing's
 	st := runSmall(t, cfg)
 	if len(st.gens) != 8 {
 		t.Fatalf("%d generations saved, want 8", len(st.gens))
@@ -100,22 +102,27 @@ func TestGALagGenerations(t *testing.T) {
 	}
 }
 
-// TestGALagSettings: a lag resolves the GA's auto settings to what it needs and refuses
-// the others by name; it appears in the run's header and in its summary.
+// TestGALagSettings: a lag resolves the GA's auto settings as the GA without one does
+// (the surrogate off), refuses what it cannot play by name, and appears in the run's
+// header and in its summary.
 func TestGALagSettings(t *testing.T) {
 	c := DefaultConfig("gomoku")
 	c.GALag = 2
 	c.Resolve()
-	if c.Champion != ChampionPopulation || c.Admission != AdmissionNone || c.AdmitGames != 0 || c.Surrogate != SurrogateOff || c.Selection != SelectionPeers {
+	if c.Champion != ChampionCentre || c.Admission != AdmissionPaired || c.AdmitGames == 0 || c.Surrogate != SurrogateOff || c.Selection != SelectionPeers {
 		t.Fatalf("resolved: champion %s admission %s (%d games) surrogate %s selection %s", c.Champion, c.Admission, c.AdmitGames, c.Surrogate, c.Selection)
 	}
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
+	out := DefaultConfig("gomoku")
+	out.GALag, out.Engine = 2, "cmd:./engine"
+	out.Resolve()
+	if out.Champion != ChampionPopulation || out.Admission != AdmissionNone || out.Surrogate != SurrogateOff {
+		t.Fatalf("an outside engine's lagged GA resolved: champion %s admission %s surrogate %s", out.Champion, out.Admission, out.Surrogate)
+	}
 	for name, bad := range map[string]func(c *Config){
 		"ga_lag":    func(c *Config) { c.GALag = MaxGALag + 1 },
-		"champion":  func(c *Config) { c.Champion = ChampionCentre },
-		"admission": func(c *Config) { c.Admission, c.AdmitGames = AdmissionPaired, 64 },
 		"surrogate": func(c *Config) { c.Surrogate = SurrogateOn },
 		"race":      func(c *Config) { c.Selection = SelectionRace },
 	} {
@@ -145,5 +152,105 @@ func TestGALagSettings(t *testing.T) {
 	var s gaLagState
 	if err := json.Unmarshal(tu.store.(*memStore).gens[0].MethodState, &s); err != nil || len(s.Ranked) != 6 {
 		t.Fatalf("generation 0's state: %v, %d ranked", err, len(s.Ranked))
+	}
+}
+
+// TestGALagHallOfFame: with generations in play the hall of fame's tests are lagged as
+// the breeding is: generation G (> L) stores the test of generation G−1−L's best, its
+// games (the candidate's and the defender's against the paper's weights on the same
+// openings, the defender's own on others; head to head the candidate against the
+// defender), and a defender that is the latest member admitted by the tests of
+// generations up to G−L−1. The champion is the hall's centre once it has two members.
+// The run is the same on 1 and 16 workers, and after a crash and resume after any
+// generation, hall of fame included.
+func TestGALagHallOfFame(t *testing.T) {
+	for _, adm := range []string{AdmissionPaired, AdmissionHeadToHead} {
+		const lag = 1
+		cfg := gaLagConfig("gomoku", 1, lag)
+		cfg.Generations, cfg.Admission, cfg.AdmitGames, cfg.AdmitZ, cfg.Champion = 9, adm, 8, 0.01, ChampionCentre
+		st := runSmall(t, cfg)
+		if len(st.gens) != 10 {
+			t.Fatalf("%s: %d generations saved, want 10", adm, len(st.gens))
+		}
+		type member struct {
+			id  string
+			row int
+		}
+		var hof []member
+		tests, defended, admitted := 0, 0, 0
+		for _, g := range st.gens {
+			a := g.Admission
+			if a == nil {
+				continue
+			}
+			tests++
+			k := g.Generation - 1 - lag
+			if k < 0 || a.Generation != k || a.Candidate != st.gens[k].Best {
+				t.Fatalf("%s: generation %d tests %s of generation %d; want generation %d's best %v", adm, g.Generation, a.Candidate, a.Generation, k, k >= 0 && a.Candidate == st.gens[max(k, 0)].Best)
+			}
+			want := "baseline"
+			for _, h := range hof {
+				if h.row <= g.Generation-lag-1 {
+					want = h.id
+				}
+			}
+			if a.Opponent != want {
+				t.Fatalf("%s: generation %d's test defended by %s, want %s (admitted by generation %d or before)", adm, g.Generation, a.Opponent, want, g.Generation-lag-1)
+			}
+			players := map[int]map[string]int{}
+			for _, r := range g.GameResults {
+				if r.Round < 0 {
+					if players[r.Round] == nil {
+						players[r.Round] = map[string]int{}
+					}
+					players[r.Round][r.Individual+" v "+r.Opponent]++
+				}
+			}
+			wantTest := map[string]int{a.Candidate + " v baseline": cfg.AdmitGames}
+			switch {
+			case want != "baseline" && adm == AdmissionHeadToHead:
+				wantTest = map[string]int{a.Candidate + " v " + want: cfg.AdmitGames}
+			case want != "baseline":
+				wantTest[want+" v baseline"] = cfg.AdmitGames
+			}
+			if fmt.Sprint(players[AdmissionRound]) != fmt.Sprint(wantTest) {
+				t.Fatalf("%s: generation %d's test games %v, want %v", adm, g.Generation, players[AdmissionRound], wantTest)
+			}
+			if want != "baseline" && adm == AdmissionPaired {
+				defended++
+				if d := players[DefenceRound]; len(d) != 1 || d[want+" v baseline"] != cfg.AdmitGames {
+					t.Fatalf("%s: generation %d's defence games %v", adm, g.Generation, d)
+				}
+			} else if len(players[DefenceRound]) != 0 {
+				t.Fatalf("%s: generation %d has defence games %v without a paired defender", adm, g.Generation, players[DefenceRound])
+			}
+			if a.Admitted {
+				admitted++
+				hof = append(hof, member{a.Candidate, g.Generation})
+			}
+			if len(g.HallOfFame) != len(hof) || (len(hof) > 0 && g.HallOfFame[len(hof)-1].ID != hof[len(hof)-1].id) {
+				t.Fatalf("%s: generation %d's hall of fame %v, want %v", adm, g.Generation, g.HallOfFame, hof)
+			}
+			if len(hof) >= 2 && g.Champion != genomes.IndividualID(1, hof[len(hof)-1].row, cfg.Population) {
+				t.Fatalf("%s: generation %d's champion %s, want the centre of %v", adm, g.Generation, g.Champion, hof)
+			}
+		}
+		if tests < 4 || admitted < 2 || (adm == AdmissionPaired && defended == 0) {
+			t.Fatalf("%s: %d tests, %d admitted, %d defended: too few to check the lag", adm, tests, admitted, defended)
+		}
+		many := cfg
+		many.Workers = 16
+		other := runSmall(t, many)
+		if a, b := fingerprint(st.gens), fingerprint(other.gens); a != b {
+			t.Fatalf("%s: 1 and 16 workers differ:\n%s\n----\n%s", adm, a, b)
+		}
+		for at := 2; at < len(st.gens); at++ { // after every generation: some just admitted a member
+			cont, _ := crashAndResume(t, cfg, st, at)
+			for i, g := range cont.gens {
+				if a, b := fmt.Sprint(g.HallOfFame), fmt.Sprint(st.gens[at+i].HallOfFame); a != b {
+					t.Fatalf("%s: resumed after generation %d: generation %d's hall of fame %s, uninterrupted %s", adm, at-1, g.Generation, a, b)
+				}
+			}
+		}
 	}
 }

@@ -82,16 +82,37 @@ type round struct {
 	Pairs     int
 	// Label names the round in progress lines and errors ("generation 3").
 	Label string
+	// GameRound is the Round its games are stored with (GameResult.Round): 0, or
+	// AdmissionRound and DefenceRound for a hall-of-fame test's.
+	GameRound int
+	// PairScores, filled by the loop before Tell, are each player's points (0 to 2) on each
+	// of the round's opening pairs: [player][pair], pair k the same openings for every
+	// player (a paired test's differences).
+	PairScores [][]float64
 	// Own is the method's own data for the round, untouched by the loop.
 	Own any
 }
 
 // leader is the run's champion as a method names it: its genome ID, its genes and the
-// score the summary shows for it (NaN: none of its own).
+// score the summary shows for it (NaN: none of its own), and the method's hall of fame
+// (nil: it keeps none).
 type leader struct {
 	ID    string
 	Genes []float64
 	Score float64
+	Hall  *hallView
+}
+
+// hallView is what the summary shows of a method's hall of fame: its members in order of
+// admission, the member it names as champion (nil: none; with CentreOf the member with
+// the best lower bound), the members whose centre is the champion (nil: one member is),
+// the tests played and the closest of them (Summary's fields of the same names).
+type hallView struct {
+	HallOfFame []HallOfFamer
+	Champion   *HallOfFamer
+	CentreOf   []string
+	Tests      int
+	Closest    *Admission
 }
 
 // told is what a method stores when a told round completes one of its generations.
@@ -240,6 +261,10 @@ func (l *loopMethod) restore(st ResumeState) error {
 func (l *loopMethod) setChampion(c leader) {
 	s := &l.t.rep.summary
 	s.Best, s.BestGenes, s.BestScore = c.ID, append([]float64(nil), c.Genes...), c.Score
+	if h := c.Hall; h != nil {
+		s.HallOfFame, s.Champion, s.CentreOf, s.Tests, s.Closest = h.HallOfFame, h.Champion, h.CentreOf, h.Tests, h.Closest
+		s.BaselineChampion = l.t.championIsBaseline()
+	}
 }
 
 // search asks, plays and tells rounds from generation `from` on until the method has none,
@@ -366,8 +391,8 @@ func (l *loopMethod) draw(r *round, stream uint64) (Openings, error) {
 		os, err = t.tuningOpenings(r.Pairs, t.rngV2(r.Draw, stream), nil)
 	}
 	for k := range l.ahead {
-		if k.gen < r.Draw || k.n != r.Pairs || k.stream != stream {
-			delete(l.ahead, k) // taken, or of a size or stream no longer asked
+		if k.stream == stream && (k.gen < r.Draw || k.n != r.Pairs) {
+			delete(l.ahead, k) // taken, or of a size no longer asked (another stream's are kept: the GA's tests and pairings)
 		}
 	}
 	if err != nil {
@@ -424,7 +449,7 @@ func (l *loopMethod) start(ctx context.Context, r *round) (*loopRound, error) {
 	for i := range inds {
 		inds[i] = i
 	}
-	if err := t.scheduleOn(&lr.b, r.Players, inds, refs, os, 0, r.Pairs, 0); err != nil {
+	if err := t.scheduleOn(&lr.b, r.Players, inds, refs, os, 0, r.Pairs, r.GameRound); err != nil {
 		return nil, err
 	}
 	total := len(lr.b.tasks)
@@ -475,7 +500,15 @@ func (l *loopMethod) tell(lr *loopRound) (*told, error) {
 			t.draws.tuningOpenings[Key(o)] = true
 		}
 	}
-	l.genGames, _ = creditOn(&lr.b, lr.recs, r.Players, base, l.genGames)
+	var pairScore map[[2]int]float64
+	l.genGames, pairScore = creditOn(&lr.b, lr.recs, r.Players, base, l.genGames)
+	r.PairScores = make([][]float64, len(r.Players))
+	for i := range r.PairScores {
+		r.PairScores[i] = make([]float64, r.Pairs)
+		for k := range r.Pairs {
+			r.PairScores[i][k] = pairScore[[2]int{i, k}]
+		}
+	}
 	l.genDistinct += len(lr.b.tasks)
 	l.genBatches += lr.wall
 	for _, rec := range lr.recs {

@@ -51,32 +51,20 @@ func (t *Tuner) populationCentre(pop []*genomes.Genome) (GenomeRecord, []float64
 func (t *Tuner) setChampion(pop []*genomes.Genome) {
 	t.rep.summary.HallOfFame = append([]HallOfFamer(nil), t.hall.hof...)
 	t.rep.summary.Champion, t.rep.summary.CentreOf = nil, nil
-	switch c := champion(t.hall.hof, t.cfg.AdmitZ); {
+	switch {
 	case t.cfg.Champion == ChampionPopulation:
 		rec, x := t.populationCentre(pop)
 		t.rep.summary.Best, t.rep.summary.BestGenes = rec.ID, x
 	case t.cfg.AdmitGames == 0:
 		t.rep.summary.Best, t.rep.summary.BestGenes = pop[0].ID, append([]float64(nil), pop[0].X...)
-	case t.cfg.Admission == AdmissionHeadToHead && len(t.hall.hof) == 1:
-		// Admitted head to head against the paper's weights: its record is its test's.
-		h := t.hall.hof[0]
-		t.rep.summary.Best, t.rep.summary.BestGenes = h.ID, append([]float64(nil), h.Genes...)
-	case t.cfg.Champion == ChampionCentre && len(t.hall.hof) >= 2:
-		if b := BestMember(t.hall.hof, t.cfg.AdmitZ); b != nil {
-			bb := *b
-			t.rep.summary.Champion = &bb
-		}
-		t.rep.summary.Best = t.centreID()
-		t.rep.summary.BestGenes = centre(t.plan.Layout, t.hall.hof)
-		for _, h := range t.hall.hof {
-			t.rep.summary.CentreOf = append(t.rep.summary.CentreOf, h.ID)
-		}
-	case c != nil:
-		cc := *c
-		t.rep.summary.Champion = &cc
-		t.rep.summary.Best, t.rep.summary.BestGenes = c.ID, append([]float64(nil), c.Genes...)
 	default:
-		t.rep.summary.Best, t.rep.summary.BestGenes = genomes.IndividualID(t.saving.runID, 0, 0), t.plan.Layout.Defaults()
+		centreID := ""
+		if len(t.hall.hof) > 0 {
+			centreID = t.centreID()
+		}
+		h := hallChampion(t.cfg, t.plan.Layout, t.hall.hof, centreID, genomes.IndividualID(t.saving.runID, 0, 0))
+		t.rep.summary.Best, t.rep.summary.BestGenes = h.id, h.x
+		t.rep.summary.Champion, t.rep.summary.CentreOf = h.member, h.centreOf
 	}
 	t.rep.summary.BaselineChampion = t.championIsBaseline()
 	t.rep.summary.BestScore = math.NaN()
@@ -84,6 +72,45 @@ func (t *Tuner) setChampion(pop []*genomes.Genome) {
 		if g.ID == t.rep.summary.Best {
 			t.rep.summary.BestScore = g.Stats.Score()
 		}
+	}
+}
+
+// hallPick is a champion taken from a hall of fame (hallChampion): its ID and genes, the
+// member the summary names (nil: none; with centreOf the member with the best lower
+// bound) and the members whose centre it is (nil: it is one genome).
+type hallPick struct {
+	id       string
+	x        []float64
+	member   *HallOfFamer
+	centreOf []string
+}
+
+// hallChampion is the champion of hall of fame hof (in order of admission) under cfg's
+// champion and admission rules, for a champion that is not ChampionPopulation: with
+// AdmissionHeadToHead and one member, that member (its admission was its evidence
+// against the paper's weights); with ChampionCentre and two or more members, their
+// centre, named centreID, whatever the members' bounds; otherwise the member with the
+// best lower confidence bound above 0 (champion), or the baseline (baselineID, the
+// layout's defaults) while none is.
+func hallChampion(cfg Config, l *genomes.Layout, hof []HallOfFamer, centreID, baselineID string) hallPick {
+	switch c := champion(hof, cfg.AdmitZ); {
+	case cfg.Admission == AdmissionHeadToHead && len(hof) == 1:
+		return hallPick{id: hof[0].ID, x: append([]float64(nil), hof[0].Genes...)}
+	case cfg.Champion == ChampionCentre && len(hof) >= 2:
+		p := hallPick{id: centreID, x: centre(l, hof)}
+		if b := BestMember(hof, cfg.AdmitZ); b != nil {
+			bb := *b
+			p.member = &bb
+		}
+		for _, h := range hof {
+			p.centreOf = append(p.centreOf, h.ID)
+		}
+		return p
+	case c != nil:
+		cc := *c
+		return hallPick{id: c.ID, x: append([]float64(nil), c.Genes...), member: &cc}
+	default:
+		return hallPick{id: baselineID, x: l.Defaults()}
 	}
 }
 
