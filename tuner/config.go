@@ -142,8 +142,10 @@ type GASettings struct {
 	// generation k+1 is bred once generation k−GALag is told, from generations
 	// k−2·GALag to k−GALag, so no game slot waits for a generation's slowest game. 0 (the
 	// default): each generation is bred from the one before once all its games are played
-	// (ga.go). Above 0 only with SelectionPeers and no surrogate (auto settings resolve to
-	// those); the hall of fame's tests are lagged as the breeding is; 0 to MaxGALag.
+	// (ga.go). Above 0 only with SelectionPeers and no surrogate; the auto champion is
+	// then ChampionPopulation with no admission test (measured the stronger: a hall of fame,
+	// whose tests are lagged as the breeding is, picked weaker champions on gomoku); 0 to
+	// MaxGALag.
 	GALag int `json:"ga_lag,omitempty" yaml:"ga_lag"`
 	// CrossoverRate is the probability that a selected pair is crossed over.
 	CrossoverRate float64 `json:"crossover_rate" yaml:"crossover_rate"`
@@ -564,10 +566,11 @@ func (c *Config) Resolve() {
 	// An outside engine starts wherever its author's values are, often far from its
 	// optimum, where the population moves every generation and a hall of fame only when a
 	// winner proves itself; the papers' weights start near theirs, where the hall of fame's
-	// centre measured best (docs/methods.md).
+	// centre measured best (docs/methods.md), except with generations in play (GALag), whose
+	// lagged tests picked weaker champions than the population's centre.
 	if c.Champion == ChampionAuto {
 		c.Champion = ChampionCentre
-		if c.Engine != "" {
+		if c.Engine != "" || (c.IsGA() && c.GALag > 0) {
 			c.Champion = ChampionPopulation
 		}
 	}

@@ -402,6 +402,13 @@ func (m *gaLagMethod) tellTest(g *gaLagGeneration, t *gaLagTest, r *round) error
 	}
 	a := t.adm
 	judge(a, t.cand, hp, m.a.Config.AdmitZ)
+	if a.Admitted && t.defender != len(m.hof)-1 {
+		// A test told after another admitted a member: it beat a defender that no longer
+		// reigns. Admitted, it would reign over a member it never played, and the hall's
+		// order of admission (its centre weighs the later more) would no longer be one of
+		// strength.
+		a.Admitted = false
+	}
 	m.tests++
 	if m.closest == nil || a.LowerBound(m.a.Config.AdmitZ) > m.closest.LowerBound(m.a.Config.AdmitZ) {
 		m.closest = a

@@ -102,24 +102,27 @@ func TestGALagGenerations(t *testing.T) {
 	}
 }
 
-// TestGALagSettings: a lag resolves the GA's auto settings as the GA without one does
-// (the surrogate off), refuses what it cannot play by name, and appears in the run's
-// header and in its summary.
+// TestGALagSettings: a lag resolves the GA's auto settings to the population's centre
+// without a hall of fame and no surrogate, takes an explicit hall of fame, refuses what it
+// cannot play by name, and appears in the run's header and in its summary.
 func TestGALagSettings(t *testing.T) {
 	c := DefaultConfig("gomoku")
 	c.GALag = 2
 	c.Resolve()
-	if c.Champion != ChampionCentre || c.Admission != AdmissionPaired || c.AdmitGames == 0 || c.Surrogate != SurrogateOff || c.Selection != SelectionPeers {
+	if c.Champion != ChampionPopulation || c.Admission != AdmissionNone || c.AdmitGames != 0 || c.Surrogate != SurrogateOff || c.Selection != SelectionPeers {
 		t.Fatalf("resolved: champion %s admission %s (%d games) surrogate %s selection %s", c.Champion, c.Admission, c.AdmitGames, c.Surrogate, c.Selection)
 	}
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	out := DefaultConfig("gomoku")
-	out.GALag, out.Engine = 2, "cmd:./engine"
-	out.Resolve()
-	if out.Champion != ChampionPopulation || out.Admission != AdmissionNone || out.Surrogate != SurrogateOff {
-		t.Fatalf("an outside engine's lagged GA resolved: champion %s admission %s surrogate %s", out.Champion, out.Admission, out.Surrogate)
+	hall := DefaultConfig("gomoku")
+	hall.GALag, hall.Champion = 2, ChampionCentre
+	hall.Resolve()
+	if hall.Admission != AdmissionPaired || hall.AdmitGames == 0 {
+		t.Fatalf("a lagged GA with champion centre resolved: admission %s (%d games)", hall.Admission, hall.AdmitGames)
+	}
+	if err := hall.Validate(); err != nil {
+		t.Fatal(err)
 	}
 	for name, bad := range map[string]func(c *Config){
 		"ga_lag":    func(c *Config) { c.GALag = MaxGALag + 1 },
@@ -160,24 +163,25 @@ func TestGALagSettings(t *testing.T) {
 // games (the candidate's and the defender's against the paper's weights on the same
 // openings, the defender's own on others; head to head the candidate against the
 // defender), and a defender that is the latest member admitted by the tests of
-// generations up to G−L−1. The champion is the hall's centre once it has two members.
+// generations up to G−L−1, admitting its candidate only when it passed and that defender
+// is still the latest member. The champion is the hall's centre once it has two members.
 // The run is the same on 1 and 16 workers, and after a crash and resume after any
 // generation, hall of fame included.
 func TestGALagHallOfFame(t *testing.T) {
 	for _, adm := range []string{AdmissionPaired, AdmissionHeadToHead} {
 		const lag = 1
 		cfg := gaLagConfig("gomoku", 1, lag)
-		cfg.Generations, cfg.Admission, cfg.AdmitGames, cfg.AdmitZ, cfg.Champion = 9, adm, 8, 0.01, ChampionCentre
+		cfg.Generations, cfg.Admission, cfg.AdmitGames, cfg.AdmitZ, cfg.Champion = 13, adm, 8, 0.01, ChampionCentre
 		st := runSmall(t, cfg)
-		if len(st.gens) != 10 {
-			t.Fatalf("%s: %d generations saved, want 10", adm, len(st.gens))
+		if len(st.gens) != 14 {
+			t.Fatalf("%s: %d generations saved, want 14", adm, len(st.gens))
 		}
 		type member struct {
 			id  string
 			row int
 		}
 		var hof []member
-		tests, defended, admitted := 0, 0, 0
+		tests, defended, admitted, stale := 0, 0, 0, 0
 		for _, g := range st.gens {
 			a := g.Admission
 			if a == nil {
@@ -224,6 +228,17 @@ func TestGALagHallOfFame(t *testing.T) {
 			} else if len(players[DefenceRound]) != 0 {
 				t.Fatalf("%s: generation %d has defence games %v without a paired defender", adm, g.Generation, players[DefenceRound])
 			}
+			latest := "baseline"
+			if len(hof) > 0 {
+				latest = hof[len(hof)-1].id
+			}
+			passed := a.Diff > 0 && a.LowerBound(cfg.AdmitZ) > 0
+			if a.Admitted != (passed && a.Opponent == latest) {
+				t.Fatalf("%s: generation %d's test against %s (the latest member %s) passed %v, admitted %v: want admitted only when passed against the latest", adm, g.Generation, a.Opponent, latest, passed, a.Admitted)
+			}
+			if passed && !a.Admitted {
+				stale++
+			}
 			if a.Admitted {
 				admitted++
 				hof = append(hof, member{a.Candidate, g.Generation})
@@ -237,6 +252,9 @@ func TestGALagHallOfFame(t *testing.T) {
 		}
 		if tests < 4 || admitted < 2 || (adm == AdmissionPaired && defended == 0) {
 			t.Fatalf("%s: %d tests, %d admitted, %d defended: too few to check the lag", adm, tests, admitted, defended)
+		}
+		if stale == 0 {
+			t.Fatalf("%s: %d tests, %d admitted, none passed against a defender no longer the latest: the rule went untested", adm, tests, admitted)
 		}
 		many := cfg
 		many.Workers = 16
