@@ -196,6 +196,9 @@ func replayRun(tb testing.TB, game, method string, slots, budget int, durs []tim
 	if v, err := strconv.Atoi(os.Getenv("EVOTUNE_REPLAY_GA_LAG")); err == nil && method == MethodGA {
 		cfg.GALag = v // the GA with generations in play (--ga-lag N; its champion is the population's)
 	}
+	if v := os.Getenv("EVOTUNE_REPLAY_CHAMPION"); v != "" && method == MethodGA {
+		cfg.Champion = v // e.g. centre: a lagged GA with a hall of fame, its tests rounds of the loop
+	}
 	cfg.Resolve()
 	st := &memStore{}
 	tu, err := New(cfg, st, nil, "test")
@@ -347,7 +350,8 @@ func (c clusterLike) StartBatch(ctx context.Context, setup GameSetup, tasks []Ga
 // (EVOTUNE_REPLAY_SCALE=10 makes every game ten times longer: the games of a deeper search
 // or a longer clock; EVOTUNE_REPLAY_LAG=N plays SPSA with --spsa-lag N,
 // EVOTUNE_REPLAY_CMAES_LAG=N CMA-ES with --cmaes-lag N, EVOTUNE_REPLAY_GA_LAG=N the GA with
-// --ga-lag N). A run is 200 games a slot, or
+// --ga-lag N, EVOTUNE_REPLAY_CHAMPION=C the GA with --champion C). A run is 200 games a
+// slot, or
 // with EVOTUNE_REPLAY_BUDGET=game the game's documented budget (genomes.Entry.BudgetGames:
 // gomoku 44 000, connect6 20 000, amazons 4 000), which sizes a GA generation as a user's
 // run at that budget does (peersGames): 3½ minutes here for every method and game.
