@@ -43,7 +43,8 @@ import (
 //     and stored with generation k+1. The defender is the latest member admitted by a test
 //     told when generation k−L was: the tests of generations up to k−2L−1 (a test in play
 //     while a later one is asked does not change its defender, so every test is asked the
-//     moment its candidate is known, and the run is the same whatever the workers).
+//     moment its candidate is known, and the run is the same whatever the workers). A test
+//     that passes against a defender no longer the latest admits nothing.
 //   - The champion is, as ga.go's (hallChampion), the hall of fame's centre (its genome
 //     in slot Population of the generation that admitted the latest member), its best
 //     member or the baseline; with ChampionPopulation the centre of the newest told

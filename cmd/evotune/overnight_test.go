@@ -116,10 +116,14 @@ func TestKillResume(t *testing.T) {
 		{tuner.MethodCMAES, []string{"--budget-games", "120", "--cmaes-pairs", "1"}},
 		{tuner.MethodSteady, []string{"--pop", "6", "--budget-games", "220", "--games", "4"}},
 		{tuner.MethodGA, []string{"--pop", "6", "--generations", "5", "--games", "4", "--ga-lag", "2"}}, // on the run loop
+		{tuner.MethodGA, []string{"--pop", "6", "--generations", "6", "--games", "4", "--ga-lag", "1", "--champion", "centre", "--admit-games", "8", "--admit-z", "0", "--seed", "5"}}, // two members, one defended
 	} {
 		name := m.method
 		if slices.Contains(m.args, "--ga-lag") {
 			name += "-lag"
+		}
+		if slices.Contains(m.args, "--champion") {
+			name += "-hall" // the lagged hall of fame: its members and tests read back from the database
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
