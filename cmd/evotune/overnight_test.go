@@ -115,8 +115,10 @@ func TestKillResume(t *testing.T) {
 		{tuner.MethodSPSA, []string{"--budget-games", "48", "--spsa-pairs", "2"}},
 		{tuner.MethodCMAES, []string{"--budget-games", "120", "--cmaes-pairs", "1"}},
 		{tuner.MethodSteady, []string{"--pop", "6", "--budget-games", "220", "--games", "4"}},
-		{tuner.MethodGA, []string{"--pop", "6", "--generations", "5", "--games", "4", "--ga-lag", "2"}}, // on the run loop
-		{tuner.MethodGA, []string{"--pop", "6", "--generations", "6", "--games", "4", "--ga-lag", "1", "--champion", "centre", "--admit-games", "8", "--admit-z", "0", "--seed", "5"}}, // two members, one defended
+		// On the run loop; then with a hall of fame (this seed's run admits two members, one
+		// of them defended).
+		{tuner.MethodGA, []string{"--pop", "6", "--generations", "5", "--games", "4", "--ga-lag", "2"}},
+		{tuner.MethodGA, []string{"--pop", "6", "--generations", "6", "--games", "4", "--ga-lag", "1", "--champion", "centre", "--admit-games", "8", "--admit-z", "0", "--seed", "5"}},
 	} {
 		name := m.method
 		if slices.Contains(m.args, "--ga-lag") {
