@@ -212,3 +212,62 @@ func testCMAESGenerations(t *testing.T, lag int) {
 		t.Fatalf("%d checkpoints", checks)
 	}
 }
+
+// TestCMAESDefaultLambda: a new CMA-ES run's λ follows its planned candidates and free
+// genes (CMAESLambdaFor), never its workers; a λ the run names, a run planned by
+// generations or time, and a small budget keep what they had.
+func TestCMAESDefaultLambda(t *testing.T) {
+	for _, c := range []struct {
+		game                string
+		budget, gens, pairs int
+		timeBudget          string
+		free                []string
+		workers, wantLambda int
+	}{
+		{game: "gomoku", workers: 1, wantLambda: 44},                 // 44 000 games: 2 750 candidates ≥ 60 × 44
+		{game: "gomoku", workers: 64, wantLambda: 44},                // the same plan on 64 slots
+		{game: "connect6", budget: 20000, workers: 2, wantLambda: 0}, // 1 250 candidates < 60 × 40: the optimiser's 10
+		{game: "amazons", workers: 2, wantLambda: 0},                 // 250 candidates: the optimiser's 11
+		{game: "gomoku", budget: 200000, workers: 2, wantLambda: 44}, // at most 4 × 11
+		{game: "gomoku", budget: 44000, pairs: 4, workers: 2, wantLambda: 44},
+		{game: "gomoku", budget: 42240, pairs: 8, workers: 2, wantLambda: 44}, // 2 640 candidates: 60 × 44
+		{game: "gomoku", budget: 42239, pairs: 8, workers: 2, wantLambda: 0},
+		{game: "gomoku", budget: 44000, gens: 50, workers: 2, wantLambda: 0},
+		{game: "gomoku", timeBudget: "1h", workers: 16, wantLambda: 0},
+		{game: "gomoku", budget: 200000, free: []string{"no-such-gene"}, workers: 2, wantLambda: 0}, // unknown genes: the layout's error is Validate's
+	} {
+		cfg := DefaultConfig(c.game)
+		cfg.Method, cfg.BudgetGames, cfg.Generations, cfg.TimeBudget, cfg.Workers = MethodCMAES, c.budget, c.gens, c.timeBudget, c.workers
+		cfg.Free = c.free
+		if c.pairs > 0 {
+			cfg.CMAES = &CMAESConfig{Pairs: c.pairs}
+		}
+		cfg.NewRunDefaults(false)
+		if got := cfg.CMAESParams().Lambda; got != c.wantLambda {
+			t.Errorf("%+v: λ %d, want %d", c, got, c.wantLambda)
+		}
+	}
+	for _, c := range []struct{ candidates, n, want int }{
+		{0, 12, 11}, {704, 12, 11}, {2639, 12, 11}, {2640, 12, 44}, {100000, 12, 44}, {1000000, 2000, 98}, {1, 1, 4},
+	} {
+		if got := CMAESLambdaFor(c.candidates, c.n); got != c.want {
+			t.Errorf("CMAESLambdaFor(%d, %d) = %d, want %d", c.candidates, c.n, got, c.want)
+		}
+	}
+	cfg := DefaultConfig("gomoku")
+	cfg.Method, cfg.CMAES = MethodCMAES, &CMAESConfig{Lambda: 6}
+	if cfg.NewRunDefaults(false); cfg.CMAES.Lambda != 6 {
+		t.Errorf("a run naming λ 6 got %d", cfg.CMAES.Lambda)
+	}
+	cfg.CMAES.Lambda = 0
+	if cfg.NewRunDefaults(true); cfg.CMAES.Lambda != 0 {
+		t.Errorf("--cmaes-lambda 0 got %d", cfg.CMAES.Lambda)
+	}
+	// Compare's runs share the base's section: the default goes into a copy.
+	shared := &CMAESConfig{Sigma: 0.2}
+	cfg = DefaultConfig("gomoku")
+	cfg.Method, cfg.CMAES = MethodCMAES, shared
+	if cfg.NewRunDefaults(false); cfg.CMAES.Lambda != 44 || cfg.CMAES.Sigma != 0.2 || shared.Lambda != 0 {
+		t.Errorf("λ %d σ %g, the shared section's λ %d: want 44, 0.2, 0", cfg.CMAES.Lambda, cfg.CMAES.Sigma, shared.Lambda)
+	}
+}

@@ -117,7 +117,7 @@ func (cl CommandLine) Config() (Config, error) {
 	if err := base.CheckMethodKeys(); err != nil {
 		return base, err
 	}
-	base.NewRunDefaults(cl.changed("spsa-lag") || cl.changed("steady-window"))
+	base.NewRunDefaults(cl.changed("spsa-lag") || cl.changed("steady-window") || cl.changed("cmaes-lambda"))
 	if _, inFile := base.fileKeys["admit_games"]; base.Admission == AdmissionAuto && base.AdmitGames > 0 && (cl.changed("admit-games") || inFile) {
 		// Admission tests asked for by their size: auto chooses among the tests, never none.
 		base.Admission = AdmissionPaired

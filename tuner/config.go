@@ -456,11 +456,12 @@ func DefaultConfig(game string) Config {
 
 // NewRunDefaults sets what a new run takes that runs stored before it was known did not,
 // and whose zero therefore keeps its old meaning: SPSA's lag (SPSALagFor the run's planned
-// steps) and the steady-state GA's window (SteadyWindowFor its planned births), unless
-// lagSet (the command line named the method's --spsa-lag or --steady-window). Tune and
+// steps), the steady-state GA's window (SteadyWindowFor its planned births) and CMA-ES's
+// λ (CMAESLambdaFor its planned candidates and free genes), unless named (the command
+// line named the method's --spsa-lag, --steady-window or --cmaes-lambda). Tune and
 // compare call it for the runs they create, never for a stored configuration.
-func (c *Config) NewRunDefaults(lagSet bool) {
-	if lagSet {
+func (c *Config) NewRunDefaults(named bool) {
+	if named {
 		return
 	}
 	switch {
@@ -474,7 +475,33 @@ func (c *Config) NewRunDefaults(lagSet bool) {
 			c.Steady = &SteadyConfig{}
 		}
 		c.Steady.Window = SteadyWindowFor(c.plannedBirths())
+	case c.Method == MethodCMAES && (c.CMAES == nil || c.CMAES.Lambda == 0):
+		l, err := c.GeneLayout()
+		if err != nil {
+			return // Validate names the layout's error; the optimiser's own λ stays
+		}
+		free := l.FreeCount()
+		if lambda := CMAESLambdaFor(c.plannedCandidates(), free); lambda > cmaesDefaultLambda(free) {
+			p := CMAESConfig{}
+			if c.CMAES != nil {
+				p = *c.CMAES // a copy: compare's runs share the base's section
+			}
+			p.Lambda = lambda
+			c.CMAES = &p
+		}
 	}
+}
+
+// plannedCandidates is the number of CMA-ES candidates a new run plans before it starts:
+// its game budget (as Resolve fills it: length) over a candidate's games (2 × pairs); 0
+// where the run gives generations or a time budget instead (its λ keeps the optimiser's
+// default).
+func (c Config) plannedCandidates() int {
+	budget, generations := c.length()
+	if budget <= 0 || generations > 0 {
+		return 0
+	}
+	return budget / (2 * c.CMAESParams().Pairs)
 }
 
 // plannedBirths is the number of steady-state births a new run plans before it starts:

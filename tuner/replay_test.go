@@ -190,11 +190,23 @@ func replayRun(tb testing.TB, game, method string, slots, budget int, durs []tim
 	if v, err := strconv.Atoi(os.Getenv("EVOTUNE_REPLAY_LAG")); err == nil && method == MethodSPSA {
 		cfg.SPSA.Lag = v // BenchmarkSlotReplay with another lag
 	}
-	if v, err := strconv.Atoi(os.Getenv("EVOTUNE_REPLAY_CMAES_LAG")); err == nil && method == MethodCMAES {
-		cfg.CMAES = &CMAESConfig{Lag: v}
+	if method == MethodCMAES {
+		var c CMAESConfig // zero fields: DefaultCMAES's
+		if cfg.CMAES != nil {
+			c = *cfg.CMAES // the new run's λ from its budget
+		}
+		for k, f := range map[string]*int{"LAG": &c.Lag, "LAMBDA": &c.Lambda, "PAIRS": &c.Pairs} {
+			if v, err := strconv.Atoi(os.Getenv("EVOTUNE_REPLAY_CMAES_" + k)); err == nil {
+				*f = v
+			}
+		}
+		cfg.CMAES = &c
 	}
 	if v, err := strconv.Atoi(os.Getenv("EVOTUNE_REPLAY_GA_LAG")); err == nil && method == MethodGA {
 		cfg.GALag = v // the GA with generations in play (--ga-lag N; its champion is the population's)
+	}
+	if v, err := strconv.Atoi(os.Getenv("EVOTUNE_REPLAY_POP")); err == nil && method == MethodGA {
+		cfg.Population = v // a GA of v individuals (--pop v)
 	}
 	if v := os.Getenv("EVOTUNE_REPLAY_CHAMPION"); v != "" && method == MethodGA {
 		cfg.Champion = v // e.g. centre: a lagged GA with a hall of fame, its tests rounds of the loop
@@ -349,8 +361,10 @@ func (c clusterLike) StartBatch(ctx context.Context, setup GameSetup, tasks []Ga
 // a method spent without waiting. go test ./tuner -run '^$' -bench SlotReplay -benchtime 1x
 // (EVOTUNE_REPLAY_SCALE=10 makes every game ten times longer: the games of a deeper search
 // or a longer clock; EVOTUNE_REPLAY_LAG=N plays SPSA with --spsa-lag N,
-// EVOTUNE_REPLAY_CMAES_LAG=N CMA-ES with --cmaes-lag N, EVOTUNE_REPLAY_GA_LAG=N the GA with
-// --ga-lag N, EVOTUNE_REPLAY_CHAMPION=C the GA with --champion C). A run is 200 games a
+// EVOTUNE_REPLAY_CMAES_LAG=N CMA-ES with --cmaes-lag N (and _LAMBDA, _PAIRS its λ and
+// pairs), EVOTUNE_REPLAY_GA_LAG=N the GA with
+// --ga-lag N, EVOTUNE_REPLAY_POP=N the GA with --pop N, EVOTUNE_REPLAY_CHAMPION=C the GA
+// with --champion C). A run is 200 games a
 // slot, or
 // with EVOTUNE_REPLAY_BUDGET=game the game's documented budget (genomes.Entry.BudgetGames:
 // gomoku 44 000, connect6 20 000, amazons 4 000), which sizes a GA generation as a user's

@@ -156,7 +156,7 @@ var Settings = []Setting{
 	{Key: "spsa.lag", Flag: "spsa-lag", Methods: []string{MethodSPSA}, Help: "spsa: steps in play behind the one being started (step k perturbs θ after step k−lag−1), so the game slots never wait for a step's last game; 0: each step waits for the one before (default for a new run: one per 16 steps it plans, 8 to 48)"},
 	{Key: "cmaes.pairs", Flag: "cmaes-pairs", Methods: []string{MethodCMAES}, Help: "cmaes: colour-swapped game pairs of each candidate against the mean per generation"},
 	{Key: "cmaes.sigma", Flag: "cmaes-sigma", Methods: []string{MethodCMAES}, Help: "cmaes: initial step size σ, in ln units for log genes (a fifth of the range for linear genes)"},
-	{Key: "cmaes.lambda", Flag: "cmaes-lambda", Methods: []string{MethodCMAES}, Help: "cmaes: candidates per generation (0: 4 + 3 ln n for n free genes)"},
+	{Key: "cmaes.lambda", Flag: "cmaes-lambda", Methods: []string{MethodCMAES}, Help: "cmaes: candidates per generation (default 4 + 3 ln n for n free genes, 4 times that where the game budget holds 60 such generations; 0: 4 + 3 ln n)"},
 	{Key: "cmaes.lag", Flag: "cmaes-lag", Methods: []string{MethodCMAES}, Help: "cmaes: generations in play behind the one being asked (generation k samples around the mean generation k−lag−1 left), so the game slots never wait for a generation's last game; 0: each generation waits for the one before"},
 	{Key: "steady.window", Flag: "steady-window", Methods: []string{MethodSteady}, Help: "steady: births in play at once (birth b is bred when birth b−window is decided), so the game slots never wait for a birth's last game (default for a new run: one per 16 births it plans, 4 to 32)"},
 }
