@@ -14,8 +14,9 @@ import (
 // CMA-ES (Config.Method "cmaes"): the covariance matrix adaptation evolution strategy of
 // Hansen (The CMA Evolution Strategy: A Tutorial, arXiv:1604.00772, 2016), ask-and-tell
 // from goptuna's cmaes package (λ = 4 + ⌊3 ln n⌋ unless set, μ = λ/2, log-rank weights,
-// c_m = 1; a new run with a game budget sets λ from it: CMAESLambdaFor). It works in SPSA's coordinates (spsa.go: ln x for log genes, x over a fifth
-// of the range for linear ones) over the free genes, bounded by the genes' ranges.
+// c_m = 1; a new run with a large game budget sets λ from it: CMAESLambdaFor). It works in
+// SPSA's coordinates (spsa.go: ln x for log genes, x over a fifth of the range for linear
+// ones) over the free genes, bounded by the genes' ranges.
 //
 // Generation k samples λ candidates x_i ~ m_k + σ_k·N(0, C_k); every candidate plays
 // Pairs colour-swapped game pairs against the mean m_k, all on the same fresh tuning
@@ -100,8 +101,8 @@ func cmaesDefaultLambda(n int) int { return 4 + int(math.Floor(3*math.Log(float6
 // into each move (Hansen's remedy for noise) and fills more game slots a generation.
 // Measured at gomoku's 44 000 games (n = 12, nine seeds, 8 000 held-out games each,
 // docs/methods.md): λ 11 +4.9 Elo in the mean (worst seed −33.2), λ 42 +36.3 (+21.4), λ 44
-// +40.4 (+27.5); at connect6's 20 000 (n = 9) λ 19 measured weaker than its λ 10 on five
-// seeds (+19.1 against +32.2), so a budget that cannot hold the larger population keeps
+// +40.4 (+27.5); at connect6's 20 000 (n = 9) λ 19 measured weaker than its λ 10 on six
+// seeds (+19.5 against +30.4), so a budget that cannot hold the larger population keeps
 // the optimiser's. It depends on the run's plan only, never on its workers.
 func CMAESLambdaFor(candidates, n int) int {
 	d := cmaesDefaultLambda(n)

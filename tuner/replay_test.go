@@ -362,11 +362,9 @@ func (c clusterLike) StartBatch(ctx context.Context, setup GameSetup, tasks []Ga
 // (EVOTUNE_REPLAY_SCALE=10 makes every game ten times longer: the games of a deeper search
 // or a longer clock; EVOTUNE_REPLAY_LAG=N plays SPSA with --spsa-lag N,
 // EVOTUNE_REPLAY_CMAES_LAG=N CMA-ES with --cmaes-lag N (and _LAMBDA, _PAIRS its λ and
-// pairs), EVOTUNE_REPLAY_GA_LAG=N the GA with
-// --ga-lag N, EVOTUNE_REPLAY_POP=N the GA with --pop N, EVOTUNE_REPLAY_CHAMPION=C the GA
-// with --champion C). A run is 200 games a
-// slot, or
-// with EVOTUNE_REPLAY_BUDGET=game the game's documented budget (genomes.Entry.BudgetGames:
+// pairs), EVOTUNE_REPLAY_GA_LAG=N the GA with --ga-lag N, EVOTUNE_REPLAY_POP=N the GA with
+// --pop N, EVOTUNE_REPLAY_CHAMPION=C the GA with --champion C). A run is 200 games a slot,
+// or with EVOTUNE_REPLAY_BUDGET=game the game's documented budget (genomes.Entry.BudgetGames:
 // gomoku 44 000, connect6 20 000, amazons 4 000), which sizes a GA generation as a user's
 // run at that budget does (peersGames): 3½ minutes here for every method and game.
 func BenchmarkSlotReplay(b *testing.B) {

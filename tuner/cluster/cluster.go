@@ -141,12 +141,12 @@ func Connect(ctx context.Context, o Options, own bool) (*nats.Conn, jetstream.Je
 		nc.Close()
 		return nil, nil, err
 	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: TaskStream, Subjects: []string{taskPrefix + ">"},
+	if err := ensureStream(ctx, js, jetstream.StreamConfig{Name: TaskStream, Subjects: []string{taskPrefix + ">"},
 		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: dedupWindow}); err != nil {
 		nc.Close()
 		return nil, nil, fmt.Errorf("broker %s: stream %s (is JetStream enabled?): %w", o.URL, TaskStream, err)
 	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: ResultStream, Subjects: []string{resultPrefix + ">"},
+	if err := ensureStream(ctx, js, jetstream.StreamConfig{Name: ResultStream, Subjects: []string{resultPrefix + ">"},
 		Storage: jetstream.FileStorage, Duplicates: dedupWindow, MaxAge: resultsMaxAge}); err != nil {
 		nc.Close()
 		return nil, nil, fmt.Errorf("broker %s: stream %s: %w", o.URL, ResultStream, err)
@@ -165,6 +165,32 @@ func Connect(ctx context.Context, o Options, own bool) (*nats.Conn, jetstream.Je
 		return nil, nil, fmt.Errorf("broker %s: consumer %s: %w", o.URL, WorkerGroup, err)
 	}
 	return nc, js, nil
+}
+
+// ensureStream creates the stream cfg names, or updates it where it exists with other
+// settings; a stream that already has them is left alone. Workers and tune processes
+// connect at once, and an update the server applies while another connection creates a
+// consumer on the same stream races inside nats-server (fileStore.UpdateConfig against
+// ConsumerStore, seen by the race detector), so no connection updates a stream that needs
+// none.
+func ensureStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) error {
+	st, err := js.Stream(ctx, cfg.Name)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		if _, err = js.CreateStream(ctx, cfg); !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+			return err
+		}
+		st, err = js.Stream(ctx, cfg.Name) // created by another connection meanwhile
+	}
+	if err != nil {
+		return err
+	}
+	have := st.CachedInfo().Config
+	if slices.Equal(have.Subjects, cfg.Subjects) && have.Retention == cfg.Retention && have.Storage == cfg.Storage &&
+		have.Duplicates == cfg.Duplicates && have.MaxAge == cfg.MaxAge {
+		return nil
+	}
+	_, err = js.UpdateStream(ctx, cfg)
+	return err
 }
 
 // task is a batch's games on the wire: the batch's setup (by names, not Go values) and a
