@@ -137,7 +137,7 @@ func TestSlotHint(t *testing.T) {
 		s    Summary
 		want string
 	}{
-		{at(MethodCMAES, 0, 16, 0.79), "--cmaes-lag 2"},
+		{at(MethodCMAES, 0, 16, 0.79), "--cmaes-lag 1"},
 		{at(MethodSPSA, 0, 8, 0.82), "--spsa-lag 8"},
 		{at(MethodCMAES, 2, 16, 0.79), ""},
 		{at(MethodSPSA, 8, 16, 0.5), ""},
