@@ -72,7 +72,7 @@ func (s Summary) SlotHint() string {
 	case MethodSPSA:
 		return fmt.Sprintf("the game slots waited: each SPSA step waited for the one before (lag 0); --spsa-lag %d, the least a new run takes, keeps %d steps in play (16 cores 98.6%% busy, measured)", DefaultSPSALag, DefaultSPSALag+1)
 	case MethodCMAES:
-		return "the game slots waited: each CMA-ES generation waited for its slowest game; --cmaes-lag 1 samples a generation while the one before it plays (99.6% of 16 replayed gomoku slots busy where lag 0 kept 86%; 5 Elo weaker over nine gomoku seeds), --cmaes-lag 2 while two play (99.1% of 64 slots); each changes the search (docs/methods.md)"
+		return "the game slots waited: each CMA-ES generation waited for its slowest game; --cmaes-lag 1 samples a generation while the one before it plays (99.6% of 16 replayed gomoku slots busy where lag 0 kept 86%; 5 Elo weaker over nine gomoku seeds, the extra games not buying it back), --cmaes-lag 2 while two play (99.1% of 64 slots); each changes the search, and on many cores --method spsa fills the slots at its defaults (docs/tune.md)"
 	}
 	return ""
 }

@@ -138,6 +138,7 @@ func TestSlotHint(t *testing.T) {
 		want string
 	}{
 		{at(MethodCMAES, 0, 16, 0.79), "--cmaes-lag 1"},
+		{at(MethodCMAES, 0, 16, 0.79), "--method spsa"},
 		{at(MethodSPSA, 0, 8, 0.82), "--spsa-lag 8"},
 		{at(MethodCMAES, 2, 16, 0.79), ""},
 		{at(MethodSPSA, 8, 16, 0.5), ""},
