@@ -134,9 +134,13 @@ type Event struct {
 	// SlotUtilisation is the run's slot utilisation so far (Summary.SlotUtilisation; −1:
 	// not measured).
 	SlotUtilisation float64
-	RunID           int64
-	Generation      int // 0 = the initial population
-	Generations     int // the last generation's number (0 = until the time budget)
+	// SlotHint is Summary.EarlySlotHint, on the first saved generation that has one (""
+	// on every other event): which setting would have kept the slots busy, said while the
+	// night is young.
+	SlotHint    string
+	RunID       int64
+	Generation  int // 0 = the initial population
+	Generations int // the last generation's number (0 = until the time budget)
 	// GamesDone and GamesTotal count the games of the batch being played (Phase), or of
 	// the generation in the event that ends it (GenDone).
 	GamesDone  int

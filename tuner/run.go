@@ -437,6 +437,11 @@ func (t *Tuner) event(e Event) Event {
 	e.Method, e.Selection, e.RunGames, e.BudgetGames = t.cfg.Method, t.cfg.Selection, t.rep.summary.Games, t.cfg.BudgetGames
 	e.Elapsed, e.Budget = t.elapsed(), t.cfg.Budget()
 	e.SlotUtilisation = t.rep.summary.SlotUtilisation()
+	if e.GenDone && !t.rep.hinted {
+		if e.SlotHint = t.rep.summary.EarlySlotHint(); e.SlotHint != "" {
+			t.rep.hinted = true
+		}
+	}
 	return e
 }
 

@@ -66,6 +66,8 @@ type report struct {
 	elapsedBefore time.Duration // wall time of earlier sessions of a resumed run
 	last          Event
 	summary       Summary
+	// hinted is true once an event has carried the run's slot hint (Event.SlotHint).
+	hinted bool
 	// path is the champion's genes after each generation this process saved, from
 	// generation pathFrom on (the champion's movement: Summary.Movement).
 	path     [][]float64

@@ -77,6 +77,26 @@ func (s Summary) SlotHint() string {
 	return ""
 }
 
+// EarlyHintGames is how many games a game slot the run must have saved, over at least
+// EarlyHintGenerations generations, before EarlySlotHint judges its slot utilisation: the
+// first generation's wait for engines to start and openings to be drawn, spread over them,
+// no longer decides it.
+const (
+	EarlyHintGames       = 20
+	EarlyHintGenerations = 3
+)
+
+// EarlySlotHint is SlotHint for a run in progress: "" until it has saved EarlyHintGenerations
+// generations and EarlyHintGames games a slot. Shown as the run plays, it lets the user stop
+// and start again with the setting it names (a resumed run keeps its settings) before the
+// night's slots have waited.
+func (s Summary) EarlySlotHint() string {
+	if s.Generations < EarlyHintGenerations || s.Games < EarlyHintGames*s.Slots {
+		return ""
+	}
+	return s.SlotHint()
+}
+
 // RunText is the summary's first line: the run, its status, what it saved and played, and
 // how busy it kept its game slots (SlotText).
 func (s Summary) RunText() string {

@@ -170,3 +170,51 @@ func TestSlotHint(t *testing.T) {
 		}
 	}
 }
+
+// TestEarlySlotHint: a run in progress is told which setting fills its slots once it has
+// saved EarlyHintGenerations generations and EarlyHintGames games a slot, on that
+// generation's event alone; before then, and on every event after, nothing.
+func TestEarlySlotHint(t *testing.T) {
+	cfg := DefaultConfig("gomoku")
+	cfg.Method, cfg.CMAES = MethodCMAES, &CMAESConfig{}
+	cfg.Resolve()
+	tu, err := New(cfg, &memStore{}, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &tu.rep.summary
+	s.Slots, s.SlotTime, s.SlotCapacity = 16, 800*time.Millisecond, time.Second // 80% busy
+	var hints []int
+	for gen := 1; gen <= 6; gen++ {
+		s.Generations, s.Games = gen, gen*120 // 7.5 games a slot a generation
+		if e := tu.event(Event{}); e.SlotHint != "" {
+			t.Fatalf("generation %d: an event that saves nothing carries the hint", gen)
+		}
+		if e := tu.event(Event{GenDone: true}); e.SlotHint != "" {
+			if !strings.Contains(e.SlotHint, "--cmaes-lag 1") {
+				t.Errorf("generation %d: hint %q names no lag", gen, e.SlotHint)
+			}
+			hints = append(hints, gen)
+		}
+	}
+	// 20 games a slot are 320, first saved by generation 3 (360 games), the third saved.
+	if len(hints) != 1 || hints[0] != 3 {
+		t.Fatalf("the hint came after generations %v, want once, after 3", hints)
+	}
+	for _, c := range []struct {
+		gens, games int
+		busy        float64
+		want        bool
+	}{
+		{2, 1000, 0.8, false}, // too few generations
+		{3, 319, 0.8, false},  // too few games a slot
+		{3, 320, 0.8, true},
+		{3, 320, 0.95, false}, // busy enough
+	} {
+		sum := Summary{Method: MethodCMAES, Slots: 16, Generations: c.gens, Games: c.games,
+			SlotTime: time.Duration(c.busy * float64(time.Second)), SlotCapacity: time.Second}
+		if got := sum.EarlySlotHint(); (got != "") != c.want {
+			t.Errorf("%d generations, %d games, %.0f%% busy: early hint %q, want one: %v", c.gens, c.games, 100*c.busy, got, c.want)
+		}
+	}
+}

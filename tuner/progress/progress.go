@@ -53,6 +53,13 @@ func New(w io.Writer) *Progress {
 func (p *Progress) Update(e tuner.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if e.SlotHint != "" { // once a run, early: a line of its own, above a terminal's bar
+		if p.tty && p.bar != nil {
+			_ = p.bar.Clear()
+		}
+		fmt.Fprintf(p.w, "note: %s so far, %.1f%% of the game slots busy; %s. A run keeps its settings when resumed: to change them, stop it and start a new run\n",
+			e.GamesText(), 100*e.SlotUtilisation, e.SlotHint)
+	}
 	eta, etaKnown := e.ETA()
 	etaText := eta.Round(time.Second).String()
 	if !etaKnown {

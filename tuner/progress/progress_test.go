@@ -71,3 +71,24 @@ func TestProgressBudgetLines(t *testing.T) {
 		t.Fatalf("%q, want %q", got, want)
 	}
 }
+
+// TestProgressSlotHint: an event carrying the run's slot hint gets a line of its own,
+// before the saved line, with how busy the slots were and how to take the advice.
+func TestProgressSlotHint(t *testing.T) {
+	var buf bytes.Buffer
+	p := New(&buf)
+	e := tuner.Event{Method: tuner.MethodGA, GenDone: true, Generation: 3, RunGames: 2304, BudgetGames: 44000, SlotUtilisation: 0.6,
+		SlotHint: "the game slots waited: … --ga-lag 3 …", Elapsed: time.Minute, GamesDone: 576, GamesTotal: 576}
+	p.Update(e)
+	e.SlotHint = ""
+	e.Generation, e.RunGames = 4, 2880
+	p.Update(e)
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines, want the note and two saved lines:\n%s", len(lines), buf.String())
+	}
+	want := "note: 2304/44000 games so far, 60.0% of the game slots busy; the game slots waited: … --ga-lag 3 …. A run keeps its settings when resumed"
+	if !strings.HasPrefix(lines[0], want) || !strings.HasPrefix(lines[1], "generation 3 (") || !strings.HasPrefix(lines[2], "generation 4 (") {
+		t.Fatalf("lines:\n%s\nwant the first to start %q", buf.String(), want)
+	}
+}
