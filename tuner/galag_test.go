@@ -97,8 +97,54 @@ func TestGALagGenerations(t *testing.T) {
 			}
 		}
 	}
+	checkPooledCentre(t, st.gens, genomes.GomokuLayout(), lag+1)
 	if fingerprint(st.gens) == fingerprint(runSmall(t, func() Config { c := cfg; c.GALag = 1; return c }()).gens) {
 		t.Fatal("lags 2 and 1 gave the same run")
+	}
+}
+
+// checkPooledCentre checks that each generation's champion, the genome of operator
+// population-centre born in it, has the genes of the mean of the better halves' centres of
+// that generation and the k−1 before it (those that exist), each ranked as stored; and that
+// in some generation this differs from its own better half's centre alone.
+func checkPooledCentre(t *testing.T, gens []GenerationRecord, l *genomes.Layout, k int) {
+	t.Helper()
+	genes := map[string][]float64{}
+	ranked := map[int][]*genomes.Genome{}
+	pooled := false
+	for _, g := range gens {
+		for _, n := range g.NewGenomes {
+			x, err := l.FromNamed(n.Genes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			genes[n.ID] = x
+		}
+		for _, in := range g.Individuals {
+			ranked[g.Generation] = append(ranked[g.Generation], &genomes.Genome{ID: in.ID, X: genes[in.ID]})
+		}
+		var xs [][]float64
+		for h := max(0, g.Generation-k+1); h <= g.Generation; h++ {
+			x, _ := betterHalfCentre(l, ranked[h])
+			xs = append(xs, x)
+		}
+		want := xs[0] // one generation: its own centre
+		if len(xs) > 1 {
+			want = meanCentre(l, xs)
+		}
+		got, ok := genes[g.Champion]
+		if !ok {
+			t.Fatalf("generation %d: champion %s has no genome born in it", g.Generation, g.Champion)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("generation %d: champion %v, want the mean of generations %d–%d's better-half centres %v", g.Generation, got, max(0, g.Generation-k+1), g.Generation, want)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(xs[len(xs)-1]) {
+			pooled = true
+		}
+	}
+	if !pooled && k > 1 {
+		t.Fatal("every champion is its own generation's better-half centre: nothing was pooled")
 	}
 }
 

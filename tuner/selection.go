@@ -185,7 +185,9 @@ const (
 	// (docs/benchmarks.md): after 4 000 games the hall of fame's centre lost −74.7 ± 31.1
 	// Elo to the engine's defaults, the same run's population centre −11.0 ± 30.2 (the
 	// start: −322.7); on gomoku, whose paper's weights start near their optimum, the
-	// population centre measured below the hall's (ChampionAuto).
+	// population centre measured below the hall's (ChampionAuto). With generations in play
+	// (GALag L), the mean of the newest L+1 generations' centres, one from each line
+	// (galag.go).
 	ChampionPopulation = "population"
 	// OpPopulationCentre is the operator of a ChampionPopulation champion, the genome in
 	// the slot after its generation's individuals; its parents are the best individual and
@@ -239,15 +241,35 @@ func centreWeights(m int) []float64 {
 // members' values weighted by centreWeights (log genes averaged in log space: a weighted
 // geometric mean), then clamped and rounded as any gene is; fixed genes at their defaults.
 func centre(l *genomes.Layout, hof []HallOfFamer) []float64 {
+	xs := make([][]float64, len(hof))
+	for k, h := range hof {
+		xs[k] = h.Genes
+	}
+	return weightedCentre(l, xs, centreWeights(len(hof)))
+}
+
+// meanCentre is the centre of genomes xs (each a layout-l gene vector; at least one) with
+// equal weights: each free gene their mean (log genes: their geometric mean), then clamped
+// and rounded as any gene is.
+func meanCentre(l *genomes.Layout, xs [][]float64) []float64 {
+	w := make([]float64, len(xs))
+	for k := range w {
+		w[k] = 1 / float64(len(xs))
+	}
+	return weightedCentre(l, xs, w)
+}
+
+// weightedCentre is the centre of genomes xs with weights w (summing to 1): each free
+// gene the weighted mean of their values (log genes in log space), clamped and rounded.
+func weightedCentre(l *genomes.Layout, xs [][]float64, w []float64) []float64 {
 	x := make([]float64, len(l.Genes))
-	w := centreWeights(len(hof))
 	for i, g := range l.Genes {
 		var sum float64
-		for k, h := range hof {
+		for k, h := range xs {
 			if g.Scale == genomes.Log && g.Min > 0 {
-				sum += w[k] * math.Log(h.Genes[i])
+				sum += w[k] * math.Log(h[i])
 			} else {
-				sum += w[k] * h.Genes[i]
+				sum += w[k] * h[i]
 			}
 		}
 		x[i] = sum

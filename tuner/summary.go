@@ -142,6 +142,8 @@ func cmaesSummary(s Summary) string {
 func gaSummary(s Summary) string {
 	c := s.Champion
 	switch {
+	case s.ChampionRule == ChampionPopulation && s.Lag > 0:
+		return fmt.Sprintf("champion %s: the mean of the last %d generations' better-half centres, one from each line of generations in play (each centre by rank, the best weighing most, log genes in log space; it has played no game of its own: the verification below measures it)", s.Best, s.Lag+1)
 	case s.ChampionRule == ChampionPopulation:
 		return fmt.Sprintf("champion %s: the centre of the last generation's better half by rank (the best weighing most, log genes in log space; it has played no game of its own: the verification below measures it)", s.Best)
 	case len(s.CentreOf) > 0:

@@ -26,6 +26,8 @@ func TestSummaryText(t *testing.T) {
 			"9 generations", "the centre of the hall of fame's 2 members"},
 		{Summary{Method: MethodGA, Generations: 9, Best: "1-g8-12", ChampionRule: ChampionPopulation, HallOfFame: make([]HallOfFamer, 2)},
 			"9 generations", "champion 1-g8-12: the centre of the last generation's better half by rank"},
+		{Summary{Method: MethodGA, Lag: 3, Generations: 9, Best: "1-g8-12", ChampionRule: ChampionPopulation},
+			"9 generations", "champion 1-g8-12: the mean of the last 4 generations' better-half centres"},
 		{Summary{Method: MethodGA, Generations: 4, Best: "1-g2-05", Baseline: "the paper's weights", HallOfFame: []HallOfFamer{{ID: "1-g2-05"}}},
 			"4 generations", "champion 1-g2-05: the hall of fame's one member, admitted head to head against the paper's weights"},
 	} {
