@@ -142,10 +142,12 @@ func cmaesSummary(s Summary) string {
 func gaSummary(s Summary) string {
 	c := s.Champion
 	switch {
-	case s.ChampionRule == ChampionPopulation && s.Lag > 0:
-		return fmt.Sprintf("champion %s: the mean of the last %d generations' better-half centres, one from each line of generations in play (each centre by rank, the best weighing most, log genes in log space; it has played no game of its own: the verification below measures it)", s.Best, s.Lag+1)
 	case s.ChampionRule == ChampionPopulation:
-		return fmt.Sprintf("champion %s: the centre of the last generation's better half by rank (the best weighing most, log genes in log space; it has played no game of its own: the verification below measures it)", s.Best)
+		what := "the centre of the last generation's better half by rank (the best weighing most"
+		if s.Lag > 0 {
+			what = fmt.Sprintf("the mean of the last %d generations' better-half centres, one from each line of generations in play (each centre by rank, the best weighing most", s.Lag+1)
+		}
+		return fmt.Sprintf("champion %s: %s, log genes in log space; it has played no game of its own: the verification below measures it)", s.Best, what)
 	case len(s.CentreOf) > 0:
 		t := fmt.Sprintf("champion %s: the centre of the hall of fame's %d members (their weighted mean, the latest weighing most, log genes in log space; it has played no game of its own: the verification below measures it)", s.Best, len(s.CentreOf))
 		if c != nil {
