@@ -3,10 +3,14 @@ package tuner
 import (
 	"bufio"
 	"context"
+	"encoding/gob"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	randv2 "math/rand/v2"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
@@ -25,6 +29,7 @@ import (
 // overshoots by a tenth of a millisecond or more, time the slot gave that game): measured
 // on 16 or 64 slots, the idle time is the run loop's, on any machine.
 type replayRunner struct {
+	slots int
 	durs  []time.Duration
 	mu    sync.Mutex
 	wake  *sync.Cond
@@ -37,6 +42,19 @@ type replayRunner struct {
 	// batches counts PlayBatch calls: the run loop's barriers; inPlay is the batches in
 	// play now, mostInPlay the most at once.
 	batches, inPlay, mostInPlay int
+	// played, when set, gives each game the record a real run of the same seeded
+	// configuration played (playedGames): its result, and a duration of perNode a node
+	// (the played run's speed, scaled); missing counts games that run never played.
+	played  *playedGames
+	perNode time.Duration
+	missing int
+}
+
+// replayKey identifies a game of a run: its players, opening and depth.
+func replayKey(t GameTask) uint64 {
+	h := fnv.New64a()
+	fmt.Fprint(h, t.Black, t.White, t.Opening, t.BlackExt, t.WhiteExt, t.Depth)
+	return h.Sum64()
 }
 
 type replayGame struct {
@@ -48,7 +66,7 @@ type replayGame struct {
 }
 
 func newReplayRunner(slots int, durs []time.Duration) *replayRunner {
-	r := &replayRunner{durs: durs}
+	r := &replayRunner{durs: durs, slots: slots}
 	r.wake = sync.NewCond(&r.mu)
 	for range slots {
 		go r.slot()
@@ -70,12 +88,28 @@ func (r *replayRunner) slot() {
 		r.queue = r.queue[1:]
 		r.mu.Unlock()
 		begin := time.Now()
-		h := fnv.New64a()
-		fmt.Fprint(h, g.task.Black, g.task.White, g.task.Opening, g.task.BlackExt, g.task.WhiteExt, g.task.Depth)
-		x := h.Sum64()
-		d := r.durs[x%uint64(len(r.durs))]
-		time.Sleep(d)
-		*g.out = engine.GameRecord{Outcome: []engine.Outcome{engine.BlackWins, engine.WhiteWins, engine.Draw}[(x>>32)%3], Plies: 40, Duration: d}
+		x := replayKey(g.task)
+		var rec engine.GameRecord
+		if r.played != nil {
+			var ok bool
+			if rec, ok = r.played.Recs[x]; ok {
+				rec.Duration = time.Duration(rec.Nodes) * r.perNode
+			} else {
+				r.mu.Lock()
+				// A game the played run never played: a draw, at once. Only an admission
+				// test planned ahead against a defender a test before it replaces (the GA's
+				// ahead mode; its games are stopped and their records never used) can be
+				// one, as the tests' timing differs from the played run's.
+				r.missing++
+				r.mu.Unlock()
+				rec = engine.GameRecord{Outcome: engine.Draw, Plies: 40}
+			}
+		} else {
+			d := r.durs[x%uint64(len(r.durs))]
+			rec = engine.GameRecord{Outcome: []engine.Outcome{engine.BlackWins, engine.WhiteWins, engine.Draw}[(x>>32)%3], Plies: 40, Duration: d}
+		}
+		time.Sleep(rec.Duration)
+		*g.out = rec
 		r.mu.Lock()
 		r.busy += time.Since(begin) // the slot is the game's however long the sleep took
 		if g.ctx.Err() != nil {
@@ -181,6 +215,57 @@ func replayUtilisation(tb testing.TB, game, method string, slots, budget int, du
 // replayRun is replayUtilisation that also returns the share of the slot time that games
 // of stopped batches took (their records never used), which the utilisation leaves out.
 func replayRun(tb testing.TB, game, method string, slots, budget int, durs []time.Duration) (used, stopped float64, fp string) {
+	cfg := replayConfig(game, method, slots, budget)
+	r := newReplayRunner(slots, durs)
+	if os.Getenv("EVOTUNE_REPLAY_PLAYED") != "" {
+		r.played = playedRun(tb, cfg)
+		r.perNode = time.Duration(float64(r.played.PerNode) * replayScale())
+	}
+	defer r.close()
+	used, stopped, fp = replayOn(tb, cfg, r)
+	if r.played != nil {
+		checkPlayedReplay(tb, r, fp)
+	}
+	return used, stopped, fp
+}
+
+// checkPlayedReplay fails tb unless run r replayed (fingerprint fp) is the run r.played
+// played: the same generations, games and genomes.
+func checkPlayedReplay(tb testing.TB, r *replayRunner, fp string) {
+	tb.Helper()
+	stale := ""
+	if r.played.path != "" {
+		stale = " (a build since whose games differ? remove " + r.played.path + ")"
+	}
+	if fp != r.played.FP {
+		tb.Fatalf("the replay on %d slots is not the run that was played (%d games it never played)%s", r.slots, r.missing, stale)
+	}
+}
+
+// replayOn runs configuration cfg on replay runner r and returns its busy share, the share
+// of stopped games and its fingerprint.
+func replayOn(tb testing.TB, cfg Config, r *replayRunner) (used, stopped float64, fp string) {
+	st := &memStore{}
+	tu, err := New(cfg, st, nil, "test")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tu.SetRunner(r)
+	start := time.Now()
+	if _, err := tu.Run(context.Background(), 0); err != nil {
+		tb.Fatal(err)
+	}
+	wall := time.Since(start)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	all := wall.Seconds() * float64(r.slots)
+	return (r.busy - r.stopped).Seconds() / all, r.stopped.Seconds() / all, fingerprint(st.gens)
+}
+
+// replayConfig is the configuration a replayed run of method on game plays: the game's
+// defaults for a new run of budget games on slots workers, no verification, and the
+// BenchmarkSlotReplay knobs.
+func replayConfig(game, method string, slots, budget int) Config {
 	cfg := DefaultConfig(game)
 	cfg.Method, cfg.Workers, cfg.BudgetGames, cfg.Generations, cfg.VerifyGames = method, slots, budget, 0, 0
 	if game == "amazons" {
@@ -212,23 +297,128 @@ func replayRun(tb testing.TB, game, method string, slots, budget int, durs []tim
 		cfg.Champion = v // e.g. centre: a lagged GA with a hall of fame, its tests rounds of the loop
 	}
 	cfg.Resolve()
+	return cfg
+}
+
+// playedGames is a seeded run played for real on this machine's processors: every game's
+// record by its replayKey, the mean wall time of a node on one game slot, and the run's
+// fingerprint. Replayed (replayRunner.played), the same configuration on any number of
+// slots plays the same games (a seeded run is the same whatever the workers), each with
+// its real result and a duration proportional to its real nodes: a game's length as it
+// was, with every correlation the played run had (an opening's games long or short
+// together, later generations' games longer), which recordedDurations' draws drop.
+type playedGames struct {
+	Recs    map[uint64]engine.GameRecord
+	PerNode time.Duration
+	FP      string
+	path    string // where it is kept ("": nowhere)
+}
+
+// recordingRunner plays batches on real game slots and keeps every finished game's record.
+type recordingRunner struct {
+	in   *slotRunner
+	mu   sync.Mutex
+	recs map[uint64]engine.GameRecord
+}
+
+func (r *recordingRunner) keep(tasks []GameTask, recs []engine.GameRecord) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, rec := range recs {
+		if rec.Plies > 0 { // a stopped batch's games not played are empty
+			r.recs[replayKey(tasks[i])] = rec
+		}
+	}
+}
+
+func (r *recordingRunner) PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error) {
+	recs, err := r.in.PlayBatch(ctx, setup, tasks, done)
+	r.keep(tasks, recs)
+	return recs, err
+}
+
+func (r *recordingRunner) StartBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
+	wait, err := r.in.StartBatch(ctx, setup, tasks, done)
+	if err != nil {
+		return nil, err
+	}
+	return func() ([]engine.GameRecord, error) {
+		recs, err := wait()
+		r.keep(tasks, recs)
+		return recs, err
+	}, nil
+}
+
+func (r *recordingRunner) DropsStopped() bool { return true }
+
+// playedRun plays configuration cfg for real on this machine's processors (one game slot a
+// processor), or reads the games of an earlier such run of the same configuration from the
+// temporary directory, where it keeps them (gob; a gomoku run at its budget takes a few
+// minutes here).
+func playedRun(tb testing.TB, cfg Config) *playedGames {
+	key := cfg
+	key.Workers = 0 // the same run on any number
+	js, err := json.Marshal(key)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h := fnv.New64a()
+	h.Write(js)
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("evotune-played-%s-%s-%x.gob", cfg.Game, cfg.Method, h.Sum64()))
+	p := &playedGames{}
+	if f, err := os.Open(path); err == nil {
+		err = gob.NewDecoder(f).Decode(p)
+		f.Close()
+		if err != nil {
+			tb.Fatalf("%s: %v", path, err)
+		}
+	} else {
+		p = playRecorded(tb, cfg)
+		tmp := path + ".tmp"
+		f, err := os.Create(tmp)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := gob.NewEncoder(f).Encode(p); err != nil {
+			f.Close()
+			tb.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	p.path = path
+	return p
+}
+
+// playRecorded plays configuration cfg for real on this machine's processors and keeps
+// every game it played (playedGames).
+func playRecorded(tb testing.TB, cfg Config) *playedGames {
+	cfg.Workers = runtime.NumCPU()
+	rr := &recordingRunner{in: newSlotRunner(cfg.Workers), recs: map[uint64]engine.GameRecord{}}
+	defer rr.in.Close()
 	st := &memStore{}
 	tu, err := New(cfg, st, nil, "test")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	r := newReplayRunner(slots, durs)
-	defer r.close()
-	tu.SetRunner(r)
-	start := time.Now()
+	tu.SetRunner(rr)
 	if _, err := tu.Run(context.Background(), 0); err != nil {
 		tb.Fatal(err)
 	}
-	wall := time.Since(start)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	all := wall.Seconds() * float64(slots)
-	return (r.busy - r.stopped).Seconds() / all, r.stopped.Seconds() / all, fingerprint(st.gens)
+	var nodes int64
+	var wall time.Duration
+	for _, rec := range rr.recs {
+		nodes += rec.Nodes
+		wall += rec.Duration
+	}
+	if nodes == 0 {
+		tb.Fatalf("%s %s: the played games searched no nodes", cfg.Game, cfg.Method)
+	}
+	return &playedGames{Recs: rr.recs, PerNode: wall / time.Duration(nodes), FP: fingerprint(st.gens)}
 }
 
 // TestReplayRunnerSameRunWhateverSlots: the replay is a faithful stand-in for the games
@@ -245,6 +435,33 @@ func TestReplayRunnerSameRunWhateverSlots(t *testing.T) {
 		if u2 <= 0 || u2 > 1 || u16 <= 0 || u16 > 1 {
 			t.Fatalf("%s: utilisation %.3f on 2 slots, %.3f on 16: want (0, 1]", m, u2, u16)
 		}
+	}
+}
+
+// TestPlayedReplaySameRun: a seeded run played for real and kept game by game
+// (playRecorded), then replayed on 5 virtual slots from those records, is the same run
+// (its generations, games and genomes), and its slots were busy a share in (0, 1], for
+// each method. The methods on the run loop ask for the same games whatever their speed, so
+// every game they ask for was played; the GA's admission tests planned ahead may differ.
+func TestPlayedReplaySameRun(t *testing.T) {
+	for _, m := range []string{MethodGA, MethodSPSA, MethodCMAES, MethodSteady} {
+		t.Run(m, func(t *testing.T) {
+			cfg := replayConfig("gomoku", m, 5, 480)
+			cfg.Depth = 1
+			cfg.Resolve()
+			p := playRecorded(t, cfg)
+			r := newReplayRunner(5, nil)
+			defer r.close()
+			r.played, r.perNode = p, p.PerNode
+			u, _, fp := replayOn(t, cfg, r)
+			checkPlayedReplay(t, r, fp)
+			if m != MethodGA && r.missing > 0 {
+				t.Fatalf("%d games the played run never played", r.missing)
+			}
+			if u <= 0 || u > 1 {
+				t.Fatalf("busy share %.3f, want (0, 1]", u)
+			}
+		})
 	}
 }
 
@@ -367,11 +584,14 @@ func (c clusterLike) StartBatch(ctx context.Context, setup GameSetup, tasks []Ga
 // or with EVOTUNE_REPLAY_BUDGET=game the game's documented budget (genomes.Entry.BudgetGames:
 // gomoku 44 000, connect6 20 000, amazons 4 000), which sizes a GA generation as a user's
 // run at that budget does (peersGames): 3½ minutes here for every method and game.
+// EVOTUNE_REPLAY_PLAYED=1 replays instead the games a real run of the same configuration
+// played (playedRun: first played on this machine's processors, minutes for each method and
+// game at its budget, then kept in the temporary directory), each with its own result and
+// a duration of its own nodes at that run's speed (times EVOTUNE_REPLAY_SCALE): the
+// lengths of the run's very games, an opening's games long or short together, where the
+// recorded durations are drawn for each game independently.
 func BenchmarkSlotReplay(b *testing.B) {
-	k := 1.0
-	if v, err := strconv.ParseFloat(os.Getenv("EVOTUNE_REPLAY_SCALE"), 64); err == nil && v > 0 {
-		k = v
-	}
+	k := replayScale()
 	atBudget := os.Getenv("EVOTUNE_REPLAY_BUDGET") == "game"
 	for _, g := range []struct {
 		game  string
@@ -399,6 +619,15 @@ func BenchmarkSlotReplay(b *testing.B) {
 			}
 		}
 	}
+}
+
+// replayScale is EVOTUNE_REPLAY_SCALE, how many times longer a replayed game lasts than
+// its record (1 when unset).
+func replayScale() float64 {
+	if v, err := strconv.ParseFloat(os.Getenv("EVOTUNE_REPLAY_SCALE"), 64); err == nil && v > 0 {
+		return v
+	}
+	return 1
 }
 
 // BenchmarkOpeningDraw times a round's draw of 16 balanced tuning openings (each checked by
