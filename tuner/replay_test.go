@@ -306,7 +306,8 @@ func replayConfig(game, method string, slots, budget int) Config {
 // slots plays the same games (a seeded run is the same whatever the workers), each with
 // its real result and a duration proportional to its real nodes: a game's length as it
 // was, with every correlation the played run had (an opening's games long or short
-// together, later generations' games longer), which recordedDurations' draws drop.
+// together, a generation's longer or shorter with its players), which
+// recordedDurations' draws drop.
 type playedGames struct {
 	Recs    map[uint64]engine.GameRecord
 	PerNode time.Duration
