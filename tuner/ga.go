@@ -54,6 +54,13 @@ type gaMethod struct {
 	meter *busyMeter
 	mark  time.Time
 	busy  time.Duration
+	// next is the next generation's pairings played ahead (gaahead.go; nil: none);
+	// aheadUsed and aheadStopped count those adopted and those stopped; noAhead plays none
+	// (set by tests, which compare the two).
+	next         *pairingsInPlay
+	aheadUsed    int
+	aheadStopped int
+	noAhead      bool
 	// window is the surrogate model's observations (GASettings.Surrogate): the peer games
 	// of the newest SurrogateWindow generations whose pairings are played, oldest first.
 	window []surrogateObservation
@@ -163,10 +170,11 @@ func (m *gaMethod) search(ctx context.Context, from int) error {
 	ctx, cancel := context.WithCancel(ctx)
 	t.ctx = ctx
 	defer func() { cancel(); t.ctx = run }() // ends the tests in play when the search stops early
-	if m.lag() {
+	if m.lag() || m.canPlayAhead() {
 		t.pairings = m.playPairings
 		defer func() { t.pairings = nil }()
 	}
+	defer m.dropAhead()
 	t.draws.initRNG = t.rngV2(0, streamInit)
 	m.startMark()
 	ga, err := eaopt.GAConfig{
@@ -605,7 +613,17 @@ func (m *gaMethod) saveOldest() error {
 // pairings' games.
 func (m *gaMethod) playPairings(tasks []GameTask, label string) ([]engine.GameRecord, error) {
 	t := m.t
-	p := t.playAsync(tasks, label)
+	pl := m.adoptAhead(tasks)
+	if pl == nil && m.canPlayAhead() {
+		pl = m.startPairings(tasks, label, false)
+	}
+	var p *playing
+	var tick chan struct{} // nil: no games played ahead, never ready
+	if pl != nil {
+		p, tick = pl.p, pl.tick
+	} else {
+		p = t.playAsync(tasks, label)
+	}
 	m.startHeld() // behind the pairings
 	m.pairing = true
 	defer func() { m.pairing = false }()
@@ -626,6 +644,8 @@ func (m *gaMethod) playPairings(tasks []GameTask, label string) ([]engine.GameRe
 			if err := m.settle(math.MaxInt); err != nil {
 				return nil, err
 			}
+		case <-tick:
+			m.lookAhead(pl)
 		}
 	}
 }
@@ -633,6 +653,7 @@ func (m *gaMethod) playPairings(tasks []GameTask, label string) ([]engine.GameRe
 // flush plays the pending generations' admission tests and saves them (the run has ended
 // after their pairings). A run stopped by ctx saves nothing more.
 func (m *gaMethod) flush() error {
+	m.dropAhead()
 	if m.t.saving.err != nil || m.t.ctx.Err() != nil {
 		return m.t.saving.err
 	}
@@ -667,7 +688,7 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 	took, slots := m.mark.Sub(mark), t.gameSlots()
 	var slotTime time.Duration
 	if m.meter != nil {
-		slotTime = m.busy - busy
+		slotTime = max(0, m.busy-busy) // less a stopped batch's games, known late (busyMeter.read)
 	} else {
 		slotTime = t.elsewhereSlotTime(t.g.slotTime, took, slots)
 	}

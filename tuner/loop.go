@@ -546,7 +546,7 @@ func (l *loopMethod) save(out *told) error {
 	// own wall times, what does not fit carried on (elsewhereSlotTime).
 	rec.Games, rec.GamesTime = l.genDistinct, min(l.genBatches, rec.Duration)
 	if l.meter != nil {
-		rec.SlotTime = l.genMark - mark
+		rec.SlotTime = max(0, l.genMark-mark) // less a stopped batch's games, known late (busyMeter.read)
 	} else {
 		rec.SlotTime = t.elsewhereSlotTime(l.genSlot+t.g.slotTime, rec.Duration, rec.Slots)
 	}

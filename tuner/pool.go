@@ -85,6 +85,19 @@ func startBatch(ctx context.Context, setup GameSetup, tasks []GameTask, workers 
 	return func() ([]engine.GameRecord, error) { return PlayBatch(ctx, setup, tasks, workers, done) }, nil
 }
 
+// aheadStarter is a StopDropper that also tells each finished game as it ends and keeps
+// batches played ahead: an ahead batch's games are handed out only to slots that no other
+// batch has a game for, until promote makes it an ordinary batch, queued behind those
+// queued before the promotion. The GA plays its next generation's pairings ahead this way
+// (gaahead.go), on slots that would otherwise wait for the generation's slowest games.
+type aheadStarter interface {
+	// startEach queues tasks (ahead: as an ahead batch) and returns the wait for their
+	// records and the batch's promotion (a no-op for an ordinary batch); each, when not
+	// nil, is told every finished game's task index and record as the game ends (from the
+	// slots' goroutines, possibly at once), before the wait can return.
+	startEach(ctx context.Context, setup GameSetup, tasks []GameTask, each func(i int, rec engine.GameRecord), ahead bool) (wait func() ([]engine.GameRecord, error), promote func(), err error)
+}
+
 // StopDropper is a BatchStarter whose batches, once their context ends, drop the games
 // not yet begun and stop those in play (the local pool's slots do): a batch stopped
 // costs at most its games in play. The GA plans its admission tests ahead, to be planned
@@ -453,6 +466,7 @@ type slotRunner struct {
 	mu      sync.Mutex
 	wake    *sync.Cond
 	jobs    []*slotJob // batches with games not yet handed out, oldest first
+	ahead   []*slotJob // ahead batches (aheadStarter) with games not yet handed out, oldest first
 	closed  bool
 	workers sync.WaitGroup
 	meter   busyMeter
@@ -466,6 +480,17 @@ type busyMeter struct {
 	busy  int           // slots playing now
 	acc   time.Duration // busy slot time up to since
 	since time.Time
+	// wasted is the slot time of games whose batch was stopped (their records never
+	// used: an admission test planned again, pairings played ahead for a generation bred
+	// otherwise), taken off the busy time as the batches stop.
+	wasted time.Duration
+}
+
+// waste takes slot time d, that games of a stopped batch filled, off the busy time.
+func (m *busyMeter) waste(d time.Duration) {
+	m.mu.Lock()
+	m.wasted += d
+	m.mu.Unlock()
 }
 
 // add changes the number of slots playing by d (+1 as a game starts, -1 as it ends).
@@ -483,14 +508,15 @@ func (m *busyMeter) advance(now time.Time) {
 	m.since = now
 }
 
-// read returns the time now and the busy slot time up to it; readings in turn are in time
-// order with the games' starts and ends.
+// read returns the time now and the busy slot time up to it, less the wasted time known
+// by then (so a later reading can be the lower by a stopped batch's games); readings in
+// turn are in time order with the games' starts and ends.
 func (m *busyMeter) read() (time.Time, time.Duration) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := time.Now()
 	m.advance(now)
-	return now, m.acc
+	return now, m.acc - m.wasted
 }
 
 // slotJob is one batch of a slotRunner.
@@ -506,7 +532,12 @@ type slotJob struct {
 	recs   []engine.GameRecord
 	err    error
 	done   func()
+	each   func(i int, rec engine.GameRecord)
 	over   chan struct{} // closed when every task finished or the batch failed
+	// busy is the slot time of its games finished so far; stopped is set once its wait saw
+	// its context end (its games' time is then wasted: busyMeter.waste).
+	busy    time.Duration
+	stopped bool
 }
 
 // affinityWindow is how many of a batch's next tasks a free game slot looks through for
@@ -582,7 +613,8 @@ func (j *slotJob) take(i int) (emptied bool) {
 }
 
 // pickJob chooses the game a free slot whose seats run engine processes of keys k0 and k1
-// plays next (the caller holds r.mu, and r.jobs holds a batch): the oldest batch's first
+// plays next from the batches of list (r.jobs, or r.ahead; the caller holds r.mu, and the
+// list holds a batch): the oldest batch's first
 // game that keeps both processes, else the first that keeps one (slotJob.match); where the
 // oldest batch's next affinityWindow games keep neither, the first of the next batches'
 // (within affinityWindow games in all) that keeps the most, else the oldest batch's next
@@ -590,18 +622,19 @@ func (j *slotJob) take(i int) (emptied bool) {
 // generations in play), so the games that keep a slot's engines lie in the next rounds;
 // the oldest batch still takes every slot that nothing newer suits. It removes a batch
 // whose last game it hands out.
-func (r *slotRunner) pickJob(k0, k1 string) (*slotJob, int) {
-	at, j := 0, r.jobs[0]
+func pickJob(list *[]*slotJob, k0, k1 string) (*slotJob, int) {
+	jobs := *list
+	at, j := 0, jobs[0]
 	i, best, seen := j.match(k0, k1, affinityWindow)
-	for n := 1; best == 0 && (k0 != "" || k1 != "") && n < len(r.jobs) && seen < affinityWindow; n++ {
-		k, b, s := r.jobs[n].match(k0, k1, affinityWindow-seen)
+	for n := 1; best == 0 && (k0 != "" || k1 != "") && n < len(jobs) && seen < affinityWindow; n++ {
+		k, b, s := jobs[n].match(k0, k1, affinityWindow-seen)
 		if b > best {
-			at, j, i, best = n, r.jobs[n], k, b
+			at, j, i, best = n, jobs[n], k, b
 		}
 		seen += s
 	}
 	if j.take(i) {
-		r.jobs = append(r.jobs[:at:at], r.jobs[at+1:]...)
+		*list = append(jobs[:at:at], jobs[at+1:]...)
 	}
 	return j, i
 }
@@ -674,25 +707,39 @@ func (r *slotRunner) slot() {
 	defer putWorker(lw)
 	for {
 		r.mu.Lock()
-		for len(r.jobs) == 0 && !r.closed {
+		for len(r.jobs) == 0 && len(r.ahead) == 0 && !r.closed {
 			r.wake.Wait()
 		}
-		if len(r.jobs) == 0 {
+		if len(r.jobs) == 0 && len(r.ahead) == 0 {
 			r.mu.Unlock()
 			return
 		}
-		j, i := r.pickJob(lw.players[0].extKey, lw.players[1].extKey)
+		list := &r.jobs
+		if len(r.jobs) == 0 {
+			list = &r.ahead // no other batch has a game for this slot
+		}
+		j, i := pickJob(list, lw.players[0].extKey, lw.players[1].extKey)
 		r.mu.Unlock()
+		begin := time.Now() // the meter's busy time of the game lies within [begin, begin+took]
 		r.meter.add(1)
 		rec, err := lw.Play(j.ctx, j.setup, j.tasks[i])
 		r.meter.add(-1)
-		// The game's callback runs before the batch can end: PlayBatch returns only after
+		took := time.Since(begin)
+		// The game's callbacks run before the batch can end: PlayBatch returns only after
 		// every callback has (a callback after it returned raced with the caller's next
 		// step, seen by the race detector in a steady-state run's checkpoint).
 		if err == nil && j.done != nil {
 			j.done()
 		}
+		if err == nil && j.each != nil {
+			j.each(i, rec)
+		}
 		r.mu.Lock()
+		if j.stopped {
+			r.meter.waste(took)
+		} else {
+			j.busy += took
+		}
 		if j.err == nil {
 			if err != nil {
 				j.err = fmt.Errorf("game %d: %w", i, err)
@@ -711,10 +758,12 @@ func (r *slotRunner) slot() {
 
 // drop removes j's games not yet handed out (the caller holds r.mu).
 func (r *slotRunner) drop(j *slotJob) {
-	for k, o := range r.jobs {
-		if o == j {
-			r.jobs = append(r.jobs[:k:k], r.jobs[k+1:]...)
-			return
+	for _, list := range []*[]*slotJob{&r.jobs, &r.ahead} {
+		for k, o := range *list {
+			if o == j {
+				*list = append((*list)[:k:k], (*list)[k+1:]...)
+				return
+			}
 		}
 	}
 }
@@ -733,19 +782,48 @@ func (r *slotRunner) PlayBatch(ctx context.Context, setup GameSetup, tasks []Gam
 // StartBatch implements BatchStarter: it queues the tasks behind the batches already
 // queued; the wait returns what PlayBatch does.
 func (r *slotRunner) StartBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
-	if len(tasks) == 0 {
-		return func() ([]engine.GameRecord, error) { return []engine.GameRecord{}, nil }, nil
-	}
-	setup.Runner = nil
 	j := newSlotJob(ctx, setup, tasks, done)
+	wait, _, err := r.start(j, false)
+	return wait, err
+}
+
+// startEach implements aheadStarter.
+func (r *slotRunner) startEach(ctx context.Context, setup GameSetup, tasks []GameTask, each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
+	j := newSlotJob(ctx, setup, tasks, nil)
+	j.each = each
+	return r.start(j, ahead)
+}
+
+// start queues batch j (ahead: with the ahead batches) and returns its wait and promotion.
+func (r *slotRunner) start(j *slotJob, ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
+	if len(j.tasks) == 0 {
+		return func() ([]engine.GameRecord, error) { return []engine.GameRecord{}, nil }, func() {}, nil
+	}
+	j.setup.Runner = nil
+	ctx := j.ctx
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
-		return nil, fmt.Errorf("worker pool closed")
+		return nil, nil, fmt.Errorf("worker pool closed")
 	}
-	r.jobs = append(r.jobs, j)
+	if ahead {
+		r.ahead = append(r.ahead, j)
+	} else {
+		r.jobs = append(r.jobs, j)
+	}
 	r.wake.Broadcast()
 	r.mu.Unlock()
+	promote := func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		for k, o := range r.ahead {
+			if o == j {
+				r.ahead = append(r.ahead[:k:k], r.ahead[k+1:]...)
+				r.jobs = append(r.jobs, j)
+				return
+			}
+		}
+	}
 	return func() ([]engine.GameRecord, error) {
 		select {
 		case <-j.over:
@@ -754,6 +832,10 @@ func (r *slotRunner) StartBatch(ctx context.Context, setup GameSetup, tasks []Ga
 			if j.err == nil {
 				j.err = ctx.Err()
 				r.drop(j)
+			}
+			if !j.stopped {
+				j.stopped = true
+				r.meter.waste(j.busy)
 			}
 			r.mu.Unlock()
 			return nil, ctx.Err()
@@ -764,7 +846,7 @@ func (r *slotRunner) StartBatch(ctx context.Context, setup GameSetup, tasks []Ga
 			return nil, j.err
 		}
 		return j.recs, nil
-	}, nil
+	}, promote, nil
 }
 
 // DropsStopped implements StopDropper: a stopped batch's games not yet handed out are

@@ -34,6 +34,7 @@ type replayRunner struct {
 	mu    sync.Mutex
 	wake  *sync.Cond
 	queue []replayGame
+	ahead []replayGame // games played ahead (aheadStarter), taken only when queue is empty
 	busy  time.Duration
 	quit  bool
 	// stopped is the part of busy that games of stopped batches took (their records never
@@ -63,6 +64,16 @@ type replayGame struct {
 	out  *engine.GameRecord
 	wg   *sync.WaitGroup
 	done func()
+	i    int
+	each func(int, engine.GameRecord)
+	b    *replayBatch
+}
+
+// replayBatch is a batch's busy time so far and whether its wait saw its context end (its
+// games' time is then counted stopped).
+type replayBatch struct {
+	busy    time.Duration
+	stopped bool
 }
 
 func newReplayRunner(slots int, durs []time.Duration) *replayRunner {
@@ -77,15 +88,19 @@ func newReplayRunner(slots int, durs []time.Duration) *replayRunner {
 func (r *replayRunner) slot() {
 	for {
 		r.mu.Lock()
-		for len(r.queue) == 0 && !r.quit {
+		for len(r.queue) == 0 && len(r.ahead) == 0 && !r.quit {
 			r.wake.Wait()
 		}
 		if r.quit {
 			r.mu.Unlock()
 			return
 		}
-		g := r.queue[0]
-		r.queue = r.queue[1:]
+		var g replayGame
+		if len(r.queue) > 0 {
+			g, r.queue = r.queue[0], r.queue[1:]
+		} else {
+			g, r.ahead = r.ahead[0], r.ahead[1:]
+		}
 		r.mu.Unlock()
 		begin := time.Now()
 		x := replayKey(g.task)
@@ -110,14 +125,20 @@ func (r *replayRunner) slot() {
 		}
 		time.Sleep(rec.Duration)
 		*g.out = rec
+		took := time.Since(begin)
 		r.mu.Lock()
-		r.busy += time.Since(begin) // the slot is the game's however long the sleep took
-		if g.ctx.Err() != nil {
-			r.stopped += time.Since(begin) // a game of a batch stopped while it played
+		r.busy += took // the slot is the game's however long the sleep took
+		if g.b.stopped {
+			r.stopped += took // a game of a batch stopped while it played
+		} else {
+			g.b.busy += took
 		}
 		r.mu.Unlock()
 		if g.done != nil {
 			g.done()
+		}
+		if g.each != nil {
+			g.each(g.i, rec)
 		}
 		g.wg.Done()
 	}
@@ -143,18 +164,47 @@ func (r *replayRunner) PlayBatch(ctx context.Context, setup GameSetup, tasks []G
 // StartBatch queues the batch's games behind those queued before it, as the local pool's
 // slots do (BatchStarter); the wait waits for them.
 func (r *replayRunner) StartBatch(ctx context.Context, _ GameSetup, tasks []GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
+	wait, _, err := r.start(ctx, tasks, done, nil, false)
+	return wait, err
+}
+
+// startEach implements aheadStarter, as the local pool's slots do.
+func (r *replayRunner) startEach(ctx context.Context, _ GameSetup, tasks []GameTask, each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
+	return r.start(ctx, tasks, nil, each, ahead)
+}
+
+func (r *replayRunner) start(ctx context.Context, tasks []GameTask, done func(), each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
 	recs := make([]engine.GameRecord, len(tasks))
 	var wg sync.WaitGroup
 	wg.Add(len(tasks))
+	b := &replayBatch{}
 	r.mu.Lock()
 	r.batches++
 	r.inPlay++
 	r.mostInPlay = max(r.mostInPlay, r.inPlay)
 	for i, t := range tasks {
-		r.queue = append(r.queue, replayGame{task: t, ctx: ctx, out: &recs[i], wg: &wg, done: done})
+		g := replayGame{task: t, ctx: ctx, out: &recs[i], wg: &wg, done: done, i: i, each: each, b: b}
+		if ahead {
+			r.ahead = append(r.ahead, g)
+		} else {
+			r.queue = append(r.queue, g)
+		}
 	}
 	r.wake.Broadcast()
 	r.mu.Unlock()
+	promote := func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		kept := r.ahead[:0]
+		for _, g := range r.ahead {
+			if g.wg == &wg {
+				r.queue = append(r.queue, g)
+				continue
+			}
+			kept = append(kept, g)
+		}
+		r.ahead = kept
+	}
 	over := make(chan struct{})
 	go func() { wg.Wait(); close(over) }()
 	return func() ([]engine.GameRecord, error) {
@@ -162,22 +212,28 @@ func (r *replayRunner) StartBatch(ctx context.Context, _ GameSetup, tasks []Game
 		case <-over:
 		case <-ctx.Done(): // the batch's games not yet begun are dropped
 			r.mu.Lock()
-			kept := r.queue[:0]
-			for _, g := range r.queue {
-				if g.wg == &wg {
-					g.wg.Done()
-					continue
+			for _, q := range []*[]replayGame{&r.queue, &r.ahead} {
+				kept := (*q)[:0]
+				for _, g := range *q {
+					if g.wg == &wg {
+						g.wg.Done()
+						continue
+					}
+					kept = append(kept, g)
 				}
-				kept = append(kept, g)
+				*q = kept
 			}
-			r.queue = kept
+			if !b.stopped {
+				b.stopped = true
+				r.stopped += b.busy
+			}
 			r.mu.Unlock()
 		}
 		r.mu.Lock()
 		r.inPlay--
 		r.mu.Unlock()
 		return recs, ctx.Err()
-	}, nil
+	}, promote, nil
 }
 
 // recordedDurations reads testdata/durations/GAME.txt: the wall times (ms) of a real run's
@@ -498,6 +554,7 @@ func TestGAGenerationBatches(t *testing.T) {
 		}
 		ga := tu.method.(*gaMethod)
 		ga.unlagged = unlagged
+		ga.noAhead = true // the admission tests' batches alone (TestGAPlaysAheadSameRun plays ahead)
 		// Games long enough that a test started before the next pairings is still in
 		// play when they start.
 		r := newReplayRunner(4, []time.Duration{20 * time.Millisecond})

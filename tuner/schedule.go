@@ -74,20 +74,9 @@ func (t *Tuner) depthOf(k int) int { return t.plan.DepthOf(k) }
 // drawOpenings appends n new openings of the tuning half (stream: a per-generation random
 // stream number) to the generation's openings and returns the index of the first.
 func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
-	var os Openings
-	var err error
-	key := drawKey{gen: t.g.gen, stream: stream, n: n, after: len(t.g.openings)}
-	if a, ok := t.draws.ahead[key]; ok {
-		<-a.done // drawn while earlier games were played
-		os, err = a.os, a.err
-	} else {
-		os, err = t.tuningOpenings(n, t.rngV2(t.g.gen, stream), t.drawnKeys())
-	}
+	os, err := t.drawOf(t.g.gen, t.g.openings, n, stream)
 	if err != nil {
 		return 0, err
-	}
-	if len(os) < n {
-		return 0, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), n)
 	}
 	first := len(t.g.openings)
 	for _, o := range os {
@@ -96,6 +85,28 @@ func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
 	}
 	t.drawNext(stream, n)
 	return first, nil
+}
+
+// drawOf is the draw of n openings of stream that generation gen makes after drawing
+// openings `have` (drawOpenings), taken from the draws made ahead where one is, without
+// keeping it: the same openings whenever it is made. The error names too few openings.
+func (t *Tuner) drawOf(gen int, have [][]string, n int, stream uint64) (Openings, error) {
+	var os Openings
+	var err error
+	key := drawKey{gen: gen, stream: stream, n: n, after: len(have)}
+	if a, ok := t.draws.ahead[key]; ok {
+		<-a.done // drawn while earlier games were played
+		os, err = a.os, a.err
+	} else {
+		os, err = t.tuningOpenings(n, t.rngV2(gen, stream), keysOf(have))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(os) < n {
+		return nil, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), n)
+	}
+	return os, nil
 }
 
 // tuningOpenings draws n tuning-half openings not in exclude: from the run's book
@@ -108,9 +119,12 @@ func (t *Tuner) tuningOpenings(n int, rng *randv2.Rand, exclude map[string]bool)
 }
 
 // drawnKeys is the set of the generation's openings so far (what a new draw excludes).
-func (t *Tuner) drawnKeys() map[string]bool {
-	out := make(map[string]bool, len(t.g.openings))
-	for _, o := range t.g.openings {
+func (t *Tuner) drawnKeys() map[string]bool { return keysOf(t.g.openings) }
+
+// keysOf is the set of openings os's keys.
+func keysOf(os [][]string) map[string]bool {
+	out := make(map[string]bool, len(os))
+	for _, o := range os {
 		out[Key(o)] = true
 	}
 	return out
@@ -338,19 +352,52 @@ type playing struct {
 // The progress events carry the run's state as it is now: the workers read nothing the
 // caller goes on changing.
 func (t *Tuner) playAsync(tasks []GameTask, label string) *playing {
+	p, _ := t.startPlaying(tasks, label, nil, false)
+	return p
+}
+
+// startPlaying is playAsync where the runner is an aheadStarter and each or ahead asks for
+// it: each is told every finished game's task index and record as it ends (from the
+// slots' goroutines, possibly at once), and an ahead batch plays only on slots no other
+// batch wants, with no progress events, until the promotion it returns (a no-op
+// otherwise) queues it as an ordinary batch and shows its games from then on.
+func (t *Tuner) startPlaying(tasks []GameTask, label string, each func(int, engine.GameRecord), ahead bool) (*playing, func()) {
 	ctx, stop := context.WithCancel(t.ctx)
 	p := &playing{done: make(chan struct{}), stop: stop}
 	quiet := t.saving.runID == 0 && t.NeedsCalibration() // Calibrate's games belong to no generation
-	base := t.event(Event{GamesTotal: len(tasks), GenGames: t.g.distinctGames, Phase: label})
-	var played atomic.Int64
-	start := time.Now()
-	wait, err := startBatch(ctx, t.setup, tasks, t.cfg.Workers, func() {
+	var base atomic.Pointer[Event]
+	show := func() {
 		if !quiet {
-			e := base
-			e.GamesDone, e.Elapsed = int(played.Add(1)), t.elapsed()
+			e := t.event(Event{GamesTotal: len(tasks), GenGames: t.g.distinctGames, Phase: label})
+			base.Store(&e)
+		}
+	}
+	if !ahead {
+		show()
+	}
+	var played atomic.Int64
+	done := func() {
+		n := played.Add(1)
+		if b := base.Load(); b != nil {
+			e := *b
+			e.GamesDone, e.Elapsed = int(n), t.elapsed()
 			t.emit(e)
 		}
-	})
+	}
+	start := time.Now()
+	var wait func() ([]engine.GameRecord, error)
+	promote := func() {}
+	var err error
+	if s, ok := t.setup.Runner.(aheadStarter); ok && (each != nil || ahead) {
+		wait, promote, err = s.startEach(ctx, t.setup, tasks, func(i int, rec engine.GameRecord) {
+			done()
+			if each != nil {
+				each(i, rec)
+			}
+		}, ahead)
+	} else {
+		wait, err = startBatch(ctx, t.setup, tasks, t.cfg.Workers, done)
+	}
 	go func() {
 		defer close(p.done)
 		defer stop()
@@ -361,7 +408,10 @@ func (t *Tuner) playAsync(tasks []GameTask, label string) *playing {
 		p.recs, p.err = wait()
 		p.wall = time.Since(start)
 	}()
-	return p
+	if !ahead {
+		return p, func() {}
+	}
+	return p, func() { promote(); show() }
 }
 
 // account waits for p and adds its wall time to the generation's time in games and its
@@ -565,61 +615,100 @@ const (
 // their own streams), so every round is one batch: the game slots a round's slowest game
 // would leave idle play the next round's games.
 func (t *Tuner) playPeers() error {
-	rng := t.rngV1(t.g.gen, streamPairing)
-	n, pairs := len(t.g.current), t.cfg.Games/2
-	refs := t.g.refs
-	defer func() { t.g.refs = refs }()
 	t.g.opponents = nil
 	for _, g := range t.g.current {
 		t.g.opponents = append(t.g.opponents, g.ID)
 	}
-	type round struct {
-		order []int
-		first int
-	}
-	var rounds []round
-	var b batch
-	for r := 0; r <= t.cfg.RaceRounds; r++ {
-		order := rng.Perm(n)
-		first, err := t.drawOpenings(pairs, streamOpenings+uint64(r)<<4)
+	pl, err := t.planPeers(t.g.gen, t.g.current, func(n int, stream uint64, _ [][]string) ([][]string, error) {
+		first, err := t.drawOpenings(n, stream)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		rounds = append(rounds, round{order, first})
-		for k := 0; k+1 < n; k += 2 {
-			opp := t.g.current[order[k+1]]
-			w, ext, err := t.side(opp.X)
-			if err != nil {
-				return fmt.Errorf("individual %s: %w", opp.ID, err)
-			}
-			t.g.refs = []opponent{{id: opp.ID, w: w, x: opp.X, ext: ext}}
-			if err := t.schedule(&b, []int{order[k]}, first, pairs, r); err != nil {
-				return err
-			}
-		}
+		return t.g.openings[first:], nil
+	})
+	if err != nil {
+		return err
 	}
-	from := len(t.g.gameResults)
 	play := t.playTasks
 	if t.pairings != nil {
 		play = t.pairings // the GA's, judging earlier generations' tests meanwhile
 	}
-	recs, err := play(b.tasks, "pairings")
+	t.g.peers = pl
+	recs, err := play(pl.b.tasks, "pairings")
 	if err != nil {
 		return err
 	}
-	pairScore := t.credit(&b, recs)
+	t.g.gameResults = pl.credit(recs, t.g.current, t.g.gameResults)
+	t.g.distinctGames += len(pl.b.tasks)
+	return nil
+}
+
+// peerPlan is a generation's pairings (playPeers): their games, each round's pairing (a
+// permutation of the individuals, paired in turn) and the index of its first opening pair
+// in the generation's openings, and the pairs a pair plays.
+type peerPlan struct {
+	b      batch
+	rounds []peerRound
+	pairs  int
+}
+
+type peerRound struct {
+	order []int
+	first int
+}
+
+// planPeers plans generation gen's pairings of pop (playPeers) without playing them: each
+// round's pairing from the generation's own stream and its Games/2 openings from draw,
+// which is given the number of openings, their stream and the generation's openings so far
+// and returns the new ones. It changes nothing of the tuner's but what draw changes.
+func (t *Tuner) planPeers(gen int, pop []*genomes.Genome, draw func(n int, stream uint64, have [][]string) ([][]string, error)) (*peerPlan, error) {
+	rng := t.rngV1(gen, streamPairing)
+	n := len(pop)
+	pl := &peerPlan{pairs: t.cfg.Games / 2}
+	var openings [][]string
+	for r := 0; r <= t.cfg.RaceRounds; r++ {
+		order := rng.Perm(n)
+		os, err := draw(pl.pairs, streamOpenings+uint64(r)<<4, openings)
+		if err != nil {
+			return nil, err
+		}
+		first := len(openings)
+		openings = append(openings, os...)
+		pl.rounds = append(pl.rounds, peerRound{order, first})
+		for k := 0; k+1 < n; k += 2 {
+			opp := pop[order[k+1]]
+			w, ext, err := t.side(opp.X)
+			if err != nil {
+				return nil, fmt.Errorf("individual %s: %w", opp.ID, err)
+			}
+			refs := []opponent{{id: opp.ID, w: w, x: opp.X, ext: ext}}
+			if err := t.scheduleOn(&pl.b, pop, []int{order[k]}, refs, openings, first, pl.pairs, r); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return pl, nil
+}
+
+// credit credits the pairings' games recs (pl.b.tasks' records, in order) to players (the
+// plan's population: their Stats) and returns results with a row appended for each game
+// played: the first of each pair its games, the second the mirror of them, round by round.
+func (pl *peerPlan) credit(recs []engine.GameRecord, players []*genomes.Genome, results []GameResult) []GameResult {
+	from := len(results)
+	results, pairScore := creditOn(&pl.b, recs, players, 0, results)
 	byID := map[string]int{}
-	for i, g := range t.g.current {
+	for i, g := range players {
 		byID[g.ID] = i
 	}
+	n := len(players)
 	// The second of each pair: the mirror of the first's games, round by round.
-	played := make([]map[[2]string]int, len(rounds))
+	played := make([]map[[2]string]int, len(pl.rounds))
 	for r := range played {
 		played[r] = map[[2]string]int{}
 	}
-	for _, gr := range t.g.gameResults[from:] {
+	for _, gr := range results[from:] {
 		played[gr.Round][[2]string{gr.Individual, gr.Opponent}]++
-		st := &t.g.current[byID[gr.Opponent]].Stats
+		st := &players[byID[gr.Opponent]].Stats
 		switch gr.Score {
 		case 1:
 			st.Losses++
@@ -629,15 +718,15 @@ func (t *Tuner) playPeers() error {
 			st.Draws++
 		}
 	}
-	for r, rd := range rounds {
+	for r, rd := range pl.rounds {
 		for k := 0; k+1 < n; k += 2 {
-			a, o := t.g.current[rd.order[k]], t.g.current[rd.order[k+1]]
+			a, o := players[rd.order[k]], players[rd.order[k+1]]
 			st := &o.Stats
-			st.Draws += 2*pairs - played[r][[2]string{a.ID, o.ID}] // identical genomes: drawn, not played
-			for p := rd.first; p < rd.first+pairs; p++ {
+			st.Draws += 2*pl.pairs - played[r][[2]string{a.ID, o.ID}] // identical genomes: drawn, not played
+			for p := rd.first; p < rd.first+pl.pairs; p++ {
 				st.Penta[int(math.Round((2-pairScore[[2]int{rd.order[k], p}])*2))]++
 			}
 		}
 	}
-	return nil
+	return results
 }

@@ -363,16 +363,47 @@ func (m model) Apply(pop *eaopt.Population) error {
 	old := pop.Individuals
 	sortIndividuals(old)
 	n := len(old)
-	next := make([]*genomes.Genome, 0, n)
-	for i := 0; i < t.cfg.Elite && i < n; i++ {
-		next = append(next, old[i].Genome.Clone().(*genomes.Genome))
+	ranked := make([]*genomes.Genome, n)
+	for i, in := range old {
+		ranked[i] = in.Genome.(*genomes.Genome)
 	}
-	t.g.born = nil
+	next, born := t.breed(ranked, t.g.gen, rng)
+	t.g.born = born
+	if ga, ok := t.method.(*gaMethod); ok && t.cfg.Surrogate == SurrogateOn && len(ga.window) >= 2 && n-1 >= t.cfg.Elite {
+		// The last child is the surrogate model's best genome near the better half's centre.
+		if x, ok := surrogateChild(t.plan.Layout, ga.window, ranked, surrogateTrust(t.plan.Layout, t.cfg.Mutation)); ok {
+			kid := next[n-1]
+			kid.X, kid.Op, kid.Parents = x, OpSurrogate, []string{ranked[0].ID}
+		}
+	}
+	for _, g := range next {
+		g.Stats, g.Round = genomes.Stats{}, 0 // records are per generation: never carried over
+	}
+	pop.Individuals = make(eaopt.Individuals, n)
+	for i, g := range next {
+		pop.Individuals[i] = eaopt.Individual{Genome: g, Fitness: math.Inf(1), ID: g.ID}
+	}
+	t.g.current = next
+	t.g.evaluated = false
+	return nil
+}
+
+// breed breeds generation gen from the generation before, ranked best first (genomes
+// unchanged), with rng (the generation's stream): the Elite best survive as clones keeping
+// their IDs; the rest, the new individuals (born), are bred by rank tournament selection,
+// uniform crossover and mutation, with IDs of generation gen. It changes nothing of the
+// tuner's, so the GA can breed a generation ahead (gaahead.go).
+func (t *Tuner) breed(ranked []*genomes.Genome, gen int, rng *rand.Rand) (next, born []*genomes.Genome) {
+	n := len(ranked)
+	next = make([]*genomes.Genome, 0, n)
+	for i := 0; i < t.cfg.Elite && i < n; i++ {
+		next = append(next, ranked[i].Clone().(*genomes.Genome))
+	}
 	k := max(1, min(t.cfg.Tournament, n-1))
 	slot := len(next)
 	for len(next) < n {
 		a, b := tournament(rng, n, k), tournament(rng, n, k)
-		kids := []*genomes.Genome{old[a].Genome.Clone().(*genomes.Genome), old[b].Genome.Clone().(*genomes.Genome)}
+		kids := []*genomes.Genome{ranked[a].Clone().(*genomes.Genome), ranked[b].Clone().(*genomes.Genome)}
 		for _, kid := range kids {
 			kid.Parents, kid.Op = []string{kid.ID}, genomes.OpClone
 		}
@@ -391,33 +422,13 @@ func (m model) Apply(pop *eaopt.Population) error {
 			// the parents' genes are already inside their bounds and fixed values).
 			kid.Layout = t.plan.Layout
 			kid.Layout.Clamp(kid.X)
-			kid.ID, kid.Born = genomes.IndividualID(t.saving.runID, t.g.gen, slot), t.g.gen
+			kid.ID, kid.Born = genomes.IndividualID(t.saving.runID, gen, slot), gen
 			slot++
 			next = append(next, kid)
-			t.g.born = append(t.g.born, kid)
+			born = append(born, kid)
 		}
 	}
-	if ga, ok := t.method.(*gaMethod); ok && t.cfg.Surrogate == SurrogateOn && len(ga.window) >= 2 && n-1 >= t.cfg.Elite {
-		// The last child is the surrogate model's best genome near the better half's centre.
-		ranked := make([]*genomes.Genome, n)
-		for i, in := range old {
-			ranked[i] = in.Genome.(*genomes.Genome)
-		}
-		if x, ok := surrogateChild(t.plan.Layout, ga.window, ranked, surrogateTrust(t.plan.Layout, t.cfg.Mutation)); ok {
-			kid := next[n-1]
-			kid.X, kid.Op, kid.Parents = x, OpSurrogate, []string{ranked[0].ID}
-		}
-	}
-	for _, g := range next {
-		g.Stats, g.Round = genomes.Stats{}, 0 // records are per generation: never carried over
-	}
-	pop.Individuals = make(eaopt.Individuals, n)
-	for i, g := range next {
-		pop.Individuals[i] = eaopt.Individual{Genome: g, Fitness: math.Inf(1), ID: g.ID}
-	}
-	t.g.current = next
-	t.g.evaluated = false
-	return nil
+	return next, born
 }
 
 // admit tests the generation's race winner against the reigning champion (the latest

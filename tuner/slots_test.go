@@ -201,7 +201,7 @@ func TestSlotPicksItsEngines(t *testing.T) {
 		{[2]string{kb, ka}, old, 1},  // the oldest keeps both
 		{[2]string{ka, kb}, late, 0}, // nothing keeps any: the oldest with games left
 	} {
-		j, _ := r.pickJob(step.seats[0], step.seats[1])
+		j, _ := pickJob(&r.jobs, step.seats[0], step.seats[1])
 		if j != step.want || len(r.jobs) != step.jobs {
 			t.Fatalf("seats %v took a game of batch %p (want %p), %d batches left (want %d)", step.seats, j, step.want, len(r.jobs), step.jobs)
 		}

@@ -28,6 +28,7 @@ type generation struct {
 	gamesTime     time.Duration // its time in games (the pool's wall time)
 	slotTime      time.Duration // its busy game-slot time: the sum of its games' slot times (GameRecord.SlotTime)
 	distinctGames int           // its distinct games (a deterministic pair played once counts once)
+	peers         *peerPlan     // its pairings (peers; nil before they are planned)
 }
 
 // hallOfFame is selection's record: the members in order of admission and every individual

@@ -1,0 +1,159 @@
+package tuner
+
+import (
+	"sync"
+
+	"github.com/MaxHalford/eaopt"
+
+	"evotune/engine"
+	"evotune/genomes"
+)
+
+// The GA's next generation played ahead (peers, on this process's game slots).
+//
+// A generation is bred once every game of its pairings has ended, so in the generation's
+// last games the slots those games do not hold wait (64 slots: a fifth to a third of the
+// run). Once the pairings have no more games than slots left to finish, the GA guesses:
+// it takes every game still in play as a draw, ranks the individuals by the scores that
+// gives, breeds the next generation from that ranking (breed: the generation's own random
+// stream, as the real breeding) and plans its pairings (planPeers: their own streams and
+// the same draws of openings). Those games play ahead, on slots no other batch wants
+// (aheadStarter). After each further game the guess is made again, and when it plans
+// other games the games ahead are stopped and the new ones started. When the generation
+// is really bred, its pairings are compared with the games ahead: the same games (players'
+// weights, openings, depths, colours, in the same order) are adopted as they stand, their
+// games already played kept, since a game's record depends on its task alone; any other
+// are stopped and the pairings played as planned. So nothing the run computes or stores
+// changes; only the slots' idle time does. The slot time of games stopped is not counted
+// busy (busyMeter.waste).
+
+// pairingsInPlay is a generation's pairings in play on an aheadStarter: their games, the
+// batch, its promotion (ahead: made an ordinary batch) and the games finished so far.
+type pairingsInPlay struct {
+	tasks   []GameTask
+	p       *playing
+	promote func()
+	mu      sync.Mutex
+	recs    []engine.GameRecord
+	got     []bool
+	n       int           // games finished
+	tick    chan struct{} // a game finished (holds at most one)
+}
+
+// startPairings queues a generation's pairings (ahead: as games played ahead) and keeps
+// their games as they finish; it returns nil where the runner cannot tell them so.
+func (m *gaMethod) startPairings(tasks []GameTask, label string, ahead bool) *pairingsInPlay {
+	if _, ok := m.t.setup.Runner.(aheadStarter); !ok {
+		return nil
+	}
+	pl := &pairingsInPlay{tasks: tasks, recs: make([]engine.GameRecord, len(tasks)), got: make([]bool, len(tasks)), tick: make(chan struct{}, 1)}
+	pl.p, pl.promote = m.t.startPlaying(tasks, label, func(i int, rec engine.GameRecord) {
+		pl.mu.Lock()
+		if !pl.got[i] {
+			pl.got[i], pl.recs[i] = true, rec
+			pl.n++
+		}
+		pl.mu.Unlock()
+		select {
+		case pl.tick <- struct{}{}:
+		default:
+		}
+	}, ahead)
+	return pl
+}
+
+// canPlayAhead reports whether the GA plays its next generation's pairings ahead: peers,
+// no surrogate child (fitted to the generations told when the next is bred), on a runner
+// that keeps games ahead and tells them as they end.
+func (m *gaMethod) canPlayAhead() bool {
+	t := m.t
+	_, ok := t.setup.Runner.(aheadStarter)
+	return ok && !m.noAhead && t.cfg.Selection == SelectionPeers && t.cfg.Surrogate != SurrogateOn && len(t.cfg.Opponents) == 0
+}
+
+// adoptAhead returns the pairings played ahead when they are the games tasks, promoted,
+// and stops them otherwise (nil).
+func (m *gaMethod) adoptAhead(tasks []GameTask) *pairingsInPlay {
+	a := m.next
+	m.next = nil
+	if a == nil {
+		return nil
+	}
+	if !sameTasks(a.tasks, tasks) {
+		a.p.stop()
+		m.aheadStopped++
+		return nil
+	}
+	a.promote()
+	m.aheadUsed++
+	return a
+}
+
+// dropAhead stops the games played ahead, if any (the run ends).
+func (m *gaMethod) dropAhead() {
+	if m.next != nil {
+		m.next.p.stop()
+		m.next = nil
+		m.aheadStopped++
+	}
+}
+
+// lookAhead guesses the next generation from the pairings pl of generation t.g as they
+// stand (every game in play a draw) once no more games than slots are left to finish, and
+// plays that generation's pairings ahead where they are not the games already ahead.
+func (m *gaMethod) lookAhead(pl *pairingsInPlay) {
+	t := m.t
+	slots := t.gameSlots()
+	if slots == 0 {
+		slots = t.cfg.Workers // a runner that does not count its slots
+	}
+	pl.mu.Lock()
+	left := len(pl.tasks) - pl.n
+	if left == 0 || left > slots || t.g.peers == nil {
+		pl.mu.Unlock()
+		return
+	}
+	recs := make([]engine.GameRecord, len(pl.recs))
+	for i, rec := range pl.recs {
+		if !pl.got[i] {
+			rec = engine.GameRecord{Outcome: engine.Draw}
+		}
+		recs[i] = rec
+	}
+	pl.mu.Unlock()
+	pop := make([]*genomes.Genome, len(t.g.current))
+	indis := make(eaopt.Individuals, len(pop))
+	for i, g := range t.g.current {
+		c := g.Clone().(*genomes.Genome)
+		c.Stats, c.Round = genomes.Stats{}, 0
+		pop[i] = c
+	}
+	t.g.peers.credit(recs, pop, nil)
+	for i, g := range pop {
+		indis[i] = eaopt.Individual{Genome: g, Fitness: 1 - g.Stats.Score(), ID: g.ID}
+	}
+	sortIndividuals(indis)
+	ranked := make([]*genomes.Genome, len(indis))
+	for i, in := range indis {
+		ranked[i] = in.Genome.(*genomes.Genome)
+	}
+	gen := t.g.gen + 1
+	next, _ := t.breed(ranked, gen, t.rngV1(gen, streamGA))
+	for _, g := range next {
+		g.Stats, g.Round = genomes.Stats{}, 0
+	}
+	np, err := t.planPeers(gen, next, func(n int, stream uint64, have [][]string) ([][]string, error) {
+		return t.drawOf(gen, have, n, stream)
+	})
+	if err != nil {
+		return // the real breeding meets it, if it is one
+	}
+	if m.next != nil {
+		if sameTasks(m.next.tasks, np.b.tasks) {
+			return
+		}
+		m.next.p.stop()
+		m.aheadStopped++
+	}
+	m.next = m.startPairings(np.b.tasks, "pairings", true)
+}

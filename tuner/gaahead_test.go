@@ -1,0 +1,120 @@
+package tuner
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"evotune/engine"
+	"evotune/engine/gomoku"
+)
+
+// TestGAPlaysAheadSameRun: the GA that plays its next generation's pairings ahead, on
+// slots its generation's last games leave free, saves the same run as the GA that waits for
+// them (generations, genomes, games), and the games ahead were adopted in some generation
+// (a guess right), while the GA that waits plays none ahead.
+func TestGAPlaysAheadSameRun(t *testing.T) {
+	durs := recordedDurations(t, "gomoku", 0.2)
+	run := func(noAhead bool) (string, *gaMethod) {
+		cfg := replayConfig("gomoku", MethodGA, 16, 4000)
+		cfg.Games = 8 // 144 pairing games a generation, 9 a slot
+		r := newReplayRunner(16, durs)
+		defer r.close()
+		st := &memStore{}
+		tu, err := New(cfg, st, nil, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tu.SetRunner(r)
+		m := tu.method.(*gaMethod)
+		m.noAhead = noAhead
+		if _, err := tu.Run(context.Background(), 0); err != nil {
+			t.Fatal(err)
+		}
+		if m.next != nil {
+			t.Fatalf("noAhead %v: games ahead still in play after the run", noAhead)
+		}
+		return fingerprint(st.gens), m
+	}
+	waited, w := run(true)
+	ahead, a := run(false)
+	if ahead != waited {
+		t.Fatal("the GA playing ahead saved another run than the GA that waits")
+	}
+	if w.aheadUsed+w.aheadStopped != 0 {
+		t.Errorf("the GA that waits played %d batches ahead", w.aheadUsed+w.aheadStopped)
+	}
+	if a.aheadUsed == 0 {
+		t.Errorf("no generation's games ahead were adopted (%d stopped)", a.aheadStopped)
+	}
+}
+
+// TestSlotRunnerAhead: a slot hands out an ahead batch's games only when no ordinary batch
+// has one, each finished game is told with its index, and a stopped batch's slot time is
+// taken off the meter's busy time.
+func TestSlotRunnerAhead(t *testing.T) {
+	task := GameTask{Black: gomoku.DefaultWeights(), White: gomoku.DefaultWeights(), Opening: []string{"h8"}, Depth: 1}
+	setup := GameSetup{Game: gomoku.Game{}, Limits: engine.Limits{Depth: 1, Width: 4}, MaxPlies: 12}
+	r := &slotRunner{}
+	r.wake = sync.NewCond(&r.mu)
+	var mu sync.Mutex
+	var order []string
+	tell := func(name string) func(int, engine.GameRecord) {
+		return func(i int, rec engine.GameRecord) {
+			if rec.Plies == 0 {
+				t.Errorf("%s game %d told with an empty record", name, i)
+			}
+			mu.Lock()
+			order = append(order, name)
+			mu.Unlock()
+		}
+	}
+	ctx := context.Background()
+	waitA, promoteA, err := r.startEach(ctx, setup, []GameTask{task, task}, tell("ahead"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitB, _, err := r.startEach(ctx, setup, []GameTask{task, task, task}, tell("plain"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.workers.Add(1)
+	go r.slot() // one slot, started once both batches are queued
+	if _, err := waitB(); err != nil {
+		t.Fatal(err)
+	}
+	promoteA()
+	if _, err := waitA(); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(order); got != 5 || order[0] != "plain" || order[2] != "plain" || order[3] != "ahead" {
+		t.Errorf("games told in the order %v, want the 3 plain games first, then the 2 ahead", order)
+	}
+	// A batch stopped while its game is told: the game's time is wasted, at least what the
+	// meter counted.
+	_, before := r.meter.read()
+	stopped, stop := context.WithCancel(ctx)
+	played, release := make(chan struct{}), make(chan struct{})
+	waitC, _, err := r.startEach(stopped, setup, []GameTask{task}, func(int, engine.GameRecord) {
+		close(played)
+		<-release
+	}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-played
+	stop()
+	_, errC := waitC()
+	close(release)
+	r.Close() // the slot has ended the game
+	if errC == nil {
+		t.Fatal("a stopped batch's wait returned no error")
+	}
+	_, after := r.meter.read()
+	r.meter.mu.Lock()
+	wasted := r.meter.wasted
+	r.meter.mu.Unlock()
+	if wasted <= 0 || after > before {
+		t.Errorf("stopped batch: wasted %v, busy %v before it and %v after: want some waste and no busy time gained", wasted, before, after)
+	}
+}
