@@ -68,7 +68,7 @@ func (s Summary) SlotHint() string {
 			return ""
 		}
 		per := float64(s.Games) / float64(s.Generations)
-		return fmt.Sprintf("the game slots waited: each GA generation (%.0f games, %.1f a slot) waited for its slowest game before the next could be bred; the fewer games a slot, the longer the wait. --ga-lag 3 breeds each generation from older ones while they play (95–99.5%% of 64 replayed slots busy where the GA kept 64–79%%; on gomoku about 7 Elo weaker at equal games, as strong and steadier at equal time on 64 slots), and --method steady has no generations at all; each searches differently (docs/methods.md)", per, per/float64(s.Slots))
+		return fmt.Sprintf("the game slots waited: each GA generation (%.0f games, %.1f a slot) waited for its slowest game before the next could be bred; the fewer games a slot, the longer the wait. --ga-lag 3 breeds each generation from older ones while they play (95–99.5%% of 64 replayed slots busy where the GA, playing its next generation ahead on the slots its last games leave free, kept 90–94%%; on gomoku about 7 Elo weaker at equal games, as strong and steadier at equal time on 64 slots), and --method steady has no generations at all; each searches differently (docs/methods.md)", per, per/float64(s.Slots))
 	case MethodSPSA:
 		return fmt.Sprintf("the game slots waited: each SPSA step waited for the one before (lag 0); --spsa-lag %d, the least a new run takes, keeps %d steps in play (16 cores 98.6%% busy, measured)", DefaultSPSALag, DefaultSPSALag+1)
 	case MethodCMAES:
