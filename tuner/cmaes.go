@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/c-bata/goptuna/cmaes"
 	"gonum.org/v1/gonum/mat"
@@ -136,7 +139,33 @@ type cmaesMethod struct {
 	// samples those in play again, as the interrupted run had, before asking them).
 	sampled  []*cmaesGeneration
 	toSample int // the next generation to sample
+	// told are the values of every generation told, in order (Guess replays them).
+	told [][]float64
+	// spares are optimisers replayed through the generations told (made in the background
+	// after each tell: cmaesSpares), each spent by one Guess; last is the last guess.
+	spares *cmaesSpares
+	last   *cmaesGuess
 }
+
+// cmaesSpares holds copies of the optimiser, each replayed through the first `told`
+// generations (as Restore replays a resumed run's), so that Guess need not replay one.
+type cmaesSpares struct {
+	mu   sync.Mutex
+	told int
+	ms   []*cmaesMethod
+}
+
+// cmaesGuess is a guess made: the generation, the order of its values (their ties
+// included: the optimiser reads only the order) and the round guessed.
+type cmaesGuess struct {
+	gen   int
+	order string
+	r     *round
+}
+
+// cmaesSparesEach is how many spare optimisers Guess has a generation: the guesses a
+// generation's last games can call for before the loop waits for them unguessed.
+const cmaesSparesEach = 4
 
 // cmaesGeneration is a generation as sampled: its candidates in free-gene coordinates, the
 // optimiser's mean then (m0, the same coordinates), the mean they play (genes) and that
@@ -290,6 +319,7 @@ func (m *cmaesMethod) Restore(st ResumeState) (leader, error) {
 			return leader{}, err
 		}
 		m.sampled = m.sampled[1:]
+		m.told = append(m.told, s.Values)
 	}
 	m.next = st.LastGeneration + 1
 	return leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: m.genes(m.mean), Score: 0.5}, nil
@@ -347,13 +377,12 @@ func (m *cmaesMethod) Tell(r *round) (*told, error) {
 	}
 	m.sampled = m.sampled[1:]
 	l := m.a.Layout
-	values := make([]float64, len(cands))
-	for i, g := range cands {
-		values[i] = 1 - g.Stats.Score()
-	}
+	values := candidateValues(cands)
 	if err := m.tell(gen, values); err != nil {
 		return nil, err
 	}
+	m.told = append(m.told, values)
+	m.refill()
 	st := cmaesState{Values: values, Mean: append([]float64(nil), m.mean...)}
 	// The new mean comes from the mean after generation k−1 (which the candidates played
 	// only without a lag).
@@ -389,4 +418,129 @@ func (m *cmaesMethod) Tell(r *round) (*told, error) {
 	return &told{Record: rec, State: func() any { return st },
 		Champion:   leader{ID: next.ID, Genes: next.X, Score: 0.5},
 		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}, nil
+}
+
+// Guess implements guesser: the generation CMA-ES would ask were it told r, the generation
+// in play (its candidates' Stats as the loop would leave them). A spare optimiser replayed
+// through every generation told (refill) is told r's values and asked the next
+// generation; this one is untouched. The optimiser reads only the values' order, so a
+// guess with the order of the last one is that one; with no spare ready, no guess (nil).
+// With generations in play (a lag) the loop never waits for a generation's last games,
+// and there is nothing to guess: nil.
+func (m *cmaesMethod) Guess(r *round) (*round, error) {
+	if m.a.Config.CMAESParams().Lag > 0 || r.Gen != len(m.told) {
+		return nil, nil
+	}
+	values := candidateValues(r.Players)
+	order := valueOrder(values)
+	if m.last != nil && m.last.gen == r.Gen && m.last.order == order {
+		return m.last.r, nil
+	}
+	if m.spares == nil {
+		m.refill() // generation 0's
+	}
+	sp := m.spares
+	sp.mu.Lock()
+	var g *cmaesMethod
+	if sp.told == r.Gen && len(sp.ms) > 0 {
+		g, sp.ms = sp.ms[len(sp.ms)-1], sp.ms[:len(sp.ms)-1]
+	}
+	sp.mu.Unlock()
+	if g == nil {
+		return nil, nil
+	}
+	if err := g.sampledUpTo(r.Gen); err != nil {
+		return nil, err
+	}
+	if err := g.tell(g.sampled[0], values); err != nil {
+		return nil, err
+	}
+	g.sampled, g.next = g.sampled[1:], r.Gen+1
+	next, err := g.Ask()
+	if err != nil {
+		return nil, err
+	}
+	m.last = &cmaesGuess{gen: r.Gen, order: order, r: next}
+	return next, nil
+}
+
+// refill makes cmaesSparesEach spare optimisers replayed through the generations told so
+// far, in the background (a replay costs a tell and λ asks a generation told); they
+// replace the spares of fewer generations.
+func (m *cmaesMethod) refill() {
+	if m.spares == nil {
+		m.spares = &cmaesSpares{told: -1}
+	}
+	told := append([][]float64(nil), m.told...)
+	a, sp := m.a, m.spares
+	go func() {
+		var ms []*cmaesMethod
+		for range cmaesSparesEach {
+			g, err := replayedCMAES(a, told)
+			if err != nil {
+				return // Guess makes no guess without a spare
+			}
+			ms = append(ms, g)
+		}
+		sp.mu.Lock()
+		defer sp.mu.Unlock()
+		if len(told) > sp.told {
+			sp.told, sp.ms = len(told), ms
+		}
+	}()
+}
+
+// replayedCMAES is a new CMA-ES of arena a told the values of generations 0 to
+// len(told)−1, as Restore leaves a resumed run (generation len(told) not yet sampled).
+func replayedCMAES(a *arena, told [][]float64) (*cmaesMethod, error) {
+	at, err := newCMAES(a)
+	if err != nil {
+		return nil, err
+	}
+	g := at.(*cmaesMethod)
+	if len(told) == 0 {
+		return g, nil
+	}
+	states := make([][]byte, len(told))
+	for k, v := range told {
+		if states[k], err = encodeState(cmaesState{Values: v}); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := g.Restore(ResumeState{RunID: a.RunID, LastGeneration: len(told) - 1, MethodStates: states}); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// valueOrder is the order of values with their ties: the indices sorted by value (ties
+// in index order), "=" between equal values.
+func valueOrder(values []float64) string {
+	idx := make([]int, len(values))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return values[idx[a]] < values[idx[b]] })
+	var sb strings.Builder
+	for k, i := range idx {
+		if k > 0 {
+			if values[i] == values[idx[k-1]] {
+				sb.WriteByte('=')
+			} else {
+				sb.WriteByte('<')
+			}
+		}
+		sb.WriteString(strconv.Itoa(i))
+	}
+	return sb.String()
+}
+
+// candidateValues are CMA-ES's values of a generation's candidates: 1 − each one's score
+// against the mean.
+func candidateValues(cands []*genomes.Genome) []float64 {
+	values := make([]float64, len(cands))
+	for i, g := range cands {
+		values[i] = 1 - g.Stats.Score()
+	}
+	return values
 }

@@ -118,3 +118,41 @@ func TestSlotRunnerAhead(t *testing.T) {
 		t.Errorf("stopped batch: wasted %v, busy %v before it and %v after: want some waste and no busy time gained", wasted, before, after)
 	}
 }
+
+// TestCMAESPlaysAheadSameRun: CMA-ES on the run loop, whose next generation is guessed
+// and played ahead while a generation's last games end, saves the same run as CMA-ES that
+// waits for them, and some generation played ahead was adopted.
+func TestCMAESPlaysAheadSameRun(t *testing.T) {
+	durs := recordedDurations(t, "gomoku", 0.2)
+	run := func(noAhead bool) (string, *loopMethod) {
+		cfg := replayConfig("gomoku", MethodCMAES, 16, 3000)
+		r := newReplayRunner(16, durs)
+		defer r.close()
+		st := &memStore{}
+		tu, err := New(cfg, st, nil, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tu.SetRunner(r)
+		l := tu.method.(*loopMethod)
+		l.noAhead = noAhead
+		if _, err := tu.Run(context.Background(), 0); err != nil {
+			t.Fatal(err)
+		}
+		if l.next != nil {
+			t.Fatalf("noAhead %v: a round ahead still in play after the run", noAhead)
+		}
+		return fingerprint(st.gens), l
+	}
+	waited, w := run(true)
+	ahead, a := run(false)
+	if ahead != waited {
+		t.Fatal("CMA-ES playing ahead saved another run than CMA-ES that waits")
+	}
+	if w.nextUsed+w.nextStopped != 0 {
+		t.Errorf("CMA-ES that waits played %d rounds ahead", w.nextUsed+w.nextStopped)
+	}
+	if a.nextUsed == 0 {
+		t.Errorf("no generation played ahead was adopted (%d stopped)", a.nextStopped)
+	}
+}

@@ -7,7 +7,9 @@ import (
 	"math"
 	"math/rand"
 	randv2 "math/rand/v2"
+	"reflect"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -174,6 +176,16 @@ type sharedDraws interface {
 	DrawsInPlay() int
 }
 
+// guesser is a method on the loop whose next round depends on the round before it, told
+// (a window of 1): Guess returns the round it would ask next were it told r (r's players'
+// Stats and PairScores as the loop would fill them: the games the loop still waits for
+// taken as draws), without changing its own state (nil: none). The loop plays that round
+// ahead on the slots r's last games leave free and keeps it when the method really asks
+// the same games (loopMethod.lookAhead).
+type guesser interface {
+	Guess(r *round) (*round, error)
+}
+
 // flusher is a method whose generations span several rounds: when the run ends with told
 // rounds not yet stored, Flush returns the generation as it stands.
 type flusher interface {
@@ -228,11 +240,16 @@ type loopMethod struct {
 	// many as the method may have rounds in play; drawing holds a token per draw being
 	// made, on at most half the processors (the rest play games and run the loop); the
 	// nearest draws are started first.
-	ahead     map[drawKey]*openingDraw
-	drawing   chan struct{}
-	shownGen  atomic.Int64 // the generation the progress events name
-	shownRun  atomic.Int64 // the run's saved games, for the progress events
-	shownSlot atomic.Uint64
+	ahead   map[drawKey]*openingDraw
+	drawing chan struct{}
+	// next is the round played ahead (guesser; nil: none), and nextUsed and nextStopped
+	// count the rounds played ahead that were adopted and stopped.
+	next                  *loopRound
+	nextUsed, nextStopped int
+	noAhead               bool         // plays no round ahead (set by tests, which compare the two)
+	shownGen              atomic.Int64 // the generation the progress events name
+	shownRun              atomic.Int64 // the run's saved games, for the progress events
+	shownSlot             atomic.Uint64
 }
 
 // loopRound is a round in play.
@@ -244,6 +261,18 @@ type loopRound struct {
 	recs     []engine.GameRecord
 	wall     time.Duration
 	err      error
+	// Where the runner tells games as they end (aheadStarter): the games finished so far
+	// (got, so, n) and tick, which holds a note that one finished; stop ends a round played
+	// ahead, promote makes it an ordinary batch, and shown is set while its games' progress
+	// events are shown (always, but for a round played ahead until it is promoted).
+	mu      sync.Mutex
+	got     []bool
+	so      []engine.GameRecord
+	n       int
+	tick    chan struct{}
+	stop    context.CancelFunc
+	promote func()
+	shown   atomic.Bool
 }
 
 func (l *loopMethod) describe(length string) (string, []string) { return l.m.Describe(length) }
@@ -283,6 +312,7 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 	defer func() { l.meter = nil; end() }()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the rounds in play when the search stops
+	defer l.dropNext()
 	t.g.gen = from
 	l.mark()
 	l.shown()
@@ -345,10 +375,18 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 			return nil
 		}
 		lr := inPlay[0]
-		select {
-		case <-lr.done:
-		case <-ctx.Done():
-			return ctx.Err()
+	wait:
+		for {
+			select {
+			case <-lr.done:
+				break wait
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-lr.tick:
+				if asking && len(inPlay) == 1 {
+					l.lookAhead(ctx, lr)
+				}
+			}
 		}
 		if lr.err != nil {
 			return fmt.Errorf("%s: %w", lr.r.Label, lr.err)
@@ -422,8 +460,33 @@ func (l *loopMethod) draw(r *round, stream uint64) (Openings, error) {
 	return os, nil
 }
 
-// start draws round r's openings, schedules its games and plays them in the background.
+// start draws round r's openings, schedules its games and plays them in the background;
+// where the round played ahead is the same games, it is that round, promoted.
 func (l *loopMethod) start(ctx context.Context, r *round) (*loopRound, error) {
+	lr, err := l.plan(r)
+	if err != nil {
+		return nil, err
+	}
+	if a := l.next; a != nil {
+		l.next = nil
+		if reflect.DeepEqual(a.b, lr.b) && reflect.DeepEqual(a.openings, lr.openings) {
+			a.r = r // the method's round: its players are credited and told
+			a.promote()
+			a.shown.Store(true)
+			l.nextUsed++
+			return a, nil
+		}
+		a.stop()
+		l.nextStopped++
+	}
+	if err := l.launch(ctx, lr, false); err != nil {
+		return nil, err
+	}
+	return lr, nil
+}
+
+// plan draws round r's openings and schedules its games.
+func (l *loopMethod) plan(r *round) (*loopRound, error) {
 	t := l.t
 	stream := r.Stream
 	if stream == 0 {
@@ -452,22 +515,136 @@ func (l *loopMethod) start(ctx context.Context, r *round) (*loopRound, error) {
 	if err := t.scheduleOn(&lr.b, r.Players, inds, refs, os, 0, r.Pairs, r.GameRound); err != nil {
 		return nil, err
 	}
+	return lr, nil
+}
+
+// launch plays round lr's games in the background (ahead: as a round played ahead, on the
+// slots no other batch wants, with no progress events until it is promoted). Where the
+// runner tells games as they end, lr keeps them as they do.
+func (l *loopMethod) launch(ctx context.Context, lr *loopRound, ahead bool) error {
+	t := l.t
+	r := lr.r
 	total := len(lr.b.tasks)
 	var played atomic.Int64
+	lr.shown.Store(!ahead)
+	label := r.Label // a round adopted from ahead is the same round: its label too
+	progress := func() {
+		n := int(played.Add(1))
+		if lr.shown.Load() {
+			t.emit(l.progress(Event{GamesDone: n, GamesTotal: total, Phase: label}))
+		}
+	}
+	ctx, lr.stop = context.WithCancel(ctx)
+	lr.promote = func() {}
 	begin := time.Now()
+	var wait func() ([]engine.GameRecord, error)
+	var err error
 	// Queued now, in the order asked: the oldest round in play is played first.
-	wait, err := startBatch(ctx, t.setup, lr.b.tasks, t.cfg.Workers, func() {
-		t.emit(l.progress(Event{GamesDone: int(played.Add(1)), GamesTotal: total, Phase: r.Label}))
-	})
+	if s, ok := t.setup.Runner.(aheadStarter); ok {
+		lr.got, lr.so, lr.tick = make([]bool, total), make([]engine.GameRecord, total), make(chan struct{}, 1)
+		wait, lr.promote, err = s.startEach(ctx, t.setup, lr.b.tasks, func(i int, rec engine.GameRecord) {
+			progress()
+			lr.mu.Lock()
+			if !lr.got[i] {
+				lr.got[i], lr.so[i] = true, rec
+				lr.n++
+			}
+			lr.mu.Unlock()
+			select {
+			case lr.tick <- struct{}{}:
+			default:
+			}
+		}, ahead)
+	} else {
+		wait, err = startBatch(ctx, t.setup, lr.b.tasks, t.cfg.Workers, progress)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", r.Label, err)
+		lr.stop()
+		return fmt.Errorf("%s: %w", r.Label, err)
 	}
 	go func() {
 		defer close(lr.done)
 		lr.recs, lr.err = wait()
 		lr.wall = time.Since(begin)
 	}()
-	return lr, nil
+	return nil
+}
+
+// dropNext stops the round played ahead, if any.
+func (l *loopMethod) dropNext() {
+	if l.next != nil {
+		l.next.stop()
+		l.next = nil
+		l.nextStopped++
+	}
+}
+
+// lookAhead, for a method that guesses (guesser) and has lr alone in play, once lr has no
+// more games left to finish than the run has slots: it takes lr's games still in play as
+// draws, asks the method which round it would ask next, and plays that round ahead where
+// it is not the round already ahead (which it stops). The method's state is untouched, and
+// the round it really asks next adopts the round ahead only when they are the same games
+// (start), so nothing the run computes changes.
+func (l *loopMethod) lookAhead(ctx context.Context, lr *loopRound) {
+	t := l.t
+	g, ok := l.m.(guesser)
+	if !ok || lr.tick == nil || l.m.Window() != 1 || l.noAhead {
+		return
+	}
+	slots := t.gameSlots()
+	if slots == 0 {
+		slots = t.cfg.Workers // a runner that does not count its slots
+	}
+	lr.mu.Lock()
+	left := len(lr.b.tasks) - lr.n
+	if left == 0 || left > slots {
+		lr.mu.Unlock()
+		return
+	}
+	recs := make([]engine.GameRecord, len(lr.so))
+	for i, rec := range lr.so {
+		if !lr.got[i] {
+			rec = engine.GameRecord{Outcome: engine.Draw}
+		}
+		recs[i] = rec
+	}
+	lr.mu.Unlock()
+	guess := *lr.r
+	guess.Players = make([]*genomes.Genome, len(lr.r.Players))
+	for i, p := range lr.r.Players {
+		guess.Players[i] = p.Clone().(*genomes.Genome)
+	}
+	_, pairScore := creditOn(&lr.b, recs, guess.Players, 0, nil)
+	guess.PairScores = make([][]float64, len(guess.Players))
+	for i := range guess.PairScores {
+		guess.PairScores[i] = make([]float64, guess.Pairs)
+		for k := range guess.Pairs {
+			guess.PairScores[i][k] = pairScore[[2]int{i, k}]
+		}
+	}
+	r, err := g.Guess(&guess)
+	if err != nil || r == nil {
+		return // the method meets it when it is told, if it is an error
+	}
+	if l.next != nil && l.next.r == r {
+		return // the guess already played ahead
+	}
+	next, err := l.plan(r)
+	if err != nil {
+		return
+	}
+	if a := l.next; a != nil {
+		if reflect.DeepEqual(a.b, next.b) && reflect.DeepEqual(a.openings, next.openings) {
+			return
+		}
+		a.stop()
+		l.nextStopped++
+		l.next = nil
+	}
+	if err := l.launch(ctx, next, true); err != nil {
+		return // the round, asked, meets it
+	}
+	l.next = next
 }
 
 // progress fills a round's game event as Tuner.event does, from what the workers may

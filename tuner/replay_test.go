@@ -307,6 +307,14 @@ func replayOn(tb testing.TB, cfg Config, r *replayRunner) (used, stopped float64
 		tb.Fatal(err)
 	}
 	tu.SetRunner(r)
+	if os.Getenv("EVOTUNE_REPLAY_NO_AHEAD") != "" { // the GA and CMA-ES waiting for each generation's last games
+		switch m := tu.method.(type) {
+		case *gaMethod:
+			m.noAhead = true
+		case *loopMethod:
+			m.noAhead = true
+		}
+	}
 	start := time.Now()
 	if _, err := tu.Run(context.Background(), 0); err != nil {
 		tb.Fatal(err)
@@ -642,6 +650,8 @@ func (c clusterLike) StartBatch(ctx context.Context, setup GameSetup, tasks []Ga
 // or with EVOTUNE_REPLAY_BUDGET=game the game's documented budget (genomes.Entry.BudgetGames:
 // gomoku 44 000, connect6 20 000, amazons 4 000), which sizes a GA generation as a user's
 // run at that budget does (peersGames): 3½ minutes here for every method and game.
+// EVOTUNE_REPLAY_NO_AHEAD=1 the GA and CMA-ES as before they played their next generation
+// ahead (gaahead.go, loopMethod.lookAhead).
 // EVOTUNE_REPLAY_PLAYED=1 replays instead the games a real run of the same configuration
 // played (playedRun: first played on this machine's processors, minutes for each method and
 // game at its budget, then kept in the temporary directory), each with its own result and
