@@ -36,7 +36,9 @@ import (
 // answer errAskLater (its next round needs a round in play told first: the loop asks again
 // after the next tell). On resume it takes up its saved state and asks the rounds the
 // uninterrupted run would have. With a window of 1 the loop is the classic one: ask, play,
-// tell.
+// tell; a method whose next round so waits for the last games of the one in play may guess
+// it (guesser: CMA-ES), and the loop plays the guess ahead on the slots those games leave
+// free, keeping it only when the round really asked is the same games.
 //
 // A new method is one file (its askTeller and constructor), one line of Methods
 // (new: askTell(newX)) and its settings' rows.

@@ -640,8 +640,8 @@ func (c clusterLike) StartBatch(ctx context.Context, setup GameSetup, tasks []Ga
 // slots for each method and game, its games replayed from recorded wall times (scaled so a
 // game lasts a few milliseconds): the share of slot time no game used is time a method
 // kept slots waiting. %busy counts the games whose records the run used; %stopped the
-// slot time of games stopped half-played (the GA's admission tests planned again), which
-// a method spent without waiting. go test ./tuner -run '^$' -bench SlotReplay -benchtime 1x
+// slot time of games whose batch was stopped (the GA's admission tests planned again, a
+// next generation played ahead on a wrong guess), which a method spent without waiting. go test ./tuner -run '^$' -bench SlotReplay -benchtime 1x
 // (EVOTUNE_REPLAY_SCALE=10 makes every game ten times longer: the games of a deeper search
 // or a longer clock; EVOTUNE_REPLAY_LAG=N plays SPSA with --spsa-lag N,
 // EVOTUNE_REPLAY_CMAES_LAG=N CMA-ES with --cmaes-lag N (and _LAMBDA, _PAIRS its λ and

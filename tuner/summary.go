@@ -68,11 +68,11 @@ func (s Summary) SlotHint() string {
 			return ""
 		}
 		per := float64(s.Games) / float64(s.Generations)
-		return fmt.Sprintf("the game slots waited: each GA generation (%.0f games, %.1f a slot) waited for its slowest game before the next could be bred; the fewer games a slot, the longer the wait. --ga-lag 3 breeds each generation from older ones while they play (95–99.5%% of 64 replayed slots busy where the GA, playing its next generation ahead on the slots its last games leave free, kept 90–94%%; on gomoku about 7 Elo weaker at equal games, as strong and steadier at equal time on 64 slots), and --method steady has no generations at all; each searches differently (docs/methods.md)", per, per/float64(s.Slots))
+		return fmt.Sprintf("the game slots waited: each GA generation (%.0f games, %.1f a slot) waited for its slowest game before the next could be bred (on this process's slots the GA plays its next generation ahead on a guess of those games; a cluster's queued games cannot be held back for it); the fewer games a slot, the longer the wait. --ga-lag 3 breeds each generation from older ones while they play (95–99.5%% of 64 replayed slots busy; on gomoku about 7 Elo weaker at equal games), and --method steady has no generations at all; each searches differently (docs/methods.md)", per, per/float64(s.Slots))
 	case MethodSPSA:
 		return fmt.Sprintf("the game slots waited: each SPSA step waited for the one before (lag 0); --spsa-lag %d, the least a new run takes, keeps %d steps in play (16 cores 98.6%% busy, measured)", DefaultSPSALag, DefaultSPSALag+1)
 	case MethodCMAES:
-		return "the game slots waited: each CMA-ES generation waited for its slowest game; --cmaes-lag 1 samples a generation while the one before it plays (99.9% of 16 and 99.0% of 64 replayed gomoku slots busy where lag 0 kept 92% and 64%; 5 Elo weaker over nine gomoku seeds at equal games, the extra games of 16 slots not buying it back); it changes the search, and on many cores --method spsa fills the slots at its defaults (docs/tune.md)"
+		return "the game slots waited: each CMA-ES generation waited for its slowest game; --cmaes-lag 1 samples a generation while the one before it plays (99.9% of 16 and 99.0% of 64 replayed gomoku slots busy where lag 0, playing its next generation ahead on a guess, kept 92% and 66%; 5 Elo weaker over nine gomoku seeds at equal games, the extra games of 16 slots not buying it back); it changes the search, and on many cores --method spsa fills the slots at its defaults (docs/tune.md)"
 	}
 	return ""
 }
