@@ -123,7 +123,14 @@ func (r *replayRunner) slot() {
 			d := r.durs[x%uint64(len(r.durs))]
 			rec = engine.GameRecord{Outcome: []engine.Outcome{engine.BlackWins, engine.WhiteWins, engine.Draw}[(x>>32)%3], Plies: 40, Duration: d}
 		}
-		time.Sleep(rec.Duration)
+		// A game of a batch stopped while it plays ends at once, as the local pool's does at
+		// its next move (engine.PlayGame reads its context every ply).
+		timer := time.NewTimer(rec.Duration)
+		select {
+		case <-timer.C:
+		case <-g.ctx.Done():
+			timer.Stop()
+		}
 		*g.out = rec
 		took := time.Since(begin)
 		r.mu.Lock()
