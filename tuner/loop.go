@@ -564,8 +564,10 @@ func (l *loopMethod) launch(ctx context.Context, lr *loopRound, ahead bool) erro
 		lr.stop()
 		return fmt.Errorf("%s: %w", r.Label, err)
 	}
+	stop := lr.stop
 	go func() {
 		defer close(lr.done)
+		defer stop() // the batch's context, once its games are back
 		lr.recs, lr.err = wait()
 		lr.wall = time.Since(begin)
 	}()

@@ -88,8 +88,9 @@ func startBatch(ctx context.Context, setup GameSetup, tasks []GameTask, workers 
 // aheadStarter is a StopDropper that also tells each finished game as it ends and keeps
 // batches played ahead: an ahead batch's games are handed out only to slots that no other
 // batch has a game for, until promote makes it an ordinary batch, queued behind those
-// queued before the promotion. The GA plays its next generation's pairings ahead this way
-// (gaahead.go), on slots that would otherwise wait for the generation's slowest games.
+// queued before the promotion. The GA (gaahead.go) and the run loop's guessers
+// (loopMethod.lookAhead) play their next generation ahead this way, on slots that would
+// otherwise wait for a generation's slowest games.
 type aheadStarter interface {
 	// startEach queues tasks (ahead: as an ahead batch) and returns the wait for their
 	// records and the batch's promotion (a no-op for an ordinary batch); each, when not
