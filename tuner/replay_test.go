@@ -47,8 +47,8 @@ type replayRunner struct {
 	// configuration played (playedGames): its result, and a duration of perNode a node
 	// (the played run's speed, scaled); missing counts games that run never played, and
 	// missingIn those of each batch.
-	played  *playedGames
-	perNode time.Duration
+	played    *playedGames
+	perNode   time.Duration
 	missing   int
 	missingIn map[*replayBatch]int
 }
