@@ -423,8 +423,10 @@ func (m *cmaesMethod) Tell(r *round) (*told, error) {
 // Guess implements guesser: the generation CMA-ES would ask were it told r, the generation
 // in play (its candidates' Stats as the loop would leave them). A spare optimiser replayed
 // through every generation told (refill) is told r's values and asked the next
-// generation; this one is untouched. The optimiser reads only the values' order, so a
-// guess with the order of the last one is that one; with no spare ready, no guess (nil).
+// generation; this one is untouched. The optimiser's update reads only the values' order
+// (the values themselves feed only its stopping test, ShouldStop, which this method never
+// asks), so a guess with the order of the last one is that one; with no spare ready, no
+// guess (nil).
 // With generations in play (a lag) the loop never waits for a generation's last games,
 // and there is nothing to guess: nil.
 func (m *cmaesMethod) Guess(r *round) (*round, error) {
