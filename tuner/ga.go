@@ -620,7 +620,7 @@ func (m *gaMethod) playPairings(tasks []GameTask, label string) ([]engine.GameRe
 	var p *playing
 	var tick chan struct{} // nil: no games played ahead, never ready
 	if pl != nil {
-		p, tick = pl.p, pl.tick
+		p, tick = pl.p, pl.fin.tick
 	} else {
 		p = t.playAsync(tasks, label)
 	}

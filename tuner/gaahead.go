@@ -33,11 +33,70 @@ type pairingsInPlay struct {
 	tasks   []GameTask
 	p       *playing
 	promote func()
-	mu      sync.Mutex
-	recs    []engine.GameRecord
-	got     []bool
-	n       int           // games finished
-	tick    chan struct{} // a game finished (holds at most one)
+	fin     *finishedGames
+}
+
+// finishedGames are a batch's games finished so far, as the runner tells them (each game
+// once), and tick, which holds a note that one finished.
+type finishedGames struct {
+	mu   sync.Mutex
+	got  []bool
+	recs []engine.GameRecord
+	n    int
+	tick chan struct{}
+}
+
+func newFinishedGames(n int) *finishedGames {
+	return &finishedGames{got: make([]bool, n), recs: make([]engine.GameRecord, n), tick: make(chan struct{}, 1)}
+}
+
+// add keeps game i's record and notes it (the runner's each).
+func (f *finishedGames) add(i int, rec engine.GameRecord) {
+	f.mu.Lock()
+	if !f.got[i] {
+		f.got[i], f.recs[i] = true, rec
+		f.n++
+	}
+	f.mu.Unlock()
+	select {
+	case f.tick <- struct{}{}:
+	default:
+	}
+}
+
+// ticks is the channel noting finished games (nil, never ready, for a nil f: a runner that
+// does not tell games as they end).
+func (f *finishedGames) ticks() chan struct{} {
+	if f == nil {
+		return nil
+	}
+	return f.tick
+}
+
+// guess returns the batch's records with every game not yet finished a draw, once no more
+// than slots games are left to finish (ok false before, and once all are).
+func (f *finishedGames) guess(slots int) (recs []engine.GameRecord, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if left := len(f.got) - f.n; left == 0 || left > slots {
+		return nil, false
+	}
+	recs = make([]engine.GameRecord, len(f.recs))
+	for i, rec := range f.recs {
+		if !f.got[i] {
+			rec = engine.GameRecord{Outcome: engine.Draw}
+		}
+		recs[i] = rec
+	}
+	return recs, true
+}
+
+// guessSlots is how many games a guess allows left to finish: the run's game slots.
+func (t *Tuner) guessSlots() int {
+	if slots := t.gameSlots(); slots > 0 {
+		return slots
+	}
+	return t.cfg.Workers // a runner that does not count its slots
 }
 
 // startPairings queues a generation's pairings (ahead: as games played ahead) and keeps
@@ -46,19 +105,8 @@ func (m *gaMethod) startPairings(tasks []GameTask, label string, ahead bool) *pa
 	if _, ok := m.t.setup.Runner.(aheadStarter); !ok {
 		return nil
 	}
-	pl := &pairingsInPlay{tasks: tasks, recs: make([]engine.GameRecord, len(tasks)), got: make([]bool, len(tasks)), tick: make(chan struct{}, 1)}
-	pl.p, pl.promote = m.t.startPlaying(tasks, label, func(i int, rec engine.GameRecord) {
-		pl.mu.Lock()
-		if !pl.got[i] {
-			pl.got[i], pl.recs[i] = true, rec
-			pl.n++
-		}
-		pl.mu.Unlock()
-		select {
-		case pl.tick <- struct{}{}:
-		default:
-		}
-	}, ahead)
+	pl := &pairingsInPlay{tasks: tasks, fin: newFinishedGames(len(tasks))}
+	pl.p, pl.promote = m.t.startPlaying(tasks, label, pl.fin.add, ahead)
 	return pl
 }
 
@@ -106,24 +154,10 @@ func (m *gaMethod) dropAhead() {
 // plays that generation's pairings ahead where they are not the games already ahead.
 func (m *gaMethod) lookAhead(pl *pairingsInPlay) {
 	t := m.t
-	slots := t.gameSlots()
-	if slots == 0 {
-		slots = t.cfg.Workers // a runner that does not count its slots
-	}
-	pl.mu.Lock()
-	left := len(pl.tasks) - pl.n
-	if left == 0 || left > slots || t.g.peers == nil {
-		pl.mu.Unlock()
+	recs, ok := pl.fin.guess(t.guessSlots())
+	if !ok || t.g.peers == nil {
 		return
 	}
-	recs := make([]engine.GameRecord, len(pl.recs))
-	for i, rec := range pl.recs {
-		if !pl.got[i] {
-			rec = engine.GameRecord{Outcome: engine.Draw}
-		}
-		recs[i] = rec
-	}
-	pl.mu.Unlock()
 	pop := make([]*genomes.Genome, len(t.g.current))
 	indis := make(eaopt.Individuals, len(pop))
 	for i, g := range t.g.current {

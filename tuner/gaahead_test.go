@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"evotune/engine"
 	"evotune/engine/gomoku"
@@ -20,23 +21,15 @@ func TestGAPlaysAheadSameRun(t *testing.T) {
 		cfg := replayConfig("gomoku", MethodGA, 16, 4000)
 		cfg.Games = 8 // 144 pairing games a generation, 9 a slot
 		cfg.Surrogate = surrogate
-		r := newReplayRunner(16, durs)
-		defer r.close()
-		st := &memStore{}
-		tu, err := New(cfg, st, nil, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		tu.SetRunner(r)
-		m := tu.method.(*gaMethod)
-		m.noAhead = noAhead
-		if _, err := tu.Run(context.Background(), 0); err != nil {
-			t.Fatal(err)
-		}
+		var m *gaMethod
+		fp := runReplayed(t, cfg, 16, durs, func(tu *Tuner) {
+			m = tu.method.(*gaMethod)
+			m.noAhead = noAhead
+		})
 		if m.next != nil {
 			t.Fatalf("noAhead %v: games ahead still in play after the run", noAhead)
 		}
-		return fingerprint(st.gens), m
+		return fp, m
 	}
 	waited, w := run(true, SurrogateOff)
 	ahead, a := run(false, SurrogateOff)
@@ -131,24 +124,15 @@ func TestSlotRunnerAhead(t *testing.T) {
 func TestCMAESPlaysAheadSameRun(t *testing.T) {
 	durs := recordedDurations(t, "gomoku", 0.2)
 	run := func(noAhead bool) (string, *loopMethod) {
-		cfg := replayConfig("gomoku", MethodCMAES, 16, 3000)
-		r := newReplayRunner(16, durs)
-		defer r.close()
-		st := &memStore{}
-		tu, err := New(cfg, st, nil, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		tu.SetRunner(r)
-		l := tu.method.(*loopMethod)
-		l.noAhead = noAhead
-		if _, err := tu.Run(context.Background(), 0); err != nil {
-			t.Fatal(err)
-		}
+		var l *loopMethod
+		fp := runReplayed(t, replayConfig("gomoku", MethodCMAES, 16, 3000), 16, durs, func(tu *Tuner) {
+			l = tu.method.(*loopMethod)
+			l.noAhead = noAhead
+		})
 		if l.next != nil {
 			t.Fatalf("noAhead %v: a round ahead still in play after the run", noAhead)
 		}
-		return fingerprint(st.gens), l
+		return fp, l
 	}
 	waited, w := run(true)
 	ahead, a := run(false)
@@ -161,4 +145,22 @@ func TestCMAESPlaysAheadSameRun(t *testing.T) {
 	if a.nextUsed == 0 {
 		t.Errorf("no generation played ahead was adopted (%d stopped)", a.nextStopped)
 	}
+}
+
+// runReplayed runs cfg on `slots` replayed slots of game times durs, prepare given the
+// tuner before it runs, and returns the saved run's fingerprint.
+func runReplayed(t *testing.T, cfg Config, slots int, durs []time.Duration, prepare func(*Tuner)) string {
+	r := newReplayRunner(slots, durs)
+	defer r.close()
+	st := &memStore{}
+	tu, err := New(cfg, st, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tu.SetRunner(r)
+	prepare(tu)
+	if _, err := tu.Run(context.Background(), 0); err != nil {
+		t.Fatal(err)
+	}
+	return fingerprint(st.gens)
 }

@@ -9,7 +9,6 @@ import (
 	randv2 "math/rand/v2"
 	"reflect"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -264,14 +263,10 @@ type loopRound struct {
 	wall     time.Duration
 	err      error
 	// Where the runner tells games as they end (aheadStarter): the games finished so far
-	// (got, so, n) and tick, which holds a note that one finished; stop ends a round played
-	// ahead, promote makes it an ordinary batch, and shown is set while its games' progress
-	// events are shown (always, but for a round played ahead until it is promoted).
-	mu      sync.Mutex
-	got     []bool
-	so      []engine.GameRecord
-	n       int
-	tick    chan struct{}
+	// (nil elsewhere); stop ends a round played ahead, promote makes it an ordinary batch,
+	// and shown is set while its games' progress events are shown (always, but for a round
+	// played ahead until it is promoted).
+	fin     *finishedGames
 	stop    context.CancelFunc
 	promote func()
 	shown   atomic.Bool
@@ -384,7 +379,7 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 				break wait
 			case <-ctx.Done():
 				return ctx.Err()
-			case <-lr.tick:
+			case <-lr.fin.ticks():
 				if asking && len(inPlay) == 1 {
 					l.lookAhead(ctx, lr)
 				}
@@ -543,19 +538,10 @@ func (l *loopMethod) launch(ctx context.Context, lr *loopRound, ahead bool) erro
 	var err error
 	// Queued now, in the order asked: the oldest round in play is played first.
 	if s, ok := t.setup.Runner.(aheadStarter); ok {
-		lr.got, lr.so, lr.tick = make([]bool, total), make([]engine.GameRecord, total), make(chan struct{}, 1)
+		lr.fin = newFinishedGames(total)
 		wait, lr.promote, err = s.startEach(ctx, t.setup, lr.b.tasks, func(i int, rec engine.GameRecord) {
 			progress()
-			lr.mu.Lock()
-			if !lr.got[i] {
-				lr.got[i], lr.so[i] = true, rec
-				lr.n++
-			}
-			lr.mu.Unlock()
-			select {
-			case lr.tick <- struct{}{}:
-			default:
-			}
+			lr.fin.add(i, rec)
 		}, ahead)
 	} else {
 		wait, err = startBatch(ctx, t.setup, lr.b.tasks, t.cfg.Workers, progress)
@@ -592,27 +578,13 @@ func (l *loopMethod) dropNext() {
 func (l *loopMethod) lookAhead(ctx context.Context, lr *loopRound) {
 	t := l.t
 	g, ok := l.m.(guesser)
-	if !ok || lr.tick == nil || l.m.Window() != 1 || l.noAhead {
+	if !ok || lr.fin == nil || l.m.Window() != 1 || l.noAhead {
 		return
 	}
-	slots := t.gameSlots()
-	if slots == 0 {
-		slots = t.cfg.Workers // a runner that does not count its slots
-	}
-	lr.mu.Lock()
-	left := len(lr.b.tasks) - lr.n
-	if left == 0 || left > slots {
-		lr.mu.Unlock()
+	recs, ok := lr.fin.guess(t.guessSlots())
+	if !ok {
 		return
 	}
-	recs := make([]engine.GameRecord, len(lr.so))
-	for i, rec := range lr.so {
-		if !lr.got[i] {
-			rec = engine.GameRecord{Outcome: engine.Draw}
-		}
-		recs[i] = rec
-	}
-	lr.mu.Unlock()
 	guess := *lr.r
 	guess.Players = make([]*genomes.Genome, len(lr.r.Players))
 	for i, p := range lr.r.Players {
