@@ -382,7 +382,9 @@ func (m *cmaesMethod) Tell(r *round) (*told, error) {
 		return nil, err
 	}
 	m.told = append(m.told, values)
-	m.refill()
+	if m.spares != nil {
+		m.refill() // spares only once the loop guesses (a lag, or a cluster, never does)
+	}
 	st := cmaesState{Values: values, Mean: append([]float64(nil), m.mean...)}
 	// The new mean comes from the mean after generation k−1 (which the candidates played
 	// only without a lag).
