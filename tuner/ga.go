@@ -55,12 +55,17 @@ type gaMethod struct {
 	mark  time.Time
 	busy  time.Duration
 	// next is the next generation's pairings played ahead (gaahead.go; nil: none);
-	// aheadUsed and aheadStopped count those adopted and those stopped; noAhead plays none
-	// (set by tests, which compare the two).
+	// aheadUsed and aheadStopped count those adopted and those stopped, aheadFitted those
+	// adopted beside a surrogate model's child, aheadTried the generations that had games
+	// ahead (aheadPays); noAhead plays none (set by tests, which compare the two).
 	next         *pairingsInPlay
+	nextOrder    []string // the guessed ranking (IDs, best first) that bred next
 	aheadUsed    int
 	aheadStopped int
+	aheadFitted  int
+	aheadTried   int
 	noAhead      bool
+	keepGuessing bool // guesses however few are adopted (tests: aheadPays)
 	// window is the surrogate model's observations (GASettings.Surrogate): the peer games
 	// of the newest SurrogateWindow generations whose pairings are played, oldest first.
 	window []surrogateObservation
@@ -613,7 +618,7 @@ func (m *gaMethod) saveOldest() error {
 // pairings' games.
 func (m *gaMethod) playPairings(tasks []GameTask, label string) ([]engine.GameRecord, error) {
 	t := m.t
-	pl := m.adoptAhead(tasks)
+	pl := m.adoptAhead(tasks, label)
 	if pl == nil && m.canPlayAhead() {
 		pl = m.startPairings(tasks, label, false)
 	}

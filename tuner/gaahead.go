@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/MaxHalford/eaopt"
@@ -18,16 +19,20 @@ import (
 // gives, breeds the next generation from that ranking (breed: the generation's own random
 // stream, as the real breeding) and plans its pairings (planPeers: their own streams and
 // the same draws of openings). Those games play ahead, on slots no other batch wants
-// (aheadStarter). After each further game the guess is made again, and when it plans
+// (AheadStarter). After each further game the guess is made again, and when it plans
 // other games the games ahead are stopped and the new ones started. When the generation
 // is really bred, its pairings are compared with the games ahead: the same games (players'
 // weights, openings, depths, colours, in the same order) are adopted as they stand, their
 // games already played kept, since a game's record depends on its task alone; any other
 // are stopped and the pairings played as planned. So nothing the run computes or stores
 // changes; only the slots' idle time does. The slot time of games stopped is not counted
-// busy (busyMeter.waste).
+// busy (busyMeter.waste). With a surrogate model, the next generation's last child is the
+// model's fit to every game of the generation (model.Apply), which a guess would get right
+// only if every game in play ended as guessed: the games of that child's pairing are left
+// out of the games ahead and queued behind them once the generation is bred, so the rest
+// are adopted as often as without the model.
 
-// pairingsInPlay is a generation's pairings in play on an aheadStarter: their games, the
+// pairingsInPlay is a generation's pairings in play on an AheadStarter: their games, the
 // batch, its promotion (ahead: made an ordinary batch) and the games finished so far.
 type pairingsInPlay struct {
 	tasks   []GameTask
@@ -44,6 +49,9 @@ type finishedGames struct {
 	recs []engine.GameRecord
 	n    int
 	tick chan struct{}
+	// fwd, when set (forward), is told each game too, as its game at[i].
+	fwd *finishedGames
+	at  []int
 }
 
 func newFinishedGames(n int) *finishedGames {
@@ -56,11 +64,27 @@ func (f *finishedGames) add(i int, rec engine.GameRecord) {
 	if !f.got[i] {
 		f.got[i], f.recs[i] = true, rec
 		f.n++
+		if f.fwd != nil {
+			f.fwd.add(f.at[i], rec) // under f.mu: no game told twice or missed by forward
+		}
 	}
 	f.mu.Unlock()
 	select {
 	case f.tick <- struct{}{}:
 	default:
+	}
+}
+
+// forward tells `to` the games finished so far and every game from now on, game i as its
+// game at[i] (at: an index of to's games for each of f's).
+func (f *finishedGames) forward(to *finishedGames, at []int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fwd, f.at = to, at
+	for i, ok := range f.got {
+		if ok {
+			to.add(at[i], f.recs[i])
+		}
 	}
 }
 
@@ -102,7 +126,7 @@ func (t *Tuner) guessSlots() int {
 // startPairings queues a generation's pairings (ahead: as games played ahead) and keeps
 // their games as they finish; it returns nil where the runner cannot tell them so.
 func (m *gaMethod) startPairings(tasks []GameTask, label string, ahead bool) *pairingsInPlay {
-	if _, ok := m.t.setup.Runner.(aheadStarter); !ok {
+	if _, ok := m.t.setup.Runner.(AheadStarter); !ok {
 		return nil
 	}
 	pl := &pairingsInPlay{tasks: tasks, fin: newFinishedGames(len(tasks))}
@@ -111,33 +135,144 @@ func (m *gaMethod) startPairings(tasks []GameTask, label string, ahead bool) *pa
 }
 
 // canPlayAhead reports whether the GA plays its next generation's pairings ahead: peers,
-// no surrogate child, on a runner that keeps games ahead and tells them as they end. The
-// surrogate child's genes are fitted to every game of the generation, so a guess plans its
-// games only when every game in play ends as guessed: with an outside engine (the
-// surrogate's default) 4 of 147 guesses were (22 generations of 48 games on 8 slots), and
-// each wrong one started engine processes for nothing (8 slots 91.8% busy fell to 87.0%).
+// on a runner that keeps games ahead and tells them as they end, with no outside
+// opponents.
 func (m *gaMethod) canPlayAhead() bool {
 	t := m.t
-	_, ok := t.setup.Runner.(aheadStarter)
-	return ok && !m.noAhead && t.cfg.Selection == SelectionPeers && t.cfg.Surrogate != SurrogateOn && len(t.cfg.Opponents) == 0
+	_, ok := t.setup.Runner.(AheadStarter)
+	return ok && !m.noAhead && t.cfg.Selection == SelectionPeers && len(t.cfg.Opponents) == 0
 }
 
-// adoptAhead returns the pairings played ahead when they are the games tasks, promoted,
-// and stops them otherwise (nil).
-func (m *gaMethod) adoptAhead(tasks []GameTask) *pairingsInPlay {
+// aheadPays reports whether guessing the next generation still pays in this run: after
+// aheadTrial generations that had games ahead, at least one in aheadShare of them adopted
+// its games. A guess is right when the generation's last results hardly move its ranking;
+// where each result does (a noisy engine, small generations), nearly every guess is
+// stopped, and its games, though on slots that would wait, start engine processes and
+// take processor time for nothing (with a Gomocup engine that sleeps 3 ms a move, 8 slots
+// on this 2-core machine: 5 to 7 of 22 generations adopted, the run 3% slower).
+func (m *gaMethod) aheadPays() bool {
+	return m.keepGuessing || m.aheadTried < aheadTrial || m.aheadUsed*aheadShare >= m.aheadTried
+}
+
+// aheadTrial and aheadShare: see aheadPays.
+const (
+	aheadTrial = 6
+	aheadShare = 2
+)
+
+// surrogateSlot is the index of the individual of a generation of n that the surrogate
+// model may breed (the last child: model.Apply), −1 where none is. Its genes are fitted to
+// every game of the generation before, so a guess would plan its games right only when
+// every game in play ended exactly as guessed: its pairing's games are not played ahead
+// but with the generation, once it is bred.
+func (m *gaMethod) surrogateSlot(n int) int {
+	if m.t.cfg.Surrogate != SurrogateOn || n-1 < m.t.cfg.Elite || n < 2 {
+		return -1
+	}
+	return n - 1
+}
+
+// splitTasks parts the tasks of pairings pl of population pop into those that individual
+// k plays (child) and the rest (rest), by index, each in order; k < 0: all are the rest.
+func splitTasks(pl *peerPlan, pop []*genomes.Genome, k int) (rest, child []int) {
+	mine := make([]bool, len(pl.b.tasks))
+	if k >= 0 {
+		for _, e := range pl.b.refs {
+			if e.task >= 0 && (e.ind == k || e.opp == pop[k].ID) {
+				mine[e.task] = true
+			}
+		}
+	}
+	for i, c := range mine {
+		if c {
+			child = append(child, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	return rest, child
+}
+
+// pickTasks returns tasks idx of tasks, in order.
+func pickTasks(tasks []GameTask, idx []int) []GameTask {
+	out := make([]GameTask, len(idx))
+	for k, i := range idx {
+		out[k] = tasks[i]
+	}
+	return out
+}
+
+// adoptAhead returns the pairings played ahead when they are the games tasks (generation
+// t.g's pairings, t.g.peers) but the surrogate child's (surrogateSlot), promoted, with the
+// child's games queued behind them, and stops them otherwise (nil).
+func (m *gaMethod) adoptAhead(tasks []GameTask, label string) *pairingsInPlay {
 	a := m.next
 	m.next = nil
-	if a == nil {
+	if a != nil {
+		m.aheadTried++
+	}
+	t := m.t
+	if a == nil || t.g.peers == nil {
+		if a != nil {
+			a.p.stop()
+			m.aheadStopped++
+		}
 		return nil
 	}
-	if !sameTasks(a.tasks, tasks) {
+	k := m.surrogateSlot(len(t.g.current))
+	rest, child := splitTasks(t.g.peers, t.g.current, k)
+	if !sameTasks(a.tasks, pickTasks(tasks, rest)) {
 		a.p.stop()
 		m.aheadStopped++
 		return nil
 	}
 	a.promote()
 	m.aheadUsed++
-	return a
+	if k >= 0 && t.g.current[k].Op == OpSurrogate {
+		m.aheadFitted++
+	}
+	if len(child) == 0 {
+		return a
+	}
+	pl := &pairingsInPlay{tasks: tasks, fin: newFinishedGames(len(tasks)), promote: func() {}}
+	a.fin.forward(pl.fin, rest)
+	c, _ := t.startPlaying(pickTasks(tasks, child), label, func(i int, rec engine.GameRecord) { pl.fin.add(child[i], rec) }, false)
+	pl.p = joinPlaying(len(tasks), []*playing{a.p, c}, [][]int{rest, child})
+	return pl
+}
+
+// joinPlaying is one batch of n games made of batches parts in play, whose games are the
+// batch's games at[k] (by index, in order): its records are theirs in its order, its wall
+// time the longest of theirs, its error the first part's that failed; stop stops them all.
+func joinPlaying(n int, parts []*playing, at [][]int) *playing {
+	p := &playing{done: make(chan struct{})}
+	p.stop = func() {
+		for _, q := range parts {
+			q.stop()
+		}
+	}
+	go func() {
+		defer close(p.done)
+		recs := make([]engine.GameRecord, n)
+		for k, q := range parts {
+			<-q.done
+			p.wall = max(p.wall, q.wall)
+			if q.err != nil {
+				if p.err == nil {
+					p.err = q.err
+					p.stop()
+				}
+				continue
+			}
+			for i, j := range at[k] {
+				recs[j] = q.recs[i]
+			}
+		}
+		if p.err == nil {
+			p.recs = recs
+		}
+	}()
+	return p
 }
 
 // dropAhead stops the games played ahead, if any (the run ends).
@@ -154,6 +289,9 @@ func (m *gaMethod) dropAhead() {
 // plays that generation's pairings ahead where they are not the games already ahead.
 func (m *gaMethod) lookAhead(pl *pairingsInPlay) {
 	t := m.t
+	if !m.aheadPays() {
+		return
+	}
 	recs, ok := pl.fin.guess(t.guessSlots())
 	if !ok || t.g.peers == nil {
 		return
@@ -171,8 +309,12 @@ func (m *gaMethod) lookAhead(pl *pairingsInPlay) {
 	}
 	sortIndividuals(indis)
 	ranked := make([]*genomes.Genome, len(indis))
+	order := make([]string, len(indis))
 	for i, in := range indis {
-		ranked[i] = in.Genome.(*genomes.Genome)
+		ranked[i], order[i] = in.Genome.(*genomes.Genome), in.ID
+	}
+	if m.next != nil && slices.Equal(order, m.nextOrder) {
+		return // the same ranking breeds the same generation: the games ahead stand
 	}
 	gen := t.g.gen + 1
 	next, _ := t.breed(ranked, gen, t.rngV1(gen, streamGA))
@@ -185,12 +327,18 @@ func (m *gaMethod) lookAhead(pl *pairingsInPlay) {
 	if err != nil {
 		return // the real breeding meets it, if it is one
 	}
+	rest, _ := splitTasks(np, next, m.surrogateSlot(len(next)))
+	tasks := pickTasks(np.b.tasks, rest)
 	if m.next != nil {
-		if sameTasks(m.next.tasks, np.b.tasks) {
+		if sameTasks(m.next.tasks, tasks) {
+			m.nextOrder = order
 			return
 		}
 		m.next.p.stop()
 		m.aheadStopped++
+		m.next = nil
 	}
-	m.next = m.startPairings(np.b.tasks, "pairings", true)
+	if len(tasks) > 0 {
+		m.next, m.nextOrder = m.startPairings(tasks, "pairings", true), order
+	}
 }

@@ -13,8 +13,8 @@ import (
 // TestGAPlaysAheadSameRun: the GA that plays its next generation's pairings ahead, on
 // slots its generation's last games leave free, saves the same run as the GA that waits for
 // them (generations, genomes, games), and the games ahead were adopted in some generations
-// (a guess right), while the GA that waits plays none ahead, nor does a GA with a surrogate
-// child (fitted to every game: a guess would hardly ever be right).
+// (a guess right), while the GA that waits plays none ahead. The same holds for a GA with a
+// surrogate child, whose pairing's games are played once it is bred, the rest ahead.
 func TestGAPlaysAheadSameRun(t *testing.T) {
 	durs := recordedDurations(t, "gomoku", 0.2)
 	run := func(noAhead bool, surrogate string) (string, *gaMethod) {
@@ -24,7 +24,7 @@ func TestGAPlaysAheadSameRun(t *testing.T) {
 		var m *gaMethod
 		fp := runReplayed(t, cfg, 16, durs, func(tu *Tuner) {
 			m = tu.method.(*gaMethod)
-			m.noAhead = noAhead
+			m.noAhead, m.keepGuessing = noAhead, true
 		})
 		if m.next != nil {
 			t.Fatalf("noAhead %v: games ahead still in play after the run", noAhead)
@@ -43,8 +43,31 @@ func TestGAPlaysAheadSameRun(t *testing.T) {
 	if a.aheadUsed == 0 {
 		t.Errorf("no generation's games ahead were adopted (%d stopped)", a.aheadStopped)
 	}
-	if _, s := run(false, SurrogateOn); s.aheadUsed+s.aheadStopped != 0 {
-		t.Errorf("a GA with a surrogate child played %d batches ahead", s.aheadUsed+s.aheadStopped)
+	sWaited, _ := run(true, SurrogateOn)
+	sAhead, s := run(false, SurrogateOn)
+	if sAhead != sWaited {
+		t.Fatal("the GA with a surrogate child playing ahead saved another run than the one that waits")
+	}
+	if sWaited == waited {
+		t.Fatal("the surrogate child changed nothing in the run: the comparison tests nothing")
+	}
+	t.Logf("surrogate: %d generations played ahead adopted (%d beside a fitted child), %d stopped", s.aheadUsed, s.aheadFitted, s.aheadStopped)
+	if s.aheadFitted == 0 {
+		t.Errorf("surrogate: no generation's games ahead were adopted beside a fitted child (%d adopted, %d stopped)", s.aheadUsed, s.aheadStopped)
+	}
+}
+
+// TestAheadPays: the GA guesses its next generations for a trial of generations, then
+// only while at least half of those with games ahead adopted them.
+func TestAheadPays(t *testing.T) {
+	for _, c := range []struct {
+		tried, used int
+		want        bool
+	}{{0, 0, true}, {aheadTrial - 1, 0, true}, {aheadTrial, aheadTrial / 2, true}, {aheadTrial, aheadTrial/2 - 1, false}, {40, 19, false}, {40, 20, true}} {
+		m := &gaMethod{aheadTried: c.tried, aheadUsed: c.used}
+		if got := m.aheadPays(); got != c.want {
+			t.Errorf("%d generations with games ahead, %d adopted: aheadPays %v, want %v", c.tried, c.used, got, c.want)
+		}
 	}
 }
 
@@ -69,11 +92,11 @@ func TestSlotRunnerAhead(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	waitA, promoteA, err := r.startEach(ctx, setup, []GameTask{task, task}, tell("ahead"), true)
+	waitA, promoteA, err := r.StartEach(ctx, setup, []GameTask{task, task}, tell("ahead"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitB, _, err := r.startEach(ctx, setup, []GameTask{task, task, task}, tell("plain"), false)
+	waitB, _, err := r.StartEach(ctx, setup, []GameTask{task, task, task}, tell("plain"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +117,7 @@ func TestSlotRunnerAhead(t *testing.T) {
 	_, before := r.meter.read()
 	stopped, stop := context.WithCancel(ctx)
 	played, release := make(chan struct{}), make(chan struct{})
-	waitC, _, err := r.startEach(stopped, setup, []GameTask{task}, func(int, engine.GameRecord) {
+	waitC, _, err := r.StartEach(stopped, setup, []GameTask{task}, func(int, engine.GameRecord) {
 		close(played)
 		<-release
 	}, false)

@@ -262,7 +262,7 @@ type loopRound struct {
 	recs     []engine.GameRecord
 	wall     time.Duration
 	err      error
-	// Where the runner tells games as they end (aheadStarter): the games finished so far
+	// Where the runner tells games as they end (AheadStarter): the games finished so far
 	// (nil elsewhere); stop ends a round played ahead, promote makes it an ordinary batch,
 	// and shown is set while its games' progress events are shown (always, but for a round
 	// played ahead until it is promoted).
@@ -537,9 +537,9 @@ func (l *loopMethod) launch(ctx context.Context, lr *loopRound, ahead bool) erro
 	var wait func() ([]engine.GameRecord, error)
 	var err error
 	// Queued now, in the order asked: the oldest round in play is played first.
-	if s, ok := t.setup.Runner.(aheadStarter); ok {
+	if s, ok := t.setup.Runner.(AheadStarter); ok {
 		lr.fin = newFinishedGames(total)
-		wait, lr.promote, err = s.startEach(ctx, t.setup, lr.b.tasks, func(i int, rec engine.GameRecord) {
+		wait, lr.promote, err = s.StartEach(ctx, t.setup, lr.b.tasks, func(i int, rec engine.GameRecord) {
 			progress()
 			lr.fin.add(i, rec)
 		}, ahead)

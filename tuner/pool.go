@@ -85,18 +85,20 @@ func startBatch(ctx context.Context, setup GameSetup, tasks []GameTask, workers 
 	return func() ([]engine.GameRecord, error) { return PlayBatch(ctx, setup, tasks, workers, done) }, nil
 }
 
-// aheadStarter is a StopDropper that also tells each finished game as it ends and keeps
+// AheadStarter is a BatchStarter that also tells each finished game as it ends and keeps
 // batches played ahead: an ahead batch's games are handed out only to slots that no other
 // batch has a game for, until promote makes it an ordinary batch, queued behind those
-// queued before the promotion. The GA (gaahead.go) and the run loop's guessers
+// queued before the promotion; an ahead batch stopped (its context ends) plays no more
+// games than those already in play. The GA (gaahead.go) and the run loop's guessers
 // (loopMethod.lookAhead) play their next generation ahead this way, on slots that would
-// otherwise wait for a generation's slowest games.
-type aheadStarter interface {
-	// startEach queues tasks (ahead: as an ahead batch) and returns the wait for their
+// otherwise wait for a generation's slowest games. The local pool's slots (slotRunner)
+// and a cluster's client (package cluster: its workers' slots) are AheadStarters.
+type AheadStarter interface {
+	// StartEach queues tasks (ahead: as an ahead batch) and returns the wait for their
 	// records and the batch's promotion (a no-op for an ordinary batch); each, when not
 	// nil, is told every finished game's task index and record as the game ends (from the
 	// slots' goroutines, possibly at once), before the wait can return.
-	startEach(ctx context.Context, setup GameSetup, tasks []GameTask, each func(i int, rec engine.GameRecord), ahead bool) (wait func() ([]engine.GameRecord, error), promote func(), err error)
+	StartEach(ctx context.Context, setup GameSetup, tasks []GameTask, each func(i int, rec engine.GameRecord), ahead bool) (wait func() ([]engine.GameRecord, error), promote func(), err error)
 }
 
 // StopDropper is a BatchStarter whose batches, once their context ends, drop the games
@@ -467,7 +469,7 @@ type slotRunner struct {
 	mu      sync.Mutex
 	wake    *sync.Cond
 	jobs    []*slotJob // batches with games not yet handed out, oldest first
-	ahead   []*slotJob // ahead batches (aheadStarter) with games not yet handed out, oldest first
+	ahead   []*slotJob // ahead batches (AheadStarter) with games not yet handed out, oldest first
 	closed  bool
 	workers sync.WaitGroup
 	meter   busyMeter
@@ -788,8 +790,8 @@ func (r *slotRunner) StartBatch(ctx context.Context, setup GameSetup, tasks []Ga
 	return wait, err
 }
 
-// startEach implements aheadStarter.
-func (r *slotRunner) startEach(ctx context.Context, setup GameSetup, tasks []GameTask, each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
+// StartEach implements AheadStarter.
+func (r *slotRunner) StartEach(ctx context.Context, setup GameSetup, tasks []GameTask, each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
 	j := newSlotJob(ctx, setup, tasks, nil)
 	j.each = each
 	return r.start(j, ahead)

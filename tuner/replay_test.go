@@ -34,7 +34,7 @@ type replayRunner struct {
 	mu    sync.Mutex
 	wake  *sync.Cond
 	queue []replayGame
-	ahead []replayGame // games played ahead (aheadStarter), taken only when queue is empty
+	ahead []replayGame // games played ahead (AheadStarter), taken only when queue is empty
 	busy  time.Duration
 	quit  bool
 	// stopped is the part of busy that games of stopped batches took (their records never
@@ -198,8 +198,8 @@ func (r *replayRunner) StartBatch(ctx context.Context, _ GameSetup, tasks []Game
 	return wait, err
 }
 
-// startEach implements aheadStarter, as the local pool's slots do.
-func (r *replayRunner) startEach(ctx context.Context, _ GameSetup, tasks []GameTask, each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
+// StartEach implements AheadStarter, as the local pool's slots do.
+func (r *replayRunner) StartEach(ctx context.Context, _ GameSetup, tasks []GameTask, each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
 	return r.start(ctx, tasks, nil, each, ahead)
 }
 
@@ -390,6 +390,9 @@ func replayConfig(game, method string, slots, budget int) Config {
 	}
 	if v := os.Getenv("EVOTUNE_REPLAY_CHAMPION"); v != "" && method == MethodGA {
 		cfg.Champion = v // e.g. centre: a lagged GA with a hall of fame, its tests rounds of the loop
+	}
+	if v := os.Getenv("EVOTUNE_REPLAY_SURROGATE"); v != "" && method == MethodGA {
+		cfg.Surrogate = v // on: a surrogate model's child each generation, an outside engine's default
 	}
 	cfg.Resolve()
 	return cfg
@@ -677,7 +680,8 @@ func (c clusterLike) StartBatch(ctx context.Context, setup GameSetup, tasks []Ga
 // or a longer clock; EVOTUNE_REPLAY_LAG=N plays SPSA with --spsa-lag N,
 // EVOTUNE_REPLAY_CMAES_LAG=N CMA-ES with --cmaes-lag N (and _LAMBDA, _PAIRS its λ and
 // pairs), EVOTUNE_REPLAY_GA_LAG=N the GA with --ga-lag N, EVOTUNE_REPLAY_POP=N the GA with
-// --pop N, EVOTUNE_REPLAY_CHAMPION=C the GA with --champion C). A run is 200 games a slot,
+// --pop N, EVOTUNE_REPLAY_CHAMPION=C the GA with --champion C, EVOTUNE_REPLAY_SURROGATE=on
+// the GA with --surrogate on, an outside engine's default). A run is 200 games a slot,
 // or with EVOTUNE_REPLAY_BUDGET=game the game's documented budget (genomes.Entry.BudgetGames:
 // gomoku 44 000, connect6 20 000, amazons 4 000), which sizes a GA generation as a user's
 // run at that budget does (peersGames): 3½ minutes here for every method and game.

@@ -356,7 +356,7 @@ func (t *Tuner) playAsync(tasks []GameTask, label string) *playing {
 	return p
 }
 
-// startPlaying is playAsync where the runner is an aheadStarter and each or ahead asks for
+// startPlaying is playAsync where the runner is an AheadStarter and each or ahead asks for
 // it: each is told every finished game's task index and record as it ends (from the
 // slots' goroutines, possibly at once), and an ahead batch plays only on slots no other
 // batch wants, with no progress events, until the promotion it returns (a no-op
@@ -388,8 +388,8 @@ func (t *Tuner) startPlaying(tasks []GameTask, label string, each func(int, engi
 	var wait func() ([]engine.GameRecord, error)
 	promote := func() {}
 	var err error
-	if s, ok := t.setup.Runner.(aheadStarter); ok && (each != nil || ahead) {
-		wait, promote, err = s.startEach(ctx, t.setup, tasks, func(i int, rec engine.GameRecord) {
+	if s, ok := t.setup.Runner.(AheadStarter); ok && (each != nil || ahead) {
+		wait, promote, err = s.StartEach(ctx, t.setup, tasks, func(i int, rec engine.GameRecord) {
 			done()
 			if each != nil {
 				each(i, rec)

@@ -68,7 +68,7 @@ func (s Summary) SlotHint() string {
 			return ""
 		}
 		per := float64(s.Games) / float64(s.Generations)
-		return fmt.Sprintf("the game slots waited: each GA generation (%.0f games, %.1f a slot) waited for its slowest game before the next could be bred (on this process's slots the GA plays its next generation ahead on a guess of those games; a cluster's queued games cannot be held back for it); the fewer games a slot, the longer the wait. --ga-lag 3 breeds each generation from older ones while they play (95–99.5%% of 64 replayed slots busy; on gomoku about 7 Elo weaker at equal games), and --method steady has no generations at all; each searches differently (docs/methods.md)", per, per/float64(s.Slots))
+		return fmt.Sprintf("the game slots waited: each GA generation (%.0f games, %.1f a slot) waited for its slowest game before the next could be bred (the GA plays its next generation ahead on a guess of those games, here or on a cluster, but stops guessing where its guesses seldom hold); the fewer games a slot, the longer the wait. --ga-lag 3 breeds each generation from older ones while they play (95–99.5%% of 64 replayed slots busy; on gomoku about 7 Elo weaker at equal games), and --method steady has no generations at all; each searches differently (docs/methods.md)", per, per/float64(s.Slots))
 	case MethodSPSA:
 		return fmt.Sprintf("the game slots waited: each SPSA step waited for the one before (lag 0); --spsa-lag %d, the least a new run takes, keeps %d steps in play (16 cores 98.6%% busy, measured)", DefaultSPSALag, DefaultSPSALag+1)
 	case MethodCMAES:

@@ -318,6 +318,23 @@ type Client struct {
 	lastGame time.Time                // the last game of any batch finished
 	batches  map[string][]*follower   // the waits following each batch's results
 	live     jetstream.ConsumeContext // every new result, handed to batches[its batch]
+	// out is how many games this client's batches have published and not yet seen
+	// finished; held the tasks of batches played ahead not yet published, oldest batch
+	// first, which go out one by one while out is below the workers' game slots (pump,
+	// woken through kick).
+	out  int
+	held []*heldBatch
+	kick chan struct{}
+	quit chan struct{} // closed by Close: the pump ends
+	once sync.Once
+}
+
+// heldBatch is a batch played ahead (StartEach): its tasks (games by index) not yet
+// published, and the publication of one of them (an error ends the batch's wait).
+type heldBatch struct {
+	ctx   context.Context
+	parts [][]int
+	send  func(part []int) error
 }
 
 // NewClient connects to the broker (see Connect) and asks the workers for their
@@ -328,7 +345,8 @@ func NewClient(ctx context.Context, o Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{o: o, nc: w.nc, js: w.js, workers: w.r, gameTime: map[string]time.Duration{}, batches: map[string][]*follower{}}
+	c := &Client{o: o, nc: w.nc, js: w.js, workers: w.r, gameTime: map[string]time.Duration{}, batches: map[string][]*follower{},
+		kick: make(chan struct{}, 1), quit: make(chan struct{})}
 	// One consumer of new results for the client's life (an ordered consumer per batch
 	// would leave one on the broker per batch for minutes: thousands in a run of short
 	// batches, past the broker's limit).
@@ -349,7 +367,55 @@ func NewClient(ctx context.Context, o Options) (*Client, error) {
 		return nil, fmt.Errorf("cluster: results stream: %w", err)
 	}
 	w.r.wait(250 * time.Millisecond)
+	go c.pump()
 	return c, nil
+}
+
+// wakePump asks the pump to look at the held tasks again.
+func (c *Client) wakePump() {
+	select {
+	case c.kick <- struct{}{}:
+	default:
+	}
+}
+
+// pump publishes the held tasks of batches played ahead, oldest first, one at a time while
+// this client's games published and not yet finished are fewer than the game slots of the
+// live workers of this build: the workers play them only when the batches queued before
+// leave them slots free. It ends with the connection (Close).
+func (c *Client) pump() {
+	for {
+		select {
+		case <-c.kick:
+		case <-c.quit:
+			return
+		}
+		for {
+			c.mu.Lock()
+			for len(c.held) > 0 && (c.held[0].ctx.Err() != nil || len(c.held[0].parts) == 0) {
+				c.held = c.held[1:]
+			}
+			if len(c.held) == 0 || c.out >= max(1, c.workers.slots(c.o.Version)) {
+				c.mu.Unlock()
+				break
+			}
+			h := c.held[0]
+			part := h.parts[0]
+			h.parts = h.parts[1:]
+			c.mu.Unlock()
+			h.send(part) // an error ends the batch's wait
+		}
+	}
+}
+
+// addOut changes by d the games published and not yet finished (out).
+func (c *Client) addOut(d int) {
+	c.mu.Lock()
+	c.out += d
+	c.mu.Unlock()
+	if d < 0 {
+		c.wakePump()
+	}
 }
 
 // GameSlots implements tuner.SlotCounter: the games the live workers of this build play at
@@ -405,6 +471,7 @@ func (c *Client) follow(batch string, h func(jetstream.Msg)) (stop func()) {
 func (c *Client) Close() {
 	c.live.Stop()
 	c.nc.Close()
+	c.once.Do(func() { close(c.quit) })
 }
 
 // setupKey names what a game's length depends on: the game, rule, board, limits and depth.
@@ -474,10 +541,31 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 // queued in turn, each batch's together), and returns the wait for their results, which
 // returns what PlayBatch does. Whatever StartBatch set up for the batch (its consumers)
 // ends when the wait returns, or at once when StartBatch fails.
-func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []tuner.GameTask, done func()) (_ func() ([]engine.GameRecord, error), err error) {
+func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []tuner.GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
+	wait, _, err := c.start(ctx, setup, tasks, done, nil, false)
+	return wait, err
+}
+
+// StartEach is StartBatch that also tells each finished game's index and record to each
+// (when not nil; before the wait can return) and, when ahead, plays the batch ahead (the
+// tuner's next generation guessed while the last games of one end): its tasks are held
+// here and published one by one only while this client's games published and not yet
+// finished are fewer than the live workers' game slots, until promote publishes the rest
+// behind the tasks queued before. An ahead batch stopped (its context ends) publishes no
+// more, and its tasks still queued on the broker are deleted; those a worker holds are
+// played to their end, their results read by no one (a guess that was wrong). Its tasks'
+// message IDs carry a nonce, so the same games held again after a deletion go out again.
+func (c *Client) StartEach(ctx context.Context, setup tuner.GameSetup, tasks []tuner.GameTask, each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
+	return c.start(ctx, setup, tasks, nil, each, ahead)
+}
+
+// start is StartBatch and StartEach: done is called once per finished game, each told
+// every finished game, ahead holds the tasks (StartEach).
+func (c *Client) start(ctx context.Context, setup tuner.GameSetup, tasks []tuner.GameTask, done func(), each func(int, engine.GameRecord), ahead bool) (_ func() ([]engine.GameRecord, error), promote func(), err error) {
+	promote = func() {}
 	if len(tasks) == 0 {
 		// nothing to publish, and no result would ever end the wait
-		return func() ([]engine.GameRecord, error) { return []engine.GameRecord{}, nil }, nil
+		return func() ([]engine.GameRecord, error) { return []engine.GameRecord{}, nil }, promote, nil
 	}
 	var cleanup []func() // in reverse order, when the wait returns or StartBatch fails
 	end := func() {
@@ -492,11 +580,12 @@ func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []
 	}()
 	head, wire, batch, err := encodeBatch(c.o.Version, setup, tasks)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	head.Run = c.owner()
 	recs := make([]engine.GameRecord, len(tasks))
 	got := make([]bool, len(tasks))
+	sent := make([]bool, len(tasks)) // published, counted in c.out until got
 	var mu sync.Mutex
 	left := len(tasks)
 	finished := make(chan struct{})
@@ -534,8 +623,14 @@ func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []
 			c.measured(setupKey(head, tasks[g.Index].Depth), g.Record.Duration)
 			lastGame, refusals, lastRefusal = time.Now(), 0, ""
 			left--
+			if sent[g.Index] {
+				c.addOut(-1)
+			}
 			if done != nil {
 				done()
+			}
+			if each != nil {
+				each(g.Index, g.Record)
 			}
 			if left == 0 {
 				close(finished)
@@ -551,7 +646,7 @@ func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []
 		cons, err := c.js.OrderedConsumer(ctx, ResultStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{resultPrefix + batch},
 			InactiveThreshold: 10 * time.Second})
 		if err != nil {
-			return nil, fmt.Errorf("cluster: results of batch %s: %w", batch, err)
+			return nil, nil, fmt.Errorf("cluster: results of batch %s: %w", batch, err)
 		}
 		cc, err := cons.Consume(func(m jetstream.Msg) {
 			handle(m)
@@ -560,7 +655,7 @@ func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []
 			}
 		})
 		if err != nil {
-			return nil, fmt.Errorf("cluster: results of batch %s: %w", batch, err)
+			return nil, nil, fmt.Errorf("cluster: results of batch %s: %w", batch, err)
 		}
 		cleanup = append(cleanup, cc.Stop)
 		// Games whose results are stored are not sent again.
@@ -568,7 +663,7 @@ func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []
 		case <-readBack:
 		case <-time.After(10 * time.Second):
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, nil, ctx.Err()
 		}
 	}
 	// Tasks that ran out of deliveries.
@@ -598,13 +693,13 @@ func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []
 		}
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cleanup = append(cleanup, func() { adv.Unsubscribe() })
-	// send publishes the games idx (in order) as tasks of taskSize games, consecutive games
-	// of one depth together; retry marks games sent before (a refusal), whose message IDs
-	// must not repeat the first sending's.
-	send := func(idx []int, retry bool) error {
+	// split groups the games idx (in order) into tasks of taskSize games, consecutive games
+	// of one depth together.
+	split := func(idx []int) [][]int {
+		var parts [][]int
 		sizes := map[int]int{} // by depth: the same size for all of this sending's tasks
 		for len(idx) > 0 {
 			d := tasks[idx[0]].Depth
@@ -616,33 +711,94 @@ func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []
 			n := 1
 			for ; n < len(idx) && n < size && tasks[idx[n]].Depth == d; n++ {
 			}
-			part := idx[:n]
+			parts = append(parts, idx[:n])
 			idx = idx[n:]
-			t := head
-			t.Games = make([]wireGame, len(part))
-			for k, i := range part {
-				t.Games[k] = wire[i]
+		}
+		return parts
+	}
+	// publishPart publishes one task of games part; retry marks games sent before (a
+	// refusal), whose message IDs must not repeat the first sending's, and a batch played
+	// ahead gives each a nonce (StartEach). Once the batch is over (pubMu) it publishes
+	// nothing.
+	var pubMu sync.Mutex
+	over := false
+	publishPart := func(part []int, retry bool) error {
+		pubMu.Lock()
+		defer pubMu.Unlock()
+		if over {
+			return nil
+		}
+		t := head
+		t.Games = make([]wireGame, len(part))
+		for k, i := range part {
+			t.Games[k] = wire[i]
+		}
+		data, err := json.Marshal(t)
+		if err != nil {
+			return err
+		}
+		id := fmt.Sprintf("%s/%d+%d", batch, part[0], len(part))
+		if retry {
+			id += fmt.Sprintf("/retry%d", time.Now().UnixNano())
+		} else if ahead {
+			id += fmt.Sprintf("/ahead%d", time.Now().UnixNano())
+		}
+		ack, err := c.publish(ctx, taskPrefix+batch, data, id)
+		if err != nil {
+			return fmt.Errorf("cluster: publish the task holding game %d of batch %s: %w", part[0], batch, err)
+		}
+		// A duplicate (a task still queued from a killed run) acks with the original's
+		// sequence: watch that one.
+		mu.Lock()
+		seqs[ack.Sequence] = part
+		n := 0
+		for _, i := range part {
+			if !sent[i] && !got[i] {
+				sent[i] = true
+				n++
 			}
-			data, err := json.Marshal(t)
-			if err != nil {
+		}
+		mu.Unlock()
+		c.addOut(n)
+		return nil
+	}
+	send := func(idx []int, retry bool) error {
+		for _, part := range split(idx) {
+			if err := publishPart(part, retry); err != nil {
 				return err
 			}
-			id := fmt.Sprintf("%s/%d+%d", batch, part[0], len(part))
-			if retry {
-				id += fmt.Sprintf("/retry%d", time.Now().UnixNano())
-			}
-			ack, err := c.publish(ctx, taskPrefix+batch, data, id)
-			if err != nil {
-				return fmt.Errorf("cluster: publish the task holding game %d of batch %s: %w", part[0], batch, err)
-			}
-			// A duplicate (a task still queued from a killed run) acks with the original's
-			// sequence: watch that one.
-			mu.Lock()
-			seqs[ack.Sequence] = part
-			mu.Unlock()
 		}
 		return nil
 	}
+	// At the batch's end: no more publishing; the games published and not finished leave
+	// c.out, and a batch played ahead that stopped deletes its tasks still queued.
+	cleanup = append(cleanup, func() {
+		pubMu.Lock()
+		over = true
+		pubMu.Unlock()
+		mu.Lock()
+		n := 0
+		for i := range sent {
+			if sent[i] && !got[i] {
+				sent[i] = false
+				n++
+			}
+		}
+		var stale []uint64
+		for seq, part := range seqs {
+			for _, i := range part {
+				if !got[i] {
+					stale = append(stale, seq)
+					break
+				}
+			}
+		}
+		mu.Unlock()
+		c.addOut(-n)
+		if ahead && len(stale) > 0 {
+			c.deleteTasks(stale)
+		}
+	})
 	var todo []int
 	mu.Lock()
 	for i := range wire {
@@ -651,8 +807,41 @@ func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []
 		}
 	}
 	mu.Unlock()
-	if err := send(todo, false); err != nil {
-		return nil, err
+	fail := func(err error) {
+		select {
+		case failed <- err:
+		default:
+		}
+	}
+	if ahead {
+		// A game at a time: a worker plays a task it holds to its end, so a batch stopped
+		// (a guess that was wrong) costs at most one game of each slot.
+		parts := make([][]int, len(todo))
+		for k, i := range todo {
+			parts[k] = []int{i}
+		}
+		h := &heldBatch{ctx: ctx, parts: parts, send: func(part []int) error {
+			err := publishPart(part, false)
+			if err != nil {
+				fail(err)
+			}
+			return err
+		}}
+		c.mu.Lock()
+		c.held = append(c.held, h)
+		c.mu.Unlock()
+		cleanup = append(cleanup, func() { c.unhold(h) })
+		c.wakePump()
+		promote = func() {
+			for _, part := range c.unhold(h) {
+				if err := publishPart(part, false); err != nil {
+					fail(err)
+					return
+				}
+			}
+		}
+	} else if err := send(todo, false); err != nil {
+		return nil, nil, err
 	}
 	// The wait: results as they come, refused games sent again, the stall timeout.
 	return func() ([]engine.GameRecord, error) {
@@ -709,7 +898,31 @@ func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []
 				c.o.logf("cluster: no game finished for %v: %s; waiting (up to --broker-timeout %v)", idle.Round(time.Second), status, stall)
 			}
 		}
-	}, nil
+	}, promote, nil
+}
+
+// unhold takes batch h off the held batches and returns its tasks not yet published.
+func (c *Client) unhold(h *heldBatch) [][]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	parts := h.parts
+	h.parts = nil
+	c.held = slices.DeleteFunc(c.held, func(o *heldBatch) bool { return o == h })
+	return parts
+}
+
+// deleteTasks deletes the task messages seqs from the work queue (those a worker holds, or
+// that were played meanwhile, are gone or played to their end).
+func (c *Client) deleteTasks(seqs []uint64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	st, err := c.js.Stream(ctx, TaskStream)
+	if err != nil {
+		return
+	}
+	for _, seq := range seqs {
+		st.DeleteMsg(ctx, seq)
+	}
 }
 
 // storedResults is how many result messages of the batch the results stream holds (0 when

@@ -496,28 +496,11 @@ func TestStartedBatchesQueueInTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The task messages in stream order, by the batch their ID names ("BATCH/FIRST+N").
-	_, js, err := Connect(ctx, o, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := js.Stream(ctx, TaskStream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, err := s.Info(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var order []string
-	for seq := info.State.FirstSeq; seq <= info.State.LastSeq && info.State.Msgs > 0; seq++ {
-		m, err := s.GetMsg(ctx, seq)
-		if err != nil {
-			t.Fatal(err)
-		}
-		id := m.Header.Get("Nats-Msg-Id")
+	for _, id := range queuedTasks(t, ctx, o) {
 		batch, _, ok := strings.Cut(id, "/")
 		if !ok {
-			t.Fatalf("task message %d has ID %q, want BATCH/FIRST+N", seq, id)
+			t.Fatalf("task message ID %q, want BATCH/FIRST+N", id)
 		}
 		order = append(order, batch)
 	}
@@ -583,5 +566,102 @@ func TestBatchStartedAgainWhileStopping(t *testing.T) {
 	}
 	if games(t, got) != games(t, want) {
 		t.Fatal("the batch started again: its records differ from the local pool's")
+	}
+}
+
+// queuedTasks returns the IDs of the task messages on the broker's work queue, in stream
+// order.
+func queuedTasks(t *testing.T, ctx context.Context, o Options) []string {
+	t.Helper()
+	_, js, err := Connect(ctx, o, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := js.Stream(ctx, TaskStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for seq := info.State.FirstSeq; seq <= info.State.LastSeq && info.State.Msgs > 0; seq++ {
+		m, err := s.GetMsg(ctx, seq)
+		if err != nil {
+			continue // deleted
+		}
+		ids = append(ids, m.Header.Get("Nats-Msg-Id"))
+	}
+	return ids
+}
+
+// TestAheadBatches: a batch played ahead (StartEach) is held by the client while its
+// queued games fill the workers' slots; stopped, it leaves nothing on the broker; another,
+// started then, goes out as the ordinary batch's games finish, each of its games told as it
+// ends; a third, promoted, goes out at once, a game a task. Every wait returns the local
+// pool's records.
+func TestAheadBatches(t *testing.T) {
+	setup, tasks, want, ctx, o, c := clientOfBatch(t, 24)
+	var _ tuner.AheadStarter = c
+	plain, aheadA, aheadB := tasks[:8], tasks[8:16], tasks[16:]
+	waitPlain, err := c.StartBatch(ctx, setup, plain, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped, stop := context.WithCancel(ctx)
+	waitStopped, _, err := c.StartEach(stopped, setup, aheadA, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := queuedTasks(t, ctx, o); len(ids) != 4 {
+		t.Fatalf("queued tasks %v: want only the plain batch's 4 (8 games, 2 a task), the ahead batch held", ids)
+	}
+	stop()
+	if _, err := waitStopped(); err == nil {
+		t.Fatal("the stopped ahead batch's wait returned no error")
+	}
+	var mu sync.Mutex
+	told := map[int]bool{}
+	waitA, _, err := c.StartEach(ctx, setup, aheadA, func(i int, rec engine.GameRecord) {
+		mu.Lock()
+		told[i] = rec.Plies > 0
+		mu.Unlock()
+	}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitB, promoteB, err := c.StartEach(ctx, setup, aheadB, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	promoteB()
+	ids := queuedTasks(t, ctx, o)
+	if len(ids) != 12 || strings.Contains(ids[3], "/ahead") || !strings.Contains(ids[4], "/ahead") {
+		t.Fatalf("queued tasks %v: want the plain batch's 4, then the promoted batch's 8 (a game each)", ids)
+	}
+	startWorker(t, ctx, o)
+	var got []engine.GameRecord
+	for _, w := range []func() ([]engine.GameRecord, error){waitPlain, waitA, waitB} {
+		recs, err := w()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, recs...)
+	}
+	if games(t, got) != games(t, want) {
+		t.Fatal("the batches' records differ from the local pool's")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for i := range aheadA {
+		if !told[i] {
+			t.Fatalf("game %d of the ahead batch was not told with its record (told: %v)", i, told)
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.out != 0 || len(c.held) != 0 {
+		t.Fatalf("after every batch: %d games counted out, %d batches held; want none", c.out, len(c.held))
 	}
 }
