@@ -552,9 +552,9 @@ func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []
 // here and published one by one only while this client's games published and not yet
 // finished are fewer than the live workers' game slots, until promote publishes the rest
 // behind the tasks queued before. An ahead batch stopped (its context ends) publishes no
-// more, and its tasks still queued on the broker are deleted; those a worker holds are
-// played to their end, their results read by no one (a guess that was wrong). Its tasks'
-// message IDs carry a nonce, so the same games held again after a deletion go out again.
+// more, its tasks still queued on the broker are deleted, and the workers holding one are
+// told to drop it (dropHeld: its games end at once, no result sent). Its tasks' message
+// IDs carry a nonce, so the same games held again after a deletion go out again.
 func (c *Client) StartEach(ctx context.Context, setup tuner.GameSetup, tasks []tuner.GameTask, each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
 	return c.start(ctx, setup, tasks, nil, each, ahead)
 }
@@ -722,6 +722,7 @@ func (c *Client) start(ctx context.Context, setup tuner.GameSetup, tasks []tuner
 	// nothing.
 	var pubMu sync.Mutex
 	over := false
+	msgIDs := map[uint64]string{} // each task's message ID, by sequence (under mu)
 	publishPart := func(part []int, retry bool) error {
 		pubMu.Lock()
 		defer pubMu.Unlock()
@@ -751,6 +752,7 @@ func (c *Client) start(ctx context.Context, setup tuner.GameSetup, tasks []tuner
 		// sequence: watch that one.
 		mu.Lock()
 		seqs[ack.Sequence] = part
+		msgIDs[ack.Sequence] = id
 		n := 0
 		for _, i := range part {
 			if !sent[i] && !got[i] {
@@ -785,10 +787,11 @@ func (c *Client) start(ctx context.Context, setup tuner.GameSetup, tasks []tuner
 			}
 		}
 		var stale []uint64
+		var staleIDs []string
 		for seq, part := range seqs {
 			for _, i := range part {
 				if !got[i] {
-					stale = append(stale, seq)
+					stale, staleIDs = append(stale, seq), append(staleIDs, msgIDs[seq])
 					break
 				}
 			}
@@ -797,6 +800,7 @@ func (c *Client) start(ctx context.Context, setup tuner.GameSetup, tasks []tuner
 		c.addOut(-n)
 		if ahead && len(stale) > 0 {
 			c.deleteTasks(stale)
+			c.dropHeld(staleIDs)
 		}
 	})
 	var todo []int
@@ -814,8 +818,8 @@ func (c *Client) start(ctx context.Context, setup tuner.GameSetup, tasks []tuner
 		}
 	}
 	if ahead {
-		// A game at a time: a worker plays a task it holds to its end, so a batch stopped
-		// (a guess that was wrong) costs at most one game of each slot.
+		// A game at a time: the pump fills the slots that free up one by one, and a batch
+		// stopped (a guess that was wrong) holds no worker's slot for more than a game.
 		parts := make([][]int, len(todo))
 		for k, i := range todo {
 			parts[k] = []int{i}
@@ -909,6 +913,16 @@ func (c *Client) unhold(h *heldBatch) [][]int {
 	h.parts = nil
 	c.held = slices.DeleteFunc(c.held, func(o *heldBatch) bool { return o == h })
 	return parts
+}
+
+// dropHeld tells the workers that the tasks of message IDs ids are wanted no more: one
+// holding such a task ends its games at once and drops it (a worker of an older build
+// plays it to its end).
+func (c *Client) dropHeld(ids []string) {
+	data, err := json.Marshal(dropNote{IDs: ids})
+	if err == nil {
+		c.nc.Publish(stopSubject, data)
+	}
 }
 
 // deleteTasks deletes the task messages seqs from the work queue (those a worker holds, or

@@ -665,3 +665,71 @@ func TestAheadBatches(t *testing.T) {
 		t.Fatalf("after every batch: %d games counted out, %d batches held; want none", c.out, len(c.held))
 	}
 }
+
+// TestAheadBatchDropped: a batch played ahead and stopped while a worker holds one of its
+// tasks has the worker drop that task (its games ended, no result sent), as the local
+// pool stops a game in play; a batch played to its end drops nothing.
+func TestAheadBatchDropped(t *testing.T) {
+	url := startServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	o := Options{URL: url, Version: "test"}
+	wctx, stopWorker := context.WithCancel(ctx)
+	defer stopWorker()
+	go Work(wctx, WorkerOptions{Options: o, Workers: 1})
+	c, err := NewClient(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	worker := func() WorkerStatus {
+		_, ws, err := Status(ctx, o, 300*time.Millisecond)
+		if err != nil || len(ws) != 1 {
+			t.Fatalf("workers: %v, %v", ws, err)
+		}
+		return ws[0]
+	}
+	// Deep games: the worker holds the first task for a while.
+	setup, tasks := gomokuBatch(t, 8)
+	setup.Limits.Depth = 5
+	stopped, stop := context.WithCancel(ctx)
+	wait, _, err := c.StartEach(stopped, setup, tasks, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var busy []Busy
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end) && len(busy) == 0; time.Sleep(100 * time.Millisecond) {
+		busy = worker().Busy
+	}
+	if len(busy) != 1 || busy[0].Games != 1 {
+		t.Fatalf("the worker holds %+v, want one task of one game played ahead", busy)
+	}
+	stop()
+	if _, err := wait(); err == nil {
+		t.Fatal("the stopped batch's wait returned no error")
+	}
+	var w WorkerStatus
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if w = worker(); w.Dropped > 0 && len(w.Busy) == 0 {
+			break
+		}
+	}
+	if w.Dropped != 1 || len(w.Busy) != 0 {
+		t.Fatalf("after the stop the worker dropped %d tasks and holds %+v, want the one task dropped", w.Dropped, w.Busy)
+	}
+	if q, err := queueStatus(ctx, c.js); err != nil || q.Queued != 0 || q.InFlight != 0 {
+		t.Fatalf("queue after the stop: %+v, %v; want nothing queued or in play", q, err)
+	}
+	// A batch played ahead to its end (shallow games) drops nothing.
+	setup2, tasks2 := gomokuBatch(t, 4)
+	wait2, _, err := c.StartEach(ctx, setup2, tasks2, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wait2(); err != nil {
+		t.Fatal(err)
+	}
+	if w := worker(); w.Dropped != 1 {
+		t.Fatalf("a batch played to its end: the worker's dropped tasks went from 1 to %d", w.Dropped)
+	}
+}

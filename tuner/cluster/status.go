@@ -17,6 +17,9 @@ import (
 const (
 	heartbeatSubject = "evotune.worker.heartbeat"
 	pingSubject      = "evotune.worker.ping"
+	// stopSubject carries a tune's list of task message IDs it no longer wants (dropNote):
+	// a worker holding one ends its games and drops it.
+	stopSubject = "evotune.worker.stop"
 	// HeartbeatEvery is how often a worker says it is alive; a worker not heard from for
 	// three times that is not counted as connected.
 	HeartbeatEvery = 2 * time.Second
@@ -41,6 +44,9 @@ type WorkerStatus struct {
 	Played  int `json:"played"`
 	Tasks   int `json:"tasks"`
 	Refused int `json:"refused"`
+	// Dropped is tasks in hand that their tune stopped (games played ahead on a guess that
+	// was wrong), their games ended at once and their results never sent.
+	Dropped int `json:"dropped,omitempty"`
 	// Playing names the games being played now (the tasks' game names).
 	Playing []string `json:"playing,omitempty"`
 	// Busy is the tasks in hand, the longest held first: whose run they are for and for

@@ -97,15 +97,27 @@ type held struct {
 	recs []engine.GameRecord
 	err  error
 	left int
+	// dropped is set when its tune stopped the task (dropNote): its games end at once and
+	// it is terminated, no result sent.
+	dropped bool
 }
+
+// dropNote is a tune's message on stopSubject: the task message IDs (Nats-Msg-Id) of a
+// stopped batch's tasks.
+type dropNote struct {
+	IDs []string `json:"ids"`
+}
+
+// errDropped ends the games of a task its tune stopped.
+var errDropped = errors.New("the task was stopped by its tune")
 
 // counters are a worker's numbers for its heartbeat and log.
 type counters struct {
-	mu                     sync.Mutex
-	played, tasks, refused int
-	playing                map[string]int // game names being played
-	held                   map[*held]bool // tasks taken and not yet answered
-	recent                 []time.Time    // when the games of the last minute ended
+	mu                              sync.Mutex
+	played, tasks, refused, dropped int
+	playing                         map[string]int // game names being played
+	held                            map[*held]bool // tasks taken and not yet answered
+	recent                          []time.Time    // when the games of the last minute ended
 }
 
 func (c *counters) begin(name string) {
@@ -195,7 +207,7 @@ func Work(ctx context.Context, o WorkerOptions) error {
 	beat := func(stopping bool) {
 		n.mu.Lock()
 		st := WorkerStatus{ID: me, Host: host, PID: os.Getpid(), Version: o.Version, Slots: slots, Started: start.UTC(), UpSeconds: time.Since(start).Seconds(),
-			Played: n.played, Tasks: n.tasks, Refused: n.refused, CPUSeconds: cpuSeconds(), Stopping: stopping, Busy: n.busy()}
+			Played: n.played, Tasks: n.tasks, Refused: n.refused, Dropped: n.dropped, CPUSeconds: cpuSeconds(), Stopping: stopping, Busy: n.busy()}
 		for name, k := range n.playing {
 			for ; k > 0; k-- {
 				st.Playing = append(st.Playing, name)
@@ -217,6 +229,38 @@ func Work(ctx context.Context, o WorkerOptions) error {
 		return err
 	}
 	defer ping.Unsubscribe()
+	// Tasks their tune stopped: the games in play end at once (their context), the rest
+	// are not begun.
+	drop, err := nc.Subscribe(stopSubject, func(msg *nats.Msg) {
+		var d dropNote
+		if json.Unmarshal(msg.Data, &d) != nil {
+			return
+		}
+		ids := map[string]bool{}
+		for _, id := range d.IDs {
+			ids[id] = true
+		}
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		for h := range n.held {
+			if !ids[h.m.Headers().Get(nats.MsgIdHdr)] {
+				continue
+			}
+			h.mu.Lock()
+			if !h.dropped {
+				h.dropped = true
+				if h.err == nil {
+					h.err = errDropped
+				}
+			}
+			h.mu.Unlock()
+			h.cancel()
+		}
+	})
+	if err != nil {
+		return err
+	}
+	defer drop.Unsubscribe()
 	beat(false)
 	go func() {
 		tick := time.NewTicker(HeartbeatEvery)
@@ -250,6 +294,17 @@ func Work(ctx context.Context, o WorkerOptions) error {
 		close(h.stop)
 		timedOut := errors.Is(h.ctx.Err(), context.DeadlineExceeded)
 		h.cancel()
+		h.mu.Lock()
+		dropped := h.dropped
+		h.mu.Unlock()
+		if dropped {
+			h.m.Term() // its tune wants it no more: never delivered again
+			n.mu.Lock()
+			n.dropped++
+			n.mu.Unlock()
+			o.logf("dropped task %s of batch %s: stopped by its tune", taskName(indicesOf(h.task)), h.task.Batch)
+			return
+		}
 		if h.err != nil {
 			if timedOut && ctx.Err() == nil {
 				_, _, limit := o.limits()
