@@ -729,6 +729,16 @@ func (c *Client) start(ctx context.Context, setup tuner.GameSetup, tasks []tuner
 		if over {
 			return nil
 		}
+		if ahead {
+			// A held game may have been played meanwhile (the same games of a batch stopped
+			// before, whose results this batch reads too): not sent again.
+			mu.Lock()
+			part = slices.DeleteFunc(slices.Clone(part), func(i int) bool { return got[i] })
+			mu.Unlock()
+			if len(part) == 0 {
+				return nil
+			}
+		}
 		t := head
 		t.Games = make([]wireGame, len(part))
 		for k, i := range part {
