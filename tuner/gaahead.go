@@ -208,20 +208,17 @@ func pickTasks(tasks []GameTask, idx []int) []GameTask {
 func (m *gaMethod) adoptAhead(tasks []GameTask, label string) *pairingsInPlay {
 	a := m.next
 	m.next = nil
-	if a != nil {
-		m.aheadTried++
-	}
-	t := m.t
-	if a == nil || t.g.peers == nil {
-		if a != nil {
-			a.p.stop()
-			m.aheadStopped++
-		}
+	if a == nil {
 		return nil
 	}
+	m.aheadTried++
+	t := m.t
 	k := m.surrogateSlot(len(t.g.current))
-	rest, child := splitTasks(t.g.peers, t.g.current, k)
-	if !sameTasks(a.tasks, pickTasks(tasks, rest)) {
+	var rest, child []int
+	if t.g.peers != nil {
+		rest, child = splitTasks(t.g.peers, t.g.current, k)
+	}
+	if t.g.peers == nil || !sameTasks(a.tasks, pickTasks(tasks, rest)) {
 		a.p.stop()
 		m.aheadStopped++
 		return nil

@@ -334,7 +334,7 @@ type Client struct {
 type heldBatch struct {
 	ctx   context.Context
 	parts [][]int
-	send  func(part []int) error
+	send  func(part []int)
 }
 
 // NewClient connects to the broker (see Connect) and asks the workers for their
@@ -403,7 +403,7 @@ func (c *Client) pump() {
 			part := h.parts[0]
 			h.parts = h.parts[1:]
 			c.mu.Unlock()
-			h.send(part) // an error ends the batch's wait
+			h.send(part)
 		}
 	}
 }
@@ -834,12 +834,10 @@ func (c *Client) start(ctx context.Context, setup tuner.GameSetup, tasks []tuner
 		for k, i := range todo {
 			parts[k] = []int{i}
 		}
-		h := &heldBatch{ctx: ctx, parts: parts, send: func(part []int) error {
-			err := publishPart(part, false)
-			if err != nil {
+		h := &heldBatch{ctx: ctx, parts: parts, send: func(part []int) {
+			if err := publishPart(part, false); err != nil {
 				fail(err)
 			}
-			return err
 		}}
 		c.mu.Lock()
 		c.held = append(c.held, h)
