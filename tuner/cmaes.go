@@ -3,10 +3,10 @@ package tuner
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/c-bata/goptuna/cmaes"
 	"gonum.org/v1/gonum/mat"
@@ -139,33 +139,18 @@ type cmaesMethod struct {
 	// samples those in play again, as the interrupted run had, before asking them).
 	sampled  []*cmaesGeneration
 	toSample int // the next generation to sample
-	// told are the values of every generation told, in order (Guess replays them).
+	// told are the values of every generation told, in order.
 	told [][]float64
-	// spares are optimisers replayed through the generations told (made in the background
-	// after each tell: cmaesSpares), each spent by one Guess; last is the last guess.
-	spares *cmaesSpares
-	last   *cmaesGuess
+	// guessed are the generations Guess returned for generation guessedGen, by GuessKey.
+	guessed    map[string]*round
+	guessedGen int
 }
 
-// cmaesSpares holds copies of the optimiser, each replayed through the first `told`
-// generations (as Restore replays a resumed run's), so that Guess need not replay one.
-type cmaesSpares struct {
-	mu   sync.Mutex
-	told int
-	ms   []*cmaesMethod
-}
-
-// cmaesGuess is a guess made: the generation, the order of its values (their ties
-// included: the optimiser reads only the order) and the round guessed.
-type cmaesGuess struct {
-	gen   int
-	order string
-	r     *round
-}
-
-// cmaesSparesEach is how many spare optimisers Guess has a generation: the guesses a
-// generation's last games can call for before the loop waits for them unguessed.
-const cmaesSparesEach = 4
+// cmaesGuessesEach bounds the next generations Guess makes (and keeps) for one generation
+// in play, distinct orders of its values: the run loop asks for a few at each game that
+// ends in the generation's last games (measured: gomoku's λ 44 about 4 to 7 a
+// generation, connect6's λ 10 about 8), and each is a fork of the optimiser.
+const cmaesGuessesEach = 64
 
 // cmaesGeneration is a generation as sampled: its candidates in free-gene coordinates, the
 // optimiser's mean then (m0, the same coordinates), the mean they play (genes) and that
@@ -382,9 +367,6 @@ func (m *cmaesMethod) Tell(r *round) (*told, error) {
 		return nil, err
 	}
 	m.told = append(m.told, values)
-	if m.spares != nil {
-		m.refill() // spares only once the loop guesses (a lag, or a cluster, never does)
-	}
 	st := cmaesState{Values: values, Mean: append([]float64(nil), m.mean...)}
 	// The new mean comes from the mean after generation k−1 (which the candidates played
 	// only without a lag).
@@ -422,41 +404,43 @@ func (m *cmaesMethod) Tell(r *round) (*told, error) {
 		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}, nil
 }
 
+// GuessKey implements branchGuesser: the order of r's candidates' values, ties included,
+// which is all of a generation Guess reads ("" for a generation Guess does not guess).
+func (m *cmaesMethod) GuessKey(r *round) string {
+	if m.a.Config.CMAESParams().Lag > 0 || r.Gen != len(m.told) {
+		return ""
+	}
+	return valueOrder(candidateValues(r.Players))
+}
+
 // Guess implements guesser: the generation CMA-ES would ask were it told r, the generation
-// in play (its candidates' Stats as the loop would leave them). A spare optimiser replayed
-// through every generation told (refill) is told r's values and asked the next
-// generation; this one is untouched. The optimiser's update reads only the values' order
-// (the values themselves feed only its stopping test, ShouldStop, which this method never
-// asks), so a guess with the order of the last one is that one; with no spare ready, no
-// guess (nil).
+// in play (its candidates' Stats as the loop would leave them). A copy of the optimiser as
+// it stands (deepCopy: its mean, covariance, evolution paths and random generator, after
+// asking r's candidates) is told r's values and asked the next generation; this one is
+// untouched. The optimiser's update reads only the values' order (the values themselves
+// feed only its stopping test, ShouldStop, which this method never asks), so a guess with
+// the order of one made before is that one (the same round).
 // With generations in play (a lag) the loop never waits for a generation's last games,
 // and there is nothing to guess: nil.
 func (m *cmaesMethod) Guess(r *round) (*round, error) {
-	if m.a.Config.CMAESParams().Lag > 0 || r.Gen != len(m.told) {
+	order := m.GuessKey(r)
+	if order == "" || len(m.sampled) == 0 || m.sampled[0].k != r.Gen {
 		return nil, nil
 	}
-	values := candidateValues(r.Players)
-	order := valueOrder(values)
-	if m.last != nil && m.last.gen == r.Gen && m.last.order == order {
-		return m.last.r, nil
+	if m.guessed == nil || m.guessedGen != r.Gen {
+		m.guessed, m.guessedGen = map[string]*round{}, r.Gen
 	}
-	if m.spares == nil {
-		m.refill() // generation 0's
+	if g, ok := m.guessed[order]; ok {
+		return g, nil
 	}
-	sp := m.spares
-	sp.mu.Lock()
-	var g *cmaesMethod
-	if sp.told == r.Gen && len(sp.ms) > 0 {
-		g, sp.ms = sp.ms[len(sp.ms)-1], sp.ms[:len(sp.ms)-1]
-	}
-	sp.mu.Unlock()
-	if g == nil {
+	if len(m.guessed) >= cmaesGuessesEach {
 		return nil, nil
 	}
-	if err := g.sampledUpTo(r.Gen); err != nil {
+	g, err := m.fork()
+	if err != nil {
 		return nil, err
 	}
-	if err := g.tell(g.sampled[0], values); err != nil {
+	if err := g.tell(g.sampled[0], candidateValues(r.Players)); err != nil {
 		return nil, err
 	}
 	g.sampled, g.next = g.sampled[1:], r.Gen+1
@@ -464,57 +448,30 @@ func (m *cmaesMethod) Guess(r *round) (*round, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.last = &cmaesGuess{gen: r.Gen, order: order, r: next}
+	m.guessed[order] = next
 	return next, nil
 }
 
-// refill makes cmaesSparesEach spare optimisers replayed through the generations told so
-// far, in the background (a replay costs a tell and λ asks a generation told); they
-// replace the spares of fewer generations.
-func (m *cmaesMethod) refill() {
-	if m.spares == nil {
-		m.spares = &cmaesSpares{told: -1}
-	}
-	told := append([][]float64(nil), m.told...)
-	a, sp := m.a, m.spares
-	go func() {
-		var ms []*cmaesMethod
-		for range cmaesSparesEach {
-			g, err := replayedCMAES(a, told)
-			if err != nil {
-				return // Guess makes no guess without a spare
-			}
-			ms = append(ms, g)
-		}
-		sp.mu.Lock()
-		defer sp.mu.Unlock()
-		if len(told) > sp.told {
-			sp.told, sp.ms = len(told), ms
-		}
-	}()
+// cmaesCore is what a fork of a CMA-ES copies: the optimiser and the mean it keeps in
+// place (gonum's VecDense works in the slice it was given, so the two share memory, and
+// so do their copies).
+type cmaesCore struct {
+	opt  *cmaes.Optimizer
+	mean []float64
 }
 
-// replayedCMAES is a new CMA-ES of arena a told the values of generations 0 to
-// len(told)−1, as Restore leaves a resumed run (generation len(told) not yet sampled).
-func replayedCMAES(a *arena, told [][]float64) (*cmaesMethod, error) {
-	at, err := newCMAES(a)
+// fork is a copy of m that can be told and asked without changing m: its optimiser and
+// mean copied, its generations sampled shared (never changed once sampled).
+func (m *cmaesMethod) fork() (*cmaesMethod, error) {
+	core, err := deepCopy(&cmaesCore{opt: m.opt, mean: m.mean})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cmaes: %w", err)
 	}
-	g := at.(*cmaesMethod)
-	if len(told) == 0 {
-		return g, nil
-	}
-	states := make([][]byte, len(told))
-	for k, v := range told {
-		if states[k], err = encodeState(cmaesState{Values: v}); err != nil {
-			return nil, err
-		}
-	}
-	if _, err := g.Restore(ResumeState{RunID: a.RunID, LastGeneration: len(told) - 1, MethodStates: states}); err != nil {
-		return nil, err
-	}
-	return g, nil
+	g := *m
+	g.opt, g.mean = core.opt, core.mean
+	g.sampled = slices.Clone(m.sampled)
+	g.guessed = nil
+	return &g, nil
 }
 
 // valueOrder is the order of values with their ties: the indices sorted by value (ties

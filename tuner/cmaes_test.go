@@ -271,3 +271,69 @@ func TestCMAESDefaultLambda(t *testing.T) {
 		t.Errorf("λ %d σ %g, the shared section's λ %d: want 44, 0.2, 0", cfg.CMAES.Lambda, cfg.CMAES.Sigma, shared.Lambda)
 	}
 }
+
+// TestCMAESFork: a fork of CMA-ES (its optimiser and mean deep-copied) told the same
+// values asks the same candidates as the method; telling and asking the fork other
+// values leaves the method as it was, asking what a method never forked asks.
+func TestCMAESFork(t *testing.T) {
+	newM := func() *cmaesMethod {
+		tu, err := New(cmaesConfig("gomoku", 100), &memStore{}, nil, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tu.method.(*loopMethod).m.(*cmaesMethod)
+	}
+	values := func(k, n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64((i*5+k*3)%n) / float64(n)
+		}
+		return v
+	}
+	m, ref := newM(), newM()
+	step := func(g *cmaesMethod, k int, v []float64) [][]float64 {
+		t.Helper()
+		if err := g.sampledUpTo(k); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.tell(g.sampled[0], v); err != nil {
+			t.Fatal(err)
+		}
+		g.sampled = g.sampled[1:]
+		if err := g.sampledUpTo(k + 1); err != nil {
+			t.Fatal(err)
+		}
+		return g.sampled[0].ys
+	}
+	for k := range 3 {
+		n := m.opt.PopulationSize()
+		step(m, k, values(k, n))
+		step(ref, k, values(k, n))
+	}
+	f, err := m.fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := m.opt.PopulationSize()
+	if got, want := step(f, 3, values(3, n)), step(ref, 3, values(3, n)); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatal("the fork told the method's values asked other candidates")
+	}
+	other := values(3, n)
+	slices.Reverse(other)
+	g, err := m.fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 3; k < 6; k++ {
+		step(g, k, other)
+	}
+	if slices.Equal(g.mean, m.mean) {
+		t.Fatal("the fork told other values has the method's mean")
+	}
+	if got, want := step(m, 3, values(3, n)), ref.sampled[0].ys; !slices.EqualFunc(got, want, slices.Equal) {
+		t.Error("a fork's tells changed the method's next candidates")
+	}
+	if !slices.Equal(m.mean, ref.mean) {
+		t.Errorf("a fork's tells changed the method's mean: %v, want %v", m.mean, ref.mean)
+	}
+}

@@ -97,6 +97,13 @@ func (f *finishedGames) ticks() chan struct{} {
 	return f.tick
 }
 
+// left is how many of the batch's games are not finished yet.
+func (f *finishedGames) left() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.got) - f.n
+}
+
 // guess returns the batch's records with every game not yet finished a draw, once no more
 // than slots games are left to finish (ok false before, and once all are).
 func (f *finishedGames) guess(slots int) (recs []engine.GameRecord, ok bool) {

@@ -165,7 +165,7 @@ func TestCMAESPlaysAheadSameRun(t *testing.T) {
 			l = tu.method.(*loopMethod)
 			l.noAhead = noAhead
 		})
-		if l.next != nil {
+		if len(l.nexts) != 0 {
 			t.Fatalf("noAhead %v: a round ahead still in play after the run", noAhead)
 		}
 		return fp, l

@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	randv2 "math/rand/v2"
 	"reflect"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -187,6 +189,16 @@ type guesser interface {
 	Guess(r *round) (*round, error)
 }
 
+// branchGuesser is a guesser whose next round reads only part of what a round's games give
+// (CMA-ES: the order of its candidates' values): GuessKey is that part of r (r as Guess
+// takes it, but for its PairScores, unset), the same for two rounds exactly when Guess
+// would return the same round for both. The loop weighs the ways the games in play may end by their keys and plays ahead
+// the rounds of the likeliest (branches.go).
+type branchGuesser interface {
+	guesser
+	GuessKey(r *round) string
+}
+
 // flusher is a method whose generations span several rounds: when the run ends with told
 // rounds not yet stored, Flush returns the generation as it stands.
 type flusher interface {
@@ -243,14 +255,19 @@ type loopMethod struct {
 	// nearest draws are started first.
 	ahead   map[drawKey]*openingDraw
 	drawing chan struct{}
-	// next is the round played ahead (guesser; nil: none), and nextUsed and nextStopped
-	// count the rounds played ahead that were adopted and stopped.
-	next                  *loopRound
+	// nexts are the rounds played ahead (guesser), likeliest first as they were launched,
+	// and nextUsed and nextStopped count the rounds played ahead that were adopted and
+	// stopped.
+	nexts                 []*loopRound
 	nextUsed, nextStopped int
 	noAhead               bool         // plays no round ahead (set by tests, which compare the two)
 	shownGen              atomic.Int64 // the generation the progress events name
 	shownRun              atomic.Int64 // the run's saved games, for the progress events
 	shownSlot             atomic.Uint64
+	// oracle, set by replay benchmarks only, gives a game's real record before it ends
+	// (ok false: unknown), so that a guess reads the real results: the bound on what
+	// any guess of the games in play can gain.
+	oracle func(GameTask) (engine.GameRecord, bool)
 }
 
 // loopRound is a round in play.
@@ -270,6 +287,12 @@ type loopRound struct {
 	stop    context.CancelFunc
 	promote func()
 	shown   atomic.Bool
+	// drawnAt is how many games were left to finish when the round's next round was last
+	// guessed with its games in play drawn (0: never). While too many are left to weigh
+	// their ways, such a guess changes with almost every game that ends, and one made
+	// again stops the games the last one played ahead: it is made again only once half
+	// as many are left (loopMethod.guesses).
+	drawnAt int
 }
 
 func (l *loopMethod) describe(length string) (string, []string) { return l.m.Describe(length) }
@@ -464,17 +487,22 @@ func (l *loopMethod) start(ctx context.Context, r *round) (*loopRound, error) {
 	if err != nil {
 		return nil, err
 	}
-	if a := l.next; a != nil {
-		l.next = nil
-		if reflect.DeepEqual(a.b, lr.b) && reflect.DeepEqual(a.openings, lr.openings) {
-			a.r = r // the method's round: its players are credited and told
-			a.promote()
-			a.shown.Store(true)
-			l.nextUsed++
-			return a, nil
+	var adopted *loopRound
+	for _, a := range l.nexts {
+		if adopted == nil && reflect.DeepEqual(a.b, lr.b) && reflect.DeepEqual(a.openings, lr.openings) {
+			adopted = a
+			continue
 		}
 		a.stop()
 		l.nextStopped++
+	}
+	l.nexts = nil
+	if a := adopted; a != nil {
+		a.r = r // the method's round: its players are credited and told
+		a.promote()
+		a.shown.Store(true)
+		l.nextUsed++
+		return a, nil
 	}
 	if err := l.launch(ctx, lr, false); err != nil {
 		return nil, err
@@ -560,31 +588,146 @@ func (l *loopMethod) launch(ctx context.Context, lr *loopRound, ahead bool) erro
 	return nil
 }
 
-// dropNext stops the round played ahead, if any.
+// dropNext stops the rounds played ahead, if any.
 func (l *loopMethod) dropNext() {
-	if l.next != nil {
-		l.next.stop()
-		l.next = nil
+	for _, a := range l.nexts {
+		a.stop()
 		l.nextStopped++
 	}
+	l.nexts = nil
 }
 
 // lookAhead, for a method that guesses (guesser) and has lr alone in play, once lr has no
-// more games left to finish than the run has slots: it takes lr's games still in play as
-// draws, asks the method which round it would ask next, and plays that round ahead where
-// it is not the round already ahead (which it stops). The method's state is untouched, and
-// the round it really asks next adopts the round ahead only when they are the same games
-// (start), so nothing the run computes changes.
+// more games left to finish than the run has slots: it asks the method which round it
+// would ask next were lr's games in play to end as guessed, and plays those rounds ahead,
+// keeping the rounds already ahead that are among them and stopping the rest. A
+// branchGuesser is asked for the rounds of its likeliest keys over the ways the games in
+// play may end (branches.go), most likely first; any other guesser for one round, the
+// games in play taken as draws. The method's state is untouched, and the round it really
+// asks next adopts a round ahead only when they are the same games (start), so nothing the
+// run computes changes.
 func (l *loopMethod) lookAhead(ctx context.Context, lr *loopRound) {
-	t := l.t
 	g, ok := l.m.(guesser)
 	if !ok || lr.fin == nil || l.m.Window() != 1 || l.noAhead {
 		return
 	}
-	recs, ok := lr.fin.guess(t.guessSlots())
-	if !ok {
+	guesses := l.guesses(lr, g)
+	if guesses == nil {
 		return
 	}
+	var keep []*loopRound
+	kept := func(a *loopRound) bool { return slices.Contains(keep, a) }
+	for _, r := range guesses {
+		if i := slices.IndexFunc(l.nexts, func(a *loopRound) bool { return a.r == r }); i >= 0 {
+			if !kept(l.nexts[i]) {
+				keep = append(keep, l.nexts[i]) // the guess already played ahead
+			}
+			continue
+		}
+		next, err := l.plan(r)
+		if err != nil {
+			continue // the round, asked, meets it
+		}
+		if i := slices.IndexFunc(l.nexts, func(a *loopRound) bool {
+			return reflect.DeepEqual(a.b, next.b) && reflect.DeepEqual(a.openings, next.openings)
+		}); i >= 0 {
+			if !kept(l.nexts[i]) {
+				keep = append(keep, l.nexts[i])
+			}
+			continue
+		}
+		if err := l.launch(ctx, next, true); err != nil {
+			continue
+		}
+		keep = append(keep, next)
+	}
+	for _, a := range l.nexts {
+		if !kept(a) {
+			a.stop()
+			l.nextStopped++
+		}
+	}
+	l.nexts = keep
+}
+
+// guesses returns the rounds method g would ask next were lr's games in play to end as
+// guessed, likeliest first (nil: no guess now, the rounds ahead left as they are; empty:
+// none worth playing, the rounds ahead stopped).
+func (l *loopMethod) guesses(lr *loopRound, g guesser) []*round {
+	slots := l.t.guessSlots()
+	drawn := func() []*round { // the one round of the games in play drawn
+		recs, ok := lr.fin.guess(slots)
+		if !ok {
+			return nil
+		}
+		if l.oracle != nil {
+			for i, task := range lr.b.tasks {
+				if rec, ok := l.oracle(task); ok {
+					recs[i] = rec
+				}
+			}
+		}
+		r, err := g.Guess(l.guessed(lr, recs))
+		if err != nil || r == nil {
+			return nil // the method meets it when it is told, if it is an error
+		}
+		return []*round{r}
+	}
+	bg, ok := g.(branchGuesser)
+	if !ok || l.oracle != nil {
+		return drawn()
+	}
+	ways := lr.fin.scenarios(slots)
+	if ways == nil {
+		left := lr.fin.left()
+		if lr.drawnAt > 0 && 2*left > lr.drawnAt {
+			return nil // the rounds ahead left as they are
+		}
+		lr.drawnAt = left
+		return drawn() // more games left than their ways a guess weighs
+	}
+	type branch struct {
+		p   float64
+		way int // the first way of the key
+	}
+	var keys []string
+	byKey := map[string]*branch{}
+	credit := newWayCredit(lr, ways)
+	for w := range ways.p {
+		k := bg.GuessKey(credit.round(ways.with(w)))
+		b := byKey[k]
+		if b == nil {
+			b = &branch{way: w}
+			byKey[k] = b
+			keys = append(keys, k)
+		}
+		b.p += ways.p[w]
+	}
+	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(byKey[b].p, byKey[a].p) })
+	// The games left drawn first, the guess made while more were left (drawn): it is
+	// right as often as its games ahead, played longest, are worth keeping.
+	drawnWay := len(ways.p) - 1
+	drawnKey := bg.GuessKey(credit.round(ways.with(drawnWay)))
+	keys = append([]string{drawnKey}, slices.DeleteFunc(keys, func(k string) bool { return k == drawnKey })...)
+	var out []*round
+	for n, k := range keys {
+		if len(out) == maxBranches || (n > 0 && byKey[k].p < minBranchP) {
+			break
+		}
+		r, err := g.Guess(l.guessed(lr, ways.with(byKey[k].way)))
+		if err != nil {
+			return nil
+		}
+		if r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// guessed is round lr as the loop would tell it were its games to end as recs: its
+// players cloned, their Stats and PairScores credited with recs.
+func (l *loopMethod) guessed(lr *loopRound, recs []engine.GameRecord) *round {
 	guess := *lr.r
 	guess.Players = make([]*genomes.Genome, len(lr.r.Players))
 	for i, p := range lr.r.Players {
@@ -598,29 +741,7 @@ func (l *loopMethod) lookAhead(ctx context.Context, lr *loopRound) {
 			guess.PairScores[i][k] = pairScore[[2]int{i, k}]
 		}
 	}
-	r, err := g.Guess(&guess)
-	if err != nil || r == nil {
-		return // the method meets it when it is told, if it is an error
-	}
-	if l.next != nil && l.next.r == r {
-		return // the guess already played ahead
-	}
-	next, err := l.plan(r)
-	if err != nil {
-		return
-	}
-	if a := l.next; a != nil {
-		if reflect.DeepEqual(a.b, next.b) && reflect.DeepEqual(a.openings, next.openings) {
-			return
-		}
-		a.stop()
-		l.nextStopped++
-		l.next = nil
-	}
-	if err := l.launch(ctx, next, true); err != nil {
-		return // the round, asked, meets it
-	}
-	l.next = next
+	return &guess
 }
 
 // progress fills a round's game event as Tuner.event does, from what the workers may

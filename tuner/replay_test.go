@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"io"
 	randv2 "math/rand/v2"
 	"os"
 	"path/filepath"
@@ -53,11 +54,33 @@ type replayRunner struct {
 	missingIn map[*replayBatch]int
 }
 
-// replayKey identifies a game of a run: its players, opening and depth.
+// replayKey identifies a game of a run: its players, opening and depth, the hash of
+// fmt.Fprint(t.Black, t.White, t.Opening, t.BlackExt, t.WhiteExt, t.Depth) (the keys of the
+// played runs kept), each player's text made once (weightsText).
 func replayKey(t GameTask) uint64 {
 	h := fnv.New64a()
-	fmt.Fprint(h, t.Black, t.White, t.Opening, t.BlackExt, t.WhiteExt, t.Depth)
+	io.WriteString(h, weightsText(t.Black))
+	h.Write([]byte{' '})
+	io.WriteString(h, weightsText(t.White))
+	fmt.Fprint(h, " ", t.Opening, " ", t.BlackExt, " ", t.WhiteExt, " ", t.Depth)
 	return h.Sum64()
+}
+
+// replayTexts holds weightsText's texts by weights (a run plans the same weights for
+// every game of a player: Tuner.side).
+var replayTexts sync.Map
+
+// weightsText is fmt.Sprint(w), made once for each weights.
+func weightsText(w engine.Weights) string {
+	if w == nil {
+		return fmt.Sprint(w)
+	}
+	if s, ok := replayTexts.Load(w); ok {
+		return s.(string)
+	}
+	s := fmt.Sprint(w)
+	replayTexts.Store(w, s)
+	return s
 }
 
 type replayGame struct {
@@ -344,6 +367,12 @@ func replayOn(tb testing.TB, cfg Config, r *replayRunner) (used, stopped float64
 			m.noAhead = true
 		case *loopMethod:
 			m.noAhead = true
+		}
+	}
+	if m, ok := tu.method.(*loopMethod); ok && r.played != nil && os.Getenv("EVOTUNE_REPLAY_ORACLE") != "" {
+		m.oracle = func(task GameTask) (engine.GameRecord, bool) { // guesses that read the games' real results
+			rec, ok := r.played.Recs[replayKey(task)]
+			return rec, ok
 		}
 	}
 	start := time.Now()
@@ -686,7 +715,9 @@ func (c clusterLike) StartBatch(ctx context.Context, setup GameSetup, tasks []Ga
 // gomoku 44 000, connect6 20 000, amazons 4 000), which sizes a GA generation as a user's
 // run at that budget does (peersGames): 3½ minutes here for every method and game.
 // EVOTUNE_REPLAY_NO_AHEAD=1 the GA and CMA-ES as before they played their next generation
-// ahead (gaahead.go, loopMethod.lookAhead).
+// ahead (gaahead.go, loopMethod.lookAhead); with EVOTUNE_REPLAY_PLAYED=1,
+// EVOTUNE_REPLAY_ORACLE=1 CMA-ES guessing from the games' real results, not their ways of
+// ending (loopMethod.oracle): the most guessing the next generation can fill.
 // EVOTUNE_REPLAY_PLAYED=1 replays instead the games a real run of the same configuration
 // played (playedRun: first played on this machine's processors, minutes for each method and
 // game at its budget, then kept in the temporary directory), each with its own result and

@@ -23,6 +23,7 @@ type Tuner struct {
 	cfg         Config       // plan.Config, with SPSA's budget once calibrated from a time budget
 	calibration *Calibration // SPSA's, when its game budget came from a time budget
 	outside     *Outside     // nil: the built-in engine is tuned
+	weights     weightsMemo  // the built-in engine's weights of the genomes scheduled lately
 	setup       GameSetup
 	store       Store
 	progress    func(Event)
