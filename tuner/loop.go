@@ -192,8 +192,8 @@ type guesser interface {
 // branchGuesser is a guesser whose next round reads only part of what a round's games give
 // (CMA-ES: the order of its candidates' values): GuessKey is that part of r (r as Guess
 // takes it, but for its PairScores, unset), the same for two rounds exactly when Guess
-// would return the same round for both. The loop weighs the ways the games in play may end by their keys and plays ahead
-// the rounds of the likeliest (branches.go).
+// would return the same round for both. The loop weighs the ways the games in play may end
+// by their keys and plays ahead the rounds of the likeliest (branches.go).
 type branchGuesser interface {
 	guesser
 	GuessKey(r *round) string
@@ -651,8 +651,7 @@ func (l *loopMethod) lookAhead(ctx context.Context, lr *loopRound) {
 }
 
 // guesses returns the rounds method g would ask next were lr's games in play to end as
-// guessed, likeliest first (nil: no guess now, the rounds ahead left as they are; empty:
-// none worth playing, the rounds ahead stopped).
+// guessed, likeliest first (nil: no guess now, the rounds ahead left as they are).
 func (l *loopMethod) guesses(lr *loopRound, g guesser) []*round {
 	slots := l.t.guessSlots()
 	drawn := func() []*round { // the one round of the games in play drawn
@@ -721,6 +720,9 @@ func (l *loopMethod) guesses(lr *loopRound, g guesser) []*round {
 		if r != nil {
 			out = append(out, r)
 		}
+	}
+	if len(out) == 0 {
+		return nil // the method guesses no more of this round
 	}
 	return out
 }
