@@ -504,6 +504,33 @@ func (c *Client) taskSize(key string, n int) int {
 	return max(1, min(size, maxTaskGames))
 }
 
+// guidedParts groups the games idx (in order) into tasks by guided self-scheduling
+// (Polychronopoulos and Kuck, IEEE Trans. Computers 36(12), 1987): each task takes an even
+// share of the games left for twice the game slots, at most size(d) games of depth d
+// (taskSize: about TaskTarget of play) and at least one; a task holds games of one depth
+// (depth(i) is game i's). Along a run of games of one depth the tasks never grow, and the
+// last 2·slots are a game each. The workers take the tasks in order, so the first ones
+// carry long stretches of play for a task's fixed cost (a publish, a fetch and a result),
+// and a batch ends with each worker on its last game or two instead of one worker on its
+// last large task while the others wait for the next batch. With slots below 1 every task
+// takes size(d) games (Options.TaskGames: the size the user fixed).
+func guidedParts(idx []int, depth func(i int) int, size func(d int) int, slots int) [][]int {
+	var parts [][]int
+	for len(idx) > 0 {
+		d := depth(idx[0])
+		limit := size(d)
+		if slots > 0 {
+			limit = min(limit, (len(idx)+2*slots-1)/(2*slots))
+		}
+		n := 1
+		for ; n < len(idx) && n < max(limit, 1) && depth(idx[n]) == d; n++ {
+		}
+		parts = append(parts, idx[:n])
+		idx = idx[n:]
+	}
+	return parts
+}
+
 // measured notes that a game of one of the client's batches finished, and folds its wall
 // time into the setup's estimate (a moving average over about 32 games).
 func (c *Client) measured(key string, d time.Duration) {
@@ -696,25 +723,25 @@ func (c *Client) start(ctx context.Context, setup tuner.GameSetup, tasks []tuner
 		return nil, nil, err
 	}
 	cleanup = append(cleanup, func() { adv.Unsubscribe() })
-	// split groups the games idx (in order) into tasks of taskSize games, consecutive games
-	// of one depth together.
+	// split groups the games idx (in order) into tasks, consecutive games of one depth
+	// together, guided (guidedParts): the first at most the depth's taskSize, the last a
+	// game or a few, so the workers end a batch together.
 	split := func(idx []int) [][]int {
-		var parts [][]int
-		sizes := map[int]int{} // by depth: the same size for all of this sending's tasks
-		for len(idx) > 0 {
-			d := tasks[idx[0]].Depth
+		slots := 0 // a size fixed by Options.TaskGames: no guided shares
+		if c.o.TaskGames == 0 {
+			if slots = c.workers.slots(c.o.Version); slots < 1 {
+				slots = 2 // none heard from yet, as taskSize assumes
+			}
+		}
+		sizes := map[int]int{} // by depth: the largest task of this sending
+		return guidedParts(idx, func(i int) int { return tasks[i].Depth }, func(d int) int {
 			size, ok := sizes[d]
 			if !ok {
 				size = c.taskSize(setupKey(head, d), len(idx))
 				sizes[d] = size
 			}
-			n := 1
-			for ; n < len(idx) && n < size && tasks[idx[n]].Depth == d; n++ {
-			}
-			parts = append(parts, idx[:n])
-			idx = idx[n:]
-		}
-		return parts
+			return size
+		}, slots)
 	}
 	// publishPart publishes one task of games part; retry marks games sent before (a
 	// refusal), whose message IDs must not repeat the first sending's, and a batch played
@@ -844,12 +871,15 @@ func (c *Client) start(ctx context.Context, setup tuner.GameSetup, tasks []tuner
 		c.mu.Unlock()
 		cleanup = append(cleanup, func() { c.unhold(h) })
 		c.wakePump()
+		// Promoted, the games still held go out as an ordinary batch's would (guided
+		// tasks), not a game a task: each task costs a publish, a fetch and a result.
 		promote = func() {
+			var rest []int
 			for _, part := range c.unhold(h) {
-				if err := publishPart(part, false); err != nil {
-					fail(err)
-					return
-				}
+				rest = append(rest, part...)
+			}
+			if err := send(rest, false); err != nil {
+				fail(err)
 			}
 		}
 	} else if err := send(todo, false); err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -211,6 +212,70 @@ func TestTaskSize(t *testing.T) {
 	c.o.TaskGames = 3
 	if got := c.taskSize("k", 1000); got != 3 {
 		t.Errorf("TaskGames 3: %d", got)
+	}
+}
+
+// TestGuidedParts: a sending's tasks take every game once, in order, each of one depth
+// and within its depth's size limit; along a run of games of one depth the tasks never
+// grow, the first carries the limit (or an even share for twice the slots), and the last
+// 2·slots games go a game a task.
+func TestGuidedParts(t *testing.T) {
+	check := func(name string, depths []int, size map[int]int, slots int) [][]int {
+		t.Helper()
+		idx := make([]int, len(depths))
+		for i := range idx {
+			idx[i] = i
+		}
+		parts := guidedParts(idx, func(i int) int { return depths[i] }, func(d int) int { return size[d] }, slots)
+		next := 0
+		for k, p := range parts {
+			if len(p) == 0 {
+				t.Fatalf("%s: task %d is empty", name, k)
+			}
+			d := depths[p[0]]
+			for _, i := range p {
+				if i != next || depths[i] != d {
+					t.Fatalf("%s: task %d holds game %d (depth %d), want game %d of depth %d: %v", name, k, i, depths[i], next, d, parts)
+				}
+				next++
+			}
+			if len(p) > size[d] {
+				t.Fatalf("%s: task %d has %d games, over the limit %d", name, k, len(p), size[d])
+			}
+			if k > 0 && depths[parts[k-1][0]] == d && len(p) > len(parts[k-1]) {
+				t.Fatalf("%s: task %d grew from %d to %d games: %v", name, k, len(parts[k-1]), len(p), parts)
+			}
+		}
+		if next != len(depths) {
+			t.Fatalf("%s: %d games in tasks, want %d", name, next, len(depths))
+		}
+		return parts
+	}
+	sizes := func(parts [][]int) []int {
+		var n []int
+		for _, p := range parts {
+			n = append(n, len(p))
+		}
+		return n
+	}
+	flat := make([]int, 720)
+	parts := check("720 games, 2 slots", flat, map[int]int{0: 294}, 2)
+	n := sizes(parts)
+	if n[0] != 180 || !slices.Equal(n[len(n)-5:], []int{2, 1, 1, 1, 1}) || len(n) > 40 {
+		t.Fatalf("720 games, 2 slots: tasks of %v games, want 180 (⌈720/4⌉) first, a few tens of tasks, the last four a game each", n)
+	}
+	if n := sizes(check("a limit of 8", flat, map[int]int{0: 8}, 2)); n[0] != 8 || n[len(n)-1] != 1 {
+		t.Fatalf("a limit of 8: tasks of %v games, want 8 first and 1 last", n)
+	}
+	if n := sizes(check("a size fixed", flat[:40], map[int]int{0: 8}, 0)); !slices.Equal(n, []int{8, 8, 8, 8, 8}) {
+		t.Fatalf("a size fixed (slots 0): tasks of %v games, want 8 each", n)
+	}
+	if n := check("slow games", flat[:50], map[int]int{0: 1}, 64); len(n) != 50 {
+		t.Fatalf("slow games: %d tasks for 50 games, want one each", len(n))
+	}
+	mixed := append(make([]int, 30), 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+	if n := sizes(check("two depths", mixed, map[int]int{0: 100, 1: 2}, 1)); !slices.Equal(n, []int{21, 9, 2, 2, 2, 2, 2, 1, 1}) {
+		t.Fatalf("30 games of one depth, then 12 of another limited to 2, on one slot: tasks of %v games, want 21 (⌈42/2⌉), the depth's other 9, then 2s and 1s", n)
 	}
 }
 
@@ -599,8 +664,8 @@ func queuedTasks(t *testing.T, ctx context.Context, o Options) []string {
 // TestAheadBatches: a batch played ahead (StartEach) is held by the client while its
 // queued games fill the workers' slots; stopped, it leaves nothing on the broker; another,
 // started then, goes out as the ordinary batch's games finish, each of its games told as it
-// ends; a third, promoted, goes out at once, a game a task. Every wait returns the local
-// pool's records.
+// ends; a third, promoted, goes out at once in tasks of an ordinary batch's size (not a
+// game a task). Every wait returns the local pool's records.
 func TestAheadBatches(t *testing.T) {
 	setup, tasks, want, ctx, o, c := clientOfBatch(t, 24)
 	var _ tuner.AheadStarter = c
@@ -637,8 +702,8 @@ func TestAheadBatches(t *testing.T) {
 	}
 	promoteB()
 	ids := queuedTasks(t, ctx, o)
-	if len(ids) != 12 || strings.Contains(ids[3], "/ahead") || !strings.Contains(ids[4], "/ahead") {
-		t.Fatalf("queued tasks %v: want the plain batch's 4, then the promoted batch's 8 (a game each)", ids)
+	if len(ids) != 8 || strings.Contains(ids[3], "/ahead") || !strings.Contains(ids[4], "/ahead") || !strings.Contains(ids[4], "/0+2/") {
+		t.Fatalf("queued tasks %v: want the plain batch's 4, then the promoted batch's 4 (2 games a task, as an ordinary batch's)", ids)
 	}
 	startWorker(t, ctx, o)
 	var got []engine.GameRecord
