@@ -33,7 +33,9 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -264,18 +266,46 @@ func encodeBatch(version string, setup tuner.GameSetup, tasks []tuner.GameTask) 
 		return task{}, nil, "", err
 	}
 	h.Write(data)
+	// A player's weights are the same in each of its games (a generation's candidate plays
+	// 16): each distinct weights value is encoded and digested once, and a game's part of
+	// the hash is its fields with the weights' digests (encoding the weights of every game
+	// took half the tune process's processor time through a cluster, on the path from a
+	// generation's last result to its next generation's first task).
+	type encoded struct {
+		raw    json.RawMessage
+		digest string
+	}
+	memo := map[engine.Weights]encoded{}
+	encode := func(w engine.Weights) (encoded, error) {
+		key := w != nil && reflect.ValueOf(w).Kind() == reflect.Pointer // comparable, so a map key
+		if e, ok := memo[w]; key && ok {
+			return e, nil
+		}
+		raw, err := json.Marshal(w)
+		if err != nil {
+			return encoded{}, err
+		}
+		sum := sha256.Sum256(raw)
+		e := encoded{raw: raw, digest: hex.EncodeToString(sum[:])}
+		if key {
+			memo[w] = e
+		}
+		return e, nil
+	}
 	games := make([]wireGame, len(tasks))
 	for i, t := range tasks {
-		bw, err := json.Marshal(t.Black)
+		bw, err := encode(t.Black)
 		if err != nil {
 			return task{}, nil, "", err
 		}
-		ww, err := json.Marshal(t.White)
+		ww, err := encode(t.White)
 		if err != nil {
 			return task{}, nil, "", err
 		}
-		games[i] = wireGame{Index: i, Black: bw, White: ww, BlackExt: t.BlackExt, WhiteExt: t.WhiteExt, Opening: t.Opening, Depth: t.Depth, Name: t.Name}
-		data, _ := json.Marshal(games[i])
+		games[i] = wireGame{Index: i, Black: bw.raw, White: ww.raw, BlackExt: t.BlackExt, WhiteExt: t.WhiteExt, Opening: t.Opening, Depth: t.Depth, Name: t.Name}
+		hashed := games[i]
+		hashed.Black, hashed.White = json.RawMessage(strconv.Quote(bw.digest)), json.RawMessage(strconv.Quote(ww.digest))
+		data, _ := json.Marshal(hashed)
 		h.Write(data)
 	}
 	// Deterministic games (built-in engines at fixed depth) are named by content alone: the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -276,6 +277,69 @@ func TestGuidedParts(t *testing.T) {
 	mixed := append(make([]int, 30), 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
 	if n := sizes(check("two depths", mixed, map[int]int{0: 100, 1: 2}, 1)); !slices.Equal(n, []int{21, 9, 2, 2, 2, 2, 2, 1, 1}) {
 		t.Fatalf("30 games of one depth, then 12 of another limited to 2, on one slot: tasks of %v games, want 21 (⌈42/2⌉), the depth's other 9, then 2s and 1s", n)
+	}
+}
+
+// countedWeights is a weights value that counts its encodings.
+type countedWeights struct {
+	V int `json:"v"`
+	n *int
+}
+
+func (w *countedWeights) Game() string    { return "gomoku" }
+func (w *countedWeights) Validate() error { return nil }
+func (w *countedWeights) MarshalJSON() ([]byte, error) {
+	*w.n++
+	return []byte(fmt.Sprintf(`{"v":%d}`, w.V)), nil
+}
+
+// TestEncodeBatch: a batch's ID is its content's: the same games with the same weights in
+// other values (other pointers) share it, other weights or another opening do not; each
+// weights value is encoded once however many games it plays, and every wire game carries
+// its players' weights as they encode.
+func TestEncodeBatch(t *testing.T) {
+	setup, base := gomokuBatch(t, 8)
+	n := 0
+	a, b := &countedWeights{V: 1, n: &n}, &countedWeights{V: 2, n: &n}
+	with := func(a, b engine.Weights) []tuner.GameTask {
+		tasks := slices.Clone(base)
+		for i := range tasks {
+			tasks[i].Black, tasks[i].White = a, b
+			if i%2 == 1 {
+				tasks[i].Black, tasks[i].White = b, a
+			}
+		}
+		return tasks
+	}
+	_, wire, id, err := encodeBatch("v", setup, with(a, b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Fatalf("two weights values in 8 games encoded %d times, want 2", n)
+	}
+	for i, g := range wire {
+		black, white := `{"v":1}`, `{"v":2}`
+		if i%2 == 1 {
+			black, white = white, black
+		}
+		if g.Index != i || string(g.Black) != black || string(g.White) != white {
+			t.Fatalf("wire game %d: index %d, black %s, white %s; want %s and %s", i, g.Index, g.Black, g.White, black, white)
+		}
+	}
+	m := 0
+	_, _, same, err := encodeBatch("v", setup, with(&countedWeights{V: 1, n: &m}, &countedWeights{V: 2, n: &m}))
+	if err != nil || same != id {
+		t.Fatalf("the same games with equal weights in other values: batch %s (%v), want %s", same, err, id)
+	}
+	_, _, other, err := encodeBatch("v", setup, with(a, &countedWeights{V: 3, n: &m}))
+	if err != nil || other == id {
+		t.Fatalf("other weights: batch %s (%v), want another than %s", other, err, id)
+	}
+	moved := with(a, b)
+	moved[3].Opening = moved[0].Opening
+	if _, _, other, err := encodeBatch("v", setup, moved); err != nil || other == id {
+		t.Fatalf("another opening: batch %s (%v), want another than %s", other, err, id)
 	}
 }
 
