@@ -277,9 +277,13 @@ func encodeBatch(version string, setup tuner.GameSetup, tasks []tuner.GameTask) 
 	}
 	memo := map[engine.Weights]encoded{}
 	encode := func(w engine.Weights) (encoded, error) {
-		key := w != nil && reflect.ValueOf(w).Kind() == reflect.Pointer // comparable, so a map key
-		if e, ok := memo[w]; key && ok {
-			return e, nil
+		// Only a pointer is surely comparable: a map key (a value of a type with a slice
+		// would make the map lookup panic).
+		key := w != nil && reflect.ValueOf(w).Kind() == reflect.Pointer
+		if key {
+			if e, ok := memo[w]; ok {
+				return e, nil
+			}
 		}
 		raw, err := json.Marshal(w)
 		if err != nil {

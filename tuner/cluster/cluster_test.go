@@ -293,6 +293,14 @@ func (w *countedWeights) MarshalJSON() ([]byte, error) {
 	return []byte(fmt.Sprintf(`{"v":%d}`, w.V)), nil
 }
 
+// sliceWeights is a weights value of a type that cannot be a map key.
+type sliceWeights struct {
+	V []int `json:"v"`
+}
+
+func (sliceWeights) Game() string    { return "gomoku" }
+func (sliceWeights) Validate() error { return nil }
+
 // TestEncodeBatch: a batch's ID is its content's: the same games with the same weights in
 // other values (other pointers) share it, other weights or another opening do not; each
 // weights value is encoded once however many games it plays, and every wire game carries
@@ -335,6 +343,12 @@ func TestEncodeBatch(t *testing.T) {
 	_, _, other, err := encodeBatch("v", setup, with(a, &countedWeights{V: 3, n: &m}))
 	if err != nil || other == id {
 		t.Fatalf("other weights: batch %s (%v), want another than %s", other, err, id)
+	}
+	// A value of a type that is no map key (it holds a slice) is encoded every time.
+	sliced := with(a, b)
+	sliced[0].White = sliceWeights{V: []int{4}}
+	if _, wire, _, err := encodeBatch("v", setup, sliced); err != nil || string(wire[0].White) != `{"v":[4]}` {
+		t.Fatalf("weights of an uncomparable type: %v, %s", err, wire[0].White)
 	}
 	moved := with(a, b)
 	moved[3].Opening = moved[0].Opening
