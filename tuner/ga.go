@@ -54,6 +54,8 @@ type gaMethod struct {
 	meter *busyMeter
 	mark  time.Time
 	busy  time.Duration
+	// elsewhere is the runner's SlotMeter reading at mark (games played elsewhere).
+	elsewhere time.Duration
 	// next is the next generation's pairings played ahead (gaahead.go; nil: none);
 	// aheadUsed and aheadStopped count those adopted and those stopped, aheadFitted those
 	// adopted beside a surrogate model's child, aheadTried the generations that had games
@@ -668,15 +670,18 @@ func (m *gaMethod) flush() error {
 
 // startMark starts the first generation's wall time, and its busy slot time where the
 // meter measures it, now.
-func (m *gaMethod) startMark() { m.mark, m.busy = markNow(m.meter) }
+func (m *gaMethod) startMark() {
+	m.mark, m.busy = markNow(m.meter)
+	m.elsewhere = m.t.elsewhereBusy()
+}
 
 // save saves the generation t.g whose individuals are pop (best first, fitness fits) and
 // whose admission test was adm: it sets the champion, plays the checkpoint if one is due,
 // stores it all in one transaction and reports it. Its wall time is the time since the
 // generation before was saved (so the generations' times add up to the run's, however they
-// overlap), and its slot time the slots' busy time within it (played elsewhere: the time
-// its own games held their slots, at most the slots times its wall time, the rest carried
-// on: elsewhereSlotTime).
+// overlap), and its slot time the slots' busy time within it (played elsewhere: the slot
+// time of the games told during it, SlotMeter, at most the slots times its wall time, the
+// rest carried on: elsewhereSlotTime).
 func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 	t := m.t
 	t.setChampion(pop)
@@ -688,14 +693,14 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 			return
 		}
 	}
-	mark, busy := m.mark, m.busy
+	mark, busy, elsewhere := m.mark, m.busy, m.elsewhere
 	m.startMark()
 	took, slots := m.mark.Sub(mark), t.gameSlots()
 	var slotTime time.Duration
 	if m.meter != nil {
 		slotTime = max(0, m.busy-busy) // less a stopped batch's games, known late (busyMeter.read)
 	} else {
-		slotTime = t.elsewhereSlotTime(t.g.slotTime, took, slots)
+		slotTime = t.elsewhereSlotTime(t.elsewherePlayed(elsewhere, t.g.slotTime), took, slots)
 	}
 	rec := GenerationRecord{RunID: t.saving.runID, Generation: t.g.gen, Games: t.g.distinctGames, GamesTime: min(t.g.gamesTime, took), SlotTime: slotTime, Slots: slots,
 		Opponents: append([]string(nil), t.g.opponents...), Openings: t.g.openings, GameResults: t.g.gameResults,

@@ -248,6 +248,8 @@ type loopMethod struct {
 	// genMark is its reading at genStart.
 	meter   *busyMeter
 	genMark time.Duration
+	// genElsewhere is the runner's SlotMeter reading at genStart (games played elsewhere).
+	genElsewhere time.Duration
 
 	// ahead holds the draws of openings made for the next rounds while this one plays, as
 	// many as the method may have rounds in play; drawing holds a token per draw being
@@ -422,7 +424,10 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 
 // mark starts the generation's wall time, and its busy slot time where the meter measures
 // it, now.
-func (l *loopMethod) mark() { l.genStart, l.genMark = markNow(l.meter) }
+func (l *loopMethod) mark() {
+	l.genStart, l.genMark = markNow(l.meter)
+	l.genElsewhere = l.t.elsewhereBusy()
+}
 
 // shown publishes what the progress events of the rounds' games read from the workers:
 // the generation being filled, the run's saved games and its slot utilisation.
@@ -812,19 +817,20 @@ func (l *loopMethod) save(out *told) error {
 		}
 	}
 	rec.RunID, rec.Generation, rec.MethodState = t.saving.runID, gen, state
-	start, mark := l.genStart, l.genMark
+	start, mark, elsewhere := l.genStart, l.genMark, l.genElsewhere
 	l.mark()
 	rec.Duration, rec.Elapsed, rec.Slots = l.genStart.Sub(start), t.elapsed(), t.gameSlots()
 	// Rounds in play overlap: their batches' wall times add up to more than the generation's,
 	// and a round's games may start in the generation before (the next rounds are asked
 	// before a generation is saved). So the slot time is what the slots played within the
-	// generation's wall time, whichever round's games; played elsewhere, the told games'
-	// own wall times, what does not fit carried on (elsewhereSlotTime).
+	// generation's wall time, whichever round's games; played elsewhere, the games' slot
+	// time told during it (SlotMeter; else the told games' own), what does not fit carried
+	// on (elsewhereSlotTime).
 	rec.Games, rec.GamesTime = l.genDistinct, min(l.genBatches, rec.Duration)
 	if l.meter != nil {
 		rec.SlotTime = max(0, l.genMark-mark) // less a stopped batch's games, known late (busyMeter.read)
 	} else {
-		rec.SlotTime = t.elsewhereSlotTime(l.genSlot+t.g.slotTime, rec.Duration, rec.Slots)
+		rec.SlotTime = t.elsewhereSlotTime(t.elsewherePlayed(elsewhere, l.genSlot+t.g.slotTime), rec.Duration, rec.Slots)
 	}
 	rec.Openings, rec.GameResults = l.genOpenings, l.genGames
 	t.rep.summary.Generations = gen + 1

@@ -118,6 +118,18 @@ type SlotCounter interface {
 	GameSlots() int
 }
 
+// SlotMeter is a BatchRunner whose games are played elsewhere (a cluster's workers) that
+// measures their slots' busy time as results come back: BusySlotTime is the slot time of
+// every game told so far (its record's Slot, engine starts included), less that of the
+// games of batches stopped since (their records never used), so it may fall. The tuner
+// counts a generation the busy time told during its wall time (at most its slots times
+// that, the rest carried on: elsewhereSlotTime), as the local meter counts what the slots
+// played within it, whichever round's games: a round played in one generation and told in
+// the next counts where it was played, not where the method took it.
+type SlotMeter interface {
+	BusySlotTime() time.Duration
+}
+
 // RunNamer is a BatchRunner that tells whoever plays its games which run they are for
 // (the cluster's workers show it while they play); the tuner calls NameRun with
 // "run ID (game)" once the run exists, before its first batch.
@@ -678,10 +690,28 @@ func (t *Tuner) shareSlots() (*busyMeter, func()) {
 // play overlap), so a generation can be told more game time than its wall time holds;
 // carried on, every game's time is counted once, where the run had room for it.
 func (t *Tuner) elsewhereSlotTime(played, took time.Duration, slots int) time.Duration {
-	t.slotCarry += played
-	s := min(t.slotCarry, took*time.Duration(max(1, slots)))
+	t.slotCarry += played // played < 0: a stopped batch's games, counted before, taken off
+	s := max(0, min(t.slotCarry, took*time.Duration(max(1, slots))))
 	t.slotCarry -= s
 	return s
+}
+
+// elsewhereBusy is the SlotMeter reading of the run's runner (0 when it has none).
+func (t *Tuner) elsewhereBusy() time.Duration {
+	if m, ok := t.setup.Runner.(SlotMeter); ok {
+		return m.BusySlotTime()
+	}
+	return 0
+}
+
+// elsewherePlayed is the slot time a generation that began at SlotMeter reading since was
+// played elsewhere: what the meter told since, or, from a runner without one, the wall
+// times of the generation's own games (told).
+func (t *Tuner) elsewherePlayed(since, told time.Duration) time.Duration {
+	if _, ok := t.setup.Runner.(SlotMeter); ok {
+		return t.elsewhereBusy() - since
+	}
+	return told
 }
 
 // markNow is the time now and, where m measures the slots, their busy time up to it.

@@ -38,6 +38,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -358,6 +359,9 @@ type Client struct {
 	// woken through kick).
 	out  int
 	held []*heldBatch
+	// busy is the slot time of the games told so far, less the stopped batches' (ns:
+	// BusySlotTime).
+	busy atomic.Int64
 	kick chan struct{}
 	quit chan struct{} // closed by Close: the pump ends
 	once sync.Once
@@ -451,6 +455,12 @@ func (c *Client) addOut(d int) {
 		c.wakePump()
 	}
 }
+
+// BusySlotTime implements tuner.SlotMeter: the slot time of every game this client's
+// batches were told (as the workers timed it, engine starts included), less that of the
+// games told to batches stopped since (a wait that ended with its context); a record
+// without the worker's timing counts its game's wall time (GameRecord.SlotTime).
+func (c *Client) BusySlotTime() time.Duration { return time.Duration(c.busy.Load()) }
 
 // GameSlots implements tuner.SlotCounter: the games the live workers of this build play at
 // once, as their last heartbeats say (they may be playing other runs' games too).
@@ -652,6 +662,8 @@ func (c *Client) start(ctx context.Context, setup tuner.GameSetup, tasks []tuner
 	finished := make(chan struct{})
 	failed := make(chan error, 1)
 	lastGame := time.Now()         // the last finished game (or the batch's start)
+	var counted time.Duration      // the slot time of its games told, in c.busy
+	stopped := false               // its wait ended with ctx: its games count no more
 	refusals, lastRefusal := 0, "" // refusals since the last finished game
 	var again []int                // refused games to publish again at the next tick
 	told := map[string]bool{}      // refusal reasons printed, by worker
@@ -681,6 +693,10 @@ func (c *Client) start(ctx context.Context, setup tuner.GameSetup, tasks []tuner
 				continue // a redelivered task played twice: counted once
 			}
 			got[g.Index], recs[g.Index] = true, g.Record
+			if !stopped {
+				counted += g.Record.SlotTime()
+				c.busy.Add(int64(g.Record.SlotTime()))
+			}
 			c.measured(setupKey(head, tasks[g.Index].Depth), g.Record.Duration)
 			lastGame, refusals, lastRefusal = time.Now(), 0, ""
 			left--
@@ -934,6 +950,13 @@ func (c *Client) start(ctx context.Context, setup tuner.GameSetup, tasks []tuner
 			case err := <-failed:
 				return nil, err
 			case <-ctx.Done():
+				// Stopped (an ahead batch whose guess was wrong, a run ended): its games'
+				// records are never used, so their slot time is not busy time.
+				mu.Lock()
+				stopped = true
+				c.busy.Add(-int64(counted))
+				counted = 0
+				mu.Unlock()
 				return nil, ctx.Err()
 			case <-tick.C:
 				// Refused games go out again (another worker may take them; a pool that only

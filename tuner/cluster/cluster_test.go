@@ -680,6 +680,47 @@ func TestStartedBatchesQueueInTurn(t *testing.T) {
 	}
 }
 
+// TestBusySlotTime: the client's busy slot time (tuner.SlotMeter) is the slot time of the
+// games its batches were told: a finished batch's records' sum, and a batch stopped after
+// some of its games were told takes theirs off again.
+func TestBusySlotTime(t *testing.T) {
+	setup, tasks, _, ctx, o, c := clientOfBatch(t, 208) // the second batch long enough to stop in play
+	var _ tuner.SlotMeter = c
+	startWorker(t, ctx, o)
+	recs, err := c.PlayBatch(ctx, setup, tasks[:8], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum time.Duration
+	for _, r := range recs {
+		sum += r.SlotTime()
+	}
+	if got := c.BusySlotTime(); sum <= 0 || got != sum {
+		t.Fatalf("after a batch of 8 games: busy %v, want its records' slot time %v", got, sum)
+	}
+	stopped, stop := context.WithCancel(ctx)
+	told := make(chan struct{}, len(tasks))
+	wait, _, err := c.StartEach(stopped, setup, tasks[8:], func(int, engine.GameRecord) { told <- struct{}{} }, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-told:
+	case <-ctx.Done():
+		t.Fatal("no game of the second batch was told")
+	}
+	if got := c.BusySlotTime(); got <= sum {
+		t.Fatalf("a game of the second batch told: busy %v, want more than the first batch's %v", got, sum)
+	}
+	stop()
+	if _, err := wait(); err == nil {
+		t.Fatal("the stopped batch's wait returned no error")
+	}
+	if got := c.BusySlotTime(); got != sum {
+		t.Fatalf("the second batch stopped: busy %v, want the first batch's %v again", got, sum)
+	}
+}
+
 // TestBatchStartedAgainWhileStopping: the tuner may stop a batch and start the same games
 // again (the GA plans an admission test again and keeps its candidate's games) before the
 // stopped batch's wait has ended. Both waits follow the same batch (its ID is its
