@@ -708,8 +708,8 @@ func (t *Tuner) elsewhereBusy() time.Duration {
 // played elsewhere: what the meter told since, or, from a runner without one, the wall
 // times of the generation's own games (told).
 func (t *Tuner) elsewherePlayed(since, told time.Duration) time.Duration {
-	if _, ok := t.setup.Runner.(SlotMeter); ok {
-		return t.elsewhereBusy() - since
+	if m, ok := t.setup.Runner.(SlotMeter); ok {
+		return m.BusySlotTime() - since
 	}
 	return told
 }
