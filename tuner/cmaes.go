@@ -129,7 +129,7 @@ type cmaesState struct {
 // and is told the generations in order; the seed fixes every sample, so a seeded run is the
 // same whatever the workers.
 type cmaesMethod struct {
-	a    *arena
+	a    *methodEnv
 	opt  *cmaes.Optimizer
 	free []int     // the layout's indices of the free genes: the optimiser's coordinates
 	mean []float64 // the optimiser's mean: its own storage (gonum's VecDense keeps the slice it is given)
@@ -163,7 +163,7 @@ type cmaesGeneration struct {
 	parent string
 }
 
-func newCMAES(a *arena) (askTeller, error) {
+func newCMAES(a *methodEnv) (askTeller, error) {
 	l := a.Layout
 	m := &cmaesMethod{a: a, base: thetaOf(l, l.Defaults())}
 	for i, g := range l.Genes {

@@ -13,9 +13,10 @@
 // GA, the steady-state GA, SPSA and CMA-ES), settings.go (every setting, declared once),
 // save.go and records.go (what is saved, through Store), verify.go and ladder.go (the
 // verification ladder), match.go (held-out matches), probe.go (outside engines checked
-// before a run), openings.go, pool.go (the worker pool), subject.go (the subject: a
-// built-in engine or an outside one). Package runstore is the
-// SQLite side of Store and reads stored runs back.
+// before a run), slots.go (the run's share of the game slots), subject.go (the subject: a
+// built-in engine or an outside one). Package arena plays the games (the worker pool, its
+// slots, game tasks and batches, openings); package runstore is the SQLite side of Store
+// and reads stored runs back.
 //
 // Reproducibility: all randomness derives from the run's seed and the generation number
 // (openings, the initial population, selection, crossover, mutation), games are searched
@@ -44,6 +45,7 @@ import (
 	"evotune/engine/protocol"
 	"evotune/engine/protocol/wire"
 	"evotune/genomes"
+	"evotune/tuner/arena"
 )
 
 // RunSettings are a run's own settings: what it tunes (game, rule, board), its name and
@@ -198,9 +200,9 @@ type PlaySettings struct {
 	// (HalfOf), so the verified champion is measured on openings it never played. BookList
 	// holds its openings, read once when the run starts and stored with it (a resumed run
 	// never opens the file again).
-	Book      string   `json:"book,omitempty" yaml:"book"`
-	BookPlies int      `json:"book_plies,omitempty" yaml:"book_plies"`
-	BookList  Openings `json:"book_list,omitempty" yaml:"-"`
+	Book      string         `json:"book,omitempty" yaml:"book"`
+	BookPlies int            `json:"book_plies,omitempty" yaml:"book_plies"`
+	BookList  arena.Openings `json:"book_list,omitempty" yaml:"-"`
 	// Resign and Draw adjudicate games from the engines' scores as fastchess does
 	// (engine.Adjudication's ParseResign, ParseDraw: "movecount=3,score=600",
 	// "movenumber=40,movecount=8,score=10"); "" = off. Outside engines that report scores
@@ -274,7 +276,7 @@ type VerifySettings struct {
 	// VerifyOpeningList holds the openings of a VerifyOpenings file, read by
 	// ReadVerifyOpenings when the run starts and stored with it: resume and verify never
 	// open a path found in a database (someone else may have written it).
-	VerifyOpeningList Openings `json:"verify_opening_list,omitempty" yaml:"-"`
+	VerifyOpeningList arena.Openings `json:"verify_opening_list,omitempty" yaml:"-"`
 	// VerifyDepth, if > 0, repeats the final verification at this search depth (users play
 	// at longer time controls than they tune at).
 	VerifyDepth int `json:"verify_depth" yaml:"verify_depth"`
@@ -687,7 +689,7 @@ func (c *Config) ReadBook() error {
 	if plies == 0 {
 		plies = DefaultBookPlies
 	}
-	list, err := ReadBook(c.Book, g, c.Board, plies)
+	list, err := arena.ReadBook(c.Book, g, c.Board, plies)
 	if err != nil {
 		return settingErr("book", "", "%w", err)
 	}
@@ -728,7 +730,7 @@ func (c *Config) ReadVerifyOpenings() error {
 	if err != nil {
 		return settingErr("game", "", "%w", err)
 	}
-	list, err := LoadOpenings(c.VerifyOpenings, e.Game, c.Board)
+	list, err := arena.LoadOpenings(c.VerifyOpenings, e.Game, c.Board)
 	if err != nil {
 		return settingErr("verify_openings", "", "%w", err)
 	}
@@ -837,10 +839,10 @@ func (c *Config) Validate() error {
 	if len(c.BookList) > 0 {
 		halves := [2]int{}
 		for i, o := range c.BookList {
-			if err := CheckOpening(e.Game, c.Board, o); err != nil {
+			if err := arena.CheckOpening(e.Game, c.Board, o); err != nil {
 				return settingErr("book_list", fmt.Sprintf("book_list[%d]", i), "%w", err)
 			}
-			if HalfOf(o) == TuningHalf {
+			if arena.HalfOf(o) == arena.TuningHalf {
 				halves[0]++
 			} else {
 				halves[1]++
@@ -850,7 +852,7 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("book %s: %d openings for tuning and %d held out for verification: a book needs both halves (more openings)", c.Book, halves[0], halves[1])
 		}
 		if m, ok := MethodOf(c.Method); ok && c.Games > 0 {
-			tuning := DistinctInHalf(c.BookList, TuningHalf)
+			tuning := arena.DistinctInHalf(c.BookList, arena.TuningHalf)
 			if need := m.Openings(*c); tuning < need {
 				return fmt.Errorf("book %s: %d distinct openings in the tuning half, and each %s of a %s run draws up to %d distinct ones: give a larger book (or fewer --games, --admit-games or pairs)", c.Book, tuning, m.Generation, m.Title, need)
 			}
@@ -868,7 +870,7 @@ func (c *Config) Validate() error {
 			return settingErr("verify_opening_list", "", "%d openings, want at most %d", len(c.VerifyOpeningList), MaxStoredOpenings)
 		}
 		for i, o := range c.VerifyOpeningList {
-			if err := CheckOpening(e.Game, c.Board, o); err != nil {
+			if err := arena.CheckOpening(e.Game, c.Board, o); err != nil {
 				return settingErr("verify_opening_list", fmt.Sprintf("verify_opening_list[%d]", i), "%w", err)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/arena"
 )
 
 // The genetic algorithm (Config.Method "ga"), driven by eaopt: generation 0 is the paper's
@@ -51,7 +52,7 @@ type gaMethod struct {
 	winners  map[string]int
 	// meter, when the run's games share this process's game slots, measures their busy
 	// time; mark and busy are the time and its reading when the last generation was saved.
-	meter *busyMeter
+	meter *arena.BusyMeter
 	mark  time.Time
 	busy  time.Duration
 	// elsewhere is the runner's SlotMeter reading at mark (games played elsewhere).
@@ -475,7 +476,7 @@ func (m *gaMethod) settle(keep int) error {
 // default GA through two workers of one slot played 8% more games than it stored when
 // tests were planned ahead there.
 func (m *gaMethod) ahead() bool {
-	d, ok := m.t.setup.Runner.(StopDropper)
+	d, ok := m.t.setup.Runner.(arena.StopDropper)
 	return ok && d.DropsStopped()
 }
 
@@ -551,11 +552,11 @@ func (m *gaMethod) start(p *laggedGeneration) {
 }
 
 // candidateTasks is the candidate's games of the test (its first matchup).
-func (p *admissionPlan) candidateTasks() []GameTask { return p.mp.b.tasks[:p.mp.ends[0]] }
+func (p *admissionPlan) candidateTasks() []arena.GameTask { return p.mp.b.tasks[:p.mp.ends[0]] }
 
 // sameTasks reports whether a and b are the same games in the same order: the same
 // players' weights (compared by value: each plan makes its own), openings and depths.
-func sameTasks(a, b []GameTask) bool {
+func sameTasks(a, b []arena.GameTask) bool {
 	return reflect.DeepEqual(a, b)
 }
 
@@ -618,7 +619,7 @@ func (m *gaMethod) saveOldest() error {
 // playPairings plays a generation's pairings (Tuner.pairings) while the pending
 // generations' admission tests go on: each test judged meanwhile is saved, behind the
 // pairings' games.
-func (m *gaMethod) playPairings(tasks []GameTask, label string) ([]engine.GameRecord, error) {
+func (m *gaMethod) playPairings(tasks []arena.GameTask, label string) ([]engine.GameRecord, error) {
 	t := m.t
 	pl := m.adoptAhead(tasks, label)
 	if pl == nil && m.canPlayAhead() {
@@ -671,7 +672,7 @@ func (m *gaMethod) flush() error {
 // startMark starts the first generation's wall time, and its busy slot time where the
 // meter measures it, now.
 func (m *gaMethod) startMark() {
-	m.mark, m.busy = markNow(m.meter)
+	m.mark, m.busy = arena.MarkNow(m.meter)
 	m.elsewhere = m.t.elsewhereBusy()
 }
 
@@ -698,7 +699,7 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 	took, slots := m.mark.Sub(mark), t.gameSlots()
 	var slotTime time.Duration
 	if m.meter != nil {
-		slotTime = max(0, m.busy-busy) // less a stopped batch's games, known late (busyMeter.read)
+		slotTime = max(0, m.busy-busy) // less a stopped batch's games, known late (BusyMeter.Read)
 	} else {
 		slotTime = t.elsewhereSlotTime(t.elsewherePlayed(elsewhere, t.g.slotTime), took, slots)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/arena"
 )
 
 // The GA's next generation played ahead (peers, on this process's game slots).
@@ -26,7 +27,7 @@ import (
 // games already played kept, since a game's record depends on its task alone; any other
 // are stopped and the pairings played as planned. So nothing the run computes or stores
 // changes; only the slots' idle time does. The slot time of games stopped is not counted
-// busy (busyMeter.waste). With a surrogate model, the next generation's last child is the
+// busy (BusyMeter.Waste). With a surrogate model, the next generation's last child is the
 // model's fit to every game of the generation (model.Apply), which a guess would get right
 // only if every game in play ended as guessed: the games of that child's pairing are left
 // out of the games ahead and queued behind them once the generation is bred, so the rest
@@ -35,7 +36,7 @@ import (
 // pairingsInPlay is a generation's pairings in play on an AheadStarter: their games, the
 // batch, its promotion (ahead: made an ordinary batch) and the games finished so far.
 type pairingsInPlay struct {
-	tasks   []GameTask
+	tasks   []arena.GameTask
 	p       *playing
 	promote func()
 	fin     *finishedGames
@@ -132,8 +133,8 @@ func (t *Tuner) guessSlots() int {
 
 // startPairings queues a generation's pairings (ahead: as games played ahead) and keeps
 // their games as they finish; it returns nil where the runner cannot tell them so.
-func (m *gaMethod) startPairings(tasks []GameTask, label string, ahead bool) *pairingsInPlay {
-	if _, ok := m.t.setup.Runner.(AheadStarter); !ok {
+func (m *gaMethod) startPairings(tasks []arena.GameTask, label string, ahead bool) *pairingsInPlay {
+	if _, ok := m.t.setup.Runner.(arena.AheadStarter); !ok {
 		return nil
 	}
 	pl := &pairingsInPlay{tasks: tasks, fin: newFinishedGames(len(tasks))}
@@ -146,7 +147,7 @@ func (m *gaMethod) startPairings(tasks []GameTask, label string, ahead bool) *pa
 // opponents.
 func (m *gaMethod) canPlayAhead() bool {
 	t := m.t
-	_, ok := t.setup.Runner.(AheadStarter)
+	_, ok := t.setup.Runner.(arena.AheadStarter)
 	return ok && !m.noAhead && t.cfg.Selection == SelectionPeers && len(t.cfg.Opponents) == 0
 }
 
@@ -201,8 +202,8 @@ func splitTasks(pl *peerPlan, pop []*genomes.Genome, k int) (rest, child []int) 
 }
 
 // pickTasks returns tasks idx of tasks, in order.
-func pickTasks(tasks []GameTask, idx []int) []GameTask {
-	out := make([]GameTask, len(idx))
+func pickTasks(tasks []arena.GameTask, idx []int) []arena.GameTask {
+	out := make([]arena.GameTask, len(idx))
 	for k, i := range idx {
 		out[k] = tasks[i]
 	}
@@ -212,7 +213,7 @@ func pickTasks(tasks []GameTask, idx []int) []GameTask {
 // adoptAhead returns the pairings played ahead when they are the games tasks (generation
 // t.g's pairings, t.g.peers) but the surrogate child's (surrogateSlot), promoted, with the
 // child's games queued behind them, and stops them otherwise (nil).
-func (m *gaMethod) adoptAhead(tasks []GameTask, label string) *pairingsInPlay {
+func (m *gaMethod) adoptAhead(tasks []arena.GameTask, label string) *pairingsInPlay {
 	a := m.next
 	m.next = nil
 	if a == nil {

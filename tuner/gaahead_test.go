@@ -2,12 +2,8 @@ package tuner
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
-
-	"evotune/engine"
-	"evotune/engine/gomoku"
 )
 
 // TestGAPlaysAheadSameRun: the GA that plays its next generation's pairings ahead, on
@@ -81,76 +77,6 @@ func TestAheadPays(t *testing.T) {
 		if got := m.aheadPays(); got != c.want {
 			t.Errorf("%d generations with games ahead, %d adopted: aheadPays %v, want %v", c.tried, c.used, got, c.want)
 		}
-	}
-}
-
-// TestSlotRunnerAhead: a slot hands out an ahead batch's games only when no ordinary batch
-// has one, each finished game is told with its index, and a stopped batch's slot time is
-// taken off the meter's busy time.
-func TestSlotRunnerAhead(t *testing.T) {
-	task := GameTask{Black: gomoku.DefaultWeights(), White: gomoku.DefaultWeights(), Opening: []string{"h8"}, Depth: 1}
-	setup := GameSetup{Game: gomoku.Game{}, Limits: engine.Limits{Depth: 1, Width: 4}, MaxPlies: 12}
-	r := &slotRunner{}
-	r.wake = sync.NewCond(&r.mu)
-	var mu sync.Mutex
-	var order []string
-	tell := func(name string) func(int, engine.GameRecord) {
-		return func(i int, rec engine.GameRecord) {
-			if rec.Plies == 0 {
-				t.Errorf("%s game %d told with an empty record", name, i)
-			}
-			mu.Lock()
-			order = append(order, name)
-			mu.Unlock()
-		}
-	}
-	ctx := context.Background()
-	waitA, promoteA, err := r.StartEach(ctx, setup, []GameTask{task, task}, tell("ahead"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitB, _, err := r.StartEach(ctx, setup, []GameTask{task, task, task}, tell("plain"), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.workers.Add(1)
-	go r.slot() // one slot, started once both batches are queued
-	if _, err := waitB(); err != nil {
-		t.Fatal(err)
-	}
-	promoteA()
-	if _, err := waitA(); err != nil {
-		t.Fatal(err)
-	}
-	if got := len(order); got != 5 || order[0] != "plain" || order[2] != "plain" || order[3] != "ahead" {
-		t.Errorf("games told in the order %v, want the 3 plain games first, then the 2 ahead", order)
-	}
-	// A batch stopped while its game is told: the game's time is wasted, at least what the
-	// meter counted.
-	_, before := r.meter.read()
-	stopped, stop := context.WithCancel(ctx)
-	played, release := make(chan struct{}), make(chan struct{})
-	waitC, _, err := r.StartEach(stopped, setup, []GameTask{task}, func(int, engine.GameRecord) {
-		close(played)
-		<-release
-	}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	<-played
-	stop()
-	_, errC := waitC()
-	close(release)
-	r.Close() // the slot has ended the game
-	if errC == nil {
-		t.Fatal("a stopped batch's wait returned no error")
-	}
-	_, after := r.meter.read()
-	r.meter.mu.Lock()
-	wasted := r.meter.wasted
-	r.meter.mu.Unlock()
-	if wasted <= 0 || after > before {
-		t.Errorf("stopped batch: wasted %v, busy %v before it and %v after: want some waste and no busy time gained", wasted, before, after)
 	}
 }
 

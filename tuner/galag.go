@@ -109,7 +109,7 @@ type gaLagGeneration struct {
 
 // gaLagMethod is the GA with generations in play on the run loop (see above).
 type gaLagMethod struct {
-	a      *arena
+	a      *methodEnv
 	lag    int
 	rounds int                       // pairs of a generation: (RaceRounds+1) × ⌊Population/2⌋
 	told   map[int][]*genomes.Genome // told generations ranked best first, those still bred from
@@ -134,9 +134,9 @@ func newGAOrLagged(t *Tuner) (searchMethod, error) {
 	return newGA(t)
 }
 
-// newGALag makes the GA with generations in play for the run's arena; the error names a
+// newGALag makes the GA with generations in play for the run's method environment; the error names a
 // Games that is not an even number of at least 2.
-func newGALag(a *arena) (askTeller, error) {
+func newGALag(a *methodEnv) (askTeller, error) {
 	c := a.Config
 	if c.Games < 2 || c.Games%2 != 0 {
 		return nil, settingErr("games", "", "%d, want an even number ≥ 2 (each pair's games)", c.Games)

@@ -15,6 +15,7 @@ import (
 	"evotune/engine"
 	"evotune/engine/protocol"
 	"evotune/engine/protocol/wire"
+	"evotune/tuner/arena"
 	"evotune/tuner/stats"
 )
 
@@ -151,7 +152,7 @@ func (c *Config) checkLadder(proto string) error {
 // apply sets the rung's condition on setup (the built-in players' limits and the games'
 // clock) and on the outside engines' specs (each a copy the caller owns). The error names
 // a condition an engine's protocol cannot carry.
-func (r Rung) apply(setup *GameSetup, specs ...*protocol.ExternalSpec) error {
+func (r Rung) apply(setup *arena.GameSetup, specs ...*protocol.ExternalSpec) error {
 	g := setup.Game
 	for _, s := range specs {
 		if s == nil {

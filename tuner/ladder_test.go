@@ -10,6 +10,7 @@ import (
 
 	"evotune/engine/protocol"
 	"evotune/genomes"
+	"evotune/tuner/arena"
 	"evotune/tuner/stats"
 )
 
@@ -63,7 +64,7 @@ func TestLadderEngineIgnoresNodes(t *testing.T) {
 	}
 	spec := &protocol.ExternalSpec{Argv: []string{script}, Protocol: protocol.UCI, MoveTime: 300 * time.Millisecond}
 	saved := 0
-	l := Ladder{Base: VerifyConfig{Setup: GameSetup{Game: e.Game, Limits: e.Game.DefaultLimits(), MaxPlies: 10, Forfeit: true}, ChampionExt: spec, BaselineExt: spec,
+	l := Ladder{Base: VerifyConfig{Setup: arena.GameSetup{Game: e.Game, Limits: e.Game.DefaultLimits(), MaxPlies: 10, Forfeit: true}, ChampionExt: spec, BaselineExt: spec,
 		Games: 2, OpeningSpec: "random", Seed: 1, Workers: 1},
 		Rungs: []Rung{{Kind: RungNodes, Value: "1000"}}, Save: func(Verification) error { saved++; return nil }}
 	_, err = l.Play(context.Background())

@@ -16,6 +16,7 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/arena"
 )
 
 // The run loop: search methods that ask and tell.
@@ -44,8 +45,8 @@ import (
 // A new method is one file (its askTeller and constructor), one line of Methods
 // (new: askTell(newX)) and its settings' rows.
 
-// arena is what a method on the run loop knows of its run.
-type arena struct {
+// methodEnv is what a method on the run loop knows of its run.
+type methodEnv struct {
 	// Layout is the run's genes (fixed ones included); Config its configuration.
 	Layout *genomes.Layout
 	Config Config
@@ -55,17 +56,19 @@ type arena struct {
 }
 
 // IndividualID is the ID of slot `slot` of generation gen of the run ("1-g3-07").
-func (a *arena) IndividualID(gen, slot int) string { return genomes.IndividualID(a.RunID, gen, slot) }
+func (a *methodEnv) IndividualID(gen, slot int) string {
+	return genomes.IndividualID(a.RunID, gen, slot)
+}
 
 // Rand is random stream `stream` of generation gen, derived from the run's seed alone (the
 // tuner's rngV2), so any generation can be replayed.
-func (a *arena) Rand(gen int, stream uint64) *randv2.Rand {
+func (a *methodEnv) Rand(gen int, stream uint64) *randv2.Rand {
 	return streamV2(a.Config.Seed, gen, stream)
 }
 
 // RandV1 is random stream `stream` of generation gen as a math/rand source (the tuner's
 // rngV1), for the genomes package's operators.
-func (a *arena) RandV1(gen int, stream uint64) *rand.Rand {
+func (a *methodEnv) RandV1(gen int, stream uint64) *rand.Rand {
 	return streamV1(a.Config.Seed, gen, stream)
 }
 
@@ -205,11 +208,11 @@ type flusher interface {
 	Flush() (*told, error)
 }
 
-// askTell makes a method's constructor, given the run's arena, into Methods' constructor
+// askTell makes a method's constructor, given the run's method environment, into Methods' constructor
 // of a searchMethod played by the run loop.
-func askTell(newMethod func(a *arena) (askTeller, error)) func(t *Tuner) (searchMethod, error) {
+func askTell(newMethod func(a *methodEnv) (askTeller, error)) func(t *Tuner) (searchMethod, error) {
 	return func(t *Tuner) (searchMethod, error) {
-		a := t.arena()
+		a := t.methodEnv()
 		m, err := newMethod(a)
 		if err != nil {
 			return nil, err
@@ -218,9 +221,9 @@ func askTell(newMethod func(a *arena) (askTeller, error)) func(t *Tuner) (search
 	}
 }
 
-// arena is the run's arena now: its layout (nil before a plan), configuration and ID.
-func (t *Tuner) arena() *arena {
-	a := &arena{Config: t.cfg, RunID: t.saving.runID}
+// methodEnv is the run's method environment now: its layout (nil before a plan), configuration and ID.
+func (t *Tuner) methodEnv() *methodEnv {
+	a := &methodEnv{Config: t.cfg, RunID: t.saving.runID}
 	if t.plan != nil {
 		a.Layout = t.plan.Layout
 	}
@@ -230,7 +233,7 @@ func (t *Tuner) arena() *arena {
 // loopMethod is the run loop: an askTeller played through the tuner.
 type loopMethod struct {
 	t *Tuner
-	a *arena
+	a *methodEnv
 	m askTeller
 
 	// The generation being filled: its number, openings, games, distinct games, busy slot
@@ -246,7 +249,7 @@ type loopMethod struct {
 
 	// meter, when the run's games share this process's slots, measures their busy time;
 	// genMark is its reading at genStart.
-	meter   *busyMeter
+	meter   *arena.BusyMeter
 	genMark time.Duration
 	// genElsewhere is the runner's SlotMeter reading at genStart (games played elsewhere).
 	genElsewhere time.Duration
@@ -269,13 +272,13 @@ type loopMethod struct {
 	// oracle, set by replay benchmarks only, gives a game's real record before it ends
 	// (ok false: unknown), so that a guess reads the real results: the bound on what
 	// any guess of the games in play can gain.
-	oracle func(GameTask) (engine.GameRecord, bool)
+	oracle func(arena.GameTask) (engine.GameRecord, bool)
 }
 
 // loopRound is a round in play.
 type loopRound struct {
 	r        *round
-	openings Openings
+	openings arena.Openings
 	b        batch
 	done     chan struct{} // closed when recs, wall and err are set
 	recs     []engine.GameRecord
@@ -425,7 +428,7 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 // mark starts the generation's wall time, and its busy slot time where the meter measures
 // it, now.
 func (l *loopMethod) mark() {
-	l.genStart, l.genMark = markNow(l.meter)
+	l.genStart, l.genMark = arena.MarkNow(l.meter)
 	l.genElsewhere = l.t.elsewhereBusy()
 }
 
@@ -442,10 +445,10 @@ func (l *loopMethod) shown() {
 // starts draws r.Draw+1 to r.Draw+Window (sharedDraws: +DrawsInPlay) of the same size,
 // which a method asking rounds of one size takes next: a draw as slow as a game
 // (connect6's balanced openings are searched) keeps no slot waiting however many.
-func (l *loopMethod) draw(r *round, stream uint64) (Openings, error) {
+func (l *loopMethod) draw(r *round, stream uint64) (arena.Openings, error) {
 	t := l.t
 	key := drawKey{gen: r.Draw, stream: stream, n: r.Pairs}
-	var os Openings
+	var os arena.Openings
 	var err error
 	if a, ok := l.ahead[key]; ok {
 		<-a.done
@@ -570,14 +573,14 @@ func (l *loopMethod) launch(ctx context.Context, lr *loopRound, ahead bool) erro
 	var wait func() ([]engine.GameRecord, error)
 	var err error
 	// Queued now, in the order asked: the oldest round in play is played first.
-	if s, ok := t.setup.Runner.(AheadStarter); ok {
+	if s, ok := t.setup.Runner.(arena.AheadStarter); ok {
 		lr.fin = newFinishedGames(total)
 		wait, lr.promote, err = s.StartEach(ctx, t.setup, lr.b.tasks, func(i int, rec engine.GameRecord) {
 			progress()
 			lr.fin.add(i, rec)
 		}, ahead)
 	} else {
-		wait, err = startBatch(ctx, t.setup, lr.b.tasks, t.cfg.Workers, progress)
+		wait, err = arena.StartBatch(ctx, t.setup, lr.b.tasks, t.cfg.Workers, progress)
 	}
 	if err != nil {
 		lr.stop()
@@ -778,7 +781,7 @@ func (l *loopMethod) tell(lr *loopRound) (*told, error) {
 		l.genDraws[d] = base + 1
 		for _, o := range lr.openings {
 			l.genOpenings = append(l.genOpenings, o)
-			t.draws.tuningOpenings[Key(o)] = true
+			t.draws.tuningOpenings[arena.Key(o)] = true
 		}
 	}
 	var pairScore map[[2]int]float64
@@ -828,7 +831,7 @@ func (l *loopMethod) save(out *told) error {
 	// on (elsewhereSlotTime).
 	rec.Games, rec.GamesTime = l.genDistinct, min(l.genBatches, rec.Duration)
 	if l.meter != nil {
-		rec.SlotTime = max(0, l.genMark-mark) // less a stopped batch's games, known late (busyMeter.read)
+		rec.SlotTime = max(0, l.genMark-mark) // less a stopped batch's games, known late (BusyMeter.Read)
 	} else {
 		rec.SlotTime = t.elsewhereSlotTime(t.elsewherePlayed(elsewhere, l.genSlot+t.g.slotTime), rec.Duration, rec.Slots)
 	}

@@ -19,7 +19,7 @@ import (
 // and the best of them becomes the champion when it scored above ½ against it. Its method
 // state is the champion after each generation.
 type randomSearch struct {
-	a      *arena
+	a      *methodEnv
 	next   int              // the next generation asked
 	champs []randomChampion // the champion after each told generation
 	// toldAt is, for each round asked by this process, how many generations were told then.
@@ -33,7 +33,7 @@ type randomChampion struct {
 
 const randomCandidates = 3
 
-func newRandomSearch(a *arena) (askTeller, error) { return &randomSearch{a: a}, nil }
+func newRandomSearch(a *methodEnv) (askTeller, error) { return &randomSearch{a: a}, nil }
 
 func (m *randomSearch) Window() int { return 2 }
 

@@ -11,19 +11,20 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/protocol"
+	"evotune/tuner/arena"
 	"evotune/tuner/stats"
 )
 
 // MatchConfig is a match between two weights, A and B, of one game.
 type MatchConfig struct {
-	Setup GameSetup
+	Setup arena.GameSetup
 	A, B  engine.Weights
 	// AExt and BExt, when set, make A or B an external engine (and failures forfeits).
 	AExt, BExt *protocol.ExternalSpec
 	// Games is the maximum number of games (even: pairs from one opening, colours swapped).
 	Games int
 	// Openings are used in order, pair k from opening k mod len(Openings).
-	Openings Openings
+	Openings arena.Openings
 	// SPRT, if set, stops the match as soon as it accepts H0 or H1.
 	SPRT    *stats.SPRT
 	Workers int
@@ -197,7 +198,7 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 	}
 	for first := 0; first < pairs; first += batch {
 		last := min(first+batch, pairs)
-		var tasks []GameTask
+		var tasks []arena.GameTask
 		var pairOf []int // the pair of tasks 2i and 2i+1
 		for k := first; k < last; k++ {
 			if _, ok := cfg.Done[k]; ok {
@@ -205,10 +206,10 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 			}
 			pairOf = append(pairOf, k)
 			o := cfg.Openings[k%len(cfg.Openings)]
-			tasks = append(tasks, GameTask{Black: cfg.A, White: cfg.B, BlackExt: cfg.AExt, WhiteExt: cfg.BExt, Opening: o, Name: fmt.Sprintf("pair%04d-game1", k)},
-				GameTask{Black: cfg.B, White: cfg.A, BlackExt: cfg.BExt, WhiteExt: cfg.AExt, Opening: o, Name: fmt.Sprintf("pair%04d-game2", k)})
+			tasks = append(tasks, arena.GameTask{Black: cfg.A, White: cfg.B, BlackExt: cfg.AExt, WhiteExt: cfg.BExt, Opening: o, Name: fmt.Sprintf("pair%04d-game1", k)},
+				arena.GameTask{Black: cfg.B, White: cfg.A, BlackExt: cfg.BExt, WhiteExt: cfg.AExt, Opening: o, Name: fmt.Sprintf("pair%04d-game2", k)})
 		}
-		recs, err := PlayBatchEach(ctx, cfg.Setup, tasks, cfg.Workers, func(i int, rec engine.GameRecord) {
+		recs, err := arena.PlayBatchEach(ctx, cfg.Setup, tasks, cfg.Workers, func(i int, rec engine.GameRecord) {
 			k, j := pairOf[i/2], i%2
 			p := ended[k]
 			if p == nil {

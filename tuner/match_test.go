@@ -10,6 +10,7 @@ import (
 	"evotune/engine"
 	"evotune/engine/gomoku"
 	"evotune/genomes"
+	"evotune/tuner/arena"
 	"evotune/tuner/stats"
 )
 
@@ -22,14 +23,14 @@ func weakGomoku() engine.Weights {
 	return w
 }
 
-func gomokuSetup() GameSetup {
-	return GameSetup{Game: gomoku.Game{}, Limits: engine.Limits{Depth: 2, Width: 8}, MaxPlies: 225}
+func gomokuSetup() arena.GameSetup {
+	return arena.GameSetup{Game: gomoku.Game{}, Limits: engine.Limits{Depth: 2, Width: 8}, MaxPlies: 225}
 }
 
 // TestMatchSPRTIndependentOfWorkers: a weakened player loses, the SPRT accepts H0 and
 // stops early, and the record is the same with 1 and 3 workers.
 func TestMatchSPRTIndependentOfWorkers(t *testing.T) {
-	ops, _, err := SelectOpenings("random", gomoku.Game{}, 0, 200, 7, nil)
+	ops, _, err := arena.SelectOpenings("random", gomoku.Game{}, 0, 200, 7, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestMatchSPRTIndependentOfWorkers(t *testing.T) {
 }
 
 func TestMatchSelfIsEven(t *testing.T) {
-	ops, _ := BuiltinOpenings(gomoku.Game{}, 0)
+	ops, _ := arena.BuiltinOpenings(gomoku.Game{}, 0)
 	res, err := PlayMatch(context.Background(), MatchConfig{Setup: gomokuSetup(), A: gomoku.DefaultWeights(), B: gomoku.DefaultWeights(),
 		Games: 52, Openings: ops, Workers: 2}, nil)
 	if err != nil {
@@ -73,7 +74,7 @@ func TestMatchSelfIsEven(t *testing.T) {
 // TestDeterministicGamesCountedOnce: two fixed-depth engines from 26 openings have only 52
 // distinct games; asking for 1 000 plays and counts each once and says so.
 func TestDeterministicGamesCountedOnce(t *testing.T) {
-	ops, _ := BuiltinOpenings(gomoku.Game{}, 0)
+	ops, _ := arena.BuiltinOpenings(gomoku.Game{}, 0)
 	res, err := PlayMatch(context.Background(), MatchConfig{Setup: gomokuSetup(), A: weakGomoku(), B: gomoku.DefaultWeights(),
 		Games: 1000, Openings: append(ops, ops...), Workers: 2}, nil)
 	if err != nil {
@@ -98,7 +99,7 @@ func TestDeterministicGamesCountedOnce(t *testing.T) {
 
 func TestBuiltinOpenings(t *testing.T) {
 	for _, size := range []int{15, 20, 7} {
-		ops, err := BuiltinOpenings(gomoku.Game{}, size)
+		ops, err := arena.BuiltinOpenings(gomoku.Game{}, size)
 		if err != nil || len(ops) != 26 {
 			t.Fatalf("size %d: %d openings, %v", size, len(ops), err)
 		}
@@ -110,21 +111,21 @@ func TestBuiltinOpenings(t *testing.T) {
 					t.Fatalf("size %d opening %v: %v", size, o, err)
 				}
 			}
-			seen[Key(o)] = true
+			seen[arena.Key(o)] = true
 		}
 		if len(seen) != 26 {
 			t.Fatalf("size %d: %d distinct openings", size, len(seen))
 		}
 	}
-	ops, _ := BuiltinOpenings(gomoku.Game{}, 15)
-	if Key(ops[0]) != "h8 h9 h10" || Key(ops[13]) != "h8 i9 j10" {
+	ops, _ := arena.BuiltinOpenings(gomoku.Game{}, 15)
+	if arena.Key(ops[0]) != "h8 h9 h10" || arena.Key(ops[13]) != "h8 i9 j10" {
 		t.Fatalf("first direct %v, first indirect %v", ops[0], ops[13])
 	}
 	for _, name := range genomes.Names() {
 		e, _ := genomes.Lookup(name)
-		a, _ := BuiltinOpenings(e.Game, 0)
-		b, _ := BuiltinOpenings(e.Game, 0)
-		if len(a) == 0 || Key(a[len(a)-1]) != Key(b[len(b)-1]) {
+		a, _ := arena.BuiltinOpenings(e.Game, 0)
+		b, _ := arena.BuiltinOpenings(e.Game, 0)
+		if len(a) == 0 || arena.Key(a[len(a)-1]) != arena.Key(b[len(b)-1]) {
 			t.Fatalf("%s: builtin openings empty or not fixed", name)
 		}
 	}
@@ -144,7 +145,7 @@ var openingFileCases = []struct {
 
 func TestParseOpenings(t *testing.T) {
 	for _, tc := range openingFileCases {
-		ops, err := ParseOpenings(strings.NewReader(tc.text), "openings.txt", tc.game, 0)
+		ops, err := arena.ParseOpenings(strings.NewReader(tc.text), "openings.txt", tc.game, 0)
 		switch {
 		case tc.want == "" && (err != nil || len(ops) != 2):
 			t.Errorf("%q: %v, %v", tc.text, ops, err)
@@ -163,7 +164,7 @@ func FuzzParseOpenings(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, name := range genomes.Names() {
 			e, _ := genomes.Lookup(name)
-			ops, err := ParseOpenings(strings.NewReader(text), "fuzz", e.Game, 0)
+			ops, err := arena.ParseOpenings(strings.NewReader(text), "fuzz", e.Game, 0)
 			if err != nil {
 				continue
 			}
@@ -192,31 +193,31 @@ func TestVerificationIsHeldOut(t *testing.T) {
 	tuning := map[string]bool{}
 	for _, g := range st.gens {
 		for _, o := range g.Openings {
-			tuning[Key(o)] = true
+			tuning[arena.Key(o)] = true
 		}
 	}
 	// Recompute the verification's openings the way Verify chooses them.
-	ops, _, err := SelectOpenings("builtin", gomoku.Game{}, 0, 10, cfg.Seed, tuning)
+	ops, _, err := arena.SelectOpenings("builtin", gomoku.Game{}, 0, 10, cfg.Seed, tuning)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, o := range ops {
-		if tuning[Key(o)] {
+		if tuning[arena.Key(o)] {
 			t.Fatalf("opening %v used in tuning and verification", o)
 		}
 	}
 	// Exclusion really removes: excluding every builtin opening leaves none.
-	all, _ := BuiltinOpenings(gomoku.Game{}, 0)
+	all, _ := arena.BuiltinOpenings(gomoku.Game{}, 0)
 	ex := map[string]bool{}
 	for _, o := range all {
-		ex[Key(o)] = true
+		ex[arena.Key(o)] = true
 	}
-	if _, _, err := SelectOpenings("builtin", gomoku.Game{}, 0, 10, 1, ex); err == nil {
+	if _, _, err := arena.SelectOpenings("builtin", gomoku.Game{}, 0, 10, 1, ex); err == nil {
 		t.Fatal("no error with every opening excluded")
 	}
-	rnd, _, _ := SelectOpenings("random", gomoku.Game{}, 0, 30, 1, tuning)
+	rnd, _, _ := arena.SelectOpenings("random", gomoku.Game{}, 0, 30, 1, tuning)
 	for _, o := range rnd {
-		if tuning[Key(o)] {
+		if tuning[arena.Key(o)] {
 			t.Fatalf("random verification opening %v was a tuning opening", o)
 		}
 	}
@@ -227,13 +228,13 @@ func TestVerificationIsHeldOut(t *testing.T) {
 // clock set, as for outside engines) replay the same pair from a repeated opening; each
 // distinct pair is counted once and the warning says how many repeated.
 func TestMatchCountsRepeatedPairsOnce(t *testing.T) {
-	ops, _, err := SelectOpenings("random", gomoku.Game{}, 0, 2, 7, nil)
+	ops, _, err := arena.SelectOpenings("random", gomoku.Game{}, 0, 2, 7, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	setup := gomokuSetup()
 	setup.Limits.Time = time.Minute // not known to be deterministic; depth 2 decides first
-	repeated := Openings{ops[0], ops[0], ops[1], ops[0], ops[1], ops[1]}
+	repeated := arena.Openings{ops[0], ops[0], ops[1], ops[0], ops[1], ops[1]}
 	res, err := PlayMatch(context.Background(), MatchConfig{Setup: setup, A: weakGomoku(), B: gomoku.DefaultWeights(),
 		Games: 12, Openings: repeated, Workers: 2}, nil)
 	if err != nil {
@@ -283,7 +284,7 @@ func TestBaselineChampionIsNotVerified(t *testing.T) {
 // games do not read the format.
 func TestGomocupOffsetOpenings(t *testing.T) {
 	text := "# Gomocup offsets\n0,0, 1,-1, -1,1\nh8 h9\n-7,7, 7,-7\n"
-	ops, err := ParseOpenings(strings.NewReader(text), "o.txt", gomoku.Game{}, 0)
+	ops, err := arena.ParseOpenings(strings.NewReader(text), "o.txt", gomoku.Game{}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,11 +292,11 @@ func TestGomocupOffsetOpenings(t *testing.T) {
 	if want := "[[h8 i9 g7] [h8 h9] [a1 o15]]"; got != want {
 		t.Fatalf("openings %s, want %s", got, want)
 	}
-	if _, err := ParseOpenings(strings.NewReader("0,0\n8,-3, 6,-4\n"), "o.txt", gomoku.Game{}, 0); err == nil || !strings.Contains(err.Error(), "o.txt:2: offset move 1 (8,-3) is off the 15x15 board") {
+	if _, err := arena.ParseOpenings(strings.NewReader("0,0\n8,-3, 6,-4\n"), "o.txt", gomoku.Game{}, 0); err == nil || !strings.Contains(err.Error(), "o.txt:2: offset move 1 (8,-3) is off the 15x15 board") {
 		t.Fatalf("off-board offset: %v", err)
 	}
 	c6, _ := genomes.Lookup("connect6")
-	if _, err := ParseOpenings(strings.NewReader("0,0\n"), "o.txt", c6.Game, 0); err == nil {
+	if _, err := arena.ParseOpenings(strings.NewReader("0,0\n"), "o.txt", c6.Game, 0); err == nil {
 		t.Fatal("connect6 read a Gomocup offset line")
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"evotune/engine/protocol/wire"
 	"evotune/engine/swap"
 	"evotune/genomes"
+	"evotune/tuner/arena"
 	"evotune/tuner/stats"
 )
 
@@ -223,18 +224,18 @@ func PlanMatch(ctx context.Context, r MatchRequest) (MatchPlan, error) {
 	if err != nil {
 		return p, err
 	}
-	var openings Openings
+	var openings arena.Openings
 	if r.Book != "" {
-		if openings, p.OpeningsLabel, err = SelectBook(r.Book, g, r.Board, r.BookPlies, r.Seed, r.Exclude, BookOrder{Sequential: r.BookOrder == BookSequential, Start: r.BookStart}); err != nil {
+		if openings, p.OpeningsLabel, err = arena.SelectBook(r.Book, g, r.Board, r.BookPlies, r.Seed, r.Exclude, arena.BookOrder{Sequential: r.BookOrder == arena.BookSequential, Start: r.BookStart}); err != nil {
 			return p, fmt.Errorf("--book: %w", err)
 		}
-	} else if openings, p.OpeningsLabel, err = SelectOpenings(spec, g, r.Board, r.Games/2, r.Seed, r.Exclude); err != nil {
+	} else if openings, p.OpeningsLabel, err = arena.SelectOpenings(spec, g, r.Board, r.Games/2, r.Seed, r.Exclude); err != nil {
 		return p, fmt.Errorf("--openings: %w", err)
 	}
 	if r.Exclude != nil {
 		p.OpeningsLabel += fmt.Sprintf(", %d openings of run %d excluded", len(r.Exclude), r.ExcludeRun)
 	}
-	setup := GameSetup{Game: g, Board: r.Board, Limits: MergeLimits(g, lim, fa), MaxPlies: r.MaxPlies, OpeningRule: r.SwapRule,
+	setup := arena.GameSetup{Game: g, Board: r.Board, Limits: MergeLimits(g, lim, fa), MaxPlies: r.MaxPlies, OpeningRule: r.SwapRule,
 		EngineLogDir: r.EngineLogDir, Restart: r.Restart, TimeControl: tc, Adjudicate: adj, MoveStats: p.PGN != nil}
 	p.Config = MatchConfig{Setup: setup, A: wa, B: wb, AExt: extA, BExt: extB, Games: r.Games, Openings: openings, SPRT: sprt, Workers: r.Workers}
 	return p, nil
@@ -252,13 +253,13 @@ func (r MatchRequest) openingSpec(extA, extB *protocol.ExternalSpec) (string, er
 			return "", fmt.Errorf("--book-plies %d: want ≥ 0", r.BookPlies)
 		}
 	}
-	if r.BookOrder != "" && r.BookOrder != BookRandom && r.BookOrder != BookSequential {
-		return "", fmt.Errorf("--book-order %q: want %s or %s", r.BookOrder, BookRandom, BookSequential)
+	if r.BookOrder != "" && r.BookOrder != arena.BookRandom && r.BookOrder != arena.BookSequential {
+		return "", fmt.Errorf("--book-order %q: want %s or %s", r.BookOrder, arena.BookRandom, arena.BookSequential)
 	}
 	if r.BookStart < 0 {
 		return "", fmt.Errorf("--book-start %d: want the number of the book's first entry to use, from 1", r.BookStart)
 	}
-	if r.Book == "" && (r.BookOrder == BookSequential || r.BookStart > 1) {
+	if r.Book == "" && (r.BookOrder == arena.BookSequential || r.BookStart > 1) {
 		return "", errors.New("--book-order, --book-start: they order a --book; give one")
 	}
 	if r.SwapRule != "" {

@@ -78,31 +78,3 @@ func WithOptions(name string, opts []wire.Option) string {
 	}
 	return name + " (" + strings.Join(kv, ", ") + ")"
 }
-
-// LimitsText says what bounds the games' moves of setup s: the clock, nodes, depth and
-// width as they apply ("tc 10+0.1 nodes 2000"). external: an outside engine plays; with
-// outside engines on both sides (allExternal) the search limits are theirs: depth only as
-// go depth (goDepth), width never.
-func (s GameSetup) LimitsText(external, allExternal bool, goDepth int) string {
-	var parts []string
-	if s.TimeControl != nil {
-		parts = append(parts, "tc "+s.TimeControl.String())
-	}
-	if s.Limits.Nodes > 0 {
-		parts = append(parts, fmt.Sprintf("nodes %d", s.Limits.Nodes))
-	}
-	depth, width := s.Limits.Depth, s.Limits.Width
-	if allExternal {
-		depth, width = goDepth, 0
-	}
-	if depth > 0 && depth < engine.MaxDepth {
-		parts = append(parts, fmt.Sprintf("depth %d", depth))
-	}
-	if width > 0 {
-		parts = append(parts, fmt.Sprintf("width %d", width))
-	}
-	if len(parts) == 0 && external {
-		return "outside engines' own limits"
-	}
-	return strings.Join(parts, " ")
-}

@@ -9,6 +9,7 @@ import (
 	"evotune/engine"
 	"evotune/engine/chess"
 	"evotune/engine/protocol/wire"
+	"evotune/tuner/arena"
 )
 
 // TestMatchRecords: WritePGN names the contestants by the colours they had, numbers the
@@ -45,11 +46,11 @@ func TestMatchRecords(t *testing.T) {
 	if got := WithOptions("cmd:sf", []wire.Option{{Name: "Skill Level", Value: "5"}, {Name: "Hash", Value: "16"}}); got != "cmd:sf (Skill Level=5, Hash=16)" {
 		t.Errorf("WithOptions: %q", got)
 	}
-	s := GameSetup{Limits: engine.Limits{Depth: 3, Width: 12, Nodes: 2000}, TimeControl: &tc}
+	s := arena.GameSetup{Limits: engine.Limits{Depth: 3, Width: 12, Nodes: 2000}, TimeControl: &tc}
 	if got := s.LimitsText(false, false, 0); got != "tc 10+0.1 nodes 2000 depth 3 width 12" {
 		t.Errorf("built-in engines: %q", got)
 	}
-	if got := (GameSetup{Limits: engine.Limits{Depth: 3, Width: 12}}).LimitsText(true, true, 0); got != "outside engines' own limits" {
+	if got := (arena.GameSetup{Limits: engine.Limits{Depth: 3, Width: 12}}).LimitsText(true, true, 0); got != "outside engines' own limits" {
 		t.Errorf("two outside engines: %q", got)
 	}
 }

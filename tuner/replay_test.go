@@ -19,6 +19,7 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/arena"
 )
 
 // replayRunner plays a run's games as sleeps on a fixed number of virtual game slots:
@@ -57,7 +58,7 @@ type replayRunner struct {
 // replayKey identifies a game of a run: its players, opening and depth, the hash of
 // fmt.Fprint(t.Black, t.White, t.Opening, t.BlackExt, t.WhiteExt, t.Depth) (the keys of the
 // played runs kept), each player's text made once (weightsText).
-func replayKey(t GameTask) uint64 {
+func replayKey(t arena.GameTask) uint64 {
 	h := fnv.New64a()
 	io.WriteString(h, weightsText(t.Black))
 	h.Write([]byte{' '})
@@ -84,7 +85,7 @@ func weightsText(w engine.Weights) string {
 }
 
 type replayGame struct {
-	task GameTask
+	task arena.GameTask
 	ctx  context.Context
 	out  *engine.GameRecord
 	wg   *sync.WaitGroup
@@ -209,24 +210,24 @@ func (r *replayRunner) close() {
 }
 
 // PlayBatch queues the batch's games behind those queued before it and waits for them.
-func (r *replayRunner) PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error) {
+func (r *replayRunner) PlayBatch(ctx context.Context, setup arena.GameSetup, tasks []arena.GameTask, done func()) ([]engine.GameRecord, error) {
 	wait, _ := r.StartBatch(ctx, setup, tasks, done)
 	return wait()
 }
 
 // StartBatch queues the batch's games behind those queued before it, as the local pool's
 // slots do (BatchStarter); the wait waits for them.
-func (r *replayRunner) StartBatch(ctx context.Context, _ GameSetup, tasks []GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
+func (r *replayRunner) StartBatch(ctx context.Context, _ arena.GameSetup, tasks []arena.GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
 	wait, _, err := r.start(ctx, tasks, done, nil, false)
 	return wait, err
 }
 
 // StartEach implements AheadStarter, as the local pool's slots do.
-func (r *replayRunner) StartEach(ctx context.Context, _ GameSetup, tasks []GameTask, each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
+func (r *replayRunner) StartEach(ctx context.Context, _ arena.GameSetup, tasks []arena.GameTask, each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
 	return r.start(ctx, tasks, nil, each, ahead)
 }
 
-func (r *replayRunner) start(ctx context.Context, tasks []GameTask, done func(), each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
+func (r *replayRunner) start(ctx context.Context, tasks []arena.GameTask, done func(), each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
 	recs := make([]engine.GameRecord, len(tasks))
 	var wg sync.WaitGroup
 	wg.Add(len(tasks))
@@ -370,7 +371,7 @@ func replayOn(tb testing.TB, cfg Config, r *replayRunner) (used, stopped float64
 		}
 	}
 	if m, ok := tu.method.(*loopMethod); ok && r.played != nil && os.Getenv("EVOTUNE_REPLAY_ORACLE") != "" {
-		m.oracle = func(task GameTask) (engine.GameRecord, bool) { // guesses that read the games' real results
+		m.oracle = func(task arena.GameTask) (engine.GameRecord, bool) { // guesses that read the games' real results
 			rec, ok := r.played.Recs[replayKey(task)]
 			return rec, ok
 		}
@@ -444,12 +445,12 @@ type playedGames struct {
 
 // recordingRunner plays batches on real game slots and keeps every finished game's record.
 type recordingRunner struct {
-	in   *slotRunner
+	in   *arena.Slots
 	mu   sync.Mutex
 	recs map[uint64]engine.GameRecord
 }
 
-func (r *recordingRunner) keep(tasks []GameTask, recs []engine.GameRecord) {
+func (r *recordingRunner) keep(tasks []arena.GameTask, recs []engine.GameRecord) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i, rec := range recs {
@@ -459,13 +460,13 @@ func (r *recordingRunner) keep(tasks []GameTask, recs []engine.GameRecord) {
 	}
 }
 
-func (r *recordingRunner) PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error) {
+func (r *recordingRunner) PlayBatch(ctx context.Context, setup arena.GameSetup, tasks []arena.GameTask, done func()) ([]engine.GameRecord, error) {
 	recs, err := r.in.PlayBatch(ctx, setup, tasks, done)
 	r.keep(tasks, recs)
 	return recs, err
 }
 
-func (r *recordingRunner) StartBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
+func (r *recordingRunner) StartBatch(ctx context.Context, setup arena.GameSetup, tasks []arena.GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
 	wait, err := r.in.StartBatch(ctx, setup, tasks, done)
 	if err != nil {
 		return nil, err
@@ -526,7 +527,7 @@ func playedRun(tb testing.TB, cfg Config) *playedGames {
 // every game it played (playedGames).
 func playRecorded(tb testing.TB, cfg Config) *playedGames {
 	cfg.Workers = runtime.NumCPU()
-	rr := &recordingRunner{in: newSlotRunner(cfg.Workers), recs: map[uint64]engine.GameRecord{}}
+	rr := &recordingRunner{in: arena.NewSlots(cfg.Workers), recs: map[uint64]engine.GameRecord{}}
 	defer rr.in.Close()
 	st := &memStore{}
 	tu, err := New(cfg, st, nil, "test")
@@ -691,11 +692,11 @@ func TestGAGenerationBatches(t *testing.T) {
 // queued games (a cluster's broker queue): it is no StopDropper.
 type clusterLike struct{ r *replayRunner }
 
-func (c clusterLike) PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error) {
+func (c clusterLike) PlayBatch(ctx context.Context, setup arena.GameSetup, tasks []arena.GameTask, done func()) ([]engine.GameRecord, error) {
 	return c.r.PlayBatch(ctx, setup, tasks, done)
 }
 
-func (c clusterLike) StartBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
+func (c clusterLike) StartBatch(ctx context.Context, setup arena.GameSetup, tasks []arena.GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
 	return c.r.StartBatch(ctx, setup, tasks, done)
 }
 
@@ -779,7 +780,7 @@ func BenchmarkOpeningDraw(b *testing.B) {
 				b.Fatal(err)
 			}
 			for i := range b.N {
-				if _, err := RandomOpenings(e.Game, g.board, 16, randv2.New(randv2.NewPCG(uint64(i), 7)), TuningHalf, nil); err != nil {
+				if _, err := arena.RandomOpenings(e.Game, g.board, 16, randv2.New(randv2.NewPCG(uint64(i), 7)), arena.TuningHalf, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -11,6 +11,7 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/arena"
 	"evotune/tuner/stats"
 )
 
@@ -24,7 +25,7 @@ type Tuner struct {
 	calibration *Calibration // SPSA's, when its game budget came from a time budget
 	outside     *Outside     // nil: the built-in engine is tuned
 	weights     weightsMemo  // the built-in engine's weights of the genomes scheduled lately
-	setup       GameSetup
+	setup       arena.GameSetup
 	store       Store
 	progress    func(Event)
 	version     string
@@ -33,7 +34,7 @@ type Tuner struct {
 	method      searchMethod      // the search (Config.Method): ga.go, or a method on the run loop (loop.go)
 	// pairings, when set, plays a GA generation's pairings in place of playTasks
 	// (gaMethod.playPairings: earlier generations' admission tests go on meanwhile).
-	pairings func(tasks []GameTask, label string) ([]engine.GameRecord, error)
+	pairings func(tasks []arena.GameTask, label string) ([]engine.GameRecord, error)
 
 	// ctx is the run's context, kept for eaopt's callbacks (Evaluate, Callback), which
 	// take none; Run, Resume and Verify set it.
@@ -98,27 +99,27 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 // engine's clock; forfeits counted when an external engine plays) and its outside engine
 // (nil: the built-in engine is tuned). Tuner runs, verification and matches of a stored
 // run all play with it; the error names the field.
-func (c Config) Setup() (*Plan, GameSetup, *Outside, error) {
+func (c Config) Setup() (*Plan, arena.GameSetup, *Outside, error) {
 	plan, err := c.Plan()
 	if err != nil {
-		return nil, GameSetup{}, nil, err
+		return nil, arena.GameSetup{}, nil, err
 	}
 	cfg, g := plan.Config, plan.Game
 	var outside *Outside
 	if cfg.Engine != "" {
 		if outside, err = NewOutside(cfg, plan.Layout); err != nil {
-			return nil, GameSetup{}, nil, err
+			return nil, arena.GameSetup{}, nil, err
 		}
 	}
 	if _, err := g.NewBoard(cfg.Board); err != nil {
-		return nil, GameSetup{}, nil, fmt.Errorf("board: %w", err)
+		return nil, arena.GameSetup{}, nil, fmt.Errorf("board: %w", err)
 	}
 	if _, ok := g.(engine.Opener); !ok {
-		return nil, GameSetup{}, nil, fmt.Errorf("game: %s cannot make openings", cfg.Game)
+		return nil, arena.GameSetup{}, nil, fmt.Errorf("game: %s cannot make openings", cfg.Game)
 	}
-	setup := GameSetup{Game: g, Board: cfg.Board, Limits: plan.Limits, MaxPlies: plan.MaxPlies, Forfeit: len(cfg.Opponents) > 0 || outside != nil}
+	setup := arena.GameSetup{Game: g, Board: cfg.Board, Limits: plan.Limits, MaxPlies: plan.MaxPlies, Forfeit: len(cfg.Opponents) > 0 || outside != nil}
 	if setup.Adjudicate, err = cfg.Adjudication(); err != nil {
-		return nil, GameSetup{}, nil, err
+		return nil, arena.GameSetup{}, nil, err
 	}
 	if outside != nil {
 		setup.TimeControl = outside.TimeControl()
@@ -133,7 +134,7 @@ func (t *Tuner) Config() Config { return t.cfg }
 func (t *Tuner) Limits() engine.Limits { return t.setup.Limits }
 
 // Setup returns what every game of the run shares (game, board, limits, ply limit).
-func (t *Tuner) Setup() GameSetup { return t.setup }
+func (t *Tuner) Setup() arena.GameSetup { return t.setup }
 
 // Streams of derived random numbers: each generation's openings, selection and variation
 // come from their own stream, so any generation can be replayed from the seed alone.
@@ -257,11 +258,11 @@ func (t *Tuner) SetFullVerification() { t.fullVerify = true }
 // SetRunner makes the tuner play its batches through r (cluster mode, package
 // tuner/cluster) instead of the in-process pool; nil restores the pool. Results do not
 // change: games are keyed by task and played with fresh players either way.
-func (t *Tuner) SetRunner(r BatchRunner) { t.setup.Runner = r }
+func (t *Tuner) SetRunner(r arena.BatchRunner) { t.setup.Runner = r }
 
 // nameRun tells a RunNamer runner the run its batches belong to.
 func (t *Tuner) nameRun(runID int64) {
-	if n, ok := t.setup.Runner.(RunNamer); ok {
+	if n, ok := t.setup.Runner.(arena.RunNamer); ok {
 		n.NameRun(fmt.Sprintf("run %d (%s)", runID, t.cfg.Game))
 	}
 }
@@ -311,7 +312,7 @@ func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
 	if st.LastGeneration >= 0 {
 		t.draws.tuningOpenings = map[string]bool{}
 		for _, o := range st.Openings {
-			t.draws.tuningOpenings[Key(o)] = true
+			t.draws.tuningOpenings[arena.Key(o)] = true
 		}
 		t.rep.elapsedBefore = st.Elapsed
 		t.rep.summary.Generations = st.LastGeneration + 1
@@ -451,9 +452,9 @@ func (t *Tuner) event(e Event) Event {
 // runner plays them (not measured).
 func (t *Tuner) gameSlots() int {
 	switch r := t.setup.Runner.(type) {
-	case nil, *slotRunner:
+	case nil, *arena.Slots:
 		return t.cfg.Workers
-	case SlotCounter:
+	case arena.SlotCounter:
 		return r.GameSlots()
 	}
 	return 0

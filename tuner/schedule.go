@@ -13,6 +13,7 @@ import (
 	"evotune/engine"
 	"evotune/engine/protocol"
 	"evotune/genomes"
+	"evotune/tuner/arena"
 	"evotune/tuner/stats"
 )
 
@@ -51,12 +52,12 @@ type entry struct {
 
 // batch collects a round's distinct games.
 type batch struct {
-	tasks []GameTask
+	tasks []arena.GameTask
 	index map[string]int
 	refs  []entry
 }
 
-func (b *batch) add(key string, task GameTask) int {
+func (b *batch) add(key string, task arena.GameTask) int {
 	if b.index == nil {
 		b.index = map[string]int{}
 	}
@@ -81,7 +82,7 @@ func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
 	first := len(t.g.openings)
 	for _, o := range os {
 		t.g.openings = append(t.g.openings, o)
-		t.draws.tuningOpenings[Key(o)] = true
+		t.draws.tuningOpenings[arena.Key(o)] = true
 	}
 	t.drawNext(stream, n)
 	return first, nil
@@ -90,8 +91,8 @@ func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
 // drawOf is the draw of n openings of stream that generation gen makes after drawing
 // openings `have` (drawOpenings), taken from the draws made ahead where one is, without
 // keeping it: the same openings whenever it is made. The error names too few openings.
-func (t *Tuner) drawOf(gen int, have [][]string, n int, stream uint64) (Openings, error) {
-	var os Openings
+func (t *Tuner) drawOf(gen int, have [][]string, n int, stream uint64) (arena.Openings, error) {
+	var os arena.Openings
 	var err error
 	key := drawKey{gen: gen, stream: stream, n: n, after: len(have)}
 	if a, ok := t.draws.ahead[key]; ok {
@@ -111,11 +112,11 @@ func (t *Tuner) drawOf(gen int, have [][]string, n int, stream uint64) (Openings
 
 // tuningOpenings draws n tuning-half openings not in exclude: from the run's book
 // (Config.BookList) when it has one, else from the game's random opening generator.
-func (t *Tuner) tuningOpenings(n int, rng *randv2.Rand, exclude map[string]bool) (Openings, error) {
+func (t *Tuner) tuningOpenings(n int, rng *randv2.Rand, exclude map[string]bool) (arena.Openings, error) {
 	if len(t.cfg.BookList) > 0 {
-		return BookOpenings(t.cfg.BookList, n, rng, TuningHalf, exclude), nil
+		return arena.BookOpenings(t.cfg.BookList, n, rng, arena.TuningHalf, exclude), nil
 	}
-	return RandomOpenings(t.plan.Game, t.cfg.Board, n, rng, TuningHalf, exclude)
+	return arena.RandomOpenings(t.plan.Game, t.cfg.Board, n, rng, arena.TuningHalf, exclude)
 }
 
 // drawnKeys is the set of the generation's openings so far (what a new draw excludes).
@@ -125,7 +126,7 @@ func (t *Tuner) drawnKeys() map[string]bool { return keysOf(t.g.openings) }
 func keysOf(os [][]string) map[string]bool {
 	out := make(map[string]bool, len(os))
 	for _, o := range os {
-		out[Key(o)] = true
+		out[arena.Key(o)] = true
 	}
 	return out
 }
@@ -143,7 +144,7 @@ type drawKey struct {
 // drawOpenings makes for its drawKey.
 type openingDraw struct {
 	done chan struct{} // closed when os and err are set
-	os   Openings
+	os   arena.Openings
 	err  error
 }
 
@@ -254,7 +255,7 @@ func (t *Tuner) drawGenerationAhead(n int) {
 			}
 			failed = failed || s.a.err != nil || len(s.a.os) < s.k.n
 			for _, o := range s.a.os {
-				exclude[Key(o)] = true
+				exclude[arena.Key(o)] = true
 			}
 			if !s.made {
 				close(s.a.done)
@@ -304,10 +305,10 @@ func (t *Tuner) scheduleOn(b *batch, players []*genomes.Genome, inds []int, refs
 				if !o.ext.AcceptsOpenings(t.plan.Game) || !ext.AcceptsOpenings(t.plan.Game) {
 					opening = nil // e.g. SAU engines cannot be given their own opening moves
 				}
-				task := GameTask{Black: w, BlackExt: ext, White: o.w, WhiteExt: o.ext, Opening: opening, Depth: d}
+				task := arena.GameTask{Black: w, BlackExt: ext, White: o.w, WhiteExt: o.ext, Opening: opening, Depth: d}
 				key := gameKey(gk, o.id, k, d)
 				if c == engine.White {
-					task = GameTask{Black: o.w, BlackExt: o.ext, White: w, WhiteExt: ext, Opening: opening, Depth: d}
+					task = arena.GameTask{Black: o.w, BlackExt: o.ext, White: w, WhiteExt: ext, Opening: opening, Depth: d}
 					key = gameKey(o.id, gk, k, d)
 				}
 				e.task = b.add(key, task)
@@ -332,7 +333,7 @@ func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
 // playTasks plays tasks as one batch on the worker pool, reporting progress as label, and
 // adds the batch's wall time to the generation's time in games and its games' slot times
 // to the generation's slot time.
-func (t *Tuner) playTasks(tasks []GameTask, label string) ([]engine.GameRecord, error) {
+func (t *Tuner) playTasks(tasks []arena.GameTask, label string) ([]engine.GameRecord, error) {
 	return t.account(t.playAsync(tasks, label), label)
 }
 
@@ -351,7 +352,7 @@ type playing struct {
 // where the runner queues batches: BatchStarter), and reports each finished game as label.
 // The progress events carry the run's state as it is now: the workers read nothing the
 // caller goes on changing.
-func (t *Tuner) playAsync(tasks []GameTask, label string) *playing {
+func (t *Tuner) playAsync(tasks []arena.GameTask, label string) *playing {
 	p, _ := t.startPlaying(tasks, label, nil, false)
 	return p
 }
@@ -361,7 +362,7 @@ func (t *Tuner) playAsync(tasks []GameTask, label string) *playing {
 // slots' goroutines, possibly at once), and an ahead batch plays only on slots no other
 // batch wants, with no progress events, until the promotion it returns (a no-op
 // otherwise) queues it as an ordinary batch and shows its games from then on.
-func (t *Tuner) startPlaying(tasks []GameTask, label string, each func(int, engine.GameRecord), ahead bool) (*playing, func()) {
+func (t *Tuner) startPlaying(tasks []arena.GameTask, label string, each func(int, engine.GameRecord), ahead bool) (*playing, func()) {
 	ctx, stop := context.WithCancel(t.ctx)
 	p := &playing{done: make(chan struct{}), stop: stop}
 	quiet := t.saving.runID == 0 && t.NeedsCalibration() // Calibrate's games belong to no generation
@@ -388,7 +389,7 @@ func (t *Tuner) startPlaying(tasks []GameTask, label string, each func(int, engi
 	var wait func() ([]engine.GameRecord, error)
 	promote := func() {}
 	var err error
-	if s, ok := t.setup.Runner.(AheadStarter); ok && (each != nil || ahead) {
+	if s, ok := t.setup.Runner.(arena.AheadStarter); ok && (each != nil || ahead) {
 		wait, promote, err = s.StartEach(ctx, t.setup, tasks, func(i int, rec engine.GameRecord) {
 			done()
 			if each != nil {
@@ -396,7 +397,7 @@ func (t *Tuner) startPlaying(tasks []GameTask, label string, each func(int, engi
 			}
 		}, ahead)
 	} else {
-		wait, err = startBatch(ctx, t.setup, tasks, t.cfg.Workers, done)
+		wait, err = arena.StartBatch(ctx, t.setup, tasks, t.cfg.Workers, done)
 	}
 	go func() {
 		defer close(p.done)

@@ -12,6 +12,7 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/arena"
 )
 
 // TestAdmissionNeedsEvidence: a candidate enters the hall of fame only when its per-pair
@@ -124,7 +125,7 @@ func checkHallOfFame(t *testing.T, cfg Config) {
 			if (r.Round < 0) != (r.Opening >= raceOpenings) {
 				t.Fatalf("gen %d: round %d game on opening %d", g.Generation, r.Round, r.Opening)
 			}
-			if HalfOf(g.Openings[r.Opening]) != TuningHalf {
+			if arena.HalfOf(g.Openings[r.Opening]) != arena.TuningHalf {
 				t.Fatalf("tuning game on a held-out opening %v", g.Openings[r.Opening])
 			}
 			want := "baseline"
@@ -237,8 +238,8 @@ func TestOpeningSpaceAndHalves(t *testing.T) {
 		for i := 0; i < raw; i++ {
 			b, _ := e.Game.NewBoard(0)
 			o := e.Game.(engine.Opener).RandomOpening(b, rng)
-			seen[Key(o)] = true
-			if HalfOf(o) == HeldOutHalf {
+			seen[arena.Key(o)] = true
+			if arena.HalfOf(o) == arena.HeldOutHalf {
 				held++
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"evotune/genomes"
+	"evotune/tuner/arena"
 	"evotune/tuner/stats"
 )
 
@@ -23,7 +24,7 @@ import (
 // SensitivityConfig is a sensitivity analysis around one gene vector.
 type SensitivityConfig struct {
 	// Setup is the game, board and search limits of every game.
-	Setup GameSetup
+	Setup arena.GameSetup
 	// Layout maps gene vectors to weights; Base is the vector probed around.
 	Layout *genomes.Layout
 	Base   []float64
@@ -36,7 +37,7 @@ type SensitivityConfig struct {
 	// Games per variant (even: Games/2 openings, each with colours swapped).
 	Games int
 	// Openings are the pairs' openings (at least Games/2 distinct ones).
-	Openings Openings
+	Openings arena.Openings
 	// Workers is how many games are played at once (never changes results).
 	Workers int
 }
@@ -89,11 +90,11 @@ func (c SensitivityConfig) Validate() error {
 }
 
 // distinctOpenings drops repeated openings, keeping the first of each.
-func distinctOpenings(os Openings) Openings {
-	var out Openings
+func distinctOpenings(os arena.Openings) arena.Openings {
+	var out arena.Openings
 	seen := map[string]bool{}
 	for _, o := range os {
-		if k := Key(o); !seen[k] {
+		if k := arena.Key(o); !seen[k] {
 			seen[k] = true
 			out = append(out, o)
 		}
@@ -138,11 +139,11 @@ func Sensitivity(ctx context.Context, c SensitivityConfig, progress func(gene, d
 	pairs := c.Games / 2
 	openings := distinctOpenings(c.Openings)[:pairs]
 	// The base weights against themselves: one game per opening (colours do not matter).
-	tasks := make([]GameTask, pairs)
+	tasks := make([]arena.GameTask, pairs)
 	for k, o := range openings {
-		tasks[k] = GameTask{Black: base, White: base, Opening: o, Name: fmt.Sprintf("base%04d", k)}
+		tasks[k] = arena.GameTask{Black: base, White: base, Opening: o, Name: fmt.Sprintf("base%04d", k)}
 	}
-	self, err := PlayBatch(ctx, c.Setup, tasks, c.Workers, nil)
+	self, err := arena.PlayBatch(ctx, c.Setup, tasks, c.Workers, nil)
 	if err != nil {
 		return nil, fmt.Errorf("base self-play: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"evotune/engine/amazons"
 	"evotune/engine/gomoku"
 	"evotune/genomes"
+	"evotune/tuner/arena"
 )
 
 // TestSensitivityInertGene: Amazons' late_k1 is proved not to change play while it stays
@@ -16,8 +17,8 @@ import (
 // must leave every pair of every variant identical to the base's self-play, score ½.
 func TestSensitivityInertGene(t *testing.T) {
 	l := genomes.AmazonsLayout()
-	setup := GameSetup{Game: amazons.Game{}, Board: 8, Limits: engine.Limits{Depth: 1, Width: 8}, MaxPlies: 200}
-	ops, _, err := SelectOpenings("random", amazons.Game{}, 8, 6, 3, nil)
+	setup := arena.GameSetup{Game: amazons.Game{}, Board: 8, Limits: engine.Limits{Depth: 1, Width: 8}, MaxPlies: 200}
+	ops, _, err := arena.SelectOpenings("random", amazons.Game{}, 8, 6, 3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +42,8 @@ func TestSensitivityInertGene(t *testing.T) {
 // is named.
 func TestSensitivityGomoku(t *testing.T) {
 	l := genomes.GomokuLayout()
-	setup := GameSetup{Game: gomoku.Game{}, Limits: engine.Limits{Depth: 2, Width: 8}, MaxPlies: 225}
-	ops, _, err := SelectOpenings("random", gomoku.Game{}, 0, 20, 5, nil)
+	setup := arena.GameSetup{Game: gomoku.Game{}, Limits: engine.Limits{Depth: 2, Width: 8}, MaxPlies: 225}
+	ops, _, err := arena.SelectOpenings("random", gomoku.Game{}, 0, 20, 5, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,8 +112,8 @@ func TestSensitivityGomoku(t *testing.T) {
 // TestSensitivityRefuses: bad configurations are refused with the field's name.
 func TestSensitivityRefuses(t *testing.T) {
 	l := genomes.GomokuLayout()
-	ops, _, _ := SelectOpenings("random", gomoku.Game{}, 0, 3, 5, nil)
-	ok := SensitivityConfig{Setup: GameSetup{Game: gomoku.Game{}, Limits: engine.Limits{Depth: 1}}, Layout: l, Base: l.Defaults(),
+	ops, _, _ := arena.SelectOpenings("random", gomoku.Game{}, 0, 3, 5, nil)
+	ok := SensitivityConfig{Setup: arena.GameSetup{Game: gomoku.Game{}, Limits: engine.Limits{Depth: 1}}, Layout: l, Base: l.Defaults(),
 		Factor: 2, Step: 0.1, Games: 6, Openings: ops, Workers: 1}
 	if err := ok.Validate(); err != nil {
 		t.Fatal(err)

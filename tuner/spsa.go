@@ -124,7 +124,7 @@ func (p SPSAConfig) validate() error {
 // spsaPairs is N, the run's total game pairs as planned when step k was played: a run
 // extended on resume (Config.Extensions) plans its later steps over the new total, as
 // fishtest plans a run of that many games, and replays its earlier steps as they were.
-func (a *arena) spsaPairs(k int) int {
+func (a *methodEnv) spsaPairs(k int) int {
 	p := a.Config.SPSAParams()
 	b := a.Config.BudgetAt(k)
 	if b.BudgetGames > 0 {
@@ -134,7 +134,7 @@ func (a *arena) spsaPairs(k int) int {
 }
 
 // spsaGains returns c_k and R_k of step k.
-func (a *arena) spsaGains(k int) (ck, rk float64) {
+func (a *methodEnv) spsaGains(k int) (ck, rk float64) {
 	p := a.Config.SPSAParams()
 	n := float64(a.spsaPairs(k))
 	i := float64(k * p.Pairs)
@@ -151,7 +151,7 @@ func (a *arena) spsaGains(k int) (ck, rk float64) {
 // columns, in the gene's own units), the same schedule reaching those: c_end/unit in SPSA
 // units (for a log gene c_end/default, the relative step), R_k scaled by r_end/the run's
 // r_end. Fishtest gives every parameter its own c and a this way.
-func (a *arena) spsaGeneGains(k int) (ck, rk []float64) {
+func (a *methodEnv) spsaGeneGains(k int) (ck, rk []float64) {
 	p := a.Config.SPSAParams()
 	c, r := a.spsaGains(k)
 	genes := a.Layout.Genes
@@ -221,7 +221,7 @@ func genesOfTheta(l *genomes.Layout, u []float64) []float64 {
 
 // clampTheta keeps θ inside the bounds (continuous: integer genes are rounded only when
 // played), as fishtest clips θ to [min, max].
-func (a *arena) clampTheta(u []float64) {
+func (a *methodEnv) clampTheta(u []float64) {
 	var defaults []float64 // θ of the paper's weights, for fixed genes
 	for i, g := range a.Layout.Genes {
 		lo, hi := g.Min/spsaUnit(g), g.Max/spsaUnit(g)
@@ -240,7 +240,7 @@ func (a *arena) clampTheta(u []float64) {
 }
 
 // spsaDelta returns step k's perturbation directions: ±1 for each free gene, 0 for fixed.
-func (a *arena) spsaDelta(k int) []float64 {
+func (a *methodEnv) spsaDelta(k int) []float64 {
 	rng := a.Rand(k, streamGA)
 	d := make([]float64, len(a.Layout.Genes))
 	for i, g := range a.Layout.Genes {
@@ -258,7 +258,7 @@ func (a *arena) spsaDelta(k int) []float64 {
 // spsaUpdate applies step k's update to θ (in place): θ += R_k·c_k·s·result·Δ, clamped,
 // with s the update scales of the points the step played (spsaPoints: 1 but for integer
 // genes whose perturbation was widened).
-func (a *arena) spsaUpdate(u []float64, k, result int, s []float64) {
+func (a *methodEnv) spsaUpdate(u []float64, k, result int, s []float64) {
 	ck, rk := a.spsaGeneGains(k)
 	d := a.spsaDelta(k)
 	for i := range u {
@@ -274,7 +274,7 @@ func (a *arena) spsaUpdate(u []float64, k, result int, s []float64) {
 // bounds), θ+ on Δ's side; its update keeps SPSA's gradient estimate for the wider
 // perturbation c': a_k·(W−L)/c' = R_k·c_k·(c_k/c')·(W−L), so s = c_k/c'. Other genes
 // have s = 1.
-func (a *arena) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
+func (a *methodEnv) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
 	ck, _ := a.spsaGeneGains(k)
 	d := a.spsaDelta(k)
 	up, um := append([]float64(nil), u...), append([]float64(nil), u...)
@@ -307,7 +307,7 @@ func (a *arena) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
 // widenedIntegerGenes names the free integer genes whose SPSA perturbation at the run's
 // last step, c_end, is below half a unit at their defaults: spsaPoints perturbs them by
 // one unit instead (the run's header says so).
-func (a *arena) widenedIntegerGenes() []string {
+func (a *methodEnv) widenedIntegerGenes() []string {
 	if a.Config.Method != MethodSPSA {
 		return nil
 	}
@@ -328,7 +328,7 @@ func (a *arena) widenedIntegerGenes() []string {
 // WidenedIntegerGenes names the free integer genes of an SPSA run whose perturbation at
 // the run's last step, c_end, is below half a unit at their defaults: they are perturbed by
 // one unit instead (the run's header says so); nil for other methods.
-func (t *Tuner) WidenedIntegerGenes() []string { return t.arena().widenedIntegerGenes() }
+func (t *Tuner) WidenedIntegerGenes() []string { return t.methodEnv().widenedIntegerGenes() }
 
 // Calibration is how SPSA turned a time budget into its game budget (fishtest's num_iter
 // must be known before the first step): Games distinct games of the paper's weights moved
@@ -377,7 +377,7 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 	}()
 	p := t.cfg.SPSAParams()
 	// θ0 ± c_end·Δ_0: games like the first step's (a genome never plays itself).
-	a := t.arena()
+	a := t.methodEnv()
 	plus, minus := thetaOf(a.Layout, a.Layout.Defaults()), thetaOf(a.Layout, a.Layout.Defaults())
 	for i, d := range a.spsaDelta(0) {
 		c := geneCEnd(t.plan.Layout.Genes[i], p)
@@ -410,7 +410,7 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 
 // thetaID is the ID of θ_k: the paper's weights R-g0-03 for k = 0, else slot 00 of
 // generation k−1.
-func (a *arena) thetaID(k int) string {
+func (a *methodEnv) thetaID(k int) string {
 	if k == 0 {
 		return a.IndividualID(0, 3)
 	}
@@ -434,7 +434,7 @@ func SPSAMinusID(runID int64, k int) string { return genomes.IndividualID(runID,
 // coordinates, is the method's state; each step's result is stored as the generation's
 // method state (spsaState), from which a resumed run replays θ.
 type spsaMethod struct {
-	a *arena
+	a *methodEnv
 	// thetas holds θ_i for i from base on, in SPSA coordinates: the points the steps in
 	// play perturb and the latest (θ after the last applied step).
 	thetas [][]float64
@@ -473,7 +473,7 @@ type spsaState struct {
 	RK     float64 `json:"r_k"`
 }
 
-func newSPSA(a *arena) (askTeller, error) {
+func newSPSA(a *methodEnv) (askTeller, error) {
 	return &spsaMethod{a: a, thetas: [][]float64{thetaOf(a.Layout, a.Layout.Defaults())}}, nil
 }
 

@@ -26,11 +26,11 @@ func TestSPSAGainsReachTheirEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := cfg.SPSAParams()
-	ck, rk := tu.arena().spsaGains(999)
+	ck, rk := tu.methodEnv().spsaGains(999)
 	if math.Abs(ck-p.CEnd) > 1e-12 || math.Abs(rk-p.REnd) > 1e-12 {
 		t.Fatalf("last step: c_k %g r_k %g, want c_end %g r_end %g", ck, rk, p.CEnd, p.REnd)
 	}
-	c0, r0 := tu.arena().spsaGains(0)
+	c0, r0 := tu.methodEnv().spsaGains(0)
 	if want := p.CEnd * math.Pow(1000, p.Gamma); math.Abs(c0-want) > 1e-9 {
 		t.Fatalf("first step: c_0 %g, want %g", c0, want)
 	}
@@ -86,7 +86,7 @@ func TestSPSARun(t *testing.T) {
 				t.Fatalf("step %d: a game of %s against %s", k, r.Individual, r.Opponent)
 			}
 		}
-		ck, rk := tu.arena().spsaGains(k)
+		ck, rk := tu.methodEnv().spsaGains(k)
 		for _, gene := range tu.plan.Layout.Genes {
 			if gene.Fixed {
 				continue
@@ -278,7 +278,7 @@ func TestSPSAPerGeneGains(t *testing.T) {
 	}
 	tu.plan.Layout = &l
 	p := cfg.SPSAParams()
-	ck, rk := tu.arena().spsaGeneGains(999)
+	ck, rk := tu.methodEnv().spsaGeneGains(999)
 	for i, g := range l.Genes {
 		wantC, wantR := p.CEnd, p.REnd
 		switch i {
@@ -291,8 +291,8 @@ func TestSPSAPerGeneGains(t *testing.T) {
 			t.Errorf("gene %s at the last step: c_k %g r_k %g, want %g and %g", g.Name, ck[i], rk[i], wantC, wantR)
 		}
 	}
-	c0, _ := tu.arena().spsaGains(0)
-	ck0, _ := tu.arena().spsaGeneGains(0)
+	c0, _ := tu.methodEnv().spsaGains(0)
+	ck0, _ := tu.methodEnv().spsaGeneGains(0)
 	if math.Abs(ck0[logGene]-c0*0.1/p.CEnd) > 1e-9 {
 		t.Errorf("first step: the gene's c_0 %g, want the run's %g scaled to its c_end", ck0[logGene], c0)
 	}
@@ -322,8 +322,8 @@ func TestSPSAIntegerGenesPerturbed(t *testing.T) {
 	results := []int{3, -2, 5, -7, 1, 0, 4, -3, 6, -1, 2, -5, 7, 0, -4, 3, 8, -6, 1, 2}
 	seen := map[float64]bool{}
 	for k, r := range results {
-		plus, minus, s := tu.arena().spsaPoints(u, k)
-		d := tu.arena().spsaDelta(k)
+		plus, minus, s := tu.methodEnv().spsaPoints(u, k)
+		d := tu.methodEnv().spsaDelta(k)
 		if diff := (plus[0] - minus[0]) * d[0]; diff != 1 {
 			t.Errorf("step %d: caution_factor θ+ %g θ− %g (Δ %+g): want one unit apart on Δ's side", k, plus[0], minus[0], d[0])
 		}
@@ -333,7 +333,7 @@ func TestSPSAIntegerGenesPerturbed(t *testing.T) {
 			}
 			seen[x] = true
 		}
-		ck, _ := tu.arena().spsaGeneGains(k)
+		ck, _ := tu.methodEnv().spsaGeneGains(k)
 		if wide := 0.5 / spsaUnit(l.Genes[0]); math.Abs(s[0]-ck[0]/wide) > 1e-12 || s[0] >= 1 {
 			t.Errorf("step %d: caution_factor's update scale %g, want c_k/c' = %g", k, s[0], ck[0]/wide)
 		}
@@ -341,8 +341,8 @@ func TestSPSAIntegerGenesPerturbed(t *testing.T) {
 			t.Errorf("step %d: strength θ+ %g θ− %g scale %g: want an ordinary perturbation", k, plus[1], minus[1], s[1])
 		}
 		before := u[0]
-		tu.arena().spsaUpdate(u, k, r, s)
-		_, rk := tu.arena().spsaGeneGains(k)
+		tu.methodEnv().spsaUpdate(u, k, r, s)
+		_, rk := tu.methodEnv().spsaGeneGains(k)
 		if want := before + rk[0]*ck[0]*s[0]*float64(r)*d[0]; math.Abs(u[0]-want) > 1e-12 && u[0] > 0 && u[0] < 5 {
 			t.Errorf("step %d: θ of caution_factor %g, want %g", k, u[0], want)
 		}
@@ -424,10 +424,10 @@ func TestSPSAExtendedResume(t *testing.T) {
 		t.Fatalf("the extended run resumed after a crash differs:\n%s\n----\n%s", got, want)
 	}
 	// The steps after the extension are planned over 96 games, those before over 48.
-	c0, _ := tu.arena().spsaGains(0)
-	cFirst, _ := (&arena{Config: cfg}).spsaGains(0)
-	cNew, _ := tu.arena().spsaGains(len(first.gens))
-	cPlanned, _ := (&arena{Config: func() Config { c := cfg; c.BudgetGames = 96; return c }()}).spsaGains(len(first.gens))
+	c0, _ := tu.methodEnv().spsaGains(0)
+	cFirst, _ := (&methodEnv{Config: cfg}).spsaGains(0)
+	cNew, _ := tu.methodEnv().spsaGains(len(first.gens))
+	cPlanned, _ := (&methodEnv{Config: func() Config { c := cfg; c.BudgetGames = 96; return c }()}).spsaGains(len(first.gens))
 	if c0 != cFirst || cNew != cPlanned {
 		t.Fatalf("c_0 %g (the 48-game plan's %g), c_%d %g (the 96-game plan's %g)", c0, cFirst, len(first.gens), cNew, cPlanned)
 	}

@@ -119,7 +119,7 @@ type birth struct {
 // steadyMethod is the steady-state GA on the run loop: round n is birth n, Window
 // births in play at once (SteadyConfig).
 type steadyMethod struct {
-	a       *arena
+	a       *methodEnv
 	pop     []*genomes.Genome // the members, by slot
 	decided int               // births decided
 	pending []*birth          // births asked and not told, oldest first
@@ -128,7 +128,7 @@ type steadyMethod struct {
 	genBorn []*genomes.Genome // the births decided since the last save
 }
 
-func newSteady(a *arena) (askTeller, error) {
+func newSteady(a *methodEnv) (askTeller, error) {
 	c := a.Config
 	if c.Games < 2 || c.Games%2 != 0 {
 		return nil, settingErr("games", "", "%d, want an even number ≥ 2 (each birth's game pairs)", c.Games)

@@ -10,6 +10,7 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/protocol"
+	"evotune/tuner/arena"
 	"evotune/tuner/stats"
 )
 
@@ -78,7 +79,7 @@ type Verification struct {
 
 // VerifyConfig describes a verification match.
 type VerifyConfig struct {
-	Setup      GameSetup
+	Setup      arena.GameSetup
 	Champion   engine.Weights
 	ChampionID string
 	// ChampionExt and BaselineExt, when set, play the champion and the baseline as
@@ -94,10 +95,10 @@ type VerifyConfig struct {
 	OpeningSpec string
 	// OpeningList, if set, holds the openings of the OpeningSpec file, read when the run
 	// started (Config.VerifyOpeningList): the file is not opened again.
-	OpeningList Openings
+	OpeningList arena.Openings
 	// Book, if set (the run's Config.BookList), replaces the "random" openings: its
 	// held-out half (HalfOf), in an order shuffled by Seed. BookLabel names it.
-	Book      Openings
+	Book      arena.Openings
 	BookLabel string
 	// Exclude holds the keys of the openings used in tuning, so verification is held out.
 	Exclude map[string]bool
@@ -113,20 +114,20 @@ func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int,
 	if spec == "" {
 		spec = "random" // the held-out half: disjoint from every tuning opening by construction
 	}
-	var openings Openings
+	var openings arena.Openings
 	var label string
 	var err error
 	switch {
 	case vc.OpeningList != nil:
-		openings, label, err = HeldOut(vc.OpeningList, "file "+spec, vc.Exclude)
+		openings, label, err = arena.HeldOut(vc.OpeningList, "file "+spec, vc.Exclude)
 	case vc.Book != nil && spec == "random":
 		label = "book " + vc.BookLabel + ", its held-out half"
-		openings = BookOpenings(vc.Book, len(vc.Book), rand.New(rand.NewPCG(uint64(vc.Seed), 0xB00C)), HeldOutHalf, vc.Exclude)
+		openings = arena.BookOpenings(vc.Book, len(vc.Book), rand.New(rand.NewPCG(uint64(vc.Seed), 0xB00C)), arena.HeldOutHalf, vc.Exclude)
 		if len(openings) == 0 {
 			err = fmt.Errorf("openings %s: none", label)
 		}
 	default:
-		openings, label, err = SelectOpenings(spec, vc.Setup.Game, vc.Setup.Board, max(vc.Games/2, 1), vc.Seed, vc.Exclude)
+		openings, label, err = arena.SelectOpenings(spec, vc.Setup.Game, vc.Setup.Board, max(vc.Games/2, 1), vc.Seed, vc.Exclude)
 	}
 	if err != nil {
 		return Verification{}, err
@@ -158,7 +159,7 @@ func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int,
 
 // verifyChampion plays the run's champion against the paper's weights on held-out
 // openings drawn from seed, with setup's limits.
-func (t *Tuner) verifyChampion(setup GameSetup, seed int64, games int, sprt *stats.SPRT) (Verification, error) {
+func (t *Tuner) verifyChampion(setup arena.GameSetup, seed int64, games int, sprt *stats.SPRT) (Verification, error) {
 	champ, champExt, err := t.side(t.rep.summary.BestGenes)
 	if err != nil {
 		return Verification{}, err

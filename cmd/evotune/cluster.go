@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"evotune/engine/protocol"
-	"evotune/tuner"
+	"evotune/tuner/arena"
 	"evotune/tuner/cluster"
 	"evotune/tuner/runview"
 )
@@ -82,7 +82,7 @@ func (o clusterOpts) client(ctx context.Context, log io.Writer) (*cluster.Client
 
 // attach connects when --broker is given and hands the client to set (Tuner.SetRunner, or
 // a match's setup); the returned function closes the connection (a no-op without --broker).
-func (o clusterOpts) attach(ctx context.Context, log io.Writer, set func(tuner.BatchRunner)) (func(), error) {
+func (o clusterOpts) attach(ctx context.Context, log io.Writer, set func(arena.BatchRunner)) (func(), error) {
 	c, err := o.client(ctx, log)
 	if err != nil || c == nil {
 		return func() {}, err

@@ -15,7 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"evotune/tuner"
+	"evotune/tuner/arena"
 	"evotune/tuner/runview"
 )
 
@@ -53,7 +53,7 @@ func execute(ctx context.Context, args []string, in io.Reader, out, errOut io.Wr
 	root.SetOut(out)
 	root.SetErr(errOut)
 	err := root.ExecuteContext(ctx)
-	tuner.CloseIdleWorkers() // the external engines kept between batches
+	arena.CloseIdleWorkers() // the external engines kept between batches
 	if stopProfile != nil {
 		stopProfile()
 		stopProfile = nil

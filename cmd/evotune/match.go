@@ -22,6 +22,7 @@ import (
 	"evotune/engine"
 	"evotune/engine/protocol"
 	"evotune/tuner"
+	"evotune/tuner/arena"
 	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
 	"evotune/tuner/runview"
@@ -87,7 +88,7 @@ type tourOpts struct {
 // them: "" and 0 at their defaults, so the keys of matches stored before the flags existed
 // stay the same.
 func (o tourOpts) orderKey() string {
-	if o.bookOrder == tuner.BookRandom {
+	if o.bookOrder == arena.BookRandom {
 		return ""
 	}
 	return o.bookOrder
@@ -108,7 +109,7 @@ func addTourFlags(c *cobra.Command, o *tourOpts, perEngine bool) {
 	f.Int64Var(&o.nodes, "nodes", 0, "search nodes per move (UCI: go nodes N; built-in players: a node limit)")
 	f.DurationVar(&o.timeMargin, "time-margin", 0, "with --tc: how far a clock may run past zero before the move loses on time (fastchess's timemargin)")
 	f.StringVar(&o.book, "book", "", "opening book: EPD (one position a line), PGN (its games' first --book-plies plies) or a Polyglot .bin (its lines of --book-plies plies from the start); openings in random order by --seed, each played as a colour-swapped pair")
-	f.StringVar(&o.bookOrder, "book-order", tuner.BookRandom, "the order the --book's entries are played in: random (shuffled by --seed) or sequential (the book's own order), as fastchess's order=")
+	f.StringVar(&o.bookOrder, "book-order", arena.BookRandom, "the order the --book's entries are played in: random (shuffled by --seed) or sequential (the book's own order), as fastchess's order=")
 	f.IntVar(&o.bookStart, "book-start", 1, "the --book's first entry to play, from 1 (fastchess's start=)")
 	f.IntVar(&o.bookPlies, "book-plies", 8, "plies taken from each game of a PGN --book, or each line of a Polyglot one (0 = all; Polyglot: 16)")
 	f.StringVar(&o.resign, "resign", "", "resign adjudication as fastchess: movecount=N,score=CP[,twosided=true] (a side whose score stays at or below −CP for N moves loses)")
@@ -207,7 +208,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 	mc := &plan.Config
 	setup, extA, extB, tc, label, openings := &mc.Setup, mc.AExt, mc.BExt, mc.Setup.TimeControl, plan.OpeningsLabel, mc.Openings
 	aOpts, bOpts, pgnw := plan.AOptions, plan.BOptions, plan.PGN
-	detach, err := o.cluster.attach(ctx, errOut, func(r tuner.BatchRunner) { setup.Runner = r })
+	detach, err := o.cluster.attach(ctx, errOut, func(r arena.BatchRunner) { setup.Runner = r })
 	if err != nil {
 		return err
 	}
@@ -456,8 +457,8 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 				fmt.Fprintf(errOut, "rung %d/%d: %s, %d games\n", i+1, n, r.Condition(), games)
 			}
 		},
-		Attach: func(s *tuner.GameSetup) (func(), error) {
-			return o.cluster.attach(ctx, errOut, func(r tuner.BatchRunner) { s.Runner = r })
+		Attach: func(s *arena.GameSetup) (func(), error) {
+			return o.cluster.attach(ctx, errOut, func(r arena.BatchRunner) { s.Runner = r })
 		}}
 	if _, err := req.Check(); err != nil { // before the database is opened
 		return err

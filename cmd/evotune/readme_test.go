@@ -16,6 +16,7 @@ import (
 	"evotune/engine/gomoku"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/arena"
 )
 
 // readmeSkips are the README examples TestREADMEExamples does not run: a substring of the
@@ -72,7 +73,7 @@ func TestREADMEExamples(t *testing.T) {
 	book := regexp.MustCompile("(?s)```\n(# gomoku openings\n.*?)```").FindStringSubmatch(all)
 	if book == nil {
 		t.Error("the Gomoku openings example of docs/match.md is missing")
-	} else if ops, err := tuner.ParseOpenings(strings.NewReader(book[1]), "openings example", gomoku.Game{}, 0); err != nil || fmt.Sprint(ops) != "[[h8 h9 h10] [h8 i9 j10] [h8 i9 g7]]" {
+	} else if ops, err := arena.ParseOpenings(strings.NewReader(book[1]), "openings example", gomoku.Game{}, 0); err != nil || fmt.Sprint(ops) != "[[h8 h9 h10] [h8 i9 j10] [h8 i9 g7]]" {
 		t.Errorf("the Gomoku openings example: %v, %v", ops, err)
 	}
 	ran, yamls, layouts := 0, 0, 0

@@ -12,6 +12,7 @@ import (
 
 	"evotune/engine"
 	"evotune/tuner"
+	"evotune/tuner/arena"
 	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
 	"evotune/tuner/stats"
@@ -119,11 +120,11 @@ func runSensitivity(ctx context.Context, o sensitivityOpts, out, errOut io.Write
 			return fmt.Errorf("--exclude-run: %w", err)
 		}
 	}
-	openings, label, err := tuner.SelectOpenings(o.openings, g, o.board, o.games/2, o.seed, exclude)
+	openings, label, err := arena.SelectOpenings(o.openings, g, o.board, o.games/2, o.seed, exclude)
 	if err != nil {
 		return fmt.Errorf("--openings: %w", err)
 	}
-	setup := tuner.GameSetup{Game: g, Board: o.board, Limits: tuner.MergeLimits(g, o.lim, fl), MaxPlies: o.maxPlies}
+	setup := arena.GameSetup{Game: g, Board: o.board, Limits: tuner.MergeLimits(g, o.lim, fl), MaxPlies: o.maxPlies}
 	cfg := tuner.SensitivityConfig{Setup: setup, Layout: entry.Layout, Base: base, Genes: o.genes, Factor: o.factor,
 		Step: o.step, Games: o.games, Openings: openings, Workers: o.workers}
 	if err := cfg.Validate(); err != nil {

@@ -2,16 +2,15 @@ package cluster
 
 import (
 	"context"
+	"evotune/tuner/arena"
 	"fmt"
 	"testing"
 	"time"
-
-	"evotune/tuner"
 )
 
 // BenchmarkBatchOverhead measures what a batch costs through the broker over playing it in
 // process: 32 depth-2 Gomoku games (an SPSA step's size) through an embedded broker and an
-// in-process worker of one game slot, against tuner.PlayBatch with one worker. Each
+// in-process worker of one game slot, against arena.PlayBatch with one worker. Each
 // iteration's batch is new (its games carry the iteration in their names), so nothing is
 // read back. Reports µs of overhead per batch and per game. Run it with
 //
@@ -30,8 +29,8 @@ func BenchmarkBatchOverhead(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	rename := func(i int) []tuner.GameTask {
-		out := append([]tuner.GameTask(nil), tasks...)
+	rename := func(i int) []arena.GameTask {
+		out := append([]arena.GameTask(nil), tasks...)
 		for k := range out {
 			out[k].Name = fmt.Sprintf("it%d-%d", i, k)
 		}
@@ -39,7 +38,7 @@ func BenchmarkBatchOverhead(b *testing.B) {
 	}
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
-		if _, err := tuner.PlayBatch(ctx, setup, rename(i), 1, nil); err != nil {
+		if _, err := arena.PlayBatch(ctx, setup, rename(i), 1, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -47,7 +47,7 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/protocol"
-	"evotune/tuner"
+	"evotune/tuner/arena"
 )
 
 // Stream, consumer and subject names.
@@ -208,7 +208,7 @@ type task struct {
 	MaxPlies    int           `json:"max_plies"`
 	Forfeit     bool          `json:"forfeit"`
 	OpeningRule string        `json:"opening_rule,omitempty"`
-	// TimeControl, Adjudicate, MoveStats and Restart are the setup's (tuner.GameSetup);
+	// TimeControl, Adjudicate, MoveStats and Restart are the setup's (arena.GameSetup);
 	// absent from the JSON when unset, so batches without them keep their IDs.
 	TimeControl *engine.TimeControl  `json:"tc,omitempty"`
 	Adjudicate  *engine.Adjudication `json:"adjudicate,omitempty"`
@@ -254,7 +254,7 @@ type playedGame struct {
 // encodeBatch builds the batch's task header (setup, no games), its wire games and its
 // content hash (the batch ID), which does not depend on how the games are grouped into
 // tasks: a resumed tune that groups them otherwise still reads back the results stored.
-func encodeBatch(version string, setup tuner.GameSetup, tasks []tuner.GameTask) (task, []wireGame, string, error) {
+func encodeBatch(version string, setup arena.GameSetup, tasks []arena.GameTask) (task, []wireGame, string, error) {
 	head := task{Version: version, Game: setup.Game.Name(), Rule: engine.RuleOf(setup.Game), Board: setup.Board,
 		Limits: setup.Limits, MaxPlies: setup.MaxPlies, Forfeit: setup.Forfeit, OpeningRule: setup.OpeningRule,
 		TimeControl: setup.TimeControl, MoveStats: setup.MoveStats, Restart: setup.Restart}
@@ -323,7 +323,7 @@ func encodeBatch(version string, setup tuner.GameSetup, tasks []tuner.GameTask) 
 	return head, games, head.Batch, nil
 }
 
-func hasExternal(tasks []tuner.GameTask) bool {
+func hasExternal(tasks []arena.GameTask) bool {
 	for _, t := range tasks {
 		if t.BlackExt != nil || t.WhiteExt != nil {
 			return true
@@ -340,7 +340,7 @@ const TaskTarget = time.Second
 // maxTaskGames bounds the games of one task (and so one result message's size).
 const maxTaskGames = 256
 
-// Client plays batches on the cluster; it implements tuner.BatchRunner.
+// Client plays batches on the cluster; it implements arena.BatchRunner.
 type Client struct {
 	o       Options
 	nc      *nats.Conn
@@ -456,17 +456,17 @@ func (c *Client) addOut(d int) {
 	}
 }
 
-// BusySlotTime implements tuner.SlotMeter: the slot time of every game this client's
+// BusySlotTime implements arena.SlotMeter: the slot time of every game this client's
 // batches were told (as the workers timed it, engine starts included), less that of the
 // games told to batches stopped since (a wait that ended with its context); a record
 // without the worker's timing counts its game's wall time (GameRecord.SlotTime).
 func (c *Client) BusySlotTime() time.Duration { return time.Duration(c.busy.Load()) }
 
-// GameSlots implements tuner.SlotCounter: the games the live workers of this build play at
+// GameSlots implements arena.SlotCounter: the games the live workers of this build play at
 // once, as their last heartbeats say (they may be playing other runs' games too).
 func (c *Client) GameSlots() int { return c.workers.slots(c.o.Version) }
 
-// NameRun implements tuner.RunNamer: the tasks published from now on name run and this
+// NameRun implements arena.RunNamer: the tasks published from now on name run and this
 // process (HOST/PID), so the workers' status can say whose games they play.
 func (c *Client) NameRun(run string) {
 	c.mu.Lock()
@@ -591,7 +591,7 @@ func (c *Client) measured(key string, d time.Duration) {
 	}
 }
 
-// PlayBatch implements tuner.BatchRunner: it publishes the batch's games grouped into
+// PlayBatch implements arena.BatchRunner: it publishes the batch's games grouped into
 // tasks (taskSize; the message ID names the batch and the task's games, so a task is
 // queued once), reads the results of the batch in any order (new ones through the client's
 // live consumer; results a killed or earlier run left on the broker first, and their games
@@ -599,7 +599,7 @@ func (c *Client) measured(key string, d time.Duration) {
 // the records in task order. A task that reaches MaxDeliver deliveries without a result
 // fails the batch, naming its first game. It waits through broker restarts; only ctx and
 // the stall timeout end the wait.
-func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []tuner.GameTask, done func()) ([]engine.GameRecord, error) {
+func (c *Client) PlayBatch(ctx context.Context, setup arena.GameSetup, tasks []arena.GameTask, done func()) ([]engine.GameRecord, error) {
 	wait, err := c.StartBatch(ctx, setup, tasks, done)
 	if err != nil {
 		return nil, err
@@ -607,12 +607,12 @@ func (c *Client) PlayBatch(ctx context.Context, setup tuner.GameSetup, tasks []t
 	return wait()
 }
 
-// StartBatch implements tuner.BatchStarter: it publishes the batch's tasks as PlayBatch
+// StartBatch implements arena.BatchStarter: it publishes the batch's tasks as PlayBatch
 // does, one after another before it returns (so the tasks of batches started in turn are
 // queued in turn, each batch's together), and returns the wait for their results, which
 // returns what PlayBatch does. Whatever StartBatch set up for the batch (its consumers)
 // ends when the wait returns, or at once when StartBatch fails.
-func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []tuner.GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
+func (c *Client) StartBatch(ctx context.Context, setup arena.GameSetup, tasks []arena.GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
 	wait, _, err := c.start(ctx, setup, tasks, done, nil, false)
 	return wait, err
 }
@@ -626,13 +626,13 @@ func (c *Client) StartBatch(ctx context.Context, setup tuner.GameSetup, tasks []
 // more, its tasks still queued on the broker are deleted, and the workers holding one are
 // told to drop it (dropHeld: its games end at once, no result sent). Its tasks' message
 // IDs carry a nonce, so the same games held again after a deletion go out again.
-func (c *Client) StartEach(ctx context.Context, setup tuner.GameSetup, tasks []tuner.GameTask, each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
+func (c *Client) StartEach(ctx context.Context, setup arena.GameSetup, tasks []arena.GameTask, each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
 	return c.start(ctx, setup, tasks, nil, each, ahead)
 }
 
 // start is StartBatch and StartEach: done is called once per finished game, each told
 // every finished game, ahead holds the tasks (StartEach).
-func (c *Client) start(ctx context.Context, setup tuner.GameSetup, tasks []tuner.GameTask, done func(), each func(int, engine.GameRecord), ahead bool) (_ func() ([]engine.GameRecord, error), promote func(), err error) {
+func (c *Client) start(ctx context.Context, setup arena.GameSetup, tasks []arena.GameTask, done func(), each func(int, engine.GameRecord), ahead bool) (_ func() ([]engine.GameRecord, error), promote func(), err error) {
 	promote = func() {}
 	if len(tasks) == 0 {
 		// nothing to publish, and no result would ever end the wait

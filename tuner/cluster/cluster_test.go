@@ -19,7 +19,7 @@ import (
 	"evotune/engine/protocol"
 	"evotune/engine/protocol/wire"
 	"evotune/genomes"
-	"evotune/tuner"
+	"evotune/tuner/arena"
 )
 
 // startServer starts an embedded NATS server with JetStream on a random loopback port.
@@ -61,23 +61,23 @@ func (l *lockedBuffer) String() string {
 
 // gomokuBatch is n depth-2 Gomoku games of the paper's weights from random openings, in
 // colour-swapped pairs.
-func gomokuBatch(t testing.TB, n int) (tuner.GameSetup, []tuner.GameTask) {
+func gomokuBatch(t testing.TB, n int) (arena.GameSetup, []arena.GameTask) {
 	t.Helper()
 	e, err := genomes.Lookup("gomoku")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops, err := tuner.RandomOpenings(e.Game, 15, n/2, rand.New(rand.NewPCG(7, 7)), tuner.AnyHalf, nil)
+	ops, err := arena.RandomOpenings(e.Game, 15, n/2, rand.New(rand.NewPCG(7, 7)), arena.AnyHalf, nil)
 	if err != nil || len(ops) != n/2 {
 		t.Fatalf("openings: %d, %v", len(ops), err)
 	}
 	w := e.Game.DefaultWeights()
-	var tasks []tuner.GameTask
+	var tasks []arena.GameTask
 	for k, o := range ops {
-		tasks = append(tasks, tuner.GameTask{Black: w, White: w, Opening: o, Name: "pair" + string(rune('a'+k%26)) + "-1"},
-			tuner.GameTask{Black: w, White: w, Opening: o, Name: "pair" + string(rune('a'+k%26)) + "-2"})
+		tasks = append(tasks, arena.GameTask{Black: w, White: w, Opening: o, Name: "pair" + string(rune('a'+k%26)) + "-1"},
+			arena.GameTask{Black: w, White: w, Opening: o, Name: "pair" + string(rune('a'+k%26)) + "-2"})
 	}
-	return tuner.GameSetup{Game: e.Game, Board: 15, Limits: engine.Limits{Depth: 2}, MaxPlies: 225}, tasks
+	return arena.GameSetup{Game: e.Game, Board: 15, Limits: engine.Limits{Depth: 2}, MaxPlies: 225}, tasks
 }
 
 // games is a batch's records without their timings: what must not depend on where and how
@@ -104,7 +104,7 @@ func games(t *testing.T, recs []engine.GameRecord) string {
 func TestBatchedTasks(t *testing.T) {
 	url := startServer(t)
 	setup, tasks := gomokuBatch(t, 40)
-	want, err := tuner.PlayBatch(context.Background(), setup, tasks, 2, nil)
+	want, err := arena.PlayBatch(context.Background(), setup, tasks, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +309,7 @@ func TestEncodeBatch(t *testing.T) {
 	setup, base := gomokuBatch(t, 8)
 	n := 0
 	a, b := &countedWeights{V: 1, n: &n}, &countedWeights{V: 2, n: &n}
-	with := func(a, b engine.Weights) []tuner.GameTask {
+	with := func(a, b engine.Weights) []arena.GameTask {
 		tasks := slices.Clone(base)
 		for i := range tasks {
 			tasks[i].Black, tasks[i].White = a, b
@@ -594,11 +594,11 @@ func TestBusyWithAnotherRun(t *testing.T) {
 // clientOfBatch starts a broker and a client of it (2 games a task; both end with the
 // test) and returns n gomoku games with the local pool's records of them, the context the
 // test runs under (2 minutes), the client's options and the client.
-func clientOfBatch(t *testing.T, n int) (tuner.GameSetup, []tuner.GameTask, []engine.GameRecord, context.Context, Options, *Client) {
+func clientOfBatch(t *testing.T, n int) (arena.GameSetup, []arena.GameTask, []engine.GameRecord, context.Context, Options, *Client) {
 	t.Helper()
 	url := startServer(t)
 	setup, tasks := gomokuBatch(t, n)
-	want, err := tuner.PlayBatch(context.Background(), setup, tasks, 2, nil)
+	want, err := arena.PlayBatch(context.Background(), setup, tasks, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -680,12 +680,12 @@ func TestStartedBatchesQueueInTurn(t *testing.T) {
 	}
 }
 
-// TestBusySlotTime: the client's busy slot time (tuner.SlotMeter) is the slot time of the
+// TestBusySlotTime: the client's busy slot time (arena.SlotMeter) is the slot time of the
 // games its batches were told: a finished batch's records' sum, and a batch stopped after
 // some of its games were told takes theirs off again.
 func TestBusySlotTime(t *testing.T) {
 	setup, tasks, _, ctx, o, c := clientOfBatch(t, 208) // the second batch long enough to stop in play
-	var _ tuner.SlotMeter = c
+	var _ arena.SlotMeter = c
 	startWorker(t, ctx, o)
 	recs, err := c.PlayBatch(ctx, setup, tasks[:8], nil)
 	if err != nil {
@@ -787,7 +787,7 @@ func queuedTasks(t *testing.T, ctx context.Context, o Options) []string {
 // game a task). Every wait returns the local pool's records.
 func TestAheadBatches(t *testing.T) {
 	setup, tasks, want, ctx, o, c := clientOfBatch(t, 24)
-	var _ tuner.AheadStarter = c
+	var _ arena.AheadStarter = c
 	plain, aheadA, aheadB := tasks[:8], tasks[8:16], tasks[16:]
 	waitPlain, err := c.StartBatch(ctx, setup, plain, nil)
 	if err != nil {

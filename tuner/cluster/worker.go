@@ -23,7 +23,7 @@ import (
 	"evotune/engine/protocol"
 	"evotune/engine/protocol/wire"
 	"evotune/genomes"
-	"evotune/tuner"
+	"evotune/tuner/arena"
 )
 
 // WorkerOptions configure a worker.
@@ -83,8 +83,8 @@ type job struct {
 type held struct {
 	m     jetstream.Msg
 	task  task
-	setup tuner.GameSetup
-	games []tuner.GameTask
+	setup arena.GameSetup
+	games []arena.GameTask
 	stop  chan struct{} // ends the in-progress signals
 	// ctx bounds the task's games by the worker's MaxTaskTime; cancel releases it.
 	ctx    context.Context
@@ -167,7 +167,7 @@ func (c *counters) end(name string) {
 }
 
 // Work pulls tasks and plays them until ctx ends. A task's games go to the worker's game
-// goroutines (o.Workers), each keeping its players between games (tuner.LocalWorker:
+// goroutines (o.Workers), each keeping its players between games (arena.LocalWorker:
 // reset to exactly fresh, so a record never depends on what it played before); the next
 // task is pulled when the last game of the current one has started. When all of a task's
 // games are played their records are published on the results stream, keyed by the
@@ -351,7 +351,7 @@ func Work(ctx context.Context, o WorkerOptions) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var lw tuner.LocalWorker // players kept between games, reset to fresh
+			var lw arena.LocalWorker // players kept between games, reset to fresh
 			defer lw.Close()
 			for j := range jobs {
 				h := j.t
@@ -726,7 +726,7 @@ func decode(o WorkerOptions, m jetstream.Msg) (*held, string) {
 	if err != nil {
 		return h, err.Error()
 	}
-	h.setup = tuner.GameSetup{Game: g, Board: t.Board, Limits: t.Limits, MaxPlies: t.MaxPlies, Forfeit: t.Forfeit, OpeningRule: t.OpeningRule,
+	h.setup = arena.GameSetup{Game: g, Board: t.Board, Limits: t.Limits, MaxPlies: t.MaxPlies, Forfeit: t.Forfeit, OpeningRule: t.OpeningRule,
 		TimeControl: t.TimeControl, MoveStats: t.MoveStats, Restart: t.Restart}
 	if t.Adjudicate != nil {
 		h.setup.Adjudicate = *t.Adjudicate
@@ -745,7 +745,7 @@ func decode(o WorkerOptions, m jetstream.Msg) (*held, string) {
 				return h, fmt.Sprintf("game %d: white weights: %v", wg.Index, err)
 			}
 		}
-		h.games = append(h.games, tuner.GameTask{Black: black, White: white, BlackExt: wg.BlackExt, WhiteExt: wg.WhiteExt, Opening: wg.Opening, Depth: wg.Depth, Name: wg.Name})
+		h.games = append(h.games, arena.GameTask{Black: black, White: white, BlackExt: wg.BlackExt, WhiteExt: wg.WhiteExt, Opening: wg.Opening, Depth: wg.Depth, Name: wg.Name})
 	}
 	h.recs = make([]engine.GameRecord, len(h.games))
 	h.left = len(h.games)

@@ -10,6 +10,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/arena"
 	"evotune/tuner/stats"
 )
 
@@ -127,7 +128,7 @@ func LoadResume(ctx context.Context, d *db.DB, runID int64, admitZ float64) (tun
 	return st, nil
 }
 
-// Openings returns the keys (tuner.Key) of every opening run runID's generations used
+// Openings returns the keys (arena.Key) of every opening run runID's generations used
 // (racing, admission): the openings a fair verification or match of its individuals holds
 // out. The error names a generation whose openings do not decode.
 func Openings(ctx context.Context, d *db.DB, runID int64) (map[string]bool, error) {
@@ -142,7 +143,7 @@ func Openings(ctx context.Context, d *db.DB, runID int64) (map[string]bool, erro
 			return nil, fmt.Errorf("run %d generation %d: %w", runID, g.Generation, err)
 		}
 		for _, op := range ops {
-			out[tuner.Key(op)] = true
+			out[arena.Key(op)] = true
 		}
 	}
 	return out, nil

@@ -11,6 +11,7 @@ import (
 	"evotune/db"
 	"evotune/engine"
 	"evotune/tuner"
+	"evotune/tuner/arena"
 	"evotune/tuner/stats"
 )
 
@@ -73,7 +74,7 @@ func TestRunRoundTrip(t *testing.T) {
 	}
 	distinct := map[string]bool{}
 	for _, o := range st.Openings {
-		distinct[tuner.Key(o)] = true
+		distinct[arena.Key(o)] = true
 	}
 	if len(keys) == 0 || !reflect.DeepEqual(keys, distinct) {
 		t.Errorf("Openings: %d keys, the resume state's openings %d distinct", len(keys), len(distinct))

@@ -12,6 +12,7 @@ import (
 	"evotune/engine/protocol"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/arena"
 	"evotune/tuner/stats"
 )
 
@@ -29,7 +30,7 @@ type VerifyRequest struct {
 	Workers    int
 	// Attach, if set, is called with the games' setup before they are played (to set a
 	// cluster runner); it returns what to call when the games are over.
-	Attach func(*tuner.GameSetup) (func(), error)
+	Attach func(*arena.GameSetup) (func(), error)
 	// Progress is told the games played so far in the current rung (nil: nothing);
 	// RungStart, if set, is told each rung as it starts: rung i of n, of games games.
 	Progress  func(done, total int, r stats.Result)

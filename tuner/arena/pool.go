@@ -1,10 +1,11 @@
-package tuner
+package arena
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -76,9 +77,9 @@ type BatchStarter interface {
 	StartBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) (wait func() ([]engine.GameRecord, error), err error)
 }
 
-// startBatch queues tasks now on setup's runner when it is a BatchStarter and returns the
+// StartBatch queues tasks now on setup's runner when it is a BatchStarter and returns the
 // wait for their records; otherwise the wait plays the batch (PlayBatch) when called.
-func startBatch(ctx context.Context, setup GameSetup, tasks []GameTask, workers int, done func()) (func() ([]engine.GameRecord, error), error) {
+func StartBatch(ctx context.Context, setup GameSetup, tasks []GameTask, workers int, done func()) (func() ([]engine.GameRecord, error), error) {
 	if s, ok := setup.Runner.(BatchStarter); ok {
 		return s.StartBatch(ctx, setup, tasks, done)
 	}
@@ -91,7 +92,7 @@ func startBatch(ctx context.Context, setup GameSetup, tasks []GameTask, workers 
 // queued before the promotion; an ahead batch stopped (its context ends) plays no more
 // games than those already in play. The GA (gaahead.go) and the run loop's guessers
 // (loopMethod.lookAhead) play their next generation ahead this way, on slots that would
-// otherwise wait for a generation's slowest games. The local pool's slots (slotRunner)
+// otherwise wait for a generation's slowest games. The local pool's slots (Slots)
 // and a cluster's client (package cluster: its workers' slots) are AheadStarters.
 type AheadStarter interface {
 	// StartEach queues tasks (ahead: as an ahead batch) and returns the wait for their
@@ -471,26 +472,26 @@ func swapOpening(ctx context.Context, s GameSetup, b engine.Board, side [2]engin
 	return swap.Opening(ctx, s.OpeningRule, b, ch[0], ch[1])
 }
 
-// slotRunner is a BatchRunner for batches played at the same time in this process (the
+// Slots is a BatchRunner for batches played at the same time in this process (the
 // run loop's rounds in play): their games share `workers` game slots, and a free
 // slot always takes a game of the oldest batch that has one left (among its next ones,
 // one whose engine processes the slot already runs: slotJob.pick), so the oldest batch
 // finishes first while the newer ones keep every slot busy. Close ends its goroutines. Its
 // meter measures the slots' busy time.
-type slotRunner struct {
+type Slots struct {
 	mu      sync.Mutex
 	wake    *sync.Cond
 	jobs    []*slotJob // batches with games not yet handed out, oldest first
 	ahead   []*slotJob // ahead batches (AheadStarter) with games not yet handed out, oldest first
 	closed  bool
 	workers sync.WaitGroup
-	meter   busyMeter
+	meter   BusyMeter
 }
 
-// busyMeter integrates the number of game slots playing over time: its busy time between
+// BusyMeter integrates the number of game slots playing over time: its busy time between
 // two readings is the slot time the games filled in between, whichever batches they
 // belong to, so never more than the slots times the time between.
-type busyMeter struct {
+type BusyMeter struct {
 	mu    sync.Mutex
 	busy  int           // slots playing now
 	acc   time.Duration // busy slot time up to since
@@ -501,15 +502,15 @@ type busyMeter struct {
 	wasted time.Duration
 }
 
-// waste takes slot time d, that games of a stopped batch filled, off the busy time.
-func (m *busyMeter) waste(d time.Duration) {
+// Waste takes slot time d, that games of a stopped batch filled, off the busy time.
+func (m *BusyMeter) Waste(d time.Duration) {
 	m.mu.Lock()
 	m.wasted += d
 	m.mu.Unlock()
 }
 
 // add changes the number of slots playing by d (+1 as a game starts, -1 as it ends).
-func (m *busyMeter) add(d int) {
+func (m *BusyMeter) add(d int) {
 	m.mu.Lock()
 	m.advance(time.Now())
 	m.busy += d
@@ -518,15 +519,15 @@ func (m *busyMeter) add(d int) {
 
 // advance adds the busy time up to now (the caller holds m.mu; before the first game no
 // slot is busy, so the first call adds nothing).
-func (m *busyMeter) advance(now time.Time) {
+func (m *BusyMeter) advance(now time.Time) {
 	m.acc += time.Duration(m.busy) * now.Sub(m.since)
 	m.since = now
 }
 
-// read returns the time now and the busy slot time up to it, less the wasted time known
+// Read returns the time now and the busy slot time up to it, less the wasted time known
 // by then (so a later reading can be the lower by a stopped batch's games); readings in
 // turn are in time order with the games' starts and ends.
-func (m *busyMeter) read() (time.Time, time.Duration) {
+func (m *BusyMeter) Read() (time.Time, time.Duration) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := time.Now()
@@ -534,7 +535,7 @@ func (m *busyMeter) read() (time.Time, time.Duration) {
 	return now, m.acc - m.wasted
 }
 
-// slotJob is one batch of a slotRunner.
+// slotJob is one batch of a Slots.
 type slotJob struct {
 	ctx    context.Context
 	setup  GameSetup
@@ -550,7 +551,7 @@ type slotJob struct {
 	each   func(i int, rec engine.GameRecord)
 	over   chan struct{} // closed when every task finished or the batch failed
 	// busy is the slot time of its games finished so far; stopped is set once its wait saw
-	// its context end (its games' time is then wasted: busyMeter.waste).
+	// its context end (its games' time is then wasted: BusyMeter.Waste).
 	busy    time.Duration
 	stopped bool
 }
@@ -671,60 +672,17 @@ func seatMatches(kb, kw, k0, k1 string) (n int, swap bool) {
 	return direct, false
 }
 
-// shareSlots, when the run has no runner of its own, plays its batches on one slotRunner
-// of its workers, so that batches in play at once share the slots; it returns that
-// runner's meter (nil with a runner elsewhere) and the function that ends it.
-func (t *Tuner) shareSlots() (*busyMeter, func()) {
-	if t.setup.Runner != nil {
-		return nil, func() {}
-	}
-	r := newSlotRunner(t.cfg.Workers)
-	t.setup.Runner = r
-	return &r.meter, func() { t.setup.Runner = nil; r.Close() }
-}
-
-// elsewhereSlotTime is the busy slot time a generation of wall time took on `slots` game
-// slots gets from games played elsewhere (a cluster: no meter here), given its games'
-// wall times `played`: as much as took × slots holds, the rest carried to the generations
-// after it. Games told in a generation may have been played in the ones before (rounds in
-// play overlap), so a generation can be told more game time than its wall time holds;
-// carried on, every game's time is counted once, where the run had room for it.
-func (t *Tuner) elsewhereSlotTime(played, took time.Duration, slots int) time.Duration {
-	t.slotCarry += played // played < 0: a stopped batch's games, counted before, taken off
-	s := max(0, min(t.slotCarry, took*time.Duration(max(1, slots))))
-	t.slotCarry -= s
-	return s
-}
-
-// elsewhereBusy is the SlotMeter reading of the run's runner (0 when it has none).
-func (t *Tuner) elsewhereBusy() time.Duration {
-	if m, ok := t.setup.Runner.(SlotMeter); ok {
-		return m.BusySlotTime()
-	}
-	return 0
-}
-
-// elsewherePlayed is the slot time a generation that began at SlotMeter reading since was
-// played elsewhere: what the meter told since, or, from a runner without one, the wall
-// times of the generation's own games (told).
-func (t *Tuner) elsewherePlayed(since, told time.Duration) time.Duration {
-	if m, ok := t.setup.Runner.(SlotMeter); ok {
-		return m.BusySlotTime() - since
-	}
-	return told
-}
-
-// markNow is the time now and, where m measures the slots, their busy time up to it.
-func markNow(m *busyMeter) (time.Time, time.Duration) {
+// MarkNow is the time now and, where m measures the slots, their busy time up to it.
+func MarkNow(m *BusyMeter) (time.Time, time.Duration) {
 	if m == nil {
 		return time.Now(), 0
 	}
-	return m.read()
+	return m.Read()
 }
 
-// newSlotRunner starts `workers` game slots (at least 1).
-func newSlotRunner(workers int) *slotRunner {
-	r := &slotRunner{}
+// NewSlots starts `workers` game slots (at least 1).
+func NewSlots(workers int) *Slots {
+	r := &Slots{}
 	r.wake = sync.NewCond(&r.mu)
 	for w := 0; w < max(1, workers); w++ {
 		r.workers.Add(1)
@@ -734,7 +692,7 @@ func newSlotRunner(workers int) *slotRunner {
 }
 
 // slot plays games one after another, each from the oldest batch that has one left.
-func (r *slotRunner) slot() {
+func (r *Slots) slot() {
 	defer r.workers.Done()
 	lw := takeWorker()
 	defer putWorker(lw)
@@ -769,7 +727,7 @@ func (r *slotRunner) slot() {
 		}
 		r.mu.Lock()
 		if j.stopped {
-			r.meter.waste(took)
+			r.meter.Waste(took)
 		} else {
 			j.busy += took
 		}
@@ -790,7 +748,7 @@ func (r *slotRunner) slot() {
 }
 
 // drop removes j's games not yet handed out (the caller holds r.mu).
-func (r *slotRunner) drop(j *slotJob) {
+func (r *Slots) drop(j *slotJob) {
 	for _, list := range []*[]*slotJob{&r.jobs, &r.ahead} {
 		for k, o := range *list {
 			if o == j {
@@ -804,7 +762,7 @@ func (r *slotRunner) drop(j *slotJob) {
 // PlayBatch implements BatchRunner: it queues the tasks behind the batches already queued
 // and returns their records in task order once all are played (the first error, or ctx's,
 // ends the batch).
-func (r *slotRunner) PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error) {
+func (r *Slots) PlayBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) ([]engine.GameRecord, error) {
 	wait, err := r.StartBatch(ctx, setup, tasks, done)
 	if err != nil {
 		return nil, err
@@ -814,21 +772,21 @@ func (r *slotRunner) PlayBatch(ctx context.Context, setup GameSetup, tasks []Gam
 
 // StartBatch implements BatchStarter: it queues the tasks behind the batches already
 // queued; the wait returns what PlayBatch does.
-func (r *slotRunner) StartBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
+func (r *Slots) StartBatch(ctx context.Context, setup GameSetup, tasks []GameTask, done func()) (func() ([]engine.GameRecord, error), error) {
 	j := newSlotJob(ctx, setup, tasks, done)
 	wait, _, err := r.start(j, false)
 	return wait, err
 }
 
 // StartEach implements AheadStarter.
-func (r *slotRunner) StartEach(ctx context.Context, setup GameSetup, tasks []GameTask, each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
+func (r *Slots) StartEach(ctx context.Context, setup GameSetup, tasks []GameTask, each func(int, engine.GameRecord), ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
 	j := newSlotJob(ctx, setup, tasks, nil)
 	j.each = each
 	return r.start(j, ahead)
 }
 
 // start queues batch j (ahead: with the ahead batches) and returns its wait and promotion.
-func (r *slotRunner) start(j *slotJob, ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
+func (r *Slots) start(j *slotJob, ahead bool) (func() ([]engine.GameRecord, error), func(), error) {
 	if len(j.tasks) == 0 {
 		return func() ([]engine.GameRecord, error) { return []engine.GameRecord{}, nil }, func() {}, nil
 	}
@@ -868,7 +826,7 @@ func (r *slotRunner) start(j *slotJob, ahead bool) (func() ([]engine.GameRecord,
 			}
 			if !j.stopped {
 				j.stopped = true
-				r.meter.waste(j.busy)
+				r.meter.Waste(j.busy)
 			}
 			r.mu.Unlock()
 			return nil, ctx.Err()
@@ -884,13 +842,44 @@ func (r *slotRunner) start(j *slotJob, ahead bool) (func() ([]engine.GameRecord,
 
 // DropsStopped implements StopDropper: a stopped batch's games not yet handed out are
 // dropped (the wait's context ended), those in play see their context end.
-func (r *slotRunner) DropsStopped() bool { return true }
+func (r *Slots) DropsStopped() bool { return true }
+
+// Meter is the meter of the slots' busy time (BusyMeter).
+func (r *Slots) Meter() *BusyMeter { return &r.meter }
 
 // Close ends the slots after the games they are playing.
-func (r *slotRunner) Close() {
+func (r *Slots) Close() {
 	r.mu.Lock()
 	r.closed = true
 	r.wake.Broadcast()
 	r.mu.Unlock()
 	r.workers.Wait()
+}
+
+// LimitsText says what bounds the games' moves of setup s: the clock, nodes, depth and
+// width as they apply ("tc 10+0.1 nodes 2000"). external: an outside engine plays; with
+// outside engines on both sides (allExternal) the search limits are theirs: depth only as
+// go depth (goDepth), width never.
+func (s GameSetup) LimitsText(external, allExternal bool, goDepth int) string {
+	var parts []string
+	if s.TimeControl != nil {
+		parts = append(parts, "tc "+s.TimeControl.String())
+	}
+	if s.Limits.Nodes > 0 {
+		parts = append(parts, fmt.Sprintf("nodes %d", s.Limits.Nodes))
+	}
+	depth, width := s.Limits.Depth, s.Limits.Width
+	if allExternal {
+		depth, width = goDepth, 0
+	}
+	if depth > 0 && depth < engine.MaxDepth {
+		parts = append(parts, fmt.Sprintf("depth %d", depth))
+	}
+	if width > 0 {
+		parts = append(parts, fmt.Sprintf("width %d", width))
+	}
+	if len(parts) == 0 && external {
+		return "outside engines' own limits"
+	}
+	return strings.Join(parts, " ")
 }

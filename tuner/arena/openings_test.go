@@ -1,4 +1,4 @@
-package tuner
+package arena
 
 import (
 	"math/rand/v2"
