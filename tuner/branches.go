@@ -14,7 +14,7 @@ import (
 // the games in play leave that part as the draws would. The n games left to finish can end
 // in 3^n ways; once n is small, the run loop instead weighs every way they may end
 // (scenarios), asks the method what each would make of its next round
-// (branchGuesser.GuessKey), and plays ahead, most likely first, the next rounds of the
+// (BranchGuesser.GuessKey), and plays ahead, most likely first, the next rounds of the
 // likeliest keys (loopMethod.lookAhead). The round really asked adopts the one that
 // is its games and the others are stopped, so nothing the run computes changes; the games
 // ahead take only slots no other batch wants.
@@ -98,7 +98,7 @@ func (f *finishedGames) scenarios(slots int) *outcomeWays {
 // the games of pairs with no game left once (base), then for each way those of the pairs
 // with one (open), so a way costs its open pairs' games, not the round's.
 type wayCredit struct {
-	r       *round
+	r       *Round
 	base    []genomes.Stats
 	open    batch // the refs of pairs with a game left
 	players []*genomes.Genome
@@ -137,7 +137,7 @@ func newWayCredit(lr *loopRound, o *outcomeWays) *wayCredit {
 
 // round is the round with its players credited as the games would end as recs: their
 // Stats, not their PairScores (the same players for every call: read it before the next).
-func (c *wayCredit) round(recs []engine.GameRecord) *round {
+func (c *wayCredit) round(recs []engine.GameRecord) *Round {
 	for i, p := range c.players {
 		p.Stats = c.base[i]
 	}

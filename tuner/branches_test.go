@@ -66,7 +66,7 @@ func TestScenarios(t *testing.T) {
 // each way the Stats (wins, draws, losses and pentanomial) that crediting all its games
 // does.
 func TestWayCredit(t *testing.T) {
-	r := &round{Players: []*genomes.Genome{{ID: "a"}, {ID: "b"}, {ID: "c"}}}
+	r := &Round{Players: []*genomes.Genome{{ID: "a"}, {ID: "b"}, {ID: "c"}}}
 	lr := &loopRound{r: r}
 	for ind := range 3 {
 		for pair := range 2 {

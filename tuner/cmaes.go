@@ -129,7 +129,7 @@ type cmaesState struct {
 // and is told the generations in order; the seed fixes every sample, so a seeded run is the
 // same whatever the workers.
 type cmaesMethod struct {
-	a    *methodEnv
+	a    *MethodEnv
 	opt  *cmaes.Optimizer
 	free []int     // the layout's indices of the free genes: the optimiser's coordinates
 	mean []float64 // the optimiser's mean: its own storage (gonum's VecDense keeps the slice it is given)
@@ -142,7 +142,7 @@ type cmaesMethod struct {
 	// told are the values of every generation told, in order.
 	told [][]float64
 	// guessed are the generations Guess returned for generation guessedGen, by GuessKey.
-	guessed    map[string]*round
+	guessed    map[string]*Round
 	guessedGen int
 }
 
@@ -163,7 +163,7 @@ type cmaesGeneration struct {
 	parent string
 }
 
-func newCMAES(a *methodEnv) (askTeller, error) {
+func newCMAES(a *MethodEnv) (Method, error) {
 	l := a.Layout
 	m := &cmaesMethod{a: a, base: thetaOf(l, l.Defaults())}
 	for i, g := range l.Genes {
@@ -283,31 +283,31 @@ func (m *cmaesMethod) tell(g *cmaesGeneration, values []float64) error {
 
 // Restore replays the optimiser through every saved generation's values, sampling each
 // generation when the uninterrupted run did (Lag generations ahead of the one told).
-func (m *cmaesMethod) Restore(st ResumeState) (leader, error) {
+func (m *cmaesMethod) Restore(st ResumeState) (Leader, error) {
 	if len(st.MethodStates) != st.LastGeneration+1 {
-		return leader{}, fmt.Errorf("resume: %d CMA-ES generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
+		return Leader{}, fmt.Errorf("resume: %d CMA-ES generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
 	}
 	lag := m.a.Config.CMAESParams().Lag
 	for k, raw := range st.MethodStates {
 		var s cmaesState
-		if err := decodeState(raw, &s); err != nil {
-			return leader{}, fmt.Errorf("resume: CMA-ES generation %d: %w", k, err)
+		if err := DecodeState(raw, &s); err != nil {
+			return Leader{}, fmt.Errorf("resume: CMA-ES generation %d: %w", k, err)
 		}
 		if err := m.sampledUpTo(k + lag); err != nil {
-			return leader{}, err
+			return Leader{}, err
 		}
 		g := m.sampled[0]
 		if len(s.Values) != len(g.ys) {
-			return leader{}, fmt.Errorf("resume: CMA-ES generation %d has %d values, λ is %d", k, len(s.Values), len(g.ys))
+			return Leader{}, fmt.Errorf("resume: CMA-ES generation %d has %d values, λ is %d", k, len(s.Values), len(g.ys))
 		}
 		if err := m.tell(g, s.Values); err != nil {
-			return leader{}, err
+			return Leader{}, err
 		}
 		m.sampled = m.sampled[1:]
 		m.told = append(m.told, s.Values)
 	}
 	m.next = st.LastGeneration + 1
-	return leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: m.genes(m.mean), Score: 0.5}, nil
+	return Leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: m.genes(m.mean), Score: 0.5}, nil
 }
 
 // Describe: λ, the pairs per candidate, σ_0 and the generations in play.
@@ -328,7 +328,7 @@ func cmaesSaved(e Event) string {
 
 // Ask samples generation k's λ candidates around the mean now (after generation k−Lag−1),
 // to play that mean.
-func (m *cmaesMethod) Ask() (*round, error) {
+func (m *cmaesMethod) Ask() (*Round, error) {
 	k := m.next
 	c := m.a.Config
 	if c.Generations > 0 && k > c.Generations {
@@ -349,12 +349,12 @@ func (m *cmaesMethod) Ask() (*round, error) {
 	}
 	mean := &genomes.Genome{Layout: m.a.Layout, X: g.mx, ID: g.parent}
 	m.next++
-	return &round{Gen: k, Draw: k, Players: cands, Opponents: []*genomes.Genome{mean}, Pairs: c.CMAESParams().Pairs, Label: fmt.Sprintf("generation %d", k), Own: g}, nil
+	return &Round{Gen: k, Draw: k, Players: cands, Opponents: []*genomes.Genome{mean}, Pairs: c.CMAESParams().Pairs, Label: fmt.Sprintf("generation %d", k), Own: g}, nil
 }
 
 // Tell moves the mean by the candidates' values (1 − score against the mean) and stores
 // the generation: the new mean first (the champion), then the candidates ranked by score.
-func (m *cmaesMethod) Tell(r *round) (*told, error) {
+func (m *cmaesMethod) Tell(r *Round) (*Told, error) {
 	k, cands, parent := r.Gen, r.Players, r.Opponents[0].ID
 	gen, ok := r.Own.(*cmaesGeneration)
 	if !ok || len(m.sampled) == 0 || m.sampled[0] != gen {
@@ -399,21 +399,21 @@ func (m *cmaesMethod) Tell(r *round) (*told, error) {
 		dsum += l.Distance(g.X, gen.mx)
 	}
 	rec.Diversity = dsum / n
-	return &told{Record: rec, State: func() any { return st },
-		Champion:   leader{ID: next.ID, Genes: next.X, Score: 0.5},
+	return &Told{Record: rec, State: func() any { return st },
+		Champion:   Leader{ID: next.ID, Genes: next.X, Score: 0.5},
 		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}, nil
 }
 
-// GuessKey implements branchGuesser: the order of r's candidates' values, ties included,
+// GuessKey implements BranchGuesser: the order of r's candidates' values, ties included,
 // which is all of a generation Guess reads ("" for a generation Guess does not guess).
-func (m *cmaesMethod) GuessKey(r *round) string {
+func (m *cmaesMethod) GuessKey(r *Round) string {
 	if m.a.Config.CMAESParams().Lag > 0 || r.Gen != len(m.told) {
 		return ""
 	}
 	return valueOrder(candidateValues(r.Players))
 }
 
-// Guess implements guesser: the generation CMA-ES would ask were it told r, the generation
+// Guess implements Guesser: the generation CMA-ES would ask were it told r, the generation
 // in play (its candidates' Stats as the loop would leave them). A copy of the optimiser as
 // it stands (deepCopy: its mean, covariance, evolution paths and random generator, after
 // asking r's candidates) is told r's values and asked the next generation; this one is
@@ -422,13 +422,13 @@ func (m *cmaesMethod) GuessKey(r *round) string {
 // the order of one made before is that one (the same round).
 // With generations in play (a lag) the loop never waits for a generation's last games,
 // and there is nothing to guess: nil.
-func (m *cmaesMethod) Guess(r *round) (*round, error) {
+func (m *cmaesMethod) Guess(r *Round) (*Round, error) {
 	order := m.GuessKey(r)
 	if order == "" || len(m.sampled) == 0 || m.sampled[0].k != r.Gen {
 		return nil, nil
 	}
 	if m.guessed == nil || m.guessedGen != r.Gen {
-		m.guessed, m.guessedGen = map[string]*round{}, r.Gen
+		m.guessed, m.guessedGen = map[string]*Round{}, r.Gen
 	}
 	if g, ok := m.guessed[order]; ok {
 		return g, nil

@@ -769,8 +769,8 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
-	if m, ok := LookupMethod(c.Method); ok && m.check != nil {
-		if err := m.check(*c); err != nil {
+	if m, ok := LookupMethod(c.Method); ok && m.Check != nil {
+		if err := m.Check(*c); err != nil {
 			return err
 		}
 	}

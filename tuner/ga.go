@@ -115,7 +115,7 @@ func (m *gaMethod) restore(st ResumeState) error {
 	if t.cfg.Surrogate == SurrogateOn {
 		for _, raw := range st.MethodStates[max(0, len(st.MethodStates)-SurrogateWindow):] {
 			var o surrogateObservation
-			if err := decodeState(raw, &o); err != nil {
+			if err := DecodeState(raw, &o); err != nil {
 				return fmt.Errorf("resume: the surrogate model's games: %w", err)
 			}
 			m.window = append(m.window, o)
@@ -720,7 +720,7 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 		rec.NewGenomes = append(rec.NewGenomes, g)
 	}
 	if t.cfg.Surrogate == SurrogateOn {
-		state, err := encodeState(observeGeneration(t.plan.Layout, pop, t.g.gameResults))
+		state, err := EncodeState(observeGeneration(t.plan.Layout, pop, t.g.gameResults))
 		if err != nil {
 			t.saving.err = err
 			return

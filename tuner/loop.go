@@ -21,7 +21,7 @@ import (
 
 // The run loop: search methods that ask and tell.
 //
-// A method on the loop (an askTeller: spsa.go, cmaes.go, steady.go) never plays a game,
+// A method on the loop (a Method: spsa.go, cmaes.go, steady.go, galag.go) never plays a game,
 // draws an opening or writes a row. It asks for rounds — its players, the opponents they
 // play and how many colour-swapped opening pairs — and is told each round's results in the
 // order it asked; when a told round completes one of its generations it says what to store
@@ -35,18 +35,19 @@ import (
 // (and at the start) while fewer than Window are in play, so a method's k-th round is asked
 // once its (k − Window)-th is told, never earlier: a method that asks from what it was told
 // asks the same rounds whatever the number of workers or their speed. A method may also
-// answer errAskLater (its next round needs a round in play told first: the loop asks again
+// answer ErrAskLater (its next round needs a round in play told first: the loop asks again
 // after the next tell). On resume it takes up its saved state and asks the rounds the
 // uninterrupted run would have. With a window of 1 the loop is the classic one: ask, play,
 // tell; a method whose next round so waits for the last games of the one in play may guess
-// it (guesser: CMA-ES), and the loop plays the guess ahead on the slots those games leave
+// it (Guesser: CMA-ES), and the loop plays the guess ahead on the slots those games leave
 // free, keeping it only when the round really asked is the same games.
 //
-// A new method is one file (its askTeller and constructor), one line of Methods
-// (new: askTell(newX)) and its settings' rows.
+// A new method is one type that implements Method and its constructor from the run's
+// MethodEnv, registered by one line of Methods (Loop: newX) or, from another package, one
+// call of RegisterMethod (package tuner/randomsearch's test is such a method).
 
-// methodEnv is what a method on the run loop knows of its run.
-type methodEnv struct {
+// MethodEnv is what a method on the run loop knows of its run.
+type MethodEnv struct {
 	// Layout is the run's genes (fixed ones included); Config its configuration.
 	Layout *genomes.Layout
 	Config Config
@@ -56,27 +57,27 @@ type methodEnv struct {
 }
 
 // IndividualID is the ID of slot `slot` of generation gen of the run ("1-g3-07").
-func (a *methodEnv) IndividualID(gen, slot int) string {
+func (a *MethodEnv) IndividualID(gen, slot int) string {
 	return genomes.IndividualID(a.RunID, gen, slot)
 }
 
 // Rand is random stream `stream` of generation gen, derived from the run's seed alone (the
 // tuner's rngV2), so any generation can be replayed.
-func (a *methodEnv) Rand(gen int, stream uint64) *randv2.Rand {
+func (a *MethodEnv) Rand(gen int, stream uint64) *randv2.Rand {
 	return streamV2(a.Config.Seed, gen, stream)
 }
 
 // RandV1 is random stream `stream` of generation gen as a math/rand source (the tuner's
 // rngV1), for the genomes package's operators.
-func (a *methodEnv) RandV1(gen int, stream uint64) *rand.Rand {
+func (a *MethodEnv) RandV1(gen int, stream uint64) *rand.Rand {
 	return streamV1(a.Config.Seed, gen, stream)
 }
 
-// round is the games a method asks for: every player plays Pairs colour-swapped pairs of
+// Round is the games a method asks for: every player plays Pairs colour-swapped pairs of
 // fresh tuning openings, opening pair k against Opponents[k mod len(Opponents)], at that
 // pair's depth (Plan.DepthOf). The loop adds each player's games to its Stats (wins,
 // draws, losses, pentanomial pairs) before Tell.
-type round struct {
+type Round struct {
 	// Gen is the generation the round belongs to (its games are saved with that
 	// generation). Its openings are draw Draw of random stream Stream (0: streamOpenings):
 	// the same openings whatever was drawn before.
@@ -101,21 +102,21 @@ type round struct {
 	Own any
 }
 
-// leader is the run's champion as a method names it: its genome ID, its genes and the
+// Leader is the run's champion as a method names it: its genome ID, its genes and the
 // score the summary shows for it (NaN: none of its own), and the method's hall of fame
 // (nil: it keeps none).
-type leader struct {
+type Leader struct {
 	ID    string
 	Genes []float64
 	Score float64
-	Hall  *hallView
+	Hall  *HallView
 }
 
-// hallView is what the summary shows of a method's hall of fame: its members in order of
+// HallView is what the summary shows of a method's hall of fame: its members in order of
 // admission, the member it names as champion (nil: none; with CentreOf the member with
 // the best lower bound), the members whose centre is the champion (nil: one member is),
 // the tests played and the closest of them (Summary's fields of the same names).
-type hallView struct {
+type HallView struct {
 	HallOfFame []HallOfFamer
 	Champion   *HallOfFamer
 	CentreOf   []string
@@ -123,8 +124,8 @@ type hallView struct {
 	Closest    *Admission
 }
 
-// told is what a method stores when a told round completes one of its generations.
-type told struct {
+// Told is what a method stores when a told round completes one of its generations.
+type Told struct {
 	// Record holds the method's fields of the generation's row: Best, Champion, Opponents,
 	// NewGenomes, Individuals (ranked), FitMin, FitMean, FitMax, FitStd, Diversity. The loop
 	// fills the rest (run, number, games, openings, times, checkpoint, method state).
@@ -135,15 +136,19 @@ type told struct {
 	// in play (the steady-state GA's births) holds them.
 	State func() any
 	// Champion is the run's champion after the generation.
-	Champion leader
+	Champion Leader
 	// BestPlayer, BestScore and MeanScore are the progress line's: the best player and its
 	// score, and the players' mean score.
 	BestPlayer           string
 	BestScore, MeanScore float64
 }
 
-// askTeller is a search method on the run loop.
-type askTeller interface {
+// Method is a search method on the run loop, the ask-and-tell interface of a method: the
+// loop asks it for rounds of games (Ask), plays them and tells it their results (Tell) in
+// the order asked, and stores what it returns. A method made outside this package is
+// registered by RegisterMethod; its optional interfaces are Committer, SharedDraws,
+// Guesser, BranchGuesser and Flusher.
+type Method interface {
 	// Window is how many rounds may be in play at once (≥ 1): a constant of the method,
 	// never of the machine.
 	Window() int
@@ -151,66 +156,66 @@ type askTeller interface {
 	// every saved generation's method state (st.MethodStates, in order), so that it asks
 	// the rounds the uninterrupted run would have; it returns the champion then. The error
 	// names what does not fit the configuration.
-	Restore(st ResumeState) (leader, error)
+	Restore(st ResumeState) (Leader, error)
 	// Ask returns the method's next round, nil when it has no more (its Generations), or
-	// errAskLater. The loop has checked the budgets.
-	Ask() (*round, error)
+	// ErrAskLater. The loop has checked the budgets.
+	Ask() (*Round, error)
 	// Tell gives the method round r, its players' Stats now holding the round's games, in
 	// the order the rounds were asked. It returns what to store when r completes a
 	// generation, else nil.
-	Tell(r *round) (*told, error)
+	Tell(r *Round) (*Told, error)
 	// Describe says how the method will search, after "tuning GAME" in tune's header,
 	// given the run's length, and notes for lines of their own (searchMethod.describe).
 	Describe(length string) (string, []string)
 }
 
-// errAskLater is a method's answer to Ask when its next round needs a round in play told
+// ErrAskLater is a method's answer to Ask when its next round needs a round in play told
 // first.
-var errAskLater = errors.New("ask again after the next tell")
+var ErrAskLater = errors.New("ask again after the next tell")
 
-// committed is a method with rounds it plays whatever the budgets.
-type committed interface {
+// Committer is a method with rounds it plays whatever the budgets.
+type Committer interface {
 	// Committed reports whether the next round is played whatever the budgets (the
 	// steady-state GA's first population: a generation needs every member).
 	Committed() bool
 }
 
-// sharedDraws is a method whose rounds share draws of openings (the GA with generations in
+// SharedDraws is a method whose rounds share draws of openings (the GA with generations in
 // play: the pairs of a pairing): DrawsInPlay is how many distinct draws its Window rounds
 // hold, the draws the loop makes ahead (else Window).
-type sharedDraws interface {
+type SharedDraws interface {
 	DrawsInPlay() int
 }
 
-// guesser is a method on the loop whose next round depends on the round before it, told
+// Guesser is a method on the loop whose next round depends on the round before it, told
 // (a window of 1): Guess returns the round it would ask next were it told r (r's players'
 // Stats and PairScores as the loop would fill them: the games the loop still waits for
 // taken as draws), without changing its own state (nil: none). The loop plays that round
 // ahead on the slots r's last games leave free and keeps it when the method really asks
 // the same games (loopMethod.lookAhead).
-type guesser interface {
-	Guess(r *round) (*round, error)
+type Guesser interface {
+	Guess(r *Round) (*Round, error)
 }
 
-// branchGuesser is a guesser whose next round reads only part of what a round's games give
+// BranchGuesser is a Guesser whose next round reads only part of what a round's games give
 // (CMA-ES: the order of its candidates' values): GuessKey is that part of r (r as Guess
 // takes it, but for its PairScores, unset), the same for two rounds exactly when Guess
 // would return the same round for both. The loop weighs the ways the games in play may end
 // by their keys and plays ahead the rounds of the likeliest (branches.go).
-type branchGuesser interface {
-	guesser
-	GuessKey(r *round) string
+type BranchGuesser interface {
+	Guesser
+	GuessKey(r *Round) string
 }
 
-// flusher is a method whose generations span several rounds: when the run ends with told
+// Flusher is a method whose generations span several rounds: when the run ends with told
 // rounds not yet stored, Flush returns the generation as it stands.
-type flusher interface {
-	Flush() (*told, error)
+type Flusher interface {
+	Flush() (*Told, error)
 }
 
-// askTell makes a method's constructor, given the run's method environment, into Methods' constructor
-// of a searchMethod played by the run loop.
-func askTell(newMethod func(a *methodEnv) (askTeller, error)) func(t *Tuner) (searchMethod, error) {
+// askTell makes a method's constructor, given the run's method environment, into the
+// constructor of a searchMethod played by the run loop.
+func askTell(newMethod func(a *MethodEnv) (Method, error)) func(t *Tuner) (searchMethod, error) {
 	return func(t *Tuner) (searchMethod, error) {
 		a := t.methodEnv()
 		m, err := newMethod(a)
@@ -221,20 +226,21 @@ func askTell(newMethod func(a *methodEnv) (askTeller, error)) func(t *Tuner) (se
 	}
 }
 
-// methodEnv is the run's method environment now: its layout (nil before a plan), configuration and ID.
-func (t *Tuner) methodEnv() *methodEnv {
-	a := &methodEnv{Config: t.cfg, RunID: t.saving.runID}
+// methodEnv is the run's method environment now: its layout (nil before a plan),
+// configuration and ID.
+func (t *Tuner) methodEnv() *MethodEnv {
+	a := &MethodEnv{Config: t.cfg, RunID: t.saving.runID}
 	if t.plan != nil {
 		a.Layout = t.plan.Layout
 	}
 	return a
 }
 
-// loopMethod is the run loop: an askTeller played through the tuner.
+// loopMethod is the run loop: a Method played through the tuner.
 type loopMethod struct {
 	t *Tuner
-	a *methodEnv
-	m askTeller
+	a *MethodEnv
+	m Method
 
 	// The generation being filled: its number, openings, games, distinct games, busy slot
 	// time, time in game batches and start.
@@ -260,7 +266,7 @@ type loopMethod struct {
 	// nearest draws are started first.
 	ahead   map[drawKey]*openingDraw
 	drawing chan struct{}
-	// nexts are the rounds played ahead (guesser), likeliest first as they were launched,
+	// nexts are the rounds played ahead (Guesser), likeliest first as they were launched,
 	// and nextUsed and nextStopped count the rounds played ahead that were adopted and
 	// stopped.
 	nexts                 []*loopRound
@@ -277,7 +283,7 @@ type loopMethod struct {
 
 // loopRound is a round in play.
 type loopRound struct {
-	r        *round
+	r        *Round
 	openings arena.Openings
 	b        batch
 	done     chan struct{} // closed when recs, wall and err are set
@@ -312,7 +318,7 @@ func (l *loopMethod) restore(st ResumeState) error {
 	return nil
 }
 
-func (l *loopMethod) setChampion(c leader) {
+func (l *loopMethod) setChampion(c Leader) {
 	s := &l.t.rep.summary
 	s.Best, s.BestGenes, s.BestScore = c.ID, append([]float64(nil), c.Genes...), c.Score
 	if h := c.Hall; h != nil {
@@ -344,8 +350,8 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 	var inPlay []*loopRound
 	games := 0 // distinct games of the rounds in play
 	asking := true
-	mustPlay := func() bool { c, ok := l.m.(committed); return ok && c.Committed() }
-	var done *told // a generation told complete, stored once the next rounds are asked
+	mustPlay := func() bool { c, ok := l.m.(Committer); return ok && c.Committed() }
+	var done *Told // a generation told complete, stored once the next rounds are asked
 	for {
 		for asking && len(inPlay) < w {
 			// Told rounds of a generation not yet stored count as played.
@@ -357,7 +363,7 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 				break // a generation told complete is still stored (below)
 			}
 			r, err := l.m.Ask()
-			if errors.Is(err, errAskLater) {
+			if errors.Is(err, ErrAskLater) {
 				if len(inPlay) == 0 {
 					return fmt.Errorf("method %s waits for a round to be told with none in play", t.cfg.Method)
 				}
@@ -390,7 +396,7 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 			return err
 		}
 		if len(inPlay) == 0 {
-			if f, ok := l.m.(flusher); ok && l.genDistinct > 0 {
+			if f, ok := l.m.(Flusher); ok && l.genDistinct > 0 {
 				out, err := f.Flush()
 				if err != nil || out == nil {
 					return err
@@ -442,10 +448,10 @@ func (l *loopMethod) shown() {
 
 // draw draws round r's openings: fresh ones of the tuning half, draw r.Draw of the stream
 // (the same whatever was drawn before), keeps it for the next rounds of the same draw, and
-// starts draws r.Draw+1 to r.Draw+Window (sharedDraws: +DrawsInPlay) of the same size,
+// starts draws r.Draw+1 to r.Draw+Window (SharedDraws: +DrawsInPlay) of the same size,
 // which a method asking rounds of one size takes next: a draw as slow as a game
 // (connect6's balanced openings are searched) keeps no slot waiting however many.
-func (l *loopMethod) draw(r *round, stream uint64) (arena.Openings, error) {
+func (l *loopMethod) draw(r *Round, stream uint64) (arena.Openings, error) {
 	t := l.t
 	key := drawKey{gen: r.Draw, stream: stream, n: r.Pairs}
 	var os arena.Openings
@@ -476,7 +482,7 @@ func (l *loopMethod) draw(r *round, stream uint64) (arena.Openings, error) {
 		return nil, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
 	}
 	ahead := l.m.Window()
-	if sd, ok := l.m.(sharedDraws); ok {
+	if sd, ok := l.m.(SharedDraws); ok {
 		ahead = sd.DrawsInPlay()
 	}
 	for d := 1; d <= max(1, ahead); d++ {
@@ -490,7 +496,7 @@ func (l *loopMethod) draw(r *round, stream uint64) (arena.Openings, error) {
 
 // start draws round r's openings, schedules its games and plays them in the background;
 // where the round played ahead is the same games, it is that round, promoted.
-func (l *loopMethod) start(ctx context.Context, r *round) (*loopRound, error) {
+func (l *loopMethod) start(ctx context.Context, r *Round) (*loopRound, error) {
 	lr, err := l.plan(r)
 	if err != nil {
 		return nil, err
@@ -519,7 +525,7 @@ func (l *loopMethod) start(ctx context.Context, r *round) (*loopRound, error) {
 }
 
 // plan draws round r's openings and schedules its games.
-func (l *loopMethod) plan(r *round) (*loopRound, error) {
+func (l *loopMethod) plan(r *Round) (*loopRound, error) {
 	t := l.t
 	stream := r.Stream
 	if stream == 0 {
@@ -605,17 +611,17 @@ func (l *loopMethod) dropNext() {
 	l.nexts = nil
 }
 
-// lookAhead, for a method that guesses (guesser) and has lr alone in play, once lr has no
+// lookAhead, for a method that guesses (Guesser) and has lr alone in play, once lr has no
 // more games left to finish than the run has slots: it asks the method which round it
 // would ask next were lr's games in play to end as guessed, and plays those rounds ahead,
 // keeping the rounds already ahead that are among them and stopping the rest. A
-// branchGuesser is asked for the rounds of its likeliest keys over the ways the games in
-// play may end (branches.go), most likely first; any other guesser for one round, the
+// BranchGuesser is asked for the rounds of its likeliest keys over the ways the games in
+// play may end (branches.go), most likely first; any other Guesser for one round, the
 // games in play taken as draws. The method's state is untouched, and the round it really
 // asks next adopts a round ahead only when they are the same games (start), so nothing the
 // run computes changes.
 func (l *loopMethod) lookAhead(ctx context.Context, lr *loopRound) {
-	g, ok := l.m.(guesser)
+	g, ok := l.m.(Guesser)
 	if !ok || lr.fin == nil || l.m.Window() != 1 || l.noAhead {
 		return
 	}
@@ -660,9 +666,9 @@ func (l *loopMethod) lookAhead(ctx context.Context, lr *loopRound) {
 
 // guesses returns the rounds method g would ask next were lr's games in play to end as
 // guessed, likeliest first (nil: no guess now, the rounds ahead left as they are).
-func (l *loopMethod) guesses(lr *loopRound, g guesser) []*round {
+func (l *loopMethod) guesses(lr *loopRound, g Guesser) []*Round {
 	slots := l.t.guessSlots()
-	drawn := func() []*round { // the one round of the games in play drawn
+	drawn := func() []*Round { // the one round of the games in play drawn
 		recs, ok := lr.fin.guess(slots)
 		if !ok {
 			return nil
@@ -678,9 +684,9 @@ func (l *loopMethod) guesses(lr *loopRound, g guesser) []*round {
 		if err != nil || r == nil {
 			return nil // the method meets it when it is told, if it is an error
 		}
-		return []*round{r}
+		return []*Round{r}
 	}
-	bg, ok := g.(branchGuesser)
+	bg, ok := g.(BranchGuesser)
 	if !ok || l.oracle != nil {
 		return drawn()
 	}
@@ -716,7 +722,7 @@ func (l *loopMethod) guesses(lr *loopRound, g guesser) []*round {
 	drawnWay := len(ways.p) - 1
 	drawnKey := bg.GuessKey(credit.round(ways.with(drawnWay)))
 	keys = append([]string{drawnKey}, slices.DeleteFunc(keys, func(k string) bool { return k == drawnKey })...)
-	var out []*round
+	var out []*Round
 	for n, k := range keys {
 		if len(out) == maxBranches || (n > 0 && byKey[k].p < minBranchP) {
 			break
@@ -737,7 +743,7 @@ func (l *loopMethod) guesses(lr *loopRound, g guesser) []*round {
 
 // guessed is round lr as the loop would tell it were its games to end as recs: its
 // players cloned, their Stats and PairScores credited with recs.
-func (l *loopMethod) guessed(lr *loopRound, recs []engine.GameRecord) *round {
+func (l *loopMethod) guessed(lr *loopRound, recs []engine.GameRecord) *Round {
 	guess := *lr.r
 	guess.Players = make([]*genomes.Genome, len(lr.r.Players))
 	for i, p := range lr.r.Players {
@@ -767,7 +773,7 @@ func (l *loopMethod) progress(e Event) Event {
 
 // tell credits a played round's games to its players and tells the method; it returns the
 // generation the round completes, if it does.
-func (l *loopMethod) tell(lr *loopRound) (*told, error) {
+func (l *loopMethod) tell(lr *loopRound) (*Told, error) {
 	t := l.t
 	r := lr.r
 	l.gen = r.Gen
@@ -803,9 +809,9 @@ func (l *loopMethod) tell(lr *loopRound) (*told, error) {
 
 // save stores generation l.gen, which out completes: its checkpoint when one is due, then
 // the row, written behind the next rounds' games.
-func (l *loopMethod) save(out *told) error {
+func (l *loopMethod) save(out *Told) error {
 	t := l.t
-	state, err := encodeState(out.State())
+	state, err := EncodeState(out.State())
 	if err != nil {
 		return err
 	}

@@ -21,8 +21,8 @@ const (
 // (openings, the worker pool or cluster, storage of every genome and game, checkpoints,
 // budgets) and saves each of its generations; the tuner around it creates and resumes the
 // run and verifies its champion at the end. A method that asks and tells the run loop
-// (loop.go: askTeller, made a searchMethod by askTell) is one file, one line of Methods and
-// its settings' rows: SPSA (spsa.go), CMA-ES (cmaes.go) and the steady-state GA
+// (loop.go: Method, made a searchMethod by askTell) is one file, one line of Methods (or a
+// RegisterMethod call) and its settings' rows: SPSA (spsa.go), CMA-ES (cmaes.go) and the steady-state GA
 // (steady.go) are, and so is the GA with generations in play (galag.go, Config.GALag above
 // 0); the GA without a lag (ga.go), driven by eaopt's generations, implements searchMethod
 // with a loop of its own.
@@ -73,23 +73,39 @@ type MethodSpec struct {
 	// Openings is the most distinct tuning openings one generation of a run with
 	// configuration c draws (a book's tuning half must hold them).
 	Openings func(c Config) int `json:"-"`
-	// check validates the method's own settings of configuration c (nil: it has none); the
+	// Check validates the method's own settings of configuration c (nil: it has none); the
 	// error names the setting.
-	check   func(c Config) error                 `json:"-"`
-	best    func(c Config) string                `json:"-"`
-	new     func(t *Tuner) (searchMethod, error) `json:"-"`
-	saved   func(e Event) string                 `json:"-"`
-	summary func(s Summary) string               `json:"-"`
+	Check func(c Config) error `json:"-"`
+	// Heading is the heading of a generation's best individual in the generations table
+	// (BestColumn).
+	Heading func(c Config) string `json:"-"`
+	// Loop makes the method for a run from the run's environment: a method on the run loop
+	// (Method). Every method but the GA without a lag is made so.
+	Loop func(env *MethodEnv) (Method, error) `json:"-"`
+	// Progress is the method's part of the progress line of a saved generation (SavedText).
+	Progress func(e Event) string `json:"-"`
+	// Summarise is the method's line of the run's summary: its result and champion.
+	Summarise func(s Summary) string `json:"-"`
+	// start makes a method that runs its own loop (the GA without a lag); nil: Loop's.
+	start func(t *Tuner) (searchMethod, error)
+}
+
+// make makes the method for run t: start's, else Loop's on the run loop.
+func (m MethodSpec) make(t *Tuner) (searchMethod, error) {
+	if m.start != nil {
+		return m.start(t)
+	}
+	return askTell(m.Loop)(t)
 }
 
 // BestColumn is the heading of a generation's best individual in the generations table of
 // a run of this method with configuration c: "RACE WINNER", "BEST OF PEERS" (the GA),
 // "θ+" (SPSA), "BEST CANDIDATE" (CMA-ES), "BEST MEMBER" (the steady-state GA).
-func (m MethodSpec) BestColumn(c Config) string { return m.best(c) }
+func (m MethodSpec) BestColumn(c Config) string { return m.Heading(c) }
 
 // SavedText is the method's part of the progress line of a saved generation (event e,
 // GenDone): its result and champion.
-func (m MethodSpec) SavedText(e Event) string { return m.saved(e) }
+func (m MethodSpec) SavedText(e Event) string { return m.Progress(e) }
 
 // GamesText is the run's games so far, against the game budget when it has one
 // ("1200/44000 games").
@@ -119,19 +135,48 @@ func (e Event) ChampionText() string {
 // Methods is every search method, the default (DefaultConfig's Method) first.
 var Methods = []MethodSpec{
 	{Name: MethodGA, Title: "GA", Generation: "generation", Champion: "the hall of fame's centre or best member (the race winner without a hall of fame)",
-		Range: "the population's range", Saved: "generation", best: gaBestColumn, new: newGAOrLagged, Openings: gaOpenings, saved: gaSaved, summary: gaSummary,
+		Range: "the population's range", Saved: "generation", Heading: gaBestColumn, start: newGAOrLagged, Openings: gaOpenings, Progress: gaSaved, Summarise: gaSummary,
 		Doc: "the genetic algorithm (eaopt), the default: a population whose individuals play each other (or race the paper's weights), a hall of fame; the champion is the hall of fame's centre (for an outside engine, the centre of the last generation's better half)"},
 	{Name: MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
 		Probes:       true,
 		NoImportance: "an SPSA step plays two probes, θ+ and θ−, which differ in every free gene at once: two rows cannot separate the genes' effects, so no importance is fitted; the genes page shows how θ moved, and the slices below each probe's score against each gene",
-		best:         column("θ+"), new: askTell(newSPSA), check: func(c Config) error { return c.SPSAParams().validate() }, Openings: func(c Config) int { return c.SPSAParams().Pairs }, saved: spsaSaved, summary: spsaSummary,
+		Heading:      column("θ+"), Loop: newSPSA, Check: func(c Config) error { return c.SPSAParams().validate() }, Openings: func(c Config) int { return c.SPSAParams().Pairs }, Progress: spsaSaved, Summarise: spsaSummary,
 		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
 	{Name: MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
-		best: column("BEST CANDIDATE"), new: askTell(newCMAES), check: func(c Config) error { return c.CMAESParams().validate() }, Openings: func(c Config) int { return c.CMAESParams().Pairs }, saved: cmaesSaved, summary: cmaesSummary,
+		Heading: column("BEST CANDIDATE"), Loop: newCMAES, Check: func(c Config) error { return c.CMAESParams().validate() }, Openings: func(c Config) int { return c.CMAESParams().Pairs }, Progress: cmaesSaved, Summarise: cmaesSummary,
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},
 	{Name: MethodSteady, Title: "steady-state GA", Generation: "generation", Champion: "the centre of the population's better half", Range: "the population's range", Short: true, Saved: "steady-state generation",
-		best: column("BEST MEMBER"), new: askTell(newSteady), check: func(c Config) error { return c.SteadyParams().validate() }, Openings: func(c Config) int { return c.Games / 2 }, saved: steadySaved, summary: steadySummary,
+		Heading: column("BEST MEMBER"), Loop: newSteady, Check: func(c Config) error { return c.SteadyParams().validate() }, Openings: func(c Config) int { return c.Games / 2 }, Progress: steadySaved, Summarise: steadySummary,
 		Doc: "the GA without a generation barrier: one birth at a time, each child and its first parent play the paper's weights on the same openings, the child takes the parent's place when it scores higher; workers never wait for a generation's slowest game"},
+}
+
+// RegisterMethod adds a search method on the run loop to Methods, after the built-in ones:
+// tune's --method, resume, the summary, the inspecting commands and the dashboard then
+// know it by spec.Name. Call it before any run starts (from an init function or a test's
+// TestMain): Methods is read without a lock. The error names what spec lacks: a name
+// (letters, digits, '-' and '_') no method has, Title, Generation, Saved, Loop, Heading,
+// Openings, Progress and Summarise.
+func RegisterMethod(spec MethodSpec) error {
+	name := spec.Name
+	if name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789-_") != "" {
+		return fmt.Errorf("register method %q: a name is lower-case letters, digits, '-' and '_'", name)
+	}
+	if _, ok := LookupMethod(name); ok {
+		return fmt.Errorf("register method %q: a method of that name exists", name)
+	}
+	for _, f := range []struct {
+		field string
+		unset bool
+	}{{"Title", spec.Title == ""}, {"Generation", spec.Generation == ""}, {"Saved", spec.Saved == ""},
+		{"Loop", spec.Loop == nil}, {"Heading", spec.Heading == nil}, {"Openings", spec.Openings == nil},
+		{"Progress", spec.Progress == nil}, {"Summarise", spec.Summarise == nil}} {
+		if f.unset {
+			return fmt.Errorf("register method %q: MethodSpec.%s is not set", name, f.field)
+		}
+	}
+	spec.start = nil
+	Methods = append(Methods, spec)
+	return nil
 }
 
 // gaOpenings: a GA generation draws Games/2 opening pairs for each of its RaceRounds+1
@@ -175,9 +220,9 @@ func MethodNames() string {
 	return strings.Join(names, ", ")
 }
 
-// encodeState is a method's state for the generations table's method_state column (the
+// EncodeState is a method's state for the generations table's method_state column (the
 // error: a value JSON cannot hold, such as NaN).
-func encodeState(v any) ([]byte, error) {
+func EncodeState(v any) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("method state %T: %w", v, err)
@@ -185,9 +230,9 @@ func encodeState(v any) ([]byte, error) {
 	return b, nil
 }
 
-// decodeState reads a stored method state into v, refusing unknown fields: the one decoder
+// DecodeState reads a stored method state into v, refusing unknown fields: the one decoder
 // of every method's state.
-func decodeState(raw []byte, v any) error {
+func DecodeState(raw []byte, v any) error {
 	d := json.NewDecoder(strings.NewReader(string(raw)))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {

@@ -88,7 +88,7 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 	t := &Tuner{plan: plan, rep: report{summary: Summary{Baseline: baseline, Method: cfg.Method, Lag: lagOf(cfg), ChampionRule: cfg.Champion}}, cfg: cfg, outside: outside, store: store, progress: progress, version: version,
 		hall:  hallOfFame{tested: map[string]bool{}},
 		setup: setup}
-	if t.method, err = spec.new(t); err != nil {
+	if t.method, err = spec.make(t); err != nil {
 		return nil, err
 	}
 	return t, nil

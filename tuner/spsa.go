@@ -124,7 +124,7 @@ func (p SPSAConfig) validate() error {
 // spsaPairs is N, the run's total game pairs as planned when step k was played: a run
 // extended on resume (Config.Extensions) plans its later steps over the new total, as
 // fishtest plans a run of that many games, and replays its earlier steps as they were.
-func (a *methodEnv) spsaPairs(k int) int {
+func (a *MethodEnv) spsaPairs(k int) int {
 	p := a.Config.SPSAParams()
 	b := a.Config.BudgetAt(k)
 	if b.BudgetGames > 0 {
@@ -134,7 +134,7 @@ func (a *methodEnv) spsaPairs(k int) int {
 }
 
 // spsaGains returns c_k and R_k of step k.
-func (a *methodEnv) spsaGains(k int) (ck, rk float64) {
+func (a *MethodEnv) spsaGains(k int) (ck, rk float64) {
 	p := a.Config.SPSAParams()
 	n := float64(a.spsaPairs(k))
 	i := float64(k * p.Pairs)
@@ -151,7 +151,7 @@ func (a *methodEnv) spsaGains(k int) (ck, rk float64) {
 // columns, in the gene's own units), the same schedule reaching those: c_end/unit in SPSA
 // units (for a log gene c_end/default, the relative step), R_k scaled by r_end/the run's
 // r_end. Fishtest gives every parameter its own c and a this way.
-func (a *methodEnv) spsaGeneGains(k int) (ck, rk []float64) {
+func (a *MethodEnv) spsaGeneGains(k int) (ck, rk []float64) {
 	p := a.Config.SPSAParams()
 	c, r := a.spsaGains(k)
 	genes := a.Layout.Genes
@@ -221,7 +221,7 @@ func genesOfTheta(l *genomes.Layout, u []float64) []float64 {
 
 // clampTheta keeps θ inside the bounds (continuous: integer genes are rounded only when
 // played), as fishtest clips θ to [min, max].
-func (a *methodEnv) clampTheta(u []float64) {
+func (a *MethodEnv) clampTheta(u []float64) {
 	var defaults []float64 // θ of the paper's weights, for fixed genes
 	for i, g := range a.Layout.Genes {
 		lo, hi := g.Min/spsaUnit(g), g.Max/spsaUnit(g)
@@ -240,7 +240,7 @@ func (a *methodEnv) clampTheta(u []float64) {
 }
 
 // spsaDelta returns step k's perturbation directions: ±1 for each free gene, 0 for fixed.
-func (a *methodEnv) spsaDelta(k int) []float64 {
+func (a *MethodEnv) spsaDelta(k int) []float64 {
 	rng := a.Rand(k, streamGA)
 	d := make([]float64, len(a.Layout.Genes))
 	for i, g := range a.Layout.Genes {
@@ -258,7 +258,7 @@ func (a *methodEnv) spsaDelta(k int) []float64 {
 // spsaUpdate applies step k's update to θ (in place): θ += R_k·c_k·s·result·Δ, clamped,
 // with s the update scales of the points the step played (spsaPoints: 1 but for integer
 // genes whose perturbation was widened).
-func (a *methodEnv) spsaUpdate(u []float64, k, result int, s []float64) {
+func (a *MethodEnv) spsaUpdate(u []float64, k, result int, s []float64) {
 	ck, rk := a.spsaGeneGains(k)
 	d := a.spsaDelta(k)
 	for i := range u {
@@ -274,7 +274,7 @@ func (a *methodEnv) spsaUpdate(u []float64, k, result int, s []float64) {
 // bounds), θ+ on Δ's side; its update keeps SPSA's gradient estimate for the wider
 // perturbation c': a_k·(W−L)/c' = R_k·c_k·(c_k/c')·(W−L), so s = c_k/c'. Other genes
 // have s = 1.
-func (a *methodEnv) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
+func (a *MethodEnv) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
 	ck, _ := a.spsaGeneGains(k)
 	d := a.spsaDelta(k)
 	up, um := append([]float64(nil), u...), append([]float64(nil), u...)
@@ -307,7 +307,7 @@ func (a *methodEnv) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
 // widenedIntegerGenes names the free integer genes whose SPSA perturbation at the run's
 // last step, c_end, is below half a unit at their defaults: spsaPoints perturbs them by
 // one unit instead (the run's header says so).
-func (a *methodEnv) widenedIntegerGenes() []string {
+func (a *MethodEnv) widenedIntegerGenes() []string {
 	if a.Config.Method != MethodSPSA {
 		return nil
 	}
@@ -410,7 +410,7 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 
 // thetaID is the ID of θ_k: the paper's weights R-g0-03 for k = 0, else slot 00 of
 // generation k−1.
-func (a *methodEnv) thetaID(k int) string {
+func (a *MethodEnv) thetaID(k int) string {
 	if k == 0 {
 		return a.IndividualID(0, 3)
 	}
@@ -434,7 +434,7 @@ func SPSAMinusID(runID int64, k int) string { return genomes.IndividualID(runID,
 // coordinates, is the method's state; each step's result is stored as the generation's
 // method state (spsaState), from which a resumed run replays θ.
 type spsaMethod struct {
-	a *methodEnv
+	a *MethodEnv
 	// thetas holds θ_i for i from base on, in SPSA coordinates: the points the steps in
 	// play perturb and the latest (θ after the last applied step).
 	thetas [][]float64
@@ -473,7 +473,7 @@ type spsaState struct {
 	RK     float64 `json:"r_k"`
 }
 
-func newSPSA(a *methodEnv) (askTeller, error) {
+func newSPSA(a *MethodEnv) (Method, error) {
 	return &spsaMethod{a: a, thetas: [][]float64{thetaOf(a.Layout, a.Layout.Defaults())}}, nil
 }
 
@@ -483,20 +483,20 @@ func (m *spsaMethod) Window() int { return m.a.Config.SPSAParams().Lag + 1 }
 // Restore replays θ from the paper's weights through every saved step's result, so a
 // resumed run moves exactly as an uninterrupted one (θ keeps fractions that the stored,
 // rounded genes lose).
-func (m *spsaMethod) Restore(st ResumeState) (leader, error) {
+func (m *spsaMethod) Restore(st ResumeState) (Leader, error) {
 	if len(st.MethodStates) != st.LastGeneration+1 {
-		return leader{}, fmt.Errorf("resume: %d SPSA step states for %d saved steps", len(st.MethodStates), st.LastGeneration+1)
+		return Leader{}, fmt.Errorf("resume: %d SPSA step states for %d saved steps", len(st.MethodStates), st.LastGeneration+1)
 	}
 	for k, raw := range st.MethodStates {
 		var s spsaState
-		if err := decodeState(raw, &s); err != nil {
-			return leader{}, fmt.Errorf("resume: SPSA step %d: %w", k, err)
+		if err := DecodeState(raw, &s); err != nil {
+			return Leader{}, fmt.Errorf("resume: SPSA step %d: %w", k, err)
 		}
 		_, _, sc := m.a.spsaPoints(m.thetaFor(k, m.a.Config.SPSAParams().Lag), k)
 		m.apply(k, s.Result, sc)
 	}
 	m.next = st.LastGeneration + 1
-	return leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: genesOfTheta(m.a.Layout, m.theta(st.LastGeneration+1)), Score: 0.5}, nil
+	return Leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: genesOfTheta(m.a.Layout, m.theta(st.LastGeneration+1)), Score: 0.5}, nil
 }
 
 // Describe: the steps, pairs, gains and exponents, and the integer genes widened to one unit.
@@ -530,7 +530,7 @@ func spsaSaved(e Event) string {
 }
 
 // Ask makes step k's θ+ and θ− around θ_{k−Lag}, θ+ to play θ−.
-func (m *spsaMethod) Ask() (*round, error) {
+func (m *spsaMethod) Ask() (*Round, error) {
 	k := m.next
 	c := m.a.Config
 	if c.Generations > 0 && k > c.Generations {
@@ -542,13 +542,13 @@ func (m *spsaMethod) Ask() (*round, error) {
 	gp := &genomes.Genome{Layout: m.a.Layout, X: plus, ID: SPSAPlusID(m.a.RunID, k), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
 	gm := &genomes.Genome{Layout: m.a.Layout, X: minus, ID: SPSAMinusID(m.a.RunID, k), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}
 	m.next++
-	return &round{Gen: k, Draw: k, Players: []*genomes.Genome{gp}, Opponents: []*genomes.Genome{gm}, Pairs: p.Pairs, Label: fmt.Sprintf("step %d", k), Own: spsaStep{s: sc}}, nil
+	return &Round{Gen: k, Draw: k, Players: []*genomes.Genome{gp}, Opponents: []*genomes.Genome{gm}, Pairs: p.Pairs, Label: fmt.Sprintf("step %d", k), Own: spsaStep{s: sc}}, nil
 }
 
 // Tell moves θ by step r's result (W − L of θ+), making θ_{k+1}, the run's champion, and
 // stores the step: θ_{k+1} (rank 1, no games), θ+ with the step's games, θ− with their
 // mirror.
-func (m *spsaMethod) Tell(r *round) (*told, error) {
+func (m *spsaMethod) Tell(r *Round) (*Told, error) {
 	k, gp, gm, l := r.Gen, r.Players[0], r.Opponents[0], m.a.Layout
 	gm.Stats = genomes.Stats{Wins: gp.Stats.Losses, Draws: gp.Stats.Draws, Losses: gp.Stats.Wins}
 	for j, n := range gp.Stats.Penta {
@@ -571,6 +571,6 @@ func (m *spsaMethod) Tell(r *round) (*told, error) {
 	rec.FitMin, rec.FitMax = math.Min(fits[1], fits[2]), math.Max(fits[1], fits[2])
 	rec.FitMean, rec.FitStd = 0.5, math.Abs(fits[1]-0.5)
 	rec.Diversity = l.Distance(gp.X, gm.X)
-	return &told{Record: rec, State: func() any { return spsaState{Result: result, CK: ck, RK: rk} }, Champion: leader{ID: next.ID, Genes: next.X, Score: 0.5},
+	return &Told{Record: rec, State: func() any { return spsaState{Result: result, CK: ck, RK: rk} }, Champion: Leader{ID: next.ID, Genes: next.X, Score: 0.5},
 		BestPlayer: gp.ID, BestScore: gp.Stats.Score(), MeanScore: 0.5}, nil
 }

@@ -425,9 +425,9 @@ func TestSPSAExtendedResume(t *testing.T) {
 	}
 	// The steps after the extension are planned over 96 games, those before over 48.
 	c0, _ := tu.methodEnv().spsaGains(0)
-	cFirst, _ := (&methodEnv{Config: cfg}).spsaGains(0)
+	cFirst, _ := (&MethodEnv{Config: cfg}).spsaGains(0)
 	cNew, _ := tu.methodEnv().spsaGains(len(first.gens))
-	cPlanned, _ := (&methodEnv{Config: func() Config { c := cfg; c.BudgetGames = 96; return c }()}).spsaGains(len(first.gens))
+	cPlanned, _ := (&MethodEnv{Config: func() Config { c := cfg; c.BudgetGames = 96; return c }()}).spsaGains(len(first.gens))
 	if c0 != cFirst || cNew != cPlanned {
 		t.Fatalf("c_0 %g (the 48-game plan's %g), c_%d %g (the 96-game plan's %g)", c0, cFirst, len(first.gens), cNew, cPlanned)
 	}

@@ -119,7 +119,7 @@ func (s Summary) ChampionText() string {
 		return ""
 	}
 	m, _ := MethodOf(s.Method)
-	return m.summary(s)
+	return m.Summarise(s)
 }
 
 // spsaSummary: θ after the last step, and a time budget that ended the gains' schedule early.
