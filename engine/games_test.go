@@ -130,6 +130,9 @@ func TestEngineSelfPlay(t *testing.T) {
 	for gi, g := range games {
 		rng := rand.New(rand.NewPCG(uint64(gi), 5))
 		n := perGame(g, map[string]int{connect6.Name: 40, gomoku.Name: 30, amazons.Name: 30, chess.Name: 10}, 20)
+		if testing.Short() {
+			n = max(4, n/4) // the quick command: a quarter of the games, every game still played
+		}
 		lim := perGame(g, map[string]engine.Limits{connect6.Name: {Depth: 2, Width: 6}, gomoku.Name: {Depth: 2, Width: 8}, amazons.Name: {Depth: 1}}, engine.Limits{Depth: 2})
 		for i := 0; i < n; i++ {
 			size := 0

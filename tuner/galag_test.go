@@ -212,9 +212,13 @@ func TestGALagSettings(t *testing.T) {
 // generations up to G−L−1, admitting its candidate only when it passed and that defender
 // is still the latest member. The champion is the hall's centre once it has two members.
 // The run is the same on 1 and 16 workers, and after a crash and resume after any
-// generation, hall of fame included.
+// generation, hall of fame included. Under -short, the paired test alone.
 func TestGALagHallOfFame(t *testing.T) {
-	for _, adm := range []string{AdmissionPaired, AdmissionHeadToHead} {
+	admissions := []string{AdmissionPaired, AdmissionHeadToHead}
+	if testing.Short() {
+		admissions = admissions[:1] // the paired test, which also plays the defender's games
+	}
+	for _, adm := range admissions {
 		const lag = 1
 		cfg := gaLagConfig("gomoku", 1, lag)
 		cfg.Generations, cfg.Admission, cfg.AdmitGames, cfg.AdmitZ, cfg.Champion = 13, adm, 8, 0.01, ChampionCentre

@@ -155,6 +155,9 @@ func TestSPSAResumeEqualsUninterrupted(t *testing.T) {
 // exactly the steps of a run given that budget outright: the calibration games touch no
 // random stream and no stored opening.
 func TestSPSATimeBudgetCalibrates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long (a run of a few seconds' time budget, calibrated first): go test without -short runs it")
+	}
 	cfg := spsaConfig("gomoku", 0, 4)
 	cfg.TimeBudget = "3s"
 	st := &memStore{}

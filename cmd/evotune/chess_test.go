@@ -222,7 +222,7 @@ func TestMatchLiveAndInterrupted(t *testing.T) {
 		t.Fatalf("--report-every 2: exit %d\n%s", code, stderr)
 	}
 	pgn := filepath.Join(dir, "int.pgn")
-	cmd, out := start(t, dir, "match", "--game", "chess", "--depth", "3", "--games", "400", "--workers", "1", "--pgn", "int.pgn")
+	cmd, out := start(t, dir, "match", "--game", "chess", "--depth", "2", "--games", "400", "--workers", "1", "--pgn", "int.pgn")
 	// Stopped once a few games are in the PGN (on a busy machine, after two minutes at
 	// most: the count must then agree whatever it is).
 	for i := 0; i < 2400; i++ {

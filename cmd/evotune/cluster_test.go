@@ -84,6 +84,7 @@ func useBrokerToken(t testing.TB, store string) string {
 // run, and the database is still the local run's, every game counted once.
 func TestClusterTune(t *testing.T) {
 	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
+	long(t, "a tune through a broker and workers, a worker killed and the broker restarted: about 15 s")
 	dir := t.TempDir()
 	port := freePort(t)
 	url := "nats://127.0.0.1:" + strconv.Itoa(port)
@@ -243,6 +244,7 @@ func TestClusterTune(t *testing.T) {
 // allowed, the same worker plays it.
 func TestWorkerRefusals(t *testing.T) {
 	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
+	long(t, "workers refusing tasks, each refusal waited out: about 12 s")
 	dir := t.TempDir()
 	url := startTestBroker(t, dir)
 	engine := "cmd:" + bin + " engine --game gomoku --depth 1"
@@ -272,6 +274,7 @@ func TestWorkerRefusals(t *testing.T) {
 // worker of another evotune version refuses the tasks and says why.
 func TestClusterResumeAndVersions(t *testing.T) {
 	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
+	long(t, "a cluster run killed and resumed, workers of other versions: about 30 s")
 	dir := t.TempDir()
 	url := startTestBroker(t, dir)
 	// A worker of another version first: it refuses whatever it pulls.

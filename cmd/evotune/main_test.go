@@ -59,6 +59,16 @@ func long(t *testing.T, what string) {
 	}
 }
 
+// shortGames is every game, or under -short gomoku and chess alone (the Gomocup and UCI
+// protocols), t's other games being slow for its size (why): the full command plays them.
+func shortGames(t *testing.T, why string) []string {
+	if testing.Short() {
+		t.Logf("under -short, gomoku and chess only (%s): go test without -short plays every game", why)
+		return []string{"gomoku", "chess"}
+	}
+	return []string{"gomoku", "connect6", "amazons", "chess"}
+}
+
 // run executes the binary in dir and returns stdout, stderr and the exit status (see
 // runTimeout; a command still running after 10 minutes fails the test).
 func run(t *testing.T, dir string, args ...string) (string, string, int) {
@@ -524,7 +534,7 @@ func TestPbrainArgs(t *testing.T) {
 // out or play illegal moves lose by forfeit and the match goes on.
 func TestExternalEngines(t *testing.T) {
 	dir := t.TempDir()
-	for _, g := range []string{"gomoku", "connect6", "amazons", "chess"} {
+	for _, g := range shortGames(t, "each protocol's games take half a minute together") {
 		ext := "cmd:" + bin + " engine --game " + g + " --depth 1"
 		var results []string
 		for _, a := range []string{ext, "default"} {
@@ -614,7 +624,7 @@ func TestExternalEngines(t *testing.T) {
 // games without forfeits, for every game (Connect6's from the empty board).
 func TestTuneWithExternalOpponent(t *testing.T) {
 	dir := t.TempDir()
-	for _, g := range []string{"gomoku", "connect6", "amazons", "chess"} {
+	for _, g := range shortGames(t, "connect6 through SAU and amazons through Botzone's process per move take a minute") {
 		ext := "cmd:" + bin + " engine --game " + g + " --depth 1"
 		db := g + ".db"
 		args := []string{"tune", "--game", g, "--method", "ga", "--pop", "4", "--generations", "1", "--games", "4", "--depth", "1", "--width", "4",

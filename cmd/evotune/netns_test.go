@@ -122,6 +122,7 @@ func waitOut(t *testing.T, out *syncBuffer, s string, d time.Duration) {
 // comes back. The run finishes and its tables equal the local pool's.
 func TestClusterAcrossNamespaces(t *testing.T) {
 	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
+	long(t, "a broker and workers in network namespaces: about 30 s")
 	n := newNetns(t)
 	n.host("t", 2)
 	n.host("w1", 3)

@@ -229,6 +229,7 @@ func TestInterruptStops(t *testing.T) {
 // TestReadersDuringTune: the CLI's readers and the sqlite3 shell read while tune writes;
 // none fails with "database is locked", and the tune finishes normally.
 func TestReadersDuringTune(t *testing.T) {
+	long(t, "readers polling through a 12-generation tune: about 20 s")
 	dir := t.TempDir()
 	cmd := exec.Command(bin, "tune", "--game", "gomoku", "--method", "ga", "--pop", "8", "--generations", "12", "--games", "4", "--db", "r.db", "--verify-games", "0")
 	cmd.Dir = dir

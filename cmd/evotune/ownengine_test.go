@@ -66,6 +66,7 @@ func dumpRun(t *testing.T, path string) (individuals, games string) {
 // opening, so a layout run refuses it: TestOwnEngineBadInput).
 func TestOwnEngineIdentity(t *testing.T) {
 	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
+	long(t, "every game through each protocol an outside engine speaks, twice each: about 50 s")
 	cases := []struct {
 		game, depth string
 		board       string
@@ -142,6 +143,7 @@ func TestOwnEngineIdentity(t *testing.T) {
 // plays better with. The run keeps a hall of fame (--admission head-to-head; an outside
 // engine's auto rule plays no admission test), which the run page shows.
 func TestOwnEngineTunes(t *testing.T) {
+	long(t, "a tune of an outside engine and a strength claim on its champion: about 5 s")
 	dir := t.TempDir()
 	toy := toyEngine(t, dir)
 	out, stderr, code := run(t, dir, "tune", "--method", "ga", "--layout", "toy.yaml", "--engine", "cmd:"+toy+" -params {weights}",
@@ -307,6 +309,7 @@ genes:
 // (--allow-engine) — to the database of the uninterrupted run: the same steps, genes and
 // games.
 func TestOwnEngineSPSAResume(t *testing.T) {
+	long(t, "an outside engine's SPSA run, killed and resumed, against the uninterrupted one: about 4 s")
 	dir := t.TempDir()
 	toy := toyEngine(t, dir)
 	engineCmd := "cmd:" + toy + " -params {weights}"
@@ -361,6 +364,7 @@ func TestOwnEngineSPSAResume(t *testing.T) {
 // allowed to run the engine's command line gives the local run's database; its tasks carry
 // several games each, so the worker keeps the engine's processes between games.
 func TestOwnEngineCluster(t *testing.T) {
+	long(t, "an outside engine's tune through a broker and workers: about 6 s")
 	dir := t.TempDir()
 	toy := toyEngine(t, dir)
 	writeFile(t, dir, "toy.yaml", `format: evotune.layout/v1

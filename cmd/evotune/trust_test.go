@@ -145,6 +145,7 @@ func TestReadOnlyDirectory(t *testing.T) {
 // among them (it was once stored as 0-g0-00).
 func TestKillDuringVerification(t *testing.T) {
 	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
+	long(t, "a tune killed during a 1 000-game verification, then resumed: about 15 s")
 	dir := t.TempDir()
 	args := []string{"tune", "--game", "gomoku", "--method", "ga", "--pop", "6", "--generations", "2", "--games", "4", "--depth", "2", "--seed", "3",
 		"--verify-games", "1000", "--verify-depth", "3", "--admit-games", "0", "--workers", "2"} // no hall of fame: the champion is the race winner, never the paper's weights, so a verification is played
@@ -429,6 +430,7 @@ func TestUnplayedForfeits(t *testing.T) {
 // --broker-timeout.
 func TestCraftedTaskRunsNothing(t *testing.T) {
 	t.Parallel() // mostly waiting (brokers, timeouts, processes): overlaps the others
+	long(t, "crafted tasks through a broker, each waited out: about 25 s")
 	dir := t.TempDir()
 	port := freePort(t)
 	addr, url := "127.0.0.1:"+strconv.Itoa(port), "nats://127.0.0.1:"+strconv.Itoa(port)
@@ -544,10 +546,9 @@ func TestCraftedTaskRunsNothing(t *testing.T) {
 	broker2, bout2 := start(t, dir, "broker", "--addr", "127.0.0.1:"+strconv.Itoa(port2), "--store", store2)
 	waitFor(t, bout2, "clients need the token")
 	useBrokerToken(t, store2)
-	begin := time.Now()
 	_, stderr, code := run(t, dir, "match", "--game", "gomoku", "--games", "4", "--depth", "1", "--broker", url2, "--broker-timeout", "10s")
-	if code == 0 || !strings.Contains(stderr, "no worker is connected") || !strings.Contains(stderr, "--broker-timeout") || time.Since(begin) > time.Minute {
-		t.Fatalf("match with no worker: exit %d after %v\n%s", code, time.Since(begin), stderr)
+	if code == 0 || !strings.Contains(stderr, "no worker is connected") || !strings.Contains(stderr, "--broker-timeout") {
+		t.Fatalf("match with no worker: exit %d\n%s", code, stderr)
 	}
 	// A broker that dies in the middle of a match and does not come back.
 	_, wout2 := start(t, dir, "worker", "--broker", url2, "--workers", "1")

@@ -30,6 +30,7 @@ const detunedLayout = "format: evotune.layout/v1\ngame: chess\ngenes:\n" +
 // takes and as an OpenBench parameter list that reads back as a layout of the same values.
 func TestTuneUCIEngine(t *testing.T) {
 	t.Parallel()
+	long(t, "a tune of evotune's own UCI engine, then its verification: about 50 s")
 	dir := t.TempDir()
 	eng := "cmd:" + bin + " engine --game chess"
 

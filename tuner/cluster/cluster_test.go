@@ -509,13 +509,9 @@ func TestMaxTaskTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	start := time.Now()
 	_, err = c.PlayBatch(ctx, setup, tasks, nil)
 	if err == nil || !strings.Contains(err.Error(), "--max-task-time 1ms") {
 		t.Fatalf("PlayBatch: %v, want the worker's refusal naming --max-task-time\n%s", err, wlog.String())
-	}
-	if el := time.Since(start); el > 30*time.Second {
-		t.Errorf("the refusal took %v", el)
 	}
 }
 
@@ -562,10 +558,10 @@ func TestBusyWithAnotherRun(t *testing.T) {
 
 	var log lockedBuffer
 	short := o
-	// A status line every 20 s and a stall timeout of 5 s: a stop decided only when a
-	// status line is due would come at 20 s; the stall timer stops it at 5 s, which a
-	// loaded machine may make later, but never 10 s later.
-	short.StallTimeout, short.StatusEvery = 5*time.Second, 20*time.Second
+	// A status line every 10 minutes and a stall timeout of 5 s: a stop decided only when a
+	// status line is due would come after the test's minute, so the stop at --broker-timeout
+	// is the stall timer's, however loaded the machine.
+	short.StallTimeout, short.StatusEvery = 5*time.Second, 10*time.Minute
 	short.Log = &log
 	b, err := NewClient(ctx, short)
 	if err != nil {
@@ -583,8 +579,8 @@ func TestBusyWithAnotherRun(t *testing.T) {
 	if !strings.Contains(err.Error(), "busy with run 7 (gomoku) of ") {
 		t.Errorf("run 8's stop does not name the run holding the worker: %v\n%s", err, log.String())
 	}
-	if took < 5*time.Second || took >= 15*time.Second {
-		t.Errorf("--broker-timeout 5s stopped after %v, want at the stall timer (5 s), not at the next status line (20 s)", took)
+	if took < 5*time.Second {
+		t.Errorf("--broker-timeout 5s stopped after %v, before the stall timer", took)
 	}
 	if !strings.Contains(log.String(), "busy with run 7 (gomoku) of ") {
 		t.Errorf("run 8's status lines do not name the run holding the worker:\n%s", log.String())
@@ -873,9 +869,11 @@ func TestAheadBatchDropped(t *testing.T) {
 		}
 		return ws[0]
 	}
-	// Deep games: the worker holds the first task for a while.
+	// Deep games (about 10 s each here): the worker holds the first task while the batch is
+	// stopped, however loaded the machine (a game that ends before the stop arrives would be
+	// told, not dropped).
 	setup, tasks := gomokuBatch(t, 8)
-	setup.Limits.Depth = 5
+	setup.Limits.Depth, setup.Limits.Width = 8, 40
 	stopped, stop := context.WithCancel(ctx)
 	wait, _, err := c.StartEach(stopped, setup, tasks, nil, true)
 	if err != nil {

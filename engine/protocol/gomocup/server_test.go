@@ -105,7 +105,6 @@ func TestGomocupTimeControl(t *testing.T) {
 	} {
 		in := "START 15\n" + tc.info + "\nBOARD\n7,7,2\n8,8,1\n7,8,2\nDONE\nEND\n"
 		done := make(chan string, 1)
-		start := time.Now()
 		go func() {
 			var out bytes.Buffer
 			Serve(context.Background(), cfg, strings.NewReader(in), &out)
@@ -116,13 +115,8 @@ func TestGomocupTimeControl(t *testing.T) {
 			if got := outLines(out); len(got) != 2 || !isXY(got[len(got)-1], 15) {
 				t.Fatalf("%s: answers %q", tc.info, out)
 			}
-			// Not a timing assertion on the search: a search that ignores the budget runs
-			// for minutes here (no depth limit), far beyond this bound, which a loaded
-			// machine's scheduling delays do not reach.
-			if el := time.Since(start); el > 20*time.Second {
-				t.Fatalf("%s: answered after %v, budget %v", tc.info, el, tc.budget)
-			}
 		case <-time.After(time.Minute):
+			// A search that ignores the budget runs for many minutes here (no depth limit).
 			t.Fatalf("%s: no answer: the time control does not stop the search", tc.info)
 		}
 	}
