@@ -41,13 +41,14 @@ func (d *DB) CreateMatch(ctx context.Context, key, game, a, b string, games int)
 }
 
 // UnfinishedMatch returns the newest match of key that did not finish (stopped, failed,
-// or still marked running by a process that died), and found false when there is none.
-func (d *DB) UnfinishedMatch(ctx context.Context, key string) (id int64, found bool, err error) {
-	err = d.sql.QueryRowContext(ctx, `SELECT id FROM matches WHERE key = ? AND status != 'finished' ORDER BY id DESC LIMIT 1`, key).Scan(&id)
+// or still marked running by a process that died) and its status, and found false when
+// there is none.
+func (d *DB) UnfinishedMatch(ctx context.Context, key string) (id int64, status string, found bool, err error) {
+	err = d.sql.QueryRowContext(ctx, `SELECT id, status FROM matches WHERE key = ? AND status != 'finished' ORDER BY id DESC LIMIT 1`, key).Scan(&id, &status)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
+		return 0, "", false, nil
 	}
-	return id, err == nil, explain(err)
+	return id, status, err == nil, explain(err)
 }
 
 // LatestMatch returns the newest match of key whatever its status (a tournament resumed

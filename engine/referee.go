@@ -80,7 +80,7 @@ type GameRecord struct {
 	// Unplayed is set when the forfeit (Forfeit) came before the forfeiting player made a
 	// move: it did not start, or failed or ran out of time on its first answer. Such a game
 	// says nothing about how well either side plays; matches report it apart and leave it
-	// out of the score (tuner.MatchResult.UnplayedPairs).
+	// out of the score (match.Result.UnplayedPairs, package tuner/match).
 	Unplayed bool `json:"unplayed,omitempty"`
 	// Termination says how the game ended: the board's own words (engine.Terminator:
 	// "checkmate", "threefold repetition", …) or the referee's (TermResign, TermTimeLoss, …).

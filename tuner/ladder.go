@@ -16,6 +16,7 @@ import (
 	"evotune/engine/protocol"
 	"evotune/engine/protocol/wire"
 	"evotune/tuner/arena"
+	"evotune/tuner/match"
 	"evotune/tuner/stats"
 )
 
@@ -143,7 +144,7 @@ func (c *Config) checkLadder(proto string) error {
 	if len(c.VerifyOpponentOptions) > 0 && len(c.VerifyOpponents) == 0 {
 		return settingErr("verify_opponent_options", "", "no --verify-opponent to give them to")
 	}
-	if _, err := ParseOptions("verify-opponent-option", c.VerifyOpponentOptions); err != nil {
+	if _, err := match.ParseOptions("verify-opponent-option", c.VerifyOpponentOptions); err != nil {
 		return err
 	}
 	return nil
@@ -325,7 +326,7 @@ func (l Ladder) play(ctx context.Context, i int, r Rung) (Verification, error) {
 	if err != nil {
 		return Verification{}, err
 	}
-	opts, err := ParseOptions("verify-opponent-option", r.Options)
+	opts, err := match.ParseOptions("verify-opponent-option", r.Options)
 	if err != nil {
 		return Verification{}, err
 	}

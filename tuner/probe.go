@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"evotune/engine/protocol"
+	"evotune/tuner/match"
 )
 
 // ProbeEngines checks a run's outside engines before anything is stored: every --opponent
@@ -45,7 +46,7 @@ func (cfg Config) ProbeLadder(ctx context.Context, errOut io.Writer) error {
 			return err
 		}
 	}
-	opts, err := ParseOptions("--verify-opponent-option", cfg.VerifyOpponentOptions)
+	opts, err := match.ParseOptions("--verify-opponent-option", cfg.VerifyOpponentOptions)
 	if err != nil {
 		return err
 	}

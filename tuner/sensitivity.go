@@ -9,6 +9,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/arena"
+	"evotune/tuner/match"
 	"evotune/tuner/stats"
 )
 
@@ -78,7 +79,7 @@ func (c SensitivityConfig) Validate() error {
 	case c.Setup.Limits.Time != 0 || c.Setup.Limits.SoftTime != 0:
 		return errors.New("sensitivity: a time limit makes games depend on the machine's speed; use depth (and width) limits")
 	}
-	if n := len(distinctOpenings(c.Openings)); n < c.Games/2 {
+	if n := len(c.Openings.Distinct()); n < c.Games/2 {
 		return fmt.Errorf("openings: %d distinct, %d games need %d", n, c.Games, c.Games/2)
 	}
 	for _, name := range c.Genes {
@@ -87,19 +88,6 @@ func (c SensitivityConfig) Validate() error {
 		}
 	}
 	return nil
-}
-
-// distinctOpenings drops repeated openings, keeping the first of each.
-func distinctOpenings(os arena.Openings) arena.Openings {
-	var out arena.Openings
-	seen := map[string]bool{}
-	for _, o := range os {
-		if k := arena.Key(o); !seen[k] {
-			seen[k] = true
-			out = append(out, o)
-		}
-	}
-	return out
 }
 
 // variants returns the values gene i is probed at, "up" first; a move that a bound cancels
@@ -137,7 +125,7 @@ func Sensitivity(ctx context.Context, c SensitivityConfig, progress func(gene, d
 		return nil, fmt.Errorf("base weights: %w", err)
 	}
 	pairs := c.Games / 2
-	openings := distinctOpenings(c.Openings)[:pairs]
+	openings := c.Openings.Distinct()[:pairs]
 	// The base weights against themselves: one game per opening (colours do not matter).
 	tasks := make([]arena.GameTask, pairs)
 	for k, o := range openings {
@@ -164,7 +152,7 @@ func Sensitivity(ctx context.Context, c SensitivityConfig, progress func(gene, d
 			if progress != nil {
 				prog = func(done, total int, _ stats.Result) { progress(g.Name, dirs[k], done, total) }
 			}
-			res, err := PlayMatch(ctx, MatchConfig{Setup: c.Setup, A: w, B: base, Games: c.Games, Openings: openings, Workers: c.Workers}, prog)
+			res, err := match.Play(ctx, match.Config{Setup: c.Setup, A: w, B: base, Games: c.Games, Openings: openings, Workers: c.Workers}, prog)
 			if err != nil {
 				return probes, fmt.Errorf("%s %s: %w", g.Name, dirs[k], err)
 			}

@@ -11,6 +11,7 @@ import (
 	"evotune/engine"
 	"evotune/engine/protocol"
 	"evotune/tuner/arena"
+	"evotune/tuner/match"
 	"evotune/tuner/stats"
 )
 
@@ -140,7 +141,7 @@ func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int,
 	if bext == nil {
 		base = vc.Setup.Game.DefaultWeights()
 	}
-	res, err := PlayMatch(ctx, MatchConfig{Setup: vc.Setup, A: vc.Champion, B: base, AExt: vc.ChampionExt, BExt: bext,
+	res, err := match.Play(ctx, match.Config{Setup: vc.Setup, A: vc.Champion, B: base, AExt: vc.ChampionExt, BExt: bext,
 		Games: vc.Games, Openings: openings, SPRT: vc.SPRT, Workers: vc.Workers}, progress)
 	if err != nil {
 		return Verification{}, fmt.Errorf("verification: %w", err)

@@ -15,6 +15,7 @@ import (
 	"evotune/engine/protocol/wire"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/match"
 )
 
 type engineOpts struct {
@@ -92,7 +93,7 @@ func runEngine(ctx context.Context, o engineOpts, in io.Reader, out, errOut io.W
 	if err := o.lim.Validate(); err != nil {
 		return fmt.Errorf("--%w", err)
 	}
-	w, fl, err := tuner.LoadWeights(g, o.weights)
+	w, fl, err := match.LoadWeights(g, o.weights)
 	if err != nil {
 		return fmt.Errorf("--weights: %w", err)
 	}
@@ -104,7 +105,7 @@ func runEngine(ctx context.Context, o engineOpts, in io.Reader, out, errOut io.W
 	}
 	// Under a clock the depth is a cap only when --depth is given; the weights file's or the
 	// game's default depth is searched when no clock is known.
-	merged := tuner.MergeLimits(g, o.lim, fl)
+	merged := match.MergeLimits(g, o.lim, fl)
 	lim := engine.Limits{Depth: o.lim.Depth, Width: merged.Width}
 	cfg := wire.Config{Game: g, Weights: w, Limits: lim, FallbackDepth: merged.Depth, MoveTime: o.moveTime,
 		Board: o.board, Name: "evotune", Version: version, PadFirstMove: o.padFirst}

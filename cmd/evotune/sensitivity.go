@@ -13,6 +13,7 @@ import (
 	"evotune/engine"
 	"evotune/tuner"
 	"evotune/tuner/arena"
+	"evotune/tuner/match"
 	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
 	"evotune/tuner/stats"
@@ -103,7 +104,7 @@ func runSensitivity(ctx context.Context, o sensitivityOpts, out, errOut io.Write
 	if err := o.lim.Validate(); err != nil {
 		return fmt.Errorf("--%w", err)
 	}
-	w, fl, err := tuner.LoadWeights(g, o.weights)
+	w, fl, err := match.LoadWeights(g, o.weights)
 	if err != nil {
 		return fmt.Errorf("--weights: %w", err)
 	}
@@ -124,7 +125,7 @@ func runSensitivity(ctx context.Context, o sensitivityOpts, out, errOut io.Write
 	if err != nil {
 		return fmt.Errorf("--openings: %w", err)
 	}
-	setup := arena.GameSetup{Game: g, Board: o.board, Limits: tuner.MergeLimits(g, o.lim, fl), MaxPlies: o.maxPlies}
+	setup := arena.GameSetup{Game: g, Board: o.board, Limits: match.MergeLimits(g, o.lim, fl), MaxPlies: o.maxPlies}
 	cfg := tuner.SensitivityConfig{Setup: setup, Layout: entry.Layout, Base: base, Genes: o.genes, Factor: o.factor,
 		Step: o.step, Games: o.games, Openings: openings, Workers: o.workers}
 	if err := cfg.Validate(); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -176,6 +177,57 @@ func TestTournamentBadInput(t *testing.T) {
 		_, stderr, code := run(t, dir, append(append([]string(nil), base...), c.args...)...)
 		if code == 0 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s: exit %d, want an error with %q:\n%s", c.name, code, c.want, stderr)
+		}
+	}
+	// A refused resume leaves no file behind: no database, no PGN.
+	_, stderr, code := run(t, dir, append(append([]string(nil), base...), "--game", "chess", "--resume", "--db", "none2.db", "--pgn", "none2.pgn",
+		"--engine", "weights=default", "--engine", "name=b weights=default")...)
+	for _, f := range []string{"none.db", "none2.db", "none2.pgn"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("a refused --resume (exit %d) left %s behind:\n%s", code, f, stderr)
+		}
+	}
+}
+
+// TestPGNNotReplaced: a match or tournament whose --pgn already holds games is refused
+// before any game or database row, naming --resume and --force; --force replaces the file.
+func TestPGNNotReplaced(t *testing.T) {
+	dir := t.TempDir()
+	for _, cmd := range [][]string{
+		{"match", "--game", "chess", "--depth", "1", "--games", "2", "--db", "m.db", "--pgn", "m.pgn"},
+		{"tournament", "--game", "chess", "--depth", "1", "--rounds", "1", "--engine", "weights=default", "--engine", "name=b weights=default", "--db", "m.db", "--pgn", "m.pgn"},
+	} {
+		os.Remove(filepath.Join(dir, "m.pgn"))
+		if _, stderr, code := runIn(t, dir, cmd...); code != 0 {
+			t.Fatalf("%s: exit %d\n%s", cmd[0], code, stderr)
+		}
+		before, _ := os.ReadFile(filepath.Join(dir, "m.pgn"))
+		rows := func() string {
+			raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "m.db")+"?mode=ro")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer raw.Close()
+			var n int
+			if err := raw.QueryRow("SELECT count(*) FROM matches").Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return strconv.Itoa(n)
+		}
+		n := rows()
+		_, stderr, code := runIn(t, dir, cmd...)
+		after, _ := os.ReadFile(filepath.Join(dir, "m.pgn"))
+		if code == 0 || !strings.Contains(stderr, "m.pgn already holds 2 games") || !strings.Contains(stderr, "--force") || !strings.Contains(stderr, "--resume") {
+			t.Fatalf("%s again onto m.pgn: exit %d, want a refusal naming --resume and --force:\n%s", cmd[0], code, stderr)
+		}
+		if string(after) != string(before) || rows() != n {
+			t.Fatalf("%s: the refusal changed m.pgn (%d bytes, were %d) or stored a match (%s, were %s)", cmd[0], len(after), len(before), rows(), n)
+		}
+		if _, stderr, code := runIn(t, dir, append(cmd, "--force")...); code != 0 {
+			t.Fatalf("%s --force: exit %d\n%s", cmd[0], code, stderr)
+		}
+		if after, _ = os.ReadFile(filepath.Join(dir, "m.pgn")); strings.Count(string(after), "[Event ") != 2 {
+			t.Fatalf("%s --force: m.pgn holds %d games, want the 2 of the new match", cmd[0], strings.Count(string(after), "[Event "))
 		}
 	}
 }

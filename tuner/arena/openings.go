@@ -277,7 +277,7 @@ func HeldOut(all Openings, label string, exclude map[string]bool) (Openings, str
 	return out, label, nil
 }
 
-// Book orders (MatchRequest.BookOrder, --book-order): fastchess's -openings order=.
+// Book orders (match.Request.BookOrder, --book-order): fastchess's -openings order=.
 const (
 	// BookRandom shuffles the book's entries by the seed (each book's order otherwise puts
 	// similar openings together).
@@ -367,4 +367,17 @@ func BookOpenings(book Openings, n int, rng *rand.Rand, half Half, exclude map[s
 	}
 	rng.Shuffle(len(c), func(i, j int) { c[i], c[j] = c[j], c[i] })
 	return c[:min(n, len(c))]
+}
+
+// Distinct returns o without its repeated openings, keeping the first of each, in order.
+func (o Openings) Distinct() Openings {
+	var out Openings
+	seen := map[string]bool{}
+	for _, x := range o {
+		if k := Key(x); !seen[k] {
+			seen[k] = true
+			out = append(out, x)
+		}
+	}
+	return out
 }

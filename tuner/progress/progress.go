@@ -225,7 +225,7 @@ func NewMatch(w io.Writer, label string) *Match {
 	return &Match{p: p}
 }
 
-// Update is tuner.PlayMatch's callback: done of total games played.
+// Update is match.Play's callback: done of total games played.
 func (m *Match) Update(done, total int, _ stats.Result) {
 	m.p.Update(tuner.Event{Verifying: true, GamesDone: done, GamesTotal: total})
 }

@@ -1,4 +1,4 @@
-package tuner
+package match
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 	"evotune/tuner/stats"
 )
 
-// MatchConfig is a match between two weights, A and B, of one game.
-type MatchConfig struct {
+// Config is a match between two weights, A and B, of one game.
+type Config struct {
 	Setup arena.GameSetup
 	A, B  engine.Weights
 	// AExt and BExt, when set, make A or B an external engine (and failures forfeits).
@@ -30,15 +30,15 @@ type MatchConfig struct {
 	Workers int
 	// OnGame, if set, is told each game as it ends (one at a time, in the order the games
 	// end): what a match writes to its PGN and database before the match is over.
-	OnGame func(MatchGame)
+	OnGame func(Game)
 	// Done holds pairs already played (a stopped match resumed: match --resume), by pair
 	// index, their two records in game order: they are not played again, and count in
 	// pair order as if they had been.
 	Done map[int][2]engine.GameRecord
 }
 
-// MatchGame is one game of a match.
-type MatchGame struct {
+// Game is one game of a match.
+type Game struct {
 	Pair int `json:"pair"`
 	// Game is 1 for the pair's game with A first to move, 2 for the other.
 	Game    int               `json:"game"`
@@ -48,8 +48,8 @@ type MatchGame struct {
 	Record  engine.GameRecord `json:"record"`
 }
 
-// MatchResult is a finished (or SPRT-stopped) match, from A's side.
-type MatchResult struct {
+// Result is a finished (or SPRT-stopped) match, from A's side.
+type Result struct {
 	// Requested is the number of games asked for; Result counts the distinct games played.
 	Requested int `json:"games_requested"`
 	// Deterministic is true when both players are built-in engines with fixed-depth or
@@ -67,8 +67,8 @@ type MatchResult struct {
 	// (engine.GameRecord.Unplayed: an engine that did not start or answer in time): they
 	// say nothing about strength, so they are not in Result or the SPRT; their games are
 	// in Unplayed, with the reasons.
-	UnplayedPairs int         `json:"unplayed_pairs"`
-	Unplayed      []MatchGame `json:"unplayed"`
+	UnplayedPairs int    `json:"unplayed_pairs"`
+	Unplayed      []Game `json:"unplayed"`
 	// Interrupted is set when the match was stopped (its context cancelled) before its
 	// end: the result is that of the pairs whose two games had ended, in pair order.
 	Interrupted bool            `json:"interrupted,omitempty"`
@@ -79,28 +79,28 @@ type MatchResult struct {
 	Lower       float64         `json:"llr_lower"`
 	Upper       float64         `json:"llr_upper"`
 	Verdict     string          `json:"verdict,omitempty"`
-	Games       []MatchGame     `json:"games"`
+	Games       []Game          `json:"games"`
 	Duration    time.Duration   `json:"duration_ns"`
 }
 
-// matchBatchPairs is how many pairs are scheduled at once under an SPRT. It is fixed (not
+// batchPairs is how many pairs are scheduled at once under an SPRT. It is fixed (not
 // derived from the number of workers) so that where an SPRT stops never depends on
 // --workers. A match without an SPRT schedules all its pairs at once: no worker waits at a
 // batch's end for another's last game.
-const matchBatchPairs = 16
+const batchPairs = 16
 
-// PlayMatch plays cfg's pairs in batches on the worker pool and, under an SPRT, stops at the
+// Play plays cfg's pairs in batches on the worker pool and, under an SPRT, stops at the
 // first pair (in pair order) where it decides. progress (may be nil) gets games done and
 // the planned total.
-func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total int, r stats.Result)) (MatchResult, error) {
+func Play(ctx context.Context, cfg Config, progress func(done, total int, r stats.Result)) (Result, error) {
 	start := time.Now()
 	if cfg.Games < 2 || cfg.Games%2 != 0 {
-		return MatchResult{}, fmt.Errorf("games: %d, want a positive even number", cfg.Games)
+		return Result{}, fmt.Errorf("games: %d, want a positive even number", cfg.Games)
 	}
 	if len(cfg.Openings) == 0 {
-		return MatchResult{}, errors.New("openings: none")
+		return Result{}, errors.New("openings: none")
 	}
-	var res MatchResult
+	var res Result
 	if cfg.SPRT != nil {
 		if err := cfg.SPRT.Validate(); err != nil {
 			return res, err
@@ -119,7 +119,7 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 		// Two deterministic engines replay the same game from the same opening and colours:
 		// count each distinct pair once (1 000 games on 26 openings were once 52
 		// distinct games, reported as if independent).
-		distinct := distinctOpenings(cfg.Openings)
+		distinct := cfg.Openings.Distinct()
 		cfg.Openings = distinct
 		if pairs > len(distinct) {
 			res.Warning = fmt.Sprintf("%d games asked, but deterministic engines have only %d distinct games (%d openings × 2 colours); each is played and counted once",
@@ -151,7 +151,7 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 		if recs[0].Unplayed || recs[1].Unplayed {
 			res.UnplayedPairs++
 			for j, s := range []float64{sa, sb} {
-				res.Unplayed = append(res.Unplayed, MatchGame{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: aCol[j].String(), AScore: s, Record: recs[j]})
+				res.Unplayed = append(res.Unplayed, Game{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: aCol[j].String(), AScore: s, Record: recs[j]})
 			}
 			return false
 		}
@@ -164,7 +164,7 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 			default:
 				res.Result.Draws++
 			}
-			res.Games = append(res.Games, MatchGame{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: aCol[j].String(), AScore: s, Record: recs[j]})
+			res.Games = append(res.Games, Game{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: aCol[j].String(), AScore: s, Record: recs[j]})
 		}
 		res.Result.Penta[int((sa+sb)*2+0.5)]++
 		if cfg.SPRT != nil {
@@ -184,7 +184,7 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 	ended := map[int]*pairEnd{}
 	batch := pairs
 	if cfg.SPRT != nil {
-		batch = matchBatchPairs
+		batch = batchPairs
 	}
 	for k, recs := range cfg.Done {
 		if k < 0 || k >= pairs {
@@ -222,7 +222,7 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 				col = col.Opponent()
 			}
 			if cfg.OnGame != nil {
-				cfg.OnGame(MatchGame{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: col.String(), AScore: rec.Outcome.Score(col), Record: rec})
+				cfg.OnGame(Game{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: col.String(), AScore: rec.Outcome.Score(col), Record: rec})
 			}
 			if p.got[0] && p.got[1] && !p.recs[0].Unplayed && !p.recs[1].Unplayed {
 				addLive(&live, scoreOf(p.recs[0], engine.Black), scoreOf(p.recs[1], engine.White))
@@ -278,7 +278,7 @@ func PlayMatch(ctx context.Context, cfg MatchConfig, progress func(done, total i
 }
 
 // finishMatch sets res's estimate and duration.
-func finishMatch(res *MatchResult, start time.Time) {
+func finishMatch(res *Result, start time.Time) {
 	if e, err := res.Result.Estimate(); err == nil {
 		res.Estimate = &e
 	}
@@ -310,7 +310,7 @@ func scoreOf(rec engine.GameRecord, col engine.Color) float64 {
 
 // ThinkTimes summarises each player's time per move over the match: mean and longest,
 // as the referee measured them (for an external engine, request to answer).
-func (res MatchResult) ThinkTimes() string {
+func (res Result) ThinkTimes() string {
 	var total, longest [2]time.Duration
 	var moves [2]int
 	for _, g := range res.Games {
@@ -337,7 +337,7 @@ func (res MatchResult) ThinkTimes() string {
 // Forfeits describes the games of games lost by forfeit, one text each: the pair, A's
 // colour in g's words, the reason and the first lines of the forfeiting engine's output
 // (raw: the engine's text as it wrote it; a terminal needs it escaped).
-func Forfeits(g engine.Game, games []MatchGame) []string {
+func Forfeits(g engine.Game, games []Game) []string {
 	var out []string
 	for _, mg := range games {
 		if mg.Record.Forfeit != "" {
@@ -366,7 +366,7 @@ func Forfeits(g engine.Game, games []MatchGame) []string {
 
 // Terminations counts the games by how they ended ("checkmate 40, adjudication: draw 12,
 // time forfeit 1"), most frequent first; "" when no record says.
-func Terminations(games []MatchGame) string {
+func Terminations(games []Game) string {
 	n := map[string]int{}
 	for _, g := range games {
 		if t := g.Record.Termination; t != "" {

@@ -1,4 +1,4 @@
-package tuner
+package match
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // atomically, with w (the game's PGN writer): White and Black are a's and b's names (the
 // contestants A and B) by the colours they had, Round the pair and game ("3.2"),
 // TimeControl tc's (nil: none), a forfeit or the termination as the game's comment.
-func (res MatchResult) WritePGN(path string, w engine.PGNWriter, a, b string, tc *engine.TimeControl) error {
+func (res Result) WritePGN(path string, w engine.PGNWriter, a, b string, tc *engine.TimeControl) error {
 	text, err := res.PGNText(w, "evotune match", a, b, tc)
 	if err != nil {
 		return err
@@ -24,10 +24,10 @@ func (res MatchResult) WritePGN(path string, w engine.PGNWriter, a, b string, tc
 
 // PGNText is every game of res (the counted and the unplayed) as PGN, in pair and game
 // order, with Event event; the rest as WritePGN.
-func (res MatchResult) PGNText(w engine.PGNWriter, event, a, b string, tc *engine.TimeControl) (string, error) {
+func (res Result) PGNText(w engine.PGNWriter, event, a, b string, tc *engine.TimeControl) (string, error) {
 	var buf strings.Builder
 	date := time.Now().UTC().Format("2006.01.02")
-	games := append(append([]MatchGame(nil), res.Games...), res.Unplayed...)
+	games := append(append([]Game(nil), res.Games...), res.Unplayed...)
 	sort.SliceStable(games, func(i, j int) bool { return games[i].Pair < games[j].Pair })
 	round := map[int]int{}
 	for _, mg := range games {
@@ -47,7 +47,7 @@ func (res MatchResult) PGNText(w engine.PGNWriter, event, a, b string, tc *engin
 // PGN writes the game as PGN with w: its Event is event ("evotune match"), its Round
 // "PAIR.GAME" (both from 1), a and b name A and B, tc is the clock (nil: none) and date the
 // PGN date ("2026.11.26").
-func (mg MatchGame) PGN(w engine.PGNWriter, event, a, b string, tc *engine.TimeControl, date string) ([]byte, error) {
+func (mg Game) PGN(w engine.PGNWriter, event, a, b string, tc *engine.TimeControl, date string) ([]byte, error) {
 	first, second := a, b
 	if mg.AColour != engine.Black.String() {
 		first, second = b, a

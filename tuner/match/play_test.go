@@ -1,4 +1,4 @@
-package tuner
+package match
 
 import (
 	"context"
@@ -37,7 +37,7 @@ func TestMatchSPRTIndependentOfWorkers(t *testing.T) {
 	sprt := stats.DefaultSPRT
 	var prints []string
 	for _, workers := range []int{1, 3} {
-		res, err := PlayMatch(context.Background(), MatchConfig{Setup: gomokuSetup(), A: weakGomoku(), B: gomoku.DefaultWeights(),
+		res, err := Play(context.Background(), Config{Setup: gomokuSetup(), A: weakGomoku(), B: gomoku.DefaultWeights(),
 			Games: 400, Openings: ops, SPRT: &sprt, Workers: workers}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -57,7 +57,7 @@ func TestMatchSPRTIndependentOfWorkers(t *testing.T) {
 
 func TestMatchSelfIsEven(t *testing.T) {
 	ops, _ := arena.BuiltinOpenings(gomoku.Game{}, 0)
-	res, err := PlayMatch(context.Background(), MatchConfig{Setup: gomokuSetup(), A: gomoku.DefaultWeights(), B: gomoku.DefaultWeights(),
+	res, err := Play(context.Background(), Config{Setup: gomokuSetup(), A: gomoku.DefaultWeights(), B: gomoku.DefaultWeights(),
 		Games: 52, Openings: ops, Workers: 2}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestMatchSelfIsEven(t *testing.T) {
 	if res.Result.Games() != 52 || res.Result.Pairs() != 26 || e.EloLow > 0 || e.EloHigh < 0 {
 		t.Fatalf("self-match: %+v, CI [%v, %v]", res.Result, e.EloLow, e.EloHigh)
 	}
-	if _, err := PlayMatch(context.Background(), MatchConfig{Setup: gomokuSetup(), A: gomoku.DefaultWeights(), B: gomoku.DefaultWeights(), Games: 3, Openings: ops}, nil); err == nil {
+	if _, err := Play(context.Background(), Config{Setup: gomokuSetup(), A: gomoku.DefaultWeights(), B: gomoku.DefaultWeights(), Games: 3, Openings: ops}, nil); err == nil {
 		t.Fatal("odd games accepted")
 	}
 }
@@ -75,7 +75,7 @@ func TestMatchSelfIsEven(t *testing.T) {
 // distinct games; asking for 1 000 plays and counts each once and says so.
 func TestDeterministicGamesCountedOnce(t *testing.T) {
 	ops, _ := arena.BuiltinOpenings(gomoku.Game{}, 0)
-	res, err := PlayMatch(context.Background(), MatchConfig{Setup: gomokuSetup(), A: weakGomoku(), B: gomoku.DefaultWeights(),
+	res, err := Play(context.Background(), Config{Setup: gomokuSetup(), A: weakGomoku(), B: gomoku.DefaultWeights(),
 		Games: 1000, Openings: append(ops, ops...), Workers: 2}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ func TestDeterministicGamesCountedOnce(t *testing.T) {
 	// openings 1–4) is counted once.
 	timed := gomokuSetup()
 	timed.Limits.Time = time.Second
-	res, err = PlayMatch(context.Background(), MatchConfig{Setup: timed, A: weakGomoku(), B: gomoku.DefaultWeights(),
+	res, err = Play(context.Background(), Config{Setup: timed, A: weakGomoku(), B: gomoku.DefaultWeights(),
 		Games: 60, Openings: ops, Workers: 2}, nil)
 	if err != nil || res.Deterministic || res.Result.Games()+2*res.RepeatedPairs != 60 || res.RepeatedPairs > 4 ||
 		(res.RepeatedPairs > 0) != (res.Warning != "") {
@@ -180,50 +180,6 @@ func FuzzParseOpenings(f *testing.F) {
 	})
 }
 
-// TestVerificationIsHeldOut: the verification match never uses a tuning opening.
-func TestVerificationIsHeldOut(t *testing.T) {
-	cfg := smallConfig("gomoku", 2)
-	cfg.VerifyGames = 20
-	cfg.AdmitGames = 0 // the champion is the race winner, not the paper's weights (which play no verification)
-	st := runSmall(t, cfg)
-	v := st.verification
-	if v == nil || v.Games == 0 || v.Champion == "" || v.Opponent != "baseline" {
-		t.Fatalf("verification %+v", v)
-	}
-	tuning := map[string]bool{}
-	for _, g := range st.gens {
-		for _, o := range g.Openings {
-			tuning[arena.Key(o)] = true
-		}
-	}
-	// Recompute the verification's openings the way Verify chooses them.
-	ops, _, err := arena.SelectOpenings("builtin", gomoku.Game{}, 0, 10, cfg.Seed, tuning)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, o := range ops {
-		if tuning[arena.Key(o)] {
-			t.Fatalf("opening %v used in tuning and verification", o)
-		}
-	}
-	// Exclusion really removes: excluding every builtin opening leaves none.
-	all, _ := arena.BuiltinOpenings(gomoku.Game{}, 0)
-	ex := map[string]bool{}
-	for _, o := range all {
-		ex[arena.Key(o)] = true
-	}
-	if _, _, err := arena.SelectOpenings("builtin", gomoku.Game{}, 0, 10, 1, ex); err == nil {
-		t.Fatal("no error with every opening excluded")
-	}
-	rnd, _, _ := arena.SelectOpenings("random", gomoku.Game{}, 0, 30, 1, tuning)
-	for _, o := range rnd {
-		if tuning[arena.Key(o)] {
-			t.Fatalf("random verification opening %v was a tuning opening", o)
-		}
-	}
-
-}
-
 // TestMatchCountsRepeatedPairsOnce: players whose determinism the match cannot see (a
 // clock set, as for outside engines) replay the same pair from a repeated opening; each
 // distinct pair is counted once and the warning says how many repeated.
@@ -235,7 +191,7 @@ func TestMatchCountsRepeatedPairsOnce(t *testing.T) {
 	setup := gomokuSetup()
 	setup.Limits.Time = time.Minute // not known to be deterministic; depth 2 decides first
 	repeated := arena.Openings{ops[0], ops[0], ops[1], ops[0], ops[1], ops[1]}
-	res, err := PlayMatch(context.Background(), MatchConfig{Setup: setup, A: weakGomoku(), B: gomoku.DefaultWeights(),
+	res, err := Play(context.Background(), Config{Setup: setup, A: weakGomoku(), B: gomoku.DefaultWeights(),
 		Games: 12, Openings: repeated, Workers: 2}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -248,33 +204,6 @@ func TestMatchCountsRepeatedPairsOnce(t *testing.T) {
 	}
 	if !strings.Contains(res.Warning, "4 of 6 pairs repeated") {
 		t.Errorf("warning %q does not say how many pairs repeated", res.Warning)
-	}
-}
-
-// TestBaselineChampionIsNotVerified: a run in which no candidate beat the paper's weights
-// (an admission z no candidate meets) plays no verification games — the paper's weights
-// against themselves measure nothing — and stores a verification with 0 games, which
-// readers show as not measured; the summary says the champion is the baseline and names
-// the closest hall-of-fame test.
-func TestBaselineChampionIsNotVerified(t *testing.T) {
-	cfg := smallConfig("gomoku", 2)
-	cfg.VerifyGames, cfg.VerifyDepth = 20, 2
-	cfg.AdmitGames, cfg.AdmitZ = 8, 10
-	st := &memStore{}
-	tu, err := New(cfg, st, nil, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := tu.Run(context.Background(), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := st.verification
-	if !sum.BaselineChampion || v == nil || v.Games != 0 || len(v.Ladder) != 0 || !strings.Contains(v.Openings, "baseline") {
-		t.Fatalf("baseline champion %v, stored verification %+v", sum.BaselineChampion, v)
-	}
-	if sum.Tests == 0 || sum.Closest == nil || sum.Closest.Admitted || sum.Tests != len(tu.hall.tested) {
-		t.Fatalf("%d tests, closest %+v (tested %d)", sum.Tests, sum.Closest, len(tu.hall.tested))
 	}
 }
 
@@ -310,7 +239,7 @@ func TestMatchTexts(t *testing.T) {
 	}
 	g := e.Game
 	ms := time.Millisecond
-	res := MatchResult{Games: []MatchGame{
+	res := Result{Games: []Game{
 		{Pair: 1, AColour: engine.Black.String(), Record: engine.GameRecord{Think: [2]time.Duration{40 * ms, 10 * ms}, MaxThink: [2]time.Duration{30 * ms, 5 * ms}, Moved: [2]int{4, 2}, Termination: "checkmate"}},
 		{Pair: 1, AColour: engine.White.String(), Record: engine.GameRecord{Think: [2]time.Duration{22 * ms, 56 * ms}, MaxThink: [2]time.Duration{20 * ms, 50 * ms}, Moved: [2]int{2, 4}, Termination: "adjudication: draw"}},
 		{Pair: 2, AColour: engine.Black.String(), Record: engine.GameRecord{Termination: "checkmate", Forfeit: "white made an illegal move e2e5", BlackLog: "a\nb\nc\nd\ne"}},

@@ -1,4 +1,4 @@
-package tuner
+package match
 
 import (
 	"context"
@@ -19,10 +19,10 @@ import (
 	"evotune/tuner/stats"
 )
 
-// MatchRequest is a match as `evotune match` states it: each field is one of its flags
-// (named in the comments), as given. PlanMatch checks it and resolves it into the
-// MatchConfig PlayMatch plays. Chess-tournament fields follow fastchess and cutechess-cli.
-type MatchRequest struct {
+// Request is a match as `evotune match` states it: each field is one of its flags
+// (named in the comments), as given. Prepare checks it and resolves it into the
+// Config Play plays. Chess-tournament fields follow fastchess and cutechess-cli.
+type Request struct {
 	Game engine.Game
 	// A and B are the contestants (--a, --b): "default" (the paper's weights), a weights
 	// file, or "cmd:PROG ARGS", an outside engine.
@@ -71,10 +71,10 @@ type MatchRequest struct {
 	ExcludeRun int64
 }
 
-// MatchPlan is a checked match: Config (its Setup without a Runner: local workers unless
+// Plan is a checked match: Config (its Setup without a Runner: local workers unless
 // the caller sets one) and what reports of it say.
-type MatchPlan struct {
-	Config MatchConfig
+type Plan struct {
+	Config Config
 	// AOptions and BOptions are the engines' options, parsed.
 	AOptions, BOptions []wire.Option
 	// PGN writes the games' records (nil: no --pgn).
@@ -83,12 +83,12 @@ type MatchPlan struct {
 	OpeningsLabel string
 }
 
-// PlanMatch checks r and resolves it: the contestants (weights files read, outside
+// Prepare checks r and resolves it: the contestants (weights files read, outside
 // programs found, their options checked against what a UCI engine declares in its
 // handshake — so it may start each outside engine once), the clock, adjudication, book
 // or openings, and the limits. Errors name the flag and the value; nothing is played.
-func PlanMatch(ctx context.Context, r MatchRequest) (MatchPlan, error) {
-	var p MatchPlan
+func Prepare(ctx context.Context, r Request) (Plan, error) {
+	var p Plan
 	g := r.Game
 	if r.Games < 2 || r.Games%2 != 0 {
 		return p, fmt.Errorf("--games %d: want a positive even number (games are played in colour-swapped pairs)", r.Games)
@@ -237,13 +237,13 @@ func PlanMatch(ctx context.Context, r MatchRequest) (MatchPlan, error) {
 	}
 	setup := arena.GameSetup{Game: g, Board: r.Board, Limits: MergeLimits(g, lim, fa), MaxPlies: r.MaxPlies, OpeningRule: r.SwapRule,
 		EngineLogDir: r.EngineLogDir, Restart: r.Restart, TimeControl: tc, Adjudicate: adj, MoveStats: p.PGN != nil}
-	p.Config = MatchConfig{Setup: setup, A: wa, B: wb, AExt: extA, BExt: extB, Games: r.Games, Openings: openings, SPRT: sprt, Workers: r.Workers}
+	p.Config = Config{Setup: setup, A: wa, B: wb, AExt: extA, BExt: extB, Games: r.Games, Openings: openings, SPRT: sprt, Workers: r.Workers}
 	return p, nil
 }
 
 // openingSpec checks the opening flags against each other and the engines and returns
 // SelectOpenings' spec ("none" under a swap rule, where the players lay the opening).
-func (r MatchRequest) openingSpec(extA, extB *protocol.ExternalSpec) (string, error) {
+func (r Request) openingSpec(extA, extB *protocol.ExternalSpec) (string, error) {
 	g, spec := r.Game, r.Openings
 	if r.Book != "" {
 		if spec != "" || r.SwapRule != "" {

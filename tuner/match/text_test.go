@@ -1,4 +1,4 @@
-package tuner
+package match
 
 import (
 	"os"
@@ -20,8 +20,8 @@ func TestMatchRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := MatchResult{
-		Games: []MatchGame{
+	res := Result{
+		Games: []Game{
 			{Pair: 0, AColour: engine.Black.String(), Record: engine.GameRecord{Moves: []string{"f2f3", "e7e5", "g2g4", "d8h4"}, Outcome: engine.WhiteWins, Termination: "checkmate"}},
 			{Pair: 0, AColour: engine.White.String(), Record: engine.GameRecord{Moves: []string{"e2e4"}, Outcome: engine.WhiteWins, Forfeit: "illegal move e7e7"}},
 		},
