@@ -111,25 +111,7 @@ type VerifyConfig struct {
 // Verify plays the champion (A) against the game's default weights (B) and summarises
 // the match.
 func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int, r stats.Result)) (Verification, error) {
-	spec := vc.OpeningSpec
-	if spec == "" {
-		spec = "random" // the held-out half: disjoint from every tuning opening by construction
-	}
-	var openings arena.Openings
-	var label string
-	var err error
-	switch {
-	case vc.OpeningList != nil:
-		openings, label, err = arena.HeldOut(vc.OpeningList, "file "+spec, vc.Exclude)
-	case vc.Book != nil && spec == "random":
-		label = "book " + vc.BookLabel + ", its held-out half"
-		openings = arena.BookOpenings(vc.Book, len(vc.Book), rand.New(rand.NewPCG(uint64(vc.Seed), 0xB00C)), arena.HeldOutHalf, vc.Exclude)
-		if len(openings) == 0 {
-			err = fmt.Errorf("openings %s: none", label)
-		}
-	default:
-		openings, label, err = arena.SelectOpenings(spec, vc.Setup.Game, vc.Setup.Board, max(vc.Games/2, 1), vc.Seed, vc.Exclude)
-	}
+	openings, label, err := vc.openings()
 	if err != nil {
 		return Verification{}, err
 	}
@@ -156,6 +138,69 @@ func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int,
 		v.SlotTime += g.Record.SlotTime()
 	}
 	return v, nil
+}
+
+// openings are the held-out openings a verification of vc plays, in order, and their
+// label: an opening file's (OpeningList) held-out half, a book's held-out half shuffled by
+// Seed, or OpeningSpec's (random: the held-out half of the opening space, drawn by Seed),
+// never one of Exclude.
+func (vc VerifyConfig) openings() (arena.Openings, string, error) {
+	spec := vc.OpeningSpec
+	if spec == "" {
+		spec = "random" // the held-out half: disjoint from every tuning opening by construction
+	}
+	switch {
+	case vc.OpeningList != nil:
+		return arena.HeldOut(vc.OpeningList, "file "+spec, vc.Exclude)
+	case vc.Book != nil && spec == "random":
+		label := "book " + vc.BookLabel + ", its held-out half"
+		openings := arena.BookOpenings(vc.Book, len(vc.Book), rand.New(rand.NewPCG(uint64(vc.Seed), 0xB00C)), arena.HeldOutHalf, vc.Exclude)
+		if len(openings) == 0 {
+			return nil, label, fmt.Errorf("openings %s: none", label)
+		}
+		return openings, label, nil
+	}
+	return arena.SelectOpenings(spec, vc.Setup.Game, vc.Setup.Board, max(vc.Games/2, 1), vc.Seed, vc.Exclude)
+}
+
+// ProofOpenings are the openings the verifications of a run of configuration c drew, given
+// its tuning openings (tuning), the generations of its stored checkpoints and the most
+// games any stored verification of it played (0: none stored): the final verification's,
+// its ladder's rungs' and a later verify's (the run's seed, the longest of their lengths)
+// and each checkpoint's (its generation's seed). A proof after the run (match
+// --exclude-run) leaves them out, so that it does not replay the run's own verification.
+// The error names what of c cannot be resolved.
+func (c Config) ProofOpenings(tuning map[string]bool, checkpoints []int, games int) (arena.Openings, error) {
+	plan, err := c.Plan()
+	if err != nil {
+		return nil, err
+	}
+	games = max(games, c.VerifyGames, c.VerifyDepthGames, c.VerifyRungGames, 2)
+	vc := VerifyConfig{Setup: arena.GameSetup{Game: plan.Game, Board: c.Board}, OpeningSpec: c.VerifyOpenings, OpeningList: c.VerifyOpeningList,
+		Book: c.BookList, BookLabel: c.Book, Exclude: tuning, Games: games, Seed: c.Seed}
+	var out arena.Openings
+	seeds := []int64{c.Seed}
+	for _, gen := range checkpoints {
+		seeds = append(seeds, checkpointSeed(c.Seed, gen))
+	}
+	for i, seed := range seeds {
+		vc.Seed = seed
+		if i > 0 {
+			vc.Games = max(c.VerifyGames, 2)
+		}
+		ops, _, err := vc.openings()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ops...)
+	}
+	return out.Distinct(), nil
+}
+
+// checkpointSeed is the seed of the openings of generation gen's checkpoint in a run
+// seeded with seed.
+func checkpointSeed(seed int64, gen int) int64 {
+	return int64(mix(uint64(seed)^mix(uint64(gen)<<8|streamCheck)) >> 1)
 }
 
 // verifyChampion plays the run's champion against the paper's weights on held-out
@@ -205,7 +250,7 @@ func (t *Tuner) checkpoint() (*Verification, error) {
 			sprt = &def
 		}
 		var err error
-		if v, err = t.verifyChampion(t.setup, int64(mix(uint64(t.cfg.Seed)^mix(uint64(t.g.gen)<<8|streamCheck))>>1), t.cfg.VerifyGames, sprt); err != nil {
+		if v, err = t.verifyChampion(t.setup, checkpointSeed(t.cfg.Seed, t.g.gen), t.cfg.VerifyGames, sprt); err != nil {
 			return nil, fmt.Errorf("checkpoint: %w", err)
 		}
 	}

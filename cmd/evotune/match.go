@@ -185,9 +185,12 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 			return fmt.Errorf("%s %q: a name of at most 200 characters, on one line without control characters (it heads PGN tags)", n.flag, n.name)
 		}
 	}
+	// A proof after a run leaves out the openings the run tuned on and those its own
+	// verifications drew: on them the match would replay the run's verification.
 	var exclude map[string]bool
+	verified := 0
 	if o.exclude != 0 {
-		if exclude, err = runstore.OpeningsAt(ctx, o.dbPath, o.exclude, g.Name()); err != nil {
+		if exclude, _, verified, err = runstore.ProofExclusion(ctx, o.dbPath, o.exclude, g.Name()); err != nil {
 			return fmt.Errorf("--exclude-run: %w", err)
 		}
 	}
@@ -196,7 +199,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 		MoveTime: o.moveTime, GameTime: o.gameTime, Overhead: o.overhead, Startup: o.startup, Protocol: o.proto,
 		BotzoneJSON: o.bzJSON, BotzoneKeepRunning: o.bzKeep, EngineLogDir: o.logDir, Restart: o.restart, TimeControl: o.tour.tc, TimeMargin: o.tour.timeMargin,
 		Resign: o.tour.resign, Draw: o.tour.draw, MaxMoves: o.tour.maxMoves, AOptions: o.tour.aOptions, BOptions: o.tour.bOptions,
-		Book: o.tour.book, BookPlies: o.tour.bookPlies, BookOrder: o.tour.bookOrder, BookStart: o.tour.bookStart, PGN: o.tour.pgn, Exclude: exclude, ExcludeRun: o.exclude}
+		Book: o.tour.book, BookPlies: o.tour.bookPlies, BookOrder: o.tour.bookOrder, BookStart: o.tour.bookStart, PGN: o.tour.pgn, Exclude: exclude, ExcludeRun: o.exclude, ExcludeVerified: verified}
 	plan, err := match.Prepare(ctx, req)
 	if err != nil {
 		return err

@@ -1,7 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"evotune/db"
+	"evotune/engine/gomoku"
+	"evotune/tuner/arena"
+	"evotune/tuner/runstore"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -62,7 +70,7 @@ func TestTuneBudgetFixAndExclude(t *testing.T) {
 	var m struct {
 		Openings string `json:"openings"`
 	}
-	if code != 0 || json.Unmarshal([]byte(out), &m) != nil || !strings.Contains(m.Openings, "openings of run 1 excluded") {
+	if code != 0 || json.Unmarshal([]byte(out), &m) != nil || !strings.Contains(m.Openings, "verification openings excluded") {
 		t.Fatalf("match --exclude-run: exit %d %s %s", code, out, stderr)
 	}
 	if _, stderr, code := runIn(t, dir, "match", "--game", "connect6", "--exclude-run", "1", "--db", "g.db"); code == 0 || !strings.Contains(stderr, "gomoku run") {
@@ -71,5 +79,58 @@ func TestTuneBudgetFixAndExclude(t *testing.T) {
 	out, _, code = runIn(t, dir, "match", "--game", "gomoku", "--a", "default", "--b", "default", "--openings", "builtin", "--games", "1000", "--depth", "1")
 	if code != 0 || !strings.Contains(out, "52 games (26 distinct colour-swapped pairs)") || !strings.Contains(out, "warning: 1000 games asked") {
 		t.Fatalf("builtin openings, 1000 games asked:\n%s", out)
+	}
+}
+
+// TestProofDrawsOtherOpenings: the README's proof after a run (match --exclude-run) plays
+// none of the openings the run's verification played — on the same openings in the same
+// order it would replay that verification game for game — nor any tuning opening, and its
+// openings' label says what it left out.
+func TestProofDrawsOtherOpenings(t *testing.T) {
+	dir := t.TempDir()
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--budget-games", "400", "--depth", "1", "--verify-games", "40", "--db", "p.db"); code != 0 {
+		t.Fatalf("tune: exit %d\n%s", code, stderr)
+	}
+	d, err := db.OpenReadOnly(context.Background(), filepath.Join(dir, "p.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tuning, err := runstore.Openings(context.Background(), d, 1)
+	d.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The run's verification drew its openings so (seed 1, the held-out half, its 40 games).
+	verified, _, err := arena.SelectOpenings("random", gomoku.Game{}, 15, 20, 1, tuning)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runIn(t, dir, "match", "--game", "gomoku", "--a", "default", "--b", "default", "--games", "40", "--depth", "1",
+		"--exclude-run", "1", "--db", "p.db", "--json")
+	var m struct {
+		Openings string `json:"openings"`
+		Games    []struct {
+			Record struct {
+				Moves []string `json:"moves"`
+			} `json:"record"`
+		} `json:"games"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &m) != nil || len(m.Games) == 0 {
+		t.Fatalf("match --exclude-run: exit %d\n%s", code, stderr)
+	}
+	if !regexp.MustCompile(`run 1's \d+ tuning and [1-9]\d* verification openings excluded`).MatchString(m.Openings) {
+		t.Errorf("the proof's openings label: %q, want it to say which tuning and verification openings it left out", m.Openings)
+	}
+	for _, g := range m.Games {
+		for _, o := range verified {
+			if len(g.Record.Moves) >= len(o) && slices.Equal(g.Record.Moves[:len(o)], o) {
+				t.Fatalf("the proof replays the verification's opening %v", o)
+			}
+		}
+		for k := 1; k <= len(g.Record.Moves); k++ {
+			if tuning[arena.Key(g.Record.Moves[:k])] {
+				t.Fatalf("the proof plays tuning opening %v", g.Record.Moves[:k])
+			}
+		}
 	}
 }

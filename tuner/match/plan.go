@@ -65,10 +65,12 @@ type Request struct {
 	BookStart int
 	// PGN is --pgn, the file the games are written to ("" = none); checked, not written.
 	PGN string
-	// Exclude are the opening keys left out (--exclude-run's run's openings; nil = none)
-	// and ExcludeRun that run, for the openings' label.
-	Exclude    map[string]bool
-	ExcludeRun int64
+	// Exclude are the opening keys left out (--exclude-run's run's openings; nil = none),
+	// ExcludeRun that run and ExcludeVerified how many of Exclude its verifications drew
+	// (the rest its tuning), for the openings' label.
+	Exclude         map[string]bool
+	ExcludeRun      int64
+	ExcludeVerified int
 }
 
 // Plan is a checked match: Config (its Setup without a Runner: local workers unless
@@ -233,7 +235,7 @@ func Prepare(ctx context.Context, r Request) (Plan, error) {
 		return p, fmt.Errorf("--openings: %w", err)
 	}
 	if r.Exclude != nil {
-		p.OpeningsLabel += fmt.Sprintf(", %d openings of run %d excluded", len(r.Exclude), r.ExcludeRun)
+		p.OpeningsLabel += fmt.Sprintf(", run %d's %d tuning and %d verification openings excluded", r.ExcludeRun, len(r.Exclude)-r.ExcludeVerified, r.ExcludeVerified)
 	}
 	setup := arena.GameSetup{Game: g, Board: r.Board, Limits: MergeLimits(g, lim, fa), MaxPlies: r.MaxPlies, OpeningRule: r.SwapRule,
 		EngineLogDir: r.EngineLogDir, Restart: r.Restart, TimeControl: tc, Adjudicate: adj, MoveStats: p.PGN != nil}

@@ -167,6 +167,63 @@ func OpeningsAt(ctx context.Context, path string, runID int64, game string) (map
 	return Openings(ctx, d, runID)
 }
 
+// ProofExclusion opens the database at path read-only and returns what a proof after run
+// runID (which must be a run of game) leaves out, as opening keys: the run's tuning
+// openings and the openings its verifications drew (tuner.Config.ProofOpenings: the final
+// verification, the ladder, checkpoints and later verifies), and how many of each.
+func ProofExclusion(ctx context.Context, path string, runID int64, game string) (exclude map[string]bool, tuning, verified int, err error) {
+	d, err := db.OpenReadOnly(ctx, path)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	defer d.Close()
+	run, err := d.Run(ctx, runID)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if run.Game != game {
+		return nil, 0, 0, fmt.Errorf("run %d is a %s run, not %s", runID, run.Game, game)
+	}
+	if exclude, err = Openings(ctx, d, runID); err != nil {
+		return nil, 0, 0, err
+	}
+	tuning = len(exclude)
+	cfg, err := tuner.DecodeConfig(string(run.Config))
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("run %d: %w", runID, err)
+	}
+	cps, err := d.Checkpoints(ctx, runID)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	var gens []int
+	for _, c := range cps {
+		gens = append(gens, c.Generation)
+	}
+	vs, err := d.Verifications(ctx, runID)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	most := 0
+	for _, v := range vs {
+		var r struct{ Games int }
+		if json.Unmarshal([]byte(v.Result), &r) == nil {
+			most = max(most, 2*r.Games)
+		}
+	}
+	ops, err := cfg.ProofOpenings(exclude, gens, most)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("run %d's verification openings: %w", runID, err)
+	}
+	for _, o := range ops {
+		if k := arena.Key(o); !exclude[k] {
+			exclude[k] = true
+			verified++
+		}
+	}
+	return exclude, tuning, verified, nil
+}
+
 // Individual is one stored individual: its genome row with the genes decoded, its results
 // in every generation it played (oldest first) and its hall-of-fame row (nil: not a
 // member).
