@@ -123,6 +123,7 @@ func newRootCmd() *cobra.Command {
 			return startProfile(cpuProfile)
 		},
 	}
+	root.SetFlagErrorFunc(flagError)
 	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the command to this file (go tool pprof FILE)")
 	root.AddCommand(newWeightsCmd(), newPerftCmd(), newPlayCmd(), newBenchCmd(), newTuneCmd(), newCompareCmd(),
 		newRunsCmd(), newGenerationsCmd(), newIndividualCmd(), newLineageCmd(), newExportCmd(), newMatchCmd(), newTournamentCmd(), newVerifyCmd(), newResumeCmd(), newEngineCmd(), newBrokerCmd(), newWorkerCmd(), newWorkersCmd(), newExportDataCmd(), newExportGamesCmd(), newServeCmd(), newPlotCmd(), newSensitivityCmd(), newDocsCmd())
