@@ -3,6 +3,7 @@ package tuner
 import (
 	"context"
 	"errors"
+	"evotune/tuner/ladder"
 	"fmt"
 	"math"
 	"slices"
@@ -86,10 +87,10 @@ type CompareCell struct {
 	Seed   int64  `json:"seed"`
 	RunID  int64  `json:"run_id"`
 	// Games is the run's distinct tuning games (the budget, up to the last generation's).
-	Games    int           `json:"games"`
-	Champion string        `json:"champion"`
-	V        *Verification `json:"verification"`
-	Deep     *Verification `json:"deep,omitempty"`
+	Games    int                  `json:"games"`
+	Champion string               `json:"champion"`
+	V        *ladder.Verification `json:"verification"`
+	Deep     *ladder.Verification `json:"deep,omitempty"`
 }
 
 // Compare runs every method on every seed (seed by seed, methods in order) through
@@ -120,7 +121,7 @@ func Compare(ctx context.Context, cc CompareConfig, store Store, progress func(E
 			if err != nil {
 				return cells, fmt.Errorf("%s seed %d (run %d): %w", m, seed, sum.RunID, err)
 			}
-			cell.RunID, cell.Games, cell.Champion, cell.V, cell.Deep = sum.RunID, sum.Games, sum.Best, sum.Verification, sum.Verification.RungOf(RungDepth)
+			cell.RunID, cell.Games, cell.Champion, cell.V, cell.Deep = sum.RunID, sum.Games, sum.Best, sum.Verification, sum.Verification.RungOf(ladder.RungDepth)
 			cells = append(cells, cell)
 			if done != nil {
 				if err := done(cell); err != nil {

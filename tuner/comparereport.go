@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"evotune/tuner/ladder"
 	"evotune/tuner/stats"
 )
 
@@ -48,7 +49,7 @@ func BaselineName(base Config) string {
 
 // CellText is one run's result for a progress line: its Elo ± 95% with its games, that
 // nothing beat the baseline, or "not measured".
-func CellText(v *Verification, baseline string) string {
+func CellText(v *ladder.Verification, baseline string) string {
 	if v != nil && v.Baseline {
 		return baseline + ": nothing beat them (+0.0 by identity, no games played)"
 	}

@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"encoding/json"
+	"evotune/tuner/ladder"
 	"strings"
 	"testing"
 )
@@ -11,8 +12,8 @@ import (
 func TestComparisonReport(t *testing.T) {
 	r := ComparisonReport{ID: 4, Game: "gomoku", Record: CompareRecord{Methods: []string{"ga", "spsa"}, Seeds: []int64{1, 2}, BudgetGames: 1000, VerifyGames: 200},
 		Cells: []CompareCell{
-			{Method: "ga", Seed: 1, RunID: 1, Champion: "1-g3-02", V: &Verification{Games: 200, Pairs: 100, Elo: 10, EloCI95: 5}},
-			{Method: "spsa", Seed: 1, RunID: 2, Champion: "2-g0-00", V: &Verification{Baseline: true}},
+			{Method: "ga", Seed: 1, RunID: 1, Champion: "1-g3-02", V: &ladder.Verification{Games: 200, Pairs: 100, Elo: 10, EloCI95: 5}},
+			{Method: "spsa", Seed: 1, RunID: 2, Champion: "2-g0-00", V: &ladder.Verification{Baseline: true}},
 			{Method: "ga", Seed: 2, RunID: 3, Champion: "bad\nid"},
 		}}
 	md := r.Markdown()

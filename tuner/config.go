@@ -11,12 +11,13 @@
 // their results are counted), selection.go (racing, the GA model, the hall of fame),
 // method.go (the registry of search methods), ga.go, steady.go, spsa.go and cmaes.go (the
 // GA, the steady-state GA, SPSA and CMA-ES), settings.go (every setting, declared once),
-// save.go and records.go (what is saved, through Store), verify.go and ladder.go (the
-// verification ladder), match.go (held-out matches), probe.go (outside engines checked
-// before a run), slots.go (the run's share of the game slots), subject.go (the subject: a
-// built-in engine or an outside one). Package arena plays the games (the worker pool, its
-// slots, game tasks and batches, openings); package runstore is the SQLite side of Store
-// and reads stored runs back.
+// save.go and records.go (what is saved, through Store), verify.go and ladderconfig.go (the
+// run's verifications and checkpoints, the ladder its configuration names), probe.go
+// (outside engines checked before a run), slots.go (the run's share of the game slots),
+// subject.go (the subject: a built-in engine or an outside one). Package arena plays the
+// games (the worker pool, its slots, game tasks and batches, openings); package match
+// plays matches and tournaments; package ladder verifies a champion rung by rung; package
+// runstore is the SQLite side of Store and reads stored runs back.
 //
 // Reproducibility: all randomness derives from the run's seed and the generation number
 // (openings, the initial population, selection, crossover, mutation), games are searched

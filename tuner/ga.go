@@ -13,6 +13,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner/arena"
+	"evotune/tuner/ladder"
 )
 
 // The genetic algorithm (Config.Method "ga"), driven by eaopt: generation 0 is the paper's
@@ -686,7 +687,7 @@ func (m *gaMethod) startMark() {
 func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 	t := m.t
 	t.setChampion(pop)
-	var check *Verification
+	var check *ladder.Verification
 	if t.cfg.VerifyEvery > 0 && t.g.gen%t.cfg.VerifyEvery == 0 {
 		var err error
 		if check, err = t.checkpoint(); err != nil {

@@ -12,12 +12,15 @@ import (
 )
 
 // TestPackageLayout: the tuner's packages import only the layers below them — the arena
-// no other tuner package, the cluster the arena and nothing else of the tuner — so that a
-// package's imports show what it may depend on.
+// no other tuner package, the cluster the arena alone, matches the arena and statistics,
+// the ladder those and matches, none of them the tuner root — so that a package's imports
+// show what it may depend on.
 func TestPackageLayout(t *testing.T) {
 	allowed := map[string][]string{ // a package of tuner/ → the tuner packages it may import
 		"arena":   {},
 		"cluster": {"evotune/tuner/arena"},
+		"match":   {"evotune/tuner/arena", "evotune/tuner/stats"},
+		"ladder":  {"evotune/tuner/arena", "evotune/tuner/match", "evotune/tuner/stats"},
 		"stats":   {},
 	}
 	for dir, ok := range allowed {
@@ -49,5 +52,77 @@ func TestPackageLayout(t *testing.T) {
 		if seen == 0 {
 			t.Errorf("tuner/%s holds no Go file", dir)
 		}
+	}
+}
+
+// TestLayoutInDocs: docs/development.md opens with who imports whom among the tuner's
+// packages and the commands, as the sources say (non-test files; imports of this module
+// only, engine and genomes left out as the layers below every one).
+func TestLayoutInDocs(t *testing.T) {
+	dirs := []string{"../cmd/evotune", "."}
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != "testdata" {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	var lines []string
+	for _, dir := range dirs {
+		all, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		var files []string
+		for _, f := range all {
+			if !strings.HasSuffix(f, "_test.go") {
+				files = append(files, f)
+			}
+		}
+		imports := map[string]bool{}
+		for _, f := range files {
+			parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range parsed.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if path == "evotune/db" || path == "evotune/tuner" || strings.HasPrefix(path, "evotune/tuner/") {
+					imports[strings.TrimPrefix(path, "evotune/")] = true
+				}
+			}
+		}
+		if len(files) == 0 {
+			continue
+		}
+		name := "tuner/" + dir
+		switch dir {
+		case ".":
+			name = "tuner"
+		case "../cmd/evotune":
+			name = "cmd/evotune"
+		}
+		var to []string
+		for p := range imports {
+			to = append(to, p)
+		}
+		slices.Sort(to)
+		if len(to) == 0 {
+			to = []string{"(no tuner package)"}
+		}
+		lines = append(lines, name+" → "+strings.Join(to, ", "))
+	}
+	want := strings.Join(lines, "\n")
+	doc, err := os.ReadFile("../docs/development.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const begin, end = "```imports\n", "\n```"
+	i := strings.Index(string(doc), begin)
+	j := strings.Index(string(doc)[i+len(begin):], end)
+	if i < 0 || j < 0 {
+		t.Fatalf("docs/development.md has no ```imports block; it should hold:\n%s", want)
+	}
+	if got := string(doc)[i+len(begin) : i+len(begin)+j]; got != want {
+		t.Fatalf("docs/development.md's imports block differs from the sources; it should be:\n%s\n\nit is:\n%s", want, got)
 	}
 }

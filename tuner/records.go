@@ -7,6 +7,7 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/ladder"
 )
 
 // Store saves a run. The command line wires the db package in; the tuner declares only
@@ -20,19 +21,19 @@ type Store interface {
 	// SetRunStatus records "finished", "stopped" or "failed" (with the error's text).
 	SetRunStatus(ctx context.Context, runID int64, status, errText string) error
 	// SaveVerification stores the champion's verification match with the run.
-	SaveVerification(ctx context.Context, runID int64, v Verification) error
+	SaveVerification(ctx context.Context, runID int64, v ladder.Verification) error
 }
 
 // RungStore is a Store that keeps a verification ladder's rungs as they are played, so
-// that a ladder stopped or killed continues from them on resume (key: LadderKey). A Store
+// that a ladder stopped or killed continues from them on resume (key: ladder.Key). A Store
 // without it plays the whole ladder again and stores it with SaveVerification.
 type RungStore interface {
 	// SaveRung stores one played rung of ladder key.
-	SaveRung(ctx context.Context, runID int64, key string, v Verification) error
+	SaveRung(ctx context.Context, runID int64, key string, v ladder.Verification) error
 	// StoredRungs returns ladder key's rungs stored and not yet part of a verification.
-	StoredRungs(ctx context.Context, runID int64, key string) (map[int]Verification, error)
+	StoredRungs(ctx context.Context, runID int64, key string) (map[int]ladder.Verification, error)
 	// SaveLadder stores the finished ladder (SaveVerification's), its stored rungs with it.
-	SaveLadder(ctx context.Context, runID int64, key string, v Verification) error
+	SaveLadder(ctx context.Context, runID int64, key string, v ladder.Verification) error
 }
 
 // RunRecord is a new run.
@@ -121,7 +122,7 @@ type GenerationRecord struct {
 	// Admission is the hall-of-fame test of the generation's race winner, if one was played.
 	Admission *Admission
 	// Checkpoint is the held-out check of the champion (Config.VerifyEvery), if one was played.
-	Checkpoint *Verification
+	Checkpoint *ladder.Verification
 	// HallOfFame is the hall of fame after the generation, in order of admission.
 	HallOfFame []HallOfFamer
 	// MethodState is the method's own state after the generation (JSON; nil: none), read
@@ -244,9 +245,9 @@ type Summary struct {
 	VerifyTime time.Duration // wall time of the final verification matches
 	// Verification is the final verification ladder, if one was played: its first rung
 	// (the tuning condition) with the others in its Ladder.
-	Verification *Verification
+	Verification *ladder.Verification
 	// Proven is the checkpoint that ended the run early (Config.StopWhenProven), if one did.
-	Proven *Verification
+	Proven *ladder.Verification
 	// ProvenAfter is Config.StopWhenProven: the checkpoints that no longer improved.
 	ProvenAfter int
 	// Movement is how far the champion moved from the baseline and whether it was still

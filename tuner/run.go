@@ -12,6 +12,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner/arena"
+	"evotune/tuner/ladder"
 	"evotune/tuner/stats"
 )
 
@@ -55,7 +56,7 @@ type Tuner struct {
 // (restored on resume) and, once set, the checkpoint that proved the champion.
 type proof struct {
 	elos   []float64
-	proven atomic.Pointer[Verification]
+	proven atomic.Pointer[ladder.Verification]
 }
 
 // New prepares a run of cfg (validated here; the error names the field). progress may be
@@ -378,22 +379,22 @@ func (t *Tuner) verifyAll() error {
 		return err
 	}
 	rungs := t.cfg.Rungs()
-	l := Ladder{Base: VerifyConfig{Setup: t.setup, Champion: champ, ChampionID: t.rep.summary.Best, Games: t.cfg.VerifyGames,
+	l := ladder.Ladder{Base: ladder.VerifyConfig{Setup: t.setup, Champion: champ, ChampionID: t.rep.summary.Best, Games: t.cfg.VerifyGames,
 		ChampionExt: champExt, BaselineExt: base.ext,
 		OpeningSpec: t.cfg.VerifyOpenings, OpeningList: t.cfg.VerifyOpeningList, Book: t.cfg.BookList, BookLabel: t.cfg.Book,
 		Exclude: t.draws.tuningOpenings, Seed: t.cfg.Seed, SPRT: sprt, Workers: t.cfg.Workers},
 		Rungs: rungs, RungGames: t.cfg.RungGamesOf(), OpponentSpec: t.cfg.LadderOpponentSpec(champExt),
-		Progress: func(r Rung, i, done, total int, _ stats.Result) {
+		Progress: func(r ladder.Rung, i, done, total int, _ stats.Result) {
 			t.report(Event{Verifying: true, GamesDone: done, GamesTotal: total, Champion: t.rep.summary.Best, VerifyDepth: t.setup.Limits.Depth,
 				Rung: i, Rungs: len(rungs), Condition: r.Condition()})
 		}}
-	key := LadderKey(t.rep.summary.Best, rungs, t.cfg.VerifyGames, l.RungGames, sprt, t.cfg.VerifyOpenings)
+	key := ladder.Key(t.rep.summary.Best, rungs, t.cfg.VerifyGames, l.RungGames, sprt, t.cfg.VerifyOpenings)
 	rs, keeps := t.store.(RungStore)
 	if keeps {
 		if l.Done, err = rs.StoredRungs(t.ctx, t.saving.runID, key); err != nil {
 			return err
 		}
-		l.Save = func(v Verification) error { return rs.SaveRung(t.ctx, t.saving.runID, key, v) }
+		l.Save = func(v ladder.Verification) error { return rs.SaveRung(t.ctx, t.saving.runID, key, v) }
 	}
 	v, err := l.Play(t.ctx)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"evotune/genomes"
+	"evotune/tuner/ladder"
 )
 
 func spsaConfig(game string, budget, pairs int) Config {
@@ -236,9 +237,9 @@ func TestSPSAConfigErrors(t *testing.T) {
 // identity, no games) in the mean and the worst; a seed not yet measured is NaN and left out.
 func TestCompareTableBaseline(t *testing.T) {
 	cells := []CompareCell{
-		{Method: "ga", Seed: 1, V: &Verification{Baseline: true}},
-		{Method: "ga", Seed: 2, V: &Verification{Games: 100, Elo: 30, EloCI95: 10}},
-		{Method: "spsa", Seed: 1, V: &Verification{Games: 100, Elo: 50, EloCI95: 10}},
+		{Method: "ga", Seed: 1, V: &ladder.Verification{Baseline: true}},
+		{Method: "ga", Seed: 2, V: &ladder.Verification{Games: 100, Elo: 30, EloCI95: 10}},
+		{Method: "spsa", Seed: 1, V: &ladder.Verification{Games: 100, Elo: 50, EloCI95: 10}},
 	}
 	rows := CompareTable(cells, []string{"ga", "spsa"}, []int64{1, 2})
 	ga, spsa := rows[0], rows[1]
@@ -451,7 +452,7 @@ func TestPlateau(t *testing.T) {
 		{[]float64{5, 4, 3, 2, 1}, 4, true},
 		{[]float64{5, 4}, 0, false},
 	} {
-		if got := Plateau(c.elos, c.k); got != c.want {
+		if got := ladder.Plateau(c.elos, c.k); got != c.want {
 			t.Errorf("Plateau(%v, %d) = %v, want %v", c.elos, c.k, got, c.want)
 		}
 	}

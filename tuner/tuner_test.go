@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"evotune/genomes"
+	"evotune/tuner/ladder"
 )
 
 // memStore keeps a run in memory.
@@ -20,7 +21,7 @@ type memStore struct {
 	errTxt string
 	failAt int // SaveGeneration of this generation fails (0 = never)
 
-	verification *Verification
+	verification *ladder.Verification
 	config       string // the run's stored configuration (JSON)
 }
 
@@ -37,7 +38,7 @@ func (m *memStore) SaveGeneration(_ context.Context, g GenerationRecord) error {
 	m.gens = append(m.gens, g)
 	return nil
 }
-func (m *memStore) SaveVerification(_ context.Context, _ int64, v Verification) error {
+func (m *memStore) SaveVerification(_ context.Context, _ int64, v ladder.Verification) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.verification = &v

@@ -1,167 +1,13 @@
 package tuner
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"math/rand/v2"
-	"slices"
-	"time"
 
 	"evotune/engine"
-	"evotune/engine/protocol"
 	"evotune/tuner/arena"
-	"evotune/tuner/match"
+	"evotune/tuner/ladder"
 	"evotune/tuner/stats"
 )
-
-// Verification is a champion's match against the paper's weights on held-out openings,
-// stored with the run as JSON.
-type Verification struct {
-	// SlotTime is the sum of the time its games held their slots (engine.GameRecord.SlotTime:
-	// a cluster worker's measure, else each game's wall time; a run's slot utilisation counts a
-	// checkpoint's games); not stored.
-	SlotTime time.Duration `json:"-"`
-	Champion string        `json:"champion"`
-	Opponent string        `json:"opponent"`
-	Openings string        `json:"openings"`
-	Limits   engine.Limits `json:"limits"`
-	Games    int           `json:"games"`
-	// Pairs is the number of distinct colour-swapped pairs the estimate rests on.
-	Pairs int `json:"distinct_pairs"`
-	// Generation and Elapsed place a checkpoint (Config.VerifyEvery) in the run.
-	Generation int           `json:"generation,omitempty"`
-	Elapsed    time.Duration `json:"elapsed_ns,omitempty"`
-	Warning    string        `json:"warning,omitempty"`
-	// Baseline is true when the champion is the baseline itself: no game was played (the
-	// paper's weights against themselves measure nothing) and its Elo against the baseline
-	// is 0 by identity, not by measurement.
-	Baseline bool `json:"baseline,omitempty"`
-	stats.Result
-	Score    float64     `json:"score"`
-	Elo      float64     `json:"elo"`
-	EloCI95  float64     `json:"elo_ci95"`
-	EloLow   float64     `json:"elo_low"`
-	EloHigh  float64     `json:"elo_high"`
-	LOS      float64     `json:"los"`
-	SPRT     *stats.SPRT `json:"sprt,omitempty"`
-	LLR      float64     `json:"llr"`
-	LLRLower float64     `json:"llr_lower"`
-	LLRUpper float64     `json:"llr_upper"`
-	Verdict  string      `json:"verdict,omitempty"`
-	// Rung is the verification's place in its ladder (0: the tuning condition), Kind
-	// the rung's kind (RungTuning, RungDepth, …), Condition its condition in words ("tc
-	// 60+0.6") and Holds whether the champion's gain holds there (HoldsYes, HoldsNo,
-	// HoldsUnproven, HoldsUnmeasured).
-	Rung      int    `json:"rung"`
-	Kind      string `json:"kind,omitempty"`
-	Condition string `json:"condition,omitempty"`
-	Holds     string `json:"holds,omitempty"`
-	// Ladder, in the first rung only, holds the ladder's other rungs, in order.
-	Ladder []Verification `json:"ladder,omitempty"`
-	// An opponent rung (RungOpponent) measures the champion against Opponent and the
-	// baseline against it on the same openings: the fields above are the champion's
-	// match, except Elo, EloCI95, EloLow and EloHigh, which are the champion's gain over
-	// the baseline (ChampionElo − BaselineElo, the interval of the difference of two
-	// independent matches); ChampionMatch and BaselineMatch are the two matches.
-	ChampionElo   float64       `json:"champion_elo,omitempty"`
-	BaselineElo   float64       `json:"baseline_elo,omitempty"`
-	ChampionMatch *Verification `json:"champion_match,omitempty"`
-	BaselineMatch *Verification `json:"baseline_match,omitempty"`
-	// Unbounded is set on an opponent rung whose matches have no finite interval (one side
-	// scored all but every game): its gain is not measured (Warning says why).
-	Unbounded bool `json:"unbounded,omitempty"`
-	// ID is the verification's row once stored (each verification is kept); Headline,
-	// in a run's headline copy, says why it heads the run ("the largest of 2
-	// verifications (1000 games)").
-	ID       int64  `json:"verification_id,omitempty"`
-	Headline string `json:"headline,omitempty"`
-}
-
-// VerifyConfig describes a verification match.
-type VerifyConfig struct {
-	Setup      arena.GameSetup
-	Champion   engine.Weights
-	ChampionID string
-	// ChampionExt and BaselineExt, when set, play the champion and the baseline as
-	// external engines (an outside engine under tuning: its values and its defaults).
-	ChampionExt, BaselineExt *protocol.ExternalSpec
-	// Opponent and OpponentExt, when OpponentExt is set, replace the baseline as the
-	// champion's opponent (a ladder's opponent rung).
-	Opponent    string
-	OpponentExt *protocol.ExternalSpec
-	Games       int
-	// OpeningSpec is "builtin", "random" or a file; "" means builtin for games with an
-	// opening book, random otherwise.
-	OpeningSpec string
-	// OpeningList, if set, holds the openings of the OpeningSpec file, read when the run
-	// started (Config.VerifyOpeningList): the file is not opened again.
-	OpeningList arena.Openings
-	// Book, if set (the run's Config.BookList), replaces the "random" openings: its
-	// held-out half (HalfOf), in an order shuffled by Seed. BookLabel names it.
-	Book      arena.Openings
-	BookLabel string
-	// Exclude holds the keys of the openings used in tuning, so verification is held out.
-	Exclude map[string]bool
-	Seed    int64
-	SPRT    *stats.SPRT
-	Workers int
-}
-
-// Verify plays the champion (A) against the game's default weights (B) and summarises
-// the match.
-func Verify(ctx context.Context, vc VerifyConfig, progress func(done, total int, r stats.Result)) (Verification, error) {
-	openings, label, err := vc.openings()
-	if err != nil {
-		return Verification{}, err
-	}
-	var base engine.Weights
-	bext, opponent := vc.BaselineExt, "baseline"
-	if vc.OpponentExt != nil {
-		bext, opponent = vc.OpponentExt, vc.Opponent
-	}
-	if bext == nil {
-		base = vc.Setup.Game.DefaultWeights()
-	}
-	res, err := match.Play(ctx, match.Config{Setup: vc.Setup, A: vc.Champion, B: base, AExt: vc.ChampionExt, BExt: bext,
-		Games: vc.Games, Openings: openings, SPRT: vc.SPRT, Workers: vc.Workers}, progress)
-	if err != nil {
-		return Verification{}, fmt.Errorf("verification: %w", err)
-	}
-	v := Verification{Champion: vc.ChampionID, Opponent: opponent, Limits: vc.Setup.Limits,
-		Openings: fmt.Sprintf("%s (%d held out, %d tuning openings excluded)", label, len(openings), len(vc.Exclude)),
-		Games:    res.Result.Games(), Pairs: res.Result.Pairs(), Warning: res.Warning, Result: res.Result, SPRT: res.SPRT, LLR: res.LLR, LLRLower: res.Lower, LLRUpper: res.Upper, Verdict: res.Verdict}
-	if e := res.Estimate; e != nil {
-		v.Score, v.Elo, v.EloCI95, v.EloLow, v.EloHigh, v.LOS = e.Score, e.Elo, e.CI95, e.EloLow, e.EloHigh, e.LOS
-	}
-	for _, g := range res.Games {
-		v.SlotTime += g.Record.SlotTime()
-	}
-	return v, nil
-}
-
-// openings are the held-out openings a verification of vc plays, in order, and their
-// label: an opening file's (OpeningList) held-out half, a book's held-out half shuffled by
-// Seed, or OpeningSpec's (random: the held-out half of the opening space, drawn by Seed),
-// never one of Exclude.
-func (vc VerifyConfig) openings() (arena.Openings, string, error) {
-	spec := vc.OpeningSpec
-	if spec == "" {
-		spec = "random" // the held-out half: disjoint from every tuning opening by construction
-	}
-	switch {
-	case vc.OpeningList != nil:
-		return arena.HeldOut(vc.OpeningList, "file "+spec, vc.Exclude)
-	case vc.Book != nil && spec == "random":
-		label := "book " + vc.BookLabel + ", its held-out half"
-		openings := arena.BookOpenings(vc.Book, len(vc.Book), rand.New(rand.NewPCG(uint64(vc.Seed), 0xB00C)), arena.HeldOutHalf, vc.Exclude)
-		if len(openings) == 0 {
-			return nil, label, fmt.Errorf("openings %s: none", label)
-		}
-		return openings, label, nil
-	}
-	return arena.SelectOpenings(spec, vc.Setup.Game, vc.Setup.Board, max(vc.Games/2, 1), vc.Seed, vc.Exclude)
-}
 
 // ProofOpenings are the openings the verifications of a run of configuration c drew, given
 // its tuning openings (tuning), the generations of its stored checkpoints and the most
@@ -176,7 +22,7 @@ func (c Config) ProofOpenings(tuning map[string]bool, checkpoints []int, games i
 		return nil, err
 	}
 	games = max(games, c.VerifyGames, c.VerifyDepthGames, c.VerifyRungGames, 2)
-	vc := VerifyConfig{Setup: arena.GameSetup{Game: plan.Game, Board: c.Board}, OpeningSpec: c.VerifyOpenings, OpeningList: c.VerifyOpeningList,
+	vc := ladder.VerifyConfig{Setup: arena.GameSetup{Game: plan.Game, Board: c.Board}, OpeningSpec: c.VerifyOpenings, OpeningList: c.VerifyOpeningList,
 		Book: c.BookList, BookLabel: c.Book, Exclude: tuning, Games: games, Seed: c.Seed}
 	var out arena.Openings
 	seeds := []int64{c.Seed}
@@ -188,7 +34,7 @@ func (c Config) ProofOpenings(tuning map[string]bool, checkpoints []int, games i
 		if i > 0 {
 			vc.Games = max(c.VerifyGames, 2)
 		}
-		ops, _, err := vc.openings()
+		ops, _, err := vc.Openings()
 		if err != nil {
 			return nil, err
 		}
@@ -205,17 +51,17 @@ func checkpointSeed(seed int64, gen int) int64 {
 
 // verifyChampion plays the run's champion against the paper's weights on held-out
 // openings drawn from seed, with setup's limits.
-func (t *Tuner) verifyChampion(setup arena.GameSetup, seed int64, games int, sprt *stats.SPRT) (Verification, error) {
+func (t *Tuner) verifyChampion(setup arena.GameSetup, seed int64, games int, sprt *stats.SPRT) (ladder.Verification, error) {
 	champ, champExt, err := t.side(t.rep.summary.BestGenes)
 	if err != nil {
-		return Verification{}, err
+		return ladder.Verification{}, err
 	}
 	base, err := t.baselineRef()
 	if err != nil {
-		return Verification{}, err
+		return ladder.Verification{}, err
 	}
 	t.report(Event{Verifying: true, GamesTotal: games, Champion: t.rep.summary.Best, VerifyDepth: setup.Limits.Depth})
-	return Verify(t.ctx, VerifyConfig{Setup: setup, Champion: champ, ChampionID: t.rep.summary.Best, Games: games,
+	return ladder.Verify(t.ctx, ladder.VerifyConfig{Setup: setup, Champion: champ, ChampionID: t.rep.summary.Best, Games: games,
 		ChampionExt: champExt, BaselineExt: base.ext,
 		OpeningSpec: t.cfg.VerifyOpenings, OpeningList: t.cfg.VerifyOpeningList, Book: t.cfg.BookList, BookLabel: t.cfg.Book,
 		Exclude: t.draws.tuningOpenings, Seed: seed, SPRT: sprt, Workers: t.cfg.Workers},
@@ -232,15 +78,15 @@ func (t *Tuner) championIsBaseline() bool {
 
 // unmeasured is the verification of a champion that is the baseline: no games, stored
 // so that every reader shows "not measured" (NULL), never a measured Elo of 0.
-func (t *Tuner) unmeasured(lim engine.Limits) Verification {
-	return Verification{Champion: t.rep.summary.Best, Opponent: "baseline", Openings: "none: the champion is the baseline", Limits: lim, Baseline: true}
+func (t *Tuner) unmeasured(lim engine.Limits) ladder.Verification {
+	return ladder.Verification{Champion: t.rep.summary.Best, Opponent: "baseline", Openings: "none: the champion is the baseline", Limits: lim, Baseline: true}
 }
 
 // checkpoint plays the held-out check of the current champion (VerifyGames games, no
 // SPRT, openings from the generation's own seed). A champion that is still the paper's
 // weights is Elo 0 exactly and plays no games.
-func (t *Tuner) checkpoint() (*Verification, error) {
-	var v Verification
+func (t *Tuner) checkpoint() (*ladder.Verification, error) {
+	var v ladder.Verification
 	if t.championIsBaseline() {
 		v = t.unmeasured(t.setup.Limits)
 	} else {
@@ -258,48 +104,10 @@ func (t *Tuner) checkpoint() (*Verification, error) {
 	t.g.slotTime += v.SlotTime
 	if v.Games > 0 {
 		t.proof.elos = append(t.proof.elos, v.Elo)
-		if k := t.cfg.StopWhenProven; k > 0 && v.Verdict == stats.AcceptH1 && Plateau(t.proof.elos, k) {
+		if k := t.cfg.StopWhenProven; k > 0 && v.Verdict == stats.AcceptH1 && ladder.Plateau(t.proof.elos, k) {
 			p := v
 			t.proof.proven.Store(&p)
 		}
 	}
 	return &v, nil
-}
-
-// Plateau reports whether the last k of elos (checkpoints' Elo, oldest first) are no
-// better than the best before them: at least k+1 checkpoints, and the largest of the last
-// k at most the largest of the others. Config.StopWhenProven ends a run there once a
-// checkpoint's SPRT has accepted H1: proven, and no longer improving.
-func Plateau(elos []float64, k int) bool {
-	n := len(elos)
-	if k < 1 || n < k+1 {
-		return false
-	}
-	return slices.Max(elos[n-k:]) <= slices.Max(elos[:n-k])
-}
-
-// UnmarshalJSON reads a verification as stored, and one stored before verification
-// ladders, whose match at Config.VerifyDepth was its "deep" object: that match becomes the
-// ladder's depth rung.
-func (v *Verification) UnmarshalJSON(b []byte) error {
-	type plain Verification // no methods: no recursion
-	var x struct {
-		plain
-		Deep *plain `json:"deep"`
-	}
-	if err := json.Unmarshal(b, &x); err != nil {
-		return err
-	}
-	*v = Verification(x.plain)
-	if d := x.Deep; d != nil && v.RungOf(RungDepth) == nil {
-		r := Verification(*d)
-		r.Rung, r.Kind, r.Condition = len(v.Ladder)+1, RungDepth, fmt.Sprintf("depth %d", r.Limits.Depth)
-		r.Holds = r.holds()
-		v.Ladder = append(v.Ladder, r)
-	}
-	if v.Kind == "" {
-		v.Kind, v.Condition = RungTuning, Rung{Kind: RungTuning}.Condition()
-		v.Holds = v.holds()
-	}
-	return nil
 }

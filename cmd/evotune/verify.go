@@ -14,6 +14,7 @@ import (
 	"evotune/db"
 	"evotune/tuner"
 	"evotune/tuner/arena"
+	"evotune/tuner/ladder"
 	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
 	"evotune/tuner/stats"
@@ -92,7 +93,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	req := runstore.VerifyRequest{Individual: o.individual, Games: o.games, SPRT: o.sprt,
 		Openings: o.openings, Workers: o.workers, Progress: prog.Update, Log: errOut, Headline: o.headline, Allow: o.allow,
 		Depth: o.depth, Nodes: o.nodes, TC: o.tc, MoveTime: o.moveTime.Seconds(), Opponents: o.opponents, OpponentOptions: o.oppOpts, EngineLogDir: o.logDir,
-		RungStart: func(r tuner.Rung, i, n, games int) {
+		RungStart: func(r ladder.Rung, i, n, games int) {
 			if n > 1 {
 				prog.Finish()
 				fmt.Fprintf(errOut, "rung %d/%d: %s, %d games\n", i+1, n, r.Condition(), games)
@@ -134,7 +135,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	return nil
 }
 
-func printVerification(out io.Writer, v tuner.Verification) {
+func printVerification(out io.Writer, v ladder.Verification) {
 	e := &stats.Estimate{Score: v.Score, Elo: v.Elo, CI95: v.EloCI95, EloLow: v.EloLow, EloHigh: v.EloHigh, LOS: v.LOS, Model: "pentanomial"}
 	if v.Games == 0 {
 		e = nil
@@ -145,7 +146,7 @@ func printVerification(out io.Writer, v tuner.Verification) {
 // printRung prints a ladder's rung after the first: its condition, games and warning, and
 // its match (an opponent rung: the champion's match against the opponent, then the
 // baseline's).
-func printRung(out io.Writer, r tuner.Verification) {
+func printRung(out io.Writer, r ladder.Verification) {
 	fmt.Fprintf(out, "rung %d, %s: %d games (%d distinct pairs)\n", r.Rung, r.Condition, r.Games, r.Pairs)
 	if r.Warning != "" {
 		fmt.Fprintln(out, "warning: "+r.Warning)
@@ -163,7 +164,7 @@ func printRung(out io.Writer, r tuner.Verification) {
 // printLadder prints verification v's ladder as a table (rung, condition, games, Elo ±
 // 95% CI, whether the champion's gain holds) and, after it, each rung that does not hold
 // or is not proven in words a user acts on.
-func printLadder(out io.Writer, v tuner.Verification) {
+func printLadder(out io.Writer, v ladder.Verification) {
 	fmt.Fprintf(out, "proof ladder of %s:\n", v.Champion)
 	tw := tabwriter.NewWriter(out, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "  rung\tcondition\tgames\tElo ± 95% CI\tholds")
@@ -187,7 +188,7 @@ func printLadder(out io.Writer, v tuner.Verification) {
 // verifyJSON is verify --json's object: the verification (its first rung at the top, the
 // others in ladder) and rungs, one short row per rung.
 type verifyJSON struct {
-	tuner.Verification
+	ladder.Verification
 	Rungs []rungRow `json:"rungs"`
 }
 
@@ -203,7 +204,7 @@ type rungRow struct {
 }
 
 // rungRows lists v's rungs; elo and elo_ci95 are null where no game was played.
-func rungRows(v tuner.Verification) []rungRow {
+func rungRows(v ladder.Verification) []rungRow {
 	var out []rungRow
 	for _, r := range v.Rungs() {
 		row := rungRow{Rung: r.Rung, Kind: r.Kind, Condition: r.Condition, Games: r.Games, Holds: r.Holds}

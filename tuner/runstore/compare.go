@@ -7,6 +7,7 @@ import (
 
 	"evotune/db"
 	"evotune/tuner"
+	"evotune/tuner/ladder"
 )
 
 // LoadComparison reads stored comparison id: its row, and its report with every run linked
@@ -28,11 +29,11 @@ func LoadComparison(ctx context.Context, d *db.DB, id int64) (db.Comparison, tun
 		}
 		cell := tuner.CompareCell{Method: l.Method, Seed: l.Seed, RunID: l.RunID, Champion: string(run.BestIndividual)}
 		if run.Verification != "" {
-			var v tuner.Verification
+			var v ladder.Verification
 			if err := json.Unmarshal([]byte(run.Verification), &v); err != nil {
 				return c, r, fmt.Errorf("run %d: verification: %w", l.RunID, err)
 			}
-			cell.V, cell.Deep = &v, v.RungOf(tuner.RungDepth)
+			cell.V, cell.Deep = &v, v.RungOf(ladder.RungDepth)
 		}
 		r.Cells = append(r.Cells, cell)
 	}

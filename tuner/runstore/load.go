@@ -11,6 +11,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/arena"
+	"evotune/tuner/ladder"
 	"evotune/tuner/stats"
 )
 
@@ -350,7 +351,7 @@ func Export(ctx context.Context, d *db.DB, run db.Run, id, program, format strin
 		prov.Fitness = &f
 	}
 	if run.Verification != "" {
-		var ver struct { // tuner.Verification's fields, null where nothing was measured
+		var ver struct { // ladder.Verification's fields, null where nothing was measured
 			Champion string   `json:"champion"`
 			Elo      *float64 `json:"elo"`
 			CI95     *float64 `json:"elo_ci95"`
@@ -374,7 +375,7 @@ func proofOf(ver, id string) []engine.ProofRung {
 	if ver == "" {
 		return nil
 	}
-	var v tuner.Verification
+	var v ladder.Verification
 	if json.Unmarshal([]byte(ver), &v) != nil || v.Champion != id || len(v.Ladder) == 0 {
 		return nil
 	}

@@ -13,6 +13,7 @@ import (
 
 	"evotune/db"
 	"evotune/tuner"
+	"evotune/tuner/ladder"
 	"evotune/tuner/stats"
 )
 
@@ -39,35 +40,35 @@ func (s Store) SetRunStatus(ctx context.Context, id int64, status, errText strin
 
 // SaveVerification stores the champion's verification match at the end of a run as a new
 // verification of the run, the run's headline when it has the most games (tuner.Store).
-func (s Store) SaveVerification(ctx context.Context, id int64, v tuner.Verification) error {
+func (s Store) SaveVerification(ctx context.Context, id int64, v ladder.Verification) error {
 	_, _, err := s.AddVerification(ctx, id, v, db.SourceTune, db.HeadlineLargest)
 	return err
 }
 
 // SaveRung stores rung v of the run's ladder key as soon as it is played
 // (tuner.RungStore).
-func (s Store) SaveRung(ctx context.Context, id int64, key string, v tuner.Verification) error {
+func (s Store) SaveRung(ctx context.Context, id int64, key string, v ladder.Verification) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
 	kind := v.Kind
 	if kind == "" {
-		kind = tuner.RungTuning
+		kind = ladder.RungTuning
 	}
 	return s.d.SaveRung(ctx, id, key, v.Rung, kind, v.Condition, string(data))
 }
 
 // StoredRungs returns the rungs of the run's ladder key stored by SaveRung and not yet part
 // of a verification, by rung index (tuner.RungStore).
-func (s Store) StoredRungs(ctx context.Context, id int64, key string) (map[int]tuner.Verification, error) {
+func (s Store) StoredRungs(ctx context.Context, id int64, key string) (map[int]ladder.Verification, error) {
 	rows, err := s.d.PendingRungs(ctx, id, key)
 	if err != nil {
 		return nil, err
 	}
-	out := map[int]tuner.Verification{}
+	out := map[int]ladder.Verification{}
 	for i, r := range rows {
-		var v tuner.Verification
+		var v ladder.Verification
 		if err := json.Unmarshal([]byte(r), &v); err != nil {
 			return nil, fmt.Errorf("run %d: stored rung %d: %w", id, i, err)
 		}
@@ -78,14 +79,14 @@ func (s Store) StoredRungs(ctx context.Context, id int64, key string) (map[int]t
 
 // SaveLadder stores the run's finished ladder v (its rungs stored under key) as a new
 // verification, the run's headline when it has the most games (tuner.RungStore).
-func (s Store) SaveLadder(ctx context.Context, id int64, key string, v tuner.Verification) error {
+func (s Store) SaveLadder(ctx context.Context, id int64, key string, v ladder.Verification) error {
 	_, _, err := s.AddLadder(ctx, id, v, db.SourceTune, db.HeadlineLargest, key)
 	return err
 }
 
 // AddLadder is AddVerification for a ladder whose rungs SaveRung stored under key: they
 // become the new verification's.
-func (s Store) AddLadder(ctx context.Context, id int64, v tuner.Verification, source, policy, key string) (row, headline int64, err error) {
+func (s Store) AddLadder(ctx context.Context, id int64, v ladder.Verification, source, policy, key string) (row, headline int64, err error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return 0, 0, err
@@ -96,7 +97,7 @@ func (s Store) AddLadder(ctx context.Context, id int64, v tuner.Verification, so
 // AddVerification stores v as a new verification of run id from source (db.SourceTune,
 // db.SourceVerify), the headline chosen by policy (db.HeadlineLargest, db.HeadlineLatest);
 // it returns the new row's ID and the headline's.
-func (s Store) AddVerification(ctx context.Context, id int64, v tuner.Verification, source, policy string) (row, headline int64, err error) {
+func (s Store) AddVerification(ctx context.Context, id int64, v ladder.Verification, source, policy string) (row, headline int64, err error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return 0, 0, err

@@ -13,6 +13,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/arena"
+	"evotune/tuner/ladder"
 	"evotune/tuner/stats"
 )
 
@@ -34,7 +35,7 @@ type VerifyRequest struct {
 	// Progress is told the games played so far in the current rung (nil: nothing);
 	// RungStart, if set, is told each rung as it starts: rung i of n, of games games.
 	Progress  func(done, total int, r stats.Result)
-	RungStart func(rung tuner.Rung, i, n, games int)
+	RungStart func(rung ladder.Rung, i, n, games int)
 	// Log gets notes (a run's outside opponents, which a verification does not start).
 	Log io.Writer
 	// Allow lists the outside engine command lines this machine may run (an outside
@@ -82,8 +83,8 @@ func (r VerifyRequest) Check() (stats.SPRT, error) {
 // verification. It returns the verification and the individual's ID. Errors name what is
 // wrong: --games not even, --sprt, an individual of another run or the baseline, a run
 // with no saved generation, a stored configuration this build refuses.
-func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (tuner.Verification, string, error) {
-	var none tuner.Verification
+func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (ladder.Verification, string, error) {
+	var none ladder.Verification
 	runID := r.Run.ID
 	sprt, err := r.Check()
 	if err != nil {
@@ -181,7 +182,7 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (tuner.Verification,
 	}
 	rungs := cfg.Rungs()
 	store := New(d, 0)
-	key := tuner.LadderKey(id, rungs, r.Games, r.Games, &sprt, r.Openings)
+	key := ladder.Key(id, rungs, r.Games, r.Games, &sprt, r.Openings)
 	done, err := store.StoredRungs(ctx, runID, key)
 	if err != nil {
 		return none, id, err
@@ -192,12 +193,12 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (tuner.Verification,
 	if len(done) > 0 && r.Log != nil {
 		fmt.Fprintf(r.Log, "run %d: %d of this ladder's %d rungs were played before it stopped; they are kept, not played again\n", runID, len(done), len(rungs))
 	}
-	l := tuner.Ladder{Base: tuner.VerifyConfig{Setup: setup, Champion: champ, ChampionID: id, Games: r.Games, ChampionExt: champExt, BaselineExt: baseExt,
+	l := ladder.Ladder{Base: ladder.VerifyConfig{Setup: setup, Champion: champ, ChampionID: id, Games: r.Games, ChampionExt: champExt, BaselineExt: baseExt,
 		OpeningSpec: r.Openings, Book: cfg.BookList, BookLabel: cfg.Book, Exclude: exclude, Seed: cfg.Seed, SPRT: &sprt, Workers: r.Workers},
 		Rungs: rungs, RungGames: r.Games, OpponentSpec: cfg.LadderOpponentSpec(champExt), Done: done,
-		Save: func(v tuner.Verification) error { return store.SaveRung(ctx, runID, key, v) }}
+		Save: func(v ladder.Verification) error { return store.SaveRung(ctx, runID, key, v) }}
 	if r.Progress != nil || r.RungStart != nil {
-		l.Progress = func(rung tuner.Rung, i, d, total int, res stats.Result) {
+		l.Progress = func(rung ladder.Rung, i, d, total int, res stats.Result) {
 			if d == 0 && r.RungStart != nil {
 				r.RungStart(rung, i, len(rungs), total)
 			}

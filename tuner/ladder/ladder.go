@@ -1,4 +1,4 @@
-package tuner
+package ladder
 
 import (
 	"context"
@@ -61,93 +61,6 @@ func (r Rung) Condition() string {
 		return r.Value
 	}
 	return r.Kind + " " + r.Value
-}
-
-// Rungs is the run's verification ladder: the tuning condition, then VerifyDepth,
-// VerifyNodes, VerifyTC, VerifyMoveTime and each of VerifyOpponents (with
-// VerifyOpponentOptions), those set, in that order.
-func (c Config) Rungs() []Rung {
-	rs := []Rung{{Kind: RungTuning}}
-	if c.VerifyDepth > 0 {
-		rs = append(rs, Rung{Kind: RungDepth, Value: strconv.Itoa(c.VerifyDepth)})
-	}
-	if c.VerifyNodes > 0 {
-		rs = append(rs, Rung{Kind: RungNodes, Value: strconv.FormatInt(c.VerifyNodes, 10)})
-	}
-	if c.VerifyTC != "" {
-		rs = append(rs, Rung{Kind: RungTC, Value: c.VerifyTC})
-	}
-	if c.VerifyMoveTime > 0 {
-		rs = append(rs, Rung{Kind: RungMoveTime, Value: strconv.FormatFloat(c.VerifyMoveTime, 'f', -1, 64)})
-	}
-	for _, o := range c.VerifyOpponents {
-		rs = append(rs, Rung{Kind: RungOpponent, Value: o, Options: c.VerifyOpponentOptions})
-	}
-	return rs
-}
-
-// RungGamesOf is the number of games of each rung after the first: VerifyRungGames, else
-// VerifyDepthGames, else VerifyGames.
-func (c Config) RungGamesOf() int {
-	switch {
-	case c.VerifyRungGames > 0:
-		return c.VerifyRungGames
-	case c.VerifyDepthGames > 0:
-		return c.VerifyDepthGames
-	}
-	return c.VerifyGames
-}
-
-// checkLadder checks the ladder's settings against the run's subject: the outside engine
-// speaking proto ("" for the built-in engines). Node and depth limits are UCI's (go nodes,
-// go depth) and the built-in engines'; a chess clock is UCI's, Gomocup's (INFO time_left)
-// and the built-in engines'; SAU and Botzone engines are told no clock, only a time per
-// move. The error names the setting and says which rungs the engine can play.
-func (c *Config) checkLadder(proto string) error {
-	switch {
-	case c.VerifyNodes < 0 || c.VerifyNodes > MaxNodes:
-		return settingErr("verify_nodes", "", "%d, want 0 (none) to %d", c.VerifyNodes, int64(MaxNodes))
-	case c.VerifyMoveTime < 0 || math.IsNaN(c.VerifyMoveTime) || c.VerifyMoveTime > 86400:
-		return settingErr("verify_move_time", "", "%g, want 0 (none) to 86400 seconds", c.VerifyMoveTime)
-	case c.VerifyRungGames < 0 || c.VerifyRungGames%2 != 0:
-		return settingErr("verify_rung_games", "", "%d, want 0 (as verify_games) or a positive even number", c.VerifyRungGames)
-	}
-	if c.VerifyTC != "" {
-		if _, err := engine.ParseTimeControl(c.VerifyTC); err != nil {
-			return settingErr("verify_tc", "", "%w", err)
-		}
-	}
-	if proto != "" && proto != protocol.UCI {
-		if c.VerifyDepth > 0 || c.VerifyNodes > 0 {
-			key := "verify_depth"
-			if c.VerifyDepth == 0 {
-				key = "verify_nodes"
-			}
-			return settingErr(key, "", "the engine speaks %s, which has no depth or node limit (UCI's go depth and go nodes); its longer rungs are --verify-move-time S%s", proto, map[bool]string{true: " and --verify-tc", false: ""}[proto == protocol.Gomocup])
-		}
-		if c.VerifyTC != "" && proto != protocol.Gomocup {
-			return settingErr("verify_tc", "", "the engine speaks %s, which tells an engine no clock (UCI's go wtime, Gomocup's INFO time_left); use --verify-move-time S", proto)
-		}
-	}
-	for i, o := range c.VerifyOpponents {
-		argv, ok, err := protocol.ParseCommand(o)
-		if !ok {
-			return settingErr("verify_opponents", "", "%q (entry %d): want cmd:PATH ARGS, an engine's command line after cmd: (%q)", o, i+1, "cmd:"+o)
-		}
-		if err != nil {
-			return settingErr("verify_opponents", "", "%w", err)
-		}
-		if err := protocol.CheckProgram(argv); err != nil {
-			return settingErr("verify_opponents", "", "%w", err)
-		}
-	}
-	if len(c.VerifyOpponentOptions) > 0 && len(c.VerifyOpponents) == 0 {
-		return settingErr("verify_opponent_options", "", "no --verify-opponent to give them to")
-	}
-	if _, err := match.ParseOptions("verify-opponent-option", c.VerifyOpponentOptions); err != nil {
-		return err
-	}
-	return nil
 }
 
 // apply sets the rung's condition on setup (the built-in players' limits and the games'
@@ -491,10 +404,10 @@ func (v Verification) Failing() []string {
 	return out
 }
 
-// LadderKey identifies a ladder request, so that a stopped or killed ladder continues
+// Key identifies a ladder request, so that a stopped or killed ladder continues
 // from its stored rungs and a new request starts anew: the individual, the rungs, the
 // games and the SPRT.
-func LadderKey(champion string, rungs []Rung, games, rungGames int, sprt *stats.SPRT, openings string) string {
+func Key(champion string, rungs []Rung, games, rungGames int, sprt *stats.SPRT, openings string) string {
 	b, _ := json.Marshal(struct {
 		Champion  string      `json:"champion"`
 		Rungs     []Rung      `json:"rungs"`
@@ -513,22 +426,6 @@ func cloneSpec(s *protocol.ExternalSpec) *protocol.ExternalSpec {
 	}
 	c := *s
 	return &c
-}
-
-// LadderOpponentSpec makes an opponent rung's engine from its command line and options:
-// under the tuning condition of a run whose champion plays as champ (an outside engine:
-// the opponent speaks its protocol, with its move time, nodes, depth and clock), or, for
-// the built-in engines (champ nil), the run's opponent move time and the game's protocol.
-func (c Config) LadderOpponentSpec(champ *protocol.ExternalSpec) func(argv []string, opts []wire.Option) *protocol.ExternalSpec {
-	return func(argv []string, opts []wire.Option) *protocol.ExternalSpec {
-		s := c.OpponentSpec(argv)
-		if champ != nil {
-			s.Protocol, s.MoveTime, s.Nodes, s.Depth, s.TimeControl, s.MoveTimeFixed = champ.Protocol, champ.MoveTime, champ.Nodes, champ.Depth, champ.TimeControl, champ.MoveTimeFixed
-			s.BotzoneJSON, s.BotzoneKeepRunning, s.Overhead, s.GameTime = champ.BotzoneJSON, champ.BotzoneKeepRunning, champ.Overhead, champ.GameTime
-		}
-		s.Options = opts
-		return s
-	}
 }
 
 // Bounded reports whether v's Elo interval is finite: a match scored all but entirely one
