@@ -367,16 +367,17 @@ func Export(ctx context.Context, d *db.DB, run db.Run, id, program, format strin
 	return Exported{Data: data, What: fmt.Sprintf("%s weights of individual %s (run %d)", run.Game, id, run.ID)}, err
 }
 
-// proofOf is the verification ladder of headline verification ver (a run's stored JSON)
-// as a weights file's provenance gives it, when individual id is the one verified and the
-// ladder has more than the tuning condition (nil otherwise: provenance's elo_vs_baseline
-// says it all).
+// proofOf is headline verification ver (a run's stored JSON) as a weights file's
+// provenance gives it, rung by rung — the tuning condition first, then the ladder's rungs
+// — when individual id is the one verified (nil otherwise). Every export carries it: an
+// OpenBench list or setoption lines, whose comment has no other Elo, as well as a weights
+// file.
 func proofOf(ver, id string) []engine.ProofRung {
 	if ver == "" {
 		return nil
 	}
 	var v ladder.Verification
-	if json.Unmarshal([]byte(ver), &v) != nil || v.Champion != id || len(v.Ladder) == 0 {
+	if json.Unmarshal([]byte(ver), &v) != nil || v.Champion != id {
 		return nil
 	}
 	var out []engine.ProofRung

@@ -2,6 +2,7 @@ package runstore
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -12,6 +13,7 @@ import (
 	"evotune/engine"
 	"evotune/tuner"
 	"evotune/tuner/arena"
+	"evotune/tuner/ladder"
 	"evotune/tuner/stats"
 )
 
@@ -173,5 +175,29 @@ func TestVerify(t *testing.T) {
 		if _, _, err := Verify(ctx, d, bad.r); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("want an error naming %q, got %v", bad.want, err)
 		}
+	}
+}
+
+// TestProofOfEveryVerification: an export's proof is the headline verification rung by
+// rung whether or not it has a ladder — a verification of the tuning condition alone is
+// rung 0 with its Elo ± 95% and verdict (an OpenBench list's comment has no other place for
+// it) — and only for the individual verified.
+func TestProofOfEveryVerification(t *testing.T) {
+	v := ladder.Verification{Champion: "1-g4-02", Games: 200, Elo: 35.5, EloCI95: 20.1, EloLow: 15.4, EloHigh: 55.6}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proof := proofOf(string(b), "1-g4-02")
+	if len(proof) != 1 || proof[0].Games != 200 || proof[0].Elo == nil || *proof[0].Elo != 35.5 || proof[0].Holds != ladder.HoldsYes || proof[0].Condition == "" {
+		t.Fatalf("the proof of a verification without a ladder: %+v, want its one rung", proof)
+	}
+	if got := proofOf(string(b), "1-g4-03"); got != nil {
+		t.Fatalf("another individual's export carries the proof %+v", got)
+	}
+	v.Ladder = []ladder.Verification{{Kind: ladder.RungDepth, Condition: "depth 5", Games: 100, Elo: -3, EloCI95: 40, Holds: ladder.HoldsNo}}
+	b, _ = json.Marshal(v)
+	if proof = proofOf(string(b), "1-g4-02"); len(proof) != 2 || proof[1].Condition != "depth 5" || proof[1].Holds != ladder.HoldsNo {
+		t.Fatalf("the proof of a two-rung ladder: %+v", proof)
 	}
 }
