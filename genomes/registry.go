@@ -21,7 +21,7 @@ type Entry struct {
 	Game   engine.Game
 	Layout *Layout
 	// BudgetGames is SPSA's budget of distinct tuning games when a run gives none
-	// (tuner.DefaultBudgetGames): the budgets at which `evotune compare` measured the methods,
+	// (config.DefaultBudgetGames): the budgets at which `evotune compare` measured the methods,
 	// a few minutes on two cores.
 	BudgetGames int
 }

@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"evotune/genomes"
+	"evotune/tuner/config"
 )
 
-func cmaesConfig(game string, budget int) Config {
+func cmaesConfig(game string, budget int) config.Config {
 	c := smallConfig(game, 2)
-	c.Method, c.BudgetGames, c.Generations = MethodCMAES, budget, 0
-	c.CMAES = &CMAESConfig{Pairs: 1}
+	c.Method, c.BudgetGames, c.Generations = config.MethodCMAES, budget, 0
+	c.CMAES = &config.CMAESConfig{Pairs: 1}
 	return c
 }
 
@@ -236,11 +237,11 @@ func TestCMAESDefaultLambda(t *testing.T) {
 		{game: "gomoku", timeBudget: "1h", workers: 16, wantLambda: 0},
 		{game: "gomoku", budget: 200000, free: []string{"no-such-gene"}, workers: 2, wantLambda: 0}, // unknown genes: the layout's error is Validate's
 	} {
-		cfg := DefaultConfig(c.game)
-		cfg.Method, cfg.BudgetGames, cfg.Generations, cfg.TimeBudget, cfg.Workers = MethodCMAES, c.budget, c.gens, c.timeBudget, c.workers
+		cfg := config.DefaultConfig(c.game)
+		cfg.Method, cfg.BudgetGames, cfg.Generations, cfg.TimeBudget, cfg.Workers = config.MethodCMAES, c.budget, c.gens, c.timeBudget, c.workers
 		cfg.Free = c.free
 		if c.pairs > 0 {
-			cfg.CMAES = &CMAESConfig{Pairs: c.pairs}
+			cfg.CMAES = &config.CMAESConfig{Pairs: c.pairs}
 		}
 		cfg.NewRunDefaults(false)
 		if got := cfg.CMAESParams().Lambda; got != c.wantLambda {
@@ -250,12 +251,12 @@ func TestCMAESDefaultLambda(t *testing.T) {
 	for _, c := range []struct{ candidates, n, want int }{
 		{0, 12, 11}, {704, 12, 11}, {2639, 12, 11}, {2640, 12, 44}, {100000, 12, 44}, {1000000, 2000, 98}, {1, 1, 4},
 	} {
-		if got := CMAESLambdaFor(c.candidates, c.n); got != c.want {
+		if got := config.CMAESLambdaFor(c.candidates, c.n); got != c.want {
 			t.Errorf("CMAESLambdaFor(%d, %d) = %d, want %d", c.candidates, c.n, got, c.want)
 		}
 	}
-	cfg := DefaultConfig("gomoku")
-	cfg.Method, cfg.CMAES = MethodCMAES, &CMAESConfig{Lambda: 6}
+	cfg := config.DefaultConfig("gomoku")
+	cfg.Method, cfg.CMAES = config.MethodCMAES, &config.CMAESConfig{Lambda: 6}
 	if cfg.NewRunDefaults(false); cfg.CMAES.Lambda != 6 {
 		t.Errorf("a run naming λ 6 got %d", cfg.CMAES.Lambda)
 	}
@@ -264,9 +265,9 @@ func TestCMAESDefaultLambda(t *testing.T) {
 		t.Errorf("--cmaes-lambda 0 got %d", cfg.CMAES.Lambda)
 	}
 	// Compare's runs share the base's section: the default goes into a copy.
-	shared := &CMAESConfig{Sigma: 0.2}
-	cfg = DefaultConfig("gomoku")
-	cfg.Method, cfg.CMAES = MethodCMAES, shared
+	shared := &config.CMAESConfig{Sigma: 0.2}
+	cfg = config.DefaultConfig("gomoku")
+	cfg.Method, cfg.CMAES = config.MethodCMAES, shared
 	if cfg.NewRunDefaults(false); cfg.CMAES.Lambda != 44 || cfg.CMAES.Sigma != 0.2 || shared.Lambda != 0 {
 		t.Errorf("λ %d σ %g, the shared section's λ %d: want 44, 0.2, 0", cfg.CMAES.Lambda, cfg.CMAES.Sigma, shared.Lambda)
 	}

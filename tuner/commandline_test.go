@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"evotune/tuner/config"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,9 +27,9 @@ func TestCommandLine(t *testing.T) {
 			return false
 		}
 	}
-	flags := DefaultConfig("")
+	flags := config.DefaultConfig("")
 	flags.Seed, flags.Population = 9, 14
-	cfg, err := CommandLine{Flags: flags, Changed: given("seed"), ConfigFile: file, Depth: ""}.Config()
+	cfg, err := config.CommandLine{Flags: flags, Changed: given("seed"), ConfigFile: file, Depth: ""}.Config()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,21 +37,21 @@ func TestCommandLine(t *testing.T) {
 		t.Errorf("game %q seed %d pop %d, want gomoku, 9 (the flag), 10 (the file)", cfg.Game, cfg.Seed, cfg.Population)
 	}
 
-	cfg, err = CommandLine{Flags: flags, Changed: given("depth"), ConfigFile: file, Depth: "3,4"}.Config()
+	cfg, err = config.CommandLine{Flags: flags, Changed: given("depth"), ConfigFile: file, Depth: "3,4"}.Config()
 	if err != nil || cfg.Depth != 0 || len(cfg.Depths) != 2 || cfg.Depths[1] != 4 {
 		t.Errorf("--depth 3,4: %v, depth %d depths %v", err, cfg.Depth, cfg.Depths)
 	}
 
 	bad := []struct {
-		cl   CommandLine
+		cl   config.CommandLine
 		want string
 	}{
-		{CommandLine{Flags: DefaultConfig("")}, "--game is required"},
-		{CommandLine{Flags: flags, Changed: given("depth"), ConfigFile: file, Depth: "3,x"}, `--depth "3,x"`},
-		{CommandLine{Flags: withMethod(DefaultConfig("gomoku"), MethodSPSA), Changed: given("method", "pop")}, "--pop: applies to --method"},
-		{CommandLine{Flags: withPop(DefaultConfig("gomoku"), 1), Changed: given("pop")}, "--pop"},
-		{CommandLine{Flags: withPop(DefaultConfig("gomoku"), 1), ConfigFile: writeFile(t, dir, "bad.yaml", "game: gomoku\npopulation: 1\n")}, "config " + filepath.Join(dir, "bad.yaml")},
-		{CommandLine{Flags: withWorkers(DefaultConfig("gomoku"), MaxWorkers()+1), Changed: given("workers")}, "at most"},
+		{config.CommandLine{Flags: config.DefaultConfig("")}, "--game is required"},
+		{config.CommandLine{Flags: flags, Changed: given("depth"), ConfigFile: file, Depth: "3,x"}, `--depth "3,x"`},
+		{config.CommandLine{Flags: withMethod(config.DefaultConfig("gomoku"), config.MethodSPSA), Changed: given("method", "pop")}, "--pop: applies to --method"},
+		{config.CommandLine{Flags: withPop(config.DefaultConfig("gomoku"), 1), Changed: given("pop")}, "--pop"},
+		{config.CommandLine{Flags: withPop(config.DefaultConfig("gomoku"), 1), ConfigFile: writeFile(t, dir, "bad.yaml", "game: gomoku\npopulation: 1\n")}, "config " + filepath.Join(dir, "bad.yaml")},
+		{config.CommandLine{Flags: withWorkers(config.DefaultConfig("gomoku"), config.MaxWorkers()+1), Changed: given("workers")}, "at most"},
 	}
 	for _, b := range bad {
 		_, err := b.cl.Config()
@@ -58,17 +59,17 @@ func TestCommandLine(t *testing.T) {
 			t.Errorf("%+v: error %v, want it to name %q", b.cl.Flags.Game, err, b.want)
 		}
 	}
-	if ds, err := ParseDepths(" 2, 5"); err != nil || len(ds) != 2 || ds[0] != 2 || ds[1] != 5 {
+	if ds, err := config.ParseDepths(" 2, 5"); err != nil || len(ds) != 2 || ds[0] != 2 || ds[1] != 5 {
 		t.Errorf("ParseDepths: %v %v", ds, err)
 	}
-	if _, err := ParseDepths("0"); err == nil {
+	if _, err := config.ParseDepths("0"); err == nil {
 		t.Error("depth 0 accepted")
 	}
 }
 
-func withMethod(c Config, m string) Config { c.Method = m; return c }
-func withPop(c Config, n int) Config       { c.Population = n; return c }
-func withWorkers(c Config, n int) Config   { c.Workers = n; return c }
+func withMethod(c config.Config, m string) config.Config { c.Method = m; return c }
+func withPop(c config.Config, n int) config.Config       { c.Population = n; return c }
+func withWorkers(c config.Config, n int) config.Config   { c.Workers = n; return c }
 
 func writeFile(t *testing.T, dir, name, text string) string {
 	t.Helper()
@@ -85,7 +86,7 @@ func writeFile(t *testing.T, dir, name, text string) string {
 func TestExplicitAdmitGames(t *testing.T) {
 	dir := t.TempDir()
 	layout := writeFile(t, dir, "l.yaml", "format: evotune.layout/v1\ngame: chess\ngenes:\n  - {name: Hash, min: 1, max: 64, default: 16, scale: linear, integer: true}\n")
-	flags := DefaultConfig("")
+	flags := config.DefaultConfig("")
 	flags.Engine, flags.AdmitGames, flags.BudgetGames = "cmd:"+os.Args[0], 32, 4000
 	for _, c := range []struct {
 		changed   []string
@@ -93,12 +94,12 @@ func TestExplicitAdmitGames(t *testing.T) {
 		admission string
 		admit     int
 	}{
-		{[]string{"engine", "budget-games"}, "", AdmissionNone, 0},
-		{[]string{"engine", "budget-games", "admit-games"}, "", AdmissionHeadToHead, 32},
-		{[]string{"engine", "budget-games"}, "admit_games: 48\n", AdmissionHeadToHead, 48},
-		{[]string{"engine", "budget-games", "admit-games"}, "admission: none\n", AdmissionNone, 0},
+		{[]string{"engine", "budget-games"}, "", config.AdmissionNone, 0},
+		{[]string{"engine", "budget-games", "admit-games"}, "", config.AdmissionHeadToHead, 32},
+		{[]string{"engine", "budget-games"}, "admit_games: 48\n", config.AdmissionHeadToHead, 48},
+		{[]string{"engine", "budget-games", "admit-games"}, "admission: none\n", config.AdmissionNone, 0},
 	} {
-		cl := CommandLine{Flags: flags, Changed: func(f string) bool { return slices.Contains(c.changed, f) }, LayoutFile: layout}
+		cl := config.CommandLine{Flags: flags, Changed: func(f string) bool { return slices.Contains(c.changed, f) }, LayoutFile: layout}
 		if c.file != "" {
 			cl.ConfigFile = writeFile(t, dir, "run.yaml", c.file)
 		}

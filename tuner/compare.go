@@ -3,6 +3,7 @@ package tuner
 import (
 	"context"
 	"errors"
+	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"fmt"
 	"math"
@@ -20,7 +21,7 @@ import (
 type CompareConfig struct {
 	// Base is every run's configuration; Method, Seed, BudgetGames, Generations (0: until
 	// the budget), Name and the verification fields are set per run from the fields below.
-	Base    Config
+	Base    config.Config
 	Methods []string
 	Seeds   []int64
 	// BudgetGames is each run's budget of distinct tuning games (> 0).
@@ -67,7 +68,7 @@ func (cc CompareConfig) Validate() error {
 }
 
 // config returns the configuration of one run of the comparison.
-func (cc CompareConfig) config(method string, seed int64) Config {
+func (cc CompareConfig) config(method string, seed int64) config.Config {
 	c := cc.Base
 	c.Method, c.Seed, c.BudgetGames, c.Generations, c.TimeBudget = method, seed, cc.BudgetGames, 0, ""
 	c.VerifyGames, c.VerifyDepth, c.VerifyDepthGames, c.VerifyEvery = cc.VerifyGames, cc.VerifyDepth, cc.VerifyDepthGames, 0

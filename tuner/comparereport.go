@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"evotune/tuner/stats"
 )
@@ -14,13 +15,13 @@ import (
 // CompareRecord is a comparison as stored (the comparisons table's config column, JSON):
 // what was compared, on which seeds, and the base configuration of its runs.
 type CompareRecord struct {
-	Methods          []string `json:"methods"`
-	Seeds            []int64  `json:"seeds"`
-	BudgetGames      int      `json:"budget_games"`
-	VerifyGames      int      `json:"verify_games"`
-	VerifyDepth      int      `json:"verify_depth"`
-	VerifyDepthGames int      `json:"verify_depth_games"`
-	Base             Config   `json:"base"`
+	Methods          []string      `json:"methods"`
+	Seeds            []int64       `json:"seeds"`
+	BudgetGames      int           `json:"budget_games"`
+	VerifyGames      int           `json:"verify_games"`
+	VerifyDepth      int           `json:"verify_depth"`
+	VerifyDepthGames int           `json:"verify_depth_games"`
+	Base             config.Config `json:"base"`
 }
 
 // Record is cc as stored with its comparison.
@@ -40,7 +41,7 @@ type ComparisonReport struct {
 
 // BaselineName is what a run of base's results are measured against: the paper's weights,
 // or an outside engine's layout defaults.
-func BaselineName(base Config) string {
+func BaselineName(base config.Config) string {
 	if base.Engine != "" {
 		return "the layout's defaults"
 	}

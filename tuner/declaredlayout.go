@@ -8,6 +8,7 @@ import (
 
 	"evotune/engine/protocol"
 	"evotune/genomes"
+	"evotune/tuner/config"
 )
 
 // LayoutOfEngine is what DeclaredLayout writes: Data in its format, What it is ("layout"
@@ -75,7 +76,7 @@ func DeclaredLayout(ctx context.Context, command, options, format string, startu
 				free = append(free, g)
 			}
 		}
-		ps := OpenBenchParams(free, (&genomes.Layout{Genes: free}).Defaults(), DefaultSPSA)
+		ps := OpenBenchParams(free, (&genomes.Layout{Genes: free}).Defaults(), config.DefaultSPSA)
 		if len(ps) == 0 {
 			return f, fmt.Errorf("--engine: every spin option %s declares is an engine setting (Hash, Threads…); name the ones to tune with --options", command)
 		}

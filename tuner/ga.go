@@ -13,6 +13,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 )
 
@@ -113,7 +114,7 @@ func (m *gaMethod) restore(st ResumeState) error {
 		m.winners[id] = -1
 	}
 	m.hofFrom = len(t.hall.hof)
-	if t.cfg.Surrogate == SurrogateOn {
+	if t.cfg.Surrogate == config.SurrogateOn {
 		for _, raw := range st.MethodStates[max(0, len(st.MethodStates)-SurrogateWindow):] {
 			var o surrogateObservation
 			if err := DecodeState(raw, &o); err != nil {
@@ -133,14 +134,14 @@ func (m *gaMethod) restore(st ResumeState) error {
 func (m *gaMethod) describe(length string) (string, []string) {
 	c := m.t.cfg
 	scoring := fmt.Sprintf("%d games per racing round, %d rounds", c.Games, c.RaceRounds)
-	if c.Selection == SelectionPeers {
+	if c.Selection == config.SelectionPeers {
 		scoring = fmt.Sprintf("peers: %d pairings of %d games", c.RaceRounds+1, c.Games)
 	}
 	admission := fmt.Sprintf("admission %d games at z=%g", c.AdmitGames, c.AdmitZ)
 	if c.AdmitGames == 0 {
 		admission = "no hall of fame"
 	}
-	if c.Surrogate == SurrogateOn {
+	if c.Surrogate == config.SurrogateOn {
 		scoring += ", a surrogate model's child each generation from the third"
 	}
 	return fmt.Sprintf(": population %d, %s, %s, %s", c.Population, length, scoring, admission), nil
@@ -150,7 +151,7 @@ func (m *gaMethod) describe(length string) (string, []string) {
 // others), the mean score and the champion.
 func gaSaved(e Event) string {
 	best := "race winner"
-	if e.Selection == SelectionPeers {
+	if e.Selection == config.SelectionPeers {
 		best = "best against its peers"
 	}
 	return fmt.Sprintf("%d games, %s %s score %.3f, mean %.3f, champion %s (%s)", e.GamesTotal, best, e.Best, e.BestScore, e.MeanScore, e.Champion, e.ChampionText())
@@ -278,7 +279,7 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 	for i, in := range indis {
 		pop[i], fits[i] = in.Genome.(*genomes.Genome), in.Fitness
 	}
-	if t.cfg.Surrogate == SurrogateOn {
+	if t.cfg.Surrogate == config.SurrogateOn {
 		m.window = append(m.window, observeGeneration(t.plan.Layout, pop, t.g.gameResults))
 		m.window = m.window[max(0, len(m.window)-SurrogateWindow):]
 	}
@@ -326,7 +327,7 @@ const gaLag = 3
 // budget's last generation may differ (inPlay).
 func (m *gaMethod) lag() bool {
 	c := m.t.cfg
-	return !m.unlagged && c.Selection == SelectionPeers && c.AdmitGames > 0 && c.VerifyEvery == 0
+	return !m.unlagged && c.Selection == config.SelectionPeers && c.AdmitGames > 0 && c.VerifyEvery == 0
 }
 
 // laggedGeneration is a generation whose pairings are played and which is not yet saved
@@ -415,11 +416,11 @@ func (m *gaMethod) testSize(winner *genomes.Genome, gen, after int) int {
 	}
 	n := 1
 	if hof > 0 {
-		h2h := c.Admission == AdmissionHeadToHead
+		h2h := c.Admission == config.AdmissionHeadToHead
 		if !h2h {
 			n++
 		}
-		if !h2h || c.Champion == ChampionBest || c.Champion == "" {
+		if !h2h || c.Champion == config.ChampionBest || c.Champion == "" {
 			n++
 		}
 	}
@@ -716,11 +717,11 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 	if g := t.centreBorn(); g != nil {
 		rec.NewGenomes = append(rec.NewGenomes, *g)
 	}
-	if t.cfg.Champion == ChampionPopulation {
+	if t.cfg.Champion == config.ChampionPopulation {
 		g, _ := t.populationCentre(pop)
 		rec.NewGenomes = append(rec.NewGenomes, g)
 	}
-	if t.cfg.Surrogate == SurrogateOn {
+	if t.cfg.Surrogate == config.SurrogateOn {
 		state, err := EncodeState(observeGeneration(t.plan.Layout, pop, t.g.gameResults))
 		if err != nil {
 			t.saving.err = err

@@ -9,6 +9,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
 )
 
 // The GA's next generation played ahead (peers, on this process's game slots).
@@ -148,7 +149,7 @@ func (m *gaMethod) startPairings(tasks []arena.GameTask, label string, ahead boo
 func (m *gaMethod) canPlayAhead() bool {
 	t := m.t
 	_, ok := t.setup.Runner.(arena.AheadStarter)
-	return ok && !m.noAhead && t.cfg.Selection == SelectionPeers && len(t.cfg.Opponents) == 0
+	return ok && !m.noAhead && t.cfg.Selection == config.SelectionPeers && len(t.cfg.Opponents) == 0
 }
 
 // aheadPays reports whether guessing the next generation still pays in this run: after
@@ -174,7 +175,7 @@ const (
 // every game in play ended exactly as guessed: its pairing's games are not played ahead
 // but with the generation, once it is bred.
 func (m *gaMethod) surrogateSlot(n int) int {
-	if m.t.cfg.Surrogate != SurrogateOn || n-1 < m.t.cfg.Elite || n < 2 {
+	if m.t.cfg.Surrogate != config.SurrogateOn || n-1 < m.t.cfg.Elite || n < 2 {
 		return -1
 	}
 	return n - 1

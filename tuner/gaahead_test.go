@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"context"
+	"evotune/tuner/config"
 	"testing"
 	"time"
 )
@@ -18,7 +19,7 @@ func TestGAPlaysAheadSameRun(t *testing.T) {
 	}
 	durs := recordedDurations(t, "gomoku", scale)
 	run := func(noAhead bool, surrogate string) (string, *gaMethod) {
-		cfg := replayConfig("gomoku", MethodGA, 16, 4000)
+		cfg := replayConfig("gomoku", config.MethodGA, 16, 4000)
 		cfg.Games = 8 // 144 pairing games a generation, 9 a slot
 		cfg.Surrogate = surrogate
 		var m *gaMethod
@@ -46,20 +47,20 @@ func TestGAPlaysAheadSameRun(t *testing.T) {
 		}
 		return m
 	}
-	waited, w := run(true, SurrogateOff)
+	waited, w := run(true, config.SurrogateOff)
 	if w.aheadUsed+w.aheadStopped != 0 {
 		t.Errorf("the GA that waits played %d batches ahead", w.aheadUsed+w.aheadStopped)
 	}
-	a := aheadRuns(SurrogateOff, waited, func(m *gaMethod) int { return m.aheadUsed })
+	a := aheadRuns(config.SurrogateOff, waited, func(m *gaMethod) int { return m.aheadUsed })
 	t.Logf("%d generations played ahead adopted, %d stopped", a.aheadUsed, a.aheadStopped)
 	if a.aheadUsed == 0 {
 		t.Errorf("no generation's games ahead were adopted (%d stopped)", a.aheadStopped)
 	}
-	sWaited, _ := run(true, SurrogateOn)
+	sWaited, _ := run(true, config.SurrogateOn)
 	if sWaited == waited {
 		t.Fatal("the surrogate child changed nothing in the run: the comparison tests nothing")
 	}
-	s := aheadRuns(SurrogateOn, sWaited, func(m *gaMethod) int { return m.aheadFitted })
+	s := aheadRuns(config.SurrogateOn, sWaited, func(m *gaMethod) int { return m.aheadFitted })
 	t.Logf("surrogate: %d generations played ahead adopted (%d beside a fitted child), %d stopped", s.aheadUsed, s.aheadFitted, s.aheadStopped)
 	if s.aheadFitted == 0 {
 		t.Errorf("surrogate: no generation's games ahead were adopted beside a fitted child (%d adopted, %d stopped)", s.aheadUsed, s.aheadStopped)
@@ -87,7 +88,7 @@ func TestCMAESPlaysAheadSameRun(t *testing.T) {
 	durs := recordedDurations(t, "gomoku", 0.2)
 	run := func(noAhead bool) (string, *loopMethod) {
 		var l *loopMethod
-		fp := runReplayed(t, replayConfig("gomoku", MethodCMAES, 16, 3000), 16, durs, func(tu *Tuner) {
+		fp := runReplayed(t, replayConfig("gomoku", config.MethodCMAES, 16, 3000), 16, durs, func(tu *Tuner) {
 			l = tu.method.(*loopMethod)
 			l.noAhead = noAhead
 		})
@@ -117,7 +118,7 @@ func TestCMAESPlaysAheadSameRun(t *testing.T) {
 
 // runReplayed runs cfg on `slots` replayed slots of game times durs, prepare given the
 // tuner before it runs, and returns the saved run's fingerprint.
-func runReplayed(t *testing.T, cfg Config, slots int, durs []time.Duration, prepare func(*Tuner)) string {
+func runReplayed(t *testing.T, cfg config.Config, slots int, durs []time.Duration, prepare func(*Tuner)) string {
 	r := newReplayRunner(slots, durs)
 	defer r.close()
 	st := &memStore{}

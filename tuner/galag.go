@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"evotune/genomes"
+	"evotune/tuner/config"
 )
 
 // The GA with generations in play (Config.GALag L ≥ 1; L = 0 is ga.go's eaopt loop): the
@@ -52,11 +53,6 @@ import (
 //     slot Population.
 //   - No surrogate child: it is fitted to the generation before the next is bred, which a
 //     lag removes.
-
-// MaxGALag bounds Config.GALag: at 3, replayed 64 slots were 95–98% busy on every game
-// (docs/methods.md); a deeper lag breeds from ever older parents (at 8, from generations
-// 9 to 17 back).
-const MaxGALag = 8
 
 // streamGALag is the random stream of a lagged GA generation's openings (draw: the
 // generation's pairing).
@@ -139,7 +135,7 @@ func newGAOrLagged(t *Tuner) (searchMethod, error) {
 func newGALag(a *MethodEnv) (Method, error) {
 	c := a.Config
 	if c.Games < 2 || c.Games%2 != 0 {
-		return nil, settingErr("games", "", "%d, want an even number ≥ 2 (each pair's games)", c.Games)
+		return nil, config.Errorf("games", "", "%d, want an even number ≥ 2 (each pair's games)", c.Games)
 	}
 	return &gaLagMethod{a: a, lag: c.GALag, rounds: (c.RaceRounds + 1) * (c.Population / 2), told: map[int][]*genomes.Genome{}, newest: -1,
 		tested: map[string]bool{}}, nil
@@ -348,8 +344,8 @@ func (m *gaLagMethod) planTest(gen int, winner *genomes.Genome) []*Round {
 	base := &genomes.Genome{Layout: l, X: l.Defaults(), ID: "baseline"}
 	cand := &genomes.Genome{Layout: l, X: winner.X, ID: winner.ID}
 	t.adm = &Admission{Candidate: winner.ID, Opponent: "baseline", Generation: gen - 1 - m.lag}
-	t.headToHead = def != nil && c.Admission == AdmissionHeadToHead
-	t.defends = def != nil && (!t.headToHead || c.Champion == ChampionBest || c.Champion == "")
+	t.headToHead = def != nil && c.Admission == config.AdmissionHeadToHead
+	t.defends = def != nil && (!t.headToHead || c.Champion == config.ChampionBest || c.Champion == "")
 	label := fmt.Sprintf("generation %d admission", gen)
 	n := c.AdmitGames / 2
 	test := &Round{Gen: gen, Draw: gen, Stream: streamAdmit, Players: []*genomes.Genome{cand}, Opponents: []*genomes.Genome{base},
@@ -497,7 +493,7 @@ func (m *gaLagMethod) Tell(r *Round) (*Told, error) {
 // ChampionPopulation, the centre of the generation's better half.
 func (m *gaLagMethod) champion(gen int, ranked []*genomes.Genome) Leader {
 	c := m.a.Config
-	if c.Champion == ChampionPopulation || c.AdmitGames == 0 {
+	if c.Champion == config.ChampionPopulation || c.AdmitGames == 0 {
 		rec, x := m.centre(gen)
 		return Leader{ID: rec.ID, Genes: x, Score: math.NaN()}
 	}
@@ -541,7 +537,7 @@ func (m *gaLagMethod) centre(gen int) (GenomeRecord, []float64) {
 	if len(xs) > 0 {
 		x = meanCentre(m.a.Layout, append(xs, x))
 	}
-	return GenomeRecord{ID: m.a.IndividualID(gen, m.a.Config.Population), Born: gen, Operator: OpPopulationCentre,
+	return GenomeRecord{ID: m.a.IndividualID(gen, m.a.Config.Population), Born: gen, Operator: config.OpPopulationCentre,
 		Parents: []string{ranked[0].ID, last}, Genes: m.a.Layout.Named(x)}, x
 }
 
@@ -559,10 +555,10 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: x.ID, Born: x.Born, Operator: x.Op, Parents: x.Parents, Genes: l.Named(x.X)})
 	}
 	switch {
-	case c.Champion == ChampionPopulation || c.AdmitGames == 0:
+	case c.Champion == config.ChampionPopulation || c.AdmitGames == 0:
 		centre, _ := m.centre(g.gen)
 		rec.NewGenomes = append(rec.NewGenomes, centre)
-	case c.Champion == ChampionCentre && len(m.hof) >= 2 && g.admission != nil && g.admission.Admitted:
+	case c.Champion == config.ChampionCentre && len(m.hof) >= 2 && g.admission != nil && g.admission.Admitted:
 		// The hall of fame's new centre, stored whether or not it is the champion yet (as
 		// ga.go's centreBorn): its parents the member with the best lower bound (else the
 		// first) and the latest.
@@ -570,7 +566,7 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 		if b := champion(m.hof, c.AdmitZ); b != nil && b.ID != last {
 			first = b.ID
 		}
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: m.centreID(), Born: g.gen, Operator: OpCentre, Parents: []string{first, last},
+		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: m.centreID(), Born: g.gen, Operator: config.OpCentre, Parents: []string{first, last},
 			Genes: l.Named(centre(l, m.hof))})
 	}
 	if c.AdmitGames > 0 {

@@ -8,9 +8,10 @@ import (
 	"testing"
 
 	"evotune/genomes"
+	"evotune/tuner/config"
 )
 
-func gaLagConfig(game string, workers, lag int) Config {
+func gaLagConfig(game string, workers, lag int) config.Config {
 	c := smallConfig(game, workers)
 	c.Population, c.Generations, c.GALag = 6, 5, lag
 	return c
@@ -47,7 +48,7 @@ func TestGALagGenerations(t *testing.T) {
 	const lag = 2
 	cfg := gaLagConfig("gomoku", 2, lag)
 	cfg.Generations = 7
-	cfg.Champion = ChampionPopulation // no hall of fame: every opening is a pairing's
+	cfg.Champion = config.ChampionPopulation // no hall of fame: every opening is a pairing's
 	st := runSmall(t, cfg)
 	if len(st.gens) != 8 {
 		t.Fatalf("%d generations saved, want 8", len(st.gens))
@@ -76,7 +77,7 @@ func TestGALagGenerations(t *testing.T) {
 		}
 		for _, n := range g.NewGenomes {
 			born[n.ID] = n.Born
-			if n.Operator == OpPopulationCentre {
+			if n.Operator == config.OpPopulationCentre {
 				if n.ID != g.Champion {
 					t.Fatalf("generation %d: centre %s, champion %s", g.Generation, n.ID, g.Champion)
 				}
@@ -98,7 +99,7 @@ func TestGALagGenerations(t *testing.T) {
 		}
 	}
 	checkPooledCentre(t, st.gens, genomes.GomokuLayout(), lag+1)
-	if fingerprint(st.gens) == fingerprint(runSmall(t, func() Config { c := cfg; c.GALag = 1; return c }()).gens) {
+	if fingerprint(st.gens) == fingerprint(runSmall(t, func() config.Config { c := cfg; c.GALag = 1; return c }()).gens) {
 		t.Fatal("lags 2 and 1 gave the same run")
 	}
 }
@@ -152,30 +153,30 @@ func checkPooledCentre(t *testing.T, gens []GenerationRecord, l *genomes.Layout,
 // without a hall of fame and no surrogate, takes an explicit hall of fame, refuses what it
 // cannot play by name, and appears in the run's header and in its summary.
 func TestGALagSettings(t *testing.T) {
-	c := DefaultConfig("gomoku")
+	c := config.DefaultConfig("gomoku")
 	c.GALag = 2
 	c.Resolve()
-	if c.Champion != ChampionPopulation || c.Admission != AdmissionNone || c.AdmitGames != 0 || c.Surrogate != SurrogateOff || c.Selection != SelectionPeers {
+	if c.Champion != config.ChampionPopulation || c.Admission != config.AdmissionNone || c.AdmitGames != 0 || c.Surrogate != config.SurrogateOff || c.Selection != config.SelectionPeers {
 		t.Fatalf("resolved: champion %s admission %s (%d games) surrogate %s selection %s", c.Champion, c.Admission, c.AdmitGames, c.Surrogate, c.Selection)
 	}
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	hall := DefaultConfig("gomoku")
-	hall.GALag, hall.Champion = 2, ChampionCentre
+	hall := config.DefaultConfig("gomoku")
+	hall.GALag, hall.Champion = 2, config.ChampionCentre
 	hall.Resolve()
-	if hall.Admission != AdmissionPaired || hall.AdmitGames == 0 {
+	if hall.Admission != config.AdmissionPaired || hall.AdmitGames == 0 {
 		t.Fatalf("a lagged GA with champion centre resolved: admission %s (%d games)", hall.Admission, hall.AdmitGames)
 	}
 	if err := hall.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	for name, bad := range map[string]func(c *Config){
-		"ga_lag":    func(c *Config) { c.GALag = MaxGALag + 1 },
-		"surrogate": func(c *Config) { c.Surrogate = SurrogateOn },
-		"race":      func(c *Config) { c.Selection = SelectionRace },
+	for name, bad := range map[string]func(c *config.Config){
+		"ga_lag":    func(c *config.Config) { c.GALag = config.MaxGALag + 1 },
+		"surrogate": func(c *config.Config) { c.Surrogate = config.SurrogateOn },
+		"race":      func(c *config.Config) { c.Selection = config.SelectionRace },
 	} {
-		c := DefaultConfig("gomoku")
+		c := config.DefaultConfig("gomoku")
 		c.GALag = 2
 		bad(&c)
 		c.Resolve()
@@ -214,14 +215,14 @@ func TestGALagSettings(t *testing.T) {
 // The run is the same on 1 and 16 workers, and after a crash and resume after any
 // generation, hall of fame included. Under -short, the paired test alone.
 func TestGALagHallOfFame(t *testing.T) {
-	admissions := []string{AdmissionPaired, AdmissionHeadToHead}
+	admissions := []string{config.AdmissionPaired, config.AdmissionHeadToHead}
 	if testing.Short() {
 		admissions = admissions[:1] // the paired test, which also plays the defender's games
 	}
 	for _, adm := range admissions {
 		const lag = 1
 		cfg := gaLagConfig("gomoku", 1, lag)
-		cfg.Generations, cfg.Admission, cfg.AdmitGames, cfg.AdmitZ, cfg.Champion = 13, adm, 8, 0.01, ChampionCentre
+		cfg.Generations, cfg.Admission, cfg.AdmitGames, cfg.AdmitZ, cfg.Champion = 13, adm, 8, 0.01, config.ChampionCentre
 		st := runSmall(t, cfg)
 		if len(st.gens) != 14 {
 			t.Fatalf("%s: %d generations saved, want 14", adm, len(st.gens))
@@ -262,7 +263,7 @@ func TestGALagHallOfFame(t *testing.T) {
 			}
 			wantTest := map[string]int{a.Candidate + " v baseline": cfg.AdmitGames}
 			switch {
-			case want != "baseline" && adm == AdmissionHeadToHead:
+			case want != "baseline" && adm == config.AdmissionHeadToHead:
 				wantTest = map[string]int{a.Candidate + " v " + want: cfg.AdmitGames}
 			case want != "baseline":
 				wantTest[want+" v baseline"] = cfg.AdmitGames
@@ -270,7 +271,7 @@ func TestGALagHallOfFame(t *testing.T) {
 			if fmt.Sprint(players[AdmissionRound]) != fmt.Sprint(wantTest) {
 				t.Fatalf("%s: generation %d's test games %v, want %v", adm, g.Generation, players[AdmissionRound], wantTest)
 			}
-			if want != "baseline" && adm == AdmissionPaired {
+			if want != "baseline" && adm == config.AdmissionPaired {
 				defended++
 				if d := players[DefenceRound]; len(d) != 1 || d[want+" v baseline"] != cfg.AdmitGames {
 					t.Fatalf("%s: generation %d's defence games %v", adm, g.Generation, d)
@@ -300,7 +301,7 @@ func TestGALagHallOfFame(t *testing.T) {
 				t.Fatalf("%s: generation %d's champion %s, want the centre of %v", adm, g.Generation, g.Champion, hof)
 			}
 		}
-		if tests < 4 || admitted < 2 || (adm == AdmissionPaired && defended == 0) {
+		if tests < 4 || admitted < 2 || (adm == config.AdmissionPaired && defended == 0) {
 			t.Fatalf("%s: %d tests, %d admitted, %d defended: too few to check the lag", adm, tests, admitted, defended)
 		}
 		if stale == 0 {

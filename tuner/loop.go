@@ -17,6 +17,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
 )
 
 // The run loop: search methods that ask and tell.
@@ -50,7 +51,7 @@ import (
 type MethodEnv struct {
 	// Layout is the run's genes (fixed ones included); Config its configuration.
 	Layout *genomes.Layout
-	Config Config
+	Config config.Config
 	// RunID is the run's ID, set by the loop before Restore and the first Ask (the run does
 	// not exist yet when the method is made).
 	RunID int64

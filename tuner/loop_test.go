@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"evotune/tuner/config"
 	"fmt"
 	"sort"
 	"testing"
@@ -11,7 +12,7 @@ import (
 // of the same draw, and drops it once a later draw is taken.
 func TestDrawsAhead(t *testing.T) {
 	cfg := smallConfig("gomoku", 2)
-	cfg.Method, cfg.Generations, cfg.BudgetGames = MethodSPSA, 0, 200
+	cfg.Method, cfg.Generations, cfg.BudgetGames = config.MethodSPSA, 0, 200
 	cfg.NewRunDefaults(false)
 	cfg.SPSA.Lag = 3
 	cfg.Resolve()

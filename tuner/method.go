@@ -3,18 +3,10 @@ package tuner
 import (
 	"context"
 	"encoding/json"
+	"evotune/genomes"
+	"evotune/tuner/config"
 	"fmt"
 	"strings"
-)
-
-// Methods of Config.Method.
-const (
-	// MethodSPSA is fishtest's SPSA (spsa.go).
-	MethodSPSA = "spsa"
-	// MethodGA is the genetic algorithm (ga.go, selection.go): the default.
-	MethodGA = "ga"
-	// MethodCMAES is CMA-ES (cmaes.go).
-	MethodCMAES = "cmaes"
 )
 
 // A search method proposes genomes, has them played through the tuner's shared machinery
@@ -72,13 +64,13 @@ type MethodSpec struct {
 	NoImportance string `json:"no_importance,omitempty"`
 	// Openings is the most distinct tuning openings one generation of a run with
 	// configuration c draws (a book's tuning half must hold them).
-	Openings func(c Config) int `json:"-"`
+	Openings func(c config.Config) int `json:"-"`
 	// Check validates the method's own settings of configuration c (nil: it has none); the
 	// error names the setting.
-	Check func(c Config) error `json:"-"`
+	Check func(c config.Config) error `json:"-"`
 	// Heading is the heading of a generation's best individual in the generations table
 	// (BestColumn).
-	Heading func(c Config) string `json:"-"`
+	Heading func(c config.Config) string `json:"-"`
 	// Loop makes the method for a run from the run's environment: a method on the run loop
 	// (Method). Every method but the GA without a lag is made so.
 	Loop func(env *MethodEnv) (Method, error) `json:"-"`
@@ -101,7 +93,7 @@ func (m MethodSpec) make(t *Tuner) (searchMethod, error) {
 // BestColumn is the heading of a generation's best individual in the generations table of
 // a run of this method with configuration c: "RACE WINNER", "BEST OF PEERS" (the GA),
 // "θ+" (SPSA), "BEST CANDIDATE" (CMA-ES), "BEST MEMBER" (the steady-state GA).
-func (m MethodSpec) BestColumn(c Config) string { return m.Heading(c) }
+func (m MethodSpec) BestColumn(c config.Config) string { return m.Heading(c) }
 
 // SavedText is the method's part of the progress line of a saved generation (event e,
 // GenDone): its result and champion.
@@ -134,19 +126,19 @@ func (e Event) ChampionText() string {
 
 // Methods is every search method, the default (DefaultConfig's Method) first.
 var Methods = []MethodSpec{
-	{Name: MethodGA, Title: "GA", Generation: "generation", Champion: "the hall of fame's centre or best member (the race winner without a hall of fame)",
+	{Name: config.MethodGA, Title: "GA", Generation: "generation", Champion: "the hall of fame's centre or best member (the race winner without a hall of fame)",
 		Range: "the population's range", Saved: "generation", Heading: gaBestColumn, start: newGAOrLagged, Openings: gaOpenings, Progress: gaSaved, Summarise: gaSummary,
 		Doc: "the genetic algorithm (eaopt), the default: a population whose individuals play each other (or race the paper's weights), a hall of fame; the champion is the hall of fame's centre (for an outside engine, the centre of the last generation's better half)"},
-	{Name: MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
+	{Name: config.MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
 		Probes:       true,
 		NoImportance: "an SPSA step plays two probes, θ+ and θ−, which differ in every free gene at once: two rows cannot separate the genes' effects, so no importance is fitted; the genes page shows how θ moved, and the slices below each probe's score against each gene",
-		Heading:      column("θ+"), Loop: newSPSA, Check: func(c Config) error { return c.SPSAParams().validate() }, Openings: func(c Config) int { return c.SPSAParams().Pairs }, Progress: spsaSaved, Summarise: spsaSummary,
+		Heading:      column("θ+"), Loop: newSPSA, Check: func(c config.Config) error { return c.SPSAParams().Validate() }, Openings: func(c config.Config) int { return c.SPSAParams().Pairs }, Progress: spsaSaved, Summarise: spsaSummary,
 		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
-	{Name: MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
-		Heading: column("BEST CANDIDATE"), Loop: newCMAES, Check: func(c Config) error { return c.CMAESParams().validate() }, Openings: func(c Config) int { return c.CMAESParams().Pairs }, Progress: cmaesSaved, Summarise: cmaesSummary,
+	{Name: config.MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
+		Heading: column("BEST CANDIDATE"), Loop: newCMAES, Check: func(c config.Config) error { return c.CMAESParams().Validate() }, Openings: func(c config.Config) int { return c.CMAESParams().Pairs }, Progress: cmaesSaved, Summarise: cmaesSummary,
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},
-	{Name: MethodSteady, Title: "steady-state GA", Generation: "generation", Champion: "the centre of the population's better half", Range: "the population's range", Short: true, Saved: "steady-state generation",
-		Heading: column("BEST MEMBER"), Loop: newSteady, Check: func(c Config) error { return c.SteadyParams().validate() }, Openings: func(c Config) int { return c.Games / 2 }, Progress: steadySaved, Summarise: steadySummary,
+	{Name: config.MethodSteady, Title: "steady-state GA", Generation: "generation", Champion: "the centre of the population's better half", Range: "the population's range", Short: true, Saved: "steady-state generation",
+		Heading: column("BEST MEMBER"), Loop: newSteady, Check: func(c config.Config) error { return c.SteadyParams().Validate() }, Openings: func(c config.Config) int { return c.Games / 2 }, Progress: steadySaved, Summarise: steadySummary,
 		Doc: "the GA without a generation barrier: one birth at a time, each child and its first parent play the paper's weights on the same openings, the child takes the parent's place when it scores higher; workers never wait for a generation's slowest game"},
 }
 
@@ -176,16 +168,34 @@ func RegisterMethod(spec MethodSpec) error {
 	}
 	spec.start = nil
 	Methods = append(Methods, spec)
+	config.RegisterMethod(spec.config())
 	return nil
+}
+
+func init() {
+	for _, m := range Methods {
+		config.RegisterMethod(m.config())
+	}
+	config.SubjectCheck = func(c config.Config, l *genomes.Layout) error {
+		_, err := NewOutside(c, l)
+		return err
+	}
+}
+
+// config is what the configuration knows of method m (config.Method).
+func (m MethodSpec) config() config.Method {
+	return config.Method{Name: m.Name, Title: m.Title, Doc: m.Doc, Generation: m.Generation, Check: m.Check, Openings: m.Openings}
 }
 
 // gaOpenings: a GA generation draws Games/2 opening pairs for each of its RaceRounds+1
 // rounds (racing or pairings of peers), then AdmitGames/2 for the admission test and as
 // many for the defender's own games.
-func gaOpenings(c Config) int { return (c.RaceRounds+1)*c.Games/2 + c.AdmitGames }
+func gaOpenings(c config.Config) int { return (c.RaceRounds+1)*c.Games/2 + c.AdmitGames }
 
 // column is a BestColumn of one heading whatever the configuration.
-func column(heading string) func(Config) string { return func(Config) string { return heading } }
+func column(heading string) func(config.Config) string {
+	return func(config.Config) string { return heading }
+}
 
 // LookupMethod returns the method named name (false: no such method).
 func LookupMethod(name string) (MethodSpec, bool) {
@@ -201,7 +211,7 @@ func LookupMethod(name string) (MethodSpec, bool) {
 // stored before SPSA became the default); false for a name no method has.
 func MethodOf(name string) (MethodSpec, bool) {
 	if name == "" {
-		name = MethodGA
+		name = config.MethodGA
 	}
 	return LookupMethod(name)
 }

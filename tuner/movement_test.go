@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"evotune/genomes"
+	"evotune/tuner/config"
 )
 
 // TestMovement: a champion that changes by events (a hall of fame) is improving only when
@@ -70,7 +71,7 @@ func TestMovement(t *testing.T) {
 		!strings.Contains(txt, "no longer improving at the end: it last changed in generation 2 and moved 0.000 in the last 4 generations of the 16") {
 		t.Errorf("stalled text: %s", txt)
 	}
-	s.Method, s.Movement = MethodSPSA, movementOf(l, base, drift, 0)
+	s.Method, s.Movement = config.MethodSPSA, movementOf(l, base, drift, 0)
 	if txt := s.MovementText(); !strings.Contains(txt, "still improving at the end: it last changed in SPSA step 19") || !strings.Contains(txt, "evotune resume 4 with a larger --budget-games") {
 		t.Errorf("drifting text: %s", txt)
 	}

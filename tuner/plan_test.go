@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"evotune/engine"
+	"evotune/tuner/config"
 )
 
 // TestPlan checks that a configuration resolves once into the game under its rule, the
 // layout with its fixed genes and the limits verification and export use: with mixed
 // depths the first (the depth the verification plays, which export now writes too).
 func TestPlan(t *testing.T) {
-	c := DefaultConfig("gomoku")
+	c := config.DefaultConfig("gomoku")
 	c.Rule, c.Depths, c.Fix = "renju", []int{2, 3}, []string{"k1"}
 	p, err := c.Plan()
 	if err != nil {
@@ -27,15 +28,15 @@ func TestPlan(t *testing.T) {
 	if got := []int{p.DepthOf(0), p.DepthOf(1), p.DepthOf(2)}; got[0] != 2 || got[1] != 3 || got[2] != 2 {
 		t.Errorf("DepthOf(0..2) = %v, want [2 3 2]", got)
 	}
-	if p.MaxPlies != DefaultMaxPlies {
-		t.Errorf("max plies %d, want %d", p.MaxPlies, DefaultMaxPlies)
+	if p.MaxPlies != config.DefaultMaxPlies {
+		t.Errorf("max plies %d, want %d", p.MaxPlies, config.DefaultMaxPlies)
 	}
 	for _, g := range p.Layout.Genes {
 		if g.Name == "k1" && !g.Fixed {
 			t.Error("k1 is free; fix asked for it")
 		}
 	}
-	c = DefaultConfig("connect6")
+	c = config.DefaultConfig("connect6")
 	c.Depth, c.Width, c.MaxPlies = 5, 7, 90
 	if p, err = c.Plan(); err != nil {
 		t.Fatal(err)
@@ -44,15 +45,15 @@ func TestPlan(t *testing.T) {
 		t.Errorf("limits %+v, DepthOf(3) %d, max plies %d; want depth 5, width 7, 0, 90", p.Limits, p.DepthOf(3), p.MaxPlies)
 	}
 	for _, bad := range []struct {
-		cfg  func(*Config)
+		cfg  func(*config.Config)
 		want string
 	}{
-		{func(c *Config) { c.Game = "shogi" }, `game: unknown game "shogi"`},
-		{func(c *Config) { c.Game, c.Rule = "amazons", "renju" }, "rule: amazons has no rule variants"},
-		{func(c *Config) { c.Rule = "caro" }, "rule:"},
-		{func(c *Config) { c.Fix = []string{"no_such_gene"} }, "no_such_gene"},
+		{func(c *config.Config) { c.Game = "shogi" }, `game: unknown game "shogi"`},
+		{func(c *config.Config) { c.Game, c.Rule = "amazons", "renju" }, "rule: amazons has no rule variants"},
+		{func(c *config.Config) { c.Rule = "caro" }, "rule:"},
+		{func(c *config.Config) { c.Fix = []string{"no_such_gene"} }, "no_such_gene"},
 	} {
-		c := DefaultConfig("gomoku")
+		c := config.DefaultConfig("gomoku")
 		bad.cfg(&c)
 		if _, err := c.Plan(); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("game %s rule %q fix %v: error %v, want one containing %q", c.Game, c.Rule, c.Fix, err, bad.want)

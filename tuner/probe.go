@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"evotune/engine/protocol"
+	"evotune/tuner/config"
 	"evotune/tuner/match"
 )
 
@@ -14,21 +15,21 @@ import (
 // and the engine under tuning (ProbeSubject) must start, answer its handshake and play a
 // legal first move. Progress lines ("checking …") go to errOut; an error names the flag
 // and the engine (--opponent 2: …).
-func (cfg Config) ProbeEngines(ctx context.Context, errOut io.Writer) error {
-	if err := cfg.probeOpponents(ctx, errOut); err != nil {
+func ProbeEngines(ctx context.Context, cfg config.Config, errOut io.Writer) error {
+	if err := probeOpponents(ctx, cfg, errOut); err != nil {
 		return err
 	}
-	if err := cfg.ProbeSubject(ctx, errOut); err != nil {
+	if err := ProbeSubject(ctx, cfg, errOut); err != nil {
 		return err
 	}
-	return cfg.ProbeLadder(ctx, errOut)
+	return ProbeLadder(ctx, cfg, errOut)
 }
 
 // ProbeLadder checks the verification ladder's other engines (VerifyOpponents) before
 // anything is played or stored, as they will play: each must start, answer its handshake,
 // take the options given (a UCI engine: options it declares, within their bounds) and play
 // a legal first move. An error names the flag and the engine (--verify-opponent 1: …).
-func (cfg Config) ProbeLadder(ctx context.Context, errOut io.Writer) error {
+func ProbeLadder(ctx context.Context, cfg config.Config, errOut io.Writer) error {
 	if len(cfg.VerifyOpponents) == 0 {
 		return nil
 	}
@@ -76,7 +77,7 @@ func (cfg Config) ProbeLadder(ctx context.Context, errOut io.Writer) error {
 // probeOpponents checks every external opponent of a run before it starts: it must start,
 // answer its handshake and play a legal first move (protocol.Probe). An engine that cannot
 // play would otherwise forfeit every game and hand every individual a perfect score.
-func (cfg Config) probeOpponents(ctx context.Context, errOut io.Writer) error {
+func probeOpponents(ctx context.Context, cfg config.Config, errOut io.Writer) error {
 	plan, err := cfg.Plan()
 	if err != nil {
 		return err
@@ -101,7 +102,7 @@ func (cfg Config) probeOpponents(ctx context.Context, errOut io.Writer) error {
 // ProbeSubject checks the outside engine under tuning before the run is created: with the
 // layout's defaults it must start, answer its handshake (declaring the options the layout
 // sets) and play a legal first move. Progress lines go to errOut; errors name --engine.
-func (cfg Config) ProbeSubject(ctx context.Context, errOut io.Writer) error {
+func ProbeSubject(ctx context.Context, cfg config.Config, errOut io.Writer) error {
 	if cfg.Engine == "" {
 		return nil
 	}

@@ -20,6 +20,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
 )
 
 // replayRunner plays a run's games as sleeps on a fixed number of virtual game slots:
@@ -355,7 +356,7 @@ func checkPlayedReplay(tb testing.TB, r *replayRunner, fp string) {
 
 // replayOn runs configuration cfg on replay runner r and returns its busy share, the share
 // of stopped games and its fingerprint.
-func replayOn(tb testing.TB, cfg Config, r *replayRunner) (used, stopped float64, fp string) {
+func replayOn(tb testing.TB, cfg config.Config, r *replayRunner) (used, stopped float64, fp string) {
 	st := &memStore{}
 	tu, err := New(cfg, st, nil, "test")
 	if err != nil {
@@ -390,18 +391,18 @@ func replayOn(tb testing.TB, cfg Config, r *replayRunner) (used, stopped float64
 // replayConfig is the configuration a replayed run of method on game plays: the game's
 // defaults for a new run of budget games on slots workers, no verification, and the
 // BenchmarkSlotReplay knobs.
-func replayConfig(game, method string, slots, budget int) Config {
-	cfg := DefaultConfig(game)
+func replayConfig(game, method string, slots, budget int) config.Config {
+	cfg := config.DefaultConfig(game)
 	cfg.Method, cfg.Workers, cfg.BudgetGames, cfg.Generations, cfg.VerifyGames = method, slots, budget, 0, 0
 	if game == "amazons" {
 		cfg.Board = 8
 	}
 	cfg.NewRunDefaults(false)
-	if v, err := strconv.Atoi(os.Getenv("EVOTUNE_REPLAY_LAG")); err == nil && method == MethodSPSA {
+	if v, err := strconv.Atoi(os.Getenv("EVOTUNE_REPLAY_LAG")); err == nil && method == config.MethodSPSA {
 		cfg.SPSA.Lag = v // BenchmarkSlotReplay with another lag
 	}
-	if method == MethodCMAES {
-		var c CMAESConfig // zero fields: DefaultCMAES's
+	if method == config.MethodCMAES {
+		var c config.CMAESConfig // zero fields: DefaultCMAES's
 		if cfg.CMAES != nil {
 			c = *cfg.CMAES // the new run's λ from its budget
 		}
@@ -412,16 +413,16 @@ func replayConfig(game, method string, slots, budget int) Config {
 		}
 		cfg.CMAES = &c
 	}
-	if v, err := strconv.Atoi(os.Getenv("EVOTUNE_REPLAY_GA_LAG")); err == nil && method == MethodGA {
+	if v, err := strconv.Atoi(os.Getenv("EVOTUNE_REPLAY_GA_LAG")); err == nil && method == config.MethodGA {
 		cfg.GALag = v // the GA with generations in play (--ga-lag N; its champion is the population's)
 	}
-	if v, err := strconv.Atoi(os.Getenv("EVOTUNE_REPLAY_POP")); err == nil && method == MethodGA {
+	if v, err := strconv.Atoi(os.Getenv("EVOTUNE_REPLAY_POP")); err == nil && method == config.MethodGA {
 		cfg.Population = v // a GA of v individuals (--pop v)
 	}
-	if v := os.Getenv("EVOTUNE_REPLAY_CHAMPION"); v != "" && method == MethodGA {
+	if v := os.Getenv("EVOTUNE_REPLAY_CHAMPION"); v != "" && method == config.MethodGA {
 		cfg.Champion = v // e.g. centre: a lagged GA with a hall of fame, its tests rounds of the loop
 	}
-	if v := os.Getenv("EVOTUNE_REPLAY_SURROGATE"); v != "" && method == MethodGA {
+	if v := os.Getenv("EVOTUNE_REPLAY_SURROGATE"); v != "" && method == config.MethodGA {
 		cfg.Surrogate = v // on: a surrogate model's child each generation, an outside engine's default
 	}
 	cfg.Resolve()
@@ -484,7 +485,7 @@ func (r *recordingRunner) DropsStopped() bool { return true }
 // processor), or reads the games of an earlier such run of the same configuration from the
 // temporary directory, where it keeps them (gob; a gomoku run at its budget takes a few
 // minutes here).
-func playedRun(tb testing.TB, cfg Config) *playedGames {
+func playedRun(tb testing.TB, cfg config.Config) *playedGames {
 	key := cfg
 	key.Workers = 0 // the same run on any number
 	js, err := json.Marshal(key)
@@ -525,7 +526,7 @@ func playedRun(tb testing.TB, cfg Config) *playedGames {
 
 // playRecorded plays configuration cfg for real on this machine's processors and keeps
 // every game it played (playedGames).
-func playRecorded(tb testing.TB, cfg Config) *playedGames {
+func playRecorded(tb testing.TB, cfg config.Config) *playedGames {
 	cfg.Workers = runtime.NumCPU()
 	rr := &recordingRunner{in: arena.NewSlots(cfg.Workers), recs: map[uint64]engine.GameRecord{}}
 	defer rr.in.Close()
@@ -555,7 +556,7 @@ func playRecorded(tb testing.TB, cfg Config) *playedGames {
 // slot-second it reports lies within the run.
 func TestReplayRunnerSameRunWhateverSlots(t *testing.T) {
 	durs := recordedDurations(t, "gomoku", 0.2)
-	for _, m := range []string{MethodGA, MethodSPSA, MethodCMAES, MethodSteady} {
+	for _, m := range []string{config.MethodGA, config.MethodSPSA, config.MethodCMAES, config.MethodSteady} {
 		u2, a := replayUtilisation(t, "gomoku", m, 2, 800, durs)
 		u16, b := replayUtilisation(t, "gomoku", m, 16, 800, durs)
 		if a != b {
@@ -573,7 +574,7 @@ func TestReplayRunnerSameRunWhateverSlots(t *testing.T) {
 // each method. The methods on the run loop ask for the same games whatever their speed, so
 // every game they ask for was played; the GA's admission tests planned ahead may differ.
 func TestPlayedReplaySameRun(t *testing.T) {
-	for _, m := range []string{MethodGA, MethodSPSA, MethodCMAES, MethodSteady} {
+	for _, m := range []string{config.MethodGA, config.MethodSPSA, config.MethodCMAES, config.MethodSteady} {
 		t.Run(m, func(t *testing.T) {
 			cfg := replayConfig("gomoku", m, 5, 480)
 			cfg.Depth = 1
@@ -584,7 +585,7 @@ func TestPlayedReplaySameRun(t *testing.T) {
 			r.played, r.perNode = p, p.PerNode
 			u, _, fp := replayOn(t, cfg, r)
 			checkPlayedReplay(t, r, fp)
-			if n := r.missingKept(); m != MethodGA && n > 0 {
+			if n := r.missingKept(); m != config.MethodGA && n > 0 {
 				t.Fatalf("%d games the played run never played in batches the run kept", n)
 			}
 			if u <= 0 || u > 1 {
@@ -603,7 +604,7 @@ func TestPlayedReplaySameRun(t *testing.T) {
 // candidate. Unlagged, each test was a batch of its own, played alone; the run is the
 // same, hall of fame included.
 func TestGAGenerationBatches(t *testing.T) {
-	cfg := DefaultConfig("gomoku")
+	cfg := config.DefaultConfig("gomoku")
 	cfg.Population, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.Generations, cfg.VerifyGames, cfg.Workers = 6, 2, 2, 8, 6, 0, 4
 	cfg.AdmitZ = 0.01 // admit any winner ahead: the later tests have a defender
 	cfg.Resolve()
@@ -733,7 +734,7 @@ func BenchmarkSlotReplay(b *testing.B) {
 		scale float64
 	}{{"gomoku", 1}, {"connect6", 0.5}, {"amazons", 0.02}} {
 		durs := recordedDurations(b, g.game, g.scale*k)
-		for _, m := range []string{MethodGA, MethodSPSA, MethodCMAES, MethodSteady} {
+		for _, m := range []string{config.MethodGA, config.MethodSPSA, config.MethodCMAES, config.MethodSteady} {
 			for _, slots := range []int{16, 64} {
 				b.Run(fmt.Sprintf("%s/%s/%d", g.game, m, slots), func(b *testing.B) {
 					var u, stopped float64
@@ -793,8 +794,8 @@ func BenchmarkOpeningDraw(b *testing.B) {
 // generations (openings included), games and hall of fame as one whose every draw is made
 // in its turn, with racing rounds and with peers.
 func TestGADrawsAhead(t *testing.T) {
-	for _, sel := range []string{SelectionPeers, SelectionRace} {
-		cfg := DefaultConfig("gomoku")
+	for _, sel := range []string{config.SelectionPeers, config.SelectionRace} {
+		cfg := config.DefaultConfig("gomoku")
 		cfg.Population, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.Generations, cfg.VerifyGames, cfg.Workers = 6, 2, 2, 8, 6, 0, 4
 		cfg.AdmitZ, cfg.Selection = 0.01, sel // admit any winner ahead: the later tests have a defender
 		cfg.Resolve()

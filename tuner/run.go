@@ -12,6 +12,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"evotune/tuner/stats"
 )
@@ -21,11 +22,11 @@ import (
 // of fame (hall: selection), the openings drawn (draws: scheduling), what has been saved
 // (saving: the store's side) and what is reported (rep: progress and the summary).
 type Tuner struct {
-	plan        *Plan        // the run resolved: its game, layout and limits
-	cfg         Config       // plan.Config, with SPSA's budget once calibrated from a time budget
-	calibration *Calibration // SPSA's, when its game budget came from a time budget
-	outside     *Outside     // nil: the built-in engine is tuned
-	weights     weightsMemo  // the built-in engine's weights of the genomes scheduled lately
+	plan        *config.Plan  // the run resolved: its game, layout and limits
+	cfg         config.Config // plan.Config, with SPSA's budget once calibrated from a time budget
+	calibration *Calibration  // SPSA's, when its game budget came from a time budget
+	outside     *Outside      // nil: the built-in engine is tuned
+	weights     weightsMemo   // the built-in engine's weights of the genomes scheduled lately
 	setup       arena.GameSetup
 	store       Store
 	progress    func(Event)
@@ -61,12 +62,12 @@ type proof struct {
 
 // New prepares a run of cfg (validated here; the error names the field). progress may be
 // nil; it is called from several goroutines, one call at a time.
-func New(cfg Config, store Store, progress func(Event), version string) (*Tuner, error) {
+func New(cfg config.Config, store Store, progress func(Event), version string) (*Tuner, error) {
 	cfg.Resolve()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	plan, setup, outside, err := cfg.Setup()
+	plan, setup, outside, err := Setup(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +101,7 @@ func New(cfg Config, store Store, progress func(Event), version string) (*Tuner,
 // engine's clock; forfeits counted when an external engine plays) and its outside engine
 // (nil: the built-in engine is tuned). Tuner runs, verification and matches of a stored
 // run all play with it; the error names the field.
-func (c Config) Setup() (*Plan, arena.GameSetup, *Outside, error) {
+func Setup(c config.Config) (*config.Plan, arena.GameSetup, *Outside, error) {
 	plan, err := c.Plan()
 	if err != nil {
 		return nil, arena.GameSetup{}, nil, err
@@ -129,7 +130,7 @@ func (c Config) Setup() (*Plan, arena.GameSetup, *Outside, error) {
 }
 
 // Config returns the run's configuration with defaults filled in.
-func (t *Tuner) Config() Config { return t.cfg }
+func (t *Tuner) Config() config.Config { return t.cfg }
 
 // Limits returns the search limits every game uses.
 func (t *Tuner) Limits() engine.Limits { return t.setup.Limits }

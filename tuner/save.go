@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"evotune/genomes"
+	"evotune/tuner/config"
 )
 
 // centreID names the hall of fame's centre: the genome in the slot after the population's
@@ -21,14 +22,14 @@ func (t *Tuner) centreID() string {
 // of fame's rows admitted up to its generation.
 func (t *Tuner) centreBorn() *GenomeRecord {
 	hof := t.hall.hof
-	if t.cfg.Champion != ChampionCentre || len(hof) < 2 || hof[len(hof)-1].Generation != t.g.gen {
+	if t.cfg.Champion != config.ChampionCentre || len(hof) < 2 || hof[len(hof)-1].Generation != t.g.gen {
 		return nil
 	}
 	first := hof[0].ID
 	if c := champion(hof, t.cfg.AdmitZ); c != nil && c.ID != hof[len(hof)-1].ID {
 		first = c.ID
 	}
-	return &GenomeRecord{ID: t.centreID(), Born: t.g.gen, Operator: OpCentre, Parents: []string{first, hof[len(hof)-1].ID},
+	return &GenomeRecord{ID: t.centreID(), Born: t.g.gen, Operator: config.OpCentre, Parents: []string{first, hof[len(hof)-1].ID},
 		Genes: t.plan.Layout.Named(centre(t.plan.Layout, hof))}
 }
 
@@ -36,7 +37,7 @@ func (t *Tuner) centreBorn() *GenomeRecord {
 // generation, whose individuals are pop (sorted best first): the centre of its better half.
 func (t *Tuner) populationCentre(pop []*genomes.Genome) (GenomeRecord, []float64) {
 	x, last := betterHalfCentre(t.plan.Layout, pop)
-	return GenomeRecord{ID: genomes.IndividualID(t.saving.runID, t.g.gen, t.cfg.Population), Born: t.g.gen, Operator: OpPopulationCentre,
+	return GenomeRecord{ID: genomes.IndividualID(t.saving.runID, t.g.gen, t.cfg.Population), Born: t.g.gen, Operator: config.OpPopulationCentre,
 		Parents: []string{pop[0].ID, last}, Genes: t.plan.Layout.Named(x)}, x
 }
 
@@ -52,7 +53,7 @@ func (t *Tuner) setChampion(pop []*genomes.Genome) {
 	t.rep.summary.HallOfFame = append([]HallOfFamer(nil), t.hall.hof...)
 	t.rep.summary.Champion, t.rep.summary.CentreOf = nil, nil
 	switch {
-	case t.cfg.Champion == ChampionPopulation:
+	case t.cfg.Champion == config.ChampionPopulation:
 		rec, x := t.populationCentre(pop)
 		t.rep.summary.Best, t.rep.summary.BestGenes = rec.ID, x
 	case t.cfg.AdmitGames == 0:
@@ -92,11 +93,11 @@ type hallPick struct {
 // centre, named centreID, whatever the members' bounds; otherwise the member with the
 // best lower confidence bound above 0 (champion), or the baseline (baselineID, the
 // layout's defaults) while none is.
-func hallChampion(cfg Config, l *genomes.Layout, hof []HallOfFamer, centreID, baselineID string) hallPick {
+func hallChampion(cfg config.Config, l *genomes.Layout, hof []HallOfFamer, centreID, baselineID string) hallPick {
 	switch c := champion(hof, cfg.AdmitZ); {
-	case cfg.Admission == AdmissionHeadToHead && len(hof) == 1:
+	case cfg.Admission == config.AdmissionHeadToHead && len(hof) == 1:
 		return hallPick{id: hof[0].ID, x: append([]float64(nil), hof[0].Genes...)}
-	case cfg.Champion == ChampionCentre && len(hof) >= 2:
+	case cfg.Champion == config.ChampionCentre && len(hof) >= 2:
 		p := hallPick{id: centreID, x: centre(l, hof)}
 		if b := BestMember(hof, cfg.AdmitZ); b != nil {
 			bb := *b

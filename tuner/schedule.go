@@ -14,6 +14,7 @@ import (
 	"evotune/engine/protocol"
 	"evotune/genomes"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
 	"evotune/tuner/stats"
 )
 
@@ -175,13 +176,13 @@ func (t *Tuner) drawNext(stream uint64, n int) {
 		}
 	}
 	if stream == streamOpenings && n > 0 && len(t.g.openings) == n {
-		if t.cfg.Method == MethodGA {
+		if t.cfg.Method == config.MethodGA {
 			t.drawGenerationAhead(n)
 		} else {
 			start(drawKey{gen: t.g.gen + 1, stream: streamOpenings, n: n}, map[string]bool{})
 		}
 	}
-	if t.cfg.Method == MethodSPSA || stream < streamOpenings || (stream-streamOpenings)&0xf != 0 {
+	if t.cfg.Method == config.MethodSPSA || stream < streamOpenings || (stream-streamOpenings)&0xf != 0 {
 		return // the draws below are the GA's racing rounds and admission
 	}
 	switch r := int((stream - streamOpenings) >> 4); {
@@ -467,7 +468,7 @@ func (t *Tuner) playGeneration() error {
 		players[i] = i
 		t.g.current[i].Stats, t.g.current[i].Round = genomes.Stats{}, 0
 	}
-	if t.cfg.Selection == SelectionPeers {
+	if t.cfg.Selection == config.SelectionPeers {
 		return t.playPeers()
 	}
 	pairs := t.cfg.Games / 2
@@ -591,21 +592,6 @@ func (t *Tuner) creditMatchups(mp *matchPlan, recs []engine.GameRecord) ([]stats
 	}
 	return res, pairs
 }
-
-// Selection rules of the GA (Config.Selection).
-const (
-	// SelectionRace scores every individual against the reference set (the paper's weights
-	// and Champions members of the hall of fame) by successive halving (playGeneration).
-	SelectionRace = "race"
-	// SelectionPeers scores the individuals against each other (playPeers): a comparison of
-	// two individuals played as a match measures their difference directly, where two
-	// scores against a common reference each carry their own noise (for the same games, a
-	// quarter of the variance).
-	SelectionPeers = "peers"
-	// SelectionAuto, the default, is SelectionPeers, or SelectionRace for a run that names
-	// opponents or champions to race against (Config.Resolve).
-	SelectionAuto = "auto"
-)
 
 // playPeers plays the generation's individuals against each other: RaceRounds+1 rounds,
 // each a random pairing of the population (from the generation's own stream; with an odd

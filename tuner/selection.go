@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"evotune/genomes"
+	"evotune/tuner/config"
 	"evotune/tuner/stats"
 )
 
@@ -144,80 +145,6 @@ func FamilyZ(m int, min float64) float64 {
 	z := distuv.UnitNormal.Quantile(1 - 0.025/float64(max(m, 1)))
 	return math.Max(z, min)
 }
-
-// Champion rules of the GA (Config.Champion).
-const (
-	// ChampionCentre: the run's result is the centre of the hall of fame (centre) once
-	// there are two or more members, whatever their bounds (each was admitted by a test
-	// against the one reigning before it, the first against the paper's weights): a
-	// recombination of every admitted improvement, as evolution strategies take the
-	// weighted mean of their best (the (μ/μ_w, λ) recombination), instead of the one
-	// member whose noisy record looks best. Measured on gomoku at 44 000 games, 8 000
-	// held-out games a seed (evotune compare, seeds 1–3): the best member +53.2 / +14.6 /
-	// +25.7 Elo; the equal-weight centre +55.5 / +45.5 / +36.8; the recency-weighted centre
-	// (centreWeights) +61.3 / +47.2 / +44.0.
-	ChampionCentre = "centre"
-	// ChampionBest: the member with the best lower confidence bound (champion).
-	ChampionBest = "best"
-	// ChampionAuto, the default, is ChampionPopulation for an outside engine and
-	// ChampionCentre for the built-in games (Config.Resolve).
-	ChampionAuto = "auto"
-	// AdmissionAuto, the default, is AdmissionNone for an outside engine whose champion is
-	// ChampionPopulation, AdmissionHeadToHead for another outside engine and
-	// AdmissionPaired for the built-in games (Config.Resolve).
-	AdmissionAuto = "auto"
-	// AdmissionNone: no hall-of-fame test (Resolve sets AdmitGames to 0); the games go to
-	// the pairings. A ChampionPopulation champion never comes from the hall of fame, and
-	// with peers selection nothing else reads it, so a test would decide nothing but cost
-	// a third of the budget. Measured on a detuned Toga II (docs/benchmarks.md, 4 000
-	// games, the start −322.7 Elo against the engine's defaults): seed 3 with 64-game
-	// head-to-head tests −88.7 ± 31.7, without (10-game pairs, peersGames) −1.7 ± 30.7;
-	// seed 1 with tests −11.0 ± 30.2, without −109.5 ± 32.2. Runs of an outside engine
-	// are not reproducible, and one run a seed each way shows no difference beyond that
-	// spread.
-	AdmissionNone = "none"
-	// ChampionPopulation: the run's result after each generation is the centre of that
-	// generation's better half by rank, the best weighing most (centreWeights, as
-	// evolution strategies recombine their μ best: Hansen 2016, eq. 49), born in every
-	// generation as OpPopulationCentre. Where the hall of fame moves only when a winner
-	// proves itself in one test, the population moves every generation, and its centre
-	// averages the noise of its members' selection. Measured on a detuned Toga II
-	// (docs/benchmarks.md): after 4 000 games the hall of fame's centre lost −74.7 ± 31.1
-	// Elo to the engine's defaults, the same run's population centre −11.0 ± 30.2 (the
-	// start: −322.7); on gomoku, whose paper's weights start near their optimum, the
-	// population centre measured below the hall's (ChampionAuto). With generations in play
-	// (GALag L), the mean of the newest L+1 generations' centres, one from each line
-	// (galag.go).
-	ChampionPopulation = "population"
-	// OpPopulationCentre is the operator of a ChampionPopulation champion, the genome in
-	// the slot after its generation's individuals; its parents are the best individual and
-	// the last of the better half.
-	OpPopulationCentre = "population-centre"
-	// AdmissionHeadToHead: the race winner plays the reigning champion itself (the paper's
-	// weights while the hall of fame is empty) on AdmitGames/2 fresh opening pairs and is
-	// admitted when its score exceeds ½ by AdmitZ standard errors of the pair scores. A
-	// comparison played as a match measures the difference directly, and at a score near
-	// ½, where Elo differences move the score most; measured against the paper's weights
-	// the difference of two strong players is squeezed into the few games the weaker
-	// paper's weights still draw or win (a detuned Toga II's champion scored about 0.8
-	// against them, where a score moves 0.64 times as much per Elo as at ½), and the two
-	// scores each carry their own noise. It plays a third of AdmissionPaired's games (the
-	// members need no record of their own, and the single member of a hall of fame is the
-	// champion: its test was against the paper's weights), except with ChampionBest, where
-	// the champion still plays its own DefenceRound games.
-	AdmissionHeadToHead = "head-to-head"
-	// AdmissionPaired: the race winner and the reigning champion each play the paper's
-	// weights on the same fresh opening pairs (common random numbers), the winner is
-	// admitted when the mean per-pair difference exceeds 0 by AdmitZ standard errors, and
-	// the champion plays as many pairs more on openings of its own (DefenceRound), its
-	// record for ChampionBest.
-	AdmissionPaired = "paired"
-	// OpCentre is the operator of a champion recombined from the hall of fame, born in the
-	// generation that admitted its latest member; its parents are every member admitted up
-	// to its generation (its genome row names two: the member with the best lower bound and
-	// the latest).
-	OpCentre = "centre"
-)
 
 // centreWeights are the weights of the m members of a hall of fame (in admission order)
 // in its centre: evolution strategies' recombination weights (Hansen, "The CMA Evolution
@@ -369,7 +296,7 @@ func (m model) Apply(pop *eaopt.Population) error {
 	}
 	next, born := t.breed(ranked, t.g.gen, rng)
 	t.g.born = born
-	if ga, ok := t.method.(*gaMethod); ok && t.cfg.Surrogate == SurrogateOn && len(ga.window) >= 2 && n-1 >= t.cfg.Elite {
+	if ga, ok := t.method.(*gaMethod); ok && t.cfg.Surrogate == config.SurrogateOn && len(ga.window) >= 2 && n-1 >= t.cfg.Elite {
 		// The last child is the surrogate model's best genome near the better half's centre.
 		if x, ok := surrogateChild(t.plan.Layout, ga.window, ranked, surrogateTrust(t.plan.Layout, t.cfg.Mutation)); ok {
 			kid := next[n-1]
@@ -484,7 +411,7 @@ func (t *Tuner) planAdmission(winner *genomes.Genome) (*admissionPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.headToHead = reigning != nil && t.cfg.Admission == AdmissionHeadToHead
+	p.headToHead = reigning != nil && t.cfg.Admission == config.AdmissionHeadToHead
 	// The candidate's test, the defender's test on the same openings and the defender's own
 	// games are independent: one batch.
 	ms := []matchup{{g: winner, first: first, n: p.n, round: AdmissionRound}}
@@ -495,7 +422,7 @@ func (t *Tuner) planAdmission(winner *genomes.Genome) (*admissionPlan, error) {
 		}
 		ms[0].opp = &opponent{id: reigning.ID, w: w, x: reigning.Genes, ext: ext}
 	}
-	p.defends = reigning != nil && (!p.headToHead || t.cfg.Champion == ChampionBest || t.cfg.Champion == "")
+	p.defends = reigning != nil && (!p.headToHead || t.cfg.Champion == config.ChampionBest || t.cfg.Champion == "")
 	if reigning != nil {
 		p.a.Opponent = reigning.ID
 	}
@@ -572,8 +499,8 @@ func (t *Tuner) references() ([]opponent, error) {
 
 // gaBestColumn heads a GA generation's best individual by how it was picked: "BEST OF
 // PEERS" when the individuals play each other, else "RACE WINNER".
-func gaBestColumn(c Config) string {
-	if c.Selection == SelectionPeers {
+func gaBestColumn(c config.Config) string {
+	if c.Selection == config.SelectionPeers {
 		return "BEST OF PEERS"
 	}
 	return "RACE WINNER"

@@ -13,6 +13,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
 )
 
 // TestAdmissionNeedsEvidence: a candidate enters the hall of fame only when its per-pair
@@ -87,7 +88,7 @@ func TestChampionIsBestLowerBound(t *testing.T) {
 // record of its own, and the champion taken from the hall of fame.
 func TestRaceAndHallOfFame(t *testing.T) {
 	for _, tc := range []struct{ admission, champion string }{
-		{AdmissionPaired, ChampionBest}, {AdmissionHeadToHead, ChampionCentre}, {AdmissionHeadToHead, ChampionBest},
+		{config.AdmissionPaired, config.ChampionBest}, {config.AdmissionHeadToHead, config.ChampionCentre}, {config.AdmissionHeadToHead, config.ChampionBest},
 	} {
 		t.Run(tc.admission+"/"+tc.champion, func(t *testing.T) {
 			cfg := smallConfig("gomoku", 2)
@@ -98,7 +99,7 @@ func TestRaceAndHallOfFame(t *testing.T) {
 	}
 }
 
-func checkHallOfFame(t *testing.T, cfg Config) {
+func checkHallOfFame(t *testing.T, cfg config.Config) {
 	st := &memStore{}
 	tu, err := New(cfg, st, nil, "test")
 	if err != nil {
@@ -129,7 +130,7 @@ func checkHallOfFame(t *testing.T, cfg Config) {
 				t.Fatalf("tuning game on a held-out opening %v", g.Openings[r.Opening])
 			}
 			want := "baseline"
-			if cfg.Admission == AdmissionHeadToHead && r.Individual == g.Best {
+			if cfg.Admission == config.AdmissionHeadToHead && r.Individual == g.Best {
 				want = reigning
 			}
 			if r.Round == AdmissionRound && r.Opponent != want {
@@ -155,7 +156,7 @@ func checkHallOfFame(t *testing.T, cfg Config) {
 	if admitted < 2 {
 		t.Fatalf("%d admissions: the test needs a member that defends", admitted)
 	}
-	if cfg.Admission == AdmissionHeadToHead && cfg.Champion == ChampionCentre {
+	if cfg.Admission == config.AdmissionHeadToHead && cfg.Champion == config.ChampionCentre {
 		if defences != 0 {
 			t.Fatalf("%d defence games: a centre needs no member records", defences)
 		}
@@ -301,17 +302,17 @@ func TestCentreChampion(t *testing.T) {
 	}
 	tu.g.gen = 5
 	g := tu.centreBorn()
-	if g == nil || g.ID != s.Best || g.Operator != OpCentre || g.Born != 5 || len(g.Parents) != 2 || g.Parents[0] != "1-g2-03" || g.Parents[1] != "1-g5-01" {
+	if g == nil || g.ID != s.Best || g.Operator != config.OpCentre || g.Born != 5 || len(g.Parents) != 2 || g.Parents[0] != "1-g2-03" || g.Parents[1] != "1-g5-01" {
 		t.Errorf("generation 5's centre genome: %+v, want %s (centre) from the best and the latest member", g, s.Best)
 	}
 	tu.g.gen = 7
 	// The best member instead: by the setting, with one member, or with none above 0.
-	tu.cfg.Champion = ChampionBest
+	tu.cfg.Champion = config.ChampionBest
 	tu.setChampion(pop)
 	if s := tu.rep.summary; s.Best != "1-g2-03" || s.CentreOf != nil {
 		t.Errorf("champion best: %s (centre of %v), want the member 1-g2-03", s.Best, s.CentreOf)
 	}
-	tu.cfg.Champion = ChampionCentre
+	tu.cfg.Champion = config.ChampionCentre
 	tu.hall.hof = tu.hall.hof[:1]
 	tu.setChampion(pop)
 	if s := tu.rep.summary; s.Best != "1-g2-03" || s.CentreOf != nil {
@@ -327,7 +328,7 @@ func TestCentreChampion(t *testing.T) {
 	if txt := gaSummary(tu.rep.summary); !strings.Contains(txt, "the centre of the hall of fame's 2 members") || strings.Contains(txt, "claims") {
 		t.Errorf("summary of a centre without a measured member: %q", txt)
 	}
-	tu.cfg.Champion = ChampionBest
+	tu.cfg.Champion = config.ChampionBest
 	tu.setChampion(pop)
 	if s := tu.rep.summary; s.Best != genomes.IndividualID(1, 0, 0) || s.CentreOf != nil || !s.BaselineChampion {
 		t.Errorf("champion best, no member above the baseline: champion %s (centre of %v), want the baseline", s.Best, s.CentreOf)
@@ -359,12 +360,12 @@ func TestCentreWeights(t *testing.T) {
 func TestResumeWithCentre(t *testing.T) {
 	cfg := smallConfig("gomoku", 2)
 	cfg.Population, cfg.Games, cfg.AdmitGames, cfg.Generations, cfg.Seed, cfg.VerifyGames = 6, 8, 16, 10, 5, 20
-	cfg.Selection = SelectionRace // seed 5 races to a centre in generation 6
+	cfg.Selection = config.SelectionRace // seed 5 races to a centre in generation 6
 	full := runSmall(t, cfg)
 	born, centres := -1, map[string]bool{}
 	for _, g := range full.gens {
 		for _, n := range g.NewGenomes {
-			if n.Operator == OpCentre {
+			if n.Operator == config.OpCentre {
 				centres[n.ID] = true
 				if born < 0 {
 					born = g.Generation
@@ -394,16 +395,16 @@ func TestPeersGames(t *testing.T) {
 		timeBudget        string
 		want              int
 	}{
-		{MethodGA, SelectionPeers, 4000, 0, "", 6},   // (4000/20 − 64) / (3·6) = 7.6
-		{MethodGA, SelectionPeers, 20000, 0, "", 32}, // 52, at most 32
-		{MethodGA, SelectionPeers, 44000, 0, "", 32}, // gomoku's default budget
-		{MethodGA, SelectionPeers, 1000, 0, "", 2},   // less than one game a pair: 2
-		{MethodGA, SelectionPeers, 4000, 10, "", 10}, // given
-		{MethodGA, SelectionPeers, 0, 0, "8h", 32},   // no game budget
-		{MethodGA, SelectionRace, 4000, 0, "", 32},   // racing
-		{MethodSPSA, SelectionRace, 4000, 0, "", 32}, // no GA
+		{config.MethodGA, config.SelectionPeers, 4000, 0, "", 6},   // (4000/20 − 64) / (3·6) = 7.6
+		{config.MethodGA, config.SelectionPeers, 20000, 0, "", 32}, // 52, at most 32
+		{config.MethodGA, config.SelectionPeers, 44000, 0, "", 32}, // gomoku's default budget
+		{config.MethodGA, config.SelectionPeers, 1000, 0, "", 2},   // less than one game a pair: 2
+		{config.MethodGA, config.SelectionPeers, 4000, 10, "", 10}, // given
+		{config.MethodGA, config.SelectionPeers, 0, 0, "8h", 32},   // no game budget
+		{config.MethodGA, config.SelectionRace, 4000, 0, "", 32},   // racing
+		{config.MethodSPSA, config.SelectionRace, 4000, 0, "", 32}, // no GA
 	} {
-		cfg := DefaultConfig("amazons")
+		cfg := config.DefaultConfig("amazons")
 		cfg.Method, cfg.Selection, cfg.BudgetGames, cfg.Games, cfg.TimeBudget = c.method, c.selection, c.budget, c.games, c.timeBudget
 		cfg.Resolve()
 		if cfg.Games != c.want {
@@ -427,29 +428,29 @@ func TestSelectionAuto(t *testing.T) {
 		champions         int
 		want              string
 	}{
-		{MethodGA, SelectionAuto, nil, 0, SelectionPeers},
-		{MethodGA, SelectionAuto, []string{"cmd:./engine"}, 0, SelectionRace},
-		{MethodGA, SelectionAuto, nil, 2, SelectionRace},
-		{MethodGA, SelectionRace, nil, 0, SelectionRace},
-		{MethodGA, "", nil, 0, ""}, // a run stored before peers: racing
-		{MethodSPSA, SelectionAuto, nil, 0, ""},
-		{MethodCMAES, SelectionPeers, nil, 0, ""},
+		{config.MethodGA, config.SelectionAuto, nil, 0, config.SelectionPeers},
+		{config.MethodGA, config.SelectionAuto, []string{"cmd:./engine"}, 0, config.SelectionRace},
+		{config.MethodGA, config.SelectionAuto, nil, 2, config.SelectionRace},
+		{config.MethodGA, config.SelectionRace, nil, 0, config.SelectionRace},
+		{config.MethodGA, "", nil, 0, ""}, // a run stored before peers: racing
+		{config.MethodSPSA, config.SelectionAuto, nil, 0, ""},
+		{config.MethodCMAES, config.SelectionPeers, nil, 0, ""},
 	} {
-		cfg := DefaultConfig("gomoku")
+		cfg := config.DefaultConfig("gomoku")
 		cfg.Method, cfg.Selection, cfg.Opponents, cfg.Champions = c.method, c.selection, c.opponents, c.champions
 		cfg.Resolve()
 		if cfg.Selection != c.want {
 			t.Errorf("%s %q, opponents %v, champions %d: resolved %q, want %q", c.method, c.selection, c.opponents, c.champions, cfg.Selection, c.want)
 		}
 	}
-	for _, f := range []func(*Config){
-		func(c *Config) { c.Opponents = []string{"cmd:./engine"} },
-		func(c *Config) { c.Champions = 2 },
+	for _, f := range []func(*config.Config){
+		func(c *config.Config) { c.Opponents = []string{"cmd:./engine"} },
+		func(c *config.Config) { c.Champions = 2 },
 	} {
-		cfg := DefaultConfig("gomoku")
-		cfg.Method, cfg.Selection, cfg.Generations = MethodGA, SelectionPeers, 1
+		cfg := config.DefaultConfig("gomoku")
+		cfg.Method, cfg.Selection, cfg.Generations = config.MethodGA, config.SelectionPeers, 1
 		f(&cfg)
-		var se *SettingError
+		var se *config.SettingError
 		if err := cfg.Validate(); !errors.As(err, &se) || (se.Key != "selection" && se.Key != "champions") {
 			t.Errorf("peers with opponents or champions: %v, want a refusal naming the setting", err)
 		}
@@ -465,7 +466,7 @@ func TestSelectionAuto(t *testing.T) {
 func TestPopulationChampion(t *testing.T) {
 	cfg := smallConfig("gomoku", 2)
 	cfg.Generations, cfg.Population, cfg.AdmitGames, cfg.AdmitZ, cfg.VerifyGames = 4, 6, 8, 0, 8
-	cfg.Champion = ChampionPopulation
+	cfg.Champion = config.ChampionPopulation
 	full := runSmall(t, cfg)
 	l, err := genomes.Lookup("gomoku")
 	if err != nil {
@@ -484,8 +485,8 @@ func TestPopulationChampion(t *testing.T) {
 				born = &g.NewGenomes[i]
 			}
 		}
-		if g.Champion != want || born == nil || born.Operator != OpPopulationCentre {
-			t.Fatalf("gen %d: champion %s, want %s born as %s (%+v)", g.Generation, g.Champion, want, OpPopulationCentre, born)
+		if g.Champion != want || born == nil || born.Operator != config.OpPopulationCentre {
+			t.Fatalf("gen %d: champion %s, want %s born as %s (%+v)", g.Generation, g.Champion, want, config.OpPopulationCentre, born)
 		}
 		mu := cfg.Population / 2
 		var wsum float64
@@ -522,7 +523,7 @@ func TestPopulationChampion(t *testing.T) {
 		return sb.String()
 	}
 	hall := cfg
-	hall.Champion = ChampionCentre
+	hall.Champion = config.ChampionCentre
 	if games(runSmall(t, hall).gens) != games(full.gens) {
 		t.Fatal("the champion rule changed the games")
 	}
@@ -540,16 +541,16 @@ func TestChampionAuto(t *testing.T) {
 		engine, champion, admission, wantChampion, wantAdmission string
 		wantAdmit                                                int // AdmitGames resolved (DefaultConfig: 64)
 	}{
-		{"", ChampionAuto, AdmissionAuto, ChampionCentre, AdmissionPaired, 64},
-		{"cmd:toga2", ChampionAuto, AdmissionAuto, ChampionPopulation, AdmissionNone, 0},
-		{"cmd:toga2", ChampionBest, AdmissionAuto, ChampionBest, AdmissionHeadToHead, 64},
-		{"cmd:toga2", ChampionPopulation, AdmissionHeadToHead, ChampionPopulation, AdmissionHeadToHead, 64},
-		{"cmd:toga2", ChampionCentre, AdmissionPaired, ChampionCentre, AdmissionPaired, 64},
-		{"", ChampionPopulation, AdmissionHeadToHead, ChampionPopulation, AdmissionHeadToHead, 64},
-		{"", ChampionCentre, AdmissionNone, ChampionCentre, AdmissionNone, 0},
+		{"", config.ChampionAuto, config.AdmissionAuto, config.ChampionCentre, config.AdmissionPaired, 64},
+		{"cmd:toga2", config.ChampionAuto, config.AdmissionAuto, config.ChampionPopulation, config.AdmissionNone, 0},
+		{"cmd:toga2", config.ChampionBest, config.AdmissionAuto, config.ChampionBest, config.AdmissionHeadToHead, 64},
+		{"cmd:toga2", config.ChampionPopulation, config.AdmissionHeadToHead, config.ChampionPopulation, config.AdmissionHeadToHead, 64},
+		{"cmd:toga2", config.ChampionCentre, config.AdmissionPaired, config.ChampionCentre, config.AdmissionPaired, 64},
+		{"", config.ChampionPopulation, config.AdmissionHeadToHead, config.ChampionPopulation, config.AdmissionHeadToHead, 64},
+		{"", config.ChampionCentre, config.AdmissionNone, config.ChampionCentre, config.AdmissionNone, 0},
 		{"cmd:toga2", "", "", "", "", 64},
 	} {
-		cfg := DefaultConfig("chess")
+		cfg := config.DefaultConfig("chess")
 		cfg.Engine, cfg.Champion, cfg.Admission = c.engine, c.champion, c.admission
 		cfg.BudgetGames, cfg.Generations = 4000, 0
 		cfg.Resolve()
@@ -559,11 +560,11 @@ func TestChampionAuto(t *testing.T) {
 		}
 		// The pairs' games come from the budget less the admission tests' (peersGames):
 		// without a test, each pair plays more.
-		if want := peersGames(4000, cfg.Population, cfg.RaceRounds, c.wantAdmit); cfg.Games != want {
+		if want := config.PeersGames(4000, cfg.Population, cfg.RaceRounds, c.wantAdmit); cfg.Games != want {
 			t.Errorf("engine %q, admission %q: %d games a pair, want %d", c.engine, c.admission, cfg.Games, want)
 		}
 	}
-	if a, b := peersGames(4000, 12, 2, 0), peersGames(4000, 12, 2, 64); a <= b {
+	if a, b := config.PeersGames(4000, 12, 2, 0), config.PeersGames(4000, 12, 2, 64); a <= b {
 		t.Errorf("4 000 games: %d games a pair without admission tests, %d with", a, b)
 	}
 }

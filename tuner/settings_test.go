@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"errors"
+	"evotune/tuner/config"
 	"slices"
 	"strings"
 	"testing"
@@ -12,8 +13,8 @@ import (
 // method-only keys are the ones the methods' checks refuse.
 func TestSettingsResolve(t *testing.T) {
 	flags := map[string]bool{}
-	for _, s := range Settings {
-		c := DefaultConfig("gomoku")
+	for _, s := range config.Settings {
+		c := config.DefaultConfig("gomoku")
 		if _, err := c.Field(s.Key); err != nil {
 			t.Errorf("%s: %v", s.Key, err)
 		}
@@ -27,36 +28,36 @@ func TestSettingsResolve(t *testing.T) {
 			}
 		}
 	}
-	c := DefaultConfig("gomoku")
+	c := config.DefaultConfig("gomoku")
 	v, err := c.Field("spsa.c_end")
-	if err != nil || c.SPSA == nil || v.Float() != DefaultSPSA.CEnd || c.SPSA.Pairs != DefaultSPSA.Pairs {
+	if err != nil || c.SPSA == nil || v.Float() != config.DefaultSPSA.CEnd || c.SPSA.Pairs != config.DefaultSPSA.Pairs {
 		t.Fatalf("spsa.c_end of a config without an spsa section: %v, %+v", err, c.SPSA)
 	}
-	src := DefaultConfig("gomoku")
-	src.Population, src.CMAES = 31, &CMAESConfig{Sigma: 0.7}
+	src := config.DefaultConfig("gomoku")
+	src.Population, src.CMAES = 31, &config.CMAESConfig{Sigma: 0.7}
 	if err := c.SetFrom("population", &src); err != nil || c.Population != 31 {
 		t.Fatalf("SetFrom population: %v, %d", err, c.Population)
 	}
-	if err := c.SetFrom("cmaes.sigma", &src); err != nil || c.CMAES == nil || c.CMAES.Sigma != 0.7 || c.CMAES.Pairs != DefaultCMAES.Pairs {
+	if err := c.SetFrom("cmaes.sigma", &src); err != nil || c.CMAES == nil || c.CMAES.Sigma != 0.7 || c.CMAES.Pairs != config.DefaultCMAES.Pairs {
 		t.Fatalf("SetFrom cmaes.sigma: %v, %+v", err, c.CMAES)
 	}
 	if _, err := c.Field("no_such_key"); err == nil {
 		t.Fatal("an unknown key resolved")
 	}
-	ga := MethodKeys(MethodGA)
+	ga := config.MethodKeys(config.MethodGA)
 	for _, k := range []string{"population", "games", "race_rounds", "admit_games", "admit_z", "elite", "tournament", "crossover_rate", "mutation_rate", "mutation", "init", "champions", "champion"} {
 		if !slices.Contains(ga, k) {
 			t.Errorf("%s is not a GA-only key: %v", k, ga)
 		}
 	}
-	if slices.Contains(ga, "seed") || len(MethodKeys(MethodSPSA)) != 0 {
-		t.Errorf("method keys: ga %v, spsa %v", ga, MethodKeys(MethodSPSA))
+	if slices.Contains(ga, "seed") || len(config.MethodKeys(config.MethodSPSA)) != 0 {
+		t.Errorf("method keys: ga %v, spsa %v", ga, config.MethodKeys(config.MethodSPSA))
 	}
-	steady := MethodKeys(MethodSteady)
+	steady := config.MethodKeys(config.MethodSteady)
 	if !slices.Contains(steady, "population") || !slices.Contains(steady, "mutation_rate") || slices.Contains(steady, "race_rounds") || slices.Contains(steady, "admit_games") {
 		t.Errorf("steady-state GA keys: %v", steady)
 	}
-	if s, ok := LookupSetting("depths"); !ok || s.Flag != "depth" {
+	if s, ok := config.LookupSetting("depths"); !ok || s.Flag != "depth" {
 		t.Errorf("depths: %+v", s)
 	}
 }
@@ -66,32 +67,32 @@ func TestSettingsResolve(t *testing.T) {
 // set; every key named is a declared setting or in a declared section.
 func TestSettingErrors(t *testing.T) {
 	for _, c := range []struct {
-		edit       func(*Config)
+		edit       func(*config.Config)
 		key, field string
 	}{
-		{func(c *Config) { c.VerifyGames = 3 }, "verify_games", ""},
-		{func(c *Config) { c.Depths = []int{2, 0} }, "depths", "depths[1]"},
-		{func(c *Config) { c.Method = MethodSPSA; c.SPSA = &SPSAConfig{Pairs: -1} }, "spsa.pairs", ""},
-		{func(c *Config) { c.Mutation.LogSigma = -1 }, "mutation.log_sigma", ""},
-		{func(c *Config) { c.TimeBudget = "soon" }, "time_budget", ""},
-		{func(c *Config) { c.Selection = "lottery" }, "selection", ""},
-		{func(c *Config) { c.Admission = "duel" }, "admission", ""},
-		{func(c *Config) { c.Selection, c.Champions = SelectionPeers, 2 }, "champions", ""},
-		{func(c *Config) { c.Resign = "movecount=x" }, "resign", ""},
-		{func(c *Config) { c.Game = "go" }, "game", ""},
+		{func(c *config.Config) { c.VerifyGames = 3 }, "verify_games", ""},
+		{func(c *config.Config) { c.Depths = []int{2, 0} }, "depths", "depths[1]"},
+		{func(c *config.Config) { c.Method = config.MethodSPSA; c.SPSA = &config.SPSAConfig{Pairs: -1} }, "spsa.pairs", ""},
+		{func(c *config.Config) { c.Mutation.LogSigma = -1 }, "mutation.log_sigma", ""},
+		{func(c *config.Config) { c.TimeBudget = "soon" }, "time_budget", ""},
+		{func(c *config.Config) { c.Selection = "lottery" }, "selection", ""},
+		{func(c *config.Config) { c.Admission = "duel" }, "admission", ""},
+		{func(c *config.Config) { c.Selection, c.Champions = config.SelectionPeers, 2 }, "champions", ""},
+		{func(c *config.Config) { c.Resign = "movecount=x" }, "resign", ""},
+		{func(c *config.Config) { c.Game = "go" }, "game", ""},
 	} {
-		cfg := DefaultConfig("gomoku")
-		cfg.Method, cfg.Generations = MethodGA, 2
+		cfg := config.DefaultConfig("gomoku")
+		cfg.Method, cfg.Generations = config.MethodGA, 2
 		c.edit(&cfg)
 		err := cfg.Validate()
-		var se *SettingError
+		var se *config.SettingError
 		if !errors.As(err, &se) || se.Key != c.key || se.Field != c.field {
 			t.Errorf("%s: %v (%#v), want a SettingError of %q %q", c.key, err, se, c.key, c.field)
 			continue
 		}
 		section, _, _ := strings.Cut(se.Key, ".")
-		if _, ok := LookupSetting(se.Key); !ok {
-			if _, ok := LookupSetting(section); !ok { // mutation.log_sigma: the mutation section
+		if _, ok := config.LookupSetting(se.Key); !ok {
+			if _, ok := config.LookupSetting(section); !ok { // mutation.log_sigma: the mutation section
 				t.Errorf("%s: not a declared setting", se.Key)
 			}
 		}
@@ -110,7 +111,7 @@ func TestSettingErrors(t *testing.T) {
 func TestBestColumn(t *testing.T) {
 	seen := map[string]string{}
 	for _, m := range Methods {
-		c := DefaultConfig("gomoku")
+		c := config.DefaultConfig("gomoku")
 		c.Method = m.Name
 		h := m.BestColumn(c)
 		if h == "" || seen[h] != "" {
@@ -118,9 +119,9 @@ func TestBestColumn(t *testing.T) {
 		}
 		seen[h] = m.Name
 	}
-	ga, _ := LookupMethod(MethodGA)
-	race, peers := DefaultConfig("gomoku"), DefaultConfig("gomoku")
-	race.Selection, peers.Selection = SelectionRace, SelectionPeers
+	ga, _ := LookupMethod(config.MethodGA)
+	race, peers := config.DefaultConfig("gomoku"), config.DefaultConfig("gomoku")
+	race.Selection, peers.Selection = config.SelectionRace, config.SelectionPeers
 	if ga.BestColumn(race) != "RACE WINNER" || ga.BestColumn(peers) != "BEST OF PEERS" {
 		t.Errorf("GA: race %q, peers %q", ga.BestColumn(race), ga.BestColumn(peers))
 	}
@@ -128,9 +129,9 @@ func TestBestColumn(t *testing.T) {
 
 // TestSettingsGrouped: every setting with a flag is in one of the groups --help shows.
 func TestSettingsGrouped(t *testing.T) {
-	for _, st := range Settings {
-		if st.Flag != "" && !slices.Contains(Groups, st.Group) {
-			t.Errorf("setting %s (--%s) has group %q, not one of %q", st.Key, st.Flag, st.Group, Groups)
+	for _, st := range config.Settings {
+		if st.Flag != "" && !slices.Contains(config.Groups, st.Group) {
+			t.Errorf("setting %s (--%s) has group %q, not one of %q", st.Key, st.Flag, st.Group, config.Groups)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"evotune/engine"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
 )
 
 // TestSlotAccounting: every method stores each generation's busy slot time and its game
@@ -21,10 +22,10 @@ import (
 // so, unless the runner counts its game slots (a cluster's live workers), which the run
 // then measures against.
 func TestSlotAccounting(t *testing.T) {
-	for _, method := range []string{MethodGA, MethodSPSA, MethodCMAES, MethodSteady} {
+	for _, method := range []string{config.MethodGA, config.MethodSPSA, config.MethodCMAES, config.MethodSteady} {
 		cfg := smallConfig("gomoku", 2)
 		cfg.Method = method
-		if method != MethodGA {
+		if method != config.MethodGA {
 			cfg.Generations = 0
 			cfg.BudgetGames = 200
 		}

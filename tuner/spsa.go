@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"evotune/genomes"
+	"evotune/tuner/config"
 )
 
 // SPSA (Config.Method "spsa"): fishtest's simultaneous perturbation stochastic
@@ -45,81 +46,6 @@ const (
 	OpSPSAPlus  = "spsa+" // θ + c_k·Δ
 	OpSPSAMinus = "spsa-" // θ − c_k·Δ
 )
-
-// SPSAConfig holds SPSA's parameters (fishtest's names). Zero fields take DefaultSPSA's.
-type SPSAConfig struct {
-	// Pairs is the number of colour-swapped game pairs of θ+ against θ− per step.
-	Pairs int `json:"pairs" yaml:"pairs"`
-	// CEnd is the perturbation c_k at the last step, in the genes' SPSA units (ln units for
-	// log genes).
-	CEnd float64 `json:"c_end" yaml:"c_end"`
-	// REnd is the learning rate R_k = a_k/c_k² at the last step.
-	REnd float64 `json:"r_end" yaml:"r_end"`
-	// Alpha and Gamma are the exponents of a_k and c_k.
-	Alpha float64 `json:"alpha" yaml:"alpha"`
-	Gamma float64 `json:"gamma" yaml:"gamma"`
-	// ARatio is A, the stability constant of a_k, as a fraction of the run's game pairs.
-	ARatio float64 `json:"a_ratio" yaml:"a_ratio"`
-	// Lag is how many steps may be in play behind the one being started: step k perturbs
-	// θ_{k−Lag}, so Lag+1 steps' games keep the game slots busy while the oldest ends
-	// (0: each step waits for the one before; runs stored before the lag have 0). New runs
-	// take DefaultSPSALag (Config.NewRunDefaults); zero is not replaced by a default.
-	Lag int `json:"lag,omitempty" yaml:"lag"`
-}
-
-// DefaultSPSALag is the lag of a new SPSA run that names none and plans few steps (or an
-// unknown number: a time budget): nine steps of 16 pairs in play, 288 games for the game
-// slots whatever finishes first. Measured (gomoku, 44 000 games, seeds 1–3, 8 000 held-out
-// games each, Elo against the paper's weights): lag 0 +58.9 / +61.0 / +51.8, lag 2 +54.1 /
-// +64.8 / +47.3, lag 8 +63.6 / +61.7 / +46.5, each within the others' intervals (± 6.5).
-const DefaultSPSALag = 8
-
-// MaxDefaultSPSALag is the most steps a new run's default lag puts in play (SPSALagFor).
-// At 64 game slots a step's slowest game holds every step behind it, and only some 50
-// steps of 32 games in play fill them: replayed at gomoku's budget (tuner
-// BenchmarkSlotReplay, EVOTUNE_REPLAY_BUDGET=game), lag 8 kept 64 slots 45% busy, 16 63%,
-// 32 89–90% and 48 96%. Lag 48 played as strong as lags 32 and 8 at gomoku's 44 000 games
-// (+60.4 / +57.1 / +55.9, mean +57.8, against lag 32's +59.9 / +60.9 / +50.7 and lag 8's
-// mean +57.3), and connect6's 20 000 at lag 39 as at 32 (+37.8 / +38.1 / +37.5 against
-// +36.8 / +38.5 / +38.0; docs/methods.md).
-const MaxDefaultSPSALag = 48
-
-// SPSALagFor is the default lag of a new run of steps planned steps (0: unknown): one
-// step in play per 16 planned, at least DefaultSPSALag and at most MaxDefaultSPSALag, so
-// that a step perturbs a θ at most a sixteenth of the run behind (amazons' 4 000 games,
-// 125 steps: 8; connect6's 20 000, 625 steps: 39; gomoku's 44 000, 1 375: 48). It depends
-// on the run's plan only, never on its workers: a seeded run is the same on any number of
-// slots.
-func SPSALagFor(steps int) int {
-	return min(max(steps/16, DefaultSPSALag), MaxDefaultSPSALag)
-}
-
-// DefaultSPSA is fishtest's formulation as `evotune compare` measured it: 16 pairs per
-// step, c_end 0.2 ln units, r_end 0.002, Spall's exponents, A = 10% of the pairs.
-var DefaultSPSA = SPSAConfig{Pairs: 16, CEnd: 0.2, REnd: 0.002, Alpha: 0.602, Gamma: 0.101, ARatio: 0.1}
-
-// SPSAParams returns the run's SPSA parameters with DefaultSPSA's in place of zeros.
-func (c Config) SPSAParams() SPSAConfig { return overDefaults(DefaultSPSA, c.SPSA) }
-
-func (p SPSAConfig) validate() error {
-	switch {
-	case p.Pairs < 1 || p.Pairs > 10000:
-		return settingErr("spsa.pairs", "", "%d, want 1 to 10000", p.Pairs)
-	case !(p.CEnd > 0 && p.CEnd <= 10):
-		return settingErr("spsa.c_end", "", "%g, want (0, 10] (ln units for log genes)", p.CEnd)
-	case !(p.REnd > 0 && p.REnd <= 10):
-		return settingErr("spsa.r_end", "", "%g, want (0, 10]", p.REnd)
-	case !(p.Alpha > 0 && p.Alpha <= 1):
-		return settingErr("spsa.alpha", "", "%g, want (0, 1]", p.Alpha)
-	case !(p.Gamma > 0 && p.Gamma <= 1):
-		return settingErr("spsa.gamma", "", "%g, want (0, 1]", p.Gamma)
-	case !(p.ARatio >= 0 && p.ARatio <= 10):
-		return settingErr("spsa.a_ratio", "", "%g, want 0 to 10", p.ARatio)
-	case p.Lag < 0 || p.Lag > 64:
-		return settingErr("spsa.lag", "", "%d, want 0 (each step waits for the one before) to 64", p.Lag)
-	}
-	return nil
-}
 
 // spsaPairs is N, the run's total game pairs as planned when step k was played: a run
 // extended on resume (Config.Extensions) plans its later steps over the new total, as
@@ -169,7 +95,7 @@ func (a *MethodEnv) spsaGeneGains(k int) (ck, rk []float64) {
 }
 
 // geneCEnd is gene g's c_end in SPSA units: its own (CEnd, in the gene's units) or p's.
-func geneCEnd(g genomes.Gene, p SPSAConfig) float64 {
+func geneCEnd(g genomes.Gene, p config.SPSAConfig) float64 {
 	switch {
 	case g.CEnd <= 0:
 		return p.CEnd
@@ -308,7 +234,7 @@ func (a *MethodEnv) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
 // last step, c_end, is below half a unit at their defaults: spsaPoints perturbs them by
 // one unit instead (the run's header says so).
 func (a *MethodEnv) widenedIntegerGenes() []string {
-	if a.Config.Method != MethodSPSA {
+	if a.Config.Method != config.MethodSPSA {
 		return nil
 	}
 	p := a.Config.SPSAParams()
@@ -353,7 +279,7 @@ const (
 // NeedsCalibration reports whether the run is SPSA with a time budget and neither a game
 // budget nor generations: its game budget must be measured first (Calibrate).
 func (t *Tuner) NeedsCalibration() bool {
-	return t.cfg.Method == MethodSPSA && t.cfg.TimeBudget != "" && t.cfg.BudgetGames == 0 && t.cfg.Generations == 0 && t.calibration == nil
+	return t.cfg.Method == config.MethodSPSA && t.cfg.TimeBudget != "" && t.cfg.BudgetGames == 0 && t.cfg.Generations == 0 && t.calibration == nil
 }
 
 // Calibrate measures this machine's rate of distinct games (batches of one SPSA step:
@@ -366,7 +292,7 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 	if t.calibration != nil {
 		return *t.calibration, nil
 	}
-	if t.cfg.Method != MethodSPSA || t.cfg.TimeBudget == "" {
+	if t.cfg.Method != config.MethodSPSA || t.cfg.TimeBudget == "" {
 		return Calibration{}, fmt.Errorf("calibrate: only an SPSA run with a time budget is calibrated")
 	}
 	saved, savedCtx := t.draws.tuningOpenings, t.ctx

@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"evotune/genomes"
+	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 )
 
-func spsaConfig(game string, budget, pairs int) Config {
+func spsaConfig(game string, budget, pairs int) config.Config {
 	c := smallConfig(game, 2)
-	c.Method, c.BudgetGames, c.Generations = MethodSPSA, budget, 0
-	c.SPSA = &SPSAConfig{Pairs: pairs}
+	c.Method, c.BudgetGames, c.Generations = config.MethodSPSA, budget, 0
+	c.SPSA = &config.SPSAConfig{Pairs: pairs}
 	return c
 }
 
@@ -177,7 +178,7 @@ func TestSPSATimeBudgetCalibrates(t *testing.T) {
 	if c.Games < 8 || c.BudgetGames < 8 || tu.NeedsCalibration() {
 		t.Fatalf("calibration %+v (still needed: %v)", c, tu.NeedsCalibration())
 	}
-	var stored Config
+	var stored config.Config
 	if err := json.Unmarshal([]byte(st.config), &stored); err != nil || stored.BudgetGames != c.BudgetGames || stored.TimeBudget != "3s" {
 		t.Fatalf("stored config %s (err %v): want budget_games %d and the time budget", st.config, err, c.BudgetGames)
 	}
@@ -214,16 +215,16 @@ func TestBudgetGamesStopsTheGA(t *testing.T) {
 // parameters are named.
 func TestSPSAConfigErrors(t *testing.T) {
 	for _, tc := range []struct {
-		edit func(*Config)
+		edit func(*config.Config)
 		want string
 	}{
-		{func(c *Config) { c.BudgetGames, c.TimeBudget = 0, "" }, "needs budget_games"},
-		{func(c *Config) { c.SPSA = &SPSAConfig{CEnd: -1} }, "spsa.c_end"},
-		{func(c *Config) { c.SPSA = &SPSAConfig{Alpha: 2} }, "spsa.alpha"},
-		{func(c *Config) { c.Method = "nes" }, `method: "nes", want one of ga, spsa, cmaes, steady`},
-		{func(c *Config) { c.Method, c.CMAES = MethodCMAES, &CMAESConfig{Lambda: 2} }, "cmaes.lambda: 2"},
-		{func(c *Config) { c.Method, c.CMAES = MethodCMAES, &CMAESConfig{Sigma: -1} }, "cmaes.sigma"},
-		{func(c *Config) { c.BudgetGames = -5 }, "budget_games: -5"},
+		{func(c *config.Config) { c.BudgetGames, c.TimeBudget = 0, "" }, "needs budget_games"},
+		{func(c *config.Config) { c.SPSA = &config.SPSAConfig{CEnd: -1} }, "spsa.c_end"},
+		{func(c *config.Config) { c.SPSA = &config.SPSAConfig{Alpha: 2} }, "spsa.alpha"},
+		{func(c *config.Config) { c.Method = "nes" }, `method: "nes", want one of ga, spsa, cmaes, steady`},
+		{func(c *config.Config) { c.Method, c.CMAES = config.MethodCMAES, &config.CMAESConfig{Lambda: 2} }, "cmaes.lambda: 2"},
+		{func(c *config.Config) { c.Method, c.CMAES = config.MethodCMAES, &config.CMAESConfig{Sigma: -1} }, "cmaes.sigma"},
+		{func(c *config.Config) { c.BudgetGames = -5 }, "budget_games: -5"},
 	} {
 		c := spsaConfig("gomoku", 64, 4)
 		tc.edit(&c)
@@ -400,7 +401,7 @@ func TestSPSAExtendedResume(t *testing.T) {
 	first := runSmall(t, cfg)
 	ext := cfg
 	ext.BudgetGames = 96
-	ext.Extensions = []Extension{{FromGeneration: len(first.gens), Games: 48, Budget: Budget{BudgetGames: 96}, Before: Budget{BudgetGames: 48}}}
+	ext.Extensions = []config.Extension{{FromGeneration: len(first.gens), Games: 48, Budget: config.Budget{BudgetGames: 96}, Before: config.Budget{BudgetGames: 48}}}
 	st := stateFromRecords(1, first.gens)
 	st.Games = 48
 	whole := &memStore{}
@@ -431,7 +432,7 @@ func TestSPSAExtendedResume(t *testing.T) {
 	c0, _ := tu.methodEnv().spsaGains(0)
 	cFirst, _ := (&MethodEnv{Config: cfg}).spsaGains(0)
 	cNew, _ := tu.methodEnv().spsaGains(len(first.gens))
-	cPlanned, _ := (&MethodEnv{Config: func() Config { c := cfg; c.BudgetGames = 96; return c }()}).spsaGains(len(first.gens))
+	cPlanned, _ := (&MethodEnv{Config: func() config.Config { c := cfg; c.BudgetGames = 96; return c }()}).spsaGains(len(first.gens))
 	if c0 != cFirst || cNew != cPlanned {
 		t.Fatalf("c_0 %g (the 48-game plan's %g), c_%d %g (the 96-game plan's %g)", c0, cFirst, len(first.gens), cNew, cPlanned)
 	}
@@ -530,20 +531,20 @@ func TestSPSADefaultLag(t *testing.T) {
 		{game: "gomoku", budget: 8000, workers: 2, want: 15},    // 250 steps
 		{game: "gomoku", budget: 8000, pairs: 4, workers: 2, want: 48},
 		{game: "gomoku", budget: 44000, gens: 200, workers: 2, want: 12}, // the fewer: 200 steps
-		{game: "gomoku", timeBudget: "1h", workers: 16, want: DefaultSPSALag},
+		{game: "gomoku", timeBudget: "1h", workers: 16, want: config.DefaultSPSALag},
 	} {
-		cfg := DefaultConfig(c.game)
-		cfg.Method, cfg.BudgetGames, cfg.Generations, cfg.TimeBudget, cfg.Workers = MethodSPSA, c.budget, c.gens, c.timeBudget, c.workers
+		cfg := config.DefaultConfig(c.game)
+		cfg.Method, cfg.BudgetGames, cfg.Generations, cfg.TimeBudget, cfg.Workers = config.MethodSPSA, c.budget, c.gens, c.timeBudget, c.workers
 		if c.pairs > 0 {
-			cfg.SPSA = &SPSAConfig{Pairs: c.pairs}
+			cfg.SPSA = &config.SPSAConfig{Pairs: c.pairs}
 		}
 		cfg.NewRunDefaults(false)
 		if cfg.SPSA == nil || cfg.SPSA.Lag != c.want {
 			t.Errorf("%+v: lag %v, want %d", c, cfg.SPSA, c.want)
 		}
 	}
-	cfg := DefaultConfig("gomoku")
-	cfg.Method, cfg.SPSA = MethodSPSA, &SPSAConfig{Lag: 3}
+	cfg := config.DefaultConfig("gomoku")
+	cfg.Method, cfg.SPSA = config.MethodSPSA, &config.SPSAConfig{Lag: 3}
 	if cfg.NewRunDefaults(false); cfg.SPSA.Lag != 3 {
 		t.Errorf("a run naming lag 3 got %d", cfg.SPSA.Lag)
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"evotune/genomes"
+	"evotune/tuner/config"
 )
 
 // The steady-state GA (Config.Method "steady"): no generation barrier. The population of
@@ -35,51 +36,6 @@ import (
 //   - The champion is the centre of the better half of the population (the (μ/μ_w, λ)
 //     recombination of evolution strategies: centreWeights by rank, the best weighing
 //     most, log genes in log space), a new genome of each generation (slot Population).
-
-// MethodSteady is the steady-state GA (steady.go).
-const MethodSteady = "steady"
-
-// SteadyConfig holds the steady-state GA's parameters (Config.Steady).
-type SteadyConfig struct {
-	// Window is how many births are in play at once: birth b is bred when birth b − Window
-	// is decided (and the initial population is). 0: DefaultSteadyWindow, as runs stored
-	// before the window was a setting played; a new run that names none takes
-	// SteadyWindowFor its planned births (Config.NewRunDefaults).
-	Window int `json:"window,omitempty" yaml:"window"`
-}
-
-// DefaultSteadyWindow is the window of a run that names none and plans few births (or an
-// unknown number: a time budget alone): four births of 2 × Games games keep
-// 2 local workers or a small cluster busy while the oldest birth's last games finish.
-const DefaultSteadyWindow = 4
-
-// MaxDefaultSteadyWindow is the most births a new run's default window puts in play
-// (SteadyWindowFor). At 64 game slots the oldest birth's slowest game holds every birth
-// behind it: replayed at gomoku's budget (tuner BenchmarkSlotReplay,
-// EVOTUNE_REPLAY_BUDGET=game), window 4 kept 64 slots 38% busy, 16 91% and 32 97%.
-const MaxDefaultSteadyWindow = 32
-
-// SteadyWindowFor is the default window of a new run of births planned births (0:
-// unknown): one birth in play per 16 planned, at least DefaultSteadyWindow and at most
-// MaxDefaultSteadyWindow, so a child is bred from a population at most a sixteenth of the
-// run behind (amazons' 4 000 games, 62 births: 4; connect6's 20 000, 312: 19; gomoku's
-// 44 000, 687: 32). It depends on the run's plan only, never on its workers: a seeded run
-// is the same on any number of slots.
-func SteadyWindowFor(births int) int {
-	return min(max(births/16, DefaultSteadyWindow), MaxDefaultSteadyWindow)
-}
-
-// SteadyParams returns the run's steady-state GA parameters (Window 0: DefaultSteadyWindow).
-func (c Config) SteadyParams() SteadyConfig {
-	return overDefaults(SteadyConfig{Window: DefaultSteadyWindow}, c.Steady)
-}
-
-func (p SteadyConfig) validate() error {
-	if p.Window < 1 || p.Window > 256 {
-		return settingErr("steady.window", "", "%d, want 1 to 256 (births in play at once)", p.Window)
-	}
-	return nil
-}
 
 // streamSteady is the random stream of birth b: its breeding (or initial perturbation)
 // and its openings.
@@ -131,7 +87,7 @@ type steadyMethod struct {
 func newSteady(a *MethodEnv) (Method, error) {
 	c := a.Config
 	if c.Games < 2 || c.Games%2 != 0 {
-		return nil, settingErr("games", "", "%d, want an even number ≥ 2 (each birth's game pairs)", c.Games)
+		return nil, config.Errorf("games", "", "%d, want an even number ≥ 2 (each birth's game pairs)", c.Games)
 	}
 	return &steadyMethod{a: a, pop: make([]*genomes.Genome, c.Population), ref: &genomes.Genome{Layout: a.Layout, X: a.Layout.Defaults(), ID: "baseline"}}, nil
 }

@@ -9,11 +9,12 @@ import (
 	"testing"
 
 	"evotune/genomes"
+	"evotune/tuner/config"
 )
 
-func steadyConfig(game string, workers, budget int) Config {
+func steadyConfig(game string, workers, budget int) config.Config {
 	c := smallConfig(game, workers)
-	c.Method, c.Generations, c.BudgetGames = MethodSteady, 0, budget
+	c.Method, c.Generations, c.BudgetGames = config.MethodSteady, 0, budget
 	return c
 }
 
@@ -38,7 +39,7 @@ func TestSteadyWindowSameRunWhateverWorkers(t *testing.T) {
 	at := func(workers, window int) string {
 		c := steadyConfig("gomoku", workers, 240)
 		if window > 0 {
-			c.Steady = &SteadyConfig{Window: window}
+			c.Steady = &config.SteadyConfig{Window: window}
 		}
 		return fingerprint(runSmall(t, c).gens)
 	}
@@ -67,25 +68,25 @@ func TestSteadyDefaultWindow(t *testing.T) {
 		{game: "amazons", workers: 2, want: 4},                  // 4 000 games: 62 births
 		{game: "gomoku", budget: 8000, games: 16, workers: 2, want: 15},
 		{game: "gomoku", budget: 44000, gens: 20, workers: 2, want: 15}, // the fewer: 21 generations of 12
-		{game: "gomoku", timeBudget: "1h", workers: 16, want: DefaultSteadyWindow},
+		{game: "gomoku", timeBudget: "1h", workers: 16, want: config.DefaultSteadyWindow},
 	} {
-		cfg := DefaultConfig(c.game)
-		cfg.Method, cfg.BudgetGames, cfg.Generations, cfg.TimeBudget, cfg.Games, cfg.Workers = MethodSteady, c.budget, c.gens, c.timeBudget, c.games, c.workers
+		cfg := config.DefaultConfig(c.game)
+		cfg.Method, cfg.BudgetGames, cfg.Generations, cfg.TimeBudget, cfg.Games, cfg.Workers = config.MethodSteady, c.budget, c.gens, c.timeBudget, c.games, c.workers
 		cfg.NewRunDefaults(false)
 		if cfg.Steady == nil || cfg.Steady.Window != c.want {
 			t.Errorf("%+v: window %v, want %d", c, cfg.Steady, c.want)
 		}
 	}
-	cfg := DefaultConfig("gomoku")
-	cfg.Method, cfg.Steady = MethodSteady, &SteadyConfig{Window: 3}
+	cfg := config.DefaultConfig("gomoku")
+	cfg.Method, cfg.Steady = config.MethodSteady, &config.SteadyConfig{Window: 3}
 	if cfg.NewRunDefaults(false); cfg.Steady.Window != 3 {
 		t.Errorf("a run naming window 3 got %d", cfg.Steady.Window)
 	}
 	cfg.Steady = nil
-	if cfg.NewRunDefaults(true); cfg.Steady != nil || cfg.SteadyParams().Window != DefaultSteadyWindow {
+	if cfg.NewRunDefaults(true); cfg.Steady != nil || cfg.SteadyParams().Window != config.DefaultSteadyWindow {
 		t.Errorf("a named window replaced: %+v", cfg.Steady)
 	}
-	cfg.Steady = &SteadyConfig{Window: 300}
+	cfg.Steady = &config.SteadyConfig{Window: 300}
 	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "steady.window") {
 		t.Errorf("window 300: %v", err)
 	}
@@ -209,7 +210,7 @@ func TestSteadyResume(t *testing.T) {
 	cfg := steadyConfig("gomoku", 2, 240)
 	cfg.VerifyGames, cfg.VerifyEvery = 8, 2
 	w8 := cfg
-	w8.Steady = &SteadyConfig{Window: 8}
+	w8.Steady = &config.SteadyConfig{Window: 8}
 	crashAndResume(t, w8, runSmall(t, w8), 2) // 8 births in play: resumed, the same generations
 	full := runSmall(t, cfg)
 	if len(full.gens) < 4 {

@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"encoding/json"
+	"evotune/tuner/config"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -26,7 +27,7 @@ func TestStoredConfigsLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := DecodeConfig(string(data))
+			c, err := config.DecodeConfig(string(data))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -16,6 +16,7 @@ import (
 	"evotune/engine/protocol/uci"
 	"evotune/engine/protocol/wire"
 	"evotune/genomes"
+	"evotune/tuner/config"
 )
 
 // The subject of a run is what its gene vectors play as:
@@ -36,14 +37,6 @@ const (
 	// FormatINI is one "name=value" line per gene.
 	FormatINI = "ini"
 )
-
-// DefaultEngineMoveTime is an outside engine's time per move (seconds) when the config
-// sets none: generous, because most users fix a depth through the engine's arguments.
-const DefaultEngineMoveTime = 5.0
-
-// DefaultStartupTime is an outside engine's start-up allowance (seconds), apart from its
-// move clock: loading tables, allocating a hash table under load.
-const DefaultStartupTime = 10.0
 
 // placeholder is {NAME} in an engine's arguments.
 var placeholder = protocol.ArgPlaceholder
@@ -74,20 +67,20 @@ type Outside struct {
 // it; the error names the setting: an engine that is not "cmd:PROG ARGS", a {NAME} that is
 // not a gene of the layout, a weights format the game cannot take, or an engine that gets
 // no values at all (no {weights}, no {NAME} and no Gomocup INFO lines).
-func NewOutside(cfg Config, layout *genomes.Layout) (*Outside, error) {
+func NewOutside(cfg config.Config, layout *genomes.Layout) (*Outside, error) {
 	argv, ok, err := protocol.ParseCommand(cfg.Engine)
 	if !ok || err != nil {
 		return nil, fmt.Errorf("engine: %q: want cmd:PROG [ARGS] (with {weights} or {NAME} where values go)", cfg.Engine)
 	}
 	o := &Outside{argv: argv, game: cfg.Game, layout: layout, format: cfg.WeightsFormat, info: cfg.GomocupInfo,
-		moveTime: seconds(cfg.EngineMoveTime, DefaultEngineMoveTime), startup: seconds(cfg.StartupTime, DefaultStartupTime),
+		moveTime: config.Seconds(cfg.EngineMoveTime, config.DefaultEngineMoveTime), startup: config.Seconds(cfg.StartupTime, config.DefaultStartupTime),
 		proto: cfg.EngineProtocol, bzKeep: cfg.BotzoneKeepRunning, bzJSON: cfg.BotzoneJSON}
 	if o.format == "" {
 		o.format = FormatJSON
 	}
 	e, err := genomes.Lookup(cfg.Game)
 	if err != nil {
-		return nil, settingErr("game", "", "%w", err)
+		return nil, config.Errorf("game", "", "%w", err)
 	}
 	proto := (protocol.ExternalSpec{Protocol: cfg.EngineProtocol}).ProtocolFor(e.Game)
 	// A UCI engine reads its parameters as options: setoption is how values reach it.
@@ -137,10 +130,10 @@ func NewOutside(cfg Config, layout *genomes.Layout) (*Outside, error) {
 			}
 		}
 	default:
-		return nil, settingErr("weights_format", "", "%q, want json, evotune or ini", o.format)
+		return nil, config.Errorf("weights_format", "", "%q, want json, evotune or ini", o.format)
 	}
 	if o.info && !slices.Contains(protocol.OptionsProtocols(e.Game), proto) {
-		return nil, settingErr("gomocup_info", "", "the engine speaks %s, which has no INFO lines (Gomocup's, gomoku)", proto)
+		return nil, config.Errorf("gomocup_info", "", "the engine speaks %s, which has no INFO lines (Gomocup's, gomoku)", proto)
 	}
 	if o.info {
 		for _, g := range layout.Genes {
@@ -155,20 +148,6 @@ func NewOutside(cfg Config, layout *genomes.Layout) (*Outside, error) {
 	return o, nil
 }
 
-// OpponentSpec is the external opponent argv (one of Config.Opponents, parsed) with the
-// run's move time (OpponentMoveTime, seconds) and start-up allowance (StartupTime).
-func (c Config) OpponentSpec(argv []string) *protocol.ExternalSpec {
-	return &protocol.ExternalSpec{Argv: argv, MoveTime: time.Duration(c.OpponentMoveTime * float64(time.Second)),
-		StartupTime: seconds(c.StartupTime, DefaultStartupTime)}
-}
-
-func seconds(s, def float64) time.Duration {
-	if s <= 0 {
-		s = def
-	}
-	return time.Duration(s * float64(time.Second))
-}
-
 // CheckDeclared checks the run's options against the options the engine declares (its UCI
 // handshake, protocol.DeclaredOptions; nil for a protocol whose engines declare none,
 // which passes): every gene must be a spin option the engine declares, integer, within the
@@ -180,7 +159,7 @@ func (o *Outside) CheckDeclared(declared []uci.Option) error {
 		return nil
 	}
 	if err := uci.CheckOptions(declared, o.fixed); err != nil {
-		return settingErr("engine_options", "", "%w", err)
+		return config.Errorf("engine_options", "", "%w", err)
 	}
 	for _, g := range o.layout.Genes {
 		d := uci.Find(declared, g.OptionName())
@@ -192,16 +171,16 @@ func (o *Outside) CheckDeclared(declared []uci.Option) error {
 					names = append(names, x.Name)
 				}
 			}
-			return settingErr("layout", "", "gene %s: the engine declares no option %q (its spin options: %s)", g.Name, g.OptionName(), strings.Join(names, ", "))
+			return config.Errorf("layout", "", "gene %s: the engine declares no option %q (its spin options: %s)", g.Name, g.OptionName(), strings.Join(names, ", "))
 		case d.Type == "string" && !g.Integer:
 			// A float parameter (OpenBench's "float" lines): engines declare it as a string
 			// option and parse the decimal they are sent.
 		case d.Type != "spin":
-			return settingErr("layout", "", "gene %s: option %q is a %s option; only spin options (whole numbers with min and max) can be genes, and string options for genes that are not integer", g.Name, d.Name, d.Type)
+			return config.Errorf("layout", "", "gene %s: option %q is a %s option; only spin options (whole numbers with min and max) can be genes, and string options for genes that are not integer", g.Name, d.Name, d.Type)
 		case !g.Integer:
-			return settingErr("layout", "", "gene %s: option %q is a spin (whole numbers): make the gene integer: true", g.Name, d.Name)
+			return config.Errorf("layout", "", "gene %s: option %q is a spin (whole numbers): make the gene integer: true", g.Name, d.Name)
 		case d.Min != nil && g.Min < float64(*d.Min), d.Max != nil && g.Max > float64(*d.Max):
-			return settingErr("layout", "", "gene %s: bounds [%g, %g] outside the engine's %q min %s max %s", g.Name, g.Min, g.Max, d.Name, optBound(d.Min), optBound(d.Max))
+			return config.Errorf("layout", "", "gene %s: bounds [%g, %g] outside the engine's %q min %s max %s", g.Name, g.Min, g.Max, d.Name, optBound(d.Min), optBound(d.Max))
 		}
 	}
 	return nil
@@ -229,7 +208,7 @@ const (
 // ExportOpenBench or ExportSetoption, with sp the run's SPSA parameters; the error names
 // an unknown format or one the engine cannot take (setoption lines for an engine that
 // gets no options).
-func (o *Outside) ValuesIn(format string, x []float64, sp SPSAConfig, prov *engine.Provenance) ([]byte, error) {
+func (o *Outside) ValuesIn(format string, x []float64, sp config.SPSAConfig, prov *engine.Provenance) ([]byte, error) {
 	switch format {
 	case "":
 		data, _, err := o.ValuesFile(x, prov)
@@ -256,7 +235,7 @@ func (o *Outside) ValuesIn(format string, x []float64, sp SPSAConfig, prov *engi
 // names, the bounds, and each gene's c_end and r_end — its own, or sp's c_end in the gene's
 // units (a fifth of the range per SPSA unit; the default's fraction for a log gene) and
 // sp's r_end.
-func OpenBenchParams(genes []genomes.Gene, x []float64, sp SPSAConfig) []genomes.OpenBenchParam {
+func OpenBenchParams(genes []genomes.Gene, x []float64, sp config.SPSAConfig) []genomes.OpenBenchParam {
 	var ps []genomes.OpenBenchParam
 	for i, g := range genes {
 		c, r := g.CEnd, g.REnd
@@ -428,14 +407,3 @@ func (t *Tuner) Outside() *Outside { return t.outside }
 
 // RunLayout returns the run's gene layout (with the genes the config freed or fixed).
 func (t *Tuner) RunLayout() *genomes.Layout { return t.plan.Layout }
-
-// GeneLayout returns the run's gene layout as it was tuned: the layout file's genes
-// (an outside engine) or the built-in engine's, with the genes the config freed or fixed.
-// The error names an unknown game or gene.
-func (c Config) GeneLayout() (*genomes.Layout, error) {
-	p, err := c.Plan()
-	if err != nil {
-		return nil, err
-	}
-	return p.Layout, nil
-}

@@ -2,9 +2,9 @@ package tuner
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
+	"evotune/tuner/config"
 	"evotune/tuner/stats"
 )
 
@@ -39,11 +39,11 @@ func (s Summary) SlotText() string {
 }
 
 // lagOf is the rounds cfg's method may have in play behind the one it asks (Summary.Lag).
-func lagOf(cfg Config) int {
+func lagOf(cfg config.Config) int {
 	switch cfg.Method {
-	case MethodSPSA:
+	case config.MethodSPSA:
 		return cfg.SPSAParams().Lag
-	case MethodCMAES:
+	case config.MethodCMAES:
 		return cfg.CMAESParams().Lag
 	}
 	if cfg.IsGA() {
@@ -63,15 +63,15 @@ func (s Summary) SlotHint() string {
 		return ""
 	}
 	switch s.Method {
-	case MethodGA:
+	case config.MethodGA:
 		if s.Generations == 0 {
 			return ""
 		}
 		per := float64(s.Games) / float64(s.Generations)
 		return fmt.Sprintf("the game slots waited: each GA generation (%.0f games, %.1f a slot) waited for its slowest game before the next could be bred (the GA plays its next generation ahead on a guess of those games, here or on a cluster, but stops guessing where its guesses seldom hold); the fewer games a slot, the longer the wait. --ga-lag 3 breeds each generation from older ones while they play (95–99.5%% of 64 replayed slots busy; on gomoku about 7 Elo weaker at equal games), and --method steady has no generations at all; each searches differently (docs/methods.md)", per, per/float64(s.Slots))
-	case MethodSPSA:
-		return fmt.Sprintf("the game slots waited: each SPSA step waited for the one before (lag 0); --spsa-lag %d, the least a new run takes, keeps %d steps in play (16 cores 98.6%% busy, measured)", DefaultSPSALag, DefaultSPSALag+1)
-	case MethodCMAES:
+	case config.MethodSPSA:
+		return fmt.Sprintf("the game slots waited: each SPSA step waited for the one before (lag 0); --spsa-lag %d, the least a new run takes, keeps %d steps in play (16 cores 98.6%% busy, measured)", config.DefaultSPSALag, config.DefaultSPSALag+1)
+	case config.MethodCMAES:
 		return "the game slots waited: each CMA-ES generation waited for its slowest game; --cmaes-lag 1 samples a generation while the one before it plays (99.9% of 16 and 99.0% of 64 replayed gomoku slots busy where lag 0, playing its likeliest next generations ahead, kept 92% and 71%, and no guess of one generation, even from the games' real results, keeps more than 93% and 48% (connect6) of 64; 5 Elo weaker over nine gomoku seeds at equal games, the extra games of 16 slots not buying it back); it changes the search, and on many cores --method spsa fills the slots at its defaults (docs/tune.md)"
 	}
 	return ""
@@ -142,7 +142,7 @@ func cmaesSummary(s Summary) string {
 func gaSummary(s Summary) string {
 	c := s.Champion
 	switch {
-	case s.ChampionRule == ChampionPopulation:
+	case s.ChampionRule == config.ChampionPopulation:
 		what := "the centre of the last generation's better half by rank (the best weighing most"
 		if s.Lag > 0 {
 			what = fmt.Sprintf("the mean of the last %d generations' better-half centres, one from each line of generations in play (each centre by rank, the best weighing most", s.Lag+1)
@@ -221,32 +221,6 @@ func (e Event) ETA() (time.Duration, bool) {
 		eta = min(eta, max(0, e.Budget-e.Elapsed))
 	}
 	return eta, true
-}
-
-// EngineLimitsText says what bounds the searches of a run's outside engine ("nodes 300",
-// "depth 6", "tc 10+0.1", else its move time); "" for a built-in engine's run.
-func (c Config) EngineLimitsText() string {
-	if c.Engine == "" {
-		return ""
-	}
-	var parts []string
-	if c.TC != "" {
-		parts = append(parts, "tc "+c.TC)
-	}
-	if c.Nodes > 0 {
-		parts = append(parts, fmt.Sprintf("nodes %d", c.Nodes))
-	}
-	if c.EngineDepth > 0 {
-		parts = append(parts, fmt.Sprintf("depth %d", c.EngineDepth))
-	}
-	if len(parts) == 0 {
-		mt := c.EngineMoveTime
-		if mt <= 0 {
-			mt = DefaultEngineMoveTime
-		}
-		return fmt.Sprintf("the engine's own limits (at most %gs a move)", mt)
-	}
-	return strings.Join(parts, " ")
 }
 
 // plural is "1 thing" or "n things".

@@ -7,6 +7,7 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/config"
 )
 
 // TestSummaryText: the summary speaks the run's method — its saved generations in the
@@ -17,18 +18,18 @@ func TestSummaryText(t *testing.T) {
 		saved      string
 		championIn string
 	}{
-		{Summary{Method: MethodSPSA, Generations: 1, Best: "1-g0-00"}, "1 SPSA step", "θ after the last of 1 SPSA steps"},
-		{Summary{Method: MethodCMAES, Generations: 4, Best: "1-g3-00"}, "4 CMA-ES generations", "the mean after the last of 4 CMA-ES generations"},
+		{Summary{Method: config.MethodSPSA, Generations: 1, Best: "1-g0-00"}, "1 SPSA step", "θ after the last of 1 SPSA steps"},
+		{Summary{Method: config.MethodCMAES, Generations: 4, Best: "1-g3-00"}, "4 CMA-ES generations", "the mean after the last of 4 CMA-ES generations"},
 		{Summary{Method: "", Generations: 2, Best: "1-g1-03", BestScore: 0.625}, "2 generations", "the race winner of the last generation"},
-		{Summary{Method: MethodGA, Generations: 3, Best: "1-g0-00", Baseline: "the paper's weights", BaselineChampion: true}, "3 generations", "No candidate has beaten them yet: no race winner reached a hall-of-fame test.\nnot verified"},
-		{Summary{Method: MethodGA, Generations: 9, Best: "1-g8-12", CentreOf: []string{"1-g2-01", "1-g5-04"},
+		{Summary{Method: config.MethodGA, Generations: 3, Best: "1-g0-00", Baseline: "the paper's weights", BaselineChampion: true}, "3 generations", "No candidate has beaten them yet: no race winner reached a hall-of-fame test.\nnot verified"},
+		{Summary{Method: config.MethodGA, Generations: 9, Best: "1-g8-12", CentreOf: []string{"1-g2-01", "1-g5-04"},
 			Champion: &HallOfFamer{ID: "1-g5-04", Stats: genomes.Stats{Wins: 30, Losses: 10, Penta: [5]int{0, 2, 6, 6, 6}}}, HallOfFame: make([]HallOfFamer, 2)},
 			"9 generations", "the centre of the hall of fame's 2 members"},
-		{Summary{Method: MethodGA, Generations: 9, Best: "1-g8-12", ChampionRule: ChampionPopulation, HallOfFame: make([]HallOfFamer, 2)},
+		{Summary{Method: config.MethodGA, Generations: 9, Best: "1-g8-12", ChampionRule: config.ChampionPopulation, HallOfFame: make([]HallOfFamer, 2)},
 			"9 generations", "champion 1-g8-12: the centre of the last generation's better half by rank"},
-		{Summary{Method: MethodGA, Lag: 3, Generations: 9, Best: "1-g8-12", ChampionRule: ChampionPopulation},
+		{Summary{Method: config.MethodGA, Lag: 3, Generations: 9, Best: "1-g8-12", ChampionRule: config.ChampionPopulation},
 			"9 generations", "champion 1-g8-12: the mean of the last 4 generations' better-half centres"},
-		{Summary{Method: MethodGA, Generations: 4, Best: "1-g2-05", Baseline: "the paper's weights", HallOfFame: []HallOfFamer{{ID: "1-g2-05"}}},
+		{Summary{Method: config.MethodGA, Generations: 4, Best: "1-g2-05", Baseline: "the paper's weights", HallOfFame: []HallOfFamer{{ID: "1-g2-05"}}},
 			"4 generations", "champion 1-g2-05: the hall of fame's one member, admitted head to head against the paper's weights"},
 	} {
 		if got := c.s.SavedText(); got != c.saved {
@@ -38,11 +39,11 @@ func TestSummaryText(t *testing.T) {
 			t.Errorf("%s: champion %q, want it to say %q", c.s.Method, got, c.championIn)
 		}
 	}
-	cut := Summary{Method: MethodSPSA, Status: "finished", Generations: 10, Best: "1-g9-00", Games: 300, GameRecords: 300, BudgetGames: 1200, Wall: time.Second}
+	cut := Summary{Method: config.MethodSPSA, Status: "finished", Generations: 10, Best: "1-g9-00", Games: 300, GameRecords: 300, BudgetGames: 1200, Wall: time.Second}
 	if got := cut.ChampionText(); !strings.Contains(got, "the time budget ended the run at 25% of the 1200 games") {
 		t.Errorf("SPSA cut by its time budget: %q", got)
 	}
-	if (Summary{Method: MethodSPSA}).ChampionText() != "" {
+	if (Summary{Method: config.MethodSPSA}).ChampionText() != "" {
 		t.Error("a run without a champion has a champion line")
 	}
 	if got := cut.RunText(); !strings.HasPrefix(got, "run 0 finished: 10 SPSA steps saved, 300 games in 1s (300.0 games/s)") {
@@ -80,13 +81,13 @@ func TestETA(t *testing.T) {
 // TestEngineLimitsText: an outside engine's limits as tune prints them.
 func TestEngineLimitsText(t *testing.T) {
 	for _, c := range []struct {
-		c    Config
+		c    config.Config
 		want string
 	}{
-		{Config{}, ""},
-		{Config{SubjectSettings: SubjectSettings{Engine: "cmd:e", Nodes: 300}}, "nodes 300"},
-		{Config{SubjectSettings: SubjectSettings{Engine: "cmd:e", TC: "10+0.1", EngineDepth: 6}}, "tc 10+0.1 depth 6"},
-		{Config{SubjectSettings: SubjectSettings{Engine: "cmd:e", EngineMoveTime: 2}}, "the engine's own limits (at most 2s a move)"},
+		{config.Config{}, ""},
+		{config.Config{SubjectSettings: config.SubjectSettings{Engine: "cmd:e", Nodes: 300}}, "nodes 300"},
+		{config.Config{SubjectSettings: config.SubjectSettings{Engine: "cmd:e", TC: "10+0.1", EngineDepth: 6}}, "tc 10+0.1 depth 6"},
+		{config.Config{SubjectSettings: config.SubjectSettings{Engine: "cmd:e", EngineMoveTime: 2}}, "the engine's own limits (at most 2s a move)"},
 	} {
 		if got := c.c.EngineLimitsText(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.c, got, c.want)
@@ -116,7 +117,7 @@ func TestForfeitText(t *testing.T) {
 // TestRunTextNothingSaved: a run stopped before its first generation says so, not "0 games
 // … slot utilisation 0.0%".
 func TestRunTextNothingSaved(t *testing.T) {
-	got := Summary{RunID: 3, Status: "stopped", Method: MethodGA, Wall: 62 * time.Millisecond}.RunText()
+	got := Summary{RunID: 3, Status: "stopped", Method: config.MethodGA, Wall: 62 * time.Millisecond}.RunText()
 	if got != "run 3 stopped after 62ms: no generation finished, so nothing was saved" {
 		t.Fatalf("%q", got)
 	}
@@ -131,7 +132,7 @@ func TestSlotHint(t *testing.T) {
 		return Summary{Method: method, Lag: lag, Slots: slots, SlotTime: time.Duration(busy * float64(time.Second)), SlotCapacity: time.Second}
 	}
 	ga := func(slots int, busy float64, gens, games int) Summary {
-		s := at(MethodGA, 0, slots, busy)
+		s := at(config.MethodGA, 0, slots, busy)
 		s.Generations, s.Games = gens, games
 		return s
 	}
@@ -139,20 +140,20 @@ func TestSlotHint(t *testing.T) {
 		s    Summary
 		want string
 	}{
-		{at(MethodCMAES, 0, 16, 0.79), "--cmaes-lag 1"},
-		{at(MethodCMAES, 0, 16, 0.79), "--method spsa"},
-		{at(MethodSPSA, 0, 8, 0.82), "--spsa-lag 8"},
-		{at(MethodCMAES, 2, 16, 0.79), ""},
-		{at(MethodSPSA, 8, 16, 0.5), ""},
-		{at(MethodCMAES, 0, 16, 0.92), ""},
-		{at(MethodCMAES, 0, 1, 0.5), ""},
+		{at(config.MethodCMAES, 0, 16, 0.79), "--cmaes-lag 1"},
+		{at(config.MethodCMAES, 0, 16, 0.79), "--method spsa"},
+		{at(config.MethodSPSA, 0, 8, 0.82), "--spsa-lag 8"},
+		{at(config.MethodCMAES, 2, 16, 0.79), ""},
+		{at(config.MethodSPSA, 8, 16, 0.5), ""},
+		{at(config.MethodCMAES, 0, 16, 0.92), ""},
+		{at(config.MethodCMAES, 0, 1, 0.5), ""},
 		{ga(16, 0.6, 10, 5760), "576 games, 36.0 a slot"},
 		{ga(16, 0.6, 10, 5760), "--method steady"},
 		{ga(16, 0.6, 10, 5760), "--ga-lag 3"},
 		{ga(16, 0.92, 10, 5760), ""},
 		{ga(1, 0.6, 10, 5760), ""},
-		{ga(16, 0.6, 0, 0), ""},                       // nothing saved
-		{Summary{Method: MethodCMAES, Slots: 16}, ""}, // not measured
+		{ga(16, 0.6, 0, 0), ""},                              // nothing saved
+		{Summary{Method: config.MethodCMAES, Slots: 16}, ""}, // not measured
 	} {
 		got := c.s.SlotHint()
 		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
@@ -160,8 +161,8 @@ func TestSlotHint(t *testing.T) {
 		}
 	}
 	for _, lag := range []int{0, 2} {
-		cfg := DefaultConfig("gomoku")
-		cfg.Method, cfg.CMAES = MethodCMAES, &CMAESConfig{Lag: lag}
+		cfg := config.DefaultConfig("gomoku")
+		cfg.Method, cfg.CMAES = config.MethodCMAES, &config.CMAESConfig{Lag: lag}
 		cfg.Resolve()
 		tu, err := New(cfg, &memStore{}, nil, "test")
 		if err != nil {
@@ -177,8 +178,8 @@ func TestSlotHint(t *testing.T) {
 // saved EarlyHintGenerations generations and EarlyHintGames games a slot, on that
 // generation's event alone; before then, and on every event after, nothing.
 func TestEarlySlotHint(t *testing.T) {
-	cfg := DefaultConfig("gomoku")
-	cfg.Method, cfg.CMAES = MethodCMAES, &CMAESConfig{}
+	cfg := config.DefaultConfig("gomoku")
+	cfg.Method, cfg.CMAES = config.MethodCMAES, &config.CMAESConfig{}
 	cfg.Resolve()
 	tu, err := New(cfg, &memStore{}, nil, "test")
 	if err != nil {
@@ -213,7 +214,7 @@ func TestEarlySlotHint(t *testing.T) {
 		{3, 320, 0.8, true},
 		{3, 320, 0.95, false}, // busy enough
 	} {
-		sum := Summary{Method: MethodCMAES, Slots: 16, Generations: c.gens, Games: c.games,
+		sum := Summary{Method: config.MethodCMAES, Slots: 16, Generations: c.gens, Games: c.games,
 			SlotTime: time.Duration(c.busy * float64(time.Second)), SlotCapacity: time.Second}
 		if got := sum.EarlySlotHint(); (got != "") != c.want {
 			t.Errorf("%d generations, %d games, %.0f%% busy: early hint %q, want one: %v", c.gens, c.games, 100*c.busy, got, c.want)

@@ -24,13 +24,6 @@ import (
 // OpSurrogate is the operator of the child bred from the surrogate model.
 const OpSurrogate = "surrogate"
 
-// The values of GASettings.Surrogate.
-const (
-	SurrogateAuto = "auto" // on for an outside engine whose champion is the population's centre
-	SurrogateOn   = "on"
-	SurrogateOff  = "off"
-)
-
 // SurrogateWindow is the number of generations whose peer games the surrogate model is
 // fitted to: the newest, so that the model stays local to where the population is.
 const SurrogateWindow = 8

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"evotune/genomes"
+	"evotune/tuner/config"
 )
 
 // TestSurrogateFitsTheStrength: games drawn from a known strength, a concave quadratic
@@ -110,9 +111,9 @@ func TestSurrogateUnitCoordinates(t *testing.T) {
 // with 1 and 3 workers, and resumed after a crash it is the uninterrupted run.
 func TestGASurrogate(t *testing.T) {
 	cfg := smallConfig("gomoku", 2)
-	cfg.Selection, cfg.Generations, cfg.Population = SelectionPeers, 4, 8
+	cfg.Selection, cfg.Generations, cfg.Population = config.SelectionPeers, 4, 8
 	plain := runSmall(t, cfg)
-	cfg.Surrogate = SurrogateOn
+	cfg.Surrogate = config.SurrogateOn
 	full := runSmall(t, cfg)
 	if len(full.gens) != 5 {
 		t.Fatalf("%d generations saved", len(full.gens))
@@ -186,7 +187,7 @@ func TestGASurrogate(t *testing.T) {
 		t.Fatal("1 and 2 workers differ")
 	}
 	crashAndResume(t, cfg, full, 3)
-	cfg.Selection = SelectionRace
+	cfg.Selection = config.SelectionRace
 	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "surrogate") {
 		t.Fatalf("surrogate with race selection: %v, want an error naming surrogate", err)
 	}
@@ -204,14 +205,14 @@ func TestSurrogateAuto(t *testing.T) {
 		stored            bool
 		want              string
 	}{
-		{"built-in", "", ChampionAuto, SelectionAuto, MethodGA, false, SurrogateOff},
-		{"outside engine", "cmd:engine", ChampionAuto, SelectionAuto, MethodGA, false, SurrogateOn},
-		{"outside engine, hall-of-fame centre", "cmd:engine", ChampionCentre, SelectionAuto, MethodGA, false, SurrogateOff},
-		{"outside engine, racing", "cmd:engine", ChampionAuto, SelectionRace, MethodGA, false, SurrogateOff},
-		{"outside engine, SPSA", "cmd:engine", ChampionAuto, SelectionAuto, MethodSPSA, false, SurrogateOff},
-		{"outside engine, stored before", "cmd:engine", ChampionAuto, SelectionAuto, MethodGA, true, ""},
+		{"built-in", "", config.ChampionAuto, config.SelectionAuto, config.MethodGA, false, config.SurrogateOff},
+		{"outside engine", "cmd:engine", config.ChampionAuto, config.SelectionAuto, config.MethodGA, false, config.SurrogateOn},
+		{"outside engine, hall-of-fame centre", "cmd:engine", config.ChampionCentre, config.SelectionAuto, config.MethodGA, false, config.SurrogateOff},
+		{"outside engine, racing", "cmd:engine", config.ChampionAuto, config.SelectionRace, config.MethodGA, false, config.SurrogateOff},
+		{"outside engine, SPSA", "cmd:engine", config.ChampionAuto, config.SelectionAuto, config.MethodSPSA, false, config.SurrogateOff},
+		{"outside engine, stored before", "cmd:engine", config.ChampionAuto, config.SelectionAuto, config.MethodGA, true, ""},
 	} {
-		cfg := DefaultConfig("gomoku")
+		cfg := config.DefaultConfig("gomoku")
 		cfg.Engine, cfg.Champion, cfg.Selection, cfg.Method = c.engine, c.champion, c.selection, c.method
 		if c.stored {
 			cfg.Surrogate = ""

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"evotune/genomes"
+	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 )
 
@@ -49,9 +50,9 @@ func (m *memStore) SetRunStatus(_ context.Context, _ int64, status, errText stri
 	return nil
 }
 
-func smallConfig(game string, workers int) Config {
-	c := DefaultConfig(game)
-	c.Method = MethodGA
+func smallConfig(game string, workers int) config.Config {
+	c := config.DefaultConfig(game)
+	c.Method = config.MethodGA
 	c.Population, c.Generations, c.Games, c.Workers = 6, 2, 4, workers
 	c.Depth, c.Width = 1, 4
 	c.VerifyGames = 0
@@ -86,7 +87,7 @@ func fingerprint(gens []GenerationRecord) string {
 	return sb.String()
 }
 
-func runSmall(t *testing.T, cfg Config) *memStore {
+func runSmall(t *testing.T, cfg config.Config) *memStore {
 	t.Helper()
 	st := &memStore{}
 	tu, err := New(cfg, st, nil, "test")
@@ -123,7 +124,7 @@ func TestSameSeedSameRunWhateverWorkers(t *testing.T) {
 func TestLineageAndAccounting(t *testing.T) {
 	cfg := smallConfig("gomoku", 2)
 	cfg.Generations, cfg.Population, cfg.Elite = 4, 8, 2
-	cfg.Selection = SelectionRace // the racing rounds' accounting (peers: TestPeerSelection)
+	cfg.Selection = config.SelectionRace // the racing rounds' accounting (peers: TestPeerSelection)
 	st := runSmall(t, cfg)
 	known := map[string]bool{}
 	stats := map[string]genomes.Stats{}
@@ -241,60 +242,60 @@ func TestCancelStopsRun(t *testing.T) {
 }
 
 func TestConfigValidation(t *testing.T) {
-	bad := map[string]func(*Config){
-		"game":                            func(c *Config) { c.Game = "shogi" },
-		"population":                      func(c *Config) { c.Population = 0 },
-		"generations":                     func(c *Config) { c.Generations = -1 },
-		"games: 3":                        func(c *Config) { c.Games = 3 },
-		"games: -2":                       func(c *Config) { c.Games = -2 },
-		"workers":                         func(c *Config) { c.Workers = 0 },
-		"elite":                           func(c *Config) { c.Elite = 20 },
-		"race_rounds":                     func(c *Config) { c.RaceRounds = -1 },
-		"admit_games":                     func(c *Config) { c.AdmitGames = 3 },
-		"admit_z":                         func(c *Config) { c.AdmitZ = math.NaN() },
-		"time_budget":                     func(c *Config) { c.TimeBudget = "soon" },
-		"generations: 0":                  func(c *Config) { c.Method, c.Generations, c.BudgetGames = MethodGA, 0, 0 },
-		"method spsa: needs budget_games": func(c *Config) { c.Method, c.Generations, c.BudgetGames = MethodSPSA, 0, 0 },
-		"depths":                          func(c *Config) { c.Depths = []int{3, 0} },
-		"fix":                             func(c *Config) { c.Fix = []string{"k9"} },
-		"verify_every":                    func(c *Config) { c.VerifyEvery, c.VerifyGames = 2, 0 },
-		"mutation_rate":                   func(c *Config) { c.MutationRate = 2 },
-		"crossover_rate":                  func(c *Config) { c.CrossoverRate = -1 },
-		"init":                            func(c *Config) { c.Init = "zeros" },
-		"free":                            func(c *Config) { c.Free = []string{"value_9"} },
-		"budget_games: steady":            func(c *Config) { c.Method, c.BudgetGames, c.Games = MethodSteady, 100, 32 },
+	bad := map[string]func(*config.Config){
+		"game":                            func(c *config.Config) { c.Game = "shogi" },
+		"population":                      func(c *config.Config) { c.Population = 0 },
+		"generations":                     func(c *config.Config) { c.Generations = -1 },
+		"games: 3":                        func(c *config.Config) { c.Games = 3 },
+		"games: -2":                       func(c *config.Config) { c.Games = -2 },
+		"workers":                         func(c *config.Config) { c.Workers = 0 },
+		"elite":                           func(c *config.Config) { c.Elite = 20 },
+		"race_rounds":                     func(c *config.Config) { c.RaceRounds = -1 },
+		"admit_games":                     func(c *config.Config) { c.AdmitGames = 3 },
+		"admit_z":                         func(c *config.Config) { c.AdmitZ = math.NaN() },
+		"time_budget":                     func(c *config.Config) { c.TimeBudget = "soon" },
+		"generations: 0":                  func(c *config.Config) { c.Method, c.Generations, c.BudgetGames = config.MethodGA, 0, 0 },
+		"method spsa: needs budget_games": func(c *config.Config) { c.Method, c.Generations, c.BudgetGames = config.MethodSPSA, 0, 0 },
+		"depths":                          func(c *config.Config) { c.Depths = []int{3, 0} },
+		"fix":                             func(c *config.Config) { c.Fix = []string{"k9"} },
+		"verify_every":                    func(c *config.Config) { c.VerifyEvery, c.VerifyGames = 2, 0 },
+		"mutation_rate":                   func(c *config.Config) { c.MutationRate = 2 },
+		"crossover_rate":                  func(c *config.Config) { c.CrossoverRate = -1 },
+		"init":                            func(c *config.Config) { c.Init = "zeros" },
+		"free":                            func(c *config.Config) { c.Free = []string{"value_9"} },
+		"budget_games: steady":            func(c *config.Config) { c.Method, c.BudgetGames, c.Games = config.MethodSteady, 100, 32 },
 	}
 	for want, mod := range bad {
-		c := DefaultConfig("connect6")
+		c := config.DefaultConfig("connect6")
 		c.Resolve()
 		mod(&c)
 		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), strings.Split(want, ":")[0]) {
 			t.Errorf("%s: got %v", want, err)
 		}
 	}
-	c := DefaultConfig("connect6")
+	c := config.DefaultConfig("connect6")
 	c.Resolve()
 	if err := c.Validate(); err != nil {
 		t.Fatalf("default config invalid: %v", err)
 	}
 	// The default method is the GA with peers over the game's budget (the pairs' games
 	// sized by it); an outside engine's GA run, whose speed is unknown, plays generations.
-	if c.Method != MethodGA || c.Selection != SelectionPeers || c.BudgetGames != 20000 || c.Generations != 0 || c.Games != 32 {
+	if c.Method != config.MethodGA || c.Selection != config.SelectionPeers || c.BudgetGames != 20000 || c.Generations != 0 || c.Games != 32 {
 		t.Errorf("default connect6 run: method %q (%s), budget %d games, %d generations, %d games a pair; want ga with peers over 20000 games, 32 a pair", c.Method, c.Selection, c.BudgetGames, c.Generations, c.Games)
 	}
-	ga := DefaultConfig("gomoku")
+	ga := config.DefaultConfig("gomoku")
 	ga.Engine = "cmd:./engine"
 	ga.Resolve()
-	if ga.Generations != DefaultGAGenerations || ga.BudgetGames != 0 {
-		t.Errorf("default GA run of an outside engine: %d generations, budget %d games; want %d generations", ga.Generations, ga.BudgetGames, DefaultGAGenerations)
+	if ga.Generations != config.DefaultGAGenerations || ga.BudgetGames != 0 {
+		t.Errorf("default GA run of an outside engine: %d generations, budget %d games; want %d generations", ga.Generations, ga.BudgetGames, config.DefaultGAGenerations)
 	}
-	sp := DefaultConfig("amazons")
-	sp.Method = MethodSPSA
+	sp := config.DefaultConfig("amazons")
+	sp.Method = config.MethodSPSA
 	sp.Resolve()
 	if sp.BudgetGames != 4000 || sp.Generations != 0 || sp.Selection != "" {
 		t.Errorf("default SPSA run: budget %d games, %d generations, selection %q; want 4000 games", sp.BudgetGames, sp.Generations, sp.Selection)
 	}
-	timed := DefaultConfig("amazons")
+	timed := config.DefaultConfig("amazons")
 	timed.TimeBudget = "1h"
 	timed.Resolve()
 	if timed.BudgetGames != 0 || timed.Generations != 0 {
@@ -303,15 +304,15 @@ func TestConfigValidation(t *testing.T) {
 }
 
 func TestParseConfig(t *testing.T) {
-	c, err := ParseConfig([]byte("game: gomoku\npopulation: 12\nmutation:\n  gene_rate: 0.5\n"), "run.yaml", DefaultConfig(""))
-	if err != nil || c.Game != "gomoku" || c.Population != 12 || c.Mutation.GeneRate != 0.5 || c.Games != DefaultConfig("").Games {
+	c, err := config.ParseConfig([]byte("game: gomoku\npopulation: 12\nmutation:\n  gene_rate: 0.5\n"), "run.yaml", config.DefaultConfig(""))
+	if err != nil || c.Game != "gomoku" || c.Population != 12 || c.Mutation.GeneRate != 0.5 || c.Games != config.DefaultConfig("").Games {
 		t.Fatalf("parsed %+v, %v", c, err)
 	}
-	_, err = ParseConfig([]byte("game: gomoku\npopulaton: 12\n"), "run.yaml", DefaultConfig(""))
+	_, err = config.ParseConfig([]byte("game: gomoku\npopulaton: 12\n"), "run.yaml", config.DefaultConfig(""))
 	if err == nil || !strings.Contains(err.Error(), "populaton") || !strings.Contains(err.Error(), "line 2") {
 		t.Fatalf("unknown key: %v", err)
 	}
-	_, err = ParseConfig([]byte("population: many\n"), "run.yaml", DefaultConfig(""))
+	_, err = config.ParseConfig([]byte("population: many\n"), "run.yaml", config.DefaultConfig(""))
 	if err == nil || !strings.Contains(err.Error(), "run.yaml") {
 		t.Fatalf("wrong type: %v", err)
 	}
@@ -322,7 +323,7 @@ func FuzzParseConfig(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		c, err := ParseConfig([]byte(s), "fuzz.yaml", DefaultConfig("connect6"))
+		c, err := config.ParseConfig([]byte(s), "fuzz.yaml", config.DefaultConfig("connect6"))
 		if err == nil {
 			_ = c.Validate() // must not panic
 		}
@@ -334,7 +335,7 @@ func FuzzParseConfig(f *testing.F) {
 // generations and their games into a fresh store, as the command line does, and checks
 // that the resumed run saved what full, the same run uninterrupted, saved after them
 // (fingerprint). It returns the resumed store and the resumed run's summary.
-func crashAndResume(t *testing.T, cfg Config, full *memStore, failAt int) (*memStore, Summary) {
+func crashAndResume(t *testing.T, cfg config.Config, full *memStore, failAt int) (*memStore, Summary) {
 	t.Helper()
 	crashed := &memStore{failAt: failAt}
 	tu, _ := New(cfg, crashed, nil, "test")
@@ -471,7 +472,7 @@ func TestStoredRunWithoutMethod(t *testing.T) {
 // uninterrupted one.
 func TestPeerSelection(t *testing.T) {
 	cfg := smallConfig("gomoku", 2)
-	cfg.Selection, cfg.Generations, cfg.VerifyGames = SelectionPeers, 3, 8
+	cfg.Selection, cfg.Generations, cfg.VerifyGames = config.SelectionPeers, 3, 8
 	full := runSmall(t, cfg)
 	if len(full.gens) != 4 {
 		t.Fatalf("%d generations saved", len(full.gens))
@@ -506,11 +507,11 @@ func TestPeerSelection(t *testing.T) {
 // generations, genomes and games (fingerprint) with 1, 2 and 16 workers: what a method
 // decides never depends on which game of a batch ends first.
 func TestEveryMethodSameRunWhateverWorkers(t *testing.T) {
-	configs := map[string]Config{
-		MethodGA:     smallConfig("gomoku", 1),
-		MethodSteady: steadyConfig("gomoku", 1, 160),
-		MethodSPSA:   spsaConfig("gomoku", 96, 4),
-		MethodCMAES:  cmaesConfig("gomoku", 120),
+	configs := map[string]config.Config{
+		config.MethodGA:     smallConfig("gomoku", 1),
+		config.MethodSteady: steadyConfig("gomoku", 1, 160),
+		config.MethodSPSA:   spsaConfig("gomoku", 96, 4),
+		config.MethodCMAES:  cmaesConfig("gomoku", 120),
 	}
 	for _, spec := range Methods {
 		m := spec.Name

@@ -5,6 +5,7 @@ import (
 
 	"evotune/engine"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"evotune/tuner/stats"
 )
@@ -16,7 +17,7 @@ import (
 // and each checkpoint's (its generation's seed). A proof after the run (match
 // --exclude-run) leaves them out, so that it does not replay the run's own verification.
 // The error names what of c cannot be resolved.
-func (c Config) ProofOpenings(tuning map[string]bool, checkpoints []int, games int) (arena.Openings, error) {
+func ProofOpenings(c config.Config, tuning map[string]bool, checkpoints []int, games int) (arena.Openings, error) {
 	plan, err := c.Plan()
 	if err != nil {
 		return nil, err

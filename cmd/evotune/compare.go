@@ -15,6 +15,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/config"
 	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
 	"evotune/tuner/runview"
@@ -35,7 +36,7 @@ type compareOpts struct {
 
 func newCompareCmd() *cobra.Command {
 	var o compareOpts
-	def := tuner.DefaultConfig("")
+	def := config.DefaultConfig("")
 	c := &cobra.Command{
 		Use:   "compare --game G --budget-games N [--methods " + strings.ReplaceAll(tuner.MethodNames(), " ", "") + " --seeds 1,2,3 --verify-games N --verify-depth D --db FILE]",
 		Short: "Run tuning methods side by side at an equal budget of games and measure each result on held-out openings",
@@ -87,10 +88,10 @@ func compareConfig(o compareOpts) (tuner.CompareConfig, error) {
 	if cc.Base.Game == "" && o.configFile == "" && o.layoutFile == "" {
 		return cc, fmt.Errorf("--game is required (or --layout)")
 	}
-	base := tuner.DefaultConfig(cc.Base.Game)
+	base := config.DefaultConfig(cc.Base.Game)
 	if o.configFile != "" {
 		var err error
-		if base, err = tuner.LoadConfigFile(o.configFile, base); err != nil {
+		if base, err = config.LoadConfigFile(o.configFile, base); err != nil {
 			return cc, err
 		}
 	}
@@ -121,8 +122,8 @@ func compareConfig(o compareOpts) (tuner.CompareConfig, error) {
 		}
 		base.Depth, base.Depths = d, nil
 	}
-	if base.Workers > tuner.MaxWorkers() {
-		return cc, fmt.Errorf("--workers %d: at most %d here (%s)", base.Workers, tuner.MaxWorkers(), tuner.MaxWorkersText())
+	if base.Workers > config.MaxWorkers() {
+		return cc, fmt.Errorf("--workers %d: at most %d here (%s)", base.Workers, config.MaxWorkers(), config.MaxWorkersText())
 	}
 	cc.Base = base
 	cc.Methods = nil
@@ -154,7 +155,7 @@ func runCompare(ctx context.Context, o compareOpts, out, errOut io.Writer) error
 	if err != nil {
 		return err
 	}
-	if err := cc.Base.ProbeSubject(ctx, errOut); err != nil { // before any database is written
+	if err := tuner.ProbeSubject(ctx, cc.Base, errOut); err != nil { // before any database is written
 		return err
 	}
 	d, err := db.Open(ctx, o.dbPath)

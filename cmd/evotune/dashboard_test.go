@@ -27,7 +27,7 @@ import (
 	"evotune/cmd/evotune/internal/browsertest"
 	"evotune/db"
 	"evotune/genomes"
-	"evotune/tuner"
+	"evotune/tuner/config"
 	"evotune/tuner/runview"
 )
 
@@ -209,8 +209,8 @@ func TestDashboardAPI(t *testing.T) {
 	}
 	// Every view says the run's method and speaks its terms: a GA run, the SPSA run and a
 	// CMA-ES run.
-	if rv.Run.Method != tuner.MethodGA || rv.Run.MethodTerms == nil || rv.Run.MethodTerms.Generation != "generation" ||
-		sv.Run.Method != tuner.MethodSPSA || sv.Run.MethodTerms == nil || sv.Run.MethodTerms.Generation != "step" {
+	if rv.Run.Method != config.MethodGA || rv.Run.MethodTerms == nil || rv.Run.MethodTerms.Generation != "generation" ||
+		sv.Run.Method != config.MethodSPSA || sv.Run.MethodTerms == nil || sv.Run.MethodTerms.Generation != "step" {
 		t.Fatalf("methods: GA run %q %+v, SPSA run %q %+v", rv.Run.Method, rv.Run.MethodTerms, sv.Run.Method, sv.Run.MethodTerms)
 	}
 	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--depth", "2", "--method", "cmaes", "--budget-games", "60", "--cmaes-pairs", "1", "--verify-games", "0", "--db", path); code != 0 {
@@ -220,7 +220,7 @@ func TestDashboardAPI(t *testing.T) {
 	get("/api/runs/4", 200, &cv)
 	var cg runview.GenesView
 	get("/api/runs/4/genes", 200, &cg)
-	if cv.Run.Method != tuner.MethodCMAES || cv.Run.MethodTerms == nil || cv.Run.MethodTerms.Title != "CMA-ES" || cg.Run.Method != tuner.MethodCMAES ||
+	if cv.Run.Method != config.MethodCMAES || cv.Run.MethodTerms == nil || cv.Run.MethodTerms.Title != "CMA-ES" || cg.Run.Method != config.MethodCMAES ||
 		len(cv.Generations) == 0 || cv.Generations[0].PlusScore != nil {
 		t.Fatalf("CMA-ES run: %q %+v, genes %q, %d generations", cv.Run.Method, cv.Run.MethodTerms, cg.Run.Method, len(cv.Generations))
 	}

@@ -14,7 +14,7 @@ import (
 	"evotune/engine/protocol"
 	"evotune/engine/protocol/wire"
 	"evotune/genomes"
-	"evotune/tuner"
+	"evotune/tuner/config"
 	"evotune/tuner/match"
 )
 
@@ -80,7 +80,7 @@ func newEngineCmd() *cobra.Command {
 	c.Flags().DurationVar(&o.moveTime, "move-time", 0, "time per move (caps Gomocup's timeout_turn/time_left share; 0 = the protocol's: Gomocup's INFO, SAU 1s, Botzone 1s)")
 	c.Flags().IntVar(&o.board, "board", 0, "board side where the protocol does not say it (amazons: 8 or 10)")
 	c.Flags().BoolVar(&o.keepRunning, "keep-running", false, "Botzone: keep-running mode")
-	c.Flags().StringVar(&o.proto, "protocol", "", strings.Join(protocol.Names(), ", ")+" (default: the game's: "+tuner.DefaultProtocolsText()+")")
+	c.Flags().StringVar(&o.proto, "protocol", "", strings.Join(protocol.Names(), ", ")+" (default: the game's: "+config.DefaultProtocolsText()+")")
 	c.Flags().BoolVar(&o.padFirst, "pad-first-move", false, "connect6: write Black's one-stone first move as 'move JJ@@' (default 'move JJ'; both are read)")
 	return c
 }

@@ -1,12 +1,11 @@
 package main
 
 import (
+	"evotune/tuner/config"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-
-	"evotune/tuner"
 )
 
 // groupAnnotation is the flag annotation naming the concern --help shows a flag under.
@@ -31,14 +30,14 @@ Global Flags:
 
 func init() { cobra.AddTemplateFunc("groupedFlags", groupedFlags) }
 
-// groupFlags makes c's --help show its flags by concern: the groups of tuner.Groups, in
+// groupFlags makes c's --help show its flags by concern: the groups of config.Groups, in
 // that order, then "several machines" and "other" for flags of no group.
 func groupFlags(c *cobra.Command) { c.SetUsageTemplate(groupedUsageTemplate) }
 
 // groupedFlags writes fs's flags under a heading per group ("Budget flags:"), the groups
-// in tuner.Groups' order, then the cluster's, then the flags of no group.
+// in config.Groups' order, then the cluster's, then the flags of no group.
 func groupedFlags(fs *pflag.FlagSet) string {
-	order := append(append([]string(nil), tuner.Groups...), clusterGroup, "")
+	order := append(append([]string(nil), config.Groups...), clusterGroup, "")
 	byGroup := map[string]*pflag.FlagSet{}
 	fs.VisitAll(func(f *pflag.Flag) {
 		if f.Hidden {

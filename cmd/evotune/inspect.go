@@ -14,7 +14,7 @@ import (
 	"evotune/db"
 	"evotune/engine"
 	"evotune/genomes"
-	"evotune/tuner"
+	"evotune/tuner/config"
 	"evotune/tuner/runstore"
 	"evotune/tuner/runview"
 )
@@ -128,7 +128,7 @@ func runGenerations(ctx context.Context, o inspectOpts, arg string, out io.Write
 	}
 	cfg, err := runConfig(run)
 	if err != nil {
-		cfg = tuner.Config{} // a configuration this build cannot read: the GA's columns
+		cfg = config.Config{} // a configuration this build cannot read: the GA's columns
 	}
 	return runview.GenerationsText(out, id, cfg, views)
 }
@@ -324,8 +324,8 @@ func checkOverwrite(path, game string, force bool) error {
 }
 
 // runConfig decodes the configuration stored with a run.
-func runConfig(run db.Run) (tuner.Config, error) {
-	cfg, err := tuner.DecodeConfig(string(run.Config))
+func runConfig(run db.Run) (config.Config, error) {
+	cfg, err := config.DecodeConfig(string(run.Config))
 	if err != nil {
 		return cfg, fmt.Errorf("run %d: %w", run.ID, err)
 	}

@@ -13,8 +13,8 @@ import (
 
 	"evotune/engine"
 	"evotune/engine/protocol"
-	"evotune/tuner"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
 	"evotune/tuner/match"
 	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
@@ -152,7 +152,7 @@ func newMatchCmd() *cobra.Command {
 	f.DurationVar(&o.startup, "startup-time", protocol.StartupAllowance, "external engines: time to start and answer the handshake, apart from the move clock (a time-out there is a start-up failure: the pair is not counted)")
 	f.DurationVar(&o.overhead, "move-overhead", protocol.DefaultMoveOverhead, "external engines: tolerance per move on top of --move-time (and of --game-time) before a late answer loses")
 	f.StringVar(&o.swapRule, "opening-rule", "", "gomoku: open every game with a swap opening laid by the players: swap2 (Gomocup's SWAP2BOARD), swap3 (the swap after the third move) or fifth-N (swap3, then Black offers N fifth moves and White picks one: 五手N打; built-in players); replaces --openings")
-	f.StringVar(&o.proto, "engine-protocol", "", "external engines' protocol: "+strings.Join(protocol.Names(), ", ")+" (default: the game's: "+tuner.DefaultProtocolsText()+"; connect6 engines may speak botzone, which takes openings)")
+	f.StringVar(&o.proto, "engine-protocol", "", "external engines' protocol: "+strings.Join(protocol.Names(), ", ")+" (default: the game's: "+config.DefaultProtocolsText()+"; connect6 engines may speak botzone, which takes openings)")
 	f.BoolVar(&o.bzKeep, "botzone-keep-running", false, "Botzone external engines: keep the bot's process between turns (Botzone's keep-running mode)")
 	f.StringVar(&o.logDir, "engine-log", "", "keep each external engine's full transcript of each game in DIR/pairNNNN-gameJ-COLOUR.log (DIR is created; each game then starts its engines anew)")
 	f.BoolVar(&o.restart, "restart", false, "start each outside engine anew for every game (fastchess's restart=on); by default its process is kept between games")

@@ -14,6 +14,7 @@ import (
 
 	"evotune/db"
 	"evotune/tuner"
+	"evotune/tuner/config"
 )
 
 // tableDump is every row a run leaves that must not depend on interruptions.
@@ -111,14 +112,14 @@ func TestKillResume(t *testing.T) {
 		method string
 		args   []string
 	}{
-		{tuner.MethodGA, []string{"--pop", "6", "--generations", "4", "--games", "4", "--admit-games", "8"}},
-		{tuner.MethodSPSA, []string{"--budget-games", "48", "--spsa-pairs", "2"}},
-		{tuner.MethodCMAES, []string{"--budget-games", "120", "--cmaes-pairs", "1"}},
-		{tuner.MethodSteady, []string{"--pop", "6", "--budget-games", "220", "--games", "4"}},
+		{config.MethodGA, []string{"--pop", "6", "--generations", "4", "--games", "4", "--admit-games", "8"}},
+		{config.MethodSPSA, []string{"--budget-games", "48", "--spsa-pairs", "2"}},
+		{config.MethodCMAES, []string{"--budget-games", "120", "--cmaes-pairs", "1"}},
+		{config.MethodSteady, []string{"--pop", "6", "--budget-games", "220", "--games", "4"}},
 		// On the run loop; then with a hall of fame (this seed's run admits two members, one
 		// of them defended).
-		{tuner.MethodGA, []string{"--pop", "6", "--generations", "5", "--games", "4", "--ga-lag", "2"}},
-		{tuner.MethodGA, []string{"--pop", "6", "--generations", "6", "--games", "4", "--ga-lag", "1", "--champion", "centre", "--admit-games", "8", "--admit-z", "0", "--seed", "5"}},
+		{config.MethodGA, []string{"--pop", "6", "--generations", "5", "--games", "4", "--ga-lag", "2"}},
+		{config.MethodGA, []string{"--pop", "6", "--generations", "6", "--games", "4", "--ga-lag", "1", "--champion", "centre", "--admit-games", "8", "--admit-z", "0", "--seed", "5"}},
 	} {
 		name := m.method
 		if slices.Contains(m.args, "--ga-lag") {
@@ -132,7 +133,7 @@ func TestKillResume(t *testing.T) {
 			if len(tuner.Methods) != 4 {
 				t.Fatalf("%d methods registered: add the new one to this table", len(tuner.Methods))
 			}
-			if m.method != tuner.MethodSPSA {
+			if m.method != config.MethodSPSA {
 				long(t, "the same checkpoints and resume through another method: 20 to 40 s each")
 			}
 			killResume(t, append(append(common, "--method", m.method), m.args...))

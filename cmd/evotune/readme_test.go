@@ -15,8 +15,8 @@ import (
 
 	"evotune/engine/gomoku"
 	"evotune/genomes"
-	"evotune/tuner"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
 )
 
 // readmeSkips are the README examples TestREADMEExamples does not run: a substring of the
@@ -107,7 +107,7 @@ func runExamples(t *testing.T, name, text string) (ran, yamls, layouts int) {
 				continue
 			}
 			yamls++
-			cfg, err := tuner.ParseConfig([]byte(b[2]), name+" config example", tuner.DefaultConfig(""))
+			cfg, err := config.ParseConfig([]byte(b[2]), name+" config example", config.DefaultConfig(""))
 			if err == nil {
 				err = cfg.Validate()
 			}

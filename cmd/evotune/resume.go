@@ -13,6 +13,7 @@ import (
 
 	"evotune/db"
 	"evotune/tuner"
+	"evotune/tuner/config"
 	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
 	"evotune/tuner/runview"
@@ -86,8 +87,8 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 		return err
 	}
 	defer d.Release() // no end-of-process checkpoint while readers may be reading
-	r, err := runstore.PrepareResume(ctx, d, runID, runstore.ResumeOptions{Workers: o.workers, MaxWorkers: tuner.MaxWorkers(), Force: o.force,
-		MaxWorkersNote: fmt.Sprintf("%d× its %d CPUs", tuner.WorkersPerCPU, runtime.NumCPU()), Allow: o.allow, VerifyOpenings: o.verifyOpenings, Alive: processAlive, Name: processName, Self: os.Getpid(),
+	r, err := runstore.PrepareResume(ctx, d, runID, runstore.ResumeOptions{Workers: o.workers, MaxWorkers: config.MaxWorkers(), Force: o.force,
+		MaxWorkersNote: fmt.Sprintf("%d× its %d CPUs", config.WorkersPerCPU, runtime.NumCPU()), Allow: o.allow, VerifyOpenings: o.verifyOpenings, Alive: processAlive, Name: processName, Self: os.Getpid(),
 		BudgetGames: o.budgetGames, TimeBudget: o.timeBudget, Fix: o.fix, Free: o.free})
 	if err != nil {
 		return err
@@ -102,7 +103,7 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)
 	}
-	if err := cfg.ProbeEngines(ctx, errOut); err != nil {
+	if err := tuner.ProbeEngines(ctx, cfg, errOut); err != nil {
 		return err // before the claim: a refused resume writes nothing
 	}
 	detach, err := o.cluster.attach(ctx, errOut, t.SetRunner)

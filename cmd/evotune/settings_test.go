@@ -1,21 +1,20 @@
 package main
 
 import (
+	"evotune/tuner/config"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
-
-	"evotune/tuner"
 )
 
-// TestSettingsHaveFlags: tune's flags are tuner.Settings' (each with its declared help),
+// TestSettingsHaveFlags: tune's flags are config.Settings' (each with its declared help),
 // plus only the command's own (config, database, resume, layout, cluster): a setting is
 // declared once.
 func TestSettingsHaveFlags(t *testing.T) {
 	c := newTuneCmd()
-	for _, s := range tuner.Settings {
+	for _, s := range config.Settings {
 		if s.Flag == "" {
 			continue
 		}
@@ -31,8 +30,8 @@ func TestSettingsHaveFlags(t *testing.T) {
 	own := map[string]bool{"config": true, "db": true, "resume": true, "layout": true, "broker": true, "ack-wait": true,
 		"max-deliver": true, "task-games": true, "broker-timeout": true, "creds": true, "tls-ca": true, "token-file": true}
 	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if _, ok := tuner.LookupSetting(f.Name); !ok && !own[f.Name] {
-			t.Errorf("--%s is neither a setting (tuner.Settings) nor one of tune's own flags", f.Name)
+		if _, ok := config.LookupSetting(f.Name); !ok && !own[f.Name] {
+			t.Errorf("--%s is neither a setting (config.Settings) nor one of tune's own flags", f.Name)
 		}
 	})
 }
@@ -50,7 +49,7 @@ func TestREADMESettings(t *testing.T) {
 		}
 	}
 	first := strings.Join(rows, "\n")
-	for _, s := range tuner.Settings {
+	for _, s := range config.Settings {
 		if s.Flag != "" && !strings.Contains(first, "`--"+s.Flag+"`") {
 			t.Errorf("docs/tune.md: no row of tune's flags names --%s", s.Flag)
 		}
@@ -78,14 +77,14 @@ func TestTuneHelpGrouped(t *testing.T) {
 		}
 	}
 	last := -1
-	for _, g := range tuner.Groups {
+	for _, g := range config.Groups {
 		i := strings.Index(out, "\n"+strings.ToUpper(g[:1])+g[1:]+" flags:\n")
 		if i < 0 || i < last {
 			t.Fatalf("group %q missing or out of order in tune --help:\n%s", g, out)
 		}
 		last = i
 	}
-	for _, st := range tuner.Settings {
+	for _, st := range config.Settings {
 		if st.Flag == "" {
 			continue
 		}

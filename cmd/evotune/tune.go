@@ -14,12 +14,13 @@ import (
 	"evotune/db"
 	"evotune/engine/protocol"
 	"evotune/tuner"
+	"evotune/tuner/config"
 	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
 )
 
 type tuneOpts struct {
-	cfg        tuner.Config
+	cfg        config.Config
 	layoutFile string // --layout: an outside engine's layout file
 	depth      string // --depth: one depth or a comma list (mixed depths)
 	configFile string
@@ -44,7 +45,7 @@ func newTuneCmd() *cobra.Command {
 			"match against the paper's weights proves it better than the champion; the exported and\n" +
 			"verified champion is the hall of fame's centre (its members' weighted mean, the latest\n" +
 			"weighing most; --champion best: the member with the best lower confidence bound on its Elo).\n" +
-			"Every method plays the game's default budget (" + tuner.DefaultBudgetsText() + ") unless\n" +
+			"Every method plays the game's default budget (" + config.DefaultBudgetsText() + ") unless\n" +
 			"--budget-games, --time-budget or --generations says otherwise.\n\n" +
 			"SPSA (--method spsa; fishtest's formulation): each step plays --spsa-pairs colour-swapped\n" +
 			"pairs of θ+ = θ + c_k·Δ against θ− = θ − c_k·Δ and moves θ along Δ by the result; the gains\n" +
@@ -63,8 +64,8 @@ func newTuneCmd() *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVar(&o.layoutFile, "layout", "", "tune an outside engine: its layout file (evotune.layout/v1: game, genes with bounds; template: 'evotune weights layout --game G --format yaml'); needs --engine")
-	o.cfg = tuner.DefaultConfig("")
-	for _, st := range tuner.Settings {
+	o.cfg = config.DefaultConfig("")
+	for _, st := range config.Settings {
 		addSettingFlag(f, &o, st)
 	}
 	f.StringVar(&o.configFile, "config", "", "YAML config file (flags given on the command line override it)")
@@ -87,7 +88,7 @@ func newTuneCmd() *cobra.Command {
 
 // addSettingFlag registers setting st's tune flag (none for keys only a config file sets)
 // on o.cfg's field, with the field's default, the setting's unit and its help.
-func addSettingFlag(f *pflag.FlagSet, o *tuneOpts, st tuner.Setting) {
+func addSettingFlag(f *pflag.FlagSet, o *tuneOpts, st config.Setting) {
 	if st.Flag == "" {
 		return
 	}
@@ -133,9 +134,9 @@ func overlay[T any](changed func(string) bool, name string, dst *T, src T) {
 	}
 }
 
-// commandLine is o as tuner.CommandLine: the flags' values, which were given, the files.
-func (o tuneOpts) commandLine() tuner.CommandLine {
-	return tuner.CommandLine{Flags: o.cfg, Changed: o.changed, ConfigFile: o.configFile, LayoutFile: o.layoutFile, Depth: o.depth}
+// commandLine is o as config.CommandLine: the flags' values, which were given, the files.
+func (o tuneOpts) commandLine() config.CommandLine {
+	return config.CommandLine{Flags: o.cfg, Changed: o.changed, ConfigFile: o.configFile, LayoutFile: o.layoutFile, Depth: o.depth}
 }
 
 func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
@@ -161,7 +162,7 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := cfg.ProbeEngines(ctx, errOut); err != nil {
+	if err := tuner.ProbeEngines(ctx, cfg, errOut); err != nil {
 		return err
 	}
 	// The broker first: a refused command (no broker there) writes no database.

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"evotune/engine"
-	"evotune/tuner"
+	"evotune/tuner/config"
 )
 
 // signedFlags are the numeric flags that may be negative (a seed is any int64).
@@ -58,8 +58,8 @@ func validateFlag(f *pflag.Flag) error {
 	}
 	switch f.Name {
 	case "workers":
-		if n, _ := strconv.Atoi(v); n > tuner.MaxWorkers() {
-			return fmt.Errorf("--workers %d: at most %d here (%s): games beyond the cores only wait for them and make every game slower", n, tuner.MaxWorkers(), tuner.MaxWorkersText())
+		if n, _ := strconv.Atoi(v); n > config.MaxWorkers() {
+			return fmt.Errorf("--workers %d: at most %d here (%s): games beyond the cores only wait for them and make every game slower", n, config.MaxWorkers(), config.MaxWorkersText())
 		}
 	case "db":
 		if strings.TrimSpace(v) == "" || v == ":memory:" {

@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"evotune/db"
-	"evotune/tuner"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
@@ -66,7 +66,7 @@ func newVerifyCmd() *cobra.Command {
 	f := c.Flags()
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	f.StringVar(&o.individual, "individual", "", "verify this individual instead of the run's best")
-	f.IntVar(&o.games, "games", tuner.DefaultVerifyGames, "games at most (even); fewer if the SPRT decides")
+	f.IntVar(&o.games, "games", config.DefaultVerifyGames, "games at most (even); fewer if the SPRT decides")
 	f.StringVar(&o.sprt, "sprt", sprtDefault, "SPRT parameters")
 	f.StringVar(&o.openings, "openings", "", "random (default: the held-out half of the opening space), builtin or an opening file; the run's openings are always excluded")
 	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "games played at once")

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"evotune/tuner"
+	"evotune/tuner/config"
 	"evotune/tuner/stats"
 )
 
@@ -36,7 +37,7 @@ type Progress struct {
 	// the match command.
 	matchLabel string
 	// Limits, if set, are the limits an outside engine's games are played at
-	// (tuner.Config.EngineLimitsText), said instead of the built-in engine's depth.
+	// (config.Config.EngineLimitsText), said instead of the built-in engine's depth.
 	Limits string
 }
 
@@ -77,7 +78,7 @@ func (p *Progress) Update(e tuner.Event) {
 	}
 	spec, ok := tuner.MethodOf(e.Method)
 	if !ok {
-		spec, _ = tuner.MethodOf(tuner.MethodGA) // a run of a later version's method: its lines as the GA's
+		spec, _ = tuner.MethodOf(config.MethodGA) // a run of a later version's method: its lines as the GA's
 	}
 	if e.Verifying && e.Champion != "" && e.GamesDone == 0 && !p.tty {
 		at := fmt.Sprintf("depth %d", e.VerifyDepth)

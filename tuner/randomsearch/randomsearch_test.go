@@ -23,6 +23,7 @@ import (
 	"evotune/db"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/config"
 	"evotune/tuner/runstore"
 )
 
@@ -152,8 +153,8 @@ func (m *randomSearch) Describe(length string) (string, []string) {
 func TestMain(m *testing.M) {
 	if err := tuner.RegisterMethod(tuner.MethodSpec{Name: "random", Title: "random search", Generation: "generation",
 		Champion: "the best candidate that beat the champion", Range: "the candidates' range", Saved: "random-search generation", Short: true,
-		Loop: newRandomSearch, Heading: func(tuner.Config) string { return "BEST CANDIDATE" },
-		Openings:  func(c tuner.Config) int { return c.Games / 2 },
+		Loop: newRandomSearch, Heading: func(config.Config) string { return "BEST CANDIDATE" },
+		Openings:  func(c config.Config) int { return c.Games / 2 },
 		Progress:  func(e tuner.Event) string { return "champion " + e.Champion },
 		Summarise: func(s tuner.Summary) string { return "champion " + s.Best }}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -204,15 +205,15 @@ func fingerprint(gens []tuner.GenerationRecord) string {
 	return sb.String()
 }
 
-func config(workers, budget int) tuner.Config {
-	c := tuner.DefaultConfig("gomoku")
+func runConfig(workers, budget int) config.Config {
+	c := config.DefaultConfig("gomoku")
 	c.Method, c.Generations, c.BudgetGames, c.Games, c.Workers = "random", 0, budget, 4, workers
 	c.Depth, c.Width, c.VerifyGames = 1, 4, 8
 	return c
 }
 
 // open makes a database in the test's directory and a recording store over it.
-func open(t *testing.T, name string, cfg tuner.Config, failAt int) (*db.DB, *recording) {
+func open(t *testing.T, name string, cfg config.Config, failAt int) (*db.DB, *recording) {
 	t.Helper()
 	d, err := db.Open(context.Background(), filepath.Join(t.TempDir(), name))
 	if err != nil {
@@ -235,7 +236,7 @@ func TestMethodOutsideTheTuner(t *testing.T) {
 	var want string
 	var full []tuner.GenerationRecord
 	for _, w := range []int{1, 2, 5} {
-		cfg := config(w, budget)
+		cfg := runConfig(w, budget)
 		d, st := open(t, fmt.Sprintf("w%d.db", w), cfg, 0)
 		tu, err := tuner.New(cfg, st, nil, "test")
 		if err != nil {
@@ -275,7 +276,7 @@ func TestMethodOutsideTheTuner(t *testing.T) {
 	}
 
 	// A crash at generation 3, then a resume from what the database holds.
-	cfg := config(2, budget)
+	cfg := runConfig(2, budget)
 	d, crashed := open(t, "crash.db", cfg, 3)
 	tu, err := tuner.New(cfg, crashed, nil, "test")
 	if err != nil {
@@ -305,7 +306,7 @@ func TestMethodOutsideTheTuner(t *testing.T) {
 // and a spec without its constructor are refused, each error naming what is wrong.
 func TestRegisterMethodRefuses(t *testing.T) {
 	ok := tuner.MethodSpec{Name: "x", Title: "x", Generation: "generation", Saved: "x", Loop: newRandomSearch,
-		Heading: func(tuner.Config) string { return "" }, Openings: func(tuner.Config) int { return 1 },
+		Heading: func(config.Config) string { return "" }, Openings: func(config.Config) int { return 1 },
 		Progress: func(tuner.Event) string { return "" }, Summarise: func(tuner.Summary) string { return "" }}
 	for _, c := range []struct {
 		edit func(*tuner.MethodSpec)

@@ -11,6 +11,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"evotune/tuner/stats"
 )
@@ -170,7 +171,7 @@ func OpeningsAt(ctx context.Context, path string, runID int64, game string) (map
 
 // ProofExclusion opens the database at path read-only and returns what a proof after run
 // runID (which must be a run of game) leaves out, as opening keys: the run's tuning
-// openings and the openings its verifications drew (tuner.Config.ProofOpenings: the final
+// openings and the openings its verifications drew (tuner.ProofOpenings: the final
 // verification, the ladder, checkpoints and later verifies), and how many of each.
 func ProofExclusion(ctx context.Context, path string, runID int64, game string) (exclude map[string]bool, tuning, verified int, err error) {
 	d, err := db.OpenReadOnly(ctx, path)
@@ -189,7 +190,7 @@ func ProofExclusion(ctx context.Context, path string, runID int64, game string) 
 		return nil, 0, 0, err
 	}
 	tuning = len(exclude)
-	cfg, err := tuner.DecodeConfig(string(run.Config))
+	cfg, err := config.DecodeConfig(string(run.Config))
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("run %d: %w", runID, err)
 	}
@@ -212,7 +213,7 @@ func ProofExclusion(ctx context.Context, path string, runID int64, game string) 
 			most = max(most, 2*r.Games)
 		}
 	}
-	ops, err := cfg.ProofOpenings(exclude, gens, most)
+	ops, err := tuner.ProofOpenings(cfg, exclude, gens, most)
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("run %d's verification openings: %w", runID, err)
 	}
@@ -273,7 +274,7 @@ type Exported struct {
 
 // Export turns individual id of run (its best, the champion, when id is "") into the
 // file the run's engine loads. A built-in engine's file carries the search limits the
-// run's verification played (tuner.Plan.Limits) and its provenance: program, run,
+// run's verification played (config.Plan.Limits) and its provenance: program, run,
 // individual, its last generation's games and fitness, and the verification's Elo when
 // this individual is the verified champion. The error names a run with no finished
 // generation, an individual of another run, or a stored row that does not decode.
@@ -295,7 +296,7 @@ func Export(ctx context.Context, d *db.DB, run db.Run, id, program, format strin
 	if err != nil {
 		return Exported{}, err
 	}
-	cfg, err := tuner.DecodeConfig(string(run.Config))
+	cfg, err := config.DecodeConfig(string(run.Config))
 	if err != nil {
 		return Exported{}, fmt.Errorf("run %d: %w", run.ID, err)
 	}

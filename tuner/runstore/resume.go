@@ -13,6 +13,7 @@ import (
 	"evotune/engine/protocol"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/config"
 )
 
 // ResumeOptions are what a resume may change or allow; everything else comes from the run.
@@ -32,7 +33,7 @@ type ResumeOptions struct {
 	MaxWorkersNote string
 	// BudgetGames and TimeBudget, when set, extend (or shorten) the run's budget from its
 	// next generation on (resume --budget-games, --time-budget): a finished run goes on.
-	// The change is stored with the run (tuner.Config.Extensions).
+	// The change is stored with the run (config.Config.Extensions).
 	BudgetGames int
 	TimeBudget  string
 	// Fix and Free freeze and thaw genes from the run's next generation on (resume --fix,
@@ -50,7 +51,7 @@ type ResumeOptions struct {
 // applied, the state of its last saved generation, and warnings to show (workers capped).
 type Resumable struct {
 	Run      db.Run
-	Config   tuner.Config
+	Config   config.Config
 	State    tuner.ResumeState
 	Warnings []string
 	// Extended is set when the options changed the run's budget: the new configuration
@@ -79,7 +80,7 @@ func PrepareResume(ctx context.Context, d *db.DB, runID int64, o ResumeOptions) 
 	case run.Status == db.StatusRunning && run.PID > 0 && o.Alive(run.PID) && run.PID != o.Self && !o.Force:
 		return r, RunningError(runID, run.PID, o.Name(run.PID), d.Path())
 	}
-	cfg, err := tuner.DecodeConfig(string(run.Config))
+	cfg, err := config.DecodeConfig(string(run.Config))
 	if err != nil {
 		return r, fmt.Errorf("run %d: %w", runID, err)
 	}
@@ -116,14 +117,14 @@ func PrepareResume(ctx context.Context, d *db.DB, runID int64, o ResumeOptions) 
 	}
 	if extend || len(o.Fix)+len(o.Free) > 0 {
 		st := r.State
-		ext := tuner.Extension{FromGeneration: st.LastGeneration + 1, Games: st.Games, At: time.Now().UTC().Format(time.RFC3339),
-			Before: tuner.Budget{BudgetGames: cfg.BudgetGames, TimeBudget: cfg.TimeBudget, Generations: cfg.Generations}}
+		ext := config.Extension{FromGeneration: st.LastGeneration + 1, Games: st.Games, At: time.Now().UTC().Format(time.RFC3339),
+			Before: config.Budget{BudgetGames: cfg.BudgetGames, TimeBudget: cfg.TimeBudget, Generations: cfg.Generations}}
 		ext.Budget = ext.Before
 		if extend {
 			if err := extendBudget(&cfg, st, o.BudgetGames, o.TimeBudget); err != nil {
 				return r, fmt.Errorf("run %d: %w", runID, err)
 			}
-			ext.Budget = tuner.Budget{BudgetGames: cfg.BudgetGames, TimeBudget: cfg.TimeBudget}
+			ext.Budget = config.Budget{BudgetGames: cfg.BudgetGames, TimeBudget: cfg.TimeBudget}
 		}
 		if len(o.Fix)+len(o.Free) > 0 {
 			champ, err := LoadIndividual(ctx, d, string(run.BestIndividual))
@@ -150,8 +151,8 @@ func PrepareResume(ctx context.Context, d *db.DB, runID int64, o ResumeOptions) 
 // over the run's free genes and CMA-ES keeps a covariance over them, and a changed set
 // would change both. The error names the method, a gene that is not in the layout, a gene
 // already fixed (--fix) or already free (--free).
-func refreeze(cfg *tuner.Config, fix, free []string, champ map[string]float64, ext *tuner.Extension) error {
-	if !cfg.IsGA() && cfg.Method != tuner.MethodSteady {
+func refreeze(cfg *config.Config, fix, free []string, champ map[string]float64, ext *config.Extension) error {
+	if !cfg.IsGA() && cfg.Method != config.MethodSteady {
 		return fmt.Errorf("--fix, --free: the run is tuned by %s, which rebuilds its state over the run's free genes (SPSA replays every saved step over them; CMA-ES keeps a covariance over them): a changed set would change that state; freeze or free genes in a new run (tune --fix, --free)", cfg.Method)
 	}
 	layout, err := cfg.GeneLayout()
@@ -215,7 +216,7 @@ func refreeze(cfg *tuner.Config, fix, free []string, champ map[string]float64, e
 // pace: its game budget (over which its gains are planned) grows in proportion to the time
 // (the games played so far per second of the run so far). The error names a budget already
 // spent — games already played, a time already passed — or one that does not parse.
-func extendBudget(cfg *tuner.Config, st tuner.ResumeState, budgetGames int, timeBudget string) error {
+func extendBudget(cfg *config.Config, st tuner.ResumeState, budgetGames int, timeBudget string) error {
 	if budgetGames < 0 {
 		return fmt.Errorf("--budget-games %d: want a positive number of distinct tuning games", budgetGames)
 	}
@@ -234,7 +235,7 @@ func extendBudget(cfg *tuner.Config, st tuner.ResumeState, budgetGames int, time
 			return fmt.Errorf("--time-budget %s: the run has already played for %s; give more than that", timeBudget, st.Elapsed.Round(time.Second))
 		}
 		cfg.TimeBudget = timeBudget
-		if budgetGames == 0 && cfg.Method == tuner.MethodSPSA && cfg.BudgetGames > 0 && st.Elapsed > 0 && st.Games > 0 {
+		if budgetGames == 0 && cfg.Method == config.MethodSPSA && cfg.BudgetGames > 0 && st.Elapsed > 0 && st.Games > 0 {
 			cfg.BudgetGames = max(cfg.BudgetGames, int(float64(st.Games)*d.Seconds()/st.Elapsed.Seconds()))
 		}
 	}
@@ -278,7 +279,7 @@ func (r Resumable) Header(dbPath string) string {
 }
 
 // budgetText says what a budget was: "a budget of 2000 games", "5 generations", …
-func budgetText(b tuner.Budget) string {
+func budgetText(b config.Budget) string {
 	var parts []string
 	if b.Generations > 0 {
 		parts = append(parts, fmt.Sprintf("%d generations", b.Generations))

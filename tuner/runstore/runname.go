@@ -5,12 +5,12 @@ import (
 	"fmt"
 
 	"evotune/db"
-	"evotune/tuner"
+	"evotune/tuner/config"
 )
 
 // RunName picks the run's name: the user's, refused if a run of the database has it, or
 // else the first free one of GAME-seedS, GAME-seedS-2, … (names are unique in the schema).
-func RunName(ctx context.Context, d *db.DB, cfg tuner.Config) (string, error) {
+func RunName(ctx context.Context, d *db.DB, cfg config.Config) (string, error) {
 	if cfg.Name != "" {
 		id, err := d.RunNamed(ctx, cfg.Name)
 		if err != nil {

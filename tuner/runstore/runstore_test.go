@@ -13,6 +13,7 @@ import (
 	"evotune/engine"
 	"evotune/tuner"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"evotune/tuner/stats"
 )
@@ -20,15 +21,15 @@ import (
 // smallRun plays a small gomoku GA run (population 4, generations 0–1, at depths, with a
 // verification of verifyGames games) into a new SQLite file through Store; the database
 // closes with the test.
-func smallRun(t *testing.T, depths []int, verifyGames int) (*db.DB, tuner.Config, *tuner.Tuner, tuner.Summary) {
+func smallRun(t *testing.T, depths []int, verifyGames int) (*db.DB, config.Config, *tuner.Tuner, tuner.Summary) {
 	t.Helper()
 	d, err := db.Open(context.Background(), filepath.Join(t.TempDir(), "e.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	cfg := tuner.DefaultConfig("gomoku")
-	cfg.Method, cfg.Population, cfg.Generations, cfg.Games, cfg.AdmitGames = tuner.MethodGA, 4, 1, 4, 4
+	cfg := config.DefaultConfig("gomoku")
+	cfg.Method, cfg.Population, cfg.Generations, cfg.Games, cfg.AdmitGames = config.MethodGA, 4, 1, 4, 4
 	cfg.Depths, cfg.Workers, cfg.Seed, cfg.VerifyGames = depths, 2, 5, verifyGames
 	tu, err := tuner.New(cfg, New(d, cfg.AdmitZ), nil, "test")
 	if err != nil {
@@ -45,7 +46,7 @@ func smallRun(t *testing.T, depths []int, verifyGames int) (*db.DB, tuner.Config
 // and reads it back in process: the resume state holds the last generation's population
 // and every generation's openings and games, Openings their keys, and Export the
 // champion's weights with the depth its verification played (the first of the mixed
-// depths, tuner.Plan) — not the game's default, as export wrote before the plan.
+// depths, config.Plan) — not the game's default, as export wrote before the plan.
 func TestRunRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	d, cfg, tu, sum := smallRun(t, []int{1, 2}, 4)

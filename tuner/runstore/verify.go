@@ -13,6 +13,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"evotune/tuner/stats"
 )
@@ -47,7 +48,7 @@ type VerifyRequest struct {
 	Headline string
 	// Depth, Nodes, TC, MoveTime and Opponents (with OpponentOptions) are the ladder's
 	// rungs after the tuning condition (--verify-depth, --verify-nodes, --verify-tc,
-	// --verify-move-time, --verify-opponent, --verify-opponent-option; tuner.Config's
+	// --verify-move-time, --verify-opponent, --verify-opponent-option; config.Config's
 	// VerifyDepth … VerifyOpponentOptions), each of Games games.
 	Depth           int
 	Nodes           int64
@@ -90,7 +91,7 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (ladder.Verification
 	if err != nil {
 		return none, "", err
 	}
-	cfg, err := tuner.DecodeConfig(string(r.Run.Config))
+	cfg, err := config.DecodeConfig(string(r.Run.Config))
 	if err != nil {
 		return none, "", fmt.Errorf("run %d: %w", runID, err)
 	}
@@ -127,9 +128,9 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (ladder.Verification
 	cfg.Resolve()
 	if err := cfg.Validate(); err != nil {
 		// A rung verify was asked for is named by its flag.
-		var se *tuner.SettingError
+		var se *config.SettingError
 		if errors.As(err, &se) && strings.HasPrefix(se.Key, "verify_") {
-			if s, ok := tuner.LookupSetting(se.Key); ok && s.Flag != "" {
+			if s, ok := config.LookupSetting(se.Key); ok && s.Flag != "" {
 				return none, id, fmt.Errorf("--%s: %w", s.Flag, se.Err)
 			}
 		}
@@ -140,7 +141,7 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (ladder.Verification
 			return none, id, err
 		}
 	}
-	plan, setup, outside, err := cfg.Setup()
+	plan, setup, outside, err := tuner.Setup(cfg)
 	if err != nil {
 		return none, id, fmt.Errorf("run %d: %w", runID, err)
 	}
@@ -148,7 +149,7 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (ladder.Verification
 	if log == nil {
 		log = io.Discard
 	}
-	if err := cfg.ProbeLadder(ctx, log); err != nil {
+	if err := tuner.ProbeLadder(ctx, cfg, log); err != nil {
 		return none, id, err // before any rung is played or stored
 	}
 	if r.Attach != nil {

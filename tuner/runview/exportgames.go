@@ -12,7 +12,7 @@ import (
 	"evotune/db"
 	"evotune/engine"
 	"evotune/genomes"
-	"evotune/tuner"
+	"evotune/tuner/config"
 )
 
 // ExportGames writes the games of stored run run (of generation generation, −1 = every
@@ -24,7 +24,7 @@ import (
 // (--individual), a directory that cannot be written (--out).
 func ExportGames(ctx context.Context, d *db.DB, run db.Run, format string, generation int, individual, dir string) (int, error) {
 	runID := run.ID
-	cfg, err := tuner.DecodeConfig(string(run.Config))
+	cfg, err := config.DecodeConfig(string(run.Config))
 	if err != nil {
 		return 0, fmt.Errorf("run %d: %w", runID, err)
 	}

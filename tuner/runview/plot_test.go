@@ -5,14 +5,15 @@ import (
 	"testing"
 
 	"evotune/tuner"
+	"evotune/tuner/config"
 )
 
 // TestPlotWords: plots speak the run's method — an SPSA run's score plot is θ+ against θ−
 // per step, a GA's the generation's best against its references — and a gene's axis reads
 // "value − 60", never "− 60".
 func TestPlotWords(t *testing.T) {
-	spsa, _ := tuner.LookupMethod(tuner.MethodSPSA)
-	ga, _ := tuner.LookupMethod(tuner.MethodGA)
+	spsa, _ := tuner.LookupMethod(config.MethodSPSA)
+	ga, _ := tuner.LookupMethod(config.MethodGA)
 	se, score := 0.05, 0.6
 	sv := RunView{Run: RunItem{ID: 1, Name: "s", Game: "gomoku", MethodTerms: &spsa}, Generations: []GenerationPoint{
 		{Generation: 0, PlusScore: &score, PlusSE: &se}, {Generation: 1, PlusScore: &score, PlusSE: &se}}}

@@ -11,6 +11,7 @@ import (
 	"evotune/db"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/config"
 	"evotune/tuner/runstore"
 	"evotune/tuner/stats"
 )
@@ -81,13 +82,13 @@ func fmtFloat(p *float64, format string) string {
 // configuration): an SPSA run's steps, the best individual of a GA generation as the race
 // winner or the best of peers, of a steady-state GA the best member, of CMA-ES the best
 // candidate.
-func GenerationsText(out io.Writer, id int64, cfg tuner.Config, views []GenerationRow) error {
-	if cfg.Method == tuner.MethodSPSA {
+func GenerationsText(out io.Writer, id int64, cfg config.Config, views []GenerationRow) error {
+	if cfg.Method == config.MethodSPSA {
 		return spsaStepsText(id, views, out)
 	}
 	spec, ok := tuner.MethodOf(cfg.Method)
 	if !ok {
-		spec, _ = tuner.MethodOf(tuner.MethodGA) // a later version's method: the GA's columns
+		spec, _ = tuner.MethodOf(config.MethodGA) // a later version's method: the GA's columns
 	}
 	best := spec.BestColumn(cfg)
 	tw := tabwriter.NewWriter(NewTermWriter(out), 0, 0, 2, ' ', 0)

@@ -9,6 +9,7 @@ import (
 
 	"evotune/db"
 	"evotune/tuner"
+	"evotune/tuner/config"
 	"evotune/tuner/runstore"
 )
 
@@ -23,7 +24,7 @@ func TestTextViews(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := tuner.DecodeConfig(string(run.Config))
+	cfg, err := config.DecodeConfig(string(run.Config))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func TestTextViews(t *testing.T) {
 	}
 	buf.Reset()
 	spsa := cfg
-	spsa.Method = tuner.MethodSPSA
+	spsa.Method = config.MethodSPSA
 	if err := GenerationsText(&buf, id, spsa, rows); err != nil || !strings.HasPrefix(buf.String(), "STEP  θ+ AGAINST θ−") {
 		t.Errorf("an SPSA run's table: %v\n%s", err, buf.String())
 	}
@@ -102,8 +103,8 @@ func TestSPSAStepView(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	cfg := tuner.DefaultConfig("gomoku")
-	cfg.Method, cfg.Generations, cfg.Depths, cfg.Width, cfg.Seed, cfg.VerifyGames, cfg.Workers = tuner.MethodSPSA, 3, []int{1}, 6, 2, 0, 2
+	cfg := config.DefaultConfig("gomoku")
+	cfg.Method, cfg.Generations, cfg.Depths, cfg.Width, cfg.Seed, cfg.VerifyGames, cfg.Workers = config.MethodSPSA, 3, []int{1}, 6, 2, 0, 2
 	tu, err := tuner.New(cfg, runstore.New(d, cfg.AdmitZ), nil, "test")
 	if err != nil {
 		t.Fatal(err)

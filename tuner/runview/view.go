@@ -18,6 +18,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/config"
 	"evotune/tuner/runstore"
 	"evotune/tuner/stats"
 )
@@ -354,7 +355,7 @@ func RunWindow(ctx context.Context, d *db.DB, id int64, w db.Window) (RunView, e
 	se := map[int]*float64{}
 	type scored struct{ score, se *float64 }
 	plus := map[int]scored{} // SPSA: θ+ of each step, by its ID
-	spsa := v.Run.Method == tuner.MethodSPSA
+	spsa := v.Run.Method == config.MethodSPSA
 	ranks, err := d.TopRanksIn(ctx, id, sample, w)
 	if err != nil {
 		return v, err
@@ -441,9 +442,9 @@ func nonEmpty(s string) string {
 // layoutOf returns the run's gene layout (an outside engine's layout file, stored with
 // the run, or the built-in game's); the error names an unknown game.
 func layoutOf(r db.Run) (*genomes.Layout, error) {
-	cfg, err := tuner.DecodeConfig(string(r.Config))
+	cfg, err := config.DecodeConfig(string(r.Config))
 	if err != nil || cfg.Game == "" {
-		cfg = tuner.Config{RunSettings: tuner.RunSettings{Game: r.Game}}
+		cfg = config.Config{RunSettings: config.RunSettings{Game: r.Game}}
 	}
 	return cfg.GeneLayout()
 }
@@ -635,7 +636,7 @@ func Game(ctx context.Context, d *db.DB, id, gameID int64) (GameView, error) {
 	} else {
 		v.Black, v.White = v.Game.Opponent, v.Game.Individual
 	}
-	cfg, err := tuner.DecodeConfig(string(r.Config))
+	cfg, err := config.DecodeConfig(string(r.Config))
 	if err != nil {
 		return v, fmt.Errorf("run %d: %w", id, err)
 	}

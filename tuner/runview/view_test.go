@@ -11,6 +11,7 @@ import (
 
 	"evotune/db"
 	"evotune/tuner"
+	"evotune/tuner/config"
 	"evotune/tuner/runstore"
 )
 
@@ -23,8 +24,8 @@ func tinyRun(t *testing.T) (*db.DB, int64) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	cfg := tuner.DefaultConfig("gomoku")
-	cfg.Method, cfg.Population, cfg.Generations, cfg.Games, cfg.AdmitGames = tuner.MethodGA, 4, 2, 4, 4
+	cfg := config.DefaultConfig("gomoku")
+	cfg.Method, cfg.Population, cfg.Generations, cfg.Games, cfg.AdmitGames = config.MethodGA, 4, 2, 4, 4
 	cfg.Depths, cfg.Workers, cfg.Seed, cfg.VerifyGames, cfg.Width = []int{1}, 2, 3, 4, 6
 	tu, err := tuner.New(cfg, runstore.New(d, cfg.AdmitZ), nil, "test")
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"evotune/db"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/config"
 	"evotune/tuner/runview"
 )
 
@@ -30,8 +31,8 @@ func overnightRun(t testing.TB, steps int) (*db.DB, int64, []float64) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	cfg := tuner.DefaultConfig("gomoku")
-	cfg.Method = tuner.MethodSPSA
+	cfg := config.DefaultConfig("gomoku")
+	cfg.Method = config.MethodSPSA
 	cj, _ := json.Marshal(cfg)
 	id, err := d.CreateRun(ctx, db.Run{Name: "night", Game: "gomoku", Seed: 1, Config: db.JSONText(cj), ProgramVersion: "test"})
 	if err != nil {

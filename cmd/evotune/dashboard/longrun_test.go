@@ -15,6 +15,7 @@ import (
 	"evotune/db"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/config"
 	"evotune/tuner/runview"
 )
 
@@ -25,7 +26,7 @@ import (
 func gaRun(t testing.TB, d *db.DB, gens, pop int, planted string) int64 {
 	t.Helper()
 	ctx := context.Background()
-	cfg := tuner.DefaultConfig("gomoku")
+	cfg := config.DefaultConfig("gomoku")
 	cj, _ := json.Marshal(cfg)
 	id, err := d.CreateRun(ctx, db.Run{Name: "ga-night", Game: "gomoku", Seed: 1, Config: db.JSONText(cj), ProgramVersion: "test"})
 	if err != nil {

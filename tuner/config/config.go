@@ -1,30 +1,11 @@
-// Package tuner runs a tuning run: an eaopt genetic algorithm (github.com/MaxHalford/eaopt
-// v0.4.2) over a game's gene layout, with fitness from full alpha-beta self-play games
-// played on a worker pool against a reference set frozen for each generation (the paper's
-// weights and the latest hall-of-fame members), selection that resists noise (racing and a
-// hall of fame with statistical admission, selection.go), every generation saved through
-// a Store in one transaction.
-//
-// Files by concern: config.go (a run's configuration) and plan.go (the configuration
-// resolved once: Plan), run.go (a run's life: start, resume, budget, finish), state.go
-// (the run's state grouped by owner), schedule.go (which games a generation plays and how
-// their results are counted), selection.go (racing, the GA model, the hall of fame),
-// method.go (the registry of search methods), ga.go, steady.go, spsa.go and cmaes.go (the
-// GA, the steady-state GA, SPSA and CMA-ES), settings.go (every setting, declared once),
-// save.go and records.go (what is saved, through Store), verify.go and ladderconfig.go (the
-// run's verifications and checkpoints, the ladder its configuration names), probe.go
-// (outside engines checked before a run), slots.go (the run's share of the game slots),
-// subject.go (the subject: a built-in engine or an outside one). Package arena plays the
-// games (the worker pool, its slots, game tasks and batches, openings); package match
-// plays matches and tournaments; package ladder verifies a champion rung by rung; package
-// runstore is the SQLite side of Store and reads stored runs back.
-//
-// Reproducibility: all randomness derives from the run's seed and the generation number
-// (openings, the initial population, selection, crossover, mutation), games are searched
-// to fixed depths with fresh transposition tables, and results are gathered by task index,
-// so the same seed and configuration give the same genomes, games and fitness whatever
-// the number of workers.
-package tuner
+// Package config is a tuning run's configuration: Config in sections (RunSettings,
+// GASettings, PlaySettings, SubjectSettings, VerifySettings and each method's parameters),
+// every setting declared once (Settings: its config key, tune flag, methods, unit and
+// help), the command line over a config file over the defaults (CommandLine), the
+// configuration resolved once (Plan) and its validation, whose errors name the setting
+// (*SettingError). It knows the search methods by what package tuner registers of each
+// (RegisterMethod); an outside engine under tuning is checked by tuner's SubjectCheck.
+package config
 
 import (
 	"bytes"
@@ -63,7 +44,7 @@ type RunSettings struct {
 	// Name labels the run (default "GAME-seedN").
 	Name string `json:"name" yaml:"name"`
 	Seed int64  `json:"seed" yaml:"seed"`
-	// Method is the search, one of Methods: "ga" (the genetic algorithm, ga.go:
+	// Method is the search, one of Methods: "ga" (the genetic algorithm, package tuner's ga.go:
 	// DefaultConfig's), "spsa" (fishtest's SPSA, spsa.go) or "cmaes" (CMA-ES, cmaes.go).
 	// "" means ga: the runs stored before methods were named say no method. All
 	// store generations, individuals, games and lineage the same way and are verified the
@@ -382,24 +363,24 @@ const MaxNodes = 1_000_000_000_000
 // protocol p: nodes and a clock are UCI's go; options need a protocol that carries them.
 func (c *Config) checkEngineLimits(p string) error {
 	if c.Nodes < 0 || c.Nodes > MaxNodes {
-		return settingErr("nodes", "", "%d, want 0 (none) to %d", c.Nodes, int64(MaxNodes))
+		return Errorf("nodes", "", "%d, want 0 (none) to %d", c.Nodes, int64(MaxNodes))
 	}
 	if c.EngineDepth < 0 || c.EngineDepth > 1000 {
-		return settingErr("engine_depth", "", "%d, want 0 (none) to 1000", c.EngineDepth)
+		return Errorf("engine_depth", "", "%d, want 0 (none) to 1000", c.EngineDepth)
 	}
 	if (c.Nodes != 0 || c.TC != "" || c.EngineDepth != 0) && p != protocol.UCI {
 		return fmt.Errorf("nodes, tc, engine_depth: the engine speaks %s; node and depth limits and chess clocks are UCI's (go nodes, go depth, go wtime …)", p)
 	}
 	if c.TC != "" {
 		if _, err := engine.ParseTimeControl(c.TC); err != nil {
-			return settingErr("tc", "", "%w", err)
+			return Errorf("tc", "", "%w", err)
 		}
 	}
 	if _, err := c.FixedEngineOptions(); err != nil {
 		return err
 	}
 	if e, err := genomes.Lookup(c.Game); err == nil && len(c.EngineOptions) > 0 && !slices.Contains(protocol.OptionsProtocols(e.Game), p) {
-		return settingErr("engine_options", "", "the engine speaks %s, which carries no options", p)
+		return Errorf("engine_options", "", "the engine speaks %s, which carries no options", p)
 	}
 	return nil
 }
@@ -411,10 +392,10 @@ func (c Config) FixedEngineOptions() ([]wire.Option, error) {
 		name, value, ok := strings.Cut(s, "=")
 		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
 		if !ok || name == "" {
-			return nil, settingErr("engine_options", fmt.Sprintf("engine_options[%d]", i), "%q, want NAME=VALUE (e.g. Hash=16)", s)
+			return nil, Errorf("engine_options", fmt.Sprintf("engine_options[%d]", i), "%q, want NAME=VALUE (e.g. Hash=16)", s)
 		}
 		if err := wire.CheckLine(name, value); err != nil {
-			return nil, settingErr("engine_options", fmt.Sprintf("engine_options[%d]", i), "%w", err)
+			return nil, Errorf("engine_options", fmt.Sprintf("engine_options[%d]", i), "%w", err)
 		}
 		out = append(out, wire.Option{Name: name, Value: value})
 	}
@@ -629,7 +610,7 @@ func (c *Config) Resolve() {
 	if c.Games == 0 {
 		c.Games = DefaultGames
 		if c.IsGA() && c.Selection == SelectionPeers && c.BudgetGames > 0 {
-			c.Games = peersGames(c.BudgetGames, c.Population, c.RaceRounds, c.AdmitGames)
+			c.Games = PeersGames(c.BudgetGames, c.Population, c.RaceRounds, c.AdmitGames)
 		}
 	}
 }
@@ -645,11 +626,11 @@ const DefaultGames = 32
 // generations, +155.3 / +181.7 / +142.7 (SPSA: +120.5 / +127.2 / +149.3).
 const PeersGenerations = 20
 
-// peersGames is the games of each pair in a peers pairing that let a budget of budget
+// PeersGames is the games of each pair in a peers pairing that let a budget of budget
 // distinct games hold PeersGenerations generations of pop individuals in rounds+1
 // pairings and a hall-of-fame test of admit games each: even, at least 2, at most
 // DefaultGames (gomoku's 44 000 and connect6's 20 000 keep 32; amazons' 4 000 gets 6).
-func peersGames(budget, pop, rounds, admit int) int {
+func PeersGames(budget, pop, rounds, admit int) int {
 	perGame := (rounds + 1) * (pop / 2) // games of a generation per game of a pair
 	if perGame <= 0 {
 		return DefaultGames
@@ -680,11 +661,11 @@ func (c *Config) ReadBook() error {
 	}
 	e, err := genomes.Lookup(c.Game)
 	if err != nil {
-		return settingErr("game", "", "%w", err)
+		return Errorf("game", "", "%w", err)
 	}
 	g, err := engine.WithRule(e.Game, c.Rule)
 	if err != nil {
-		return settingErr("rule", "", "%w", err)
+		return Errorf("rule", "", "%w", err)
 	}
 	plies := c.BookPlies
 	if plies == 0 {
@@ -692,7 +673,7 @@ func (c *Config) ReadBook() error {
 	}
 	list, err := arena.ReadBook(c.Book, g, c.Board, plies)
 	if err != nil {
-		return settingErr("book", "", "%w", err)
+		return Errorf("book", "", "%w", err)
 	}
 	c.BookList = list
 	return nil
@@ -707,12 +688,12 @@ func (c Config) Adjudication() (engine.Adjudication, error) {
 	// ParseResign's and ParseDraw's errors start "resign …", "draw …": the keys' names.
 	if c.Resign != "" {
 		if err := a.ParseResign(c.Resign); err != nil {
-			return a, settingErr("resign", "", "%s", strings.TrimPrefix(err.Error(), "resign "))
+			return a, Errorf("resign", "", "%s", strings.TrimPrefix(err.Error(), "resign "))
 		}
 	}
 	if c.Draw != "" {
 		if err := a.ParseDraw(c.Draw); err != nil {
-			return a, settingErr("draw", "", "%s", strings.TrimPrefix(err.Error(), "draw "))
+			return a, Errorf("draw", "", "%s", strings.TrimPrefix(err.Error(), "draw "))
 		}
 	}
 	return a, nil
@@ -729,11 +710,11 @@ func (c *Config) ReadVerifyOpenings() error {
 	}
 	e, err := genomes.Lookup(c.Game)
 	if err != nil {
-		return settingErr("game", "", "%w", err)
+		return Errorf("game", "", "%w", err)
 	}
 	list, err := arena.LoadOpenings(c.VerifyOpenings, e.Game, c.Board)
 	if err != nil {
-		return settingErr("verify_openings", "", "%w", err)
+		return Errorf("verify_openings", "", "%w", err)
 	}
 	c.VerifyOpeningList = list
 	return nil
@@ -749,7 +730,7 @@ func checkName(name string) error {
 		return fmt.Errorf("name %q: not valid UTF-8", name)
 	}
 	if n := utf8.RuneCountInString(name); n > MaxNameLength {
-		return settingErr("name", "", "%d characters, want at most %d", n, MaxNameLength)
+		return Errorf("name", "", "%d characters, want at most %d", n, MaxNameLength)
 	}
 	for i, r := range name {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.In(r, unicode.Zl, unicode.Zp) {
@@ -781,7 +762,7 @@ func (c *Config) Validate() error {
 			games = DefaultGames
 		}
 		if first := c.Population * games; c.BudgetGames < first {
-			return settingErr("budget_games", "", "%d: the steady-state GA's first population alone plays %d games (population %d × games %d); give at least that, or a smaller population or games", c.BudgetGames, first, c.Population, games)
+			return Errorf("budget_games", "", "%d: the steady-state GA's first population alone plays %d games (population %d × games %d); give at least that, or a smaller population or games", c.BudgetGames, first, c.Population, games)
 		}
 	}
 	if !c.IsGA() && len(c.Opponents) > 0 {
@@ -789,26 +770,26 @@ func (c *Config) Validate() error {
 	}
 	e, _ := genomes.Lookup(c.Game)
 	if g, err := engine.WithRule(e.Game, c.Rule); err != nil {
-		return settingErr("rule", "", "%w", err)
+		return Errorf("rule", "", "%w", err)
 	} else if _, err := g.NewBoard(c.Board); err != nil {
-		return settingErr("board", "", "%w", err)
+		return Errorf("board", "", "%w", err)
 	}
 	layout := e.Layout
 	switch {
 	case c.Layout != nil:
 		if c.Layout.Game != c.Game || c.Layout.Rule != c.Rule || c.Layout.Board != c.Board {
-			return settingErr("layout", "", "game %s, rule %q, board %d; the run says game %s, rule %q, board %d",
+			return Errorf("layout", "", "game %s, rule %q, board %d; the run says game %s, rule %q, board %d",
 				c.Layout.Game, c.Layout.Rule, c.Layout.Board, c.Game, c.Rule, c.Board)
 		}
 		if c.Engine == "" {
-			return settingErr("engine", "", "a layout needs the engine it describes (--engine 'cmd:PROG ARGS')")
+			return Errorf("engine", "", "a layout needs the engine it describes (--engine 'cmd:PROG ARGS')")
 		}
 		if err := protocol.CheckProtocol(e.Game, c.EngineProtocol); err != nil {
-			return settingErr("engine_protocol", "", "%w", err)
+			return Errorf("engine_protocol", "", "%w", err)
 		}
 		spec := protocol.ExternalSpec{Protocol: c.EngineProtocol}
 		if !spec.AcceptsOpenings(e.Game) {
-			return settingErr("engine_protocol", "", "%s engines speak %s here, which cannot start them from an opening, so every game would start from the empty board and deterministic engines would replay one game: tune them over %s (--engine-protocol)",
+			return Errorf("engine_protocol", "", "%s engines speak %s here, which cannot start them from an opening, so every game would start from the empty board and deterministic engines would replay one game: tune them over %s (--engine-protocol)",
 				c.Game, spec.ProtocolFor(e.Game), strings.Join(protocol.OpeningProtocols(e.Game), " or "))
 		}
 		if (c.BotzoneKeepRunning || c.BotzoneJSON) && spec.ProtocolFor(e.Game) != protocol.Botzone {
@@ -831,17 +812,17 @@ func (c *Config) Validate() error {
 	}
 	switch {
 	case c.Book == "" && len(c.BookList) > 0:
-		return settingErr("book_list", "", "%d openings, but no book names them", len(c.BookList))
+		return Errorf("book_list", "", "%d openings, but no book names them", len(c.BookList))
 	case c.Book != "" && len(c.BookList) == 0:
-		return settingErr("book", "", "%q: its openings are not stored with the run (name the file again when you start it)", c.Book)
+		return Errorf("book", "", "%q: its openings are not stored with the run (name the file again when you start it)", c.Book)
 	case len(c.BookList) > MaxStoredOpenings:
-		return settingErr("book", "", "%d openings, want at most %d", len(c.BookList), MaxStoredOpenings)
+		return Errorf("book", "", "%d openings, want at most %d", len(c.BookList), MaxStoredOpenings)
 	}
 	if len(c.BookList) > 0 {
 		halves := [2]int{}
 		for i, o := range c.BookList {
 			if err := arena.CheckOpening(e.Game, c.Board, o); err != nil {
-				return settingErr("book_list", fmt.Sprintf("book_list[%d]", i), "%w", err)
+				return Errorf("book_list", fmt.Sprintf("book_list[%d]", i), "%w", err)
 			}
 			if arena.HalfOf(o) == arena.TuningHalf {
 				halves[0]++
@@ -861,46 +842,48 @@ func (c *Config) Validate() error {
 	}
 	if !c.verifyOpeningsFile() {
 		if len(c.VerifyOpeningList) > 0 {
-			return settingErr("verify_opening_list", "", "%d openings, but verify_openings is %q, not a file", len(c.VerifyOpeningList), c.VerifyOpenings)
+			return Errorf("verify_opening_list", "", "%d openings, but verify_openings is %q, not a file", len(c.VerifyOpeningList), c.VerifyOpenings)
 		}
 	} else {
 		if len(c.VerifyOpeningList) == 0 {
-			return settingErr("verify_openings", "", "%q is a file whose openings are not stored with the run (a database from an older evotune, or someone else's): evotune does not open a path found in a database; name the file again (resume --verify-openings FILE)", c.VerifyOpenings)
+			return Errorf("verify_openings", "", "%q is a file whose openings are not stored with the run (a database from an older evotune, or someone else's): evotune does not open a path found in a database; name the file again (resume --verify-openings FILE)", c.VerifyOpenings)
 		}
 		if len(c.VerifyOpeningList) > MaxStoredOpenings {
-			return settingErr("verify_opening_list", "", "%d openings, want at most %d", len(c.VerifyOpeningList), MaxStoredOpenings)
+			return Errorf("verify_opening_list", "", "%d openings, want at most %d", len(c.VerifyOpeningList), MaxStoredOpenings)
 		}
 		for i, o := range c.VerifyOpeningList {
 			if err := arena.CheckOpening(e.Game, c.Board, o); err != nil {
-				return settingErr("verify_opening_list", fmt.Sprintf("verify_opening_list[%d]", i), "%w", err)
+				return Errorf("verify_opening_list", fmt.Sprintf("verify_opening_list[%d]", i), "%w", err)
 			}
 		}
 	}
 	if _, err := layout.Free(c.Free...); err != nil {
-		return settingErr("free", "", "%w", err)
+		return Errorf("free", "", "%w", err)
 	}
 	l, err := layout.Fix(c.Fix...)
 	if err != nil {
-		return settingErr("fix", "", "%w", err)
+		return Errorf("fix", "", "%w", err)
 	}
 	if l, _ = l.WithFixed(c.Free, c.Fix); l.FreeCount() == 0 {
-		return settingErr("fix", "", "every gene is fixed; nothing to tune")
+		return Errorf("fix", "", "every gene is fixed; nothing to tune")
 	}
 	if len(c.Hold) > 0 {
 		if l, err = l.Hold(c.Hold); err != nil {
-			return settingErr("hold", "", "%w", err)
+			return Errorf("hold", "", "%w", err)
 		}
 		if l.FreeCount() == 0 {
-			return settingErr("hold", "", "every gene is fixed or held; nothing to tune")
+			return Errorf("hold", "", "every gene is fixed or held; nothing to tune")
 		}
 	}
 	if c.Engine != "" {
-		if _, err := NewOutside(*c, l); err != nil {
-			return err
+		if SubjectCheck != nil {
+			if err := SubjectCheck(*c, l); err != nil {
+				return err
+			}
 		}
 		if argv, _, _ := protocol.ParseCommand(c.Engine); argv != nil {
 			if err := protocol.CheckProgram(argv); err != nil {
-				return settingErr("engine", "", "%w", err)
+				return Errorf("engine", "", "%w", err)
 			}
 		}
 	}
@@ -914,7 +897,7 @@ func (c *Config) Validate() error {
 // (generations, games, time) and the workers.
 func (r *RunSettings) validate() error {
 	if _, err := genomes.Lookup(r.Game); err != nil {
-		return settingErr("game", "", "%w", err)
+		return Errorf("game", "", "%w", err)
 	}
 	if err := checkName(r.Name); err != nil {
 		return err
@@ -923,19 +906,19 @@ func (r *RunSettings) validate() error {
 	_, known := LookupMethod(r.Method)
 	switch {
 	case r.Generations < 0 || (r.Generations == 0 && r.TimeBudget == "" && r.BudgetGames == 0 && isGA):
-		return settingErr("generations", "", "%d, want at least 1 (0 only with time_budget or budget_games)", r.Generations)
+		return Errorf("generations", "", "%d, want at least 1 (0 only with time_budget or budget_games)", r.Generations)
 	case r.BudgetGames < 0:
-		return settingErr("budget_games", "", "%d is negative", r.BudgetGames)
+		return Errorf("budget_games", "", "%d is negative", r.BudgetGames)
 	case r.BudgetGames > MaxBudgetGames:
-		return settingErr("budget_games", "", "%d, at most %d (a billion games: years on any machine)", r.BudgetGames, MaxBudgetGames)
+		return Errorf("budget_games", "", "%d, at most %d (a billion games: years on any machine)", r.BudgetGames, MaxBudgetGames)
 	case r.Method != "" && !known:
-		return settingErr("method", "", "%q, want one of %s", r.Method, MethodNames())
+		return Errorf("method", "", "%q, want one of %s", r.Method, MethodNames())
 	case r.Workers < 1:
-		return settingErr("workers", "", "%d, want at least 1", r.Workers)
+		return Errorf("workers", "", "%d, want at least 1", r.Workers)
 	}
 	if r.TimeBudget != "" {
 		if d, err := time.ParseDuration(r.TimeBudget); err != nil || d <= 0 {
-			return settingErr("time_budget", "", "%q, want a positive duration like 30m or 8h", r.TimeBudget)
+			return Errorf("time_budget", "", "%q, want a positive duration like 30m or 8h", r.TimeBudget)
 		}
 	}
 	return nil
@@ -948,65 +931,65 @@ func (r *RunSettings) validate() error {
 func (g *GASettings) validate() error {
 	switch {
 	case g.Population < 2:
-		return settingErr("population", "", "%d, want at least 2", g.Population)
+		return Errorf("population", "", "%d, want at least 2", g.Population)
 	case g.Population > 10000:
-		return settingErr("population", "", "%d, want at most 10000", g.Population)
+		return Errorf("population", "", "%d, want at most 10000", g.Population)
 	case g.Games < 0 || g.Games%2 != 0:
-		return settingErr("games", "", "%d, want a positive even number (each opening is played twice, colours swapped), or 0 for the default", g.Games)
+		return Errorf("games", "", "%d, want a positive even number (each opening is played twice, colours swapped), or 0 for the default", g.Games)
 	case g.RaceRounds < 0 || g.RaceRounds > 10:
-		return settingErr("race_rounds", "", "%d, want 0 to 10", g.RaceRounds)
+		return Errorf("race_rounds", "", "%d, want 0 to 10", g.RaceRounds)
 	case g.Selection != "" && g.Selection != SelectionRace && g.Selection != SelectionPeers && g.Selection != SelectionAuto:
-		return settingErr("selection", "", "%q, want %s, %s or %s", g.Selection, SelectionAuto, SelectionPeers, SelectionRace)
+		return Errorf("selection", "", "%q, want %s, %s or %s", g.Selection, SelectionAuto, SelectionPeers, SelectionRace)
 	case g.Selection == SelectionPeers && g.Champions > 0:
-		return settingErr("champions", "", "%d: with selection %s the individuals play each other, not the reference set", g.Champions, SelectionPeers)
+		return Errorf("champions", "", "%d: with selection %s the individuals play each other, not the reference set", g.Champions, SelectionPeers)
 	case g.Surrogate != "" && g.Surrogate != SurrogateAuto && g.Surrogate != SurrogateOn && g.Surrogate != SurrogateOff:
-		return settingErr("surrogate", "", "%q, want %s, %s or %s", g.Surrogate, SurrogateAuto, SurrogateOn, SurrogateOff)
+		return Errorf("surrogate", "", "%q, want %s, %s or %s", g.Surrogate, SurrogateAuto, SurrogateOn, SurrogateOff)
 	case g.Surrogate == SurrogateOn && g.Selection == SelectionRace:
-		return settingErr("surrogate", "", "the surrogate model learns from the individuals' games against each other; selection %s plays none", SelectionRace)
+		return Errorf("surrogate", "", "the surrogate model learns from the individuals' games against each other; selection %s plays none", SelectionRace)
 	case g.GALag < 0 || g.GALag > MaxGALag:
-		return settingErr("ga_lag", "", "%d, want 0 (each generation bred once the one before is played) to %d", g.GALag, MaxGALag)
+		return Errorf("ga_lag", "", "%d, want 0 (each generation bred once the one before is played) to %d", g.GALag, MaxGALag)
 	case g.GALag > 0 && g.Selection == SelectionRace:
-		return settingErr("ga_lag", "", "%d: generations in play need selection %s (a race plays the hall of fame the generation before admits)", g.GALag, SelectionPeers)
+		return Errorf("ga_lag", "", "%d: generations in play need selection %s (a race plays the hall of fame the generation before admits)", g.GALag, SelectionPeers)
 	case g.GALag > 0 && g.Surrogate == SurrogateOn:
-		return settingErr("ga_lag", "", "%d: generations in play breed no surrogate child (it is fitted to the generations before the next is bred); use surrogate off or auto", g.GALag)
+		return Errorf("ga_lag", "", "%d: generations in play breed no surrogate child (it is fitted to the generations before the next is bred); use surrogate off or auto", g.GALag)
 	case g.Selection == SelectionPeers && len(g.Opponents) > 0:
-		return settingErr("selection", "", "%s plays the population against itself; the opponents (%s) would not play", SelectionPeers, strings.Join(g.Opponents, "; "))
+		return Errorf("selection", "", "%s plays the population against itself; the opponents (%s) would not play", SelectionPeers, strings.Join(g.Opponents, "; "))
 	case g.Champion != "" && g.Champion != ChampionAuto && g.Champion != ChampionBest && g.Champion != ChampionCentre && g.Champion != ChampionPopulation:
-		return settingErr("champion", "", "%q, want %s, %s, %s or %s", g.Champion, ChampionAuto, ChampionPopulation, ChampionCentre, ChampionBest)
+		return Errorf("champion", "", "%q, want %s, %s, %s or %s", g.Champion, ChampionAuto, ChampionPopulation, ChampionCentre, ChampionBest)
 	case g.Admission != "" && g.Admission != AdmissionAuto && g.Admission != AdmissionHeadToHead && g.Admission != AdmissionPaired && g.Admission != AdmissionNone:
-		return settingErr("admission", "", "%q, want %s, %s, %s or %s", g.Admission, AdmissionAuto, AdmissionHeadToHead, AdmissionPaired, AdmissionNone)
+		return Errorf("admission", "", "%q, want %s, %s, %s or %s", g.Admission, AdmissionAuto, AdmissionHeadToHead, AdmissionPaired, AdmissionNone)
 	case g.AdmitGames < 0 || g.AdmitGames%2 != 0:
-		return settingErr("admit_games", "", "%d, want 0 or a positive even number", g.AdmitGames)
+		return Errorf("admit_games", "", "%d, want 0 or a positive even number", g.AdmitGames)
 	case !(g.AdmitZ >= 0 && g.AdmitZ <= 10):
-		return settingErr("admit_z", "", "%g, want 0 to 10", g.AdmitZ)
+		return Errorf("admit_z", "", "%g, want 0 to 10", g.AdmitZ)
 	case g.Elite < 0 || g.Elite >= g.Population:
-		return settingErr("elite", "", "%d, want 0 to population-1 (%d)", g.Elite, g.Population-1)
+		return Errorf("elite", "", "%d, want 0 to population-1 (%d)", g.Elite, g.Population-1)
 	case g.Tournament < 1:
-		return settingErr("tournament", "", "%d, want at least 1", g.Tournament)
+		return Errorf("tournament", "", "%d, want at least 1", g.Tournament)
 	case !(g.CrossoverRate >= 0 && g.CrossoverRate <= 1):
-		return settingErr("crossover_rate", "", "%g, want 0–1", g.CrossoverRate)
+		return Errorf("crossover_rate", "", "%g, want 0–1", g.CrossoverRate)
 	case !(g.MutationRate >= 0 && g.MutationRate <= 1):
-		return settingErr("mutation_rate", "", "%g, want 0–1", g.MutationRate)
+		return Errorf("mutation_rate", "", "%g, want 0–1", g.MutationRate)
 	case !(g.Mutation.GeneRate > 0 && g.Mutation.GeneRate <= 1):
-		return settingErr("mutation.gene_rate", "", "%g, want (0, 1]", g.Mutation.GeneRate)
+		return Errorf("mutation.gene_rate", "", "%g, want (0, 1]", g.Mutation.GeneRate)
 	case !(g.Mutation.LogSigma >= 0 && g.Mutation.LogSigma <= 10):
-		return settingErr("mutation.log_sigma", "", "%g, want 0 to 10", g.Mutation.LogSigma)
+		return Errorf("mutation.log_sigma", "", "%g, want 0 to 10", g.Mutation.LogSigma)
 	case !(g.Mutation.LinearSigma >= 0 && g.Mutation.LinearSigma <= 1):
-		return settingErr("mutation.linear_sigma", "", "%g, want 0 to 1 (a fraction of the gene's range)", g.Mutation.LinearSigma)
+		return Errorf("mutation.linear_sigma", "", "%g, want 0 to 1 (a fraction of the gene's range)", g.Mutation.LinearSigma)
 	case g.OpponentMoveTime != 0 && !(g.OpponentMoveTime > 0 && g.OpponentMoveTime <= 3600):
-		return settingErr("opponent_move_time", "", "%g, want seconds in (0, 3600]", g.OpponentMoveTime)
+		return Errorf("opponent_move_time", "", "%g, want seconds in (0, 3600]", g.OpponentMoveTime)
 	case g.Init != "perturb" && g.Init != "random":
-		return settingErr("init", "", "%q, want perturb or random", g.Init)
+		return Errorf("init", "", "%q, want perturb or random", g.Init)
 	case g.Champions < 0:
-		return settingErr("champions", "", "%d is negative", g.Champions)
+		return Errorf("champions", "", "%d is negative", g.Champions)
 	}
 	for _, o := range g.Opponents {
 		argv, ok, err := protocol.ParseCommand(o)
 		if !ok || err != nil {
-			return settingErr("opponents", "", "%q: want cmd:PATH [ARGS]", o)
+			return Errorf("opponents", "", "%q: want cmd:PATH [ARGS]", o)
 		}
 		if err := protocol.CheckProgram(argv); err != nil {
-			return settingErr("opponents", "", "%w", err)
+			return Errorf("opponents", "", "%w", err)
 		}
 	}
 	return nil
@@ -1017,19 +1000,19 @@ func (g *GASettings) validate() error {
 func (v *VerifySettings) validate() error {
 	switch {
 	case v.VerifyDepth < 0 || v.VerifyDepth > engine.MaxDepth:
-		return settingErr("verify_depth", "", "%d, want 0 (none) to %d", v.VerifyDepth, engine.MaxDepth)
+		return Errorf("verify_depth", "", "%d, want 0 (none) to %d", v.VerifyDepth, engine.MaxDepth)
 	case v.VerifyEvery < 0:
-		return settingErr("verify_every", "", "%d is negative", v.VerifyEvery)
+		return Errorf("verify_every", "", "%d is negative", v.VerifyEvery)
 	case v.VerifyEvery > 0 && v.VerifyGames == 0:
-		return settingErr("verify_every", "", "needs verify_games > 0 (the size of each check)")
+		return Errorf("verify_every", "", "needs verify_games > 0 (the size of each check)")
 	case v.StopWhenProven < 0 || v.StopWhenProven > 1000:
-		return settingErr("stop_when_proven", "", "%d, want 0 (never) to 1000 checkpoints", v.StopWhenProven)
+		return Errorf("stop_when_proven", "", "%d, want 0 (never) to 1000 checkpoints", v.StopWhenProven)
 	case v.StopWhenProven > 0 && v.VerifyEvery == 0:
-		return settingErr("stop_when_proven", "", "needs verify_every > 0 (the checkpoints that prove the champion)")
+		return Errorf("stop_when_proven", "", "needs verify_every > 0 (the checkpoints that prove the champion)")
 	case v.VerifyGames < 0 || v.VerifyGames%2 != 0:
-		return settingErr("verify_games", "", "%d, want 0 or a positive even number", v.VerifyGames)
+		return Errorf("verify_games", "", "%d, want 0 or a positive even number", v.VerifyGames)
 	case v.VerifyDepthGames < 0 || v.VerifyDepthGames%2 != 0:
-		return settingErr("verify_depth_games", "", "%d, want 0 (verify_games) or a positive even number", v.VerifyDepthGames)
+		return Errorf("verify_depth_games", "", "%d, want 0 (verify_games) or a positive even number", v.VerifyDepthGames)
 	}
 	return nil
 }
@@ -1043,12 +1026,12 @@ func (s *SubjectSettings) validate() error {
 		x    float64
 	}{{"engine_move_time", s.EngineMoveTime}, {"startup_time", s.StartupTime}} {
 		if v.x != 0 && !(v.x > 0 && v.x <= 3600) {
-			return settingErr(v.name, "", "%g, want seconds in (0, 3600]", v.x)
+			return Errorf(v.name, "", "%g, want seconds in (0, 3600]", v.x)
 		}
 	}
 	switch {
 	case s.Layout == nil && s.Engine != "":
-		return settingErr("engine", "", "needs a layout file describing its parameters (--layout FILE)")
+		return Errorf("engine", "", "needs a layout file describing its parameters (--layout FILE)")
 	case s.Layout == nil && (s.EngineProtocol != "" || s.BotzoneKeepRunning || s.BotzoneJSON || len(s.EngineOptions) > 0 || s.Nodes != 0 || s.TC != "" || s.EngineDepth != 0):
 		return errors.New("engine_protocol, botzone_keep_running, botzone_json, engine_options, nodes, tc, engine_depth: settings of the outside engine under tuning, and there is none (--layout FILE --engine 'cmd:PROG ARGS')")
 	}
@@ -1060,17 +1043,17 @@ func (s *SubjectSettings) validate() error {
 func (p *PlaySettings) validate() error {
 	switch {
 	case p.Depth < 0 || p.Depth > engine.MaxDepth:
-		return settingErr("depth", "", "%d, want 0 (game default) to %d", p.Depth, engine.MaxDepth)
+		return Errorf("depth", "", "%d, want 0 (game default) to %d", p.Depth, engine.MaxDepth)
 	case p.Width < 0:
-		return settingErr("width", "", "%d, want 0 (game default) or more", p.Width)
+		return Errorf("width", "", "%d, want 0 (game default) or more", p.Width)
 	case p.MaxPlies < 0:
-		return settingErr("max_plies", "", "%d is negative", p.MaxPlies)
+		return Errorf("max_plies", "", "%d is negative", p.MaxPlies)
 	case p.BookPlies < 0 || p.BookPlies > 1000:
-		return settingErr("book_plies", "", "%d, want 0 (the default, %d) to 1000", p.BookPlies, DefaultBookPlies)
+		return Errorf("book_plies", "", "%d, want 0 (the default, %d) to 1000", p.BookPlies, DefaultBookPlies)
 	}
 	for i, d := range p.Depths {
 		if d < 1 || d > engine.MaxDepth {
-			return settingErr("depths", fmt.Sprintf("depths[%d]", i), "%d, want 1 to %d", d, engine.MaxDepth)
+			return Errorf("depths", fmt.Sprintf("depths[%d]", i), "%d, want 1 to %d", d, engine.MaxDepth)
 		}
 	}
 	return nil
@@ -1202,7 +1185,7 @@ func (c Config) CheckMethodKeys() error {
 		}
 		return fmt.Errorf("config %s: line %d: %s applies to method %s only (the run's method is %s%s)", c.file, line, s.Key, strings.Join(s.Methods, " or "), c.MethodText(), why)
 	}
-	for _, m := range Methods {
+	for _, m := range methods {
 		if line, ok := c.fileKeys[m.Name]; ok && c.Method != m.Name && !(m.Name == MethodGA && c.IsGA()) {
 			return fmt.Errorf("config %s: line %d: %s applies to method %s only (the run's method is %s)", c.file, line, m.Name, m.Name, c.MethodText())
 		}
@@ -1217,7 +1200,7 @@ func (c Config) MethodText() string {
 	if name == "" {
 		name = MethodGA
 	}
-	if name == Methods[0].Name {
+	if name == methods[0].Name {
 		return name + ", the default"
 	}
 	return name
@@ -1282,8 +1265,68 @@ func (e *SettingError) Error() string {
 
 func (e *SettingError) Unwrap() error { return e.Err }
 
-// settingErr is a SettingError of key (field: an element's place, "" for the setting) with
+// Errorf is a *SettingError of key (field: an element's place, "" for the setting) with
 // the message format and args (fmt.Errorf's: %w wraps).
-func settingErr(key, field, format string, args ...any) error {
+func Errorf(key, field, format string, args ...any) error {
 	return &SettingError{Key: key, Field: field, Err: fmt.Errorf(format, args...)}
+}
+
+// GeneLayout returns the run's gene layout as it was tuned: the layout file's genes
+// (an outside engine) or the built-in engine's, with the genes the config freed or fixed.
+// The error names an unknown game or gene.
+func (c Config) GeneLayout() (*genomes.Layout, error) {
+	p, err := c.Plan()
+	if err != nil {
+		return nil, err
+	}
+	return p.Layout, nil
+}
+
+// OpponentSpec is the external opponent argv (one of Config.Opponents, parsed) with the
+// run's move time (OpponentMoveTime, seconds) and start-up allowance (StartupTime).
+func (c Config) OpponentSpec(argv []string) *protocol.ExternalSpec {
+	return &protocol.ExternalSpec{Argv: argv, MoveTime: time.Duration(c.OpponentMoveTime * float64(time.Second)),
+		StartupTime: Seconds(c.StartupTime, DefaultStartupTime)}
+}
+
+// Seconds is s seconds as a duration, or def seconds when s is 0 or below.
+func Seconds(s, def float64) time.Duration {
+	if s <= 0 {
+		s = def
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+// DefaultEngineMoveTime is an outside engine's time per move (seconds) when the config
+// sets none: generous, because most users fix a depth through the engine's arguments.
+const DefaultEngineMoveTime = 5.0
+
+// DefaultStartupTime is an outside engine's start-up allowance (seconds), apart from its
+// move clock: loading tables, allocating a hash table under load.
+const DefaultStartupTime = 10.0
+
+// EngineLimitsText says what bounds the searches of a run's outside engine ("nodes 300",
+// "depth 6", "tc 10+0.1", else its move time); "" for a built-in engine's run.
+func (c Config) EngineLimitsText() string {
+	if c.Engine == "" {
+		return ""
+	}
+	var parts []string
+	if c.TC != "" {
+		parts = append(parts, "tc "+c.TC)
+	}
+	if c.Nodes > 0 {
+		parts = append(parts, fmt.Sprintf("nodes %d", c.Nodes))
+	}
+	if c.EngineDepth > 0 {
+		parts = append(parts, fmt.Sprintf("depth %d", c.EngineDepth))
+	}
+	if len(parts) == 0 {
+		mt := c.EngineMoveTime
+		if mt <= 0 {
+			mt = DefaultEngineMoveTime
+		}
+		return fmt.Sprintf("the engine's own limits (at most %gs a move)", mt)
+	}
+	return strings.Join(parts, " ")
 }

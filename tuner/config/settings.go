@@ -1,4 +1,4 @@
-package tuner
+package config
 
 import (
 	"fmt"
@@ -190,7 +190,7 @@ func (s Setting) HelpText() string {
 	case "method":
 		var b strings.Builder
 		b.WriteString("search method: ")
-		for i, m := range Methods {
+		for i, m := range methods {
 			if i > 0 {
 				b.WriteString("; ")
 			}

@@ -1,4 +1,4 @@
-package tuner
+package config
 
 import (
 	"encoding/json"
@@ -44,11 +44,11 @@ func (c Config) Plan() (*Plan, error) {
 	c.Resolve()
 	e, err := genomes.Lookup(c.Game)
 	if err != nil {
-		return nil, settingErr("game", "", "%w", err)
+		return nil, Errorf("game", "", "%w", err)
 	}
 	g, err := engine.WithRule(e.Game, c.Rule)
 	if err != nil {
-		return nil, settingErr("rule", "", "%w", err)
+		return nil, Errorf("rule", "", "%w", err)
 	}
 	base := e.Layout
 	if c.Layout != nil {

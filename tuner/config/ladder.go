@@ -1,4 +1,4 @@
-package tuner
+package config
 
 import (
 	"math"
@@ -54,15 +54,15 @@ func (c Config) RungGamesOf() int {
 func (c *Config) checkLadder(proto string) error {
 	switch {
 	case c.VerifyNodes < 0 || c.VerifyNodes > MaxNodes:
-		return settingErr("verify_nodes", "", "%d, want 0 (none) to %d", c.VerifyNodes, int64(MaxNodes))
+		return Errorf("verify_nodes", "", "%d, want 0 (none) to %d", c.VerifyNodes, int64(MaxNodes))
 	case c.VerifyMoveTime < 0 || math.IsNaN(c.VerifyMoveTime) || c.VerifyMoveTime > 86400:
-		return settingErr("verify_move_time", "", "%g, want 0 (none) to 86400 seconds", c.VerifyMoveTime)
+		return Errorf("verify_move_time", "", "%g, want 0 (none) to 86400 seconds", c.VerifyMoveTime)
 	case c.VerifyRungGames < 0 || c.VerifyRungGames%2 != 0:
-		return settingErr("verify_rung_games", "", "%d, want 0 (as verify_games) or a positive even number", c.VerifyRungGames)
+		return Errorf("verify_rung_games", "", "%d, want 0 (as verify_games) or a positive even number", c.VerifyRungGames)
 	}
 	if c.VerifyTC != "" {
 		if _, err := engine.ParseTimeControl(c.VerifyTC); err != nil {
-			return settingErr("verify_tc", "", "%w", err)
+			return Errorf("verify_tc", "", "%w", err)
 		}
 	}
 	if proto != "" && proto != protocol.UCI {
@@ -71,26 +71,26 @@ func (c *Config) checkLadder(proto string) error {
 			if c.VerifyDepth == 0 {
 				key = "verify_nodes"
 			}
-			return settingErr(key, "", "the engine speaks %s, which has no depth or node limit (UCI's go depth and go nodes); its longer rungs are --verify-move-time S%s", proto, map[bool]string{true: " and --verify-tc", false: ""}[proto == protocol.Gomocup])
+			return Errorf(key, "", "the engine speaks %s, which has no depth or node limit (UCI's go depth and go nodes); its longer rungs are --verify-move-time S%s", proto, map[bool]string{true: " and --verify-tc", false: ""}[proto == protocol.Gomocup])
 		}
 		if c.VerifyTC != "" && proto != protocol.Gomocup {
-			return settingErr("verify_tc", "", "the engine speaks %s, which tells an engine no clock (UCI's go wtime, Gomocup's INFO time_left); use --verify-move-time S", proto)
+			return Errorf("verify_tc", "", "the engine speaks %s, which tells an engine no clock (UCI's go wtime, Gomocup's INFO time_left); use --verify-move-time S", proto)
 		}
 	}
 	for i, o := range c.VerifyOpponents {
 		argv, ok, err := protocol.ParseCommand(o)
 		if !ok {
-			return settingErr("verify_opponents", "", "%q (entry %d): want cmd:PATH ARGS, an engine's command line after cmd: (%q)", o, i+1, "cmd:"+o)
+			return Errorf("verify_opponents", "", "%q (entry %d): want cmd:PATH ARGS, an engine's command line after cmd: (%q)", o, i+1, "cmd:"+o)
 		}
 		if err != nil {
-			return settingErr("verify_opponents", "", "%w", err)
+			return Errorf("verify_opponents", "", "%w", err)
 		}
 		if err := protocol.CheckProgram(argv); err != nil {
-			return settingErr("verify_opponents", "", "%w", err)
+			return Errorf("verify_opponents", "", "%w", err)
 		}
 	}
 	if len(c.VerifyOpponentOptions) > 0 && len(c.VerifyOpponents) == 0 {
-		return settingErr("verify_opponent_options", "", "no --verify-opponent to give them to")
+		return Errorf("verify_opponent_options", "", "no --verify-opponent to give them to")
 	}
 	if _, err := match.ParseOptions("verify-opponent-option", c.VerifyOpponentOptions); err != nil {
 		return err

@@ -1,0 +1,27 @@
+// Package tuner runs a tuning run: an eaopt genetic algorithm (github.com/MaxHalford/eaopt
+// v0.4.2) over a game's gene layout, with fitness from full alpha-beta self-play games
+// played on a worker pool against a reference set frozen for each generation (the paper's
+// weights and the latest hall-of-fame members), selection that resists noise (racing and a
+// hall of fame with statistical admission, selection.go), every generation saved through
+// a Store in one transaction.
+//
+// Files by concern: run.go (a run's life: start, resume, budget, finish), state.go (the
+// run's state grouped by owner), loop.go (the run loop and the exported ask-and-tell
+// interface of its methods, Method), schedule.go (which games a generation plays and how
+// their results are counted), selection.go (racing, the GA model, the hall of fame),
+// method.go (the registry of search methods), ga.go, galag.go, steady.go, spsa.go and
+// cmaes.go (the GA, the GA with generations in play, the steady-state GA, SPSA and
+// CMA-ES), save.go and records.go (what is saved, through Store), verify.go (the run's
+// verifications and checkpoints), probe.go (outside engines checked before a run),
+// slots.go (the run's share of the game slots), subject.go (the subject: a built-in engine
+// or an outside one). Package config holds a run's configuration and settings; package
+// arena plays the games (the worker pool, its slots, game tasks and batches, openings);
+// package match plays matches and tournaments; package ladder verifies a champion rung by
+// rung; package runstore is the SQLite side of Store and reads stored runs back.
+//
+// Reproducibility: all randomness derives from the run's seed and the generation number
+// (openings, the initial population, selection, crossover, mutation), games are searched
+// to fixed depths with fresh transposition tables, and results are gathered by task index,
+// so the same seed and configuration give the same genomes, games and fitness whatever
+// the number of workers.
+package tuner
