@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -101,7 +102,9 @@ func probeOpponents(ctx context.Context, cfg config.Config, errOut io.Writer) er
 
 // ProbeSubject checks the outside engine under tuning before the run is created: with the
 // layout's defaults it must start, answer its handshake (declaring the options the layout
-// sets) and play a legal first move. Progress lines go to errOut; errors name --engine.
+// sets) and play a legal first move, under go nodes when the run sets --nodes (an engine
+// that ignores node limits, as Toga II does, is named so, with the flags that work
+// instead). Progress lines go to errOut; errors name --engine or --nodes.
 func ProbeSubject(ctx context.Context, cfg config.Config, errOut io.Writer) error {
 	if cfg.Engine == "" {
 		return nil
@@ -127,8 +130,17 @@ func ProbeSubject(ctx context.Context, cfg config.Config, errOut io.Writer) erro
 	if err := out.CheckDeclared(declared); err != nil {
 		return fmt.Errorf("--engine %s: %w", spec.Name(), err)
 	}
-	if err := protocol.Probe(ctx, *spec, g, cfg.Board); err != nil {
+	if err := match.ProbeNodes(ctx, g, cfg.Board, spec); err != nil {
+		var ignored *match.NodesIgnoredError
+		if errors.As(err, &ignored) {
+			return fmt.Errorf("--nodes %d: %v; give it --engine-depth D (go depth), --tc or --engine-move-time instead", ignored.Nodes, err)
+		}
 		return fmt.Errorf("--engine: %w", err)
+	}
+	if spec.Nodes <= 0 {
+		if err := protocol.Probe(ctx, *spec, g, cfg.Board); err != nil {
+			return fmt.Errorf("--engine: %w", err)
+		}
 	}
 	return nil
 }

@@ -133,6 +133,8 @@ func TestBadInputTable(t *testing.T) {
 	// searches on).
 	write("sleepy.sh", "#!/bin/sh\nwhile read -r l; do\n  case \"$l\" in\n    uci) echo 'id name sleepy'; echo uciok ;;\n    isready) echo readyok ;;\n    'go nodes'*) ;;\n    go*) echo 'bestmove e2e4' ;;\n    quit) exit 0 ;;\n  esac\ndone\n")
 	os.Chmod(filepath.Join(dir, "sleepy.sh"), 0o755)
+	write("sleepy-pawn.sh", "#!/bin/sh\nwhile read -r l; do\n  case \"$l\" in\n    uci) echo 'id name sleepy'; echo 'option name PawnValue type spin default 100 min 50 max 200'; echo uciok ;;\n    isready) echo readyok ;;\n    'go nodes'*) ;;\n    go*) echo 'bestmove e2e4' ;;\n    quit) exit 0 ;;\n  esac\ndone\n")
+	os.Chmod(filepath.Join(dir, "sleepy-pawn.sh"), 0o755)
 
 	cases := []struct {
 		name string
@@ -171,6 +173,8 @@ func TestBadInputTable(t *testing.T) {
 		{"match openings FIFO", []string{"match", "--game", "gomoku", "--games", "2", "--openings", "fifo"}, []string{"fifo", "not a regular file (a named pipe)"}},
 		{"weights FIFO", []string{"match", "--game", "gomoku", "--a", "fifo", "--games", "2"}, []string{"fifo", "not a regular file (a named pipe)"}},
 		// Matches that would measure nothing end with an error.
+		{"a tuned engine that ignores go nodes", []string{"tune", "--game", "chess", "--engine", "cmd:./sleepy-pawn.sh", "--layout", "pawn.txt", "--nodes", "1000", "--engine-move-time", "0.3", "--budget-games", "8", "--db", "new.db"},
+			[]string{"--nodes 1000", "cmd:./sleepy-pawn.sh played no move under go nodes 1000", "--engine-depth D"}},
 		{"an engine that ignores go nodes", []string{"match", "--game", "chess", "--a", "cmd:./sleepy.sh", "--b", "default", "--nodes", "1000", "--move-time", "300ms", "--games", "2"},
 			[]string{"--nodes 1000", "cmd:./sleepy.sh played no move under go nodes 1000", "--depth D"}},
 		// A program given where a weights file is read: the fix is named.

@@ -166,8 +166,8 @@ func Probe(ctx context.Context, spec ExternalSpec, g engine.Game, board int) err
 	}
 	m, _, err := e.Move(ctx, b)
 	if err != nil {
-		if t := strings.TrimSpace(e.Transcript()); t != "" {
-			err = fmt.Errorf("%w; its output: %s", err, strings.ReplaceAll(t, "\n", " | "))
+		if t := outputTail(e.Transcript()); t != "" {
+			err = fmt.Errorf("%w; its output: %s", err, t)
 		}
 		return fmt.Errorf("start-up check (first move of a game): %w", err)
 	}
@@ -470,8 +470,8 @@ func DeclaredOptions(ctx context.Context, spec ExternalSpec, g engine.Game) ([]u
 		return nil, nil, nil
 	}
 	if err := h.Handshake(ctx, &e.conn); err != nil {
-		if t := strings.TrimSpace(e.Transcript()); t != "" {
-			err = fmt.Errorf("%w; its output: %s", err, strings.ReplaceAll(t, "\n", " | "))
+		if t := outputTail(e.Transcript()); t != "" {
+			err = fmt.Errorf("%w; its output: %s", err, t)
 		}
 		return nil, nil, fmt.Errorf("%s: start-up check: %w", spec.Name(), err)
 	}
@@ -508,8 +508,8 @@ func CheckOptions(ctx context.Context, spec ExternalSpec, g engine.Game) error {
 		return nil
 	}
 	if err := h.Handshake(ctx, &e.conn); err != nil {
-		if t := strings.TrimSpace(e.Transcript()); t != "" {
-			err = fmt.Errorf("%w; its output: %s", err, strings.ReplaceAll(t, "\n", " | "))
+		if t := outputTail(e.Transcript()); t != "" {
+			err = fmt.Errorf("%w; its output: %s", err, t)
 		}
 		return fmt.Errorf("%s: start-up check: %w", spec.Name(), err)
 	}
@@ -529,4 +529,35 @@ func ShellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// outputTailLines and outputTailWidth bound the engine output an error quotes: its last
+// lines, each cut to a width, so that an engine that prints kilobytes (every info line of
+// a long search) gives a message of a line or two.
+const (
+	outputTailLines = 3
+	outputTailWidth = 160
+)
+
+// outputTail is the end of an engine's transcript as an error quotes it: its last
+// outputTailLines lines joined by " | ", each cut to outputTailWidth bytes, saying how
+// many lines it left out; "" for an empty transcript.
+func outputTail(transcript string) string {
+	t := strings.TrimSpace(transcript)
+	if t == "" {
+		return ""
+	}
+	lines := strings.Split(t, "\n")
+	skipped := max(0, len(lines)-outputTailLines)
+	lines = lines[skipped:]
+	for i, l := range lines {
+		if len(l) > outputTailWidth {
+			lines[i] = strings.ToValidUTF8(l[:outputTailWidth], "") + "…"
+		}
+	}
+	out := strings.Join(lines, " | ")
+	if skipped > 0 {
+		out = fmt.Sprintf("(%d earlier lines left out) %s", skipped, out)
+	}
+	return out
 }

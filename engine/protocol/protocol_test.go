@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,5 +56,25 @@ while read l; do case "$l" in START*) echo OK;; BEGIN|TURN*|DONE) [ $n -ge 2 ] &
 		if tc.forfeit == "exited" && rec.Plies != 4 {
 			t.Fatalf("the crashing engine should die at its third move (ply 4), died at ply %d: %v", rec.Plies, rec.Moves)
 		}
+	}
+}
+
+// TestOutputTail: an error quotes at most the last three lines of an engine's output, each
+// cut to 160 bytes, and says how many it left out — an engine that prints kilobytes of
+// info lines gives a message of a line or two.
+func TestOutputTail(t *testing.T) {
+	var b strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&b, "info depth %d nodes %d pv %s\n", i, i*1000, strings.Repeat("e2e4 ", 60))
+	}
+	got := outputTail(b.String())
+	if len(got) > 3*(160+len("…")+3)+40 || !strings.HasPrefix(got, "(497 earlier lines left out) info depth 497") || strings.Count(got, " | ") != 2 {
+		t.Fatalf("the tail of 500 long lines (%d bytes): %q", len(got), got)
+	}
+	if got := outputTail("id name x\nuciok\n"); got != "id name x | uciok" {
+		t.Fatalf("a short transcript: %q", got)
+	}
+	if outputTail("  \n") != "" {
+		t.Fatal("an empty transcript quoted")
 	}
 }
