@@ -171,6 +171,8 @@ func TestTournamentBadInput(t *testing.T) {
 		{"nodes of a built-in", []string{"--engine", "weights=default nodes=300", "--engine", "name=b weights=default"}, "--engine default: nodes=, depth= and tc= are an outside engine's limits"},
 		{"option of a built-in", []string{"--engine", "weights=default option.Hash=16", "--engine", "name=b weights=default"}, "--engine default option: options are for outside engines"},
 		{"missing file", []string{"--engine", "weights=nothere.json", "--engine", "name=b weights=default"}, "--engine nothere.json: "},
+		{"empty name", []string{"--engine", "name= weights=default", "--engine", "name=b weights=default"}, "name= is empty"},
+		{"book from entry 0", []string{"--book-start", "0", "--engine", "weights=default", "--engine", "name=b weights=default"}, "--book-start 0: want the number of the book's first entry to use, from 1"},
 		{"no rounds", []string{"--rounds", "0", "--engine", "weights=default", "--engine", "name=b weights=default"}, "--rounds 0: want at least 1"},
 		{"resume of nothing", []string{"--resume", "--db", "none.db", "--engine", "weights=default", "--engine", "name=b weights=default"}, "--resume: none.db holds no stopped tournament of this command"},
 	} {

@@ -61,6 +61,10 @@ func validateFlag(f *pflag.Flag) error {
 		if n, _ := strconv.Atoi(v); n > config.MaxWorkers() {
 			return fmt.Errorf("--workers %d: at most %d here (%s): games beyond the cores only wait for them and make every game slower", n, config.MaxWorkers(), config.MaxWorkersText())
 		}
+	case "book-start":
+		if n, _ := strconv.Atoi(v); n < 1 {
+			return fmt.Errorf("--book-start %d: want the number of the book's first entry to use, from 1", n)
+		}
 	case "db":
 		if strings.TrimSpace(v) == "" || v == ":memory:" {
 			return fmt.Errorf("--db: %q is not a database file name (SQLite would keep the results in memory and lose them); name a file, e.g. evotune.db", v)

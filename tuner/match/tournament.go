@@ -305,6 +305,9 @@ func ParseEntrant(spec string) (Entrant, error) {
 		}
 		switch {
 		case k == "name":
+			if strings.TrimSpace(v) == "" {
+				return e, fmt.Errorf("name= is empty: give the engine a name, or leave name= out for the program's or file's name")
+			}
 			e.Name = v
 		case k == "cmd":
 			cmd = v
