@@ -11,10 +11,12 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"evotune/engine/protocol"
 	"evotune/tuner/arena"
 	"evotune/tuner/runview"
 )
@@ -47,6 +49,7 @@ func main() {
 // (a signal), else 1; the error is written to errOut as "evotune: …", its terminal escapes
 // made visible. main runs it once; the command tests run it in process.
 func execute(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
+	invoked = args
 	root := newRootCmd()
 	root.SetArgs(args)
 	root.SetIn(in)
@@ -71,6 +74,20 @@ func execute(ctx context.Context, args []string, in io.Reader, out, errOut io.Wr
 	}
 	fmt.Fprintln(errOut, "evotune:", runview.SafeText(err.Error()))
 	return code
+}
+
+// invoked is the command line execute runs (without the program name).
+var invoked []string
+
+// commandLine is the command line being run as a shell would take it ("evotune verify 1
+// --games 4 --verify-nodes 100 --db x.db"): a suggestion that repeats the user's command
+// with a flag added repeats all of it.
+func commandLine() string {
+	words := []string{"evotune"}
+	for _, a := range invoked {
+		words = append(words, protocol.ShellQuote(a))
+	}
+	return strings.Join(words, " ")
 }
 
 // exitError carries a specific exit status.

@@ -179,7 +179,11 @@ func TestOwnEngineTunes(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, "--allow-engine") {
 		t.Fatalf("verify of an outside engine's run without --allow-engine: exit %d, %s", code, stderr)
 	}
-	vout, stderr, code := run(t, dir, suggestedCommand(t, stderr)...)
+	suggested := suggestedCommand(t, stderr)
+	if got := strings.Join(suggested, " "); !strings.HasPrefix(got, "verify 1 --db toy.db --games 20 --allow-engine ") {
+		t.Fatalf("the refusal suggests %q: want the whole command as given, --allow-engine added", got)
+	}
+	vout, stderr, code := run(t, dir, suggested...)
 	if code != 0 || !strings.Contains(vout, "stored as verification 2 of run 1; verification 1 stays the run's headline") {
 		t.Fatalf("verify as suggested: exit %d, %s %s", code, vout, stderr)
 	}

@@ -88,7 +88,7 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 	}
 	defer d.Release() // no end-of-process checkpoint while readers may be reading
 	r, err := runstore.PrepareResume(ctx, d, runID, runstore.ResumeOptions{Workers: o.workers, MaxWorkers: config.MaxWorkers(), Force: o.force,
-		MaxWorkersNote: fmt.Sprintf("%d× its %d CPUs", config.WorkersPerCPU, runtime.NumCPU()), Allow: o.allow, VerifyOpenings: o.verifyOpenings, Alive: processAlive, Name: processName, Self: os.Getpid(),
+		MaxWorkersNote: fmt.Sprintf("%d× its %d CPUs", config.WorkersPerCPU, runtime.NumCPU()), Allow: o.allow, Command: commandLine(), VerifyOpenings: o.verifyOpenings, Alive: processAlive, Name: processName, Self: os.Getpid(),
 		BudgetGames: o.budgetGames, TimeBudget: o.timeBudget, Fix: o.fix, Free: o.free})
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package runstore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -26,6 +27,9 @@ type ResumeOptions struct {
 	// Allow are the outside engines' command lines this machine may run (protocol.Disallowed):
 	// a stored configuration may come from someone else.
 	Allow []string
+	// Command is the command line as the user typed it: a refusal's suggestion repeats it
+	// whole with what to add ("": ResumeCommand's).
+	Command string
 	// VerifyOpenings names the run's verification opening file again, for a database that
 	// stored the file's name without its openings.
 	VerifyOpenings string
@@ -88,7 +92,7 @@ func PrepareResume(ctx context.Context, d *db.DB, runID int64, o ResumeOptions) 
 	if cfg.Engine != "" {
 		engines = append([]string{cfg.Engine}, engines...)
 	}
-	if err := allowEngines(runID, ResumeCommand(runID, d.Path()), engines, o.Allow); err != nil {
+	if err := allowEngines(runID, cmp.Or(o.Command, ResumeCommand(runID, d.Path())), engines, o.Allow); err != nil {
 		return r, err
 	}
 	if o.VerifyOpenings != "" {

@@ -1,6 +1,7 @@
 package runstore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,6 +44,10 @@ type VerifyRequest struct {
 	// engine's run: its engine must be among them, compared whole, as resume's
 	// --allow-engine).
 	Allow []string
+	// Command is the command line as the user typed it ("evotune verify 1 --games 4 …"):
+	// a refusal's suggestion repeats it whole with what to add ("" : the request's own
+	// flags, as verifyCommand gives them).
+	Command string
 	// Headline picks the run's headline verification once this one is stored:
 	// db.HeadlineLargest ("" too) or db.HeadlineLatest.
 	Headline string
@@ -137,7 +142,7 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (ladder.Verification
 		return none, id, fmt.Errorf("run %d: %w", runID, err)
 	}
 	if cfg.Engine != "" {
-		if err := allowEngines(runID, verifyCommand(runID, d.Path(), r), []string{cfg.Engine}, r.Allow); err != nil {
+		if err := allowEngines(runID, cmp.Or(r.Command, verifyCommand(runID, d.Path(), r)), []string{cfg.Engine}, r.Allow); err != nil {
 			return none, id, err
 		}
 	}
