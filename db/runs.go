@@ -240,16 +240,27 @@ func (d *DB) AddLadder(ctx context.Context, runID int64, result, source, policy,
 			return 0, 0, explain(err)
 		}
 	}
+	if headline, err = setHeadline(ctx, tx, runID, id, policy); err != nil {
+		return 0, 0, err
+	}
+	return id, headline, tx.Commit()
+}
+
+// setHeadline makes run runID's headline (runs.verification) the verification policy
+// picks once verification id is stored: id (HeadlineLatest) or the one of the most games
+// (HeadlineLargest, the newest of those), with why it heads the run; it returns the
+// headline's ID.
+func setHeadline(ctx context.Context, tx *sql.Tx, runID, id int64, policy string) (int64, error) {
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM verifications WHERE run_id = ?`, runID).Scan(&n); err != nil {
-		return 0, 0, explain(err)
+		return 0, explain(err)
 	}
 	headline, why := id, "the latest of "+plural(n, "verification")
 	if policy == HeadlineLargest {
 		var games int
 		if err := tx.QueryRowContext(ctx, `SELECT id, COALESCE(json_extract(result, '$.games'), 0) FROM verifications WHERE run_id = ?
 			ORDER BY COALESCE(json_extract(result, '$.games'), 0) DESC, id DESC LIMIT 1`, runID).Scan(&headline, &games); err != nil {
-			return 0, 0, explain(err)
+			return 0, explain(err)
 		}
 		why = fmt.Sprintf("the largest of %s (%d games)", plural(n, "verification"), games)
 	}
@@ -257,10 +268,46 @@ func (d *DB) AddLadder(ctx context.Context, runID int64, result, source, policy,
 		why = "the only verification stored"
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE runs SET verification = (SELECT json_set(result, '$.verification_id', id, '$.headline', ?) FROM verifications WHERE id = ?),
-		updated_at = ? WHERE id = ?`, why, headline, t, runID); err != nil {
-		return 0, 0, explain(err)
+		updated_at = ? WHERE id = ?`, why, headline, now(), runID); err != nil {
+		return 0, explain(err)
 	}
-	return id, headline, tx.Commit()
+	return headline, nil
+}
+
+// ReuseLadder finds run runID's newest complete verification of ladder (the key of what
+// was asked: AddLadder's) and makes the headline the one policy picks with it as the newest
+// (HeadlineLatest: it), in one transaction; found false (nothing written) when no
+// complete verification of ladder is stored. It returns the verification's ID and result
+// (JSON) and the headline's ID: the same ladder asked again is not played again.
+func (d *DB) ReuseLadder(ctx context.Context, runID int64, ladder, policy string) (id, headline int64, result string, found bool, err error) {
+	if policy != HeadlineLargest && policy != HeadlineLatest {
+		return 0, 0, "", false, fmt.Errorf("headline %q: want %s or %s", policy, HeadlineLargest, HeadlineLatest)
+	}
+	tx, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, 0, "", false, explain(err)
+	}
+	defer func() {
+		if err != nil || !found {
+			tx.Rollback()
+		}
+	}()
+	err = tx.QueryRowContext(ctx, `SELECT v.id, v.result FROM verifications v WHERE v.run_id = ? AND v.id = (SELECT max(verification_id)
+		FROM verification_rungs WHERE run_id = ? AND ladder = ? AND verification_id IS NOT NULL)`, runID, runID, ladder).Scan(&id, &result)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, "", false, nil
+	}
+	if err != nil {
+		return 0, 0, "", false, explain(err)
+	}
+	if err := d.checkOwner(ctx, tx, runID); err != nil {
+		return 0, 0, "", false, err
+	}
+	found = true
+	if headline, err = setHeadline(ctx, tx, runID, id, policy); err != nil {
+		return 0, 0, "", false, err
+	}
+	return id, headline, result, true, explain(tx.Commit())
 }
 
 // SaveRung stores one rung of run runID's verification ladder (its key: ladder) as soon as

@@ -351,3 +351,30 @@ func TestStopWhenProven(t *testing.T) {
 		t.Fatalf("--stop-when-proven without checkpoints: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestHeadlineChoicePlaysNoGame: a verify asked again as it was (the same ladder) plays no
+// game and stores no verification: --headline latest only makes it the run's headline.
+func TestHeadlineChoicePlaysNoGame(t *testing.T) {
+	dir := t.TempDir()
+	if _, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--budget-games", "300", "--depth", "1", "--verify-games", "60", "--db", "h.db"); code != 0 {
+		t.Fatalf("tune: exit %d\n%s", code, stderr)
+	}
+	args := []string{"verify", "1", "--games", "20", "--verify-depth", "2", "--db", "h.db"}
+	out, stderr, code := runIn(t, dir, args...)
+	if code != 0 || !strings.Contains(out, "stored as verification 2 of run 1; verification 1 stays the run's headline") {
+		t.Fatalf("verify: exit %d\n%s\n%s", code, out, stderr)
+	}
+	out, stderr, code = runIn(t, dir, append(args, "--headline", "latest")...)
+	if code != 0 || !strings.Contains(stderr, "this ladder was played as verification 2") || strings.Contains(stderr, "games/s") ||
+		!strings.Contains(out, "verification 2 of run 1; this verification is now the run's headline") {
+		t.Fatalf("the same verify with --headline latest: exit %d, want no game played and verification 2 the headline\n%s\n%s", code, out, stderr)
+	}
+	n := sqlite(t, filepath.Join(dir, "h.db"), "SELECT count(*) || ' ' || json_extract(verification, '$.verification_id') FROM verifications, runs WHERE runs.id = 1")
+	if n != "2 2" {
+		t.Fatalf("verifications and the headline: %q, want 2 verifications, the headline 2", n)
+	}
+	// Other games play another ladder.
+	if out, _, code := runIn(t, dir, "verify", "1", "--games", "24", "--verify-depth", "2", "--db", "h.db"); code != 0 || !strings.Contains(out, "stored as verification 3") {
+		t.Fatalf("verify with other games: exit %d\n%s", code, out)
+	}
+}

@@ -3,6 +3,7 @@ package runstore
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -189,6 +190,26 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (ladder.Verification
 	rungs := cfg.Rungs()
 	store := New(d, 0)
 	key := ladder.Key(id, rungs, r.Games, r.Games, &sprt, r.Openings)
+	policy := r.Headline
+	if policy == "" {
+		policy = db.HeadlineLargest
+	}
+	// The same ladder asked again (the same champion, rungs, games, SPRT and openings) would
+	// replay the same openings: it is not played again; only the headline is chosen.
+	if row, head, result, found, err := d.ReuseLadder(ctx, runID, key, policy); err != nil {
+		return none, id, err
+	} else if found {
+		var ver ladder.Verification
+		if err := json.Unmarshal([]byte(result), &ver); err != nil {
+			return none, id, fmt.Errorf("run %d: verification %d: %w", runID, row, err)
+		}
+		ver.ID = row
+		ver.Headline = headlineText(row, head, policy)
+		if r.Log != nil {
+			fmt.Fprintf(r.Log, "run %d: this ladder was played as verification %d (the same champion, rungs, games, SPRT and openings): no game played again; other --games or --openings play another\n", runID, row)
+		}
+		return ver, id, nil
+	}
 	done, err := store.StoredRungs(ctx, runID, key)
 	if err != nil {
 		return none, id, err
@@ -217,21 +238,22 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (ladder.Verification
 	if err != nil {
 		return none, id, err
 	}
-	policy := r.Headline
-	if policy == "" {
-		policy = db.HeadlineLargest
-	}
 	row, head, err := store.AddLadder(ctx, runID, ver, db.SourceVerify, policy, key)
 	if err != nil {
 		return ver, id, err
 	}
 	ver.ID = row
-	if head != row {
-		ver.Headline = fmt.Sprintf("verification %d stays the run's headline (%s: it has more games; --headline %s makes the newest one the headline)", head, policy, db.HeadlineLatest)
-	} else {
-		ver.Headline = "this verification is now the run's headline"
-	}
+	ver.Headline = headlineText(row, head, policy)
 	return ver, id, nil
+}
+
+// headlineText says which verification heads the run once verification row is stored (or
+// taken up again) under policy: row, or head, which stays.
+func headlineText(row, head int64, policy string) string {
+	if head != row {
+		return fmt.Sprintf("verification %d stays the run's headline (%s: it has more games; --headline %s makes the newest one the headline)", head, policy, db.HeadlineLatest)
+	}
+	return "this verification is now the run's headline"
 }
 
 // verifyCommand is the verify command line of request r, as a suggestion prints it (the
