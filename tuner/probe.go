@@ -130,17 +130,16 @@ func ProbeSubject(ctx context.Context, cfg config.Config, errOut io.Writer) erro
 	if err := out.CheckDeclared(declared); err != nil {
 		return fmt.Errorf("--engine %s: %w", spec.Name(), err)
 	}
-	if err := match.ProbeNodes(ctx, g, cfg.Board, spec); err != nil {
-		var ignored *match.NodesIgnoredError
-		if errors.As(err, &ignored) {
-			return fmt.Errorf("--nodes %d: %v; give it --engine-depth D (go depth), --tc or --engine-move-time instead", ignored.Nodes, err)
-		}
-		return fmt.Errorf("--engine: %w", err)
-	}
+	err = match.ProbeNodes(ctx, g, cfg.Board, spec) // under go nodes: says when the engine ignores them
 	if spec.Nodes <= 0 {
-		if err := protocol.Probe(ctx, *spec, g, cfg.Board); err != nil {
-			return fmt.Errorf("--engine: %w", err)
-		}
+		err = protocol.Probe(ctx, *spec, g, cfg.Board)
+	}
+	var ignored *match.NodesIgnoredError
+	switch {
+	case errors.As(err, &ignored):
+		return fmt.Errorf("--nodes %d: %v; give it --engine-depth D (go depth), --tc or --engine-move-time instead", ignored.Nodes, err)
+	case err != nil:
+		return fmt.Errorf("--engine: %w", err)
 	}
 	return nil
 }
