@@ -29,7 +29,7 @@ import (
 var schemaFS embed.FS
 
 // SchemaVersion is the schema version this program writes (PRAGMA user_version).
-const SchemaVersion = 11
+const SchemaVersion = 12
 
 // MinReadableVersion is the oldest schema read-only commands read as it is: version 7
 // renamed generations.rng_state to method_state, which every read of a generation selects,

@@ -55,8 +55,9 @@ func (d *DB) SaveGeneration(ctx context.Context, g GenerationData) (err error) {
 	// A forfeit names the side that lost it and stores that player's genes (if it is a
 	// genome of the run: the generation's genomes are written above).
 	gi, err := tx.PrepareContext(ctx, `INSERT INTO games (run_id, generation, individual, opponent, opening, colour, result, score, plies, moves, nodes, duration_ms, forfeit, depth, round,
-		forfeit_by, forfeit_values)
-		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, (SELECT genes FROM genomes WHERE run_id = ?1 AND id = ?16))`)
+		forfeit_by, forfeit_values, side, moved_first)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, (SELECT genes FROM genomes WHERE run_id = ?1 AND id = ?16),
+		`+sideSQL("?1", "?6")+`, ?6 = 'black')`)
 	if err != nil {
 		return err
 	}
@@ -227,7 +228,7 @@ func (d *DB) Genomes(ctx context.Context, runID int64) ([]GenomeRow, error) {
 // Games returns the games of a run's generation.
 func (d *DB) Games(ctx context.Context, runID int64, gen int) ([]GameRow, error) {
 	rows, err := d.sql.QueryContext(ctx, `SELECT generation, individual, opponent, opening, colour, result, score, plies, moves, nodes, duration_ms, COALESCE(forfeit, ''),
-		COALESCE(depth, 0), round, `+d.forfeitCols(ctx)+` FROM games WHERE run_id = ? AND generation = ? ORDER BY id`, runID, gen)
+		COALESCE(depth, 0), round, `+d.forfeitCols(ctx)+`, `+d.sideCols(ctx, "games")+` FROM games WHERE run_id = ? AND generation = ? ORDER BY id`, runID, gen)
 	if err != nil {
 		return nil, explain(err)
 	}
@@ -237,7 +238,7 @@ func (d *DB) Games(ctx context.Context, runID int64, gen int) ([]GameRow, error)
 		var g GameRow
 		var values string
 		if err := rows.Scan(&g.Generation, &g.Individual, &g.Opponent, &g.Opening, &g.Colour, &g.Result, &g.Score, &g.Plies, &g.Moves, &g.Nodes, &g.DurationMS, &g.Forfeit,
-			&g.Depth, &g.Round, &g.ForfeitBy, &values); err != nil {
+			&g.Depth, &g.Round, &g.ForfeitBy, &values, &g.Side, &g.MovedFirst); err != nil {
 			return nil, err
 		}
 		if values != "" {
@@ -346,6 +347,24 @@ func (d *DB) Ancestors(ctx context.Context, runID int64, id string) ([]GenomeRow
 
 // forfeitCols selects games.forfeit_by and forfeit_values as text (” for NULL), or two
 // empty texts in a database older than schema version 9, read as it is.
+// sideSQL is the SQL of a side's name in the game's own names, from its colour in the
+// engines' convention (black moves first) and the run it belongs to (both SQL
+// expressions): chess, whose first mover is White, swaps the names; every other game keeps
+// them. Migration 012 fills in the games stored before it the same way.
+func sideSQL(run, colour string) string {
+	return fmt.Sprintf(`CASE WHEN (SELECT game FROM runs WHERE runs.id = %[1]s) = 'chess' THEN CASE %[2]s WHEN 'black' THEN 'white' ELSE 'black' END ELSE %[2]s END`, run, colour)
+}
+
+// sideCols is the columns side and moved_first of table games (as t names it in the
+// query), or, in a file older than version 12 (read as it is), the same values computed
+// from its colour and run.
+func (d *DB) sideCols(ctx context.Context, t string) string {
+	if v, err := d.version(ctx); err == nil && v < 12 {
+		return sideSQL(t+".run_id", t+".colour") + ", " + t + ".colour = 'black'"
+	}
+	return fmt.Sprintf("COALESCE(%[1]s.side, %[1]s.colour), COALESCE(%[1]s.moved_first, %[1]s.colour = 'black')", t)
+}
+
 func (d *DB) forfeitCols(ctx context.Context) string {
 	if v, err := d.version(ctx); err == nil && v < 9 {
 		return "'', ''"

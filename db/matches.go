@@ -1,6 +1,7 @@
 package db
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -15,12 +16,15 @@ const (
 )
 
 // MatchGameRow is one stored game of a match: its pair (from 0) and game (1: A moved
-// first), A's colour and score, the result, plies and forfeit, and the record (JSON,
+// first), A's colour (the engines' convention: black moves first) and side, A's score, the result, plies and forfeit, and the record (JSON,
 // engine.GameRecord).
 type MatchGameRow struct {
-	Pair    int      `json:"pair"`
-	Game    int      `json:"game"`
-	AColour string   `json:"a_colour"`
+	Pair    int    `json:"pair"`
+	Game    int    `json:"game"`
+	AColour string `json:"a_colour"`
+	// ASide is A's side in the game's own names (chess: white moves first; "" when saving:
+	// AColour).
+	ASide   string   `json:"a_side"`
 	AScore  float64  `json:"a_score"`
 	Result  string   `json:"result"`
 	Plies   int      `json:"plies"`
@@ -65,8 +69,9 @@ func (d *DB) LatestMatch(ctx context.Context, key string) (id int64, status stri
 // SaveMatchGame stores one finished game of match id (a game stored again replaces it).
 func (d *DB) SaveMatchGame(ctx context.Context, id int64, g MatchGameRow) error {
 	t := now()
-	if _, err := d.sql.ExecContext(ctx, `INSERT OR REPLACE INTO match_games (match_id, pair, game, a_colour, a_score, result, plies, forfeit, record, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, g.Pair, g.Game, g.AColour, g.AScore, g.Result, g.Plies, nullStr(string(g.Forfeit)), string(g.Record), t); err != nil {
+	if _, err := d.sql.ExecContext(ctx, `INSERT OR REPLACE INTO match_games (match_id, pair, game, a_colour, a_score, result, plies, forfeit, record, created_at,
+		a_side, a_moved_first) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, g.Pair, g.Game, g.AColour, g.AScore, g.Result, g.Plies, nullStr(string(g.Forfeit)), string(g.Record), t,
+		cmp.Or(g.ASide, g.AColour), g.AColour == "black"); err != nil {
 		return explain(err)
 	}
 	_, err := d.sql.ExecContext(ctx, `UPDATE matches SET updated_at = ? WHERE id = ?`, t, id)
@@ -75,7 +80,7 @@ func (d *DB) SaveMatchGame(ctx context.Context, id int64, g MatchGameRow) error 
 
 // MatchGames returns match id's stored games in pair and game order.
 func (d *DB) MatchGames(ctx context.Context, id int64) ([]MatchGameRow, error) {
-	rows, err := d.sql.QueryContext(ctx, `SELECT pair, game, a_colour, a_score, result, plies, COALESCE(forfeit, ''), record FROM match_games WHERE match_id = ? ORDER BY pair, game`, id)
+	rows, err := d.sql.QueryContext(ctx, `SELECT pair, game, a_colour, COALESCE(a_side, a_colour), a_score, result, plies, COALESCE(forfeit, ''), record FROM match_games WHERE match_id = ? ORDER BY pair, game`, id)
 	if err != nil {
 		return nil, explain(err)
 	}
@@ -84,7 +89,7 @@ func (d *DB) MatchGames(ctx context.Context, id int64) ([]MatchGameRow, error) {
 	for rows.Next() {
 		var g MatchGameRow
 		var rec string
-		if err := rows.Scan(&g.Pair, &g.Game, &g.AColour, &g.AScore, &g.Result, &g.Plies, &g.Forfeit, &rec); err != nil {
+		if err := rows.Scan(&g.Pair, &g.Game, &g.AColour, &g.ASide, &g.AScore, &g.Result, &g.Plies, &g.Forfeit, &rec); err != nil {
 			return nil, explain(err)
 		}
 		g.Record = JSONText(rec)

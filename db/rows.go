@@ -172,11 +172,17 @@ type CheckpointRow struct {
 
 // GameRow is one played game (table games).
 type GameRow struct {
-	Generation int      `json:"generation"`
-	Individual string   `json:"individual"`
-	Opponent   string   `json:"opponent"`
-	Opening    int      `json:"opening"`
+	Generation int    `json:"generation"`
+	Individual string `json:"individual"`
+	Opponent   string `json:"opponent"`
+	Opening    int    `json:"opening"`
+	// Colour is the individual's colour in the engines' convention (black moves first, in
+	// every game); Side is its side in the game's own names (chess: white moves first)
+	// and MovedFirst whether it moved first. SaveGeneration derives both from Colour and
+	// the run's game.
 	Colour     string   `json:"colour"`
+	Side       string   `json:"side"`
+	MovedFirst bool     `json:"moved_first"`
 	Result     string   `json:"result"`
 	Score      float64  `json:"score"`
 	Plies      int      `json:"plies"`

@@ -438,3 +438,52 @@ func (d *DB) Runs(ctx context.Context) ([]Run, error) {
 	}
 	return out, rows.Err()
 }
+
+// LadderLockedError is ClaimLadder's refusal: another live process is playing the same
+// verification ladder of the run.
+type LadderLockedError struct {
+	Run int64
+	PID int
+}
+
+func (e *LadderLockedError) Error() string {
+	return fmt.Sprintf("run %d: this verification ladder is being played by process %d", e.Run, e.PID)
+}
+
+// ClaimLadder makes process pid the player of run runID's verification ladder (its key:
+// ladder), atomically: it refuses with *LadderLockedError while another process that
+// alive reports alive holds it, and takes over the claim of a process that died; so of
+// two verifies of one ladder started at once exactly one plays, and the other stops
+// before it stores a rung. ReleaseLadder ends the claim.
+func (d *DB) ClaimLadder(ctx context.Context, runID int64, ladder string, pid int, alive func(pid int) bool) (err error) {
+	tx, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return explain(err)
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	var held int
+	err = tx.QueryRowContext(ctx, `SELECT pid FROM ladder_claims WHERE run_id = ? AND ladder = ?`, runID, ladder).Scan(&held)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return explain(err)
+	case held != pid && alive != nil && alive(held):
+		return &LadderLockedError{Run: runID, PID: held}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO ladder_claims (run_id, ladder, pid, claimed_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (run_id, ladder) DO UPDATE SET pid = excluded.pid, claimed_at = excluded.claimed_at`, runID, ladder, pid, now()); err != nil {
+		return explain(err)
+	}
+	return explain(tx.Commit())
+}
+
+// ReleaseLadder ends process pid's claim on run runID's ladder (nothing if another
+// process holds it).
+func (d *DB) ReleaseLadder(ctx context.Context, runID int64, ladder string, pid int) error {
+	_, err := d.sql.ExecContext(ctx, `DELETE FROM ladder_claims WHERE run_id = ? AND ladder = ? AND pid = ?`, runID, ladder, pid)
+	return explain(err)
+}

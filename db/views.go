@@ -86,7 +86,9 @@ type GameSummary struct {
 	Generation int     `json:"generation"`
 	Individual string  `json:"individual"`
 	Opponent   string  `json:"opponent"`
-	Colour     string  `json:"colour"` // the individual's
+	Colour     string  `json:"colour"`      // the individual's, the engines' convention: black moves first
+	Side       string  `json:"side"`        // the individual's, the game's own name (chess: white moves first)
+	MovedFirst bool    `json:"moved_first"` // whether the individual moved first
 	Result     string  `json:"result"`
 	Plies      int     `json:"plies"`
 	Round      int     `json:"round"`
@@ -96,11 +98,16 @@ type GameSummary struct {
 
 const summaryColumns = "id, generation, individual, opponent, colour, result, plies, round, depth, forfeit"
 
+// summaryCols is summaryColumns with the side columns of the file's version (sideCols).
+func (d *DB) summaryCols(ctx context.Context) string {
+	return summaryColumns + ", " + d.sideCols(ctx, "games")
+}
+
 func scanSummary(s interface{ Scan(...any) error }) (GameSummary, error) {
 	var g GameSummary
 	var depth sql.NullInt64
 	var forfeit sql.NullString
-	if err := s.Scan(&g.ID, &g.Generation, &g.Individual, &g.Opponent, &g.Colour, &g.Result, &g.Plies, &g.Round, &depth, &forfeit); err != nil {
+	if err := s.Scan(&g.ID, &g.Generation, &g.Individual, &g.Opponent, &g.Colour, &g.Result, &g.Plies, &g.Round, &depth, &forfeit, &g.Side, &g.MovedFirst); err != nil {
 		return g, err
 	}
 	if depth.Valid {
@@ -133,7 +140,7 @@ func (d *DB) summaries(ctx context.Context, q string, args ...any) ([]GameSummar
 // GameSummaries lists a run's games in the order they were stored: one generation's (all
 // generations when gen < 0), at most limit (0: no limit).
 func (d *DB) GameSummaries(ctx context.Context, runID int64, gen, limit int) ([]GameSummary, error) {
-	q := "SELECT " + summaryColumns + " FROM games WHERE run_id = ?"
+	q := "SELECT " + d.summaryCols(ctx) + " FROM games WHERE run_id = ?"
 	args := []any{runID}
 	if gen >= 0 {
 		q += " AND generation = ?"
@@ -150,7 +157,7 @@ func (d *DB) GameSummaries(ctx context.Context, runID int64, gen, limit int) ([]
 // GamesOf lists the games individual ind played in a run, as the individual credited or as
 // the opponent, in the order they were stored, at most limit.
 func (d *DB) GamesOf(ctx context.Context, runID int64, ind string, limit int) ([]GameSummary, error) {
-	return d.summaries(ctx, "SELECT "+summaryColumns+" FROM games WHERE run_id = ? AND (individual = ? OR opponent = ?) ORDER BY id LIMIT ?",
+	return d.summaries(ctx, "SELECT "+d.summaryCols(ctx)+" FROM games WHERE run_id = ? AND (individual = ? OR opponent = ?) ORDER BY id LIMIT ?",
 		runID, ind, ind, limit)
 }
 
@@ -168,13 +175,13 @@ func (d *DB) Game(ctx context.Context, runID, gameID int64) (GameMoves, error) {
 	var opening int
 	var openings string
 	row := d.sql.QueryRowContext(ctx, `SELECT g.id, g.generation, g.individual, g.opponent, g.colour, g.result, g.plies, g.round, g.depth, g.forfeit,
-		g.moves, g.opening, COALESCE(n.openings, '[]') FROM games g
+		g.moves, g.opening, COALESCE(n.openings, '[]'), `+d.sideCols(ctx, "g")+` FROM games g
 		LEFT JOIN generations n ON n.run_id = g.run_id AND n.generation = g.generation WHERE g.run_id = ? AND g.id = ?`, runID, gameID)
 	var depth sql.NullInt64
 	var forfeit sql.NullString
 	s := &g.GameSummary
 	err := row.Scan(&s.ID, &s.Generation, &s.Individual, &s.Opponent, &s.Colour, &s.Result, &s.Plies, &s.Round, &depth, &forfeit,
-		&g.Moves, &opening, &openings)
+		&g.Moves, &opening, &openings, &s.Side, &s.MovedFirst)
 	if errors.Is(err, sql.ErrNoRows) {
 		return g, fmt.Errorf("game %d of run %d: %w", gameID, runID, ErrNotFound)
 	}

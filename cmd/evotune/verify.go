@@ -93,6 +93,7 @@ func runVerify(ctx context.Context, o verifyOpts, arg string, out, errOut io.Wri
 	req := runstore.VerifyRequest{Individual: o.individual, Games: o.games, SPRT: o.sprt,
 		Openings: o.openings, Workers: o.workers, Progress: prog.Update, Log: errOut, Headline: o.headline, Allow: o.allow, Command: commandLine(),
 		Depth: o.depth, Nodes: o.nodes, TC: o.tc, MoveTime: o.moveTime.Seconds(), Opponents: o.opponents, OpponentOptions: o.oppOpts, EngineLogDir: o.logDir,
+		Alive: processAlive,
 		RungStart: func(r ladder.Rung, i, n, games int) {
 			if n > 1 {
 				prog.Finish()

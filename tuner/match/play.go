@@ -41,9 +41,12 @@ type Config struct {
 type Game struct {
 	Pair int `json:"pair"`
 	// Game is 1 for the pair's game with A first to move, 2 for the other.
-	Game    int               `json:"game"`
-	Opening int               `json:"opening"`
+	Game    int `json:"game"`
+	Opening int `json:"opening"`
+	// AColour is A's colour in the engines' convention (black moves first, in every game);
+	// ASide is A's side in the game's own names (chess: white moves first).
 	AColour string            `json:"a_colour"`
+	ASide   string            `json:"a_side"`
 	AScore  float64           `json:"a_score"`
 	Record  engine.GameRecord `json:"record"`
 }
@@ -151,7 +154,7 @@ func Play(ctx context.Context, cfg Config, progress func(done, total int, r stat
 		if recs[0].Unplayed || recs[1].Unplayed {
 			res.UnplayedPairs++
 			for j, s := range []float64{sa, sb} {
-				res.Unplayed = append(res.Unplayed, Game{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: aCol[j].String(), AScore: s, Record: recs[j]})
+				res.Unplayed = append(res.Unplayed, Game{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: aCol[j].String(), ASide: engine.ColourName(cfg.Setup.Game, aCol[j]), AScore: s, Record: recs[j]})
 			}
 			return false
 		}
@@ -164,7 +167,7 @@ func Play(ctx context.Context, cfg Config, progress func(done, total int, r stat
 			default:
 				res.Result.Draws++
 			}
-			res.Games = append(res.Games, Game{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: aCol[j].String(), AScore: s, Record: recs[j]})
+			res.Games = append(res.Games, Game{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: aCol[j].String(), ASide: engine.ColourName(cfg.Setup.Game, aCol[j]), AScore: s, Record: recs[j]})
 		}
 		res.Result.Penta[int((sa+sb)*2+0.5)]++
 		if cfg.SPRT != nil {
@@ -222,7 +225,7 @@ func Play(ctx context.Context, cfg Config, progress func(done, total int, r stat
 				col = col.Opponent()
 			}
 			if cfg.OnGame != nil {
-				cfg.OnGame(Game{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: col.String(), AScore: rec.Outcome.Score(col), Record: rec})
+				cfg.OnGame(Game{Pair: k, Game: j + 1, Opening: k % len(cfg.Openings), AColour: col.String(), ASide: engine.ColourName(cfg.Setup.Game, col), AScore: rec.Outcome.Score(col), Record: rec})
 			}
 			if p.got[0] && p.got[1] && !p.recs[0].Unplayed && !p.recs[1].Unplayed {
 				addLive(&live, scoreOf(p.recs[0], engine.Black), scoreOf(p.recs[1], engine.White))

@@ -69,7 +69,7 @@ func (m Matches) SaveGame(ctx context.Context, id int64, g match.Game) error {
 	if err != nil {
 		return err
 	}
-	return m.d.SaveMatchGame(ctx, id, db.MatchGameRow{Pair: g.Pair, Game: g.Game, AColour: g.AColour, AScore: g.AScore, Result: g.Record.Outcome.String(),
+	return m.d.SaveMatchGame(ctx, id, db.MatchGameRow{Pair: g.Pair, Game: g.Game, AColour: g.AColour, ASide: g.ASide, AScore: g.AScore, Result: g.Record.Outcome.String(),
 		Plies: g.Record.Plies, Forfeit: db.OptText(g.Record.Forfeit), Record: db.JSONText(rec)})
 }
 
@@ -85,7 +85,7 @@ func (m Matches) Games(ctx context.Context, id int64) ([]match.Game, error) {
 		if err := json.Unmarshal([]byte(r.Record), &rec); err != nil {
 			return nil, fmt.Errorf("match %d pair %d game %d: %w", id, r.Pair, r.Game, err)
 		}
-		out = append(out, match.Game{Pair: r.Pair, Game: r.Game, AColour: r.AColour, AScore: r.AScore, Record: rec})
+		out = append(out, match.Game{Pair: r.Pair, Game: r.Game, AColour: r.AColour, ASide: r.ASide, AScore: r.AScore, Record: rec})
 	}
 	return out, nil
 }

@@ -163,6 +163,30 @@ func TestVerify(t *testing.T) {
 	if !strings.Contains(string(after.Verification), `"champion":"`+id+`"`) {
 		t.Errorf("stored verification: %s", after.Verification)
 	}
+	// A second verify of the same ladder while a live process plays it is refused; one
+	// whose claimant died takes the claim over (and, the ladder being complete, plays no
+	// game); the claim goes when the verify ends.
+	var key string
+	if err := d.SQL().QueryRow(`SELECT ladder FROM verification_rungs WHERE run_id = ?`, sum.RunID).Scan(&key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.SQL().Exec(`INSERT INTO ladder_claims (run_id, ladder, pid, claimed_at) VALUES (?, ?, 1, '')`, sum.RunID, key); err != nil {
+		t.Fatal(err)
+	}
+	again := VerifyRequest{Run: run, Individual: member, Games: 8, SPRT: "elo0=0,elo1=10", Openings: "random", Workers: 2}
+	again.Alive = func(pid int) bool { return pid == 1 }
+	if _, _, err := Verify(ctx, d, again); err == nil || !strings.Contains(err.Error(), "being played by process 1") {
+		t.Errorf("a ladder another live process plays: %v, want refused", err)
+	}
+	again.Alive = func(int) bool { return false }
+	if v, _, err := Verify(ctx, d, again); err != nil || v.ID != ver.ID {
+		t.Errorf("a dead process's claim: verification %d, %v; want %d taken up again", v.ID, err, ver.ID)
+	}
+	var claims int
+	d.SQL().QueryRow(`SELECT count(*) FROM ladder_claims`).Scan(&claims)
+	if claims != 0 {
+		t.Errorf("%d ladder claims left after the verifies ended", claims)
+	}
 	baseline := fmt.Sprintf("%d-g0-00", sum.RunID)
 	for _, bad := range []struct {
 		r    VerifyRequest

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"evotune/db"
@@ -66,6 +67,10 @@ type VerifyRequest struct {
 	// DIR/rungR/pairNNNN-gameJ-COLOUR.log (verify --engine-log), each headed by the values
 	// the engine played with; each game then starts its engines anew.
 	EngineLogDir string
+	// Alive says whether a process lives: a ladder claimed by a live process (another
+	// verify of the same ladder, db.ClaimLadder) is refused, one claimed by a dead process
+	// taken over. nil: every other claimant counts as alive.
+	Alive func(pid int) bool
 }
 
 // Check checks the request's own flags (--games, --sprt) before any file is opened, and
@@ -194,6 +199,21 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (ladder.Verification
 	if policy == "" {
 		policy = db.HeadlineLargest
 	}
+	// One process plays a ladder at a time: a second verify of the same ladder would replace
+	// the first's pending rungs with its own.
+	alive := r.Alive
+	if alive == nil {
+		alive = func(int) bool { return true }
+	}
+	pid := os.Getpid()
+	if err := d.ClaimLadder(ctx, runID, key, pid, alive); err != nil {
+		var locked *db.LadderLockedError
+		if errors.As(err, &locked) {
+			return none, id, fmt.Errorf("%w (another evotune verify of the same champion, rungs, games and openings); wait for it to end: the same command then shows its result without playing a game", err)
+		}
+		return none, id, err
+	}
+	defer d.ReleaseLadder(context.WithoutCancel(ctx), runID, key, pid)
 	// The same ladder asked again (the same champion, rungs, games, SPRT and openings) would
 	// replay the same openings: it is not played again; only the headline is chosen.
 	if row, head, result, found, err := d.ReuseLadder(ctx, runID, key, policy); err != nil {
