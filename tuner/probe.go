@@ -137,7 +137,7 @@ func ProbeSubject(ctx context.Context, cfg config.Config, errOut io.Writer) erro
 	var ignored *match.NodesIgnoredError
 	switch {
 	case errors.As(err, &ignored):
-		return fmt.Errorf("--nodes %d: %v; give it --engine-depth D (go depth), --tc or --engine-move-time instead", ignored.Nodes, err)
+		return fmt.Errorf("--nodes %d: %v; give it --depth D (go depth), --tc or --move-time instead", ignored.Nodes, err)
 	case err != nil:
 		return fmt.Errorf("--engine: %w", err)
 	}

@@ -173,8 +173,8 @@ func TestBadInputTable(t *testing.T) {
 		{"match openings FIFO", []string{"match", "--game", "gomoku", "--games", "2", "--openings", "fifo"}, []string{"fifo", "not a regular file (a named pipe)"}},
 		{"weights FIFO", []string{"match", "--game", "gomoku", "--a", "fifo", "--games", "2"}, []string{"fifo", "not a regular file (a named pipe)"}},
 		// Matches that would measure nothing end with an error.
-		{"a tuned engine that ignores go nodes", []string{"tune", "--game", "chess", "--engine", "cmd:./sleepy-pawn.sh", "--layout", "pawn.txt", "--nodes", "1000", "--engine-move-time", "0.3", "--budget-games", "8", "--db", "new.db"},
-			[]string{"--nodes 1000", "cmd:./sleepy-pawn.sh played no move under go nodes 1000", "--engine-depth D"}},
+		{"a tuned engine that ignores go nodes", []string{"tune", "--game", "chess", "--engine", "cmd:./sleepy-pawn.sh", "--layout", "pawn.txt", "--nodes", "1000", "--move-time", "0.3", "--budget-games", "8", "--db", "new.db"},
+			[]string{"--nodes 1000", "cmd:./sleepy-pawn.sh played no move under go nodes 1000", "--depth D"}},
 		{"an engine that ignores go nodes", []string{"match", "--game", "chess", "--a", "cmd:./sleepy.sh", "--b", "default", "--nodes", "1000", "--move-time", "300ms", "--games", "2"},
 			[]string{"--nodes 1000", "cmd:./sleepy.sh played no move under go nodes 1000", "--depth D"}},
 		// A program given where a weights file is read: the fix is named.

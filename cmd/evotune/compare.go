@@ -51,7 +51,7 @@ func newCompareCmd() *cobra.Command {
 			"  evotune compare --game amazons --methods ga,spsa --budget-games 4000 --seeds 1 --verify-games 1000\n" +
 			"  evotune compare --show 1",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.changed = cmd.Flags().Changed
+			o.changed = flagChanged(cmd.Flags())
 			return runCompare(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -63,7 +63,7 @@ func newCompareCmd() *cobra.Command {
 	f.IntVar(&o.cc.VerifyGames, "verify-games", 2000, "held-out games of each result against the paper's weights at the tuning depth")
 	f.IntVar(&o.cc.VerifyDepth, "verify-depth", 0, "also measure each result at this search depth (0 = none)")
 	f.IntVar(&o.cc.VerifyDepthGames, "verify-depth-games", 0, "games of the measurement at --verify-depth (0 = --verify-games)")
-	f.StringVar(&o.depth, "depth", "", "search depth of every game (default: the game's)")
+	f.StringVar(&o.depth, "depth", "", "search depth of every game (default: the game's); an outside engine's go depth (UCI), for engines that ignore go nodes")
 	f.IntVar(&o.cc.Base.Width, "width", 0, "search width of every game (0 = the game's default)")
 	f.StringSliceVar(&o.cc.Base.Fix, "fix", nil, "genes to hold at the paper's value")
 	f.StringSliceVar(&o.cc.Base.Free, "free", nil, "fixed genes to tune anyway")
@@ -71,13 +71,13 @@ func newCompareCmd() *cobra.Command {
 	f.StringVar(&o.layoutFile, "layout", "", "compare the methods on an outside engine: its layout file or OpenBench parameter list (as tune --layout); needs --engine")
 	f.StringVar(&o.cc.Base.Engine, "engine", "", "the outside engine, 'cmd:PROG ARGS' (as tune --engine)")
 	f.Int64Var(&o.cc.Base.Nodes, "nodes", 0, "UCI outside engine: nodes per search (go nodes N)")
-	f.IntVar(&o.cc.Base.EngineDepth, "engine-depth", 0, "UCI outside engine: depth per search (go depth D)")
 	f.StringArrayVar(&o.cc.Base.EngineOptions, "engine-option", nil, "a fixed option of the outside engine, NAME=VALUE (repeatable)")
 	f.StringVar(&o.configFile, "config", "", "YAML config file: the base of every run (method, seed, budget and verification are set by compare)")
 	f.StringVar(&o.cc.NamePrefix, "name", "", "run names PREFIX-METHOD-seedS (default: compare-ID)")
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")
 	f.Int64Var(&o.show, "show", 0, "print stored comparison ID instead of running one")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON")
+	renameFlag(f, "engine-depth", "depth")
 	return c
 }
 
@@ -103,7 +103,6 @@ func compareConfig(o compareOpts) (tuner.CompareConfig, error) {
 	overlay(o.changed, "workers", &base.Workers, cc.Base.Workers)
 	overlay(o.changed, "engine", &base.Engine, cc.Base.Engine)
 	overlay(o.changed, "nodes", &base.Nodes, cc.Base.Nodes)
-	overlay(o.changed, "engine-depth", &base.EngineDepth, cc.Base.EngineDepth)
 	overlay(o.changed, "engine-option", &base.EngineOptions, cc.Base.EngineOptions)
 	if o.layoutFile != "" {
 		lf, err := genomes.LoadLayoutFile(o.layoutFile)
@@ -117,10 +116,13 @@ func compareConfig(o compareOpts) (tuner.CompareConfig, error) {
 	}
 	if ch("depth") {
 		d, err := strconv.Atoi(o.depth)
-		if err != nil || d < 1 || d > engine.MaxDepth {
-			return cc, fmt.Errorf("--depth %q: want a depth 1–%d", o.depth, engine.MaxDepth)
+		if err != nil || d < 1 || d > config.MaxEngineDepth {
+			return cc, fmt.Errorf("--depth %q: want a depth 1–%d (an outside engine's go depth: to %d)", o.depth, engine.MaxDepth, config.MaxEngineDepth)
 		}
 		base.Depth, base.Depths = d, nil
+	}
+	if err := base.TakeEngineDepth(); err != nil {
+		return cc, fmt.Errorf("--depth: %w", err)
 	}
 	if base.Workers > config.MaxWorkers() {
 		return cc, fmt.Errorf("--workers %d: at most %d here (%s)", base.Workers, config.MaxWorkers(), config.MaxWorkersText())

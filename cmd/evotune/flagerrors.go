@@ -108,3 +108,39 @@ func isOwnFlag(f *pflag.Flag) bool {
 	_, ok := f.Value.(secondsFlag)
 	return ok
 }
+
+// renamedAnnotation is the annotation of a flag that lists its earlier names (renameFlag).
+const renamedAnnotation = "evotune_renamed_from"
+
+// renameFlag keeps old, an earlier name of flag name, working: the same value, hidden from
+// --help, and a note on stderr naming the new name when it is used, so that a script
+// written for an earlier build still runs while every command shows one vocabulary.
+func renameFlag(f *pflag.FlagSet, old, name string) {
+	nf := f.Lookup(name)
+	if nf == nil || old == "" {
+		return
+	}
+	f.AddFlag(&pflag.Flag{Name: old, Usage: "the earlier name of --" + name, Value: nf.Value, DefValue: nf.DefValue,
+		NoOptDefVal: nf.NoOptDefVal, Hidden: true, Deprecated: "it is now --" + name})
+	if nf.Annotations == nil {
+		nf.Annotations = map[string][]string{}
+	}
+	nf.Annotations[renamedAnnotation] = append(nf.Annotations[renamedAnnotation], old)
+}
+
+// flagChanged is f.Changed that also counts a flag given by an earlier name (renameFlag).
+func flagChanged(f *pflag.FlagSet) func(name string) bool {
+	return func(name string) bool {
+		if f.Changed(name) {
+			return true
+		}
+		if nf := f.Lookup(name); nf != nil {
+			for _, old := range nf.Annotations[renamedAnnotation] {
+				if f.Changed(old) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}

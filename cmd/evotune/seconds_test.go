@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestSecondsFlag: --engine-move-time and its kin read durations as the other commands do
+// TestSecondsFlag: --move-time and its kin read durations as the other commands do
 // and bare numbers as seconds, and refuse anything else naming the value.
 func TestSecondsFlag(t *testing.T) {
 	for in, want := range map[string]float64{"10": 10, "2.5": 2.5, "10s": 10, "1m30s": 90, "250ms": 0.25, "0": 0} {
@@ -22,8 +22,8 @@ func TestSecondsFlag(t *testing.T) {
 	}
 	// Through the command line: a duration where a number of seconds was the only form.
 	dir := t.TempDir()
-	_, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--engine-move-time", "ten")
-	if code == 0 || !strings.Contains(stderr, "--engine-move-time") || !strings.Contains(stderr, `"ten"`) {
-		t.Errorf("--engine-move-time ten: exit %d, %s", code, stderr)
+	_, stderr, code := runIn(t, dir, "tune", "--game", "gomoku", "--move-time", "ten")
+	if code == 0 || !strings.Contains(stderr, "--move-time") || !strings.Contains(stderr, `"ten"`) {
+		t.Errorf("--move-time ten: exit %d, %s", code, stderr)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -94,5 +95,38 @@ func TestTuneHelpGrouped(t *testing.T) {
 	}
 	if section["broker"] != "Several machines" || section["layout"] != "Outside engine" || section["db"] != "Run" {
 		t.Errorf("--broker under %q, --layout under %q, --db under %q", section["broker"], section["layout"], section["db"])
+	}
+}
+
+// TestRenamedFlags: tune's and compare's earlier names of a flag (--engine-depth,
+// --engine-move-time) still set it, count as given, are hidden from --help and print the
+// new name, so that every command calls a depth --depth and a time per move --move-time.
+func TestRenamedFlags(t *testing.T) {
+	for _, tc := range []struct {
+		cmd            *cobra.Command
+		old, name, val string
+	}{
+		{newTuneCmd(), "engine-depth", "depth", "6"},
+		{newTuneCmd(), "engine-move-time", "move-time", "2"},
+		{newCompareCmd(), "engine-depth", "depth", "6"},
+	} {
+		f := tc.cmd.Flags()
+		var out strings.Builder
+		f.SetOutput(&out)
+		if err := f.Parse([]string{"--" + tc.old, tc.val}); err != nil {
+			t.Fatalf("%s --%s: %v", tc.cmd.Name(), tc.old, err)
+		}
+		if !flagChanged(f)(tc.name) || f.Changed(tc.name) {
+			t.Errorf("%s --%s: --%s not counted as given", tc.cmd.Name(), tc.old, tc.name)
+		}
+		if got := f.Lookup(tc.name).Value.String(); !strings.HasPrefix(got, tc.val) {
+			t.Errorf("%s --%s %s: --%s is %q", tc.cmd.Name(), tc.old, tc.val, tc.name, got)
+		}
+		if !strings.Contains(out.String(), "it is now --"+tc.name) {
+			t.Errorf("%s --%s: note %q, want the new name", tc.cmd.Name(), tc.old, out.String())
+		}
+		if !f.Lookup(tc.old).Hidden || strings.Contains(f.FlagUsages(), "--"+tc.old+" ") {
+			t.Errorf("%s --%s: shown in --help", tc.cmd.Name(), tc.old)
+		}
 	}
 }

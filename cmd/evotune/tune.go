@@ -58,7 +58,7 @@ func newTuneCmd() *cobra.Command {
 			"  evotune tune --game gomoku --fix k1 --depth 3,4 --time-budget 30m\n" +
 			"  evotune tune --config run.yaml",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.changed = cmd.Flags().Changed
+			o.changed = flagChanged(cmd.Flags())
 			return runTune(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -67,6 +67,9 @@ func newTuneCmd() *cobra.Command {
 	o.cfg = config.DefaultConfig("")
 	for _, st := range config.Settings {
 		addSettingFlag(f, &o, st)
+	}
+	for _, st := range config.Settings {
+		renameFlag(f, st.Renamed, st.Flag)
 	}
 	f.StringVar(&o.configFile, "config", "", "YAML config file (flags given on the command line override it)")
 	f.StringVar(&o.dbPath, "db", "evotune.db", "SQLite database file")

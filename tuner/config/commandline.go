@@ -95,6 +95,9 @@ func (cl CommandLine) Config() (Config, error) {
 		}
 		base.Layout, base.Game, base.Rule, base.Board = &lf, lf.Game, lf.Rule, lf.Board
 	}
+	if err := base.TakeEngineDepth(); err != nil {
+		return base, cl.SettingError(err)
+	}
 	if base.Game == "" {
 		return base, fmt.Errorf("--game is required (or game: in the config file, or --layout)")
 	}
@@ -160,13 +163,14 @@ func (cl CommandLine) SettingError(err error) error {
 	return err
 }
 
-// ParseDepths reads --depth s: one depth or a comma-separated list, each 1–engine.MaxDepth.
+// ParseDepths reads --depth s: one depth or a comma-separated list, each 1 to
+// MaxEngineDepth (Validate holds the built-in engines' to engine.MaxDepth).
 func ParseDepths(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		d, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || d < 1 || d > engine.MaxDepth {
-			return nil, fmt.Errorf("--depth %q: want a depth 1–%d or a list like 3,4,5", s, engine.MaxDepth)
+		if err != nil || d < 1 || d > MaxEngineDepth {
+			return nil, fmt.Errorf("--depth %q: want a depth (1–%d for the built-in engines) or a list like 3,4,5", s, engine.MaxDepth)
 		}
 		out = append(out, d)
 	}

@@ -365,8 +365,8 @@ func (c *Config) checkEngineLimits(p string) error {
 	if c.Nodes < 0 || c.Nodes > MaxNodes {
 		return Errorf("nodes", "", "%d, want 0 (none) to %d", c.Nodes, int64(MaxNodes))
 	}
-	if c.EngineDepth < 0 || c.EngineDepth > 1000 {
-		return Errorf("engine_depth", "", "%d, want 0 (none) to 1000", c.EngineDepth)
+	if c.EngineDepth < 0 || c.EngineDepth > MaxEngineDepth {
+		return Errorf("engine_depth", "", "%d, want 0 (none) to %d", c.EngineDepth, MaxEngineDepth)
 	}
 	if (c.Nodes != 0 || c.TC != "" || c.EngineDepth != 0) && p != protocol.UCI {
 		return fmt.Errorf("nodes, tc, engine_depth: the engine speaks %s; node and depth limits and chess clocks are UCI's (go nodes, go depth, go wtime …)", p)
@@ -381,6 +381,31 @@ func (c *Config) checkEngineLimits(p string) error {
 	}
 	if e, err := genomes.Lookup(c.Game); err == nil && len(c.EngineOptions) > 0 && !slices.Contains(protocol.OptionsProtocols(e.Game), p) {
 		return Errorf("engine_options", "", "the engine speaks %s, which carries no options", p)
+	}
+	return nil
+}
+
+// MaxEngineDepth is the deepest go depth an outside engine is asked for (plies).
+const MaxEngineDepth = 1000
+
+// TakeEngineDepth makes an outside engine's depth (depth: --depth D, the word match and
+// tournament use too) its go depth (EngineDepth), which engine_depth (the earlier
+// --engine-depth) also sets; a built-in game's run is left as it is. A depth list is
+// refused for an outside engine (it mixes the built-in engines' depths), as is a depth
+// that contradicts engine_depth. The command line and compare call it on a new run's
+// configuration; a stored run keeps what it played with.
+func (c *Config) TakeEngineDepth() error {
+	if c.Engine == "" && c.Layout == nil {
+		return nil
+	}
+	switch {
+	case len(c.Depths) > 0:
+		return Errorf("depth", "", "%v: an outside engine searches to one depth (go depth D); a list of depths is the built-in engines'", c.Depths)
+	case c.Depth == 0:
+	case c.EngineDepth == 0 || c.EngineDepth == c.Depth:
+		c.EngineDepth, c.Depth = c.Depth, 0
+	default:
+		return Errorf("depth", "", "%d, but engine_depth is %d: give the outside engine one depth", c.Depth, c.EngineDepth)
 	}
 	return nil
 }

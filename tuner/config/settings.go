@@ -24,6 +24,10 @@ type Setting struct {
 	// number is seconds), "depths" for the depth list flag ("3" or "3,4,5": Depth or
 	// Depths), "" otherwise (the flag takes the field's own type).
 	Unit string
+	// Renamed is the flag's earlier name ("" none): still accepted, hidden from --help, with
+	// a note naming Flag, so that every command calls a concept by one name (match's
+	// --depth and --move-time).
+	Renamed string
 	// Repeatable marks a list flag given once per value (--opponent A --opponent B), not
 	// comma-separated.
 	Repeatable bool
@@ -99,7 +103,7 @@ var Settings = []Setting{
 	{Key: "champion", Flag: "champion", Methods: gaOnly, Help: "GA: the run's result: population (after every generation, the weighted centre of its better half by rank, the best weighing most; log genes in log space; with --ga-lag L the mean of the newest L+1 generations' centres), centre (once the hall of fame has two members, their weighted centre, the latest member weighing most), best (the hall-of-fame member with the best lower bound, once one is credibly above the paper's weights) or auto (population for an outside engine or with --ga-lag, centre for the built-in games: each measured best there)"},
 	{Key: "selection", Flag: "selection", Methods: gaOnly, Help: "GA: how a generation is scored: peers (the individuals against each other, --race-rounds+1 random pairings of --games games a pair; measured stronger), race (every individual against the paper's weights and --opponent, successive halving) or auto (peers, or race with --opponent or --champions)"},
 	{Key: "workers", Flag: "workers", Help: "games played at once (never changes results)"},
-	{Key: "depth", Flag: "depth", Unit: "depths", Help: "search depth of every game (default: the game's), or a list like 3,4,5: opening pair k at the k-th mod 3"},
+	{Key: "depth", Flag: "depth", Renamed: "engine-depth", Unit: "depths", Help: "search depth of every game (default: the game's), or a list like 3,4,5: opening pair k at the k-th mod 3; an outside engine's go depth (UCI; one depth), for engines that ignore go nodes (Toga II, Fruit)"},
 	{Key: "width", Flag: "width", Help: "search width of every game (0 = the game's default)"},
 	{Key: "seed", Flag: "seed", Help: "random seed: the same seed and config give the same run"},
 	{Key: "name", Flag: "name", Help: "run name (default GAME-seedS)"},
@@ -138,12 +142,12 @@ var Settings = []Setting{
 	{Key: "book_plies", Flag: "book-plies", Help: "plies taken from each game of a PGN --book, or each line of a Polyglot .bin one (0 = 8)"},
 	{Key: "resign", Flag: "resign", Help: "adjudicate a loss from the engines' scores, fastchess's way: movecount=3,score=600 (outside engines that report scores)"},
 	{Key: "draw", Flag: "draw", Help: "adjudicate a draw from the engines' scores: movenumber=40,movecount=8,score=10"},
-	{Key: "engine_depth", Flag: "engine-depth", Help: "UCI outside engine: depth per search (go depth D; 0 = none), for engines that ignore go nodes (Toga II, Fruit)"},
+	{Key: "engine_depth", Help: "UCI outside engine: depth per search (go depth D; 0 = none); a config file's earlier name of depth for an outside engine"},
 	{Key: "tc", Flag: "tc", Help: "UCI outside engine: a chess clock for every game, e.g. 10+0.1 or 40/60+0.6 (seconds + increment)"},
 	{Key: "engine_protocol", Flag: "engine-protocol"},
 	{Key: "botzone_keep_running", Flag: "botzone-keep-running", Help: "Botzone outside engine: keep its process between turns (Botzone's keep-running mode) instead of one process per move"},
 	{Key: "botzone_json", Flag: "botzone-json", Help: "Botzone outside engine: speak Botzone's JSON interaction instead of the simple one"},
-	{Key: "engine_move_time", Flag: "engine-move-time", Unit: "seconds", Help: "time per move of the outside engine (5s; a bare number is seconds; fix its depth through ARGS or --engine-depth for a deterministic run)"},
+	{Key: "engine_move_time", Flag: "move-time", Renamed: "engine-move-time", Unit: "seconds", Help: "time per move of the outside engine (5s; a bare number is seconds; fix its depth with --depth or its nodes with --nodes for a deterministic run)"},
 	{Key: "startup_time", Flag: "startup-time", Unit: "seconds", Help: "time an outside engine (and each --opponent) may take to start and answer its handshake, apart from its move clock (10s; a bare number is seconds)"},
 	{Key: "method", Flag: "method"},
 	{Key: "budget_games", Flag: "budget-games"},
@@ -162,7 +166,7 @@ var Settings = []Setting{
 }
 
 // LookupSetting returns the setting with config key key ("depths" is depth's list), or,
-// failing that, flag key.
+// failing that, flag key (or a flag's earlier name, Renamed).
 func LookupSetting(key string) (Setting, bool) {
 	for _, s := range Settings {
 		if s.Key == key || (s.Unit == "depths" && key == "depths") {
@@ -170,7 +174,7 @@ func LookupSetting(key string) (Setting, bool) {
 		}
 	}
 	for _, s := range Settings {
-		if s.Flag == key {
+		if s.Flag == key || (s.Renamed != "" && s.Renamed == key) {
 			return s, true
 		}
 	}
