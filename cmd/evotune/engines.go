@@ -48,7 +48,7 @@ func newWeightsCmd() *cobra.Command {
 		Short: "List the genes the tuner sees (bounds, paper value, scale, fixed or free, and why), or write a UCI engine's layout from the options it declares",
 		Args:  cobra.NoArgs,
 		Example: "  evotune weights layout --game gomoku\n" +
-			"  evotune weights layout --engine cmd:toga2 --options 'Material,King Safety' --format yaml --out toga2.yaml\n" +
+			"  evotune weights layout --engine cmd:/usr/games/toga2 --options 'Material,King Safety' --format yaml --out toga2.yaml\n" +
 			"  evotune weights layout --engine cmd:./myengine --format openbench --out tune.txt",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if lo.engine != "" {

@@ -54,9 +54,9 @@ func newTournamentCmd() *cobra.Command {
 			"continues with the same command and --resume. The report ranks the engines by score with each one's Elo against the\n" +
 			"field (± 95%, from its colour-swapped pairs) and prints the crosstable.",
 		Args: cobra.NoArgs,
-		Example: "  evotune tournament --game chess --nodes 2000 --rounds 50 --book book.bin --pgn t.pgn \\\n" +
-			"      --engine 'name=SF1 cmd=stockfish \"option.Skill Level=1\"' --engine 'name=SF5 cmd=stockfish \"option.Skill Level=5\"' \\\n" +
-			"      --engine 'name=Toga cmd=toga2 depth=6'\n" +
+		Example: "  evotune tournament --game chess --nodes 2000 --rounds 50 --book engine/chess/testdata/two-ply.bin --pgn t.pgn \\\n" +
+			"      --engine 'name=SF1 cmd=/usr/games/stockfish \"option.Skill Level=1\"' --engine 'name=SF5 cmd=/usr/games/stockfish \"option.Skill Level=5\"' \\\n" +
+			"      --engine 'name=Toga cmd=/usr/games/toga2 depth=6'\n" +
 			"  evotune tournament --game gomoku --depth 3 --rounds 100 --gauntlet --engine 'name=tuned weights=best.json' --engine weights=default --engine weights=older.json",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTournament(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())

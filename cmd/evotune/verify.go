@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"strconv"
 	"text/tabwriter"
@@ -57,7 +59,7 @@ func newVerifyCmd() *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		Example: "  evotune verify 1 --games 200\n" +
 			"  evotune verify 1 --individual 1-g4-02 --games 400 --sprt elo0=0,elo1=20\n" +
-			"  evotune verify 3 --games 200 --verify-tc 10+0.1 --verify-opponent cmd:stockfish --verify-opponent-option 'Skill Level=3' --allow-engine 'cmd:toga2'\n" +
+			"  evotune verify 3 --games 200 --verify-tc 10+0.1 --verify-opponent cmd:/usr/games/stockfish --verify-opponent-option 'Skill Level=3' --allow-engine cmd:/usr/games/toga2\n" +
 			"  evotune verify 1 --games 400 --verify-depth 5",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVerify(cmd.Context(), o, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -193,6 +195,23 @@ type verifyJSON struct {
 	Rungs []rungRow `json:"rungs"`
 }
 
+// MarshalJSON writes the verification's own JSON (ladder.Verification's: infinite values
+// null) with rungs added.
+func (v verifyJSON) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(v.Verification)
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return nil, err
+	}
+	if fields["rungs"], err = json.Marshal(v.Rungs); err != nil {
+		return nil, err
+	}
+	return json.Marshal(fields)
+}
+
 // rungRow is one rung of a verification ladder as verify --json and exports list it.
 type rungRow struct {
 	Rung      int      `json:"rung"`
@@ -204,14 +223,19 @@ type rungRow struct {
 	Holds     string   `json:"holds"`
 }
 
-// rungRows lists v's rungs; elo and elo_ci95 are null where no game was played.
+// rungRows lists v's rungs; elo and elo_ci95 are null where no game was played or they
+// are infinite (ladder.Verification.Bounded).
 func rungRows(v ladder.Verification) []rungRow {
 	var out []rungRow
 	for _, r := range v.Rungs() {
 		row := rungRow{Rung: r.Rung, Kind: r.Kind, Condition: r.Condition, Games: r.Games, Holds: r.Holds}
-		if r.Games > 0 && !r.Unbounded {
-			e, ci := r.Elo, r.EloCI95
-			row.Elo, row.EloCI95 = &e, &ci
+		if r.Games > 0 && !r.Unbounded && math.Abs(r.Elo) < 1e8 {
+			e := r.Elo
+			row.Elo = &e
+			if r.Bounded() {
+				ci := r.EloCI95
+				row.EloCI95 = &ci
+			}
 		}
 		out = append(out, row)
 	}

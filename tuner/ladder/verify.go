@@ -2,7 +2,6 @@ package ladder
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -173,30 +172,4 @@ func Plateau(elos []float64, k int) bool {
 		return false
 	}
 	return slices.Max(elos[n-k:]) <= slices.Max(elos[:n-k])
-}
-
-// UnmarshalJSON reads a verification as stored, and one stored before verification
-// ladders, whose match at Config.VerifyDepth was its "deep" object: that match becomes the
-// ladder's depth rung.
-func (v *Verification) UnmarshalJSON(b []byte) error {
-	type plain Verification // no methods: no recursion
-	var x struct {
-		plain
-		Deep *plain `json:"deep"`
-	}
-	if err := json.Unmarshal(b, &x); err != nil {
-		return err
-	}
-	*v = Verification(x.plain)
-	if d := x.Deep; d != nil && v.RungOf(RungDepth) == nil {
-		r := Verification(*d)
-		r.Rung, r.Kind, r.Condition = len(v.Ladder)+1, RungDepth, fmt.Sprintf("depth %d", r.Limits.Depth)
-		r.Holds = r.holds()
-		v.Ladder = append(v.Ladder, r)
-	}
-	if v.Kind == "" {
-		v.Kind, v.Condition = RungTuning, Rung{Kind: RungTuning}.Condition()
-		v.Holds = v.holds()
-	}
-	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/config"
+	"evotune/tuner/ladder"
 	"evotune/tuner/runstore"
 	"evotune/tuner/stats"
 )
@@ -290,28 +291,53 @@ func Runs(ctx context.Context, d *db.DB) ([]RunItem, error) {
 	}
 	out := make([]RunItem, 0, len(runs))
 	for _, r := range runs {
-		it := runItem(r)
-		if c, ok := champ[r.ID]; ok && c != "" {
-			it.Champion = &c
-		}
-		var cfg struct {
-			BudgetGames int `json:"budget_games"`
-			Generations int `json:"generations"`
-		}
-		json.Unmarshal([]byte(r.Config), &cfg)
-		p, saved := prog[r.ID]
-		it.Games, it.BudgetGames, it.Generations = p.Games, cfg.BudgetGames, cfg.Generations
-		if it.BestScore == nil && saved { // a champion made, not played (a centre): the generation's best
-			s := 1 - p.LastFitnessMin
-			it.BestScore = &s
-		}
-		if r.Status == db.StatusRunning && cfg.BudgetGames > 0 && p.Games > 0 && p.ElapsedMS > 0 {
-			eta := float64(p.ElapsedMS) / 1000 / float64(p.Games) * float64(max(0, cfg.BudgetGames-p.Games))
-			it.ETAS = &eta
-		}
-		out = append(out, it)
+		out = append(out, listed(r, champ, prog))
 	}
 	return out, nil
+}
+
+// listed is run r as the runs list and a run's own page show it (one answer for both):
+// runItem with its champion after the last generation, its games, budget and ETA, and,
+// for a champion made and not played (a centre), the last generation's best score.
+func listed(r db.Run, champ map[int64]string, prog map[int64]db.RunProgress) RunItem {
+	it := runItem(r)
+	if c, ok := champ[r.ID]; ok && c != "" {
+		it.Champion = &c
+	}
+	var cfg struct {
+		BudgetGames int `json:"budget_games"`
+		Generations int `json:"generations"`
+	}
+	json.Unmarshal([]byte(r.Config), &cfg)
+	p, saved := prog[r.ID]
+	it.Games, it.BudgetGames, it.Generations = p.Games, cfg.BudgetGames, cfg.Generations
+	if it.BestScore == nil && saved { // a champion made, not played (a centre): the generation's best
+		s := 1 - p.LastFitnessMin
+		it.BestScore = &s
+	}
+	if r.Status == db.StatusRunning && cfg.BudgetGames > 0 && p.Games > 0 && p.ElapsedMS > 0 {
+		eta := float64(p.ElapsedMS) / 1000 / float64(p.Games) * float64(max(0, cfg.BudgetGames-p.Games))
+		it.ETAS = &eta
+	}
+	return it
+}
+
+// verificationJSON is a stored verification as the pages give it: written again through
+// ladder.Verification, so that one stored before infinite values were null reads with
+// null, not ±1e9; text it cannot read is given as it is ("null" for none).
+func verificationJSON(text string) json.RawMessage {
+	if text == "" {
+		return json.RawMessage("null")
+	}
+	var v ladder.Verification
+	if json.Unmarshal([]byte(text), &v) != nil {
+		return json.RawMessage(text)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage(text)
+	}
+	return b
 }
 
 // getRun loads one run; an unknown ID wraps ErrNotFound.
@@ -339,9 +365,20 @@ func RunWindow(ctx context.Context, d *db.DB, id int64, w db.Window) (RunView, e
 	if err != nil {
 		return RunView{}, err
 	}
-	v := RunView{Run: runItem(r), Config: json.RawMessage(nonEmpty(string(r.Config))), Verification: json.RawMessage(nonEmpty(string(r.Verification)))}
+	champ, err := d.LastChampions(ctx)
+	if err != nil {
+		return RunView{}, err
+	}
+	prog, err := d.RunsProgress(ctx)
+	if err != nil {
+		return RunView{}, err
+	}
+	v := RunView{Run: listed(r, champ, prog), Config: json.RawMessage(nonEmpty(string(r.Config))), Verification: verificationJSON(string(r.Verification))}
 	if v.Verifications, err = d.Verifications(ctx, id); err != nil {
 		return v, err
+	}
+	for i := range v.Verifications {
+		v.Verifications[i].Result = db.JSONText(verificationJSON(string(v.Verifications[i].Result)))
 	}
 	sample, total, err := d.SampleGenerations(ctx, id, Buckets, w)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -84,6 +85,20 @@ func TestViewsOfAStoredRun(t *testing.T) {
 		if (r.Admission != nil) != tested[i] {
 			t.Errorf("generation %d: admission %+v, tested %v", i, r.Admission, tested[i])
 		}
+	}
+	// The run's page and the runs list give the run the same summary (best score,
+	// champion, games).
+	list, err := Runs(ctx, d)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("runs list: %d runs, %v", len(list), err)
+	}
+	a, _ := json.Marshal(list[0])
+	b, _ := json.Marshal(v.Run)
+	if string(a) != string(b) {
+		t.Errorf("the runs list says %s, the run's page %s", a, b)
+	}
+	if v.Run.BestScore == nil {
+		t.Error("the run's page has no best score")
 	}
 	w, err := RunWindow(ctx, d, id, db.Window{From: 1, To: 1})
 	if err != nil {
@@ -228,5 +243,26 @@ func TestExportTable(t *testing.T) {
 	}
 	if _, err := ExportTable(ctx, d, id, "games", "xml"); err == nil || !strings.Contains(err.Error(), `format "xml"`) {
 		t.Errorf("format xml: %v", err)
+	}
+}
+
+// TestStoredInfiniteVerification: a verification stored with ±1e9 for an infinite Elo (as
+// every build before null did) reaches the pages with null for it, and its finite numbers
+// as stored.
+func TestStoredInfiniteVerification(t *testing.T) {
+	got := string(verificationJSON(`{"champion":"1-g2-03","games":8,"distinct_pairs":4,"score":1,"elo":1e9,"elo_ci95":499999941.29,"elo_low":-1e9,"elo_high":1e9,"los":0.99}`))
+	var v struct {
+		Elo, EloCI95 *float64
+		LOS          *float64 `json:"los"`
+		Games        int      `json:"games"`
+	}
+	if err := json.Unmarshal([]byte(got), &v); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got, "e+0") || v.Elo != nil || v.EloCI95 != nil || v.LOS == nil || *v.LOS != 0.99 || v.Games != 8 {
+		t.Errorf("stored infinite verification on the page: %s", got)
+	}
+	if verificationJSON("") == nil || string(verificationJSON("")) != "null" || string(verificationJSON("{bad")) != "{bad" {
+		t.Error("no verification or unreadable text not given as it is")
 	}
 }
