@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 )
 
 // Match statuses (matches.status).
@@ -103,4 +104,100 @@ func (d *DB) MatchGames(ctx context.Context, id int64) ([]MatchGameRow, error) {
 func (d *DB) SetMatchStatus(ctx context.Context, id int64, status, result string) error {
 	_, err := d.sql.ExecContext(ctx, `UPDATE matches SET status = ?, result = COALESCE(?, result), updated_at = ? WHERE id = ?`, status, nullStr(result), now(), id)
 	return explain(err)
+}
+
+// MatchRow is one stored match as the dashboard lists it: its row of matches (Key, the
+// JSON of what was asked; Result, the summary stored at its end or stop, null before),
+// and, for a pairing of a tournament, the tournament's key (Key without the pairing and
+// its openings' digest: the same for every pairing of one tournament; "" for a match) and
+// the pairing's entrants (indices into the key's Tournament).
+type MatchRow struct {
+	ID             int64    `json:"id"`
+	Key            string   `json:"-"`
+	Game           string   `json:"game"`
+	A              string   `json:"a"`
+	B              string   `json:"b"`
+	GamesRequested int      `json:"games_requested"`
+	Status         string   `json:"status"`
+	CreatedAt      string   `json:"created_at"`
+	UpdatedAt      string   `json:"updated_at"`
+	Result         JSONText `json:"result"`
+	Tournament     string   `json:"-"`
+	Pairing        [2]int   `json:"-"`
+}
+
+const matchColumns = `id, key, game, a, b, games_requested, status, created_at, updated_at, COALESCE(result, 'null'),
+	CASE WHEN json_extract(key, '$.Tournament') IS NOT NULL THEN json_remove(key, '$.Pairing', '$.Digest') ELSE '' END,
+	COALESCE(json_extract(key, '$.Pairing[0]'), 0), COALESCE(json_extract(key, '$.Pairing[1]'), 0)`
+
+func scanMatch(s interface{ Scan(...any) error }) (MatchRow, error) {
+	var m MatchRow
+	var result string
+	err := s.Scan(&m.ID, &m.Key, &m.Game, &m.A, &m.B, &m.GamesRequested, &m.Status, &m.CreatedAt, &m.UpdatedAt, &result, &m.Tournament, &m.Pairing[0], &m.Pairing[1])
+	m.Result = JSONText(result)
+	return m, err
+}
+
+// Matches lists every stored match, tournaments' pairings included, newest first (none in
+// a file older than version 10, which stored no match).
+func (d *DB) Matches(ctx context.Context) ([]MatchRow, error) {
+	if v, err := d.version(ctx); err != nil || v < 10 {
+		return []MatchRow{}, explain(err)
+	}
+	rows, err := d.sql.QueryContext(ctx, `SELECT `+matchColumns+` FROM matches ORDER BY id DESC`)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	out := []MatchRow{}
+	for rows.Next() {
+		m, err := scanMatch(rows)
+		if err != nil {
+			return nil, explain(err)
+		}
+		out = append(out, m)
+	}
+	return out, explain(rows.Err())
+}
+
+// Match returns stored match id; an unknown ID wraps ErrNotFound.
+func (d *DB) Match(ctx context.Context, id int64) (MatchRow, error) {
+	if v, err := d.version(ctx); err != nil || v < 10 {
+		return MatchRow{}, fmt.Errorf("match %d: %w", id, ErrNotFound)
+	}
+	m, err := scanMatch(d.sql.QueryRowContext(ctx, `SELECT `+matchColumns+` FROM matches WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return m, fmt.Errorf("match %d: %w", id, ErrNotFound)
+	}
+	return m, explain(err)
+}
+
+// MatchScore is one stored game's place in its match and A's score, without its record.
+type MatchScore struct {
+	Match  int64
+	Pair   int
+	Game   int
+	AScore float64
+}
+
+// MatchScores returns every stored match game's score by match, in pair and game order
+// (none in a file older than version 10).
+func (d *DB) MatchScores(ctx context.Context) (map[int64][]MatchScore, error) {
+	out := map[int64][]MatchScore{}
+	if v, err := d.version(ctx); err != nil || v < 10 {
+		return out, explain(err)
+	}
+	rows, err := d.sql.QueryContext(ctx, `SELECT match_id, pair, game, a_score FROM match_games ORDER BY match_id, pair, game`)
+	if err != nil {
+		return nil, explain(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s MatchScore
+		if err := rows.Scan(&s.Match, &s.Pair, &s.Game, &s.AScore); err != nil {
+			return nil, explain(err)
+		}
+		out[s.Match] = append(out[s.Match], s)
+	}
+	return out, explain(rows.Err())
 }

@@ -362,6 +362,17 @@ func TestDashboardBrowser(t *testing.T) {
 		t.Errorf("proof rows %q: want depth 3, then movetime 0.005 s", proof)
 	}
 	shot("proof")
+	// A second verification with a ladder of its own: the verifications table lists each
+	// one's other rungs.
+	if _, stderr, code := run(t, dir, "verify", "1", "--games", "4", "--verify-depth", "2", "--db", path); code != 0 {
+		t.Fatalf("verify: %s", stderr)
+	}
+	visit("#/run/1", "#verifications")
+	var verRungs []string
+	eval(`[...document.querySelectorAll('#verifications tbody td.rungs')].map(c => c.textContent)`, &verRungs)
+	if len(verRungs) != 2 || !strings.Contains(verRungs[0], "depth 3") || !strings.Contains(verRungs[1], "depth 2") {
+		t.Fatalf("verifications' rungs %q, want the first's depth 3 rung and the second's depth 2", verRungs)
+	}
 	// Polls ask only for the generations after the last one the page has, and the page
 	// stays the same (nothing new in a finished run).
 	var polled bool
@@ -661,6 +672,50 @@ func TestDashboardBrowser(t *testing.T) {
 	}
 	shot("game-amazons")
 
+	// Matches and tournaments played while the page is open: listed on the runs page, a
+	// match's page with its games, a tournament's standings and crosstable, a match game
+	// in the viewer.
+	for _, args := range [][]string{
+		{"match", "--game", "gomoku", "--a", "default", "--b", "default", "--depth", "1", "--games", "4"},
+		{"tournament", "--game", "gomoku", "--depth", "1", "--rounds", "1", "--engine", "name=A weights=default", "--engine", "name=B weights=default",
+			"--engine", "name=C weights=default"},
+	} {
+		if _, stderr, code := run(t, dir, append(args, "--db", path)...); code != 0 {
+			t.Fatalf("evotune %v: %s", args, stderr)
+		}
+	}
+	visit("#/", "#tournaments")
+	var matchRows, tournamentRows int
+	eval(`document.querySelectorAll('#matches tbody tr').length`, &matchRows)
+	eval(`document.querySelectorAll('#tournaments tbody tr').length`, &tournamentRows)
+	if matchRows != 1 || tournamentRows != 1 {
+		t.Fatalf("runs page: %d matches and %d tournaments listed, want 1 and 1", matchRows, tournamentRows)
+	}
+	visit("#/match/1", "#match-games")
+	var gameRows int
+	var score string
+	eval(`document.querySelectorAll('#match-games tr[data-pair]').length`, &gameRows)
+	eval(`document.querySelector('#score').textContent`, &score)
+	var stored int
+	d.SQL().QueryRow(`SELECT count(*) FROM match_games WHERE match_id = 1`).Scan(&stored)
+	if gameRows != stored || stored == 0 || !strings.Contains(score, "W ") {
+		t.Fatalf("match page: %d game rows, %d stored, score %q", gameRows, stored, score)
+	}
+	visit("#/tournament/2", "#crosstable")
+	var standings, cells int
+	eval(`document.querySelectorAll('#standings tr').length - 1`, &standings)
+	eval(`document.querySelectorAll('#crosstable td').length`, &cells)
+	if standings != 3 || cells != 9 {
+		t.Fatalf("tournament page: %d standings rows, %d crosstable cells; want 3 and 9", standings, cells)
+	}
+	visit("#/match/1/game/0/1", "#board")
+	var matchStones int
+	eval(`document.querySelectorAll("#board circle.stone").length`, &matchStones)
+	if matchStones == 0 {
+		t.Fatal("a match game's final position shows no stone")
+	}
+	shot("tournament")
+
 	// No script of the database ran anywhere.
 	if dialogs != 0 {
 		t.Fatalf("%d JavaScript dialogs opened: a name was drawn as markup", dialogs)
@@ -734,4 +789,101 @@ func TestPlot(t *testing.T) {
 	if _, stderr, code := runIn(t, dir, "plot", "7", "--db", path, "--out", "x.svg"); code == 0 || !strings.Contains(stderr, "run 7") {
 		t.Fatalf("plot of a missing run: exit %d, %q", code, stderr)
 	}
+}
+
+// TestDashboardMatches: the dashboard's matches and tournaments read the database's rows:
+// each match's live score from its stored games, a tournament's pairings, standings and
+// crosstable, a match game replayed in the viewer, chess games by White and Black.
+func TestDashboardMatches(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.db")
+	for _, args := range [][]string{
+		{"match", "--game", "gomoku", "--a", "default", "--b", "default", "--depth", "1", "--games", "4"},
+		{"match", "--game", "chess", "--a", "default", "--b", "default", "--depth", "1", "--games", "2", "--max-moves", "12"},
+		{"tournament", "--game", "gomoku", "--depth", "2", "--rounds", "2", "--engine", "name=A weights=default", "--engine", "name=B weights=default",
+			"--engine", "name=C weights=default"},
+	} {
+		if _, stderr, code := run(t, dir, append(args, "--db", path)...); code != 0 {
+			t.Fatalf("evotune %v: %s", args, stderr)
+		}
+	}
+	d, err := db.OpenReadOnly(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	srv := httptest.NewServer(dashboard.Handler(d, dashboard.Options{}))
+	defer srv.Close()
+	get := func(url string, want int, v any) {
+		t.Helper()
+		resp, err := http.Get(srv.URL + url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Fatalf("GET %s: status %d, want %d", url, resp.StatusCode, want)
+		}
+		if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+			t.Fatalf("GET %s: %v", url, err)
+		}
+	}
+	var matches []runview.MatchItem
+	get("/api/matches", 200, &matches)
+	if len(matches) != 5 {
+		t.Fatalf("%d matches listed, want 2 and the tournament's 3 pairings", len(matches))
+	}
+	var stored int
+	d.SQL().QueryRow(`SELECT count(*) FROM match_games`).Scan(&stored)
+	total := 0
+	for _, m := range matches {
+		total += m.Games
+		var mv runview.MatchView
+		get(fmt.Sprintf("/api/matches/%d", m.ID), 200, &mv)
+		if len(mv.Games) != m.Games || m.Status != db.StatusFinished || (m.Games > 0) != (m.Score != nil) {
+			t.Errorf("match %d: %d games listed, %d in its page, status %s, score %v", m.ID, m.Games, len(mv.Games), m.Status, m.Score)
+		}
+		if m.Game == "chess" && len(mv.Games) > 0 && (mv.Games[0].Game != 1 || mv.Games[0].ASide != "white") {
+			t.Errorf("chess match %d: A moved first in game 1 as %q, want white", m.ID, mv.Games[0].ASide)
+		}
+	}
+	if total != stored {
+		t.Errorf("the matches count %d games, the database holds %d", total, stored)
+	}
+	var ts []runview.TournamentItem
+	get("/api/tournaments", 200, &ts)
+	if len(ts) != 1 || len(ts[0].Pairings) != 3 || ts[0].Planned != 3 || ts[0].Status != db.StatusFinished || len(ts[0].Standings) != 3 {
+		t.Fatalf("tournaments: %+v", ts)
+	}
+	tv := ts[0]
+	for _, p := range tv.Pairings {
+		if p.Pairing == nil {
+			t.Fatalf("pairing %d: no entrants", p.ID)
+		}
+		a, b := p.Pairing[0], p.Pairing[1]
+		if p.Tournament == nil || *p.Tournament != tv.ID || p.AName != tv.Entrants[a].Name || p.BName != tv.Entrants[b].Name {
+			t.Errorf("pairing %d: tournament %v, names %s–%s", p.ID, p.Tournament, p.AName, p.BName)
+		}
+		ab, ba := tv.Crosstable[a][b], tv.Crosstable[b][a]
+		if p.Games > 0 && (ab == nil || ba == nil || *ab+*ba != float64(p.Games) || *ab != float64(p.Played.Wins)+float64(p.Played.Draws)/2) {
+			t.Errorf("pairing %s–%s: crosstable %v %v for %+v", p.AName, p.BName, ab, ba, p.Played)
+		}
+	}
+	var one runview.TournamentItem
+	get(fmt.Sprintf("/api/tournaments/%d", tv.ID), 200, &one)
+	if one.ID != tv.ID || len(one.Pairings) != 3 {
+		t.Errorf("tournament %d's page: %+v", tv.ID, one)
+	}
+	// A stored game replayed: its frames are the positions of its moves, the players by side.
+	p := tv.Pairings[0]
+	var gv runview.GameView
+	get(fmt.Sprintf("/api/matches/%d/games/0/1", p.ID), 200, &gv)
+	if gv.Match == nil || gv.Match.ID != p.ID || gv.Error != nil || len(gv.Frames) != len(gv.Moves)+1 || gv.Black != p.AName || gv.White != p.BName {
+		t.Errorf("match %d game 0/1: match %v, %d frames for %d moves, %s–%s, error %v", p.ID, gv.Match, len(gv.Frames), len(gv.Moves), gv.Black, gv.White, gv.Error)
+	}
+	var e map[string]string
+	get("/api/matches/999", 404, &e)
+	get("/api/tournaments/999", 404, &e)
+	get(fmt.Sprintf("/api/matches/%d/games/99/1", p.ID), 404, &e)
+	get("/api/matches/x", 400, &e)
 }

@@ -183,13 +183,16 @@ type GameItem = db.GameSummary
 // five, Connect6's six), points in lower case ("h8"), empty when the game was not won by
 // one.
 type GameView struct {
-	Run      RunItem  `json:"run"`
-	Game     GameItem `json:"game"`
-	GameName string   `json:"game_name"`
-	Size     int      `json:"size"`
-	Black    string   `json:"black"`
-	White    string   `json:"white"`
-	Moves    []string `json:"moves"`
+	Run RunItem `json:"run"`
+	// Match is the stored match of a match's game (MatchGame; Run is then empty), null
+	// for a run's game.
+	Match    *MatchItem `json:"match"`
+	Game     GameItem   `json:"game"`
+	GameName string     `json:"game_name"`
+	Size     int        `json:"size"`
+	Black    string     `json:"black"`
+	White    string     `json:"white"`
+	Moves    []string   `json:"moves"`
 	// Notation names each move as the game's records write it (engine.MoveNamer: chess's
 	// SAN, "" for a set-up move), in Moves' order; empty for games whose records write the
 	// moves as played.
@@ -681,15 +684,27 @@ func Game(ctx context.Context, d *db.DB, id, gameID int64) (GameView, error) {
 	if err != nil {
 		return v, fmt.Errorf("run %d: %w", id, err)
 	}
-	b, err := plan.Game.NewBoard(cfg.Board)
-	if err != nil {
+	if err := replay(&v, plan.Game, cfg.Board, engine.PGNGame{Event: fmt.Sprintf("evotune run %d", id), Site: "evotune", Round: fmt.Sprint(gameID),
+		White: v.Black, Black: v.White, Result: gm.Result, Comment: deref(gm.Forfeit)}); err != nil {
 		return v, fmt.Errorf("run %d: %w", id, err)
 	}
+	return v, nil
+}
+
+// replay fills v's board, frames, notation, winning line and PGN (pgn's moves and
+// statistics are v.Moves') by playing v.Moves with game g's rules on a board of side board
+// (0: the game's): an illegal move stops the frames there (v.Error). Only a board that
+// cannot be made is an error.
+func replay(v *GameView, g engine.Game, board int, pgn engine.PGNGame) error {
+	b, err := g.NewBoard(board)
+	if err != nil {
+		return err
+	}
 	v.Size = b.Size()
-	v.ColourNames = [2]string{engine.ColourName(plan.Game, engine.Black), engine.ColourName(plan.Game, engine.White)}
+	v.ColourNames = [2]string{engine.ColourName(g, engine.Black), engine.ColourName(g, engine.White)}
 	v.FENs = []string{}
 	_, v.Squares = b.(engine.FENBoard)
-	_, v.OnSquares = plan.Game.(engine.OnSquares)
+	_, v.OnSquares = g.(engine.OnSquares)
 	add := func() {
 		v.Frames = append(v.Frames, Frame(b))
 		if p, ok := b.(engine.FENBoard); ok {
@@ -711,9 +726,9 @@ func Game(ctx context.Context, d *db.DB, id, gameID int64) (GameView, error) {
 		}
 		add()
 	}
-	if w, ok := plan.Game.(engine.PGNWriter); ok && v.Error == nil {
-		if data, err := w.PGN(engine.PGNGame{Event: fmt.Sprintf("evotune run %d", id), Site: "evotune", Round: fmt.Sprint(gameID),
-			White: v.Black, Black: v.White, Result: gm.Result, Moves: v.Moves, StatsFrom: len(v.Moves), Comment: deref(gm.Forfeit)}); err == nil {
+	if w, ok := g.(engine.PGNWriter); ok && v.Error == nil {
+		pgn.Moves, pgn.StatsFrom = v.Moves, len(v.Moves)
+		if data, err := w.PGN(pgn); err == nil {
 			s := string(data)
 			v.PGN = &s
 		}
@@ -724,7 +739,7 @@ func Game(ctx context.Context, d *db.DB, id, gameID int64) (GameView, error) {
 			v.WinningLine = append(v.WinningLine, strings.ToLower(pt))
 		}
 	}
-	return v, nil
+	return nil
 }
 
 // Frame is a position as the page draws it: the board's own picture (engine.Pictured: rows

@@ -46,6 +46,11 @@ var apiBusy, apiPeak atomic.Int64
 //	GET /api/runs/{id}/games?generation=N   []runview.GameItem (N omitted: the first 500 of the run)
 //	GET /api/runs/{id}/games/{game}         runview.GameView
 //	GET /api/workers                        WorkersView (Options.Workers; enabled false without)
+//	GET /api/matches                        []runview.MatchItem (tournaments' pairings too)
+//	GET /api/matches/{id}                   runview.MatchView
+//	GET /api/matches/{id}/games/{pair}/{game} runview.GameView (its match set)
+//	GET /api/tournaments                    []runview.TournamentItem
+//	GET /api/tournaments/{id}               runview.TournamentItem
 //
 // Errors are JSON {"error": "..."} with status 400 (a malformed ID), 404 (not in the
 // database) or 500. Every response forbids scripts from anywhere but this server
@@ -171,6 +176,37 @@ func Handler(d *db.DB, o Options) http.Handler {
 			return nil, err
 		}
 		return runview.Game(ctx, d, id, g)
+	})
+	api("GET /api/matches", func(ctx context.Context, r *http.Request) (any, error) { return runview.Matches(ctx, d) })
+	api("GET /api/matches/{id}", func(ctx context.Context, r *http.Request) (any, error) {
+		id, err := pathInt(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		return runview.Match(ctx, d, id)
+	})
+	api("GET /api/matches/{id}/games/{pair}/{game}", func(ctx context.Context, r *http.Request) (any, error) {
+		id, err := pathInt(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		pair, err := pathInt(r, "pair")
+		if err != nil {
+			return nil, err
+		}
+		game, err := pathInt(r, "game")
+		if err != nil {
+			return nil, err
+		}
+		return runview.MatchGame(ctx, d, id, int(pair), int(game))
+	})
+	api("GET /api/tournaments", func(ctx context.Context, r *http.Request) (any, error) { return runview.Tournaments(ctx, d) })
+	api("GET /api/tournaments/{id}", func(ctx context.Context, r *http.Request) (any, error) {
+		id, err := pathInt(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		return runview.Tournament(ctx, d, id)
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()

@@ -201,7 +201,7 @@ function workersSection(v) {
 }
 
 async function viewRuns() {
-  const [runs, workers] = await Promise.all([getJSON('/api/runs'), getJSON('/api/workers')]);
+  const [runs, workers, matches, tournaments] = await Promise.all([getJSON('/api/runs'), getJSON('/api/workers'), getJSON('/api/matches'), getJSON('/api/tournaments')]);
   return () => {
     const tbody = el('tbody');
     for (const r of runs) {
@@ -223,7 +223,94 @@ async function viewRuns() {
       'Verified Elo ± 95% CI', 'Updated', 'Error'].map(h => el('th', { text: h })));
     return [el('h1', { text: 'Runs' }),
       runs.length ? el('table', { id: 'runs' }, el('thead', {}, head), tbody)
-        : el('p', { text: 'No runs yet: start one with evotune tune.' }), ...workersSection(workers)];
+        : el('p', { text: 'No runs yet: start one with evotune tune.' }), ...workersSection(workers), ...matchesSection(matches, tournaments)];
+  };
+}
+
+function matchHref(id) { return '#/match/' + Number(id); }
+function tournamentHref(id) { return '#/tournament/' + Number(id); }
+
+// scoreText is a match's record from A's side: W/D/L, score and Elo ± 95% (live while it runs).
+function scoreText(m) {
+  if (!m.games) return 'no game yet';
+  const p = m.played;
+  const e = m.estimate ? fmtSigned(m.estimate.elo) + ' ± ' + m.estimate.elo_ci95.toFixed(1) : (m.score === 1 ? 'all wins' : m.score === 0 ? 'all losses' : 'unbounded');
+  return 'W ' + p.wins + ' D ' + p.draws + ' L ' + p.losses + ' · ' + (m.score * 100).toFixed(1) + '% · Elo ' + e;
+}
+
+// matchesSection lists the stored tournaments and the matches outside them (evotune match
+// and tournament store every game as it ends): each links to its page.
+function matchesSection(matches, tournaments) {
+  const out = [];
+  if ((tournaments || []).length) {
+    out.push(el('h2', { text: 'Tournaments' }), el('table', { id: 'tournaments' },
+      el('thead', {}, el('tr', {}, ...['ID', 'Game', 'Entrants', 'Kind', 'Status', 'Pairings', 'Leader', 'Updated'].map(h => el('th', { text: h })))),
+      el('tbody', {}, ...tournaments.map(t => el('tr', { 'data-tournament': t.id },
+        el('td', { class: 'num' }, link(tournamentHref(t.id), String(t.id))), el('td', { text: t.game }),
+        el('td', { text: t.entrants.map(e => e.name).join(', ') }), el('td', { text: (t.gauntlet ? 'gauntlet' : 'round-robin') + ', ' + plural(t.rounds, 'round') }),
+        el('td', { text: t.status }), el('td', { class: 'num', text: t.pairings.length + ' / ' + t.pairings_planned }),
+        el('td', { text: t.standings.length && t.standings[0].score !== null ? t.standings[0].name : '—' }),
+        el('td', { text: when(t.updated_at), title: t.updated_at }))))));
+  }
+  const own = (matches || []).filter(m => m.tournament === null);
+  if (own.length) {
+    out.push(el('h2', { text: 'Matches' }), el('table', { id: 'matches' },
+      el('thead', {}, el('tr', {}, ...['ID', 'Game', 'A', 'B', 'Status', 'Games', 'A\'s record', 'Updated'].map(h => el('th', { text: h })))),
+      el('tbody', {}, ...own.map(m => el('tr', { 'data-match': m.id },
+        el('td', { class: 'num' }, link(matchHref(m.id), String(m.id))), el('td', { text: m.game }), el('td', { text: m.a_name }), el('td', { text: m.b_name }),
+        el('td', { text: m.status }), el('td', { class: 'num', text: m.games + ' / ' + m.games_requested }), el('td', { text: scoreText(m) }),
+        el('td', { text: when(m.updated_at), title: m.updated_at }))))));
+  }
+  return out;
+}
+
+function matchHeader(m) {
+  return [el('h1', { class: 'match-name', text: 'Match ' + m.id + ': ' + m.a_name + ' vs ' + m.b_name }),
+    el('p', {}, el('span', { text: m.game + ' · ' + m.status + ' · ' + m.games + ' of ' + m.games_requested + ' games' })),
+    el('nav', { class: 'links' }, link('#/', 'Runs, matches and tournaments'), m.tournament !== null ? link(tournamentHref(m.tournament), 'Its tournament') : null)];
+}
+
+// viewMatch is a stored match: its live score and its games, each replayed in the viewer.
+async function viewMatch(id) {
+  const v = await getJSON('/api/matches/' + Number(id));
+  return () => {
+    const m = v.match;
+    const out = matchHeader(m);
+    out.push(el('p', { id: 'score', text: 'A (' + m.a_name + '): ' + scoreText(m) + (m.played.penta ? ' · pentanomial [' + m.played.penta.join(' ') + ']' : '') }));
+    const rows = v.games.map(g => el('tr', { 'data-pair': g.pair, 'data-game': g.game },
+      el('td', {}, link(matchHref(m.id) + '/game/' + g.pair + '/' + g.game, 'replay ' + g.pair + '.' + g.game)),
+      el('td', { text: g.a_side }), el('td', { class: 'num', text: g.a_score }), el('td', { text: g.result }), el('td', { class: 'num', text: g.plies }),
+      el('td', { class: 'error', text: g.forfeit || '' })));
+    out.push(el('table', { id: 'match-games' }, el('tr', {}, ...['Game', 'A\'s side', 'A\'s score', 'Result', 'Plies', 'Forfeit'].map(h => el('th', { text: h }))), ...rows));
+    return out;
+  };
+}
+
+// viewTournament is a stored tournament: the standings (score and Elo against the field),
+// the crosstable (points the row scored against the column) and its pairings.
+async function viewTournament(id) {
+  const t = await getJSON('/api/tournaments/' + Number(id));
+  return () => {
+    const out = [el('h1', { text: 'Tournament ' + t.id }),
+      el('p', { text: t.game + ' · ' + (t.gauntlet ? 'gauntlet' : 'round-robin') + ' · ' + plural(t.rounds, 'round') + ' · ' + t.status + ' · ' + t.pairings.length + ' of ' + t.pairings_planned + ' pairings' }),
+      el('nav', { class: 'links' }, link('#/', 'Runs, matches and tournaments'))];
+    out.push(el('h2', { text: 'Standings' }), el('table', { id: 'standings' },
+      el('tr', {}, ...['Rank', 'Name', 'Elo ± 95%', 'Games', 'Score', 'Draws'].map(h => el('th', { text: h }))),
+      ...t.standings.map(s => el('tr', {}, el('td', { class: 'num', text: s.rank }), el('td', { text: s.name }),
+        el('td', { class: 'num', text: s.estimate ? fmtSigned(s.estimate.elo) + ' ± ' + s.estimate.elo_ci95.toFixed(1) : '—' }),
+        el('td', { class: 'num', text: s.result.wins + s.result.draws + s.result.losses }),
+        el('td', { class: 'num', text: s.score === null ? '—' : (s.score * 100).toFixed(1) + '%' }), el('td', { class: 'num', text: s.result.draws })))));
+    const names = t.entrants.map(e => e.name);
+    out.push(el('h2', { text: 'Crosstable' }), el('table', { id: 'crosstable' },
+      el('tr', {}, el('th'), ...names.map(n => el('th', { text: n }))),
+      ...t.crosstable.map((row, i) => el('tr', {}, el('th', { text: names[i] }),
+        ...row.map((x, j) => el('td', { class: 'num', text: i === j ? '' : x === null ? '—' : String(x) }))))));
+    out.push(el('h2', { text: 'Pairings' }), el('table', { id: 'pairings' },
+      el('tr', {}, ...['Match', 'A', 'B', 'Status', 'Games', 'A\'s record'].map(h => el('th', { text: h }))),
+      ...t.pairings.map(m => el('tr', { 'data-match': m.id }, el('td', {}, link(matchHref(m.id), String(m.id))), el('td', { text: m.a_name }),
+        el('td', { text: m.b_name }), el('td', { text: m.status }), el('td', { class: 'num', text: m.games + ' / ' + m.games_requested }),
+        el('td', { text: scoreText(m) })))));
+    return out;
   };
 }
 
@@ -260,13 +347,22 @@ function proofSection(ver) {
   const rows = rungs.map(r => el('tr', { class: 'rung ' + (r.holds || '').replace(/ /g, '-') },
     el('td', { class: 'num', text: r.rung || 0 }), el('td', { text: r.condition || 'the tuning condition' }),
     el('td', { class: 'num', text: r.games + (r.baseline_match ? ' + ' + r.baseline_match.games : '') }),
-    el('td', { class: 'num', text: !r.games || r.unbounded ? '—' : Math.abs(r.elo) >= 1e8 || (r.elo_ci95 ?? 0) >= 1e6 ? fmtSigned(r.elo) + ' (unbounded)'
-      : fmtSigned(r.elo) + ' ± ' + (r.elo_ci95 ?? 0).toFixed(1), title: r.warning || '' }),
-    el('td', { text: r.baseline_match ? 'champion ' + fmtSigned(r.champion_elo) + ', baseline ' + fmtSigned(r.baseline_elo) + ' against it' : sprtText(r.verdict) }),
+    el('td', { class: 'num', text: rungElo(r), title: r.warning || '' }),
+    el('td', { text: r.baseline_match ? 'champion ' + (r.champion_elo === null ? rungElo(r.champion_match) : fmtSigned(r.champion_elo)) + ', baseline ' +
+      (r.baseline_elo === null ? rungElo(r.baseline_match) : fmtSigned(r.baseline_elo)) + ' against it' : sprtText(r.verdict) }),
     el('td', { text: r.holds || '' })));
   return [el('h2', { text: 'Proof' }),
     el('table', { id: 'proof' }, el('thead', {}, el('tr', {}, ...['Rung', 'Condition', 'Games', 'Elo gain ± 95% CI', '', 'Holds'].map(h => el('th', { text: h })))),
       el('tbody', {}, ...rows))];
+}
+
+// rungElo is a rung's Elo gain ± 95%: '—' when not measured, and an infinite Elo or
+// interval (null in the API, ±1e9 in databases written before) said in words.
+function rungElo(r) {
+  if (!r.games || r.unbounded) return '—';
+  if (r.elo === null || Math.abs(r.elo) >= 1e8) return r.score >= 0.5 ? 'all wins' : 'all losses';
+  if (r.elo_ci95 === null || r.elo_ci95 >= 1e6) return fmtSigned(r.elo) + ' (unbounded)';
+  return fmtSigned(r.elo) + ' ± ' + r.elo_ci95.toFixed(1);
 }
 
 // fmtSigned writes an Elo with its sign; ±1e9 is how the API holds an infinite Elo (all
@@ -310,9 +406,11 @@ async function viewRun(id) {
       const rows = v.verifications.map(x => el('tr', { class: x.headline ? 'headline' : '' },
         el('td', { class: 'num', text: x.id }), el('td', { text: x.source }), el('td', { text: when(x.created_at), title: x.created_at }),
         el('td', { text: (x.result || {}).champion || '—' }), el('td', { text: fmtElo(x.result) }),
-        el('td', { text: sprtText((x.result || {}).verdict).replace('SPRT: ', '') }), el('td', { text: x.headline ? 'headline' : '' })));
+        el('td', { text: sprtText((x.result || {}).verdict).replace('SPRT: ', '') }),
+        el('td', { class: 'rungs', text: ((x.result || {}).ladder || []).map(r => (r.condition || 'rung ' + r.rung) + ' ' + rungElo(r) + (r.holds ? ' ' + r.holds : '')).join('; ') || '—' }),
+        el('td', { text: x.headline ? 'headline' : '' })));
       out.push(el('table', { id: 'verifications' }, el('thead', {}, el('tr', {}, ...['Verification', 'By', 'When', 'Champion', 'Elo ± 95% CI',
-        'SPRT', ''].map(h => el('th', { text: h })))), el('tbody', {}, ...rows)));
+        'SPRT', 'Other rungs', ''].map(h => el('th', { text: h })))), el('tbody', {}, ...rows)));
     }
     if (v.sampled) {
       out.push(el('p', { class: 'muted', id: 'sampled', text: 'Charts show ' + v.generations.length + ' of ' + v.total_generations + ' ' + m.generation +
@@ -711,11 +809,24 @@ function drawBoard(v, step) {
 }
 
 async function viewGame(id, gameID) {
-  const v = await getJSON('/api/runs/' + id + '/games/' + gameID);
+  return gameViewer('/api/runs/' + Number(id) + '/games/' + Number(gameID), 'run' + Number(id) + '-game' + Number(gameID),
+    v => runHeader(v.run), v => 'Game ' + v.game.id + ', generation ' + v.game.generation + ': ' + v.game.result);
+}
+
+// viewMatchGame replays game (1: A moved first) of colour-swapped pair of a stored match.
+async function viewMatchGame(id, pair, game) {
+  return gameViewer('/api/matches/' + Number(id) + '/games/' + Number(pair) + '/' + Number(game), 'match' + Number(id) + '-pair' + Number(pair) + '-game' + Number(game),
+    v => matchHeader(v.match), v => 'Pair ' + pair + ', game ' + game + ': ' + v.game.result);
+}
+
+// gameViewer draws the stored game at url (a runview.GameView) under header(v) and
+// title(v); file names its downloads.
+async function gameViewer(url, file, header, title) {
+  const v = await getJSON(url);
   return () => {
-    const out = runHeader(v.run);
+    const out = header(v);
     const gm = v.game;
-    out.push(el('h2', { text: 'Game ' + gm.id + ', generation ' + gm.generation + ': ' + gm.result }));
+    out.push(el('h2', { text: title(v) }));
     const names = (v.colour_names || ['black', 'white']).map(n => n.charAt(0).toUpperCase() + n.slice(1)); // first mover first
     // A set-up position (a book's FEN) is not a ply.
     const setup = v.moves.length && v.moves[0].startsWith('fen:') ? 1 : 0;
@@ -756,14 +867,14 @@ async function viewGame(id, gameID) {
     const btn = (id, text, f) => el('button', { id: id, text: text, onclick: f });
     const controls = el('div', { class: 'controls' }, btn('first', '«', () => show(0)), btn('prev', '‹', () => show(window.evotune.step - 1)),
       btn('next', '›', () => show(window.evotune.step + 1)), btn('last', '»', () => show(last)), ' ', label, ' ', slider);
-    const download = el('a', { id: 'download', href: '/api/runs/' + Number(id) + '/games/' + Number(gameID),
-      download: 'run' + Number(id) + '-game' + Number(gameID) + '.json', text: 'Download the game (JSON: moves, players, result, every position)' });
+    const download = el('a', { id: 'download', href: url,
+      download: file + '.json', text: 'Download the game (JSON: moves, players, result, every position)' });
     out.push(controls, el('div', { class: 'viewer' }, holder, moves));
     if (fen) out.push(el('p', {}, fen));
     out.push(el('p', {}, download));
     if (v.pgn) { // the game as a PGN record (a board that pictures itself: chess)
-      const url = URL.createObjectURL(new Blob([v.pgn], { type: 'application/x-chess-pgn' }));
-      out.push(el('p', {}, el('a', { id: 'download-pgn', href: url, download: 'run' + Number(id) + '-game' + Number(gameID) + '.pgn', text: 'Download the game as PGN' })));
+      out.push(el('p', {}, el('a', { id: 'download-pgn', href: URL.createObjectURL(new Blob([v.pgn], { type: 'application/x-chess-pgn' })),
+        download: file + '.pgn', text: 'Download the game as PGN' })));
     }
     out.after = [() => show(last)]; // the final position first: how the game ended
     window.evotune.keys = e => { if (e.key === 'ArrowRight') show(window.evotune.step + 1); if (e.key === 'ArrowLeft') show(window.evotune.step - 1); };
@@ -775,6 +886,11 @@ async function viewGame(id, gameID) {
 
 function parseRoute(h) {
   const p = h.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  if (p[0] === 'match' && /^\d+$/.test(p[1] || '')) {
+    if (p[2] === 'game') return { key: 'game', load: () => viewMatchGame(p[1], Number(p[3]), Number(p[4])), live: false };
+    return { key: 'match', load: () => viewMatch(p[1]), live: true };
+  }
+  if (p[0] === 'tournament' && /^\d+$/.test(p[1] || '')) return { key: 'tournament', load: () => viewTournament(p[1]), live: true };
   if (p[0] !== 'run' || !/^\d+$/.test(p[1] || '')) return { key: 'runs', load: viewRuns, live: true };
   const id = p[1];
   switch (p[2]) {
