@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"evotune/genomes"
+	"evotune/tuner/record"
 )
 
 // CMA-ES (Config.Method "cmaes"): the covariance matrix adaptation evolution strategy of
@@ -207,7 +208,7 @@ func (m *cmaesMethod) tell(g *cmaesGeneration, values []float64) error {
 
 // Restore replays the optimiser through every saved generation's values, sampling each
 // generation when the uninterrupted run did (Lag generations ahead of the one told).
-func (m *cmaesMethod) Restore(st ResumeState) (Leader, error) {
+func (m *cmaesMethod) Restore(st record.ResumeState) (Leader, error) {
 	if len(st.MethodStates) != st.LastGeneration+1 {
 		return Leader{}, fmt.Errorf("resume: %d CMA-ES generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
 	}
@@ -246,7 +247,7 @@ func (m *cmaesMethod) Describe(length string) (string, []string) {
 
 // cmaesSaved: the best candidate's score against the mean, the candidates' mean, the new
 // mean and the games so far.
-func cmaesSaved(e Event) string {
+func cmaesSaved(e record.Event) string {
 	return fmt.Sprintf("best candidate %s scored %.3f against the mean, candidates' mean %.3f, champion %s (the mean), %s", e.Best, e.BestScore, e.MeanScore, e.Champion, e.GamesText())
 }
 
@@ -295,14 +296,14 @@ func (m *cmaesMethod) Tell(r *Round) (*Told, error) {
 	// The new mean comes from the mean after generation k−1 (which the candidates played
 	// only without a lag).
 	next := &genomes.Genome{Layout: l, X: m.genes(m.mean), ID: m.a.IndividualID(k, 0), Op: OpCMAESMean, Parents: []string{m.meanID(k)}, Born: k}
-	rec := GenerationRecord{Opponents: []string{parent}, Best: next.ID, Champion: next.ID}
+	rec := record.GenerationRecord{Opponents: []string{parent}, Best: next.ID, Champion: next.ID}
 	if k == 0 {
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: l.Named(l.Defaults())})
+		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: l.Named(l.Defaults())})
 	}
-	rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: next.ID, Born: k, Operator: next.Op, Parents: next.Parents, Genes: l.Named(next.X)})
-	rec.Individuals = append(rec.Individuals, IndividualRecord{ID: next.ID, Rank: 1, Fitness: 0.5})
+	rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: next.ID, Born: k, Operator: next.Op, Parents: next.Parents, Genes: l.Named(next.X)})
+	rec.Individuals = append(rec.Individuals, record.IndividualRecord{ID: next.ID, Rank: 1, Fitness: 0.5})
 	for _, g := range cands {
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: k, Operator: g.Op, Parents: g.Parents, Genes: l.Named(g.X)})
+		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: g.ID, Born: k, Operator: g.Op, Parents: g.Parents, Genes: l.Named(g.X)})
 	}
 	ranked := append([]*genomes.Genome(nil), cands...)
 	sort.SliceStable(ranked, func(a, b int) bool { return ranked[a].Stats.Score() > ranked[b].Stats.Score() })
@@ -310,7 +311,7 @@ func (m *cmaesMethod) Tell(r *Round) (*Told, error) {
 	rec.FitMin, rec.FitMax = math.Inf(1), math.Inf(-1)
 	for i, g := range ranked {
 		f := 1 - g.Stats.Score()
-		rec.Individuals = append(rec.Individuals, IndividualRecord{ID: g.ID, Rank: i + 2, Fitness: f, Stats: g.Stats})
+		rec.Individuals = append(rec.Individuals, record.IndividualRecord{ID: g.ID, Rank: i + 2, Fitness: f, Stats: g.Stats})
 		rec.FitMin, rec.FitMax = math.Min(rec.FitMin, f), math.Max(rec.FitMax, f)
 		sum += f
 		sq += f * f

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
+	"evotune/tuner/record"
 	"fmt"
 	"math"
 	"slices"
@@ -97,7 +98,7 @@ type CompareCell struct {
 // Compare runs every method on every seed (seed by seed, methods in order) through
 // store, calling started when a run is created and done when it is verified. A cancelled
 // ctx stops it; the cells finished so far are returned with the error.
-func Compare(ctx context.Context, cc CompareConfig, store Store, progress func(Event), version string, pid int,
+func Compare(ctx context.Context, cc CompareConfig, store record.Store, progress func(record.Event), version string, pid int,
 	started, done func(CompareCell) error) ([]CompareCell, error) {
 	if err := cc.Validate(); err != nil {
 		return nil, err

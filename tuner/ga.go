@@ -15,6 +15,7 @@ import (
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
+	"evotune/tuner/record"
 )
 
 // The genetic algorithm (Config.Method "ga"), driven by eaopt: generation 0 is the paper's
@@ -89,7 +90,7 @@ type savedTest struct {
 // restore takes up the population, the hall of fame and the admission tests of the last
 // saved generation; eaopt starts from that population, already scored, and the first
 // callback does not save it again.
-func (m *gaMethod) restore(st ResumeState) error {
+func (m *gaMethod) restore(st record.ResumeState) error {
 	t := m.t
 	if len(st.Population) != t.cfg.Population {
 		return fmt.Errorf("resume: generation %d has %d individuals, the config says %d", st.LastGeneration, len(st.Population), t.cfg.Population)
@@ -107,7 +108,7 @@ func (m *gaMethod) restore(st ResumeState) error {
 		if err != nil {
 			return fmt.Errorf("resume: hall of fame %s: %w", h.ID, err)
 		}
-		t.hall.hof = append(t.hall.hof, HallOfFamer{ID: h.ID, Generation: h.Generation, Genes: x, Stats: h.Stats})
+		t.hall.hof = append(t.hall.hof, record.HallOfFamer{ID: h.ID, Generation: h.Generation, Genes: x, Stats: h.Stats})
 	}
 	for _, id := range st.Tested {
 		t.hall.tested[id] = true
@@ -149,7 +150,7 @@ func (m *gaMethod) describe(length string) (string, []string) {
 
 // gaSaved: the generation's games, its race winner (with peers: its best against the
 // others), the mean score and the champion.
-func gaSaved(e Event) string {
+func gaSaved(e record.Event) string {
 	best := "race winner"
 	if e.Selection == config.SelectionPeers {
 		best = "best against its peers"
@@ -580,7 +581,7 @@ func (m *gaMethod) saveOldest() error {
 	t := m.t
 	cur := t.g
 	t.g = p.g
-	var adm *Admission
+	var adm *record.Admission
 	tested := 0
 	if p.adm != nil {
 		var recs []engine.GameRecord
@@ -685,7 +686,7 @@ func (m *gaMethod) startMark() {
 // overlap), and its slot time the slots' busy time within it (played elsewhere: the slot
 // time of the games told during it, SlotMeter, at most the slots times its wall time, the
 // rest carried on: elsewhereSlotTime).
-func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
+func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *record.Admission) {
 	t := m.t
 	t.setChampion(pop)
 	var check *ladder.Verification
@@ -705,14 +706,14 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 	} else {
 		slotTime = t.elsewhereSlotTime(t.elsewherePlayed(elsewhere, t.g.slotTime), took, slots)
 	}
-	rec := GenerationRecord{RunID: t.saving.runID, Generation: t.g.gen, Games: t.g.distinctGames, GamesTime: min(t.g.gamesTime, took), SlotTime: slotTime, Slots: slots,
+	rec := record.GenerationRecord{RunID: t.saving.runID, Generation: t.g.gen, Games: t.g.distinctGames, GamesTime: min(t.g.gamesTime, took), SlotTime: slotTime, Slots: slots,
 		Opponents: append([]string(nil), t.g.opponents...), Openings: t.g.openings, GameResults: t.g.gameResults,
-		Admission: adm, Checkpoint: check, HallOfFame: append([]HallOfFamer(nil), t.hall.hof...)}
+		Admission: adm, Checkpoint: check, HallOfFame: append([]record.HallOfFamer(nil), t.hall.hof...)}
 	for i, g := range pop {
-		rec.Individuals = append(rec.Individuals, IndividualRecord{ID: g.ID, Rank: i + 1, Round: g.Round, Fitness: fits[i], Stats: g.Stats})
+		rec.Individuals = append(rec.Individuals, record.IndividualRecord{ID: g.ID, Rank: i + 1, Round: g.Round, Fitness: fits[i], Stats: g.Stats})
 	}
 	for _, g := range t.g.born {
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: t.plan.Layout.Named(g.X)})
+		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: t.plan.Layout.Named(g.X)})
 	}
 	if g := t.centreBorn(); g != nil {
 		rec.NewGenomes = append(rec.NewGenomes, *g)
@@ -736,7 +737,7 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *Admission) {
 	t.rep.summary.Games += t.g.distinctGames
 	t.countGeneration(rec)
 	t.rep.summary.GamesTime += t.g.gamesTime
-	ev := Event{GenDone: true, GamesDone: t.g.distinctGames, GamesTotal: t.g.distinctGames,
+	ev := record.Event{GenDone: true, GamesDone: t.g.distinctGames, GamesTotal: t.g.distinctGames,
 		BestScore: pop[0].Stats.Score(), MeanScore: 1 - rec.FitMean, Best: pop[0].ID, Champion: t.rep.summary.Best, CentreOf: len(t.rep.summary.CentreOf)}
 	if c := t.rep.summary.Champion; c != nil && len(t.rep.summary.CentreOf) == 0 { // a centre has no record of its own
 		if elo, _, ok := c.Estimate(); ok {

@@ -10,6 +10,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 )
 
 // The GA with generations in play (Config.GALag L ≥ 1; L = 0 is ga.go's eaopt loop): the
@@ -77,7 +78,7 @@ type gaLagState struct {
 // scores of the candidate and of the defender on the test's openings and the defender's
 // own games, as they are told.
 type gaLagTest struct {
-	adm        *Admission
+	adm        *record.Admission
 	winner     []float64 // the candidate's genes
 	defender   int       // index of the defender in the hall of fame, −1: the paper's weights
 	headToHead bool      // the candidate plays the defender itself
@@ -100,7 +101,7 @@ type gaLagGeneration struct {
 	// tests are the rounds of the admission test it opens with, not yet asked; admission
 	// the test once judged (nil: none played).
 	tests     []*Round
-	admission *Admission
+	admission *record.Admission
 }
 
 // gaLagMethod is the GA with generations in play on the run loop (see above).
@@ -115,10 +116,10 @@ type gaLagMethod struct {
 	// The hall of fame (AdmitGames > 0): its members in order of admission (Generation:
 	// the generation whose best each was), the individuals whose test was asked, the tests
 	// judged and the one whose paired difference had the highest lower bound.
-	hof     []HallOfFamer
+	hof     []record.HallOfFamer
 	tested  map[string]bool
 	tests   int
-	closest *Admission
+	closest *record.Admission
 }
 
 // newGAOrLagged is the GA's constructor: ga.go's, or with GALag above 0 the GA with
@@ -162,7 +163,7 @@ func (m *gaLagMethod) Committed() bool {
 // Restore takes up the told generations a run resumed after generation st.LastGeneration
 // breeds from (the newest 2L+1 method states); the generations after it are bred again
 // from them, as the uninterrupted run bred them.
-func (m *gaLagMethod) Restore(st ResumeState) (Leader, error) {
+func (m *gaLagMethod) Restore(st record.ResumeState) (Leader, error) {
 	if len(st.MethodStates) != st.LastGeneration+1 {
 		return Leader{}, fmt.Errorf("resume: %d GA generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
 	}
@@ -192,7 +193,7 @@ func (m *gaLagMethod) Restore(st ResumeState) (Leader, error) {
 			if err != nil {
 				return Leader{}, fmt.Errorf("resume: hall of fame %s: %w", h.ID, err)
 			}
-			m.hof = append(m.hof, HallOfFamer{ID: h.ID, Generation: h.Generation, Genes: x, Stats: h.Stats})
+			m.hof = append(m.hof, record.HallOfFamer{ID: h.ID, Generation: h.Generation, Genes: x, Stats: h.Stats})
 		}
 		for _, id := range st.Tested {
 			m.tested[id] = true
@@ -343,13 +344,13 @@ func (m *gaLagMethod) planTest(gen int, winner *genomes.Genome) []*Round {
 	m.tested[winner.ID] = true
 	base := &genomes.Genome{Layout: l, X: l.Defaults(), ID: "baseline"}
 	cand := &genomes.Genome{Layout: l, X: winner.X, ID: winner.ID}
-	t.adm = &Admission{Candidate: winner.ID, Opponent: "baseline", Generation: gen - 1 - m.lag}
+	t.adm = &record.Admission{Candidate: winner.ID, Opponent: "baseline", Generation: gen - 1 - m.lag}
 	t.headToHead = def != nil && c.Admission == config.AdmissionHeadToHead
 	t.defends = def != nil && (!t.headToHead || c.Champion == config.ChampionBest || c.Champion == "")
 	label := fmt.Sprintf("generation %d admission", gen)
 	n := c.AdmitGames / 2
 	test := &Round{Gen: gen, Draw: gen, Stream: streamAdmit, Players: []*genomes.Genome{cand}, Opponents: []*genomes.Genome{base},
-		Pairs: n, Label: label, GameRound: AdmissionRound, Own: t}
+		Pairs: n, Label: label, GameRound: record.AdmissionRound, Own: t}
 	if def != nil {
 		t.adm.Opponent = def.ID
 		if t.headToHead {
@@ -361,7 +362,7 @@ func (m *gaLagMethod) planTest(gen int, winner *genomes.Genome) []*Round {
 	rounds := []*Round{test}
 	if t.defends {
 		rounds = append(rounds, &Round{Gen: gen, Draw: gen, Stream: streamDefence, Players: []*genomes.Genome{def}, Opponents: []*genomes.Genome{base},
-			Pairs: n, Label: label, GameRound: DefenceRound, Own: t})
+			Pairs: n, Label: label, GameRound: record.DefenceRound, Own: t})
 	}
 	t.rounds = len(rounds)
 	return rounds
@@ -375,10 +376,10 @@ func (m *gaLagMethod) tellTest(g *gaLagGeneration, t *gaLagTest, r *Round) error
 		return fmt.Errorf("%s: a test round told out of order (generation %d in play, %d of its pairs told)", r.Label, g.gen, g.told)
 	}
 	t.told++
-	if r.GameRound == DefenceRound {
+	if r.GameRound == record.DefenceRound {
 		t.own = r.Players[0].Stats
 	} else {
-		t.adm.Result = resultOf(r.Players[0].Stats)
+		t.adm.Result = record.ResultOf(r.Players[0].Stats)
 		t.cand = r.PairScores[0]
 		if len(r.PairScores) > 1 {
 			t.def = r.PairScores[1]
@@ -412,7 +413,7 @@ func (m *gaLagMethod) tellTest(g *gaLagGeneration, t *gaLagTest, r *Round) error
 		m.closest = a
 	}
 	if a.Admitted {
-		m.hof = append(m.hof, HallOfFamer{ID: a.Candidate, Generation: a.Generation, Genes: t.winner})
+		m.hof = append(m.hof, record.HallOfFamer{ID: a.Candidate, Generation: a.Generation, Genes: t.winner})
 	}
 	g.admission = a
 	return nil
@@ -526,7 +527,7 @@ func (m *gaLagMethod) centreID() string {
 // generation's centre alone at L = 2 (nine seeds, 44 000 games) and +3.9 (standard error
 // 1.2) at L = 3 (nine seeds, 72 000 games); twice as many generations measured the same
 // (docs/methods.md). Its parents are generation gen's best and the last of its better half.
-func (m *gaLagMethod) centre(gen int) (GenomeRecord, []float64) {
+func (m *gaLagMethod) centre(gen int) (record.GenomeRecord, []float64) {
 	ranked := m.told[gen]
 	var xs [][]float64
 	for g := max(0, gen-m.lag); g < gen; g++ {
@@ -537,7 +538,7 @@ func (m *gaLagMethod) centre(gen int) (GenomeRecord, []float64) {
 	if len(xs) > 0 {
 		x = meanCentre(m.a.Layout, append(xs, x))
 	}
-	return GenomeRecord{ID: m.a.IndividualID(gen, m.a.Config.Population), Born: gen, Operator: config.OpPopulationCentre,
+	return record.GenomeRecord{ID: m.a.IndividualID(gen, m.a.Config.Population), Born: gen, Operator: config.OpPopulationCentre,
 		Parents: []string{ranked[0].ID, last}, Genes: m.a.Layout.Named(x)}, x
 }
 
@@ -547,12 +548,12 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 	l, c := m.a.Layout, m.a.Config
 	champ := m.champion(g.gen, ranked)
 	st := gaLagState{}
-	rec := GenerationRecord{Best: ranked[0].ID, Champion: champ.ID, Admission: g.admission}
+	rec := record.GenerationRecord{Best: ranked[0].ID, Champion: champ.ID, Admission: g.admission}
 	for _, x := range g.pop {
 		rec.Opponents = append(rec.Opponents, x.ID)
 	}
 	for _, x := range g.born {
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: x.ID, Born: x.Born, Operator: x.Op, Parents: x.Parents, Genes: l.Named(x.X)})
+		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: x.ID, Born: x.Born, Operator: x.Op, Parents: x.Parents, Genes: l.Named(x.X)})
 	}
 	switch {
 	case c.Champion == config.ChampionPopulation || c.AdmitGames == 0:
@@ -566,7 +567,7 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 		if b := champion(m.hof, c.AdmitZ); b != nil && b.ID != last {
 			first = b.ID
 		}
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: m.centreID(), Born: g.gen, Operator: config.OpCentre, Parents: []string{first, last},
+		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: m.centreID(), Born: g.gen, Operator: config.OpCentre, Parents: []string{first, last},
 			Genes: l.Named(centre(l, m.hof))})
 	}
 	if c.AdmitGames > 0 {
@@ -583,18 +584,18 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 // rankedFields fills rec's individuals from ranked (best first, each scored by its Stats:
 // fitness 1 − score), their fitness statistics and the generation's diversity (the mean
 // normalised gene distance over pairs).
-func rankedFields(rec *GenerationRecord, l *genomes.Layout, ranked []*genomes.Genome) {
+func rankedFields(rec *record.GenerationRecord, l *genomes.Layout, ranked []*genomes.Genome) {
 	fits := make([]float64, len(ranked))
 	for i, x := range ranked {
 		fits[i] = 1 - x.Stats.Score()
-		rec.Individuals = append(rec.Individuals, IndividualRecord{ID: x.ID, Rank: i + 1, Fitness: fits[i], Stats: x.Stats})
+		rec.Individuals = append(rec.Individuals, record.IndividualRecord{ID: x.ID, Rank: i + 1, Fitness: fits[i], Stats: x.Stats})
 	}
 	fitnessFields(rec, l, ranked, fits)
 }
 
 // fitnessFields fills rec's fitness statistics from fits (one per individual of pop,
 // non-empty) and its diversity: the mean normalised gene distance over pairs of pop.
-func fitnessFields(rec *GenerationRecord, l *genomes.Layout, pop []*genomes.Genome, fits []float64) {
+func fitnessFields(rec *record.GenerationRecord, l *genomes.Layout, pop []*genomes.Genome, fits []float64) {
 	rec.FitMin, rec.FitMax = fits[0], fits[0]
 	for _, f := range fits {
 		rec.FitMin, rec.FitMax = math.Min(rec.FitMin, f), math.Max(rec.FitMax, f)

@@ -9,6 +9,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 )
 
 func gaLagConfig(game string, workers, lag int) config.Config {
@@ -108,7 +109,7 @@ func TestGALagGenerations(t *testing.T) {
 // population-centre born in it, has the genes of the mean of the better halves' centres of
 // that generation and the k−1 before it (those that exist), each ranked as stored; and that
 // in some generation this differs from its own better half's centre alone.
-func checkPooledCentre(t *testing.T, gens []GenerationRecord, l *genomes.Layout, k int) {
+func checkPooledCentre(t *testing.T, gens []record.GenerationRecord, l *genomes.Layout, k int) {
 	t.Helper()
 	genes := map[string][]float64{}
 	ranked := map[int][]*genomes.Genome{}
@@ -268,16 +269,16 @@ func TestGALagHallOfFame(t *testing.T) {
 			case want != "baseline":
 				wantTest[want+" v baseline"] = cfg.AdmitGames
 			}
-			if fmt.Sprint(players[AdmissionRound]) != fmt.Sprint(wantTest) {
-				t.Fatalf("%s: generation %d's test games %v, want %v", adm, g.Generation, players[AdmissionRound], wantTest)
+			if fmt.Sprint(players[record.AdmissionRound]) != fmt.Sprint(wantTest) {
+				t.Fatalf("%s: generation %d's test games %v, want %v", adm, g.Generation, players[record.AdmissionRound], wantTest)
 			}
 			if want != "baseline" && adm == config.AdmissionPaired {
 				defended++
-				if d := players[DefenceRound]; len(d) != 1 || d[want+" v baseline"] != cfg.AdmitGames {
+				if d := players[record.DefenceRound]; len(d) != 1 || d[want+" v baseline"] != cfg.AdmitGames {
 					t.Fatalf("%s: generation %d's defence games %v", adm, g.Generation, d)
 				}
-			} else if len(players[DefenceRound]) != 0 {
-				t.Fatalf("%s: generation %d has defence games %v without a paired defender", adm, g.Generation, players[DefenceRound])
+			} else if len(players[record.DefenceRound]) != 0 {
+				t.Fatalf("%s: generation %d has defence games %v without a paired defender", adm, g.Generation, players[record.DefenceRound])
 			}
 			latest := "baseline"
 			if len(hof) > 0 {

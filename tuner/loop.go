@@ -18,6 +18,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 )
 
 // The run loop: search methods that ask and tell.
@@ -118,11 +119,11 @@ type Leader struct {
 // the best lower bound), the members whose centre is the champion (nil: one member is),
 // the tests played and the closest of them (Summary's fields of the same names).
 type HallView struct {
-	HallOfFame []HallOfFamer
-	Champion   *HallOfFamer
+	HallOfFame []record.HallOfFamer
+	Champion   *record.HallOfFamer
 	CentreOf   []string
 	Tests      int
-	Closest    *Admission
+	Closest    *record.Admission
 }
 
 // Told is what a method stores when a told round completes one of its generations.
@@ -130,7 +131,7 @@ type Told struct {
 	// Record holds the method's fields of the generation's row: Best, Champion, Opponents,
 	// NewGenomes, Individuals (ranked), FitMin, FitMean, FitMax, FitStd, Diversity. The loop
 	// fills the rest (run, number, games, openings, times, checkpoint, method state).
-	Record GenerationRecord
+	Record record.GenerationRecord
 	// State returns the method's own state after the generation (JSON-encoded into
 	// Record's MethodState; Restore reads it back). The loop calls it when it stores the
 	// generation, after the rounds that follow are asked, so a state that lists the rounds
@@ -157,7 +158,7 @@ type Method interface {
 	// every saved generation's method state (st.MethodStates, in order), so that it asks
 	// the rounds the uninterrupted run would have; it returns the champion then. The error
 	// names what does not fit the configuration.
-	Restore(st ResumeState) (Leader, error)
+	Restore(st record.ResumeState) (Leader, error)
 	// Ask returns the method's next round, nil when it has no more (its Generations), or
 	// ErrAskLater. The loop has checked the budgets.
 	Ask() (*Round, error)
@@ -248,7 +249,7 @@ type loopMethod struct {
 	gen         int
 	genOpenings [][]string
 	genDraws    map[drawKey]int // the generation's draws: 1 + where their openings start in genOpenings
-	genGames    []GameResult
+	genGames    []record.GameResult
 	genDistinct int
 	genSlot     time.Duration
 	genBatches  time.Duration
@@ -309,7 +310,7 @@ type loopRound struct {
 
 func (l *loopMethod) describe(length string) (string, []string) { return l.m.Describe(length) }
 
-func (l *loopMethod) restore(st ResumeState) error {
+func (l *loopMethod) restore(st record.ResumeState) error {
 	l.a.RunID, l.a.Config = st.RunID, l.t.cfg
 	c, err := l.m.Restore(st)
 	if err != nil {
@@ -571,7 +572,7 @@ func (l *loopMethod) launch(ctx context.Context, lr *loopRound, ahead bool) erro
 	progress := func() {
 		n := int(played.Add(1))
 		if lr.shown.Load() {
-			t.emit(l.progress(Event{GamesDone: n, GamesTotal: total, Phase: label}))
+			t.emit(l.progress(record.Event{GamesDone: n, GamesTotal: total, Phase: label}))
 		}
 	}
 	ctx, lr.stop = context.WithCancel(ctx)
@@ -763,7 +764,7 @@ func (l *loopMethod) guessed(lr *loopRound, recs []engine.GameRecord) *Round {
 
 // progress fills a round's game event as Tuner.event does, from what the workers may
 // read while the loop goes on.
-func (l *loopMethod) progress(e Event) Event {
+func (l *loopMethod) progress(e record.Event) record.Event {
 	t := l.t
 	e.RunID, e.Generation, e.Generations = t.saving.runID, int(l.shownGen.Load()), t.cfg.Generations
 	e.Method, e.Selection, e.RunGames, e.BudgetGames = t.cfg.Method, t.cfg.Selection, int(l.shownRun.Load()), t.cfg.BudgetGames
@@ -847,7 +848,7 @@ func (l *loopMethod) save(out *Told) error {
 	t.rep.summary.Games += l.genDistinct
 	t.countGeneration(rec)
 	t.rep.summary.GamesTime += rec.GamesTime
-	ev := t.event(Event{GenDone: true, GamesDone: l.genDistinct, GamesTotal: l.genDistinct, BestScore: out.BestScore, MeanScore: out.MeanScore,
+	ev := t.event(record.Event{GenDone: true, GamesDone: l.genDistinct, GamesTotal: l.genDistinct, BestScore: out.BestScore, MeanScore: out.MeanScore,
 		Best: out.BestPlayer, Champion: rec.Champion})
 	l.genOpenings, l.genGames, l.genDistinct, l.genSlot, l.genBatches, l.genDraws = nil, nil, 0, 0, 0, nil
 	t.g.gen = gen + 1
@@ -859,14 +860,14 @@ func (l *loopMethod) save(out *Told) error {
 // the players' Stats (games and pentanomial pairs) and a row appended to results for each
 // game played (its opening numbered from base). It returns the rows and the pair scores
 // (0 to 2) by (player, opening pair).
-func creditOn(b *batch, recs []engine.GameRecord, players []*genomes.Genome, base int, results []GameResult) ([]GameResult, map[[2]int]float64) {
+func creditOn(b *batch, recs []engine.GameRecord, players []*genomes.Genome, base int, results []record.GameResult) ([]record.GameResult, map[[2]int]float64) {
 	pairScore := map[[2]int]float64{}
 	for _, r := range b.refs {
 		s := 0.5
 		if r.task >= 0 {
 			rec := recs[r.task]
 			s = rec.Outcome.Score(r.c)
-			results = append(results, GameResult{Individual: players[r.ind].ID, Opponent: r.opp, Opening: base + r.pair,
+			results = append(results, record.GameResult{Individual: players[r.ind].ID, Opponent: r.opp, Opening: base + r.pair,
 				Colour: r.c, Score: s, Depth: r.depth, Round: r.round, Record: rec})
 		}
 		st := &players[r.ind].Stats

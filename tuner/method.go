@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 	"fmt"
 	"strings"
 )
@@ -23,7 +24,7 @@ type searchMethod interface {
 	// the method rebuilds its own state from st (MethodStates, Population, HallOfFame), so
 	// that search continues exactly as the uninterrupted run would. The error names what
 	// does not fit the configuration.
-	restore(st ResumeState) error
+	restore(st record.ResumeState) error
 	// search plays and saves generations from `from` until the method's end (Generations),
 	// the budget (Tuner.overBudget), an error or ctx. A generation in progress when ctx
 	// ends is not saved.
@@ -75,7 +76,7 @@ type MethodSpec struct {
 	// (Method). Every method but the GA without a lag is made so.
 	Loop func(env *MethodEnv) (Method, error) `json:"-"`
 	// Progress is the method's part of the progress line of a saved generation (SavedText).
-	Progress func(e Event) string `json:"-"`
+	Progress func(e record.Event) string `json:"-"`
 	// Summarise is the method's line of the run's summary: its result and champion.
 	Summarise func(s Summary) string `json:"-"`
 	// start makes a method that runs its own loop (the GA without a lag); nil: Loop's.
@@ -97,32 +98,7 @@ func (m MethodSpec) BestColumn(c config.Config) string { return m.Heading(c) }
 
 // SavedText is the method's part of the progress line of a saved generation (event e,
 // GenDone): its result and champion.
-func (m MethodSpec) SavedText(e Event) string { return m.Progress(e) }
-
-// GamesText is the run's games so far, against the game budget when it has one
-// ("1200/44000 games").
-func (e Event) GamesText() string {
-	if e.BudgetGames > 0 {
-		return fmt.Sprintf("%d/%d games", e.RunGames, e.BudgetGames)
-	}
-	return fmt.Sprintf("%d games", e.RunGames)
-}
-
-// ChampionText says what the champion of event e is measured at: "the centre of N
-// hall-of-fame members", "Elo +12.3" (its hall-of-fame record) or "Elo not measured".
-func (e Event) ChampionText() string {
-	switch {
-	case e.CentreOf > 0:
-		return fmt.Sprintf("the centre of %d hall-of-fame members", e.CentreOf)
-	case e.ChampionElo == nil:
-		return "Elo not measured"
-	case *e.ChampionElo >= 1e9:
-		return "Elo +inf"
-	case *e.ChampionElo <= -1e9:
-		return "Elo -inf"
-	}
-	return fmt.Sprintf("Elo %+.1f", *e.ChampionElo)
-}
+func (m MethodSpec) SavedText(e record.Event) string { return m.Progress(e) }
 
 // Methods is every search method, the default (DefaultConfig's Method) first.
 var Methods = []MethodSpec{

@@ -8,54 +8,18 @@ import (
 	"strings"
 
 	"evotune/genomes"
+	"evotune/tuner/record"
 )
-
-// Movement is how far a run's champion moved from the baseline (the paper's weights, or an
-// outside engine's layout defaults) and whether it was still moving when the run ended: what
-// a user reads to decide whether a run deserves more games.
-type Movement struct {
-	// Distance is the champion's distance from the baseline (genomes.Layout.Distance: the
-	// mean over free genes of each gene's change as a share of its range, log genes in log
-	// space; 0 = the baseline, 1 = every gene from one bound to the other).
-	Distance float64 `json:"distance"`
-	// Genes are the free genes the champion moved most (by their share of the range), at
-	// most three, largest first.
-	Genes []GeneMove `json:"genes"`
-	// From and Generations are the first generation of the path measured and how many it
-	// has (the generations this process saved: a resumed run's earlier sessions are not in
-	// it).
-	From        int `json:"from"`
-	Generations int `json:"generations"`
-	// LastChange is the last generation of the path whose champion differs from the one
-	// before it (−1: the champion did not change within the path).
-	LastChange int `json:"last_change"`
-	// Window is the path's last quarter (rounded up) and Recent the
-	// champion's distance from where it stood before it to where it ended.
-	Window int     `json:"window"`
-	Recent float64 `json:"recent"`
-	// Improving is true when the champion was still moving at the end: a champion that
-	// changes by events (a hall of fame admits a winner now and then) changed within the
-	// window and is not back where the window began; one that moves every generation
-	// (SPSA's θ, CMA-ES's mean) moved there at least a fifth of its whole distance.
-	Improving bool `json:"improving"`
-}
-
-// GeneMove is one gene's move from the baseline to the champion.
-type GeneMove struct {
-	Name string  `json:"name"`
-	From float64 `json:"from"`
-	To   float64 `json:"to"`
-}
 
 // movementOf measures path, the champion's genes after each of a run's generations from
 // generation from on, against the baseline's genes base in layout l; nil for an empty path.
-func movementOf(l *genomes.Layout, base []float64, path [][]float64, from int) *Movement {
+func movementOf(l *genomes.Layout, base []float64, path [][]float64, from int) *record.Movement {
 	n := len(path)
 	if n == 0 {
 		return nil
 	}
 	end := path[n-1]
-	m := &Movement{Distance: l.Distance(base, end), From: from, Generations: n, LastChange: -1}
+	m := &record.Movement{Distance: l.Distance(base, end), From: from, Generations: n, LastChange: -1}
 	type share struct {
 		i int
 		s float64
@@ -73,7 +37,7 @@ func movementOf(l *genomes.Layout, base []float64, path [][]float64, from int) *
 	}
 	sort.SliceStable(moved, func(a, b int) bool { return moved[a].s > moved[b].s })
 	for _, s := range moved[:min(3, len(moved))] {
-		m.Genes = append(m.Genes, GeneMove{Name: l.Genes[s.i].Name, From: base[s.i], To: end[s.i]})
+		m.Genes = append(m.Genes, record.GeneMove{Name: l.Genes[s.i].Name, From: base[s.i], To: end[s.i]})
 	}
 	changes := 0
 	prev := base

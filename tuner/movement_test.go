@@ -6,6 +6,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 )
 
 // TestMovement: a champion that changes by events (a hall of fame) is improving only when
@@ -31,12 +32,12 @@ func TestMovement(t *testing.T) {
 	// A hall of fame admitted in generation 2 of 16 and never after: stalled.
 	stalled := append(repeat(base, 2), repeat(at(60, 300, 1), 14)...)
 	m := movementOf(l, base, stalled, 0)
-	if m.Improving || m.LastChange != 2 || m.Window != 4 || m.Recent != 0 || len(m.Genes) != 1 || m.Genes[0] != (GeneMove{"pawn", 100, 60}) {
+	if m.Improving || m.LastChange != 2 || m.Window != 4 || m.Recent != 0 || len(m.Genes) != 1 || m.Genes[0] != (record.GeneMove{Name: "pawn", From: 100, To: 60}) {
 		t.Fatalf("stalled hall of fame: %+v", m)
 	}
 	// The same run admitting again in generation 14: improving.
 	late := append(append([][]float64(nil), stalled[:14]...), at(50, 320, 1), at(50, 320, 1))
-	if m := movementOf(l, base, late, 0); !m.Improving || m.LastChange != 14 || m.Genes[0].Name != "pawn" || m.Genes[1] != (GeneMove{"knight", 300, 320}) {
+	if m := movementOf(l, base, late, 0); !m.Improving || m.LastChange != 14 || m.Genes[0].Name != "pawn" || m.Genes[1] != (record.GeneMove{Name: "knight", From: 300, To: 320}) {
 		t.Fatalf("late admission: %+v", m)
 	}
 	// The stalled champion stepping a unit away and back within the last quarter (θ's
@@ -60,7 +61,7 @@ func TestMovement(t *testing.T) {
 		t.Fatalf("settled θ: %+v", m)
 	}
 	// A resumed session's path starts at its first generation: no change is assumed there.
-	if m := movementOf(l, base, repeat(at(60, 300, 2), 5), 30); m.LastChange != -1 || m.Improving || m.From != 30 || len(m.Genes) != 2 || m.Genes[1] != (GeneMove{"ratio", 1, 2}) {
+	if m := movementOf(l, base, repeat(at(60, 300, 2), 5), 30); m.LastChange != -1 || m.Improving || m.From != 30 || len(m.Genes) != 2 || m.Genes[1] != (record.GeneMove{Name: "ratio", From: 1, To: 2}) {
 		t.Fatalf("resumed, unchanged: %+v", m)
 	}
 	if movementOf(l, base, nil, 0) != nil {

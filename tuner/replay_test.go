@@ -21,6 +21,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 )
 
 // replayRunner plays a run's games as sleeps on a fixed number of virtual game slots:
@@ -615,7 +616,7 @@ func TestGAGenerationBatches(t *testing.T) {
 		mu.Lock()
 		firsts = nil
 		mu.Unlock()
-		tu, err := New(cfg, st, func(e Event) {
+		tu, err := New(cfg, st, func(e record.Event) {
 			if e.GamesDone == 1 {
 				mu.Lock()
 				firsts = append(firsts, e.Phase)

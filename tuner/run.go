@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"evotune/engine"
-	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
+	"evotune/tuner/record"
 	"evotune/tuner/stats"
 )
 
@@ -28,8 +28,8 @@ type Tuner struct {
 	outside     *Outside      // nil: the built-in engine is tuned
 	weights     weightsMemo   // the built-in engine's weights of the genomes scheduled lately
 	setup       arena.GameSetup
-	store       Store
-	progress    func(Event)
+	store       record.Store
+	progress    func(record.Event)
 	version     string
 	fullVerify  bool              // SetFullVerification: no SPRT stop
 	onCreate    func(int64) error // Compare: told the run's ID once it exists
@@ -62,7 +62,7 @@ type proof struct {
 
 // New prepares a run of cfg (validated here; the error names the field). progress may be
 // nil; it is called from several goroutines, one call at a time.
-func New(cfg config.Config, store Store, progress func(Event), version string) (*Tuner, error) {
+func New(cfg config.Config, store record.Store, progress func(record.Event), version string) (*Tuner, error) {
 	cfg.Resolve()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func New(cfg config.Config, store Store, progress func(Event), version string) (
 	}
 	plan.Config = cfg
 	if progress == nil {
-		progress = func(Event) {}
+		progress = func(record.Event) {}
 	}
 	baseline := "the paper's weights"
 	if outside != nil {
@@ -189,7 +189,7 @@ func (t *Tuner) Run(ctx context.Context, pid int) (Summary, error) {
 		}
 	}
 	cj, _ := json.Marshal(t.cfg)
-	id, err := t.store.CreateRun(ctx, RunRecord{Name: t.cfg.Name, Game: t.cfg.Game, Seed: t.cfg.Seed, Config: string(cj), ProgramVersion: t.version, PID: pid})
+	id, err := t.store.CreateRun(ctx, record.RunRecord{Name: t.cfg.Name, Game: t.cfg.Game, Seed: t.cfg.Seed, Config: string(cj), ProgramVersion: t.version, PID: pid})
 	if err != nil {
 		return Summary{}, err
 	}
@@ -233,26 +233,6 @@ func (t *Tuner) searchAndVerify(ctx context.Context, from int) (Summary, error) 
 	return t.finish(err)
 }
 
-// ResumeIndividual is one individual of the last saved generation, as stored.
-type ResumeIndividual struct {
-	ID      string
-	Genes   map[string]float64
-	Op      string
-	Parents []string
-	Born    int
-	Round   int
-	Stats   genomes.Stats
-}
-
-// ResumeFamer is a hall-of-fame member as stored: its ID, the generation it was admitted
-// in, its genes by name and its games against the paper's weights since then.
-type ResumeFamer struct {
-	ID         string
-	Generation int
-	Genes      map[string]float64
-	Stats      genomes.Stats
-}
-
 // SetFullVerification makes the final verification play all its games (no SPRT stop), as
 // a comparison of methods needs: every result measured on the same held-out openings.
 func (t *Tuner) SetFullVerification() { t.fullVerify = true }
@@ -269,46 +249,10 @@ func (t *Tuner) nameRun(runID int64) {
 	}
 }
 
-// ResumeState is what a run needs to continue after its last saved generation: read
-// back from the store by the command line.
-type ResumeState struct {
-	RunID int64
-	// LastGeneration is the number of the last saved generation (−1: none saved).
-	LastGeneration int
-	// Population is that generation's individuals in rank order (best first).
-	Population []ResumeIndividual
-	// HallOfFame is every admitted individual in order of admission; Tested every
-	// individual that had an admission test.
-	HallOfFame []ResumeFamer
-	Tested     []string
-	// Closest is the saved test with the highest lower bound of its paired difference (nil:
-	// none), for the summary (Summary.Closest).
-	Closest *Admission
-	// Openings are every opening used in tuning so far (kept out of verification).
-	Openings [][]string
-	// Elapsed is the wall time of the saved generations (for the time budget).
-	Elapsed time.Duration
-	// Games and GamesTime are the saved generations' distinct games and the time spent
-	// playing them, so that a resumed run's summary counts the whole run.
-	Games       int
-	GameRecords int
-	GamesTime   time.Duration
-	// SlotTime and SlotCapacity are the saved generations' busy game-slot time and their
-	// wall time times their game slots (Summary), over the generations that measured them.
-	SlotTime     time.Duration
-	SlotCapacity time.Duration
-	// MethodStates are the method's own states of the saved generations, in order (the
-	// generations table's method_state, JSON; "{}" where a method keeps none).
-	MethodStates [][]byte
-	// CheckElos are the Elo of the saved checkpoints that played games, in order
-	// (Config.StopWhenProven compares the last ones with those before).
-	CheckElos []float64
-}
-
 // Resume continues a run from its last saved generation with the same configuration,
 // population, opponent pool and random streams, so it ends exactly as an uninterrupted
 // run with the same seed would. A run with no saved generation starts over under its ID.
-func (t *Tuner) Resume(ctx context.Context, st ResumeState) (Summary, error) {
+func (t *Tuner) Resume(ctx context.Context, st record.ResumeState) (Summary, error) {
 	t.ctx = ctx
 	t.saving.runID, t.rep.summary.RunID = st.RunID, st.RunID
 	if st.LastGeneration >= 0 {
@@ -386,11 +330,11 @@ func (t *Tuner) verifyAll() error {
 		Exclude: t.draws.tuningOpenings, Seed: t.cfg.Seed, SPRT: sprt, Workers: t.cfg.Workers},
 		Rungs: rungs, RungGames: t.cfg.RungGamesOf(), OpponentSpec: t.cfg.LadderOpponentSpec(champExt),
 		Progress: func(r ladder.Rung, i, done, total int, _ stats.Result) {
-			t.report(Event{Verifying: true, GamesDone: done, GamesTotal: total, Champion: t.rep.summary.Best, VerifyDepth: t.setup.Limits.Depth,
+			t.report(record.Event{Verifying: true, GamesDone: done, GamesTotal: total, Champion: t.rep.summary.Best, VerifyDepth: t.setup.Limits.Depth,
 				Rung: i, Rungs: len(rungs), Condition: r.Condition()})
 		}}
 	key := ladder.Key(t.rep.summary.Best, rungs, t.cfg.VerifyGames, l.RungGames, sprt, t.cfg.VerifyOpenings)
-	rs, keeps := t.store.(RungStore)
+	rs, keeps := t.store.(record.RungStore)
 	if keeps {
 		if l.Done, err = rs.StoredRungs(t.ctx, t.saving.runID, key); err != nil {
 			return err
@@ -427,7 +371,7 @@ func (t *Tuner) finish(err error) (Summary, error) {
 	return t.rep.summary, err
 }
 
-func (t *Tuner) report(e Event) {
+func (t *Tuner) report(e record.Event) {
 	if t.saving.runID == 0 && t.NeedsCalibration() {
 		return // Calibrate's games belong to no generation
 	}
@@ -436,7 +380,7 @@ func (t *Tuner) report(e Event) {
 
 // event fills e's run fields (run, generation, method, games so far, time) from the
 // tuner's state now.
-func (t *Tuner) event(e Event) Event {
+func (t *Tuner) event(e record.Event) record.Event {
 	e.RunID, e.Generation, e.Generations = t.saving.runID, t.g.gen, t.cfg.Generations
 	e.Method, e.Selection, e.RunGames, e.BudgetGames = t.cfg.Method, t.cfg.Selection, t.rep.summary.Games, t.cfg.BudgetGames
 	e.Elapsed, e.Budget = t.elapsed(), t.cfg.Budget()
@@ -464,7 +408,7 @@ func (t *Tuner) gameSlots() int {
 
 // emit hands a filled event (event) to the progress function, one at a time; events that
 // are not the end of a generation carry the last generation's scores.
-func (t *Tuner) emit(e Event) {
+func (t *Tuner) emit(e record.Event) {
 	t.rep.progMu.Lock()
 	defer t.rep.progMu.Unlock()
 	if e.GenDone {

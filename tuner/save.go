@@ -6,6 +6,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 )
 
 // centreID names the hall of fame's centre: the genome in the slot after the population's
@@ -20,7 +21,7 @@ func (t *Tuner) centreID() string {
 // when a member's bound later makes it so. Its genome row has two parents, the member with
 // the best lower bound (else the first) and the latest; every member is a parent: the hall
 // of fame's rows admitted up to its generation.
-func (t *Tuner) centreBorn() *GenomeRecord {
+func (t *Tuner) centreBorn() *record.GenomeRecord {
 	hof := t.hall.hof
 	if t.cfg.Champion != config.ChampionCentre || len(hof) < 2 || hof[len(hof)-1].Generation != t.g.gen {
 		return nil
@@ -29,15 +30,15 @@ func (t *Tuner) centreBorn() *GenomeRecord {
 	if c := champion(hof, t.cfg.AdmitZ); c != nil && c.ID != hof[len(hof)-1].ID {
 		first = c.ID
 	}
-	return &GenomeRecord{ID: t.centreID(), Born: t.g.gen, Operator: config.OpCentre, Parents: []string{first, hof[len(hof)-1].ID},
+	return &record.GenomeRecord{ID: t.centreID(), Born: t.g.gen, Operator: config.OpCentre, Parents: []string{first, hof[len(hof)-1].ID},
 		Genes: t.plan.Layout.Named(centre(t.plan.Layout, hof))}
 }
 
 // populationCentre is the genome of ChampionPopulation's champion after the current
 // generation, whose individuals are pop (sorted best first): the centre of its better half.
-func (t *Tuner) populationCentre(pop []*genomes.Genome) (GenomeRecord, []float64) {
+func (t *Tuner) populationCentre(pop []*genomes.Genome) (record.GenomeRecord, []float64) {
 	x, last := betterHalfCentre(t.plan.Layout, pop)
-	return GenomeRecord{ID: genomes.IndividualID(t.saving.runID, t.g.gen, t.cfg.Population), Born: t.g.gen, Operator: config.OpPopulationCentre,
+	return record.GenomeRecord{ID: genomes.IndividualID(t.saving.runID, t.g.gen, t.cfg.Population), Born: t.g.gen, Operator: config.OpPopulationCentre,
 		Parents: []string{pop[0].ID, last}, Genes: t.plan.Layout.Named(x)}, x
 }
 
@@ -50,7 +51,7 @@ func (t *Tuner) populationCentre(pop []*genomes.Genome) (GenomeRecord, []float64
 // is above it; without a hall of fame (AdmitGames = 0), the rank-1 individual of pop
 // (sorted best first).
 func (t *Tuner) setChampion(pop []*genomes.Genome) {
-	t.rep.summary.HallOfFame = append([]HallOfFamer(nil), t.hall.hof...)
+	t.rep.summary.HallOfFame = append([]record.HallOfFamer(nil), t.hall.hof...)
 	t.rep.summary.Champion, t.rep.summary.CentreOf = nil, nil
 	switch {
 	case t.cfg.Champion == config.ChampionPopulation:
@@ -82,7 +83,7 @@ func (t *Tuner) setChampion(pop []*genomes.Genome) {
 type hallPick struct {
 	id       string
 	x        []float64
-	member   *HallOfFamer
+	member   *record.HallOfFamer
 	centreOf []string
 }
 
@@ -93,7 +94,7 @@ type hallPick struct {
 // centre, named centreID, whatever the members' bounds; otherwise the member with the
 // best lower confidence bound above 0 (champion), or the baseline (baselineID, the
 // layout's defaults) while none is.
-func hallChampion(cfg config.Config, l *genomes.Layout, hof []HallOfFamer, centreID, baselineID string) hallPick {
+func hallChampion(cfg config.Config, l *genomes.Layout, hof []record.HallOfFamer, centreID, baselineID string) hallPick {
 	switch c := champion(hof, cfg.AdmitZ); {
 	case cfg.Admission == config.AdmissionHeadToHead && len(hof) == 1:
 		return hallPick{id: hof[0].ID, x: append([]float64(nil), hof[0].Genes...)}
@@ -128,7 +129,7 @@ type pendingSave struct {
 // about 3 ms, a few percent of a Gomoku step of 32 games. The write does not stop with ctx:
 // a finished step is saved even when the run is stopped. An error of the previous write is
 // returned here (or by waitSave).
-func (t *Tuner) saveBehind(rec GenerationRecord, ev Event) error {
+func (t *Tuner) saveBehind(rec record.GenerationRecord, ev record.Event) error {
 	if err := t.waitSave(); err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 	"evotune/tuner/stats"
 )
 
@@ -367,10 +368,10 @@ func (t *Tuner) startPlaying(tasks []arena.GameTask, label string, each func(int
 	ctx, stop := context.WithCancel(t.ctx)
 	p := &playing{done: make(chan struct{}), stop: stop}
 	quiet := t.saving.runID == 0 && t.NeedsCalibration() // Calibrate's games belong to no generation
-	var base atomic.Pointer[Event]
+	var base atomic.Pointer[record.Event]
 	show := func() {
 		if !quiet {
-			e := t.event(Event{GamesTotal: len(tasks), GenGames: t.g.distinctGames, Phase: label})
+			e := t.event(record.Event{GamesTotal: len(tasks), GenGames: t.g.distinctGames, Phase: label})
 			base.Store(&e)
 		}
 	}
@@ -584,7 +585,7 @@ func (t *Tuner) creditMatchups(mp *matchPlan, recs []engine.GameRecord) ([]stats
 	res := make([]stats.Result, len(mp.ms))
 	pairs := make([][]float64, len(mp.ms))
 	for i, m := range mp.ms {
-		res[i] = resultOf(mp.cands[i].Stats)
+		res[i] = record.ResultOf(mp.cands[i].Stats)
 		pairs[i] = make([]float64, m.n)
 		for k := range pairs[i] {
 			pairs[i][k] = scores[[2]int{i, m.first + k}]
@@ -680,7 +681,7 @@ func (t *Tuner) planPeers(gen int, pop []*genomes.Genome, draw func(n int, strea
 // credit credits the pairings' games recs (pl.b.tasks' records, in order) to players (the
 // plan's population: their Stats) and returns results with a row appended for each game
 // played: the first of each pair its games, the second the mirror of them, round by round.
-func (pl *peerPlan) credit(recs []engine.GameRecord, players []*genomes.Genome, results []GameResult) []GameResult {
+func (pl *peerPlan) credit(recs []engine.GameRecord, players []*genomes.Genome, results []record.GameResult) []record.GameResult {
 	from := len(results)
 	results, pairScore := creditOn(&pl.b, recs, players, 0, results)
 	byID := map[string]int{}

@@ -12,6 +12,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 	"evotune/tuner/stats"
 )
 
@@ -46,83 +47,13 @@ import (
 //     since admission cannot be it ("nothing becomes champion on fewer games than the
 //     incumbent").
 
-// HallOfFamer is an individual admitted to the hall of fame.
-type HallOfFamer struct {
-	ID         string    `json:"id"`
-	Generation int       `json:"generation"` // the generation whose race it won
-	Genes      []float64 `json:"-"`
-	// Stats are its games against the paper's weights since its admission.
-	Stats genomes.Stats `json:"stats"`
-}
-
-// Estimate returns its Elo against the paper's weights and the Elo standard error; ok is
-// false without games.
-func (h HallOfFamer) Estimate() (elo, se float64, ok bool) {
-	e, err := resultOf(h.Stats).Estimate()
-	if err != nil {
-		return 0, 0, false
-	}
-	s := math.Min(0.98, math.Max(0.02, e.Score))
-	return stats.Elo(s), eloSE(e.Score, e.StdErr), true
-}
-
-// LCB is the lower confidence bound Elo − z·SE (−Inf without games).
-func (h HallOfFamer) LCB(z float64) float64 {
-	elo, se, ok := h.Estimate()
-	if !ok {
-		return math.Inf(-1)
-	}
-	return elo - z*se
-}
-
-// Admission is one hall-of-fame test: the race winner (candidate) and the reigning
-// champion (opponent) each against the paper's weights on the same fresh opening pairs.
-type Admission struct {
-	Candidate  string `json:"candidate"`
-	Opponent   string `json:"opponent"` // the reigning champion ("baseline" while the hall is empty)
-	Generation int    `json:"generation"`
-	// Result is the candidate's record against the paper's weights (AdmissionPaired, or
-	// while the hall of fame is empty) or against the champion itself
-	// (AdmissionHeadToHead); Score, ScoreSE, Elo and EloSE estimate it.
-	stats.Result
-	Score   float64 `json:"score"`
-	ScoreSE float64 `json:"score_se"`
-	Elo     float64 `json:"elo"`
-	EloSE   float64 `json:"elo_se"`
-	// OpponentScore is the champion's score against the paper's weights on the same games
-	// (½ when the candidate played the opponent itself).
-	OpponentScore float64 `json:"opponent_score"`
-	// Diff and DiffSE are the mean per-game score difference candidate − champion and its
-	// standard error, from the per-pair differences (paired).
-	Diff     float64 `json:"diff"`
-	DiffSE   float64 `json:"diff_se"`
-	Admitted bool    `json:"admitted"`
-}
-
-// LowerBound is the lower end of the test's interval on the paired difference, Diff −
-// z·DiffSE (per-game score units): a candidate is admitted when it is above 0.
-func (a *Admission) LowerBound(z float64) float64 { return a.Diff - z*a.DiffSE }
-
-// eloSE converts a score's standard error to an Elo standard error by the delta method:
-// dElo/ds = 400 / (ln 10 · s(1 − s)), with s kept in [0.02, 0.98] so that a one-sided
-// record does not claim certainty.
-func eloSE(score, se float64) float64 {
-	s := math.Min(0.98, math.Max(0.02, score))
-	return se * 400 / (math.Ln10 * s * (1 - s))
-}
-
-// resultOf converts an individual's record to the statistics package's type.
-func resultOf(s genomes.Stats) stats.Result {
-	return stats.Result{Wins: s.Wins, Draws: s.Draws, Losses: s.Losses, Penta: s.Penta}
-}
-
 // judge fills an admission from the candidate's and the champion's pair scores (each in
 // [0, 2], pair k on the same opening) and the candidate's record.
-func judge(a *Admission, cand, champ []float64, z float64) {
+func judge(a *record.Admission, cand, champ []float64, z float64) {
 	if e, err := a.Result.Estimate(); err == nil {
 		a.Score, a.ScoreSE = e.Score, e.StdErr
 		s := math.Min(0.98, math.Max(0.02, e.Score))
-		a.Elo, a.EloSE = stats.Elo(s), eloSE(e.Score, e.StdErr)
+		a.Elo, a.EloSE = stats.Elo(s), record.EloSE(e.Score, e.StdErr)
 	}
 	n := float64(len(cand))
 	if n < 2 {
@@ -167,7 +98,7 @@ func centreWeights(m int) []float64 {
 // centre returns the centre of the hall of fame's genes in layout l: each free gene the
 // members' values weighted by centreWeights (log genes averaged in log space: a weighted
 // geometric mean), then clamped and rounded as any gene is; fixed genes at their defaults.
-func centre(l *genomes.Layout, hof []HallOfFamer) []float64 {
+func centre(l *genomes.Layout, hof []record.HallOfFamer) []float64 {
 	xs := make([][]float64, len(hof))
 	for k, h := range hof {
 		xs[k] = h.Genes
@@ -213,9 +144,9 @@ func weightedCentre(l *genomes.Layout, xs [][]float64, w []float64) []float64 {
 // ID of the last genome of that half.
 func betterHalfCentre(l *genomes.Layout, ranked []*genomes.Genome) ([]float64, string) {
 	mu := max(1, len(ranked)/2)
-	half := make([]HallOfFamer, mu) // centreWeights weigh the last most: the best goes last
+	half := make([]record.HallOfFamer, mu) // centreWeights weigh the last most: the best goes last
 	for i := 0; i < mu; i++ {
-		half[mu-1-i] = HallOfFamer{ID: ranked[i].ID, Genes: ranked[i].X}
+		half[mu-1-i] = record.HallOfFamer{ID: ranked[i].ID, Genes: ranked[i].X}
 	}
 	return centre(l, half), ranked[mu-1].ID
 }
@@ -223,7 +154,7 @@ func betterHalfCentre(l *genomes.Layout, ranked []*genomes.Genome) ([]float64, s
 // champion returns the hall-of-fame member with the best lower confidence bound at
 // FamilyZ(len(hof), z) (ties: the later admission), or nil when no member's bound is above
 // the baseline's (Elo 0 exactly).
-func champion(hof []HallOfFamer, z float64) *HallOfFamer {
+func champion(hof []record.HallOfFamer, z float64) *record.HallOfFamer {
 	if best := BestMember(hof, z); best != nil && best.LCB(FamilyZ(len(hof), z)) > 0 {
 		return best
 	}
@@ -233,9 +164,9 @@ func champion(hof []HallOfFamer, z float64) *HallOfFamer {
 // BestMember is the hall-of-fame member with the highest lower confidence bound at the
 // whole hall's simultaneous z (FamilyZ(len(hof), z); of equal bounds the later admitted),
 // whether or not that bound is above 0; nil when no member has games.
-func BestMember(hof []HallOfFamer, z float64) *HallOfFamer {
+func BestMember(hof []record.HallOfFamer, z float64) *record.HallOfFamer {
 	z = FamilyZ(len(hof), z)
-	var best *HallOfFamer
+	var best *record.HallOfFamer
 	for i := range hof {
 		if math.IsInf(hof[i].LCB(z), -1) {
 			continue
@@ -362,7 +293,7 @@ func (t *Tuner) breed(ranked []*genomes.Genome, gen int, rng *rand.Rand) (next, 
 // admitted member, or the paper's weights), head to head or paired (Config.Admission), and
 // updates the hall of fame; it returns the test (nil when none was needed: the winner is
 // the baseline, the champion itself, or was tested before).
-func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
+func (t *Tuner) admit(winner *genomes.Genome) (*record.Admission, error) {
 	p, err := t.planAdmission(winner)
 	if p == nil || err != nil {
 		return nil, err
@@ -376,7 +307,7 @@ func (t *Tuner) admit(winner *genomes.Genome) (*Admission, error) {
 // admissionPlan is an admission test decided and scheduled (planAdmission), its games
 // still to play (into mp.recs) and judge (judgeAdmission).
 type admissionPlan struct {
-	a          *Admission
+	a          *record.Admission
 	winner     []float64 // the candidate's genes
 	reigning   int       // index of the defender in the hall of fame, −1: the paper's weights
 	headToHead bool      // the candidate plays the defender itself
@@ -393,7 +324,7 @@ func (t *Tuner) planAdmission(winner *genomes.Genome) (*admissionPlan, error) {
 		return nil, nil
 	}
 	p := &admissionPlan{reigning: len(t.hall.hof) - 1, winner: append([]float64(nil), winner.X...)}
-	var reigning *HallOfFamer
+	var reigning *record.HallOfFamer
 	if p.reigning >= 0 {
 		reigning = &t.hall.hof[p.reigning]
 	}
@@ -405,7 +336,7 @@ func (t *Tuner) planAdmission(winner *genomes.Genome) (*admissionPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.a = &Admission{Candidate: winner.ID, Opponent: "baseline", Generation: t.g.gen}
+	p.a = &record.Admission{Candidate: winner.ID, Opponent: "baseline", Generation: t.g.gen}
 	p.n = t.cfg.AdmitGames / 2
 	first, err := t.drawOpenings(p.n, streamAdmit)
 	if err != nil {
@@ -414,7 +345,7 @@ func (t *Tuner) planAdmission(winner *genomes.Genome) (*admissionPlan, error) {
 	p.headToHead = reigning != nil && t.cfg.Admission == config.AdmissionHeadToHead
 	// The candidate's test, the defender's test on the same openings and the defender's own
 	// games are independent: one batch.
-	ms := []matchup{{g: winner, first: first, n: p.n, round: AdmissionRound}}
+	ms := []matchup{{g: winner, first: first, n: p.n, round: record.AdmissionRound}}
 	if p.headToHead {
 		w, ext, err := t.side(reigning.Genes)
 		if err != nil {
@@ -437,9 +368,9 @@ func (t *Tuner) planAdmission(winner *genomes.Genome) (*admissionPlan, error) {
 		}
 		def := &genomes.Genome{Layout: t.plan.Layout, X: reigning.Genes, ID: reigning.ID}
 		if !p.headToHead {
-			ms = append(ms, matchup{g: def, first: first, n: p.n, round: AdmissionRound})
+			ms = append(ms, matchup{g: def, first: first, n: p.n, round: record.AdmissionRound})
 		}
-		ms = append(ms, matchup{g: def, first: own, n: p.n, round: DefenceRound})
+		ms = append(ms, matchup{g: def, first: own, n: p.n, round: record.DefenceRound})
 	}
 	if p.mp, err = t.planMatchups(base, ms...); err != nil {
 		return nil, err
@@ -449,7 +380,7 @@ func (t *Tuner) planAdmission(winner *genomes.Genome) (*admissionPlan, error) {
 
 // judgeAdmission credits a played test's games (p.mp.recs) to the generation, judges the
 // candidate and admits it to the hall of fame when it passed.
-func (t *Tuner) judgeAdmission(p *admissionPlan) *Admission {
+func (t *Tuner) judgeAdmission(p *admissionPlan) *record.Admission {
 	res, pairs := t.creditMatchups(p.mp, p.mp.recs)
 	a := p.a
 	a.Result = res[0]
@@ -472,7 +403,7 @@ func (t *Tuner) judgeAdmission(p *admissionPlan) *Admission {
 		t.rep.summary.Closest = a
 	}
 	if a.Admitted {
-		t.hall.hof = append(t.hall.hof, HallOfFamer{ID: a.Candidate, Generation: a.Generation, Genes: p.winner})
+		t.hall.hof = append(t.hall.hof, record.HallOfFamer{ID: a.Candidate, Generation: a.Generation, Genes: p.winner})
 	}
 	return a
 }

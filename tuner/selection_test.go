@@ -14,6 +14,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 )
 
 // TestAdmissionNeedsEvidence: a candidate enters the hall of fame only when its per-pair
@@ -22,7 +23,7 @@ import (
 func TestAdmissionNeedsEvidence(t *testing.T) {
 	champ := []float64{1, 1, 2, 0, 1, 1, 2, 1, 1, 0, 1, 2}
 	lucky := []float64{1, 2, 2, 0, 1, 1, 2, 1, 1, 1, 0, 2} // +2 −1 over 12 pairs
-	a := Admission{}
+	a := record.Admission{}
 	judge(&a, lucky, champ, 1.645)
 	if a.Admitted || a.Diff <= 0 {
 		t.Fatalf("a 1-pair edge in 12 is not evidence at z = 1.645: %+v", a)
@@ -64,7 +65,7 @@ func TestChampionIsBestLowerBound(t *testing.T) {
 	rec := func(w, d, l int, penta [5]int) genomes.Stats {
 		return genomes.Stats{Wins: w, Draws: d, Losses: l, Penta: penta}
 	}
-	hof := []HallOfFamer{
+	hof := []record.HallOfFamer{
 		{ID: "a", Stats: rec(120, 0, 80, [5]int{5, 15, 40, 25, 15})}, // 200 games, +70
 		{ID: "b", Stats: rec(7, 0, 3, [5]int{0, 1, 2, 1, 1})},        // 10 games, +147 ± 94: bound −8
 		{ID: "c"}, // admitted, no games yet
@@ -76,7 +77,7 @@ func TestChampionIsBestLowerBound(t *testing.T) {
 	if c := champion(hof[:2], 0); c == nil || c.ID != "a" {
 		t.Fatalf("champion of a and b %v, want a", c)
 	}
-	if c := champion([]HallOfFamer{{ID: "x", Stats: rec(11, 0, 9, [5]int{1, 2, 4, 2, 1})}}, 1.645); c != nil {
+	if c := champion([]record.HallOfFamer{{ID: "x", Stats: rec(11, 0, 9, [5]int{1, 2, 4, 2, 1})}}, 1.645); c != nil {
 		t.Fatalf("a bound below 0 made %s champion", c.ID)
 	}
 }
@@ -133,10 +134,10 @@ func checkHallOfFame(t *testing.T, cfg config.Config) {
 			if cfg.Admission == config.AdmissionHeadToHead && r.Individual == g.Best {
 				want = reigning
 			}
-			if r.Round == AdmissionRound && r.Opponent != want {
+			if r.Round == record.AdmissionRound && r.Opponent != want {
 				t.Fatalf("gen %d: admission game of %s against %s, want %s", g.Generation, r.Individual, r.Opponent, want)
 			}
-			if r.Round == DefenceRound {
+			if r.Round == record.DefenceRound {
 				defences++
 			}
 		}
@@ -176,12 +177,12 @@ func checkHallOfFame(t *testing.T, cfg config.Config) {
 		for _, g := range st.gens {
 			decided := map[int]bool{}
 			for _, r := range g.GameResults {
-				if r.Round == AdmissionRound {
+				if r.Round == record.AdmissionRound {
 					decided[r.Opening] = true
 				}
 			}
 			for _, r := range g.GameResults {
-				if r.Round == DefenceRound && r.Individual == h.ID {
+				if r.Round == record.DefenceRound && r.Individual == h.ID {
 					if g.Generation <= h.Generation || decided[r.Opening] || r.Opponent != "baseline" {
 						t.Fatalf("%s: defence game in generation %d (admitted %d) on opening %d against %s", h.ID, g.Generation, h.Generation, r.Opening, r.Opponent)
 					}
@@ -274,7 +275,7 @@ func TestCentreChampion(t *testing.T) {
 	l.Clamp(b)
 	strong := genomes.Stats{Wins: 60, Draws: 10, Losses: 10, Penta: [5]int{0, 2, 6, 12, 20}}
 	tu.saving.runID, tu.g.gen = 1, 7
-	tu.hall.hof = []HallOfFamer{{ID: "1-g2-03", Generation: 2, Genes: a, Stats: strong}, {ID: "1-g5-01", Generation: 5, Genes: b}}
+	tu.hall.hof = []record.HallOfFamer{{ID: "1-g2-03", Generation: 2, Genes: a, Stats: strong}, {ID: "1-g5-01", Generation: 5, Genes: b}}
 	pop := []*genomes.Genome{{Layout: l, X: l.Defaults(), ID: "1-g7-00"}}
 	tu.setChampion(pop)
 	s := tu.rep.summary
@@ -320,7 +321,7 @@ func TestCentreChampion(t *testing.T) {
 	}
 	// No member with a bound above 0 (no games since admission): the centre all the same;
 	// the best-bound pick would be the baseline.
-	tu.hall.hof = []HallOfFamer{{ID: "1-g2-03", Generation: 2, Genes: a}, {ID: "1-g5-01", Generation: 5, Genes: b}}
+	tu.hall.hof = []record.HallOfFamer{{ID: "1-g2-03", Generation: 2, Genes: a}, {ID: "1-g5-01", Generation: 5, Genes: b}}
 	tu.setChampion(pop)
 	if s := tu.rep.summary; s.Best != genomes.IndividualID(1, 5, cfg.Population) || len(s.CentreOf) != 2 || s.Champion != nil || s.BaselineChampion {
 		t.Errorf("no member above the baseline: champion %s (centre of %v, best member %v), want the centre", s.Best, s.CentreOf, s.Champion)
@@ -479,7 +480,7 @@ func TestPopulationChampion(t *testing.T) {
 			genes[n.ID] = n.Genes
 		}
 		want := genomes.IndividualID(1, g.Generation, cfg.Population)
-		var born *GenomeRecord
+		var born *record.GenomeRecord
 		for i, n := range g.NewGenomes {
 			if n.ID == want {
 				born = &g.NewGenomes[i]
@@ -513,7 +514,7 @@ func TestPopulationChampion(t *testing.T) {
 	if full.verification == nil || full.verification.Champion != full.gens[len(full.gens)-1].Champion {
 		t.Fatalf("verified %+v, the last champion %s", full.verification, full.gens[len(full.gens)-1].Champion)
 	}
-	games := func(gens []GenerationRecord) string {
+	games := func(gens []record.GenerationRecord) string {
 		var sb strings.Builder
 		for _, g := range gens {
 			for _, r := range g.GameResults {

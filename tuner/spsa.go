@@ -9,6 +9,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 )
 
 // SPSA (Config.Method "spsa"): fishtest's simultaneous perturbation stochastic
@@ -409,7 +410,7 @@ func (m *spsaMethod) Window() int { return m.a.Config.SPSAParams().Lag + 1 }
 // Restore replays θ from the paper's weights through every saved step's result, so a
 // resumed run moves exactly as an uninterrupted one (θ keeps fractions that the stored,
 // rounded genes lose).
-func (m *spsaMethod) Restore(st ResumeState) (Leader, error) {
+func (m *spsaMethod) Restore(st record.ResumeState) (Leader, error) {
 	if len(st.MethodStates) != st.LastGeneration+1 {
 		return Leader{}, fmt.Errorf("resume: %d SPSA step states for %d saved steps", len(st.MethodStates), st.LastGeneration+1)
 	}
@@ -451,7 +452,7 @@ func (m *spsaMethod) Describe(length string) (string, []string) {
 }
 
 // spsaSaved: θ+'s score against θ−, θ after the step and the games so far.
-func spsaSaved(e Event) string {
+func spsaSaved(e record.Event) string {
 	return fmt.Sprintf("θ+ scored %.3f against θ−, champion %s, %s", e.BestScore, e.Champion, e.GamesText())
 }
 
@@ -485,14 +486,14 @@ func (m *spsaMethod) Tell(r *Round) (*Told, error) {
 	m.apply(k, result, r.Own.(spsaStep).s)
 	parent := m.a.thetaID(k)
 	next := &genomes.Genome{Layout: l, X: genesOfTheta(l, m.theta(k+1)), ID: m.a.IndividualID(k, 0), Op: OpSPSA, Parents: []string{parent}, Born: k}
-	rec := GenerationRecord{Opponents: []string{gm.ID}, Best: next.ID, Champion: next.ID}
+	rec := record.GenerationRecord{Opponents: []string{gm.ID}, Best: next.ID, Champion: next.ID}
 	if k == 0 {
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: l.Named(l.Defaults())})
+		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: l.Named(l.Defaults())})
 	}
 	fits := []float64{0.5, 1 - gp.Stats.Score(), 1 - gm.Stats.Score()}
 	for i, g := range []*genomes.Genome{next, gp, gm} {
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: k, Operator: g.Op, Parents: g.Parents, Genes: l.Named(g.X)})
-		rec.Individuals = append(rec.Individuals, IndividualRecord{ID: g.ID, Rank: i + 1, Fitness: fits[i], Stats: g.Stats})
+		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: g.ID, Born: k, Operator: g.Op, Parents: g.Parents, Genes: l.Named(g.X)})
+		rec.Individuals = append(rec.Individuals, record.IndividualRecord{ID: g.ID, Rank: i + 1, Fitness: fits[i], Stats: g.Stats})
 	}
 	rec.FitMin, rec.FitMax = math.Min(fits[1], fits[2]), math.Max(fits[1], fits[2])
 	rec.FitMean, rec.FitStd = 0.5, math.Abs(fits[1]-0.5)

@@ -10,6 +10,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
+	"evotune/tuner/record"
 )
 
 func spsaConfig(game string, budget, pairs int) config.Config {
@@ -418,7 +419,7 @@ func TestSPSAExtendedResume(t *testing.T) {
 	if _, err := tu2.Resume(context.Background(), st); err == nil || len(crashed.gens) != 2 {
 		t.Fatalf("simulated crash: %v, %d steps", err, len(crashed.gens))
 	}
-	st2 := stateFromRecords(1, append(append([]GenerationRecord(nil), first.gens...), crashed.gens...))
+	st2 := stateFromRecords(1, append(append([]record.GenerationRecord(nil), first.gens...), crashed.gens...))
 	st2.Games = 48 + 2*8
 	cont := &memStore{}
 	tu3, _ := New(ext, cont, nil, "test")

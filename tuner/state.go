@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"evotune/genomes"
+	"evotune/tuner/record"
 )
 
 // generation is the GA's generation in progress: its individuals and the games they
@@ -21,20 +22,20 @@ type generation struct {
 	born      []*genomes.Genome // the individuals born in it (saved with it)
 	evaluated bool              // its individuals have played (eaopt evaluates once)
 
-	gameResults   []GameResult  // its games, saved with it
-	openings      [][]string    // its opening pairs, in the order drawn
-	refs          []opponent    // the reference opponents its individuals play
-	opponents     []string      // their IDs, saved with it
-	gamesTime     time.Duration // its time in games (the pool's wall time)
-	slotTime      time.Duration // its busy game-slot time: the sum of its games' slot times (GameRecord.SlotTime)
-	distinctGames int           // its distinct games (a deterministic pair played once counts once)
-	peers         *peerPlan     // its pairings (peers; nil before they are planned)
+	gameResults   []record.GameResult // its games, saved with it
+	openings      [][]string          // its opening pairs, in the order drawn
+	refs          []opponent          // the reference opponents its individuals play
+	opponents     []string            // their IDs, saved with it
+	gamesTime     time.Duration       // its time in games (the pool's wall time)
+	slotTime      time.Duration       // its busy game-slot time: the sum of its games' slot times (GameRecord.SlotTime)
+	distinctGames int                 // its distinct games (a deterministic pair played once counts once)
+	peers         *peerPlan           // its pairings (peers; nil before they are planned)
 }
 
 // hallOfFame is selection's record: the members in order of admission and every individual
 // tested for admission (selection.go).
 type hallOfFame struct {
-	hof    []HallOfFamer
+	hof    []record.HallOfFamer
 	tested map[string]bool
 }
 
@@ -65,7 +66,7 @@ type report struct {
 	progMu        sync.Mutex
 	start         time.Time
 	elapsedBefore time.Duration // wall time of earlier sessions of a resumed run
-	last          Event
+	last          record.Event
 	summary       Summary
 	// hinted is true once an event has carried the run's slot hint (Event.SlotHint).
 	hinted bool

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 )
 
 // FuzzMethodState: a stored method state a resume reads back (generations.method_state,
@@ -15,7 +16,7 @@ func FuzzMethodState(f *testing.F) {
 	lagged := smallConfig("gomoku", 1)
 	lagged.GALag, lagged.Selection, lagged.Surrogate = 1, config.SelectionPeers, config.SurrogateOff
 	configs := []config.Config{smallConfig("gomoku", 1), lagged, spsaConfig("gomoku", 40, 2), cmaesConfig("gomoku", 60), steadyConfig("gomoku", 1, 40)}
-	states := make([]ResumeState, len(configs))
+	states := make([]record.ResumeState, len(configs))
 	for i, cfg := range configs {
 		st := &memStore{}
 		tu, err := New(cfg, st, nil, "test")

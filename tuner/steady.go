@@ -7,6 +7,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 )
 
 // The steady-state GA (Config.Method "steady"): no generation barrier. The population of
@@ -97,7 +98,7 @@ func (m *steadyMethod) Window() int { return m.a.Config.SteadyParams().Window }
 
 // Restore takes up the population (with its records), the births decided and the births in
 // play at the save.
-func (m *steadyMethod) Restore(st ResumeState) (Leader, error) {
+func (m *steadyMethod) Restore(st record.ResumeState) (Leader, error) {
 	c := m.a.Config
 	if len(st.MethodStates) != st.LastGeneration+1 {
 		return Leader{}, fmt.Errorf("resume: %d steady-state generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
@@ -112,7 +113,7 @@ func (m *steadyMethod) Restore(st ResumeState) (Leader, error) {
 	if len(s.Members) != c.Population {
 		return Leader{}, fmt.Errorf("resume: steady-state generation %d names %d members, the config says %d", st.LastGeneration, len(s.Members), c.Population)
 	}
-	byID := map[string]ResumeIndividual{}
+	byID := map[string]record.ResumeIndividual{}
 	for _, r := range st.Population {
 		byID[r.ID] = r
 	}
@@ -147,7 +148,7 @@ func (m *steadyMethod) Describe(length string) (string, []string) {
 }
 
 // steadySaved: the generation's games, its best member, the mean score and the champion.
-func steadySaved(e Event) string {
+func steadySaved(e record.Event) string {
 	return fmt.Sprintf("%d games, best member %s score %.3f, mean %.3f, champion %s (the centre of the better half), %s", e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Champion, e.GamesText())
 }
 
@@ -313,11 +314,11 @@ func (m *steadyMethod) ranked() []*genomes.Genome {
 // centre is the champion after generation gen: the centre of the better half of the
 // population, best weighing most (centreWeights in rank order), its genome record and
 // genes.
-func (m *steadyMethod) centre(gen int) (GenomeRecord, []float64) {
+func (m *steadyMethod) centre(gen int) (record.GenomeRecord, []float64) {
 	l := m.a.Layout
 	ranked := m.ranked()
 	x, last := betterHalfCentre(l, ranked)
-	rec := GenomeRecord{ID: m.a.IndividualID(gen, m.a.Config.Population), Born: gen, Operator: OpSteadyCentre,
+	rec := record.GenomeRecord{ID: m.a.IndividualID(gen, m.a.Config.Population), Born: gen, Operator: OpSteadyCentre,
 		Parents: []string{ranked[0].ID, last}, Genes: l.Named(x)}
 	return rec, x
 }
@@ -346,9 +347,9 @@ func (m *steadyMethod) generation() (*Told, error) {
 		return st
 	}
 	ranked := m.ranked()
-	rec := GenerationRecord{Opponents: []string{m.ref.ID}, Best: ranked[0].ID, Champion: champ.ID}
+	rec := record.GenerationRecord{Opponents: []string{m.ref.ID}, Best: ranked[0].ID, Champion: champ.ID}
 	for _, g := range m.genBorn {
-		rec.NewGenomes = append(rec.NewGenomes, GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: l.Named(g.X)})
+		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: l.Named(g.X)})
 	}
 	rec.NewGenomes = append(rec.NewGenomes, champ)
 	rankedFields(&rec, l, ranked)

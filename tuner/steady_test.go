@@ -10,6 +10,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 )
 
 func steadyConfig(game string, workers, budget int) config.Config {
@@ -192,7 +193,7 @@ func TestSteadyDecide(t *testing.T) {
 	}
 }
 
-func genomesBorn(g GenerationRecord, id string) bool {
+func genomesBorn(g record.GenerationRecord, id string) bool {
 	for _, n := range g.NewGenomes {
 		if n.ID == id {
 			return true

@@ -189,40 +189,6 @@ func nothingFound(s Summary) string {
 		s.Baseline, s.Games, s.Wall.Round(time.Second))
 }
 
-// ETA is the time left of the run at event e, from the games or generations done and the
-// budgets (the time budget bounds it); false before the first generation (or step) is
-// saved without a game budget.
-func (e Event) ETA() (time.Duration, bool) {
-	// Generations done: whole ones only once one is saved (the batches of a generation
-	// differ in size, so a batch's fraction would make the ETA jump between them).
-	doneGens := float64(e.Generation)
-	if e.GenDone {
-		doneGens++
-	}
-	var eta time.Duration
-	switch {
-	case e.BudgetGames > 0 && e.RunGames+e.GamesDone > 0:
-		// The games of the generation in play count too, its earlier batches and the one
-		// being played: the elapsed time includes them (without them a GA's first estimates
-		// ran high and the ETA fell by half over the run).
-		done := e.RunGames
-		if !e.GenDone && !e.Verifying {
-			done += e.GenGames + e.GamesDone
-		}
-		eta = time.Duration(float64(e.Elapsed) / float64(max(1, done)) * float64(max(0, e.BudgetGames-done)))
-	case e.Budget > 0 && (e.Generations == 0 || doneGens == 0):
-		return max(0, e.Budget-e.Elapsed), true
-	case doneGens > 0:
-		eta = time.Duration(float64(e.Elapsed) / doneGens * (float64(e.Generations+1) - doneGens))
-	default:
-		return 0, false
-	}
-	if e.Budget > 0 {
-		eta = min(eta, max(0, e.Budget-e.Elapsed))
-	}
-	return eta, true
-}
-
 // plural is "1 thing" or "n things".
 func plural(n int, thing string) string {
 	if n == 1 {

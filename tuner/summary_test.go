@@ -8,6 +8,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 )
 
 // TestSummaryText: the summary speaks the run's method — its saved generations in the
@@ -23,13 +24,13 @@ func TestSummaryText(t *testing.T) {
 		{Summary{Method: "", Generations: 2, Best: "1-g1-03", BestScore: 0.625}, "2 generations", "the race winner of the last generation"},
 		{Summary{Method: config.MethodGA, Generations: 3, Best: "1-g0-00", Baseline: "the paper's weights", BaselineChampion: true}, "3 generations", "No candidate has beaten them yet: no race winner reached a hall-of-fame test.\nnot verified"},
 		{Summary{Method: config.MethodGA, Generations: 9, Best: "1-g8-12", CentreOf: []string{"1-g2-01", "1-g5-04"},
-			Champion: &HallOfFamer{ID: "1-g5-04", Stats: genomes.Stats{Wins: 30, Losses: 10, Penta: [5]int{0, 2, 6, 6, 6}}}, HallOfFame: make([]HallOfFamer, 2)},
+			Champion: &record.HallOfFamer{ID: "1-g5-04", Stats: genomes.Stats{Wins: 30, Losses: 10, Penta: [5]int{0, 2, 6, 6, 6}}}, HallOfFame: make([]record.HallOfFamer, 2)},
 			"9 generations", "the centre of the hall of fame's 2 members"},
-		{Summary{Method: config.MethodGA, Generations: 9, Best: "1-g8-12", ChampionRule: config.ChampionPopulation, HallOfFame: make([]HallOfFamer, 2)},
+		{Summary{Method: config.MethodGA, Generations: 9, Best: "1-g8-12", ChampionRule: config.ChampionPopulation, HallOfFame: make([]record.HallOfFamer, 2)},
 			"9 generations", "champion 1-g8-12: the centre of the last generation's better half by rank"},
 		{Summary{Method: config.MethodGA, Lag: 3, Generations: 9, Best: "1-g8-12", ChampionRule: config.ChampionPopulation},
 			"9 generations", "champion 1-g8-12: the mean of the last 4 generations' better-half centres"},
-		{Summary{Method: config.MethodGA, Generations: 4, Best: "1-g2-05", Baseline: "the paper's weights", HallOfFame: []HallOfFamer{{ID: "1-g2-05"}}},
+		{Summary{Method: config.MethodGA, Generations: 4, Best: "1-g2-05", Baseline: "the paper's weights", HallOfFame: []record.HallOfFamer{{ID: "1-g2-05"}}},
 			"4 generations", "champion 1-g2-05: the hall of fame's one member, admitted head to head against the paper's weights"},
 	} {
 		if got := c.s.SavedText(); got != c.saved {
@@ -55,21 +56,21 @@ func TestSummaryText(t *testing.T) {
 // generations done, from the time budget alone, and unknown before anything is saved.
 func TestETA(t *testing.T) {
 	for _, c := range []struct {
-		e     Event
+		e     record.Event
 		want  time.Duration
 		known bool
 	}{
-		{Event{BudgetGames: 1000, RunGames: 250, Elapsed: time.Minute}, 3 * time.Minute, true},
-		{Event{BudgetGames: 1000, RunGames: 250, Elapsed: time.Minute, Budget: 90 * time.Second}, 30 * time.Second, true},
-		{Event{Generations: 4, Generation: 1, GenDone: true, Elapsed: time.Minute}, 90 * time.Second, true},
-		{Event{Generations: 4, Generation: 1, Elapsed: time.Minute}, 4 * time.Minute, true},
-		{Event{Budget: time.Hour, Elapsed: 10 * time.Minute}, 50 * time.Minute, true},
-		{Event{Generations: 4}, 0, false},
+		{record.Event{BudgetGames: 1000, RunGames: 250, Elapsed: time.Minute}, 3 * time.Minute, true},
+		{record.Event{BudgetGames: 1000, RunGames: 250, Elapsed: time.Minute, Budget: 90 * time.Second}, 30 * time.Second, true},
+		{record.Event{Generations: 4, Generation: 1, GenDone: true, Elapsed: time.Minute}, 90 * time.Second, true},
+		{record.Event{Generations: 4, Generation: 1, Elapsed: time.Minute}, 4 * time.Minute, true},
+		{record.Event{Budget: time.Hour, Elapsed: 10 * time.Minute}, 50 * time.Minute, true},
+		{record.Event{Generations: 4}, 0, false},
 		// A GA's first generation under a game budget: the batch in play counts (the ETA was
 		// unknown, then ran high on saved games alone).
-		{Event{BudgetGames: 1000, GamesDone: 100, Elapsed: 10 * time.Second}, 90 * time.Second, true},
-		{Event{BudgetGames: 1000, RunGames: 200, GamesDone: 50, Elapsed: 25 * time.Second}, 75 * time.Second, true},
-		{Event{BudgetGames: 1000, RunGames: 200, GenGames: 150, GamesDone: 50, Elapsed: 40 * time.Second}, 60 * time.Second, true},
+		{record.Event{BudgetGames: 1000, GamesDone: 100, Elapsed: 10 * time.Second}, 90 * time.Second, true},
+		{record.Event{BudgetGames: 1000, RunGames: 200, GamesDone: 50, Elapsed: 25 * time.Second}, 75 * time.Second, true},
+		{record.Event{BudgetGames: 1000, RunGames: 200, GenGames: 150, GamesDone: 50, Elapsed: 40 * time.Second}, 60 * time.Second, true},
 	} {
 		got, known := c.e.ETA()
 		if got != c.want || known != c.known {
@@ -101,11 +102,11 @@ func TestForfeitText(t *testing.T) {
 	var s Summary
 	s.RunID = 4
 	lost := engine.GameRecord{Forfeit: "black (first player) forfeits: no answer in 5s"}
-	s.countRecords(GenerationRecord{GameResults: []GameResult{{Record: lost}, {Record: lost}}})
+	s.countRecords(record.GenerationRecord{GameResults: []record.GameResult{{Record: lost}, {Record: lost}}})
 	if w := s.ForfeitText(); s.Forfeits != 2 || !strings.Contains(w, "every one of the run's 2 games") || !strings.Contains(w, "export-data 4 --table games") {
 		t.Fatalf("all forfeits: %d counted, %q", s.Forfeits, w)
 	}
-	s.countRecords(GenerationRecord{GameResults: []GameResult{{}, {}}})
+	s.countRecords(record.GenerationRecord{GameResults: []record.GameResult{{}, {}}})
 	if w := s.ForfeitText(); s.GameRecords != 4 || !strings.HasPrefix(w, "warning: 2 of the run's 4 games") {
 		t.Fatalf("half forfeits: %q", w)
 	}
@@ -190,10 +191,10 @@ func TestEarlySlotHint(t *testing.T) {
 	var hints []int
 	for gen := 1; gen <= 6; gen++ {
 		s.Generations, s.Games = gen, gen*120 // 7.5 games a slot a generation
-		if e := tu.event(Event{}); e.SlotHint != "" {
+		if e := tu.event(record.Event{}); e.SlotHint != "" {
 			t.Fatalf("generation %d: an event that saves nothing carries the hint", gen)
 		}
-		if e := tu.event(Event{GenDone: true}); e.SlotHint != "" {
+		if e := tu.event(record.Event{GenDone: true}); e.SlotHint != "" {
 			if !strings.Contains(e.SlotHint, "--cmaes-lag 1") {
 				t.Errorf("generation %d: hint %q names no lag", gen, e.SlotHint)
 			}

@@ -6,6 +6,7 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/record"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -53,7 +54,7 @@ type surrogateGame struct {
 // observeGeneration returns the peer games of a generation whose individuals are pop
 // (games against the paper's weights, another opponent or in an admission test left
 // out), its individuals in unit coordinates of l's free genes.
-func observeGeneration(l *genomes.Layout, pop []*genomes.Genome, results []GameResult) surrogateObservation {
+func observeGeneration(l *genomes.Layout, pop []*genomes.Genome, results []record.GameResult) surrogateObservation {
 	at := make(map[string]int, len(pop))
 	obs := surrogateObservation{Points: make([][]float64, len(pop))}
 	for i, g := range pop {

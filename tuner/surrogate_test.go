@@ -9,6 +9,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 )
 
 // TestSurrogateFitsTheStrength: games drawn from a known strength, a concave quadratic
@@ -134,10 +135,10 @@ func TestGASurrogate(t *testing.T) {
 			genes[n.ID] = x
 		}
 	}
-	prev := map[int]GenerationRecord{}
+	prev := map[int]record.GenerationRecord{}
 	for _, g := range full.gens {
 		prev[g.Generation] = g
-		var models []GenomeRecord
+		var models []record.GenomeRecord
 		for _, n := range g.NewGenomes {
 			if n.Operator == OpSurrogate {
 				models = append(models, n)

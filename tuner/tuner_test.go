@@ -12,12 +12,13 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
+	"evotune/tuner/record"
 )
 
 // memStore keeps a run in memory.
 type memStore struct {
 	mu     sync.Mutex
-	gens   []GenerationRecord
+	gens   []record.GenerationRecord
 	status string
 	errTxt string
 	failAt int // SaveGeneration of this generation fails (0 = never)
@@ -26,11 +27,11 @@ type memStore struct {
 	config       string // the run's stored configuration (JSON)
 }
 
-func (m *memStore) CreateRun(_ context.Context, r RunRecord) (int64, error) {
+func (m *memStore) CreateRun(_ context.Context, r record.RunRecord) (int64, error) {
 	m.config = r.Config
 	return 1, nil
 }
-func (m *memStore) SaveGeneration(_ context.Context, g GenerationRecord) error {
+func (m *memStore) SaveGeneration(_ context.Context, g record.GenerationRecord) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.failAt > 0 && g.Generation == m.failAt {
@@ -63,7 +64,7 @@ func smallConfig(game string, workers int) config.Config {
 }
 
 // fingerprint is everything that must not depend on the number of workers.
-func fingerprint(gens []GenerationRecord) string {
+func fingerprint(gens []record.GenerationRecord) string {
 	var sb strings.Builder
 	for _, g := range gens {
 		fmt.Fprintf(&sb, "gen %d best %s champion %s opp %v open %v state %s\n", g.Generation, g.Best, g.Champion, g.Opponents, g.Openings, g.MethodState)
@@ -151,7 +152,7 @@ func TestLineageAndAccounting(t *testing.T) {
 		}
 		games := map[string]int{}
 		for _, r := range g.GameResults {
-			if r.Round != AdmissionRound {
+			if r.Round != record.AdmissionRound {
 				games[r.Individual]++
 			}
 		}
@@ -225,7 +226,7 @@ func TestCancelStopsRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg := smallConfig("connect6", 2)
 	cfg.Generations = 5
-	tu, _ := New(cfg, st, func(e Event) {
+	tu, _ := New(cfg, st, func(e record.Event) {
 		if e.Generation == 4 && e.GamesDone > 0 {
 			cancel()
 		}
@@ -360,9 +361,9 @@ func crashAndResume(t *testing.T, cfg config.Config, full *memStore, failAt int)
 
 // stateFromRecords rebuilds a ResumeState from saved generations, as the command line does
 // from the database.
-func stateFromRecords(runID int64, gens []GenerationRecord) ResumeState {
-	st := ResumeState{RunID: runID, LastGeneration: len(gens) - 1}
-	born := map[string]GenomeRecord{}
+func stateFromRecords(runID int64, gens []record.GenerationRecord) record.ResumeState {
+	st := record.ResumeState{RunID: runID, LastGeneration: len(gens) - 1}
+	born := map[string]record.GenomeRecord{}
 	for _, g := range gens {
 		for _, n := range g.NewGenomes {
 			born[n.ID] = n
@@ -370,9 +371,9 @@ func stateFromRecords(runID int64, gens []GenerationRecord) ResumeState {
 		st.Openings = append(st.Openings, g.Openings...)
 		st.MethodStates = append(st.MethodStates, g.MethodState)
 	}
-	ind := func(id string, stats genomes.Stats) ResumeIndividual {
+	ind := func(id string, stats genomes.Stats) record.ResumeIndividual {
 		n := born[id]
-		return ResumeIndividual{ID: id, Genes: n.Genes, Op: n.Operator, Parents: n.Parents, Born: n.Born, Stats: stats}
+		return record.ResumeIndividual{ID: id, Genes: n.Genes, Op: n.Operator, Parents: n.Parents, Born: n.Born, Stats: stats}
 	}
 	for _, g := range gens {
 		if a := g.Admission; a != nil {
@@ -381,7 +382,7 @@ func stateFromRecords(runID int64, gens []GenerationRecord) ResumeState {
 	}
 	if len(gens) > 0 {
 		for _, h := range gens[len(gens)-1].HallOfFame {
-			st.HallOfFame = append(st.HallOfFame, ResumeFamer{ID: h.ID, Generation: h.Generation, Genes: born[h.ID].Genes, Stats: h.Stats})
+			st.HallOfFame = append(st.HallOfFame, record.ResumeFamer{ID: h.ID, Generation: h.Generation, Genes: born[h.ID].Genes, Stats: h.Stats})
 		}
 	}
 	if len(gens) > 0 {
@@ -438,7 +439,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 		// A run with nothing saved starts over.
 		empty := &memStore{}
 		tu4, _ := New(cfg, empty, nil, "test")
-		if _, err := tu4.Resume(context.Background(), ResumeState{RunID: 1, LastGeneration: -1}); err != nil || fingerprint(empty.gens) != fingerprint(full.gens) {
+		if _, err := tu4.Resume(context.Background(), record.ResumeState{RunID: 1, LastGeneration: -1}); err != nil || fingerprint(empty.gens) != fingerprint(full.gens) {
 			t.Fatalf("%s: resume from nothing differs from a fresh run: %v", game, err)
 		}
 	}

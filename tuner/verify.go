@@ -7,6 +7,7 @@ import (
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
+	"evotune/tuner/record"
 	"evotune/tuner/stats"
 )
 
@@ -61,13 +62,13 @@ func (t *Tuner) verifyChampion(setup arena.GameSetup, seed int64, games int, spr
 	if err != nil {
 		return ladder.Verification{}, err
 	}
-	t.report(Event{Verifying: true, GamesTotal: games, Champion: t.rep.summary.Best, VerifyDepth: setup.Limits.Depth})
+	t.report(record.Event{Verifying: true, GamesTotal: games, Champion: t.rep.summary.Best, VerifyDepth: setup.Limits.Depth})
 	return ladder.Verify(t.ctx, ladder.VerifyConfig{Setup: setup, Champion: champ, ChampionID: t.rep.summary.Best, Games: games,
 		ChampionExt: champExt, BaselineExt: base.ext,
 		OpeningSpec: t.cfg.VerifyOpenings, OpeningList: t.cfg.VerifyOpeningList, Book: t.cfg.BookList, BookLabel: t.cfg.Book,
 		Exclude: t.draws.tuningOpenings, Seed: seed, SPRT: sprt, Workers: t.cfg.Workers},
 		func(done, total int, _ stats.Result) {
-			t.report(Event{Verifying: true, GamesDone: done, GamesTotal: total})
+			t.report(record.Event{Verifying: true, GamesDone: done, GamesTotal: total})
 		})
 }
 

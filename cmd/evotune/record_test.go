@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"evotune/db"
-	"evotune/tuner"
+	"evotune/tuner/record"
 )
 
 // TestHallOfFameRecordReplays: a hall-of-fame member's Elo record (its defence games,
@@ -61,7 +61,7 @@ func TestHallOfFameRecordReplays(t *testing.T) {
 		}
 		seen := map[pair]bool{}
 		for _, gm := range games {
-			if k := (pair{gm.Individual, gm.Opening}); gm.Round == tuner.DefenceRound && !seen[k] {
+			if k := (pair{gm.Individual, gm.Opening}); gm.Round == record.DefenceRound && !seen[k] {
 				seen[k] = true
 				defence[gm.Individual] = append(defence[gm.Individual], strings.Join(openings[gm.Opening], " "))
 			}

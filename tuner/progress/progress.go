@@ -15,6 +15,7 @@ import (
 
 	"evotune/tuner"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 	"evotune/tuner/stats"
 )
 
@@ -51,7 +52,7 @@ func New(w io.Writer) *Progress {
 }
 
 // Update shows event e: a bar's count and description, or a log line when one is due.
-func (p *Progress) Update(e tuner.Event) {
+func (p *Progress) Update(e record.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if e.SlotHint != "" { // once a run, early: a line of its own, above a terminal's bar
@@ -228,7 +229,7 @@ func NewMatch(w io.Writer, label string) *Match {
 
 // Update is match.Play's callback: done of total games played.
 func (m *Match) Update(done, total int, _ stats.Result) {
-	m.p.Update(tuner.Event{Verifying: true, GamesDone: done, GamesTotal: total})
+	m.p.Update(record.Event{Verifying: true, GamesDone: done, GamesTotal: total})
 }
 
 // Finish ends the bar being drawn.

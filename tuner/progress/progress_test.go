@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"evotune/tuner"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 )
 
 // TestProgressLines: the plain progress lines name the batch being played (racing round,
@@ -17,7 +17,7 @@ func TestProgressLines(t *testing.T) {
 	var buf bytes.Buffer
 	p := New(&buf)
 	force := func() { p.lastLog = time.Now().Add(-time.Minute) } // a line is due
-	ev := tuner.Event{Method: config.MethodGA, Generations: 2, Elapsed: 10 * time.Second}
+	ev := record.Event{Method: config.MethodGA, Generations: 2, Elapsed: 10 * time.Second}
 	force()
 	e := ev
 	e.GamesDone, e.GamesTotal, e.Phase = 100, 352, "round 0"
@@ -66,7 +66,7 @@ func TestProgressBudgetLines(t *testing.T) {
 	var buf bytes.Buffer
 	p := New(&buf)
 	p.lastLog = time.Now().Add(-time.Minute)
-	p.Update(tuner.Event{Method: config.MethodGA, BudgetGames: 44000, GamesDone: 440, GamesTotal: 1000, Phase: "pairing 0", Elapsed: 10 * time.Second})
+	p.Update(record.Event{Method: config.MethodGA, BudgetGames: 44000, GamesDone: 440, GamesTotal: 1000, Phase: "pairing 0", Elapsed: 10 * time.Second})
 	want := "generation 0 (0/44000 games), pairing 0: games 440/1000 of this batch, ETA 16m30s"
 	if got := strings.TrimSpace(buf.String()); !strings.HasPrefix(got, want) {
 		t.Fatalf("%q, want %q", got, want)
@@ -78,7 +78,7 @@ func TestProgressBudgetLines(t *testing.T) {
 func TestProgressSlotHint(t *testing.T) {
 	var buf bytes.Buffer
 	p := New(&buf)
-	e := tuner.Event{Method: config.MethodGA, GenDone: true, Generation: 3, RunGames: 2304, BudgetGames: 44000, SlotUtilisation: 0.6,
+	e := record.Event{Method: config.MethodGA, GenDone: true, Generation: 3, RunGames: 2304, BudgetGames: 44000, SlotUtilisation: 0.6,
 		SlotHint: "the game slots waited: … --ga-lag 3 …", Elapsed: time.Minute, GamesDone: 576, GamesTotal: 576}
 	p.Update(e)
 	e.SlotHint = ""

@@ -24,6 +24,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 	"evotune/tuner/runstore"
 )
 
@@ -114,22 +115,22 @@ func (m *randomSearch) Tell(r *tuner.Round) (*tuner.Told, error) {
 	}
 	c := randomChampion{ID: champ.ID, Genes: l.Named(champ.X)}
 	m.champs = append(m.champs, c)
-	rec := tuner.GenerationRecord{Best: ranked[0].ID, Champion: champ.ID, Opponents: []string{opp.ID}}
+	rec := record.GenerationRecord{Best: ranked[0].ID, Champion: champ.ID, Opponents: []string{opp.ID}}
 	if r.Gen == 0 {
-		rec.NewGenomes = append(rec.NewGenomes, tuner.GenomeRecord{ID: opp.ID, Operator: genomes.OpBaseline, Genes: l.Named(opp.X)})
+		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: opp.ID, Operator: genomes.OpBaseline, Genes: l.Named(opp.X)})
 	}
 	rec.FitMin, rec.FitMax = math.Inf(1), math.Inf(-1)
 	for i, g := range ranked {
 		f := 1 - g.Stats.Score()
-		rec.NewGenomes = append(rec.NewGenomes, tuner.GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: l.Named(g.X)})
-		rec.Individuals = append(rec.Individuals, tuner.IndividualRecord{ID: g.ID, Rank: i + 1, Fitness: f, Stats: g.Stats})
+		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: l.Named(g.X)})
+		rec.Individuals = append(rec.Individuals, record.IndividualRecord{ID: g.ID, Rank: i + 1, Fitness: f, Stats: g.Stats})
 		rec.FitMin, rec.FitMax, rec.FitMean = math.Min(rec.FitMin, f), math.Max(rec.FitMax, f), rec.FitMean+f/float64(len(ranked))
 	}
 	return &tuner.Told{Record: rec, State: func() any { return c }, Champion: tuner.Leader{ID: champ.ID, Genes: champ.X, Score: math.NaN()},
 		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}, nil
 }
 
-func (m *randomSearch) Restore(st tuner.ResumeState) (tuner.Leader, error) {
+func (m *randomSearch) Restore(st record.ResumeState) (tuner.Leader, error) {
 	for k, raw := range st.MethodStates {
 		var c randomChampion
 		if err := tuner.DecodeState(raw, &c); err != nil {
@@ -155,7 +156,7 @@ func TestMain(m *testing.M) {
 		Champion: "the best candidate that beat the champion", Range: "the candidates' range", Saved: "random-search generation", Short: true,
 		Loop: newRandomSearch, Heading: func(config.Config) string { return "BEST CANDIDATE" },
 		Openings:  func(c config.Config) int { return c.Games / 2 },
-		Progress:  func(e tuner.Event) string { return "champion " + e.Champion },
+		Progress:  func(e record.Event) string { return "champion " + e.Champion },
 		Summarise: func(s tuner.Summary) string { return "champion " + s.Best }}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -169,10 +170,10 @@ type recording struct {
 	runstore.Store
 	failAt int
 	mu     sync.Mutex
-	gens   []tuner.GenerationRecord
+	gens   []record.GenerationRecord
 }
 
-func (s *recording) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) error {
+func (s *recording) SaveGeneration(ctx context.Context, g record.GenerationRecord) error {
 	if s.failAt > 0 && g.Generation == s.failAt {
 		return errors.New("disk full")
 	}
@@ -187,7 +188,7 @@ func (s *recording) SaveGeneration(ctx context.Context, g tuner.GenerationRecord
 
 // fingerprint is what must not depend on the number of workers: every generation's
 // champion, openings, method state, ranked individuals, new genomes and games.
-func fingerprint(gens []tuner.GenerationRecord) string {
+func fingerprint(gens []record.GenerationRecord) string {
 	var sb strings.Builder
 	for _, g := range gens {
 		fmt.Fprintf(&sb, "gen %d best %s champion %s opp %v open %v state %s\n", g.Generation, g.Best, g.Champion, g.Opponents, g.Openings, g.MethodState)
@@ -234,7 +235,7 @@ func TestMethodOutsideTheTuner(t *testing.T) {
 		t.Fatal("the registered method is not among tuner.Methods")
 	}
 	var want string
-	var full []tuner.GenerationRecord
+	var full []record.GenerationRecord
 	for _, w := range []int{1, 2, 5} {
 		cfg := runConfig(w, budget)
 		d, st := open(t, fmt.Sprintf("w%d.db", w), cfg, 0)
@@ -307,7 +308,7 @@ func TestMethodOutsideTheTuner(t *testing.T) {
 func TestRegisterMethodRefuses(t *testing.T) {
 	ok := tuner.MethodSpec{Name: "x", Title: "x", Generation: "generation", Saved: "x", Loop: newRandomSearch,
 		Heading: func(config.Config) string { return "" }, Openings: func(config.Config) int { return 1 },
-		Progress: func(tuner.Event) string { return "" }, Summarise: func(tuner.Summary) string { return "" }}
+		Progress: func(record.Event) string { return "" }, Summarise: func(tuner.Summary) string { return "" }}
 	for _, c := range []struct {
 		edit func(*tuner.MethodSpec)
 		want string

@@ -13,6 +13,7 @@ import (
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
+	"evotune/tuner/record"
 	"evotune/tuner/stats"
 )
 
@@ -21,8 +22,8 @@ import (
 // hall of fame and the admission tests (admitZ, the run's Config.AdmitZ, ranks them for
 // ResumeState.Closest), the games and time so far, and every generation's method state. A run
 // with no saved generation gives LastGeneration −1. Errors name the run and the row.
-func LoadResume(ctx context.Context, d *db.DB, runID int64, admitZ float64) (tuner.ResumeState, error) {
-	st := tuner.ResumeState{RunID: runID, LastGeneration: -1}
+func LoadResume(ctx context.Context, d *db.DB, runID int64, admitZ float64) (record.ResumeState, error) {
+	st := record.ResumeState{RunID: runID, LastGeneration: -1}
 	gens, err := d.Generations(ctx, runID)
 	if err != nil {
 		return st, err
@@ -58,12 +59,12 @@ func LoadResume(ctx context.Context, d *db.DB, runID int64, admitZ float64) (tun
 	for _, g := range all {
 		byID[g.ID] = g
 	}
-	ind := func(id string, r db.IndividualRow) (tuner.ResumeIndividual, error) {
+	ind := func(id string, r db.IndividualRow) (record.ResumeIndividual, error) {
 		g, ok := byID[id]
 		if !ok {
-			return tuner.ResumeIndividual{}, fmt.Errorf("run %d: individual %s has no genome", runID, id)
+			return record.ResumeIndividual{}, fmt.Errorf("run %d: individual %s has no genome", runID, id)
 		}
-		out := tuner.ResumeIndividual{ID: id, Op: g.Operator, Born: g.Born, Round: r.Round,
+		out := record.ResumeIndividual{ID: id, Op: g.Operator, Born: g.Born, Round: r.Round,
 			Stats: genomes.Stats{Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, Penta: r.Penta}}
 		for _, p := range []string{g.Parent1, g.Parent2} {
 			if p != "" {
@@ -94,7 +95,7 @@ func LoadResume(ctx context.Context, d *db.DB, runID int64, admitZ float64) (tun
 	}
 	for _, a := range adms {
 		st.Tested = append(st.Tested, a.Candidate)
-		t := &tuner.Admission{Candidate: a.Candidate, Opponent: a.Opponent, Generation: a.Generation, Score: a.Score, ScoreSE: a.ScoreSE,
+		t := &record.Admission{Candidate: a.Candidate, Opponent: a.Opponent, Generation: a.Generation, Score: a.Score, ScoreSE: a.ScoreSE,
 			Elo: a.Elo, EloSE: a.EloSE, OpponentScore: a.OppScore, Diff: a.Diff, DiffSE: a.DiffSE, Admitted: a.Admitted,
 			Result: stats.Result{Wins: a.Wins, Draws: a.Draws, Losses: a.Losses, Penta: a.Penta}}
 		if st.Closest == nil || t.LowerBound(admitZ) > st.Closest.LowerBound(admitZ) {
@@ -110,7 +111,7 @@ func LoadResume(ctx context.Context, d *db.DB, runID int64, admitZ float64) (tun
 		if err != nil {
 			return st, err
 		}
-		st.HallOfFame = append(st.HallOfFame, tuner.ResumeFamer{ID: h.ID, Generation: h.Admitted, Genes: in.Genes,
+		st.HallOfFame = append(st.HallOfFame, record.ResumeFamer{ID: h.ID, Generation: h.Admitted, Genes: in.Genes,
 			Stats: genomes.Stats{Wins: h.Wins, Draws: h.Draws, Losses: h.Losses, Penta: h.Penta}})
 	}
 	for _, g := range gens {

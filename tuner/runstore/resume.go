@@ -15,6 +15,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/config"
+	"evotune/tuner/record"
 )
 
 // ResumeOptions are what a resume may change or allow; everything else comes from the run.
@@ -56,7 +57,7 @@ type ResumeOptions struct {
 type Resumable struct {
 	Run      db.Run
 	Config   config.Config
-	State    tuner.ResumeState
+	State    record.ResumeState
 	Warnings []string
 	// Extended is set when the options changed the run's budget: the new configuration
 	// is stored when the run is claimed (db.ClaimRunConfig).
@@ -220,7 +221,7 @@ func refreeze(cfg *config.Config, fix, free []string, champ map[string]float64, 
 // pace: its game budget (over which its gains are planned) grows in proportion to the time
 // (the games played so far per second of the run so far). The error names a budget already
 // spent — games already played, a time already passed — or one that does not parse.
-func extendBudget(cfg *config.Config, st tuner.ResumeState, budgetGames int, timeBudget string) error {
+func extendBudget(cfg *config.Config, st record.ResumeState, budgetGames int, timeBudget string) error {
 	if budgetGames < 0 {
 		return fmt.Errorf("--budget-games %d: want a positive number of distinct tuning games", budgetGames)
 	}

@@ -14,11 +14,12 @@ import (
 	"evotune/db"
 	"evotune/tuner"
 	"evotune/tuner/ladder"
+	"evotune/tuner/record"
 	"evotune/tuner/stats"
 )
 
 // Store adapts the db package to the tuner's Store interface (the tuner declares what it
-// needs; neither package imports the other): a run's rows written as tuner.Store asks.
+// needs; neither package imports the other): a run's rows written as record.Store asks.
 type Store struct {
 	d      *db.DB
 	admitZ float64 // the run's AdmitZ, for the stored lower bounds
@@ -28,25 +29,25 @@ type Store struct {
 // hall of fame's stored lower bounds use it; 0 when only verifications are saved).
 func New(d *db.DB, admitZ float64) Store { return Store{d: d, admitZ: admitZ} }
 
-// CreateRun inserts a running run (tuner.Store).
-func (s Store) CreateRun(ctx context.Context, r tuner.RunRecord) (int64, error) {
+// CreateRun inserts a running run (record.Store).
+func (s Store) CreateRun(ctx context.Context, r record.RunRecord) (int64, error) {
 	return s.d.CreateRun(ctx, db.Run{Name: r.Name, Game: r.Game, Seed: r.Seed, Config: db.JSONText(r.Config), ProgramVersion: r.ProgramVersion, PID: r.PID})
 }
 
-// SetRunStatus records a run's status and error text (tuner.Store).
+// SetRunStatus records a run's status and error text (record.Store).
 func (s Store) SetRunStatus(ctx context.Context, id int64, status, errText string) error {
 	return s.d.SetRunStatus(ctx, id, status, errText)
 }
 
 // SaveVerification stores the champion's verification match at the end of a run as a new
-// verification of the run, the run's headline when it has the most games (tuner.Store).
+// verification of the run, the run's headline when it has the most games (record.Store).
 func (s Store) SaveVerification(ctx context.Context, id int64, v ladder.Verification) error {
 	_, _, err := s.AddVerification(ctx, id, v, db.SourceTune, db.HeadlineLargest)
 	return err
 }
 
 // SaveRung stores rung v of the run's ladder key as soon as it is played
-// (tuner.RungStore).
+// (record.RungStore).
 func (s Store) SaveRung(ctx context.Context, id int64, key string, v ladder.Verification) error {
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -60,7 +61,7 @@ func (s Store) SaveRung(ctx context.Context, id int64, key string, v ladder.Veri
 }
 
 // StoredRungs returns the rungs of the run's ladder key stored by SaveRung and not yet part
-// of a verification, by rung index (tuner.RungStore).
+// of a verification, by rung index (record.RungStore).
 func (s Store) StoredRungs(ctx context.Context, id int64, key string) (map[int]ladder.Verification, error) {
 	rows, err := s.d.PendingRungs(ctx, id, key)
 	if err != nil {
@@ -78,7 +79,7 @@ func (s Store) StoredRungs(ctx context.Context, id int64, key string) (map[int]l
 }
 
 // SaveLadder stores the run's finished ladder v (its rungs stored under key) as a new
-// verification, the run's headline when it has the most games (tuner.RungStore).
+// verification, the run's headline when it has the most games (record.RungStore).
 func (s Store) SaveLadder(ctx context.Context, id int64, key string, v ladder.Verification) error {
 	_, _, err := s.AddLadder(ctx, id, v, db.SourceTune, db.HeadlineLargest, key)
 	return err
@@ -105,8 +106,8 @@ func (s Store) AddVerification(ctx context.Context, id int64, v ladder.Verificat
 	return s.d.AddVerification(ctx, id, string(data), source, policy)
 }
 
-// SaveGeneration writes one generation in one transaction (tuner.Store, db.SaveGeneration).
-func (s Store) SaveGeneration(ctx context.Context, g tuner.GenerationRecord) error {
+// SaveGeneration writes one generation in one transaction (record.Store, db.SaveGeneration).
+func (s Store) SaveGeneration(ctx context.Context, g record.GenerationRecord) error {
 	opp, _ := json.Marshal(g.Opponents)
 	op, _ := json.Marshal(g.Openings)
 	data := db.GenerationData{RunID: g.RunID, Generation: db.GenerationRow{
