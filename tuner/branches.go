@@ -5,6 +5,7 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/search"
 )
 
 // Guesses of a round's games in play, for a method whose next round reads only part of
@@ -98,7 +99,7 @@ func (f *finishedGames) scenarios(slots int) *outcomeWays {
 // the games of pairs with no game left once (base), then for each way those of the pairs
 // with one (open), so a way costs its open pairs' games, not the round's.
 type wayCredit struct {
-	r       *Round
+	r       *search.Round
 	base    []genomes.Stats
 	open    batch // the refs of pairs with a game left
 	players []*genomes.Genome
@@ -137,7 +138,7 @@ func newWayCredit(lr *loopRound, o *outcomeWays) *wayCredit {
 
 // round is the round with its players credited as the games would end as recs: their
 // Stats, not their PairScores (the same players for every call: read it before the next).
-func (c *wayCredit) round(recs []engine.GameRecord) *Round {
+func (c *wayCredit) round(recs []engine.GameRecord) *search.Round {
 	for i, p := range c.players {
 		p.Stats = c.base[i]
 	}

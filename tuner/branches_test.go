@@ -6,6 +6,7 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/search"
 )
 
 // TestScenarios: the ways a batch's games left may end are weighed by the finished games'
@@ -66,7 +67,7 @@ func TestScenarios(t *testing.T) {
 // each way the Stats (wins, draws, losses and pentanomial) that crediting all its games
 // does.
 func TestWayCredit(t *testing.T) {
-	r := &Round{Players: []*genomes.Genome{{ID: "a"}, {ID: "b"}, {ID: "c"}}}
+	r := &search.Round{Players: []*genomes.Genome{{ID: "a"}, {ID: "b"}, {ID: "c"}}}
 	lr := &loopRound{r: r}
 	for ind := range 3 {
 		for pair := range 2 {

@@ -13,6 +13,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/record"
+	"evotune/tuner/search"
 )
 
 // CMA-ES (Config.Method "cmaes"): the covariance matrix adaptation evolution strategy of
@@ -54,7 +55,7 @@ type cmaesState struct {
 // and is told the generations in order; the seed fixes every sample, so a seeded run is the
 // same whatever the workers.
 type cmaesMethod struct {
-	a    *MethodEnv
+	a    *search.MethodEnv
 	opt  *cmaes.Optimizer
 	free []int     // the layout's indices of the free genes: the optimiser's coordinates
 	mean []float64 // the optimiser's mean: its own storage (gonum's VecDense keeps the slice it is given)
@@ -67,7 +68,7 @@ type cmaesMethod struct {
 	// told are the values of every generation told, in order.
 	told [][]float64
 	// guessed are the generations Guess returned for generation guessedGen, by GuessKey.
-	guessed    map[string]*Round
+	guessed    map[string]*search.Round
 	guessedGen int
 }
 
@@ -88,7 +89,7 @@ type cmaesGeneration struct {
 	parent string
 }
 
-func newCMAES(a *MethodEnv) (Method, error) {
+func newCMAES(a *search.MethodEnv) (search.Method, error) {
 	l := a.Layout
 	m := &cmaesMethod{a: a, base: thetaOf(l, l.Defaults())}
 	for i, g := range l.Genes {
@@ -112,7 +113,7 @@ func newCMAES(a *MethodEnv) (Method, error) {
 		bounds.Set(j, 1, hi)
 		m.mean[j] = m.base[i]
 	}
-	opts := []cmaes.OptimizerOption{cmaes.OptimizerOptionSeed(int64(mix(uint64(a.Config.Seed)) >> 1)), cmaes.OptimizerOptionBounds(bounds)}
+	opts := []cmaes.OptimizerOption{cmaes.OptimizerOptionSeed(int64(search.Mix(uint64(a.Config.Seed)) >> 1)), cmaes.OptimizerOptionBounds(bounds)}
 	if p.Lambda > 0 {
 		opts = append(opts, cmaes.OptimizerOptionPopulationSize(p.Lambda))
 	}
@@ -208,31 +209,31 @@ func (m *cmaesMethod) tell(g *cmaesGeneration, values []float64) error {
 
 // Restore replays the optimiser through every saved generation's values, sampling each
 // generation when the uninterrupted run did (Lag generations ahead of the one told).
-func (m *cmaesMethod) Restore(st record.ResumeState) (Leader, error) {
+func (m *cmaesMethod) Restore(st record.ResumeState) (search.Leader, error) {
 	if len(st.MethodStates) != st.LastGeneration+1 {
-		return Leader{}, fmt.Errorf("resume: %d CMA-ES generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
+		return search.Leader{}, fmt.Errorf("resume: %d CMA-ES generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
 	}
 	lag := m.a.Config.CMAESParams().Lag
 	for k, raw := range st.MethodStates {
 		var s cmaesState
-		if err := DecodeState(raw, &s); err != nil {
-			return Leader{}, fmt.Errorf("resume: CMA-ES generation %d: %w", k, err)
+		if err := search.DecodeState(raw, &s); err != nil {
+			return search.Leader{}, fmt.Errorf("resume: CMA-ES generation %d: %w", k, err)
 		}
 		if err := m.sampledUpTo(k + lag); err != nil {
-			return Leader{}, err
+			return search.Leader{}, err
 		}
 		g := m.sampled[0]
 		if len(s.Values) != len(g.ys) {
-			return Leader{}, fmt.Errorf("resume: CMA-ES generation %d has %d values, λ is %d", k, len(s.Values), len(g.ys))
+			return search.Leader{}, fmt.Errorf("resume: CMA-ES generation %d has %d values, λ is %d", k, len(s.Values), len(g.ys))
 		}
 		if err := m.tell(g, s.Values); err != nil {
-			return Leader{}, err
+			return search.Leader{}, err
 		}
 		m.sampled = m.sampled[1:]
 		m.told = append(m.told, s.Values)
 	}
 	m.next = st.LastGeneration + 1
-	return Leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: m.genes(m.mean), Score: 0.5}, nil
+	return search.Leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: m.genes(m.mean), Score: 0.5}, nil
 }
 
 // Describe: λ, the pairs per candidate, σ_0 and the generations in play.
@@ -253,7 +254,7 @@ func cmaesSaved(e record.Event) string {
 
 // Ask samples generation k's λ candidates around the mean now (after generation k−Lag−1),
 // to play that mean.
-func (m *cmaesMethod) Ask() (*Round, error) {
+func (m *cmaesMethod) Ask() (*search.Round, error) {
 	k := m.next
 	c := m.a.Config
 	if c.Generations > 0 && k > c.Generations {
@@ -274,12 +275,12 @@ func (m *cmaesMethod) Ask() (*Round, error) {
 	}
 	mean := &genomes.Genome{Layout: m.a.Layout, X: g.mx, ID: g.parent}
 	m.next++
-	return &Round{Gen: k, Draw: k, Players: cands, Opponents: []*genomes.Genome{mean}, Pairs: c.CMAESParams().Pairs, Label: fmt.Sprintf("generation %d", k), Own: g}, nil
+	return &search.Round{Gen: k, Draw: k, Players: cands, Opponents: []*genomes.Genome{mean}, Pairs: c.CMAESParams().Pairs, Label: fmt.Sprintf("generation %d", k), Own: g}, nil
 }
 
 // Tell moves the mean by the candidates' values (1 − score against the mean) and stores
 // the generation: the new mean first (the champion), then the candidates ranked by score.
-func (m *cmaesMethod) Tell(r *Round) (*Told, error) {
+func (m *cmaesMethod) Tell(r *search.Round) (*search.Told, error) {
 	k, cands, parent := r.Gen, r.Players, r.Opponents[0].ID
 	gen, ok := r.Own.(*cmaesGeneration)
 	if !ok || len(m.sampled) == 0 || m.sampled[0] != gen {
@@ -324,14 +325,14 @@ func (m *cmaesMethod) Tell(r *Round) (*Told, error) {
 		dsum += l.Distance(g.X, gen.mx)
 	}
 	rec.Diversity = dsum / n
-	return &Told{Record: rec, State: func() any { return st },
-		Champion:   Leader{ID: next.ID, Genes: next.X, Score: 0.5},
+	return &search.Told{Record: rec, State: func() any { return st },
+		Champion:   search.Leader{ID: next.ID, Genes: next.X, Score: 0.5},
 		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}, nil
 }
 
 // GuessKey implements BranchGuesser: the order of r's candidates' values, ties included,
 // which is all of a generation Guess reads ("" for a generation Guess does not guess).
-func (m *cmaesMethod) GuessKey(r *Round) string {
+func (m *cmaesMethod) GuessKey(r *search.Round) string {
 	if m.a.Config.CMAESParams().Lag > 0 || r.Gen != len(m.told) {
 		return ""
 	}
@@ -347,13 +348,13 @@ func (m *cmaesMethod) GuessKey(r *Round) string {
 // the order of one made before is that one (the same round).
 // With generations in play (a lag) the loop never waits for a generation's last games,
 // and there is nothing to guess: nil.
-func (m *cmaesMethod) Guess(r *Round) (*Round, error) {
+func (m *cmaesMethod) Guess(r *search.Round) (*search.Round, error) {
 	order := m.GuessKey(r)
 	if order == "" || len(m.sampled) == 0 || m.sampled[0].k != r.Gen {
 		return nil, nil
 	}
 	if m.guessed == nil || m.guessedGen != r.Gen {
-		m.guessed, m.guessedGen = map[string]*Round{}, r.Gen
+		m.guessed, m.guessedGen = map[string]*search.Round{}, r.Gen
 	}
 	if g, ok := m.guessed[order]; ok {
 		return g, nil

@@ -9,6 +9,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/search"
 )
 
 func cmaesConfig(game string, budget int) config.Config {
@@ -173,7 +174,7 @@ func testCMAESGenerations(t *testing.T, lag int) {
 			t.Fatalf("generation %d: champion %s, %d individuals", k, g.Champion, len(g.Individuals))
 		}
 		var s cmaesState
-		if err := DecodeState(g.MethodState, &s); err != nil || len(s.Values) != lambda {
+		if err := search.DecodeState(g.MethodState, &s); err != nil || len(s.Values) != lambda {
 			t.Fatalf("generation %d: state %s: %v", k, g.MethodState, err)
 		}
 		for r, in := range g.Individuals[1:] {

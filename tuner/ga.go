@@ -16,6 +16,7 @@ import (
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"evotune/tuner/record"
+	"evotune/tuner/search"
 )
 
 // The genetic algorithm (Config.Method "ga"), driven by eaopt: generation 0 is the paper's
@@ -118,7 +119,7 @@ func (m *gaMethod) restore(st record.ResumeState) error {
 	if t.cfg.Surrogate == config.SurrogateOn {
 		for _, raw := range st.MethodStates[max(0, len(st.MethodStates)-SurrogateWindow):] {
 			var o surrogateObservation
-			if err := DecodeState(raw, &o); err != nil {
+			if err := search.DecodeState(raw, &o); err != nil {
 				return fmt.Errorf("resume: the surrogate model's games: %w", err)
 			}
 			m.window = append(m.window, o)
@@ -186,12 +187,12 @@ func (m *gaMethod) search(ctx context.Context, from int) error {
 		defer func() { t.pairings = nil }()
 	}
 	defer m.dropAhead()
-	t.draws.initRNG = t.rngV2(0, streamInit)
+	t.draws.initRNG = t.rngV2(0, search.StreamInit)
 	m.startMark()
 	ga, err := eaopt.GAConfig{
 		NPops: 1, PopSize: uint(t.cfg.Population), NGenerations: uint(n), HofSize: 1,
 		Model:    model{t},
-		RNG:      t.rngV1(0, streamGA),
+		RNG:      t.rngV1(0, search.StreamGA),
 		Callback: m.onGeneration,
 		EarlyStop: func(*eaopt.GA) bool {
 			if t.saving.err == nil && ctx.Err() == nil {
@@ -723,7 +724,7 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *record.Admis
 		rec.NewGenomes = append(rec.NewGenomes, g)
 	}
 	if t.cfg.Surrogate == config.SurrogateOn {
-		state, err := EncodeState(observeGeneration(t.plan.Layout, pop, t.g.gameResults))
+		state, err := search.EncodeState(observeGeneration(t.plan.Layout, pop, t.g.gameResults))
 		if err != nil {
 			t.saving.err = err
 			return

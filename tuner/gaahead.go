@@ -10,6 +10,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
+	"evotune/tuner/search"
 )
 
 // The GA's next generation played ahead (peers, on this process's game slots).
@@ -323,7 +324,7 @@ func (m *gaMethod) lookAhead(pl *pairingsInPlay) {
 		return // the same ranking breeds the same generation: the games ahead stand
 	}
 	gen := t.g.gen + 1
-	next, _ := t.breed(ranked, gen, t.rngV1(gen, streamGA))
+	next, _ := t.breed(ranked, gen, t.rngV1(gen, search.StreamGA))
 	for _, g := range next {
 		g.Stats, g.Round = genomes.Stats{}, 0
 	}

@@ -11,6 +11,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
+	"evotune/tuner/search"
 )
 
 // The GA with generations in play (Config.GALag L ≥ 1; L = 0 is ga.go's eaopt loop): the
@@ -100,13 +101,13 @@ type gaLagGeneration struct {
 	told  int
 	// tests are the rounds of the admission test it opens with, not yet asked; admission
 	// the test once judged (nil: none played).
-	tests     []*Round
+	tests     []*search.Round
 	admission *record.Admission
 }
 
 // gaLagMethod is the GA with generations in play on the run loop (see above).
 type gaLagMethod struct {
-	a      *MethodEnv
+	a      *search.MethodEnv
 	lag    int
 	rounds int                       // pairs of a generation: (RaceRounds+1) × ⌊Population/2⌋
 	told   map[int][]*genomes.Genome // told generations ranked best first, those still bred from
@@ -133,7 +134,7 @@ func newGAOrLagged(t *Tuner) (searchMethod, error) {
 
 // newGALag makes the GA with generations in play for the run's method environment; the error names a
 // Games that is not an even number of at least 2.
-func newGALag(a *MethodEnv) (Method, error) {
+func newGALag(a *search.MethodEnv) (search.Method, error) {
 	c := a.Config
 	if c.Games < 2 || c.Games%2 != 0 {
 		return nil, config.Errorf("games", "", "%d, want an even number ≥ 2 (each pair's games)", c.Games)
@@ -163,24 +164,24 @@ func (m *gaLagMethod) Committed() bool {
 // Restore takes up the told generations a run resumed after generation st.LastGeneration
 // breeds from (the newest 2L+1 method states); the generations after it are bred again
 // from them, as the uninterrupted run bred them.
-func (m *gaLagMethod) Restore(st record.ResumeState) (Leader, error) {
+func (m *gaLagMethod) Restore(st record.ResumeState) (search.Leader, error) {
 	if len(st.MethodStates) != st.LastGeneration+1 {
-		return Leader{}, fmt.Errorf("resume: %d GA generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
+		return search.Leader{}, fmt.Errorf("resume: %d GA generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
 	}
 	c := m.a.Config
 	for gen := max(0, st.LastGeneration-2*m.lag); gen <= st.LastGeneration; gen++ {
 		var s gaLagState
-		if err := DecodeState(st.MethodStates[gen], &s); err != nil {
-			return Leader{}, fmt.Errorf("resume: GA generation %d: %w", gen, err)
+		if err := search.DecodeState(st.MethodStates[gen], &s); err != nil {
+			return search.Leader{}, fmt.Errorf("resume: GA generation %d: %w", gen, err)
 		}
 		if len(s.Ranked) != c.Population {
-			return Leader{}, fmt.Errorf("resume: GA generation %d holds %d individuals, the config says %d", gen, len(s.Ranked), c.Population)
+			return search.Leader{}, fmt.Errorf("resume: GA generation %d holds %d individuals, the config says %d", gen, len(s.Ranked), c.Population)
 		}
 		ranked := make([]*genomes.Genome, len(s.Ranked))
 		for i, r := range s.Ranked {
 			x, err := m.a.Layout.FromNamed(r.Genes)
 			if err != nil {
-				return Leader{}, fmt.Errorf("resume: GA generation %d: individual %s: %w", gen, r.ID, err)
+				return search.Leader{}, fmt.Errorf("resume: GA generation %d: individual %s: %w", gen, r.ID, err)
 			}
 			ranked[i] = &genomes.Genome{Layout: m.a.Layout, X: x, ID: r.ID, Op: r.Op, Parents: r.Parents, Born: r.Born, Stats: r.Stats, Mutation: c.Mutation}
 		}
@@ -191,7 +192,7 @@ func (m *gaLagMethod) Restore(st record.ResumeState) (Leader, error) {
 		for _, h := range st.HallOfFame {
 			x, err := m.a.Layout.FromNamed(h.Genes)
 			if err != nil {
-				return Leader{}, fmt.Errorf("resume: hall of fame %s: %w", h.ID, err)
+				return search.Leader{}, fmt.Errorf("resume: hall of fame %s: %w", h.ID, err)
 			}
 			m.hof = append(m.hof, record.HallOfFamer{ID: h.ID, Generation: h.Generation, Genes: x, Stats: h.Stats})
 		}
@@ -217,14 +218,14 @@ func (m *gaLagMethod) Describe(length string) (string, []string) {
 // Ask returns the next pair of the newest generation in play, or breeds the next
 // generation once generation next−1−L is told (ErrAskLater before; nil after generation
 // Generations).
-func (m *gaLagMethod) Ask() (*Round, error) {
+func (m *gaLagMethod) Ask() (*search.Round, error) {
 	c := m.a.Config
 	if n := len(m.inPlay); n == 0 || (m.inPlay[n-1].asked == m.rounds && len(m.inPlay[n-1].tests) == 0) {
 		switch {
 		case c.Generations > 0 && m.next > c.Generations:
 			return nil, nil
 		case m.next > 0 && m.newest < m.next-1-m.lag:
-			return nil, ErrAskLater
+			return nil, search.ErrAskLater
 		}
 		m.inPlay = append(m.inPlay, m.breed(m.next))
 		m.next++
@@ -244,7 +245,7 @@ func (m *gaLagMethod) Ask() (*Round, error) {
 	player := &genomes.Genome{Layout: a.Layout, X: a.X, ID: a.ID}
 	// The pairs of a pairing play the same openings (one draw: common random numbers, as
 	// ga.go's pairings).
-	return &Round{Gen: g.gen, Draw: g.gen*(c.RaceRounds+1) + k/(c.Population/2), Stream: streamGALag, Players: []*genomes.Genome{player}, Opponents: []*genomes.Genome{b},
+	return &search.Round{Gen: g.gen, Draw: g.gen*(c.RaceRounds+1) + k/(c.Population/2), Stream: streamGALag, Players: []*genomes.Genome{player}, Opponents: []*genomes.Genome{b},
 		Pairs: c.Games / 2, Label: fmt.Sprintf("generation %d", g.gen), GameRound: k / (c.Population / 2), Own: p}, nil
 }
 
@@ -255,7 +256,7 @@ func (m *gaLagMethod) breed(gen int) *gaLagGeneration {
 	n := c.Population
 	g := &gaLagGeneration{gen: gen}
 	if gen <= m.lag { // nothing told yet: an initial population
-		rng := m.a.RandV1(gen, streamInit)
+		rng := m.a.RandV1(gen, search.StreamInit)
 		for i := range n {
 			x := &genomes.Genome{Layout: l, ID: m.a.IndividualID(gen, i), Born: gen, Mutation: c.Mutation}
 			switch {
@@ -271,7 +272,7 @@ func (m *gaLagMethod) breed(gen int) *gaLagGeneration {
 		}
 	} else {
 		pool := m.pool(gen - 1 - m.lag)
-		rng := m.a.RandV1(gen, streamGA)
+		rng := m.a.RandV1(gen, search.StreamGA)
 		for i := 0; i < c.Elite && i < len(pool); i++ {
 			e := pool[i].Clone().(*genomes.Genome)
 			e.Stats = genomes.Stats{}
@@ -302,7 +303,7 @@ func (m *gaLagMethod) breed(gen int) *gaLagGeneration {
 			}
 		}
 	}
-	rng := m.a.RandV1(gen, streamPairing)
+	rng := m.a.RandV1(gen, search.StreamPairing)
 	for range c.RaceRounds + 1 {
 		order := rng.Perm(n)
 		for k := 0; k+1 < n; k += 2 {
@@ -321,7 +322,7 @@ func (m *gaLagMethod) breed(gen int) *gaLagGeneration {
 // latest member admitted by the tests of generations up to gen−L−1 (the candidates of
 // generations up to gen−2L−2): the tests told when generation gen−1−L is, also after a
 // resume, whose hall of fame holds later ones.
-func (m *gaLagMethod) planTest(gen int, winner *genomes.Genome) []*Round {
+func (m *gaLagMethod) planTest(gen int, winner *genomes.Genome) []*search.Round {
 	c, l := m.a.Config, m.a.Layout
 	if winner.Op == genomes.OpBaseline || m.tested[winner.ID] {
 		return nil
@@ -349,7 +350,7 @@ func (m *gaLagMethod) planTest(gen int, winner *genomes.Genome) []*Round {
 	t.defends = def != nil && (!t.headToHead || c.Champion == config.ChampionBest || c.Champion == "")
 	label := fmt.Sprintf("generation %d admission", gen)
 	n := c.AdmitGames / 2
-	test := &Round{Gen: gen, Draw: gen, Stream: streamAdmit, Players: []*genomes.Genome{cand}, Opponents: []*genomes.Genome{base},
+	test := &search.Round{Gen: gen, Draw: gen, Stream: search.StreamAdmit, Players: []*genomes.Genome{cand}, Opponents: []*genomes.Genome{base},
 		Pairs: n, Label: label, GameRound: record.AdmissionRound, Own: t}
 	if def != nil {
 		t.adm.Opponent = def.ID
@@ -359,9 +360,9 @@ func (m *gaLagMethod) planTest(gen int, winner *genomes.Genome) []*Round {
 			test.Players = append(test.Players, &genomes.Genome{Layout: l, X: def.X, ID: def.ID})
 		}
 	}
-	rounds := []*Round{test}
+	rounds := []*search.Round{test}
 	if t.defends {
-		rounds = append(rounds, &Round{Gen: gen, Draw: gen, Stream: streamDefence, Players: []*genomes.Genome{def}, Opponents: []*genomes.Genome{base},
+		rounds = append(rounds, &search.Round{Gen: gen, Draw: gen, Stream: search.StreamDefence, Players: []*genomes.Genome{def}, Opponents: []*genomes.Genome{base},
 			Pairs: n, Label: label, GameRound: record.DefenceRound, Own: t})
 	}
 	t.rounds = len(rounds)
@@ -371,7 +372,7 @@ func (m *gaLagMethod) planTest(gen int, winner *genomes.Genome) []*Round {
 // tellTest takes a told round of test t, of generation g, and judges the test once its
 // last round is told: the defender's own games go to its record, the candidate is
 // admitted when it passed (judge).
-func (m *gaLagMethod) tellTest(g *gaLagGeneration, t *gaLagTest, r *Round) error {
+func (m *gaLagMethod) tellTest(g *gaLagGeneration, t *gaLagTest, r *search.Round) error {
 	if r.Gen != g.gen || g.told > 0 || t.told >= t.rounds {
 		return fmt.Errorf("%s: a test round told out of order (generation %d in play, %d of its pairs told)", r.Label, g.gen, g.told)
 	}
@@ -458,7 +459,7 @@ func mirror(s genomes.Stats) genomes.Stats {
 
 // Tell credits a told pair's games to both of its individuals; the generation's last pair
 // completes it.
-func (m *gaLagMethod) Tell(r *Round) (*Told, error) {
+func (m *gaLagMethod) Tell(r *search.Round) (*search.Told, error) {
 	if len(m.inPlay) == 0 {
 		return nil, fmt.Errorf("%s told with no generation in play", r.Label)
 	}
@@ -492,18 +493,18 @@ func (m *gaLagMethod) Tell(r *Round) (*Told, error) {
 // champion is the run's champion after told generation gen (ranked best first): the hall
 // of fame's (hallChampion, with the hall as the summary shows it) or, with
 // ChampionPopulation, the centre of the generation's better half.
-func (m *gaLagMethod) champion(gen int, ranked []*genomes.Genome) Leader {
+func (m *gaLagMethod) champion(gen int, ranked []*genomes.Genome) search.Leader {
 	c := m.a.Config
 	if c.Champion == config.ChampionPopulation || c.AdmitGames == 0 {
 		rec, x := m.centre(gen)
-		return Leader{ID: rec.ID, Genes: x, Score: math.NaN()}
+		return search.Leader{ID: rec.ID, Genes: x, Score: math.NaN()}
 	}
 	centreID := ""
 	if len(m.hof) > 0 {
 		centreID = m.centreID()
 	}
 	h := hallChampion(c, m.a.Layout, m.hof, centreID, m.a.IndividualID(0, 0))
-	out := Leader{ID: h.id, Genes: h.x, Score: math.NaN(), Hall: &HallView{HallOfFame: slices.Clone(m.hof), Champion: h.member, CentreOf: h.centreOf,
+	out := search.Leader{ID: h.id, Genes: h.x, Score: math.NaN(), Hall: &search.HallView{HallOfFame: slices.Clone(m.hof), Champion: h.member, CentreOf: h.centreOf,
 		Tests: m.tests, Closest: m.closest}}
 	for _, g := range ranked {
 		if g.ID == h.id {
@@ -544,7 +545,7 @@ func (m *gaLagMethod) centre(gen int) (record.GenomeRecord, []float64) {
 
 // generation is what the loop stores of told generation g (ranked best first): its
 // individuals, genomes born in it, the champion and the method state.
-func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *Told {
+func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *search.Told {
 	l, c := m.a.Layout, m.a.Config
 	champ := m.champion(g.gen, ranked)
 	st := gaLagState{}
@@ -577,7 +578,7 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 		st.Ranked = append(st.Ranked, gaLagIndividual{ID: x.ID, Op: x.Op, Parents: x.Parents, Born: x.Born, Genes: l.Named(x.X), Stats: x.Stats})
 	}
 	rankedFields(&rec, l, ranked)
-	return &Told{Record: rec, State: func() any { return st }, Champion: champ,
+	return &search.Told{Record: rec, State: func() any { return st }, Champion: champ,
 		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}
 }
 

@@ -13,8 +13,8 @@ import (
 
 // TestPackageLayout: the tuner's packages import only the layers below them — the arena
 // no other tuner package, the cluster the arena alone, matches the arena and statistics,
-// the ladder those and matches, a run's records the ladder and statistics, none of them the
-// tuner root — so that a package's imports
+// the ladder those and matches, a run's records the ladder and statistics, the search
+// methods' interface those and the configuration, none of them the tuner root — so that a package's imports
 // show what it may depend on.
 func TestPackageLayout(t *testing.T) {
 	allowed := map[string][]string{ // a package of tuner/ → the tuner packages it may import
@@ -24,6 +24,7 @@ func TestPackageLayout(t *testing.T) {
 		"match":   {"evotune/tuner/arena", "evotune/tuner/stats"},
 		"ladder":  {"evotune/tuner/arena", "evotune/tuner/match", "evotune/tuner/stats"},
 		"record":  {"evotune/tuner/ladder", "evotune/tuner/stats"},
+		"search":  {"evotune/tuner/arena", "evotune/tuner/config", "evotune/tuner/ladder", "evotune/tuner/match", "evotune/tuner/record", "evotune/tuner/stats"},
 		"stats":   {},
 	}
 	for dir, ok := range allowed {

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand"
-	randv2 "math/rand/v2"
 	"reflect"
 	"runtime"
 	"slices"
@@ -17,207 +15,17 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner/arena"
-	"evotune/tuner/config"
 	"evotune/tuner/record"
+	"evotune/tuner/search"
 )
 
-// The run loop: search methods that ask and tell.
-//
-// A method on the loop (a Method: spsa.go, cmaes.go, steady.go, galag.go) never plays a game,
-// draws an opening or writes a row. It asks for rounds — its players, the opponents they
-// play and how many colour-swapped opening pairs — and is told each round's results in the
-// order it asked; when a told round completes one of its generations it says what to store
-// and who the champion is. The loop (loopMethod) owns the rest: the worker pool or cluster and its game
-// slots, the openings (every player of a round plays the same ones: common random
-// numbers), crediting games to players, the budgets, checkpoints, saving each generation
-// behind the next rounds' games (a told generation is stored once the rounds after it are
-// asked and playing), progress and resume.
-//
-// Up to Window rounds are in play at once. The loop asks for the next round after each tell
-// (and at the start) while fewer than Window are in play, so a method's k-th round is asked
-// once its (k − Window)-th is told, never earlier: a method that asks from what it was told
-// asks the same rounds whatever the number of workers or their speed. A method may also
-// answer ErrAskLater (its next round needs a round in play told first: the loop asks again
-// after the next tell). On resume it takes up its saved state and asks the rounds the
-// uninterrupted run would have. With a window of 1 the loop is the classic one: ask, play,
-// tell; a method whose next round so waits for the last games of the one in play may guess
-// it (Guesser: CMA-ES), and the loop plays the guess ahead on the slots those games leave
-// free, keeping it only when the round really asked is the same games.
-//
-// A new method is one type that implements Method and its constructor from the run's
-// MethodEnv, registered by one line of Methods (Loop: newX) or, from another package, one
-// call of RegisterMethod (package tuner/randomsearch's test is such a method).
-
-// MethodEnv is what a method on the run loop knows of its run.
-type MethodEnv struct {
-	// Layout is the run's genes (fixed ones included); Config its configuration.
-	Layout *genomes.Layout
-	Config config.Config
-	// RunID is the run's ID, set by the loop before Restore and the first Ask (the run does
-	// not exist yet when the method is made).
-	RunID int64
-}
-
-// IndividualID is the ID of slot `slot` of generation gen of the run ("1-g3-07").
-func (a *MethodEnv) IndividualID(gen, slot int) string {
-	return genomes.IndividualID(a.RunID, gen, slot)
-}
-
-// Rand is random stream `stream` of generation gen, derived from the run's seed alone (the
-// tuner's rngV2), so any generation can be replayed.
-func (a *MethodEnv) Rand(gen int, stream uint64) *randv2.Rand {
-	return streamV2(a.Config.Seed, gen, stream)
-}
-
-// RandV1 is random stream `stream` of generation gen as a math/rand source (the tuner's
-// rngV1), for the genomes package's operators.
-func (a *MethodEnv) RandV1(gen int, stream uint64) *rand.Rand {
-	return streamV1(a.Config.Seed, gen, stream)
-}
-
-// Round is the games a method asks for: every player plays Pairs colour-swapped pairs of
-// fresh tuning openings, opening pair k against Opponents[k mod len(Opponents)], at that
-// pair's depth (Plan.DepthOf). The loop adds each player's games to its Stats (wins,
-// draws, losses, pentanomial pairs) before Tell.
-type Round struct {
-	// Gen is the generation the round belongs to (its games are saved with that
-	// generation). Its openings are draw Draw of random stream Stream (0: streamOpenings):
-	// the same openings whatever was drawn before.
-	Gen    int
-	Draw   int
-	Stream uint64
-	// Players are the genomes measured; Opponents the references they play (genomes of the
-	// run, identical ones never play each other: such a pair counts as two draws).
-	Players   []*genomes.Genome
-	Opponents []*genomes.Genome
-	Pairs     int
-	// Label names the round in progress lines and errors ("generation 3").
-	Label string
-	// GameRound is the Round its games are stored with (GameResult.Round): 0, or
-	// AdmissionRound and DefenceRound for a hall-of-fame test's.
-	GameRound int
-	// PairScores, filled by the loop before Tell, are each player's points (0 to 2) on each
-	// of the round's opening pairs: [player][pair], pair k the same openings for every
-	// player (a paired test's differences).
-	PairScores [][]float64
-	// Own is the method's own data for the round, untouched by the loop.
-	Own any
-}
-
-// Leader is the run's champion as a method names it: its genome ID, its genes and the
-// score the summary shows for it (NaN: none of its own), and the method's hall of fame
-// (nil: it keeps none).
-type Leader struct {
-	ID    string
-	Genes []float64
-	Score float64
-	Hall  *HallView
-}
-
-// HallView is what the summary shows of a method's hall of fame: its members in order of
-// admission, the member it names as champion (nil: none; with CentreOf the member with
-// the best lower bound), the members whose centre is the champion (nil: one member is),
-// the tests played and the closest of them (Summary's fields of the same names).
-type HallView struct {
-	HallOfFame []record.HallOfFamer
-	Champion   *record.HallOfFamer
-	CentreOf   []string
-	Tests      int
-	Closest    *record.Admission
-}
-
-// Told is what a method stores when a told round completes one of its generations.
-type Told struct {
-	// Record holds the method's fields of the generation's row: Best, Champion, Opponents,
-	// NewGenomes, Individuals (ranked), FitMin, FitMean, FitMax, FitStd, Diversity. The loop
-	// fills the rest (run, number, games, openings, times, checkpoint, method state).
-	Record record.GenerationRecord
-	// State returns the method's own state after the generation (JSON-encoded into
-	// Record's MethodState; Restore reads it back). The loop calls it when it stores the
-	// generation, after the rounds that follow are asked, so a state that lists the rounds
-	// in play (the steady-state GA's births) holds them.
-	State func() any
-	// Champion is the run's champion after the generation.
-	Champion Leader
-	// BestPlayer, BestScore and MeanScore are the progress line's: the best player and its
-	// score, and the players' mean score.
-	BestPlayer           string
-	BestScore, MeanScore float64
-}
-
-// Method is a search method on the run loop, the ask-and-tell interface of a method: the
-// loop asks it for rounds of games (Ask), plays them and tells it their results (Tell) in
-// the order asked, and stores what it returns. A method made outside this package is
-// registered by RegisterMethod; its optional interfaces are Committer, SharedDraws,
-// Guesser, BranchGuesser and Flusher.
-type Method interface {
-	// Window is how many rounds may be in play at once (≥ 1): a constant of the method,
-	// never of the machine.
-	Window() int
-	// Restore takes up a stored run after its saved generation st.LastGeneration (≥ 0) from
-	// every saved generation's method state (st.MethodStates, in order), so that it asks
-	// the rounds the uninterrupted run would have; it returns the champion then. The error
-	// names what does not fit the configuration.
-	Restore(st record.ResumeState) (Leader, error)
-	// Ask returns the method's next round, nil when it has no more (its Generations), or
-	// ErrAskLater. The loop has checked the budgets.
-	Ask() (*Round, error)
-	// Tell gives the method round r, its players' Stats now holding the round's games, in
-	// the order the rounds were asked. It returns what to store when r completes a
-	// generation, else nil.
-	Tell(r *Round) (*Told, error)
-	// Describe says how the method will search, after "tuning GAME" in tune's header,
-	// given the run's length, and notes for lines of their own (searchMethod.describe).
-	Describe(length string) (string, []string)
-}
-
-// ErrAskLater is a method's answer to Ask when its next round needs a round in play told
-// first.
-var ErrAskLater = errors.New("ask again after the next tell")
-
-// Committer is a method with rounds it plays whatever the budgets.
-type Committer interface {
-	// Committed reports whether the next round is played whatever the budgets (the
-	// steady-state GA's first population: a generation needs every member).
-	Committed() bool
-}
-
-// SharedDraws is a method whose rounds share draws of openings (the GA with generations in
-// play: the pairs of a pairing): DrawsInPlay is how many distinct draws its Window rounds
-// hold, the draws the loop makes ahead (else Window).
-type SharedDraws interface {
-	DrawsInPlay() int
-}
-
-// Guesser is a method on the loop whose next round depends on the round before it, told
-// (a window of 1): Guess returns the round it would ask next were it told r (r's players'
-// Stats and PairScores as the loop would fill them: the games the loop still waits for
-// taken as draws), without changing its own state (nil: none). The loop plays that round
-// ahead on the slots r's last games leave free and keeps it when the method really asks
-// the same games (loopMethod.lookAhead).
-type Guesser interface {
-	Guess(r *Round) (*Round, error)
-}
-
-// BranchGuesser is a Guesser whose next round reads only part of what a round's games give
-// (CMA-ES: the order of its candidates' values): GuessKey is that part of r (r as Guess
-// takes it, but for its PairScores, unset), the same for two rounds exactly when Guess
-// would return the same round for both. The loop weighs the ways the games in play may end
-// by their keys and plays ahead the rounds of the likeliest (branches.go).
-type BranchGuesser interface {
-	Guesser
-	GuessKey(r *Round) string
-}
-
-// Flusher is a method whose generations span several rounds: when the run ends with told
-// rounds not yet stored, Flush returns the generation as it stands.
-type Flusher interface {
-	Flush() (*Told, error)
-}
+// The run loop: it drives a search method on the ask-and-tell interface of package
+// tuner/search (search.Method; its package comment says what the loop owns and what a
+// method does), playing the rounds the method asks on the arena and storing what it tells.
 
 // askTell makes a method's constructor, given the run's method environment, into the
 // constructor of a searchMethod played by the run loop.
-func askTell(newMethod func(a *MethodEnv) (Method, error)) func(t *Tuner) (searchMethod, error) {
+func askTell(newMethod func(a *search.MethodEnv) (search.Method, error)) func(t *Tuner) (searchMethod, error) {
 	return func(t *Tuner) (searchMethod, error) {
 		a := t.methodEnv()
 		m, err := newMethod(a)
@@ -230,8 +38,8 @@ func askTell(newMethod func(a *MethodEnv) (Method, error)) func(t *Tuner) (searc
 
 // methodEnv is the run's method environment now: its layout (nil before a plan),
 // configuration and ID.
-func (t *Tuner) methodEnv() *MethodEnv {
-	a := &MethodEnv{Config: t.cfg, RunID: t.saving.runID}
+func (t *Tuner) methodEnv() *search.MethodEnv {
+	a := &search.MethodEnv{Config: t.cfg, RunID: t.saving.runID}
 	if t.plan != nil {
 		a.Layout = t.plan.Layout
 	}
@@ -241,8 +49,8 @@ func (t *Tuner) methodEnv() *MethodEnv {
 // loopMethod is the run loop: a Method played through the tuner.
 type loopMethod struct {
 	t *Tuner
-	a *MethodEnv
-	m Method
+	a *search.MethodEnv
+	m search.Method
 
 	// The generation being filled: its number, openings, games, distinct games, busy slot
 	// time, time in game batches and start.
@@ -285,7 +93,7 @@ type loopMethod struct {
 
 // loopRound is a round in play.
 type loopRound struct {
-	r        *Round
+	r        *search.Round
 	openings arena.Openings
 	b        batch
 	done     chan struct{} // closed when recs, wall and err are set
@@ -320,7 +128,7 @@ func (l *loopMethod) restore(st record.ResumeState) error {
 	return nil
 }
 
-func (l *loopMethod) setChampion(c Leader) {
+func (l *loopMethod) setChampion(c search.Leader) {
 	s := &l.t.rep.summary
 	s.Best, s.BestGenes, s.BestScore = c.ID, append([]float64(nil), c.Genes...), c.Score
 	if h := c.Hall; h != nil {
@@ -352,8 +160,8 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 	var inPlay []*loopRound
 	games := 0 // distinct games of the rounds in play
 	asking := true
-	mustPlay := func() bool { c, ok := l.m.(Committer); return ok && c.Committed() }
-	var done *Told // a generation told complete, stored once the next rounds are asked
+	mustPlay := func() bool { c, ok := l.m.(search.Committer); return ok && c.Committed() }
+	var done *search.Told // a generation told complete, stored once the next rounds are asked
 	for {
 		for asking && len(inPlay) < w {
 			// Told rounds of a generation not yet stored count as played.
@@ -365,7 +173,7 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 				break // a generation told complete is still stored (below)
 			}
 			r, err := l.m.Ask()
-			if errors.Is(err, ErrAskLater) {
+			if errors.Is(err, search.ErrAskLater) {
 				if len(inPlay) == 0 {
 					return fmt.Errorf("method %s waits for a round to be told with none in play", t.cfg.Method)
 				}
@@ -398,7 +206,7 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 			return err
 		}
 		if len(inPlay) == 0 {
-			if f, ok := l.m.(Flusher); ok && l.genDistinct > 0 {
+			if f, ok := l.m.(search.Flusher); ok && l.genDistinct > 0 {
 				out, err := f.Flush()
 				if err != nil || out == nil {
 					return err
@@ -453,7 +261,7 @@ func (l *loopMethod) shown() {
 // starts draws r.Draw+1 to r.Draw+Window (SharedDraws: +DrawsInPlay) of the same size,
 // which a method asking rounds of one size takes next: a draw as slow as a game
 // (connect6's balanced openings are searched) keeps no slot waiting however many.
-func (l *loopMethod) draw(r *Round, stream uint64) (arena.Openings, error) {
+func (l *loopMethod) draw(r *search.Round, stream uint64) (arena.Openings, error) {
 	t := l.t
 	key := drawKey{gen: r.Draw, stream: stream, n: r.Pairs}
 	var os arena.Openings
@@ -484,7 +292,7 @@ func (l *loopMethod) draw(r *Round, stream uint64) (arena.Openings, error) {
 		return nil, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
 	}
 	ahead := l.m.Window()
-	if sd, ok := l.m.(SharedDraws); ok {
+	if sd, ok := l.m.(search.SharedDraws); ok {
 		ahead = sd.DrawsInPlay()
 	}
 	for d := 1; d <= max(1, ahead); d++ {
@@ -498,7 +306,7 @@ func (l *loopMethod) draw(r *Round, stream uint64) (arena.Openings, error) {
 
 // start draws round r's openings, schedules its games and plays them in the background;
 // where the round played ahead is the same games, it is that round, promoted.
-func (l *loopMethod) start(ctx context.Context, r *Round) (*loopRound, error) {
+func (l *loopMethod) start(ctx context.Context, r *search.Round) (*loopRound, error) {
 	lr, err := l.plan(r)
 	if err != nil {
 		return nil, err
@@ -527,11 +335,11 @@ func (l *loopMethod) start(ctx context.Context, r *Round) (*loopRound, error) {
 }
 
 // plan draws round r's openings and schedules its games.
-func (l *loopMethod) plan(r *Round) (*loopRound, error) {
+func (l *loopMethod) plan(r *search.Round) (*loopRound, error) {
 	t := l.t
 	stream := r.Stream
 	if stream == 0 {
-		stream = streamOpenings
+		stream = search.StreamOpenings
 	}
 	if r.Pairs < 1 || len(r.Players) == 0 || len(r.Opponents) == 0 {
 		return nil, fmt.Errorf("%s: %d players, %d opponents, %d pairs: nothing to play", r.Label, len(r.Players), len(r.Opponents), r.Pairs)
@@ -623,7 +431,7 @@ func (l *loopMethod) dropNext() {
 // asks next adopts a round ahead only when they are the same games (start), so nothing the
 // run computes changes.
 func (l *loopMethod) lookAhead(ctx context.Context, lr *loopRound) {
-	g, ok := l.m.(Guesser)
+	g, ok := l.m.(search.Guesser)
 	if !ok || lr.fin == nil || l.m.Window() != 1 || l.noAhead {
 		return
 	}
@@ -668,9 +476,9 @@ func (l *loopMethod) lookAhead(ctx context.Context, lr *loopRound) {
 
 // guesses returns the rounds method g would ask next were lr's games in play to end as
 // guessed, likeliest first (nil: no guess now, the rounds ahead left as they are).
-func (l *loopMethod) guesses(lr *loopRound, g Guesser) []*Round {
+func (l *loopMethod) guesses(lr *loopRound, g search.Guesser) []*search.Round {
 	slots := l.t.guessSlots()
-	drawn := func() []*Round { // the one round of the games in play drawn
+	drawn := func() []*search.Round { // the one round of the games in play drawn
 		recs, ok := lr.fin.guess(slots)
 		if !ok {
 			return nil
@@ -686,9 +494,9 @@ func (l *loopMethod) guesses(lr *loopRound, g Guesser) []*Round {
 		if err != nil || r == nil {
 			return nil // the method meets it when it is told, if it is an error
 		}
-		return []*Round{r}
+		return []*search.Round{r}
 	}
-	bg, ok := g.(BranchGuesser)
+	bg, ok := g.(search.BranchGuesser)
 	if !ok || l.oracle != nil {
 		return drawn()
 	}
@@ -724,7 +532,7 @@ func (l *loopMethod) guesses(lr *loopRound, g Guesser) []*Round {
 	drawnWay := len(ways.p) - 1
 	drawnKey := bg.GuessKey(credit.round(ways.with(drawnWay)))
 	keys = append([]string{drawnKey}, slices.DeleteFunc(keys, func(k string) bool { return k == drawnKey })...)
-	var out []*Round
+	var out []*search.Round
 	for n, k := range keys {
 		if len(out) == maxBranches || (n > 0 && byKey[k].p < minBranchP) {
 			break
@@ -745,7 +553,7 @@ func (l *loopMethod) guesses(lr *loopRound, g Guesser) []*Round {
 
 // guessed is round lr as the loop would tell it were its games to end as recs: its
 // players cloned, their Stats and PairScores credited with recs.
-func (l *loopMethod) guessed(lr *loopRound, recs []engine.GameRecord) *Round {
+func (l *loopMethod) guessed(lr *loopRound, recs []engine.GameRecord) *search.Round {
 	guess := *lr.r
 	guess.Players = make([]*genomes.Genome, len(lr.r.Players))
 	for i, p := range lr.r.Players {
@@ -775,7 +583,7 @@ func (l *loopMethod) progress(e record.Event) record.Event {
 
 // tell credits a played round's games to its players and tells the method; it returns the
 // generation the round completes, if it does.
-func (l *loopMethod) tell(lr *loopRound) (*Told, error) {
+func (l *loopMethod) tell(lr *loopRound) (*search.Told, error) {
 	t := l.t
 	r := lr.r
 	l.gen = r.Gen
@@ -811,9 +619,9 @@ func (l *loopMethod) tell(lr *loopRound) (*Told, error) {
 
 // save stores generation l.gen, which out completes: its checkpoint when one is due, then
 // the row, written behind the next rounds' games.
-func (l *loopMethod) save(out *Told) error {
+func (l *loopMethod) save(out *search.Told) error {
 	t := l.t
-	state, err := EncodeState(out.State())
+	state, err := search.EncodeState(out.State())
 	if err != nil {
 		return err
 	}

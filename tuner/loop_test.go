@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"evotune/tuner/config"
+	"evotune/tuner/search"
 	"fmt"
 	"sort"
 	"testing"
@@ -25,11 +26,11 @@ func TestDrawsAhead(t *testing.T) {
 		t.Fatalf("SPSA with lag 3: %T, want the run loop with window 4", tu.method)
 	}
 	for d := range 3 {
-		os, err := l.draw(&Round{Draw: d, Pairs: 5}, streamOpenings)
+		os, err := l.draw(&search.Round{Draw: d, Pairs: 5}, search.StreamOpenings)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := tu.tuningOpenings(5, tu.rngV2(d, streamOpenings), nil)
+		want, _ := tu.tuningOpenings(5, tu.rngV2(d, search.StreamOpenings), nil)
 		if fmt.Sprint(os) != fmt.Sprint(want) {
 			t.Fatalf("draw %d: %v, drawn in its turn %v", d, os, want)
 		}
@@ -37,7 +38,7 @@ func TestDrawsAhead(t *testing.T) {
 		for k, a := range l.ahead {
 			<-a.done
 			ahead = append(ahead, k.gen)
-			if in, _ := tu.tuningOpenings(5, tu.rngV2(k.gen, streamOpenings), nil); fmt.Sprint(a.os) != fmt.Sprint(in) {
+			if in, _ := tu.tuningOpenings(5, tu.rngV2(k.gen, search.StreamOpenings), nil); fmt.Sprint(a.os) != fmt.Sprint(in) {
 				t.Fatalf("draw %d made ahead: %v, drawn in its turn %v", k.gen, a.os, in)
 			}
 		}

@@ -2,10 +2,10 @@ package tuner
 
 import (
 	"context"
-	"encoding/json"
 	"evotune/genomes"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
+	"evotune/tuner/search"
 	"fmt"
 	"strings"
 )
@@ -74,7 +74,7 @@ type MethodSpec struct {
 	Heading func(c config.Config) string `json:"-"`
 	// Loop makes the method for a run from the run's environment: a method on the run loop
 	// (Method). Every method but the GA without a lag is made so.
-	Loop func(env *MethodEnv) (Method, error) `json:"-"`
+	Loop func(env *search.MethodEnv) (search.Method, error) `json:"-"`
 	// Progress is the method's part of the progress line of a saved generation (SavedText).
 	Progress func(e record.Event) string `json:"-"`
 	// Summarise is the method's line of the run's summary: its result and champion.
@@ -204,25 +204,4 @@ func MethodNames() string {
 		names[i] = m.Name
 	}
 	return strings.Join(names, ", ")
-}
-
-// EncodeState is a method's state for the generations table's method_state column (the
-// error: a value JSON cannot hold, such as NaN).
-func EncodeState(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("method state %T: %w", v, err)
-	}
-	return b, nil
-}
-
-// DecodeState reads a stored method state into v, refusing unknown fields: the one decoder
-// of every method's state.
-func DecodeState(raw []byte, v any) error {
-	d := json.NewDecoder(strings.NewReader(string(raw)))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return fmt.Errorf("method state %s: %w", raw, err)
-	}
-	return nil
 }

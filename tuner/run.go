@@ -14,6 +14,7 @@ import (
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"evotune/tuner/record"
+	"evotune/tuner/search"
 	"evotune/tuner/stats"
 )
 
@@ -138,43 +139,12 @@ func (t *Tuner) Limits() engine.Limits { return t.setup.Limits }
 // Setup returns what every game of the run shares (game, board, limits, ply limit).
 func (t *Tuner) Setup() arena.GameSetup { return t.setup }
 
-// Streams of derived random numbers: each generation's openings, selection and variation
-// come from their own stream, so any generation can be replayed from the seed alone.
-// Racing round r draws its openings from stream streamOpenings + r<<4.
-const (
-	streamInit     = 1
-	streamOpenings = 2
-	streamGA       = 3
-	streamAdmit    = 4
-	streamCheck    = 5
-	streamDefence  = 6
-	// streamCalibration draws SPSA's calibration openings (spsa.go): never tuned on.
-	streamCalibration = 7
-	// streamPairing draws the GA's pairings of peers (Config.Selection SelectionPeers).
-	streamPairing = 8
-)
-
-func mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
+func (t *Tuner) rngV2(gen int, stream uint64) *randv2.Rand {
+	return search.Stream(t.cfg.Seed, gen, stream)
 }
 
-func (t *Tuner) rngV2(gen int, stream uint64) *randv2.Rand { return streamV2(t.cfg.Seed, gen, stream) }
-
-func (t *Tuner) rngV1(gen int, stream uint64) *rand.Rand { return streamV1(t.cfg.Seed, gen, stream) }
-
-// streamV2 is random stream `stream` of generation gen of a run seeded with seed: a PCG
-// whose state depends on nothing else, so any generation can be replayed.
-func streamV2(seed int64, gen int, stream uint64) *randv2.Rand {
-	return randv2.New(randv2.NewPCG(uint64(seed), mix(uint64(gen)<<8|stream)))
-}
-
-// streamV1 is streamV2's stream as a math/rand source (for eaopt and the genomes package).
-func streamV1(seed int64, gen int, stream uint64) *rand.Rand {
-	return rand.New(rand.NewSource(int64(mix(uint64(seed)^mix(uint64(gen)<<8|stream)) >> 1)))
+func (t *Tuner) rngV1(gen int, stream uint64) *rand.Rand {
+	return search.StreamV1(t.cfg.Seed, gen, stream)
 }
 
 // Run creates the run in the store and evolves it: generation 0 (the baseline and its

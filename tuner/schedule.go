@@ -16,6 +16,7 @@ import (
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
+	"evotune/tuner/search"
 	"evotune/tuner/stats"
 )
 
@@ -176,21 +177,21 @@ func (t *Tuner) drawNext(stream uint64, n int) {
 			t.draws.ahead[k] = t.drawInBackground(k, exclude, nil)
 		}
 	}
-	if stream == streamOpenings && n > 0 && len(t.g.openings) == n {
+	if stream == search.StreamOpenings && n > 0 && len(t.g.openings) == n {
 		if t.cfg.Method == config.MethodGA {
 			t.drawGenerationAhead(n)
 		} else {
-			start(drawKey{gen: t.g.gen + 1, stream: streamOpenings, n: n}, map[string]bool{})
+			start(drawKey{gen: t.g.gen + 1, stream: search.StreamOpenings, n: n}, map[string]bool{})
 		}
 	}
-	if t.cfg.Method == config.MethodSPSA || stream < streamOpenings || (stream-streamOpenings)&0xf != 0 {
+	if t.cfg.Method == config.MethodSPSA || stream < search.StreamOpenings || (stream-search.StreamOpenings)&0xf != 0 {
 		return // the draws below are the GA's racing rounds and admission
 	}
-	switch r := int((stream - streamOpenings) >> 4); {
+	switch r := int((stream - search.StreamOpenings) >> 4); {
 	case r < t.cfg.RaceRounds:
-		start(drawKey{gen: t.g.gen, stream: streamOpenings + uint64(r+1)<<4, n: n, after: len(t.g.openings)}, t.drawnKeys())
+		start(drawKey{gen: t.g.gen, stream: search.StreamOpenings + uint64(r+1)<<4, n: n, after: len(t.g.openings)}, t.drawnKeys())
 	case r == t.cfg.RaceRounds && t.cfg.AdmitGames > 0:
-		start(drawKey{gen: t.g.gen, stream: streamAdmit, n: t.cfg.AdmitGames / 2, after: len(t.g.openings)}, t.drawnKeys())
+		start(drawKey{gen: t.g.gen, stream: search.StreamAdmit, n: t.cfg.AdmitGames / 2, after: len(t.g.openings)}, t.drawnKeys())
 	}
 }
 
@@ -238,10 +239,10 @@ func (t *Tuner) drawGenerationAhead(n int) {
 	}
 	after := 0
 	for r := 0; r <= t.cfg.RaceRounds; r++ {
-		after = add(streamOpenings+uint64(r)<<4, n, after)
+		after = add(search.StreamOpenings+uint64(r)<<4, n, after)
 	}
 	if m := t.cfg.AdmitGames / 2; m > 0 {
-		add(streamDefence, m, add(streamAdmit, m, after))
+		add(search.StreamDefence, m, add(search.StreamAdmit, m, after))
 	}
 	go func() {
 		exclude := map[string]bool{}
@@ -474,7 +475,7 @@ func (t *Tuner) playGeneration() error {
 	}
 	pairs := t.cfg.Games / 2
 	for round := 0; ; round++ {
-		first, err := t.drawOpenings(pairs, streamOpenings+uint64(round)<<4)
+		first, err := t.drawOpenings(pairs, search.StreamOpenings+uint64(round)<<4)
 		if err != nil {
 			return err
 		}
@@ -650,13 +651,13 @@ type peerRound struct {
 // which is given the number of openings, their stream and the generation's openings so far
 // and returns the new ones. It changes nothing of the tuner's but what draw changes.
 func (t *Tuner) planPeers(gen int, pop []*genomes.Genome, draw func(n int, stream uint64, have [][]string) ([][]string, error)) (*peerPlan, error) {
-	rng := t.rngV1(gen, streamPairing)
+	rng := t.rngV1(gen, search.StreamPairing)
 	n := len(pop)
 	pl := &peerPlan{pairs: t.cfg.Games / 2}
 	var openings [][]string
 	for r := 0; r <= t.cfg.RaceRounds; r++ {
 		order := rng.Perm(n)
-		os, err := draw(pl.pairs, streamOpenings+uint64(r)<<4, openings)
+		os, err := draw(pl.pairs, search.StreamOpenings+uint64(r)<<4, openings)
 		if err != nil {
 			return nil, err
 		}

@@ -13,6 +13,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
+	"evotune/tuner/search"
 	"evotune/tuner/stats"
 )
 
@@ -216,7 +217,7 @@ func (model) Validate() error { return nil }
 // from the generation's own stream.
 func (m model) Apply(pop *eaopt.Population) error {
 	t := m.t
-	rng := t.rngV1(t.g.gen, streamGA)
+	rng := t.rngV1(t.g.gen, search.StreamGA)
 	pop.RNG = rng
 	old := pop.Individuals
 	sortIndividuals(old)
@@ -338,7 +339,7 @@ func (t *Tuner) planAdmission(winner *genomes.Genome) (*admissionPlan, error) {
 	}
 	p.a = &record.Admission{Candidate: winner.ID, Opponent: "baseline", Generation: t.g.gen}
 	p.n = t.cfg.AdmitGames / 2
-	first, err := t.drawOpenings(p.n, streamAdmit)
+	first, err := t.drawOpenings(p.n, search.StreamAdmit)
 	if err != nil {
 		return nil, err
 	}
@@ -362,7 +363,7 @@ func (t *Tuner) planAdmission(winner *genomes.Genome) (*admissionPlan, error) {
 		// decide the test: a champion reigns on while its paired scores happen to be high,
 		// so crediting those would make a long reign a lucky streak and bias the Elo of the
 		// members picked by their bound upward. Selection and estimation on separate samples.
-		own, err := t.drawOpenings(p.n, streamDefence)
+		own, err := t.drawOpenings(p.n, search.StreamDefence)
 		if err != nil {
 			return nil, err
 		}

@@ -10,6 +10,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
+	"evotune/tuner/search"
 )
 
 // SPSA (Config.Method "spsa"): fishtest's simultaneous perturbation stochastic
@@ -48,10 +49,14 @@ const (
 	OpSPSAMinus = "spsa-" // θ − c_k·Δ
 )
 
+// spsaEnv is SPSA's view of its run: the run's MethodEnv with SPSA's gains, perturbations
+// and updates.
+type spsaEnv struct{ *search.MethodEnv }
+
 // spsaPairs is N, the run's total game pairs as planned when step k was played: a run
 // extended on resume (Config.Extensions) plans its later steps over the new total, as
 // fishtest plans a run of that many games, and replays its earlier steps as they were.
-func (a *MethodEnv) spsaPairs(k int) int {
+func (a spsaEnv) spsaPairs(k int) int {
 	p := a.Config.SPSAParams()
 	b := a.Config.BudgetAt(k)
 	if b.BudgetGames > 0 {
@@ -61,7 +66,7 @@ func (a *MethodEnv) spsaPairs(k int) int {
 }
 
 // spsaGains returns c_k and R_k of step k.
-func (a *MethodEnv) spsaGains(k int) (ck, rk float64) {
+func (a spsaEnv) spsaGains(k int) (ck, rk float64) {
 	p := a.Config.SPSAParams()
 	n := float64(a.spsaPairs(k))
 	i := float64(k * p.Pairs)
@@ -78,7 +83,7 @@ func (a *MethodEnv) spsaGains(k int) (ck, rk float64) {
 // columns, in the gene's own units), the same schedule reaching those: c_end/unit in SPSA
 // units (for a log gene c_end/default, the relative step), R_k scaled by r_end/the run's
 // r_end. Fishtest gives every parameter its own c and a this way.
-func (a *MethodEnv) spsaGeneGains(k int) (ck, rk []float64) {
+func (a spsaEnv) spsaGeneGains(k int) (ck, rk []float64) {
 	p := a.Config.SPSAParams()
 	c, r := a.spsaGains(k)
 	genes := a.Layout.Genes
@@ -148,7 +153,7 @@ func genesOfTheta(l *genomes.Layout, u []float64) []float64 {
 
 // clampTheta keeps θ inside the bounds (continuous: integer genes are rounded only when
 // played), as fishtest clips θ to [min, max].
-func (a *MethodEnv) clampTheta(u []float64) {
+func (a spsaEnv) clampTheta(u []float64) {
 	var defaults []float64 // θ of the paper's weights, for fixed genes
 	for i, g := range a.Layout.Genes {
 		lo, hi := g.Min/spsaUnit(g), g.Max/spsaUnit(g)
@@ -167,8 +172,8 @@ func (a *MethodEnv) clampTheta(u []float64) {
 }
 
 // spsaDelta returns step k's perturbation directions: ±1 for each free gene, 0 for fixed.
-func (a *MethodEnv) spsaDelta(k int) []float64 {
-	rng := a.Rand(k, streamGA)
+func (a spsaEnv) spsaDelta(k int) []float64 {
+	rng := a.Rand(k, search.StreamGA)
 	d := make([]float64, len(a.Layout.Genes))
 	for i, g := range a.Layout.Genes {
 		if g.Fixed {
@@ -185,7 +190,7 @@ func (a *MethodEnv) spsaDelta(k int) []float64 {
 // spsaUpdate applies step k's update to θ (in place): θ += R_k·c_k·s·result·Δ, clamped,
 // with s the update scales of the points the step played (spsaPoints: 1 but for integer
 // genes whose perturbation was widened).
-func (a *MethodEnv) spsaUpdate(u []float64, k, result int, s []float64) {
+func (a spsaEnv) spsaUpdate(u []float64, k, result int, s []float64) {
 	ck, rk := a.spsaGeneGains(k)
 	d := a.spsaDelta(k)
 	for i := range u {
@@ -201,7 +206,7 @@ func (a *MethodEnv) spsaUpdate(u []float64, k, result int, s []float64) {
 // bounds), θ+ on Δ's side; its update keeps SPSA's gradient estimate for the wider
 // perturbation c': a_k·(W−L)/c' = R_k·c_k·(c_k/c')·(W−L), so s = c_k/c'. Other genes
 // have s = 1.
-func (a *MethodEnv) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
+func (a spsaEnv) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
 	ck, _ := a.spsaGeneGains(k)
 	d := a.spsaDelta(k)
 	up, um := append([]float64(nil), u...), append([]float64(nil), u...)
@@ -234,7 +239,7 @@ func (a *MethodEnv) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
 // widenedIntegerGenes names the free integer genes whose SPSA perturbation at the run's
 // last step, c_end, is below half a unit at their defaults: spsaPoints perturbs them by
 // one unit instead (the run's header says so).
-func (a *MethodEnv) widenedIntegerGenes() []string {
+func (a spsaEnv) widenedIntegerGenes() []string {
 	if a.Config.Method != config.MethodSPSA {
 		return nil
 	}
@@ -255,7 +260,7 @@ func (a *MethodEnv) widenedIntegerGenes() []string {
 // WidenedIntegerGenes names the free integer genes of an SPSA run whose perturbation at
 // the run's last step, c_end, is below half a unit at their defaults: they are perturbed by
 // one unit instead (the run's header says so); nil for other methods.
-func (t *Tuner) WidenedIntegerGenes() []string { return t.methodEnv().widenedIntegerGenes() }
+func (t *Tuner) WidenedIntegerGenes() []string { return spsaEnv{t.methodEnv()}.widenedIntegerGenes() }
 
 // Calibration is how SPSA turned a time budget into its game budget (fishtest's num_iter
 // must be known before the first step): Games distinct games of the paper's weights moved
@@ -304,7 +309,7 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 	}()
 	p := t.cfg.SPSAParams()
 	// θ0 ± c_end·Δ_0: games like the first step's (a genome never plays itself).
-	a := t.methodEnv()
+	a := spsaEnv{t.methodEnv()}
 	plus, minus := thetaOf(a.Layout, a.Layout.Defaults()), thetaOf(a.Layout, a.Layout.Defaults())
 	for i, d := range a.spsaDelta(0) {
 		c := geneCEnd(t.plan.Layout.Genes[i], p)
@@ -318,7 +323,7 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 	}
 	start := time.Now()
 	for i := 0; i < calibrationBatches && (i == 0 || time.Since(start) < calibrationTime); i++ {
-		first, err := t.drawOpenings(p.Pairs, streamCalibration+uint64(i)<<4)
+		first, err := t.drawOpenings(p.Pairs, search.StreamCalibration+uint64(i)<<4)
 		if err != nil {
 			return Calibration{}, fmt.Errorf("calibrate: %w", err)
 		}
@@ -337,7 +342,7 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 
 // thetaID is the ID of θ_k: the paper's weights R-g0-03 for k = 0, else slot 00 of
 // generation k−1.
-func (a *MethodEnv) thetaID(k int) string {
+func (a spsaEnv) thetaID(k int) string {
 	if k == 0 {
 		return a.IndividualID(0, 3)
 	}
@@ -361,7 +366,7 @@ func SPSAMinusID(runID int64, k int) string { return genomes.IndividualID(runID,
 // coordinates, is the method's state; each step's result is stored as the generation's
 // method state (spsaState), from which a resumed run replays θ.
 type spsaMethod struct {
-	a *MethodEnv
+	a spsaEnv
 	// thetas holds θ_i for i from base on, in SPSA coordinates: the points the steps in
 	// play perturb and the latest (θ after the last applied step).
 	thetas [][]float64
@@ -400,8 +405,8 @@ type spsaState struct {
 	RK     float64 `json:"r_k"`
 }
 
-func newSPSA(a *MethodEnv) (Method, error) {
-	return &spsaMethod{a: a, thetas: [][]float64{thetaOf(a.Layout, a.Layout.Defaults())}}, nil
+func newSPSA(a *search.MethodEnv) (search.Method, error) {
+	return &spsaMethod{a: spsaEnv{a}, thetas: [][]float64{thetaOf(a.Layout, a.Layout.Defaults())}}, nil
 }
 
 // Window: Lag+1 steps in play.
@@ -410,20 +415,20 @@ func (m *spsaMethod) Window() int { return m.a.Config.SPSAParams().Lag + 1 }
 // Restore replays θ from the paper's weights through every saved step's result, so a
 // resumed run moves exactly as an uninterrupted one (θ keeps fractions that the stored,
 // rounded genes lose).
-func (m *spsaMethod) Restore(st record.ResumeState) (Leader, error) {
+func (m *spsaMethod) Restore(st record.ResumeState) (search.Leader, error) {
 	if len(st.MethodStates) != st.LastGeneration+1 {
-		return Leader{}, fmt.Errorf("resume: %d SPSA step states for %d saved steps", len(st.MethodStates), st.LastGeneration+1)
+		return search.Leader{}, fmt.Errorf("resume: %d SPSA step states for %d saved steps", len(st.MethodStates), st.LastGeneration+1)
 	}
 	for k, raw := range st.MethodStates {
 		var s spsaState
-		if err := DecodeState(raw, &s); err != nil {
-			return Leader{}, fmt.Errorf("resume: SPSA step %d: %w", k, err)
+		if err := search.DecodeState(raw, &s); err != nil {
+			return search.Leader{}, fmt.Errorf("resume: SPSA step %d: %w", k, err)
 		}
 		_, _, sc := m.a.spsaPoints(m.thetaFor(k, m.a.Config.SPSAParams().Lag), k)
 		m.apply(k, s.Result, sc)
 	}
 	m.next = st.LastGeneration + 1
-	return Leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: genesOfTheta(m.a.Layout, m.theta(st.LastGeneration+1)), Score: 0.5}, nil
+	return search.Leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: genesOfTheta(m.a.Layout, m.theta(st.LastGeneration+1)), Score: 0.5}, nil
 }
 
 // Describe: the steps, pairs, gains and exponents, and the integer genes widened to one unit.
@@ -457,7 +462,7 @@ func spsaSaved(e record.Event) string {
 }
 
 // Ask makes step k's θ+ and θ− around θ_{k−Lag}, θ+ to play θ−.
-func (m *spsaMethod) Ask() (*Round, error) {
+func (m *spsaMethod) Ask() (*search.Round, error) {
 	k := m.next
 	c := m.a.Config
 	if c.Generations > 0 && k > c.Generations {
@@ -469,13 +474,13 @@ func (m *spsaMethod) Ask() (*Round, error) {
 	gp := &genomes.Genome{Layout: m.a.Layout, X: plus, ID: SPSAPlusID(m.a.RunID, k), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
 	gm := &genomes.Genome{Layout: m.a.Layout, X: minus, ID: SPSAMinusID(m.a.RunID, k), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}
 	m.next++
-	return &Round{Gen: k, Draw: k, Players: []*genomes.Genome{gp}, Opponents: []*genomes.Genome{gm}, Pairs: p.Pairs, Label: fmt.Sprintf("step %d", k), Own: spsaStep{s: sc}}, nil
+	return &search.Round{Gen: k, Draw: k, Players: []*genomes.Genome{gp}, Opponents: []*genomes.Genome{gm}, Pairs: p.Pairs, Label: fmt.Sprintf("step %d", k), Own: spsaStep{s: sc}}, nil
 }
 
 // Tell moves θ by step r's result (W − L of θ+), making θ_{k+1}, the run's champion, and
 // stores the step: θ_{k+1} (rank 1, no games), θ+ with the step's games, θ− with their
 // mirror.
-func (m *spsaMethod) Tell(r *Round) (*Told, error) {
+func (m *spsaMethod) Tell(r *search.Round) (*search.Told, error) {
 	k, gp, gm, l := r.Gen, r.Players[0], r.Opponents[0], m.a.Layout
 	gm.Stats = genomes.Stats{Wins: gp.Stats.Losses, Draws: gp.Stats.Draws, Losses: gp.Stats.Wins}
 	for j, n := range gp.Stats.Penta {
@@ -498,6 +503,6 @@ func (m *spsaMethod) Tell(r *Round) (*Told, error) {
 	rec.FitMin, rec.FitMax = math.Min(fits[1], fits[2]), math.Max(fits[1], fits[2])
 	rec.FitMean, rec.FitStd = 0.5, math.Abs(fits[1]-0.5)
 	rec.Diversity = l.Distance(gp.X, gm.X)
-	return &Told{Record: rec, State: func() any { return spsaState{Result: result, CK: ck, RK: rk} }, Champion: Leader{ID: next.ID, Genes: next.X, Score: 0.5},
+	return &search.Told{Record: rec, State: func() any { return spsaState{Result: result, CK: ck, RK: rk} }, Champion: search.Leader{ID: next.ID, Genes: next.X, Score: 0.5},
 		BestPlayer: gp.ID, BestScore: gp.Stats.Score(), MeanScore: 0.5}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"evotune/tuner/record"
+	"evotune/tuner/search"
 )
 
 func spsaConfig(game string, budget, pairs int) config.Config {
@@ -29,11 +30,11 @@ func TestSPSAGainsReachTheirEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := cfg.SPSAParams()
-	ck, rk := tu.methodEnv().spsaGains(999)
+	ck, rk := spsaEnv{tu.methodEnv()}.spsaGains(999)
 	if math.Abs(ck-p.CEnd) > 1e-12 || math.Abs(rk-p.REnd) > 1e-12 {
 		t.Fatalf("last step: c_k %g r_k %g, want c_end %g r_end %g", ck, rk, p.CEnd, p.REnd)
 	}
-	c0, r0 := tu.methodEnv().spsaGains(0)
+	c0, r0 := spsaEnv{tu.methodEnv()}.spsaGains(0)
 	if want := p.CEnd * math.Pow(1000, p.Gamma); math.Abs(c0-want) > 1e-9 {
 		t.Fatalf("first step: c_0 %g, want %g", c0, want)
 	}
@@ -89,7 +90,7 @@ func TestSPSARun(t *testing.T) {
 				t.Fatalf("step %d: a game of %s against %s", k, r.Individual, r.Opponent)
 			}
 		}
-		ck, rk := tu.methodEnv().spsaGains(k)
+		ck, rk := spsaEnv{tu.methodEnv()}.spsaGains(k)
 		for _, gene := range tu.plan.Layout.Genes {
 			if gene.Fixed {
 				continue
@@ -284,7 +285,7 @@ func TestSPSAPerGeneGains(t *testing.T) {
 	}
 	tu.plan.Layout = &l
 	p := cfg.SPSAParams()
-	ck, rk := tu.methodEnv().spsaGeneGains(999)
+	ck, rk := spsaEnv{tu.methodEnv()}.spsaGeneGains(999)
 	for i, g := range l.Genes {
 		wantC, wantR := p.CEnd, p.REnd
 		switch i {
@@ -297,8 +298,8 @@ func TestSPSAPerGeneGains(t *testing.T) {
 			t.Errorf("gene %s at the last step: c_k %g r_k %g, want %g and %g", g.Name, ck[i], rk[i], wantC, wantR)
 		}
 	}
-	c0, _ := tu.methodEnv().spsaGains(0)
-	ck0, _ := tu.methodEnv().spsaGeneGains(0)
+	c0, _ := spsaEnv{tu.methodEnv()}.spsaGains(0)
+	ck0, _ := spsaEnv{tu.methodEnv()}.spsaGeneGains(0)
 	if math.Abs(ck0[logGene]-c0*0.1/p.CEnd) > 1e-9 {
 		t.Errorf("first step: the gene's c_0 %g, want the run's %g scaled to its c_end", ck0[logGene], c0)
 	}
@@ -328,8 +329,8 @@ func TestSPSAIntegerGenesPerturbed(t *testing.T) {
 	results := []int{3, -2, 5, -7, 1, 0, 4, -3, 6, -1, 2, -5, 7, 0, -4, 3, 8, -6, 1, 2}
 	seen := map[float64]bool{}
 	for k, r := range results {
-		plus, minus, s := tu.methodEnv().spsaPoints(u, k)
-		d := tu.methodEnv().spsaDelta(k)
+		plus, minus, s := spsaEnv{tu.methodEnv()}.spsaPoints(u, k)
+		d := spsaEnv{tu.methodEnv()}.spsaDelta(k)
 		if diff := (plus[0] - minus[0]) * d[0]; diff != 1 {
 			t.Errorf("step %d: caution_factor θ+ %g θ− %g (Δ %+g): want one unit apart on Δ's side", k, plus[0], minus[0], d[0])
 		}
@@ -339,7 +340,7 @@ func TestSPSAIntegerGenesPerturbed(t *testing.T) {
 			}
 			seen[x] = true
 		}
-		ck, _ := tu.methodEnv().spsaGeneGains(k)
+		ck, _ := spsaEnv{tu.methodEnv()}.spsaGeneGains(k)
 		if wide := 0.5 / spsaUnit(l.Genes[0]); math.Abs(s[0]-ck[0]/wide) > 1e-12 || s[0] >= 1 {
 			t.Errorf("step %d: caution_factor's update scale %g, want c_k/c' = %g", k, s[0], ck[0]/wide)
 		}
@@ -347,8 +348,8 @@ func TestSPSAIntegerGenesPerturbed(t *testing.T) {
 			t.Errorf("step %d: strength θ+ %g θ− %g scale %g: want an ordinary perturbation", k, plus[1], minus[1], s[1])
 		}
 		before := u[0]
-		tu.methodEnv().spsaUpdate(u, k, r, s)
-		_, rk := tu.methodEnv().spsaGeneGains(k)
+		spsaEnv{tu.methodEnv()}.spsaUpdate(u, k, r, s)
+		_, rk := spsaEnv{tu.methodEnv()}.spsaGeneGains(k)
 		if want := before + rk[0]*ck[0]*s[0]*float64(r)*d[0]; math.Abs(u[0]-want) > 1e-12 && u[0] > 0 && u[0] < 5 {
 			t.Errorf("step %d: θ of caution_factor %g, want %g", k, u[0], want)
 		}
@@ -430,10 +431,10 @@ func TestSPSAExtendedResume(t *testing.T) {
 		t.Fatalf("the extended run resumed after a crash differs:\n%s\n----\n%s", got, want)
 	}
 	// The steps after the extension are planned over 96 games, those before over 48.
-	c0, _ := tu.methodEnv().spsaGains(0)
-	cFirst, _ := (&MethodEnv{Config: cfg}).spsaGains(0)
-	cNew, _ := tu.methodEnv().spsaGains(len(first.gens))
-	cPlanned, _ := (&MethodEnv{Config: func() config.Config { c := cfg; c.BudgetGames = 96; return c }()}).spsaGains(len(first.gens))
+	c0, _ := spsaEnv{tu.methodEnv()}.spsaGains(0)
+	cFirst, _ := spsaEnv{&search.MethodEnv{Config: cfg}}.spsaGains(0)
+	cNew, _ := spsaEnv{tu.methodEnv()}.spsaGains(len(first.gens))
+	cPlanned, _ := spsaEnv{&search.MethodEnv{Config: func() config.Config { c := cfg; c.BudgetGames = 96; return c }()}}.spsaGains(len(first.gens))
 	if c0 != cFirst || cNew != cPlanned {
 		t.Fatalf("c_0 %g (the 48-game plan's %g), c_%d %g (the 96-game plan's %g)", c0, cFirst, len(first.gens), cNew, cPlanned)
 	}

@@ -8,6 +8,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
+	"evotune/tuner/search"
 )
 
 // The steady-state GA (Config.Method "steady"): no generation barrier. The population of
@@ -76,7 +77,7 @@ type birth struct {
 // steadyMethod is the steady-state GA on the run loop: round n is birth n, Window
 // births in play at once (SteadyConfig).
 type steadyMethod struct {
-	a       *MethodEnv
+	a       *search.MethodEnv
 	pop     []*genomes.Genome // the members, by slot
 	decided int               // births decided
 	pending []*birth          // births asked and not told, oldest first
@@ -85,7 +86,7 @@ type steadyMethod struct {
 	genBorn []*genomes.Genome // the births decided since the last save
 }
 
-func newSteady(a *MethodEnv) (Method, error) {
+func newSteady(a *search.MethodEnv) (search.Method, error) {
 	c := a.Config
 	if c.Games < 2 || c.Games%2 != 0 {
 		return nil, config.Errorf("games", "", "%d, want an even number ≥ 2 (each birth's game pairs)", c.Games)
@@ -98,20 +99,20 @@ func (m *steadyMethod) Window() int { return m.a.Config.SteadyParams().Window }
 
 // Restore takes up the population (with its records), the births decided and the births in
 // play at the save.
-func (m *steadyMethod) Restore(st record.ResumeState) (Leader, error) {
+func (m *steadyMethod) Restore(st record.ResumeState) (search.Leader, error) {
 	c := m.a.Config
 	if len(st.MethodStates) != st.LastGeneration+1 {
-		return Leader{}, fmt.Errorf("resume: %d steady-state generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
+		return search.Leader{}, fmt.Errorf("resume: %d steady-state generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
 	}
 	var s steadyState
-	if err := DecodeState(st.MethodStates[st.LastGeneration], &s); err != nil {
-		return Leader{}, fmt.Errorf("resume: steady-state generation %d: %w", st.LastGeneration, err)
+	if err := search.DecodeState(st.MethodStates[st.LastGeneration], &s); err != nil {
+		return search.Leader{}, fmt.Errorf("resume: steady-state generation %d: %w", st.LastGeneration, err)
 	}
 	if len(st.Population) != c.Population {
-		return Leader{}, fmt.Errorf("resume: generation %d has %d members, the config says %d", st.LastGeneration, len(st.Population), c.Population)
+		return search.Leader{}, fmt.Errorf("resume: generation %d has %d members, the config says %d", st.LastGeneration, len(st.Population), c.Population)
 	}
 	if len(s.Members) != c.Population {
-		return Leader{}, fmt.Errorf("resume: steady-state generation %d names %d members, the config says %d", st.LastGeneration, len(s.Members), c.Population)
+		return search.Leader{}, fmt.Errorf("resume: steady-state generation %d names %d members, the config says %d", st.LastGeneration, len(s.Members), c.Population)
 	}
 	byID := map[string]record.ResumeIndividual{}
 	for _, r := range st.Population {
@@ -121,11 +122,11 @@ func (m *steadyMethod) Restore(st record.ResumeState) (Leader, error) {
 	for k, id := range s.Members {
 		r, ok := byID[id]
 		if !ok {
-			return Leader{}, fmt.Errorf("resume: steady-state generation %d: member %s is not in its population", st.LastGeneration, id)
+			return search.Leader{}, fmt.Errorf("resume: steady-state generation %d: member %s is not in its population", st.LastGeneration, id)
 		}
 		x, err := m.a.Layout.FromNamed(r.Genes)
 		if err != nil {
-			return Leader{}, fmt.Errorf("resume: member %s: %w", r.ID, err)
+			return search.Leader{}, fmt.Errorf("resume: member %s: %w", r.ID, err)
 		}
 		bySlot[k] = &genomes.Genome{Layout: m.a.Layout, X: x, ID: r.ID, Op: r.Op, Parents: r.Parents, Born: r.Born, Stats: r.Stats, Mutation: c.Mutation}
 	}
@@ -137,7 +138,7 @@ func (m *steadyMethod) Restore(st record.ResumeState) (Leader, error) {
 		m.decided = (st.LastGeneration + 1) * c.Population
 	}
 	rec, x := m.centre(st.LastGeneration)
-	return Leader{ID: rec.ID, Genes: x, Score: math.NaN()}, nil
+	return search.Leader{ID: rec.ID, Genes: x, Score: math.NaN()}, nil
 }
 
 // Describe: the population, each birth's games and the window.
@@ -164,7 +165,7 @@ func (m *steadyMethod) Committed() bool { return m.decided+len(m.pending) < m.a.
 // Ask breeds the next birth (or takes up one in play at the save resumed from): an initial
 // member, or a child of the population as it stands once the initial population is decided
 // (ErrAskLater before), within Generations (generation 0 and Generations more).
-func (m *steadyMethod) Ask() (*Round, error) {
+func (m *steadyMethod) Ask() (*search.Round, error) {
 	c := m.a.Config
 	n := m.decided + len(m.pending)
 	pop := c.Population
@@ -177,7 +178,7 @@ func (m *steadyMethod) Ask() (*Round, error) {
 		}
 		m.resumed = m.resumed[1:]
 	case n >= pop && m.decided < pop:
-		return nil, ErrAskLater // a child is bred from the whole initial population
+		return nil, search.ErrAskLater // a child is bred from the whole initial population
 	case n >= pop && c.Generations > 0 && n >= (c.Generations+1)*pop:
 		return nil, nil
 	default:
@@ -188,7 +189,7 @@ func (m *steadyMethod) Ask() (*Round, error) {
 	if bt.rival != nil {
 		players = append(players, bt.rival)
 	}
-	return &Round{Gen: n / pop, Draw: n, Stream: streamSteady, Players: players, Opponents: []*genomes.Genome{m.ref}, Pairs: c.Games / 2,
+	return &search.Round{Gen: n / pop, Draw: n, Stream: streamSteady, Players: players, Opponents: []*genomes.Genome{m.ref}, Pairs: c.Games / 2,
 		Label: fmt.Sprintf("birth %s", bt.child.ID)}, nil
 }
 
@@ -252,7 +253,7 @@ func (m *steadyMethod) restoreBirth(sb steadyBirth, n int) (*birth, error) {
 // Tell decides the oldest birth in play (see the method's comment): the child's games are
 // its record, its rival's are added to the rival's; every Population births make a
 // generation to store.
-func (m *steadyMethod) Tell(r *Round) (*Told, error) {
+func (m *steadyMethod) Tell(r *search.Round) (*search.Told, error) {
 	bt := m.pending[0]
 	m.pending = m.pending[1:]
 	if r.Players[0] != bt.child {
@@ -293,7 +294,7 @@ func (m *steadyMethod) Tell(r *Round) (*Told, error) {
 
 // Flush stores the generation of the births decided since the last save when the run ends
 // inside it.
-func (m *steadyMethod) Flush() (*Told, error) { return m.generation() }
+func (m *steadyMethod) Flush() (*search.Told, error) { return m.generation() }
 
 // ranked returns the members best first: by score, then more games, then ID.
 func (m *steadyMethod) ranked() []*genomes.Genome {
@@ -326,7 +327,7 @@ func (m *steadyMethod) centre(gen int) (record.GenomeRecord, []float64) {
 // generation is the generation of the births decided since the last save: the population
 // ranked by its records, the births, the champion, and the method state (the births
 // decided, the members by slot, the births in play).
-func (m *steadyMethod) generation() (*Told, error) {
+func (m *steadyMethod) generation() (*search.Told, error) {
 	l := m.a.Layout
 	gen := (m.decided - 1) / m.a.Config.Population
 	champ, cx := m.centre(gen)
@@ -354,6 +355,6 @@ func (m *steadyMethod) generation() (*Told, error) {
 	rec.NewGenomes = append(rec.NewGenomes, champ)
 	rankedFields(&rec, l, ranked)
 	m.genBorn = nil
-	return &Told{Record: rec, State: state, Champion: Leader{ID: champ.ID, Genes: cx, Score: math.NaN()},
+	return &search.Told{Record: rec, State: state, Champion: search.Leader{ID: champ.ID, Genes: cx, Score: math.NaN()},
 		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
+	"evotune/tuner/search"
 )
 
 func steadyConfig(game string, workers, budget int) config.Config {
@@ -165,7 +166,7 @@ func TestSteadyDecide(t *testing.T) {
 		t.Helper()
 		bt := &birth{n: 10, child: member(child, childWins, 0, 2-childWins), rival: member(rival, rivalWins, 0, 2-rivalWins)}
 		m.pending = append(m.pending, bt)
-		if _, err := m.Tell(&Round{Players: []*genomes.Genome{bt.child, bt.rival}}); err != nil {
+		if _, err := m.Tell(&search.Round{Players: []*genomes.Genome{bt.child, bt.rival}}); err != nil {
 			t.Fatal(err)
 		}
 	}

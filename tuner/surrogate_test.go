@@ -10,6 +10,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
+	"evotune/tuner/search"
 )
 
 // TestSurrogateFitsTheStrength: games drawn from a known strength, a concave quadratic
@@ -148,7 +149,7 @@ func TestGASurrogate(t *testing.T) {
 			t.Fatalf("generation %d: %d surrogate children, want %d", g.Generation, len(models), want)
 		}
 		var o surrogateObservation
-		if err := DecodeState(g.MethodState, &o); err != nil || len(o.Points) != cfg.Population || len(o.Games) == 0 {
+		if err := search.DecodeState(g.MethodState, &o); err != nil || len(o.Points) != cfg.Population || len(o.Games) == 0 {
 			t.Fatalf("generation %d: its state holds %d points and %d games (%v)", g.Generation, len(o.Points), len(o.Games), err)
 		}
 		if len(models) == 0 {

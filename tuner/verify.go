@@ -8,6 +8,7 @@ import (
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"evotune/tuner/record"
+	"evotune/tuner/search"
 	"evotune/tuner/stats"
 )
 
@@ -48,7 +49,7 @@ func ProofOpenings(c config.Config, tuning map[string]bool, checkpoints []int, g
 // checkpointSeed is the seed of the openings of generation gen's checkpoint in a run
 // seeded with seed.
 func checkpointSeed(seed int64, gen int) int64 {
-	return int64(mix(uint64(seed)^mix(uint64(gen)<<8|streamCheck)) >> 1)
+	return int64(search.Mix(uint64(seed)^search.Mix(uint64(gen)<<8|search.StreamCheck)) >> 1)
 }
 
 // verifyChampion plays the run's champion against the paper's weights on held-out

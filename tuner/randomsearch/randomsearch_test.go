@@ -1,6 +1,6 @@
 // Package randomsearch_test is a search method written outside the tuner's packages, as a
 // user of the library would write one: a type that asks and tells the run loop
-// (tuner.Method) and one registration call (tuner.RegisterMethod). Its tests run it
+// (search.Method) and one registration call (tuner.RegisterMethod). Its tests run it
 // through the whole loop — validation, the worker pool, storage in SQLite, the budget,
 // verification, a crash and resume from the database.
 package randomsearch_test
@@ -26,6 +26,7 @@ import (
 	"evotune/tuner/config"
 	"evotune/tuner/record"
 	"evotune/tuner/runstore"
+	"evotune/tuner/search"
 )
 
 // randomSearch draws candidates uniformly over the layout: generation k's candidates play
@@ -33,7 +34,7 @@ import (
 // the best of them becomes the champion when it scored above ½ against it. Its method state
 // is the champion after each generation.
 type randomSearch struct {
-	env    *tuner.MethodEnv
+	env    *search.MethodEnv
 	next   int              // the next generation asked
 	champs []randomChampion // the champion after each told generation
 	// toldAt is, for each round asked by this process, how many generations were told then.
@@ -57,7 +58,7 @@ var made struct {
 	list []*randomSearch
 }
 
-func newRandomSearch(env *tuner.MethodEnv) (tuner.Method, error) {
+func newRandomSearch(env *search.MethodEnv) (search.Method, error) {
 	m := &randomSearch{env: env}
 	made.Lock()
 	made.list = append(made.list, m)
@@ -85,7 +86,7 @@ func (m *randomSearch) playing(k int) (*genomes.Genome, error) {
 	return &genomes.Genome{Layout: l, X: x, ID: c.ID}, nil
 }
 
-func (m *randomSearch) Ask() (*tuner.Round, error) {
+func (m *randomSearch) Ask() (*search.Round, error) {
 	k := m.next
 	if g := m.env.Config.Generations; g > 0 && k > g {
 		return nil, nil
@@ -97,7 +98,7 @@ func (m *randomSearch) Ask() (*tuner.Round, error) {
 	}
 	rng := rand.New(rand.NewSource(int64(m.env.Rand(k, stream).Uint64() >> 1)))
 	m.next++
-	r := &tuner.Round{Gen: k, Draw: k, Opponents: []*genomes.Genome{champ}, Pairs: m.env.Config.Games / 2, Label: fmt.Sprintf("generation %d", k)}
+	r := &search.Round{Gen: k, Draw: k, Opponents: []*genomes.Genome{champ}, Pairs: m.env.Config.Games / 2, Label: fmt.Sprintf("generation %d", k)}
 	for i := range candidates {
 		r.Players = append(r.Players, &genomes.Genome{Layout: m.env.Layout, X: m.env.Layout.Random(rng), ID: m.env.IndividualID(k, i),
 			Op: genomes.OpInitial, Parents: []string{champ.ID}, Born: k})
@@ -105,7 +106,7 @@ func (m *randomSearch) Ask() (*tuner.Round, error) {
 	return r, nil
 }
 
-func (m *randomSearch) Tell(r *tuner.Round) (*tuner.Told, error) {
+func (m *randomSearch) Tell(r *search.Round) (*search.Told, error) {
 	l, opp := m.env.Layout, r.Opponents[0]
 	ranked := slices.Clone(r.Players)
 	sort.SliceStable(ranked, func(a, b int) bool { return ranked[a].Stats.Score() > ranked[b].Stats.Score() })
@@ -126,25 +127,25 @@ func (m *randomSearch) Tell(r *tuner.Round) (*tuner.Told, error) {
 		rec.Individuals = append(rec.Individuals, record.IndividualRecord{ID: g.ID, Rank: i + 1, Fitness: f, Stats: g.Stats})
 		rec.FitMin, rec.FitMax, rec.FitMean = math.Min(rec.FitMin, f), math.Max(rec.FitMax, f), rec.FitMean+f/float64(len(ranked))
 	}
-	return &tuner.Told{Record: rec, State: func() any { return c }, Champion: tuner.Leader{ID: champ.ID, Genes: champ.X, Score: math.NaN()},
+	return &search.Told{Record: rec, State: func() any { return c }, Champion: search.Leader{ID: champ.ID, Genes: champ.X, Score: math.NaN()},
 		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}, nil
 }
 
-func (m *randomSearch) Restore(st record.ResumeState) (tuner.Leader, error) {
+func (m *randomSearch) Restore(st record.ResumeState) (search.Leader, error) {
 	for k, raw := range st.MethodStates {
 		var c randomChampion
-		if err := tuner.DecodeState(raw, &c); err != nil {
-			return tuner.Leader{}, fmt.Errorf("resume: random search generation %d: %w", k, err)
+		if err := search.DecodeState(raw, &c); err != nil {
+			return search.Leader{}, fmt.Errorf("resume: random search generation %d: %w", k, err)
 		}
 		m.champs = append(m.champs, c)
 	}
 	m.next = st.LastGeneration + 1
 	if len(m.champs) != st.LastGeneration+1 {
-		return tuner.Leader{}, fmt.Errorf("resume: %d states for %d generations", len(m.champs), st.LastGeneration+1)
+		return search.Leader{}, fmt.Errorf("resume: %d states for %d generations", len(m.champs), st.LastGeneration+1)
 	}
 	c := m.champs[len(m.champs)-1]
 	x, err := m.env.Layout.FromNamed(c.Genes)
-	return tuner.Leader{ID: c.ID, Genes: x, Score: math.NaN()}, err
+	return search.Leader{ID: c.ID, Genes: x, Score: math.NaN()}, err
 }
 
 func (m *randomSearch) Describe(length string) (string, []string) {
