@@ -6,12 +6,12 @@
 // a Store in one transaction.
 //
 // Files by concern: run.go (a run's life: start, resume, budget, finish), state.go (the
-// run's state grouped by owner), loop.go (the run loop and the exported ask-and-tell
-// interface of its methods, Method), schedule.go (which games a generation plays and how
+// run's state grouped by owner), loop.go (the run loop, driving a method on the ask-and-tell
+// interface of package tuner/search), schedule.go (which games a generation plays and how
 // their results are counted), selection.go (racing, the GA model, the hall of fame),
-// method.go (the registry of search methods), ga.go, galag.go, steady.go, spsa.go and
-// cmaes.go (the GA, the GA with generations in play, the steady-state GA, SPSA and
-// CMA-ES), save.go and records.go (what is saved, through Store), verify.go (the run's
+// method.go (the registry of search methods), ga.go, galag.go, steady.go and spsa.go (the
+// GA, the GA with generations in play, the steady-state GA and SPSA; CMA-ES is package
+// tuner/cmaes), save.go and records.go (what is saved, through record.Store), verify.go (the run's
 // verifications and checkpoints), probe.go (outside engines checked before a run),
 // slots.go (the run's share of the game slots), subject.go (the subject: a built-in engine
 // or an outside one). Package config holds a run's configuration and settings; package

@@ -24,6 +24,7 @@ func TestPackageLayout(t *testing.T) {
 		"match":   {"evotune/tuner/arena", "evotune/tuner/stats"},
 		"ladder":  {"evotune/tuner/arena", "evotune/tuner/match", "evotune/tuner/stats"},
 		"record":  {"evotune/tuner/ladder", "evotune/tuner/stats"},
+		"cmaes":   {"evotune/tuner/config", "evotune/tuner/record", "evotune/tuner/search"},
 		"search":  {"evotune/tuner/arena", "evotune/tuner/config", "evotune/tuner/ladder", "evotune/tuner/match", "evotune/tuner/record", "evotune/tuner/stats"},
 		"stats":   {},
 	}

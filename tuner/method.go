@@ -3,6 +3,7 @@ package tuner
 import (
 	"context"
 	"evotune/genomes"
+	"evotune/tuner/cmaes"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
 	"evotune/tuner/search"
@@ -15,7 +16,8 @@ import (
 // budgets) and saves each of its generations; the tuner around it creates and resumes the
 // run and verifies its champion at the end. A method that asks and tells the run loop
 // (loop.go: Method, made a searchMethod by askTell) is one file, one line of Methods (or a
-// RegisterMethod call) and its settings' rows: SPSA (spsa.go), CMA-ES (cmaes.go) and the steady-state GA
+// RegisterMethod call) and its settings' rows: SPSA (spsa.go), CMA-ES (package
+// tuner/cmaes) and the steady-state GA
 // (steady.go) are, and so is the GA with generations in play (galag.go, Config.GALag above
 // 0); the GA without a lag (ga.go), driven by eaopt's generations, implements searchMethod
 // with a loop of its own.
@@ -111,7 +113,7 @@ var Methods = []MethodSpec{
 		Heading:      column("θ+"), Loop: newSPSA, Check: func(c config.Config) error { return c.SPSAParams().Validate() }, Openings: func(c config.Config) int { return c.SPSAParams().Pairs }, Progress: spsaSaved, Summarise: spsaSummary,
 		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
 	{Name: config.MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
-		Heading: column("BEST CANDIDATE"), Loop: newCMAES, Check: func(c config.Config) error { return c.CMAESParams().Validate() }, Openings: func(c config.Config) int { return c.CMAESParams().Pairs }, Progress: cmaesSaved, Summarise: cmaesSummary,
+		Heading: column("BEST CANDIDATE"), Loop: cmaes.New, Check: func(c config.Config) error { return c.CMAESParams().Validate() }, Openings: func(c config.Config) int { return c.CMAESParams().Pairs }, Progress: cmaes.Saved, Summarise: cmaesSummary,
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},
 	{Name: config.MethodSteady, Title: "steady-state GA", Generation: "generation", Champion: "the centre of the population's better half", Range: "the population's range", Short: true, Saved: "steady-state generation",
 		Heading: column("BEST MEMBER"), Loop: newSteady, Check: func(c config.Config) error { return c.SteadyParams().Validate() }, Openings: func(c config.Config) int { return c.Games / 2 }, Progress: steadySaved, Summarise: steadySummary,

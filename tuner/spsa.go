@@ -108,47 +108,7 @@ func geneCEnd(g genomes.Gene, p config.SPSAConfig) float64 {
 	case g.Scale == genomes.Log && g.Min > 0:
 		return g.CEnd / g.Default
 	}
-	return g.CEnd / spsaUnit(g)
-}
-
-// spsaUnit is the size of one SPSA unit of linear gene g.
-func spsaUnit(g genomes.Gene) float64 { return (g.Max - g.Min) / 5 }
-
-// thetaOf maps gene vector x of layout l to SPSA coordinates: ln x for a log gene, x over
-// a fifth of the range (spsaUnit) for a linear one.
-func thetaOf(l *genomes.Layout, x []float64) []float64 {
-	u := make([]float64, len(x))
-	for i, g := range l.Genes {
-		u[i] = thetaOfGene(g, x[i])
-	}
-	return u
-}
-
-// thetaOfGene is gene g's value x in SPSA coordinates.
-func thetaOfGene(g genomes.Gene, x float64) float64 {
-	if g.Scale == genomes.Log && x > 0 {
-		return math.Log(x)
-	}
-	return x / spsaUnit(g)
-}
-
-// geneOfTheta is gene g's value at SPSA coordinate u, not clamped or rounded.
-func geneOfTheta(g genomes.Gene, u float64) float64 {
-	if g.Scale == genomes.Log && g.Min > 0 {
-		return math.Exp(u)
-	}
-	return u * spsaUnit(g)
-}
-
-// genesOfTheta maps SPSA coordinates u back to a gene vector of layout l inside its
-// bounds (integer genes rounded, fixed genes at their defaults: Layout.Clamp).
-func genesOfTheta(l *genomes.Layout, u []float64) []float64 {
-	x := make([]float64, len(u))
-	for i, g := range l.Genes {
-		x[i] = geneOfTheta(g, u[i])
-	}
-	l.Clamp(x)
-	return x
+	return g.CEnd / search.Unit(g)
 }
 
 // clampTheta keeps θ inside the bounds (continuous: integer genes are rounded only when
@@ -156,13 +116,13 @@ func genesOfTheta(l *genomes.Layout, u []float64) []float64 {
 func (a spsaEnv) clampTheta(u []float64) {
 	var defaults []float64 // θ of the paper's weights, for fixed genes
 	for i, g := range a.Layout.Genes {
-		lo, hi := g.Min/spsaUnit(g), g.Max/spsaUnit(g)
+		lo, hi := g.Min/search.Unit(g), g.Max/search.Unit(g)
 		if g.Scale == genomes.Log && g.Min > 0 {
 			lo, hi = math.Log(g.Min), math.Log(g.Max)
 		}
 		if g.Fixed {
 			if defaults == nil {
-				defaults = thetaOf(a.Layout, a.Layout.Defaults())
+				defaults = search.Theta(a.Layout, a.Layout.Defaults())
 			}
 			u[i] = defaults[i]
 			continue
@@ -214,14 +174,14 @@ func (a spsaEnv) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
 		up[i] += ck[i] * d[i]
 		um[i] -= ck[i] * d[i]
 	}
-	plus, minus = genesOfTheta(a.Layout, up), genesOfTheta(a.Layout, um)
+	plus, minus = search.GenesOfTheta(a.Layout, up), search.GenesOfTheta(a.Layout, um)
 	s = make([]float64, len(u))
 	for i, g := range a.Layout.Genes {
 		s[i] = 1
 		if !g.Integer || g.Fixed || plus[i] != minus[i] || g.Max-g.Min < 1 {
 			continue
 		}
-		x := geneOfTheta(g, u[i])
+		x := search.GeneOfTheta(g, u[i])
 		lo := math.Max(g.Min, math.Min(g.Max-1, math.Floor(x)))
 		hi := lo + 1
 		if d[i] > 0 {
@@ -229,7 +189,7 @@ func (a spsaEnv) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
 		} else {
 			plus[i], minus[i] = lo, hi
 		}
-		if wide := (thetaOfGene(g, hi) - thetaOfGene(g, lo)) / 2; wide > ck[i] {
+		if wide := (search.ThetaOfGene(g, hi) - search.ThetaOfGene(g, lo)) / 2; wide > ck[i] {
 			s[i] = ck[i] / wide
 		}
 	}
@@ -250,7 +210,7 @@ func (a spsaEnv) widenedIntegerGenes() []string {
 			continue
 		}
 		c := geneCEnd(g, p)
-		if geneOfTheta(g, thetaOfGene(g, g.Default)+c)-g.Default < 0.5 {
+		if search.GeneOfTheta(g, search.ThetaOfGene(g, g.Default)+c)-g.Default < 0.5 {
 			out = append(out, g.Name)
 		}
 	}
@@ -310,13 +270,13 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 	p := t.cfg.SPSAParams()
 	// θ0 ± c_end·Δ_0: games like the first step's (a genome never plays itself).
 	a := spsaEnv{t.methodEnv()}
-	plus, minus := thetaOf(a.Layout, a.Layout.Defaults()), thetaOf(a.Layout, a.Layout.Defaults())
+	plus, minus := search.Theta(a.Layout, a.Layout.Defaults()), search.Theta(a.Layout, a.Layout.Defaults())
 	for i, d := range a.spsaDelta(0) {
 		c := geneCEnd(t.plan.Layout.Genes[i], p)
 		plus[i] += c * d
 		minus[i] -= c * d
 	}
-	x, xm := genesOfTheta(a.Layout, plus), genesOfTheta(a.Layout, minus)
+	x, xm := search.GenesOfTheta(a.Layout, plus), search.GenesOfTheta(a.Layout, minus)
 	w, ext, err := t.side(xm)
 	if err != nil {
 		return Calibration{}, fmt.Errorf("calibrate: %w", err)
@@ -406,7 +366,7 @@ type spsaState struct {
 }
 
 func newSPSA(a *search.MethodEnv) (search.Method, error) {
-	return &spsaMethod{a: spsaEnv{a}, thetas: [][]float64{thetaOf(a.Layout, a.Layout.Defaults())}}, nil
+	return &spsaMethod{a: spsaEnv{a}, thetas: [][]float64{search.Theta(a.Layout, a.Layout.Defaults())}}, nil
 }
 
 // Window: Lag+1 steps in play.
@@ -428,7 +388,7 @@ func (m *spsaMethod) Restore(st record.ResumeState) (search.Leader, error) {
 		m.apply(k, s.Result, sc)
 	}
 	m.next = st.LastGeneration + 1
-	return search.Leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: genesOfTheta(m.a.Layout, m.theta(st.LastGeneration+1)), Score: 0.5}, nil
+	return search.Leader{ID: m.a.IndividualID(st.LastGeneration, 0), Genes: search.GenesOfTheta(m.a.Layout, m.theta(st.LastGeneration+1)), Score: 0.5}, nil
 }
 
 // Describe: the steps, pairs, gains and exponents, and the integer genes widened to one unit.
@@ -490,7 +450,7 @@ func (m *spsaMethod) Tell(r *search.Round) (*search.Told, error) {
 	ck, rk := m.a.spsaGains(k)
 	m.apply(k, result, r.Own.(spsaStep).s)
 	parent := m.a.thetaID(k)
-	next := &genomes.Genome{Layout: l, X: genesOfTheta(l, m.theta(k+1)), ID: m.a.IndividualID(k, 0), Op: OpSPSA, Parents: []string{parent}, Born: k}
+	next := &genomes.Genome{Layout: l, X: search.GenesOfTheta(l, m.theta(k+1)), ID: m.a.IndividualID(k, 0), Op: OpSPSA, Parents: []string{parent}, Born: k}
 	rec := record.GenerationRecord{Opponents: []string{gm.ID}, Best: next.ID, Champion: next.ID}
 	if k == 0 {
 		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: l.Named(l.Defaults())})

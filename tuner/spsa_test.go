@@ -325,7 +325,7 @@ func TestSPSAIntegerGenesPerturbed(t *testing.T) {
 	if got := tu.WidenedIntegerGenes(); len(got) != 1 || got[0] != "caution_factor" {
 		t.Errorf("widened genes %v, want [caution_factor]", got)
 	}
-	u := thetaOf(tu.plan.Layout, l.Defaults())
+	u := search.Theta(tu.plan.Layout, l.Defaults())
 	results := []int{3, -2, 5, -7, 1, 0, 4, -3, 6, -1, 2, -5, 7, 0, -4, 3, 8, -6, 1, 2}
 	seen := map[float64]bool{}
 	for k, r := range results {
@@ -341,7 +341,7 @@ func TestSPSAIntegerGenesPerturbed(t *testing.T) {
 			seen[x] = true
 		}
 		ck, _ := spsaEnv{tu.methodEnv()}.spsaGeneGains(k)
-		if wide := 0.5 / spsaUnit(l.Genes[0]); math.Abs(s[0]-ck[0]/wide) > 1e-12 || s[0] >= 1 {
+		if wide := 0.5 / search.Unit(l.Genes[0]); math.Abs(s[0]-ck[0]/wide) > 1e-12 || s[0] >= 1 {
 			t.Errorf("step %d: caution_factor's update scale %g, want c_k/c' = %g", k, s[0], ck[0]/wide)
 		}
 		if s[1] != 1 || plus[1] == minus[1] {

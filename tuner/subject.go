@@ -17,6 +17,7 @@ import (
 	"evotune/engine/protocol/wire"
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/search"
 )
 
 // The subject of a run is what its gene vectors play as:
@@ -240,7 +241,7 @@ func OpenBenchParams(genes []genomes.Gene, x []float64, sp config.SPSAConfig) []
 	for i, g := range genes {
 		c, r := g.CEnd, g.REnd
 		if c <= 0 {
-			c = geneCEnd(g, sp) * spsaUnit(g)
+			c = geneCEnd(g, sp) * search.Unit(g)
 			if g.Scale == genomes.Log && g.Min > 0 {
 				c = geneCEnd(g, sp) * g.Default
 			}

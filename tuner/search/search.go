@@ -36,6 +36,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand"
 	randv2 "math/rand/v2"
 	"strings"
@@ -266,4 +267,48 @@ func Stream(seed int64, gen int, stream uint64) *randv2.Rand {
 // StreamV1 is Stream's stream as a math/rand source (for eaopt and the genomes package).
 func StreamV1(seed int64, gen int, stream uint64) *rand.Rand {
 	return rand.New(rand.NewSource(int64(Mix(uint64(seed)^Mix(uint64(gen)<<8|stream)) >> 1)))
+}
+
+// The search coordinates SPSA and CMA-ES move in: ln x for a log gene, x over a fifth of
+// its range for a linear one, so that one step means about as much for every gene.
+
+// Unit is the size of one unit of linear gene g in search coordinates: a fifth of its
+// range.
+func Unit(g genomes.Gene) float64 { return (g.Max - g.Min) / 5 }
+
+// Theta maps gene vector x of layout l to search coordinates: ln x for a log gene, x over
+// a fifth of the range (Unit) for a linear one.
+func Theta(l *genomes.Layout, x []float64) []float64 {
+	u := make([]float64, len(x))
+	for i, g := range l.Genes {
+		u[i] = ThetaOfGene(g, x[i])
+	}
+	return u
+}
+
+// ThetaOfGene is gene g's value x in search coordinates.
+func ThetaOfGene(g genomes.Gene, x float64) float64 {
+	if g.Scale == genomes.Log && x > 0 {
+		return math.Log(x)
+	}
+	return x / Unit(g)
+}
+
+// GeneOfTheta is gene g's value at search coordinate u, not clamped or rounded.
+func GeneOfTheta(g genomes.Gene, u float64) float64 {
+	if g.Scale == genomes.Log && g.Min > 0 {
+		return math.Exp(u)
+	}
+	return u * Unit(g)
+}
+
+// GenesOfTheta maps search coordinates u back to a gene vector of layout l inside its
+// bounds (integer genes rounded, fixed genes at their defaults: Layout.Clamp).
+func GenesOfTheta(l *genomes.Layout, u []float64) []float64 {
+	x := make([]float64, len(u))
+	for i, g := range l.Genes {
+		x[i] = GeneOfTheta(g, u[i])
+	}
+	l.Clamp(x)
+	return x
 }

@@ -1,4 +1,24 @@
-package tuner
+// Package cmaes is CMA-ES (config.Config.Method "cmaes"), a search method on the tuner's
+// run loop (search.Method): the covariance matrix adaptation evolution strategy of Hansen
+// (The CMA Evolution Strategy: A Tutorial, arXiv:1604.00772, 2016), ask-and-tell from
+// goptuna's cmaes package (λ = 4 + ⌊3 ln n⌋ unless set, μ = λ/2, log-rank weights,
+// c_m = 1; a new run with a large game budget sets λ from it: CMAESLambdaFor). It works in
+// the search coordinates (search.Theta: ln x for log genes, x over a fifth of the range for
+// linear ones) over the free genes, bounded by the genes' ranges.
+//
+// Generation k samples λ candidates x_i ~ m_k + σ_k·N(0, C_k); every candidate plays
+// Pairs colour-swapped game pairs against the mean m_k, all on the same fresh tuning
+// openings (common random numbers: the candidates' scores share the openings' noise),
+// and is told 1 − its score. The mean moves to the weighted recombination of the best μ
+// (m_{k+1} = Σ w_i·x_{i:λ}), which is the run's champion: like SPSA's θ, a point every
+// game moved a little, not the luckiest candidate.
+//
+// What each generation stores: slot 00 is m_{k+1} (operator "cmaes-mean", parent m_k,
+// rank 1, no games of its own), slots 01..λ the candidates (operator "cmaes", parent m_k,
+// ranked by score), and its method state (State) the values told, from which a
+// resumed run replays the optimiser: the same seed asks the same candidates, and the
+// same values move it the same way. m_0 is the paper's weights, genome R-g0-(λ+1).
+package cmaes
 
 import (
 	"fmt"
@@ -16,42 +36,23 @@ import (
 	"evotune/tuner/search"
 )
 
-// CMA-ES (Config.Method "cmaes"): the covariance matrix adaptation evolution strategy of
-// Hansen (The CMA Evolution Strategy: A Tutorial, arXiv:1604.00772, 2016), ask-and-tell
-// from goptuna's cmaes package (λ = 4 + ⌊3 ln n⌋ unless set, μ = λ/2, log-rank weights,
-// c_m = 1; a new run with a large game budget sets λ from it: CMAESLambdaFor). It works in
-// SPSA's coordinates (spsa.go: ln x for log genes, x over a fifth of the range for linear
-// ones) over the free genes, bounded by the genes' ranges.
-//
-// Generation k samples λ candidates x_i ~ m_k + σ_k·N(0, C_k); every candidate plays
-// Pairs colour-swapped game pairs against the mean m_k, all on the same fresh tuning
-// openings (common random numbers: the candidates' scores share the openings' noise),
-// and is told 1 − its score. The mean moves to the weighted recombination of the best μ
-// (m_{k+1} = Σ w_i·x_{i:λ}), which is the run's champion: like SPSA's θ, a point every
-// game moved a little, not the luckiest candidate.
-//
-// What each generation stores: slot 00 is m_{k+1} (operator "cmaes-mean", parent m_k,
-// rank 1, no games of its own), slots 01..λ the candidates (operator "cmaes", parent m_k,
-// ranked by score), and its method state (cmaesState) the values told, from which a
-// resumed run replays the optimiser: the same seed asks the same candidates, and the
-// same values move it the same way. m_0 is the paper's weights, genome R-g0-(λ+1).
-
 // Operators of CMA-ES individuals, recorded in their lineage.
 const (
-	OpCMAESMean = "cmaes-mean" // the mean after a generation
-	OpCMAES     = "cmaes"      // a candidate sampled around the mean
+	OpMean      = "cmaes-mean" // the mean after a generation
+	OpCandidate = "cmaes"      // a candidate sampled around the mean
 )
 
-// cmaesState is a generation's method state as stored with it: the values told to the
-// optimiser (1 − score), in the order the candidates were asked (slots 01..λ), and the
-// mean after the generation in SPSA coordinates of the free genes, for readers.
-type cmaesState struct {
+// State is a generation's method state as stored with it (generations.method_state,
+// JSON): the values told to the optimiser (1 − score), in the order the candidates were
+// asked (slots 01..λ), and the mean after the generation in the search coordinates of the
+// free genes (search.Theta), for readers.
+type State struct {
 	Values []float64 `json:"values"`
 	Mean   []float64 `json:"mean"`
 }
 
 // cmaesMethod is CMA-ES on the run loop: round k is generation k, Lag+1 rounds in play
-// (CMAESConfig.Lag). The optimiser samples generation k once generation k−Lag−1 is told,
+// (config.CMAESConfig.Lag). The optimiser samples generation k once generation k−Lag−1 is told,
 // and is told the generations in order; the seed fixes every sample, so a seeded run is the
 // same whatever the workers.
 type cmaesMethod struct {
@@ -89,9 +90,11 @@ type cmaesGeneration struct {
 	parent string
 }
 
-func newCMAES(a *search.MethodEnv) (search.Method, error) {
+// New is CMA-ES on the run a describes (its layout and configuration: CMAESParams), the
+// method the tuner registers as "cmaes".
+func New(a *search.MethodEnv) (search.Method, error) {
 	l := a.Layout
-	m := &cmaesMethod{a: a, base: thetaOf(l, l.Defaults())}
+	m := &cmaesMethod{a: a, base: search.Theta(l, l.Defaults())}
 	for i, g := range l.Genes {
 		if !g.Fixed {
 			m.free = append(m.free, i)
@@ -105,7 +108,7 @@ func newCMAES(a *search.MethodEnv) (search.Method, error) {
 	m.mean = make([]float64, len(m.free))
 	for j, i := range m.free {
 		g := l.Genes[i]
-		lo, hi := g.Min/spsaUnit(g), g.Max/spsaUnit(g)
+		lo, hi := g.Min/search.Unit(g), g.Max/search.Unit(g)
 		if g.Scale == genomes.Log && g.Min > 0 {
 			lo, hi = math.Log(g.Min), math.Log(g.Max)
 		}
@@ -139,7 +142,9 @@ func (m *cmaesMethod) theta(y []float64) []float64 {
 }
 
 // genes is the gene vector of free-gene coordinates y.
-func (m *cmaesMethod) genes(y []float64) []float64 { return genesOfTheta(m.a.Layout, m.theta(y)) }
+func (m *cmaesMethod) genes(y []float64) []float64 {
+	return search.GenesOfTheta(m.a.Layout, m.theta(y))
+}
 
 // meanID is the ID of the mean after generation k−1: the paper's weights R-g0-(λ+1) for
 // k = 0, else slot 00 of generation k−1.
@@ -215,7 +220,7 @@ func (m *cmaesMethod) Restore(st record.ResumeState) (search.Leader, error) {
 	}
 	lag := m.a.Config.CMAESParams().Lag
 	for k, raw := range st.MethodStates {
-		var s cmaesState
+		var s State
 		if err := search.DecodeState(raw, &s); err != nil {
 			return search.Leader{}, fmt.Errorf("resume: CMA-ES generation %d: %w", k, err)
 		}
@@ -246,9 +251,9 @@ func (m *cmaesMethod) Describe(length string) (string, []string) {
 	return fmt.Sprintf(" by CMA-ES: %s; each generation %d candidates × %d game pairs against the mean, σ_0 %g%s", length, m.opt.PopulationSize(), p.Pairs, p.Sigma, lag), nil
 }
 
-// cmaesSaved: the best candidate's score against the mean, the candidates' mean, the new
-// mean and the games so far.
-func cmaesSaved(e record.Event) string {
+// Saved is the progress line of a saved generation (event e): the best candidate's score
+// against the mean, the candidates' mean, the new mean and the games so far.
+func Saved(e record.Event) string {
 	return fmt.Sprintf("best candidate %s scored %.3f against the mean, candidates' mean %.3f, champion %s (the mean), %s", e.Best, e.BestScore, e.MeanScore, e.Champion, e.GamesText())
 }
 
@@ -271,7 +276,7 @@ func (m *cmaesMethod) Ask() (*search.Round, error) {
 	}
 	cands := make([]*genomes.Genome, len(g.ys))
 	for i, y := range g.ys {
-		cands[i] = &genomes.Genome{Layout: m.a.Layout, X: m.genes(y), ID: m.a.IndividualID(k, i+1), Op: OpCMAES, Parents: []string{g.parent}, Born: k}
+		cands[i] = &genomes.Genome{Layout: m.a.Layout, X: m.genes(y), ID: m.a.IndividualID(k, i+1), Op: OpCandidate, Parents: []string{g.parent}, Born: k}
 	}
 	mean := &genomes.Genome{Layout: m.a.Layout, X: g.mx, ID: g.parent}
 	m.next++
@@ -293,10 +298,10 @@ func (m *cmaesMethod) Tell(r *search.Round) (*search.Told, error) {
 		return nil, err
 	}
 	m.told = append(m.told, values)
-	st := cmaesState{Values: values, Mean: append([]float64(nil), m.mean...)}
+	st := State{Values: values, Mean: append([]float64(nil), m.mean...)}
 	// The new mean comes from the mean after generation k−1 (which the candidates played
 	// only without a lag).
-	next := &genomes.Genome{Layout: l, X: m.genes(m.mean), ID: m.a.IndividualID(k, 0), Op: OpCMAESMean, Parents: []string{m.meanID(k)}, Born: k}
+	next := &genomes.Genome{Layout: l, X: m.genes(m.mean), ID: m.a.IndividualID(k, 0), Op: OpMean, Parents: []string{m.meanID(k)}, Born: k}
 	rec := record.GenerationRecord{Opponents: []string{parent}, Best: next.ID, Champion: next.ID}
 	if k == 0 {
 		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: l.Named(l.Defaults())})

@@ -1,4 +1,4 @@
-package tuner
+package cmaes
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 // interface holding a pointer another field holds) reached twice in the copy too. It
 // copies a goptuna CMA-ES optimiser (cmaes.Optimizer: gonum matrices and a math/rand
 // generator, every field unexported), whose state no method of its package copies or
-// exports; a test (TestCloneOptimiser) checks that the copy asks what the original asks
+// exports; a test (TestCMAESFork) checks that the copy asks what the original asks
 // and that telling the copy leaves the original as it was. It fails on functions,
 // channels and unsafe pointers, which it cannot copy.
 func deepCopy[T any](v *T) (*T, error) {
