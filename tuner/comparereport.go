@@ -39,15 +39,6 @@ type ComparisonReport struct {
 	Cells  []CompareCell
 }
 
-// BaselineName is what a run of base's results are measured against: the paper's weights,
-// or an outside engine's layout defaults.
-func BaselineName(base config.Config) string {
-	if base.Engine != "" {
-		return "the layout's defaults"
-	}
-	return "the paper's weights"
-}
-
 // CellText is one run's result for a progress line: its Elo ± 95% with its games, that
 // nothing beat the baseline, or "not measured".
 func CellText(v *ladder.Verification, baseline string) string {
@@ -65,7 +56,7 @@ func CellText(v *ladder.Verification, baseline string) string {
 // then a line per run naming its champion.
 func (r ComparisonReport) Markdown() string {
 	var b strings.Builder
-	rec, baseline := r.Record, BaselineName(r.Record.Base)
+	rec, baseline := r.Record, r.Record.Base.BaselineName()
 	fmt.Fprintf(&b, "comparison %d: %s, %d distinct tuning games per run; Elo ± 95%% against %s on %d held-out games per result\n", r.ID, r.Game, rec.BudgetGames, baseline, rec.VerifyGames)
 	head, sep := "| method |", "|---|"
 	for _, s := range rec.Seeds {

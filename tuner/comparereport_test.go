@@ -47,7 +47,7 @@ func TestComparisonReport(t *testing.T) {
 	if len(doc.Methods) != 2 || len(doc.Runs) != 3 || doc.Methods[0].Elo[1] != nil || *doc.Methods[0].Mean != 10 || *doc.Methods[1].Elo[0] != 0 {
 		t.Errorf("JSON %s", data)
 	}
-	if BaselineName(config.Config{SubjectSettings: config.SubjectSettings{Engine: "cmd:x"}}) != "the layout's defaults" || CellText(nil, "x") != "not measured" {
+	if (config.Config{SubjectSettings: config.SubjectSettings{Engine: "cmd:x"}}).BaselineName() != "the layout's defaults" || CellText(nil, "x") != "not measured" {
 		t.Error("an outside engine's baseline or an unmeasured cell")
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
+	"evotune/tuner/population"
 	"evotune/tuner/record"
 	"evotune/tuner/search"
 )
@@ -731,7 +732,7 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *record.Admis
 		}
 		rec.MethodState = state
 	}
-	fitnessFields(&rec, t.plan.Layout, pop, fits)
+	population.FitnessFields(&rec, t.plan.Layout, pop, fits)
 	rec.Best, rec.Champion = pop[0].ID, t.rep.summary.Best
 	rec.Duration, rec.Elapsed = took, t.elapsed()
 	t.rep.summary.Generations = t.g.gen + 1

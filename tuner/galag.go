@@ -6,10 +6,9 @@ import (
 	"slices"
 	"sort"
 
-	"gonum.org/v1/gonum/stat"
-
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/population"
 	"evotune/tuner/record"
 	"evotune/tuner/search"
 )
@@ -280,7 +279,7 @@ func (m *gaLagMethod) breed(gen int) *gaLagGeneration {
 		}
 		k := max(1, min(c.Tournament, len(pool)-1))
 		for len(g.pop) < n {
-			a, b := tournament(rng, len(pool), k), tournament(rng, len(pool), k)
+			a, b := population.Tournament(rng, len(pool), k), population.Tournament(rng, len(pool), k)
 			kids := []*genomes.Genome{pool[a].Clone().(*genomes.Genome), pool[b].Clone().(*genomes.Genome)}
 			for _, kid := range kids {
 				kid.Parents, kid.Op = []string{kid.ID}, genomes.OpClone
@@ -532,12 +531,12 @@ func (m *gaLagMethod) centre(gen int) (record.GenomeRecord, []float64) {
 	ranked := m.told[gen]
 	var xs [][]float64
 	for g := max(0, gen-m.lag); g < gen; g++ {
-		x, _ := betterHalfCentre(m.a.Layout, m.told[g])
+		x, _ := population.BetterHalfCentre(m.a.Layout, m.told[g])
 		xs = append(xs, x)
 	}
-	x, last := betterHalfCentre(m.a.Layout, ranked)
+	x, last := population.BetterHalfCentre(m.a.Layout, ranked)
 	if len(xs) > 0 {
-		x = meanCentre(m.a.Layout, append(xs, x))
+		x = population.MeanCentre(m.a.Layout, append(xs, x))
 	}
 	return record.GenomeRecord{ID: m.a.IndividualID(gen, m.a.Config.Population), Born: gen, Operator: config.OpPopulationCentre,
 		Parents: []string{ranked[0].ID, last}, Genes: m.a.Layout.Named(x)}, x
@@ -569,7 +568,7 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 			first = b.ID
 		}
 		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: m.centreID(), Born: g.gen, Operator: config.OpCentre, Parents: []string{first, last},
-			Genes: l.Named(centre(l, m.hof))})
+			Genes: l.Named(population.Centre(l, m.hof))})
 	}
 	if c.AdmitGames > 0 {
 		rec.HallOfFame = slices.Clone(m.hof)
@@ -577,43 +576,7 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 	for _, x := range ranked {
 		st.Ranked = append(st.Ranked, gaLagIndividual{ID: x.ID, Op: x.Op, Parents: x.Parents, Born: x.Born, Genes: l.Named(x.X), Stats: x.Stats})
 	}
-	rankedFields(&rec, l, ranked)
+	population.RankedFields(&rec, l, ranked)
 	return &search.Told{Record: rec, State: func() any { return st }, Champion: champ,
 		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}
-}
-
-// rankedFields fills rec's individuals from ranked (best first, each scored by its Stats:
-// fitness 1 − score), their fitness statistics and the generation's diversity (the mean
-// normalised gene distance over pairs).
-func rankedFields(rec *record.GenerationRecord, l *genomes.Layout, ranked []*genomes.Genome) {
-	fits := make([]float64, len(ranked))
-	for i, x := range ranked {
-		fits[i] = 1 - x.Stats.Score()
-		rec.Individuals = append(rec.Individuals, record.IndividualRecord{ID: x.ID, Rank: i + 1, Fitness: fits[i], Stats: x.Stats})
-	}
-	fitnessFields(rec, l, ranked, fits)
-}
-
-// fitnessFields fills rec's fitness statistics from fits (one per individual of pop,
-// non-empty) and its diversity: the mean normalised gene distance over pairs of pop.
-func fitnessFields(rec *record.GenerationRecord, l *genomes.Layout, pop []*genomes.Genome, fits []float64) {
-	rec.FitMin, rec.FitMax = fits[0], fits[0]
-	for _, f := range fits {
-		rec.FitMin, rec.FitMax = math.Min(rec.FitMin, f), math.Max(rec.FitMax, f)
-	}
-	rec.FitMean, rec.FitStd = stat.MeanStdDev(fits, nil)
-	if len(fits) < 2 {
-		rec.FitStd = 0
-	}
-	var dsum float64
-	var npairs int
-	for i := range pop {
-		for j := i + 1; j < len(pop); j++ {
-			dsum += l.Distance(pop[i].X, pop[j].X)
-			npairs++
-		}
-	}
-	if npairs > 0 {
-		rec.Diversity = dsum / float64(npairs)
-	}
 }

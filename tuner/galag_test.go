@@ -9,6 +9,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/population"
 	"evotune/tuner/record"
 )
 
@@ -127,12 +128,12 @@ func checkPooledCentre(t *testing.T, gens []record.GenerationRecord, l *genomes.
 		}
 		var xs [][]float64
 		for h := max(0, g.Generation-k+1); h <= g.Generation; h++ {
-			x, _ := betterHalfCentre(l, ranked[h])
+			x, _ := population.BetterHalfCentre(l, ranked[h])
 			xs = append(xs, x)
 		}
 		want := xs[0] // one generation: its own centre
 		if len(xs) > 1 {
-			want = meanCentre(l, xs)
+			want = population.MeanCentre(l, xs)
 		}
 		got, ok := genes[g.Champion]
 		if !ok {

@@ -7,6 +7,7 @@ import (
 	"evotune/tuner/config"
 	"evotune/tuner/record"
 	"evotune/tuner/search"
+	"evotune/tuner/steady"
 	"fmt"
 	"strings"
 )
@@ -15,12 +16,11 @@ import (
 // (openings, the worker pool or cluster, storage of every genome and game, checkpoints,
 // budgets) and saves each of its generations; the tuner around it creates and resumes the
 // run and verifies its champion at the end. A method that asks and tells the run loop
-// (loop.go: Method, made a searchMethod by askTell) is one file, one line of Methods (or a
-// RegisterMethod call) and its settings' rows: SPSA (spsa.go), CMA-ES (package
-// tuner/cmaes) and the steady-state GA
-// (steady.go) are, and so is the GA with generations in play (galag.go, Config.GALag above
-// 0); the GA without a lag (ga.go), driven by eaopt's generations, implements searchMethod
-// with a loop of its own.
+// (loop.go, on search.Method, made a searchMethod by askTell) is one file or package, one
+// line of Methods (or a RegisterMethod call) and its settings' rows: SPSA (spsa.go),
+// CMA-ES (package tuner/cmaes) and the steady-state GA (package tuner/steady) are, and so is
+// the GA with generations in play (galag.go, Config.GALag above 0); the GA without a lag
+// (ga.go), driven by eaopt's generations, implements searchMethod with a loop of its own.
 type searchMethod interface {
 	// restore takes up a stored run after its saved generation st.LastGeneration (≥ 0):
 	// the method rebuilds its own state from st (MethodStates, Population, HallOfFame), so
@@ -116,7 +116,7 @@ var Methods = []MethodSpec{
 		Heading: column("BEST CANDIDATE"), Loop: cmaes.New, Check: func(c config.Config) error { return c.CMAESParams().Validate() }, Openings: func(c config.Config) int { return c.CMAESParams().Pairs }, Progress: cmaes.Saved, Summarise: cmaesSummary,
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},
 	{Name: config.MethodSteady, Title: "steady-state GA", Generation: "generation", Champion: "the centre of the population's better half", Range: "the population's range", Short: true, Saved: "steady-state generation",
-		Heading: column("BEST MEMBER"), Loop: newSteady, Check: func(c config.Config) error { return c.SteadyParams().Validate() }, Openings: func(c config.Config) int { return c.Games / 2 }, Progress: steadySaved, Summarise: steadySummary,
+		Heading: column("BEST MEMBER"), Loop: steady.New, Check: func(c config.Config) error { return c.SteadyParams().Validate() }, Openings: func(c config.Config) int { return c.Games / 2 }, Progress: steady.Saved, Summarise: steadySummary,
 		Doc: "the GA without a generation barrier: one birth at a time, each child and its first parent play the paper's weights on the same openings, the child takes the parent's place when it scores higher; workers never wait for a generation's slowest game"},
 }
 

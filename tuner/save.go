@@ -6,6 +6,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/population"
 	"evotune/tuner/record"
 )
 
@@ -31,13 +32,13 @@ func (t *Tuner) centreBorn() *record.GenomeRecord {
 		first = c.ID
 	}
 	return &record.GenomeRecord{ID: t.centreID(), Born: t.g.gen, Operator: config.OpCentre, Parents: []string{first, hof[len(hof)-1].ID},
-		Genes: t.plan.Layout.Named(centre(t.plan.Layout, hof))}
+		Genes: t.plan.Layout.Named(population.Centre(t.plan.Layout, hof))}
 }
 
 // populationCentre is the genome of ChampionPopulation's champion after the current
 // generation, whose individuals are pop (sorted best first): the centre of its better half.
 func (t *Tuner) populationCentre(pop []*genomes.Genome) (record.GenomeRecord, []float64) {
-	x, last := betterHalfCentre(t.plan.Layout, pop)
+	x, last := population.BetterHalfCentre(t.plan.Layout, pop)
 	return record.GenomeRecord{ID: genomes.IndividualID(t.saving.runID, t.g.gen, t.cfg.Population), Born: t.g.gen, Operator: config.OpPopulationCentre,
 		Parents: []string{pop[0].ID, last}, Genes: t.plan.Layout.Named(x)}, x
 }
@@ -99,7 +100,7 @@ func hallChampion(cfg config.Config, l *genomes.Layout, hof []record.HallOfFamer
 	case cfg.Admission == config.AdmissionHeadToHead && len(hof) == 1:
 		return hallPick{id: hof[0].ID, x: append([]float64(nil), hof[0].Genes...)}
 	case cfg.Champion == config.ChampionCentre && len(hof) >= 2:
-		p := hallPick{id: centreID, x: centre(l, hof)}
+		p := hallPick{id: centreID, x: population.Centre(l, hof)}
 		if b := BestMember(hof, cfg.AdmitZ); b != nil {
 			bb := *b
 			p.member = &bb

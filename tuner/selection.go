@@ -12,6 +12,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/population"
 	"evotune/tuner/record"
 	"evotune/tuner/search"
 	"evotune/tuner/stats"
@@ -78,80 +79,6 @@ func FamilyZ(m int, min float64) float64 {
 	return math.Max(z, min)
 }
 
-// centreWeights are the weights of the m members of a hall of fame (in admission order)
-// in its centre: evolution strategies' recombination weights (Hansen, "The CMA Evolution
-// Strategy: A Tutorial", 2016, eq. 49: w_i ∝ ln(μ + ½) − ln i for the i-th best of μ),
-// ranked by recency, the latest member first: every member beat the one reigning before
-// it, so the later are the better. They sum to 1.
-func centreWeights(m int) []float64 {
-	w := make([]float64, m)
-	var sum float64
-	for k := range w {
-		w[k] = math.Log(float64(m)+0.5) - math.Log(float64(m-k)) // k = m−1, the latest: rank 1
-		sum += w[k]
-	}
-	for k := range w {
-		w[k] /= sum
-	}
-	return w
-}
-
-// centre returns the centre of the hall of fame's genes in layout l: each free gene the
-// members' values weighted by centreWeights (log genes averaged in log space: a weighted
-// geometric mean), then clamped and rounded as any gene is; fixed genes at their defaults.
-func centre(l *genomes.Layout, hof []record.HallOfFamer) []float64 {
-	xs := make([][]float64, len(hof))
-	for k, h := range hof {
-		xs[k] = h.Genes
-	}
-	return weightedCentre(l, xs, centreWeights(len(hof)))
-}
-
-// meanCentre is the centre of genomes xs (each a layout-l gene vector; at least one) with
-// equal weights: each free gene their mean (log genes: their geometric mean), then clamped
-// and rounded as any gene is.
-func meanCentre(l *genomes.Layout, xs [][]float64) []float64 {
-	w := make([]float64, len(xs))
-	for k := range w {
-		w[k] = 1 / float64(len(xs))
-	}
-	return weightedCentre(l, xs, w)
-}
-
-// weightedCentre is the centre of genomes xs with weights w (summing to 1): each free
-// gene the weighted mean of their values (log genes in log space), clamped and rounded.
-func weightedCentre(l *genomes.Layout, xs [][]float64, w []float64) []float64 {
-	x := make([]float64, len(l.Genes))
-	for i, g := range l.Genes {
-		var sum float64
-		for k, h := range xs {
-			if g.Scale == genomes.Log && g.Min > 0 {
-				sum += w[k] * math.Log(h[i])
-			} else {
-				sum += w[k] * h[i]
-			}
-		}
-		x[i] = sum
-		if g.Scale == genomes.Log && g.Min > 0 {
-			x[i] = math.Exp(x[i])
-		}
-	}
-	l.Clamp(x)
-	return x
-}
-
-// betterHalfCentre returns the centre of the better half of ranked (sorted best first;
-// at least one), weighted by rank as centreWeights weigh recency (the best most), and the
-// ID of the last genome of that half.
-func betterHalfCentre(l *genomes.Layout, ranked []*genomes.Genome) ([]float64, string) {
-	mu := max(1, len(ranked)/2)
-	half := make([]record.HallOfFamer, mu) // centreWeights weigh the last most: the best goes last
-	for i := 0; i < mu; i++ {
-		half[mu-1-i] = record.HallOfFamer{ID: ranked[i].ID, Genes: ranked[i].X}
-	}
-	return centre(l, half), ranked[mu-1].ID
-}
-
 // champion returns the hall-of-fame member with the best lower confidence bound at
 // FamilyZ(len(hof), z) (ties: the later admission), or nil when no member's bound is above
 // the baseline's (Elo 0 exactly).
@@ -193,16 +120,6 @@ func sortIndividuals(indis eaopt.Individuals) {
 		}
 		return a.ID < b.ID
 	})
-}
-
-// tournament picks the best-ranked of k individuals drawn uniformly (with replacement)
-// from a population of n sorted best first; it returns an index.
-func tournament(rng *rand.Rand, n, k int) int {
-	best := n
-	for i := 0; i < k; i++ {
-		best = min(best, rng.Intn(n))
-	}
-	return best
 }
 
 // model is the generational model with elitism: the best Elite individuals by rank survive
@@ -261,7 +178,7 @@ func (t *Tuner) breed(ranked []*genomes.Genome, gen int, rng *rand.Rand) (next, 
 	k := max(1, min(t.cfg.Tournament, n-1))
 	slot := len(next)
 	for len(next) < n {
-		a, b := tournament(rng, n, k), tournament(rng, n, k)
+		a, b := population.Tournament(rng, n, k), population.Tournament(rng, n, k)
 		kids := []*genomes.Genome{ranked[a].Clone().(*genomes.Genome), ranked[b].Clone().(*genomes.Genome)}
 		for _, kid := range kids {
 			kid.Parents, kid.Op = []string{kid.ID}, genomes.OpClone

@@ -14,6 +14,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
+	"evotune/tuner/population"
 	"evotune/tuner/record"
 )
 
@@ -340,7 +341,7 @@ func TestCentreChampion(t *testing.T) {
 // recency (the latest member weighs most).
 func TestCentreWeights(t *testing.T) {
 	for _, m := range []int{1, 2, 3, 10, 62} {
-		w := centreWeights(m)
+		w := population.CentreWeights(m)
 		sum := 0.0
 		for k, x := range w {
 			sum += x

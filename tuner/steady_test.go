@@ -11,7 +11,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
-	"evotune/tuner/search"
+	"evotune/tuner/steady"
 )
 
 func steadyConfig(game string, workers, budget int) config.Config {
@@ -107,7 +107,7 @@ func TestSteadyBirths(t *testing.T) {
 	total := 0
 	for _, g := range st.gens {
 		total += g.Games
-		var s steadyState
+		var s steady.State
 		if err := json.Unmarshal(g.MethodState, &s); err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +119,7 @@ func TestSteadyBirths(t *testing.T) {
 			openings[r.Individual] = append(openings[r.Individual], r.Opening)
 		}
 		champ := g.NewGenomes[len(g.NewGenomes)-1]
-		if champ.Operator != OpSteadyCentre || champ.ID != g.Champion || champ.Parents[0] != g.Individuals[0].ID {
+		if champ.Operator != steady.OpCentre || champ.ID != g.Champion || champ.Parents[0] != g.Individuals[0].ID {
 			t.Fatalf("generation %d: champion %+v, best %s", g.Generation, champ, g.Individuals[0].ID)
 		}
 		for _, n := range g.NewGenomes[:len(g.NewGenomes)-1] {
@@ -145,52 +145,6 @@ func TestSteadyBirths(t *testing.T) {
 	}
 	if total < 200 || total > 200+cfg.SteadyParams().Window*2*cfg.Games {
 		t.Fatalf("%d games for a budget of 200", total)
-	}
-}
-
-// TestSteadyDecide: a child takes its first parent's slot when it scores more on their
-// common games and not otherwise, the parent's record grows by its games either way; a
-// child whose parent has left the population replaces the worst member only when it
-// scores more than that member's record.
-func TestSteadyDecide(t *testing.T) {
-	tu, err := New(steadyConfig("gomoku", 1, 100), &memStore{}, nil, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := tu.method.(*loopMethod).m.(*steadyMethod)
-	member := func(id string, w, d, l int) *genomes.Genome {
-		return &genomes.Genome{ID: id, Stats: genomes.Stats{Wins: w, Draws: d, Losses: l}}
-	}
-	// One opening pair each: the child's two games and the rival's, as the loop credits them.
-	decide := func(child, rival string, childWins, rivalWins int) {
-		t.Helper()
-		bt := &birth{n: 10, child: member(child, childWins, 0, 2-childWins), rival: member(rival, rivalWins, 0, 2-rivalWins)}
-		m.pending = append(m.pending, bt)
-		if _, err := m.Tell(&search.Round{Players: []*genomes.Genome{bt.child, bt.rival}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	m.pop = []*genomes.Genome{member("A", 3, 0, 1), member("B", 1, 0, 3), member("C", 2, 0, 2)}
-	decide("X", "A", 2, 1) // 2 of 2 against 1 of 2: X takes A's slot
-	if m.pop[0].ID != "X" || m.pop[0].Stats.Wins != 2 {
-		t.Fatalf("after X: %s %+v", m.pop[0].ID, m.pop[0].Stats)
-	}
-	decide("Y", "C", 1, 1) // equal: C stays, with 2 more games
-	if m.pop[2].ID != "C" || m.pop[2].Stats.Games() != 6 {
-		t.Fatalf("after Y: %s %+v", m.pop[2].ID, m.pop[2].Stats)
-	}
-	decide("Z", "A", 1, 0) // A left: Z (0.5) replaces the worst, B (0.25)
-	if m.pop[1].ID != "Z" {
-		t.Fatalf("after Z: slot 1 is %s", m.pop[1].ID)
-	}
-	decide("V", "A", 0, 2) // A left: V (0) does not beat the worst, Z (0.5)
-	for _, g := range m.pop {
-		if g.ID == "V" {
-			t.Fatal("V, scoring 0, entered the population")
-		}
-	}
-	if m.decided != 4 || len(m.genBorn) != 4 || len(m.pending) != 0 {
-		t.Fatalf("%d births decided, %d born, %d pending", m.decided, len(m.genBorn), len(m.pending))
 	}
 }
 
@@ -231,7 +185,7 @@ func TestSteadyResume(t *testing.T) {
 	}
 	bad := stateFromRecords(1, full.gens[:2]) // what the crashed run had saved
 	bad.MethodStates = slices.Clone(bad.MethodStates)
-	var s steadyState
+	var s steady.State
 	_ = json.Unmarshal(bad.MethodStates[1], &s)
 	s.Members[0] = genomes.IndividualID(1, 9, 9)
 	bad.MethodStates[1], _ = json.Marshal(s)

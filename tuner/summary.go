@@ -196,3 +196,8 @@ func plural(n int, thing string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
 }
+
+// steadySummary: the centre of the better half after the last birth.
+func steadySummary(s Summary) string {
+	return fmt.Sprintf("champion %s: the centre of the better half of the population after %d steady-state generations (a recombination of the best members, not a pick among noisy scores; it has played no game of its own: the verification below measures it)", s.Best, s.Generations)
+}

@@ -6,6 +6,7 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/population"
 	"evotune/tuner/record"
 
 	"gonum.org/v1/gonum/mat"
@@ -325,7 +326,7 @@ func (m *quadraticModel) best(start, lo, hi []float64) []float64 {
 // gene), fitted to the observations of as many free genes as l has; false when they
 // hold no model.
 func surrogateChild(l *genomes.Layout, obs []surrogateObservation, ranked []*genomes.Genome, trust []float64) ([]float64, bool) {
-	centre, _ := betterHalfCentre(l, ranked)
+	centre, _ := population.BetterHalfCentre(l, ranked)
 	c := unitCoordinates(l, centre)
 	// Only the generations played with the layout's free genes: a resumed run may have
 	// fixed or freed genes since (resume --fix, --free).

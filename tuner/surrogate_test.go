@@ -9,6 +9,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/population"
 	"evotune/tuner/record"
 	"evotune/tuner/search"
 )
@@ -163,7 +164,7 @@ func TestGASurrogate(t *testing.T) {
 		for _, in := range before.Individuals {
 			ranked[in.Rank-1] = &genomes.Genome{ID: in.ID, X: genes[in.ID]}
 		}
-		centre, _ := betterHalfCentre(l, ranked)
+		centre, _ := population.BetterHalfCentre(l, ranked)
 		c, x := unitCoordinates(l, centre), unitCoordinates(l, genes[models[0].ID])
 		k := 0
 		for i, gene := range l.Genes {

@@ -182,7 +182,7 @@ func runCompare(ctx context.Context, o compareOpts, out, errOut io.Writer) error
 		},
 		func(c tuner.CompareCell) error {
 			prog.Finish()
-			fmt.Fprintf(errOut, "%s seed %d (run %d, %d games): %s\n", c.Method, c.Seed, c.RunID, c.Games, tuner.CellText(c.V, tuner.BaselineName(cc.Base)))
+			fmt.Fprintf(errOut, "%s seed %d (run %d, %d games): %s\n", c.Method, c.Seed, c.RunID, c.Games, tuner.CellText(c.V, cc.Base.BaselineName()))
 			return nil
 		})
 	prog.Finish()

@@ -385,6 +385,15 @@ func (c *Config) checkEngineLimits(p string) error {
 	return nil
 }
 
+// BaselineName is what a run of c's results are measured against: the paper's weights,
+// or an outside engine's layout defaults.
+func (c Config) BaselineName() string {
+	if c.Engine != "" {
+		return "the layout's defaults"
+	}
+	return "the paper's weights"
+}
+
 // MaxEngineDepth is the deepest go depth an outside engine is asked for (plies).
 const MaxEngineDepth = 1000
 

@@ -1,17 +1,5 @@
-package tuner
-
-import (
-	"fmt"
-	"math"
-	"sort"
-
-	"evotune/genomes"
-	"evotune/tuner/config"
-	"evotune/tuner/record"
-	"evotune/tuner/search"
-)
-
-// The steady-state GA (Config.Method "steady"): no generation barrier. The population of
+// Package steady is the steady-state GA (config.Config.Method "steady"), a search method on
+// the tuner's run loop (search.Method): no generation barrier. The population of
 // Population members changes one birth at a time, and births are played while earlier ones
 // are still being decided, so the workers (local or cluster) always have games to play:
 // none waits for the slowest game of a generation.
@@ -36,19 +24,32 @@ import (
 //     records, the births and their games, and in the method state the births already
 //     bred and in play, so a resumed run plays those same births.
 //   - The champion is the centre of the better half of the population (the (μ/μ_w, λ)
-//     recombination of evolution strategies: centreWeights by rank, the best weighing
+//     recombination of evolution strategies: population.CentreWeights by rank, the best weighing
 //     most, log genes in log space), a new genome of each generation (slot Population).
+package steady
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"evotune/genomes"
+	"evotune/tuner/config"
+	"evotune/tuner/population"
+	"evotune/tuner/record"
+	"evotune/tuner/search"
+)
 
 // streamSteady is the random stream of birth b: its breeding (or initial perturbation)
 // and its openings.
 const streamSteady = 9
 
-// OpSteadyCentre is the operator of the steady-state GA's champion, the centre of the
+// OpCentre is the operator of the steady-state GA's champion, the centre of the
 // better half of the population (parents: the best member and the last of the half).
-const OpSteadyCentre = "steady-centre"
+const OpCentre = "steady-centre"
 
-// steadyBirth is a birth bred but not decided, as stored in the method state.
-type steadyBirth struct {
+// Birth is a birth bred but not decided, as stored in the method state.
+type Birth struct {
 	ID         string             `json:"id"`
 	Op         string             `json:"op"`
 	Parents    []string           `json:"parents"`
@@ -57,13 +58,13 @@ type steadyBirth struct {
 	RivalGenes map[string]float64 `json:"rival_genes,omitempty"`
 }
 
-// steadyState is the method state of a saved generation: how many births were decided,
+// State is the method state of a saved generation (generations.method_state, JSON): how many births were decided,
 // the members by slot (a child takes its rival's slot), and the births bred after them
 // (in birth order), to be played again on resume.
-type steadyState struct {
-	Births  int           `json:"births"`
-	Members []string      `json:"members"`
-	Pending []steadyBirth `json:"pending"`
+type State struct {
+	Births  int      `json:"births"`
+	Members []string `json:"members"`
+	Pending []Birth  `json:"pending"`
 }
 
 // birth is one birth in play: its number, the child and its rival (nil for an initial
@@ -81,12 +82,14 @@ type steadyMethod struct {
 	pop     []*genomes.Genome // the members, by slot
 	decided int               // births decided
 	pending []*birth          // births asked and not told, oldest first
-	resumed []steadyBirth     // births in play at the save a run resumes from, to be asked again
+	resumed []Birth           // births in play at the save a run resumes from, to be asked again
 	ref     *genomes.Genome   // the paper's weights
 	genBorn []*genomes.Genome // the births decided since the last save
 }
 
-func newSteady(a *search.MethodEnv) (search.Method, error) {
+// New is the steady-state GA on the run a describes (its layout and configuration:
+// Population, SteadyParams), the method the tuner registers as "steady".
+func New(a *search.MethodEnv) (search.Method, error) {
 	c := a.Config
 	if c.Games < 2 || c.Games%2 != 0 {
 		return nil, config.Errorf("games", "", "%d, want an even number ≥ 2 (each birth's game pairs)", c.Games)
@@ -104,7 +107,7 @@ func (m *steadyMethod) Restore(st record.ResumeState) (search.Leader, error) {
 	if len(st.MethodStates) != st.LastGeneration+1 {
 		return search.Leader{}, fmt.Errorf("resume: %d steady-state generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
 	}
-	var s steadyState
+	var s State
 	if err := search.DecodeState(st.MethodStates[st.LastGeneration], &s); err != nil {
 		return search.Leader{}, fmt.Errorf("resume: steady-state generation %d: %w", st.LastGeneration, err)
 	}
@@ -145,17 +148,13 @@ func (m *steadyMethod) Restore(st record.ResumeState) (search.Leader, error) {
 func (m *steadyMethod) Describe(length string) (string, []string) {
 	c := m.a.Config
 	return fmt.Sprintf(" by a steady-state GA: population %d, %s; each birth and its first parent play %d games against %s on the same openings, %d births in play at once (no generation barrier)",
-		c.Population, length, c.Games, BaselineName(c), c.SteadyParams().Window), nil
+		c.Population, length, c.Games, c.BaselineName(), c.SteadyParams().Window), nil
 }
 
-// steadySaved: the generation's games, its best member, the mean score and the champion.
-func steadySaved(e record.Event) string {
+// Saved is the progress line of a saved generation (event e): its games, its best member,
+// the mean score and the champion.
+func Saved(e record.Event) string {
 	return fmt.Sprintf("%d games, best member %s score %.3f, mean %.3f, champion %s (the centre of the better half), %s", e.GamesTotal, e.Best, e.BestScore, e.MeanScore, e.Champion, e.GamesText())
-}
-
-// steadySummary: the centre of the better half after the last birth.
-func steadySummary(s Summary) string {
-	return fmt.Sprintf("champion %s: the centre of the better half of the population after %d steady-state generations (a recombination of the best members, not a pick among noisy scores; it has played no game of its own: the verification below measures it)", s.Best, s.Generations)
 }
 
 // Committed: every member of the initial population is born whatever the budgets (the
@@ -210,7 +209,7 @@ func (m *steadyMethod) breed(n int) *birth {
 	default:
 		ranked := m.ranked()
 		k := max(1, min(c.Tournament, pop-1))
-		a, b := ranked[tournament(rng, pop, k)], ranked[tournament(rng, pop, k)]
+		a, b := ranked[population.Tournament(rng, pop, k)], ranked[population.Tournament(rng, pop, k)]
 		child.X, child.Parents, child.Op = append([]float64(nil), a.X...), []string{a.ID}, genomes.OpClone
 		if rng.Float64() < c.CrossoverRate && b != a {
 			mate := b.Clone().(*genomes.Genome)
@@ -230,7 +229,7 @@ func (m *steadyMethod) breed(n int) *birth {
 }
 
 // restoreBirth rebuilds birth n, in play at the save, from the method state.
-func (m *steadyMethod) restoreBirth(sb steadyBirth, n int) (*birth, error) {
+func (m *steadyMethod) restoreBirth(sb Birth, n int) (*birth, error) {
 	c, l := m.a.Config, m.a.Layout
 	x, err := l.FromNamed(sb.Genes)
 	if err != nil {
@@ -318,8 +317,8 @@ func (m *steadyMethod) ranked() []*genomes.Genome {
 func (m *steadyMethod) centre(gen int) (record.GenomeRecord, []float64) {
 	l := m.a.Layout
 	ranked := m.ranked()
-	x, last := betterHalfCentre(l, ranked)
-	rec := record.GenomeRecord{ID: m.a.IndividualID(gen, m.a.Config.Population), Born: gen, Operator: OpSteadyCentre,
+	x, last := population.BetterHalfCentre(l, ranked)
+	rec := record.GenomeRecord{ID: m.a.IndividualID(gen, m.a.Config.Population), Born: gen, Operator: OpCentre,
 		Parents: []string{ranked[0].ID, last}, Genes: l.Named(x)}
 	return rec, x
 }
@@ -331,7 +330,7 @@ func (m *steadyMethod) generation() (*search.Told, error) {
 	l := m.a.Layout
 	gen := (m.decided - 1) / m.a.Config.Population
 	champ, cx := m.centre(gen)
-	st := steadyState{Births: m.decided, Pending: []steadyBirth{}}
+	st := State{Births: m.decided, Pending: []Birth{}}
 	for _, g := range m.pop {
 		st.Members = append(st.Members, g.ID)
 	}
@@ -339,7 +338,7 @@ func (m *steadyMethod) generation() (*search.Told, error) {
 	// the population it stores, the same births a resumed run breeds.
 	state := func() any {
 		for _, bt := range m.pending {
-			sb := steadyBirth{ID: bt.child.ID, Op: bt.child.Op, Parents: bt.child.Parents, Genes: l.Named(bt.child.X)}
+			sb := Birth{ID: bt.child.ID, Op: bt.child.Op, Parents: bt.child.Parents, Genes: l.Named(bt.child.X)}
 			if bt.rival != nil {
 				sb.Rival, sb.RivalGenes = bt.rival.ID, l.Named(bt.rival.X)
 			}
@@ -353,7 +352,7 @@ func (m *steadyMethod) generation() (*search.Told, error) {
 		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: l.Named(g.X)})
 	}
 	rec.NewGenomes = append(rec.NewGenomes, champ)
-	rankedFields(&rec, l, ranked)
+	population.RankedFields(&rec, l, ranked)
 	m.genBorn = nil
 	return &search.Told{Record: rec, State: state, Champion: search.Leader{ID: champ.ID, Genes: cx, Score: math.NaN()},
 		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}, nil
