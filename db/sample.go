@@ -77,7 +77,7 @@ func (d *DB) GenerationsIn(ctx context.Context, runID int64, gens []int, w Windo
 
 // TopRanksIn returns the scores of the individuals ranked 1 to 3 (with their IDs) of the
 // generations gens of run runID (nil: all of window w), by generation and rank: the GA's
-// best, SPSA's θ after the step beside θ+ and θ− (SPSAPlusID in tuner names θ+).
+// best, SPSA's θ after the step beside θ+ and θ− (spsa.PlusID in tuner/spsa names θ+).
 func (d *DB) TopRanksIn(ctx context.Context, runID int64, gens []int, w Window) ([]RankScore, error) {
 	cond, args := inGenerations("generation", gens, w)
 	rows, err := d.sql.QueryContext(ctx, "SELECT generation, rank, id, score, score_se FROM individuals WHERE run_id = ? AND rank IN (1, 2, 3)"+cond+" ORDER BY generation, rank",

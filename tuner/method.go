@@ -7,6 +7,7 @@ import (
 	"evotune/tuner/config"
 	"evotune/tuner/record"
 	"evotune/tuner/search"
+	"evotune/tuner/spsa"
 	"evotune/tuner/steady"
 	"fmt"
 	"strings"
@@ -17,7 +18,7 @@ import (
 // budgets) and saves each of its generations; the tuner around it creates and resumes the
 // run and verifies its champion at the end. A method that asks and tells the run loop
 // (loop.go, on search.Method, made a searchMethod by askTell) is one file or package, one
-// line of Methods (or a RegisterMethod call) and its settings' rows: SPSA (spsa.go),
+// line of Methods (or a RegisterMethod call) and its settings' rows: SPSA (package tuner/spsa),
 // CMA-ES (package tuner/cmaes) and the steady-state GA (package tuner/steady) are, and so is
 // the GA with generations in play (galag.go, Config.GALag above 0); the GA without a lag
 // (ga.go), driven by eaopt's generations, implements searchMethod with a loop of its own.
@@ -110,7 +111,7 @@ var Methods = []MethodSpec{
 	{Name: config.MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
 		Probes:       true,
 		NoImportance: "an SPSA step plays two probes, θ+ and θ−, which differ in every free gene at once: two rows cannot separate the genes' effects, so no importance is fitted; the genes page shows how θ moved, and the slices below each probe's score against each gene",
-		Heading:      column("θ+"), Loop: newSPSA, Check: func(c config.Config) error { return c.SPSAParams().Validate() }, Openings: func(c config.Config) int { return c.SPSAParams().Pairs }, Progress: spsaSaved, Summarise: spsaSummary,
+		Heading:      column("θ+"), Loop: spsa.New, Check: func(c config.Config) error { return c.SPSAParams().Validate() }, Openings: func(c config.Config) int { return c.SPSAParams().Pairs }, Progress: spsa.Saved, Summarise: spsaSummary,
 		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
 	{Name: config.MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
 		Heading: column("BEST CANDIDATE"), Loop: cmaes.New, Check: func(c config.Config) error { return c.CMAESParams().Validate() }, Openings: func(c config.Config) int { return c.CMAESParams().Pairs }, Progress: cmaes.Saved, Summarise: cmaesSummary,

@@ -12,6 +12,7 @@ import (
 	"evotune/tuner/ladder"
 	"evotune/tuner/record"
 	"evotune/tuner/search"
+	"evotune/tuner/spsa"
 )
 
 func spsaConfig(game string, budget, pairs int) config.Config {
@@ -30,11 +31,11 @@ func TestSPSAGainsReachTheirEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := cfg.SPSAParams()
-	ck, rk := spsaEnv{tu.methodEnv()}.spsaGains(999)
+	ck, rk := spsa.Env{MethodEnv: tu.methodEnv()}.Gains(999)
 	if math.Abs(ck-p.CEnd) > 1e-12 || math.Abs(rk-p.REnd) > 1e-12 {
 		t.Fatalf("last step: c_k %g r_k %g, want c_end %g r_end %g", ck, rk, p.CEnd, p.REnd)
 	}
-	c0, r0 := spsaEnv{tu.methodEnv()}.spsaGains(0)
+	c0, r0 := spsa.Env{MethodEnv: tu.methodEnv()}.Gains(0)
 	if want := p.CEnd * math.Pow(1000, p.Gamma); math.Abs(c0-want) > 1e-9 {
 		t.Fatalf("first step: c_0 %g, want %g", c0, want)
 	}
@@ -90,7 +91,7 @@ func TestSPSARun(t *testing.T) {
 				t.Fatalf("step %d: a game of %s against %s", k, r.Individual, r.Opponent)
 			}
 		}
-		ck, rk := spsaEnv{tu.methodEnv()}.spsaGains(k)
+		ck, rk := spsa.Env{MethodEnv: tu.methodEnv()}.Gains(k)
 		for _, gene := range tu.plan.Layout.Genes {
 			if gene.Fixed {
 				continue
@@ -285,7 +286,7 @@ func TestSPSAPerGeneGains(t *testing.T) {
 	}
 	tu.plan.Layout = &l
 	p := cfg.SPSAParams()
-	ck, rk := spsaEnv{tu.methodEnv()}.spsaGeneGains(999)
+	ck, rk := spsa.Env{MethodEnv: tu.methodEnv()}.GeneGains(999)
 	for i, g := range l.Genes {
 		wantC, wantR := p.CEnd, p.REnd
 		switch i {
@@ -298,8 +299,8 @@ func TestSPSAPerGeneGains(t *testing.T) {
 			t.Errorf("gene %s at the last step: c_k %g r_k %g, want %g and %g", g.Name, ck[i], rk[i], wantC, wantR)
 		}
 	}
-	c0, _ := spsaEnv{tu.methodEnv()}.spsaGains(0)
-	ck0, _ := spsaEnv{tu.methodEnv()}.spsaGeneGains(0)
+	c0, _ := spsa.Env{MethodEnv: tu.methodEnv()}.Gains(0)
+	ck0, _ := spsa.Env{MethodEnv: tu.methodEnv()}.GeneGains(0)
 	if math.Abs(ck0[logGene]-c0*0.1/p.CEnd) > 1e-9 {
 		t.Errorf("first step: the gene's c_0 %g, want the run's %g scaled to its c_end", ck0[logGene], c0)
 	}
@@ -329,8 +330,8 @@ func TestSPSAIntegerGenesPerturbed(t *testing.T) {
 	results := []int{3, -2, 5, -7, 1, 0, 4, -3, 6, -1, 2, -5, 7, 0, -4, 3, 8, -6, 1, 2}
 	seen := map[float64]bool{}
 	for k, r := range results {
-		plus, minus, s := spsaEnv{tu.methodEnv()}.spsaPoints(u, k)
-		d := spsaEnv{tu.methodEnv()}.spsaDelta(k)
+		plus, minus, s := spsa.Env{MethodEnv: tu.methodEnv()}.Points(u, k)
+		d := spsa.Env{MethodEnv: tu.methodEnv()}.Delta(k)
 		if diff := (plus[0] - minus[0]) * d[0]; diff != 1 {
 			t.Errorf("step %d: caution_factor θ+ %g θ− %g (Δ %+g): want one unit apart on Δ's side", k, plus[0], minus[0], d[0])
 		}
@@ -340,7 +341,7 @@ func TestSPSAIntegerGenesPerturbed(t *testing.T) {
 			}
 			seen[x] = true
 		}
-		ck, _ := spsaEnv{tu.methodEnv()}.spsaGeneGains(k)
+		ck, _ := spsa.Env{MethodEnv: tu.methodEnv()}.GeneGains(k)
 		if wide := 0.5 / search.Unit(l.Genes[0]); math.Abs(s[0]-ck[0]/wide) > 1e-12 || s[0] >= 1 {
 			t.Errorf("step %d: caution_factor's update scale %g, want c_k/c' = %g", k, s[0], ck[0]/wide)
 		}
@@ -348,8 +349,8 @@ func TestSPSAIntegerGenesPerturbed(t *testing.T) {
 			t.Errorf("step %d: strength θ+ %g θ− %g scale %g: want an ordinary perturbation", k, plus[1], minus[1], s[1])
 		}
 		before := u[0]
-		spsaEnv{tu.methodEnv()}.spsaUpdate(u, k, r, s)
-		_, rk := spsaEnv{tu.methodEnv()}.spsaGeneGains(k)
+		spsa.Env{MethodEnv: tu.methodEnv()}.Update(u, k, r, s)
+		_, rk := spsa.Env{MethodEnv: tu.methodEnv()}.GeneGains(k)
 		if want := before + rk[0]*ck[0]*s[0]*float64(r)*d[0]; math.Abs(u[0]-want) > 1e-12 && u[0] > 0 && u[0] < 5 {
 			t.Errorf("step %d: θ of caution_factor %g, want %g", k, u[0], want)
 		}
@@ -431,10 +432,10 @@ func TestSPSAExtendedResume(t *testing.T) {
 		t.Fatalf("the extended run resumed after a crash differs:\n%s\n----\n%s", got, want)
 	}
 	// The steps after the extension are planned over 96 games, those before over 48.
-	c0, _ := spsaEnv{tu.methodEnv()}.spsaGains(0)
-	cFirst, _ := spsaEnv{&search.MethodEnv{Config: cfg}}.spsaGains(0)
-	cNew, _ := spsaEnv{tu.methodEnv()}.spsaGains(len(first.gens))
-	cPlanned, _ := spsaEnv{&search.MethodEnv{Config: func() config.Config { c := cfg; c.BudgetGames = 96; return c }()}}.spsaGains(len(first.gens))
+	c0, _ := spsa.Env{MethodEnv: tu.methodEnv()}.Gains(0)
+	cFirst, _ := spsa.Env{MethodEnv: &search.MethodEnv{Config: cfg}}.Gains(0)
+	cNew, _ := spsa.Env{MethodEnv: tu.methodEnv()}.Gains(len(first.gens))
+	cPlanned, _ := spsa.Env{MethodEnv: &search.MethodEnv{Config: func() config.Config { c := cfg; c.BudgetGames = 96; return c }()}}.Gains(len(first.gens))
 	if c0 != cFirst || cNew != cPlanned {
 		t.Fatalf("c_0 %g (the 48-game plan's %g), c_%d %g (the 96-game plan's %g)", c0, cFirst, len(first.gens), cNew, cPlanned)
 	}
@@ -484,7 +485,7 @@ func TestSPSALagSameWhateverWorkers(t *testing.T) {
 	}
 	for _, g := range first.gens {
 		for _, n := range g.NewGenomes {
-			if n.Operator != OpSPSAPlus {
+			if n.Operator != spsa.OpPlus {
 				continue
 			}
 			if parent := genomes.IndividualID(1, max(0, g.Generation-3), 0); g.Generation < 3 && n.Parents[0] != genomes.IndividualID(1, 0, 3) ||

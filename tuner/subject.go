@@ -18,6 +18,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/config"
 	"evotune/tuner/search"
+	"evotune/tuner/spsa"
 )
 
 // The subject of a run is what its gene vectors play as:
@@ -241,9 +242,9 @@ func OpenBenchParams(genes []genomes.Gene, x []float64, sp config.SPSAConfig) []
 	for i, g := range genes {
 		c, r := g.CEnd, g.REnd
 		if c <= 0 {
-			c = geneCEnd(g, sp) * search.Unit(g)
+			c = spsa.GeneCEnd(g, sp) * search.Unit(g)
 			if g.Scale == genomes.Log && g.Min > 0 {
-				c = geneCEnd(g, sp) * g.Default
+				c = spsa.GeneCEnd(g, sp) * g.Default
 			}
 		}
 		if r <= 0 {

@@ -13,6 +13,7 @@ import (
 	"evotune/tuner"
 	"evotune/tuner/config"
 	"evotune/tuner/runstore"
+	"evotune/tuner/spsa"
 	"evotune/tuner/stats"
 )
 
@@ -128,7 +129,7 @@ func spsaStepsText(runID int64, views []GenerationRow, out io.Writer) error {
 		g := v.GenerationRow
 		score, games := "-", 0
 		for _, in := range v.Individuals {
-			if in.ID == tuner.SPSAPlusID(runID, g.Generation) && in.ScoreSE != nil {
+			if in.ID == spsa.PlusID(runID, g.Generation) && in.ScoreSE != nil {
 				score, games = fmt.Sprintf("%.3f ± %.3f", in.Score, *in.ScoreSE), in.Games
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"evotune/tuner"
 	"evotune/tuner/config"
 	"evotune/tuner/runstore"
+	"evotune/tuner/spsa"
 )
 
 // TestTextViews prints a real run's text views and checks them against its rows: the
@@ -95,7 +96,7 @@ func TestTextViews(t *testing.T) {
 }
 
 // TestSPSAStepView: an SPSA run's chart points carry each step's θ+ score, read by θ+'s ID
-// (tuner.SPSAPlusID), equal to that individual's stored score.
+// (spsa.PlusID), equal to that individual's stored score.
 func TestSPSAStepView(t *testing.T) {
 	ctx := context.Background()
 	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
@@ -122,7 +123,7 @@ func TestSPSAStepView(t *testing.T) {
 	}
 	for _, p := range v.Generations {
 		var want float64
-		plusID := tuner.SPSAPlusID(sum.RunID, p.Generation)
+		plusID := spsa.PlusID(sum.RunID, p.Generation)
 		if err := d.SQL().QueryRowContext(ctx, "SELECT score FROM individuals WHERE run_id = ? AND generation = ? AND id = ?", sum.RunID, p.Generation, plusID).Scan(&want); err != nil {
 			t.Fatalf("step %d: %v", p.Generation, err)
 		}

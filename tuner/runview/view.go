@@ -21,6 +21,7 @@ import (
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"evotune/tuner/runstore"
+	"evotune/tuner/spsa"
 	"evotune/tuner/stats"
 )
 
@@ -395,7 +396,7 @@ func RunWindow(ctx context.Context, d *db.DB, id int64, w db.Window) (RunView, e
 	se := map[int]*float64{}
 	type scored struct{ score, se *float64 }
 	plus := map[int]scored{} // SPSA: θ+ of each step, by its ID
-	spsa := v.Run.Method == config.MethodSPSA
+	isSPSA := v.Run.Method == config.MethodSPSA
 	ranks, err := d.TopRanksIn(ctx, id, sample, w)
 	if err != nil {
 		return v, err
@@ -404,7 +405,7 @@ func RunWindow(ctx context.Context, d *db.DB, id int64, w db.Window) (RunView, e
 		switch {
 		case rs.Rank == 1:
 			se[rs.Generation] = rs.SE
-		case spsa && rs.ID == tuner.SPSAPlusID(id, rs.Generation):
+		case isSPSA && rs.ID == spsa.PlusID(id, rs.Generation):
 			plus[rs.Generation] = scored{rs.Score, rs.SE}
 		}
 	}
@@ -453,7 +454,7 @@ func RunWindow(ctx context.Context, d *db.DB, id int64, w db.Window) (RunView, e
 			p.HallOfFameIn = &a
 		}
 		p.Admission = tests[g.Generation]
-		if spsa {
+		if isSPSA {
 			p.PlusScore, p.PlusSE = plus[g.Generation].score, plus[g.Generation].se
 		}
 		v.Generations = append(v.Generations, p)

@@ -15,9 +15,9 @@ import (
 
 	"evotune/db"
 	"evotune/genomes"
-	"evotune/tuner"
 	"evotune/tuner/config"
 	"evotune/tuner/runview"
+	"evotune/tuner/spsa"
 )
 
 // overnightRun writes a synthesised SPSA run of steps steps to a new database (as an
@@ -56,7 +56,7 @@ func overnightRun(t testing.TB, steps int) (*db.DB, int64, []float64) {
 			t.Fatal(err)
 		}
 	}
-	// θ+ of every step is a genome of its own in its slot (tuner.SPSAPlusID), as SPSA stores it.
+	// θ+ of every step is a genome of its own in its slot (spsa.PlusID), as SPSA stores it.
 	plusGenome, _ := tx.Prepare(`INSERT INTO genomes (run_id, id, born_generation, operator, genes) VALUES (?, ?, ?, 'spsa+', ?)`)
 	gen, _ := tx.Prepare(`INSERT INTO generations (run_id, generation, fitness_min, fitness_mean, fitness_max, fitness_std, diversity, games, duration_ms, games_ms,
 		best_individual, opponents, openings, method_state, created_at, elapsed_ms, champion) VALUES (?, ?, ?, 0.5, ?, 0.1, 0.2, 32, 125, 120, ?, '[]', '[]', '{"result":2}', '2026-01-01T00:00:00Z', ?, ?)`)
@@ -68,7 +68,7 @@ func overnightRun(t testing.TB, steps int) (*db.DB, int64, []float64) {
 	for k := 0; k < steps; k++ {
 		f := 0.3 + 0.4*rng.Float64()
 		best[k] = 1 - f
-		theta, plus, minus := ids[k%pool], tuner.SPSAPlusID(id, k), ids[(k+2)%pool]
+		theta, plus, minus := ids[k%pool], spsa.PlusID(id, k), ids[(k+2)%pool]
 		if k > 0 { // step 0's θ+ slot is the pool's second genome
 			if _, err := plusGenome.Exec(id, plus, k, geneText[(k+1)%pool]); err != nil {
 				t.Fatal(err)

@@ -14,9 +14,9 @@ import (
 
 	"evotune/db"
 	"evotune/genomes"
-	"evotune/tuner"
 	"evotune/tuner/config"
 	"evotune/tuner/runview"
+	"evotune/tuner/spsa"
 )
 
 // gaRun writes a synthesised GA run of gens generations of pop individuals to d: every
@@ -97,7 +97,7 @@ func gaRun(t testing.TB, d *db.DB, gens, pop int, planted string) int64 {
 // generations, evenly spaced, about runview.MaxAnalysisRows rows of each, and still finds
 // the gene planted in the GA run's scores as the most important.
 func TestLongRunsBounded(t *testing.T) {
-	d, spsa, _ := overnightRun(t, 50000)
+	d, spsaRun, _ := overnightRun(t, 50000)
 	ga := gaRun(t, d, 5000, 12, "live_two")
 	srv := httptest.NewServer(Handler(d, Options{}))
 	defer srv.Close()
@@ -130,7 +130,7 @@ func TestLongRunsBounded(t *testing.T) {
 		last, ind     string
 		wantImportant bool
 	}{
-		{spsa, 50000, 3, tuner.SPSAPlusID(spsa, 49999), tuner.SPSAPlusID(spsa, 49999), false},
+		{spsaRun, 50000, 3, spsa.PlusID(spsaRun, 49999), spsa.PlusID(spsaRun, 49999), false},
 		{ga, 5000, 12, genomes.IndividualID(ga, 4999, 0), genomes.IndividualID(ga, 4999, 3), true},
 	} {
 		base := fmt.Sprintf("/api/runs/%d", run.id)

@@ -1,19 +1,5 @@
-package tuner
-
-import (
-	"context"
-	"fmt"
-	"math"
-	"strings"
-	"time"
-
-	"evotune/genomes"
-	"evotune/tuner/config"
-	"evotune/tuner/record"
-	"evotune/tuner/search"
-)
-
-// SPSA (Config.Method "spsa"): fishtest's simultaneous perturbation stochastic
+// Package spsa is SPSA (config.Config.Method "spsa"), a search method on the tuner's run
+// loop (search.Method): fishtest's simultaneous perturbation stochastic
 // approximation, so that users can choose it and compare it with the GA on one command
 // line. Sources: Spall, "Implementation of the simultaneous perturbation algorithm for
 // stochastic optimization", IEEE Trans. Aerospace and Electronic Systems 34(3), 1998 (the
@@ -30,7 +16,7 @@ import (
 // against θ− = θ − c_k·Δ (Δ: ±1 per free gene, from the step's own random stream) on fresh
 // tuning-half openings, then moves θ by R_k·c_k·(W − L of θ+)·Δ. With N the total game
 // pairs of the run (budget_games/2, or (generations+1)·pairs; a time budget alone is turned
-// into budget_games by Calibrate) and i = k·pairs the pairs before the step:
+// into budget_games by the tuner's Calibrate) and i = k·pairs the pairs before the step:
 //
 //	c_k = c/(i+1)^γ, c = c_end·N^γ               (so c_k reaches c_end at the end)
 //	a_k = a/(i+1+A)^α, a = r_end·c_end²·(A+N)^α  (R_k = a_k/c_k² reaches r_end), A = a_ratio·N
@@ -41,22 +27,34 @@ import (
 // step's games against θ− (slot 02, "spsa−"). θ_0 is the paper's weights, genome
 // R-g0-03. The run's result is the last θ: no pick among noisy estimates, so no winner's
 // curse.
+package spsa
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"evotune/genomes"
+	"evotune/tuner/config"
+	"evotune/tuner/record"
+	"evotune/tuner/search"
+)
 
 // Operators of SPSA individuals, recorded in their lineage.
 const (
-	OpSPSA      = "spsa"  // θ after a step
-	OpSPSAPlus  = "spsa+" // θ + c_k·Δ
-	OpSPSAMinus = "spsa-" // θ − c_k·Δ
+	OpTheta = "spsa"  // θ after a step
+	OpPlus  = "spsa+" // θ + c_k·Δ
+	OpMinus = "spsa-" // θ − c_k·Δ
 )
 
-// spsaEnv is SPSA's view of its run: the run's MethodEnv with SPSA's gains, perturbations
+// Env is SPSA's view of its run: the run's MethodEnv with SPSA's gains, perturbations
 // and updates.
-type spsaEnv struct{ *search.MethodEnv }
+type Env struct{ *search.MethodEnv }
 
-// spsaPairs is N, the run's total game pairs as planned when step k was played: a run
+// Pairs is N, the run's total game pairs as planned when step k was played: a run
 // extended on resume (Config.Extensions) plans its later steps over the new total, as
 // fishtest plans a run of that many games, and replays its earlier steps as they were.
-func (a spsaEnv) spsaPairs(k int) int {
+func (a Env) Pairs(k int) int {
 	p := a.Config.SPSAParams()
 	b := a.Config.BudgetAt(k)
 	if b.BudgetGames > 0 {
@@ -65,10 +63,10 @@ func (a spsaEnv) spsaPairs(k int) int {
 	return (b.Generations + 1) * p.Pairs
 }
 
-// spsaGains returns c_k and R_k of step k.
-func (a spsaEnv) spsaGains(k int) (ck, rk float64) {
+// Gains returns c_k and R_k of step k.
+func (a Env) Gains(k int) (ck, rk float64) {
 	p := a.Config.SPSAParams()
-	n := float64(a.spsaPairs(k))
+	n := float64(a.Pairs(k))
 	i := float64(k * p.Pairs)
 	bigA := p.ARatio * n
 	c := p.CEnd * math.Pow(n, p.Gamma)
@@ -78,20 +76,20 @@ func (a spsaEnv) spsaGains(k int) (ck, rk float64) {
 	return ck, ak / (ck * ck)
 }
 
-// spsaGeneGains returns step k's c_k and R_k of every gene: the run's (spsaGains), or,
+// GeneGains returns step k's c_k and R_k of every gene: the run's (Gains), or,
 // for a gene with its own c_end and r_end (a layout's per-parameter values, OpenBench's
 // columns, in the gene's own units), the same schedule reaching those: c_end/unit in SPSA
 // units (for a log gene c_end/default, the relative step), R_k scaled by r_end/the run's
 // r_end. Fishtest gives every parameter its own c and a this way.
-func (a spsaEnv) spsaGeneGains(k int) (ck, rk []float64) {
+func (a Env) GeneGains(k int) (ck, rk []float64) {
 	p := a.Config.SPSAParams()
-	c, r := a.spsaGains(k)
+	c, r := a.Gains(k)
 	genes := a.Layout.Genes
 	ck, rk = make([]float64, len(genes)), make([]float64, len(genes))
 	for i, g := range genes {
 		ck[i], rk[i] = c, r
 		if g.CEnd > 0 {
-			ck[i] = c * geneCEnd(g, p) / p.CEnd
+			ck[i] = c * GeneCEnd(g, p) / p.CEnd
 		}
 		if g.REnd > 0 {
 			rk[i] = r * g.REnd / p.REnd
@@ -100,8 +98,8 @@ func (a spsaEnv) spsaGeneGains(k int) (ck, rk []float64) {
 	return ck, rk
 }
 
-// geneCEnd is gene g's c_end in SPSA units: its own (CEnd, in the gene's units) or p's.
-func geneCEnd(g genomes.Gene, p config.SPSAConfig) float64 {
+// GeneCEnd is gene g's c_end in SPSA units: its own (CEnd, in the gene's units) or p's.
+func GeneCEnd(g genomes.Gene, p config.SPSAConfig) float64 {
 	switch {
 	case g.CEnd <= 0:
 		return p.CEnd
@@ -111,9 +109,9 @@ func geneCEnd(g genomes.Gene, p config.SPSAConfig) float64 {
 	return g.CEnd / search.Unit(g)
 }
 
-// clampTheta keeps θ inside the bounds (continuous: integer genes are rounded only when
+// ClampTheta keeps θ inside the bounds (continuous: integer genes are rounded only when
 // played), as fishtest clips θ to [min, max].
-func (a spsaEnv) clampTheta(u []float64) {
+func (a Env) ClampTheta(u []float64) {
 	var defaults []float64 // θ of the paper's weights, for fixed genes
 	for i, g := range a.Layout.Genes {
 		lo, hi := g.Min/search.Unit(g), g.Max/search.Unit(g)
@@ -131,8 +129,8 @@ func (a spsaEnv) clampTheta(u []float64) {
 	}
 }
 
-// spsaDelta returns step k's perturbation directions: ±1 for each free gene, 0 for fixed.
-func (a spsaEnv) spsaDelta(k int) []float64 {
+// Delta returns step k's perturbation directions: ±1 for each free gene, 0 for fixed.
+func (a Env) Delta(k int) []float64 {
 	rng := a.Rand(k, search.StreamGA)
 	d := make([]float64, len(a.Layout.Genes))
 	for i, g := range a.Layout.Genes {
@@ -147,28 +145,28 @@ func (a spsaEnv) spsaDelta(k int) []float64 {
 	return d
 }
 
-// spsaUpdate applies step k's update to θ (in place): θ += R_k·c_k·s·result·Δ, clamped,
-// with s the update scales of the points the step played (spsaPoints: 1 but for integer
+// Update applies step k's update to θ (in place): θ += R_k·c_k·s·result·Δ, clamped,
+// with s the update scales of the points the step played (Points: 1 but for integer
 // genes whose perturbation was widened).
-func (a spsaEnv) spsaUpdate(u []float64, k, result int, s []float64) {
-	ck, rk := a.spsaGeneGains(k)
-	d := a.spsaDelta(k)
+func (a Env) Update(u []float64, k, result int, s []float64) {
+	ck, rk := a.GeneGains(k)
+	d := a.Delta(k)
 	for i := range u {
 		u[i] += rk[i] * ck[i] * s[i] * float64(result) * d[i]
 	}
-	a.clampTheta(u)
+	a.ClampTheta(u)
 }
 
-// spsaPoints returns the genes of step k's θ+ = θ + c_k·Δ and θ− = θ − c_k·Δ around θ = u,
+// Points returns the genes of step k's θ+ = θ + c_k·Δ and θ− = θ − c_k·Δ around θ = u,
 // and each gene's update scale s. An integer gene whose perturbation rounds to no change
 // (c_k below half a unit: θ+ and θ− would play the same value, and the step would learn
 // nothing of it) is widened to the two integers around θ, one unit apart (inside its
 // bounds), θ+ on Δ's side; its update keeps SPSA's gradient estimate for the wider
 // perturbation c': a_k·(W−L)/c' = R_k·c_k·(c_k/c')·(W−L), so s = c_k/c'. Other genes
 // have s = 1.
-func (a spsaEnv) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
-	ck, _ := a.spsaGeneGains(k)
-	d := a.spsaDelta(k)
+func (a Env) Points(u []float64, k int) (plus, minus, s []float64) {
+	ck, _ := a.GeneGains(k)
+	d := a.Delta(k)
 	up, um := append([]float64(nil), u...), append([]float64(nil), u...)
 	for i := range u {
 		up[i] += ck[i] * d[i]
@@ -196,10 +194,10 @@ func (a spsaEnv) spsaPoints(u []float64, k int) (plus, minus, s []float64) {
 	return plus, minus, s
 }
 
-// widenedIntegerGenes names the free integer genes whose SPSA perturbation at the run's
-// last step, c_end, is below half a unit at their defaults: spsaPoints perturbs them by
+// WidenedIntegerGenes names the free integer genes whose SPSA perturbation at the run's
+// last step, c_end, is below half a unit at their defaults: Points perturbs them by
 // one unit instead (the run's header says so).
-func (a spsaEnv) widenedIntegerGenes() []string {
+func (a Env) WidenedIntegerGenes() []string {
 	if a.Config.Method != config.MethodSPSA {
 		return nil
 	}
@@ -209,7 +207,7 @@ func (a spsaEnv) widenedIntegerGenes() []string {
 		if !g.Integer || g.Fixed {
 			continue
 		}
-		c := geneCEnd(g, p)
+		c := GeneCEnd(g, p)
 		if search.GeneOfTheta(g, search.ThetaOfGene(g, g.Default)+c)-g.Default < 0.5 {
 			out = append(out, g.Name)
 		}
@@ -217,105 +215,22 @@ func (a spsaEnv) widenedIntegerGenes() []string {
 	return out
 }
 
-// WidenedIntegerGenes names the free integer genes of an SPSA run whose perturbation at
-// the run's last step, c_end, is below half a unit at their defaults: they are perturbed by
-// one unit instead (the run's header says so); nil for other methods.
-func (t *Tuner) WidenedIntegerGenes() []string { return spsaEnv{t.methodEnv()}.widenedIntegerGenes() }
-
-// Calibration is how SPSA turned a time budget into its game budget (fishtest's num_iter
-// must be known before the first step): Games distinct games of the paper's weights moved
-// by +c_end·Δ_0 against them moved by −c_end·Δ_0 (like a first step) on calibration
-// openings (tuning half, a stream of their own, stored nowhere) took Time; BudgetGames =
-// Games/Time × (time budget − Time), at least one step. Source:
-// fishtest's num_iter in spsa_handler.py.
-type Calibration struct {
-	Games       int
-	Time        time.Duration
-	BudgetGames int
-}
-
-// Calibration bounds: at least calibrationTime of play or calibrationBatches steps' worth
-// of games, whichever comes first (gomoku at depth 3: about 600 games in 2 s; amazons:
-// one step of 32 games in 3 s).
-const (
-	calibrationTime    = 2 * time.Second
-	calibrationBatches = 16
-)
-
-// NeedsCalibration reports whether the run is SPSA with a time budget and neither a game
-// budget nor generations: its game budget must be measured first (Calibrate).
-func (t *Tuner) NeedsCalibration() bool {
-	return t.cfg.Method == config.MethodSPSA && t.cfg.TimeBudget != "" && t.cfg.BudgetGames == 0 && t.cfg.Generations == 0 && t.calibration == nil
-}
-
-// Calibrate measures this machine's rate of distinct games (batches of one SPSA step:
-// Pairs colour-swapped pairs of the paper's weights moved by ±c_end·Δ_0, on calibration
-// openings of the tuning half) and sets the run's game budget to what fits in the rest of
-// the time budget. The run stores that budget with its configuration, so a resumed run
-// keeps the same gains; the time budget still ends the run if the machine slows down.
-// Idempotent; an error if the games fail or ctx ends.
-func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
-	if t.calibration != nil {
-		return *t.calibration, nil
-	}
-	if t.cfg.Method != config.MethodSPSA || t.cfg.TimeBudget == "" {
-		return Calibration{}, fmt.Errorf("calibrate: only an SPSA run with a time budget is calibrated")
-	}
-	saved, savedCtx := t.draws.tuningOpenings, t.ctx
-	t.draws.tuningOpenings, t.ctx = map[string]bool{}, ctx
-	defer func() {
-		t.draws.tuningOpenings, t.ctx = saved, savedCtx
-		t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.slotTime, t.g.distinctGames = nil, nil, 0, 0, 0
-	}()
-	p := t.cfg.SPSAParams()
-	// θ0 ± c_end·Δ_0: games like the first step's (a genome never plays itself).
-	a := spsaEnv{t.methodEnv()}
-	plus, minus := search.Theta(a.Layout, a.Layout.Defaults()), search.Theta(a.Layout, a.Layout.Defaults())
-	for i, d := range a.spsaDelta(0) {
-		c := geneCEnd(t.plan.Layout.Genes[i], p)
-		plus[i] += c * d
-		minus[i] -= c * d
-	}
-	x, xm := search.GenesOfTheta(a.Layout, plus), search.GenesOfTheta(a.Layout, minus)
-	w, ext, err := t.side(xm)
-	if err != nil {
-		return Calibration{}, fmt.Errorf("calibrate: %w", err)
-	}
-	start := time.Now()
-	for i := 0; i < calibrationBatches && (i == 0 || time.Since(start) < calibrationTime); i++ {
-		first, err := t.drawOpenings(p.Pairs, search.StreamCalibration+uint64(i)<<4)
-		if err != nil {
-			return Calibration{}, fmt.Errorf("calibrate: %w", err)
-		}
-		g := &genomes.Genome{Layout: t.plan.Layout, X: x, ID: "calibration"}
-		if _, _, err := t.playAgainst(g, opponent{id: "calibration-opponent", w: w, x: xm, ext: ext}, first, p.Pairs, 0, "calibration"); err != nil {
-			return Calibration{}, err
-		}
-	}
-	c := Calibration{Games: t.g.distinctGames, Time: time.Since(start)}
-	rest := t.cfg.Budget() - c.Time
-	c.BudgetGames = max(2*p.Pairs, int(float64(c.Games)/c.Time.Seconds()*rest.Seconds()))
-	t.calibration = &c
-	t.cfg.BudgetGames = c.BudgetGames
-	return c, nil
-}
-
-// thetaID is the ID of θ_k: the paper's weights R-g0-03 for k = 0, else slot 00 of
+// ThetaID is the ID of θ_k: the paper's weights R-g0-03 for k = 0, else slot 00 of
 // generation k−1.
-func (a spsaEnv) thetaID(k int) string {
+func (a Env) ThetaID(k int) string {
 	if k == 0 {
 		return a.IndividualID(0, 3)
 	}
 	return a.IndividualID(k-1, 0)
 }
 
-// SPSAPlusID is the ID of θ+ of step k of SPSA run runID (slot 01): the individual whose
+// PlusID is the ID of θ+ of step k of SPSA run runID (slot 01): the individual whose
 // games against θ− are the step's result. Readers of a stored run find a step's result by
 // it, never by rank.
-func SPSAPlusID(runID int64, k int) string { return genomes.IndividualID(runID, k, 1) }
+func PlusID(runID int64, k int) string { return genomes.IndividualID(runID, k, 1) }
 
-// SPSAMinusID is the ID of θ− of step k of SPSA run runID (slot 02).
-func SPSAMinusID(runID int64, k int) string { return genomes.IndividualID(runID, k, 2) }
+// MinusID is the ID of θ− of step k of SPSA run runID (slot 02).
+func MinusID(runID int64, k int) string { return genomes.IndividualID(runID, k, 2) }
 
 // spsaMethod is SPSA on the run loop: round k is step k (generation k), Lag+1 steps in play
 // at once (SPSAConfig.Lag). Step k perturbs θ_{k−Lag}, the point after the steps before
@@ -324,9 +239,9 @@ func SPSAMinusID(runID int64, k int) string { return genomes.IndividualID(runID,
 // the number of workers or their speed (fishtest's SPSA applies results as they arrive:
 // its lag is its workers'); with Lag 0 every step waits for the one before it. θ, in SPSA
 // coordinates, is the method's state; each step's result is stored as the generation's
-// method state (spsaState), from which a resumed run replays θ.
+// method state (State), from which a resumed run replays θ.
 type spsaMethod struct {
-	a spsaEnv
+	a Env
 	// thetas holds θ_i for i from base on, in SPSA coordinates: the points the steps in
 	// play perturb and the latest (θ after the last applied step).
 	thetas [][]float64
@@ -335,7 +250,7 @@ type spsaMethod struct {
 }
 
 // spsaStep is a step's own data, carried by its round: the update scales of the points it
-// plays (spsaPoints).
+// plays (Points).
 type spsaStep struct{ s []float64 }
 
 // theta is θ_i (held: i from m.base to the latest).
@@ -345,10 +260,10 @@ func (m *spsaMethod) theta(i int) []float64 { return m.thetas[i-m.base] }
 func (m *spsaMethod) thetaFor(k, lag int) []float64 { return m.theta(max(0, k-lag)) }
 
 // apply moves θ_k by step k's result (W − L of θ+) with the update scales s of the points
-// it played (spsaPoints), making θ_{k+1}, and forgets the points no step in play needs.
+// it played (Points), making θ_{k+1}, and forgets the points no step in play needs.
 func (m *spsaMethod) apply(k, result int, s []float64) {
 	u := append([]float64(nil), m.theta(k)...)
-	m.a.spsaUpdate(u, k, result, s)
+	m.a.Update(u, k, result, s)
 	m.thetas = append(m.thetas, u)
 	keep := m.a.Config.SPSAParams().Lag + 2
 	if drop := len(m.thetas) - keep; drop > 0 {
@@ -356,17 +271,19 @@ func (m *spsaMethod) apply(k, result int, s []float64) {
 	}
 }
 
-// spsaState is an SPSA step's method state as stored with its generation (the
+// State is an SPSA step's method state as stored with its generation (the
 // generations table's method_state): W − L of θ+ against θ−, and the step's gains c_k and
 // R_k for readers (resume recomputes them from the configuration).
-type spsaState struct {
+type State struct {
 	Result int     `json:"result"`
 	CK     float64 `json:"c_k"`
 	RK     float64 `json:"r_k"`
 }
 
-func newSPSA(a *search.MethodEnv) (search.Method, error) {
-	return &spsaMethod{a: spsaEnv{a}, thetas: [][]float64{search.Theta(a.Layout, a.Layout.Defaults())}}, nil
+// New is SPSA on the run a describes (its layout and configuration: SPSAParams, the budget
+// its gains are planned over), the method the tuner registers as "spsa".
+func New(a *search.MethodEnv) (search.Method, error) {
+	return &spsaMethod{a: Env{a}, thetas: [][]float64{search.Theta(a.Layout, a.Layout.Defaults())}}, nil
 }
 
 // Window: Lag+1 steps in play.
@@ -380,11 +297,11 @@ func (m *spsaMethod) Restore(st record.ResumeState) (search.Leader, error) {
 		return search.Leader{}, fmt.Errorf("resume: %d SPSA step states for %d saved steps", len(st.MethodStates), st.LastGeneration+1)
 	}
 	for k, raw := range st.MethodStates {
-		var s spsaState
+		var s State
 		if err := search.DecodeState(raw, &s); err != nil {
 			return search.Leader{}, fmt.Errorf("resume: SPSA step %d: %w", k, err)
 		}
-		_, _, sc := m.a.spsaPoints(m.thetaFor(k, m.a.Config.SPSAParams().Lag), k)
+		_, _, sc := m.a.Points(m.thetaFor(k, m.a.Config.SPSAParams().Lag), k)
 		m.apply(k, s.Result, sc)
 	}
 	m.next = st.LastGeneration + 1
@@ -410,14 +327,15 @@ func (m *spsaMethod) Describe(length string) (string, []string) {
 		gains = fmt.Sprintf("c_end and r_end of the layout's %d genes that give them (else c_end %g, r_end %g)", own, p.CEnd, p.REnd)
 	}
 	var notes []string
-	if w := m.a.widenedIntegerGenes(); len(w) > 0 {
+	if w := m.a.WidenedIntegerGenes(); len(w) > 0 {
 		notes = append(notes, "integer genes whose perturbation would round to no change are played one unit apart in θ+ and θ− (their update scaled to match): "+strings.Join(w, ", "))
 	}
 	return fmt.Sprintf(" by SPSA: %s; each step %d game pairs (θ+ against θ−), %s, alpha %g, gamma %g, A %g of the pairs", steps, p.Pairs, gains, p.Alpha, p.Gamma, p.ARatio), notes
 }
 
-// spsaSaved: θ+'s score against θ−, θ after the step and the games so far.
-func spsaSaved(e record.Event) string {
+// Saved is the progress line of a saved step (event e): θ+'s score against θ−, θ after the
+// step and the games so far.
+func Saved(e record.Event) string {
 	return fmt.Sprintf("θ+ scored %.3f against θ−, champion %s, %s", e.BestScore, e.Champion, e.GamesText())
 }
 
@@ -429,10 +347,10 @@ func (m *spsaMethod) Ask() (*search.Round, error) {
 		return nil, nil
 	}
 	p := c.SPSAParams()
-	plus, minus, sc := m.a.spsaPoints(m.thetaFor(k, p.Lag), k)
-	parent := m.a.thetaID(max(0, k-p.Lag))
-	gp := &genomes.Genome{Layout: m.a.Layout, X: plus, ID: SPSAPlusID(m.a.RunID, k), Op: OpSPSAPlus, Parents: []string{parent}, Born: k}
-	gm := &genomes.Genome{Layout: m.a.Layout, X: minus, ID: SPSAMinusID(m.a.RunID, k), Op: OpSPSAMinus, Parents: []string{parent}, Born: k}
+	plus, minus, sc := m.a.Points(m.thetaFor(k, p.Lag), k)
+	parent := m.a.ThetaID(max(0, k-p.Lag))
+	gp := &genomes.Genome{Layout: m.a.Layout, X: plus, ID: PlusID(m.a.RunID, k), Op: OpPlus, Parents: []string{parent}, Born: k}
+	gm := &genomes.Genome{Layout: m.a.Layout, X: minus, ID: MinusID(m.a.RunID, k), Op: OpMinus, Parents: []string{parent}, Born: k}
 	m.next++
 	return &search.Round{Gen: k, Draw: k, Players: []*genomes.Genome{gp}, Opponents: []*genomes.Genome{gm}, Pairs: p.Pairs, Label: fmt.Sprintf("step %d", k), Own: spsaStep{s: sc}}, nil
 }
@@ -447,10 +365,10 @@ func (m *spsaMethod) Tell(r *search.Round) (*search.Told, error) {
 		gm.Stats.Penta[4-j] = n
 	}
 	result := gp.Stats.Wins - gp.Stats.Losses
-	ck, rk := m.a.spsaGains(k)
+	ck, rk := m.a.Gains(k)
 	m.apply(k, result, r.Own.(spsaStep).s)
-	parent := m.a.thetaID(k)
-	next := &genomes.Genome{Layout: l, X: search.GenesOfTheta(l, m.theta(k+1)), ID: m.a.IndividualID(k, 0), Op: OpSPSA, Parents: []string{parent}, Born: k}
+	parent := m.a.ThetaID(k)
+	next := &genomes.Genome{Layout: l, X: search.GenesOfTheta(l, m.theta(k+1)), ID: m.a.IndividualID(k, 0), Op: OpTheta, Parents: []string{parent}, Born: k}
 	rec := record.GenerationRecord{Opponents: []string{gm.ID}, Best: next.ID, Champion: next.ID}
 	if k == 0 {
 		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: parent, Born: 0, Operator: genomes.OpBaseline, Genes: l.Named(l.Defaults())})
@@ -463,6 +381,6 @@ func (m *spsaMethod) Tell(r *search.Round) (*search.Told, error) {
 	rec.FitMin, rec.FitMax = math.Min(fits[1], fits[2]), math.Max(fits[1], fits[2])
 	rec.FitMean, rec.FitStd = 0.5, math.Abs(fits[1]-0.5)
 	rec.Diversity = l.Distance(gp.X, gm.X)
-	return &search.Told{Record: rec, State: func() any { return spsaState{Result: result, CK: ck, RK: rk} }, Champion: search.Leader{ID: next.ID, Genes: next.X, Score: 0.5},
+	return &search.Told{Record: rec, State: func() any { return State{Result: result, CK: ck, RK: rk} }, Champion: search.Leader{ID: next.ID, Genes: next.X, Score: 0.5},
 		BestPlayer: gp.ID, BestScore: gp.Stats.Score(), MeanScore: 0.5}, nil
 }

@@ -1,0 +1,96 @@
+package tuner
+
+import (
+	"context"
+	"evotune/genomes"
+	"evotune/tuner/config"
+	"evotune/tuner/search"
+	"evotune/tuner/spsa"
+	"fmt"
+	"time"
+)
+
+// WidenedIntegerGenes names the free integer genes of an SPSA run whose perturbation at
+// the run's last step, c_end, is below half a unit at their defaults: they are perturbed by
+// one unit instead (the run's header says so); nil for other methods.
+func (t *Tuner) WidenedIntegerGenes() []string {
+	return spsa.Env{MethodEnv: t.methodEnv()}.WidenedIntegerGenes()
+}
+
+// Calibration is how SPSA turned a time budget into its game budget (fishtest's num_iter
+// must be known before the first step): Games distinct games of the paper's weights moved
+// by +c_end·Δ_0 against them moved by −c_end·Δ_0 (like a first step) on calibration
+// openings (tuning half, a stream of their own, stored nowhere) took Time; BudgetGames =
+// Games/Time × (time budget − Time), at least one step. Source:
+// fishtest's num_iter in spsa_handler.py.
+type Calibration struct {
+	Games       int
+	Time        time.Duration
+	BudgetGames int
+}
+
+// Calibration bounds: at least calibrationTime of play or calibrationBatches steps' worth
+// of games, whichever comes first (gomoku at depth 3: about 600 games in 2 s; amazons:
+// one step of 32 games in 3 s).
+const (
+	calibrationTime    = 2 * time.Second
+	calibrationBatches = 16
+)
+
+// NeedsCalibration reports whether the run is SPSA with a time budget and neither a game
+// budget nor generations: its game budget must be measured first (Calibrate).
+func (t *Tuner) NeedsCalibration() bool {
+	return t.cfg.Method == config.MethodSPSA && t.cfg.TimeBudget != "" && t.cfg.BudgetGames == 0 && t.cfg.Generations == 0 && t.calibration == nil
+}
+
+// Calibrate measures this machine's rate of distinct games (batches of one SPSA step:
+// Pairs colour-swapped pairs of the paper's weights moved by ±c_end·Δ_0, on calibration
+// openings of the tuning half) and sets the run's game budget to what fits in the rest of
+// the time budget. The run stores that budget with its configuration, so a resumed run
+// keeps the same gains; the time budget still ends the run if the machine slows down.
+// Idempotent; an error if the games fail or ctx ends.
+func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
+	if t.calibration != nil {
+		return *t.calibration, nil
+	}
+	if t.cfg.Method != config.MethodSPSA || t.cfg.TimeBudget == "" {
+		return Calibration{}, fmt.Errorf("calibrate: only an SPSA run with a time budget is calibrated")
+	}
+	saved, savedCtx := t.draws.tuningOpenings, t.ctx
+	t.draws.tuningOpenings, t.ctx = map[string]bool{}, ctx
+	defer func() {
+		t.draws.tuningOpenings, t.ctx = saved, savedCtx
+		t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.slotTime, t.g.distinctGames = nil, nil, 0, 0, 0
+	}()
+	p := t.cfg.SPSAParams()
+	// θ0 ± c_end·Δ_0: games like the first step's (a genome never plays itself).
+	a := spsa.Env{MethodEnv: t.methodEnv()}
+	plus, minus := search.Theta(a.Layout, a.Layout.Defaults()), search.Theta(a.Layout, a.Layout.Defaults())
+	for i, d := range a.Delta(0) {
+		c := spsa.GeneCEnd(t.plan.Layout.Genes[i], p)
+		plus[i] += c * d
+		minus[i] -= c * d
+	}
+	x, xm := search.GenesOfTheta(a.Layout, plus), search.GenesOfTheta(a.Layout, minus)
+	w, ext, err := t.side(xm)
+	if err != nil {
+		return Calibration{}, fmt.Errorf("calibrate: %w", err)
+	}
+	start := time.Now()
+	for i := 0; i < calibrationBatches && (i == 0 || time.Since(start) < calibrationTime); i++ {
+		first, err := t.drawOpenings(p.Pairs, search.StreamCalibration+uint64(i)<<4)
+		if err != nil {
+			return Calibration{}, fmt.Errorf("calibrate: %w", err)
+		}
+		g := &genomes.Genome{Layout: t.plan.Layout, X: x, ID: "calibration"}
+		if _, _, err := t.playAgainst(g, opponent{id: "calibration-opponent", w: w, x: xm, ext: ext}, first, p.Pairs, 0, "calibration"); err != nil {
+			return Calibration{}, err
+		}
+	}
+	c := Calibration{Games: t.g.distinctGames, Time: time.Since(start)}
+	rest := t.cfg.Budget() - c.Time
+	c.BudgetGames = max(2*p.Pairs, int(float64(c.Games)/c.Time.Seconds()*rest.Seconds()))
+	t.calibration = &c
+	t.cfg.BudgetGames = c.BudgetGames
+	return c, nil
+}
