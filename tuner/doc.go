@@ -9,9 +9,9 @@
 // run's state grouped by owner), loop.go (the run loop, driving a method on the ask-and-tell
 // interface of package tuner/search), schedule.go (which games a generation plays and how
 // their results are counted), selection.go (racing, the GA model, the hall of fame),
-// method.go (the registry of search methods), ga.go and galag.go (the GA, the GA with
-// generations in play; SPSA, CMA-ES and the steady-state GA are packages tuner/spsa,
-// tuner/cmaes and tuner/steady), spsacalibrate.go (SPSA's time budget made a game budget), save.go and records.go (what is saved, through
+// method.go (the registry of search methods), ga.go (the GA without a lag; the GA with
+// generations in play and the hall of fame are package tuner/ga, and SPSA, CMA-ES and the
+// steady-state GA packages tuner/spsa, tuner/cmaes and tuner/steady), spsacalibrate.go (SPSA's time budget made a game budget), save.go and records.go (what is saved, through
 // record.Store), verify.go (the run's verifications and checkpoints), probe.go (outside engines checked before a run),
 // slots.go (the run's share of the game slots), subject.go (the subject: a built-in engine
 // or an outside one). Package config holds a run's configuration and settings; package

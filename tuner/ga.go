@@ -14,6 +14,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
+	"evotune/tuner/ga"
 	"evotune/tuner/ladder"
 	"evotune/tuner/population"
 	"evotune/tuner/record"
@@ -753,4 +754,13 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *record.Admis
 	if err := t.saveBehind(rec, t.event(ev)); err != nil {
 		t.saving.err = err
 	}
+}
+
+// newGAOrLagged is the GA's constructor: ga.go's, or with GALag above 0 the GA with
+// generations in play on the run loop.
+func newGAOrLagged(t *Tuner) (searchMethod, error) {
+	if t.cfg.GALag > 0 {
+		return askTell(ga.NewLagged)(t)
+	}
+	return newGA(t)
 }

@@ -9,6 +9,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/ga"
 	"evotune/tuner/population"
 	"evotune/tuner/record"
 )
@@ -201,7 +202,7 @@ func TestGALagSettings(t *testing.T) {
 	if sum.Lag != 1 || sum.SlotHint() != "" {
 		t.Fatalf("summary lag %d, hint %q", sum.Lag, sum.SlotHint())
 	}
-	var s gaLagState
+	var s ga.LaggedState
 	if err := json.Unmarshal(tu.store.(*memStore).gens[0].MethodState, &s); err != nil || len(s.Ranked) != 6 {
 		t.Fatalf("generation 0's state: %v, %d ranked", err, len(s.Ranked))
 	}

@@ -20,7 +20,7 @@ import (
 // (loop.go, on search.Method, made a searchMethod by askTell) is one file or package, one
 // line of Methods (or a RegisterMethod call) and its settings' rows: SPSA (package tuner/spsa),
 // CMA-ES (package tuner/cmaes) and the steady-state GA (package tuner/steady) are, and so is
-// the GA with generations in play (galag.go, Config.GALag above 0); the GA without a lag
+// the GA with generations in play (package tuner/ga, Config.GALag above 0); the GA without a lag
 // (ga.go), driven by eaopt's generations, implements searchMethod with a loop of its own.
 type searchMethod interface {
 	// restore takes up a stored run after its saved generation st.LastGeneration (≥ 0):

@@ -6,6 +6,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/ga"
 	"evotune/tuner/population"
 	"evotune/tuner/record"
 )
@@ -28,7 +29,7 @@ func (t *Tuner) centreBorn() *record.GenomeRecord {
 		return nil
 	}
 	first := hof[0].ID
-	if c := champion(hof, t.cfg.AdmitZ); c != nil && c.ID != hof[len(hof)-1].ID {
+	if c := ga.Champion(hof, t.cfg.AdmitZ); c != nil && c.ID != hof[len(hof)-1].ID {
 		first = c.ID
 	}
 	return &record.GenomeRecord{ID: t.centreID(), Born: t.g.gen, Operator: config.OpCentre, Parents: []string{first, hof[len(hof)-1].ID},
@@ -65,9 +66,9 @@ func (t *Tuner) setChampion(pop []*genomes.Genome) {
 		if len(t.hall.hof) > 0 {
 			centreID = t.centreID()
 		}
-		h := hallChampion(t.cfg, t.plan.Layout, t.hall.hof, centreID, genomes.IndividualID(t.saving.runID, 0, 0))
-		t.rep.summary.Best, t.rep.summary.BestGenes = h.id, h.x
-		t.rep.summary.Champion, t.rep.summary.CentreOf = h.member, h.centreOf
+		h := ga.HallChampion(t.cfg, t.plan.Layout, t.hall.hof, centreID, genomes.IndividualID(t.saving.runID, 0, 0))
+		t.rep.summary.Best, t.rep.summary.BestGenes = h.ID, h.X
+		t.rep.summary.Champion, t.rep.summary.CentreOf = h.Member, h.CentreOf
 	}
 	t.rep.summary.BaselineChampion = t.championIsBaseline()
 	t.rep.summary.BestScore = math.NaN()
@@ -75,45 +76,6 @@ func (t *Tuner) setChampion(pop []*genomes.Genome) {
 		if g.ID == t.rep.summary.Best {
 			t.rep.summary.BestScore = g.Stats.Score()
 		}
-	}
-}
-
-// hallPick is a champion taken from a hall of fame (hallChampion): its ID and genes, the
-// member the summary names (nil: none; with centreOf the member with the best lower
-// bound) and the members whose centre it is (nil: it is one genome).
-type hallPick struct {
-	id       string
-	x        []float64
-	member   *record.HallOfFamer
-	centreOf []string
-}
-
-// hallChampion is the champion of hall of fame hof (in order of admission) under cfg's
-// champion and admission rules, for a champion that is not ChampionPopulation: with
-// AdmissionHeadToHead and one member, that member (its admission was its evidence
-// against the paper's weights); with ChampionCentre and two or more members, their
-// centre, named centreID, whatever the members' bounds; otherwise the member with the
-// best lower confidence bound above 0 (champion), or the baseline (baselineID, the
-// layout's defaults) while none is.
-func hallChampion(cfg config.Config, l *genomes.Layout, hof []record.HallOfFamer, centreID, baselineID string) hallPick {
-	switch c := champion(hof, cfg.AdmitZ); {
-	case cfg.Admission == config.AdmissionHeadToHead && len(hof) == 1:
-		return hallPick{id: hof[0].ID, x: append([]float64(nil), hof[0].Genes...)}
-	case cfg.Champion == config.ChampionCentre && len(hof) >= 2:
-		p := hallPick{id: centreID, x: population.Centre(l, hof)}
-		if b := BestMember(hof, cfg.AdmitZ); b != nil {
-			bb := *b
-			p.member = &bb
-		}
-		for _, h := range hof {
-			p.centreOf = append(p.centreOf, h.ID)
-		}
-		return p
-	case c != nil:
-		cc := *c
-		return hallPick{id: c.ID, x: append([]float64(nil), c.Genes...), member: &cc}
-	default:
-		return hallPick{id: baselineID, x: l.Defaults()}
 	}
 }
 

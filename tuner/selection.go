@@ -7,15 +7,13 @@ import (
 	"sort"
 
 	"github.com/MaxHalford/eaopt"
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/ga"
 	"evotune/tuner/population"
 	"evotune/tuner/record"
 	"evotune/tuner/search"
-	"evotune/tuner/stats"
 )
 
 // Selection under noise:
@@ -48,63 +46,6 @@ import (
 //     Elo inside its reported interval whichever member is picked. A member with no games
 //     since admission cannot be it ("nothing becomes champion on fewer games than the
 //     incumbent").
-
-// judge fills an admission from the candidate's and the champion's pair scores (each in
-// [0, 2], pair k on the same opening) and the candidate's record.
-func judge(a *record.Admission, cand, champ []float64, z float64) {
-	if e, err := a.Result.Estimate(); err == nil {
-		a.Score, a.ScoreSE = e.Score, e.StdErr
-		s := math.Min(0.98, math.Max(0.02, e.Score))
-		a.Elo, a.EloSE = stats.Elo(s), record.EloSE(e.Score, e.StdErr)
-	}
-	n := float64(len(cand))
-	if n < 2 {
-		return
-	}
-	d := make([]float64, len(cand))
-	var sc float64
-	for k := range cand {
-		d[k] = (cand[k] - champ[k]) / 2 // per-game units
-		sc += champ[k] / 2
-	}
-	mean, sd := stat.MeanStdDev(d, nil)
-	a.OpponentScore, a.Diff, a.DiffSE = sc/n, mean, sd/math.Sqrt(n)
-	a.Admitted = a.Diff > 0 && a.Diff-z*a.DiffSE > 0
-}
-
-// FamilyZ is the z of simultaneous two-sided 95% intervals for m estimates (Bonferroni:
-// the 1 − 0.025/m normal quantile), or min when that is larger. m = 1 gives 1.96.
-func FamilyZ(m int, min float64) float64 {
-	z := distuv.UnitNormal.Quantile(1 - 0.025/float64(max(m, 1)))
-	return math.Max(z, min)
-}
-
-// champion returns the hall-of-fame member with the best lower confidence bound at
-// FamilyZ(len(hof), z) (ties: the later admission), or nil when no member's bound is above
-// the baseline's (Elo 0 exactly).
-func champion(hof []record.HallOfFamer, z float64) *record.HallOfFamer {
-	if best := BestMember(hof, z); best != nil && best.LCB(FamilyZ(len(hof), z)) > 0 {
-		return best
-	}
-	return nil
-}
-
-// BestMember is the hall-of-fame member with the highest lower confidence bound at the
-// whole hall's simultaneous z (FamilyZ(len(hof), z); of equal bounds the later admitted),
-// whether or not that bound is above 0; nil when no member has games.
-func BestMember(hof []record.HallOfFamer, z float64) *record.HallOfFamer {
-	z = FamilyZ(len(hof), z)
-	var best *record.HallOfFamer
-	for i := range hof {
-		if math.IsInf(hof[i].LCB(z), -1) {
-			continue
-		}
-		if best == nil || hof[i].LCB(z) >= best.LCB(z) {
-			best = &hof[i]
-		}
-	}
-	return best
-}
 
 // sortIndividuals orders by racing round (descending), then fitness, then ID: a total
 // order, so ranks, elites and selection never depend on how eaopt's unstable sort left
@@ -315,7 +256,7 @@ func (t *Tuner) judgeAdmission(p *admissionPlan) *record.Admission {
 		h := &t.hall.hof[p.reigning]
 		h.Stats = h.Stats.Add(genomes.Stats{Wins: hres.Wins, Draws: hres.Draws, Losses: hres.Losses, Penta: hres.Penta})
 	}
-	judge(a, cpairs, hpairs, t.cfg.AdmitZ)
+	ga.Judge(a, cpairs, hpairs, t.cfg.AdmitZ)
 	t.rep.summary.Tests++
 	if c := t.rep.summary.Closest; c == nil || a.LowerBound(t.cfg.AdmitZ) > c.LowerBound(t.cfg.AdmitZ) {
 		t.rep.summary.Closest = a

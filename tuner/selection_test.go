@@ -14,6 +14,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
+	"evotune/tuner/ga"
 	"evotune/tuner/population"
 	"evotune/tuner/record"
 )
@@ -25,12 +26,12 @@ func TestAdmissionNeedsEvidence(t *testing.T) {
 	champ := []float64{1, 1, 2, 0, 1, 1, 2, 1, 1, 0, 1, 2}
 	lucky := []float64{1, 2, 2, 0, 1, 1, 2, 1, 1, 1, 0, 2} // +2 −1 over 12 pairs
 	a := record.Admission{}
-	judge(&a, lucky, champ, 1.645)
+	ga.Judge(&a, lucky, champ, 1.645)
 	if a.Admitted || a.Diff <= 0 {
 		t.Fatalf("a 1-pair edge in 12 is not evidence at z = 1.645: %+v", a)
 	}
 	strong := []float64{2, 2, 2, 1, 2, 1, 2, 2, 1, 1, 2, 2} // 20 pair points against 13
-	judge(&a, strong, champ, 1.645)
+	ga.Judge(&a, strong, champ, 1.645)
 	if !a.Admitted || math.Abs(a.Diff-(20.0-13)/24) > 1e-12 || math.Abs(a.OpponentScore-13.0/24) > 1e-12 {
 		t.Fatalf("+7 pair points in 12 must be admitted: %+v", a)
 	}
@@ -40,7 +41,7 @@ func TestAdmissionNeedsEvidence(t *testing.T) {
 	for k := range base {
 		base[k] = 1
 	}
-	judge(&a, []float64{2, 0, 1, 1, 2, 0, 1, 1, 1, 1, 1, 1}, base, 0)
+	ga.Judge(&a, []float64{2, 0, 1, 1, 2, 0, 1, 1, 1, 1, 1, 1}, base, 0)
 	if a.Admitted || a.Diff != 0 || a.OpponentScore != 0.5 {
 		t.Fatalf("an even record must not be admitted: %+v", a)
 	}
@@ -48,13 +49,13 @@ func TestAdmissionNeedsEvidence(t *testing.T) {
 
 // TestFamilyZ: simultaneous intervals widen with the number of members.
 func TestFamilyZ(t *testing.T) {
-	if z := FamilyZ(1, 0); math.Abs(z-1.959964) > 1e-5 {
+	if z := ga.FamilyZ(1, 0); math.Abs(z-1.959964) > 1e-5 {
 		t.Fatalf("one member: z %v, want 1.96", z)
 	}
-	if z := FamilyZ(62, 0); math.Abs(z-3.35) > 0.01 {
+	if z := ga.FamilyZ(62, 0); math.Abs(z-3.35) > 0.01 {
 		t.Fatalf("62 members: z %v, want about 3.35", z)
 	}
-	if z := FamilyZ(2, 5); z != 5 {
+	if z := ga.FamilyZ(2, 5); z != 5 {
 		t.Fatalf("a larger minimum must win: %v", z)
 	}
 }
@@ -71,14 +72,14 @@ func TestChampionIsBestLowerBound(t *testing.T) {
 		{ID: "b", Stats: rec(7, 0, 3, [5]int{0, 1, 2, 1, 1})},        // 10 games, +147 ± 94: bound −8
 		{ID: "c"}, // admitted, no games yet
 	}
-	if c := champion(hof, 1.645); c == nil || c.ID != "a" {
+	if c := ga.Champion(hof, 1.645); c == nil || c.ID != "a" {
 		t.Fatalf("champion %v, want a", c)
 	}
 	// Two members, both with games: b's +147 ± 94 loses to a's +70 ± 19 at any z ≥ 1.
-	if c := champion(hof[:2], 0); c == nil || c.ID != "a" {
+	if c := ga.Champion(hof[:2], 0); c == nil || c.ID != "a" {
 		t.Fatalf("champion of a and b %v, want a", c)
 	}
-	if c := champion([]record.HallOfFamer{{ID: "x", Stats: rec(11, 0, 9, [5]int{1, 2, 4, 2, 1})}}, 1.645); c != nil {
+	if c := ga.Champion([]record.HallOfFamer{{ID: "x", Stats: rec(11, 0, 9, [5]int{1, 2, 4, 2, 1})}}, 1.645); c != nil {
 		t.Fatalf("a bound below 0 made %s champion", c.ID)
 	}
 }
@@ -167,7 +168,7 @@ func checkHallOfFame(t *testing.T, cfg config.Config) {
 		}
 		return
 	}
-	if c := champion(sum.HallOfFame, cfg.AdmitZ); c != nil && c.ID != sum.Best || c == nil && sum.Best != baseline {
+	if c := ga.Champion(sum.HallOfFame, cfg.AdmitZ); c != nil && c.ID != sum.Best || c == nil && sum.Best != baseline {
 		t.Fatalf("summary best %s, champion %v", sum.Best, c)
 	}
 	// Every member's record is exactly its defence games, played after its admission on

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"evotune/tuner/config"
+	"evotune/tuner/ga"
 	"evotune/tuner/stats"
 )
 
@@ -152,13 +153,13 @@ func gaSummary(s Summary) string {
 		t := fmt.Sprintf("champion %s: the centre of the hall of fame's %d members (their weighted mean, the latest weighing most, log genes in log space; it has played no game of its own: the verification below measures it)", s.Best, len(s.CentreOf))
 		if c != nil {
 			elo, se, _ := c.Estimate()
-			z := FamilyZ(len(s.HallOfFame), 0)
+			z := ga.FamilyZ(len(s.HallOfFame), 0)
 			t += fmt.Sprintf("; the best member, %s, claims Elo %s (95%% simultaneous, z = %.2f)", c.ID, stats.FormatEloCI(elo, z*se), z)
 		}
 		return t
 	case c != nil:
 		elo, se, _ := c.Estimate()
-		z := FamilyZ(len(s.HallOfFame), 0)
+		z := ga.FamilyZ(len(s.HallOfFame), 0)
 		return fmt.Sprintf("champion %s (hall of fame: %d members; the member with the best lower bound), Elo %s (95%% simultaneous over the members, z = %.2f) against %s in %d games after its admission",
 			s.Best, len(s.HallOfFame), stats.FormatEloCI(elo, z*se), z, s.Baseline, c.Stats.Games())
 	case s.BaselineChampion:
@@ -173,7 +174,7 @@ func gaSummary(s Summary) string {
 // tried, how close the best candidate came, and that no verification was played.
 func nothingFound(s Summary) string {
 	t := fmt.Sprintf("champion %s: %s. No candidate has beaten them yet", s.Best, s.Baseline)
-	best, z := BestMember(s.HallOfFame, 0), FamilyZ(len(s.HallOfFame), 0)
+	best, z := ga.BestMember(s.HallOfFame, 0), ga.FamilyZ(len(s.HallOfFame), 0)
 	switch a := s.Closest; {
 	case best != nil:
 		elo, se, _ := best.Estimate()

@@ -122,7 +122,7 @@ type GASettings struct {
 	// champion is the population's centre and off otherwise; "" (runs stored before this
 	// setting) is SurrogateOff.
 	Surrogate string `json:"surrogate,omitempty" yaml:"surrogate"`
-	// GALag is how many generations the GA has in play behind the newest (galag.go):
+	// GALag is how many generations the GA has in play behind the newest (tuner/ga):
 	// generation k+1 is bred once generation k−GALag is told, from generations
 	// k−2·GALag to k−GALag, so no game slot waits for a generation's slowest game. 0 (the
 	// default): each generation is bred from the one before once all its games are played

@@ -197,7 +197,7 @@ const (
 	// start: −322.7); on gomoku, whose paper's weights start near their optimum, the
 	// population centre measured below the hall's (ChampionAuto). With generations in play
 	// (GALag L), the mean of the newest L+1 generations' centres, one from each line
-	// (galag.go).
+	// (tuner/ga).
 	ChampionPopulation = "population"
 	// OpPopulationCentre is the operator of a ChampionPopulation champion, the genome in
 	// the slot after its generation's individuals; its parents are the best individual and

@@ -12,7 +12,7 @@ import (
 	"fmt"
 
 	"evotune/db"
-	"evotune/tuner"
+	"evotune/tuner/ga"
 	"evotune/tuner/ladder"
 	"evotune/tuner/record"
 	"evotune/tuner/stats"
@@ -124,7 +124,7 @@ func (s Store) SaveGeneration(ctx context.Context, g record.GenerationRecord) er
 			Wins: a.Wins, Draws: a.Draws, Losses: a.Losses, Penta: a.Penta, Score: a.Score, ScoreSE: a.ScoreSE, Elo: a.Elo, EloSE: a.EloSE,
 			OppScore: a.OpponentScore, Diff: a.Diff, DiffSE: a.DiffSE, Admitted: a.Admitted}
 	}
-	z := tuner.FamilyZ(len(g.HallOfFame), s.admitZ)
+	z := ga.FamilyZ(len(g.HallOfFame), s.admitZ)
 	for _, h := range g.HallOfFame {
 		row := db.FamerRow{ID: h.ID, Admitted: h.Generation, Games: h.Stats.Games(), Wins: h.Stats.Wins, Draws: h.Stats.Draws,
 			Losses: h.Stats.Losses, Penta: h.Stats.Penta}

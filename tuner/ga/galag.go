@@ -1,4 +1,4 @@
-package tuner
+package ga
 
 import (
 	"fmt"
@@ -13,11 +13,12 @@ import (
 	"evotune/tuner/search"
 )
 
-// The GA with generations in play (Config.GALag L ≥ 1; L = 0 is ga.go's eaopt loop): the
-// generational GA with peers, on the run loop, with no generation barrier.
+// The GA with generations in play (config.Config.GALag L ≥ 1; L = 0 is the tuner root's
+// eaopt loop): the generational GA with peers, on the run loop, with no generation
+// barrier.
 //
 //   - Generation 0 is the paper's weights (slot 0) and perturbations of them (or random
-//     genomes, Init), as ga.go's; generations 1 to L, bred before any is told, are more
+//     genomes, Init), as the tuner root's GA (ga.go); generations 1 to L, bred before any is told, are more
 //     perturbations (each line's first population). Each generation plays RaceRounds+1
 //     pairings: a random permutation of its individuals paired in turn, each pair Games
 //     games (Games/2 fresh colour-swapped opening pairs, the same for every pair of a
@@ -30,8 +31,8 @@ import (
 //     L+1 interleaved lines, generations k−2L to k−L, ranked together by their scores
 //     (each against its own generation's peers; a genome carried by elitism counts once,
 //     with its newest score): Elite copies of the best, then tournaments (Tournament),
-//     uniform crossover (CrossoverRate) and mutation (MutationRate), as ga.go's model.
-//     With L = 0 the pool is generation k alone, ga.go's rule.
+//     uniform crossover (CrossoverRate) and mutation (MutationRate), as the tuner root's GA model (ga.go).
+//     With L = 0 the pool is generation k alone, the root GA's rule.
 //   - The seed fixes every draw (initial genomes, pairings, breeding, openings: each a
 //     stream of its generation), and generations are told in order, so a seeded run is the
 //     same whatever the number of workers or their speed, and after resume (each saved
@@ -47,7 +48,7 @@ import (
 //     while a later one is asked does not change its defender, so every test is asked the
 //     moment its candidate is known, and the run is the same whatever the workers). A test
 //     that passes against a defender no longer the latest admits nothing.
-//   - The champion is, as ga.go's (hallChampion), the hall of fame's centre (its genome
+//   - The champion is, as the root GA's (HallChampion), the hall of fame's centre (its genome
 //     in slot Population of the generation that admitted the latest member), its best
 //     member or the baseline; with ChampionPopulation the mean of the better halves'
 //     centres of the newest L+1 told generations, one of each line (centre), a genome of
@@ -59,8 +60,8 @@ import (
 // generation's pairing).
 const streamGALag = 10
 
-// gaLagIndividual is an individual of a told generation, as its method state stores it.
-type gaLagIndividual struct {
+// LaggedIndividual is an individual of a told generation, as LaggedState stores it.
+type LaggedIndividual struct {
 	ID      string             `json:"id"`
 	Op      string             `json:"op"`
 	Parents []string           `json:"parents,omitempty"`
@@ -69,9 +70,10 @@ type gaLagIndividual struct {
 	Stats   genomes.Stats      `json:"stats"`
 }
 
-// gaLagState is a told generation's method state: its individuals ranked best first.
-type gaLagState struct {
-	Ranked []gaLagIndividual `json:"ranked"`
+// LaggedState is a told generation's method state (generations.method_state, JSON): its
+// individuals ranked best first.
+type LaggedState struct {
+	Ranked []LaggedIndividual `json:"ranked"`
 }
 
 // gaLagTest is a lagged GA's admission test in play: the rounds asked for it, the pair
@@ -122,18 +124,9 @@ type gaLagMethod struct {
 	closest *record.Admission
 }
 
-// newGAOrLagged is the GA's constructor: ga.go's, or with GALag above 0 the GA with
-// generations in play on the run loop.
-func newGAOrLagged(t *Tuner) (searchMethod, error) {
-	if t.cfg.GALag > 0 {
-		return askTell(newGALag)(t)
-	}
-	return newGA(t)
-}
-
 // newGALag makes the GA with generations in play for the run's method environment; the error names a
 // Games that is not an even number of at least 2.
-func newGALag(a *search.MethodEnv) (search.Method, error) {
+func NewLagged(a *search.MethodEnv) (search.Method, error) {
 	c := a.Config
 	if c.Games < 2 || c.Games%2 != 0 {
 		return nil, config.Errorf("games", "", "%d, want an even number ≥ 2 (each pair's games)", c.Games)
@@ -169,7 +162,7 @@ func (m *gaLagMethod) Restore(st record.ResumeState) (search.Leader, error) {
 	}
 	c := m.a.Config
 	for gen := max(0, st.LastGeneration-2*m.lag); gen <= st.LastGeneration; gen++ {
-		var s gaLagState
+		var s LaggedState
 		if err := search.DecodeState(st.MethodStates[gen], &s); err != nil {
 			return search.Leader{}, fmt.Errorf("resume: GA generation %d: %w", gen, err)
 		}
@@ -243,7 +236,7 @@ func (m *gaLagMethod) Ask() (*search.Round, error) {
 	// both individuals).
 	player := &genomes.Genome{Layout: a.Layout, X: a.X, ID: a.ID}
 	// The pairs of a pairing play the same openings (one draw: common random numbers, as
-	// ga.go's pairings).
+	// the root GA's pairings, ga.go).
 	return &search.Round{Gen: g.gen, Draw: g.gen*(c.RaceRounds+1) + k/(c.Population/2), Stream: streamGALag, Players: []*genomes.Genome{player}, Opponents: []*genomes.Genome{b},
 		Pairs: c.Games / 2, Label: fmt.Sprintf("generation %d", g.gen), GameRound: k / (c.Population / 2), Own: p}, nil
 }
@@ -400,7 +393,7 @@ func (m *gaLagMethod) tellTest(g *gaLagGeneration, t *gaLagTest, r *search.Round
 		h.Stats = h.Stats.Add(t.own)
 	}
 	a := t.adm
-	judge(a, t.cand, hp, m.a.Config.AdmitZ)
+	Judge(a, t.cand, hp, m.a.Config.AdmitZ)
 	if a.Admitted && t.defender != len(m.hof)-1 {
 		// A test told after another admitted a member: it beat a defender that no longer
 		// reigns. Admitted, it would reign over a member it never played, and the hall's
@@ -502,11 +495,11 @@ func (m *gaLagMethod) champion(gen int, ranked []*genomes.Genome) search.Leader 
 	if len(m.hof) > 0 {
 		centreID = m.centreID()
 	}
-	h := hallChampion(c, m.a.Layout, m.hof, centreID, m.a.IndividualID(0, 0))
-	out := search.Leader{ID: h.id, Genes: h.x, Score: math.NaN(), Hall: &search.HallView{HallOfFame: slices.Clone(m.hof), Champion: h.member, CentreOf: h.centreOf,
+	h := HallChampion(c, m.a.Layout, m.hof, centreID, m.a.IndividualID(0, 0))
+	out := search.Leader{ID: h.ID, Genes: h.X, Score: math.NaN(), Hall: &search.HallView{HallOfFame: slices.Clone(m.hof), Champion: h.Member, CentreOf: h.CentreOf,
 		Tests: m.tests, Closest: m.closest}}
 	for _, g := range ranked {
-		if g.ID == h.id {
+		if g.ID == h.ID {
 			out.Score = g.Stats.Score()
 		}
 	}
@@ -547,7 +540,7 @@ func (m *gaLagMethod) centre(gen int) (record.GenomeRecord, []float64) {
 func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *search.Told {
 	l, c := m.a.Layout, m.a.Config
 	champ := m.champion(g.gen, ranked)
-	st := gaLagState{}
+	st := LaggedState{}
 	rec := record.GenerationRecord{Best: ranked[0].ID, Champion: champ.ID, Admission: g.admission}
 	for _, x := range g.pop {
 		rec.Opponents = append(rec.Opponents, x.ID)
@@ -561,10 +554,10 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 		rec.NewGenomes = append(rec.NewGenomes, centre)
 	case c.Champion == config.ChampionCentre && len(m.hof) >= 2 && g.admission != nil && g.admission.Admitted:
 		// The hall of fame's new centre, stored whether or not it is the champion yet (as
-		// ga.go's centreBorn): its parents the member with the best lower bound (else the
+		// the root GA's centreBorn, ga.go): its parents the member with the best lower bound (else the
 		// first) and the latest.
 		first, last := m.hof[0].ID, m.hof[len(m.hof)-1].ID
-		if b := champion(m.hof, c.AdmitZ); b != nil && b.ID != last {
+		if b := Champion(m.hof, c.AdmitZ); b != nil && b.ID != last {
 			first = b.ID
 		}
 		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: m.centreID(), Born: g.gen, Operator: config.OpCentre, Parents: []string{first, last},
@@ -574,7 +567,7 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 		rec.HallOfFame = slices.Clone(m.hof)
 	}
 	for _, x := range ranked {
-		st.Ranked = append(st.Ranked, gaLagIndividual{ID: x.ID, Op: x.Op, Parents: x.Parents, Born: x.Born, Genes: l.Named(x.X), Stats: x.Stats})
+		st.Ranked = append(st.Ranked, LaggedIndividual{ID: x.ID, Op: x.Op, Parents: x.Parents, Born: x.Born, Genes: l.Named(x.X), Stats: x.Stats})
 	}
 	population.RankedFields(&rec, l, ranked)
 	return &search.Told{Record: rec, State: func() any { return st }, Champion: champ,
