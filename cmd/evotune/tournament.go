@@ -111,7 +111,7 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 		case errors.As(err, &ee):
 			return fmt.Errorf("--engine %s: %w", ee.Name, ee.Err)
 		case err != nil:
-			return fmt.Errorf("pairing %s vs %s: %w", a.Name, b.Name, tourFlagNames(err.Error(), a.Name, b.Name))
+			return fmt.Errorf("pairing %s vs %s: %w", a.Name, b.Name, err)
 		}
 		plan := p.Plan
 		for _, ext := range []*protocol.ExternalSpec{plan.Config.AExt, plan.Config.BExt} {
@@ -293,11 +293,4 @@ func parseTourEngines(specs []string) ([]match.Entrant, error) {
 		out = append(out, e)
 	}
 	return out, nil
-}
-
-// tourFlagNames rewrites a match planner's error for a tournament: its --a/--b and their
-// options name the pairing's engines instead.
-func tourFlagNames(msg, a, b string) error {
-	r := strings.NewReplacer("--a-option", "--engine "+a+" option", "--b-option", "--engine "+b+" option", "--a:", "--engine "+a+":", "--b:", "--engine "+b+":")
-	return fmt.Errorf("%s", r.Replace(msg))
 }

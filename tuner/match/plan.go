@@ -2,7 +2,6 @@ package match
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -24,6 +23,10 @@ import (
 // Config Play plays. Chess-tournament fields follow fastchess and cutechess-cli.
 type Request struct {
 	Game engine.Game
+	// Names, if set, is the caller's word for a field of the request in errors (given its
+	// key: "games", "a", "a_option", "move_time"; "" keeps the default); nil: the match
+	// command's flags (--games, --a-option). A tournament names a pairing's engines.
+	Names func(field string) string
 	// A and B are the contestants (--a, --b): "default" (the paper's weights), a weights
 	// file, or "cmd:PROG ARGS", an outside engine.
 	A, B string
@@ -93,27 +96,27 @@ func Prepare(ctx context.Context, r Request) (Plan, error) {
 	var p Plan
 	g := r.Game
 	if r.Games < 2 || r.Games%2 != 0 {
-		return p, fmt.Errorf("--games %d: want a positive even number (games are played in colour-swapped pairs)", r.Games)
+		return p, fmt.Errorf("%s %d: want a positive even number (games are played in colour-swapped pairs)", r.name("games"), r.Games)
 	}
 	if r.Workers < 1 {
-		return p, fmt.Errorf("--workers %d: want at least 1", r.Workers)
+		return p, fmt.Errorf("%s %d: want at least 1", r.name("workers"), r.Workers)
 	}
 	if err := r.Limits.Validate(); err != nil {
-		return p, fmt.Errorf("--%w", err)
+		return p, r.fieldError(err)
 	}
 	var sprt *stats.SPRT
 	if r.SPRT != "" {
 		s, err := stats.ParseSPRT(r.SPRT)
 		if err != nil {
-			return p, fmt.Errorf("--sprt: %w", err)
+			return p, fmt.Errorf("%s: %w", r.name("sprt"), err)
 		}
 		sprt = &s
 	}
 	if r.Startup < 100*time.Millisecond || r.Startup > time.Hour {
-		return p, fmt.Errorf("--startup-time %v: want 100ms to 1h", r.Startup)
+		return p, fmt.Errorf("%s %v: want 100ms to 1h", r.name("startup_time"), r.Startup)
 	}
 	if err := protocol.CheckProtocol(g, r.Protocol); err != nil {
-		return p, fmt.Errorf("--engine-protocol: %w", err)
+		return p, fmt.Errorf("%s: %w", r.name("engine_protocol"), err)
 	}
 	tmpl := protocol.ExternalSpec{MoveTime: r.MoveTime, GameTime: r.GameTime, Overhead: r.Overhead, BotzoneJSON: r.BotzoneJSON,
 		BotzoneKeepRunning: r.BotzoneKeepRunning, StartupTime: r.Startup, Protocol: r.Protocol}
@@ -121,16 +124,16 @@ func Prepare(ctx context.Context, r Request) (Plan, error) {
 	if r.TimeControl != "" {
 		t, err := engine.ParseTimeControl(r.TimeControl)
 		if err != nil {
-			return p, fmt.Errorf("--tc: %w", err)
+			return p, fmt.Errorf("%s: %w", r.name("tc"), err)
 		}
 		if r.TimeMargin < 0 {
-			return p, fmt.Errorf("--time-margin %v: want ≥ 0", r.TimeMargin)
+			return p, fmt.Errorf("%s %v: want ≥ 0", r.name("time_margin"), r.TimeMargin)
 		}
 		t.Margin = r.TimeMargin
 		tc = &t
 	}
 	if r.Nodes < 0 {
-		return p, fmt.Errorf("--nodes %d: want ≥ 0", r.Nodes)
+		return p, fmt.Errorf("%s %d: want ≥ 0", r.name("nodes"), r.Nodes)
 	}
 	lim := r.Limits
 	tmpl.TimeControl, tmpl.Nodes, tmpl.Depth = tc, r.Nodes, lim.Depth
@@ -140,55 +143,55 @@ func Prepare(ctx context.Context, r Request) (Plan, error) {
 	var adj engine.Adjudication
 	if r.Resign != "" {
 		if err := adj.ParseResign(r.Resign); err != nil {
-			return p, fmt.Errorf("--%w", err)
+			return p, r.fieldError(err)
 		}
 	}
 	if r.Draw != "" {
 		if err := adj.ParseDraw(r.Draw); err != nil {
-			return p, fmt.Errorf("--%w", err)
+			return p, r.fieldError(err)
 		}
 	}
 	if r.MaxMoves < 0 {
-		return p, fmt.Errorf("--max-moves %d: want ≥ 0", r.MaxMoves)
+		return p, fmt.Errorf("%s %d: want ≥ 0", r.name("max_moves"), r.MaxMoves)
 	}
 	adj.MaxMoves = r.MaxMoves
 	var err error
-	if p.AOptions, err = ParseOptions("--a-option", r.AOptions); err != nil {
+	if p.AOptions, err = ParseOptions(r.name("a_option"), r.AOptions); err != nil {
 		return p, err
 	}
-	if p.BOptions, err = ParseOptions("--b-option", r.BOptions); err != nil {
+	if p.BOptions, err = ParseOptions(r.name("b_option"), r.BOptions); err != nil {
 		return p, err
 	}
 	if r.PGN != "" {
 		var ok bool
 		if p.PGN, ok = g.(engine.PGNWriter); !ok {
-			return p, fmt.Errorf("--pgn: %s games have no PGN records (games that do: %s)", g.Name(), strings.Join(genomes.Offering[engine.PGNWriter](), ", "))
+			return p, fmt.Errorf("%s: %s games have no PGN records (games that do: %s)", r.name("pgn"), g.Name(), strings.Join(genomes.Offering[engine.PGNWriter](), ", "))
 		}
 		if _, err := engine.OutputTarget(r.PGN); err != nil {
-			return p, fmt.Errorf("--pgn: %w", err)
+			return p, fmt.Errorf("%s: %w", r.name("pgn"), err)
 		}
 	}
 	if (r.BotzoneJSON || r.BotzoneKeepRunning) && tmpl.ProtocolFor(g) != protocol.Botzone {
-		return p, fmt.Errorf("--botzone-json, --botzone-keep-running: %s external engines speak %s here, not Botzone (--engine-protocol botzone)", g.Name(), tmpl.ProtocolFor(g))
+		return p, fmt.Errorf("%s, %s: %s external engines speak %s here, not Botzone (%s botzone)", r.name("botzone_json"), r.name("botzone_keep_running"), g.Name(), tmpl.ProtocolFor(g), r.name("engine_protocol"))
 	}
 	if r.EngineLogDir != "" {
 		if err := os.MkdirAll(r.EngineLogDir, 0o755); err != nil {
-			return p, fmt.Errorf("--engine-log: %w", err)
+			return p, fmt.Errorf("%s: %w", r.name("engine_log"), err)
 		}
 	}
-	wa, fa, extA, err := contestant(g, r.A, tmpl)
+	wa, fa, extA, err := r.contestant(g, r.A, tmpl)
 	if err != nil {
-		return p, fmt.Errorf("--a: %w", err)
+		return p, fmt.Errorf("%s: %w", r.name("a"), err)
 	}
-	wb, _, extB, err := contestant(g, r.B, tmpl)
+	wb, _, extB, err := r.contestant(g, r.B, tmpl)
 	if err != nil {
-		return p, fmt.Errorf("--b: %w", err)
+		return p, fmt.Errorf("%s: %w", r.name("b"), err)
 	}
 	for _, side := range []struct {
 		flag string
 		ext  *protocol.ExternalSpec
 		opts []wire.Option
-	}{{"--a-option", extA, p.AOptions}, {"--b-option", extB, p.BOptions}} {
+	}{{r.name("a_option"), extA, p.AOptions}, {r.name("b_option"), extB, p.BOptions}} {
 		if len(side.opts) == 0 {
 			continue
 		}
@@ -201,7 +204,7 @@ func Prepare(ctx context.Context, r Request) (Plan, error) {
 		side.ext.Options = side.opts
 	}
 	if _, err := g.NewBoard(r.Board); err != nil {
-		return p, fmt.Errorf("--board: %w", err)
+		return p, fmt.Errorf("%s: %w", r.name("board"), err)
 	}
 	// A program that cannot be started is refused now; one that starts and then crashes,
 	// stalls or plays illegally loses those games by forfeit, as the reference managers
@@ -209,7 +212,7 @@ func Prepare(ctx context.Context, r Request) (Plan, error) {
 	for _, side := range []struct {
 		flag string
 		ext  *protocol.ExternalSpec
-	}{{"--a", extA}, {"--b", extB}} {
+	}{{r.name("a"), extA}, {r.name("b"), extB}} {
 		if side.ext == nil {
 			continue
 		}
@@ -229,10 +232,10 @@ func Prepare(ctx context.Context, r Request) (Plan, error) {
 	var openings arena.Openings
 	if r.Book != "" {
 		if openings, p.OpeningsLabel, err = arena.SelectBook(r.Book, g, r.Board, r.BookPlies, r.Seed, r.Exclude, arena.BookOrder{Sequential: r.BookOrder == arena.BookSequential, Start: r.BookStart}); err != nil {
-			return p, fmt.Errorf("--book: %w", err)
+			return p, fmt.Errorf("%s: %w", r.name("book"), err)
 		}
 	} else if openings, p.OpeningsLabel, err = arena.SelectOpenings(spec, g, r.Board, r.Games/2, r.Seed, r.Exclude); err != nil {
-		return p, fmt.Errorf("--openings: %w", err)
+		return p, fmt.Errorf("%s: %w", r.name("openings"), err)
 	}
 	if r.Exclude != nil {
 		p.OpeningsLabel += fmt.Sprintf(", run %d's %d tuning and %d verification openings excluded", r.ExcludeRun, len(r.Exclude)-r.ExcludeVerified, r.ExcludeVerified)
@@ -243,40 +246,72 @@ func Prepare(ctx context.Context, r Request) (Plan, error) {
 	return p, nil
 }
 
+// name is how an error names field of the request (its key: "games", "a", "a_option",
+// "move_time"): Names's word for it, else the match command's flag (--games, --a-option).
+func (r Request) name(field string) string {
+	if r.Names != nil {
+		if n := r.Names(field); n != "" {
+			return n
+		}
+	}
+	return "--" + strings.ReplaceAll(field, "_", "-")
+}
+
+// fieldError names the field an error of another package starts with ("resign: …",
+// "depth 30: …") as name does.
+func (r Request) fieldError(err error) error {
+	msg := err.Error()
+	i := strings.IndexAny(msg, " :")
+	if i <= 0 {
+		return err
+	}
+	return &namedError{msg: r.name(strings.ReplaceAll(msg[:i], "-", "_")) + msg[i:], err: err}
+}
+
+// namedError is an error of another package with its field renamed (fieldError); it
+// unwraps to the error.
+type namedError struct {
+	msg string
+	err error
+}
+
+func (e *namedError) Error() string { return e.msg }
+func (e *namedError) Unwrap() error { return e.err }
+
 // openingSpec checks the opening flags against each other and the engines and returns
 // SelectOpenings' spec ("none" under a swap rule, where the players lay the opening).
 func (r Request) openingSpec(extA, extB *protocol.ExternalSpec) (string, error) {
 	g, spec := r.Game, r.Openings
 	if r.Book != "" {
 		if spec != "" || r.SwapRule != "" {
-			return "", errors.New("--book and --openings/--opening-rule: give one source of openings")
+			return "", fmt.Errorf("%s and %s/%s: give one source of openings", r.name("book"), r.name("openings"), r.name("opening_rule"))
 		}
 		if r.BookPlies < 0 {
-			return "", fmt.Errorf("--book-plies %d: want ≥ 0", r.BookPlies)
+			return "", fmt.Errorf("%s %d: want ≥ 0", r.name("book_plies"), r.BookPlies)
 		}
 	}
 	if r.BookOrder != "" && r.BookOrder != arena.BookRandom && r.BookOrder != arena.BookSequential {
-		return "", fmt.Errorf("--book-order %q: want %s or %s", r.BookOrder, arena.BookRandom, arena.BookSequential)
+		return "", fmt.Errorf("%s %q: want %s or %s", r.name("book_order"), r.BookOrder, arena.BookRandom, arena.BookSequential)
 	}
 	if r.BookStart < 0 {
-		return "", fmt.Errorf("--book-start %d: want the number of the book's first entry to use, from 1", r.BookStart)
+		return "", fmt.Errorf("%s %d: want the number of the book's first entry to use, from 1", r.name("book_start"), r.BookStart)
 	}
 	if r.Book == "" && (r.BookOrder == arena.BookSequential || r.BookStart > 1) {
-		return "", errors.New("--book-order, --book-start: they order a --book; give one")
+		return "", fmt.Errorf("%s, %s: they order a %s; give one", r.name("book_order"), r.name("book_start"), r.name("book"))
 	}
 	if r.SwapRule != "" {
 		if _, ok := g.(engine.OpeningBook); !ok {
-			return "", fmt.Errorf("--opening-rule %s: swap openings are Gomoku's (they propose from an opening book; %s has none)", r.SwapRule, g.Name())
+			return "", fmt.Errorf("%s %s: swap openings are Gomoku's (they propose from an opening book; %s has none)", r.name("opening_rule"), r.SwapRule, g.Name())
 		}
 		n, err := swap.ParseRule(r.SwapRule)
 		if err != nil {
-			return "", fmt.Errorf("--opening-rule: %w", err)
+			return "", fmt.Errorf("%s: %w", r.name("opening_rule"), err)
 		}
 		if n > 0 && (extA != nil || extB != nil) {
-			return "", fmt.Errorf("--opening-rule %s: external engines cannot be asked for fifth moves (no Gomoku protocol carries the question); use swap2 or swap3", r.SwapRule)
+			return "", fmt.Errorf("%s %s: external engines cannot be asked for fifth moves (no Gomoku protocol carries the question); use swap2 or swap3", r.name("opening_rule"), r.SwapRule)
 		}
 		if spec != "" {
-			return "", fmt.Errorf("--openings and --opening-rule: the players lay the opening under a swap rule; give one of them")
+			return "", fmt.Errorf("%s and %s: the players lay the opening under a swap rule; give one of them", r.name("openings"), r.name("opening_rule"))
 		}
 		return "none", nil
 	}
@@ -291,14 +326,14 @@ func (r Request) openingSpec(extA, extB *protocol.ExternalSpec) (string, error) 
 
 // contestant resolves a --a/--b value: "cmd:PATH ARGS" (an outside engine, from tmpl) or
 // weights ("default" or a file, with the file's search limits).
-func contestant(g engine.Game, spec string, tmpl protocol.ExternalSpec) (engine.Weights, *engine.Limits, *protocol.ExternalSpec, error) {
+func (r Request) contestant(g engine.Game, spec string, tmpl protocol.ExternalSpec) (engine.Weights, *engine.Limits, *protocol.ExternalSpec, error) {
 	argv, ok, err := protocol.ParseCommand(spec)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	if ok {
 		if tmpl.MoveTime <= 0 {
-			return nil, nil, nil, fmt.Errorf("--move-time %v: want a positive time", tmpl.MoveTime)
+			return nil, nil, nil, fmt.Errorf("%s %v: want a positive time", r.name("move_time"), tmpl.MoveTime)
 		}
 		tmpl.Argv = argv
 		return g.DefaultWeights(), nil, &tmpl, nil

@@ -65,12 +65,12 @@ func TestPrepare(t *testing.T) {
 		{func(r *Request) { r.Startup = time.Millisecond }, "--startup-time 1ms"},
 		{func(r *Request) { r.TimeControl = "ten" }, "--tc"},
 		{func(r *Request) { r.Nodes = -1 }, "--nodes -1"},
-		{func(r *Request) { r.Resign = "movecount=x" }, "resign"},
+		{func(r *Request) { r.Resign = "movecount=x" }, "--resign"},
 		{func(r *Request) { r.MaxMoves = -3 }, "--max-moves -3"},
 		{func(r *Request) { r.AOptions = []string{"Hash"} }, `--a-option "Hash": want NAME=VALUE`},
 		{func(r *Request) { r.BOptions = []string{"Hash=16"} }, "--b-option: options are for outside engines"},
 		{func(r *Request) { r.PGN = "g.pgn" }, "--pgn: gomoku games have no PGN records"},
-		{func(r *Request) { r.BotzoneJSON = true }, "--botzone-json"},
+		{func(r *Request) { r.BotzoneJSON = true }, "--botzone-json, --botzone-keep-running: gomoku external engines speak gomocup here, not Botzone (--engine-protocol botzone)"},
 		{func(r *Request) { r.A = "missing.json" }, "--a: "},
 		{func(r *Request) { r.B = "cmd:/no/such/engine" }, "--b: "},
 		{func(r *Request) { r.Board = 3 }, "--board"},
@@ -84,5 +84,38 @@ func TestPrepare(t *testing.T) {
 		if _, err := Prepare(ctx, r); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want an error with %q", r, err, c.want)
 		}
+	}
+}
+
+// TestRequestNames: a request's errors name its fields in the caller's words (Names): a
+// tournament's pairing names its engines and their options as entrants, whatever field
+// Prepare refuses; a word Names leaves out keeps the match command's flag.
+func TestRequestNames(t *testing.T) {
+	ctx := context.Background()
+	e, err := genomes.Lookup("gomoku")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tour := Tournament{Entrants: []Entrant{{Name: "paper", Player: "default"}, {Name: "mine", Player: "missing.json", Options: []string{"Hash=16"}}}, Rounds: 2,
+		Base: Request{Game: e.Game, Workers: 1, Limits: engine.Limits{Depth: 1}, MoveTime: time.Second, Startup: time.Second}}
+	p := tour.Pairings()[0]
+	for _, c := range []struct {
+		edit func(*Request)
+		want string
+	}{
+		{func(r *Request) {}, "--engine mine: "},
+		{func(r *Request) { r.B = "default" }, "--engine mine option: options are for outside engines"},
+		{func(r *Request) { r.B, r.BOptions, r.Nodes = "default", nil, -1 }, "--nodes -1: want ≥ 0"},
+		{func(r *Request) { r.B, r.BOptions, r.Resign = "default", nil, "movecount=x" }, "--resign"},
+	} {
+		r := tour.Request(p)
+		c.edit(&r)
+		if _, err := Prepare(ctx, r); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v, want an error beginning %q", err, c.want)
+		}
+	}
+	r := Request{Game: e.Game, A: "default", B: "default", Games: 3, Workers: 1, Names: func(f string) string { return map[string]string{"games": "games="}[f] }}
+	if _, err := Prepare(ctx, r); err == nil || !strings.HasPrefix(err.Error(), "games= 3: ") {
+		t.Errorf("%v, want the caller's word for games", err)
 	}
 }

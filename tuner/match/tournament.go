@@ -69,11 +69,22 @@ func (t Tournament) Pairings() []*Pairing {
 }
 
 // Request is pairing p's match: Base with p's entrants as A and B, their options, and
-// 2·Rounds games.
+// 2·Rounds games; its errors name A and B, and their options, as the entrants
+// ("--engine NAME", "--engine NAME option"), the rest as Base names them.
 func (t Tournament) Request(p *Pairing) Request {
 	r := t.Base
 	a, b := t.Entrants[p.A], t.Entrants[p.B]
 	r.A, r.B, r.AOptions, r.BOptions, r.Games = a.Player, b.Player, a.Options, b.Options, 2*t.Rounds
+	base := t.Base
+	r.Names = func(field string) string {
+		switch field {
+		case "a", "b":
+			return "--engine " + map[string]string{"a": a.Name, "b": b.Name}[field]
+		case "a_option", "b_option":
+			return "--engine " + map[string]string{"a_option": a.Name, "b_option": b.Name}[field] + " option"
+		}
+		return base.name(field)
+	}
 	return r
 }
 
