@@ -39,9 +39,6 @@ type gaMethod struct {
 	// pending are the generations whose pairings are played and that are not yet saved,
 	// oldest first (lag): the oldest's admission test is the one planned and in play.
 	pending []*laggedGeneration
-	// unlagged plays every admission test in a batch of its own, as the GA did before
-	// lagging them (set by tests, which compare the two).
-	unlagged bool
 	// pairing is true while pairings are in play (a test planned then is queued behind
 	// them at once; one planned between pairings is held until the next: settle).
 	pairing bool
@@ -66,15 +63,13 @@ type gaMethod struct {
 	// next is the next generation's pairings played ahead (gaahead.go; nil: none);
 	// aheadUsed and aheadStopped count those adopted and those stopped, aheadFitted those
 	// adopted beside a surrogate model's child, aheadTried the generations that had games
-	// ahead (aheadPays); noAhead plays none (set by tests, which compare the two).
+	// ahead (aheadPays); the run's switches.noAhead plays none.
 	next         *pairingsInPlay
 	nextOrder    []string // the guessed ranking (IDs, best first) that bred next
 	aheadUsed    int
 	aheadStopped int
 	aheadFitted  int
 	aheadTried   int
-	noAhead      bool
-	keepGuessing bool // guesses however few are adopted (tests: aheadPays)
 	// window is the surrogate model's observations (GASettings.Surrogate): the peer games
 	// of the newest SurrogateWindow generations whose pairings are played, oldest first.
 	window []surrogateObservation
@@ -331,7 +326,7 @@ const gaLag = 3
 // budget's last generation may differ (inPlay).
 func (m *gaMethod) lag() bool {
 	c := m.t.cfg
-	return !m.unlagged && c.Selection == config.SelectionPeers && c.AdmitGames > 0 && c.VerifyEvery == 0
+	return !m.t.sw.unlagged && c.Selection == config.SelectionPeers && c.AdmitGames > 0 && c.VerifyEvery == 0
 }
 
 // laggedGeneration is a generation whose pairings are played and which is not yet saved

@@ -150,7 +150,7 @@ func (m *gaMethod) startPairings(tasks []arena.GameTask, label string, ahead boo
 func (m *gaMethod) canPlayAhead() bool {
 	t := m.t
 	_, ok := t.setup.Runner.(arena.AheadStarter)
-	return ok && !m.noAhead && t.cfg.Selection == config.SelectionPeers && len(t.cfg.Opponents) == 0
+	return ok && !t.sw.noAhead && t.cfg.Selection == config.SelectionPeers && len(t.cfg.Opponents) == 0
 }
 
 // aheadPays reports whether guessing the next generation still pays in this run: after
@@ -161,7 +161,7 @@ func (m *gaMethod) canPlayAhead() bool {
 // take processor time for nothing (with a Gomocup engine that sleeps 3 ms a move, 8 slots
 // on this 2-core machine: 5 to 7 of 22 generations adopted, the run 3% slower).
 func (m *gaMethod) aheadPays() bool {
-	return m.keepGuessing || m.aheadTried < aheadTrial || m.aheadUsed*aheadShare >= m.aheadTried
+	return m.t.sw.keepGuessing || m.aheadTried < aheadTrial || m.aheadUsed*aheadShare >= m.aheadTried
 }
 
 // aheadTrial and aheadShare: see aheadPays.

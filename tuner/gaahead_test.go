@@ -23,10 +23,11 @@ func TestGAPlaysAheadSameRun(t *testing.T) {
 		cfg.Games = 8 // 144 pairing games a generation, 9 a slot
 		cfg.Surrogate = surrogate
 		var m *gaMethod
-		fp := runReplayed(t, cfg, 16, durs, func(tu *Tuner) {
-			m = tu.method.(*gaMethod)
-			m.noAhead, m.keepGuessing = noAhead, true
-		})
+		opts := []Option{guessAlways()}
+		if noAhead {
+			opts = append(opts, withoutAhead())
+		}
+		fp := runReplayed(t, cfg, 16, durs, func(tu *Tuner) { m = tu.method.(*gaMethod) }, opts...)
 		if m.next != nil {
 			t.Fatalf("noAhead %v: games ahead still in play after the run", noAhead)
 		}
@@ -74,7 +75,7 @@ func TestAheadPays(t *testing.T) {
 		tried, used int
 		want        bool
 	}{{0, 0, true}, {aheadTrial - 1, 0, true}, {aheadTrial, aheadTrial / 2, true}, {aheadTrial, aheadTrial/2 - 1, false}, {40, 19, false}, {40, 20, true}} {
-		m := &gaMethod{aheadTried: c.tried, aheadUsed: c.used}
+		m := &gaMethod{t: &Tuner{}, aheadTried: c.tried, aheadUsed: c.used}
 		if got := m.aheadPays(); got != c.want {
 			t.Errorf("%d generations with games ahead, %d adopted: aheadPays %v, want %v", c.tried, c.used, got, c.want)
 		}
@@ -88,10 +89,11 @@ func TestCMAESPlaysAheadSameRun(t *testing.T) {
 	durs := recordedDurations(t, "gomoku", 0.2)
 	run := func(noAhead bool) (string, *loopMethod) {
 		var l *loopMethod
-		fp := runReplayed(t, replayConfig("gomoku", config.MethodCMAES, 16, 3000), 16, durs, func(tu *Tuner) {
-			l = tu.method.(*loopMethod)
-			l.noAhead = noAhead
-		})
+		var opts []Option
+		if noAhead {
+			opts = append(opts, withoutAhead())
+		}
+		fp := runReplayed(t, replayConfig("gomoku", config.MethodCMAES, 16, 3000), 16, durs, func(tu *Tuner) { l = tu.method.(*loopMethod) }, opts...)
 		if len(l.nexts) != 0 {
 			t.Fatalf("noAhead %v: a round ahead still in play after the run", noAhead)
 		}
@@ -116,13 +118,13 @@ func TestCMAESPlaysAheadSameRun(t *testing.T) {
 	}
 }
 
-// runReplayed runs cfg on `slots` replayed slots of game times durs, prepare given the
-// tuner before it runs, and returns the saved run's fingerprint.
-func runReplayed(t *testing.T, cfg config.Config, slots int, durs []time.Duration, prepare func(*Tuner)) string {
+// runReplayed runs cfg made with opts on `slots` replayed slots of game times durs,
+// prepare given the tuner before it runs, and returns the saved run's fingerprint.
+func runReplayed(t *testing.T, cfg config.Config, slots int, durs []time.Duration, prepare func(*Tuner), opts ...Option) string {
 	r := newReplayRunner(slots, durs)
 	defer r.close()
 	st := &memStore{}
-	tu, err := New(cfg, st, nil, "test")
+	tu, err := New(cfg, st, nil, "test", opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,14 +81,9 @@ type loopMethod struct {
 	// stopped.
 	nexts                 []*loopRound
 	nextUsed, nextStopped int
-	noAhead               bool         // plays no round ahead (set by tests, which compare the two)
 	shownGen              atomic.Int64 // the generation the progress events name
 	shownRun              atomic.Int64 // the run's saved games, for the progress events
 	shownSlot             atomic.Uint64
-	// oracle, set by replay benchmarks only, gives a game's real record before it ends
-	// (ok false: unknown), so that a guess reads the real results: the bound on what
-	// any guess of the games in play can gain.
-	oracle func(arena.GameTask) (engine.GameRecord, bool)
 }
 
 // loopRound is a round in play.
@@ -432,7 +427,7 @@ func (l *loopMethod) dropNext() {
 // run computes changes.
 func (l *loopMethod) lookAhead(ctx context.Context, lr *loopRound) {
 	g, ok := l.m.(search.Guesser)
-	if !ok || lr.fin == nil || l.m.Window() != 1 || l.noAhead {
+	if !ok || lr.fin == nil || l.m.Window() != 1 || l.t.sw.noAhead {
 		return
 	}
 	guesses := l.guesses(lr, g)
@@ -483,9 +478,9 @@ func (l *loopMethod) guesses(lr *loopRound, g search.Guesser) []*search.Round {
 		if !ok {
 			return nil
 		}
-		if l.oracle != nil {
+		if l.t.sw.oracle != nil {
 			for i, task := range lr.b.tasks {
-				if rec, ok := l.oracle(task); ok {
+				if rec, ok := l.t.sw.oracle(task); ok {
 					recs[i] = rec
 				}
 			}
@@ -497,7 +492,7 @@ func (l *loopMethod) guesses(lr *loopRound, g search.Guesser) []*search.Round {
 		return []*search.Round{r}
 	}
 	bg, ok := g.(search.BranchGuesser)
-	if !ok || l.oracle != nil {
+	if !ok || l.t.sw.oracle != nil {
 		return drawn()
 	}
 	ways := lr.fin.scenarios(slots)

@@ -359,25 +359,21 @@ func checkPlayedReplay(tb testing.TB, r *replayRunner, fp string) {
 // of stopped games and its fingerprint.
 func replayOn(tb testing.TB, cfg config.Config, r *replayRunner) (used, stopped float64, fp string) {
 	st := &memStore{}
-	tu, err := New(cfg, st, nil, "test")
+	var opts []Option
+	if os.Getenv("EVOTUNE_REPLAY_NO_AHEAD") != "" { // the GA and CMA-ES waiting for each generation's last games
+		opts = append(opts, withoutAhead())
+	}
+	if r.played != nil && os.Getenv("EVOTUNE_REPLAY_ORACLE") != "" {
+		opts = append(opts, withOracle(func(task arena.GameTask) (engine.GameRecord, bool) { // guesses that read the games' real results
+			rec, ok := r.played.Recs[replayKey(task)]
+			return rec, ok
+		}))
+	}
+	tu, err := New(cfg, st, nil, "test", opts...)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tu.SetRunner(r)
-	if os.Getenv("EVOTUNE_REPLAY_NO_AHEAD") != "" { // the GA and CMA-ES waiting for each generation's last games
-		switch m := tu.method.(type) {
-		case *gaMethod:
-			m.noAhead = true
-		case *loopMethod:
-			m.noAhead = true
-		}
-	}
-	if m, ok := tu.method.(*loopMethod); ok && r.played != nil && os.Getenv("EVOTUNE_REPLAY_ORACLE") != "" {
-		m.oracle = func(task arena.GameTask) (engine.GameRecord, bool) { // guesses that read the games' real results
-			rec, ok := r.played.Recs[replayKey(task)]
-			return rec, ok
-		}
-	}
 	start := time.Now()
 	if _, err := tu.Run(context.Background(), 0); err != nil {
 		tb.Fatal(err)
@@ -616,19 +612,20 @@ func TestGAGenerationBatches(t *testing.T) {
 		mu.Lock()
 		firsts = nil
 		mu.Unlock()
+		opts := []Option{withoutAhead()} // the admission tests' batches alone (TestGAPlaysAheadSameRun plays ahead)
+		if unlagged {
+			opts = append(opts, unlaggedTests())
+		}
 		tu, err := New(cfg, st, func(e record.Event) {
 			if e.GamesDone == 1 {
 				mu.Lock()
 				firsts = append(firsts, e.Phase)
 				mu.Unlock()
 			}
-		}, "test")
+		}, "test", opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ga := tu.method.(*gaMethod)
-		ga.unlagged = unlagged
-		ga.noAhead = true // the admission tests' batches alone (TestGAPlaysAheadSameRun plays ahead)
 		// Games long enough that a test started before the next pairings is still in
 		// play when they start.
 		r := newReplayRunner(4, []time.Duration{20 * time.Millisecond})
@@ -642,7 +639,7 @@ func TestGAGenerationBatches(t *testing.T) {
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		return st, r.batches, r.mostInPlay, ga.replans
+		return st, r.batches, r.mostInPlay, tu.method.(*gaMethod).replans
 	}
 	st, batches, most, replans := run(false, false)
 	tests, defended := 0, 0
@@ -720,7 +717,7 @@ func (c clusterLike) StartBatch(ctx context.Context, setup arena.GameSetup, task
 // EVOTUNE_REPLAY_NO_AHEAD=1 the GA and CMA-ES as before they played their next generation
 // ahead (gaahead.go, loopMethod.lookAhead); with EVOTUNE_REPLAY_PLAYED=1,
 // EVOTUNE_REPLAY_ORACLE=1 CMA-ES guessing from the games' real results, not their ways of
-// ending (loopMethod.oracle): the most guessing the next generation can fill.
+// ending (withOracle): the most guessing the next generation can fill.
 // EVOTUNE_REPLAY_PLAYED=1 replays instead the games a real run of the same configuration
 // played (playedRun: first played on this machine's processors, minutes for each method and
 // game at its budget, then kept in the temporary directory), each with its own result and
@@ -802,11 +799,14 @@ func TestGADrawsAhead(t *testing.T) {
 		cfg.Resolve()
 		run := func(inTurn bool) *memStore {
 			st := &memStore{}
-			tu, err := New(cfg, st, nil, "test")
+			var opts []Option
+			if inTurn {
+				opts = append(opts, drawInTurn())
+			}
+			tu, err := New(cfg, st, nil, "test", opts...)
 			if err != nil {
 				t.Fatal(err)
 			}
-			tu.draws.inTurn = inTurn
 			r := newReplayRunner(4, []time.Duration{0})
 			defer r.close()
 			tu.SetRunner(r)

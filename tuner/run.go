@@ -35,6 +35,7 @@ type Tuner struct {
 	fullVerify  bool              // SetFullVerification: no SPRT stop
 	onCreate    func(int64) error // Compare: told the run's ID once it exists
 	method      searchMethod      // the search (Config.Method): ga.go, or a method on the run loop (loop.go)
+	sw          switches          // the Options New was given
 	// pairings, when set, plays a GA generation's pairings in place of playTasks
 	// (gaMethod.playPairings: earlier generations' admission tests go on meanwhile).
 	pairings func(tasks []arena.GameTask, label string) ([]engine.GameRecord, error)
@@ -61,9 +62,44 @@ type proof struct {
 	proven atomic.Pointer[ladder.Verification]
 }
 
+// Option changes how a run keeps its game slots busy, never what it finds: the tests and
+// replay benchmarks compare runs with and without playing ahead, lagged admission tests or
+// openings drawn ahead. A run made without options plays as tune does.
+type Option func(*switches)
+
+// switches are the Options a run was made with; the zero value is tune's run.
+type switches struct {
+	noAhead      bool // no generation or round played ahead of the one asked
+	keepGuessing bool // the GA guesses ahead however few of its guesses are adopted
+	unlagged     bool // the GA plays every admission test in a batch of its own
+	inTurn       bool // every opening draw in its turn, none ahead
+	// oracle gives a game's real record before it ends (replay benchmarks: the most that
+	// guessing a round ahead can fill); nil: none.
+	oracle func(arena.GameTask) (engine.GameRecord, bool)
+}
+
+// withoutAhead plays no generation or round ahead (the GA's and the loop's).
+func withoutAhead() Option { return func(s *switches) { s.noAhead = true } }
+
+// guessAlways makes the GA guess ahead however few of its guesses are adopted.
+func guessAlways() Option { return func(s *switches) { s.keepGuessing = true } }
+
+// unlaggedTests plays each of the GA's admission tests in a batch of its own, as the GA
+// did before its tests were played behind the next generations' pairings.
+func unlaggedTests() Option { return func(s *switches) { s.unlagged = true } }
+
+// drawInTurn makes every opening draw in its turn, none ahead.
+func drawInTurn() Option { return func(s *switches) { s.inTurn = true } }
+
+// withOracle gives the loop each game's real record before it ends (replay benchmarks).
+func withOracle(f func(arena.GameTask) (engine.GameRecord, bool)) Option {
+	return func(s *switches) { s.oracle = f }
+}
+
 // New prepares a run of cfg (validated here; the error names the field). progress may be
-// nil; it is called from several goroutines, one call at a time.
-func New(cfg config.Config, store record.Store, progress func(record.Event), version string) (*Tuner, error) {
+// nil; it is called from several goroutines, one call at a time. opts are the tests' and
+// benchmarks' (Option).
+func New(cfg config.Config, store record.Store, progress func(record.Event), version string, opts ...Option) (*Tuner, error) {
 	cfg.Resolve()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -91,6 +127,9 @@ func New(cfg config.Config, store record.Store, progress func(record.Event), ver
 	t := &Tuner{plan: plan, rep: report{summary: Summary{Baseline: baseline, Method: cfg.Method, Lag: lagOf(cfg), ChampionRule: cfg.Champion}}, cfg: cfg, outside: outside, store: store, progress: progress, version: version,
 		hall:  hallOfFame{tested: map[string]bool{}},
 		setup: setup}
+	for _, o := range opts {
+		o(&t.sw)
+	}
 	if t.method, err = spec.make(t); err != nil {
 		return nil, err
 	}

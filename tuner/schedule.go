@@ -161,7 +161,7 @@ type openingDraw struct {
 // 0; after GA round r < RaceRounds: round r+1; after the last round: the admission test's
 // openings (each a no-op when the chain has started it).
 func (t *Tuner) drawNext(stream uint64, n int) {
-	if t.draws.inTurn {
+	if t.sw.inTurn {
 		return
 	}
 	for k := range t.draws.ahead {

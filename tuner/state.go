@@ -46,8 +46,6 @@ type openingDraws struct {
 	ahead          map[drawKey]*openingDraw
 	tuningOpenings map[string]bool
 	initRNG        *randv2.Rand
-	// inTurn makes every draw in its turn, none ahead (set by tests, which compare the two).
-	inTurn bool
 }
 
 // saving is the store's side of the run: its ID, the SPSA step being written behind the
