@@ -32,8 +32,9 @@ type Setting struct {
 	// comma-separated.
 	Repeatable bool
 	Help       string
-	// Group is the concern --help shows the flag under (one of Groups), set from
-	// settingGroups.
+	// Group is the concern --help shows the flag under (one of Groups); a method's own
+	// settings leave it empty and go to their method's group (by Methods, or the key's
+	// "spsa." or "cmaes." prefix).
 	Group string
 }
 
@@ -49,26 +50,9 @@ var Groups = []string{
 	"outside engine",
 }
 
-// settingGroups names, for each group of Groups, the settings it holds (a method's own
-// settings go to the method's group by their Methods).
-var settingGroups = map[string][]string{
-	"run":             {"method", "seed", "name", "workers"},
-	"budget":          {"generations", "time_budget", "budget_games"},
-	"games and genes": {"game", "rule", "board", "depth", "width", "max_plies", "free", "fix", "book", "book_plies", "resign", "draw", "opponents", "opponent_move_time"},
-	"verification": {"verify_games", "verify_openings", "verify_depth", "verify_depth_games", "verify_nodes", "verify_tc", "verify_move_time", "verify_opponents",
-		"verify_opponent_options", "verify_rung_games", "verify_every", "stop_when_proven"},
-	"outside engine": {"engine", "weights_format", "gomocup_info", "engine_options", "nodes", "engine_depth", "tc", "engine_protocol", "botzone_keep_running",
-		"botzone_json", "engine_move_time", "startup_time"},
-}
-
 func init() {
 	for i := range Settings {
 		st := &Settings[i]
-		for g, keys := range settingGroups {
-			if slices.Contains(keys, st.Key) {
-				st.Group = g
-			}
-		}
 		switch {
 		case st.Group != "":
 		case strings.HasPrefix(st.Key, MethodSPSA+"."):
@@ -89,12 +73,12 @@ var gaFamily = []string{MethodGA, MethodSteady}
 
 // Settings is every run setting with a tune flag or a config key, in --help's order.
 var Settings = []Setting{
-	{Key: "game", Flag: "game"},
-	{Key: "rule", Flag: "rule", Help: "rule variant (gomoku: freestyle, standard or renju)"},
-	{Key: "board", Flag: "board", Help: "board side (0 = the game's default)"},
+	{Key: "game", Group: "games and genes", Flag: "game"},
+	{Key: "rule", Group: "games and genes", Flag: "rule", Help: "rule variant (gomoku: freestyle, standard or renju)"},
+	{Key: "board", Group: "games and genes", Flag: "board", Help: "board side (0 = the game's default)"},
 	{Key: "population", Flag: "pop", Methods: gaFamily, Help: "individuals per generation"},
-	{Key: "generations", Flag: "generations", Help: "generations (GA, CMA-ES) or steps (SPSA) after the initial one (default: GA 5; SPSA and CMA-ES run to their game budget; with --time-budget or --budget-games: until the budget)"},
-	{Key: "time_budget", Flag: "time-budget", Help: "stop at the first generation boundary after this wall time, e.g. 30m or 8h, then verify (SPSA: its game budget is measured from a calibration at the start)"},
+	{Key: "generations", Group: "budget", Flag: "generations", Help: "generations (GA, CMA-ES) or steps (SPSA) after the initial one (default: GA 5; SPSA and CMA-ES run to their game budget; with --time-budget or --budget-games: until the budget)"},
+	{Key: "time_budget", Group: "budget", Flag: "time-budget", Help: "stop at the first generation boundary after this wall time, e.g. 30m or 8h, then verify (SPSA: its game budget is measured from a calibration at the start)"},
 	{Key: "games", Flag: "games", Methods: gaFamily, Help: "games per individual per racing round, or of each pair in a peers pairing, or (steady) of each birth and of its first parent against the paper's weights (even: openings × 2 colours); 0: 32, or with --selection peers and --budget-games, what lets the budget hold 20 generations (amazons' 4 000: 6)"},
 	{Key: "race_rounds", Flag: "race-rounds", Methods: gaOnly, Help: "successive-halving rounds: the better half plays --games more, this many times"},
 	{Key: "admit_games", Flag: "admit-games", Methods: gaOnly, Help: "games of the hall-of-fame test of each new race winner against the champion (0 = no hall of fame)"},
@@ -102,11 +86,11 @@ var Settings = []Setting{
 	{Key: "admission", Flag: "admission", Methods: gaOnly, Help: "GA: the hall-of-fame test: head-to-head (the race winner plays the champion itself; with --champion best the champion also plays the paper's weights on its own openings), paired (the winner and the champion each play the paper's weights on the same openings, and the champion as many games more on its own), none (no test, no hall of fame: --admit-games 0) or auto (none for an outside engine whose --champion is population, head-to-head for another outside engine, paired for the built-in games; with --admit-games given, head-to-head for an outside engine)"},
 	{Key: "champion", Flag: "champion", Methods: gaOnly, Help: "GA: the run's result: population (after every generation, the weighted centre of its better half by rank, the best weighing most; log genes in log space; with --ga-lag L the mean of the newest L+1 generations' centres), centre (once the hall of fame has two members, their weighted centre, the latest member weighing most), best (the hall-of-fame member with the best lower bound, once one is credibly above the paper's weights) or auto (population for an outside engine or with --ga-lag, centre for the built-in games: each measured best there)"},
 	{Key: "selection", Flag: "selection", Methods: gaOnly, Help: "GA: how a generation is scored: peers (the individuals against each other, --race-rounds+1 random pairings of --games games a pair; measured stronger), race (every individual against the paper's weights and --opponent, successive halving) or auto (peers, or race with --opponent or --champions)"},
-	{Key: "workers", Flag: "workers", Help: "games played at once (never changes results)"},
-	{Key: "depth", Flag: "depth", Renamed: "engine-depth", Unit: "depths", Help: "search depth of every game (default: the game's), or a list like 3,4,5: opening pair k at the k-th mod 3; an outside engine's go depth (UCI; one depth), for engines that ignore go nodes (Toga II, Fruit)"},
-	{Key: "width", Flag: "width", Help: "search width of every game (0 = the game's default)"},
-	{Key: "seed", Flag: "seed", Help: "random seed: the same seed and config give the same run"},
-	{Key: "name", Flag: "name", Help: "run name (default GAME-seedS)"},
+	{Key: "workers", Group: "run", Flag: "workers", Help: "games played at once (never changes results)"},
+	{Key: "depth", Group: "games and genes", Flag: "depth", Renamed: "engine-depth", Unit: "depths", Help: "search depth of every game (default: the game's), or a list like 3,4,5: opening pair k at the k-th mod 3; an outside engine's go depth (UCI; one depth), for engines that ignore go nodes (Toga II, Fruit)"},
+	{Key: "width", Group: "games and genes", Flag: "width", Help: "search width of every game (0 = the game's default)"},
+	{Key: "seed", Group: "run", Flag: "seed", Help: "random seed: the same seed and config give the same run"},
+	{Key: "name", Group: "run", Flag: "name", Help: "run name (default GAME-seedS)"},
 	{Key: "elite", Flag: "elite", Methods: gaOnly, Help: "individuals carried unchanged into the next generation"},
 	{Key: "surrogate", Flag: "surrogate", Methods: gaOnly, Help: "GA with peers: on (from the third generation on, breed one child a generation from a quadratic Bradley–Terry model of the last 8 generations' games, CLOP's regression: the model's best genome within two mutation steps of the better half's centre), off, or auto (on for an outside engine whose --champion is population, off for the built-in games)"},
 	{Key: "ga_lag", Flag: "ga-lag", Methods: gaOnly, Help: "GA: generations in play behind the newest (generation k+1 bred once generation k−lag is played, from generations k−2·lag to k−lag), so the game slots never wait for a generation's slowest game; needs peers and no surrogate; the auto champion is the population's centre with no admission test (an explicit --champion centre or best keeps a hall of fame, its tests lagged as the breeding); 0: each generation bred once the one before is played"},
@@ -116,41 +100,41 @@ var Settings = []Setting{
 	{Key: "mutation", Methods: gaFamily},
 	{Key: "init", Flag: "init", Methods: gaFamily, Help: "initial population: perturb (around the paper's weights) or random"},
 	{Key: "champions", Flag: "champions", Methods: gaOnly, Help: "latest hall-of-fame members in the reference set besides the paper's weights"},
-	{Key: "max_plies", Flag: "max-plies", Help: "adjudicate a game still going after this many plies as a draw (0 = 400)"},
-	{Key: "free", Flag: "free", Help: "fixed genes to tune anyway (connect6: value_6,threat_6; see 'evotune weights layout')"},
-	{Key: "fix", Flag: "fix", Help: "genes to hold at the paper's value (gomoku: k1 to tune the pattern scores alone)"},
-	{Key: "opponents", Flag: "opponent", Repeatable: true, Help: "add an external engine to the opponent pool: cmd:PATH ARGS (repeatable; makes the run timing-dependent)"},
-	{Key: "opponent_move_time", Flag: "opponent-move-time", Unit: "seconds", Help: "time per move of external opponents (5s; a bare number is seconds)"},
-	{Key: "verify_games", Flag: "verify-games", Help: "final verification games of the champion against the baseline on held-out openings (0 = none)"},
-	{Key: "verify_openings", Flag: "verify-openings", Help: "random (default: the held-out half of the opening space), builtin or an opening file for the verification"},
-	{Key: "verify_depth", Flag: "verify-depth", Help: "also verify the champion at this search depth (0 = only at the tuning depth)"},
-	{Key: "verify_depth_games", Flag: "verify-depth-games", Help: "games of the verification at --verify-depth (0 = --verify-games)"},
-	{Key: "verify_nodes", Flag: "verify-nodes", Help: "a ladder rung: also verify the champion at this many nodes per move (UCI go nodes; the built-in engines' node limit)"},
-	{Key: "verify_tc", Flag: "verify-tc", Help: "a ladder rung: also verify the champion under this chess clock, e.g. 60+0.6 (UCI, Gomocup and the built-in engines)"},
-	{Key: "verify_move_time", Flag: "verify-move-time", Unit: "seconds", Help: "a ladder rung: also verify the champion at this time per move (every engine; a bare number is seconds)"},
-	{Key: "verify_opponents", Flag: "verify-opponent", Repeatable: true, Help: "a ladder rung: the champion and the baseline each play this engine, cmd:PATH ARGS, on the same held-out openings; the rung is the champion's Elo gain against it (repeatable)"},
-	{Key: "verify_opponent_options", Flag: "verify-opponent-option", Repeatable: true, Help: "an option of every --verify-opponent, NAME=VALUE (UCI setoption, Gomocup INFO; repeatable): --verify-opponent-option 'Skill Level=3'"},
-	{Key: "verify_rung_games", Flag: "verify-rung-games", Help: "games of each ladder rung after the tuning condition (0 = --verify-depth-games, then --verify-games)"},
-	{Key: "verify_every", Flag: "verify-every", Help: "every N generations (SPSA: steps), a held-out check of the champion (verify-games games), stored with the generation"},
-	{Key: "stop_when_proven", Flag: "stop-when-proven", Help: "with --verify-every: end the run (then verify) once a check's SPRT accepts that the champion beats the baseline and the last K checks are no better than the best before them (K checks; 0 = never)"},
-	{Key: "engine", Flag: "engine", Help: "the outside engine under tuning, 'cmd:PROG ARGS': {weights} in ARGS becomes a file of the candidate's values, {NAME} one gene's value"},
-	{Key: "weights_format", Flag: "weights-format", Help: "format of the {weights} file: json (the default: flat {\"name\": value}), evotune (the built-in engines' weights file) or ini (name=value)"},
-	{Key: "gomocup_info", Flag: "gomocup-info", Help: "gomoku: send every gene as 'INFO NAME VALUE' after START (UCI engines always get setoption)"},
-	{Key: "engine_options", Flag: "engine-option", Repeatable: true, Help: "a fixed option of the outside engine for every seat, NAME=VALUE (UCI setoption, Gomocup INFO; repeatable): --engine-option Hash=16 --engine-option Threads=1"},
-	{Key: "nodes", Flag: "nodes", Help: "UCI outside engine: nodes per search (go nodes N; 0 = none): play independent of the machine's load"},
-	{Key: "book", Flag: "book", Help: "opening book the games start from instead of random openings (chess: EPD, PGN cut to --book-plies, or a Polyglot .bin's lines of --book-plies plies; other games: an opening file): tuning draws from one half of it, verification from the other"},
-	{Key: "book_plies", Flag: "book-plies", Help: "plies taken from each game of a PGN --book, or each line of a Polyglot .bin one (0 = 8)"},
-	{Key: "resign", Flag: "resign", Help: "adjudicate a loss from the engines' scores, fastchess's way: movecount=3,score=600 (outside engines that report scores)"},
-	{Key: "draw", Flag: "draw", Help: "adjudicate a draw from the engines' scores: movenumber=40,movecount=8,score=10"},
-	{Key: "engine_depth", Help: "UCI outside engine: depth per search (go depth D; 0 = none); a config file's earlier name of depth for an outside engine"},
-	{Key: "tc", Flag: "tc", Help: "UCI outside engine: a chess clock for every game, e.g. 10+0.1 or 40/60+0.6 (seconds + increment)"},
-	{Key: "engine_protocol", Flag: "engine-protocol"},
-	{Key: "botzone_keep_running", Flag: "botzone-keep-running", Help: "Botzone outside engine: keep its process between turns (Botzone's keep-running mode) instead of one process per move"},
-	{Key: "botzone_json", Flag: "botzone-json", Help: "Botzone outside engine: speak Botzone's JSON interaction instead of the simple one"},
-	{Key: "engine_move_time", Flag: "move-time", Renamed: "engine-move-time", Unit: "seconds", Help: "time per move of the outside engine (5s; a bare number is seconds; fix its depth with --depth or its nodes with --nodes for a deterministic run)"},
-	{Key: "startup_time", Flag: "startup-time", Unit: "seconds", Help: "time an outside engine (and each --opponent) may take to start and answer its handshake, apart from its move clock (10s; a bare number is seconds)"},
-	{Key: "method", Flag: "method"},
-	{Key: "budget_games", Flag: "budget-games"},
+	{Key: "max_plies", Group: "games and genes", Flag: "max-plies", Help: "adjudicate a game still going after this many plies as a draw (0 = 400)"},
+	{Key: "free", Group: "games and genes", Flag: "free", Help: "fixed genes to tune anyway (connect6: value_6,threat_6; see 'evotune weights layout')"},
+	{Key: "fix", Group: "games and genes", Flag: "fix", Help: "genes to hold at the paper's value (gomoku: k1 to tune the pattern scores alone)"},
+	{Key: "opponents", Group: "games and genes", Flag: "opponent", Repeatable: true, Help: "add an external engine to the opponent pool: cmd:PATH ARGS (repeatable; makes the run timing-dependent)"},
+	{Key: "opponent_move_time", Group: "games and genes", Flag: "opponent-move-time", Unit: "seconds", Help: "time per move of external opponents (5s; a bare number is seconds)"},
+	{Key: "verify_games", Group: "verification", Flag: "verify-games", Help: "final verification games of the champion against the baseline on held-out openings (0 = none)"},
+	{Key: "verify_openings", Group: "verification", Flag: "verify-openings", Help: "random (default: the held-out half of the opening space), builtin or an opening file for the verification"},
+	{Key: "verify_depth", Group: "verification", Flag: "verify-depth", Help: "also verify the champion at this search depth (0 = only at the tuning depth)"},
+	{Key: "verify_depth_games", Group: "verification", Flag: "verify-depth-games", Help: "games of the verification at --verify-depth (0 = --verify-games)"},
+	{Key: "verify_nodes", Group: "verification", Flag: "verify-nodes", Help: "a ladder rung: also verify the champion at this many nodes per move (UCI go nodes; the built-in engines' node limit)"},
+	{Key: "verify_tc", Group: "verification", Flag: "verify-tc", Help: "a ladder rung: also verify the champion under this chess clock, e.g. 60+0.6 (UCI, Gomocup and the built-in engines)"},
+	{Key: "verify_move_time", Group: "verification", Flag: "verify-move-time", Unit: "seconds", Help: "a ladder rung: also verify the champion at this time per move (every engine; a bare number is seconds)"},
+	{Key: "verify_opponents", Group: "verification", Flag: "verify-opponent", Repeatable: true, Help: "a ladder rung: the champion and the baseline each play this engine, cmd:PATH ARGS, on the same held-out openings; the rung is the champion's Elo gain against it (repeatable)"},
+	{Key: "verify_opponent_options", Group: "verification", Flag: "verify-opponent-option", Repeatable: true, Help: "an option of every --verify-opponent, NAME=VALUE (UCI setoption, Gomocup INFO; repeatable): --verify-opponent-option 'Skill Level=3'"},
+	{Key: "verify_rung_games", Group: "verification", Flag: "verify-rung-games", Help: "games of each ladder rung after the tuning condition (0 = --verify-depth-games, then --verify-games)"},
+	{Key: "verify_every", Group: "verification", Flag: "verify-every", Help: "every N generations (SPSA: steps), a held-out check of the champion (verify-games games), stored with the generation"},
+	{Key: "stop_when_proven", Group: "verification", Flag: "stop-when-proven", Help: "with --verify-every: end the run (then verify) once a check's SPRT accepts that the champion beats the baseline and the last K checks are no better than the best before them (K checks; 0 = never)"},
+	{Key: "engine", Group: "outside engine", Flag: "engine", Help: "the outside engine under tuning, 'cmd:PROG ARGS': {weights} in ARGS becomes a file of the candidate's values, {NAME} one gene's value"},
+	{Key: "weights_format", Group: "outside engine", Flag: "weights-format", Help: "format of the {weights} file: json (the default: flat {\"name\": value}), evotune (the built-in engines' weights file) or ini (name=value)"},
+	{Key: "gomocup_info", Group: "outside engine", Flag: "gomocup-info", Help: "gomoku: send every gene as 'INFO NAME VALUE' after START (UCI engines always get setoption)"},
+	{Key: "engine_options", Group: "outside engine", Flag: "engine-option", Repeatable: true, Help: "a fixed option of the outside engine for every seat, NAME=VALUE (UCI setoption, Gomocup INFO; repeatable): --engine-option Hash=16 --engine-option Threads=1"},
+	{Key: "nodes", Group: "outside engine", Flag: "nodes", Help: "UCI outside engine: nodes per search (go nodes N; 0 = none): play independent of the machine's load"},
+	{Key: "book", Group: "games and genes", Flag: "book", Help: "opening book the games start from instead of random openings (chess: EPD, PGN cut to --book-plies, or a Polyglot .bin's lines of --book-plies plies; other games: an opening file): tuning draws from one half of it, verification from the other"},
+	{Key: "book_plies", Group: "games and genes", Flag: "book-plies", Help: "plies taken from each game of a PGN --book, or each line of a Polyglot .bin one (0 = 8)"},
+	{Key: "resign", Group: "games and genes", Flag: "resign", Help: "adjudicate a loss from the engines' scores, fastchess's way: movecount=3,score=600 (outside engines that report scores)"},
+	{Key: "draw", Group: "games and genes", Flag: "draw", Help: "adjudicate a draw from the engines' scores: movenumber=40,movecount=8,score=10"},
+	{Key: "engine_depth", Group: "outside engine", Help: "UCI outside engine: depth per search (go depth D; 0 = none); a config file's earlier name of depth for an outside engine"},
+	{Key: "tc", Group: "outside engine", Flag: "tc", Help: "UCI outside engine: a chess clock for every game, e.g. 10+0.1 or 40/60+0.6 (seconds + increment)"},
+	{Key: "engine_protocol", Group: "outside engine", Flag: "engine-protocol"},
+	{Key: "botzone_keep_running", Group: "outside engine", Flag: "botzone-keep-running", Help: "Botzone outside engine: keep its process between turns (Botzone's keep-running mode) instead of one process per move"},
+	{Key: "botzone_json", Group: "outside engine", Flag: "botzone-json", Help: "Botzone outside engine: speak Botzone's JSON interaction instead of the simple one"},
+	{Key: "engine_move_time", Group: "outside engine", Flag: "move-time", Renamed: "engine-move-time", Unit: "seconds", Help: "time per move of the outside engine (5s; a bare number is seconds; fix its depth with --depth or its nodes with --nodes for a deterministic run)"},
+	{Key: "startup_time", Group: "outside engine", Flag: "startup-time", Unit: "seconds", Help: "time an outside engine (and each --opponent) may take to start and answer its handshake, apart from its move clock (10s; a bare number is seconds)"},
+	{Key: "method", Group: "run", Flag: "method"},
+	{Key: "budget_games", Group: "budget", Flag: "budget-games"},
 	{Key: "spsa.pairs", Flag: "spsa-pairs", Methods: []string{MethodSPSA}, Help: "spsa: colour-swapped game pairs of θ+ against θ− per step"},
 	{Key: "spsa.c_end", Flag: "spsa-c-end", Methods: []string{MethodSPSA}, Help: "spsa: perturbation c_k at the last step, in ln units for log genes (a fifth of the range for linear genes)"},
 	{Key: "spsa.r_end", Flag: "spsa-r-end", Methods: []string{MethodSPSA}, Help: "spsa: learning rate a_k/c_k² at the last step"},
