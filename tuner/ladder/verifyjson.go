@@ -2,8 +2,8 @@ package ladder
 
 import (
 	"encoding/json"
+	"evotune/tuner/stats"
 	"fmt"
-	"math"
 )
 
 // infElo is the value stats holds an infinite Elo as (±1e9); a value this large or more
@@ -11,13 +11,12 @@ import (
 const infElo = 1e9
 
 // jsonNumber is x as JSON: null where it is not a measurement (measured false: no game
-// was played) or infinite (all wins or all losses, an interval reaching a score of 0 or 1:
-// |x| ≥ 10⁸, or not a number), else x.
+// was played) or infinite (stats.Finite), else x.
 func jsonNumber(x float64, measured bool) *float64 {
-	if !measured || math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) >= infElo/10 {
+	if !measured {
 		return nil
 	}
-	return &x
+	return stats.Finite(x)
 }
 
 // verificationNumbers are a Verification's numbers that JSON writes as null where they

@@ -104,7 +104,7 @@ func matchItems(ctx context.Context, d *db.DB) ([]MatchItem, map[int64]string, e
 			s := it.Played.Score()
 			it.Score = &s
 		}
-		if e, err := it.Played.Estimate(); err == nil && finite(e.Elo) != nil && finite(e.CI95) != nil {
+		if e, err := it.Played.Estimate(); err == nil && stats.Finite(e.Elo) != nil && stats.Finite(e.CI95) != nil {
 			it.Estimate = &e
 		}
 		if r.Tournament != "" && newest[r.Key] == r.ID {
@@ -305,7 +305,7 @@ func Tournaments(ctx context.Context, d *db.DB) ([]TournamentItem, error) {
 		sort.Slice(t.Pairings, func(i, j int) bool { return t.Pairings[i].ID < t.Pairings[j].ID })
 		t.Standings = match.Standings(k.Tournament, ps)
 		for i := range t.Standings {
-			if s := t.Standings[i].Estimate; s != nil && (finite(s.Elo) == nil || finite(s.CI95) == nil) {
+			if s := t.Standings[i].Estimate; s != nil && (stats.Finite(s.Elo) == nil || stats.Finite(s.CI95) == nil) {
 				t.Standings[i].Estimate = nil
 			}
 		}

@@ -216,13 +216,6 @@ type GameView struct {
 	ColourNames [2]string `json:"colour_names"`
 }
 
-func finite(x float64) *float64 {
-	if math.IsInf(x, 0) || math.IsNaN(x) || math.Abs(x) >= 1e8 {
-		return nil
-	}
-	return &x
-}
-
 // runItem converts a stored run.
 func runItem(r db.Run) RunItem {
 	it := RunItem{ID: r.ID, Name: r.Name, Game: r.Game, Status: r.Status, GenerationsDone: r.GenerationsDone,
@@ -268,10 +261,10 @@ func runItem(r db.Run) RunItem {
 		if json.Unmarshal([]byte(r.Verification), &v) == nil && v.Games > 0 {
 			e := Elo{Champion: v.Champion, Games: v.Games, Pairs: v.Pairs, Depth: v.Limits.Depth}
 			if v.Elo != nil {
-				e.Elo = finite(*v.Elo)
+				e.Elo = stats.Finite(*v.Elo)
 			}
 			if v.CI != nil && e.Elo != nil {
-				e.CI95 = finite(*v.CI)
+				e.CI95 = stats.Finite(*v.CI)
 			}
 			it.Verified = &e
 		}
@@ -417,9 +410,9 @@ func RunWindow(ctx context.Context, d *db.DB, id int64, w db.Window) (RunView, e
 	for _, c := range cps {
 		e := Elo{Champion: c.Champion, Games: c.Games, Pairs: c.Pairs, Depth: c.Depth}
 		if c.Elo != nil {
-			e.Elo = finite(*c.Elo)
+			e.Elo = stats.Finite(*c.Elo)
 			if c.EloCI95 != nil && e.Elo != nil {
-				e.CI95 = finite(*c.EloCI95)
+				e.CI95 = stats.Finite(*c.EloCI95)
 			}
 		}
 		cp[c.Generation] = &e

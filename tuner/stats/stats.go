@@ -140,6 +140,16 @@ func finite(x float64) float64 {
 	return x
 }
 
+// Finite is x as a JSON number of an Elo, bound or half-width: nil where it stands for an
+// infinite value (|x| ≥ 10⁸: ±1e9 stored for ±∞, or a half-width with an infinite end, 5·10⁸),
+// or is not a number.
+func Finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) >= infElo/10 {
+		return nil
+	}
+	return &x
+}
+
 // infElo is how ±infinity is stored (see finite); values at or beyond it are infinite.
 const infElo = 1e9
 
