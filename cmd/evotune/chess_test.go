@@ -29,6 +29,7 @@ const chessBook = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
 // build) at go nodes, from an EPD book, adjudicated, and writes a PGN that the chess
 // package's reader (the library's) reads back game for game.
 func TestChessMatch(t *testing.T) {
+	long(t, "a chess match through the UCI protocol with a book, a PGN and adjudication")
 	dir := t.TempDir()
 	book := writeFile(t, dir, "book.epd", chessBook)
 	a := "cmd:" + bin + " engine --game chess"

@@ -24,6 +24,7 @@ import (
 // throws. Links of one shape (an individual, a game, a generation) are followed a few
 // times each per run, not every one of them.
 func TestDashboardCrawl(t *testing.T) {
+	long(t, "a crawl of every page of a stored run in headless chromium")
 	ctx := browsertest.Context(t, 5*time.Minute)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "crawl.db")

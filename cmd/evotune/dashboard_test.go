@@ -243,6 +243,7 @@ func TestDashboardAPI(t *testing.T) {
 // named <img src=x onerror=alert(1)> shows as text and opens no dialog. Screenshots go to
 // $EVOTUNE_SCREENSHOTS when it is set.
 func TestDashboardBrowser(t *testing.T) {
+	long(t, "every page of the dashboard in headless chromium")
 	ctx := browsertest.Context(t, 3*time.Minute)
 	dir, path := dashboardDB(t)
 	port := freePort(t)

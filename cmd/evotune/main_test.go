@@ -390,6 +390,7 @@ func TestTuneBadInput(t *testing.T) {
 // containing 0; a weakened file loses with SPRT verdict H0 (as A) and H1 for its opponent;
 // results do not depend on --workers.
 func TestMatchAcceptance(t *testing.T) {
+	long(t, "200 games of the paper's weights against themselves")
 	dir := t.TempDir()
 	out, stderr, code := runIn(t, dir, "match", "--game", "gomoku", "--a", "default", "--b", "default", "--games", "200", "--json")
 	var m struct {

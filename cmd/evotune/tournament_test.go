@@ -21,6 +21,7 @@ import (
 // and writes one PGN of every game under the engines' names that the rules library reads
 // back game for game.
 func TestTournamentChess(t *testing.T) {
+	long(t, "a round-robin of three chess engines")
 	dir := t.TempDir()
 	book, err := filepath.Abs(filepath.Join("..", "..", "engine", "chess", "testdata", "two-ply.epd"))
 	if err != nil {
