@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -76,23 +77,6 @@ type tourOpts struct {
 	bOptions   []string
 	pgn        string
 	force      bool
-}
-
-// orderKey and startKey are --book-order and --book-start as a stored match's key holds
-// them: "" and 0 at their defaults, so the keys of matches stored before the flags existed
-// stay the same.
-func (o tourOpts) orderKey() string {
-	if o.bookOrder == arena.BookRandom {
-		return ""
-	}
-	return o.bookOrder
-}
-
-func (o tourOpts) startKey() int {
-	if o.bookStart == 1 {
-		return 0
-	}
-	return o.bookStart
 }
 
 // addTourFlags declares the tourOpts flags; perEngine adds --a-option and --b-option (a
@@ -181,8 +165,8 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 		return err
 	}
 	for _, n := range []struct{ flag, name string }{{"--a-name", o.aName}, {"--b-name", o.bName}} {
-		if strings.ContainsFunc(n.name, func(r rune) bool { return r < 0x20 || r == 0x7f }) || len(n.name) > 200 {
-			return fmt.Errorf("%s %q: a name of at most 200 characters, on one line without control characters (it heads PGN tags)", n.flag, n.name)
+		if err := match.CheckName(n.name); err != nil {
+			return fmt.Errorf("%s %w", n.flag, err)
 		}
 	}
 	// A proof after a run leaves out the openings the run tuned on and those its own
@@ -205,7 +189,7 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 		return err
 	}
 	mc := &plan.Config
-	setup, extA, extB, tc, label, openings := &mc.Setup, mc.AExt, mc.BExt, mc.Setup.TimeControl, plan.OpeningsLabel, mc.Openings
+	setup, extA, extB, tc, label := &mc.Setup, mc.AExt, mc.BExt, mc.Setup.TimeControl, plan.OpeningsLabel
 	aOpts, bOpts, pgnw := plan.AOptions, plan.BOptions, plan.PGN
 	detach, err := o.cluster.attach(ctx, errOut, func(r arena.BatchRunner) { setup.Runner = r })
 	if err != nil {
@@ -213,20 +197,14 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 	}
 	defer detach()
 	if o.tour.nodes > 0 {
-		if err := probeNodes(ctx, g, setup.Board, extA, extB); err != nil {
-			return err
+		if err := match.ProbeNodes(ctx, g, setup.Board, extA, extB); err != nil {
+			return nodesError(err)
 		}
 	}
 	if o.reportEvery < 0 {
 		return fmt.Errorf("--report-every %d: want a number of games (0 = never)", o.reportEvery)
 	}
-	aName, bName := o.aName, o.bName
-	if aName == "" {
-		aName = match.WithOptions(o.a, aOpts)
-	}
-	if bName == "" {
-		bName = match.WithOptions(o.b, bOpts)
-	}
+	aName, bName := cmp.Or(o.aName, match.WithOptions(o.a, aOpts)), cmp.Or(o.bName, match.WithOptions(o.b, bOpts))
 	// The match and every game as it ends go to the database: a match stopped keeps its
 	// finished games, and the same command with --resume continues from them.
 	d, store, err := runstore.OpenMatches(ctx, o.dbPath, o.resume)
@@ -277,20 +255,15 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 	prog.Finish()
 	if err != nil && res.Interrupted {
 		// Stopped (Ctrl-C): the result of the pairs that ended, and every finished game.
-		fmt.Fprintf(out, "match interrupted after %d games: the result of the %d pairs whose two games ended:\n", played, res.Result.Pairs())
-		fmt.Fprint(out, stats.Report(res.Result, res.Estimate, res.SPRT, res.LLR, res.Lower, res.Upper, res.Verdict))
-		if pgnw != nil {
-			fmt.Fprintf(out, "all %d games that ended are in %s, in the order they ended\n", played, o.tour.pgn)
-		}
+		res.WriteInterrupted(out, played, o.tour.pgn)
 		return fmt.Errorf("match stopped after %d of its %d games: %w; continue it with the same command and --resume", played, mc.Games, err)
 	}
 	if err != nil {
 		return err
 	}
 	defer func() {
-		// A match of no counted game measured nothing: say so by the exit status too.
-		if err == nil && res.Result.Games() == 0 {
-			err = fmt.Errorf("no game was counted: %d pairs had a game forfeited before the forfeiting engine's first move (it did not start, or did not answer in time); the forfeits above say which engine and why", res.UnplayedPairs)
+		if err == nil {
+			err = res.NothingCounted() // a match of no counted game measured nothing
 		}
 	}()
 	if pgn != nil {
@@ -305,34 +278,12 @@ func runMatch(ctx context.Context, o matchOpts, out, errOut io.Writer) (err erro
 	if o.json {
 		return writeJSON(out, match.Report{Game: g.Name(), A: o.a, B: o.b, AName: aName, BName: bName, Openings: label, Limits: setup.Limits}.With(res))
 	}
-	fmt.Fprintf(out, "match %s: A = %s, B = %s; %d games (%d distinct colour-swapped pairs), openings %s (%d), %s, %.1fs\n",
-		g.Name(), aName, bName, res.Result.Games(), res.Result.Pairs(), label, len(openings), setup.LimitsText(extA != nil || extB != nil, extA != nil && extB != nil, o.lim.Depth), res.Duration.Seconds())
-	if res.Warning != "" {
-		fmt.Fprintln(out, "warning: "+res.Warning)
-	}
-	fmt.Fprint(out, stats.Report(res.Result, res.Estimate, res.SPRT, res.LLR, res.Lower, res.Upper, res.Verdict))
-	fmt.Fprintln(out, res.ThinkTimes())
-	if t := match.Terminations(res.Games); t != "" {
-		fmt.Fprintln(out, "terminations: "+t)
-	}
-	if f := match.Forfeits(g, res.Games); len(f) > 0 {
-		fmt.Fprintf(out, "%d games lost by forfeit:\n", len(f))
-		for _, l := range f {
-			fmt.Fprintln(out, "  "+runview.SafeText(l))
-		}
-	}
-	if f := match.Forfeits(g, res.Unplayed); len(f) > 0 {
-		fmt.Fprintf(out, "%d pairs not counted, %d of their games forfeited before the forfeiting engine's first move:\n", res.UnplayedPairs, len(f))
-		for _, l := range f {
-			fmt.Fprintln(out, "  "+runview.SafeText(l))
-		}
-	}
+	plan.WriteText(out, g, aName, bName, o.lim.Depth, res, runview.SafeText)
 	return nil
 }
 
-// probeNodes is match.ProbeNodes, its finding worded with the flags that work instead.
-func probeNodes(ctx context.Context, g engine.Game, board int, specs ...*protocol.ExternalSpec) error {
-	err := match.ProbeNodes(ctx, g, board, specs...)
+// nodesError is err, match.ProbeNodes' finding worded with the flags that work instead.
+func nodesError(err error) error {
 	var ignored *match.NodesIgnoredError
 	if errors.As(err, &ignored) {
 		return fmt.Errorf("--nodes %d: %v; give it --depth D (go depth), --tc or --move-time instead", ignored.Nodes, err)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -87,12 +86,11 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 	if err != nil {
 		return err
 	}
-	entrants, err := parseTourEngines(o.engines)
-	if err != nil {
-		return err
-	}
-	if o.rounds < 1 {
-		return fmt.Errorf("--rounds %d: want at least 1 (colour-swapped pairs per pairing)", o.rounds)
+	entrants, err := match.ParseEntrants(o.engines)
+	if errors.Is(err, match.ErrFewEntrants) {
+		return fmt.Errorf("--engine: %w", err)
+	} else if err != nil {
+		return fmt.Errorf("--engine %w", err)
 	}
 	tour := match.Tournament{Entrants: entrants, Gauntlet: o.gauntlet, Rounds: o.rounds, Base: match.Request{Game: g, Workers: o.workers, Board: o.board,
 		MaxPlies: o.maxPlies, Seed: o.seed, Openings: o.openings, Limits: o.lim, Nodes: o.tour.nodes,
@@ -100,28 +98,12 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 		Resign: o.tour.resign, Draw: o.tour.draw, MaxMoves: o.tour.maxMoves,
 		Book: o.tour.book, BookPlies: o.tour.bookPlies, BookOrder: o.tour.bookOrder, BookStart: o.tour.bookStart, PGN: o.tour.pgn}}
 	pairings := tour.Pairings()
-	// Every pairing is checked before the first game: a typo in the last engine's option
-	// is found now, not after hours of play.
-	probed := map[string]bool{}
-	for _, p := range pairings {
-		a, b := entrants[p.A], entrants[p.B]
-		err := tour.Plan(ctx, p)
-		var ee *match.EntrantError
-		switch {
-		case errors.As(err, &ee):
-			return fmt.Errorf("--engine %s: %w", ee.Name, ee.Err)
-		case err != nil:
-			return fmt.Errorf("pairing %s vs %s: %w", a.Name, b.Name, err)
-		}
-		plan := p.Plan
-		for _, ext := range []*protocol.ExternalSpec{plan.Config.AExt, plan.Config.BExt} {
-			if ext != nil && ext.Nodes > 0 && !probed[ext.Key()] {
-				probed[ext.Key()] = true
-				if err := probeNodes(ctx, g, plan.Config.Setup.Board, ext); err != nil {
-					return err
-				}
-			}
-		}
+	// Every pairing is checked, and every engine's go nodes probed, before the first game.
+	var ee *match.EntrantError
+	if err := tour.PlanAll(ctx, pairings); errors.As(err, &ee) {
+		return fmt.Errorf("--engine %s: %w", ee.Name, ee.Err)
+	} else if err != nil {
+		return nodesError(err)
 	}
 	d, store, err := runstore.OpenMatches(ctx, o.dbPath, o.resume)
 	if errors.Is(err, runstore.ErrNoDatabase) {
@@ -136,16 +118,10 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 		// A resumed tournament needs a stored pairing of this command: else the flags differ
 		// from the stopped one's, and starting anew would be a silent mistake. Nothing is
 		// written before it is found.
-		found := false
-		for k, p := range pairings {
-			sessions[k], err = match.Open(ctx, store, match.Spec{Key: tour.Key(p), Resume: true})
-			if err != nil && !errors.Is(err, match.ErrNotStored) {
-				return err
-			}
-			found = found || sessions[k] != nil
-		}
-		if !found {
+		if sessions, err = tour.Resume(ctx, store, pairings); errors.Is(err, match.ErrNotStored) {
 			return fmt.Errorf("--resume: %s holds no stopped tournament of this command (a tournament resumes with the same game, engines, rounds, seed, openings and limits; without --resume it starts anew)", o.dbPath)
+		} else if err != nil {
+			return err
 		}
 	}
 	first := pairings[0].Plan
@@ -176,7 +152,7 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 			update = prog.Update
 		}
 		res, err := sess.Play(ctx, *mc, pgn, func(mg match.Game) ([]byte, error) {
-			return mg.PGN(p.Plan.PGN, "evotune tournament", a.Name, b.Name, pgnClock(p), date)
+			return mg.PGN(p.Plan.PGN, "evotune tournament", a.Name, b.Name, p.Clock(), date)
 		}, match.WarnTo(errOut), update)
 		if prog != nil {
 			prog.Finish()
@@ -192,15 +168,11 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 		}
 	}
 	if pgn != nil {
-		var all strings.Builder
-		for _, p := range pairings {
-			text, err := p.Result.PGNText(p.Plan.PGN, "evotune tournament", entrants[p.A].Name, entrants[p.B].Name, pgnClock(p))
-			if err != nil {
-				return fmt.Errorf("--pgn: %w", err)
-			}
-			all.WriteString(text)
+		text, err := tour.PGNText(pairings)
+		if err == nil {
+			err = pgn.Replace(text)
 		}
-		if err := pgn.Replace(all.String()); err != nil {
+		if err != nil {
 			return fmt.Errorf("--pgn: %w", err)
 		}
 	}
@@ -214,83 +186,6 @@ func runTournament(ctx context.Context, o tournamentOpts, out, errOut io.Writer)
 	if o.json {
 		return writeJSON(out, tour.Report(pairings, time.Since(start)))
 	}
-	kind := "round-robin"
-	if o.gauntlet {
-		kind = "gauntlet of " + entrants[0].Name
-	}
-	mc := first.Config
-	fmt.Fprintf(out, "tournament %s: %d engines, %s, %d pairings of %d games, openings %s, %s, %.1fs\n", g.Name(), len(entrants), kind,
-		len(pairings), 2*o.rounds, first.OpeningsLabel, mc.Setup.LimitsText(mc.AExt != nil || mc.BExt != nil, mc.AExt != nil && mc.BExt != nil, o.lim.Depth), time.Since(start).Seconds())
-	for _, e := range entrants {
-		if e.Nodes > 0 || e.Depth > 0 || e.TC != "" {
-			fmt.Fprintf(out, "%s plays at its own limits:%s\n", e.Name, ownLimits(e))
-		}
-	}
-	for _, p := range pairings {
-		if p.Result.Warning != "" {
-			fmt.Fprintf(out, "warning: %s vs %s: %s\n", entrants[p.A].Name, entrants[p.B].Name, p.Result.Warning)
-		}
-	}
-	match.WriteTable(out, entrants, pairings)
-	for _, p := range pairings {
-		for _, l := range append(match.Forfeits(g, p.Result.Games), match.Forfeits(g, p.Result.Unplayed)...) {
-			fmt.Fprintf(out, "forfeit, %s vs %s: %s\n", entrants[p.A].Name, entrants[p.B].Name, runview.SafeText(l))
-		}
-	}
+	tour.WriteText(out, pairings, o.lim.Depth, time.Since(start), runview.SafeText)
 	return nil
-}
-
-// pgnClock is pairing p's clock as its PGN's TimeControl tag gives it: the control both
-// engines play under, nil (no tag) when they play under none or under different ones.
-func pgnClock(p *match.Pairing) *engine.TimeControl {
-	mc := p.Plan.Config
-	var tcs [2]*engine.TimeControl
-	for i, ext := range []*protocol.ExternalSpec{mc.AExt, mc.BExt} {
-		tcs[i] = mc.Setup.TimeControl
-		if ext != nil && ext.TimeControl != nil {
-			tcs[i] = ext.TimeControl
-		}
-	}
-	if tcs[0] == nil || tcs[1] == nil || tcs[0].String() != tcs[1].String() {
-		return nil
-	}
-	return tcs[0]
-}
-
-// ownLimits says engine e's own limits (" nodes 1000 depth 6 tc 10+0.1").
-func ownLimits(e match.Entrant) string {
-	s := ""
-	if e.TC != "" {
-		s += " tc " + e.TC
-	}
-	if e.Nodes > 0 {
-		s += fmt.Sprintf(" nodes %d", e.Nodes)
-	}
-	if e.Depth > 0 {
-		s += fmt.Sprintf(" depth %d", e.Depth)
-	}
-	return s
-}
-
-// parseTourEngines reads the --engine specs: shell-style words (quotes keep blanks), each
-// KEY=VALUE. Errors name the spec and the key; names must differ (each heads a row of the
-// crosstable and PGN tags).
-func parseTourEngines(specs []string) ([]match.Entrant, error) {
-	if len(specs) < 2 {
-		return nil, fmt.Errorf("--engine: %d given, a tournament needs at least two", len(specs))
-	}
-	var out []match.Entrant
-	seen := map[string]int{}
-	for i, spec := range specs {
-		e, err := match.ParseEntrant(spec)
-		if err != nil {
-			return nil, fmt.Errorf("--engine %d (%q): %w", i+1, spec, err)
-		}
-		if j, ok := seen[e.Name]; ok {
-			return nil, fmt.Errorf("--engine %d and %d are both named %q: give each a name= of its own", j+1, i+1, e.Name)
-		}
-		seen[e.Name] = i
-		out = append(out, e)
-	}
-	return out, nil
 }
