@@ -29,6 +29,9 @@ func TestPackageLayout(t *testing.T) {
 		"steady":     {"evotune/tuner/config", "evotune/tuner/population", "evotune/tuner/record", "evotune/tuner/search"},
 		"search":     {"evotune/tuner/arena", "evotune/tuner/config", "evotune/tuner/ladder", "evotune/tuner/match", "evotune/tuner/record", "evotune/tuner/stats"},
 		"stats":      {},
+		"spsa":       {"evotune/tuner/config", "evotune/tuner/record", "evotune/tuner/search"},
+		"ga":         {"evotune/tuner/config", "evotune/tuner/population", "evotune/tuner/record", "evotune/tuner/search", "evotune/tuner/stats"},
+		"outside":    {"evotune/tuner/config", "evotune/tuner/match", "evotune/tuner/search", "evotune/tuner/spsa"},
 	}
 	for dir, ok := range allowed {
 		entries, err := os.ReadDir(dir)

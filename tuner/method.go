@@ -5,6 +5,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/cmaes"
 	"evotune/tuner/config"
+	"evotune/tuner/outside"
 	"evotune/tuner/record"
 	"evotune/tuner/search"
 	"evotune/tuner/spsa"
@@ -156,7 +157,7 @@ func init() {
 		config.RegisterMethod(m.config())
 	}
 	config.SubjectCheck = func(c config.Config, l *genomes.Layout) error {
-		_, err := NewOutside(c, l)
+		_, err := outside.NewOutside(c, l)
 		return err
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
+	"evotune/tuner/outside"
 	"evotune/tuner/record"
 	"evotune/tuner/search"
 	"evotune/tuner/stats"
@@ -23,11 +24,11 @@ import (
 // of fame (hall: selection), the openings drawn (draws: scheduling), what has been saved
 // (saving: the store's side) and what is reported (rep: progress and the summary).
 type Tuner struct {
-	plan        *config.Plan  // the run resolved: its game, layout and limits
-	cfg         config.Config // plan.Config, with SPSA's budget once calibrated from a time budget
-	calibration *Calibration  // SPSA's, when its game budget came from a time budget
-	outside     *Outside      // nil: the built-in engine is tuned
-	weights     weightsMemo   // the built-in engine's weights of the genomes scheduled lately
+	plan        *config.Plan     // the run resolved: its game, layout and limits
+	cfg         config.Config    // plan.Config, with SPSA's budget once calibrated from a time budget
+	calibration *Calibration     // SPSA's, when its game budget came from a time budget
+	outside     *outside.Outside // nil: the built-in engine is tuned
+	weights     weightsMemo      // the built-in engine's weights of the genomes scheduled lately
 	setup       arena.GameSetup
 	store       record.Store
 	progress    func(record.Event)
@@ -104,7 +105,7 @@ func New(cfg config.Config, store record.Store, progress func(record.Event), ver
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	plan, setup, outside, err := Setup(cfg)
+	plan, setup, ext, err := Setup(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -117,14 +118,14 @@ func New(cfg config.Config, store record.Store, progress func(record.Event), ver
 		progress = func(record.Event) {}
 	}
 	baseline := "the paper's weights"
-	if outside != nil {
+	if ext != nil {
 		baseline = "the layout's defaults"
 	}
 	spec, ok := MethodOf(cfg.Method) // "": a GA run stored before the configuration named its method
 	if !ok {
 		return nil, fmt.Errorf("method: %q, want one of %s", cfg.Method, MethodNames())
 	}
-	t := &Tuner{plan: plan, rep: report{summary: Summary{Baseline: baseline, Method: cfg.Method, Lag: lagOf(cfg), ChampionRule: cfg.Champion}}, cfg: cfg, outside: outside, store: store, progress: progress, version: version,
+	t := &Tuner{plan: plan, rep: report{summary: Summary{Baseline: baseline, Method: cfg.Method, Lag: lagOf(cfg), ChampionRule: cfg.Champion}}, cfg: cfg, outside: ext, store: store, progress: progress, version: version,
 		hall:  hallOfFame{tested: map[string]bool{}},
 		setup: setup}
 	for _, o := range opts {
@@ -141,15 +142,15 @@ func New(cfg config.Config, store record.Store, progress func(record.Event), ver
 // engine's clock; forfeits counted when an external engine plays) and its outside engine
 // (nil: the built-in engine is tuned). Tuner runs, verification and matches of a stored
 // run all play with it; the error names the field.
-func Setup(c config.Config) (*config.Plan, arena.GameSetup, *Outside, error) {
+func Setup(c config.Config) (*config.Plan, arena.GameSetup, *outside.Outside, error) {
 	plan, err := c.Plan()
 	if err != nil {
 		return nil, arena.GameSetup{}, nil, err
 	}
 	cfg, g := plan.Config, plan.Game
-	var outside *Outside
+	var ext *outside.Outside
 	if cfg.Engine != "" {
-		if outside, err = NewOutside(cfg, plan.Layout); err != nil {
+		if ext, err = outside.NewOutside(cfg, plan.Layout); err != nil {
 			return nil, arena.GameSetup{}, nil, err
 		}
 	}
@@ -159,14 +160,14 @@ func Setup(c config.Config) (*config.Plan, arena.GameSetup, *Outside, error) {
 	if _, ok := g.(engine.Opener); !ok {
 		return nil, arena.GameSetup{}, nil, fmt.Errorf("game: %s cannot make openings", cfg.Game)
 	}
-	setup := arena.GameSetup{Game: g, Board: cfg.Board, Limits: plan.Limits, MaxPlies: plan.MaxPlies, Forfeit: len(cfg.Opponents) > 0 || outside != nil}
+	setup := arena.GameSetup{Game: g, Board: cfg.Board, Limits: plan.Limits, MaxPlies: plan.MaxPlies, Forfeit: len(cfg.Opponents) > 0 || ext != nil}
 	if setup.Adjudicate, err = cfg.Adjudication(); err != nil {
 		return nil, arena.GameSetup{}, nil, err
 	}
-	if outside != nil {
-		setup.TimeControl = outside.TimeControl()
+	if ext != nil {
+		setup.TimeControl = ext.TimeControl()
 	}
-	return plan, setup, outside, nil
+	return plan, setup, ext, nil
 }
 
 // Config returns the run's configuration with defaults filled in.

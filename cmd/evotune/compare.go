@@ -16,6 +16,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner"
 	"evotune/tuner/config"
+	"evotune/tuner/outside"
 	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
 	"evotune/tuner/runview"
@@ -157,7 +158,7 @@ func runCompare(ctx context.Context, o compareOpts, out, errOut io.Writer) error
 	if err != nil {
 		return err
 	}
-	if err := tuner.ProbeSubject(ctx, cc.Base, errOut); err != nil { // before any database is written
+	if err := outside.ProbeSubject(ctx, cc.Base, errOut); err != nil { // before any database is written
 		return err
 	}
 	d, err := db.Open(ctx, o.dbPath)

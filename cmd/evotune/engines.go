@@ -13,6 +13,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/outside"
 )
 
 func addGameFlags(c *cobra.Command, o *gameOpts) {
@@ -83,7 +84,7 @@ func runEngineLayout(ctx context.Context, o layoutOpts, out, errOut io.Writer) e
 	if o.game != "" || o.json {
 		return errors.New("--engine writes the layout of an outside UCI engine (game chess): leave out --game and --json")
 	}
-	f, err := tuner.DeclaredLayout(ctx, o.engine, o.options, o.format, o.startup)
+	f, err := outside.DeclaredLayout(ctx, o.engine, o.options, o.format, o.startup)
 	for _, l := range f.LeftOut {
 		fmt.Fprintln(errOut, "left out "+l)
 	}

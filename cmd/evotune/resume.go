@@ -14,6 +14,7 @@ import (
 	"evotune/db"
 	"evotune/tuner"
 	"evotune/tuner/config"
+	"evotune/tuner/outside"
 	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
 	"evotune/tuner/runview"
@@ -103,7 +104,7 @@ func continueRun(ctx context.Context, o resumeOpts, runID int64, out, errOut io.
 	if err != nil {
 		return fmt.Errorf("run %d: %w", runID, err)
 	}
-	if err := tuner.ProbeEngines(ctx, cfg, errOut); err != nil {
+	if err := outside.ProbeEngines(ctx, cfg, errOut); err != nil {
 		return err // before the claim: a refused resume writes nothing
 	}
 	detach, err := o.cluster.attach(ctx, errOut, t.SetRunner)

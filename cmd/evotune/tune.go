@@ -15,6 +15,7 @@ import (
 	"evotune/engine/protocol"
 	"evotune/tuner"
 	"evotune/tuner/config"
+	"evotune/tuner/outside"
 	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
 )
@@ -165,7 +166,7 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := tuner.ProbeEngines(ctx, cfg, errOut); err != nil {
+	if err := outside.ProbeEngines(ctx, cfg, errOut); err != nil {
 		return err
 	}
 	// The broker first: a refused command (no broker there) writes no database.

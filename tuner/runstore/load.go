@@ -13,6 +13,7 @@ import (
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
+	"evotune/tuner/outside"
 	"evotune/tuner/record"
 	"evotune/tuner/stats"
 )
@@ -279,8 +280,8 @@ type Exported struct {
 // individual, its last generation's games and fitness, and the verification's Elo when
 // this individual is the verified champion. The error names a run with no finished
 // generation, an individual of another run, or a stored row that does not decode.
-// format "" writes that file; an outside engine's run may ask for tuner.ExportOpenBench or
-// tuner.ExportSetoption instead (Outside.ValuesIn).
+// format "" writes that file; an outside engine's run may ask for outside.ExportOpenBench or
+// outside.ExportSetoption instead (Outside.ValuesIn).
 func Export(ctx context.Context, d *db.DB, run db.Run, id, program, format string) (Exported, error) {
 	if id == "" {
 		if run.BestIndividual == "" {
@@ -313,16 +314,16 @@ func Export(ctx context.Context, d *db.DB, run db.Run, id, program, format strin
 		if err != nil {
 			return Exported{}, err
 		}
-		o, err := tuner.NewOutside(cfg, plan.Layout)
+		o, err := outside.NewOutside(cfg, plan.Layout)
 		if err != nil {
 			return Exported{}, err
 		}
 		prov := &engine.Provenance{Program: program, Run: run.ID, Individual: id, Proof: proofOf(string(run.Verification), id)}
 		data, err := o.ValuesIn(format, x, cfg.SPSAParams(), prov)
 		note := ""
-		if err == nil && (format == tuner.ExportOpenBench || format == tuner.ExportSetoption) {
+		if err == nil && (format == outside.ExportOpenBench || format == outside.ExportSetoption) {
 			prov.RunName, prov.Created = run.Name, time.Now().UTC().Format(time.RFC3339)
-			if format == tuner.ExportOpenBench {
+			if format == outside.ExportOpenBench {
 				// An OpenBench list skips # lines: the provenance and the proof head it.
 				data = append([]byte(prov.Comment()), data...)
 			} else {
@@ -335,7 +336,7 @@ func Export(ctx context.Context, d *db.DB, run db.Run, id, program, format strin
 			format = cfg.WeightsFormat
 		}
 		if format == "" {
-			format = tuner.FormatJSON
+			format = outside.FormatJSON
 		}
 		return Exported{Data: data, What: fmt.Sprintf("values of individual %s (run %d) for %s, as %s", id, run.ID, cfg.Engine, format), Provenance: note}, err
 	}

@@ -18,6 +18,7 @@ import (
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
+	"evotune/tuner/outside"
 	"evotune/tuner/stats"
 )
 
@@ -152,7 +153,7 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (ladder.Verification
 			return none, id, err
 		}
 	}
-	plan, setup, outside, err := tuner.Setup(cfg)
+	plan, setup, ext, err := tuner.Setup(cfg)
 	if err != nil {
 		return none, id, fmt.Errorf("run %d: %w", runID, err)
 	}
@@ -160,7 +161,7 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (ladder.Verification
 	if log == nil {
 		log = io.Discard
 	}
-	if err := tuner.ProbeLadder(ctx, cfg, log); err != nil {
+	if err := outside.ProbeLadder(ctx, cfg, log); err != nil {
 		return none, id, err // before any rung is played or stored
 	}
 	if r.Attach != nil {
@@ -172,17 +173,17 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (ladder.Verification
 	}
 	var champ engine.Weights
 	var champExt, baseExt *protocol.ExternalSpec
-	if outside != nil {
+	if ext != nil {
 		// An outside engine's run: the engine with the individual's values against itself
 		// with the layout's defaults.
 		x, err := plan.Layout.FromNamed(v.Genes)
 		if err != nil {
 			return none, id, err
 		}
-		if champExt, err = outside.Spec(x); err != nil {
+		if champExt, err = ext.Spec(x); err != nil {
 			return none, id, err
 		}
-		if baseExt, err = outside.Spec(plan.Layout.Defaults()); err != nil {
+		if baseExt, err = ext.Spec(plan.Layout.Defaults()); err != nil {
 			return none, id, err
 		}
 	} else if champ, err = plan.Weights(v.Genes); err != nil {
