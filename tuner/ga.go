@@ -72,7 +72,7 @@ type gaMethod struct {
 	aheadTried   int
 	// window is the surrogate model's observations (GASettings.Surrogate): the peer games
 	// of the newest SurrogateWindow generations whose pairings are played, oldest first.
-	window []surrogateObservation
+	window []ga.SurrogateObservation
 }
 
 func newGA(t *Tuner) (searchMethod, error) {
@@ -114,8 +114,8 @@ func (m *gaMethod) restore(st record.ResumeState) error {
 	}
 	m.hofFrom = len(t.hall.hof)
 	if t.cfg.Surrogate == config.SurrogateOn {
-		for _, raw := range st.MethodStates[max(0, len(st.MethodStates)-SurrogateWindow):] {
-			var o surrogateObservation
+		for _, raw := range st.MethodStates[max(0, len(st.MethodStates)-ga.SurrogateWindow):] {
+			var o ga.SurrogateObservation
 			if err := search.DecodeState(raw, &o); err != nil {
 				return fmt.Errorf("resume: the surrogate model's games: %w", err)
 			}
@@ -260,7 +260,7 @@ func (m *gaMethod) evaluate(g *genomes.Genome) (float64, error) {
 // ones: its test is planned once the test before it is judged and plays behind the next
 // generations' pairings, and it is saved once its test is judged (settle; the last ones by
 // flush).
-func (m *gaMethod) onGeneration(ga *eaopt.GA) {
+func (m *gaMethod) onGeneration(evolved *eaopt.GA) {
 	t := m.t
 	if t.saving.err != nil || t.ctx.Err() != nil {
 		return
@@ -271,7 +271,7 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 		t.g.born = nil
 		return
 	}
-	indis := append(eaopt.Individuals(nil), ga.Populations[0].Individuals...)
+	indis := append(eaopt.Individuals(nil), evolved.Populations[0].Individuals...)
 	sortIndividuals(indis)
 	pop := make([]*genomes.Genome, len(indis))
 	fits := make([]float64, len(indis))
@@ -279,8 +279,8 @@ func (m *gaMethod) onGeneration(ga *eaopt.GA) {
 		pop[i], fits[i] = in.Genome.(*genomes.Genome), in.Fitness
 	}
 	if t.cfg.Surrogate == config.SurrogateOn {
-		m.window = append(m.window, observeGeneration(t.plan.Layout, pop, t.g.gameResults))
-		m.window = m.window[max(0, len(m.window)-SurrogateWindow):]
+		m.window = append(m.window, ga.ObserveGeneration(t.plan.Layout, pop, t.g.gameResults))
+		m.window = m.window[max(0, len(m.window)-ga.SurrogateWindow):]
 	}
 	if !m.lag() {
 		adm, err := t.admit(pop[0])
@@ -721,7 +721,7 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *record.Admis
 		rec.NewGenomes = append(rec.NewGenomes, g)
 	}
 	if t.cfg.Surrogate == config.SurrogateOn {
-		state, err := search.EncodeState(observeGeneration(t.plan.Layout, pop, t.g.gameResults))
+		state, err := search.EncodeState(ga.ObserveGeneration(t.plan.Layout, pop, t.g.gameResults))
 		if err != nil {
 			t.saving.err = err
 			return

@@ -10,6 +10,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
+	"evotune/tuner/ga"
 	"evotune/tuner/search"
 )
 
@@ -235,7 +236,7 @@ func (m *gaMethod) adoptAhead(tasks []arena.GameTask, label string) *pairingsInP
 	}
 	a.promote()
 	m.aheadUsed++
-	if k >= 0 && t.g.current[k].Op == OpSurrogate {
+	if k >= 0 && t.g.current[k].Op == ga.OpSurrogate {
 		m.aheadFitted++
 	}
 	if len(child) == 0 {

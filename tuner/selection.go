@@ -86,11 +86,11 @@ func (m model) Apply(pop *eaopt.Population) error {
 	}
 	next, born := t.breed(ranked, t.g.gen, rng)
 	t.g.born = born
-	if ga, ok := t.method.(*gaMethod); ok && t.cfg.Surrogate == config.SurrogateOn && len(ga.window) >= 2 && n-1 >= t.cfg.Elite {
+	if gm, ok := t.method.(*gaMethod); ok && t.cfg.Surrogate == config.SurrogateOn && len(gm.window) >= 2 && n-1 >= t.cfg.Elite {
 		// The last child is the surrogate model's best genome near the better half's centre.
-		if x, ok := surrogateChild(t.plan.Layout, ga.window, ranked, surrogateTrust(t.plan.Layout, t.cfg.Mutation)); ok {
+		if x, ok := ga.SurrogateChild(t.plan.Layout, gm.window, ranked, ga.SurrogateTrust(t.plan.Layout, t.cfg.Mutation)); ok {
 			kid := next[n-1]
-			kid.X, kid.Op, kid.Parents = x, OpSurrogate, []string{ranked[0].ID}
+			kid.X, kid.Op, kid.Parents = x, ga.OpSurrogate, []string{ranked[0].ID}
 		}
 	}
 	for _, g := range next {

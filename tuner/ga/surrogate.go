@@ -1,4 +1,4 @@
-package tuner
+package ga
 
 import (
 	"errors"
@@ -35,32 +35,32 @@ const SurrogateWindow = 8
 // coefficient, with genes in unit coordinates (0 at a gene's minimum, 1 at its maximum).
 const surrogateRidge = 0.1
 
-// surrogateObservation is one generation's peer games as the model reads them: its
+// SurrogateObservation is one generation's peer games as the model reads them: its
 // individuals in unit coordinates of the free genes, and each game between two of them
 // (the generation's method state, so that a resumed run fits the same model).
-type surrogateObservation struct {
+type SurrogateObservation struct {
 	Points [][]float64     `json:"points"`
-	Games  []surrogateGame `json:"games"`
+	Games  []SurrogateGame `json:"games"`
 }
 
-// surrogateGame is a game between two points of its observation: A's score (1, ½, 0)
+// SurrogateGame is a game between two points of its observation: A's score (1, ½, 0)
 // and whether A moved first (engine.Black).
-type surrogateGame struct {
+type SurrogateGame struct {
 	A     int     `json:"a"`
 	B     int     `json:"b"`
 	First bool    `json:"first"`
 	Score float64 `json:"score"`
 }
 
-// observeGeneration returns the peer games of a generation whose individuals are pop
+// ObserveGeneration returns the peer games of a generation whose individuals are pop
 // (games against the paper's weights, another opponent or in an admission test left
 // out), its individuals in unit coordinates of l's free genes.
-func observeGeneration(l *genomes.Layout, pop []*genomes.Genome, results []record.GameResult) surrogateObservation {
+func ObserveGeneration(l *genomes.Layout, pop []*genomes.Genome, results []record.GameResult) SurrogateObservation {
 	at := make(map[string]int, len(pop))
-	obs := surrogateObservation{Points: make([][]float64, len(pop))}
+	obs := SurrogateObservation{Points: make([][]float64, len(pop))}
 	for i, g := range pop {
 		at[g.ID] = i
-		obs.Points[i] = unitCoordinates(l, g.X)
+		obs.Points[i] = UnitCoordinates(l, g.X)
 	}
 	for _, r := range results {
 		a, okA := at[r.Individual]
@@ -68,14 +68,14 @@ func observeGeneration(l *genomes.Layout, pop []*genomes.Genome, results []recor
 		if !okA || !okB || r.Round < 0 || a == b {
 			continue
 		}
-		obs.Games = append(obs.Games, surrogateGame{A: a, B: b, First: r.Colour == engine.Black, Score: r.Score})
+		obs.Games = append(obs.Games, SurrogateGame{A: a, B: b, First: r.Colour == engine.Black, Score: r.Score})
 	}
 	return obs
 }
 
-// unitCoordinates maps the free genes of x to [0, 1]: linear genes by their range, log
+// UnitCoordinates maps the free genes of x to [0, 1]: linear genes by their range, log
 // genes by the logarithm of theirs.
-func unitCoordinates(l *genomes.Layout, x []float64) []float64 {
+func UnitCoordinates(l *genomes.Layout, x []float64) []float64 {
 	var u []float64
 	for i, g := range l.Genes {
 		if g.Fixed {
@@ -94,7 +94,7 @@ func unitCoordinates(l *genomes.Layout, x []float64) []float64 {
 	return u
 }
 
-// fromUnit is unitCoordinates' inverse: the genome of l whose free genes are at u and
+// fromUnit is UnitCoordinates' inverse: the genome of l whose free genes are at u and
 // whose fixed genes are at their values, clamped and rounded as any gene is.
 func fromUnit(l *genomes.Layout, u []float64) []float64 {
 	x := l.Defaults()
@@ -156,7 +156,7 @@ func (m *quadraticModel) value(u []float64) float64 {
 // fitSurrogate fits the model to the observations' games by Newton's method on the
 // ridge-penalised log-likelihood (a draw counts as half a win and half a loss); nil when
 // they hold no game or no free gene.
-func fitSurrogate(obs []surrogateObservation) *quadraticModel {
+func fitSurrogate(obs []SurrogateObservation) *quadraticModel {
 	var n, points, games int
 	for _, o := range obs {
 		if len(o.Points) > 0 {
@@ -321,16 +321,16 @@ func (m *quadraticModel) best(start, lo, hi []float64) []float64 {
 	return u
 }
 
-// surrogateChild returns the genes of the surrogate model's child: the model's best
+// SurrogateChild returns the genes of the surrogate model's child: the model's best
 // genome within trust of the better half's centre of ranked (unit coordinates, per free
 // gene), fitted to the observations of as many free genes as l has; false when they
 // hold no model.
-func surrogateChild(l *genomes.Layout, obs []surrogateObservation, ranked []*genomes.Genome, trust []float64) ([]float64, bool) {
+func SurrogateChild(l *genomes.Layout, obs []SurrogateObservation, ranked []*genomes.Genome, trust []float64) ([]float64, bool) {
 	centre, _ := population.BetterHalfCentre(l, ranked)
-	c := unitCoordinates(l, centre)
+	c := UnitCoordinates(l, centre)
 	// Only the generations played with the layout's free genes: a resumed run may have
 	// fixed or freed genes since (resume --fix, --free).
-	var same []surrogateObservation
+	var same []SurrogateObservation
 	for _, o := range obs {
 		if len(o.Points) > 0 && len(o.Points[0]) == len(c) {
 			same = append(same, o)
@@ -347,9 +347,9 @@ func surrogateChild(l *genomes.Layout, obs []surrogateObservation, ranked []*gen
 	return fromUnit(l, m.best(c, lo, hi)), true
 }
 
-// surrogateTrust is the trust region's half-width for each free gene of l in unit
+// SurrogateTrust is the trust region's half-width for each free gene of l in unit
 // coordinates: two mutation steps (LinearSigma of the range, LogSigma of the log range).
-func surrogateTrust(l *genomes.Layout, mu genomes.Mutation) []float64 {
+func SurrogateTrust(l *genomes.Layout, mu genomes.Mutation) []float64 {
 	var t []float64
 	for _, g := range l.Genes {
 		if g.Fixed {
