@@ -34,7 +34,7 @@ type Tuner struct {
 	progress    func(record.Event)
 	version     string
 	fullVerify  bool              // SetFullVerification: no SPRT stop
-	onCreate    func(int64) error // Compare: told the run's ID once it exists
+	onCreate    func(int64) error // OnCreate's: told the run's ID once it exists
 	method      searchMethod      // the search (Config.Method): ga.go, or a method on the run loop (loop.go)
 	sw          switches          // the Options New was given
 	// pairings, when set, plays a GA generation's pairings in place of playTasks
@@ -246,6 +246,10 @@ func (t *Tuner) searchAndVerify(ctx context.Context, from int) (Summary, error) 
 // SetFullVerification makes the final verification play all its games (no SPRT stop), as
 // a comparison of methods needs: every result measured on the same held-out openings.
 func (t *Tuner) SetFullVerification() { t.fullVerify = true }
+
+// OnCreate has f told the run's ID once Run has stored the run, before its first game
+// (a comparison records which run is which); an error from f fails the run.
+func (t *Tuner) OnCreate(f func(runID int64) error) { t.onCreate = f }
 
 // SetRunner makes the tuner play its batches through r (cluster mode, package
 // tuner/cluster) instead of the in-process pool; nil restores the pool. Results do not

@@ -215,24 +215,6 @@ func TestSPSAConfigErrors(t *testing.T) {
 	}
 }
 
-// TestCompareTableBaseline: a seed whose result is the paper's weights counts as Elo 0 (by
-// identity, no games) in the mean and the worst; a seed not yet measured is NaN and left out.
-func TestCompareTableBaseline(t *testing.T) {
-	cells := []CompareCell{
-		{Method: "ga", Seed: 1, V: &ladder.Verification{Baseline: true}},
-		{Method: "ga", Seed: 2, V: &ladder.Verification{Games: 100, Elo: 30, EloCI95: 10}},
-		{Method: "spsa", Seed: 1, V: &ladder.Verification{Games: 100, Elo: 50, EloCI95: 10}},
-	}
-	rows := CompareTable(cells, []string{"ga", "spsa"}, []int64{1, 2})
-	ga, spsa := rows[0], rows[1]
-	if !ga.Baseline[0] || ga.Baseline[1] || ga.Elo[0] != 0 || ga.Mean != 15 || ga.Worst != 0 {
-		t.Fatalf("ga row %+v", ga)
-	}
-	if !math.IsNaN(spsa.Elo[1]) || spsa.Mean != 50 || spsa.Baseline[0] {
-		t.Fatalf("spsa row %+v", spsa)
-	}
-}
-
 // TestSPSACheckpoints: with VerifyEvery, SPSA stores a held-out check of θ after the step
 // every VerifyEvery steps, as the GA does for its champion: the checkpoint names that
 // step's θ (slot 00), plays VerifyGames games (none while θ is still the paper's weights)

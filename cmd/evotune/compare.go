@@ -15,6 +15,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner"
+	"evotune/tuner/compare"
 	"evotune/tuner/config"
 	"evotune/tuner/outside"
 	"evotune/tuner/progress"
@@ -23,7 +24,7 @@ import (
 )
 
 type compareOpts struct {
-	cc         tuner.CompareConfig
+	cc         compare.Config
 	methods    string
 	seeds      string
 	depth      string
@@ -84,7 +85,7 @@ func newCompareCmd() *cobra.Command {
 
 // compareRecord is the comparisons.config JSON.
 // compareConfig resolves the flags into a comparison (the error names the flag).
-func compareConfig(o compareOpts) (tuner.CompareConfig, error) {
+func compareConfig(o compareOpts) (compare.Config, error) {
 	cc := o.cc
 	if cc.Base.Game == "" && o.configFile == "" && o.layoutFile == "" {
 		return cc, fmt.Errorf("--game is required (or --layout)")
@@ -177,13 +178,13 @@ func runCompare(ctx context.Context, o compareOpts, out, errOut io.Writer) error
 	fmt.Fprintf(errOut, "comparison %d: %s, methods %s, seeds %v, %d distinct tuning games per run, each result measured on %d held-out games; database %s\n",
 		id, cc.Base.Game, strings.Join(cc.Methods, ", "), cc.Seeds, cc.BudgetGames, cc.VerifyGames, o.dbPath)
 	prog := progress.New(errOut)
-	cells, err := tuner.Compare(ctx, cc, runstore.New(d, cc.Base.AdmitZ), prog.Update, version, os.Getpid(),
-		func(c tuner.CompareCell) error {
+	cells, err := compare.Run(ctx, cc, runstore.New(d, cc.Base.AdmitZ), prog.Update, version, os.Getpid(),
+		func(c compare.Cell) error {
 			return d.AddComparisonRun(ctx, id, db.ComparisonRun{Method: c.Method, Seed: c.Seed, RunID: c.RunID})
 		},
-		func(c tuner.CompareCell) error {
+		func(c compare.Cell) error {
 			prog.Finish()
-			fmt.Fprintf(errOut, "%s seed %d (run %d, %d games): %s\n", c.Method, c.Seed, c.RunID, c.Games, tuner.CellText(c.V, cc.Base.BaselineName()))
+			fmt.Fprintf(errOut, "%s seed %d (run %d, %d games): %s\n", c.Method, c.Seed, c.RunID, c.Games, compare.CellText(c.V, cc.Base.BaselineName()))
 			return nil
 		})
 	prog.Finish()
@@ -197,7 +198,7 @@ func runCompare(ctx context.Context, o compareOpts, out, errOut io.Writer) error
 	if serr := d.SetComparisonStatus(context.WithoutCancel(ctx), id, status, text); serr != nil && err == nil {
 		err = serr
 	}
-	if perr := printComparison(out, tuner.ComparisonReport{ID: id, Game: cc.Base.Game, Record: cc.Record(), Cells: cells}, o.asJSON); perr != nil && err == nil {
+	if perr := printComparison(out, compare.Report{ID: id, Game: cc.Base.Game, Record: cc.Record(), Cells: cells}, o.asJSON); perr != nil && err == nil {
 		err = perr
 	}
 	if err != nil {
@@ -228,7 +229,7 @@ func showComparison(ctx context.Context, o compareOpts, out io.Writer) error {
 }
 
 // printComparison prints a comparison as a Markdown table (or JSON).
-func printComparison(out io.Writer, r tuner.ComparisonReport, asJSON bool) error {
+func printComparison(out io.Writer, r compare.Report, asJSON bool) error {
 	if asJSON {
 		data, err := r.JSON()
 		if err != nil {

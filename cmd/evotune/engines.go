@@ -12,7 +12,7 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
-	"evotune/tuner"
+	"evotune/tuner/match"
 	"evotune/tuner/outside"
 )
 
@@ -257,9 +257,9 @@ func runPlay(ctx context.Context, o playOpts, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	req := tuner.PlayRequest{Game: g, Black: o.black, White: o.white, Board: o.board, Limits: o.lim,
+	req := match.PlayRequest{Game: g, Black: o.black, White: o.white, Board: o.board, Limits: o.lim,
 		MaxPlies: o.maxPlies, Opening: o.opening, From: o.from}
-	b, rec, err := tuner.PlayOne(ctx, req)
+	b, rec, err := match.PlayOne(ctx, req)
 	if err != nil {
 		return err
 	}

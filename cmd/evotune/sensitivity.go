@@ -11,11 +11,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"evotune/engine"
-	"evotune/tuner"
 	"evotune/tuner/arena"
 	"evotune/tuner/match"
 	"evotune/tuner/progress"
 	"evotune/tuner/runstore"
+	"evotune/tuner/sensitivity"
 	"evotune/tuner/stats"
 )
 
@@ -79,15 +79,15 @@ headroom a tuning run can find.`,
 
 // sensitivityJSON is sensitivity --json.
 type sensitivityJSON struct {
-	Game     string        `json:"game"`
-	Weights  string        `json:"weights"`
-	Openings string        `json:"openings"`
-	Limits   engine.Limits `json:"limits"`
-	Games    int           `json:"games_per_variant"`
-	Factor   float64       `json:"factor"`
-	Step     float64       `json:"step"`
-	Probes   []tuner.Probe `json:"probes"`
-	Inert    []string      `json:"inert_genes"`
+	Game     string              `json:"game"`
+	Weights  string              `json:"weights"`
+	Openings string              `json:"openings"`
+	Limits   engine.Limits       `json:"limits"`
+	Games    int                 `json:"games_per_variant"`
+	Factor   float64             `json:"factor"`
+	Step     float64             `json:"step"`
+	Probes   []sensitivity.Probe `json:"probes"`
+	Inert    []string            `json:"inert_genes"`
 }
 
 func runSensitivity(ctx context.Context, o sensitivityOpts, out, errOut io.Writer) error {
@@ -126,7 +126,7 @@ func runSensitivity(ctx context.Context, o sensitivityOpts, out, errOut io.Write
 		return fmt.Errorf("--openings: %w", err)
 	}
 	setup := arena.GameSetup{Game: g, Board: o.board, Limits: match.MergeLimits(g, o.lim, fl), MaxPlies: o.maxPlies}
-	cfg := tuner.SensitivityConfig{Setup: setup, Layout: entry.Layout, Base: base, Genes: o.genes, Factor: o.factor,
+	cfg := sensitivity.Config{Setup: setup, Layout: entry.Layout, Base: base, Genes: o.genes, Factor: o.factor,
 		Step: o.step, Games: o.games, Openings: openings, Workers: o.workers}
 	if err := cfg.Validate(); err != nil {
 		// Name the flag: the configuration's errors start with its field.
@@ -139,7 +139,7 @@ func runSensitivity(ctx context.Context, o sensitivityOpts, out, errOut io.Write
 	}
 	var prog *progress.Match
 	var at string
-	probes, err := tuner.Sensitivity(ctx, cfg, func(gene, dir string, done, total int) {
+	probes, err := sensitivity.Run(ctx, cfg, func(gene, dir string, done, total int) {
 		if at != gene+" "+dir {
 			if prog != nil {
 				prog.Finish()
@@ -157,7 +157,7 @@ func runSensitivity(ctx context.Context, o sensitivityOpts, out, errOut io.Write
 	inert := inertGenes(probes)
 	if o.json {
 		if probes == nil {
-			probes = []tuner.Probe{}
+			probes = []sensitivity.Probe{}
 		}
 		if inert == nil {
 			inert = []string{}
@@ -169,7 +169,7 @@ func runSensitivity(ctx context.Context, o sensitivityOpts, out, errOut io.Write
 		g.Name(), o.weights, o.games, o.games/2, label, setup.Limits.Depth, setup.Limits.Width)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "GENE\tFROM\tTO\tSCORE\tELO ± 95% CI\tUNCHANGED PAIRS")
-	var best *tuner.Probe
+	var best *sensitivity.Probe
 	for i, p := range probes {
 		elo := "—"
 		score := "—"
@@ -199,7 +199,7 @@ func runSensitivity(ctx context.Context, o sensitivityOpts, out, errOut io.Write
 }
 
 // inertGenes lists the genes whose every variant left every pair unchanged.
-func inertGenes(probes []tuner.Probe) []string {
+func inertGenes(probes []sensitivity.Probe) []string {
 	var out []string
 	changed := map[string]bool{}
 	var order []string

@@ -6,18 +6,18 @@ import (
 	"fmt"
 
 	"evotune/db"
-	"evotune/tuner"
+	"evotune/tuner/compare"
 	"evotune/tuner/ladder"
 )
 
 // LoadComparison reads stored comparison id: its row, and its report with every run linked
 // so far and each run's stored verification. Errors: no such comparison, a damaged record.
-func LoadComparison(ctx context.Context, d *db.DB, id int64) (db.Comparison, tuner.ComparisonReport, error) {
+func LoadComparison(ctx context.Context, d *db.DB, id int64) (db.Comparison, compare.Report, error) {
 	c, links, err := d.ComparisonByID(ctx, id)
 	if err != nil {
-		return c, tuner.ComparisonReport{}, err
+		return c, compare.Report{}, err
 	}
-	r := tuner.ComparisonReport{ID: c.ID, Game: c.Game}
+	r := compare.Report{ID: c.ID, Game: c.Game}
 	if err := json.Unmarshal([]byte(c.Config), &r.Record); err != nil {
 		return c, r, fmt.Errorf("comparison %d: config: %w", c.ID, err)
 	}
@@ -27,7 +27,7 @@ func LoadComparison(ctx context.Context, d *db.DB, id int64) (db.Comparison, tun
 		if err != nil {
 			return c, r, err
 		}
-		cell := tuner.CompareCell{Method: l.Method, Seed: l.Seed, RunID: l.RunID, Champion: string(run.BestIndividual)}
+		cell := compare.Cell{Method: l.Method, Seed: l.Seed, RunID: l.RunID, Champion: string(run.BestIndividual)}
 		if run.Verification != "" {
 			var v ladder.Verification
 			if err := json.Unmarshal([]byte(run.Verification), &v); err != nil {

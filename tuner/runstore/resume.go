@@ -13,7 +13,7 @@ import (
 	"evotune/db"
 	"evotune/engine/protocol"
 	"evotune/genomes"
-	"evotune/tuner"
+	"evotune/tuner/compare"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
 )
@@ -337,7 +337,7 @@ func allowEngines(runID int64, command string, engines, allowed []string) error 
 	fmt.Fprintf(&b, "run %d's stored configuration runs external engines this machine has not allowed; none was started:", runID)
 	var flags []string
 	for _, m := range missing {
-		fmt.Fprintf(&b, "\n  %s", tuner.Printable(m))
+		fmt.Fprintf(&b, "\n  %s", compare.Printable(m))
 		flags = append(flags, "--allow-engine "+protocol.ShellQuote(m))
 	}
 	fmt.Fprintf(&b, "\nread what they are, then allow each: %s %s", command, strings.Join(flags, " "))

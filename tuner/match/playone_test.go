@@ -1,4 +1,4 @@
-package tuner
+package match
 
 import (
 	"context"

@@ -1,8 +1,9 @@
-package tuner
+package compare
 
 import (
 	"context"
 	"errors"
+	"evotune/tuner"
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"evotune/tuner/record"
@@ -18,8 +19,8 @@ import (
 // result plays the paper's weights on held-out openings drawn from the seed (the same
 // openings for every method of a seed: paired), with every game played (no SPRT stop).
 
-// CompareConfig describes a comparison.
-type CompareConfig struct {
+// Config describes a comparison.
+type Config struct {
 	// Base is every run's configuration; Method, Seed, BudgetGames, Generations (0: until
 	// the budget), Name and the verification fields are set per run from the fields below.
 	Base    config.Config
@@ -35,7 +36,7 @@ type CompareConfig struct {
 }
 
 // Validate checks the comparison; the error names the field.
-func (cc CompareConfig) Validate() error {
+func (cc Config) Validate() error {
 	switch {
 	case len(cc.Methods) == 0:
 		return errors.New("methods: none given")
@@ -47,8 +48,8 @@ func (cc CompareConfig) Validate() error {
 		return fmt.Errorf("verify_games: %d, want a positive even number", cc.VerifyGames)
 	}
 	for i, m := range cc.Methods {
-		if _, ok := LookupMethod(m); !ok {
-			return fmt.Errorf("methods[%d]: %q, want one of %s", i, m, MethodNames())
+		if _, ok := tuner.LookupMethod(m); !ok {
+			return fmt.Errorf("methods[%d]: %q, want one of %s", i, m, tuner.MethodNames())
 		}
 		if slices.Index(cc.Methods, m) != i {
 			return fmt.Errorf("methods[%d]: %s is listed twice", i, m)
@@ -69,7 +70,7 @@ func (cc CompareConfig) Validate() error {
 }
 
 // config returns the configuration of one run of the comparison.
-func (cc CompareConfig) config(method string, seed int64) config.Config {
+func (cc Config) config(method string, seed int64) config.Config {
 	c := cc.Base
 	c.Method, c.Seed, c.BudgetGames, c.Generations, c.TimeBudget = method, seed, cc.BudgetGames, 0, ""
 	c.VerifyGames, c.VerifyDepth, c.VerifyDepthGames, c.VerifyEvery = cc.VerifyGames, cc.VerifyDepth, cc.VerifyDepthGames, 0
@@ -82,9 +83,9 @@ func (cc CompareConfig) config(method string, seed int64) config.Config {
 	return c
 }
 
-// CompareCell is one run of a comparison: a method on a seed, its run and its measured
+// Cell is one run of a comparison: a method on a seed, its run and its measured
 // results (nil until verified).
-type CompareCell struct {
+type Cell struct {
 	Method string `json:"method"`
 	Seed   int64  `json:"seed"`
 	RunID  int64  `json:"run_id"`
@@ -95,30 +96,30 @@ type CompareCell struct {
 	Deep     *ladder.Verification `json:"deep,omitempty"`
 }
 
-// Compare runs every method on every seed (seed by seed, methods in order) through
+// Run runs every method on every seed (seed by seed, methods in order) through
 // store, calling started when a run is created and done when it is verified. A cancelled
 // ctx stops it; the cells finished so far are returned with the error.
-func Compare(ctx context.Context, cc CompareConfig, store record.Store, progress func(record.Event), version string, pid int,
-	started, done func(CompareCell) error) ([]CompareCell, error) {
+func Run(ctx context.Context, cc Config, store record.Store, progress func(record.Event), version string, pid int,
+	started, done func(Cell) error) ([]Cell, error) {
 	if err := cc.Validate(); err != nil {
 		return nil, err
 	}
-	var cells []CompareCell
+	var cells []Cell
 	for _, seed := range cc.Seeds {
 		for _, m := range cc.Methods {
-			t, err := New(cc.config(m, seed), store, progress, version)
+			t, err := tuner.New(cc.config(m, seed), store, progress, version)
 			if err != nil {
 				return cells, fmt.Errorf("%s seed %d: %w", m, seed, err)
 			}
 			t.SetFullVerification()
-			cell := CompareCell{Method: m, Seed: seed}
-			t.onCreate = func(id int64) error {
+			cell := Cell{Method: m, Seed: seed}
+			t.OnCreate(func(id int64) error {
 				cell.RunID = id
 				if started != nil {
 					return started(cell)
 				}
 				return nil
-			}
+			})
 			sum, err := t.Run(ctx, pid)
 			if err != nil {
 				return cells, fmt.Errorf("%s seed %d (run %d): %w", m, seed, sum.RunID, err)
@@ -149,9 +150,9 @@ type MethodRow struct {
 	DeepMean float64
 }
 
-// CompareTable turns a comparison's cells into one row per method (methods and seeds in
+// Table turns a comparison's cells into one row per method (methods and seeds in
 // the order given).
-func CompareTable(cells []CompareCell, methods []string, seeds []int64) []MethodRow {
+func Table(cells []Cell, methods []string, seeds []int64) []MethodRow {
 	var rows []MethodRow
 	for _, m := range methods {
 		r := MethodRow{Method: m, Mean: math.NaN(), Worst: math.NaN(), DeepMean: math.NaN()}

@@ -1,4 +1,4 @@
-package tuner
+package sensitivity
 
 import (
 	"context"
@@ -22,7 +22,7 @@ func TestSensitivityInertGene(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	probes, err := Sensitivity(context.Background(), SensitivityConfig{Setup: setup, Layout: l, Base: l.Defaults(),
+	probes, err := Run(context.Background(), Config{Setup: setup, Layout: l, Base: l.Defaults(),
 		Genes: []string{"late_k1"}, Factor: 2, Step: 0.04, Games: 12, Openings: ops, Workers: 2}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -47,8 +47,8 @@ func TestSensitivityGomoku(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := SensitivityConfig{Setup: setup, Layout: l, Base: l.Defaults(), Genes: []string{"k1"}, Factor: 4, Step: 0.1, Games: 40, Openings: ops, Workers: 2}
-	probes, err := Sensitivity(context.Background(), cfg, nil)
+	cfg := Config{Setup: setup, Layout: l, Base: l.Defaults(), Genes: []string{"k1"}, Factor: 4, Step: 0.1, Games: 40, Openings: ops, Workers: 2}
+	probes, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestSensitivityGomoku(t *testing.T) {
 		}
 	}
 	cfg.Games = 2
-	probes, err = Sensitivity(context.Background(), cfg, nil)
+	probes, err = Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestSensitivityGomoku(t *testing.T) {
 	// must repeat every pair.
 	cfg.Base, cfg.Genes, cfg.Factor, cfg.Games = l.Defaults(), []string{"live_four"}, 100, 40
 	cfg.Setup.Limits = engine.Limits{Depth: 3, Width: 12}
-	probes, err = Sensitivity(context.Background(), cfg, nil)
+	probes, err = Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestSensitivityGomoku(t *testing.T) {
 	// directions each.
 	cfg.Factor, cfg.Games, cfg.Setup.Limits = 4, 2, engine.Limits{Depth: 2, Width: 8}
 	cfg.Base, cfg.Genes = l.Defaults(), nil
-	probes, err = Sensitivity(context.Background(), cfg, nil)
+	probes, err = Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,25 +113,25 @@ func TestSensitivityGomoku(t *testing.T) {
 func TestSensitivityRefuses(t *testing.T) {
 	l := genomes.GomokuLayout()
 	ops, _, _ := arena.SelectOpenings("random", gomoku.Game{}, 0, 3, 5, nil)
-	ok := SensitivityConfig{Setup: arena.GameSetup{Game: gomoku.Game{}, Limits: engine.Limits{Depth: 1}}, Layout: l, Base: l.Defaults(),
+	ok := Config{Setup: arena.GameSetup{Game: gomoku.Game{}, Limits: engine.Limits{Depth: 1}}, Layout: l, Base: l.Defaults(),
 		Factor: 2, Step: 0.1, Games: 6, Openings: ops, Workers: 1}
 	if err := ok.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	for want, mut := range map[string]func(*SensitivityConfig){
-		"factor 1":            func(c *SensitivityConfig) { c.Factor = 1 },
-		"step 0":              func(c *SensitivityConfig) { c.Step = 0 },
-		"games 5":             func(c *SensitivityConfig) { c.Games = 5 },
-		"3 distinct, 8 games": func(c *SensitivityConfig) { c.Games = 8 },
-		`gene "k9"`:           func(c *SensitivityConfig) { c.Genes = []string{"k9"} },
-		"base has 2 genes":    func(c *SensitivityConfig) { c.Base = []float64{1, 2} },
-		"time limit":          func(c *SensitivityConfig) { c.Setup.Limits.Time = 1 },
-		"swap opening rules":  func(c *SensitivityConfig) { c.Setup.OpeningRule = "swap2" },
+	for want, mut := range map[string]func(*Config){
+		"factor 1":            func(c *Config) { c.Factor = 1 },
+		"step 0":              func(c *Config) { c.Step = 0 },
+		"games 5":             func(c *Config) { c.Games = 5 },
+		"3 distinct, 8 games": func(c *Config) { c.Games = 8 },
+		`gene "k9"`:           func(c *Config) { c.Genes = []string{"k9"} },
+		"base has 2 genes":    func(c *Config) { c.Base = []float64{1, 2} },
+		"time limit":          func(c *Config) { c.Setup.Limits.Time = 1 },
+		"swap opening rules":  func(c *Config) { c.Setup.OpeningRule = "swap2" },
 	} {
 		c := ok
 		c.Base = l.Defaults()
 		mut(&c)
-		_, err := Sensitivity(context.Background(), c, nil)
+		_, err := Run(context.Background(), c, nil)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v", want, err)
 		}

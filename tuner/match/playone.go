@@ -1,4 +1,4 @@
-package tuner
+package match
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"evotune/engine"
-	"evotune/tuner/match"
 )
 
 // PlayRequest is one game as `evotune play` states it: each field is one of its flags.
@@ -47,11 +46,11 @@ func PlayOne(ctx context.Context, r PlayRequest) (engine.Board, engine.GameRecor
 	players := make([]engine.Player, 2)
 	for i := range players {
 		c := engine.Color(i)
-		w, fl, err := match.LoadWeights(g, r.Side(c))
+		w, fl, err := LoadWeights(g, r.Side(c))
 		if err != nil {
 			return nil, engine.GameRecord{}, fmt.Errorf("--%s: %w", engine.ColourName(g, c), err)
 		}
-		if players[i], err = g.NewPlayer(w, match.MergeLimits(g, r.Limits, fl)); err != nil {
+		if players[i], err = g.NewPlayer(w, MergeLimits(g, r.Limits, fl)); err != nil {
 			return nil, engine.GameRecord{}, err
 		}
 	}

@@ -1,4 +1,4 @@
-package tuner
+package compare
 
 import (
 	"encoding/json"
@@ -12,9 +12,9 @@ import (
 	"evotune/tuner/stats"
 )
 
-// CompareRecord is a comparison as stored (the comparisons table's config column, JSON):
+// Record is a comparison as stored (the comparisons table's config column, JSON):
 // what was compared, on which seeds, and the base configuration of its runs.
-type CompareRecord struct {
+type Record struct {
 	Methods          []string      `json:"methods"`
 	Seeds            []int64       `json:"seeds"`
 	BudgetGames      int           `json:"budget_games"`
@@ -25,18 +25,18 @@ type CompareRecord struct {
 }
 
 // Record is cc as stored with its comparison.
-func (cc CompareConfig) Record() CompareRecord {
-	return CompareRecord{Methods: cc.Methods, Seeds: cc.Seeds, BudgetGames: cc.BudgetGames, VerifyGames: cc.VerifyGames,
+func (cc Config) Record() Record {
+	return Record{Methods: cc.Methods, Seeds: cc.Seeds, BudgetGames: cc.BudgetGames, VerifyGames: cc.VerifyGames,
 		VerifyDepth: cc.VerifyDepth, VerifyDepthGames: cc.VerifyDepthGames, Base: cc.Base}
 }
 
-// ComparisonReport is a comparison's table: its identity and record, and its runs (cells)
+// Report is a comparison's table: its identity and record, and its runs (cells)
 // measured so far.
-type ComparisonReport struct {
+type Report struct {
 	ID     int64
 	Game   string
-	Record CompareRecord
-	Cells  []CompareCell
+	Record Record
+	Cells  []Cell
 }
 
 // CellText is one run's result for a progress line: its Elo ± 95% with its games, that
@@ -54,7 +54,7 @@ func CellText(v *ladder.Verification, baseline string) string {
 // Markdown is the comparison as a Markdown table, a row per method and a column per seed
 // with the mean and the worst seed (and the deeper verification's Elo when there was one),
 // then a line per run naming its champion.
-func (r ComparisonReport) Markdown() string {
+func (r Report) Markdown() string {
 	var b strings.Builder
 	rec, baseline := r.Record, r.Record.Base.BaselineName()
 	fmt.Fprintf(&b, "comparison %d: %s, %d distinct tuning games per run; Elo ± 95%% against %s on %d held-out games per result\n", r.ID, r.Game, rec.BudgetGames, baseline, rec.VerifyGames)
@@ -70,7 +70,7 @@ func (r ComparisonReport) Markdown() string {
 		sep += "---|"
 	}
 	b.WriteString(head + "\n" + sep + "\n")
-	for _, row := range CompareTable(r.Cells, rec.Methods, rec.Seeds) {
+	for _, row := range Table(r.Cells, rec.Methods, rec.Seeds) {
 		line := "| " + row.Method + " |"
 		for i := range rec.Seeds {
 			switch {
@@ -101,12 +101,12 @@ func (r ComparisonReport) Markdown() string {
 // comparisonJSON is `compare --json`: a row per method (null where not measured, never 0)
 // and every run.
 type comparisonJSON struct {
-	ID          int64         `json:"id"`
-	Game        string        `json:"game"`
-	BudgetGames int           `json:"budget_games"`
-	Seeds       []int64       `json:"seeds"`
-	Rows        []methodJSON  `json:"methods"`
-	Runs        []CompareCell `json:"runs"`
+	ID          int64        `json:"id"`
+	Game        string       `json:"game"`
+	BudgetGames int          `json:"budget_games"`
+	Seeds       []int64      `json:"seeds"`
+	Rows        []methodJSON `json:"methods"`
+	Runs        []Cell       `json:"runs"`
 }
 
 type methodJSON struct {
@@ -120,7 +120,7 @@ type methodJSON struct {
 }
 
 // JSON is the comparison as `compare --json` writes it (indented, with a final newline).
-func (r ComparisonReport) JSON() ([]byte, error) {
+func (r Report) JSON() ([]byte, error) {
 	num := func(x float64) *float64 {
 		if math.IsNaN(x) {
 			return nil
@@ -135,7 +135,7 @@ func (r ComparisonReport) JSON() ([]byte, error) {
 		return out
 	}
 	doc := comparisonJSON{ID: r.ID, Game: r.Game, BudgetGames: r.Record.BudgetGames, Seeds: r.Record.Seeds, Runs: r.Cells}
-	for _, row := range CompareTable(r.Cells, r.Record.Methods, r.Record.Seeds) {
+	for _, row := range Table(r.Cells, r.Record.Methods, r.Record.Seeds) {
 		doc.Rows = append(doc.Rows, methodJSON{Method: row.Method, Elo: nums(row.Elo), CI95: nums(row.CI), Deep: nums(row.Deep), Mean: num(row.Mean), Worst: num(row.Worst), DeepMean: num(row.DeepMean)})
 	}
 	data, err := json.MarshalIndent(doc, "", "  ")

@@ -1,4 +1,13 @@
-package tuner
+// Package sensitivity is one-at-a-time sensitivity analysis (where the paper's weights
+// leave headroom): each gene is moved alone, up and down, and the variant plays the unchanged weights
+// in colour-swapped pairs on the same openings. A gene whose moves leave every game of the
+// base's self-play unchanged cannot change play at that depth (the Connect6 threat_4/5
+// note of the layout came from such a probe); a gene whose move gains Elo with its interval
+// above 0 shows headroom a tuning run can use. This is the screening design of
+// Morris (1991) and the "one-factor-at-a-time" probes of Saltelli et al., Global
+// Sensitivity Analysis (2008) §2.3, with common random numbers: every variant meets the
+// base on the same openings.
+package sensitivity
 
 import (
 	"context"
@@ -13,17 +22,8 @@ import (
 	"evotune/tuner/stats"
 )
 
-// One-at-a-time sensitivity analysis (where the paper's weights leave headroom): each gene is moved alone, up and down, and the variant plays the unchanged weights
-// in colour-swapped pairs on the same openings. A gene whose moves leave every game of the
-// base's self-play unchanged cannot change play at that depth (the Connect6 threat_4/5
-// note of the layout came from such a probe); a gene whose move gains Elo with its interval
-// above 0 shows headroom a tuning run can use. This is the screening design of
-// Morris (1991) and the "one-factor-at-a-time" probes of Saltelli et al., Global
-// Sensitivity Analysis (2008) §2.3, with common random numbers: every variant meets the
-// base on the same openings.
-
-// SensitivityConfig is a sensitivity analysis around one gene vector.
-type SensitivityConfig struct {
+// Config is a sensitivity analysis around one gene vector.
+type Config struct {
 	// Setup is the game, board and search limits of every game.
 	Setup arena.GameSetup
 	// Layout maps gene vectors to weights; Base is the vector probed around.
@@ -62,7 +62,7 @@ type Probe struct {
 }
 
 // Validate checks the configuration; the error names the field.
-func (c SensitivityConfig) Validate() error {
+func (c Config) Validate() error {
 	switch {
 	case c.Layout == nil:
 		return errors.New("sensitivity: no layout")
@@ -92,7 +92,7 @@ func (c SensitivityConfig) Validate() error {
 
 // variants returns the values gene i is probed at, "up" first; a move that a bound cancels
 // (the gene already at it) is left out.
-func (c SensitivityConfig) variants(i int) (dirs []string, values []float64) {
+func (c Config) variants(i int) (dirs []string, values []float64) {
 	g, x := c.Layout.Genes[i], c.Base[i]
 	var up, down float64
 	if g.Scale == genomes.Log {
@@ -113,10 +113,10 @@ func (c SensitivityConfig) variants(i int) (dirs []string, values []float64) {
 	return dirs, values
 }
 
-// Sensitivity plays every variant against the base weights and returns the probes in
+// Run plays every variant against the base weights and returns the probes in
 // gene order, up before down. progress (may be nil) gets the gene, the direction and the
 // match's progress.
-func Sensitivity(ctx context.Context, c SensitivityConfig, progress func(gene, dir string, done, total int)) ([]Probe, error) {
+func Run(ctx context.Context, c Config, progress func(gene, dir string, done, total int)) ([]Probe, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}

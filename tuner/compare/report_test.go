@@ -1,4 +1,4 @@
-package tuner
+package compare
 
 import (
 	"encoding/json"
@@ -11,8 +11,8 @@ import (
 // TestComparisonReport: the table and JSON of a comparison with a measured run, a run whose
 // result is the paper's weights and a run not measured yet.
 func TestComparisonReport(t *testing.T) {
-	r := ComparisonReport{ID: 4, Game: "gomoku", Record: CompareRecord{Methods: []string{"ga", "spsa"}, Seeds: []int64{1, 2}, BudgetGames: 1000, VerifyGames: 200},
-		Cells: []CompareCell{
+	r := Report{ID: 4, Game: "gomoku", Record: Record{Methods: []string{"ga", "spsa"}, Seeds: []int64{1, 2}, BudgetGames: 1000, VerifyGames: 200},
+		Cells: []Cell{
 			{Method: "ga", Seed: 1, RunID: 1, Champion: "1-g3-02", V: &ladder.Verification{Games: 200, Pairs: 100, Elo: 10, EloCI95: 5}},
 			{Method: "spsa", Seed: 1, RunID: 2, Champion: "2-g0-00", V: &ladder.Verification{Baseline: true}},
 			{Method: "ga", Seed: 2, RunID: 3, Champion: "bad\nid"},
@@ -39,7 +39,7 @@ func TestComparisonReport(t *testing.T) {
 			Elo    []*float64 `json:"elo"`
 			Mean   *float64   `json:"mean"`
 		} `json:"methods"`
-		Runs []CompareCell `json:"runs"`
+		Runs []Cell `json:"runs"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
