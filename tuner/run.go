@@ -102,7 +102,7 @@ func withOracle(f func(arena.GameTask) (engine.GameRecord, bool)) Option {
 // benchmarks' (Option).
 func New(cfg config.Config, store record.Store, progress func(record.Event), version string, opts ...Option) (*Tuner, error) {
 	cfg.Resolve()
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
 	plan, setup, ext, err := Setup(cfg)

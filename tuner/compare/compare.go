@@ -62,7 +62,7 @@ func (cc Config) Validate() error {
 	}
 	for _, m := range cc.Methods {
 		c := cc.config(m, cc.Seeds[0])
-		if err := c.Validate(); err != nil {
+		if err := c.Check(); err != nil {
 			return fmt.Errorf("method %s: %w", m, err)
 		}
 	}

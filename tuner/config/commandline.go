@@ -135,7 +135,7 @@ func (cl CommandLine) Config() (Config, error) {
 	if err := base.ReadBook(); err != nil { // as the verification file: read once, stored with the run
 		return base, cl.SettingError(err)
 	}
-	if err := base.Validate(); err != nil {
+	if err := base.Check(); err != nil {
 		return base, cl.SettingError(err)
 	}
 	if base.Workers > MaxWorkers() {

@@ -778,7 +778,8 @@ func checkName(name string) error {
 // section checks its own values first (RunSettings, GASettings, VerifySettings,
 // PlaySettings, SubjectSettings: validate), then the method's parameters, then what spans sections (the
 // rule and board of the game, the outside engine, the ladder, the book, the openings, the
-// free and fixed genes).
+// free and fixed genes). It reads nothing outside the configuration: whether its outside
+// programs can be started here is CheckPrograms' question (Check asks both).
 func (c *Config) Validate() error {
 	for _, v := range []interface{ validate() error }{&c.RunSettings, &c.GASettings, &c.VerifySettings, &c.PlaySettings, &c.SubjectSettings} {
 		if err := v.validate(); err != nil {
@@ -915,16 +916,44 @@ func (c *Config) Validate() error {
 				return err
 			}
 		}
-		if argv, _, _ := protocol.ParseCommand(c.Engine); argv != nil {
-			if err := protocol.CheckProgram(argv); err != nil {
-				return Errorf("engine", "", "%w", err)
-			}
-		}
 	}
 	if !c.IsGA() && c.Generations == 0 && c.BudgetGames == 0 && c.TimeBudget == "" {
 		return fmt.Errorf("method %s: needs budget_games (--budget-games), time_budget (--time-budget) or generations: SPSA's gains are scheduled over a known number of game pairs (fishtest's num_iter), CMA-ES has no end of its own, and an outside engine's speed is unknown", c.Method)
 	}
 	return nil
+}
+
+// CheckPrograms checks what Validate leaves to this machine: that every outside program
+// the configuration names — the engine under tuning (engine), each opponent (opponents)
+// and each verification opponent (verify_opponents) — can be started here
+// (protocol.CheckProgram: found at its path, on PATH, or with the hint of Debian's
+// /usr/games). The error names the field as Validate's do; a command line Validate refuses
+// is left to it.
+func (c *Config) CheckPrograms() error {
+	for _, f := range []struct {
+		key  string
+		cmds []string
+	}{{"engine", []string{c.Engine}}, {"opponents", c.Opponents}, {"verify_opponents", c.VerifyOpponents}} {
+		for _, cmd := range f.cmds {
+			argv, ok, err := protocol.ParseCommand(cmd)
+			if !ok || err != nil || len(argv) == 0 {
+				continue
+			}
+			if err := protocol.CheckProgram(argv); err != nil {
+				return Errorf(f.key, "", "%w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// Check is Validate, then CheckPrograms: a configuration a run can start with on this
+// machine. Validate alone reads nothing outside the configuration.
+func (c *Config) Check() error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	return c.CheckPrograms()
 }
 
 // validate checks the run's own settings: a known game and method, the name, the budget
@@ -1019,11 +1048,8 @@ func (g *GASettings) validate() error {
 	}
 	for _, o := range g.Opponents {
 		argv, ok, err := protocol.ParseCommand(o)
-		if !ok || err != nil {
+		if !ok || err != nil || len(argv) == 0 {
 			return Errorf("opponents", "", "%q: want cmd:PATH [ARGS]", o)
-		}
-		if err := protocol.CheckProgram(argv); err != nil {
-			return Errorf("opponents", "", "%w", err)
 		}
 	}
 	return nil

@@ -85,8 +85,8 @@ func (c *Config) checkLadder(proto string) error {
 		if err != nil {
 			return Errorf("verify_opponents", "", "%w", err)
 		}
-		if err := protocol.CheckProgram(argv); err != nil {
-			return Errorf("verify_opponents", "", "%w", err)
+		if len(argv) == 0 {
+			return Errorf("verify_opponents", "", "%q (entry %d): no program after cmd:", o, i+1)
 		}
 	}
 	if len(c.VerifyOpponentOptions) > 0 && len(c.VerifyOpponents) == 0 {

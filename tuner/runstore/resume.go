@@ -141,7 +141,7 @@ func PrepareResume(ctx context.Context, d *db.DB, runID int64, o ResumeOptions) 
 			}
 		}
 		cfg.Extensions = append(cfg.Extensions, ext)
-		if err := cfg.Validate(); err != nil {
+		if err := cfg.Check(); err != nil {
 			return r, fmt.Errorf("run %d: %w", runID, err)
 		}
 		r.Extended = true

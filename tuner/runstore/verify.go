@@ -138,7 +138,7 @@ func Verify(ctx context.Context, d *db.DB, r VerifyRequest) (ladder.Verification
 	cfg.VerifyNodes, cfg.VerifyTC, cfg.VerifyMoveTime = r.Nodes, r.TC, r.MoveTime
 	cfg.VerifyOpponents, cfg.VerifyOpponentOptions = r.Opponents, r.OpponentOptions
 	cfg.Resolve()
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.Check(); err != nil {
 		// A rung verify was asked for is named by its flag.
 		var se *config.SettingError
 		if errors.As(err, &se) && strings.HasPrefix(se.Key, "verify_") {
