@@ -39,48 +39,14 @@ type searchMethod interface {
 	describe(length string) (string, []string)
 }
 
-// MethodSpec describes one search method of Methods.
+// MethodSpec describes one search method of Methods: what every reader of a run knows of
+// it (config.Method: its names, display words, settings check, openings, heading and
+// progress line), how a run makes it and its line of the run's summary.
 type MethodSpec struct {
-	// Name is the method's Config.Method ("ga", "spsa", "cmaes").
-	Name string `json:"name"`
-	// Doc is one line for --help and the generated reference.
-	Doc string `json:"doc"`
-	// Title is the method's name in prose and page headers ("SPSA", "GA", "CMA-ES").
-	Title string `json:"title"`
-	// Generation is what the method calls one of its generations in progress lines and
-	// on the dashboard: "generation" or "step".
-	Generation string `json:"generation"`
-	// Champion says what the run's champion after a generation is ("θ after the step").
-	Champion string `json:"champion"`
-	// Range says what the spread of a generation's genomes is (the dashboard's gene bands).
-	Range string `json:"range"`
-	// Short is true for methods whose generations are a few dozen games (SPSA's steps,
-	// CMA-ES's generations): progress shows one bar over the game budget and a saved line
-	// every few seconds, not a bar per batch and a line per generation.
-	Short bool `json:"-"`
-	// Saved is what the run's summary counts its saved generations as ("SPSA step").
-	Saved string `json:"-"`
-	// Probes is true for a method whose generation is one pair of probes that play each
-	// other (SPSA's θ+ and θ−): pages chart the probe's score and the probes' distance, not
-	// a population's best, mean and diversity.
-	Probes bool `json:"probes,omitempty"`
-	// NoImportance, when set, says why the dashboard's parameter importance (a regression
-	// of scores on genes within each generation) is not fitted for this method's runs.
-	NoImportance string `json:"no_importance,omitempty"`
-	// Openings is the most distinct tuning openings one generation of a run with
-	// configuration c draws (a book's tuning half must hold them).
-	Openings func(c config.Config) int `json:"-"`
-	// Check validates the method's own settings of configuration c (nil: it has none); the
-	// error names the setting.
-	Check func(c config.Config) error `json:"-"`
-	// Heading is the heading of a generation's best individual in the generations table
-	// (BestColumn).
-	Heading func(c config.Config) string `json:"-"`
+	config.Method
 	// Loop makes the method for a run from the run's environment: a method on the run loop
 	// (Method). Every method but the GA without a lag is made so.
 	Loop func(env *search.MethodEnv) (search.Method, error) `json:"-"`
-	// Progress is the method's part of the progress line of a saved generation (SavedText).
-	Progress func(e record.Event) string `json:"-"`
 	// Summarise is the method's line of the run's summary: its result and champion.
 	Summarise func(s Summary) string `json:"-"`
 	// start makes a method that runs its own loop (the GA without a lag); nil: Loop's.
@@ -95,31 +61,26 @@ func (m MethodSpec) make(t *Tuner) (searchMethod, error) {
 	return askTell(m.Loop)(t)
 }
 
-// BestColumn is the heading of a generation's best individual in the generations table of
-// a run of this method with configuration c: "RACE WINNER", "BEST OF PEERS" (the GA),
-// "θ+" (SPSA), "BEST CANDIDATE" (CMA-ES), "BEST MEMBER" (the steady-state GA).
-func (m MethodSpec) BestColumn(c config.Config) string { return m.Heading(c) }
-
-// SavedText is the method's part of the progress line of a saved generation (event e,
-// GenDone): its result and champion.
-func (m MethodSpec) SavedText(e record.Event) string { return m.Progress(e) }
-
 // Methods is every search method, the default (DefaultConfig's Method) first.
 var Methods = []MethodSpec{
-	{Name: config.MethodGA, Title: "GA", Generation: "generation", Champion: "the hall of fame's centre or best member (the race winner without a hall of fame)",
-		Range: "the population's range", Saved: "generation", Heading: gaBestColumn, start: newGAOrLagged, Openings: gaOpenings, Progress: gaSaved, Summarise: gaSummary,
+	{Method: config.Method{Name: config.MethodGA, Title: "GA", Generation: "generation", Champion: "the hall of fame's centre or best member (the race winner without a hall of fame)",
+		Range: "the population's range", Saved: "generation", Heading: gaBestColumn, Openings: gaOpenings, Progress: gaSaved,
 		Doc: "the genetic algorithm (eaopt), the default: a population whose individuals play each other (or race the paper's weights), a hall of fame; the champion is the hall of fame's centre (for an outside engine, the centre of the last generation's better half)"},
-	{Name: config.MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
+		start: newGAOrLagged, Summarise: gaSummary},
+	{Method: config.Method{Name: config.MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
 		Probes:       true,
 		NoImportance: "an SPSA step plays two probes, θ+ and θ−, which differ in every free gene at once: two rows cannot separate the genes' effects, so no importance is fitted; the genes page shows how θ moved, and the slices below each probe's score against each gene",
-		Heading:      column("θ+"), Loop: spsa.New, Check: func(c config.Config) error { return c.SPSAParams().Validate() }, Openings: func(c config.Config) int { return c.SPSAParams().Pairs }, Progress: spsa.Saved, Summarise: spsaSummary,
+		Heading:      column("θ+"), Check: func(c config.Config) error { return c.SPSAParams().Validate() }, Openings: func(c config.Config) int { return c.SPSAParams().Pairs }, Progress: spsa.Saved,
 		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
-	{Name: config.MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
-		Heading: column("BEST CANDIDATE"), Loop: cmaes.New, Check: func(c config.Config) error { return c.CMAESParams().Validate() }, Openings: func(c config.Config) int { return c.CMAESParams().Pairs }, Progress: cmaes.Saved, Summarise: cmaesSummary,
+		Loop: spsa.New, Summarise: spsaSummary},
+	{Method: config.Method{Name: config.MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
+		Heading: column("BEST CANDIDATE"), Check: func(c config.Config) error { return c.CMAESParams().Validate() }, Openings: func(c config.Config) int { return c.CMAESParams().Pairs }, Progress: cmaes.Saved,
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},
-	{Name: config.MethodSteady, Title: "steady-state GA", Generation: "generation", Champion: "the centre of the population's better half", Range: "the population's range", Short: true, Saved: "steady-state generation",
-		Heading: column("BEST MEMBER"), Loop: steady.New, Check: func(c config.Config) error { return c.SteadyParams().Validate() }, Openings: func(c config.Config) int { return c.Games / 2 }, Progress: steady.Saved, Summarise: steadySummary,
+		Loop: cmaes.New, Summarise: cmaesSummary},
+	{Method: config.Method{Name: config.MethodSteady, Title: "steady-state GA", Generation: "generation", Champion: "the centre of the population's better half", Range: "the population's range", Short: true, Saved: "steady-state generation",
+		Heading: column("BEST MEMBER"), Check: func(c config.Config) error { return c.SteadyParams().Validate() }, Openings: func(c config.Config) int { return c.Games / 2 }, Progress: steady.Saved,
 		Doc: "the GA without a generation barrier: one birth at a time, each child and its first parent play the paper's weights on the same openings, the child takes the parent's place when it scores higher; workers never wait for a generation's slowest game"},
+		Loop: steady.New, Summarise: steadySummary},
 }
 
 // RegisterMethod adds a search method on the run loop to Methods, after the built-in ones:
@@ -133,7 +94,7 @@ func RegisterMethod(spec MethodSpec) error {
 	if name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789-_") != "" {
 		return fmt.Errorf("register method %q: a name is lower-case letters, digits, '-' and '_'", name)
 	}
-	if _, ok := LookupMethod(name); ok {
+	if _, ok := specOf(name); ok {
 		return fmt.Errorf("register method %q: a method of that name exists", name)
 	}
 	for _, f := range []struct {
@@ -148,23 +109,18 @@ func RegisterMethod(spec MethodSpec) error {
 	}
 	spec.start = nil
 	Methods = append(Methods, spec)
-	config.RegisterMethod(spec.config())
+	config.RegisterMethod(spec.Method)
 	return nil
 }
 
 func init() {
 	for _, m := range Methods {
-		config.RegisterMethod(m.config())
+		config.RegisterMethod(m.Method)
 	}
 	config.SubjectCheck = func(c config.Config, l *genomes.Layout) error {
 		_, err := outside.NewOutside(c, l)
 		return err
 	}
-}
-
-// config is what the configuration knows of method m (config.Method).
-func (m MethodSpec) config() config.Method {
-	return config.Method{Name: m.Name, Title: m.Title, Doc: m.Doc, Generation: m.Generation, Check: m.Check, Openings: m.Openings}
 }
 
 // gaOpenings: a GA generation draws Games/2 opening pairs for each of its RaceRounds+1
@@ -177,8 +133,13 @@ func column(heading string) func(config.Config) string {
 	return func(config.Config) string { return heading }
 }
 
-// LookupMethod returns the method named name (false: no such method).
-func LookupMethod(name string) (MethodSpec, bool) {
+// specOf returns the method of a stored configuration's Method ("" is the GA: runs stored
+// before methods were named); false for a name no method has (config.MethodOf is what the
+// configuration knows of it).
+func specOf(name string) (MethodSpec, bool) {
+	if name == "" {
+		name = config.MethodGA
+	}
 	for _, m := range Methods {
 		if m.Name == name {
 			return m, true
@@ -187,25 +148,7 @@ func LookupMethod(name string) (MethodSpec, bool) {
 	return MethodSpec{}, false
 }
 
-// MethodOf returns the method of a stored configuration's Method ("" is the GA: runs
-// stored before SPSA became the default); false for a name no method has.
-func MethodOf(name string) (MethodSpec, bool) {
-	if name == "" {
-		name = config.MethodGA
-	}
-	return LookupMethod(name)
-}
-
 // SearchText is tune's header for the run's method: how it will search over length (the
 // run's generations and budgets, "5 generations, budget 2000 games"), and notes for
 // lines of their own.
 func (t *Tuner) SearchText(length string) (string, []string) { return t.method.describe(length) }
-
-// MethodNames returns the names of Methods joined with ", " (for errors and help).
-func MethodNames() string {
-	names := make([]string, len(Methods))
-	for i, m := range Methods {
-		names[i] = m.Name
-	}
-	return strings.Join(names, ", ")
-}

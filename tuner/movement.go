@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"evotune/genomes"
+	"evotune/tuner/config"
 	"evotune/tuner/record"
 )
 
@@ -75,7 +76,7 @@ func (s Summary) MovementText() string {
 	if m == nil || (m.Distance == 0 && m.LastChange < 0) {
 		return ""
 	}
-	meth, _ := MethodOf(s.Method)
+	meth, _ := config.MethodOf(s.Method)
 	t := fmt.Sprintf("the champion moved %.3f from %s (the mean change of a free gene, as a share of its range)", m.Distance, s.Baseline)
 	if len(m.Genes) > 0 {
 		var g []string

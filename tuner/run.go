@@ -121,9 +121,9 @@ func New(cfg config.Config, store record.Store, progress func(record.Event), ver
 	if ext != nil {
 		baseline = "the layout's defaults"
 	}
-	spec, ok := MethodOf(cfg.Method) // "": a GA run stored before the configuration named its method
+	spec, ok := specOf(cfg.Method) // "": a GA run stored before the configuration named its method
 	if !ok {
-		return nil, fmt.Errorf("method: %q, want one of %s", cfg.Method, MethodNames())
+		return nil, fmt.Errorf("method: %q, want one of %s", cfg.Method, config.MethodNames())
 	}
 	t := &Tuner{plan: plan, rep: report{summary: Summary{Baseline: baseline, Method: cfg.Method, Lag: lagOf(cfg), ChampionRule: cfg.Champion}}, cfg: cfg, outside: ext, store: store, progress: progress, version: version,
 		hall:  hallOfFame{tested: map[string]bool{}},

@@ -23,7 +23,7 @@ func TestSettingsResolve(t *testing.T) {
 		}
 		flags[s.Flag] = true
 		for _, m := range s.Methods {
-			if _, ok := LookupMethod(m); !ok {
+			if _, ok := config.LookupMethod(m); !ok {
 				t.Errorf("%s: method %q is not registered", s.Key, m)
 			}
 		}
@@ -119,7 +119,7 @@ func TestBestColumn(t *testing.T) {
 		}
 		seen[h] = m.Name
 	}
-	ga, _ := LookupMethod(config.MethodGA)
+	ga, _ := config.LookupMethod(config.MethodGA)
 	race, peers := config.DefaultConfig("gomoku"), config.DefaultConfig("gomoku")
 	race.Selection, peers.Selection = config.SelectionRace, config.SelectionPeers
 	if ga.BestColumn(race) != "RACE WINNER" || ga.BestColumn(peers) != "BEST OF PEERS" {

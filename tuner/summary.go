@@ -12,7 +12,7 @@ import (
 // SavedText is the run's saved generations in its method's words: "12 generations",
 // "1 SPSA step", "40 CMA-ES generations".
 func (s Summary) SavedText() string {
-	m, _ := MethodOf(s.Method)
+	m, _ := config.MethodOf(s.Method)
 	return plural(s.Generations, m.Saved)
 }
 
@@ -102,7 +102,7 @@ func (s Summary) EarlySlotHint() string {
 // how busy it kept its game slots (SlotText).
 func (s Summary) RunText() string {
 	if s.Games == 0 && s.Generations == 0 {
-		m, _ := MethodOf(s.Method)
+		m, _ := config.MethodOf(s.Method)
 		return fmt.Sprintf("run %d %s after %s: no %s finished, so nothing was saved", s.RunID, s.Status, s.Wall.Round(time.Millisecond), m.Saved)
 	}
 	records := ""
@@ -119,7 +119,10 @@ func (s Summary) ChampionText() string {
 	if s.Best == "" {
 		return ""
 	}
-	m, _ := MethodOf(s.Method)
+	m, ok := specOf(s.Method)
+	if !ok { // a run of a later version's method
+		return "champion " + s.Best
+	}
 	return m.Summarise(s)
 }
 

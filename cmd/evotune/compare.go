@@ -14,7 +14,6 @@ import (
 	"evotune/db"
 	"evotune/engine"
 	"evotune/genomes"
-	"evotune/tuner"
 	"evotune/tuner/compare"
 	"evotune/tuner/config"
 	"evotune/tuner/outside"
@@ -40,7 +39,7 @@ func newCompareCmd() *cobra.Command {
 	var o compareOpts
 	def := config.DefaultConfig("")
 	c := &cobra.Command{
-		Use:   "compare --game G --budget-games N [--methods " + strings.ReplaceAll(tuner.MethodNames(), " ", "") + " --seeds 1,2,3 --verify-games N --verify-depth D --db FILE]",
+		Use:   "compare --game G --budget-games N [--methods " + strings.ReplaceAll(config.MethodNames(), " ", "") + " --seeds 1,2,3 --verify-games N --verify-depth D --db FILE]",
 		Short: "Run tuning methods side by side at an equal budget of games and measure each result on held-out openings",
 		Long: "compare runs every method (--methods) once per seed (--seeds) with the same game, depth, free genes and\n" +
 			"budget of distinct tuning games (--budget-games), then plays each result against the paper's weights\n" +
@@ -59,7 +58,7 @@ func newCompareCmd() *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVar(&o.cc.Base.Game, "game", "", gameFlagHelp())
-	f.StringVar(&o.methods, "methods", "ga,spsa", "methods to compare, in the table's order: any of "+tuner.MethodNames())
+	f.StringVar(&o.methods, "methods", "ga,spsa", "methods to compare, in the table's order: any of "+config.MethodNames())
 	f.StringVar(&o.seeds, "seeds", "1,2,3", "seeds: each method runs once per seed")
 	f.IntVar(&o.cc.BudgetGames, "budget-games", 0, "distinct tuning games of each run (required)")
 	f.IntVar(&o.cc.VerifyGames, "verify-games", 2000, "held-out games of each result against the paper's weights at the tuning depth")

@@ -9,7 +9,7 @@ import (
 
 	"evotune/engine/protocol"
 	"evotune/genomes"
-	"evotune/tuner"
+	"evotune/tuner/config"
 )
 
 // TestReferenceDocs: docs/reference is what `evotune docs` writes from the commands
@@ -56,7 +56,7 @@ func TestRegistriesInHelpAndDocs(t *testing.T) {
 		members []string
 	}{
 		{"game", genomes.Names()},
-		{"method", strings.Split(strings.ReplaceAll(tuner.MethodNames(), " ", ""), ",")},
+		{"method", strings.Split(strings.ReplaceAll(config.MethodNames(), " ", ""), ",")},
 		{"protocol", protocol.Names()},
 	}
 	for _, r := range registries {

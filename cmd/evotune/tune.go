@@ -34,7 +34,7 @@ type tuneOpts struct {
 func newTuneCmd() *cobra.Command {
 	var o tuneOpts
 	c := &cobra.Command{
-		Use:   "tune --game G [--method " + strings.ReplaceAll(tuner.MethodNames(), ", ", "|") + " --budget-games N --time-budget D --generations N --workers N --depth D --width W --seed S --name NAME --db FILE --config run.yaml]",
+		Use:   "tune --game G [--method " + strings.ReplaceAll(config.MethodNames(), ", ", "|") + " --budget-games N --time-budget D --generations N --workers N --depth D --width W --seed S --name NAME --db FILE --config run.yaml]",
 		Short: "Tune a game's weights by the genetic algorithm (the default), SPSA or CMA-ES, with self-play fitness, every generation stored in SQLite",
 		Long: "tune tunes the evaluation weights (or an outside engine's parameters, --layout/--engine) from\n" +
 			"self-play and commits each step or generation to the database in one transaction.\n\n" +

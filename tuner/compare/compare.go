@@ -48,8 +48,8 @@ func (cc Config) Validate() error {
 		return fmt.Errorf("verify_games: %d, want a positive even number", cc.VerifyGames)
 	}
 	for i, m := range cc.Methods {
-		if _, ok := tuner.LookupMethod(m); !ok {
-			return fmt.Errorf("methods[%d]: %q, want one of %s", i, m, tuner.MethodNames())
+		if _, ok := config.LookupMethod(m); !ok {
+			return fmt.Errorf("methods[%d]: %q, want one of %s", i, m, config.MethodNames())
 		}
 		if slices.Index(cc.Methods, m) != i {
 			return fmt.Errorf("methods[%d]: %s is listed twice", i, m)

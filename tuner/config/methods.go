@@ -2,6 +2,7 @@ package config
 
 import (
 	"evotune/genomes"
+	"evotune/tuner/record"
 	"math"
 	"strings"
 )
@@ -313,18 +314,70 @@ func (p SteadyConfig) Validate() error {
 	return nil
 }
 
-// Method is what the configuration knows of a search method: its names, the check of its
-// own settings and the openings a generation draws. Package tuner registers each of its
-// methods, the default first.
+// Method is what the configuration and every reader of a run know of a search method —
+// its names and display words, the check of its own settings, the openings a generation
+// draws, its generations table's heading and its progress line — declared once, in the
+// method's registration (package tuner registers each of its methods, the default first,
+// and tuner.RegisterMethod any other). Its JSON is the dashboard's method_terms.
 type Method struct {
-	// Name is Config.Method's value; Title the method's name in prose ("SPSA"); Doc one
-	// line for help; Generation what it calls one of its generations ("step").
-	Name, Title, Doc, Generation string
-	// Check validates the method's own settings of configuration c (nil: none).
-	Check func(c Config) error
+	// Name is Config.Method's value ("ga", "spsa", "cmaes").
+	Name string `json:"name"`
+	// Doc is one line for --help and the generated reference.
+	Doc string `json:"doc"`
+	// Title is the method's name in prose and page headers ("SPSA", "GA", "CMA-ES").
+	Title string `json:"title"`
+	// Generation is what the method calls one of its generations in progress lines and
+	// on the dashboard: "generation" or "step".
+	Generation string `json:"generation"`
+	// Champion says what the run's champion after a generation is ("θ after the step").
+	Champion string `json:"champion"`
+	// Range says what the spread of a generation's genomes is (the dashboard's gene bands).
+	Range string `json:"range"`
+	// Short is true for methods whose generations are a few dozen games (SPSA's steps,
+	// CMA-ES's generations): progress shows one bar over the game budget and a saved line
+	// every few seconds, not a bar per batch and a line per generation.
+	Short bool `json:"-"`
+	// Saved is what the run's summary counts its saved generations as ("SPSA step").
+	Saved string `json:"-"`
+	// Probes is true for a method whose generation is one pair of probes that play each
+	// other (SPSA's θ+ and θ−): pages chart the probe's score and the probes' distance, not
+	// a population's best, mean and diversity.
+	Probes bool `json:"probes,omitempty"`
+	// NoImportance, when set, says why the dashboard's parameter importance (a regression
+	// of scores on genes within each generation) is not fitted for this method's runs.
+	NoImportance string `json:"no_importance,omitempty"`
+	// Check validates the method's own settings of configuration c (nil: none); the error
+	// names the setting.
+	Check func(c Config) error `json:"-"`
 	// Openings is the most distinct tuning openings one generation of a run with
 	// configuration c draws (a book's tuning half must hold them).
-	Openings func(c Config) int
+	Openings func(c Config) int `json:"-"`
+	// Heading is the heading of a generation's best individual in the generations table
+	// (BestColumn).
+	Heading func(c Config) string `json:"-"`
+	// Progress is the method's part of the progress line of a saved generation (SavedText).
+	Progress func(e record.Event) string `json:"-"`
+}
+
+// BestColumn is the heading of a generation's best individual in the generations table of
+// a run of this method with configuration c: "RACE WINNER", "BEST OF PEERS" (the GA),
+// "θ+" (SPSA), "BEST CANDIDATE" (CMA-ES), "BEST MEMBER" (the steady-state GA); "BEST"
+// for a method that declares none (one no registration made: the zero Method).
+func (m Method) BestColumn(c Config) string {
+	if m.Heading == nil {
+		return "BEST"
+	}
+	return m.Heading(c)
+}
+
+// SavedText is the method's part of the progress line of a saved generation (event e,
+// GenDone): its result and champion; the champion's ID for a method that declares none
+// (the zero Method).
+func (m Method) SavedText(e record.Event) string {
+	if m.Progress == nil {
+		return "champion " + e.Champion
+	}
+	return m.Progress(e)
 }
 
 // methods are the registered methods, the default first.

@@ -13,13 +13,12 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"evotune/tuner"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
 	"evotune/tuner/stats"
 )
 
-// Progress renders a run's tuner.Events for a person: a progress bar when its writer is a
+// Progress renders a run's events (record.Event) for a person: a progress bar when its writer is a
 // terminal, plain log lines (at most one every 5 s, plus one per saved generation or
 // step) when it is not. It is safe for concurrent use; Update is the tuner's callback.
 type Progress struct {
@@ -77,9 +76,9 @@ func (p *Progress) Update(e record.Event) {
 	default:
 		gens = ""
 	}
-	spec, ok := tuner.MethodOf(e.Method)
+	spec, ok := config.MethodOf(e.Method)
 	if !ok {
-		spec, _ = tuner.MethodOf(config.MethodGA) // a run of a later version's method: its lines as the GA's
+		spec, _ = config.MethodOf(config.MethodGA) // a run of a later version's method: its lines as the GA's
 	}
 	if e.Verifying && e.Champion != "" && e.GamesDone == 0 && !p.tty {
 		at := fmt.Sprintf("depth %d", e.VerifyDepth)

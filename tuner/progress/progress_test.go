@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	_ "evotune/tuner" // registers the methods whose words the lines use
 	"evotune/tuner/config"
 	"evotune/tuner/record"
 )

@@ -153,12 +153,12 @@ func (m *randomSearch) Describe(length string) (string, []string) {
 }
 
 func TestMain(m *testing.M) {
-	if err := tuner.RegisterMethod(tuner.MethodSpec{Name: "random", Title: "random search", Generation: "generation",
+	if err := tuner.RegisterMethod(tuner.MethodSpec{Method: config.Method{Name: "random", Title: "random search", Generation: "generation",
 		Champion: "the best candidate that beat the champion", Range: "the candidates' range", Saved: "random-search generation", Short: true,
-		Loop: newRandomSearch, Heading: func(config.Config) string { return "BEST CANDIDATE" },
-		Openings:  func(c config.Config) int { return c.Games / 2 },
-		Progress:  func(e record.Event) string { return "champion " + e.Champion },
-		Summarise: func(s tuner.Summary) string { return "champion " + s.Best }}); err != nil {
+		Heading:  func(config.Config) string { return "BEST CANDIDATE" },
+		Openings: func(c config.Config) int { return c.Games / 2 },
+		Progress: func(e record.Event) string { return "champion " + e.Champion }},
+		Loop: newRandomSearch, Summarise: func(s tuner.Summary) string { return "champion " + s.Best }}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
@@ -232,8 +232,11 @@ func open(t *testing.T, name string, cfg config.Config, failAt int) (*db.DB, *re
 // the database into the uninterrupted run.
 func TestMethodOutsideTheTuner(t *testing.T) {
 	const budget = 96 // 3 candidates × 2 pairs × 2 colours = 12 games a generation
-	if _, ok := tuner.LookupMethod("random"); !ok {
+	if !slices.ContainsFunc(tuner.Methods, func(m tuner.MethodSpec) bool { return m.Name == "random" }) {
 		t.Fatal("the registered method is not among tuner.Methods")
+	}
+	if m, ok := config.LookupMethod("random"); !ok || m.Title != "random search" {
+		t.Fatalf("the configuration does not know the registered method: %+v", m)
 	}
 	var want string
 	var full []record.GenerationRecord
@@ -307,9 +310,9 @@ func TestMethodOutsideTheTuner(t *testing.T) {
 // TestRegisterMethodRefuses: a second method of a taken name, a name with other characters
 // and a spec without its constructor are refused, each error naming what is wrong.
 func TestRegisterMethodRefuses(t *testing.T) {
-	ok := tuner.MethodSpec{Name: "x", Title: "x", Generation: "generation", Saved: "x", Loop: newRandomSearch,
+	ok := tuner.MethodSpec{Method: config.Method{Name: "x", Title: "x", Generation: "generation", Saved: "x",
 		Heading: func(config.Config) string { return "" }, Openings: func(config.Config) int { return 1 },
-		Progress: func(record.Event) string { return "" }, Summarise: func(tuner.Summary) string { return "" }}
+		Progress: func(record.Event) string { return "" }}, Loop: newRandomSearch, Summarise: func(tuner.Summary) string { return "" }}
 	for _, c := range []struct {
 		edit func(*tuner.MethodSpec)
 		want string

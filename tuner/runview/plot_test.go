@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"evotune/tuner"
 	"evotune/tuner/config"
 )
 
@@ -12,8 +11,8 @@ import (
 // per step, a GA's the generation's best against its references — and a gene's axis reads
 // "value − 60", never "− 60".
 func TestPlotWords(t *testing.T) {
-	spsa, _ := tuner.LookupMethod(config.MethodSPSA)
-	ga, _ := tuner.LookupMethod(config.MethodGA)
+	spsa, _ := config.LookupMethod(config.MethodSPSA)
+	ga, _ := config.LookupMethod(config.MethodGA)
 	se, score := 0.05, 0.6
 	sv := RunView{Run: RunItem{ID: 1, Name: "s", Game: "gomoku", MethodTerms: &spsa}, Generations: []GenerationPoint{
 		{Generation: 0, PlusScore: &score, PlusSE: &se}, {Generation: 1, PlusScore: &score, PlusSE: &se}}}

@@ -10,7 +10,6 @@ import (
 
 	"evotune/db"
 	"evotune/genomes"
-	"evotune/tuner"
 	"evotune/tuner/config"
 	"evotune/tuner/runstore"
 	"evotune/tuner/spsa"
@@ -87,9 +86,9 @@ func GenerationsText(out io.Writer, id int64, cfg config.Config, views []Generat
 	if cfg.Method == config.MethodSPSA {
 		return spsaStepsText(id, views, out)
 	}
-	spec, ok := tuner.MethodOf(cfg.Method)
+	spec, ok := config.MethodOf(cfg.Method)
 	if !ok {
-		spec, _ = tuner.MethodOf(config.MethodGA) // a later version's method: the GA's columns
+		spec, _ = config.MethodOf(config.MethodGA) // a later version's method: the GA's columns
 	}
 	best := spec.BestColumn(cfg)
 	tw := tabwriter.NewWriter(NewTermWriter(out), 0, 0, 2, ' ', 0)

@@ -17,7 +17,6 @@ import (
 	"evotune/db"
 	"evotune/engine"
 	"evotune/genomes"
-	"evotune/tuner"
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"evotune/tuner/runstore"
@@ -51,8 +50,8 @@ type RunItem struct {
 	// Method is the run's search method ("spsa", "ga", "cmaes"; "ga" for runs stored
 	// before the configuration named one) and MethodTerms its own words for the pages: its
 	// title, what a generation, the champion and a generation's spread are called.
-	Method      string            `json:"method"`
-	MethodTerms *tuner.MethodSpec `json:"method_terms"`
+	Method      string         `json:"method"`
+	MethodTerms *config.Method `json:"method_terms"`
 	// Games is the run's distinct tuning games so far, BudgetGames its game budget (0:
 	// none) and Generations the generations it was asked for (0: until a budget); ETAS is
 	// the seconds left at the pace of its saved generations, for a running run with a game
@@ -242,7 +241,7 @@ func runItem(r db.Run) RunItem {
 	if json.Unmarshal([]byte(r.Config), &cfg) == nil && len(cfg.Layout) > 0 && string(cfg.Layout) != "null" {
 		it.Outside = true
 	}
-	if m, ok := tuner.MethodOf(cfg.Method); ok {
+	if m, ok := config.MethodOf(cfg.Method); ok {
 		it.Method, it.MethodTerms = m.Name, &m
 	} else {
 		it.Method = cfg.Method // a method of a later version: named, without terms
@@ -864,7 +863,7 @@ type AnalysisView struct {
 	Genes  []AnalysisGene `json:"genes"`
 	Error  *string        `json:"error"`
 	// Note, when set instead of an importance, says why the run's method has none
-	// (tuner.MethodSpec.NoImportance).
+	// (config.Method.NoImportance).
 	Note *string `json:"note"`
 	// Lines are the rows for parallel coordinates, the latest MaxParallelLines of them in
 	// generation order: each row's genes in the layout's order (Values) and its score.
