@@ -233,8 +233,8 @@ func (o *Outside) ValuesIn(format string, x []float64, sp config.SPSAConfig, pro
 
 // OpenBenchParams returns genes at values x as OpenBench parameter lines: the engine's
 // names, the bounds, and each gene's c_end and r_end — its own, or sp's c_end in the gene's
-// units (a fifth of the range per SPSA unit; the default's fraction for a log gene) and
-// sp's r_end.
+// units (a fifth of the range per SPSA unit; the default's fraction for a log gene; to 12
+// significant digits) and sp's r_end.
 func OpenBenchParams(genes []genomes.Gene, x []float64, sp config.SPSAConfig) []genomes.OpenBenchParam {
 	var ps []genomes.OpenBenchParam
 	for i, g := range genes {
@@ -244,6 +244,9 @@ func OpenBenchParams(genes []genomes.Gene, x []float64, sp config.SPSAConfig) []
 			if g.Scale == genomes.Log && g.Min > 0 {
 				c = spsa.GeneCEnd(g, sp) * g.Default
 			}
+			// A derived step, to 12 significant digits: 0.2 × 2/5 is written 0.08, not
+			// the product's 0.08000000000000002.
+			c, _ = strconv.ParseFloat(strconv.FormatFloat(c, 'g', 12, 64), 64)
 		}
 		if r <= 0 {
 			r = sp.REnd
