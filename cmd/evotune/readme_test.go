@@ -33,6 +33,8 @@ var readmeSkips = []struct{ match, why string }{
 	{"--db night.db", "reads the overnight run"},
 	{"cmd:./", "an external engine that is not part of evotune"},
 	{"--db toga.db", "the measured Toga II match: 2 000 games, 40 minutes here"},
+	{"--db detune.db", "the wide Toga II benchmark's detune: 400 games, 2 minutes here"},
+	{"--db wide.db", "the wide Toga II benchmark: 8 000 games, about an hour here"},
 	{"--db uci.db", "reads the run of a UCI engine that is not part of evotune (TestTuneUCIEngine tunes and exports one)"},
 	{"evotune resume", "needs a stopped run (Ctrl-C a tune first) or one with an external engine"},
 	{"evotune broker", "a server that runs until stopped (TestClusterTune runs one)"},
