@@ -24,13 +24,14 @@ func TestPackageLayout(t *testing.T) {
 		"match":      {"evotune/tuner/arena", "evotune/tuner/stats"},
 		"ladder":     {"evotune/tuner/arena", "evotune/tuner/match", "evotune/tuner/stats"},
 		"record":     {"evotune/tuner/ladder", "evotune/tuner/stats"},
-		"cmaes":      {"evotune/tuner/config", "evotune/tuner/record", "evotune/tuner/search"},
+		"cmaes":      {"evotune/tuner/config", "evotune/tuner/record", "evotune/tuner/report", "evotune/tuner/search"},
 		"population": {"evotune/tuner/record"},
-		"steady":     {"evotune/tuner/config", "evotune/tuner/population", "evotune/tuner/record", "evotune/tuner/search"},
+		"steady":     {"evotune/tuner/config", "evotune/tuner/population", "evotune/tuner/record", "evotune/tuner/report", "evotune/tuner/search"},
 		"search":     {"evotune/tuner/arena", "evotune/tuner/config", "evotune/tuner/ladder", "evotune/tuner/match", "evotune/tuner/record", "evotune/tuner/stats"},
 		"stats":      {},
-		"spsa":       {"evotune/tuner/config", "evotune/tuner/record", "evotune/tuner/search"},
-		"ga":         {"evotune/tuner/config", "evotune/tuner/population", "evotune/tuner/record", "evotune/tuner/search", "evotune/tuner/stats"},
+		"spsa":       {"evotune/tuner/config", "evotune/tuner/record", "evotune/tuner/report", "evotune/tuner/search"},
+		"ga":         {"evotune/tuner/config", "evotune/tuner/population", "evotune/tuner/record", "evotune/tuner/report", "evotune/tuner/search", "evotune/tuner/stats"},
+		"report":     {"evotune/tuner/config", "evotune/tuner/ladder", "evotune/tuner/record", "evotune/tuner/stats"},
 		"outside":    {"evotune/tuner/config", "evotune/tuner/match", "evotune/tuner/search", "evotune/tuner/spsa"},
 	}
 	for dir, ok := range allowed {

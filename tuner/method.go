@@ -5,8 +5,10 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/cmaes"
 	"evotune/tuner/config"
+	"evotune/tuner/ga"
 	"evotune/tuner/outside"
 	"evotune/tuner/record"
+	"evotune/tuner/report"
 	"evotune/tuner/search"
 	"evotune/tuner/spsa"
 	"evotune/tuner/steady"
@@ -48,7 +50,7 @@ type MethodSpec struct {
 	// (Method). Every method but the GA without a lag is made so.
 	Loop func(env *search.MethodEnv) (search.Method, error) `json:"-"`
 	// Summarise is the method's line of the run's summary: its result and champion.
-	Summarise func(s Summary) string `json:"-"`
+	Summarise func(s report.Summary) string `json:"-"`
 	// start makes a method that runs its own loop (the GA without a lag); nil: Loop's.
 	start func(t *Tuner) (searchMethod, error)
 }
@@ -65,22 +67,25 @@ func (m MethodSpec) make(t *Tuner) (searchMethod, error) {
 var Methods = []MethodSpec{
 	{Method: config.Method{Name: config.MethodGA, Title: "GA", Generation: "generation", Champion: "the hall of fame's centre or best member (the race winner without a hall of fame)",
 		Range: "the population's range", Saved: "generation", Heading: gaBestColumn, Openings: gaOpenings, Progress: gaSaved,
+		Lag: func(c config.Config) int { return c.GALag },
 		Doc: "the genetic algorithm (eaopt), the default: a population whose individuals play each other (or race the paper's weights), a hall of fame; the champion is the hall of fame's centre (for an outside engine, the centre of the last generation's better half)"},
-		start: newGAOrLagged, Summarise: gaSummary},
+		start: newGAOrLagged, Summarise: ga.Summarise},
 	{Method: config.Method{Name: config.MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
 		Probes:       true,
 		NoImportance: "an SPSA step plays two probes, θ+ and θ−, which differ in every free gene at once: two rows cannot separate the genes' effects, so no importance is fitted; the genes page shows how θ moved, and the slices below each probe's score against each gene",
 		Heading:      column("θ+"), Check: func(c config.Config) error { return c.SPSAParams().Validate() }, Openings: func(c config.Config) int { return c.SPSAParams().Pairs }, Progress: spsa.Saved,
+		Lag: func(c config.Config) int { return c.SPSAParams().Lag },
 		Doc: "fishtest's SPSA: θ± = θ ± c_k·Δ play each other, θ moves by their result (see --spsa-*)"},
-		Loop: spsa.New, Summarise: spsaSummary},
+		Loop: spsa.New, Summarise: spsa.Summarise},
 	{Method: config.Method{Name: config.MethodCMAES, Title: "CMA-ES", Generation: "generation", Champion: "the mean after the generation", Range: "the candidates' range", Short: true, Saved: "CMA-ES generation",
 		Heading: column("BEST CANDIDATE"), Check: func(c config.Config) error { return c.CMAESParams().Validate() }, Openings: func(c config.Config) int { return c.CMAESParams().Pairs }, Progress: cmaes.Saved,
+		Lag: func(c config.Config) int { return c.CMAESParams().Lag },
 		Doc: "CMA-ES (goptuna's cmaes): λ samples around the mean play the mean, the mean and covariance move (see --cmaes-*)"},
-		Loop: cmaes.New, Summarise: cmaesSummary},
+		Loop: cmaes.New, Summarise: cmaes.Summarise},
 	{Method: config.Method{Name: config.MethodSteady, Title: "steady-state GA", Generation: "generation", Champion: "the centre of the population's better half", Range: "the population's range", Short: true, Saved: "steady-state generation",
 		Heading: column("BEST MEMBER"), Check: func(c config.Config) error { return c.SteadyParams().Validate() }, Openings: func(c config.Config) int { return c.Games / 2 }, Progress: steady.Saved,
 		Doc: "the GA without a generation barrier: one birth at a time, each child and its first parent play the paper's weights on the same openings, the child takes the parent's place when it scores higher; workers never wait for a generation's slowest game"},
-		Loop: steady.New, Summarise: steadySummary},
+		Loop: steady.New, Summarise: steady.Summarise},
 }
 
 // RegisterMethod adds a search method on the run loop to Methods, after the built-in ones:

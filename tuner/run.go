@@ -15,6 +15,7 @@ import (
 	"evotune/tuner/ladder"
 	"evotune/tuner/outside"
 	"evotune/tuner/record"
+	"evotune/tuner/report"
 	"evotune/tuner/search"
 	"evotune/tuner/stats"
 )
@@ -49,7 +50,7 @@ type Tuner struct {
 	hall   hallOfFame
 	draws  openingDraws
 	saving saving
-	rep    report
+	rep    reporting
 	proof  proof
 	// slotCarry is the wall time of games played elsewhere (a cluster) that did not fit
 	// in the generation they were told in (elsewhereSlotTime).
@@ -125,7 +126,7 @@ func New(cfg config.Config, store record.Store, progress func(record.Event), ver
 	if !ok {
 		return nil, fmt.Errorf("method: %q, want one of %s", cfg.Method, config.MethodNames())
 	}
-	t := &Tuner{plan: plan, rep: report{summary: Summary{Baseline: baseline, Method: cfg.Method, Lag: lagOf(cfg), ChampionRule: cfg.Champion}}, cfg: cfg, outside: ext, store: store, progress: progress, version: version,
+	t := &Tuner{plan: plan, rep: reporting{summary: report.Summary{Baseline: baseline, Method: cfg.Method, Lag: spec.LagOf(cfg), ChampionRule: cfg.Champion, Summarise: spec.Summarise}}, cfg: cfg, outside: ext, store: store, progress: progress, version: version,
 		hall:  hallOfFame{tested: map[string]bool{}},
 		setup: setup}
 	for _, o := range opts {
@@ -191,17 +192,17 @@ func (t *Tuner) rngV1(gen int, stream uint64) *rand.Rand {
 // perturbations), then cfg.Generations more, each saved when complete, then the
 // verification match. Cancelling ctx stops the run (status "stopped"); the generation in
 // progress is not saved.
-func (t *Tuner) Run(ctx context.Context, pid int) (Summary, error) {
+func (t *Tuner) Run(ctx context.Context, pid int) (report.Summary, error) {
 	t.ctx = ctx
 	if t.NeedsCalibration() {
 		if _, err := t.Calibrate(ctx); err != nil {
-			return Summary{}, err
+			return report.Summary{}, err
 		}
 	}
 	cj, _ := json.Marshal(t.cfg)
 	id, err := t.store.CreateRun(ctx, record.RunRecord{Name: t.cfg.Name, Game: t.cfg.Game, Seed: t.cfg.Seed, Config: string(cj), ProgramVersion: t.version, PID: pid})
 	if err != nil {
-		return Summary{}, err
+		return report.Summary{}, err
 	}
 	if t.onCreate != nil {
 		if err := t.onCreate(id); err != nil {
@@ -226,7 +227,7 @@ func (t *Tuner) begin(runID int64) {
 
 // searchAndVerify lets the run's method search from generation `from` to its end, waits
 // for its last save, then plays the verification and records the final status.
-func (t *Tuner) searchAndVerify(ctx context.Context, from int) (Summary, error) {
+func (t *Tuner) searchAndVerify(ctx context.Context, from int) (report.Summary, error) {
 	err := t.method.search(ctx, from)
 	if serr := t.waitSave(); err == nil {
 		err = serr
@@ -236,7 +237,7 @@ func (t *Tuner) searchAndVerify(ctx context.Context, from int) (Summary, error) 
 	}
 	t.rep.summary.Wall = t.elapsed() // the generations only (all of them, across resumes); verification is timed apart
 	t.rep.summary.Proven, t.rep.summary.ProvenAfter = t.proof.proven.Load(), t.cfg.StopWhenProven
-	t.rep.summary.Movement = movementOf(t.plan.Layout, t.plan.Layout.Defaults(), t.rep.path, t.rep.pathFrom)
+	t.rep.summary.Movement = report.MovementOf(t.plan.Layout, t.plan.Layout.Defaults(), t.rep.path, t.rep.pathFrom)
 	if err == nil {
 		err = t.verifyAll()
 	}
@@ -266,7 +267,7 @@ func (t *Tuner) nameRun(runID int64) {
 // Resume continues a run from its last saved generation with the same configuration,
 // population, opponent pool and random streams, so it ends exactly as an uninterrupted
 // run with the same seed would. A run with no saved generation starts over under its ID.
-func (t *Tuner) Resume(ctx context.Context, st record.ResumeState) (Summary, error) {
+func (t *Tuner) Resume(ctx context.Context, st record.ResumeState) (report.Summary, error) {
 	t.ctx = ctx
 	t.saving.runID, t.rep.summary.RunID = st.RunID, st.RunID
 	if st.LastGeneration >= 0 {
@@ -280,7 +281,7 @@ func (t *Tuner) Resume(ctx context.Context, st record.ResumeState) (Summary, err
 		t.rep.summary.SlotTime, t.rep.summary.SlotCapacity = st.SlotTime, st.SlotCapacity
 		t.proof.elos = append([]float64(nil), st.CheckElos...)
 		if err := t.method.restore(st); err != nil {
-			return Summary{}, err
+			return report.Summary{}, err
 		}
 	}
 	t.begin(st.RunID)
@@ -366,7 +367,7 @@ func (t *Tuner) verifyAll() error {
 	return t.store.SaveVerification(t.ctx, t.saving.runID, v)
 }
 
-func (t *Tuner) finish(err error) (Summary, error) {
+func (t *Tuner) finish(err error) (report.Summary, error) {
 	status, text := "finished", ""
 	switch {
 	case err != nil && t.ctx.Err() != nil:

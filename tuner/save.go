@@ -123,3 +123,13 @@ func (t *Tuner) waitSave() error {
 	}
 	return nil
 }
+
+// countGeneration counts saved generation rec in the summary (report.Summary.CountRecords) and notes
+// where its champion stands (the path Movement is measured on).
+func (t *Tuner) countGeneration(rec record.GenerationRecord) {
+	t.rep.summary.CountRecords(rec)
+	if len(t.rep.path) == 0 {
+		t.rep.pathFrom = rec.Generation
+	}
+	t.rep.path = append(t.rep.path, append([]float64(nil), t.rep.summary.BestGenes...))
+}

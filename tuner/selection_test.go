@@ -328,7 +328,7 @@ func TestCentreChampion(t *testing.T) {
 	if s := tu.rep.summary; s.Best != genomes.IndividualID(1, 5, cfg.Population) || len(s.CentreOf) != 2 || s.Champion != nil || s.BaselineChampion {
 		t.Errorf("no member above the baseline: champion %s (centre of %v, best member %v), want the centre", s.Best, s.CentreOf, s.Champion)
 	}
-	if txt := gaSummary(tu.rep.summary); !strings.Contains(txt, "the centre of the hall of fame's 2 members") || strings.Contains(txt, "claims") {
+	if txt := ga.Summarise(tu.rep.summary); !strings.Contains(txt, "the centre of the hall of fame's 2 members") || strings.Contains(txt, "claims") {
 		t.Errorf("summary of a centre without a measured member: %q", txt)
 	}
 	tu.cfg.Champion = config.ChampionBest

@@ -7,6 +7,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/record"
+	"evotune/tuner/report"
 )
 
 // generation is the GA's generation in progress: its individuals and the games they
@@ -58,14 +59,14 @@ type saving struct {
 	err      error
 }
 
-// report is what the run tells: the progress events (one at a time, under progMu), the
+// reporting is what the run tells: the progress events (one at a time, under progMu), the
 // wall clock across sessions and the summary the run returns.
-type report struct {
+type reporting struct {
 	progMu        sync.Mutex
 	start         time.Time
 	elapsedBefore time.Duration // wall time of earlier sessions of a resumed run
 	last          record.Event
-	summary       Summary
+	summary       report.Summary
 	// hinted is true once an event has carried the run's slot hint (Event.SlotHint).
 	hinted bool
 	// path is the champion's genes after each generation this process saved, from

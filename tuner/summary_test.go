@@ -5,34 +5,35 @@ import (
 	"testing"
 	"time"
 
-	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
+	"evotune/tuner/report"
 )
 
 // TestSummaryText: the summary speaks the run's method — its saved generations in the
 // method's words, its champion as the method makes it.
 func TestSummaryText(t *testing.T) {
 	for _, c := range []struct {
-		s          Summary
+		s          report.Summary
 		saved      string
 		championIn string
 	}{
-		{Summary{Method: config.MethodSPSA, Generations: 1, Best: "1-g0-00"}, "1 SPSA step", "θ after the last of 1 SPSA steps"},
-		{Summary{Method: config.MethodCMAES, Generations: 4, Best: "1-g3-00"}, "4 CMA-ES generations", "the mean after the last of 4 CMA-ES generations"},
-		{Summary{Method: "", Generations: 2, Best: "1-g1-03", BestScore: 0.625}, "2 generations", "the race winner of the last generation"},
-		{Summary{Method: config.MethodGA, Generations: 3, Best: "1-g0-00", Baseline: "the paper's weights", BaselineChampion: true}, "3 generations", "No candidate has beaten them yet: no race winner reached a hall-of-fame test.\nnot verified"},
-		{Summary{Method: config.MethodGA, Generations: 9, Best: "1-g8-12", CentreOf: []string{"1-g2-01", "1-g5-04"},
+		{report.Summary{Method: config.MethodSPSA, Generations: 1, Best: "1-g0-00"}, "1 SPSA step", "θ after the last of 1 SPSA steps"},
+		{report.Summary{Method: config.MethodCMAES, Generations: 4, Best: "1-g3-00"}, "4 CMA-ES generations", "the mean after the last of 4 CMA-ES generations"},
+		{report.Summary{Method: "", Generations: 2, Best: "1-g1-03", BestScore: 0.625}, "2 generations", "the race winner of the last generation"},
+		{report.Summary{Method: config.MethodGA, Generations: 3, Best: "1-g0-00", Baseline: "the paper's weights", BaselineChampion: true}, "3 generations", "No candidate has beaten them yet: no race winner reached a hall-of-fame test.\nnot verified"},
+		{report.Summary{Method: config.MethodGA, Generations: 9, Best: "1-g8-12", CentreOf: []string{"1-g2-01", "1-g5-04"},
 			Champion: &record.HallOfFamer{ID: "1-g5-04", Stats: genomes.Stats{Wins: 30, Losses: 10, Penta: [5]int{0, 2, 6, 6, 6}}}, HallOfFame: make([]record.HallOfFamer, 2)},
 			"9 generations", "the centre of the hall of fame's 2 members"},
-		{Summary{Method: config.MethodGA, Generations: 9, Best: "1-g8-12", ChampionRule: config.ChampionPopulation, HallOfFame: make([]record.HallOfFamer, 2)},
+		{report.Summary{Method: config.MethodGA, Generations: 9, Best: "1-g8-12", ChampionRule: config.ChampionPopulation, HallOfFame: make([]record.HallOfFamer, 2)},
 			"9 generations", "champion 1-g8-12: the centre of the last generation's better half by rank"},
-		{Summary{Method: config.MethodGA, Lag: 3, Generations: 9, Best: "1-g8-12", ChampionRule: config.ChampionPopulation},
+		{report.Summary{Method: config.MethodGA, Lag: 3, Generations: 9, Best: "1-g8-12", ChampionRule: config.ChampionPopulation},
 			"9 generations", "champion 1-g8-12: the mean of the last 4 generations' better-half centres"},
-		{Summary{Method: config.MethodGA, Generations: 4, Best: "1-g2-05", Baseline: "the paper's weights", HallOfFame: []record.HallOfFamer{{ID: "1-g2-05"}}},
+		{report.Summary{Method: config.MethodGA, Generations: 4, Best: "1-g2-05", Baseline: "the paper's weights", HallOfFame: []record.HallOfFamer{{ID: "1-g2-05"}}},
 			"4 generations", "champion 1-g2-05: the hall of fame's one member, admitted head to head against the paper's weights"},
 	} {
+		c.s = summarised(c.s)
 		if got := c.s.SavedText(); got != c.saved {
 			t.Errorf("%s: saved %q, want %q", c.s.Method, got, c.saved)
 		}
@@ -40,16 +41,26 @@ func TestSummaryText(t *testing.T) {
 			t.Errorf("%s: champion %q, want it to say %q", c.s.Method, got, c.championIn)
 		}
 	}
-	cut := Summary{Method: config.MethodSPSA, Status: "finished", Generations: 10, Best: "1-g9-00", Games: 300, GameRecords: 300, BudgetGames: 1200, Wall: time.Second}
+	cut := summarised(report.Summary{Method: config.MethodSPSA, Status: "finished", Generations: 10, Best: "1-g9-00", Games: 300, GameRecords: 300, BudgetGames: 1200, Wall: time.Second})
 	if got := cut.ChampionText(); !strings.Contains(got, "the time budget ended the run at 25% of the 1200 games") {
 		t.Errorf("SPSA cut by its time budget: %q", got)
 	}
-	if (Summary{Method: config.MethodSPSA}).ChampionText() != "" {
+	if summarised(report.Summary{Method: config.MethodSPSA}).ChampionText() != "" {
 		t.Error("a run without a champion has a champion line")
+	}
+	if got := (report.Summary{Method: "later", Best: "1-g3-00"}).ChampionText(); got != "champion 1-g3-00" {
+		t.Errorf("a method this program does not know: champion line %q", got)
 	}
 	if got := cut.RunText(); !strings.HasPrefix(got, "run 0 finished: 10 SPSA steps saved, 300 games in 1s (300.0 games/s)") {
 		t.Errorf("run line %q", got)
 	}
+}
+
+// summarised is s with its method's summary line, as New gives a run's summary.
+func summarised(s report.Summary) report.Summary {
+	m, _ := specOf(s.Method)
+	s.Summarise = m.Summarise
+	return s
 }
 
 // TestETA: the time left from the game budget (bounded by the time budget), from the
@@ -96,71 +107,9 @@ func TestEngineLimitsText(t *testing.T) {
 	}
 }
 
-// TestForfeitText: a run's forfeits are counted from its saved game rows and warned of,
-// in stronger words when every game was one (such a run ended "finished" in silence).
-func TestForfeitText(t *testing.T) {
-	var s Summary
-	s.RunID = 4
-	lost := engine.GameRecord{Forfeit: "black (first player) forfeits: no answer in 5s"}
-	s.countRecords(record.GenerationRecord{GameResults: []record.GameResult{{Record: lost}, {Record: lost}}})
-	if w := s.ForfeitText(); s.Forfeits != 2 || !strings.Contains(w, "every one of the run's 2 games") || !strings.Contains(w, "export-data 4 --table games") {
-		t.Fatalf("all forfeits: %d counted, %q", s.Forfeits, w)
-	}
-	s.countRecords(record.GenerationRecord{GameResults: []record.GameResult{{}, {}}})
-	if w := s.ForfeitText(); s.GameRecords != 4 || !strings.HasPrefix(w, "warning: 2 of the run's 4 games") {
-		t.Fatalf("half forfeits: %q", w)
-	}
-	if w := (Summary{GameRecords: 10}).ForfeitText(); w != "" {
-		t.Fatalf("no forfeit: %q", w)
-	}
-}
-
-// TestRunTextNothingSaved: a run stopped before its first generation says so, not "0 games
-// … slot utilisation 0.0%".
-func TestRunTextNothingSaved(t *testing.T) {
-	got := Summary{RunID: 3, Status: "stopped", Method: config.MethodGA, Wall: 62 * time.Millisecond}.RunText()
-	if got != "run 3 stopped after 62ms: no generation finished, so nothing was saved" {
-		t.Fatalf("%q", got)
-	}
-}
-
-// TestSlotHint: a run that kept under 90% of its slots busy because its method had no
-// rounds in play is told which lag fills them, a GA how long its generations were and
-// which method has no generation barrier; one with a lag, one slot, a busy or unmeasured
-// run is told nothing.
-func TestSlotHint(t *testing.T) {
-	at := func(method string, lag, slots int, busy float64) Summary {
-		return Summary{Method: method, Lag: lag, Slots: slots, SlotTime: time.Duration(busy * float64(time.Second)), SlotCapacity: time.Second}
-	}
-	ga := func(slots int, busy float64, gens, games int) Summary {
-		s := at(config.MethodGA, 0, slots, busy)
-		s.Generations, s.Games = gens, games
-		return s
-	}
-	for _, c := range []struct {
-		s    Summary
-		want string
-	}{
-		{at(config.MethodCMAES, 0, 16, 0.79), "--cmaes-lag 1"},
-		{at(config.MethodCMAES, 0, 16, 0.79), "--method spsa"},
-		{at(config.MethodSPSA, 0, 8, 0.82), "--spsa-lag 8"},
-		{at(config.MethodCMAES, 2, 16, 0.79), ""},
-		{at(config.MethodSPSA, 8, 16, 0.5), ""},
-		{at(config.MethodCMAES, 0, 16, 0.92), ""},
-		{at(config.MethodCMAES, 0, 1, 0.5), ""},
-		{ga(16, 0.6, 10, 5760), "576 games, 36.0 a slot"},
-		{ga(16, 0.6, 10, 5760), "--method steady"},
-		{ga(16, 0.6, 10, 5760), "--ga-lag 3"},
-		{ga(16, 0.92, 10, 5760), ""},
-		{ga(1, 0.6, 10, 5760), ""},
-		{ga(16, 0.6, 0, 0), ""},                              // nothing saved
-		{Summary{Method: config.MethodCMAES, Slots: 16}, ""}, // not measured
-	} {
-		got := c.s.SlotHint()
-		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
-			t.Errorf("%s lag %d, %d slots, %.0f%% busy: hint %q, want one naming %q", c.s.Method, c.s.Lag, c.s.Slots, 100*c.s.SlotUtilisation(), got, c.want)
-		}
-	}
+// TestSummaryLag: a run's summary carries the lag its method declares (config.Method.Lag),
+// which the slot hint reads.
+func TestSummaryLag(t *testing.T) {
 	for _, lag := range []int{0, 2} {
 		cfg := config.DefaultConfig("gomoku")
 		cfg.Method, cfg.CMAES = config.MethodCMAES, &config.CMAESConfig{Lag: lag}
@@ -215,7 +164,7 @@ func TestEarlySlotHint(t *testing.T) {
 		{3, 320, 0.8, true},
 		{3, 320, 0.95, false}, // busy enough
 	} {
-		sum := Summary{Method: config.MethodCMAES, Slots: 16, Generations: c.gens, Games: c.games,
+		sum := report.Summary{Method: config.MethodCMAES, Slots: 16, Generations: c.gens, Games: c.games,
 			SlotTime: time.Duration(c.busy * float64(time.Second)), SlotCapacity: time.Second}
 		if got := sum.EarlySlotHint(); (got != "") != c.want {
 			t.Errorf("%d generations, %d games, %.0f%% busy: early hint %q, want one: %v", c.gens, c.games, 100*c.busy, got, c.want)

@@ -13,6 +13,7 @@ import (
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
 	"evotune/tuner/record"
+	"evotune/tuner/report"
 )
 
 // memStore keeps a run in memory.
@@ -336,7 +337,7 @@ func FuzzParseConfig(f *testing.F) {
 // generations and their games into a fresh store, as the command line does, and checks
 // that the resumed run saved what full, the same run uninterrupted, saved after them
 // (fingerprint). It returns the resumed store and the resumed run's summary.
-func crashAndResume(t *testing.T, cfg config.Config, full *memStore, failAt int) (*memStore, Summary) {
+func crashAndResume(t *testing.T, cfg config.Config, full *memStore, failAt int) (*memStore, report.Summary) {
 	t.Helper()
 	crashed := &memStore{failAt: failAt}
 	tu, _ := New(cfg, crashed, nil, "test")

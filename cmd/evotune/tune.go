@@ -17,6 +17,7 @@ import (
 	"evotune/tuner/config"
 	"evotune/tuner/outside"
 	"evotune/tuner/progress"
+	"evotune/tuner/report"
 	"evotune/tuner/runstore"
 )
 
@@ -237,7 +238,7 @@ func runTune(ctx context.Context, o tuneOpts, out, errOut io.Writer) error {
 }
 
 // printSummary reports a finished (or stopped) run and what to do next.
-func printSummary(out io.Writer, sum tuner.Summary, dbPath string) {
+func printSummary(out io.Writer, sum report.Summary, dbPath string) {
 	if sum.RunID == 0 {
 		return
 	}

@@ -357,6 +357,18 @@ type Method struct {
 	Heading func(c Config) string `json:"-"`
 	// Progress is the method's part of the progress line of a saved generation (SavedText).
 	Progress func(e record.Event) string `json:"-"`
+	// Lag is how many rounds the method may have in play behind the one it asks in a run
+	// of configuration c (SPSA's steps, CMA-ES's and the lagged GA's generations; the
+	// summary's slot hint reads it); nil: 0.
+	Lag func(c Config) int `json:"-"`
+}
+
+// LagOf is m.Lag(c), or 0 for a method that declares no Lag.
+func (m Method) LagOf(c Config) int {
+	if m.Lag == nil {
+		return 0
+	}
+	return m.Lag(c)
 }
 
 // BestColumn is the heading of a generation's best individual in the generations table of

@@ -25,6 +25,7 @@ import (
 	"evotune/tuner"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
+	"evotune/tuner/report"
 	"evotune/tuner/runstore"
 	"evotune/tuner/search"
 )
@@ -158,7 +159,7 @@ func TestMain(m *testing.M) {
 		Heading:  func(config.Config) string { return "BEST CANDIDATE" },
 		Openings: func(c config.Config) int { return c.Games / 2 },
 		Progress: func(e record.Event) string { return "champion " + e.Champion }},
-		Loop: newRandomSearch, Summarise: func(s tuner.Summary) string { return "champion " + s.Best }}); err != nil {
+		Loop: newRandomSearch, Summarise: func(s report.Summary) string { return "champion " + s.Best }}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
@@ -312,7 +313,7 @@ func TestMethodOutsideTheTuner(t *testing.T) {
 func TestRegisterMethodRefuses(t *testing.T) {
 	ok := tuner.MethodSpec{Method: config.Method{Name: "x", Title: "x", Generation: "generation", Saved: "x",
 		Heading: func(config.Config) string { return "" }, Openings: func(config.Config) int { return 1 },
-		Progress: func(record.Event) string { return "" }}, Loop: newRandomSearch, Summarise: func(tuner.Summary) string { return "" }}
+		Progress: func(record.Event) string { return "" }}, Loop: newRandomSearch, Summarise: func(report.Summary) string { return "" }}
 	for _, c := range []struct {
 		edit func(*tuner.MethodSpec)
 		want string

@@ -119,7 +119,7 @@ type GenerationRecord struct {
 	Slots       int
 	Elapsed     time.Duration // the run's wall time up to the end of this generation (across resumes)
 	Best        string        // rank 1: the winner of the generation's race
-	Champion    string        // the run's champion after the generation (see tuner.Summary.Best)
+	Champion    string        // the run's champion after the generation (see report.Summary.Best)
 	Opponents   []string      // the reference set, frozen for the generation
 	Openings    [][]string    // every opening of the generation: racing rounds, then the admission test
 	NewGenomes  []GenomeRecord
@@ -138,10 +138,10 @@ type GenerationRecord struct {
 
 // Event reports progress: after every game and at the end of every generation.
 type Event struct {
-	// SlotUtilisation is the run's slot utilisation so far (tuner.Summary.SlotUtilisation; −1:
+	// SlotUtilisation is the run's slot utilisation so far (report.Summary.SlotUtilisation; −1:
 	// not measured).
 	SlotUtilisation float64
-	// SlotHint is tuner.Summary.EarlySlotHint, on the first saved generation that has one (""
+	// SlotHint is report.Summary.EarlySlotHint, on the first saved generation that has one (""
 	// on every other event): which setting would have kept the slots busy, said while the
 	// night is young.
 	SlotHint    string
@@ -292,7 +292,7 @@ type ResumeState struct {
 	HallOfFame []ResumeFamer
 	Tested     []string
 	// Closest is the saved test with the highest lower bound of its paired difference (nil:
-	// none), for the summary (tuner.Summary.Closest).
+	// none), for the summary (report.Summary.Closest).
 	Closest *Admission
 	// Openings are every opening used in tuning so far (kept out of verification).
 	Openings [][]string
@@ -304,7 +304,7 @@ type ResumeState struct {
 	GameRecords int
 	GamesTime   time.Duration
 	// SlotTime and SlotCapacity are the saved generations' busy game-slot time and their
-	// wall time times their game slots (tuner.Summary), over the generations that measured them.
+	// wall time times their game slots (report.Summary), over the generations that measured them.
 	SlotTime     time.Duration
 	SlotCapacity time.Duration
 	// MethodStates are the method's own states of the saved generations, in order (the

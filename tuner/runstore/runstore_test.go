@@ -15,13 +15,14 @@ import (
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
 	"evotune/tuner/ladder"
+	"evotune/tuner/report"
 	"evotune/tuner/stats"
 )
 
 // smallRun plays a small gomoku GA run (population 4, generations 0–1, at depths, with a
 // verification of verifyGames games) into a new SQLite file through Store; the database
 // closes with the test.
-func smallRun(t *testing.T, depths []int, verifyGames int) (*db.DB, config.Config, *tuner.Tuner, tuner.Summary) {
+func smallRun(t *testing.T, depths []int, verifyGames int) (*db.DB, config.Config, *tuner.Tuner, report.Summary) {
 	t.Helper()
 	d, err := db.Open(context.Background(), filepath.Join(t.TempDir(), "e.db"))
 	if err != nil {

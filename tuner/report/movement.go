@@ -1,4 +1,4 @@
-package tuner
+package report
 
 import (
 	"fmt"
@@ -12,9 +12,9 @@ import (
 	"evotune/tuner/record"
 )
 
-// movementOf measures path, the champion's genes after each of a run's generations from
+// MovementOf measures path, the champion's genes after each of a run's generations from
 // generation from on, against the baseline's genes base in layout l; nil for an empty path.
-func movementOf(l *genomes.Layout, base []float64, path [][]float64, from int) *record.Movement {
+func MovementOf(l *genomes.Layout, base []float64, path [][]float64, from int) *record.Movement {
 	n := len(path)
 	if n == 0 {
 		return nil
@@ -85,7 +85,7 @@ func (s Summary) MovementText() string {
 		}
 		t += ", most in " + strings.Join(g, ", ")
 	}
-	window := fmt.Sprintf("the last %s of the %d", plural(m.Window, meth.Saved), m.Generations)
+	window := fmt.Sprintf("the last %s of the %d", Plural(m.Window, meth.Saved), m.Generations)
 	if m.From > 0 {
 		window += " this session ran"
 	}

@@ -1,4 +1,4 @@
-package tuner
+package report
 
 import (
 	"fmt"
@@ -8,7 +8,8 @@ import (
 	"evotune/tuner/record"
 )
 
-// Summary is the outcome of a run.
+// Summary is the outcome of a run: what tune prints when it ends (RunText, ChampionText,
+// SlotHint, ProvenText, ForfeitText, MovementText) and what a comparison of methods reads.
 type Summary struct {
 	RunID  int64
 	Status string
@@ -78,21 +79,14 @@ type Summary struct {
 	// Movement is how far the champion moved from the baseline and whether it was still
 	// moving when the run ended (nil: no generation saved by this process).
 	Movement *record.Movement
+	// Summarise is the run's method's line of the summary: its champion and what that
+	// claims (ChampionText; nil: a method this program does not know).
+	Summarise func(s Summary) string `json:"-"`
 }
 
-// countGeneration counts saved generation rec in the summary (countRecords) and notes
-// where its champion stands (the path Movement is measured on).
-func (t *Tuner) countGeneration(rec record.GenerationRecord) {
-	t.rep.summary.countRecords(rec)
-	if len(t.rep.path) == 0 {
-		t.rep.pathFrom = rec.Generation
-	}
-	t.rep.path = append(t.rep.path, append([]float64(nil), t.rep.summary.BestGenes...))
-}
-
-// countRecords adds a saved generation's game rows to GameRecords and Forfeits, and its
+// CountRecords adds a saved generation's game rows to GameRecords and Forfeits, and its
 // slot time to SlotTime and SlotCapacity.
-func (s *Summary) countRecords(rec record.GenerationRecord) {
+func (s *Summary) CountRecords(rec record.GenerationRecord) {
 	if rec.Slots > 0 {
 		s.Slots = rec.Slots
 		s.SlotTime += rec.SlotTime
