@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	_ "evotune/tuner" // the methods, registered: a summary speaks its run's method
 	"evotune/genomes"
+	_ "evotune/tuner" // the methods, registered: a summary speaks its run's method
 	"evotune/tuner/config"
 	"evotune/tuner/record"
 	"evotune/tuner/report"

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	_ "evotune/tuner" // the methods, registered: a summary speaks its run's method
 	"evotune/engine"
+	_ "evotune/tuner" // the methods, registered: a summary speaks its run's method
 	"evotune/tuner/config"
 	"evotune/tuner/record"
 	"evotune/tuner/report"
