@@ -629,7 +629,7 @@ func (m *gaMethod) playPairings(tasks []arena.GameTask, label string) ([]engine.
 	var p *playing
 	var tick chan struct{} // nil: no games played ahead, never ready
 	if pl != nil {
-		p, tick = pl.p, pl.fin.tick
+		p, tick = pl.p, pl.fin.Ticks()
 	} else {
 		p = t.playAsync(tasks, label)
 	}

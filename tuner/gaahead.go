@@ -2,7 +2,6 @@ package tuner
 
 import (
 	"slices"
-	"sync"
 
 	"github.com/MaxHalford/eaopt"
 
@@ -42,88 +41,7 @@ type pairingsInPlay struct {
 	tasks   []arena.GameTask
 	p       *playing
 	promote func()
-	fin     *finishedGames
-}
-
-// finishedGames are a batch's games finished so far, as the runner tells them (each game
-// once), and tick, which holds a note that one finished.
-type finishedGames struct {
-	mu   sync.Mutex
-	got  []bool
-	recs []engine.GameRecord
-	n    int
-	tick chan struct{}
-	// fwd, when set (forward), is told each game too, as its game at[i].
-	fwd *finishedGames
-	at  []int
-}
-
-func newFinishedGames(n int) *finishedGames {
-	return &finishedGames{got: make([]bool, n), recs: make([]engine.GameRecord, n), tick: make(chan struct{}, 1)}
-}
-
-// add keeps game i's record and notes it (the runner's each).
-func (f *finishedGames) add(i int, rec engine.GameRecord) {
-	f.mu.Lock()
-	if !f.got[i] {
-		f.got[i], f.recs[i] = true, rec
-		f.n++
-		if f.fwd != nil {
-			f.fwd.add(f.at[i], rec) // under f.mu: no game told twice or missed by forward
-		}
-	}
-	f.mu.Unlock()
-	select {
-	case f.tick <- struct{}{}:
-	default:
-	}
-}
-
-// forward tells `to` the games finished so far and every game from now on, game i as its
-// game at[i] (at: an index of to's games for each of f's).
-func (f *finishedGames) forward(to *finishedGames, at []int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.fwd, f.at = to, at
-	for i, ok := range f.got {
-		if ok {
-			to.add(at[i], f.recs[i])
-		}
-	}
-}
-
-// ticks is the channel noting finished games (nil, never ready, for a nil f: a runner that
-// does not tell games as they end).
-func (f *finishedGames) ticks() chan struct{} {
-	if f == nil {
-		return nil
-	}
-	return f.tick
-}
-
-// left is how many of the batch's games are not finished yet.
-func (f *finishedGames) left() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.got) - f.n
-}
-
-// guess returns the batch's records with every game not yet finished a draw, once no more
-// than slots games are left to finish (ok false before, and once all are).
-func (f *finishedGames) guess(slots int) (recs []engine.GameRecord, ok bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if left := len(f.got) - f.n; left == 0 || left > slots {
-		return nil, false
-	}
-	recs = make([]engine.GameRecord, len(f.recs))
-	for i, rec := range f.recs {
-		if !f.got[i] {
-			rec = engine.GameRecord{Outcome: engine.Draw}
-		}
-		recs[i] = rec
-	}
-	return recs, true
+	fin     *arena.Finished
 }
 
 // guessSlots is how many games a guess allows left to finish: the run's game slots.
@@ -140,8 +58,8 @@ func (m *gaMethod) startPairings(tasks []arena.GameTask, label string, ahead boo
 	if _, ok := m.t.setup.Runner.(arena.AheadStarter); !ok {
 		return nil
 	}
-	pl := &pairingsInPlay{tasks: tasks, fin: newFinishedGames(len(tasks))}
-	pl.p, pl.promote = m.t.startPlaying(tasks, label, pl.fin.add, ahead)
+	pl := &pairingsInPlay{tasks: tasks, fin: arena.NewFinished(len(tasks))}
+	pl.p, pl.promote = m.t.startPlaying(tasks, label, pl.fin.Add, ahead)
 	return pl
 }
 
@@ -242,9 +160,9 @@ func (m *gaMethod) adoptAhead(tasks []arena.GameTask, label string) *pairingsInP
 	if len(child) == 0 {
 		return a
 	}
-	pl := &pairingsInPlay{tasks: tasks, fin: newFinishedGames(len(tasks)), promote: func() {}}
-	a.fin.forward(pl.fin, rest)
-	c, _ := t.startPlaying(pickTasks(tasks, child), label, func(i int, rec engine.GameRecord) { pl.fin.add(child[i], rec) }, false)
+	pl := &pairingsInPlay{tasks: tasks, fin: arena.NewFinished(len(tasks)), promote: func() {}}
+	a.fin.Forward(pl.fin, rest)
+	c, _ := t.startPlaying(pickTasks(tasks, child), label, func(i int, rec engine.GameRecord) { pl.fin.Add(child[i], rec) }, false)
 	pl.p = joinPlaying(len(tasks), []*playing{a.p, c}, [][]int{rest, child})
 	return pl
 }
@@ -300,7 +218,7 @@ func (m *gaMethod) lookAhead(pl *pairingsInPlay) {
 	if !m.aheadPays() {
 		return
 	}
-	recs, ok := pl.fin.guess(t.guessSlots())
+	recs, ok := pl.fin.Guess(t.guessSlots())
 	if !ok || t.g.peers == nil {
 		return
 	}

@@ -99,7 +99,7 @@ type loopRound struct {
 	// (nil elsewhere); stop ends a round played ahead, promote makes it an ordinary batch,
 	// and shown is set while its games' progress events are shown (always, but for a round
 	// played ahead until it is promoted).
-	fin     *finishedGames
+	fin     *arena.Finished
 	stop    context.CancelFunc
 	promote func()
 	shown   atomic.Bool
@@ -218,7 +218,7 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 				break wait
 			case <-ctx.Done():
 				return ctx.Err()
-			case <-lr.fin.ticks():
+			case <-lr.fin.Ticks():
 				if asking && len(inPlay) == 1 {
 					l.lookAhead(ctx, lr)
 				}
@@ -385,10 +385,10 @@ func (l *loopMethod) launch(ctx context.Context, lr *loopRound, ahead bool) erro
 	var err error
 	// Queued now, in the order asked: the oldest round in play is played first.
 	if s, ok := t.setup.Runner.(arena.AheadStarter); ok {
-		lr.fin = newFinishedGames(total)
+		lr.fin = arena.NewFinished(total)
 		wait, lr.promote, err = s.StartEach(ctx, t.setup, lr.b.tasks, func(i int, rec engine.GameRecord) {
 			progress()
-			lr.fin.add(i, rec)
+			lr.fin.Add(i, rec)
 		}, ahead)
 	} else {
 		wait, err = arena.StartBatch(ctx, t.setup, lr.b.tasks, t.cfg.Workers, progress)
@@ -474,7 +474,7 @@ func (l *loopMethod) lookAhead(ctx context.Context, lr *loopRound) {
 func (l *loopMethod) guesses(lr *loopRound, g search.Guesser) []*search.Round {
 	slots := l.t.guessSlots()
 	drawn := func() []*search.Round { // the one round of the games in play drawn
-		recs, ok := lr.fin.guess(slots)
+		recs, ok := lr.fin.Guess(slots)
 		if !ok {
 			return nil
 		}
@@ -495,9 +495,9 @@ func (l *loopMethod) guesses(lr *loopRound, g search.Guesser) []*search.Round {
 	if !ok || l.t.sw.oracle != nil {
 		return drawn()
 	}
-	ways := lr.fin.scenarios(slots)
+	ways := lr.fin.Scenarios(slots)
 	if ways == nil {
-		left := lr.fin.left()
+		left := lr.fin.Left()
 		if lr.drawnAt > 0 && 2*left > lr.drawnAt {
 			return nil // the rounds ahead left as they are
 		}
@@ -511,28 +511,28 @@ func (l *loopMethod) guesses(lr *loopRound, g search.Guesser) []*search.Round {
 	var keys []string
 	byKey := map[string]*branch{}
 	credit := newWayCredit(lr, ways)
-	for w := range ways.p {
-		k := bg.GuessKey(credit.round(ways.with(w)))
+	for w := range ways.P {
+		k := bg.GuessKey(credit.round(ways.With(w)))
 		b := byKey[k]
 		if b == nil {
 			b = &branch{way: w}
 			byKey[k] = b
 			keys = append(keys, k)
 		}
-		b.p += ways.p[w]
+		b.p += ways.P[w]
 	}
 	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(byKey[b].p, byKey[a].p) })
 	// The games left drawn first, the guess made while more were left (drawn): it is
 	// right as often as its games ahead, played longest, are worth keeping.
-	drawnWay := len(ways.p) - 1
-	drawnKey := bg.GuessKey(credit.round(ways.with(drawnWay)))
+	drawnWay := len(ways.P) - 1
+	drawnKey := bg.GuessKey(credit.round(ways.With(drawnWay)))
 	keys = append([]string{drawnKey}, slices.DeleteFunc(keys, func(k string) bool { return k == drawnKey })...)
 	var out []*search.Round
 	for n, k := range keys {
 		if len(out) == maxBranches || (n > 0 && byKey[k].p < minBranchP) {
 			break
 		}
-		r, err := g.Guess(l.guessed(lr, ways.with(byKey[k].way)))
+		r, err := g.Guess(l.guessed(lr, ways.With(byKey[k].way)))
 		if err != nil {
 			return nil
 		}
