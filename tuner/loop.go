@@ -56,7 +56,7 @@ type loopMethod struct {
 	// time, time in game batches and start.
 	gen         int
 	genOpenings [][]string
-	genDraws    map[drawKey]int // the generation's draws: 1 + where their openings start in genOpenings
+	genDraws    map[arena.DrawKey]int // the generation's draws: 1 + where their openings start in genOpenings
 	genGames    []record.GameResult
 	genDistinct int
 	genSlot     time.Duration
@@ -70,12 +70,11 @@ type loopMethod struct {
 	// genElsewhere is the runner's SlotMeter reading at genStart (games played elsewhere).
 	genElsewhere time.Duration
 
-	// ahead holds the draws of openings made for the next rounds while this one plays, as
-	// many as the method may have rounds in play; drawing holds a token per draw being
-	// made, on at most half the processors (the rest play games and run the loop); the
-	// nearest draws are started first.
-	ahead   map[drawKey]*openingDraw
-	drawing chan struct{}
+	// draws holds the draws of openings made for the next rounds while this one plays, as
+	// many as the method may have rounds in play, made on at most half the processors (the
+	// rest play games and run the loop); the nearest draws are started first (nil until
+	// the first draw).
+	draws *arena.Draws
 	// nexts are the rounds played ahead (Guesser), likeliest first as they were launched,
 	// and nextUsed and nextStopped count the rounds played ahead that were adopted and
 	// stopped.
@@ -258,31 +257,17 @@ func (l *loopMethod) shown() {
 // (connect6's balanced openings are searched) keeps no slot waiting however many.
 func (l *loopMethod) draw(r *search.Round, stream uint64) (arena.Openings, error) {
 	t := l.t
-	key := drawKey{gen: r.Draw, stream: stream, n: r.Pairs}
-	var os arena.Openings
-	var err error
-	if a, ok := l.ahead[key]; ok {
-		<-a.done
-		os, err = a.os, a.err
-	} else {
-		os, err = t.tuningOpenings(r.Pairs, t.rngV2(r.Draw, stream), nil)
+	key := arena.DrawKey{Gen: r.Draw, Stream: stream, N: r.Pairs}
+	if l.draws == nil {
+		l.draws = arena.NewDraws(t.drawer, max(1, runtime.GOMAXPROCS(0)/2))
 	}
-	for k := range l.ahead {
-		if k.stream == stream && (k.gen < r.Draw || k.n != r.Pairs) {
-			delete(l.ahead, k) // taken, or of a size no longer asked (another stream's are kept: the GA's tests and pairings)
-		}
-	}
+	os, err := l.draws.Take(key, nil)
+	// Taken, or of a size no longer asked (another stream's are kept: the GA's tests and pairings).
+	l.draws.Drop(func(k arena.DrawKey) bool { return k.Stream == stream && (k.Gen < r.Draw || k.N != r.Pairs) })
 	if err != nil {
 		return nil, err
 	}
-	if l.ahead == nil {
-		l.ahead, l.drawing = map[drawKey]*openingDraw{}, make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
-	}
-	if _, ok := l.ahead[key]; !ok { // kept for the next rounds of the same draw (the GA's pairs of a pairing)
-		done := make(chan struct{})
-		close(done)
-		l.ahead[key] = &openingDraw{done: done, os: os}
-	}
+	l.draws.Keep(key, os) // kept for the next rounds of the same draw (the GA's pairs of a pairing)
 	if len(os) < r.Pairs {
 		return nil, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
 	}
@@ -291,10 +276,7 @@ func (l *loopMethod) draw(r *search.Round, stream uint64) (arena.Openings, error
 		ahead = sd.DrawsInPlay()
 	}
 	for d := 1; d <= max(1, ahead); d++ {
-		next := drawKey{gen: r.Draw + d, stream: stream, n: r.Pairs}
-		if _, ok := l.ahead[next]; !ok {
-			l.ahead[next] = t.drawInBackground(next, nil, l.drawing)
-		}
+		l.draws.Start(arena.DrawKey{Gen: r.Draw + d, Stream: stream, N: r.Pairs}, nil)
 	}
 	return os, nil
 }
@@ -583,11 +565,11 @@ func (l *loopMethod) tell(lr *loopRound) (*search.Told, error) {
 	r := lr.r
 	l.gen = r.Gen
 	base := len(l.genOpenings)
-	if d := (drawKey{gen: r.Draw, stream: r.Stream, n: r.Pairs}); l.genDraws[d] > 0 {
+	if d := (arena.DrawKey{Gen: r.Draw, Stream: r.Stream, N: r.Pairs}); l.genDraws[d] > 0 {
 		base = l.genDraws[d] - 1 // a draw the generation holds already (the GA's pairs of a pairing): stored once
 	} else {
 		if l.genDraws == nil {
-			l.genDraws = map[drawKey]int{}
+			l.genDraws = map[arena.DrawKey]int{}
 		}
 		l.genDraws[d] = base + 1
 		for _, o := range lr.openings {

@@ -35,11 +35,11 @@ func TestDrawsAhead(t *testing.T) {
 			t.Fatalf("draw %d: %v, drawn in its turn %v", d, os, want)
 		}
 		var ahead []int
-		for k, a := range l.ahead {
-			<-a.done
-			ahead = append(ahead, k.gen)
-			if in, _ := tu.tuningOpenings(5, tu.rngV2(k.gen, search.StreamOpenings), nil); fmt.Sprint(a.os) != fmt.Sprint(in) {
-				t.Fatalf("draw %d made ahead: %v, drawn in its turn %v", k.gen, a.os, in)
+		for _, k := range l.draws.Keys() {
+			made, _ := l.draws.Take(k, nil)
+			ahead = append(ahead, k.Gen)
+			if in, _ := tu.tuningOpenings(5, tu.rngV2(k.Gen, search.StreamOpenings), nil); fmt.Sprint(made) != fmt.Sprint(in) {
+				t.Fatalf("draw %d made ahead: %v, drawn in its turn %v", k.Gen, made, in)
 			}
 		}
 		sort.Ints(ahead)

@@ -3,7 +3,6 @@ package tuner
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math"
 	randv2 "math/rand/v2"
 	"sort"
@@ -95,15 +94,7 @@ func (t *Tuner) drawOpenings(n int, stream uint64) (int, error) {
 // openings `have` (drawOpenings), taken from the draws made ahead where one is, without
 // keeping it: the same openings whenever it is made. The error names too few openings.
 func (t *Tuner) drawOf(gen int, have [][]string, n int, stream uint64) (arena.Openings, error) {
-	var os arena.Openings
-	var err error
-	key := drawKey{gen: gen, stream: stream, n: n, after: len(have)}
-	if a, ok := t.draws.ahead[key]; ok {
-		<-a.done // drawn while earlier games were played
-		os, err = a.os, a.err
-	} else {
-		os, err = t.tuningOpenings(n, t.rngV2(gen, stream), keysOf(have))
-	}
+	os, err := t.drawsAhead().Take(arena.DrawKey{Gen: gen, Stream: stream, N: n, After: len(have)}, keysOf(have))
 	if err != nil {
 		return nil, err
 	}
@@ -134,23 +125,6 @@ func keysOf(os [][]string) map[string]bool {
 	return out
 }
 
-// drawKey names a draw of openings: a generation, a stream, how many, and how many of the
-// generation's openings were drawn before it (and so are excluded).
-type drawKey struct {
-	gen    int
-	stream uint64
-	n      int
-	after  int
-}
-
-// openingDraw is a draw of openings made ahead of its turn (drawOpenings): the same as
-// drawOpenings makes for its drawKey.
-type openingDraw struct {
-	done chan struct{} // closed when os and err are set
-	os   arena.Openings
-	err  error
-}
-
 // drawNext starts, in the background, the draws that come after the draw of n openings of
 // stream just made, while this draw's games are played (a draw costs a search per
 // candidate opening: up to a tenth of a short run's time when made between batches). A
@@ -164,24 +138,13 @@ func (t *Tuner) drawNext(stream uint64, n int) {
 	if t.sw.inTurn {
 		return
 	}
-	for k := range t.draws.ahead {
-		if k.gen+gaLag < t.g.gen { // a GA generation's test is planned up to gaLag later
-			delete(t.draws.ahead, k)
-		}
-	}
-	if t.draws.ahead == nil {
-		t.draws.ahead = map[drawKey]*openingDraw{}
-	}
-	start := func(k drawKey, exclude map[string]bool) {
-		if _, ok := t.draws.ahead[k]; !ok {
-			t.draws.ahead[k] = t.drawInBackground(k, exclude, nil)
-		}
-	}
+	d := t.drawsAhead()
+	d.Drop(func(k arena.DrawKey) bool { return k.Gen+gaLag < t.g.gen }) // a GA generation's test is planned up to gaLag later
 	if stream == search.StreamOpenings && n > 0 && len(t.g.openings) == n {
 		if t.cfg.Method == config.MethodGA {
 			t.drawGenerationAhead(n)
 		} else {
-			start(drawKey{gen: t.g.gen + 1, stream: search.StreamOpenings, n: n}, map[string]bool{})
+			d.Start(arena.DrawKey{Gen: t.g.gen + 1, Stream: search.StreamOpenings, N: n}, map[string]bool{})
 		}
 	}
 	if t.cfg.Method == config.MethodSPSA || stream < search.StreamOpenings || (stream-search.StreamOpenings)&0xf != 0 {
@@ -189,26 +152,25 @@ func (t *Tuner) drawNext(stream uint64, n int) {
 	}
 	switch r := int((stream - search.StreamOpenings) >> 4); {
 	case r < t.cfg.RaceRounds:
-		start(drawKey{gen: t.g.gen, stream: search.StreamOpenings + uint64(r+1)<<4, n: n, after: len(t.g.openings)}, t.drawnKeys())
+		d.Start(arena.DrawKey{Gen: t.g.gen, Stream: search.StreamOpenings + uint64(r+1)<<4, N: n, After: len(t.g.openings)}, t.drawnKeys())
 	case r == t.cfg.RaceRounds && t.cfg.AdmitGames > 0:
-		start(drawKey{gen: t.g.gen, stream: search.StreamAdmit, n: t.cfg.AdmitGames / 2, after: len(t.g.openings)}, t.drawnKeys())
+		d.Start(arena.DrawKey{Gen: t.g.gen, Stream: search.StreamAdmit, N: t.cfg.AdmitGames / 2, After: len(t.g.openings)}, t.drawnKeys())
 	}
 }
 
-// drawInBackground starts draw k (openings not in exclude) in a goroutine and returns it;
-// with sem, the draw waits for a token of it first (sem bounds the draws made at once).
-func (t *Tuner) drawInBackground(k drawKey, exclude map[string]bool, sem chan struct{}) *openingDraw {
-	a := &openingDraw{done: make(chan struct{})}
-	rng := t.rngV2(k.gen, k.stream)
-	go func() {
-		defer close(a.done)
-		if sem != nil {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-		}
-		a.os, a.err = t.tuningOpenings(k.n, rng, exclude)
-	}()
-	return a
+// drawsAhead is the run's draws of openings made ahead of their turn (drawNext), made
+// by drawer on first use.
+func (t *Tuner) drawsAhead() *arena.Draws {
+	if t.draws.made == nil {
+		t.draws.made = arena.NewDraws(t.drawer, 0)
+	}
+	return t.draws.made
+}
+
+// drawer is the run's arena.Drawer: draw k's tuning openings (tuningOpenings) from the
+// random stream of its generation and stream.
+func (t *Tuner) drawer(k arena.DrawKey, exclude map[string]bool) (arena.Openings, error) {
+	return t.tuningOpenings(k.N, t.rngV2(k.Gen, k.Stream), exclude)
 }
 
 // drawGenerationAhead starts, in one goroutine, the next GA generation's draws in the
@@ -221,20 +183,9 @@ func (t *Tuner) drawInBackground(k drawKey, exclude map[string]bool, sem chan st
 // defender, is dropped unused otherwise.
 func (t *Tuner) drawGenerationAhead(n int) {
 	gen := t.g.gen + 1
-	type step struct {
-		k    drawKey
-		a    *openingDraw
-		made bool // drawn elsewhere: only waited for, its openings excluded after it
-	}
-	var steps []step
+	var keys []arena.DrawKey
 	add := func(stream uint64, n, after int) int {
-		k := drawKey{gen: gen, stream: stream, n: n, after: after}
-		a, made := t.draws.ahead[k]
-		if !made {
-			a = &openingDraw{done: make(chan struct{})}
-			t.draws.ahead[k] = a
-		}
-		steps = append(steps, step{k, a, made})
+		keys = append(keys, arena.DrawKey{Gen: gen, Stream: stream, N: n, After: after})
 		return after + n
 	}
 	after := 0
@@ -244,27 +195,7 @@ func (t *Tuner) drawGenerationAhead(n int) {
 	if m := t.cfg.AdmitGames / 2; m > 0 {
 		add(search.StreamDefence, m, add(search.StreamAdmit, m, after))
 	}
-	go func() {
-		exclude := map[string]bool{}
-		failed := false
-		for _, s := range steps {
-			switch {
-			case s.made:
-				<-s.a.done
-			case failed:
-				s.a.err = fmt.Errorf("openings: an earlier draw of generation %d failed", gen)
-			default:
-				s.a.os, s.a.err = t.tuningOpenings(s.k.n, t.rngV2(s.k.gen, s.k.stream), maps.Clone(exclude))
-			}
-			failed = failed || s.a.err != nil || len(s.a.os) < s.k.n
-			for _, o := range s.a.os {
-				exclude[arena.Key(o)] = true
-			}
-			if !s.made {
-				close(s.a.done)
-			}
-		}
-	}()
+	t.drawsAhead().Chain(keys)
 }
 
 // gameKey identifies a distinct game.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"evotune/genomes"
+	"evotune/tuner/arena"
 	"evotune/tuner/record"
 	"evotune/tuner/report"
 )
@@ -44,7 +45,7 @@ type hallOfFame struct {
 // openings tuning used (held out of the verification) and the GA's first population's
 // random stream.
 type openingDraws struct {
-	ahead          map[drawKey]*openingDraw
+	made           *arena.Draws // nil until the first draw made ahead (drawsAhead)
 	tuningOpenings map[string]bool
 	initRNG        *randv2.Rand
 }
