@@ -4,6 +4,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner/arena"
+	"evotune/tuner/schedule"
 	"evotune/tuner/search"
 )
 
@@ -32,7 +33,7 @@ const (
 type wayCredit struct {
 	r       *search.Round
 	base    []genomes.Stats
-	open    batch // the refs of pairs with a game left
+	open    schedule.Batch // the refs of pairs with a game left
 	players []*genomes.Genome
 }
 
@@ -43,24 +44,24 @@ func newWayCredit(lr *loopRound, o *arena.OutcomeWays) *wayCredit {
 		left[i] = true
 	}
 	openPair := map[[2]int]bool{}
-	for _, e := range lr.b.refs {
-		if e.task >= 0 && left[e.task] {
-			openPair[[2]int{e.ind, e.pair}] = true
+	for _, e := range lr.b.Refs {
+		if e.Task >= 0 && left[e.Task] {
+			openPair[[2]int{e.Ind, e.Pair}] = true
 		}
 	}
-	var closed batch
+	var closed schedule.Batch
 	c := &wayCredit{r: lr.r, players: make([]*genomes.Genome, len(lr.r.Players))}
-	for _, e := range lr.b.refs {
-		if openPair[[2]int{e.ind, e.pair}] {
-			c.open.refs = append(c.open.refs, e)
+	for _, e := range lr.b.Refs {
+		if openPair[[2]int{e.Ind, e.Pair}] {
+			c.open.Refs = append(c.open.Refs, e)
 		} else {
-			closed.refs = append(closed.refs, e)
+			closed.Refs = append(closed.Refs, e)
 		}
 	}
 	for i, p := range lr.r.Players {
 		c.players[i] = p.Clone().(*genomes.Genome)
 	}
-	creditOn(&closed, o.Recs, c.players, 0, nil)
+	schedule.Credit(&closed, o.Recs, c.players, 0, nil)
 	for _, p := range c.players {
 		c.base = append(c.base, p.Stats)
 	}
@@ -73,7 +74,7 @@ func (c *wayCredit) round(recs []engine.GameRecord) *search.Round {
 	for i, p := range c.players {
 		p.Stats = c.base[i]
 	}
-	creditOn(&c.open, recs, c.players, 0, nil)
+	schedule.Credit(&c.open, recs, c.players, 0, nil)
 	r := *c.r
 	r.Players, r.PairScores = c.players, nil
 	return &r

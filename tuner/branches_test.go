@@ -6,6 +6,7 @@ import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner/arena"
+	"evotune/tuner/schedule"
 	"evotune/tuner/search"
 )
 
@@ -18,11 +19,11 @@ func TestWayCredit(t *testing.T) {
 	for ind := range 3 {
 		for pair := range 2 {
 			for _, c := range []engine.Color{engine.Black, engine.White} {
-				lr.b.refs = append(lr.b.refs, entry{ind: ind, pair: pair, c: c, task: len(lr.b.refs)})
+				lr.b.Refs = append(lr.b.Refs, schedule.Entry{Ind: ind, Pair: pair, C: c, Task: len(lr.b.Refs)})
 			}
 		}
 	}
-	lr.b.refs[11].task = -1 // not played (identical genomes): a draw
+	lr.b.Refs[11].Task = -1 // not played (identical genomes): a draw
 	f := arena.NewFinished(12)
 	for i, o := range []engine.Outcome{engine.BlackWins, engine.Draw, engine.WhiteWins, engine.BlackWins, engine.Draw, engine.Draw, engine.WhiteWins, engine.BlackWins} {
 		f.Add([]int{0, 1, 2, 3, 4, 6, 8, 9}[i], engine.GameRecord{Outcome: o})
@@ -39,7 +40,7 @@ func TestWayCredit(t *testing.T) {
 		for i, p := range r.Players {
 			want[i] = p.Clone().(*genomes.Genome)
 		}
-		creditOn(&lr.b, recs, want, 0, nil)
+		schedule.Credit(&lr.b, recs, want, 0, nil)
 		for i := range want {
 			if got.Players[i].Stats != want[i].Stats {
 				t.Fatalf("way %d, player %d: %+v, want %+v", w, i, got.Players[i].Stats, want[i].Stats)

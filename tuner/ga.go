@@ -389,7 +389,7 @@ func (m *gaMethod) inPlay() int {
 		case p.g.gen > final:
 			n += m.testSize(p.pop[0], p.g.gen, final-1)
 		case p.adm != nil:
-			n += len(p.adm.mp.b.tasks)
+			n += len(p.adm.mp.b.Tasks)
 		}
 	}
 	for gen, s := range m.saved {
@@ -543,7 +543,7 @@ func (m *gaMethod) start(p *laggedGeneration) {
 	if p.adm == nil {
 		return
 	}
-	tasks, split := p.adm.mp.b.tasks, p.adm.mp.ends[0]
+	tasks, split := p.adm.mp.b.Tasks, p.adm.mp.ends[0]
 	if p.cand == nil && split > 0 {
 		p.cand = t.playAsync(tasks[:split], "admission")
 	}
@@ -553,7 +553,7 @@ func (m *gaMethod) start(p *laggedGeneration) {
 }
 
 // candidateTasks is the candidate's games of the test (its first matchup).
-func (p *admissionPlan) candidateTasks() []arena.GameTask { return p.mp.b.tasks[:p.mp.ends[0]] }
+func (p *admissionPlan) candidateTasks() []arena.GameTask { return p.mp.b.Tasks[:p.mp.ends[0]] }
 
 // sameTasks reports whether a and b are the same games in the same order: the same
 // players' weights (compared by value: each plan makes its own), openings and depths.

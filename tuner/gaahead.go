@@ -104,11 +104,11 @@ func (m *gaMethod) surrogateSlot(n int) int {
 // splitTasks parts the tasks of pairings pl of population pop into those that individual
 // k plays (child) and the rest (rest), by index, each in order; k < 0: all are the rest.
 func splitTasks(pl *peerPlan, pop []*genomes.Genome, k int) (rest, child []int) {
-	mine := make([]bool, len(pl.b.tasks))
+	mine := make([]bool, len(pl.b.Tasks))
 	if k >= 0 {
-		for _, e := range pl.b.refs {
-			if e.task >= 0 && (e.ind == k || e.opp == pop[k].ID) {
-				mine[e.task] = true
+		for _, e := range pl.b.Refs {
+			if e.Task >= 0 && (e.Ind == k || e.Opp == pop[k].ID) {
+				mine[e.Task] = true
 			}
 		}
 	}
@@ -254,7 +254,7 @@ func (m *gaMethod) lookAhead(pl *pairingsInPlay) {
 		return // the real breeding meets it, if it is one
 	}
 	rest, _ := splitTasks(np, next, m.surrogateSlot(len(next)))
-	tasks := pickTasks(np.b.tasks, rest)
+	tasks := pickTasks(np.b.Tasks, rest)
 	if m.next != nil {
 		if sameTasks(m.next.tasks, tasks) {
 			m.nextOrder = order

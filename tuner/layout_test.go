@@ -31,6 +31,7 @@ func TestPackageLayout(t *testing.T) {
 		"stats":      {},
 		"spsa":       {"evotune/tuner/config", "evotune/tuner/record", "evotune/tuner/report", "evotune/tuner/search"},
 		"ga":         {"evotune/tuner/config", "evotune/tuner/population", "evotune/tuner/record", "evotune/tuner/report", "evotune/tuner/search", "evotune/tuner/stats"},
+		"schedule":   {"evotune/tuner/arena", "evotune/tuner/record"},
 		"report":     {"evotune/tuner/config", "evotune/tuner/ladder", "evotune/tuner/record", "evotune/tuner/stats"},
 		"outside":    {"evotune/tuner/config", "evotune/tuner/match", "evotune/tuner/search", "evotune/tuner/spsa"},
 	}

@@ -16,6 +16,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/record"
+	"evotune/tuner/schedule"
 	"evotune/tuner/search"
 )
 
@@ -89,7 +90,7 @@ type loopMethod struct {
 type loopRound struct {
 	r        *search.Round
 	openings arena.Openings
-	b        batch
+	b        schedule.Batch
 	done     chan struct{} // closed when recs, wall and err are set
 	recs     []engine.GameRecord
 	wall     time.Duration
@@ -185,7 +186,7 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 				return err
 			}
 			inPlay = append(inPlay, lr)
-			games += len(lr.b.tasks)
+			games += len(lr.b.Tasks)
 		}
 		if done != nil {
 			if err := l.save(done); err != nil {
@@ -227,7 +228,7 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 			return fmt.Errorf("%s: %w", lr.r.Label, lr.err)
 		}
 		inPlay = inPlay[1:]
-		games -= len(lr.b.tasks)
+		games -= len(lr.b.Tasks)
 		var err error
 		if done, err = l.tell(lr); err != nil {
 			return err
@@ -325,20 +326,20 @@ func (l *loopMethod) plan(r *search.Round) (*loopRound, error) {
 	if err != nil {
 		return nil, err
 	}
-	refs := make([]opponent, len(r.Opponents))
+	refs := make([]schedule.Opponent, len(r.Opponents))
 	for j, o := range r.Opponents {
 		w, ext, err := t.side(o.X)
 		if err != nil {
-			return nil, fmt.Errorf("%s: opponent %s: %w", r.Label, o.ID, err)
+			return nil, fmt.Errorf("%s: schedule.Opponent %s: %w", r.Label, o.ID, err)
 		}
-		refs[j] = opponent{id: o.ID, w: w, x: o.X, ext: ext}
+		refs[j] = schedule.Opponent{ID: o.ID, W: w, X: o.X, Ext: ext}
 	}
 	lr := &loopRound{r: r, openings: os, done: make(chan struct{})}
 	inds := make([]int, len(r.Players))
 	for i := range inds {
 		inds[i] = i
 	}
-	if err := t.scheduleOn(&lr.b, r.Players, inds, refs, os, 0, r.Pairs, r.GameRound); err != nil {
+	if err := schedule.On(&lr.b, t.sides(), r.Players, inds, refs, os, 0, r.Pairs, r.GameRound); err != nil {
 		return nil, err
 	}
 	return lr, nil
@@ -350,7 +351,7 @@ func (l *loopMethod) plan(r *search.Round) (*loopRound, error) {
 func (l *loopMethod) launch(ctx context.Context, lr *loopRound, ahead bool) error {
 	t := l.t
 	r := lr.r
-	total := len(lr.b.tasks)
+	total := len(lr.b.Tasks)
 	var played atomic.Int64
 	lr.shown.Store(!ahead)
 	label := r.Label // a round adopted from ahead is the same round: its label too
@@ -368,12 +369,12 @@ func (l *loopMethod) launch(ctx context.Context, lr *loopRound, ahead bool) erro
 	// Queued now, in the order asked: the oldest round in play is played first.
 	if s, ok := t.setup.Runner.(arena.AheadStarter); ok {
 		lr.fin = arena.NewFinished(total)
-		wait, lr.promote, err = s.StartEach(ctx, t.setup, lr.b.tasks, func(i int, rec engine.GameRecord) {
+		wait, lr.promote, err = s.StartEach(ctx, t.setup, lr.b.Tasks, func(i int, rec engine.GameRecord) {
 			progress()
 			lr.fin.Add(i, rec)
 		}, ahead)
 	} else {
-		wait, err = arena.StartBatch(ctx, t.setup, lr.b.tasks, t.cfg.Workers, progress)
+		wait, err = arena.StartBatch(ctx, t.setup, lr.b.Tasks, t.cfg.Workers, progress)
 	}
 	if err != nil {
 		lr.stop()
@@ -461,7 +462,7 @@ func (l *loopMethod) guesses(lr *loopRound, g search.Guesser) []*search.Round {
 			return nil
 		}
 		if l.t.sw.oracle != nil {
-			for i, task := range lr.b.tasks {
+			for i, task := range lr.b.Tasks {
 				if rec, ok := l.t.sw.oracle(task); ok {
 					recs[i] = rec
 				}
@@ -536,7 +537,7 @@ func (l *loopMethod) guessed(lr *loopRound, recs []engine.GameRecord) *search.Ro
 	for i, p := range lr.r.Players {
 		guess.Players[i] = p.Clone().(*genomes.Genome)
 	}
-	_, pairScore := creditOn(&lr.b, recs, guess.Players, 0, nil)
+	_, pairScore := schedule.Credit(&lr.b, recs, guess.Players, 0, nil)
 	guess.PairScores = make([][]float64, len(guess.Players))
 	for i := range guess.PairScores {
 		guess.PairScores[i] = make([]float64, guess.Pairs)
@@ -578,7 +579,7 @@ func (l *loopMethod) tell(lr *loopRound) (*search.Told, error) {
 		}
 	}
 	var pairScore map[[2]int]float64
-	l.genGames, pairScore = creditOn(&lr.b, lr.recs, r.Players, base, l.genGames)
+	l.genGames, pairScore = schedule.Credit(&lr.b, lr.recs, r.Players, base, l.genGames)
 	r.PairScores = make([][]float64, len(r.Players))
 	for i := range r.PairScores {
 		r.PairScores[i] = make([]float64, r.Pairs)
@@ -586,7 +587,7 @@ func (l *loopMethod) tell(lr *loopRound) (*search.Told, error) {
 			r.PairScores[i][k] = pairScore[[2]int{i, k}]
 		}
 	}
-	l.genDistinct += len(lr.b.tasks)
+	l.genDistinct += len(lr.b.Tasks)
 	l.genBatches += lr.wall
 	for _, rec := range lr.recs {
 		l.genSlot += rec.SlotTime()
@@ -639,35 +640,4 @@ func (l *loopMethod) save(out *search.Told) error {
 	t.g.gen = gen + 1
 	l.shown()
 	return t.saveBehind(rec, ev)
-}
-
-// creditOn credits every entry of b with its game of recs (b.tasks' records, in order):
-// the players' Stats (games and pentanomial pairs) and a row appended to results for each
-// game played (its opening numbered from base). It returns the rows and the pair scores
-// (0 to 2) by (player, opening pair).
-func creditOn(b *batch, recs []engine.GameRecord, players []*genomes.Genome, base int, results []record.GameResult) ([]record.GameResult, map[[2]int]float64) {
-	pairScore := map[[2]int]float64{}
-	for _, r := range b.refs {
-		s := 0.5
-		if r.task >= 0 {
-			rec := recs[r.task]
-			s = rec.Outcome.Score(r.c)
-			results = append(results, record.GameResult{Individual: players[r.ind].ID, Opponent: r.opp, Opening: base + r.pair,
-				Colour: r.c, Score: s, Depth: r.depth, Round: r.round, Record: rec})
-		}
-		st := &players[r.ind].Stats
-		switch s {
-		case 1:
-			st.Wins++
-		case 0:
-			st.Losses++
-		default:
-			st.Draws++
-		}
-		pairScore[[2]int{r.ind, r.pair}] += s
-	}
-	for k, ps := range pairScore {
-		players[k[0]].Stats.Penta[int(math.Round(ps*2))]++
-	}
-	return results, pairScore
 }

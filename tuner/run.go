@@ -265,7 +265,7 @@ func (t *Tuner) nameRun(runID int64) {
 }
 
 // Resume continues a run from its last saved generation with the same configuration,
-// population, opponent pool and random streams, so it ends exactly as an uninterrupted
+// population, schedule.Opponent pool and random streams, so it ends exactly as an uninterrupted
 // run with the same seed would. A run with no saved generation starts over under its ID.
 func (t *Tuner) Resume(ctx context.Context, st record.ResumeState) (report.Summary, error) {
 	t.ctx = ctx
@@ -340,7 +340,7 @@ func (t *Tuner) verifyAll() error {
 	}
 	rungs := t.cfg.Rungs()
 	l := ladder.Ladder{Base: ladder.VerifyConfig{Setup: t.setup, Champion: champ, ChampionID: t.rep.summary.Best, Games: t.cfg.VerifyGames,
-		ChampionExt: champExt, BaselineExt: base.ext,
+		ChampionExt: champExt, BaselineExt: base.Ext,
 		OpeningSpec: t.cfg.VerifyOpenings, OpeningList: t.cfg.VerifyOpeningList, Book: t.cfg.BookList, BookLabel: t.cfg.Book,
 		Exclude: t.draws.tuningOpenings, Seed: t.cfg.Seed, SPRT: sprt, Workers: t.cfg.Workers},
 		Rungs: rungs, RungGames: t.cfg.RungGamesOf(), OpponentSpec: t.cfg.LadderOpponentSpec(champExt),

@@ -15,64 +15,23 @@ import (
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
+	"evotune/tuner/schedule"
 	"evotune/tuner/search"
 	"evotune/tuner/stats"
 )
 
-// Scheduling of a generation's games:
-//
-//   - Common random numbers: everyone who plays a racing round plays the same openings
-//     (from the tuning half of the opening space) against the same frozen references,
-//     opening pair k against reference k mod len(references), both colours, at depth
-//     Depths[k mod len(Depths)].
-//   - Distinct games only: a game is identified by (Black's genes, White's genes, opening,
-//     depth); identical genomes (elites and unchanged clones) share it, so it is played
-//     once and counted once for each of them.
-//   - Never against an identical genome: two identical deterministic engines from one
-//     opening with colours swapped play the same game twice, pair score exactly 1 (½
-//     each). Such a pair is not played and counts as two draws (the same score and the
-//     same zero variance), so every individual's record still covers the same openings.
+// sides is the run as schedule.Sides: its genomes' sides (side), each opening pair's depth
+// (Plan.DepthOf: 0, the setup's) and its game.
+func (t *Tuner) sides() schedule.Sides { return runSides{t} }
 
-// opponent is a reference of the generation: built-in weights (x: their genes) or an
-// external engine.
-type opponent struct {
-	id  string
-	w   engine.Weights
-	x   []float64
-	ext *protocol.ExternalSpec
+// runSides is a run's schedule.Sides.
+type runSides struct{ t *Tuner }
+
+func (s runSides) Side(x []float64) (engine.Weights, *protocol.ExternalSpec, error) {
+	return s.t.side(x)
 }
-
-// entry is one game an individual is credited with.
-type entry struct {
-	ind, pair int // pair: index into the generation's openings
-	c         engine.Color
-	opp       string
-	task      int // −1: not played (identical genomes, a draw)
-	depth     int
-	round     int
-}
-
-// batch collects a round's distinct games.
-type batch struct {
-	tasks []arena.GameTask
-	index map[string]int
-	refs  []entry
-}
-
-func (b *batch) add(key string, task arena.GameTask) int {
-	if b.index == nil {
-		b.index = map[string]int{}
-	}
-	if i, ok := b.index[key]; ok {
-		return i
-	}
-	b.tasks = append(b.tasks, task)
-	b.index[key] = len(b.tasks) - 1
-	return len(b.tasks) - 1
-}
-
-// depthOf returns the search depth of opening pair k (0 = the setup's; Plan.DepthOf).
-func (t *Tuner) depthOf(k int) int { return t.plan.DepthOf(k) }
+func (s runSides) DepthOf(k int) int { return s.t.plan.DepthOf(k) }
+func (s runSides) Game() engine.Game { return s.t.plan.Game }
 
 // drawOpenings appends n new openings of the tuning half (stream: a per-generation random
 // stream number) to the generation's openings and returns the index of the first.
@@ -198,66 +157,17 @@ func (t *Tuner) drawGenerationAhead(n int) {
 	t.drawsAhead().Chain(keys)
 }
 
-// gameKey identifies a distinct game.
-func gameKey(black, white string, pair, depth int) string {
-	return fmt.Sprintf("%s|%s|%d|%d", black, white, pair, depth)
-}
-
 // schedule adds the games of individuals inds (indices into t.g.current) on opening pairs
 // [first, first+n) of the generation's openings against its references to b.
-func (t *Tuner) schedule(b *batch, inds []int, first, n, round int) error {
-	return t.scheduleOn(b, t.g.current, inds, t.g.refs, t.g.openings, first, n, round)
-}
-
-// scheduleOn adds the games of players[i] for i in inds, in that order (an entry's ind is
-// the index into players), on opening pairs [first, first+n) of openings against refs to
-// b: pair k against refs[k mod len(refs)], both colours, at pair k's depth.
-func (t *Tuner) scheduleOn(b *batch, players []*genomes.Genome, inds []int, refs []opponent, openings [][]string, first, n, round int) error {
-	refKeys := make([]string, len(refs))
-	for j, o := range refs {
-		if o.x != nil { // a genome of the run (not an --opponent engine)
-			refKeys[j] = fmt.Sprint(o.x)
-		}
-	}
-	for _, i := range inds {
-		g := players[i]
-		w, ext, err := t.side(g.X)
-		if err != nil {
-			return fmt.Errorf("individual %s: %w", g.ID, err)
-		}
-		gk := fmt.Sprint(g.X)
-		for k := first; k < first+n; k++ {
-			o, refKey := refs[k%len(refs)], refKeys[k%len(refs)]
-			d := t.depthOf(k)
-			for _, c := range []engine.Color{engine.Black, engine.White} {
-				e := entry{ind: i, pair: k, c: c, opp: o.id, task: -1, depth: d, round: round}
-				if o.x != nil && gk == refKey {
-					b.refs = append(b.refs, e)
-					continue
-				}
-				opening := openings[k]
-				if !o.ext.AcceptsOpenings(t.plan.Game) || !ext.AcceptsOpenings(t.plan.Game) {
-					opening = nil // e.g. SAU engines cannot be given their own opening moves
-				}
-				task := arena.GameTask{Black: w, BlackExt: ext, White: o.w, WhiteExt: o.ext, Opening: opening, Depth: d}
-				key := gameKey(gk, o.id, k, d)
-				if c == engine.White {
-					task = arena.GameTask{Black: o.w, BlackExt: o.ext, White: w, WhiteExt: ext, Opening: opening, Depth: d}
-					key = gameKey(o.id, gk, k, d)
-				}
-				e.task = b.add(key, task)
-				b.refs = append(b.refs, e)
-			}
-		}
-	}
-	return nil
+func (t *Tuner) schedule(b *schedule.Batch, inds []int, first, n, round int) error {
+	return schedule.On(b, t.sides(), t.g.current, inds, t.g.refs, t.g.openings, first, n, round)
 }
 
 // play runs a batch on the worker pool and credits every entry's result to its
 // individual's Stats (games and pentanomial pairs), recording each game. It returns the
 // pair scores (0 to 2) by (individual, opening index).
-func (t *Tuner) play(b *batch, label string) (map[[2]int]float64, error) {
-	recs, err := t.playTasks(b.tasks, label)
+func (t *Tuner) play(b *schedule.Batch, label string) (map[[2]int]float64, error) {
+	recs, err := t.playTasks(b.Tasks, label)
 	if err != nil {
 		return nil, err
 	}
@@ -366,10 +276,10 @@ func (t *Tuner) account(p *playing, label string) ([]engine.GameRecord, error) {
 
 // credit credits every entry of b with its game of recs (b.tasks' records, in order) as
 // play does, and adds the games to the generation's distinct games.
-func (t *Tuner) credit(b *batch, recs []engine.GameRecord) map[[2]int]float64 {
+func (t *Tuner) credit(b *schedule.Batch, recs []engine.GameRecord) map[[2]int]float64 {
 	var pairScore map[[2]int]float64
-	t.g.gameResults, pairScore = creditOn(b, recs, t.g.current, 0, t.g.gameResults)
-	t.g.distinctGames += len(b.tasks)
+	t.g.gameResults, pairScore = schedule.Credit(b, recs, t.g.current, 0, t.g.gameResults)
+	t.g.distinctGames += len(b.Tasks)
 	return pairScore
 }
 
@@ -389,12 +299,12 @@ func (t *Tuner) playGeneration() error {
 	for _, o := range t.cfg.Opponents {
 		argv, _, _ := protocol.ParseCommand(o)
 		spec := t.cfg.OpponentSpec(argv)
-		refs = append(refs, opponent{id: spec.Name(), ext: spec})
+		refs = append(refs, schedule.Opponent{ID: spec.Name(), Ext: spec})
 	}
 	t.g.refs = refs
 	t.g.opponents = nil
 	for _, o := range refs {
-		t.g.opponents = append(t.g.opponents, o.id)
+		t.g.opponents = append(t.g.opponents, o.ID)
 	}
 	players := make([]int, len(t.g.current))
 	for i := range players {
@@ -410,7 +320,7 @@ func (t *Tuner) playGeneration() error {
 		if err != nil {
 			return err
 		}
-		var b batch
+		var b schedule.Batch
 		if err := t.schedule(&b, players, first, pairs, round); err != nil {
 			return err
 		}
@@ -441,7 +351,7 @@ func (t *Tuner) playGeneration() error {
 // pairs [first, first+n) and returns g's record and its pair scores (each in [0, 2], in
 // opening order); g's own Stats are left as they were. The games are recorded with the
 // generation as games of round (AdmissionRound or DefenceRound).
-func (t *Tuner) playAgainst(g *genomes.Genome, opp opponent, first, n, round int, label string) (stats.Result, []float64, error) {
+func (t *Tuner) playAgainst(g *genomes.Genome, opp schedule.Opponent, first, n, round int, label string) (stats.Result, []float64, error) {
 	res, pairs, err := t.playMatchups(opp, label, matchup{g: g, first: first, n: n, round: round})
 	if err != nil {
 		return stats.Result{}, nil, err
@@ -454,19 +364,19 @@ func (t *Tuner) playAgainst(g *genomes.Genome, opp opponent, first, n, round int
 type matchup struct {
 	g               *genomes.Genome
 	first, n, round int
-	opp             *opponent
+	opp             *schedule.Opponent
 }
 
-// playMatchups plays every matchup against the reference opp (or its own) as one batch
+// playMatchups plays every matchup against the reference opp (or its own) as one schedule.Batch
 // (none depends on another's result, so no game slot waits for one matchup's slowest game
 // while another has games to play) and returns, per matchup, its individual's record and
 // pair scores, as playAgainst does for one. The games are recorded in matchup order.
-func (t *Tuner) playMatchups(opp opponent, label string, ms ...matchup) ([]stats.Result, [][]float64, error) {
+func (t *Tuner) playMatchups(opp schedule.Opponent, label string, ms ...matchup) ([]stats.Result, [][]float64, error) {
 	mp, err := t.planMatchups(opp, ms...)
 	if err != nil {
 		return nil, nil, err
 	}
-	recs, err := t.playTasks(mp.b.tasks, label)
+	recs, err := t.playTasks(mp.b.Tasks, label)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -479,14 +389,14 @@ func (t *Tuner) playMatchups(opp opponent, label string, ms ...matchup) ([]stats
 type matchPlan struct {
 	ms    []matchup
 	cands []*genomes.Genome // each matchup's individual, with its own Stats
-	b     batch
+	b     schedule.Batch
 	ends  []int               // each matchup's end in b.tasks: its games are the tasks before it not of an earlier one
-	recs  []engine.GameRecord // its games' records, once played with another batch
+	recs  []engine.GameRecord // its games' records, once played with another schedule.Batch
 }
 
 // planMatchups schedules every matchup against the reference opp (or its own) into one
 // batch.
-func (t *Tuner) planMatchups(opp opponent, ms ...matchup) (*matchPlan, error) {
+func (t *Tuner) planMatchups(opp schedule.Opponent, ms ...matchup) (*matchPlan, error) {
 	mp := &matchPlan{ms: ms, cands: make([]*genomes.Genome, len(ms))}
 	for i, m := range ms {
 		mp.cands[i] = &genomes.Genome{Layout: t.plan.Layout, X: m.g.X, ID: m.g.ID}
@@ -495,14 +405,14 @@ func (t *Tuner) planMatchups(opp opponent, ms ...matchup) (*matchPlan, error) {
 	t.g.current = mp.cands
 	defer func() { t.g.current, t.g.refs = savedCur, savedRefs }()
 	for i, m := range ms {
-		t.g.refs = []opponent{opp}
+		t.g.refs = []schedule.Opponent{opp}
 		if m.opp != nil {
-			t.g.refs = []opponent{*m.opp}
+			t.g.refs = []schedule.Opponent{*m.opp}
 		}
 		if err := t.schedule(&mp.b, []int{i}, m.first, m.n, m.round); err != nil {
 			return nil, err
 		}
-		mp.ends = append(mp.ends, len(mp.b.tasks))
+		mp.ends = append(mp.ends, len(mp.b.Tasks))
 	}
 	return mp, nil
 }
@@ -554,12 +464,12 @@ func (t *Tuner) playPeers() error {
 		play = t.pairings // the GA's, judging earlier generations' tests meanwhile
 	}
 	t.g.peers = pl
-	recs, err := play(pl.b.tasks, "pairings")
+	recs, err := play(pl.b.Tasks, "pairings")
 	if err != nil {
 		return err
 	}
 	t.g.gameResults = pl.credit(recs, t.g.current, t.g.gameResults)
-	t.g.distinctGames += len(pl.b.tasks)
+	t.g.distinctGames += len(pl.b.Tasks)
 	return nil
 }
 
@@ -567,7 +477,7 @@ func (t *Tuner) playPeers() error {
 // permutation of the individuals, paired in turn) and the index of its first opening pair
 // in the generation's openings, and the pairs a pair plays.
 type peerPlan struct {
-	b      batch
+	b      schedule.Batch
 	rounds []peerRound
 	pairs  int
 }
@@ -601,8 +511,8 @@ func (t *Tuner) planPeers(gen int, pop []*genomes.Genome, draw func(n int, strea
 			if err != nil {
 				return nil, fmt.Errorf("individual %s: %w", opp.ID, err)
 			}
-			refs := []opponent{{id: opp.ID, w: w, x: opp.X, ext: ext}}
-			if err := t.scheduleOn(&pl.b, pop, []int{order[k]}, refs, openings, first, pl.pairs, r); err != nil {
+			refs := []schedule.Opponent{{ID: opp.ID, W: w, X: opp.X, Ext: ext}}
+			if err := schedule.On(&pl.b, t.sides(), pop, []int{order[k]}, refs, openings, first, pl.pairs, r); err != nil {
 				return nil, err
 			}
 		}
@@ -615,7 +525,7 @@ func (t *Tuner) planPeers(gen int, pop []*genomes.Genome, draw func(n int, strea
 // played: the first of each pair its games, the second the mirror of them, round by round.
 func (pl *peerPlan) credit(recs []engine.GameRecord, players []*genomes.Genome, results []record.GameResult) []record.GameResult {
 	from := len(results)
-	results, pairScore := creditOn(&pl.b, recs, players, 0, results)
+	results, pairScore := schedule.Credit(&pl.b, recs, players, 0, results)
 	byID := map[string]int{}
 	for i, g := range players {
 		byID[g.ID] = i

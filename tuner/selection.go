@@ -13,6 +13,7 @@ import (
 	"evotune/tuner/ga"
 	"evotune/tuner/population"
 	"evotune/tuner/record"
+	"evotune/tuner/schedule"
 	"evotune/tuner/search"
 )
 
@@ -157,7 +158,7 @@ func (t *Tuner) admit(winner *genomes.Genome) (*record.Admission, error) {
 	if p == nil || err != nil {
 		return nil, err
 	}
-	if p.mp.recs, err = t.playTasks(p.mp.b.tasks, "admission"); err != nil {
+	if p.mp.recs, err = t.playTasks(p.mp.b.Tasks, "admission"); err != nil {
 		return nil, err
 	}
 	return t.judgeAdmission(p), nil
@@ -210,7 +211,7 @@ func (t *Tuner) planAdmission(winner *genomes.Genome) (*admissionPlan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("hall of fame %s: %w", reigning.ID, err)
 		}
-		ms[0].opp = &opponent{id: reigning.ID, w: w, x: reigning.Genes, ext: ext}
+		ms[0].opp = &schedule.Opponent{ID: reigning.ID, W: w, X: reigning.Genes, Ext: ext}
 	}
 	p.defends = reigning != nil && (!p.headToHead || t.cfg.Champion == config.ChampionBest || t.cfg.Champion == "")
 	if reigning != nil {
@@ -246,7 +247,7 @@ func (t *Tuner) judgeAdmission(p *admissionPlan) *record.Admission {
 	cpairs := pairs[0]
 	hpairs := make([]float64, p.n)
 	for k := range hpairs {
-		hpairs[k] = 1 // the opponent against itself: exactly ½ per game
+		hpairs[k] = 1 // the schedule.Opponent against itself: exactly ½ per game
 	}
 	if p.reigning >= 0 && !p.headToHead {
 		hpairs = pairs[1]
@@ -269,20 +270,20 @@ func (t *Tuner) judgeAdmission(p *admissionPlan) *record.Admission {
 
 // references returns the generation's frozen reference set: the paper's weights and the
 // last Champions members of the hall of fame.
-func (t *Tuner) references() ([]opponent, error) {
+func (t *Tuner) references() ([]schedule.Opponent, error) {
 	base, err := t.baselineRef()
 	if err != nil {
 		return nil, err
 	}
 
-	pool := []opponent{base}
+	pool := []schedule.Opponent{base}
 	from := max(0, len(t.hall.hof)-t.cfg.Champions)
 	for _, h := range t.hall.hof[from:] {
 		w, ext, err := t.side(h.Genes)
 		if err != nil {
 			return nil, fmt.Errorf("hall of fame %s: %w", h.ID, err)
 		}
-		pool = append(pool, opponent{id: h.ID, w: w, x: h.Genes, ext: ext})
+		pool = append(pool, schedule.Opponent{ID: h.ID, W: w, X: h.Genes, Ext: ext})
 	}
 	return pool, nil
 }

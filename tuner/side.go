@@ -6,6 +6,7 @@ import (
 	"evotune/engine/protocol"
 	"evotune/genomes"
 	"evotune/tuner/outside"
+	"evotune/tuner/schedule"
 	"fmt"
 	"math"
 	"sync"
@@ -60,13 +61,13 @@ func (w *weightsMemo) of(l *genomes.Layout, x []float64) (engine.Weights, *proto
 
 // baselineRef is the reference "baseline": the paper's weights, or the outside engine
 // with the layout's defaults.
-func (t *Tuner) baselineRef() (opponent, error) {
+func (t *Tuner) baselineRef() (schedule.Opponent, error) {
 	x := t.plan.Layout.Defaults()
 	w, ext, err := t.side(x)
 	if err != nil {
-		return opponent{}, fmt.Errorf("baseline: %w", err)
+		return schedule.Opponent{}, fmt.Errorf("baseline: %w", err)
 	}
-	return opponent{id: "baseline", w: w, x: x, ext: ext}, nil
+	return schedule.Opponent{ID: "baseline", W: w, X: x, Ext: ext}, nil
 }
 
 // Outside returns the run's outside engine (nil: the built-in engine is tuned).

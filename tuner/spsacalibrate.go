@@ -4,6 +4,7 @@ import (
 	"context"
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/schedule"
 	"evotune/tuner/search"
 	"evotune/tuner/spsa"
 	"fmt"
@@ -83,7 +84,7 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 			return Calibration{}, fmt.Errorf("calibrate: %w", err)
 		}
 		g := &genomes.Genome{Layout: t.plan.Layout, X: x, ID: "calibration"}
-		if _, _, err := t.playAgainst(g, opponent{id: "calibration-opponent", w: w, x: xm, ext: ext}, first, p.Pairs, 0, "calibration"); err != nil {
+		if _, _, err := t.playAgainst(g, schedule.Opponent{ID: "calibration-opponent", W: w, X: xm, Ext: ext}, first, p.Pairs, 0, "calibration"); err != nil {
 			return Calibration{}, err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"evotune/tuner/arena"
 	"evotune/tuner/record"
 	"evotune/tuner/report"
+	"evotune/tuner/schedule"
 )
 
 // generation is the GA's generation in progress: its individuals and the games they
@@ -26,7 +27,7 @@ type generation struct {
 
 	gameResults   []record.GameResult // its games, saved with it
 	openings      [][]string          // its opening pairs, in the order drawn
-	refs          []opponent          // the reference opponents its individuals play
+	refs          []schedule.Opponent // the reference opponents its individuals play
 	opponents     []string            // their IDs, saved with it
 	gamesTime     time.Duration       // its time in games (the pool's wall time)
 	slotTime      time.Duration       // its busy game-slot time: the sum of its games' slot times (GameRecord.SlotTime)

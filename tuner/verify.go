@@ -65,7 +65,7 @@ func (t *Tuner) verifyChampion(setup arena.GameSetup, seed int64, games int, spr
 	}
 	t.report(record.Event{Verifying: true, GamesTotal: games, Champion: t.rep.summary.Best, VerifyDepth: setup.Limits.Depth})
 	return ladder.Verify(t.ctx, ladder.VerifyConfig{Setup: setup, Champion: champ, ChampionID: t.rep.summary.Best, Games: games,
-		ChampionExt: champExt, BaselineExt: base.ext,
+		ChampionExt: champExt, BaselineExt: base.Ext,
 		OpeningSpec: t.cfg.VerifyOpenings, OpeningList: t.cfg.VerifyOpeningList, Book: t.cfg.BookList, BookLabel: t.cfg.Book,
 		Exclude: t.draws.tuningOpenings, Seed: seed, SPRT: sprt, Workers: t.cfg.Workers},
 		func(done, total int, _ stats.Result) {
