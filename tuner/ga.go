@@ -146,16 +146,6 @@ func (m *gaMethod) describe(length string) (string, []string) {
 	return fmt.Sprintf(": population %d, %s, %s, %s", c.Population, length, scoring, admission), nil
 }
 
-// gaSaved: the generation's games, its race winner (with peers: its best against the
-// others), the mean score and the champion.
-func gaSaved(e record.Event) string {
-	best := "race winner"
-	if e.Selection == config.SelectionPeers {
-		best = "best against its peers"
-	}
-	return fmt.Sprintf("%d games, %s %s score %.3f, mean %.3f, champion %s (%s)", e.GamesTotal, best, e.Best, e.BestScore, e.MeanScore, e.Champion, e.ChampionText())
-}
-
 // search runs eaopt for the run's remaining generations: Generations more after
 // generation 0, or, resumed, up to generation Generations (eaopt's first generation is
 // then the saved one); until the budget when Generations is 0.
@@ -272,7 +262,7 @@ func (m *gaMethod) onGeneration(evolved *eaopt.GA) {
 		return
 	}
 	indis := append(eaopt.Individuals(nil), evolved.Populations[0].Individuals...)
-	sortIndividuals(indis)
+	ga.SortIndividuals(indis)
 	pop := make([]*genomes.Genome, len(indis))
 	fits := make([]float64, len(indis))
 	for i, in := range indis {

@@ -233,7 +233,7 @@ func (m *gaMethod) lookAhead(pl *pairingsInPlay) {
 	for i, g := range pop {
 		indis[i] = eaopt.Individual{Genome: g, Fitness: 1 - g.Stats.Score(), ID: g.ID}
 	}
-	sortIndividuals(indis)
+	ga.SortIndividuals(indis)
 	ranked := make([]*genomes.Genome, len(indis))
 	order := make([]string, len(indis))
 	for i, in := range indis {

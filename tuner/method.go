@@ -66,7 +66,7 @@ func (m MethodSpec) make(t *Tuner) (searchMethod, error) {
 // Methods is every search method, the default (DefaultConfig's Method) first.
 var Methods = []MethodSpec{
 	{Method: config.Method{Name: config.MethodGA, Title: "GA", Generation: "generation", Champion: "the hall of fame's centre or best member (the race winner without a hall of fame)",
-		Range: "the population's range", Saved: "generation", Heading: gaBestColumn, Openings: gaOpenings, Progress: gaSaved,
+		Range: "the population's range", Saved: "generation", Heading: ga.BestColumn, Openings: ga.Openings, Progress: ga.Saved,
 		Lag: func(c config.Config) int { return c.GALag },
 		Doc: "the genetic algorithm (eaopt), the default: a population whose individuals play each other (or race the paper's weights), a hall of fame; the champion is the hall of fame's centre (for an outside engine, the centre of the last generation's better half)"},
 		start: newGAOrLagged, Summarise: ga.Summarise},
@@ -127,11 +127,6 @@ func init() {
 		return err
 	}
 }
-
-// gaOpenings: a GA generation draws Games/2 opening pairs for each of its RaceRounds+1
-// rounds (racing or pairings of peers), then AdmitGames/2 for the admission test and as
-// many for the defender's own games.
-func gaOpenings(c config.Config) int { return (c.RaceRounds+1)*c.Games/2 + c.AdmitGames }
 
 // column is a BestColumn of one heading whatever the configuration.
 func column(heading string) func(config.Config) string {

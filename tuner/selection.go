@@ -4,14 +4,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
-	"sort"
 
 	"github.com/MaxHalford/eaopt"
 
 	"evotune/genomes"
 	"evotune/tuner/config"
 	"evotune/tuner/ga"
-	"evotune/tuner/population"
 	"evotune/tuner/record"
 	"evotune/tuner/schedule"
 	"evotune/tuner/search"
@@ -48,22 +46,6 @@ import (
 //     since admission cannot be it ("nothing becomes champion on fewer games than the
 //     incumbent").
 
-// sortIndividuals orders by racing round (descending), then fitness, then ID: a total
-// order, so ranks, elites and selection never depend on how eaopt's unstable sort left
-// equal fitnesses, and a resumed run continues exactly as an uninterrupted one.
-func sortIndividuals(indis eaopt.Individuals) {
-	sort.SliceStable(indis, func(i, j int) bool {
-		a, b := indis[i].Genome.(*genomes.Genome), indis[j].Genome.(*genomes.Genome)
-		if a.Round != b.Round {
-			return a.Round > b.Round
-		}
-		if indis[i].Fitness != indis[j].Fitness {
-			return indis[i].Fitness < indis[j].Fitness
-		}
-		return a.ID < b.ID
-	})
-}
-
 // model is the generational model with elitism: the best Elite individuals by rank survive
 // unchanged (keeping their IDs; they play fresh games each generation); the rest are bred
 // by rank tournament selection, uniform crossover and mutation. It implements eaopt.Model.
@@ -79,7 +61,7 @@ func (m model) Apply(pop *eaopt.Population) error {
 	rng := t.rngV1(t.g.gen, search.StreamGA)
 	pop.RNG = rng
 	old := pop.Individuals
-	sortIndividuals(old)
+	ga.SortIndividuals(old)
 	n := len(old)
 	ranked := make([]*genomes.Genome, n)
 	for i, in := range old {
@@ -107,46 +89,12 @@ func (m model) Apply(pop *eaopt.Population) error {
 }
 
 // breed breeds generation gen from the generation before, ranked best first (genomes
-// unchanged), with rng (the generation's stream): the Elite best survive as clones keeping
-// their IDs; the rest, the new individuals (born), are bred by rank tournament selection,
-// uniform crossover and mutation, with IDs of generation gen. It changes nothing of the
-// tuner's, so the GA can breed a generation ahead (gaahead.go).
+// unchanged), with rng (the generation's stream): ga.Breed with IDs of generation gen. It
+// changes nothing of the tuner's, so the GA can breed a generation ahead (gaahead.go).
 func (t *Tuner) breed(ranked []*genomes.Genome, gen int, rng *rand.Rand) (next, born []*genomes.Genome) {
-	n := len(ranked)
-	next = make([]*genomes.Genome, 0, n)
-	for i := 0; i < t.cfg.Elite && i < n; i++ {
-		next = append(next, ranked[i].Clone().(*genomes.Genome))
-	}
-	k := max(1, min(t.cfg.Tournament, n-1))
-	slot := len(next)
-	for len(next) < n {
-		a, b := population.Tournament(rng, n, k), population.Tournament(rng, n, k)
-		kids := []*genomes.Genome{ranked[a].Clone().(*genomes.Genome), ranked[b].Clone().(*genomes.Genome)}
-		for _, kid := range kids {
-			kid.Parents, kid.Op = []string{kid.ID}, genomes.OpClone
-		}
-		if rng.Float64() < t.cfg.CrossoverRate {
-			kids[0].Crossover(kids[1], rng)
-		}
-		for _, kid := range kids {
-			if len(next) == n {
-				break
-			}
-			if rng.Float64() < t.cfg.MutationRate {
-				kid.Mutate(rng)
-			}
-			// Fixed genes at their values, whatever the parents had: a gene frozen while the
-			// run went on is held from the first generation after (nothing changes otherwise:
-			// the parents' genes are already inside their bounds and fixed values).
-			kid.Layout = t.plan.Layout
-			kid.Layout.Clamp(kid.X)
-			kid.ID, kid.Born = genomes.IndividualID(t.saving.runID, gen, slot), gen
-			slot++
-			next = append(next, kid)
-			born = append(born, kid)
-		}
-	}
-	return next, born
+	return ga.Breed(t.cfg, t.plan.Layout, ranked, len(ranked), gen, rng, func(slot int) string {
+		return genomes.IndividualID(t.saving.runID, gen, slot)
+	})
 }
 
 // admit tests the generation's race winner against the reigning champion (the latest
@@ -286,13 +234,4 @@ func (t *Tuner) references() ([]schedule.Opponent, error) {
 		pool = append(pool, schedule.Opponent{ID: h.ID, W: w, X: h.Genes, Ext: ext})
 	}
 	return pool, nil
-}
-
-// gaBestColumn heads a GA generation's best individual by how it was picked: "BEST OF
-// PEERS" when the individuals play each other, else "RACE WINNER".
-func gaBestColumn(c config.Config) string {
-	if c.Selection == config.SelectionPeers {
-		return "BEST OF PEERS"
-	}
-	return "RACE WINNER"
 }

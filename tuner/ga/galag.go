@@ -264,35 +264,9 @@ func (m *gaLagMethod) breed(gen int) *gaLagGeneration {
 		}
 	} else {
 		pool := m.pool(gen - 1 - m.lag)
-		rng := m.a.RandV1(gen, search.StreamGA)
-		for i := 0; i < c.Elite && i < len(pool); i++ {
-			e := pool[i].Clone().(*genomes.Genome)
-			e.Stats = genomes.Stats{}
-			g.pop = append(g.pop, e)
-		}
-		k := max(1, min(c.Tournament, len(pool)-1))
-		for len(g.pop) < n {
-			a, b := population.Tournament(rng, len(pool), k), population.Tournament(rng, len(pool), k)
-			kids := []*genomes.Genome{pool[a].Clone().(*genomes.Genome), pool[b].Clone().(*genomes.Genome)}
-			for _, kid := range kids {
-				kid.Parents, kid.Op = []string{kid.ID}, genomes.OpClone
-			}
-			if rng.Float64() < c.CrossoverRate {
-				kids[0].Crossover(kids[1], rng)
-			}
-			for _, kid := range kids {
-				if len(g.pop) == n {
-					break
-				}
-				if rng.Float64() < c.MutationRate {
-					kid.Mutate(rng)
-				}
-				kid.Layout = l
-				l.Clamp(kid.X) // fixed genes at their values, whatever the parents had
-				kid.ID, kid.Born, kid.Stats = m.a.IndividualID(gen, len(g.pop)), gen, genomes.Stats{}
-				g.pop = append(g.pop, kid)
-				g.born = append(g.born, kid)
-			}
+		g.pop, g.born = Breed(c, l, pool, n, gen, m.a.RandV1(gen, search.StreamGA), func(slot int) string { return m.a.IndividualID(gen, slot) })
+		for _, x := range g.pop {
+			x.Stats = genomes.Stats{} // a generation's scores are its own games'
 		}
 	}
 	rng := m.a.RandV1(gen, search.StreamPairing)
