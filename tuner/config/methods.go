@@ -361,6 +361,18 @@ type Method struct {
 	// of configuration c (SPSA's steps, CMA-ES's and the lagged GA's generations; the
 	// summary's slot hint reads it); nil: 0.
 	Lag func(c Config) int `json:"-"`
+	// SlotHint, for a run at lag 0 that kept under 90% of its game slots busy, names the
+	// setting that fills them, given the run's saved generations, games and game slots
+	// (report.Summary.SlotHint); nil or "": none.
+	SlotHint func(generations, games, slots int) string `json:"-"`
+	// Refreezable is true for a method whose stored state does not depend on which genes
+	// are free (the GAs), so that resume may fix or free genes; a method that rebuilds its
+	// state over the free genes (SPSA's steps, CMA-ES's covariance) is not.
+	Refreezable bool `json:"-"`
+	// GainSchedule is true for a method whose game budget schedules its steps (SPSA's
+	// gains): a resume that extends the time budget of a run calibrated from one extends
+	// the game budget in proportion.
+	GainSchedule bool `json:"-"`
 }
 
 // LagOf is m.Lag(c), or 0 for a method that declares no Lag.

@@ -40,26 +40,19 @@ func (s Summary) SlotText() string {
 // SlotHint says, when the run kept fewer than 90% of its game slots (two or more) busy
 // and its method waited for each round's slowest game because it had no rounds in play
 // (SPSA or CMA-ES at lag 0, or the GA, whose every generation is bred from the one before
-// once all its games are played), which setting fills them; "" otherwise. Each such
+// once all its games are played), which setting fills them (the method's
+// config.Method.SlotHint); "" otherwise. Each such
 // setting changes the search, so it stays the user's choice (docs/methods.md).
 func (s Summary) SlotHint() string {
 	u := s.SlotUtilisation()
 	if u < 0 || u >= 0.9 || s.Slots < 2 || s.Lag != 0 {
 		return ""
 	}
-	switch s.Method {
-	case config.MethodGA:
-		if s.Generations == 0 {
-			return ""
-		}
-		per := float64(s.Games) / float64(s.Generations)
-		return fmt.Sprintf("the game slots waited: each GA generation (%.0f games, %.1f a slot) waited for its slowest game before the next could be bred (the GA plays its next generation ahead on a guess of those games, here or on a cluster, but stops guessing where its guesses seldom hold); the fewer games a slot, the longer the wait. --ga-lag 3 breeds each generation from older ones while they play (95–99.5%% of 64 replayed slots busy; on gomoku about 7 Elo weaker at equal games), and --method steady has no generations at all; each searches differently (docs/methods.md)", per, per/float64(s.Slots))
-	case config.MethodSPSA:
-		return fmt.Sprintf("the game slots waited: each SPSA step waited for the one before (lag 0); --spsa-lag %d, the least a new run takes, keeps %d steps in play (16 cores 98.6%% busy, measured)", config.DefaultSPSALag, config.DefaultSPSALag+1)
-	case config.MethodCMAES:
-		return "the game slots waited: each CMA-ES generation waited for its slowest game; --cmaes-lag 1 samples a generation while the one before it plays (99.9% of 16 and 99.0% of 64 replayed gomoku slots busy where lag 0, playing its likeliest next generations ahead, kept 92% and 71%, and no guess of one generation, even from the games' real results, keeps more than 93% and 48% (connect6) of 64; 5 Elo weaker over nine gomoku seeds at equal games, the extra games of 16 slots not buying it back); it changes the search, and on many cores --method spsa fills the slots at its defaults (docs/tune.md)"
+	m, ok := config.MethodOf(s.Method)
+	if s.Method == "" || !ok || m.SlotHint == nil {
+		return ""
 	}
-	return ""
+	return m.SlotHint(s.Generations, s.Games, s.Slots)
 }
 
 // EarlyHintGames is how many games a game slot the run must have saved, over at least

@@ -157,7 +157,7 @@ func PrepareResume(ctx context.Context, d *db.DB, runID int64, o ResumeOptions) 
 // would change both. The error names the method, a gene that is not in the layout, a gene
 // already fixed (--fix) or already free (--free).
 func refreeze(cfg *config.Config, fix, free []string, champ map[string]float64, ext *config.Extension) error {
-	if !cfg.IsGA() && cfg.Method != config.MethodSteady {
+	if m, ok := config.MethodOf(cfg.Method); !ok || !m.Refreezable {
 		return fmt.Errorf("--fix, --free: the run is tuned by %s, which rebuilds its state over the run's free genes (SPSA replays every saved step over them; CMA-ES keeps a covariance over them): a changed set would change that state; freeze or free genes in a new run (tune --fix, --free)", cfg.Method)
 	}
 	layout, err := cfg.GeneLayout()
@@ -240,7 +240,7 @@ func extendBudget(cfg *config.Config, st record.ResumeState, budgetGames int, ti
 			return fmt.Errorf("--time-budget %s: the run has already played for %s; give more than that", timeBudget, st.Elapsed.Round(time.Second))
 		}
 		cfg.TimeBudget = timeBudget
-		if budgetGames == 0 && cfg.Method == config.MethodSPSA && cfg.BudgetGames > 0 && st.Elapsed > 0 && st.Games > 0 {
+		if m, _ := config.MethodOf(cfg.Method); budgetGames == 0 && m.GainSchedule && cfg.BudgetGames > 0 && st.Elapsed > 0 && st.Games > 0 {
 			cfg.BudgetGames = max(cfg.BudgetGames, int(float64(st.Games)*d.Seconds()/st.Elapsed.Seconds()))
 		}
 	}

