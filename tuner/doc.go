@@ -6,18 +6,23 @@
 // a Store in one transaction.
 //
 // Files by concern: run.go (a run's life: start, resume, budget, finish), state.go (the
-// run's state grouped by owner), loop.go (the run loop, driving a method on the ask-and-tell
-// interface of package tuner/search), schedule.go (which games a generation plays and how
-// their results are counted), selection.go (racing, the GA model, the hall of fame),
-// method.go (the registry of search methods), ga.go (the GA without a lag; the GA with
-// generations in play and the hall of fame are package tuner/ga, and SPSA, CMA-ES and the
-// steady-state GA packages tuner/spsa, tuner/cmaes and tuner/steady), spsacalibrate.go (SPSA's time budget made a game budget), save.go and records.go (what is saved, through
-// record.Store), verify.go (the run's verifications and checkpoints), probe.go (outside engines checked before a run),
-// slots.go (the run's share of the game slots), subject.go (the subject: a built-in engine
-// or an outside one). Package config holds a run's configuration and settings; package
-// arena plays the games (the worker pool, its slots, game tasks and batches, openings);
+// run's state grouped by owner), loop.go and branches.go (the run loop, driving a method on
+// the ask-and-tell interface of package tuner/search, and its guesses of the rounds to play
+// ahead), schedule.go (which games a generation plays, its openings and how their results
+// are counted, over package tuner/schedule), selection.go (racing, the GA model, the hall
+// of fame's admission tests), method.go (the registry of search methods), ga.go and
+// gaahead.go (the GA without a lag and its next generation played ahead; the GA with
+// generations in play, the breeding both share and the hall of fame are package tuner/ga,
+// and SPSA, CMA-ES and the steady-state GA packages tuner/spsa, tuner/cmaes and
+// tuner/steady), spsacalibrate.go (SPSA's time budget made a game budget), save.go (what is
+// saved, through record.Store), verify.go (the run's verifications and checkpoints),
+// slots.go (the run's share of the game slots), side.go (the side a genome plays: a
+// built-in engine's weights or an outside engine's values). Package config holds a run's
+// configuration and settings; package arena plays the games (the worker pool, its slots,
+// game tasks, openings and their draws made ahead); package report is the run's summary;
 // package match plays matches and tournaments; package ladder verifies a champion rung by
-// rung; package runstore is the SQLite side of Store and reads stored runs back.
+// rung; package outside is an outside engine under tuning; package runstore is the SQLite
+// side of Store and reads stored runs back.
 //
 // Reproducibility: all randomness derives from the run's seed and the generation number
 // (openings, the initial population, selection, crossover, mutation), games are searched
