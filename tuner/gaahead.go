@@ -20,7 +20,7 @@ import (
 // run). Once the pairings have no more games than slots left to finish, the GA guesses:
 // it takes every game still in play as a draw, ranks the individuals by the scores that
 // gives, breeds the next generation from that ranking (breed: the generation's own random
-// stream, as the real breeding) and plans its pairings (planPeers: their own streams and
+// stream, as the real breeding) and plans its pairings (ga.PlanPeers: their own streams and
 // the same draws of openings). Those games play ahead, on slots no other batch wants
 // (AheadStarter). After each further game the guess is made again, and when it plans
 // other games the games ahead are stopped and the new ones started. When the generation
@@ -103,10 +103,10 @@ func (m *gaMethod) surrogateSlot(n int) int {
 
 // splitTasks parts the tasks of pairings pl of population pop into those that individual
 // k plays (child) and the rest (rest), by index, each in order; k < 0: all are the rest.
-func splitTasks(pl *peerPlan, pop []*genomes.Genome, k int) (rest, child []int) {
-	mine := make([]bool, len(pl.b.Tasks))
+func splitTasks(pl *ga.PeerPlan, pop []*genomes.Genome, k int) (rest, child []int) {
+	mine := make([]bool, len(pl.B.Tasks))
 	if k >= 0 {
-		for _, e := range pl.b.Refs {
+		for _, e := range pl.B.Refs {
 			if e.Task >= 0 && (e.Ind == k || e.Opp == pop[k].ID) {
 				mine[e.Task] = true
 			}
@@ -229,7 +229,7 @@ func (m *gaMethod) lookAhead(pl *pairingsInPlay) {
 		c.Stats, c.Round = genomes.Stats{}, 0
 		pop[i] = c
 	}
-	t.g.peers.credit(recs, pop, nil)
+	t.g.peers.Credit(recs, pop, nil)
 	for i, g := range pop {
 		indis[i] = eaopt.Individual{Genome: g, Fitness: 1 - g.Stats.Score(), ID: g.ID}
 	}
@@ -247,14 +247,14 @@ func (m *gaMethod) lookAhead(pl *pairingsInPlay) {
 	for _, g := range next {
 		g.Stats, g.Round = genomes.Stats{}, 0
 	}
-	np, err := t.planPeers(gen, next, func(n int, stream uint64, have [][]string) ([][]string, error) {
+	np, err := ga.PlanPeers(t.cfg, t.sides(), t.rngV1(gen, search.StreamPairing), next, func(n int, stream uint64, have [][]string) ([][]string, error) {
 		return t.drawOf(gen, have, n, stream)
 	})
 	if err != nil {
 		return // the real breeding meets it, if it is one
 	}
 	rest, _ := splitTasks(np, next, m.surrogateSlot(len(next)))
-	tasks := pickTasks(np.b.Tasks, rest)
+	tasks := pickTasks(np.B.Tasks, rest)
 	if m.next != nil {
 		if sameTasks(m.next.tasks, tasks) {
 			m.nextOrder = order

@@ -3,7 +3,6 @@ package tuner
 import (
 	"context"
 	"fmt"
-	"math"
 	randv2 "math/rand/v2"
 	"sort"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
+	"evotune/tuner/ga"
 	"evotune/tuner/record"
 	"evotune/tuner/schedule"
 	"evotune/tuner/search"
@@ -449,7 +449,7 @@ func (t *Tuner) playPeers() error {
 	for _, g := range t.g.current {
 		t.g.opponents = append(t.g.opponents, g.ID)
 	}
-	pl, err := t.planPeers(t.g.gen, t.g.current, func(n int, stream uint64, _ [][]string) ([][]string, error) {
+	pl, err := ga.PlanPeers(t.cfg, t.sides(), t.rngV1(t.g.gen, search.StreamPairing), t.g.current, func(n int, stream uint64, _ [][]string) ([][]string, error) {
 		first, err := t.drawOpenings(n, stream)
 		if err != nil {
 			return nil, err
@@ -464,99 +464,11 @@ func (t *Tuner) playPeers() error {
 		play = t.pairings // the GA's, judging earlier generations' tests meanwhile
 	}
 	t.g.peers = pl
-	recs, err := play(pl.b.Tasks, "pairings")
+	recs, err := play(pl.B.Tasks, "pairings")
 	if err != nil {
 		return err
 	}
-	t.g.gameResults = pl.credit(recs, t.g.current, t.g.gameResults)
-	t.g.distinctGames += len(pl.b.Tasks)
+	t.g.gameResults = pl.Credit(recs, t.g.current, t.g.gameResults)
+	t.g.distinctGames += len(pl.B.Tasks)
 	return nil
-}
-
-// peerPlan is a generation's pairings (playPeers): their games, each round's pairing (a
-// permutation of the individuals, paired in turn) and the index of its first opening pair
-// in the generation's openings, and the pairs a pair plays.
-type peerPlan struct {
-	b      schedule.Batch
-	rounds []peerRound
-	pairs  int
-}
-
-type peerRound struct {
-	order []int
-	first int
-}
-
-// planPeers plans generation gen's pairings of pop (playPeers) without playing them: each
-// round's pairing from the generation's own stream and its Games/2 openings from draw,
-// which is given the number of openings, their stream and the generation's openings so far
-// and returns the new ones. It changes nothing of the tuner's but what draw changes.
-func (t *Tuner) planPeers(gen int, pop []*genomes.Genome, draw func(n int, stream uint64, have [][]string) ([][]string, error)) (*peerPlan, error) {
-	rng := t.rngV1(gen, search.StreamPairing)
-	n := len(pop)
-	pl := &peerPlan{pairs: t.cfg.Games / 2}
-	var openings [][]string
-	for r := 0; r <= t.cfg.RaceRounds; r++ {
-		order := rng.Perm(n)
-		os, err := draw(pl.pairs, search.StreamOpenings+uint64(r)<<4, openings)
-		if err != nil {
-			return nil, err
-		}
-		first := len(openings)
-		openings = append(openings, os...)
-		pl.rounds = append(pl.rounds, peerRound{order, first})
-		for k := 0; k+1 < n; k += 2 {
-			opp := pop[order[k+1]]
-			w, ext, err := t.side(opp.X)
-			if err != nil {
-				return nil, fmt.Errorf("individual %s: %w", opp.ID, err)
-			}
-			refs := []schedule.Opponent{{ID: opp.ID, W: w, X: opp.X, Ext: ext}}
-			if err := schedule.On(&pl.b, t.sides(), pop, []int{order[k]}, refs, openings, first, pl.pairs, r); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return pl, nil
-}
-
-// credit credits the pairings' games recs (pl.b.tasks' records, in order) to players (the
-// plan's population: their Stats) and returns results with a row appended for each game
-// played: the first of each pair its games, the second the mirror of them, round by round.
-func (pl *peerPlan) credit(recs []engine.GameRecord, players []*genomes.Genome, results []record.GameResult) []record.GameResult {
-	from := len(results)
-	results, pairScore := schedule.Credit(&pl.b, recs, players, 0, results)
-	byID := map[string]int{}
-	for i, g := range players {
-		byID[g.ID] = i
-	}
-	n := len(players)
-	// The second of each pair: the mirror of the first's games, round by round.
-	played := make([]map[[2]string]int, len(pl.rounds))
-	for r := range played {
-		played[r] = map[[2]string]int{}
-	}
-	for _, gr := range results[from:] {
-		played[gr.Round][[2]string{gr.Individual, gr.Opponent}]++
-		st := &players[byID[gr.Opponent]].Stats
-		switch gr.Score {
-		case 1:
-			st.Losses++
-		case 0:
-			st.Wins++
-		default:
-			st.Draws++
-		}
-	}
-	for r, rd := range pl.rounds {
-		for k := 0; k+1 < n; k += 2 {
-			a, o := players[rd.order[k]], players[rd.order[k+1]]
-			st := &o.Stats
-			st.Draws += 2*pl.pairs - played[r][[2]string{a.ID, o.ID}] // identical genomes: drawn, not played
-			for p := rd.first; p < rd.first+pl.pairs; p++ {
-				st.Penta[int(math.Round((2-pairScore[[2]int{rd.order[k], p}])*2))]++
-			}
-		}
-	}
-	return results
 }

@@ -7,6 +7,7 @@ import (
 
 	"evotune/genomes"
 	"evotune/tuner/arena"
+	"evotune/tuner/ga"
 	"evotune/tuner/record"
 	"evotune/tuner/report"
 	"evotune/tuner/schedule"
@@ -32,7 +33,7 @@ type generation struct {
 	gamesTime     time.Duration       // its time in games (the pool's wall time)
 	slotTime      time.Duration       // its busy game-slot time: the sum of its games' slot times (GameRecord.SlotTime)
 	distinctGames int                 // its distinct games (a deterministic pair played once counts once)
-	peers         *peerPlan           // its pairings (peers; nil before they are planned)
+	peers         *ga.PeerPlan        // its pairings (peers; nil before they are planned)
 }
 
 // hallOfFame is selection's record: the members in order of admission and every individual
