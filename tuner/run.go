@@ -265,7 +265,7 @@ func (t *Tuner) nameRun(runID int64) {
 }
 
 // Resume continues a run from its last saved generation with the same configuration,
-// population, schedule.Opponent pool and random streams, so it ends exactly as an uninterrupted
+// population, opponent pool and random streams, so it ends exactly as an uninterrupted
 // run with the same seed would. A run with no saved generation starts over under its ID.
 func (t *Tuner) Resume(ctx context.Context, st record.ResumeState) (report.Summary, error) {
 	t.ctx = ctx

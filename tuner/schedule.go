@@ -367,7 +367,7 @@ type matchup struct {
 	opp             *schedule.Opponent
 }
 
-// playMatchups plays every matchup against the reference opp (or its own) as one schedule.Batch
+// playMatchups plays every matchup against the reference opp (or its own) as one batch
 // (none depends on another's result, so no game slot waits for one matchup's slowest game
 // while another has games to play) and returns, per matchup, its individual's record and
 // pair scores, as playAgainst does for one. The games are recorded in matchup order.
@@ -391,7 +391,7 @@ type matchPlan struct {
 	cands []*genomes.Genome // each matchup's individual, with its own Stats
 	b     schedule.Batch
 	ends  []int               // each matchup's end in b.tasks: its games are the tasks before it not of an earlier one
-	recs  []engine.GameRecord // its games' records, once played with another schedule.Batch
+	recs  []engine.GameRecord // its games' records, once played with another batch
 }
 
 // planMatchups schedules every matchup against the reference opp (or its own) into one

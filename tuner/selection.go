@@ -195,7 +195,7 @@ func (t *Tuner) judgeAdmission(p *admissionPlan) *record.Admission {
 	cpairs := pairs[0]
 	hpairs := make([]float64, p.n)
 	for k := range hpairs {
-		hpairs[k] = 1 // the schedule.Opponent against itself: exactly ½ per game
+		hpairs[k] = 1 // the opponent against itself: exactly ½ per game
 	}
 	if p.reigning >= 0 && !p.headToHead {
 		hpairs = pairs[1]
