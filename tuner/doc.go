@@ -6,9 +6,8 @@
 // a Store in one transaction.
 //
 // Files by concern: run.go (a run's life: start, resume, budget, finish), state.go (the
-// run's state grouped by owner), loop.go and branches.go (the run loop, driving a method on
-// the ask-and-tell interface of package tuner/search, and its guesses of the rounds to play
-// ahead), schedule.go (which games a generation plays, its openings and how their results
+// run's state grouped by owner), loop.go (the run as the Host of package tuner/search's run
+// loop, which drives a method on the ask-and-tell interface), schedule.go (which games a generation plays, its openings and how their results
 // are counted, over package tuner/schedule), selection.go (racing, the GA model, the hall
 // of fame's admission tests), method.go (the registry of search methods), ga.go and
 // gaahead.go (the GA without a lag and its next generation played ahead; the GA with

@@ -664,7 +664,7 @@ func (m *gaMethod) flush() error {
 // meter measures it, now.
 func (m *gaMethod) startMark() {
 	m.mark, m.busy = arena.MarkNow(m.meter)
-	m.elsewhere = m.t.elsewhereBusy()
+	m.elsewhere = arena.BusyElsewhere(m.t.setup.Runner)
 }
 
 // save saves the generation t.g whose individuals are pop (best first, fitness fits) and
@@ -673,7 +673,7 @@ func (m *gaMethod) startMark() {
 // generation before was saved (so the generations' times add up to the run's, however they
 // overlap), and its slot time the slots' busy time within it (played elsewhere: the slot
 // time of the games told during it, SlotMeter, at most the slots times its wall time, the
-// rest carried on: elsewhereSlotTime).
+// rest carried on: arena.SlotCarry).
 func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *record.Admission) {
 	t := m.t
 	t.setChampion(pop)
@@ -692,7 +692,7 @@ func (m *gaMethod) save(pop []*genomes.Genome, fits []float64, adm *record.Admis
 	if m.meter != nil {
 		slotTime = max(0, m.busy-busy) // less a stopped batch's games, known late (BusyMeter.Read)
 	} else {
-		slotTime = t.elsewhereSlotTime(t.elsewherePlayed(elsewhere, t.g.slotTime), took, slots)
+		slotTime = t.slotCarry.Take(arena.PlayedElsewhere(t.setup.Runner, elsewhere, t.g.slotTime), took, slots)
 	}
 	rec := record.GenerationRecord{RunID: t.saving.runID, Generation: t.g.gen, Games: t.g.distinctGames, GamesTime: min(t.g.gamesTime, took), SlotTime: slotTime, Slots: slots,
 		Opponents: append([]string(nil), t.g.opponents...), Openings: t.g.openings, GameResults: t.g.gameResults,

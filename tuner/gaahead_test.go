@@ -94,7 +94,7 @@ func TestCMAESPlaysAheadSameRun(t *testing.T) {
 			opts = append(opts, withoutAhead())
 		}
 		fp := runReplayed(t, replayConfig("gomoku", config.MethodCMAES, 16, 3000), 16, durs, func(tu *Tuner) { l = tu.method.(*loopMethod) }, opts...)
-		if len(l.nexts) != 0 {
+		if _, _, inPlay := l.l.Ahead(); inPlay != 0 {
 			t.Fatalf("noAhead %v: a round ahead still in play after the run", noAhead)
 		}
 		return fp, l
@@ -104,17 +104,18 @@ func TestCMAESPlaysAheadSameRun(t *testing.T) {
 	// Until a run adopted a generation played ahead (a guess made in time: on a busy
 	// machine one run may guess too late in every generation), at most three runs, each
 	// the run that waits.
-	for try := 0; try < 3 && (a == nil || a.nextUsed == 0); try++ {
+	adopted := func(l *loopMethod) int { n, _, _ := l.l.Ahead(); return n }
+	for try := 0; try < 3 && (a == nil || adopted(a) == 0); try++ {
 		var ahead string
 		if ahead, a = run(false); ahead != waited {
 			t.Fatal("CMA-ES playing ahead saved another run than CMA-ES that waits")
 		}
 	}
-	if w.nextUsed+w.nextStopped != 0 {
-		t.Errorf("CMA-ES that waits played %d rounds ahead", w.nextUsed+w.nextStopped)
+	if used, stopped, _ := w.l.Ahead(); used+stopped != 0 {
+		t.Errorf("CMA-ES that waits played %d rounds ahead", used+stopped)
 	}
-	if a.nextUsed == 0 {
-		t.Errorf("no generation played ahead was adopted (%d stopped)", a.nextStopped)
+	if used, stopped, _ := a.l.Ahead(); used == 0 {
+		t.Errorf("no generation played ahead was adopted (%d stopped)", stopped)
 	}
 }
 

@@ -27,7 +27,7 @@ func TestPackageLayout(t *testing.T) {
 		"cmaes":      {"evotune/tuner/config", "evotune/tuner/record", "evotune/tuner/report", "evotune/tuner/search"},
 		"population": {"evotune/tuner/record"},
 		"steady":     {"evotune/tuner/config", "evotune/tuner/population", "evotune/tuner/record", "evotune/tuner/report", "evotune/tuner/search"},
-		"search":     {"evotune/tuner/arena", "evotune/tuner/config", "evotune/tuner/ladder", "evotune/tuner/match", "evotune/tuner/record", "evotune/tuner/stats"},
+		"search":     {"evotune/tuner/arena", "evotune/tuner/config", "evotune/tuner/ladder", "evotune/tuner/match", "evotune/tuner/record", "evotune/tuner/report", "evotune/tuner/schedule", "evotune/tuner/stats"},
 		"stats":      {},
 		"spsa":       {"evotune/tuner/config", "evotune/tuner/record", "evotune/tuner/report", "evotune/tuner/search"},
 		"ga":         {"evotune/tuner/config", "evotune/tuner/population", "evotune/tuner/record", "evotune/tuner/report", "evotune/tuner/schedule", "evotune/tuner/search", "evotune/tuner/stats"},

@@ -1,28 +1,19 @@
 package tuner
 
 import (
-	"cmp"
 	"context"
-	"errors"
-	"fmt"
-	"math"
-	"reflect"
-	"runtime"
-	"slices"
-	"sync/atomic"
 	"time"
 
-	"evotune/engine"
-	"evotune/genomes"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
+	"evotune/tuner/ladder"
 	"evotune/tuner/record"
-	"evotune/tuner/schedule"
+	"evotune/tuner/report"
 	"evotune/tuner/search"
 )
 
-// The run loop: it drives a search method on the ask-and-tell interface of package
-// tuner/search (search.Method; its package comment says what the loop owns and what a
-// method does), playing the rounds the method asks on the arena and storing what it tells.
+// A method on the ask-and-tell interface of package tuner/search is played by that
+// package's run loop (search.Loop), to which the run is a search.Host (runHost).
 
 // askTell makes a method's constructor, given the run's method environment, into the
 // constructor of a searchMethod played by the run loop.
@@ -33,7 +24,8 @@ func askTell(newMethod func(a *search.MethodEnv) (search.Method, error)) func(t 
 		if err != nil {
 			return nil, err
 		}
-		return &loopMethod{t: t, a: a, m: m}, nil
+		opts := search.LoopOptions{NoAhead: t.sw.noAhead, Oracle: t.sw.oracle}
+		return &loopMethod{t: t, a: a, l: search.NewLoop(runHost{runSides{t}}, a, m, opts)}, nil
 	}
 }
 
@@ -47,597 +39,57 @@ func (t *Tuner) methodEnv() *search.MethodEnv {
 	return a
 }
 
-// loopMethod is the run loop: a Method played through the tuner.
+// loopMethod is a method played by the run loop, as the run's searchMethod.
 type loopMethod struct {
 	t *Tuner
 	a *search.MethodEnv
-	m search.Method
-
-	// The generation being filled: its number, openings, games, distinct games, busy slot
-	// time, time in game batches and start.
-	gen         int
-	genOpenings [][]string
-	genDraws    map[arena.DrawKey]int // the generation's draws: 1 + where their openings start in genOpenings
-	genGames    []record.GameResult
-	genDistinct int
-	genSlot     time.Duration
-	genBatches  time.Duration
-	genStart    time.Time
-
-	// meter, when the run's games share this process's slots, measures their busy time;
-	// genMark is its reading at genStart.
-	meter   *arena.BusyMeter
-	genMark time.Duration
-	// genElsewhere is the runner's SlotMeter reading at genStart (games played elsewhere).
-	genElsewhere time.Duration
-
-	// draws holds the draws of openings made for the next rounds while this one plays, as
-	// many as the method may have rounds in play, made on at most half the processors (the
-	// rest play games and run the loop); the nearest draws are started first (nil until
-	// the first draw).
-	draws *arena.Draws
-	// nexts are the rounds played ahead (Guesser), likeliest first as they were launched,
-	// and nextUsed and nextStopped count the rounds played ahead that were adopted and
-	// stopped.
-	nexts                 []*loopRound
-	nextUsed, nextStopped int
-	shownGen              atomic.Int64 // the generation the progress events name
-	shownRun              atomic.Int64 // the run's saved games, for the progress events
-	shownSlot             atomic.Uint64
+	l *search.Loop
 }
 
-// loopRound is a round in play.
-type loopRound struct {
-	r        *search.Round
-	openings arena.Openings
-	b        schedule.Batch
-	done     chan struct{} // closed when recs, wall and err are set
-	recs     []engine.GameRecord
-	wall     time.Duration
-	err      error
-	// Where the runner tells games as they end (AheadStarter): the games finished so far
-	// (nil elsewhere); stop ends a round played ahead, promote makes it an ordinary batch,
-	// and shown is set while its games' progress events are shown (always, but for a round
-	// played ahead until it is promoted).
-	fin     *arena.Finished
-	stop    context.CancelFunc
-	promote func()
-	shown   atomic.Bool
-	// drawnAt is how many games were left to finish when the round's next round was last
-	// guessed with its games in play drawn (0: never). While too many are left to weigh
-	// their ways, such a guess changes with almost every game that ends, and one made
-	// again stops the games the last one played ahead: it is made again only once half
-	// as many are left (loopMethod.guesses).
-	drawnAt int
+func (l *loopMethod) describe(length string) (string, []string) {
+	return l.l.Method().Describe(length)
 }
-
-func (l *loopMethod) describe(length string) (string, []string) { return l.m.Describe(length) }
 
 func (l *loopMethod) restore(st record.ResumeState) error {
 	l.a.RunID, l.a.Config = st.RunID, l.t.cfg
-	c, err := l.m.Restore(st)
-	if err != nil {
-		return err
-	}
-	l.setChampion(c)
-	return nil
+	return l.l.Restore(st)
 }
 
-func (l *loopMethod) setChampion(c search.Leader) {
-	s := &l.t.rep.summary
-	s.Best, s.BestGenes, s.BestScore = c.ID, append([]float64(nil), c.Genes...), c.Score
-	if h := c.Hall; h != nil {
-		s.HallOfFame, s.Champion, s.CentreOf, s.Tests, s.Closest = h.HallOfFame, h.Champion, h.CentreOf, h.Tests, h.Closest
-		s.BaselineChampion = l.t.championIsBaseline()
-	}
-}
-
-// search asks, plays and tells rounds from generation `from` on until the method has none,
-// a budget is reached, an error or ctx; a generation whose games are in play when ctx
-// ends is not saved.
 func (l *loopMethod) search(ctx context.Context, from int) error {
 	t := l.t
 	t.rep.summary.BudgetGames = t.cfg.BudgetGames
 	l.a.RunID, l.a.Config = t.saving.runID, t.cfg // a calibration may have set the game budget since New
-	w := l.m.Window()
-	if w < 1 {
-		return fmt.Errorf("method %s: window %d, want at least 1", t.cfg.Method, w)
-	}
-	meter, end := t.shareSlots() // rounds in play share the local workers
-	l.meter = meter
-	defer func() { l.meter = nil; end() }()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel() // ends the rounds in play when the search stops
-	defer l.dropNext()
-	t.g.gen = from
-	l.mark()
-	l.shown()
-	var inPlay []*loopRound
-	games := 0 // distinct games of the rounds in play
-	asking := true
-	mustPlay := func() bool { c, ok := l.m.(search.Committer); return ok && c.Committed() }
-	var done *search.Told // a generation told complete, stored once the next rounds are asked
-	for {
-		for asking && len(inPlay) < w {
-			// Told rounds of a generation not yet stored count as played.
-			if t.overBudgetWith(games+l.genDistinct) && !mustPlay() {
-				asking = false
-				break
-			}
-			if ctx.Err() != nil {
-				break // a generation told complete is still stored (below)
-			}
-			r, err := l.m.Ask()
-			if errors.Is(err, search.ErrAskLater) {
-				if len(inPlay) == 0 {
-					return fmt.Errorf("method %s waits for a round to be told with none in play", t.cfg.Method)
-				}
-				break
-			}
-			if err != nil {
-				return err
-			}
-			if r == nil {
-				asking = false
-				break
-			}
-			lr, err := l.start(ctx, r)
-			if err != nil {
-				return err
-			}
-			inPlay = append(inPlay, lr)
-			games += len(lr.b.Tasks)
-		}
-		if done != nil {
-			if err := l.save(done); err != nil {
-				return err
-			}
-			done = nil
-			if t.proof.proven.Load() != nil {
-				return nil // proven (Config.StopWhenProven): the rounds in play are not wanted
-			}
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if len(inPlay) == 0 {
-			if f, ok := l.m.(search.Flusher); ok && l.genDistinct > 0 {
-				out, err := f.Flush()
-				if err != nil || out == nil {
-					return err
-				}
-				return l.save(out)
-			}
-			return nil
-		}
-		lr := inPlay[0]
-	wait:
-		for {
-			select {
-			case <-lr.done:
-				break wait
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-lr.fin.Ticks():
-				if asking && len(inPlay) == 1 {
-					l.lookAhead(ctx, lr)
-				}
-			}
-		}
-		if lr.err != nil {
-			return fmt.Errorf("%s: %w", lr.r.Label, lr.err)
-		}
-		inPlay = inPlay[1:]
-		games -= len(lr.b.Tasks)
-		var err error
-		if done, err = l.tell(lr); err != nil {
-			return err
-		}
-	}
+	return l.l.Search(ctx, from)
 }
 
-// mark starts the generation's wall time, and its busy slot time where the meter measures
-// it, now.
-func (l *loopMethod) mark() {
-	l.genStart, l.genMark = arena.MarkNow(l.meter)
-	l.genElsewhere = l.t.elsewhereBusy()
-}
+// runHost is the run as the run loop's search.Host.
+type runHost struct{ runSides }
 
-// shown publishes what the progress events of the rounds' games read from the workers:
-// the generation being filled, the run's saved games and its slot utilisation.
-func (l *loopMethod) shown() {
-	l.shownGen.Store(int64(l.t.g.gen))
-	l.shownRun.Store(int64(l.t.rep.summary.Games))
-	l.shownSlot.Store(math.Float64bits(l.t.rep.summary.SlotUtilisation()))
+func (h runHost) Config() config.Config  { return h.t.cfg }
+func (h runHost) Setup() arena.GameSetup { return h.t.setup }
+func (h runHost) Drawer(k arena.DrawKey, exclude map[string]bool) (arena.Openings, error) {
+	return h.t.drawer(k, exclude)
 }
-
-// draw draws round r's openings: fresh ones of the tuning half, draw r.Draw of the stream
-// (the same whatever was drawn before), keeps it for the next rounds of the same draw, and
-// starts draws r.Draw+1 to r.Draw+Window (SharedDraws: +DrawsInPlay) of the same size,
-// which a method asking rounds of one size takes next: a draw as slow as a game
-// (connect6's balanced openings are searched) keeps no slot waiting however many.
-func (l *loopMethod) draw(r *search.Round, stream uint64) (arena.Openings, error) {
-	t := l.t
-	key := arena.DrawKey{Gen: r.Draw, Stream: stream, N: r.Pairs}
-	if l.draws == nil {
-		l.draws = arena.NewDraws(t.drawer, max(1, runtime.GOMAXPROCS(0)/2))
-	}
-	os, err := l.draws.Take(key, nil)
-	// Taken, or of a size no longer asked (another stream's are kept: the GA's tests and pairings).
-	l.draws.Drop(func(k arena.DrawKey) bool { return k.Stream == stream && (k.Gen < r.Draw || k.N != r.Pairs) })
-	if err != nil {
-		return nil, err
-	}
-	l.draws.Keep(key, os) // kept for the next rounds of the same draw (the GA's pairs of a pairing)
-	if len(os) < r.Pairs {
-		return nil, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
-	}
-	ahead := l.m.Window()
-	if sd, ok := l.m.(search.SharedDraws); ok {
-		ahead = sd.DrawsInPlay()
-	}
-	for d := 1; d <= max(1, ahead); d++ {
-		l.draws.Start(arena.DrawKey{Gen: r.Draw + d, Stream: stream, N: r.Pairs}, nil)
-	}
-	return os, nil
+func (h runHost) Tuning(o []string)                         { h.t.draws.tuningOpenings[arena.Key(o)] = true }
+func (h runHost) Summary() *report.Summary                  { return &h.t.rep.summary }
+func (h runHost) ChampionIsBaseline() bool                  { return h.t.championIsBaseline() }
+func (h runHost) SetGeneration(gen int)                     { h.t.g.gen = gen }
+func (h runHost) OverBudget(inPlay int) bool                { return h.t.overBudgetWith(inPlay) }
+func (h runHost) Proven() bool                              { return h.t.proof.proven.Load() != nil }
+func (h runHost) Elapsed() time.Duration                    { return h.t.elapsed() }
+func (h runHost) Event(e record.Event) record.Event         { return h.t.event(e) }
+func (h runHost) Emit(e record.Event)                       { h.t.emit(e) }
+func (h runHost) CountGeneration(r record.GenerationRecord) { h.t.countGeneration(r) }
+func (h runHost) SaveBehind(r record.GenerationRecord, ev record.Event) error {
+	return h.t.saveBehind(r, ev)
 }
+func (h runHost) ShareSlots() (*arena.BusyMeter, func()) { return h.t.shareSlots() }
+func (h runHost) GameSlots() int                         { return h.t.gameSlots() }
+func (h runHost) GuessSlots() int                        { return h.t.guessSlots() }
 
-// start draws round r's openings, schedules its games and plays them in the background;
-// where the round played ahead is the same games, it is that round, promoted.
-func (l *loopMethod) start(ctx context.Context, r *search.Round) (*loopRound, error) {
-	lr, err := l.plan(r)
-	if err != nil {
-		return nil, err
-	}
-	var adopted *loopRound
-	for _, a := range l.nexts {
-		if adopted == nil && reflect.DeepEqual(a.b, lr.b) && reflect.DeepEqual(a.openings, lr.openings) {
-			adopted = a
-			continue
-		}
-		a.stop()
-		l.nextStopped++
-	}
-	l.nexts = nil
-	if a := adopted; a != nil {
-		a.r = r // the method's round: its players are credited and told
-		a.promote()
-		a.shown.Store(true)
-		l.nextUsed++
-		return a, nil
-	}
-	if err := l.launch(ctx, lr, false); err != nil {
-		return nil, err
-	}
-	return lr, nil
-}
-
-// plan draws round r's openings and schedules its games.
-func (l *loopMethod) plan(r *search.Round) (*loopRound, error) {
-	t := l.t
-	stream := r.Stream
-	if stream == 0 {
-		stream = search.StreamOpenings
-	}
-	if r.Pairs < 1 || len(r.Players) == 0 || len(r.Opponents) == 0 {
-		return nil, fmt.Errorf("%s: %d players, %d opponents, %d pairs: nothing to play", r.Label, len(r.Players), len(r.Opponents), r.Pairs)
-	}
-	os, err := l.draw(r, stream)
-	if err != nil {
-		return nil, err
-	}
-	refs := make([]schedule.Opponent, len(r.Opponents))
-	for j, o := range r.Opponents {
-		w, ext, err := t.side(o.X)
-		if err != nil {
-			return nil, fmt.Errorf("%s: schedule.Opponent %s: %w", r.Label, o.ID, err)
-		}
-		refs[j] = schedule.Opponent{ID: o.ID, W: w, X: o.X, Ext: ext}
-	}
-	lr := &loopRound{r: r, openings: os, done: make(chan struct{})}
-	inds := make([]int, len(r.Players))
-	for i := range inds {
-		inds[i] = i
-	}
-	if err := schedule.On(&lr.b, t.sides(), r.Players, inds, refs, os, 0, r.Pairs, r.GameRound); err != nil {
-		return nil, err
-	}
-	return lr, nil
-}
-
-// launch plays round lr's games in the background (ahead: as a round played ahead, on the
-// slots no other batch wants, with no progress events until it is promoted). Where the
-// runner tells games as they end, lr keeps them as they do.
-func (l *loopMethod) launch(ctx context.Context, lr *loopRound, ahead bool) error {
-	t := l.t
-	r := lr.r
-	total := len(lr.b.Tasks)
-	var played atomic.Int64
-	lr.shown.Store(!ahead)
-	label := r.Label // a round adopted from ahead is the same round: its label too
-	progress := func() {
-		n := int(played.Add(1))
-		if lr.shown.Load() {
-			t.emit(l.progress(record.Event{GamesDone: n, GamesTotal: total, Phase: label}))
-		}
-	}
-	ctx, lr.stop = context.WithCancel(ctx)
-	lr.promote = func() {}
-	begin := time.Now()
-	var wait func() ([]engine.GameRecord, error)
-	var err error
-	// Queued now, in the order asked: the oldest round in play is played first.
-	if s, ok := t.setup.Runner.(arena.AheadStarter); ok {
-		lr.fin = arena.NewFinished(total)
-		wait, lr.promote, err = s.StartEach(ctx, t.setup, lr.b.Tasks, func(i int, rec engine.GameRecord) {
-			progress()
-			lr.fin.Add(i, rec)
-		}, ahead)
-	} else {
-		wait, err = arena.StartBatch(ctx, t.setup, lr.b.Tasks, t.cfg.Workers, progress)
-	}
-	if err != nil {
-		lr.stop()
-		return fmt.Errorf("%s: %w", r.Label, err)
-	}
-	stop := lr.stop
-	go func() {
-		defer close(lr.done)
-		defer stop() // the batch's context, once its games are back
-		lr.recs, lr.err = wait()
-		lr.wall = time.Since(begin)
-	}()
-	return nil
-}
-
-// dropNext stops the rounds played ahead, if any.
-func (l *loopMethod) dropNext() {
-	for _, a := range l.nexts {
-		a.stop()
-		l.nextStopped++
-	}
-	l.nexts = nil
-}
-
-// lookAhead, for a method that guesses (Guesser) and has lr alone in play, once lr has no
-// more games left to finish than the run has slots: it asks the method which round it
-// would ask next were lr's games in play to end as guessed, and plays those rounds ahead,
-// keeping the rounds already ahead that are among them and stopping the rest. A
-// BranchGuesser is asked for the rounds of its likeliest keys over the ways the games in
-// play may end (branches.go), most likely first; any other Guesser for one round, the
-// games in play taken as draws. The method's state is untouched, and the round it really
-// asks next adopts a round ahead only when they are the same games (start), so nothing the
-// run computes changes.
-func (l *loopMethod) lookAhead(ctx context.Context, lr *loopRound) {
-	g, ok := l.m.(search.Guesser)
-	if !ok || lr.fin == nil || l.m.Window() != 1 || l.t.sw.noAhead {
-		return
-	}
-	guesses := l.guesses(lr, g)
-	if guesses == nil {
-		return
-	}
-	var keep []*loopRound
-	kept := func(a *loopRound) bool { return slices.Contains(keep, a) }
-	for _, r := range guesses {
-		if i := slices.IndexFunc(l.nexts, func(a *loopRound) bool { return a.r == r }); i >= 0 {
-			if !kept(l.nexts[i]) {
-				keep = append(keep, l.nexts[i]) // the guess already played ahead
-			}
-			continue
-		}
-		next, err := l.plan(r)
-		if err != nil {
-			continue // the round, asked, meets it
-		}
-		if i := slices.IndexFunc(l.nexts, func(a *loopRound) bool {
-			return reflect.DeepEqual(a.b, next.b) && reflect.DeepEqual(a.openings, next.openings)
-		}); i >= 0 {
-			if !kept(l.nexts[i]) {
-				keep = append(keep, l.nexts[i])
-			}
-			continue
-		}
-		if err := l.launch(ctx, next, true); err != nil {
-			continue
-		}
-		keep = append(keep, next)
-	}
-	for _, a := range l.nexts {
-		if !kept(a) {
-			a.stop()
-			l.nextStopped++
-		}
-	}
-	l.nexts = keep
-}
-
-// guesses returns the rounds method g would ask next were lr's games in play to end as
-// guessed, likeliest first (nil: no guess now, the rounds ahead left as they are).
-func (l *loopMethod) guesses(lr *loopRound, g search.Guesser) []*search.Round {
-	slots := l.t.guessSlots()
-	drawn := func() []*search.Round { // the one round of the games in play drawn
-		recs, ok := lr.fin.Guess(slots)
-		if !ok {
-			return nil
-		}
-		if l.t.sw.oracle != nil {
-			for i, task := range lr.b.Tasks {
-				if rec, ok := l.t.sw.oracle(task); ok {
-					recs[i] = rec
-				}
-			}
-		}
-		r, err := g.Guess(l.guessed(lr, recs))
-		if err != nil || r == nil {
-			return nil // the method meets it when it is told, if it is an error
-		}
-		return []*search.Round{r}
-	}
-	bg, ok := g.(search.BranchGuesser)
-	if !ok || l.t.sw.oracle != nil {
-		return drawn()
-	}
-	ways := lr.fin.Scenarios(slots)
-	if ways == nil {
-		left := lr.fin.Left()
-		if lr.drawnAt > 0 && 2*left > lr.drawnAt {
-			return nil // the rounds ahead left as they are
-		}
-		lr.drawnAt = left
-		return drawn() // more games left than their ways a guess weighs
-	}
-	type branch struct {
-		p   float64
-		way int // the first way of the key
-	}
-	var keys []string
-	byKey := map[string]*branch{}
-	credit := newWayCredit(lr, ways)
-	for w := range ways.P {
-		k := bg.GuessKey(credit.round(ways.With(w)))
-		b := byKey[k]
-		if b == nil {
-			b = &branch{way: w}
-			byKey[k] = b
-			keys = append(keys, k)
-		}
-		b.p += ways.P[w]
-	}
-	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(byKey[b].p, byKey[a].p) })
-	// The games left drawn first, the guess made while more were left (drawn): it is
-	// right as often as its games ahead, played longest, are worth keeping.
-	drawnWay := len(ways.P) - 1
-	drawnKey := bg.GuessKey(credit.round(ways.With(drawnWay)))
-	keys = append([]string{drawnKey}, slices.DeleteFunc(keys, func(k string) bool { return k == drawnKey })...)
-	var out []*search.Round
-	for n, k := range keys {
-		if len(out) == maxBranches || (n > 0 && byKey[k].p < minBranchP) {
-			break
-		}
-		r, err := g.Guess(l.guessed(lr, ways.With(byKey[k].way)))
-		if err != nil {
-			return nil
-		}
-		if r != nil {
-			out = append(out, r)
-		}
-	}
-	if len(out) == 0 {
-		return nil // the method guesses no more of this round
-	}
-	return out
-}
-
-// guessed is round lr as the loop would tell it were its games to end as recs: its
-// players cloned, their Stats and PairScores credited with recs.
-func (l *loopMethod) guessed(lr *loopRound, recs []engine.GameRecord) *search.Round {
-	guess := *lr.r
-	guess.Players = make([]*genomes.Genome, len(lr.r.Players))
-	for i, p := range lr.r.Players {
-		guess.Players[i] = p.Clone().(*genomes.Genome)
-	}
-	_, pairScore := schedule.Credit(&lr.b, recs, guess.Players, 0, nil)
-	guess.PairScores = make([][]float64, len(guess.Players))
-	for i := range guess.PairScores {
-		guess.PairScores[i] = make([]float64, guess.Pairs)
-		for k := range guess.Pairs {
-			guess.PairScores[i][k] = pairScore[[2]int{i, k}]
-		}
-	}
-	return &guess
-}
-
-// progress fills a round's game event as Tuner.event does, from what the workers may
-// read while the loop goes on.
-func (l *loopMethod) progress(e record.Event) record.Event {
-	t := l.t
-	e.RunID, e.Generation, e.Generations = t.saving.runID, int(l.shownGen.Load()), t.cfg.Generations
-	e.Method, e.Selection, e.RunGames, e.BudgetGames = t.cfg.Method, t.cfg.Selection, int(l.shownRun.Load()), t.cfg.BudgetGames
-	e.Elapsed, e.Budget = t.elapsed(), t.cfg.Budget()
-	e.SlotUtilisation = math.Float64frombits(l.shownSlot.Load())
-	return e
-}
-
-// tell credits a played round's games to its players and tells the method; it returns the
-// generation the round completes, if it does.
-func (l *loopMethod) tell(lr *loopRound) (*search.Told, error) {
-	t := l.t
-	r := lr.r
-	l.gen = r.Gen
-	base := len(l.genOpenings)
-	if d := (arena.DrawKey{Gen: r.Draw, Stream: r.Stream, N: r.Pairs}); l.genDraws[d] > 0 {
-		base = l.genDraws[d] - 1 // a draw the generation holds already (the GA's pairs of a pairing): stored once
-	} else {
-		if l.genDraws == nil {
-			l.genDraws = map[arena.DrawKey]int{}
-		}
-		l.genDraws[d] = base + 1
-		for _, o := range lr.openings {
-			l.genOpenings = append(l.genOpenings, o)
-			t.draws.tuningOpenings[arena.Key(o)] = true
-		}
-	}
-	var pairScore map[[2]int]float64
-	l.genGames, pairScore = schedule.Credit(&lr.b, lr.recs, r.Players, base, l.genGames)
-	r.PairScores = make([][]float64, len(r.Players))
-	for i := range r.PairScores {
-		r.PairScores[i] = make([]float64, r.Pairs)
-		for k := range r.Pairs {
-			r.PairScores[i][k] = pairScore[[2]int{i, k}]
-		}
-	}
-	l.genDistinct += len(lr.b.Tasks)
-	l.genBatches += lr.wall
-	for _, rec := range lr.recs {
-		l.genSlot += rec.SlotTime()
-	}
-	return l.m.Tell(r)
-}
-
-// save stores generation l.gen, which out completes: its checkpoint when one is due, then
-// the row, written behind the next rounds' games.
-func (l *loopMethod) save(out *search.Told) error {
-	t := l.t
-	state, err := search.EncodeState(out.State())
-	if err != nil {
-		return err
-	}
-	gen := l.gen
-	t.g.gen = gen
-	l.setChampion(out.Champion)
-	rec := out.Record
-	t.g.slotTime = 0
-	if t.cfg.VerifyEvery > 0 && gen%t.cfg.VerifyEvery == 0 {
-		if rec.Checkpoint, err = t.checkpoint(); err != nil {
-			return err
-		}
-	}
-	rec.RunID, rec.Generation, rec.MethodState = t.saving.runID, gen, state
-	start, mark, elsewhere := l.genStart, l.genMark, l.genElsewhere
-	l.mark()
-	rec.Duration, rec.Elapsed, rec.Slots = l.genStart.Sub(start), t.elapsed(), t.gameSlots()
-	// Rounds in play overlap: their batches' wall times add up to more than the generation's,
-	// and a round's games may start in the generation before (the next rounds are asked
-	// before a generation is saved). So the slot time is what the slots played within the
-	// generation's wall time, whichever round's games; played elsewhere, the games' slot
-	// time told during it (SlotMeter; else the told games' own), what does not fit carried
-	// on (elsewhereSlotTime).
-	rec.Games, rec.GamesTime = l.genDistinct, min(l.genBatches, rec.Duration)
-	if l.meter != nil {
-		rec.SlotTime = max(0, l.genMark-mark) // less a stopped batch's games, known late (BusyMeter.Read)
-	} else {
-		rec.SlotTime = t.elsewhereSlotTime(t.elsewherePlayed(elsewhere, l.genSlot+t.g.slotTime), rec.Duration, rec.Slots)
-	}
-	rec.Openings, rec.GameResults = l.genOpenings, l.genGames
-	t.rep.summary.Generations = gen + 1
-	t.rep.summary.Games += l.genDistinct
-	t.countGeneration(rec)
-	t.rep.summary.GamesTime += rec.GamesTime
-	ev := t.event(record.Event{GenDone: true, GamesDone: l.genDistinct, GamesTotal: l.genDistinct, BestScore: out.BestScore, MeanScore: out.MeanScore,
-		Best: out.BestPlayer, Champion: rec.Champion})
-	l.genOpenings, l.genGames, l.genDistinct, l.genSlot, l.genBatches, l.genDraws = nil, nil, 0, 0, 0, nil
-	t.g.gen = gen + 1
-	l.shown()
-	return t.saveBehind(rec, ev)
+// Checkpoint plays the held-out check of the champion now; the slot time is its games'.
+func (h runHost) Checkpoint() (*ladder.Verification, time.Duration, error) {
+	h.t.g.slotTime = 0
+	v, err := h.t.checkpoint()
+	return v, h.t.g.slotTime, err
 }

@@ -20,7 +20,7 @@ import (
 // (openings, the worker pool or cluster, storage of every genome and game, checkpoints,
 // budgets) and saves each of its generations; the tuner around it creates and resumes the
 // run and verifies its champion at the end. A method that asks and tells the run loop
-// (loop.go, on search.Method, made a searchMethod by askTell) is one file or package, one
+// (search.Loop, on search.Method, made a searchMethod by askTell) is one file or package, one
 // line of Methods (or a RegisterMethod call) and its settings' rows: SPSA (package tuner/spsa),
 // CMA-ES (package tuner/cmaes) and the steady-state GA (package tuner/steady) are, and so is
 // the GA with generations in play (package tuner/ga, Config.GALag above 0); the GA without a lag

@@ -715,7 +715,7 @@ func (c clusterLike) StartBatch(ctx context.Context, setup arena.GameSetup, task
 // gomoku 44 000, connect6 20 000, amazons 4 000), which sizes a GA generation as a user's
 // run at that budget does (peersGames): 3½ minutes here for every method and game.
 // EVOTUNE_REPLAY_NO_AHEAD=1 the GA and CMA-ES as before they played their next generation
-// ahead (gaahead.go, loopMethod.lookAhead); with EVOTUNE_REPLAY_PLAYED=1,
+// ahead (gaahead.go, search.Loop's lookAhead); with EVOTUNE_REPLAY_PLAYED=1,
 // EVOTUNE_REPLAY_ORACLE=1 CMA-ES guessing from the games' real results, not their ways of
 // ending (withOracle): the most guessing the next generation can fill.
 // EVOTUNE_REPLAY_PLAYED=1 replays instead the games a real run of the same configuration

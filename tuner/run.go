@@ -36,7 +36,7 @@ type Tuner struct {
 	version     string
 	fullVerify  bool              // SetFullVerification: no SPRT stop
 	onCreate    func(int64) error // OnCreate's: told the run's ID once it exists
-	method      searchMethod      // the search (Config.Method): ga.go, or a method on the run loop (loop.go)
+	method      searchMethod      // the search (Config.Method): ga.go, or a method on the run loop (search.Loop)
 	sw          switches          // the Options New was given
 	// pairings, when set, plays a GA generation's pairings in place of playTasks
 	// (gaMethod.playPairings: earlier generations' admission tests go on meanwhile).
@@ -52,9 +52,9 @@ type Tuner struct {
 	saving saving
 	rep    reporting
 	proof  proof
-	// slotCarry is the wall time of games played elsewhere (a cluster) that did not fit
-	// in the generation they were told in (elsewhereSlotTime).
-	slotCarry time.Duration
+	// slotCarry carries the wall time of games played elsewhere (a cluster) that did not
+	// fit in the generation they were told in.
+	slotCarry arena.SlotCarry
 }
 
 // proof follows the checkpoints for Config.StopWhenProven: the Elo of every measured one

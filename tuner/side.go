@@ -24,7 +24,7 @@ func (t *Tuner) side(x []float64) (engine.Weights, *protocol.ExternalSpec, error
 
 // weightsMemo keeps the built-in engine's weights of the gene vectors asked lately:
 // Layout.Weights goes through the engine's JSON, and a run loop that plans a guessed
-// generation several times (loopMethod.lookAhead) asks the same vectors again. It holds at
+// generation several times (the run loop's lookAhead) asks the same vectors again. It holds at
 // most weightsMemoSize vectors, emptied when full.
 type weightsMemo struct {
 	mu sync.Mutex

@@ -91,7 +91,7 @@ func StartBatch(ctx context.Context, setup GameSetup, tasks []GameTask, workers 
 // batch has a game for, until promote makes it an ordinary batch, queued behind those
 // queued before the promotion; an ahead batch stopped (its context ends) plays no more
 // games than those already in play. The GA (gaahead.go) and the run loop's guessers
-// (loopMethod.lookAhead) play their next generation ahead this way, on slots that would
+// (the run loop's lookAhead) play their next generation ahead this way, on slots that would
 // otherwise wait for a generation's slowest games. The local pool's slots (Slots)
 // and a cluster's client (package cluster: its workers' slots) are AheadStarters.
 type AheadStarter interface {

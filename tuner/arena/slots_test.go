@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"evotune/engine"
 	"evotune/engine/gomoku"
@@ -152,5 +153,24 @@ func TestSlotRunnerAhead(t *testing.T) {
 	r.meter.mu.Unlock()
 	if wasted <= 0 || after > before {
 		t.Errorf("stopped batch: wasted %v, busy %v before it and %v after: want some waste and no busy time gained", wasted, before, after)
+	}
+}
+
+// TestSlotCarry: a generation gets the slot time played elsewhere that fits in its wall
+// time on its slots, the rest goes to the next, and a stopped batch's time taken off
+// comes off what is carried.
+func TestSlotCarry(t *testing.T) {
+	var c SlotCarry
+	if got := c.Take(30*time.Second, 10*time.Second, 2); got != 20*time.Second {
+		t.Fatalf("30 s played in 10 s on 2 slots: %v, want 20s", got)
+	}
+	if got := c.Take(-4*time.Second, 10*time.Second, 2); got != 6*time.Second {
+		t.Fatalf("the 10 s carried less 4 s stopped: %v, want 6s", got)
+	}
+	if got := c.Take(5*time.Second, time.Second, 0); got != time.Second {
+		t.Fatalf("5 s played in 1 s on no counted slots (taken as 1): %v, want 1s", got)
+	}
+	if got := c.Take(-10*time.Second, time.Second, 1); got != 0 {
+		t.Fatalf("more taken off than carried: %v, want 0", got)
 	}
 }

@@ -1,15 +1,16 @@
-// Package search is the ask-and-tell interface of a search method on the tuner's run
-// loop: the Method a method implements, the rounds it asks for (Round), what it stores
+// Package search is the ask-and-tell interface of a search method and the run loop that
+// drives it (Loop, loop.go): the Method a method implements, the rounds it asks for (Round), what it stores
 // when a round completes a generation (Told), its champion (Leader, HallView), its
 // optional interfaces (Committer, SharedDraws, Guesser, BranchGuesser, Flusher), the run
 // it sees (MethodEnv, with the run's derived random streams), and the one encoding of its
-// stored state (EncodeState, DecodeState). The loop itself is the tuner's.
+// stored state (EncodeState, DecodeState). The loop plays for a run it knows only as a
+// Host (the tuner's run: the arena, budgets, summary, events and storage).
 //
 // A method on the loop (a Method: SPSA, CMA-ES, the steady-state GA, the lagged GA) never plays a game,
 // draws an opening or writes a row. It asks for rounds — its players, the opponents they
 // play and how many colour-swapped opening pairs — and is told each round's results in the
 // order it asked; when a told round completes one of its generations it says what to store
-// and who the champion is. The loop (the tuner's) owns the rest: the worker pool or cluster and its game
+// and who the champion is. The loop owns the rest, with its Host: the worker pool or cluster and its game
 // slots, the openings (every player of a round plays the same ones: common random
 // numbers), crediting games to players, the budgets, checkpoints, saving each generation
 // behind the next rounds' games (a told generation is stored once the rounds after it are

@@ -1,4 +1,4 @@
-package tuner
+package search
 
 import (
 	"testing"
@@ -7,14 +7,13 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/schedule"
-	"evotune/tuner/search"
 )
 
 // TestWayCredit: crediting one way after another from the pairs with no game left gives
 // each way the Stats (wins, draws, losses and pentanomial) that crediting all its games
 // does.
 func TestWayCredit(t *testing.T) {
-	r := &search.Round{Players: []*genomes.Genome{{ID: "a"}, {ID: "b"}, {ID: "c"}}}
+	r := &Round{Players: []*genomes.Genome{{ID: "a"}, {ID: "b"}, {ID: "c"}}}
 	lr := &loopRound{r: r}
 	for ind := range 3 {
 		for pair := range 2 {

@@ -1,11 +1,10 @@
-package tuner
+package search
 
 import (
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/schedule"
-	"evotune/tuner/search"
 )
 
 // Guesses of a round's games in play, for a method whose next round reads only part of
@@ -16,7 +15,7 @@ import (
 // in 3^n ways; once n is small, the run loop instead weighs every way they may end
 // (arena.Finished.Scenarios), asks the method what each would make of its next round
 // (BranchGuesser.GuessKey), and plays ahead, most likely first, the next rounds of the
-// likeliest keys (loopMethod.lookAhead). The round really asked adopts the one that
+// likeliest keys (Loop.lookAhead). The round really asked adopts the one that
 // is its games and the others are stopped, so nothing the run computes changes; the games
 // ahead take only slots no other batch wants.
 
@@ -31,7 +30,7 @@ const (
 // the games of pairs with no game left once (base), then for each way those of the pairs
 // with one (open), so a way costs its open pairs' games, not the round's.
 type wayCredit struct {
-	r       *search.Round
+	r       *Round
 	base    []genomes.Stats
 	open    schedule.Batch // the refs of pairs with a game left
 	players []*genomes.Genome
@@ -70,7 +69,7 @@ func newWayCredit(lr *loopRound, o *arena.OutcomeWays) *wayCredit {
 
 // round is the round with its players credited as the games would end as recs: their
 // Stats, not their PairScores (the same players for every call: read it before the next).
-func (c *wayCredit) round(recs []engine.GameRecord) *search.Round {
+func (c *wayCredit) round(recs []engine.GameRecord) *Round {
 	for i, p := range c.players {
 		p.Stats = c.base[i]
 	}

@@ -1,0 +1,706 @@
+package search
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"runtime"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"evotune/engine"
+	"evotune/genomes"
+	"evotune/tuner/arena"
+	"evotune/tuner/config"
+	"evotune/tuner/ladder"
+	"evotune/tuner/record"
+	"evotune/tuner/report"
+	"evotune/tuner/schedule"
+)
+
+// The run loop: it drives a Method on the ask-and-tell interface of this package, playing
+// the rounds the method asks on the arena of the run it is given (Host) and storing what it
+// tells. The loop knows nothing of the run but Host: a run (package tuner's Tuner) and a
+// test's fake are both one.
+
+// Host is the run a Loop plays for: its arena (game setup, sides, openings, slots), its
+// budget and clock, its summary and events, and the storage of its generations. The loop
+// calls it from its own goroutine, except Config, Elapsed and Emit, which the workers'
+// progress events call too.
+type Host interface {
+	// Sides gives a genome's side, a pair's depth and the game (package schedule).
+	schedule.Sides
+	// Config is the run's configuration now (a calibration may have set its game budget).
+	Config() config.Config
+	// Setup is the arena's game setup now: its Runner is the slots ShareSlots made while
+	// the search runs.
+	Setup() arena.GameSetup
+	// Drawer draws the openings of draw k (fresh tuning openings, the same whatever was
+	// drawn before), none of exclude: arena.Draws fills ahead with it.
+	Drawer(k arena.DrawKey, exclude map[string]bool) (arena.Openings, error)
+	// Tuning marks an opening (its moves) as one the run tuned on: the held-out checks
+	// never play it.
+	Tuning(opening []string)
+	// Summary is the run's summary, which the loop keeps up to date: champion, games,
+	// generations and time.
+	Summary() *report.Summary
+	// ChampionIsBaseline reports whether the summary's champion is the layout's defaults.
+	ChampionIsBaseline() bool
+	// SetGeneration sets the generation being filled, which the run's events and
+	// checkpoints name.
+	SetGeneration(gen int)
+	// OverBudget reports whether the run's budget is spent, counting inPlay more distinct
+	// games.
+	OverBudget(inPlay int) bool
+	// Proven reports whether the run proved its champion and wants no more games
+	// (config.Config.StopWhenProven).
+	Proven() bool
+	// Elapsed is the run's time so far, resumed runs' included.
+	Elapsed() time.Duration
+	// Event fills e with the run's state (run, generation, budget, time); Emit sends a
+	// filled event to the run's progress listener.
+	Event(e record.Event) record.Event
+	Emit(e record.Event)
+	// Checkpoint plays the held-out check of the current champion and returns it and the
+	// busy slot time its games took.
+	Checkpoint() (*ladder.Verification, time.Duration, error)
+	// CountGeneration counts a generation's games in the run's summary (its records).
+	CountGeneration(rec record.GenerationRecord)
+	// SaveBehind stores a generation's row while the next games play, then emits ev; the
+	// error is a save before it that failed.
+	SaveBehind(rec record.GenerationRecord, ev record.Event) error
+	// ShareSlots makes the run's local workers slots the rounds in play share, and returns
+	// their busy meter (nil where the run's games are played elsewhere: a cluster) and the
+	// function that ends them.
+	ShareSlots() (*arena.BusyMeter, func())
+	// GameSlots is how many games the run plays at once (0: a runner that does not count
+	// them); GuessSlots the same, else the run's workers.
+	GameSlots() int
+	GuessSlots() int
+}
+
+// LoopOptions are a Loop's switches, for tests: NoAhead plays no round ahead of its turn;
+// Oracle, where it returns true, is how a game in play will end, used in place of a guess.
+type LoopOptions struct {
+	NoAhead bool
+	Oracle  func(arena.GameTask) (engine.GameRecord, bool)
+}
+
+// NewLoop makes the run loop that plays method m, made with environment a, for run h.
+func NewLoop(h Host, a *MethodEnv, m Method, opts LoopOptions) *Loop {
+	return &Loop{h: h, a: a, m: m, opts: opts}
+}
+
+// Method is the method the loop plays.
+func (l *Loop) Method() Method { return l.m }
+
+// Ahead counts the rounds the loop played ahead of their turn: adopted (the method asked
+// the same games), stopped (it asked others, or the run ended) and still in play.
+func (l *Loop) Ahead() (adopted, stopped, inPlay int) {
+	return l.nextUsed, l.nextStopped, len(l.nexts)
+}
+
+// Loop is the run loop: it plays the rounds a Method asks on its Host's arena, tells the
+// method their games and saves the generations the method completes. Made by NewLoop; one
+// Loop a run.
+type Loop struct {
+	h    Host
+	a    *MethodEnv
+	m    Method
+	opts LoopOptions
+
+	// The generation being filled: its number, openings, games, distinct games, busy slot
+	// time, time in game batches and start.
+	gen         int
+	genOpenings [][]string
+	genDraws    map[arena.DrawKey]int // the generation's draws: 1 + where their openings start in genOpenings
+	genGames    []record.GameResult
+	genDistinct int
+	genSlot     time.Duration
+	genBatches  time.Duration
+	genStart    time.Time
+
+	// meter, when the run's games share this process's slots, measures their busy time;
+	// genMark is its reading at genStart.
+	meter   *arena.BusyMeter
+	genMark time.Duration
+	// genElsewhere is the runner's SlotMeter reading at genStart (games played elsewhere),
+	// and carry gives each generation the slot time they took that fits in it.
+	genElsewhere time.Duration
+	carry        arena.SlotCarry
+
+	// draws holds the draws of openings made for the next rounds while this one plays, as
+	// many as the method may have rounds in play, made on at most half the processors (the
+	// rest play games and run the loop); the nearest draws are started first (nil until
+	// the first draw).
+	draws *arena.Draws
+	// nexts are the rounds played ahead (Guesser), likeliest first as they were launched,
+	// and nextUsed and nextStopped count the rounds played ahead that were adopted and
+	// stopped.
+	nexts                 []*loopRound
+	nextUsed, nextStopped int
+	shownGen              atomic.Int64 // the generation the progress events name
+	shownRun              atomic.Int64 // the run's saved games, for the progress events
+	shownSlot             atomic.Uint64
+}
+
+// loopRound is a round in play.
+type loopRound struct {
+	r        *Round
+	openings arena.Openings
+	b        schedule.Batch
+	done     chan struct{} // closed when recs, wall and err are set
+	recs     []engine.GameRecord
+	wall     time.Duration
+	err      error
+	// Where the runner tells games as they end (AheadStarter): the games finished so far
+	// (nil elsewhere); stop ends a round played ahead, promote makes it an ordinary batch,
+	// and shown is set while its games' progress events are shown (always, but for a round
+	// played ahead until it is promoted).
+	fin     *arena.Finished
+	stop    context.CancelFunc
+	promote func()
+	shown   atomic.Bool
+	// drawnAt is how many games were left to finish when the round's next round was last
+	// guessed with its games in play drawn (0: never). While too many are left to weigh
+	// their ways, such a guess changes with almost every game that ends, and one made
+	// again stops the games the last one played ahead: it is made again only once half
+	// as many are left (Loop.guesses).
+	drawnAt int
+}
+
+// Restore takes up a stored run after its saved generation st.LastGeneration: the method
+// rebuilds its state from st, and the run's summary gets its champion. The error is the
+// method's: what of st does not fit the configuration.
+func (l *Loop) Restore(st record.ResumeState) error {
+	c, err := l.m.Restore(st)
+	if err != nil {
+		return err
+	}
+	l.setChampion(c)
+	return nil
+}
+
+// setChampion makes leader c the summary's champion.
+func (l *Loop) setChampion(c Leader) {
+	s := l.h.Summary()
+	s.Best, s.BestGenes, s.BestScore = c.ID, append([]float64(nil), c.Genes...), c.Score
+	if h := c.Hall; h != nil {
+		s.HallOfFame, s.Champion, s.CentreOf, s.Tests, s.Closest = h.HallOfFame, h.Champion, h.CentreOf, h.Tests, h.Closest
+		s.BaselineChampion = l.h.ChampionIsBaseline()
+	}
+}
+
+// Search asks, plays and tells rounds from generation `from` on until the method has none,
+// a budget is reached, an error or ctx; a generation whose games are in play when ctx
+// ends is not saved.
+func (l *Loop) Search(ctx context.Context, from int) error {
+	h := l.h
+	method := h.Config().Method
+	w := l.m.Window()
+	if w < 1 {
+		return fmt.Errorf("method %s: window %d, want at least 1", method, w)
+	}
+	meter, end := h.ShareSlots() // rounds in play share the local workers
+	l.meter = meter
+	defer func() { l.meter = nil; end() }()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the rounds in play when the search stops
+	defer l.dropNext()
+	h.SetGeneration(from)
+	l.mark()
+	l.shown(from)
+	var inPlay []*loopRound
+	games := 0 // distinct games of the rounds in play
+	asking := true
+	mustPlay := func() bool { c, ok := l.m.(Committer); return ok && c.Committed() }
+	var done *Told // a generation told complete, stored once the next rounds are asked
+	for {
+		for asking && len(inPlay) < w {
+			// Told rounds of a generation not yet stored count as played.
+			if h.OverBudget(games+l.genDistinct) && !mustPlay() {
+				asking = false
+				break
+			}
+			if ctx.Err() != nil {
+				break // a generation told complete is still stored (below)
+			}
+			r, err := l.m.Ask()
+			if errors.Is(err, ErrAskLater) {
+				if len(inPlay) == 0 {
+					return fmt.Errorf("method %s waits for a round to be told with none in play", method)
+				}
+				break
+			}
+			if err != nil {
+				return err
+			}
+			if r == nil {
+				asking = false
+				break
+			}
+			lr, err := l.start(ctx, r)
+			if err != nil {
+				return err
+			}
+			inPlay = append(inPlay, lr)
+			games += len(lr.b.Tasks)
+		}
+		if done != nil {
+			if err := l.save(done); err != nil {
+				return err
+			}
+			done = nil
+			if h.Proven() {
+				return nil // proven (Config.StopWhenProven): the rounds in play are not wanted
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if len(inPlay) == 0 {
+			if f, ok := l.m.(Flusher); ok && l.genDistinct > 0 {
+				out, err := f.Flush()
+				if err != nil || out == nil {
+					return err
+				}
+				return l.save(out)
+			}
+			return nil
+		}
+		lr := inPlay[0]
+	wait:
+		for {
+			select {
+			case <-lr.done:
+				break wait
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-lr.fin.Ticks():
+				if asking && len(inPlay) == 1 {
+					l.lookAhead(ctx, lr)
+				}
+			}
+		}
+		if lr.err != nil {
+			return fmt.Errorf("%s: %w", lr.r.Label, lr.err)
+		}
+		inPlay = inPlay[1:]
+		games -= len(lr.b.Tasks)
+		var err error
+		if done, err = l.tell(lr); err != nil {
+			return err
+		}
+	}
+}
+
+// mark starts the generation's wall time, and its busy slot time where the meter measures
+// it, now.
+func (l *Loop) mark() {
+	l.genStart, l.genMark = arena.MarkNow(l.meter)
+	l.genElsewhere = arena.BusyElsewhere(l.h.Setup().Runner)
+}
+
+// shown publishes what the progress events of the rounds' games read from the workers:
+// the generation being filled, the run's saved games and its slot utilisation.
+func (l *Loop) shown(gen int) {
+	l.shownGen.Store(int64(gen))
+	l.shownRun.Store(int64(l.h.Summary().Games))
+	l.shownSlot.Store(math.Float64bits(l.h.Summary().SlotUtilisation()))
+}
+
+// draw draws round r's openings: fresh ones of the tuning half, draw r.Draw of the stream
+// (the same whatever was drawn before), keeps it for the next rounds of the same draw, and
+// starts draws r.Draw+1 to r.Draw+Window (SharedDraws: +DrawsInPlay) of the same size,
+// which a method asking rounds of one size takes next: a draw as slow as a game
+// (connect6's balanced openings are searched) keeps no slot waiting however many.
+func (l *Loop) draw(r *Round, stream uint64) (arena.Openings, error) {
+	h := l.h
+	key := arena.DrawKey{Gen: r.Draw, Stream: stream, N: r.Pairs}
+	if l.draws == nil {
+		l.draws = arena.NewDraws(h.Drawer, max(1, runtime.GOMAXPROCS(0)/2))
+	}
+	os, err := l.draws.Take(key, nil)
+	// Taken, or of a size no longer asked (another stream's are kept: the GA's tests and pairings).
+	l.draws.Drop(func(k arena.DrawKey) bool { return k.Stream == stream && (k.Gen < r.Draw || k.N != r.Pairs) })
+	if err != nil {
+		return nil, err
+	}
+	l.draws.Keep(key, os) // kept for the next rounds of the same draw (the GA's pairs of a pairing)
+	if len(os) < r.Pairs {
+		return nil, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
+	}
+	ahead := l.m.Window()
+	if sd, ok := l.m.(SharedDraws); ok {
+		ahead = sd.DrawsInPlay()
+	}
+	for d := 1; d <= max(1, ahead); d++ {
+		l.draws.Start(arena.DrawKey{Gen: r.Draw + d, Stream: stream, N: r.Pairs}, nil)
+	}
+	return os, nil
+}
+
+// start draws round r's openings, schedules its games and plays them in the background;
+// where the round played ahead is the same games, it is that round, promoted.
+func (l *Loop) start(ctx context.Context, r *Round) (*loopRound, error) {
+	lr, err := l.plan(r)
+	if err != nil {
+		return nil, err
+	}
+	var adopted *loopRound
+	for _, a := range l.nexts {
+		if adopted == nil && reflect.DeepEqual(a.b, lr.b) && reflect.DeepEqual(a.openings, lr.openings) {
+			adopted = a
+			continue
+		}
+		a.stop()
+		l.nextStopped++
+	}
+	l.nexts = nil
+	if a := adopted; a != nil {
+		a.r = r // the method's round: its players are credited and told
+		a.promote()
+		a.shown.Store(true)
+		l.nextUsed++
+		return a, nil
+	}
+	if err := l.launch(ctx, lr, false); err != nil {
+		return nil, err
+	}
+	return lr, nil
+}
+
+// plan draws round r's openings and schedules its games.
+func (l *Loop) plan(r *Round) (*loopRound, error) {
+	h := l.h
+	stream := r.Stream
+	if stream == 0 {
+		stream = StreamOpenings
+	}
+	if r.Pairs < 1 || len(r.Players) == 0 || len(r.Opponents) == 0 {
+		return nil, fmt.Errorf("%s: %d players, %d opponents, %d pairs: nothing to play", r.Label, len(r.Players), len(r.Opponents), r.Pairs)
+	}
+	os, err := l.draw(r, stream)
+	if err != nil {
+		return nil, err
+	}
+	refs := make([]schedule.Opponent, len(r.Opponents))
+	for j, o := range r.Opponents {
+		w, ext, err := h.Side(o.X)
+		if err != nil {
+			return nil, fmt.Errorf("%s: schedule.Opponent %s: %w", r.Label, o.ID, err)
+		}
+		refs[j] = schedule.Opponent{ID: o.ID, W: w, X: o.X, Ext: ext}
+	}
+	lr := &loopRound{r: r, openings: os, done: make(chan struct{})}
+	inds := make([]int, len(r.Players))
+	for i := range inds {
+		inds[i] = i
+	}
+	if err := schedule.On(&lr.b, h, r.Players, inds, refs, os, 0, r.Pairs, r.GameRound); err != nil {
+		return nil, err
+	}
+	return lr, nil
+}
+
+// launch plays round lr's games in the background (ahead: as a round played ahead, on the
+// slots no other batch wants, with no progress events until it is promoted). Where the
+// runner tells games as they end, lr keeps them as they do.
+func (l *Loop) launch(ctx context.Context, lr *loopRound, ahead bool) error {
+	h := l.h
+	r := lr.r
+	total := len(lr.b.Tasks)
+	var played atomic.Int64
+	lr.shown.Store(!ahead)
+	label := r.Label // a round adopted from ahead is the same round: its label too
+	progress := func() {
+		n := int(played.Add(1))
+		if lr.shown.Load() {
+			h.Emit(l.progress(record.Event{GamesDone: n, GamesTotal: total, Phase: label}))
+		}
+	}
+	ctx, lr.stop = context.WithCancel(ctx)
+	lr.promote = func() {}
+	begin := time.Now()
+	var wait func() ([]engine.GameRecord, error)
+	var err error
+	// Queued now, in the order asked: the oldest round in play is played first.
+	if s, ok := h.Setup().Runner.(arena.AheadStarter); ok {
+		lr.fin = arena.NewFinished(total)
+		wait, lr.promote, err = s.StartEach(ctx, h.Setup(), lr.b.Tasks, func(i int, rec engine.GameRecord) {
+			progress()
+			lr.fin.Add(i, rec)
+		}, ahead)
+	} else {
+		wait, err = arena.StartBatch(ctx, h.Setup(), lr.b.Tasks, h.Config().Workers, progress)
+	}
+	if err != nil {
+		lr.stop()
+		return fmt.Errorf("%s: %w", r.Label, err)
+	}
+	stop := lr.stop
+	go func() {
+		defer close(lr.done)
+		defer stop() // the batch's context, once its games are back
+		lr.recs, lr.err = wait()
+		lr.wall = time.Since(begin)
+	}()
+	return nil
+}
+
+// dropNext stops the rounds played ahead, if any.
+func (l *Loop) dropNext() {
+	for _, a := range l.nexts {
+		a.stop()
+		l.nextStopped++
+	}
+	l.nexts = nil
+}
+
+// lookAhead, for a method that guesses (Guesser) and has lr alone in play, once lr has no
+// more games left to finish than the run has slots: it asks the method which round it
+// would ask next were lr's games in play to end as guessed, and plays those rounds ahead,
+// keeping the rounds already ahead that are among them and stopping the rest. A
+// BranchGuesser is asked for the rounds of its likeliest keys over the ways the games in
+// play may end (branches.go), most likely first; any other Guesser for one round, the
+// games in play taken as draws. The method's state is untouched, and the round it really
+// asks next adopts a round ahead only when they are the same games (start), so nothing the
+// run computes changes.
+func (l *Loop) lookAhead(ctx context.Context, lr *loopRound) {
+	g, ok := l.m.(Guesser)
+	if !ok || lr.fin == nil || l.m.Window() != 1 || l.opts.NoAhead {
+		return
+	}
+	guesses := l.guesses(lr, g)
+	if guesses == nil {
+		return
+	}
+	var keep []*loopRound
+	kept := func(a *loopRound) bool { return slices.Contains(keep, a) }
+	for _, r := range guesses {
+		if i := slices.IndexFunc(l.nexts, func(a *loopRound) bool { return a.r == r }); i >= 0 {
+			if !kept(l.nexts[i]) {
+				keep = append(keep, l.nexts[i]) // the guess already played ahead
+			}
+			continue
+		}
+		next, err := l.plan(r)
+		if err != nil {
+			continue // the round, asked, meets it
+		}
+		if i := slices.IndexFunc(l.nexts, func(a *loopRound) bool {
+			return reflect.DeepEqual(a.b, next.b) && reflect.DeepEqual(a.openings, next.openings)
+		}); i >= 0 {
+			if !kept(l.nexts[i]) {
+				keep = append(keep, l.nexts[i])
+			}
+			continue
+		}
+		if err := l.launch(ctx, next, true); err != nil {
+			continue
+		}
+		keep = append(keep, next)
+	}
+	for _, a := range l.nexts {
+		if !kept(a) {
+			a.stop()
+			l.nextStopped++
+		}
+	}
+	l.nexts = keep
+}
+
+// guesses returns the rounds method g would ask next were lr's games in play to end as
+// guessed, likeliest first (nil: no guess now, the rounds ahead left as they are).
+func (l *Loop) guesses(lr *loopRound, g Guesser) []*Round {
+	slots := l.h.GuessSlots()
+	drawn := func() []*Round { // the one round of the games in play drawn
+		recs, ok := lr.fin.Guess(slots)
+		if !ok {
+			return nil
+		}
+		if l.opts.Oracle != nil {
+			for i, task := range lr.b.Tasks {
+				if rec, ok := l.opts.Oracle(task); ok {
+					recs[i] = rec
+				}
+			}
+		}
+		r, err := g.Guess(l.guessed(lr, recs))
+		if err != nil || r == nil {
+			return nil // the method meets it when it is told, if it is an error
+		}
+		return []*Round{r}
+	}
+	bg, ok := g.(BranchGuesser)
+	if !ok || l.opts.Oracle != nil {
+		return drawn()
+	}
+	ways := lr.fin.Scenarios(slots)
+	if ways == nil {
+		left := lr.fin.Left()
+		if lr.drawnAt > 0 && 2*left > lr.drawnAt {
+			return nil // the rounds ahead left as they are
+		}
+		lr.drawnAt = left
+		return drawn() // more games left than their ways a guess weighs
+	}
+	type branch struct {
+		p   float64
+		way int // the first way of the key
+	}
+	var keys []string
+	byKey := map[string]*branch{}
+	credit := newWayCredit(lr, ways)
+	for w := range ways.P {
+		k := bg.GuessKey(credit.round(ways.With(w)))
+		b := byKey[k]
+		if b == nil {
+			b = &branch{way: w}
+			byKey[k] = b
+			keys = append(keys, k)
+		}
+		b.p += ways.P[w]
+	}
+	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(byKey[b].p, byKey[a].p) })
+	// The games left drawn first, the guess made while more were left (drawn): it is
+	// right as often as its games ahead, played longest, are worth keeping.
+	drawnWay := len(ways.P) - 1
+	drawnKey := bg.GuessKey(credit.round(ways.With(drawnWay)))
+	keys = append([]string{drawnKey}, slices.DeleteFunc(keys, func(k string) bool { return k == drawnKey })...)
+	var out []*Round
+	for n, k := range keys {
+		if len(out) == maxBranches || (n > 0 && byKey[k].p < minBranchP) {
+			break
+		}
+		r, err := g.Guess(l.guessed(lr, ways.With(byKey[k].way)))
+		if err != nil {
+			return nil
+		}
+		if r != nil {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return nil // the method guesses no more of this round
+	}
+	return out
+}
+
+// guessed is round lr as the loop would tell it were its games to end as recs: its
+// players cloned, their Stats and PairScores credited with recs.
+func (l *Loop) guessed(lr *loopRound, recs []engine.GameRecord) *Round {
+	guess := *lr.r
+	guess.Players = make([]*genomes.Genome, len(lr.r.Players))
+	for i, p := range lr.r.Players {
+		guess.Players[i] = p.Clone().(*genomes.Genome)
+	}
+	_, pairScore := schedule.Credit(&lr.b, recs, guess.Players, 0, nil)
+	guess.PairScores = make([][]float64, len(guess.Players))
+	for i := range guess.PairScores {
+		guess.PairScores[i] = make([]float64, guess.Pairs)
+		for k := range guess.Pairs {
+			guess.PairScores[i][k] = pairScore[[2]int{i, k}]
+		}
+	}
+	return &guess
+}
+
+// progress fills a round's game event as Host.Event does, from what the workers may
+// read while the loop goes on.
+func (l *Loop) progress(e record.Event) record.Event {
+	h := l.h
+	c := h.Config()
+	e.RunID, e.Generation, e.Generations = l.a.RunID, int(l.shownGen.Load()), c.Generations
+	e.Method, e.Selection, e.RunGames, e.BudgetGames = c.Method, c.Selection, int(l.shownRun.Load()), c.BudgetGames
+	e.Elapsed, e.Budget = h.Elapsed(), c.Budget()
+	e.SlotUtilisation = math.Float64frombits(l.shownSlot.Load())
+	return e
+}
+
+// tell credits a played round's games to its players and tells the method; it returns the
+// generation the round completes, if it does.
+func (l *Loop) tell(lr *loopRound) (*Told, error) {
+	h := l.h
+	r := lr.r
+	l.gen = r.Gen
+	base := len(l.genOpenings)
+	if d := (arena.DrawKey{Gen: r.Draw, Stream: r.Stream, N: r.Pairs}); l.genDraws[d] > 0 {
+		base = l.genDraws[d] - 1 // a draw the generation holds already (the GA's pairs of a pairing): stored once
+	} else {
+		if l.genDraws == nil {
+			l.genDraws = map[arena.DrawKey]int{}
+		}
+		l.genDraws[d] = base + 1
+		for _, o := range lr.openings {
+			l.genOpenings = append(l.genOpenings, o)
+			h.Tuning(o)
+		}
+	}
+	var pairScore map[[2]int]float64
+	l.genGames, pairScore = schedule.Credit(&lr.b, lr.recs, r.Players, base, l.genGames)
+	r.PairScores = make([][]float64, len(r.Players))
+	for i := range r.PairScores {
+		r.PairScores[i] = make([]float64, r.Pairs)
+		for k := range r.Pairs {
+			r.PairScores[i][k] = pairScore[[2]int{i, k}]
+		}
+	}
+	l.genDistinct += len(lr.b.Tasks)
+	l.genBatches += lr.wall
+	for _, rec := range lr.recs {
+		l.genSlot += rec.SlotTime()
+	}
+	return l.m.Tell(r)
+}
+
+// save stores generation l.gen, which out completes: its checkpoint when one is due, then
+// the row, written behind the next rounds' games.
+func (l *Loop) save(out *Told) error {
+	h := l.h
+	state, err := EncodeState(out.State())
+	if err != nil {
+		return err
+	}
+	gen := l.gen
+	h.SetGeneration(gen)
+	l.setChampion(out.Champion)
+	rec := out.Record
+	var checked time.Duration // the checkpoint's slot time
+	if every := h.Config().VerifyEvery; every > 0 && gen%every == 0 {
+		if rec.Checkpoint, checked, err = h.Checkpoint(); err != nil {
+			return err
+		}
+	}
+	rec.RunID, rec.Generation, rec.MethodState = l.a.RunID, gen, state
+	start, mark, elsewhere := l.genStart, l.genMark, l.genElsewhere
+	l.mark()
+	rec.Duration, rec.Elapsed, rec.Slots = l.genStart.Sub(start), h.Elapsed(), h.GameSlots()
+	// Rounds in play overlap: their batches' wall times add up to more than the generation's,
+	// and a round's games may start in the generation before (the next rounds are asked
+	// before a generation is saved). So the slot time is what the slots played within the
+	// generation's wall time, whichever round's games; played elsewhere, the games' slot
+	// time told during it (SlotMeter; else the told games' own), what does not fit carried
+	// on (elsewhereSlotTime).
+	rec.Games, rec.GamesTime = l.genDistinct, min(l.genBatches, rec.Duration)
+	if l.meter != nil {
+		rec.SlotTime = max(0, l.genMark-mark) // less a stopped batch's games, known late (BusyMeter.Read)
+	} else {
+		rec.SlotTime = l.carry.Take(arena.PlayedElsewhere(h.Setup().Runner, elsewhere, l.genSlot+checked), rec.Duration, rec.Slots)
+	}
+	rec.Openings, rec.GameResults = l.genOpenings, l.genGames
+	h.Summary().Generations = gen + 1
+	h.Summary().Games += l.genDistinct
+	h.CountGeneration(rec)
+	h.Summary().GamesTime += rec.GamesTime
+	ev := h.Event(record.Event{GenDone: true, GamesDone: l.genDistinct, GamesTotal: l.genDistinct, BestScore: out.BestScore, MeanScore: out.MeanScore,
+		Best: out.BestPlayer, Champion: rec.Champion})
+	l.genOpenings, l.genGames, l.genDistinct, l.genSlot, l.genBatches, l.genDraws = nil, nil, 0, 0, 0, nil
+	h.SetGeneration(gen + 1)
+	l.shown(gen + 1)
+	return h.SaveBehind(rec, ev)
+}
