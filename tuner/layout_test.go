@@ -14,8 +14,9 @@ import (
 // TestPackageLayout: the tuner's packages import only the layers below them — the arena
 // no other tuner package, the cluster the arena alone, matches the arena and statistics,
 // the ladder those and matches, a run's records the ladder and statistics, the search
-// methods' interface those and the configuration, none of them the tuner root — so that a package's imports
-// show what it may depend on.
+// methods' interface and run loop those, the configuration, a round's schedule and the
+// summary, none of them the tuner root — so that a package's imports show what it may
+// depend on.
 func TestPackageLayout(t *testing.T) {
 	allowed := map[string][]string{ // a package of tuner/ → the tuner packages it may import
 		"arena":      {},
