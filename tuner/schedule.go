@@ -209,13 +209,10 @@ func (t *Tuner) playAsync(tasks []arena.GameTask, label string) *playing {
 func (t *Tuner) startPlaying(tasks []arena.GameTask, label string, each func(int, engine.GameRecord), ahead bool) (*playing, func()) {
 	ctx, stop := context.WithCancel(t.ctx)
 	p := &playing{done: make(chan struct{}), stop: stop}
-	quiet := t.saving.runID == 0 && t.NeedsCalibration() // Calibrate's games belong to no generation
 	var base atomic.Pointer[record.Event]
 	show := func() {
-		if !quiet {
-			e := t.event(record.Event{GamesTotal: len(tasks), GenGames: t.g.distinctGames, Phase: label})
-			base.Store(&e)
-		}
+		e := t.event(record.Event{GamesTotal: len(tasks), GenGames: t.g.distinctGames, Phase: label})
+		base.Store(&e)
 	}
 	if !ahead {
 		show()

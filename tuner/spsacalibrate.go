@@ -3,6 +3,7 @@ package tuner
 import (
 	"context"
 	"evotune/genomes"
+	"evotune/tuner/arena"
 	"evotune/tuner/config"
 	"evotune/tuner/schedule"
 	"evotune/tuner/search"
@@ -57,38 +58,41 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 	if t.cfg.Method != config.MethodSPSA || t.cfg.TimeBudget == "" {
 		return Calibration{}, fmt.Errorf("calibrate: only an SPSA run with a time budget is calibrated")
 	}
-	saved, savedCtx := t.draws.tuningOpenings, t.ctx
-	t.draws.tuningOpenings, t.ctx = map[string]bool{}, ctx
-	defer func() {
-		t.draws.tuningOpenings, t.ctx = saved, savedCtx
-		t.g.openings, t.g.gameResults, t.g.gamesTime, t.g.slotTime, t.g.distinctGames = nil, nil, 0, 0, 0
-	}()
 	p := t.cfg.SPSAParams()
-	// θ0 ± c_end·Δ_0: games like the first step's (a genome never plays itself).
-	a := spsa.Env{MethodEnv: t.methodEnv()}
-	plus, minus := search.Theta(a.Layout, a.Layout.Defaults()), search.Theta(a.Layout, a.Layout.Defaults())
-	for i, d := range a.Delta(0) {
-		c := spsa.GeneCEnd(t.plan.Layout.Genes[i], p)
-		plus[i] += c * d
-		minus[i] -= c * d
-	}
-	x, xm := search.GenesOfTheta(a.Layout, plus), search.GenesOfTheta(a.Layout, minus)
+	x, xm := spsa.Env{MethodEnv: t.methodEnv()}.CalibrationPair()
 	w, ext, err := t.side(xm)
 	if err != nil {
 		return Calibration{}, fmt.Errorf("calibrate: %w", err)
 	}
-	start := time.Now()
+	g := &genomes.Genome{Layout: t.plan.Layout, X: x, ID: "calibration"}
+	opp := []schedule.Opponent{{ID: "calibration-opponent", W: w, X: xm, Ext: ext}}
+	// Each batch on openings of its own stream, none drawn before (stored nowhere, and
+	// never marked as tuned on: the held-out checks may still play them).
+	var drawn [][]string
+	games, start := 0, time.Now()
 	for i := 0; i < calibrationBatches && (i == 0 || time.Since(start) < calibrationTime); i++ {
-		first, err := t.drawOpenings(p.Pairs, search.StreamCalibration+uint64(i)<<4)
+		os, err := t.tuningOpenings(p.Pairs, t.rngV2(0, search.StreamCalibration+uint64(i)<<4), keysOf(drawn))
 		if err != nil {
 			return Calibration{}, fmt.Errorf("calibrate: %w", err)
 		}
-		g := &genomes.Genome{Layout: t.plan.Layout, X: x, ID: "calibration"}
-		if _, _, err := t.playAgainst(g, schedule.Opponent{ID: "calibration-opponent", W: w, X: xm, Ext: ext}, first, p.Pairs, 0, "calibration"); err != nil {
-			return Calibration{}, err
+		if len(os) < p.Pairs {
+			return Calibration{}, fmt.Errorf("calibrate: openings: only %d distinct tuning openings found of %d wanted", len(os), p.Pairs)
 		}
+		drawn = append(drawn, os...)
+		var b schedule.Batch
+		if err := schedule.On(&b, t.sides(), []*genomes.Genome{g}, []int{0}, opp, os, 0, p.Pairs, 0); err != nil {
+			return Calibration{}, fmt.Errorf("calibrate: %w", err)
+		}
+		wait, err := arena.StartBatch(ctx, t.setup, b.Tasks, t.cfg.Workers, nil)
+		if err == nil {
+			_, err = wait()
+		}
+		if err != nil {
+			return Calibration{}, fmt.Errorf("calibration: %w", err)
+		}
+		games += len(b.Tasks)
 	}
-	c := Calibration{Games: t.g.distinctGames, Time: time.Since(start)}
+	c := Calibration{Games: games, Time: time.Since(start)}
 	rest := t.cfg.Budget() - c.Time
 	c.BudgetGames = max(2*p.Pairs, int(float64(c.Games)/c.Time.Seconds()*rest.Seconds()))
 	t.calibration = &c

@@ -384,3 +384,18 @@ func (m *spsaMethod) Tell(r *search.Round) (*search.Told, error) {
 	return &search.Told{Record: rec, State: func() any { return State{Result: result, CK: ck, RK: rk} }, Champion: search.Leader{ID: next.ID, Genes: next.X, Score: 0.5},
 		BestPlayer: gp.ID, BestScore: gp.Stats.Score(), MeanScore: 0.5}, nil
 }
+
+// CalibrationPair is the layout's defaults moved by +c_end·Δ_0 (plus) and by −c_end·Δ_0
+// (minus), as genes: the players of games like a first step's, which measure the rate of
+// games when a time budget must become a game budget (the tuner's Calibrate; fishtest's
+// num_iter is known before the first step). Each vector has the layout's length.
+func (a Env) CalibrationPair() (plus, minus []float64) {
+	p := a.Config.SPSAParams()
+	tp, tm := search.Theta(a.Layout, a.Layout.Defaults()), search.Theta(a.Layout, a.Layout.Defaults())
+	for i, d := range a.Delta(0) {
+		c := GeneCEnd(a.Layout.Genes[i], p)
+		tp[i] += c * d
+		tm[i] -= c * d
+	}
+	return search.GenesOfTheta(a.Layout, tp), search.GenesOfTheta(a.Layout, tm)
+}

@@ -138,3 +138,30 @@ func TestSPSAIntegerGenesPerturbed(t *testing.T) {
 		t.Errorf("caution_factor played only %v", seen)
 	}
 }
+
+// TestCalibrationPair: the calibration's players are the defaults moved by c_end the
+// first step's way (Δ_0) and the other way: every free gene moved, in opposite
+// directions on Δ_0's sides, and the fixed genes left at their defaults.
+func TestCalibrationPair(t *testing.T) {
+	a := testEnv(t, 2000, 4)
+	l := *a.Layout
+	l.Genes = append([]genomes.Gene(nil), l.Genes...)
+	l.Genes[1].Fixed = true
+	a.Layout = &l
+	plus, minus := a.CalibrationPair()
+	def, d := l.Defaults(), a.Delta(0)
+	if len(plus) != len(def) || len(minus) != len(def) {
+		t.Fatalf("pair of %d and %d genes, the layout has %d", len(plus), len(minus), len(def))
+	}
+	for i, g := range l.Genes {
+		if g.Fixed {
+			if plus[i] != def[i] || minus[i] != def[i] {
+				t.Errorf("fixed %s: %g and %g, want its default %g", g.Name, plus[i], minus[i], def[i])
+			}
+			continue
+		}
+		if (plus[i]-def[i])*d[i] <= 0 || (minus[i]-def[i])*d[i] >= 0 {
+			t.Errorf("%s (Δ_0 %+g): θ+ %g, θ− %g around the default %g, want them on either side, θ+ on Δ_0's", g.Name, d[i], plus[i], minus[i], def[i])
+		}
+	}
+}
