@@ -28,7 +28,7 @@ func TestGAPlaysAheadSameRun(t *testing.T) {
 			opts = append(opts, withoutAhead())
 		}
 		fp := runReplayed(t, cfg, 16, durs, func(tu *Tuner) { m = tu.method.(*gaMethod) }, opts...)
-		if m.next != nil {
+		if m.g.Ahead().InPlay {
 			t.Fatalf("noAhead %v: games ahead still in play after the run", noAhead)
 		}
 		return fp, m
@@ -49,36 +49,24 @@ func TestGAPlaysAheadSameRun(t *testing.T) {
 		return m
 	}
 	waited, w := run(true, config.SurrogateOff)
-	if w.aheadUsed+w.aheadStopped != 0 {
-		t.Errorf("the GA that waits played %d batches ahead", w.aheadUsed+w.aheadStopped)
+	if wa := w.g.Ahead(); wa.Adopted+wa.Stopped != 0 {
+		t.Errorf("the GA that waits played %d batches ahead", wa.Adopted+wa.Stopped)
 	}
-	a := aheadRuns(config.SurrogateOff, waited, func(m *gaMethod) int { return m.aheadUsed })
-	t.Logf("%d generations played ahead adopted, %d stopped", a.aheadUsed, a.aheadStopped)
-	if a.aheadUsed == 0 {
-		t.Errorf("no generation's games ahead were adopted (%d stopped)", a.aheadStopped)
+	a := aheadRuns(config.SurrogateOff, waited, func(m *gaMethod) int { return m.g.Ahead().Adopted })
+	aa := a.g.Ahead()
+	t.Logf("%d generations played ahead adopted, %d stopped", aa.Adopted, aa.Stopped)
+	if aa.Adopted == 0 {
+		t.Errorf("no generation's games ahead were adopted (%d stopped)", aa.Stopped)
 	}
 	sWaited, _ := run(true, config.SurrogateOn)
 	if sWaited == waited {
 		t.Fatal("the surrogate child changed nothing in the run: the comparison tests nothing")
 	}
-	s := aheadRuns(config.SurrogateOn, sWaited, func(m *gaMethod) int { return m.aheadFitted })
-	t.Logf("surrogate: %d generations played ahead adopted (%d beside a fitted child), %d stopped", s.aheadUsed, s.aheadFitted, s.aheadStopped)
-	if s.aheadFitted == 0 {
-		t.Errorf("surrogate: no generation's games ahead were adopted beside a fitted child (%d adopted, %d stopped)", s.aheadUsed, s.aheadStopped)
-	}
-}
-
-// TestAheadPays: the GA guesses its next generations for a trial of generations, then
-// only while at least half of those with games ahead adopted them.
-func TestAheadPays(t *testing.T) {
-	for _, c := range []struct {
-		tried, used int
-		want        bool
-	}{{0, 0, true}, {aheadTrial - 1, 0, true}, {aheadTrial, aheadTrial / 2, true}, {aheadTrial, aheadTrial/2 - 1, false}, {40, 19, false}, {40, 20, true}} {
-		m := &gaMethod{t: &Tuner{}, aheadTried: c.tried, aheadUsed: c.used}
-		if got := m.aheadPays(); got != c.want {
-			t.Errorf("%d generations with games ahead, %d adopted: aheadPays %v, want %v", c.tried, c.used, got, c.want)
-		}
+	s := aheadRuns(config.SurrogateOn, sWaited, func(m *gaMethod) int { return m.g.Ahead().Fitted })
+	sa := s.g.Ahead()
+	t.Logf("surrogate: %d generations played ahead adopted (%d beside a fitted child), %d stopped", sa.Adopted, sa.Fitted, sa.Stopped)
+	if sa.Fitted == 0 {
+		t.Errorf("surrogate: no generation's games ahead were adopted beside a fitted child (%d adopted, %d stopped)", sa.Adopted, sa.Stopped)
 	}
 }
 

@@ -31,7 +31,7 @@ func TestPackageLayout(t *testing.T) {
 		"search":     {"evotune/tuner/arena", "evotune/tuner/config", "evotune/tuner/ladder", "evotune/tuner/match", "evotune/tuner/record", "evotune/tuner/report", "evotune/tuner/schedule", "evotune/tuner/stats"},
 		"stats":      {},
 		"spsa":       {"evotune/tuner/config", "evotune/tuner/record", "evotune/tuner/report", "evotune/tuner/search"},
-		"ga":         {"evotune/tuner/config", "evotune/tuner/population", "evotune/tuner/record", "evotune/tuner/report", "evotune/tuner/schedule", "evotune/tuner/search", "evotune/tuner/stats"},
+		"ga":         {"evotune/tuner/arena", "evotune/tuner/config", "evotune/tuner/ladder", "evotune/tuner/population", "evotune/tuner/record", "evotune/tuner/report", "evotune/tuner/schedule", "evotune/tuner/search", "evotune/tuner/stats"},
 		"schedule":   {"evotune/tuner/arena", "evotune/tuner/record"},
 		"report":     {"evotune/tuner/config", "evotune/tuner/ladder", "evotune/tuner/record", "evotune/tuner/stats"},
 		"outside":    {"evotune/tuner/config", "evotune/tuner/match", "evotune/tuner/search", "evotune/tuner/spsa"},

@@ -70,10 +70,15 @@ func (h runHost) Setup() arena.GameSetup { return h.t.setup }
 func (h runHost) Drawer(k arena.DrawKey, exclude map[string]bool) (arena.Openings, error) {
 	return h.t.drawer(k, exclude)
 }
-func (h runHost) Tuning(o []string)                         { h.t.draws.tuningOpenings[arena.Key(o)] = true }
+func (h runHost) Tuning(o []string) {
+	if h.t.draws.tuningOpenings == nil {
+		h.t.draws.tuningOpenings = map[string]bool{}
+	}
+	h.t.draws.tuningOpenings[arena.Key(o)] = true
+}
 func (h runHost) Summary() *report.Summary                  { return &h.t.rep.summary }
 func (h runHost) ChampionIsBaseline() bool                  { return h.t.championIsBaseline() }
-func (h runHost) SetGeneration(gen int)                     { h.t.g.gen = gen }
+func (h runHost) SetGeneration(gen int)                     { h.t.gen = gen }
 func (h runHost) OverBudget(inPlay int) bool                { return h.t.overBudgetWith(inPlay) }
 func (h runHost) Proven() bool                              { return h.t.proof.proven.Load() != nil }
 func (h runHost) Elapsed() time.Duration                    { return h.t.elapsed() }
@@ -89,7 +94,9 @@ func (h runHost) GuessSlots() int                        { return h.t.guessSlots
 
 // Checkpoint plays the held-out check of the champion now; the slot time is its games'.
 func (h runHost) Checkpoint() (*ladder.Verification, time.Duration, error) {
-	h.t.g.slotTime = 0
 	v, err := h.t.checkpoint()
-	return v, h.t.g.slotTime, err
+	if err != nil {
+		return nil, 0, err
+	}
+	return v, v.SlotTime, nil
 }

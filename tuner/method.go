@@ -24,7 +24,8 @@ import (
 // line of Methods (or a RegisterMethod call) and its settings' rows: SPSA (package tuner/spsa),
 // CMA-ES (package tuner/cmaes) and the steady-state GA (package tuner/steady) are, and so is
 // the GA with generations in play (package tuner/ga, Config.GALag above 0); the GA without a lag
-// (ga.go), driven by eaopt's generations, implements searchMethod with a loop of its own.
+// (package tuner/ga's Generational, made the run's searchMethod in ga.go), driven by eaopt's
+// generations, runs a loop of its own over the same search.Host.
 type searchMethod interface {
 	// restore takes up a stored run after its saved generation st.LastGeneration (≥ 0):
 	// the method rebuilds its own state from st (MethodStates, Population, HallOfFame), so

@@ -639,7 +639,7 @@ func TestGAGenerationBatches(t *testing.T) {
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		return st, r.batches, r.mostInPlay, tu.method.(*gaMethod).replans
+		return st, r.batches, r.mostInPlay, tu.method.(*gaMethod).g.Replans()
 	}
 	st, batches, most, replans := run(false, false)
 	tests, defended := 0, 0

@@ -21,9 +21,10 @@ import (
 )
 
 // Tuner runs one tuning run; make it with New. Its state is grouped by who owns it
-// (state.go): the generation in progress (g: scheduling and the GA's callbacks), the hall
-// of fame (hall: selection), the openings drawn (draws: scheduling), what has been saved
-// (saving: the store's side) and what is reported (rep: progress and the summary).
+// (state.go): the generation being filled (gen: the method's), the openings tuned on
+// (draws), what has been saved (saving: the store's side) and what is reported (rep:
+// progress and the summary); the method (package tuner/ga's Generational or one on the
+// run loop, search.Loop) keeps its own.
 type Tuner struct {
 	plan        *config.Plan     // the run resolved: its game, layout and limits
 	cfg         config.Config    // plan.Config, with SPSA's budget once calibrated from a time budget
@@ -36,25 +37,19 @@ type Tuner struct {
 	version     string
 	fullVerify  bool              // SetFullVerification: no SPRT stop
 	onCreate    func(int64) error // OnCreate's: told the run's ID once it exists
-	method      searchMethod      // the search (Config.Method): ga.go, or a method on the run loop (search.Loop)
+	method      searchMethod      // the search (Config.Method): ga.Generational, or a method on the run loop (search.Loop)
 	sw          switches          // the Options New was given
-	// pairings, when set, plays a GA generation's pairings in place of playTasks
-	// (gaMethod.playPairings: earlier generations' admission tests go on meanwhile).
-	pairings func(tasks []arena.GameTask, label string) ([]engine.GameRecord, error)
 
-	// ctx is the run's context, kept for eaopt's callbacks (Evaluate, Callback), which
-	// take none; Run, Resume and Verify set it.
+	// ctx is the run's context; Run, Resume and Verify set it.
 	ctx context.Context
 
-	g      generation
-	hall   hallOfFame
+	// gen is the generation being filled, which events and checkpoints name
+	// (search.Host.SetGeneration).
+	gen    int
 	draws  openingDraws
 	saving saving
 	rep    reporting
 	proof  proof
-	// slotCarry carries the wall time of games played elsewhere (a cluster) that did not
-	// fit in the generation they were told in.
-	slotCarry arena.SlotCarry
 }
 
 // proof follows the checkpoints for Config.StopWhenProven: the Elo of every measured one
@@ -127,7 +122,6 @@ func New(cfg config.Config, store record.Store, progress func(record.Event), ver
 		return nil, fmt.Errorf("method: %q, want one of %s", cfg.Method, config.MethodNames())
 	}
 	t := &Tuner{plan: plan, rep: reporting{summary: report.Summary{Baseline: baseline, Method: cfg.Method, Lag: spec.LagOf(cfg), ChampionRule: cfg.Champion, Summarise: spec.Summarise}}, cfg: cfg, outside: ext, store: store, progress: progress, version: version,
-		hall:  hallOfFame{tested: map[string]bool{}},
 		setup: setup}
 	for _, o := range opts {
 		o(&t.sw)
@@ -396,7 +390,7 @@ func (t *Tuner) report(e record.Event) {
 // event fills e's run fields (run, generation, method, games so far, time) from the
 // tuner's state now.
 func (t *Tuner) event(e record.Event) record.Event {
-	e.RunID, e.Generation, e.Generations = t.saving.runID, t.g.gen, t.cfg.Generations
+	e.RunID, e.Generation, e.Generations = t.saving.runID, t.gen, t.cfg.Generations
 	e.Method, e.Selection, e.RunGames, e.BudgetGames = t.cfg.Method, t.cfg.Selection, t.rep.summary.Games, t.cfg.BudgetGames
 	e.Elapsed, e.Budget = t.elapsed(), t.cfg.Budget()
 	e.SlotUtilisation = t.rep.summary.SlotUtilisation()

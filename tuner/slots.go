@@ -15,3 +15,12 @@ func (t *Tuner) shareSlots() (*arena.BusyMeter, func()) {
 	t.setup.Runner = r
 	return r.Meter(), func() { t.setup.Runner = nil; r.Close() }
 }
+
+// guessSlots is how many games a guess allows left to finish: the run's game slots, else
+// its workers (a runner that does not count its slots).
+func (t *Tuner) guessSlots() int {
+	if slots := t.gameSlots(); slots > 0 {
+		return slots
+	}
+	return t.cfg.Workers
+}

@@ -68,17 +68,19 @@ func (t *Tuner) Calibrate(ctx context.Context) (Calibration, error) {
 	opp := []schedule.Opponent{{ID: "calibration-opponent", W: w, X: xm, Ext: ext}}
 	// Each batch on openings of its own stream, none drawn before (stored nowhere, and
 	// never marked as tuned on: the held-out checks may still play them).
-	var drawn [][]string
+	drawn := map[string]bool{}
 	games, start := 0, time.Now()
 	for i := 0; i < calibrationBatches && (i == 0 || time.Since(start) < calibrationTime); i++ {
-		os, err := t.tuningOpenings(p.Pairs, t.rngV2(0, search.StreamCalibration+uint64(i)<<4), keysOf(drawn))
+		os, err := t.tuningOpenings(p.Pairs, t.rngV2(0, search.StreamCalibration+uint64(i)<<4), drawn)
 		if err != nil {
 			return Calibration{}, fmt.Errorf("calibrate: %w", err)
 		}
 		if len(os) < p.Pairs {
 			return Calibration{}, fmt.Errorf("calibrate: openings: only %d distinct tuning openings found of %d wanted", len(os), p.Pairs)
 		}
-		drawn = append(drawn, os...)
+		for _, o := range os {
+			drawn[arena.Key(o)] = true
+		}
 		var b schedule.Batch
 		if err := schedule.On(&b, t.sides(), []*genomes.Genome{g}, []int{0}, opp, os, 0, p.Pairs, 0); err != nil {
 			return Calibration{}, fmt.Errorf("calibrate: %w", err)

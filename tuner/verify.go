@@ -99,12 +99,11 @@ func (t *Tuner) checkpoint() (*ladder.Verification, error) {
 			sprt = &def
 		}
 		var err error
-		if v, err = t.verifyChampion(t.setup, checkpointSeed(t.cfg.Seed, t.g.gen), t.cfg.VerifyGames, sprt); err != nil {
+		if v, err = t.verifyChampion(t.setup, checkpointSeed(t.cfg.Seed, t.gen), t.cfg.VerifyGames, sprt); err != nil {
 			return nil, fmt.Errorf("checkpoint: %w", err)
 		}
 	}
-	v.Generation, v.Elapsed = t.g.gen, t.elapsed()
-	t.g.slotTime += v.SlotTime
+	v.Generation, v.Elapsed = t.gen, t.elapsed()
 	if v.Games > 0 {
 		t.proof.elos = append(t.proof.elos, v.Elo)
 		if k := t.cfg.StopWhenProven; k > 0 && v.Verdict == stats.AcceptH1 && ladder.Plateau(t.proof.elos, k) {

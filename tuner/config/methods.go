@@ -11,7 +11,7 @@ import (
 const (
 	// MethodSPSA is fishtest's SPSA (package tuner's spsa.go).
 	MethodSPSA = "spsa"
-	// MethodGA is the genetic algorithm (ga.go, selection.go): the default.
+	// MethodGA is the genetic algorithm (package tuner/ga): the default.
 	MethodGA = "ga"
 	// MethodCMAES is CMA-ES (cmaes.go).
 	MethodCMAES = "cmaes"

@@ -13,12 +13,12 @@ import (
 	"evotune/tuner/search"
 )
 
-// The GA with generations in play (config.Config.GALag L ≥ 1; L = 0 is the tuner root's
+// The GA with generations in play (config.Config.GALag L ≥ 1; L = 0 is Generational's
 // eaopt loop): the generational GA with peers, on the run loop, with no generation
 // barrier.
 //
 //   - Generation 0 is the paper's weights (slot 0) and perturbations of them (or random
-//     genomes, Init), as the tuner root's GA (ga.go); generations 1 to L, bred before any is told, are more
+//     genomes, Init), as the generational GA (Generational); generations 1 to L, bred before any is told, are more
 //     perturbations (each line's first population). Each generation plays RaceRounds+1
 //     pairings: a random permutation of its individuals paired in turn, each pair Games
 //     games (Games/2 fresh colour-swapped opening pairs, the same for every pair of a
@@ -31,18 +31,18 @@ import (
 //     L+1 interleaved lines, generations k−2L to k−L, ranked together by their scores
 //     (each against its own generation's peers; a genome carried by elitism counts once,
 //     with its newest score): Elite copies of the best, then tournaments (Tournament),
-//     uniform crossover (CrossoverRate) and mutation (MutationRate), as the tuner root's GA model (ga.go).
+//     uniform crossover (CrossoverRate) and mutation (MutationRate), as the generational GA's model (selection.go).
 //     With L = 0 the pool is generation k alone, the root GA's rule.
 //   - The seed fixes every draw (initial genomes, pairings, breeding, openings: each a
 //     stream of its generation), and generations are told in order, so a seeded run is the
 //     same whatever the number of workers or their speed, and after resume (each saved
 //     generation stores its ranked individuals: the breeding pool of the generations after).
 //   - The hall of fame (AdmitGames > 0) has the same lag: generation k+1's first rounds
-//     are the admission test of generation k−L's best against its peers (skipped as ga.go
+//     are the admission test of generation k−L's best against its peers (skipped as the generational GA
 //     skips one: the paper's weights, an individual tested before, the defender's own
 //     genes), paired (the candidate and the defender each against the paper's weights on
 //     AdmitGames/2 fresh opening pairs, the defender's own games on as many more) or head
-//     to head (Config.Admission), judged as ga.go judges (judge) when its rounds are told
+//     to head (Config.Admission), judged as the generational GA judges (judgeAdmission) when its rounds are told
 //     and stored with generation k+1. The defender is the latest member admitted by a test
 //     told when generation k−L was: the tests of generations up to k−2L−1 (a test in play
 //     while a later one is asked does not change its defender, so every test is asked the
@@ -236,7 +236,7 @@ func (m *gaLagMethod) Ask() (*search.Round, error) {
 	// both individuals).
 	player := &genomes.Genome{Layout: a.Layout, X: a.X, ID: a.ID}
 	// The pairs of a pairing play the same openings (one draw: common random numbers, as
-	// the root GA's pairings, ga.go).
+	// the generational GA's pairings, games.go).
 	return &search.Round{Gen: g.gen, Draw: g.gen*(c.RaceRounds+1) + k/(c.Population/2), Stream: streamGALag, Players: []*genomes.Genome{player}, Opponents: []*genomes.Genome{b},
 		Pairs: c.Games / 2, Label: fmt.Sprintf("generation %d", g.gen), GameRound: k / (c.Population / 2), Own: p}, nil
 }
@@ -528,7 +528,7 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 		rec.NewGenomes = append(rec.NewGenomes, centre)
 	case c.Champion == config.ChampionCentre && len(m.hof) >= 2 && g.admission != nil && g.admission.Admitted:
 		// The hall of fame's new centre, stored whether or not it is the champion yet (as
-		// the root GA's centreBorn, ga.go): its parents the member with the best lower bound (else the
+		// the generational GA's centreBorn, selection.go): its parents the member with the best lower bound (else the
 		// first) and the latest.
 		first, last := m.hof[0].ID, m.hof[len(m.hof)-1].ID
 		if b := Champion(m.hof, c.AdmitZ); b != nil && b.ID != last {

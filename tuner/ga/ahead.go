@@ -1,16 +1,14 @@
-package tuner
+package ga
 
 import (
-	"slices"
-
-	"github.com/MaxHalford/eaopt"
-
 	"evotune/engine"
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
-	"evotune/tuner/ga"
 	"evotune/tuner/search"
+	"slices"
+
+	"github.com/MaxHalford/eaopt"
 )
 
 // The GA's next generation played ahead (peers, on this process's game slots).
@@ -20,7 +18,7 @@ import (
 // run). Once the pairings have no more games than slots left to finish, the GA guesses:
 // it takes every game still in play as a draw, ranks the individuals by the scores that
 // gives, breeds the next generation from that ranking (breed: the generation's own random
-// stream, as the real breeding) and plans its pairings (ga.PlanPeers: their own streams and
+// stream, as the real breeding) and plans its pairings (PlanPeers: their own streams and
 // the same draws of openings). Those games play ahead, on slots no other batch wants
 // (AheadStarter). After each further game the guess is made again, and when it plans
 // other games the games ahead are stopped and the new ones started. When the generation
@@ -44,32 +42,23 @@ type pairingsInPlay struct {
 	fin     *arena.Finished
 }
 
-// guessSlots is how many games a guess allows left to finish: the run's game slots.
-func (t *Tuner) guessSlots() int {
-	if slots := t.gameSlots(); slots > 0 {
-		return slots
-	}
-	return t.cfg.Workers // a runner that does not count its slots
-}
-
 // startPairings queues a generation's pairings (ahead: as games played ahead) and keeps
 // their games as they finish; it returns nil where the runner cannot tell them so.
-func (m *gaMethod) startPairings(tasks []arena.GameTask, label string, ahead bool) *pairingsInPlay {
-	if _, ok := m.t.setup.Runner.(arena.AheadStarter); !ok {
+func (m *Generational) startPairings(tasks []arena.GameTask, label string, ahead bool) *pairingsInPlay {
+	if _, ok := m.h.Setup().Runner.(arena.AheadStarter); !ok {
 		return nil
 	}
 	pl := &pairingsInPlay{tasks: tasks, fin: arena.NewFinished(len(tasks))}
-	pl.p, pl.promote = m.t.startPlaying(tasks, label, pl.fin.Add, ahead)
+	pl.p, pl.promote = m.startPlaying(tasks, label, pl.fin.Add, ahead)
 	return pl
 }
 
 // canPlayAhead reports whether the GA plays its next generation's pairings ahead: peers,
 // on a runner that keeps games ahead and tells them as they end, with no outside
 // opponents.
-func (m *gaMethod) canPlayAhead() bool {
-	t := m.t
-	_, ok := t.setup.Runner.(arena.AheadStarter)
-	return ok && !t.sw.noAhead && t.cfg.Selection == config.SelectionPeers && len(t.cfg.Opponents) == 0
+func (m *Generational) canPlayAhead() bool {
+	_, ok := m.h.Setup().Runner.(arena.AheadStarter)
+	return ok && !m.opts.NoAhead && m.cfg.Selection == config.SelectionPeers && len(m.cfg.Opponents) == 0
 }
 
 // aheadPays reports whether guessing the next generation still pays in this run: after
@@ -79,8 +68,8 @@ func (m *gaMethod) canPlayAhead() bool {
 // stopped, and its games, though on slots that would wait, start engine processes and
 // take processor time for nothing (with a Gomocup engine that sleeps 3 ms a move, 8 slots
 // on this 2-core machine: 5 to 7 of 22 generations adopted, the run 3% slower).
-func (m *gaMethod) aheadPays() bool {
-	return m.t.sw.keepGuessing || m.aheadTried < aheadTrial || m.aheadUsed*aheadShare >= m.aheadTried
+func (m *Generational) aheadPays() bool {
+	return m.opts.KeepGuessing || m.aheadTried < aheadTrial || m.aheadUsed*aheadShare >= m.aheadTried
 }
 
 // aheadTrial and aheadShare: see aheadPays.
@@ -94,8 +83,8 @@ const (
 // every game of the generation before, so a guess would plan its games right only when
 // every game in play ended exactly as guessed: its pairing's games are not played ahead
 // but with the generation, once it is bred.
-func (m *gaMethod) surrogateSlot(n int) int {
-	if m.t.cfg.Surrogate != config.SurrogateOn || n-1 < m.t.cfg.Elite || n < 2 {
+func (m *Generational) surrogateSlot(n int) int {
+	if m.cfg.Surrogate != config.SurrogateOn || n-1 < m.cfg.Elite || n < 2 {
 		return -1
 	}
 	return n - 1
@@ -103,7 +92,7 @@ func (m *gaMethod) surrogateSlot(n int) int {
 
 // splitTasks parts the tasks of pairings pl of population pop into those that individual
 // k plays (child) and the rest (rest), by index, each in order; k < 0: all are the rest.
-func splitTasks(pl *ga.PeerPlan, pop []*genomes.Genome, k int) (rest, child []int) {
+func splitTasks(pl *PeerPlan, pop []*genomes.Genome, k int) (rest, child []int) {
 	mine := make([]bool, len(pl.B.Tasks))
 	if k >= 0 {
 		for _, e := range pl.B.Refs {
@@ -132,29 +121,28 @@ func pickTasks(tasks []arena.GameTask, idx []int) []arena.GameTask {
 }
 
 // adoptAhead returns the pairings played ahead when they are the games tasks (generation
-// t.g's pairings, t.g.peers) but the surrogate child's (surrogateSlot), promoted, with the
+// m.g's pairings, m.g.peers) but the surrogate child's (surrogateSlot), promoted, with the
 // child's games queued behind them, and stops them otherwise (nil).
-func (m *gaMethod) adoptAhead(tasks []arena.GameTask, label string) *pairingsInPlay {
+func (m *Generational) adoptAhead(tasks []arena.GameTask, label string) *pairingsInPlay {
 	a := m.next
 	m.next = nil
 	if a == nil {
 		return nil
 	}
 	m.aheadTried++
-	t := m.t
-	k := m.surrogateSlot(len(t.g.current))
+	k := m.surrogateSlot(len(m.g.current))
 	var rest, child []int
-	if t.g.peers != nil {
-		rest, child = splitTasks(t.g.peers, t.g.current, k)
+	if m.g.peers != nil {
+		rest, child = splitTasks(m.g.peers, m.g.current, k)
 	}
-	if t.g.peers == nil || !sameTasks(a.tasks, pickTasks(tasks, rest)) {
+	if m.g.peers == nil || !sameTasks(a.tasks, pickTasks(tasks, rest)) {
 		a.p.stop()
 		m.aheadStopped++
 		return nil
 	}
 	a.promote()
 	m.aheadUsed++
-	if k >= 0 && t.g.current[k].Op == ga.OpSurrogate {
+	if k >= 0 && m.g.current[k].Op == OpSurrogate {
 		m.aheadFitted++
 	}
 	if len(child) == 0 {
@@ -162,7 +150,7 @@ func (m *gaMethod) adoptAhead(tasks []arena.GameTask, label string) *pairingsInP
 	}
 	pl := &pairingsInPlay{tasks: tasks, fin: arena.NewFinished(len(tasks)), promote: func() {}}
 	a.fin.Forward(pl.fin, rest)
-	c, _ := t.startPlaying(pickTasks(tasks, child), label, func(i int, rec engine.GameRecord) { pl.fin.Add(child[i], rec) }, false)
+	c, _ := m.startPlaying(pickTasks(tasks, child), label, func(i int, rec engine.GameRecord) { pl.fin.Add(child[i], rec) }, false)
 	pl.p = joinPlaying(len(tasks), []*playing{a.p, c}, [][]int{rest, child})
 	return pl
 }
@@ -202,7 +190,7 @@ func joinPlaying(n int, parts []*playing, at [][]int) *playing {
 }
 
 // dropAhead stops the games played ahead, if any (the run ends).
-func (m *gaMethod) dropAhead() {
+func (m *Generational) dropAhead() {
 	if m.next != nil {
 		m.next.p.stop()
 		m.next = nil
@@ -210,30 +198,29 @@ func (m *gaMethod) dropAhead() {
 	}
 }
 
-// lookAhead guesses the next generation from the pairings pl of generation t.g as they
+// lookAhead guesses the next generation from the pairings pl of generation m.g as they
 // stand (every game in play a draw) once no more games than slots are left to finish, and
 // plays that generation's pairings ahead where they are not the games already ahead.
-func (m *gaMethod) lookAhead(pl *pairingsInPlay) {
-	t := m.t
+func (m *Generational) lookAhead(pl *pairingsInPlay) {
 	if !m.aheadPays() {
 		return
 	}
-	recs, ok := pl.fin.Guess(t.guessSlots())
-	if !ok || t.g.peers == nil {
+	recs, ok := pl.fin.Guess(m.h.GuessSlots())
+	if !ok || m.g.peers == nil {
 		return
 	}
-	pop := make([]*genomes.Genome, len(t.g.current))
+	pop := make([]*genomes.Genome, len(m.g.current))
 	indis := make(eaopt.Individuals, len(pop))
-	for i, g := range t.g.current {
+	for i, g := range m.g.current {
 		c := g.Clone().(*genomes.Genome)
 		c.Stats, c.Round = genomes.Stats{}, 0
 		pop[i] = c
 	}
-	t.g.peers.Credit(recs, pop, nil)
+	m.g.peers.Credit(recs, pop, nil)
 	for i, g := range pop {
 		indis[i] = eaopt.Individual{Genome: g, Fitness: 1 - g.Stats.Score(), ID: g.ID}
 	}
-	ga.SortIndividuals(indis)
+	SortIndividuals(indis)
 	ranked := make([]*genomes.Genome, len(indis))
 	order := make([]string, len(indis))
 	for i, in := range indis {
@@ -242,13 +229,13 @@ func (m *gaMethod) lookAhead(pl *pairingsInPlay) {
 	if m.next != nil && slices.Equal(order, m.nextOrder) {
 		return // the same ranking breeds the same generation: the games ahead stand
 	}
-	gen := t.g.gen + 1
-	next, _ := t.breed(ranked, gen, t.rngV1(gen, search.StreamGA))
+	gen := m.g.gen + 1
+	next, _ := m.breed(ranked, gen, m.a.RandV1(gen, search.StreamGA))
 	for _, g := range next {
 		g.Stats, g.Round = genomes.Stats{}, 0
 	}
-	np, err := ga.PlanPeers(t.cfg, t.sides(), t.rngV1(gen, search.StreamPairing), next, func(n int, stream uint64, have [][]string) ([][]string, error) {
-		return t.drawOf(gen, have, n, stream)
+	np, err := PlanPeers(m.cfg, m.h, m.a.RandV1(gen, search.StreamPairing), next, func(n int, stream uint64, have [][]string) ([][]string, error) {
+		return m.drawOf(gen, have, n, stream)
 	})
 	if err != nil {
 		return // the real breeding meets it, if it is one

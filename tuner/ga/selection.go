@@ -1,18 +1,17 @@
-package tuner
+package ga
 
 import (
+	"evotune/genomes"
+	"evotune/tuner/config"
+	"evotune/tuner/population"
+	"evotune/tuner/record"
+	"evotune/tuner/schedule"
+	"evotune/tuner/search"
 	"fmt"
 	"math"
 	"math/rand"
 
 	"github.com/MaxHalford/eaopt"
-
-	"evotune/genomes"
-	"evotune/tuner/config"
-	"evotune/tuner/ga"
-	"evotune/tuner/record"
-	"evotune/tuner/schedule"
-	"evotune/tuner/search"
 )
 
 // Selection under noise:
@@ -49,31 +48,31 @@ import (
 // model is the generational model with elitism: the best Elite individuals by rank survive
 // unchanged (keeping their IDs; they play fresh games each generation); the rest are bred
 // by rank tournament selection, uniform crossover and mutation. It implements eaopt.Model.
-type model struct{ t *Tuner }
+type model struct{ m *Generational }
 
 // Validate implements eaopt.Model.
 func (model) Validate() error { return nil }
 
 // Apply implements eaopt.Model: it replaces pop by the next generation. Randomness comes
 // from the generation's own stream.
-func (m model) Apply(pop *eaopt.Population) error {
-	t := m.t
-	rng := t.rngV1(t.g.gen, search.StreamGA)
+func (md model) Apply(pop *eaopt.Population) error {
+	m := md.m
+	rng := m.a.RandV1(m.g.gen, search.StreamGA)
 	pop.RNG = rng
 	old := pop.Individuals
-	ga.SortIndividuals(old)
+	SortIndividuals(old)
 	n := len(old)
 	ranked := make([]*genomes.Genome, n)
 	for i, in := range old {
 		ranked[i] = in.Genome.(*genomes.Genome)
 	}
-	next, born := t.breed(ranked, t.g.gen, rng)
-	t.g.born = born
-	if gm, ok := t.method.(*gaMethod); ok && t.cfg.Surrogate == config.SurrogateOn && len(gm.window) >= 2 && n-1 >= t.cfg.Elite {
+	next, born := m.breed(ranked, m.g.gen, rng)
+	m.g.born = born
+	if m.cfg.Surrogate == config.SurrogateOn && len(m.window) >= 2 && n-1 >= m.cfg.Elite {
 		// The last child is the surrogate model's best genome near the better half's centre.
-		if x, ok := ga.SurrogateChild(t.plan.Layout, gm.window, ranked, ga.SurrogateTrust(t.plan.Layout, t.cfg.Mutation)); ok {
+		if x, ok := SurrogateChild(m.a.Layout, m.window, ranked, SurrogateTrust(m.a.Layout, m.cfg.Mutation)); ok {
 			kid := next[n-1]
-			kid.X, kid.Op, kid.Parents = x, ga.OpSurrogate, []string{ranked[0].ID}
+			kid.X, kid.Op, kid.Parents = x, OpSurrogate, []string{ranked[0].ID}
 		}
 	}
 	for _, g := range next {
@@ -83,17 +82,17 @@ func (m model) Apply(pop *eaopt.Population) error {
 	for i, g := range next {
 		pop.Individuals[i] = eaopt.Individual{Genome: g, Fitness: math.Inf(1), ID: g.ID}
 	}
-	t.g.current = next
-	t.g.evaluated = false
+	m.g.current = next
+	m.g.evaluated = false
 	return nil
 }
 
 // breed breeds generation gen from the generation before, ranked best first (genomes
-// unchanged), with rng (the generation's stream): ga.Breed with IDs of generation gen. It
-// changes nothing of the tuner's, so the GA can breed a generation ahead (gaahead.go).
-func (t *Tuner) breed(ranked []*genomes.Genome, gen int, rng *rand.Rand) (next, born []*genomes.Genome) {
-	return ga.Breed(t.cfg, t.plan.Layout, ranked, len(ranked), gen, rng, func(slot int) string {
-		return genomes.IndividualID(t.saving.runID, gen, slot)
+// unchanged), with rng (the generation's stream): Breed with IDs of generation gen. It
+// changes nothing of the GA's, so it can breed a generation ahead (ahead.go).
+func (m *Generational) breed(ranked []*genomes.Genome, gen int, rng *rand.Rand) (next, born []*genomes.Genome) {
+	return Breed(m.cfg, m.a.Layout, ranked, len(ranked), gen, rng, func(slot int) string {
+		return genomes.IndividualID(m.a.RunID, gen, slot)
 	})
 }
 
@@ -101,15 +100,15 @@ func (t *Tuner) breed(ranked []*genomes.Genome, gen int, rng *rand.Rand) (next, 
 // admitted member, or the paper's weights), head to head or paired (Config.Admission), and
 // updates the hall of fame; it returns the test (nil when none was needed: the winner is
 // the baseline, the champion itself, or was tested before).
-func (t *Tuner) admit(winner *genomes.Genome) (*record.Admission, error) {
-	p, err := t.planAdmission(winner)
+func (m *Generational) admit(winner *genomes.Genome) (*record.Admission, error) {
+	p, err := m.planAdmission(winner)
 	if p == nil || err != nil {
 		return nil, err
 	}
-	if p.mp.recs, err = t.playTasks(p.mp.b.Tasks, "admission"); err != nil {
+	if p.mp.recs, err = m.playTasks(p.mp.b.Tasks, "admission"); err != nil {
 		return nil, err
 	}
-	return t.judgeAdmission(p), nil
+	return m.judgeAdmission(p), nil
 }
 
 // admissionPlan is an admission test decided and scheduled (planAdmission), its games
@@ -127,41 +126,41 @@ type admissionPlan struct {
 // planAdmission decides whether the race winner is tested and against whom, draws the
 // test's openings from the generation's stream and schedules its games; nil when no test
 // is needed (see admit). It marks the winner tested.
-func (t *Tuner) planAdmission(winner *genomes.Genome) (*admissionPlan, error) {
-	if t.cfg.AdmitGames == 0 || winner.Op == genomes.OpBaseline || t.hall.tested[winner.ID] {
+func (m *Generational) planAdmission(winner *genomes.Genome) (*admissionPlan, error) {
+	if m.cfg.AdmitGames == 0 || winner.Op == genomes.OpBaseline || m.hall.tested[winner.ID] {
 		return nil, nil
 	}
-	p := &admissionPlan{reigning: len(t.hall.hof) - 1, winner: append([]float64(nil), winner.X...)}
+	p := &admissionPlan{reigning: len(m.hall.hof) - 1, winner: append([]float64(nil), winner.X...)}
 	var reigning *record.HallOfFamer
 	if p.reigning >= 0 {
-		reigning = &t.hall.hof[p.reigning]
+		reigning = &m.hall.hof[p.reigning]
 	}
 	if reigning != nil && fmt.Sprint(reigning.Genes) == fmt.Sprint(winner.X) {
 		return nil, nil
 	}
-	t.hall.tested[winner.ID] = true
-	base, err := t.baselineRef()
+	m.hall.tested[winner.ID] = true
+	base, err := m.baselineRef()
 	if err != nil {
 		return nil, err
 	}
-	p.a = &record.Admission{Candidate: winner.ID, Opponent: "baseline", Generation: t.g.gen}
-	p.n = t.cfg.AdmitGames / 2
-	first, err := t.drawOpenings(p.n, search.StreamAdmit)
+	p.a = &record.Admission{Candidate: winner.ID, Opponent: "baseline", Generation: m.g.gen}
+	p.n = m.cfg.AdmitGames / 2
+	first, err := m.drawOpenings(p.n, search.StreamAdmit)
 	if err != nil {
 		return nil, err
 	}
-	p.headToHead = reigning != nil && t.cfg.Admission == config.AdmissionHeadToHead
+	p.headToHead = reigning != nil && m.cfg.Admission == config.AdmissionHeadToHead
 	// The candidate's test, the defender's test on the same openings and the defender's own
 	// games are independent: one batch.
 	ms := []matchup{{g: winner, first: first, n: p.n, round: record.AdmissionRound}}
 	if p.headToHead {
-		w, ext, err := t.side(reigning.Genes)
+		w, ext, err := m.h.Side(reigning.Genes)
 		if err != nil {
 			return nil, fmt.Errorf("hall of fame %s: %w", reigning.ID, err)
 		}
 		ms[0].opp = &schedule.Opponent{ID: reigning.ID, W: w, X: reigning.Genes, Ext: ext}
 	}
-	p.defends = reigning != nil && (!p.headToHead || t.cfg.Champion == config.ChampionBest || t.cfg.Champion == "")
+	p.defends = reigning != nil && (!p.headToHead || m.cfg.Champion == config.ChampionBest || m.cfg.Champion == "")
 	if reigning != nil {
 		p.a.Opponent = reigning.ID
 	}
@@ -170,17 +169,17 @@ func (t *Tuner) planAdmission(winner *genomes.Genome) (*admissionPlan, error) {
 		// decide the test: a champion reigns on while its paired scores happen to be high,
 		// so crediting those would make a long reign a lucky streak and bias the Elo of the
 		// members picked by their bound upward. Selection and estimation on separate samples.
-		own, err := t.drawOpenings(p.n, search.StreamDefence)
+		own, err := m.drawOpenings(p.n, search.StreamDefence)
 		if err != nil {
 			return nil, err
 		}
-		def := &genomes.Genome{Layout: t.plan.Layout, X: reigning.Genes, ID: reigning.ID}
+		def := &genomes.Genome{Layout: m.a.Layout, X: reigning.Genes, ID: reigning.ID}
 		if !p.headToHead {
 			ms = append(ms, matchup{g: def, first: first, n: p.n, round: record.AdmissionRound})
 		}
 		ms = append(ms, matchup{g: def, first: own, n: p.n, round: record.DefenceRound})
 	}
-	if p.mp, err = t.planMatchups(base, ms...); err != nil {
+	if p.mp, err = m.planMatchups(base, ms...); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -188,8 +187,8 @@ func (t *Tuner) planAdmission(winner *genomes.Genome) (*admissionPlan, error) {
 
 // judgeAdmission credits a played test's games (p.mp.recs) to the generation, judges the
 // candidate and admits it to the hall of fame when it passed.
-func (t *Tuner) judgeAdmission(p *admissionPlan) *record.Admission {
-	res, pairs := t.creditMatchups(p.mp, p.mp.recs)
+func (m *Generational) judgeAdmission(p *admissionPlan) *record.Admission {
+	res, pairs := m.creditMatchups(p.mp, p.mp.recs)
 	a := p.a
 	a.Result = res[0]
 	cpairs := pairs[0]
@@ -202,36 +201,115 @@ func (t *Tuner) judgeAdmission(p *admissionPlan) *record.Admission {
 	}
 	if p.defends {
 		hres := res[len(res)-1]
-		h := &t.hall.hof[p.reigning]
+		h := &m.hall.hof[p.reigning]
 		h.Stats = h.Stats.Add(genomes.Stats{Wins: hres.Wins, Draws: hres.Draws, Losses: hres.Losses, Penta: hres.Penta})
 	}
-	ga.Judge(a, cpairs, hpairs, t.cfg.AdmitZ)
-	t.rep.summary.Tests++
-	if c := t.rep.summary.Closest; c == nil || a.LowerBound(t.cfg.AdmitZ) > c.LowerBound(t.cfg.AdmitZ) {
-		t.rep.summary.Closest = a
+	Judge(a, cpairs, hpairs, m.cfg.AdmitZ)
+	m.h.Summary().Tests++
+	if c := m.h.Summary().Closest; c == nil || a.LowerBound(m.cfg.AdmitZ) > c.LowerBound(m.cfg.AdmitZ) {
+		m.h.Summary().Closest = a
 	}
 	if a.Admitted {
-		t.hall.hof = append(t.hall.hof, record.HallOfFamer{ID: a.Candidate, Generation: a.Generation, Genes: p.winner})
+		m.hall.hof = append(m.hall.hof, record.HallOfFamer{ID: a.Candidate, Generation: a.Generation, Genes: p.winner})
 	}
 	return a
 }
 
 // references returns the generation's frozen reference set: the paper's weights and the
 // last Champions members of the hall of fame.
-func (t *Tuner) references() ([]schedule.Opponent, error) {
-	base, err := t.baselineRef()
+func (m *Generational) references() ([]schedule.Opponent, error) {
+	base, err := m.baselineRef()
 	if err != nil {
 		return nil, err
 	}
 
 	pool := []schedule.Opponent{base}
-	from := max(0, len(t.hall.hof)-t.cfg.Champions)
-	for _, h := range t.hall.hof[from:] {
-		w, ext, err := t.side(h.Genes)
+	from := max(0, len(m.hall.hof)-m.cfg.Champions)
+	for _, h := range m.hall.hof[from:] {
+		w, ext, err := m.h.Side(h.Genes)
 		if err != nil {
 			return nil, fmt.Errorf("hall of fame %s: %w", h.ID, err)
 		}
 		pool = append(pool, schedule.Opponent{ID: h.ID, W: w, X: h.Genes, Ext: ext})
 	}
 	return pool, nil
+}
+
+// centreID names the hall of fame's centre: the genome in the slot after the population's
+// of the generation that admitted the latest member (the centre changes only then).
+func (m *Generational) centreID() string {
+	return genomes.IndividualID(m.a.RunID, m.hall.hof[len(m.hall.hof)-1].Generation, m.cfg.Population)
+}
+
+// centreBorn is the genome of the hall of fame's new centre when this generation admitted
+// a member and the run's champion is the centre (Config.Champion), nil otherwise: stored
+// with the generation whether or not the centre is the champion yet, so that it is there
+// when a member's bound later makes it so. Its genome row has two parents, the member with
+// the best lower bound (else the first) and the latest; every member is a parent: the hall
+// of fame's rows admitted up to its generation.
+func (m *Generational) centreBorn() *record.GenomeRecord {
+	hof := m.hall.hof
+	if m.cfg.Champion != config.ChampionCentre || len(hof) < 2 || hof[len(hof)-1].Generation != m.g.gen {
+		return nil
+	}
+	first := hof[0].ID
+	if c := Champion(hof, m.cfg.AdmitZ); c != nil && c.ID != hof[len(hof)-1].ID {
+		first = c.ID
+	}
+	return &record.GenomeRecord{ID: m.centreID(), Born: m.g.gen, Operator: config.OpCentre, Parents: []string{first, hof[len(hof)-1].ID},
+		Genes: m.a.Layout.Named(population.Centre(m.a.Layout, hof))}
+}
+
+// populationCentre is the genome of ChampionPopulation's champion after the current
+// generation, whose individuals are pop (sorted best first): the centre of its better half.
+func (m *Generational) populationCentre(pop []*genomes.Genome) (record.GenomeRecord, []float64) {
+	x, last := population.BetterHalfCentre(m.a.Layout, pop)
+	return record.GenomeRecord{ID: genomes.IndividualID(m.a.RunID, m.g.gen, m.cfg.Population), Born: m.g.gen, Operator: config.OpPopulationCentre,
+		Parents: []string{pop[0].ID, last}, Genes: m.a.Layout.Named(x)}, x
+}
+
+// setChampion sets the summary's champion: with Config.Champion population, the centre of
+// the generation's better half (populationCentre); with centre and two or more
+// members, the hall of fame's centre (centreID), whatever the members' bounds; with
+// AdmissionHeadToHead and one member, that member (its admission was its evidence against
+// the paper's weights); otherwise
+// the hall-of-fame member with the best lower confidence bound, or the baseline while none
+// is above it; without a hall of fame (AdmitGames = 0), the rank-1 individual of pop
+// (sorted best first).
+func (m *Generational) setChampion(pop []*genomes.Genome) {
+	m.h.Summary().HallOfFame = append([]record.HallOfFamer(nil), m.hall.hof...)
+	m.h.Summary().Champion, m.h.Summary().CentreOf = nil, nil
+	switch {
+	case m.cfg.Champion == config.ChampionPopulation:
+		rec, x := m.populationCentre(pop)
+		m.h.Summary().Best, m.h.Summary().BestGenes = rec.ID, x
+	case m.cfg.AdmitGames == 0:
+		m.h.Summary().Best, m.h.Summary().BestGenes = pop[0].ID, append([]float64(nil), pop[0].X...)
+	default:
+		centreID := ""
+		if len(m.hall.hof) > 0 {
+			centreID = m.centreID()
+		}
+		h := HallChampion(m.cfg, m.a.Layout, m.hall.hof, centreID, genomes.IndividualID(m.a.RunID, 0, 0))
+		m.h.Summary().Best, m.h.Summary().BestGenes = h.ID, h.X
+		m.h.Summary().Champion, m.h.Summary().CentreOf = h.Member, h.CentreOf
+	}
+	m.h.Summary().BaselineChampion = m.h.ChampionIsBaseline()
+	m.h.Summary().BestScore = math.NaN()
+	for _, g := range pop {
+		if g.ID == m.h.Summary().Best {
+			m.h.Summary().BestScore = g.Stats.Score()
+		}
+	}
+}
+
+// baselineRef is the reference "baseline": the paper's weights, or the outside engine
+// with the layout's defaults.
+func (m *Generational) baselineRef() (schedule.Opponent, error) {
+	x := m.a.Layout.Defaults()
+	w, ext, err := m.h.Side(x)
+	if err != nil {
+		return schedule.Opponent{}, fmt.Errorf("baseline: %w", err)
+	}
+	return schedule.Opponent{ID: "baseline", W: w, X: x, Ext: ext}, nil
 }
