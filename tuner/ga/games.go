@@ -65,9 +65,9 @@ func keysOf(os [][]string) map[string]bool {
 // draw depends only on the generation, the stream and the openings drawn before it, never
 // on results, so a draw made ahead is the one drawOpenings would make; one that is not
 // asked for (a race that ends early, an admission not held) is dropped. After racing round
-// 0: the next GA generation's draws (drawGenerationAhead), or another method's next round
-// 0; after GA round r < RaceRounds: round r+1; after the last round: the admission test's
-// openings (each a no-op when the chain has started it).
+// 0: the next generation's draws (drawGenerationAhead; a run stored before its method was
+// named, only the next round 0); after round r < RaceRounds: round r+1; after the last
+// round: the admission test's openings (each a no-op when the chain has started it).
 func (m *Generational) drawNext(stream uint64, n int) {
 	if m.opts.InTurn {
 		return
@@ -81,8 +81,8 @@ func (m *Generational) drawNext(stream uint64, n int) {
 			d.Start(arena.DrawKey{Gen: m.g.gen + 1, Stream: search.StreamOpenings, N: n}, map[string]bool{})
 		}
 	}
-	if m.cfg.Method == config.MethodSPSA || stream < search.StreamOpenings || (stream-search.StreamOpenings)&0xf != 0 {
-		return // the draws below are the GA's racing rounds and admission
+	if stream < search.StreamOpenings || (stream-search.StreamOpenings)&0xf != 0 {
+		return // the draws below are the racing rounds' and the admission test's
 	}
 	switch r := int((stream - search.StreamOpenings) >> 4); {
 	case r < m.cfg.RaceRounds:
