@@ -380,12 +380,8 @@ func (t *Tuner) finish(err error) (report.Summary, error) {
 	return t.rep.summary, err
 }
 
-func (t *Tuner) report(e record.Event) {
-	if t.saving.runID == 0 && t.NeedsCalibration() {
-		return // Calibrate's games belong to no generation
-	}
-	t.emit(t.event(e))
-}
+// report sends a verification's progress event, filled with the run's state.
+func (t *Tuner) report(e record.Event) { t.emit(t.event(e)) }
 
 // event fills e's run fields (run, generation, method, games so far, time) from the
 // tuner's state now.
