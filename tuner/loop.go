@@ -62,7 +62,8 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 	return l.l.Search(ctx, from)
 }
 
-// runHost is the run as the run loop's search.Host.
+// runHost is the run as its method's search.Host: the run loop's (search.Loop) and the
+// generational GA's (ga.Generational).
 type runHost struct{ runSides }
 
 func (h runHost) Config() config.Config  { return h.t.cfg }

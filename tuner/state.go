@@ -14,9 +14,8 @@ type openingDraws struct {
 	tuningOpenings map[string]bool
 }
 
-// saving is the store's side of the run: its ID, the SPSA step being written behind the
-// games (saveBehind), whether the next generation was saved before a resume, and the
-// first error of a save.
+// saving is the store's side of the run: its ID and the generation being written behind
+// the next games (saveBehind).
 type saving struct {
 	runID   int64
 	pending *pendingSave
