@@ -2,7 +2,6 @@ package arena
 
 import (
 	"math"
-	"math/rand/v2"
 	"sync"
 
 	"evotune/engine"
@@ -119,37 +118,18 @@ func (o *OutcomeWays) With(w int) []engine.GameRecord {
 	return o.Recs
 }
 
-// Sample returns, once no more than slots games are left to finish (nil before that, and
-// once all are), n ways the games left may end, drawn with rng, each game left ending
-// independently as in Scenarios, each way of probability 1/n (a way drawn twice is listed
-// twice).
-func (f *Finished) Sample(slots, n int, rng *rand.Rand) *OutcomeWays {
+// Scenarios returns, once no more than min(slots, ScenarioEnum) games are left to finish
+// (nil before that, and once all are), every way the games left may end and its
+// probability: each game left ends independently, Black winning, White winning or drawn in
+// the shares of the batch's finished games (each count plus one, so an outcome not seen
+// yet stays possible). The probabilities sum to 1.
+func (f *Finished) Scenarios(slots int) *OutcomeWays {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	left := len(f.got) - f.n
-	if left == 0 || left > slots || n < 1 {
+	if left == 0 || left > min(slots, ScenarioEnum) {
 		return nil
 	}
-	o, outs, share := f.open()
-	for range n {
-		way := make([]engine.Outcome, len(o.Open))
-		for j := range way {
-			x, k := rng.Float64(), 0
-			for k < 2 && x >= share[k] {
-				x -= share[k]
-				k++
-			}
-			way[j] = outs[k]
-		}
-		o.Ways, o.P = append(o.Ways, way), append(o.P, 1/float64(n))
-	}
-	return o
-}
-
-// open returns the batch's records with the games left drawn and listed (Open), the three
-// outcomes and their shares of the finished games, each count plus one (the caller holds
-// f.mu).
-func (f *Finished) open() (*OutcomeWays, [3]engine.Outcome, [3]float64) {
 	outs := [3]engine.Outcome{engine.BlackWins, engine.WhiteWins, engine.Draw}
 	var share [3]float64
 	o := &OutcomeWays{Recs: make([]engine.GameRecord, len(f.recs))}
@@ -170,22 +150,6 @@ func (f *Finished) open() (*OutcomeWays, [3]engine.Outcome, [3]float64) {
 	for k := range share {
 		share[k] = (share[k] + 1) / total
 	}
-	return o, outs, share
-}
-
-// Scenarios returns, once no more than min(slots, ScenarioEnum) games are left to finish
-// (nil before that, and once all are), every way the games left may end and its
-// probability: each game left ends independently, Black winning, White winning or drawn in
-// the shares of the batch's finished games (each count plus one, so an outcome not seen
-// yet stays possible). The probabilities sum to 1.
-func (f *Finished) Scenarios(slots int) *OutcomeWays {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	left := len(f.got) - f.n
-	if left == 0 || left > min(slots, ScenarioEnum) {
-		return nil
-	}
-	o, outs, share := f.open()
 	n := int(math.Pow(3, float64(len(o.Open))))
 	for c := range n { // the last way: every game left drawn
 		way, p := make([]engine.Outcome, len(o.Open)), 1.0

@@ -2,7 +2,6 @@ package arena
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -106,39 +105,5 @@ func TestFinishedGuess(t *testing.T) {
 	var none *Finished
 	if none.Ticks() != nil {
 		t.Error("a nil batch's ticks are not nil")
-	}
-}
-
-// TestFinishedSample: Sample draws ways only for the games left once few enough are, each
-// of probability 1/n, with the finished games as they ended; drawn from the finished
-// games' shares, a batch whose finished games Black all won draws mostly Black wins.
-func TestFinishedSample(t *testing.T) {
-	f := NewFinished(12)
-	for i := range 10 {
-		f.Add(i, engine.GameRecord{Outcome: engine.BlackWins})
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	if o := f.Sample(1, 8, rng); o != nil {
-		t.Fatalf("2 games left, 1 slot: %d ways, want none", len(o.Ways))
-	}
-	o := f.Sample(8, 400, rng)
-	if o == nil || len(o.Ways) != 400 || len(o.Open) != 2 || o.Open[0] != 10 || o.Open[1] != 11 {
-		t.Fatalf("Sample: %+v, want 400 ways of games 10 and 11", o)
-	}
-	black, sum := 0, 0.0
-	for w := range o.Ways {
-		sum += o.P[w]
-		for _, out := range o.Ways[w] {
-			if out == engine.BlackWins {
-				black++
-			}
-		}
-		if recs := o.With(w); recs[0].Outcome != engine.BlackWins {
-			t.Fatalf("way %d: finished game 0 is %v", w, recs[0].Outcome)
-		}
-	}
-	// Shares (10+1)/13 Black: 677 of 800 expected.
-	if black < 600 || black > 750 || sum < 0.999 || sum > 1.001 {
-		t.Errorf("%d of 800 outcomes Black wins (want about 677), probabilities sum to %g", black, sum)
 	}
 }

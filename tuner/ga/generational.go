@@ -93,20 +93,12 @@ type Generational struct {
 	busy  time.Duration
 	// elsewhere is the runner's SlotMeter reading at mark (games played elsewhere).
 	elsewhere time.Duration
-	// aheadPlay is the next generation's pairing games played ahead (ahead.go), each a batch of
-	// its own, likeliest first as they were started; aheadUsed and aheadStopped count the
-	// generations that took games ahead and those that took none, aheadFitted those that
-	// took some beside a surrogate model's child, aheadTried the generations that had games
-	// ahead, and aheadGames and aheadReused the games ahead that ended or were in play when
-	// their generation was bred and those the pairings took (aheadPays); Options.NoAhead
-	// plays none.
-	aheadPlay []*pairingsInPlay
-	// aheadBred is generation aheadBredGen's pairings bred from each ranking guessed (by
-	// its IDs, best first), the surrogate child's games left out (nextPairings).
-	aheadBred    map[string][]keyedTask
-	aheadBredGen int
-	aheadGames   int
-	aheadReused  int
+	// next is the next generation's pairings played ahead (ahead.go; nil: none);
+	// aheadUsed and aheadStopped count those adopted and those stopped, aheadFitted those
+	// adopted beside a surrogate model's child, aheadTried the generations that had games
+	// ahead (aheadPays); Options.NoAhead plays none.
+	next         *pairingsInPlay
+	nextOrder    []string // the guessed ranking (IDs, best first) that bred next
 	aheadUsed    int
 	aheadStopped int
 	aheadFitted  int
@@ -134,7 +126,7 @@ type AheadStats struct {
 
 // Ahead counts the generations whose pairings were played ahead so far.
 func (m *Generational) Ahead() AheadStats {
-	return AheadStats{Adopted: m.aheadUsed, Fitted: m.aheadFitted, Stopped: m.aheadStopped, Tried: m.aheadTried, InPlay: len(m.aheadPlay) > 0}
+	return AheadStats{Adopted: m.aheadUsed, Fitted: m.aheadFitted, Stopped: m.aheadStopped, Tried: m.aheadTried, InPlay: m.next != nil}
 }
 
 // Replans counts the admission tests planned again because a test before them admitted
