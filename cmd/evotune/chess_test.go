@@ -253,6 +253,7 @@ func TestMatchLiveAndInterrupted(t *testing.T) {
 // finished pairs, plays the rest and ends with the result of the uninterrupted match. A
 // --resume with no stopped match of the command is refused.
 func TestMatchResume(t *testing.T) {
+	long(t, "a match stopped by SIGINT and resumed through the binary: about 10 s (tuner/match's TestSessionResumesWhereItStopped is the quick one)")
 	dir := t.TempDir()
 	args := []string{"match", "--game", "gomoku", "--depth", "3", "--games", "300", "--workers", "1", "--db", "m.db"}
 	cmd, out := start(t, dir, args...)

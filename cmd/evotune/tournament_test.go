@@ -107,6 +107,7 @@ func TestTournamentChess(t *testing.T) {
 // keeps the stored games, plays the rest and ends with the report of the uninterrupted
 // tournament (built-in players are deterministic).
 func TestTournamentGauntletResume(t *testing.T) {
+	long(t, "a gauntlet stopped by SIGINT and resumed through the binary: about 5 s (tuner/match's TestSessionResumesWhereItStopped is the quick one)")
 	dir := t.TempDir()
 	def, _, _ := run(t, dir, "weights", "default", "--game", "gomoku")
 	writeFile(t, dir, "attack.json", strings.Replace(def, `"k1": 1,`, `"k1": 1.6,`, 1))
