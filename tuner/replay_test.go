@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -710,7 +711,8 @@ func (c clusterLike) StartBatch(ctx context.Context, setup arena.GameSetup, task
 // EVOTUNE_REPLAY_CMAES_LAG=N CMA-ES with --cmaes-lag N (and _LAMBDA, _PAIRS its λ and
 // pairs), EVOTUNE_REPLAY_GA_LAG=N the GA with --ga-lag N, EVOTUNE_REPLAY_POP=N the GA with
 // --pop N, EVOTUNE_REPLAY_CHAMPION=C the GA with --champion C, EVOTUNE_REPLAY_SURROGATE=on
-// the GA with --surrogate on, an outside engine's default). A run is 200 games a slot,
+// the GA with --surrogate on, an outside engine's default; EVOTUNE_REPLAY_SLOTS=8,16 the
+// slot counts replayed, instead of 16 and 64). A run is 200 games a slot,
 // or with EVOTUNE_REPLAY_BUDGET=game the game's documented budget (genomes.Entry.BudgetGames:
 // gomoku 44 000, connect6 20 000, amazons 4 000), which sizes a GA generation as a user's
 // run at that budget does (peersGames): 3½ minutes here for every method and game.
@@ -733,7 +735,7 @@ func BenchmarkSlotReplay(b *testing.B) {
 	}{{"gomoku", 1}, {"connect6", 0.5}, {"amazons", 0.02}} {
 		durs := recordedDurations(b, g.game, g.scale*k)
 		for _, m := range []string{config.MethodGA, config.MethodSPSA, config.MethodCMAES, config.MethodSteady} {
-			for _, slots := range []int{16, 64} {
+			for _, slots := range replaySlots(b) {
 				b.Run(fmt.Sprintf("%s/%s/%d", g.game, m, slots), func(b *testing.B) {
 					var u, stopped float64
 					budget := 200 * slots
@@ -753,6 +755,24 @@ func BenchmarkSlotReplay(b *testing.B) {
 			}
 		}
 	}
+}
+
+// replaySlots is EVOTUNE_REPLAY_SLOTS, the slot counts BenchmarkSlotReplay replays (16
+// and 64 when unset).
+func replaySlots(b *testing.B) []int {
+	v := os.Getenv("EVOTUNE_REPLAY_SLOTS")
+	if v == "" {
+		return []int{16, 64}
+	}
+	var out []int
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			b.Fatalf("EVOTUNE_REPLAY_SLOTS=%q: %q is not a number of slots", v, f)
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // replayScale is EVOTUNE_REPLAY_SCALE, how many times longer a replayed game lasts than
