@@ -73,7 +73,7 @@ func (m *Generational) drawNext(stream uint64, n int) {
 		return
 	}
 	d := m.drawsAhead()
-	d.Drop(func(k arena.DrawKey) bool { return k.Gen+gaLag < m.g.gen }) // a GA generation's test is planned up to gaLag later
+	d.Drop(func(k arena.DrawKey) bool { return k.Gen+testLag < m.g.gen }) // a GA generation's test is planned up to testLag later
 	if stream == search.StreamOpenings && n > 0 && len(m.g.openings) == n {
 		if m.cfg.Method == config.MethodGA {
 			m.drawGenerationAhead(n)

@@ -26,7 +26,7 @@ import (
 // its individuals against the reference opponents (games.go: playGeneration), eaopt's
 // model (selection.go: model) keeps the elites and breeds the rest by tournament,
 // crossover and mutation, the race's winner is tested for the hall of fame (selection.go:
-// admit; with peers, behind the next generations' pairings: Generational.lag), and the
+// admit; with peers, behind the next generations' pairings: Generational.testsBehind), and the
 // run's champion is the hall of fame's best member or its centre (config.Config.Champion).
 // Its state between generations is the population and the hall of fame, both stored in
 // their own tables.
@@ -34,7 +34,7 @@ import (
 // Options are the generational GA's switches, for tests and replay benchmarks: NoAhead
 // plays no generation ahead (ahead.go), KeepGuessing guesses the next generation however
 // few guesses were adopted (aheadPays), Unlagged plays each admission test before the next
-// generation (lag), InTurn draws each opening when it is asked, none ahead (drawNext).
+// generation (testsBehind), InTurn draws each opening when it is asked, none ahead (drawNext).
 type Options struct {
 	NoAhead, KeepGuessing, Unlagged, InTurn bool
 }
@@ -70,7 +70,7 @@ type Generational struct {
 	// resumed is the population of the last saved generation, in rank order (nil: a new run).
 	resumed []*genomes.Genome
 	// pending are the generations whose pairings are played and that are not yet saved,
-	// oldest first (lag): the oldest's admission test is the one planned and in play.
+	// oldest first (testsBehind): the oldest's admission test is the one planned and in play.
 	pending []*laggedGeneration
 	// pairing is true while pairings are in play (a test planned then is queued behind
 	// them at once; one planned between pairings is held until the next: settle).
@@ -78,7 +78,7 @@ type Generational struct {
 	// replans counts the admission tests planned again (replan).
 	replans int
 	// For the budget (inPlay): newest is the newest pending generation; saved the last
-	// gaLag saved generations' race winners and the games of their admission tests;
+	// testLag saved generations' race winners and the games of their admission tests;
 	// hofAfter the hall of fame's size after each of them; hofFrom its size when the run
 	// was resumed (0: a new run); winners the generation each race winner first won.
 	newest   int
@@ -248,7 +248,7 @@ func (m *Generational) Search(ctx context.Context, from int) error {
 	ctx, cancel := context.WithCancel(ctx)
 	m.ctx = ctx
 	defer func() { cancel(); m.ctx = run }() // ends the tests in play when the search stops early
-	if m.lag() || m.canPlayAhead() {
+	if m.testsBehind() || m.canPlayAhead() {
 		m.pairings = m.playPairings
 		defer func() { m.pairings = nil }()
 	}
@@ -262,7 +262,7 @@ func (m *Generational) Search(ctx context.Context, from int) error {
 		Callback: m.onGeneration,
 		EarlyStop: func(*eaopt.GA) bool {
 			if m.err == nil && ctx.Err() == nil {
-				if err := m.settle(gaLag); err != nil && m.err == nil {
+				if err := m.settle(testLag); err != nil && m.err == nil {
 					m.err = err
 				}
 			}
@@ -323,7 +323,7 @@ func (m *Generational) evaluate(g *genomes.Genome) (float64, error) {
 
 // onGeneration runs after eaopt has evaluated a generation: it ranks the race, tests the
 // winner for the hall of fame, plays the checkpoint if one is due, and saves it all in
-// one transaction. With lagged admission tests (lag), the generation joins the pending
+// one transaction. With lagged admission tests (testsBehind), the generation joins the pending
 // ones: its test is planned once the test before it is judged and plays behind the next
 // generations' pairings, and it is saved once its test is judged (settle; the last ones by
 // flush).
@@ -348,7 +348,7 @@ func (m *Generational) onGeneration(evolved *eaopt.GA) {
 		m.window = append(m.window, ObserveGeneration(m.a.Layout, pop, m.g.gameResults))
 		m.window = m.window[max(0, len(m.window)-SurrogateWindow):]
 	}
-	if !m.lag() {
+	if !m.testsBehind() {
 		adm, err := m.admit(pop[0])
 		if err != nil {
 			m.err = err
@@ -371,15 +371,17 @@ func (m *Generational) onGeneration(evolved *eaopt.GA) {
 	}
 }
 
-// gaLag is the most generations not yet saved when the next is bred (lag): generation
+// testLag is the most generations not yet saved when the next is bred (testsBehind): the
+// admission tests' lag, which never changes what is bred (Config.GALag, the lag of the GA
+// with generations in play, breeds from older generations: galag.go). Generation
 // g+1 is bred once generation g's pairings end and generation g−3's admission test is
 // judged, so the tests of g−2 to g play on the slots that g+1's pairings leave free, and
 // g+1's pairings on the slots a test's slowest games leave free. Replayed, lags of 2, 3
 // and 4 keep the same share of the slots busy (gomoku 90–91% of 16, connect6 94%, amazons
 // 97–98%); 3 counts the budget as the GA did before tests were planned ahead (inPlay).
-const gaLag = 3
+const testLag = 3
 
-// lag reports whether the GA plays each generation's admission test behind the next
+// testsBehind reports whether the GA plays each generation's admission test behind the next
 // generations' pairings, so that no game slot waits for a test, nor for a generation's
 // slowest pairing. Only where nothing of the next generations depends on the test: peers
 // selection (a race would play the hall of fame), and no checkpoints (which measure the
@@ -390,13 +392,13 @@ const gaLag = 3
 // its test is judged: tests, hall of fame and records are in generation order, and a
 // generation's games, genomes and test are those of the unlagged run. Only the game
 // budget's last generation may differ (inPlay).
-func (m *Generational) lag() bool {
+func (m *Generational) testsBehind() bool {
 	c := m.cfg
 	return !m.opts.Unlagged && c.Selection == config.SelectionPeers && c.AdmitGames > 0 && c.VerifyEvery == 0
 }
 
 // laggedGeneration is a generation whose pairings are played and which is not yet saved
-// (Generational.lag): its state as its pairings left it, its individuals best first and their
+// (Generational.testsBehind): its state as its pairings left it, its individuals best first and their
 // fitness, and its admission test (adm nil: no test). Where tests are planned ahead
 // (Generational.ahead), the test is planned as soon as the generation joins the pending ones,
 // against the hall of fame as it stands then (the tests in play before it taken to fail:
@@ -438,17 +440,17 @@ func (p *laggedGeneration) waiting() chan struct{} {
 }
 
 // inPlay is the games the generations not yet saved will have saved, with the tests of
-// the newest gaLag−1 generations counted at a size that never depends on the games'
-// speed. After the newest generation N is bred, every test up to N−gaLag is judged and
-// N−gaLag+1's plan is final (every test before it is judged): those count as played or
+// the newest testLag−1 generations counted at a size that never depends on the games'
+// speed. After the newest generation N is bred, every test up to N−testLag is judged and
+// N−testLag+1's plan is final (every test before it is judged): those count as played or
 // planned. Whether the later tests, N−1's and N's, were planned against the hall of fame
 // the run will leave depends on how fast the tests before them played, so each counts,
-// saved or not, as the test it would be against the hall of fame after N−gaLag
+// saved or not, as the test it would be against the hall of fame after N−testLag
 // (testSize). So the number of generations is the same whatever the workers. (A run
 // resumed near its budget's end may stop a generation earlier or later: it counts its
 // saved generations' tests as played.)
 func (m *Generational) inPlay() int {
-	n, final := 0, m.newest-(gaLag-1)
+	n, final := 0, m.newest-(testLag-1)
 	for _, p := range m.pending {
 		n += p.g.distinctGames
 		switch {
@@ -497,7 +499,7 @@ func (m *Generational) testSize(winner *genomes.Genome, gen, after int) int {
 // for the tests' games while more than keep generations are pending, and no longer once
 // keep or fewer are (math.MaxInt: never waits). A test planned between pairings is held,
 // to be queued behind the next pairings (startHeld): the next breeding waits for those
-// pairings and for a test gaLag generations older, so the slots play the pairings first
+// pairings and for a test testLag generations older, so the slots play the pairings first
 // (queued ahead of them, the tests' up to 192 games each held the next breeding: on
 // connect6, 90% of 16 replayed slots busy fell to 81%).
 func (m *Generational) settle(keep int) error {
@@ -661,8 +663,8 @@ func (m *Generational) saveOldest() error {
 	}
 	m.saved[p.g.gen] = savedTest{winner: p.pop[0], tested: tested}
 	m.hofAfter[p.g.gen] = len(m.hall.hof)
-	delete(m.saved, p.g.gen-gaLag)
-	delete(m.hofAfter, p.g.gen-gaLag)
+	delete(m.saved, p.g.gen-testLag)
+	delete(m.hofAfter, p.g.gen-testLag)
 	m.save(p.pop, p.fits, adm)
 	m.g = cur
 	if m.err != nil {
