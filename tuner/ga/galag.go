@@ -22,7 +22,7 @@ import (
 //     perturbations (each line's first population). Each generation plays RaceRounds+1
 //     pairings: a random permutation of its individuals paired in turn, each pair Games
 //     games (Games/2 fresh colour-swapped opening pairs, the same for every pair of a
-//     pairing; one round of the loop a pair). An individual's score is its share of
+//     pairing; one round of the loop a pairing, its pairs in turn: search.Round.OneEach). An individual's score is its share of
 //     points over its generation's games; the second of each pair is credited with the
 //     mirror of the first's games.
 //   - Generation k+1 is bred once generation k−L is told, so L+1 generations' pairings
@@ -91,8 +91,9 @@ type gaLagTest struct {
 	told       int
 }
 
-// gaLagGeneration is a bred generation: its individuals by slot, its pairs in round order
-// (slots: the first plays, the second is its opponent) and the rounds asked and told.
+// gaLagGeneration is a bred generation: its individuals by slot, its pairs in pairing order
+// (slots: the first plays, the second is its opponent; ⌊Population/2⌋ a pairing) and the
+// pairings asked and told.
 type gaLagGeneration struct {
 	gen   int
 	pop   []*genomes.Genome
@@ -110,7 +111,7 @@ type gaLagGeneration struct {
 type gaLagMethod struct {
 	a      *search.MethodEnv
 	lag    int
-	rounds int                       // pairs of a generation: (RaceRounds+1) × ⌊Population/2⌋
+	rounds int                       // pairings of a generation: RaceRounds+1, each one round of the loop
 	told   map[int][]*genomes.Genome // told generations ranked best first, those still bred from
 	newest int                       // the newest told generation (−1: none)
 	inPlay []*gaLagGeneration        // bred and not yet told, oldest first
@@ -131,11 +132,12 @@ func NewLagged(a *search.MethodEnv) (search.Method, error) {
 	if c.Games < 2 || c.Games%2 != 0 {
 		return nil, config.Errorf("games", "", "%d, want an even number ≥ 2 (each pair's games)", c.Games)
 	}
-	return &gaLagMethod{a: a, lag: c.GALag, rounds: (c.RaceRounds + 1) * (c.Population / 2), told: map[int][]*genomes.Genome{}, newest: -1,
+	return &gaLagMethod{a: a, lag: c.GALag, rounds: c.RaceRounds + 1, told: map[int][]*genomes.Genome{}, newest: -1,
 		tested: map[string]bool{}}, nil
 }
 
-// Window: every round of the L+1 generations in play, their tests' two each included.
+// Window: every round of the L+1 generations in play (a round a pairing), their tests' two
+// each included.
 func (m *gaLagMethod) Window() int {
 	if m.a.Config.AdmitGames > 0 {
 		return (m.rounds + 2) * (m.lag + 1)
@@ -146,7 +148,7 @@ func (m *gaLagMethod) Window() int {
 // DrawsInPlay: a draw of openings a pairing, for each generation in play.
 func (m *gaLagMethod) DrawsInPlay() int { return (m.a.Config.RaceRounds + 1) * (m.lag + 1) }
 
-// Committed: a generation's pairs are asked whatever the budgets once its first is (its
+// Committed: a generation's pairings are asked whatever the budgets once its first is (its
 // scores need every pairing).
 func (m *gaLagMethod) Committed() bool {
 	n := len(m.inPlay)
@@ -207,7 +209,7 @@ func (m *gaLagMethod) Describe(length string) (string, []string) {
 		c.Population, length, c.RaceRounds+1, c.Games, m.lag+1, 2*m.lag, m.lag, hall), nil
 }
 
-// Ask returns the next pair of the newest generation in play, or breeds the next
+// Ask returns the next pairing of the newest generation in play, or breeds the next
 // generation once generation next−1−L is told (ErrAskLater before; nil after generation
 // Generations).
 func (m *gaLagMethod) Ask() (*search.Round, error) {
@@ -230,15 +232,18 @@ func (m *gaLagMethod) Ask() (*search.Round, error) {
 	}
 	k := g.asked
 	g.asked++
-	p := g.pairs[k]
-	a, b := g.pop[p[0]], g.pop[p[1]]
-	// The player is a stand-in that collects this pair's games alone (Tell credits them to
-	// both individuals).
-	player := &genomes.Genome{Layout: a.Layout, X: a.X, ID: a.ID}
-	// The pairs of a pairing play the same openings (one draw: common random numbers, as
-	// the generational GA's pairings, games.go).
-	return &search.Round{Gen: g.gen, Draw: g.gen*(c.RaceRounds+1) + k/(c.Population/2), Stream: streamGALag, Players: []*genomes.Genome{player}, Opponents: []*genomes.Genome{b},
-		Pairs: c.Games / 2, Label: fmt.Sprintf("generation %d", g.gen), GameRound: k / (c.Population / 2), Own: p}, nil
+	per := c.Population / 2
+	r := &search.Round{Gen: g.gen, Draw: g.gen*(c.RaceRounds+1) + k, Stream: streamGALag, Pairs: c.Games / 2, OneEach: true,
+		Label: fmt.Sprintf("generation %d", g.gen), GameRound: k, Own: k}
+	for _, p := range g.pairs[k*per : (k+1)*per] {
+		a, b := g.pop[p[0]], g.pop[p[1]]
+		// The player is a stand-in that collects its pair's games alone (Tell credits them
+		// to both individuals). The pairs of a pairing play the same openings (one draw:
+		// common random numbers, as the generational GA's pairings, games.go).
+		r.Players = append(r.Players, &genomes.Genome{Layout: a.Layout, X: a.X, ID: a.ID})
+		r.Opponents = append(r.Opponents, b)
+	}
+	return r, nil
 }
 
 // breed makes generation gen: the initial population, or children of the pool (the told
@@ -340,7 +345,7 @@ func (m *gaLagMethod) planTest(gen int, winner *genomes.Genome) []*search.Round 
 // admitted when it passed (judge).
 func (m *gaLagMethod) tellTest(g *gaLagGeneration, t *gaLagTest, r *search.Round) error {
 	if r.Gen != g.gen || g.told > 0 || t.told >= t.rounds {
-		return fmt.Errorf("%s: a test round told out of order (generation %d in play, %d of its pairs told)", r.Label, g.gen, g.told)
+		return fmt.Errorf("%s: a test round told out of order (generation %d in play, %d of its pairings told)", r.Label, g.gen, g.told)
 	}
 	t.told++
 	if r.GameRound == record.DefenceRound {
@@ -423,8 +428,8 @@ func mirror(s genomes.Stats) genomes.Stats {
 	return m
 }
 
-// Tell credits a told pair's games to both of its individuals; the generation's last pair
-// completes it.
+// Tell credits a told pairing's games to both individuals of each of its pairs; the
+// generation's last pairing completes it.
 func (m *gaLagMethod) Tell(r *search.Round) (*search.Told, error) {
 	if len(m.inPlay) == 0 {
 		return nil, fmt.Errorf("%s told with no generation in play", r.Label)
@@ -433,15 +438,18 @@ func (m *gaLagMethod) Tell(r *search.Round) (*search.Told, error) {
 	if t, ok := r.Own.(*gaLagTest); ok {
 		return nil, m.tellTest(g, t, r)
 	}
-	p, ok := r.Own.([2]int)
-	if !ok || r.Gen != g.gen || g.told >= len(g.pairs) || g.pairs[g.told] != p {
-		return nil, fmt.Errorf("%s: a pair told out of order (generation %d, pair %d expected)", r.Label, g.gen, g.told)
+	k, ok := r.Own.(int)
+	per := m.a.Config.Population / 2
+	if !ok || r.Gen != g.gen || g.told >= m.rounds || k != g.told || len(r.Players) != per {
+		return nil, fmt.Errorf("%s: a pairing told out of order (generation %d, pairing %d expected)", r.Label, g.gen, g.told)
 	}
 	g.told++
-	s := r.Players[0].Stats
-	a, b := g.pop[p[0]], g.pop[p[1]]
-	a.Stats, b.Stats = a.Stats.Add(s), b.Stats.Add(mirror(s))
-	if g.told < len(g.pairs) {
+	for j, p := range g.pairs[k*per : (k+1)*per] {
+		s := r.Players[j].Stats
+		a, b := g.pop[p[0]], g.pop[p[1]]
+		a.Stats, b.Stats = a.Stats.Add(s), b.Stats.Add(mirror(s))
+	}
+	if g.told < m.rounds {
 		return nil, nil
 	}
 	m.inPlay = m.inPlay[1:]

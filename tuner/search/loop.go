@@ -384,6 +384,9 @@ func (l *Loop) plan(r *Round) (*loopRound, error) {
 	if r.Pairs < 1 || len(r.Players) == 0 || len(r.Opponents) == 0 {
 		return nil, fmt.Errorf("%s: %d players, %d opponents, %d pairs: nothing to play", r.Label, len(r.Players), len(r.Opponents), r.Pairs)
 	}
+	if r.OneEach && len(r.Opponents) != len(r.Players) {
+		return nil, fmt.Errorf("%s: %d players, %d opponents: one each needs as many of both", r.Label, len(r.Players), len(r.Opponents))
+	}
 	os, err := l.draw(r, stream)
 	if err != nil {
 		return nil, err
@@ -397,6 +400,14 @@ func (l *Loop) plan(r *Round) (*loopRound, error) {
 		refs[j] = schedule.Opponent{ID: o.ID, W: w, X: o.X, Ext: ext}
 	}
 	lr := &loopRound{r: r, openings: os, done: make(chan struct{})}
+	if r.OneEach { // player after player, each against its own opponent
+		for i := range r.Players {
+			if err := schedule.On(&lr.b, h, r.Players, []int{i}, refs[i:i+1], os, 0, r.Pairs, r.GameRound); err != nil {
+				return nil, err
+			}
+		}
+		return lr, nil
+	}
 	inds := make([]int, len(r.Players))
 	for i := range inds {
 		inds[i] = i

@@ -75,9 +75,11 @@ func (a *MethodEnv) RandV1(gen int, stream uint64) *rand.Rand {
 }
 
 // Round is the games a method asks for: every player plays Pairs colour-swapped pairs of
-// fresh tuning openings, opening pair k against Opponents[k mod len(Opponents)], at that
-// pair's depth (config.Plan.DepthOf). The loop adds each player's games to its Stats (wins,
-// draws, losses, pentanomial pairs) before Tell.
+// fresh tuning openings, opening pair k against Opponents[k mod len(Opponents)] (OneEach:
+// player i against Opponents[i] alone), at that pair's depth (config.Plan.DepthOf). The
+// loop adds each player's games to its Stats (wins, draws, losses, pentanomial pairs)
+// before Tell; an opponent's Stats are the method's to credit (the GA's peers: the mirror
+// of its player's).
 type Round struct {
 	// Gen is the generation the round belongs to (its games are saved with that
 	// generation). Its openings are draw Draw of random stream Stream (0: StreamOpenings):
@@ -90,6 +92,10 @@ type Round struct {
 	Players   []*genomes.Genome
 	Opponents []*genomes.Genome
 	Pairs     int
+	// OneEach has player i play Opponents[i] on every one of the Pairs opening pairs (as
+	// many opponents as players): a pairing of peers, its pairs in turn on the same
+	// openings.
+	OneEach bool
 	// Label names the round in progress lines and errors ("generation 3").
 	Label string
 	// GameRound is the Round its games are stored with (GameResult.Round): 0, or
