@@ -22,9 +22,9 @@ import (
 //     perturbations (each line's first population). Each generation plays RaceRounds+1
 //     pairings: a random permutation of its individuals paired in turn, each pair Games
 //     games (Games/2 fresh colour-swapped opening pairs, the same for every pair of a
-//     pairing; one round of the loop a pairing, its pairs in turn: search.Round.OneEach). An individual's score is its share of
-//     points over its generation's games; the second of each pair is credited with the
-//     mirror of the first's games.
+//     pairing; one round of the loop a pairing, its pairs in turn: search.Round.OneEach).
+//     An individual's score is its share of points over its generation's games; the
+//     second of each pair is credited with the mirror of the first's games.
 //   - Generation k+1 is bred once generation k−L is told, so L+1 generations' pairings
 //     are in play at once and a slot freed by a generation's last games takes the next
 //     generation's first. Its parents come from the newest told generation of each of the
