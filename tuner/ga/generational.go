@@ -21,7 +21,8 @@ import (
 	"github.com/MaxHalford/eaopt"
 )
 
-// The generational GA (config.Config.Method "ga" without a lag), driven by eaopt:
+// The generational GA (config.Config.Method "ga" without a lag), on eaopt's population
+// and model, its generations stepped by Search (step):
 // generation 0 is the paper's weights and perturbations of them; every generation races
 // its individuals against the reference opponents (games.go: playGeneration), eaopt's
 // model (selection.go: model) keeps the elites and breeds the rest by tournament,
@@ -42,7 +43,7 @@ type Options struct {
 // Generational is the generational GA of a run, which it sees as a search.Host (the arena,
 // budget, summary, events and storage) and a search.MethodEnv (layout, configuration, run
 // ID and random streams); made by NewGenerational, one a run. Unlike a search.Method it
-// runs its own loop (Search), eaopt's generations.
+// runs its own loop of generations (Search, step).
 type Generational struct {
 	h    search.Host
 	a    *search.MethodEnv
@@ -51,7 +52,7 @@ type Generational struct {
 	// g is the generation being filled, and hall the hall of fame (selection.go).
 	g    generation
 	hall hallOfFame
-	// ctx is the search's; err the first error of a callback of eaopt's, which ends the
+	// ctx is the search's; err the first error of a generation's step or save, which ends the
 	// search; skipSave is true until the first callback of a resumed run, which re-reports
 	// the saved generation.
 	ctx      context.Context
@@ -159,8 +160,8 @@ type savedTest struct {
 }
 
 // Restore takes up the population, the hall of fame and the admission tests of the last
-// saved generation; eaopt starts from that population, already scored, and the first
-// callback does not save it again. The error names what of st does not fit the
+// saved generation; the search starts from that population, already scored, and its first
+// step does not save it again. The error names what of st does not fit the
 // configuration.
 func (m *Generational) Restore(st record.ResumeState) error {
 	m.cfg = m.a.Config
@@ -223,9 +224,10 @@ func (m *Generational) Describe(length string) (string, []string) {
 	return fmt.Sprintf(": population %d, %s, %s, %s", c.Population, length, scoring, admission), nil
 }
 
-// Search runs eaopt for the run's remaining generations: Generations more after
-// generation 0, or, resumed, up to generation Generations (eaopt's first generation is
-// then the saved one); until the budget when Generations is 0. A generation in progress
+// Search steps the run's remaining generations: generation 0 (or, resumed, the saved
+// generation, already played), then Generations more (resumed: up to generation
+// Generations), each bred by eaopt's model (model.Apply) from the one before; until the
+// budget when Generations is 0. A generation in progress
 // when ctx ends is not saved; the error is the first of a game, a save or ctx.
 func (m *Generational) Search(ctx context.Context, from int) error {
 	m.cfg = m.a.Config
@@ -255,24 +257,18 @@ func (m *Generational) Search(ctx context.Context, from int) error {
 	defer m.dropAhead()
 	m.initRNG = m.a.Rand(0, search.StreamInit)
 	m.startMark()
-	evolver, err := eaopt.GAConfig{
-		NPops: 1, PopSize: uint(m.cfg.Population), NGenerations: uint(n), HofSize: 1,
-		Model:    model{m},
-		RNG:      m.a.RandV1(0, search.StreamGA),
-		Callback: m.onGeneration,
-		EarlyStop: func(*eaopt.GA) bool {
-			if m.err == nil && ctx.Err() == nil {
-				if err := m.settle(testLag); err != nil && m.err == nil {
-					m.err = err
-				}
-			}
-			return m.err != nil || ctx.Err() != nil || m.h.OverBudget(m.inPlay())
-		},
-	}.NewGA()
-	if err != nil {
-		return fmt.Errorf("eaopt: %w", err)
+	pop := &eaopt.Population{}
+	for range m.cfg.Population {
+		g := m.newGenome()
+		pop.Individuals = append(pop.Individuals, eaopt.Individual{Genome: g, Fitness: math.Inf(1), ID: g.ID})
 	}
-	if err = evolver.Minimize(m.newGenome); err == nil {
+	err := m.step(pop)
+	for i := 0; err == nil && i < n && !m.stop(); i++ {
+		if err = (model{m}).Apply(pop); err == nil {
+			err = m.step(pop)
+		}
+	}
+	if err == nil {
 		err = m.flush()
 	}
 	if err == nil {
@@ -281,9 +277,41 @@ func (m *Generational) Search(ctx context.Context, from int) error {
 	return err
 }
 
+// step plays generation m.g's games (unless they are played: a resumed generation),
+// scores its individuals (eaopt's Evaluate: fitness 1 − score), ranks them and takes the
+// generation (onGeneration); the error is its games'.
+func (m *Generational) step(pop *eaopt.Population) error {
+	if !m.g.evaluated {
+		if err := m.playGeneration(); err != nil {
+			m.err = err
+			return err
+		}
+		m.g.evaluated = true
+	}
+	if err := pop.Individuals.Evaluate(false); err != nil {
+		return err
+	}
+	SortIndividuals(pop.Individuals)
+	m.onGeneration(pop.Individuals)
+	return nil
+}
+
+// stop reports whether the search breeds no more generations: after an error, once ctx
+// ends or once the budget is spent (counting the games the pending generations will
+// store: inPlay). It first settles the pending generations' admission tests, waiting while
+// more than testLag generations are pending.
+func (m *Generational) stop() bool {
+	if m.err == nil && m.ctx.Err() == nil {
+		if err := m.settle(testLag); err != nil && m.err == nil {
+			m.err = err
+		}
+	}
+	return m.err != nil || m.ctx.Err() != nil || m.h.OverBudget(m.inPlay())
+}
+
 // newGenome makes generation 0: slot 0 is the paper's weights, the others perturbations of
 // them (or random genomes).
-func (m *Generational) newGenome(*rand.Rand) eaopt.Genome {
+func (m *Generational) newGenome() *genomes.Genome {
 	i := m.g.slot
 	m.g.slot++
 	if m.resumed != nil { // a resumed run starts from the saved population, already scored
@@ -307,27 +335,19 @@ func (m *Generational) newGenome(*rand.Rand) eaopt.Genome {
 	return g
 }
 
-// evaluate is every genome's Evaluator: the first call of a generation plays the whole
-// generation's race as batches on the worker pool; every call answers 1 − the genome's
-// score over its games of this generation.
+// evaluate is every genome's Evaluator, for eaopt: 1 − the genome's score over its games
+// of this generation (played by step before eaopt evaluates).
 func (m *Generational) evaluate(g *genomes.Genome) (float64, error) {
-	if !m.g.evaluated {
-		if err := m.playGeneration(); err != nil {
-			m.err = err
-			return 0, err
-		}
-		m.g.evaluated = true
-	}
 	return 1 - g.Stats.Score(), nil
 }
 
-// onGeneration runs after eaopt has evaluated a generation: it ranks the race, tests the
+// onGeneration takes a generation played and ranked (step): it ranks the race, tests the
 // winner for the hall of fame, plays the checkpoint if one is due, and saves it all in
 // one transaction. With lagged admission tests (testsBehind), the generation joins the pending
 // ones: its test is planned once the test before it is judged and plays behind the next
 // generations' pairings, and it is saved once its test is judged (settle; the last ones by
 // flush).
-func (m *Generational) onGeneration(evolved *eaopt.GA) {
+func (m *Generational) onGeneration(ranked eaopt.Individuals) {
 	if m.err != nil || m.ctx.Err() != nil {
 		return
 	}
@@ -337,7 +357,7 @@ func (m *Generational) onGeneration(evolved *eaopt.GA) {
 		m.g.born = nil
 		return
 	}
-	indis := append(eaopt.Individuals(nil), evolved.Populations[0].Individuals...)
+	indis := append(eaopt.Individuals(nil), ranked...)
 	SortIndividuals(indis)
 	pop := make([]*genomes.Genome, len(indis))
 	fits := make([]float64, len(indis))
@@ -813,14 +833,14 @@ func (m *Generational) save(pop []*genomes.Genome, fits []float64, adm *record.A
 }
 
 // generation is the GA's generation in progress: its individuals and the games they
-// played. Its games (games.go) fill it, eaopt's callbacks and selection (selection.go)
+// played. Its games (games.go) fill it, its step (onGeneration) and selection (selection.go)
 // read it, saving (Generational.save) writes it out and starts the next.
 type generation struct {
 	gen       int               // its number, from 0
-	slot      int               // the next individual eaopt asks to evaluate
-	current   []*genomes.Genome // its individuals, in eaopt's order
+	slot      int               // the next individual of generation 0 to make (newGenome)
+	current   []*genomes.Genome // its individuals, in breeding order
 	born      []*genomes.Genome // the individuals born in it (saved with it)
-	evaluated bool              // its individuals have played (eaopt evaluates once)
+	evaluated bool              // its individuals have played (step plays them once)
 
 	gameResults   []record.GameResult // its games, saved with it
 	openings      [][]string          // its opening pairs, in the order drawn
