@@ -113,16 +113,15 @@ type Loop struct {
 	m    Method
 	opts LoopOptions
 
-	// The generation being filled: its number, openings, games, distinct games, busy slot
-	// time, time in game batches and start.
-	gen         int
-	genOpenings [][]string
-	genDraws    map[arena.DrawKey]int // the generation's draws: 1 + where their openings start in genOpenings
-	genGames    []record.GameResult
-	genDistinct int
-	genSlot     time.Duration
-	genBatches  time.Duration
-	genStart    time.Time
+	// gen is the generation of the round told last; told holds what the told rounds of
+	// each generation not yet stored gave (a method may tell rounds of several generations
+	// before it stores the oldest: the GA's admission tests); drawn is each such
+	// generation's openings of its Exclusive rounds, in the order asked. genStart is when
+	// the generation stored last was stored (or the search began).
+	gen      int
+	told     map[int]*genTold
+	drawn    map[int][][]string
+	genStart time.Time
 
 	// meter, when the run's games share this process's slots, measures their busy time;
 	// genMark is its reading at genStart.
@@ -148,10 +147,46 @@ type Loop struct {
 	shownSlot             atomic.Uint64
 }
 
+// genTold is what the told rounds of a generation not yet stored gave: its openings, in
+// the order their draws were told, its draws (1 + where their openings start in
+// openings), its games, its distinct games, their busy slot time and its rounds' time in
+// game batches.
+type genTold struct {
+	openings [][]string
+	draws    map[arena.DrawKey]int
+	games    []record.GameResult
+	distinct int
+	slot     time.Duration
+	batches  time.Duration
+}
+
+// toldOf is generation gen's told rounds so far (made empty on first use).
+func (l *Loop) toldOf(gen int) *genTold {
+	if l.told == nil {
+		l.told = map[int]*genTold{}
+	}
+	t := l.told[gen]
+	if t == nil {
+		t = &genTold{draws: map[arena.DrawKey]int{}}
+		l.told[gen] = t
+	}
+	return t
+}
+
+// toldGames is the distinct games of the told rounds not yet stored, every generation's.
+func (l *Loop) toldGames() int {
+	n := 0
+	for _, t := range l.told {
+		n += t.distinct
+	}
+	return n
+}
+
 // loopRound is a round in play.
 type loopRound struct {
 	r        *Round
 	openings arena.Openings
+	key      arena.DrawKey // the draw of its openings
 	b        schedule.Batch
 	done     chan struct{} // closed when recs, wall and err are set
 	recs     []engine.GameRecord
@@ -222,7 +257,7 @@ func (l *Loop) Search(ctx context.Context, from int) error {
 	for {
 		for asking && len(inPlay) < w {
 			// Told rounds of a generation not yet stored count as played.
-			if h.OverBudget(games+l.genDistinct) && !mustPlay() {
+			if h.OverBudget(games+l.toldGames()) && !mustPlay() {
 				asking = false
 				break
 			}
@@ -263,7 +298,7 @@ func (l *Loop) Search(ctx context.Context, from int) error {
 			return err
 		}
 		if len(inPlay) == 0 {
-			if f, ok := l.m.(Flusher); ok && l.genDistinct > 0 {
+			if f, ok := l.m.(Flusher); ok && l.toldGames() > 0 {
 				out, err := f.Flush()
 				if err != nil || out == nil {
 					return err
@@ -317,22 +352,26 @@ func (l *Loop) shown(gen int) {
 // (the same whatever was drawn before), keeps it for the next rounds of the same draw, and
 // starts draws r.Draw+1 to r.Draw+Window (SharedDraws: +DrawsInPlay) of the same size,
 // which a method asking rounds of one size takes next: a draw as slow as a game
-// (connect6's balanced openings are searched) keeps no slot waiting however many.
-func (l *Loop) draw(r *Round, stream uint64) (arena.Openings, error) {
+// (connect6's balanced openings are searched) keeps no slot waiting however many. It
+// returns the openings and the draw's key; an Exclusive round's draw is drawAfter's.
+func (l *Loop) draw(r *Round, stream uint64) (arena.Openings, arena.DrawKey, error) {
 	h := l.h
-	key := arena.DrawKey{Gen: r.Draw, Stream: stream, N: r.Pairs}
 	if l.draws == nil {
 		l.draws = arena.NewDraws(h.Drawer, max(1, runtime.GOMAXPROCS(0)/2))
 	}
+	if r.Exclusive {
+		return l.drawAfter(r, stream)
+	}
+	key := arena.DrawKey{Gen: r.Draw, Stream: stream, N: r.Pairs}
 	os, err := l.draws.Take(key, nil)
 	// Taken, or of a size no longer asked (another stream's are kept: the GA's tests and pairings).
 	l.draws.Drop(func(k arena.DrawKey) bool { return k.Stream == stream && (k.Gen < r.Draw || k.N != r.Pairs) })
 	if err != nil {
-		return nil, err
+		return nil, key, err
 	}
 	l.draws.Keep(key, os) // kept for the next rounds of the same draw (the GA's pairs of a pairing)
 	if len(os) < r.Pairs {
-		return nil, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
+		return nil, key, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
 	}
 	ahead := l.m.Window()
 	if sd, ok := l.m.(SharedDraws); ok {
@@ -341,7 +380,28 @@ func (l *Loop) draw(r *Round, stream uint64) (arena.Openings, error) {
 	for d := 1; d <= max(1, ahead); d++ {
 		l.draws.Start(arena.DrawKey{Gen: r.Draw + d, Stream: stream, N: r.Pairs}, nil)
 	}
-	return os, nil
+	return os, key, nil
+}
+
+// drawAfter draws Exclusive round r's openings: r.Pairs fresh ones of stream, drawn after
+// the openings its generation's Exclusive rounds asked before it drew (key After), none
+// of them; the same whatever else was drawn before. A draw made ahead under the same key
+// (the same exclusions) is taken.
+func (l *Loop) drawAfter(r *Round, stream uint64) (arena.Openings, arena.DrawKey, error) {
+	have := l.drawn[r.Gen]
+	key := arena.DrawKey{Gen: r.Gen, Stream: stream, N: r.Pairs, After: len(have)}
+	exclude := make(map[string]bool, len(have))
+	for _, o := range have {
+		exclude[arena.Key(o)] = true
+	}
+	os, err := l.draws.Take(key, exclude)
+	if err != nil {
+		return nil, key, err
+	}
+	if len(os) < r.Pairs {
+		return nil, key, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
+	}
+	return os, key, nil
 }
 
 // start draws round r's openings, schedules its games and plays them in the background;
@@ -351,6 +411,7 @@ func (l *Loop) start(ctx context.Context, r *Round) (*loopRound, error) {
 	if err != nil {
 		return nil, err
 	}
+	l.drew(lr)
 	var adopted *loopRound
 	for _, a := range l.nexts {
 		if adopted == nil && reflect.DeepEqual(a.b, lr.b) && reflect.DeepEqual(a.openings, lr.openings) {
@@ -374,6 +435,18 @@ func (l *Loop) start(ctx context.Context, r *Round) (*loopRound, error) {
 	return lr, nil
 }
 
+// drew records that round lr, asked, drew its openings: its generation's next Exclusive
+// round draws after them.
+func (l *Loop) drew(lr *loopRound) {
+	if !lr.r.Exclusive {
+		return
+	}
+	if l.drawn == nil {
+		l.drawn = map[int][][]string{}
+	}
+	l.drawn[lr.r.Gen] = append(l.drawn[lr.r.Gen], lr.openings...)
+}
+
 // plan draws round r's openings and schedules its games.
 func (l *Loop) plan(r *Round) (*loopRound, error) {
 	h := l.h
@@ -387,7 +460,7 @@ func (l *Loop) plan(r *Round) (*loopRound, error) {
 	if r.OneEach && len(r.Opponents) != len(r.Players) {
 		return nil, fmt.Errorf("%s: %d players, %d opponents: one each needs as many of both", r.Label, len(r.Players), len(r.Opponents))
 	}
-	os, err := l.draw(r, stream)
+	os, key, err := l.draw(r, stream)
 	if err != nil {
 		return nil, err
 	}
@@ -399,7 +472,7 @@ func (l *Loop) plan(r *Round) (*loopRound, error) {
 		}
 		refs[j] = schedule.Opponent{ID: o.ID, W: w, X: o.X, Ext: ext}
 	}
-	lr := &loopRound{r: r, openings: os, done: make(chan struct{})}
+	lr := &loopRound{r: r, openings: os, key: key, done: make(chan struct{})}
 	if r.OneEach { // player after player, each against its own opponent
 		for i := range r.Players {
 			if err := schedule.On(&lr.b, h, r.Players, []int{i}, refs[i:i+1], os, 0, r.Pairs, r.GameRound); err != nil {
@@ -639,21 +712,19 @@ func (l *Loop) tell(lr *loopRound) (*Told, error) {
 	h := l.h
 	r := lr.r
 	l.gen = r.Gen
-	base := len(l.genOpenings)
-	if d := (arena.DrawKey{Gen: r.Draw, Stream: r.Stream, N: r.Pairs}); l.genDraws[d] > 0 {
-		base = l.genDraws[d] - 1 // a draw the generation holds already (the GA's pairs of a pairing): stored once
+	t := l.toldOf(r.Gen)
+	base := len(t.openings)
+	if d := lr.key; t.draws[d] > 0 {
+		base = t.draws[d] - 1 // a draw the generation holds already (the GA's pairs of a pairing): stored once
 	} else {
-		if l.genDraws == nil {
-			l.genDraws = map[arena.DrawKey]int{}
-		}
-		l.genDraws[d] = base + 1
+		t.draws[d] = base + 1
 		for _, o := range lr.openings {
-			l.genOpenings = append(l.genOpenings, o)
+			t.openings = append(t.openings, o)
 			h.Tuning(o)
 		}
 	}
 	var pairScore map[[2]int]float64
-	l.genGames, pairScore = schedule.Credit(&lr.b, lr.recs, r.Players, base, l.genGames)
+	t.games, pairScore = schedule.Credit(&lr.b, lr.recs, r.Players, base, t.games)
 	r.PairScores = make([][]float64, len(r.Players))
 	for i := range r.PairScores {
 		r.PairScores[i] = make([]float64, r.Pairs)
@@ -661,10 +732,10 @@ func (l *Loop) tell(lr *loopRound) (*Told, error) {
 			r.PairScores[i][k] = pairScore[[2]int{i, k}]
 		}
 	}
-	l.genDistinct += len(lr.b.Tasks)
-	l.genBatches += lr.wall
+	t.distinct += len(lr.b.Tasks)
+	t.batches += lr.wall
 	for _, rec := range lr.recs {
-		l.genSlot += rec.SlotTime()
+		t.slot += rec.SlotTime()
 	}
 	return l.m.Tell(r)
 }
@@ -678,6 +749,9 @@ func (l *Loop) save(out *Told) error {
 		return err
 	}
 	gen := l.gen
+	t := l.toldOf(gen)
+	delete(l.told, gen)
+	delete(l.drawn, gen)
 	h.SetGeneration(gen)
 	l.setChampion(out.Champion)
 	rec := out.Record
@@ -697,20 +771,19 @@ func (l *Loop) save(out *Told) error {
 	// generation's wall time, whichever round's games; played elsewhere, the games' slot
 	// time told during it (SlotMeter; else the told games' own), what does not fit carried
 	// on (elsewhereSlotTime).
-	rec.Games, rec.GamesTime = l.genDistinct, min(l.genBatches, rec.Duration)
+	rec.Games, rec.GamesTime = t.distinct, min(t.batches, rec.Duration)
 	if l.meter != nil {
 		rec.SlotTime = max(0, l.genMark-mark) // less a stopped batch's games, known late (BusyMeter.Read)
 	} else {
-		rec.SlotTime = l.carry.Take(arena.PlayedElsewhere(h.Setup().Runner, elsewhere, l.genSlot+checked), rec.Duration, rec.Slots)
+		rec.SlotTime = l.carry.Take(arena.PlayedElsewhere(h.Setup().Runner, elsewhere, t.slot+checked), rec.Duration, rec.Slots)
 	}
-	rec.Openings, rec.GameResults = l.genOpenings, l.genGames
+	rec.Openings, rec.GameResults = t.openings, t.games
 	h.Summary().Generations = gen + 1
-	h.Summary().Games += l.genDistinct
+	h.Summary().Games += t.distinct
 	h.CountGeneration(rec)
 	h.Summary().GamesTime += rec.GamesTime
-	ev := h.Event(record.Event{GenDone: true, GamesDone: l.genDistinct, GamesTotal: l.genDistinct, BestScore: out.BestScore, MeanScore: out.MeanScore,
+	ev := h.Event(record.Event{GenDone: true, GamesDone: t.distinct, GamesTotal: t.distinct, BestScore: out.BestScore, MeanScore: out.MeanScore,
 		Best: out.BestPlayer, Champion: rec.Champion})
-	l.genOpenings, l.genGames, l.genDistinct, l.genSlot, l.genBatches, l.genDraws = nil, nil, 0, 0, 0, nil
 	h.SetGeneration(gen + 1)
 	l.shown(gen + 1)
 	return h.SaveBehind(rec, ev)

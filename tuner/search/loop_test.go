@@ -5,11 +5,15 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"evotune/engine"
 	"evotune/engine/protocol"
 	"evotune/genomes"
 	"evotune/tuner/arena"
+	"evotune/tuner/config"
+	"evotune/tuner/record"
+	"evotune/tuner/report"
 )
 
 // drawHost is a Host that only draws openings: draw k's are named by its key, so a draw
@@ -39,7 +43,7 @@ func TestDrawsAhead(t *testing.T) {
 	h := drawHost{}
 	l := NewLoop(h, &MethodEnv{}, windowMethod{w: 4}, LoopOptions{})
 	for d := range 3 {
-		os, err := l.draw(&Round{Draw: d, Pairs: 5}, StreamOpenings)
+		os, _, err := l.draw(&Round{Draw: d, Pairs: 5}, StreamOpenings)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,5 +109,129 @@ func TestPlanOneEach(t *testing.T) {
 	_, err := l.plan(&Round{Label: "pairing", Players: players, Opponents: opps[:2], Pairs: 3, OneEach: true})
 	if err == nil || !strings.Contains(err.Error(), "pairing: 3 players, 2 opponents") {
 		t.Fatalf("one each with 2 opponents for 3 players: %v", err)
+	}
+}
+
+// storeHost is a planHost that draws each opening named by its key (its draw's After
+// included), records the exclusions of every draw, and keeps the generations the loop
+// stores.
+type storeHost struct {
+	planHost
+	excluded map[arena.DrawKey]int
+	summary  report.Summary
+	stored   []record.GenerationRecord
+}
+
+func (h *storeHost) Drawer(k arena.DrawKey, exclude map[string]bool) (arena.Openings, error) {
+	h.excluded[k] = len(exclude)
+	os := make(arena.Openings, k.N)
+	for i := range os {
+		os[i] = []string{fmt.Sprintf("g%d-s%d-a%d-%d", k.Gen, k.Stream, k.After, i)}
+		if exclude[arena.Key(os[i])] {
+			return nil, fmt.Errorf("draw %v: opening %v excluded", k, os[i])
+		}
+	}
+	return os, nil
+}
+func (h *storeHost) Config() config.Config                   { return config.Config{} }
+func (h *storeHost) Setup() arena.GameSetup                  { return arena.GameSetup{} }
+func (h *storeHost) Tuning([]string)                         {}
+func (h *storeHost) Summary() *report.Summary                { return &h.summary }
+func (h *storeHost) SetGeneration(int)                       {}
+func (h *storeHost) Elapsed() time.Duration                  { return 0 }
+func (h *storeHost) Event(e record.Event) record.Event       { return e }
+func (h *storeHost) CountGeneration(record.GenerationRecord) {}
+func (h *storeHost) GameSlots() int                          { return 1 }
+func (h *storeHost) SaveBehind(rec record.GenerationRecord, _ record.Event) error {
+	h.stored = append(h.stored, rec)
+	return nil
+}
+
+// toldMethod stores a generation when it is told the round whose Own is "last".
+type toldMethod struct{ windowMethod }
+
+func (toldMethod) Tell(r *Round) (*Told, error) {
+	if r.Own != "last" {
+		return nil, nil
+	}
+	return &Told{State: func() any { return nil }}, nil
+}
+
+// TestToldByGeneration: rounds of two generations told interleaved are stored each with
+// its own generation, its openings in the order drawn and its games alone; a
+// generation's Exclusive rounds draw after its earlier ones, excluding their openings,
+// whatever the other generation drew; the budget counts every told round not yet stored.
+func TestToldByGeneration(t *testing.T) {
+	h := &storeHost{excluded: map[arena.DrawKey]int{}}
+	l := NewLoop(h, &MethodEnv{}, toldMethod{windowMethod{w: 4}}, LoopOptions{})
+	l.mark()
+	g := func(id string, x float64) *genomes.Genome { return &genomes.Genome{ID: id, X: []float64{x}} }
+	round := func(gen int, stream uint64, pairs int, own string) *Round {
+		return &Round{Gen: gen, Stream: stream, Exclusive: true, Pairs: pairs, Label: fmt.Sprintf("generation %d", gen),
+			Players: []*genomes.Genome{g("a", 1)}, Opponents: []*genomes.Genome{g("b", 2)}, Own: own}
+	}
+	rounds := []*Round{round(1, 2, 2, ""), round(2, 2, 3, ""), round(1, 4, 1, "last"), round(2, 4, 2, "last")}
+	var lrs []*loopRound
+	for _, r := range rounds { // asked in order, as the loop's start does
+		lr, err := l.plan(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.drew(lr)
+		lrs = append(lrs, lr)
+	}
+	wantKeys := []arena.DrawKey{{Gen: 1, Stream: 2, N: 2}, {Gen: 2, Stream: 2, N: 3}, {Gen: 1, Stream: 4, N: 1, After: 2}, {Gen: 2, Stream: 4, N: 2, After: 3}}
+	for i, lr := range lrs {
+		if lr.key != wantKeys[i] || h.excluded[lr.key] != lr.key.After {
+			t.Fatalf("round %d drew %v excluding %d openings, want %v excluding %d", i, lr.key, h.excluded[lr.key], wantKeys[i], wantKeys[i].After)
+		}
+	}
+	told := 0
+	for i, lr := range lrs {
+		lr.recs = make([]engine.GameRecord, len(lr.b.Tasks))
+		for k := range lr.recs {
+			lr.recs[k].Outcome = engine.BlackWins
+		}
+		out, err := l.tell(lr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		told += len(lr.b.Tasks)
+		if out == nil {
+			if l.toldGames() != told {
+				t.Fatalf("after round %d the budget counts %d told games, want %d", i, l.toldGames(), told)
+			}
+			continue
+		}
+		if err := l.save(out); err != nil {
+			t.Fatal(err)
+		}
+		told -= h.stored[len(h.stored)-1].Games
+	}
+	if len(h.stored) != 2 || told != 0 {
+		t.Fatalf("%d generations stored, %d games left told, want 2 and 0", len(h.stored), told)
+	}
+	for i, gen := range []int{1, 2} {
+		rec := h.stored[i]
+		a, b := lrs[i], lrs[i+2] // the generation's two rounds
+		var want []string
+		for _, o := range append(append(arena.Openings{}, a.openings...), b.openings...) {
+			want = append(want, arena.Key(o))
+		}
+		var got []string
+		for _, o := range rec.Openings {
+			got = append(got, arena.Key(o))
+		}
+		if rec.Generation != gen || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("generation %d stored as %d with openings %v, want %v", gen, rec.Generation, got, want)
+		}
+		if n := len(a.b.Tasks) + len(b.b.Tasks); rec.Games != n || len(rec.GameResults) != n {
+			t.Fatalf("generation %d stored %d games, %d rows, want its rounds' %d", gen, rec.Games, len(rec.GameResults), n)
+		}
+		for _, gr := range rec.GameResults {
+			if gr.Opening >= len(rec.Openings) || !strings.HasPrefix(arena.Key(rec.Openings[gr.Opening]), fmt.Sprintf("g%d-", gen)) {
+				t.Fatalf("generation %d stored a game on opening %d of %v", gen, gr.Opening, got)
+			}
+		}
 	}
 }

@@ -87,6 +87,12 @@ type Round struct {
 	Gen    int
 	Draw   int
 	Stream uint64
+	// Exclusive draws the round's openings after those of its generation's Exclusive
+	// rounds asked before it, none of those (the draw keyed by Gen, Stream, Pairs and how
+	// many were drawn before: arena.DrawKey's After); Draw is then unused. So a
+	// generation's rounds never play an opening twice, and each draw is the same whatever
+	// other generations drew (the generational GA's racing rounds and admission tests).
+	Exclusive bool
 	// Players are the genomes measured; Opponents the references they play (genomes of the
 	// run, identical ones never play each other: such a pair counts as two draws).
 	Players   []*genomes.Genome
