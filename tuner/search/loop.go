@@ -147,6 +147,32 @@ type Loop struct {
 	shownSlot             atomic.Uint64
 }
 
+// pairOf is the number of player i's k-th opening pair of round lr in the numbering its
+// games are scheduled and credited with: k, or for an Exclusive round the pair's number
+// in its generation's openings.
+func (lr *loopRound) pairOf(i, k int) int {
+	if !lr.r.Exclusive {
+		return k
+	}
+	if lr.per > 0 {
+		return lr.first + i/lr.per*lr.r.Pairs + k
+	}
+	return lr.first + k
+}
+
+// pairScores is each of round lr's players' points (0 to 2) on each of its opening pairs
+// ([player][pair]: Round.PairScores) from pairScore (schedule.Credit's).
+func (lr *loopRound) pairScores(pairScore map[[2]int]float64) [][]float64 {
+	out := make([][]float64, len(lr.r.Players))
+	for i := range out {
+		out[i] = make([]float64, lr.r.Pairs)
+		for k := range lr.r.Pairs {
+			out[i][k] = pairScore[[2]int{i, lr.pairOf(i, k)}]
+		}
+	}
+	return out
+}
+
 // genTold is what the told rounds of a generation not yet stored gave: its openings, in
 // the order their draws were told, its draws (1 + where their openings start in
 // openings), its games, its distinct games, their busy slot time and its rounds' time in
@@ -186,12 +212,15 @@ func (l *Loop) toldGames() int {
 type loopRound struct {
 	r        *Round
 	openings arena.Openings
-	key      arena.DrawKey // the draw of its openings
-	b        schedule.Batch
-	done     chan struct{} // closed when recs, wall and err are set
-	recs     []engine.GameRecord
-	wall     time.Duration
-	err      error
+	key      arena.DrawKey // the draw of its openings (Exclusive: the first)
+	// An Exclusive round's opening pairs are numbered in its generation's openings: first
+	// is its first pair's number, per its players in each pairing (Streams; else all).
+	first, per int
+	b          schedule.Batch
+	done       chan struct{} // closed when recs, wall and err are set
+	recs       []engine.GameRecord
+	wall       time.Duration
+	err        error
 	// Where the runner tells games as they end (AheadStarter): the games finished so far
 	// (nil elsewhere); stop ends a round played ahead, promote makes it an ordinary batch,
 	// and shown is set while its games' progress events are shown (always, but for a round
@@ -359,9 +388,6 @@ func (l *Loop) draw(r *Round, stream uint64) (arena.Openings, arena.DrawKey, err
 	if l.draws == nil {
 		l.draws = arena.NewDraws(h.Drawer, max(1, runtime.GOMAXPROCS(0)/2))
 	}
-	if r.Exclusive {
-		return l.drawAfter(r, stream)
-	}
 	key := arena.DrawKey{Gen: r.Draw, Stream: stream, N: r.Pairs}
 	os, err := l.draws.Take(key, nil)
 	// Taken, or of a size no longer asked (another stream's are kept: the GA's tests and pairings).
@@ -383,25 +409,40 @@ func (l *Loop) draw(r *Round, stream uint64) (arena.Openings, arena.DrawKey, err
 	return os, key, nil
 }
 
-// drawAfter draws Exclusive round r's openings: r.Pairs fresh ones of stream, drawn after
-// the openings its generation's Exclusive rounds asked before it drew (key After), none
-// of them; the same whatever else was drawn before. A draw made ahead under the same key
-// (the same exclusions) is taken.
+// drawAfter draws Exclusive round r's openings: r.Pairs fresh ones of each of its streams
+// (Streams, else stream), each draw after the openings drawn before it in its generation
+// (key After: its Exclusive rounds asked before r, then r's earlier draws), none of them;
+// the same whatever else was drawn before. A draw made ahead under the same key (the same
+// exclusions) is taken. It returns r's openings and its first draw's key.
 func (l *Loop) drawAfter(r *Round, stream uint64) (arena.Openings, arena.DrawKey, error) {
-	have := l.drawn[r.Gen]
-	key := arena.DrawKey{Gen: r.Gen, Stream: stream, N: r.Pairs, After: len(have)}
-	exclude := make(map[string]bool, len(have))
-	for _, o := range have {
-		exclude[arena.Key(o)] = true
+	if l.draws == nil {
+		l.draws = arena.NewDraws(l.h.Drawer, max(1, runtime.GOMAXPROCS(0)/2))
 	}
-	os, err := l.draws.Take(key, exclude)
-	if err != nil {
-		return nil, key, err
+	streams := r.Streams
+	if len(streams) == 0 {
+		streams = []uint64{stream}
 	}
-	if len(os) < r.Pairs {
-		return nil, key, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
+	have := slices.Clone(l.drawn[r.Gen])
+	first := arena.DrawKey{Gen: r.Gen, Stream: streams[0], N: r.Pairs, After: len(have)}
+	var out arena.Openings
+	for _, st := range streams {
+		key := arena.DrawKey{Gen: r.Gen, Stream: st, N: r.Pairs, After: len(have)}
+		exclude := make(map[string]bool, len(have))
+		for _, o := range have {
+			exclude[arena.Key(o)] = true
+		}
+		os, err := l.draws.Take(key, exclude)
+		if err != nil {
+			return nil, first, err
+		}
+		if len(os) < r.Pairs {
+			return nil, first, fmt.Errorf("openings: only %d distinct tuning openings found of %d wanted", len(os), r.Pairs)
+		}
+		os = os[:r.Pairs]
+		have = append(have, os...)
+		out = append(out, os...)
 	}
-	return os, key, nil
+	return out, first, nil
 }
 
 // start draws round r's openings, schedules its games and plays them in the background;
@@ -460,17 +501,19 @@ func (l *Loop) plan(r *Round) (*loopRound, error) {
 	if r.OneEach && len(r.Opponents) != len(r.Players) {
 		return nil, fmt.Errorf("%s: %d players, %d opponents: one each needs as many of both", r.Label, len(r.Players), len(r.Opponents))
 	}
+	if n := len(r.Streams); n > 0 && (!r.Exclusive || !r.OneEach || len(r.Players)%n != 0) {
+		return nil, fmt.Errorf("%s: %d players in %d pairings: pairings need an Exclusive round of one each, as many players in each", r.Label, len(r.Players), n)
+	}
+	if r.Exclusive {
+		return l.planAfter(r, stream)
+	}
 	os, key, err := l.draw(r, stream)
 	if err != nil {
 		return nil, err
 	}
-	refs := make([]schedule.Opponent, len(r.Opponents))
-	for j, o := range r.Opponents {
-		w, ext, err := h.Side(o.X)
-		if err != nil {
-			return nil, fmt.Errorf("%s: schedule.Opponent %s: %w", r.Label, o.ID, err)
-		}
-		refs[j] = schedule.Opponent{ID: o.ID, W: w, X: o.X, Ext: ext}
+	refs, err := l.refs(r)
+	if err != nil {
+		return nil, err
 	}
 	lr := &loopRound{r: r, openings: os, key: key, done: make(chan struct{})}
 	if r.OneEach { // player after player, each against its own opponent
@@ -489,6 +532,56 @@ func (l *Loop) plan(r *Round) (*loopRound, error) {
 		return nil, err
 	}
 	return lr, nil
+}
+
+// planAfter draws Exclusive round r's openings after its generation's (drawAfter) and
+// schedules its games on them, each opening pair numbered in its generation's openings
+// (its depth and reference are that pair's: config.Plan.DepthOf, Opponents[k mod n]); a
+// round of pairings (Streams) schedules pairing d's players on its own draw, game round
+// GameRound+d.
+func (l *Loop) planAfter(r *Round, stream uint64) (*loopRound, error) {
+	os, key, err := l.drawAfter(r, stream)
+	if err != nil {
+		return nil, err
+	}
+	refs, err := l.refs(r)
+	if err != nil {
+		return nil, err
+	}
+	lr := &loopRound{r: r, openings: os, key: key, first: key.After, done: make(chan struct{})}
+	all := append(slices.Clone(l.drawn[r.Gen]), os...)
+	if !r.OneEach {
+		inds := make([]int, len(r.Players))
+		for i := range inds {
+			inds[i] = i
+		}
+		return lr, schedule.On(&lr.b, l.h, r.Players, inds, refs, all, lr.first, r.Pairs, r.GameRound)
+	}
+	lr.per = len(r.Players)
+	if n := len(r.Streams); n > 0 {
+		lr.per = len(r.Players) / n
+	}
+	for i := range r.Players { // player after player, each against its own opponent
+		d := i / lr.per
+		if err := schedule.On(&lr.b, l.h, r.Players, []int{i}, refs[i:i+1], all, lr.first+d*r.Pairs, r.Pairs, r.GameRound+d); err != nil {
+			return nil, err
+		}
+	}
+	return lr, nil
+}
+
+// refs is round r's opponents as references to schedule (their sides); the error names an
+// opponent whose genes make none.
+func (l *Loop) refs(r *Round) ([]schedule.Opponent, error) {
+	refs := make([]schedule.Opponent, len(r.Opponents))
+	for j, o := range r.Opponents {
+		w, ext, err := l.h.Side(o.X)
+		if err != nil {
+			return nil, fmt.Errorf("%s: schedule.Opponent %s: %w", r.Label, o.ID, err)
+		}
+		refs[j] = schedule.Opponent{ID: o.ID, W: w, X: o.X, Ext: ext}
+	}
+	return refs, nil
 }
 
 // launch plays round lr's games in the background (ahead: as a round played ahead, on the
@@ -684,13 +777,7 @@ func (l *Loop) guessed(lr *loopRound, recs []engine.GameRecord) *Round {
 		guess.Players[i] = p.Clone().(*genomes.Genome)
 	}
 	_, pairScore := schedule.Credit(&lr.b, recs, guess.Players, 0, nil)
-	guess.PairScores = make([][]float64, len(guess.Players))
-	for i := range guess.PairScores {
-		guess.PairScores[i] = make([]float64, guess.Pairs)
-		for k := range guess.Pairs {
-			guess.PairScores[i][k] = pairScore[[2]int{i, k}]
-		}
-	}
+	guess.PairScores = lr.pairScores(pairScore)
 	return &guess
 }
 
@@ -714,7 +801,16 @@ func (l *Loop) tell(lr *loopRound) (*Told, error) {
 	l.gen = r.Gen
 	t := l.toldOf(r.Gen)
 	base := len(t.openings)
-	if d := lr.key; t.draws[d] > 0 {
+	if r.Exclusive { // its pairs are numbered in its generation's openings, all told before it
+		if base != lr.first {
+			return nil, fmt.Errorf("%s: told after %d of its generation's openings, drawn after %d", r.Label, base, lr.first)
+		}
+		base = 0
+		for _, o := range lr.openings {
+			t.openings = append(t.openings, o)
+			h.Tuning(o)
+		}
+	} else if d := lr.key; t.draws[d] > 0 {
 		base = t.draws[d] - 1 // a draw the generation holds already (the GA's pairs of a pairing): stored once
 	} else {
 		t.draws[d] = base + 1
@@ -725,13 +821,7 @@ func (l *Loop) tell(lr *loopRound) (*Told, error) {
 	}
 	var pairScore map[[2]int]float64
 	t.games, pairScore = schedule.Credit(&lr.b, lr.recs, r.Players, base, t.games)
-	r.PairScores = make([][]float64, len(r.Players))
-	for i := range r.PairScores {
-		r.PairScores[i] = make([]float64, r.Pairs)
-		for k := range r.Pairs {
-			r.PairScores[i][k] = pairScore[[2]int{i, k}]
-		}
-	}
+	r.PairScores = lr.pairScores(pairScore)
 	t.distinct += len(lr.b.Tasks)
 	t.batches += lr.wall
 	for _, rec := range lr.recs {

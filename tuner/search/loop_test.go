@@ -14,6 +14,7 @@ import (
 	"evotune/tuner/config"
 	"evotune/tuner/record"
 	"evotune/tuner/report"
+	"evotune/tuner/schedule"
 )
 
 // drawHost is a Host that only draws openings: draw k's are named by its key, so a draw
@@ -233,5 +234,66 @@ func TestToldByGeneration(t *testing.T) {
 				t.Fatalf("generation %d stored a game on opening %d of %v", gen, gr.Opening, got)
 			}
 		}
+	}
+}
+
+// TestPlanPairings: an Exclusive round of pairings draws each pairing's openings from its
+// own stream after the generation's earlier openings and the round's earlier pairings',
+// excluding them; pairing d's players meet their own opponents on its openings alone,
+// numbered in the generation's openings, as game round GameRound+d; its pair scores are
+// each player's on its pairing's pairs. A round of pairings that is not Exclusive is
+// refused by name.
+func TestPlanPairings(t *testing.T) {
+	h := &storeHost{excluded: map[arena.DrawKey]int{}}
+	l := NewLoop(h, &MethodEnv{}, windowMethod{w: 2}, LoopOptions{})
+	g := func(id string, x float64) *genomes.Genome { return &genomes.Genome{ID: id, X: []float64{x}} }
+	before, err := l.plan(&Round{Gen: 3, Stream: 50, Exclusive: true, Pairs: 1, Label: "test", Players: []*genomes.Genome{g("p", 9)}, Opponents: []*genomes.Genome{g("q", 8)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.drew(before)
+	var players, opps []*genomes.Genome
+	for i := range 6 {
+		players = append(players, g(fmt.Sprint("a", i), float64(i)))
+		opps = append(opps, g(fmt.Sprint("b", i), float64(10+i)))
+	}
+	r := &Round{Gen: 3, Exclusive: true, OneEach: true, Streams: []uint64{2, 18, 34}, Pairs: 2, GameRound: 4, Label: "pairings", Players: players, Opponents: opps}
+	lr, err := l.plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for d, st := range []uint64{2, 18, 34} {
+		k := arena.DrawKey{Gen: 3, Stream: st, N: 2, After: 1 + 2*d}
+		if n, ok := h.excluded[k]; !ok || n != k.After {
+			t.Fatalf("pairing %d: draw %v excluding %d (made: %v), want it excluding %d", d, k, n, ok, k.After)
+		}
+	}
+	if len(lr.openings) != 6 || len(lr.b.Refs) != 6*2*2 {
+		t.Fatalf("%d openings, %d entries, want 6 and 24", len(lr.openings), len(lr.b.Refs))
+	}
+	for _, e := range lr.b.Refs {
+		d := e.Ind / 2
+		if e.Opp != opps[e.Ind].ID || e.Round != 4+d || e.Pair < 1+2*d || e.Pair >= 3+2*d {
+			t.Fatalf("entry %+v: want player %d against %s on pairs %d–%d, game round %d", e, e.Ind, opps[e.Ind].ID, 1+2*d, 2+2*d, 4+d)
+		}
+		task := lr.b.Tasks[e.Task]
+		if want := lr.openings[e.Pair-1]; fmt.Sprint(task.Opening) != fmt.Sprint(want) {
+			t.Fatalf("entry %+v plays opening %v, want %v", e, task.Opening, want)
+		}
+	}
+	recs := make([]engine.GameRecord, len(lr.b.Tasks))
+	for i := range recs {
+		recs[i].Outcome = engine.BlackWins
+	}
+	_, pairScore := schedule.Credit(&lr.b, recs, players, 0, nil)
+	ps := lr.pairScores(pairScore)
+	for i := range ps {
+		if len(ps[i]) != 2 || ps[i][0] != 1 || ps[i][1] != 1 {
+			t.Fatalf("player %d's pair scores %v, want [1 1] (a win and a loss on each pair)", i, ps[i])
+		}
+	}
+	r.Exclusive = false
+	if _, err := l.plan(r); err == nil || !strings.Contains(err.Error(), "pairings: 6 players in 3 pairings") {
+		t.Fatalf("pairings not Exclusive: %v", err)
 	}
 }

@@ -93,6 +93,12 @@ type Round struct {
 	// generation's rounds never play an opening twice, and each draw is the same whatever
 	// other generations drew (the generational GA's racing rounds and admission tests).
 	Exclusive bool
+	// Streams, for an Exclusive round of one opponent each, splits it into len(Streams)
+	// pairings: its players (and their opponents) in len(Streams) equal groups in order,
+	// group d playing Pairs opening pairs of its own, drawn from stream Streams[d] after
+	// group d−1's, its games stored as game round GameRound+d (the generational GA's
+	// pairings of peers, a generation's in one round). Nil: one draw, of Stream.
+	Streams []uint64
 	// Players are the genomes measured; Opponents the references they play (genomes of the
 	// run, identical ones never play each other: such a pair counts as two draws).
 	Players   []*genomes.Genome
