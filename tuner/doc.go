@@ -4,12 +4,11 @@
 // (github.com/MaxHalford/eaopt v0.4.2) over a game's gene layout, with fitness from full
 // alpha-beta self-play games played on a worker pool, selection that resists noise
 // (racing or pairings of peers, and a hall of fame with statistical admission) and every
-// generation saved in one transaction: package tuner/ga's Generational, which runs its own
-// loop of eaopt's generations. Every other method (SPSA, CMA-ES, the steady-state GA, the
-// GA with generations in play, or one registered from another package) asks and tells
-// package tuner/search's run loop.
+// generation saved in one transaction: package tuner/ga's Generational. It and every other
+// method (SPSA, CMA-ES, the steady-state GA, the GA with generations in play, or one
+// registered from another package) asks and tells package tuner/search's run loop.
 //
-// Either sees the run only as a search.Host (loop.go: runHost): its arena (the game
+// The loop sees the run only as a search.Host (loop.go: runHost): its arena (the game
 // setup, the sides genomes play, fresh tuning openings, the game slots), its budget and
 // clock, its summary and events, its checkpoints and the storage of its generations.
 //

@@ -3,6 +3,7 @@ package tuner
 import (
 	"context"
 	"evotune/tuner/config"
+	"evotune/tuner/ga"
 	"testing"
 	"time"
 )
@@ -18,55 +19,57 @@ func TestGAPlaysAheadSameRun(t *testing.T) {
 		scale = 1 // games as long as recorded: a guess takes the tuner several times longer
 	}
 	durs := recordedDurations(t, "gomoku", scale)
-	run := func(noAhead bool, surrogate string) (string, *gaMethod) {
+	run := func(noAhead bool, surrogate string) (string, *loopMethod) {
 		cfg := replayConfig("gomoku", config.MethodGA, 16, 4000)
 		cfg.Games = 8 // 144 pairing games a generation, 9 a slot
 		cfg.Surrogate = surrogate
-		var m *gaMethod
+		var l *loopMethod
 		opts := []Option{guessAlways()}
 		if noAhead {
 			opts = append(opts, withoutAhead())
 		}
-		fp := runReplayed(t, cfg, 16, durs, func(tu *Tuner) { m = tu.method.(*gaMethod) }, opts...)
-		if m.g.Ahead().InPlay {
+		fp := runReplayed(t, cfg, 16, durs, func(tu *Tuner) { l = tu.method.(*loopMethod) }, opts...)
+		if _, _, inPlay := l.l.Ahead(); inPlay != 0 {
 			t.Fatalf("noAhead %v: games ahead still in play after the run", noAhead)
 		}
-		return fp, m
+		return fp, l
 	}
+	adopted := func(l *loopMethod) int { n, _, _ := l.l.Ahead(); return n }
+	fitted := func(l *loopMethod) int { _, _, n := l.l.Method().(*ga.Generational).Guessed(); return n }
 	// aheadRuns runs the GA playing ahead until a run adopted games ahead (a guess made
 	// while the last games of a generation play, before they end: on a busy machine the
 	// tuner may guess too late in every generation of one run), at most three times; every
 	// run must be the run that waits.
-	aheadRuns := func(surrogate, waited string, adopted func(*gaMethod) int) *gaMethod {
-		var m *gaMethod
-		for try := 0; try < 3 && (m == nil || adopted(m) == 0); try++ {
+	aheadRuns := func(surrogate, waited string, done func(*loopMethod) bool) *loopMethod {
+		var l *loopMethod
+		for try := 0; try < 3 && (l == nil || !done(l)); try++ {
 			var fp string
-			fp, m = run(false, surrogate)
+			fp, l = run(false, surrogate)
 			if fp != waited {
 				t.Fatalf("surrogate %s: the GA playing ahead saved another run than the GA that waits", surrogate)
 			}
 		}
-		return m
+		return l
 	}
 	waited, w := run(true, config.SurrogateOff)
-	if wa := w.g.Ahead(); wa.Adopted+wa.Stopped != 0 {
-		t.Errorf("the GA that waits played %d batches ahead", wa.Adopted+wa.Stopped)
+	if used, stopped, _ := w.l.Ahead(); used+stopped != 0 {
+		t.Errorf("the GA that waits played %d rounds ahead", used+stopped)
 	}
-	a := aheadRuns(config.SurrogateOff, waited, func(m *gaMethod) int { return m.g.Ahead().Adopted })
-	aa := a.g.Ahead()
-	t.Logf("%d generations played ahead adopted, %d stopped", aa.Adopted, aa.Stopped)
-	if aa.Adopted == 0 {
-		t.Errorf("no generation's games ahead were adopted (%d stopped)", aa.Stopped)
+	a := aheadRuns(config.SurrogateOff, waited, func(l *loopMethod) bool { return adopted(l) > 0 })
+	used, stopped, _ := a.l.Ahead()
+	t.Logf("%d generations played ahead adopted, %d stopped", used, stopped)
+	if used == 0 {
+		t.Errorf("no generation's games ahead were adopted (%d stopped)", stopped)
 	}
 	sWaited, _ := run(true, config.SurrogateOn)
 	if sWaited == waited {
 		t.Fatal("the surrogate child changed nothing in the run: the comparison tests nothing")
 	}
-	s := aheadRuns(config.SurrogateOn, sWaited, func(m *gaMethod) int { return m.g.Ahead().Fitted })
-	sa := s.g.Ahead()
-	t.Logf("surrogate: %d generations played ahead adopted (%d beside a fitted child), %d stopped", sa.Adopted, sa.Fitted, sa.Stopped)
-	if sa.Fitted == 0 {
-		t.Errorf("surrogate: no generation's games ahead were adopted beside a fitted child (%d adopted, %d stopped)", sa.Adopted, sa.Stopped)
+	s := aheadRuns(config.SurrogateOn, sWaited, func(l *loopMethod) bool { return adopted(l) > 0 && fitted(l) > 0 })
+	used, stopped, _ = s.l.Ahead()
+	t.Logf("surrogate: %d generations played ahead adopted (%d guessed beside a fitted child), %d stopped", used, fitted(s), stopped)
+	if used == 0 || fitted(s) == 0 {
+		t.Errorf("surrogate: no generation's games ahead were adopted beside a fitted child (%d adopted, %d guessed beside one, %d stopped)", used, fitted(s), stopped)
 	}
 }
 

@@ -24,7 +24,7 @@ func askTell(newMethod func(a *search.MethodEnv) (search.Method, error)) func(t 
 		if err != nil {
 			return nil, err
 		}
-		opts := search.LoopOptions{NoAhead: t.sw.noAhead, Oracle: t.sw.oracle}
+		opts := search.LoopOptions{NoAhead: t.sw.noAhead, InTurn: t.sw.inTurn, Oracle: t.sw.oracle}
 		return &loopMethod{t: t, a: a, l: search.NewLoop(runHost{runSides{t}}, a, m, opts)}, nil
 	}
 }
@@ -62,8 +62,7 @@ func (l *loopMethod) search(ctx context.Context, from int) error {
 	return l.l.Search(ctx, from)
 }
 
-// runHost is the run as its method's search.Host: the run loop's (search.Loop) and the
-// generational GA's (ga.Generational).
+// runHost is the run as the run loop's search.Host (search.Loop).
 type runHost struct{ runSides }
 
 func (h runHost) Config() config.Config  { return h.t.cfg }

@@ -22,10 +22,9 @@ import (
 // run and verifies its champion at the end. A method that asks and tells the run loop
 // (search.Loop, on search.Method, made a searchMethod by askTell) is one file or package, one
 // line of Methods (or a RegisterMethod call) and its settings' rows: SPSA (package tuner/spsa),
-// CMA-ES (package tuner/cmaes) and the steady-state GA (package tuner/steady) are, and so is
-// the GA with generations in play (package tuner/ga, Config.GALag above 0); the GA without a lag
-// (package tuner/ga's Generational, made the run's searchMethod in ga.go), driven by eaopt's
-// generations, runs a loop of its own over the same search.Host.
+// CMA-ES (package tuner/cmaes) and the steady-state GA (package tuner/steady) are, and so are
+// both forms of the GA (package tuner/ga: Generational, and with Config.GALag above 0 the GA
+// with generations in play; made in ga.go, with the run's test switches).
 type searchMethod interface {
 	// restore takes up a stored run after its saved generation st.LastGeneration (≥ 0):
 	// the method rebuilds its own state from st (MethodStates, Population, HallOfFame), so
@@ -48,11 +47,12 @@ type searchMethod interface {
 type MethodSpec struct {
 	config.Method
 	// Loop makes the method for a run from the run's environment: a method on the run loop
-	// (Method). Every method but the GA without a lag is made so.
+	// (Method). Every method but the GA is made so.
 	Loop func(env *search.MethodEnv) (search.Method, error) `json:"-"`
 	// Summarise is the method's line of the run's summary: its result and champion.
 	Summarise func(s report.Summary) string `json:"-"`
-	// start makes a method that runs its own loop (the GA without a lag); nil: Loop's.
+	// start makes the method from the run itself (the GA: its form by Config.GALag, and
+	// the run's test switches); nil: Loop's.
 	start func(t *Tuner) (searchMethod, error)
 }
 
@@ -70,7 +70,7 @@ var Methods = []MethodSpec{
 		Range: "the population's range", Saved: "generation", Heading: ga.BestColumn, Openings: ga.Openings, Progress: ga.Saved,
 		Lag: func(c config.Config) int { return c.GALag }, SlotHint: ga.SlotHint, Refreezable: true,
 		Doc: "the genetic algorithm (eaopt), the default: a population whose individuals play each other (or race the paper's weights), a hall of fame; the champion is the hall of fame's centre (for an outside engine, the centre of the last generation's better half)"},
-		start: newGAOrLagged, Summarise: ga.Summarise},
+		start: newGA, Summarise: ga.Summarise},
 	{Method: config.Method{Name: config.MethodSPSA, Title: "SPSA", Generation: "step", Champion: "θ after the step", Range: "θ+ and θ−", Short: true, Saved: "SPSA step",
 		Probes:       true,
 		NoImportance: "an SPSA step plays two probes, θ+ and θ−, which differ in every free gene at once: two rows cannot separate the genes' effects, so no importance is fitted; the genes page shows how θ moved, and the slices below each probe's score against each gene",

@@ -23,8 +23,7 @@ import (
 // Tuner runs one tuning run; make it with New. Its state is grouped by who owns it
 // (state.go): the generation being filled (gen: the method's), the openings tuned on
 // (draws), what has been saved (saving: the store's side) and what is reported (rep:
-// progress and the summary); the method (package tuner/ga's Generational or one on the
-// run loop, search.Loop) keeps its own.
+// progress and the summary); the method, on the run loop (search.Loop), keeps its own.
 type Tuner struct {
 	plan        *config.Plan     // the run resolved: its game, layout and limits
 	cfg         config.Config    // plan.Config, with SPSA's budget once calibrated from a time budget
@@ -37,7 +36,7 @@ type Tuner struct {
 	version     string
 	fullVerify  bool              // SetFullVerification: no SPRT stop
 	onCreate    func(int64) error // OnCreate's: told the run's ID once it exists
-	method      searchMethod      // the search (Config.Method): ga.Generational, or a method on the run loop (search.Loop)
+	method      searchMethod      // the search (Config.Method), a method on the run loop (search.Loop)
 	sw          switches          // the Options New was given
 
 	// ctx is the run's context; Run, Resume and Verify set it.

@@ -7,6 +7,7 @@ import (
 
 	"evotune/engine/gomoku"
 	"evotune/tuner/arena"
+	"evotune/tuner/ga"
 )
 
 // TestVerificationIsHeldOut: the verification match never uses a tuning opening.
@@ -75,7 +76,8 @@ func TestBaselineChampionIsNotVerified(t *testing.T) {
 	if !sum.BaselineChampion || v == nil || v.Games != 0 || len(v.Ladder) != 0 || !strings.Contains(v.Openings, "baseline") {
 		t.Fatalf("baseline champion %v, stored verification %+v", sum.BaselineChampion, v)
 	}
-	if sum.Tests == 0 || sum.Closest == nil || sum.Closest.Admitted || sum.Tests != tu.method.(*gaMethod).g.Tested() {
-		t.Fatalf("%d tests, closest %+v (tested %d)", sum.Tests, sum.Closest, tu.method.(*gaMethod).g.Tested())
+	tested := tu.method.(*loopMethod).l.Method().(*ga.Generational).Tested()
+	if sum.Tests == 0 || sum.Closest == nil || sum.Closest.Admitted || sum.Tests != tested {
+		t.Fatalf("%d tests, closest %+v (tested %d)", sum.Tests, sum.Closest, tested)
 	}
 }

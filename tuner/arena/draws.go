@@ -111,7 +111,12 @@ func (d *Draws) Start(k DrawKey, exclude map[string]bool) {
 // generation's openings drawn before it. A key held already is waited for, not drawn
 // again, and its openings are excluded after it. Once a draw fails or finds fewer openings
 // than its N, the draws after it fail too, naming the generation of the first key.
-func (d *Draws) Chain(keys []DrawKey) {
+func (d *Draws) Chain(keys []DrawKey) { d.ChainAfter(keys, nil) }
+
+// ChainAfter is Chain whose every draw also excludes the openings of exclude (its
+// generation's drawn before the chain).
+func (d *Draws) ChainAfter(keys []DrawKey, exclude map[string]bool) {
+	base := maps.Clone(exclude)
 	type step struct {
 		k    DrawKey
 		a    *madeDraw
@@ -131,7 +136,10 @@ func (d *Draws) Chain(keys []DrawKey) {
 	}
 	gen := keys[0].Gen
 	go func() {
-		exclude := map[string]bool{}
+		exclude := base
+		if exclude == nil {
+			exclude = map[string]bool{}
+		}
 		failed := false
 		for _, s := range steps {
 			switch {

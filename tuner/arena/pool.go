@@ -90,9 +90,9 @@ func StartBatch(ctx context.Context, setup GameSetup, tasks []GameTask, workers 
 // batches played ahead: an ahead batch's games are handed out only to slots that no other
 // batch has a game for, until promote makes it an ordinary batch, queued behind those
 // queued before the promotion; an ahead batch stopped (its context ends) plays no more
-// games than those already in play. The GA (gaahead.go) and the run loop's guessers
-// (the run loop's lookAhead) play their next generation ahead this way, on slots that would
-// otherwise wait for a generation's slowest games. The local pool's slots (Slots)
+// games than those already in play. The run loop's guessers (its lookAhead: the GA and
+// CMA-ES) play their next generation ahead this way, on slots that would otherwise wait
+// for a generation's slowest games. The local pool's slots (Slots)
 // and a cluster's client (package cluster: its workers' slots) are AheadStarters.
 type AheadStarter interface {
 	// StartEach queues tasks (ahead: as an ahead batch) and returns the wait for their

@@ -13,9 +13,8 @@ import (
 	"evotune/tuner/search"
 )
 
-// The GA with generations in play (config.Config.GALag L ≥ 1; L = 0 is Generational's
-// eaopt loop): the generational GA with peers, on the run loop, with no generation
-// barrier.
+// The GA with generations in play (config.Config.GALag L ≥ 1; L = 0 is Generational):
+// the generational GA with peers, on the run loop, with no generation barrier.
 //
 //   - Generation 0 is the paper's weights (slot 0) and perturbations of them (or random
 //     genomes, Init), as the generational GA (Generational); generations 1 to L, bred before any is told, are more
@@ -239,7 +238,7 @@ func (m *gaLagMethod) Ask() (*search.Round, error) {
 		a, b := g.pop[p[0]], g.pop[p[1]]
 		// The player is a stand-in that collects its pair's games alone (Tell credits them
 		// to both individuals). The pairs of a pairing play the same openings (one draw:
-		// common random numbers, as the generational GA's pairings, games.go).
+		// common random numbers, as the generational GA's pairings).
 		r.Players = append(r.Players, &genomes.Genome{Layout: a.Layout, X: a.X, ID: a.ID})
 		r.Opponents = append(r.Opponents, b)
 	}

@@ -1,85 +1,90 @@
 package ga
 
 import (
-	"context"
-	"evotune/engine"
+	"fmt"
+	"maps"
+	"math"
+	"math/rand"
+	"slices"
+	"sort"
+
+	"evotune/engine/protocol"
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
-	"evotune/tuner/ladder"
 	"evotune/tuner/population"
 	"evotune/tuner/record"
 	"evotune/tuner/schedule"
 	"evotune/tuner/search"
-	"fmt"
-	"math"
-	"math/rand"
-	randv2 "math/rand/v2"
-	"reflect"
-	"time"
 
 	"github.com/MaxHalford/eaopt"
 )
 
-// The generational GA (config.Config.Method "ga" without a lag), on eaopt's population
-// and model, its generations stepped by Search (step):
-// generation 0 is the paper's weights and perturbations of them; every generation races
-// its individuals against the reference opponents (games.go: playGeneration), eaopt's
-// model (selection.go: model) keeps the elites and breeds the rest by tournament,
-// crossover and mutation, the race's winner is tested for the hall of fame (selection.go:
-// admit; with peers, behind the next generations' pairings: Generational.testsBehind), and the
-// run's champion is the hall of fame's best member or its centre (config.Config.Champion).
-// Its state between generations is the population and the hall of fame, both stored in
-// their own tables.
+// The generational GA (config.Config.Method "ga" without a lag), a method on the run loop
+// (search.Method) on eaopt's population and model:
+//
+//   - Generation 0 is the paper's weights and perturbations of them (or random genomes).
+//     A generation's games are one round of its pairings of peers (the default: RaceRounds+1
+//     random pairings of the population, each a draw of openings, search.Round.Streams;
+//     the second of each pair credited with the mirror of the first's games) or its racing
+//     rounds against the reference opponents, one after another (the better half of each
+//     plays the next). Every draw of a generation is Exclusive, after the ones before it:
+//     its pairings or racing rounds, then its admission test's and its defence's.
+//   - Told its games, the generation is ranked (eaopt's Evaluate: fitness 1 − score;
+//     SortIndividuals) and its race winner tested for the hall of fame (selection.go): two
+//     rounds, the candidate's test (with the defender on the same openings, or head to
+//     head) and the defender's own games. With testsBehind the generation waits, pending,
+//     while the next ones are bred and played: each test is asked once every test before
+//     it is judged, behind the next generation's pairings, and the generation is stored
+//     once its test is judged, in order (a tell may so complete several: Backlog).
+//   - Generation g+1 is bred by eaopt's model (model: elites, tournaments, crossover,
+//     mutation, and a surrogate model's child) once g is told and at most testLag
+//     generations are pending, unless the budget, counted at a size the games' speed never
+//     changes (inPlay), is spent or the run has its Generations.
+//   - While a generation's pairings end, the next generation is guessed from them (Guess:
+//     the games in play taken as draws) and the loop plays its pairings ahead on the slots
+//     left free, keeping them when the generation really bred plays the same games.
+//   - The seed fixes every draw (each a stream of its generation), so a seeded run is the
+//     same whatever the number of workers or their speed, and after resume (Restore: the
+//     saved generation's population, the hall of fame and the surrogate model's games).
 
-// Options are the generational GA's switches, for tests and replay benchmarks: NoAhead
-// plays no generation ahead (ahead.go), KeepGuessing guesses the next generation however
-// few guesses were adopted (aheadPays), Unlagged plays each admission test before the next
-// generation (testsBehind), InTurn draws each opening when it is asked, none ahead (drawNext).
-type Options struct {
-	NoAhead, KeepGuessing, Unlagged, InTurn bool
-}
-
-// Generational is the generational GA of a run, which it sees as a search.Host (the arena,
-// budget, summary, events and storage) and a search.MethodEnv (layout, configuration, run
-// ID and random streams); made by NewGenerational, one a run. Unlike a search.Method it
-// runs its own loop of generations (Search, step).
+// Generational is the generational GA on the run loop; made by NewGenerational, one a run.
 type Generational struct {
-	h    search.Host
 	a    *search.MethodEnv
-	cfg  config.Config // a.Config when the search or the restore began
+	cfg  config.Config
 	opts Options
-	// g is the generation being filled, and hall the hall of fame (selection.go).
-	g    generation
+	pop  *eaopt.Population // the generation in play or last told, in breeding order
+	cur  *loopGen          // the generation in play or last told (nil before generation 0)
 	hall hallOfFame
-	// ctx is the search's; err the first error of a generation's step or save, which ends the
-	// search; skipSave is true until the first callback of a resumed run, which re-reports
-	// the saved generation.
-	ctx      context.Context
-	err      error
-	skipSave bool
-	// pairings, when set, plays a generation's pairings (playPairings: the admission
-	// tests in play go on meanwhile).
-	pairings func(tasks []arena.GameTask, label string) ([]engine.GameRecord, error)
-	// made is the openings drawn ahead of their turn (drawNext; nil until the first), and
-	// initRNG generation 0's random stream.
-	made    *arena.Draws
-	initRNG *randv2.Rand
-	// slotCarry carries the slot time of games played elsewhere (a cluster) that did not
-	// fit in the generation they were told in.
-	slotCarry arena.SlotCarry
-	// resumed is the population of the last saved generation, in rank order (nil: a new run).
-	resumed []*genomes.Genome
-	// pending are the generations whose pairings are played and that are not yet saved,
-	// oldest first (testsBehind): the oldest's admission test is the one planned and in play.
-	pending []*laggedGeneration
-	// pairing is true while pairings are in play (a test planned then is queued behind
-	// them at once; one planned between pairings is held until the next: settle).
-	pairing bool
-	// replans counts the admission tests planned again (replan).
-	replans int
+	// tests and closest are the tests judged and the one whose paired difference had the
+	// highest lower bound.
+	tests   int
+	closest *record.Admission
+	// window is the surrogate model's observations: the peer games of the newest
+	// SurrogateWindow generations told, oldest first (config.Config.Surrogate).
+	window []SurrogateObservation
+	// queue holds the admission tests' rounds planned and not yet asked; pending the
+	// generations told and not yet complete, oldest first (testsBehind: their tests judged
+	// in order); done the generations completed by the last tell and not yet returned
+	// (Backlog), of numbers doneGens and distinct games doneGames. The loop stores what a
+	// tell returns after the asks that follow it, so the budget counts those games until
+	// the next tell (unstored).
+	queue     []*search.Round
+	pending   []*loopGen
+	done      []*search.Told
+	doneGens  []int
+	doneGames []int
+	unstored  int      // the distinct games of the generations completed and not yet stored
+	returned  int      // of those, the ones the last tell returned
+	ending    bool     // no more generations are bred
+	resumed   bool     // cur is the saved generation a resumed run starts from
+	next      *loopGen // the generation model bred
+	// guessed is the last round guessed (Guess); tried and used count the generations
+	// that had one and those whose games it planned (aheadPays' rule).
+	guessed             *search.Round
+	tried, used, fitted int
 	// For the budget (inPlay): newest is the newest pending generation; saved the last
-	// testLag saved generations' race winners and the games of their admission tests;
+	// testLag completed generations' race winners and the games of their admission tests;
 	// hofAfter the hall of fame's size after each of them; hofFrom its size when the run
 	// was resumed (0: a new run); winners the generation each race winner first won.
 	newest   int
@@ -87,319 +92,66 @@ type Generational struct {
 	hofAfter map[int]int
 	hofFrom  int
 	winners  map[string]int
-	// meter, when the run's games share this process's game slots, measures their busy
-	// time; mark and busy are the time and its reading when the last generation was saved.
-	meter *arena.BusyMeter
-	mark  time.Time
-	busy  time.Duration
-	// elsewhere is the runner's SlotMeter reading at mark (games played elsewhere).
-	elsewhere time.Duration
-	// next is the next generation's pairings played ahead (ahead.go; nil: none);
-	// aheadUsed and aheadStopped count those adopted and those stopped, aheadFitted those
-	// adopted beside a surrogate model's child, aheadTried the generations that had games
-	// ahead (aheadPays); Options.NoAhead plays none.
-	next         *pairingsInPlay
-	nextOrder    []string // the guessed ranking (IDs, best first) that bred next
-	aheadUsed    int
-	aheadStopped int
-	aheadFitted  int
-	aheadTried   int
-	// window is the surrogate model's observations (GASettings.Surrogate): the peer games
-	// of the newest SurrogateWindow generations whose pairings are played, oldest first.
-	window []SurrogateObservation
 }
 
-// NewGenerational makes the generational GA of the run h, whose method environment is a
-// (its Config and RunID set again by the caller before Restore and Search).
-func NewGenerational(h search.Host, a *search.MethodEnv, opts Options) *Generational {
-	return &Generational{h: h, a: a, cfg: a.Config, opts: opts, hall: hallOfFame{tested: map[string]bool{}},
+// loopGen is a generation of Generational: its individuals, in breeding order, and those
+// born in it; the references it plays (race) and what it stores as its opponents; its pairs (peers:
+// pairing d's pairs at d·⌊P/2⌋, first plays second) or the racing players and round; its
+// games told so far (rows and distinct games); once told, its ranking and fitness; and its
+// admission test (planned: decided, test nil when none is played).
+type loopGen struct {
+	gen       int
+	pop       []*genomes.Genome
+	born      []*genomes.Genome
+	refs      []*genomes.Genome
+	outside   []schedule.Opponent
+	opponents []string
+	pairs     [][2]int
+	players   []int
+	round     int
+	games     []record.GameResult
+	distinct  int
+	ranked    []*genomes.Genome
+	fits      []float64
+	ask       *search.Round // its next racing round, planned and not yet asked
+	planned   bool
+	test      *loopTest
+	adm       *record.Admission
+}
+
+// loopTest is an admission test of Generational: its decision (plan), its rounds asked and
+// told, and what they gave: the candidate's record and pair scores, the
+// defender's pair scores on the same openings and its own games.
+type loopTest struct {
+	g          *loopGen
+	a          *record.Admission
+	winner     []float64
+	reigning   int
+	headToHead bool
+	defends    bool
+	n          int
+	asked      bool
+	rounds     int
+	told       int
+	distinct   int
+	cand, def  []float64
+	candStats  genomes.Stats
+	own        genomes.Stats
+}
+
+// NewGenerational makes the generational GA for the run's method environment a (its
+// Config and RunID set again by the run before Restore and the first Ask).
+func NewGenerational(a *search.MethodEnv, opts Options) *Generational {
+	return &Generational{a: a, cfg: a.Config, opts: opts, hall: hallOfFame{tested: map[string]bool{}},
 		saved: map[int]savedTest{}, hofAfter: map[int]int{}, winners: map[string]int{}}
 }
 
-// AheadStats counts a GA's generations whose pairings were played ahead (ahead.go):
-// Adopted (the games really planned), Fitted (adopted beside a surrogate model's child),
-// Stopped (others planned), Tried (the generations that had games ahead); InPlay is true
-// while games ahead are in play.
-type AheadStats struct {
-	Adopted, Fitted, Stopped, Tried int
-	InPlay                          bool
-}
+// Window: a generation's games, and the two rounds of an admission test behind them.
+func (m *Generational) Window() int { return 3 }
 
-// Ahead counts the generations whose pairings were played ahead so far.
-func (m *Generational) Ahead() AheadStats {
-	return AheadStats{Adopted: m.aheadUsed, Fitted: m.aheadFitted, Stopped: m.aheadStopped, Tried: m.aheadTried, InPlay: m.next != nil}
-}
-
-// Replans counts the admission tests planned again because a test before them admitted
-// its candidate.
-func (m *Generational) Replans() int { return m.replans }
-
-// Tested is how many race winners were tested for the hall of fame (or marked tested by a
-// test in play).
-func (m *Generational) Tested() int { return len(m.hall.tested) }
-
-// event fills e with the run's state as the host does, for generation m.g.gen.
-func (m *Generational) event(e record.Event) record.Event {
-	m.h.SetGeneration(m.g.gen)
-	return m.h.Event(e)
-}
-
-// checkpoint plays the held-out check of the champion after generation m.g.gen and
-// counts its slot time in the generation's.
-func (m *Generational) checkpoint() (*ladder.Verification, error) {
-	m.h.SetGeneration(m.g.gen)
-	v, slot, err := m.h.Checkpoint()
-	m.g.slotTime += slot
-	return v, err
-}
-
-// savedTest is a saved generation's race winner and the games of its admission test.
-type savedTest struct {
-	winner *genomes.Genome
-	tested int
-}
-
-// Restore takes up the population, the hall of fame and the admission tests of the last
-// saved generation; the search starts from that population, already scored, and its first
-// step does not save it again. The error names what of st does not fit the
-// configuration.
-func (m *Generational) Restore(st record.ResumeState) error {
-	m.cfg = m.a.Config
-	if len(st.Population) != m.cfg.Population {
-		return fmt.Errorf("resume: generation %d has %d individuals, the config says %d", st.LastGeneration, len(st.Population), m.cfg.Population)
-	}
-	for _, r := range st.Population {
-		x, err := m.a.Layout.FromNamed(r.Genes)
-		if err != nil {
-			return fmt.Errorf("resume: individual %s: %w", r.ID, err)
-		}
-		m.resumed = append(m.resumed, &genomes.Genome{Layout: m.a.Layout, X: x, ID: r.ID, Op: r.Op, Parents: r.Parents, Born: r.Born,
-			Stats: r.Stats, Round: r.Round, Mutation: m.cfg.Mutation, Evaluator: m.evaluate})
-	}
-	for _, h := range st.HallOfFame {
-		x, err := m.a.Layout.FromNamed(h.Genes)
-		if err != nil {
-			return fmt.Errorf("resume: hall of fame %s: %w", h.ID, err)
-		}
-		m.hall.hof = append(m.hall.hof, record.HallOfFamer{ID: h.ID, Generation: h.Generation, Genes: x, Stats: h.Stats})
-	}
-	for _, id := range st.Tested {
-		m.hall.tested[id] = true
-		m.winners[id] = -1
-	}
-	m.hofFrom = len(m.hall.hof)
-	if m.cfg.Surrogate == config.SurrogateOn {
-		for _, raw := range st.MethodStates[max(0, len(st.MethodStates)-SurrogateWindow):] {
-			var o SurrogateObservation
-			if err := search.DecodeState(raw, &o); err != nil {
-				return fmt.Errorf("resume: the surrogate model's games: %w", err)
-			}
-			m.window = append(m.window, o)
-		}
-	}
-	m.h.Summary().Tests, m.h.Summary().Closest = len(st.Tested), st.Closest
-	m.g.gen = st.LastGeneration
-	m.h.SetGeneration(m.g.gen)
-	m.skipSave = true
-	m.setChampion(m.resumed) // the run's ID is set: the default champion names its 0-g0-00
-	return nil
-}
-
-// Describe says how the GA searches, after "tuning GAME" in tune's header: the
-// population, the run's length, racing (or the pairings of peers) and the hall of fame's
-// test.
-func (m *Generational) Describe(length string) (string, []string) {
-	c := m.cfg
-	scoring := fmt.Sprintf("%d games per racing round, %d rounds", c.Games, c.RaceRounds)
-	if c.Selection == config.SelectionPeers {
-		scoring = fmt.Sprintf("peers: %d pairings of %d games", c.RaceRounds+1, c.Games)
-	}
-	admission := fmt.Sprintf("admission %d games at z=%g", c.AdmitGames, c.AdmitZ)
-	if c.AdmitGames == 0 {
-		admission = "no hall of fame"
-	}
-	if c.Surrogate == config.SurrogateOn {
-		scoring += ", a surrogate model's child each generation from the third"
-	}
-	return fmt.Sprintf(": population %d, %s, %s, %s", c.Population, length, scoring, admission), nil
-}
-
-// Search steps the run's remaining generations: generation 0 (or, resumed, the saved
-// generation, already played), then Generations more (resumed: up to generation
-// Generations), each bred by eaopt's model (model.Apply) from the one before; until the
-// budget when Generations is 0. A generation in progress
-// when ctx ends is not saved; the error is the first of a game, a save or ctx.
-func (m *Generational) Search(ctx context.Context, from int) error {
-	m.cfg = m.a.Config
-	defer func() { m.h.SetGeneration(m.g.gen) }() // the generation the run's last events name
-	m.ctx = ctx
-	n := m.cfg.Generations
-	if from > 0 {
-		n = m.cfg.Generations - (from - 1)
-	}
-	if m.cfg.Generations == 0 {
-		n = math.MaxInt32 // until the budget
-	}
-	if from > 0 && (n <= 0 || m.h.OverBudget(0)) {
-		return nil // every generation is saved: only the verification may be missing
-	}
-	meter, end := m.h.ShareSlots() // the tests and the pairings in play share the local workers
-	m.meter = meter
-	defer func() { m.meter = nil; end() }()
-	run := ctx
-	ctx, cancel := context.WithCancel(ctx)
-	m.ctx = ctx
-	defer func() { cancel(); m.ctx = run }() // ends the tests in play when the search stops early
-	if m.testsBehind() || m.canPlayAhead() {
-		m.pairings = m.playPairings
-		defer func() { m.pairings = nil }()
-	}
-	defer m.dropAhead()
-	m.initRNG = m.a.Rand(0, search.StreamInit)
-	m.startMark()
-	pop := &eaopt.Population{}
-	for range m.cfg.Population {
-		g := m.newGenome()
-		pop.Individuals = append(pop.Individuals, eaopt.Individual{Genome: g, Fitness: math.Inf(1), ID: g.ID})
-	}
-	err := m.step(pop)
-	for i := 0; err == nil && i < n && !m.stop(); i++ {
-		if err = (model{m}).Apply(pop); err == nil {
-			err = m.step(pop)
-		}
-	}
-	if err == nil {
-		err = m.flush()
-	}
-	if err == nil {
-		err = m.err
-	}
-	return err
-}
-
-// step plays generation m.g's games (unless they are played: a resumed generation),
-// scores its individuals (eaopt's Evaluate: fitness 1 − score), ranks them and takes the
-// generation (onGeneration); the error is its games'.
-func (m *Generational) step(pop *eaopt.Population) error {
-	if !m.g.evaluated {
-		if err := m.playGeneration(); err != nil {
-			m.err = err
-			return err
-		}
-		m.g.evaluated = true
-	}
-	if err := pop.Individuals.Evaluate(false); err != nil {
-		return err
-	}
-	SortIndividuals(pop.Individuals)
-	m.onGeneration(pop.Individuals)
-	return nil
-}
-
-// stop reports whether the search breeds no more generations: after an error, once ctx
-// ends or once the budget is spent (counting the games the pending generations will
-// store: inPlay). It first settles the pending generations' admission tests, waiting while
-// more than testLag generations are pending.
-func (m *Generational) stop() bool {
-	if m.err == nil && m.ctx.Err() == nil {
-		if err := m.settle(testLag); err != nil && m.err == nil {
-			m.err = err
-		}
-	}
-	return m.err != nil || m.ctx.Err() != nil || m.h.OverBudget(m.inPlay())
-}
-
-// newGenome makes generation 0: slot 0 is the paper's weights, the others perturbations of
-// them (or random genomes).
-func (m *Generational) newGenome() *genomes.Genome {
-	i := m.g.slot
-	m.g.slot++
-	if m.resumed != nil { // a resumed run starts from the saved population, already scored
-		g := m.resumed[i]
-		m.g.current = append(m.g.current, g)
-		m.g.evaluated = true
-		return g
-	}
-	g := &genomes.Genome{Layout: m.a.Layout, ID: genomes.IndividualID(m.a.RunID, 0, i), Born: 0,
-		Mutation: m.cfg.Mutation, Evaluator: m.evaluate}
-	switch {
-	case i == 0:
-		g.X, g.Op = m.a.Layout.Defaults(), genomes.OpBaseline
-	case m.cfg.Init == "random":
-		g.X, g.Op = m.a.Layout.Random(rand.New(rand.NewSource(int64(m.initRNG.Uint64()>>1)))), genomes.OpInitial
-	default:
-		g.X, g.Op = m.a.Layout.Perturb(m.cfg.Mutation, rand.New(rand.NewSource(int64(m.initRNG.Uint64()>>1)))), genomes.OpInitial
-	}
-	m.g.current = append(m.g.current, g)
-	m.g.born = append(m.g.born, g)
-	return g
-}
-
-// evaluate is every genome's Evaluator, for eaopt: 1 − the genome's score over its games
-// of this generation (played by step before eaopt evaluates).
-func (m *Generational) evaluate(g *genomes.Genome) (float64, error) {
-	return 1 - g.Stats.Score(), nil
-}
-
-// onGeneration takes a generation played and ranked (step): it ranks the race, tests the
-// winner for the hall of fame, plays the checkpoint if one is due, and saves it all in
-// one transaction. With lagged admission tests (testsBehind), the generation joins the pending
-// ones: its test is planned once the test before it is judged and plays behind the next
-// generations' pairings, and it is saved once its test is judged (settle; the last ones by
-// flush).
-func (m *Generational) onGeneration(ranked eaopt.Individuals) {
-	if m.err != nil || m.ctx.Err() != nil {
-		return
-	}
-	if m.skipSave { // the resumed generation is already in the store
-		m.skipSave = false
-		m.g.gen++
-		m.g.born = nil
-		return
-	}
-	indis := append(eaopt.Individuals(nil), ranked...)
-	SortIndividuals(indis)
-	pop := make([]*genomes.Genome, len(indis))
-	fits := make([]float64, len(indis))
-	for i, in := range indis {
-		pop[i], fits[i] = in.Genome.(*genomes.Genome), in.Fitness
-	}
-	if m.cfg.Surrogate == config.SurrogateOn {
-		m.window = append(m.window, ObserveGeneration(m.a.Layout, pop, m.g.gameResults))
-		m.window = m.window[max(0, len(m.window)-SurrogateWindow):]
-	}
-	if !m.testsBehind() {
-		adm, err := m.admit(pop[0])
-		if err != nil {
-			m.err = err
-			return
-		}
-		m.save(pop, fits, adm)
-		m.g.gen++
-		m.g.born = nil
-		return
-	}
-	m.pending = append(m.pending, &laggedGeneration{g: m.g, pop: pop, fits: fits, mark: -1})
-	m.newest = m.g.gen
-	if _, ok := m.winners[pop[0].ID]; !ok {
-		m.winners[pop[0].ID] = m.g.gen
-	}
-	m.g.gen++
-	m.g.born = nil
-	if err := m.settle(math.MaxInt); err != nil {
-		m.err = err
-	}
-}
-
-// testLag is the most generations not yet saved when the next is bred (testsBehind): the
-// admission tests' lag, which never changes what is bred (Config.GALag, the lag of the GA
-// with generations in play, breeds from older generations: galag.go). Generation
-// g+1 is bred once generation g's pairings end and generation g−3's admission test is
-// judged, so the tests of g−2 to g play on the slots that g+1's pairings leave free, and
-// g+1's pairings on the slots a test's slowest games leave free. Replayed, lags of 2, 3
-// and 4 keep the same share of the slots busy (gomoku 90–91% of 16, connect6 94%, amazons
-// 97–98%); 3 counts the budget as the GA did before tests were planned ahead (inPlay).
-const testLag = 3
+// KeepsBudget: the GA counts the budget itself (inPlay), its admission tests at a size the
+// games' speed never changes.
+func (m *Generational) KeepsBudget() {}
 
 // testsBehind reports whether the GA plays each generation's admission test behind the next
 // generations' pairings, so that no game slot waits for a test, nor for a generation's
@@ -417,67 +169,702 @@ func (m *Generational) testsBehind() bool {
 	return !m.opts.Unlagged && c.Selection == config.SelectionPeers && c.AdmitGames > 0 && c.VerifyEvery == 0
 }
 
-// laggedGeneration is a generation whose pairings are played and which is not yet saved
-// (Generational.testsBehind): its state as its pairings left it, its individuals best first and their
-// fitness, and its admission test (adm nil: no test). Where tests are planned ahead
-// (Generational.ahead), the test is planned as soon as the generation joins the pending ones,
-// against the hall of fame as it stands then (the tests in play before it taken to fail:
-// reigning is the defender it was planned against), and planned again (replan) when one
-// of those admits its candidate; elsewhere once it is the oldest pending. mark is
-// the generation's openings before the test's draws. The candidate's games (cand) and the
-// defender's (def: its test on the same openings and its own games) are two batches, so
-// that a new plan keeps the candidate's games where they are the same. held is true
-// while the test's games wait to be queued behind the next pairings (startHeld).
-type laggedGeneration struct {
-	g         generation
-	pop       []*genomes.Genome
-	fits      []float64
-	mark      int
-	reigning  int
-	adm       *admissionPlan
-	cand, def *playing
-	held      bool
+// keep is how many generations may be pending when the next is bred.
+func (m *Generational) keep() int {
+	if m.testsBehind() {
+		return testLag
+	}
+	return 0
 }
 
-// queued reports whether the test's games are queued (or there are none to play).
-func (p *laggedGeneration) queued() bool {
-	return p.adm == nil || !p.held
+// fitnessOf is every genome's Evaluator: 1 − its score over its games of the generation.
+func fitnessOf(g *genomes.Genome) (float64, error) { return 1 - g.Stats.Score(), nil }
+
+// Describe says how the GA searches, after "tuning GAME" in tune's header: the
+// population, the run's length, racing (or the pairings of peers) and the hall of fame's
+// test.
+func (m *Generational) Describe(length string) (string, []string) {
+	c := m.a.Config
+	scoring := fmt.Sprintf("%d games per racing round, %d rounds", c.Games, c.RaceRounds)
+	if c.Selection == config.SelectionPeers {
+		scoring = fmt.Sprintf("peers: %d pairings of %d games", c.RaceRounds+1, c.Games)
+	}
+	admission := fmt.Sprintf("admission %d games at z=%g", c.AdmitGames, c.AdmitZ)
+	if c.AdmitGames == 0 {
+		admission = "no hall of fame"
+	}
+	if c.Surrogate == config.SurrogateOn {
+		scoring += ", a surrogate model's child each generation from the third"
+	}
+	return fmt.Sprintf(": population %d, %s, %s, %s", c.Population, length, scoring, admission), nil
 }
 
-// waiting returns a channel closed when the first of the test's batches not yet finished
-// is (nil: every queued batch has finished, or none is queued).
-func (p *laggedGeneration) waiting() chan struct{} {
-	for _, pl := range []*playing{p.cand, p.def} {
-		if pl != nil {
-			select {
-			case <-pl.done:
-			default:
-				return pl.done
-			}
+// Restore takes up the population, the hall of fame and the admission tests of the last
+// saved generation, the next generation to be bred from it; the error names what of st
+// does not fit the configuration.
+func (m *Generational) Restore(st record.ResumeState) (search.Leader, error) {
+	m.cfg = m.a.Config
+	if len(st.Population) != m.cfg.Population {
+		return search.Leader{}, fmt.Errorf("resume: generation %d has %d individuals, the config says %d", st.LastGeneration, len(st.Population), m.cfg.Population)
+	}
+	g := &loopGen{gen: st.LastGeneration}
+	for _, r := range st.Population {
+		x, err := m.a.Layout.FromNamed(r.Genes)
+		if err != nil {
+			return search.Leader{}, fmt.Errorf("resume: individual %s: %w", r.ID, err)
 		}
+		g.pop = append(g.pop, &genomes.Genome{Layout: m.a.Layout, X: x, ID: r.ID, Op: r.Op, Parents: r.Parents, Born: r.Born,
+			Stats: r.Stats, Round: r.Round, Mutation: m.cfg.Mutation, Evaluator: fitnessOf})
+	}
+	for _, h := range st.HallOfFame {
+		x, err := m.a.Layout.FromNamed(h.Genes)
+		if err != nil {
+			return search.Leader{}, fmt.Errorf("resume: hall of fame %s: %w", h.ID, err)
+		}
+		m.hall.hof = append(m.hall.hof, record.HallOfFamer{ID: h.ID, Generation: h.Generation, Genes: x, Stats: h.Stats})
+	}
+	for _, id := range st.Tested {
+		m.hall.tested[id] = true
+		m.winners[id] = -1
+	}
+	m.hofFrom = len(m.hall.hof)
+	if m.cfg.Surrogate == config.SurrogateOn {
+		for _, raw := range st.MethodStates[max(0, len(st.MethodStates)-SurrogateWindow):] {
+			var o SurrogateObservation
+			if err := search.DecodeState(raw, &o); err != nil {
+				return search.Leader{}, fmt.Errorf("resume: the surrogate model's games: %w", err)
+			}
+			m.window = append(m.window, o)
+		}
+	}
+	m.tests, m.closest = len(st.Tested), st.Closest
+	m.setPop(g)
+	if err := m.rank(g); err != nil {
+		return search.Leader{}, err
+	}
+	m.cur, m.resumed = g, true
+	return m.leader(g.gen, g.pop), nil // the stored order is the rank order
+}
+
+// setPop makes g's individuals eaopt's population, unscored.
+func (m *Generational) setPop(g *loopGen) {
+	m.pop = &eaopt.Population{}
+	for _, x := range g.pop {
+		x.Evaluator = fitnessOf
+		m.pop.Individuals = append(m.pop.Individuals, eaopt.Individual{Genome: x, Fitness: math.Inf(1), ID: x.ID})
+	}
+}
+
+// rank scores g's individuals (eaopt's Evaluate) and ranks them (SortIndividuals).
+func (m *Generational) rank(g *loopGen) error {
+	if err := m.pop.Individuals.Evaluate(false); err != nil {
+		return err
+	}
+	indis := append(eaopt.Individuals(nil), m.pop.Individuals...)
+	SortIndividuals(indis)
+	g.ranked, g.fits = make([]*genomes.Genome, len(indis)), make([]float64, len(indis))
+	for i, in := range indis {
+		g.ranked[i], g.fits[i] = in.Genome.(*genomes.Genome), in.Fitness
 	}
 	return nil
 }
 
-// inPlay is the games the generations not yet saved will have saved, with the tests of
-// the newest testLag−1 generations counted at a size that never depends on the games'
-// speed. After the newest generation N is bred, every test up to N−testLag is judged and
-// N−testLag+1's plan is final (every test before it is judged): those count as played or
-// planned. Whether the later tests, N−1's and N's, were planned against the hall of fame
-// the run will leave depends on how fast the tests before them played, so each counts,
-// saved or not, as the test it would be against the hall of fame after N−testLag
-// (testSize). So the number of generations is the same whatever the workers. (A run
-// resumed near its budget's end may stop a generation earlier or later: it counts its
-// saved generations' tests as played.)
-func (m *Generational) inPlay() int {
-	n, final := 0, m.newest-(testLag-1)
-	for _, p := range m.pending {
-		n += p.g.distinctGames
+// first makes generation 0: slot 0 is the paper's weights, the others perturbations of
+// them (or random genomes), each from its own seed of generation 0's stream.
+func (m *Generational) first() *loopGen {
+	c, l := m.cfg, m.a.Layout
+	rng := m.a.Rand(0, search.StreamInit)
+	g := &loopGen{gen: 0}
+	for i := range c.Population {
+		x := &genomes.Genome{Layout: l, ID: m.a.IndividualID(0, i), Born: 0, Mutation: c.Mutation}
 		switch {
-		case p.g.gen > final:
-			n += m.testSize(p.pop[0], p.g.gen, final-1)
-		case p.adm != nil:
-			n += len(p.adm.mp.b.Tasks)
+		case i == 0:
+			x.X, x.Op = l.Defaults(), genomes.OpBaseline
+		case c.Init == "random":
+			x.X, x.Op = l.Random(rand.New(rand.NewSource(int64(rng.Uint64()>>1)))), genomes.OpInitial
+		default:
+			x.X, x.Op = l.Perturb(c.Mutation, rand.New(rand.NewSource(int64(rng.Uint64()>>1)))), genomes.OpInitial
+		}
+		g.pop = append(g.pop, x)
+		g.born = append(g.born, x)
+	}
+	m.setPop(g)
+	return g
+}
+
+// model is the generational model with elitism: the best Elite individuals by rank survive
+// unchanged (keeping their IDs; they play fresh games each generation); the rest are bred
+// by rank tournament selection, uniform crossover and mutation (Breed), the last one, once
+// two generations are told, the surrogate model's best genome near the better half's
+// centre (Config.Surrogate). It implements eaopt.Model.
+type model struct{ m *Generational }
+
+// Validate implements eaopt.Model.
+func (model) Validate() error { return nil }
+
+// Apply implements eaopt.Model: it replaces pop by the next generation (m.next), bred from
+// pop ranked, with randomness from the generation's own stream.
+func (md model) Apply(pop *eaopt.Population) error {
+	m := md.m
+	gen := m.cur.gen + 1
+	rng := m.a.RandV1(gen, search.StreamGA)
+	pop.RNG = rng
+	old := pop.Individuals
+	SortIndividuals(old)
+	n := len(old)
+	ranked := make([]*genomes.Genome, n)
+	for i, in := range old {
+		ranked[i] = in.Genome.(*genomes.Genome)
+	}
+	next, born := Breed(m.cfg, m.a.Layout, ranked, n, gen, rng, func(slot int) string { return m.a.IndividualID(gen, slot) })
+	if m.cfg.Surrogate == config.SurrogateOn && len(m.window) >= 2 && n-1 >= m.cfg.Elite {
+		if x, ok := SurrogateChild(m.a.Layout, m.window, ranked, SurrogateTrust(m.a.Layout, m.cfg.Mutation)); ok {
+			kid := next[n-1]
+			kid.X, kid.Op, kid.Parents = x, OpSurrogate, []string{ranked[0].ID}
+		}
+	}
+	for _, g := range next {
+		g.Stats, g.Round = genomes.Stats{}, 0
+	}
+	m.next = &loopGen{gen: gen, pop: next, born: born}
+	pop.Individuals = make(eaopt.Individuals, n)
+	for i, g := range next {
+		g.Evaluator = fitnessOf
+		pop.Individuals[i] = eaopt.Individual{Genome: g, Fitness: math.Inf(1), ID: g.ID}
+	}
+	return nil
+}
+
+// games plans generation g's games: its pairings (one round) or its first racing round.
+func (m *Generational) games(g *loopGen) (*search.Round, error) {
+	c := m.cfg
+	for _, x := range g.pop {
+		x.Stats, x.Round = genomes.Stats{}, 0
+	}
+	if c.Selection == config.SelectionPeers {
+		for _, x := range g.pop {
+			g.opponents = append(g.opponents, x.ID)
+		}
+		n := len(g.pop)
+		rng := m.a.RandV1(g.gen, search.StreamPairing)
+		r := &search.Round{Gen: g.gen, Exclusive: true, OneEach: true, Pairs: c.Games / 2, Label: "pairings", Own: g,
+			GuessNext: len(c.Opponents) == 0}
+		if k := m.surrogateSlot(n); k >= 0 {
+			r.Held = []string{g.pop[k].ID}
+		}
+		r.DrawAhead = append(m.testDraw(g.gen), m.drawsOf(g.gen+1)...)
+		for d := 0; d <= c.RaceRounds; d++ {
+			order := rng.Perm(n)
+			r.Streams = append(r.Streams, search.StreamOpenings+uint64(d)<<4)
+			for k := 0; k+1 < n; k += 2 {
+				a, b := g.pop[order[k]], g.pop[order[k+1]]
+				g.pairs = append(g.pairs, [2]int{order[k], order[k+1]})
+				r.Players = append(r.Players, &genomes.Genome{Layout: a.Layout, X: a.X, ID: a.ID})
+				r.Opponents = append(r.Opponents, b)
+			}
+		}
+		return r, nil
+	}
+	g.refs = append(g.refs, m.baseline())
+	for _, h := range m.hall.hof[max(0, len(m.hall.hof)-c.Champions):] {
+		g.refs = append(g.refs, &genomes.Genome{Layout: m.a.Layout, X: h.Genes, ID: h.ID})
+	}
+	for _, o := range c.Opponents {
+		argv, _, _ := protocol.ParseCommand(o)
+		spec := c.OpponentSpec(argv)
+		g.outside = append(g.outside, schedule.Opponent{ID: spec.Name(), Ext: spec})
+	}
+	for _, o := range g.refs {
+		g.opponents = append(g.opponents, o.ID)
+	}
+	for _, o := range g.outside {
+		g.opponents = append(g.opponents, o.ID)
+	}
+	g.players = make([]int, len(g.pop))
+	for i := range g.players {
+		g.players[i] = i
+	}
+	return m.raceRound(g), nil
+}
+
+// raceRound is generation g's racing round g.round: its players against its references
+// on fresh openings of the round's stream.
+func (m *Generational) raceRound(g *loopGen) *search.Round {
+	r := &search.Round{Gen: g.gen, Exclusive: true, Stream: search.StreamOpenings + uint64(g.round)<<4, Pairs: m.cfg.Games / 2,
+		Opponents: g.refs, Outside: g.outside, GameRound: g.round, Label: fmt.Sprintf("round %d", g.round), Own: g}
+	for _, i := range g.players {
+		r.Players = append(r.Players, g.pop[i])
+	}
+	if g.round < m.cfg.RaceRounds {
+		r.DrawAhead = []arena.DrawKey{{Gen: g.gen, Stream: search.StreamOpenings + uint64(g.round+1)<<4, N: r.Pairs, After: (g.round + 1) * r.Pairs}}
+	} else {
+		r.DrawAhead = m.testDraw(g.gen)
+	}
+	if g.round == 0 {
+		r.DrawAhead = append(r.DrawAhead, m.drawsOf(g.gen+1)...)
+	}
+	return r
+}
+
+// drawsOf is generation gen's draws, made ahead of their turn (search.Round.DrawAhead):
+// every round of its pairings or race, then its admission test's and its defence's.
+func (m *Generational) drawsOf(gen int) []arena.DrawKey {
+	c := m.cfg
+	var keys []arena.DrawKey
+	after := 0
+	for r := 0; r <= c.RaceRounds; r++ {
+		keys = append(keys, arena.DrawKey{Gen: gen, Stream: search.StreamOpenings + uint64(r)<<4, N: c.Games / 2, After: after})
+		after += c.Games / 2
+	}
+	if n := c.AdmitGames / 2; n > 0 {
+		keys = append(keys, arena.DrawKey{Gen: gen, Stream: search.StreamAdmit, N: n, After: after},
+			arena.DrawKey{Gen: gen, Stream: search.StreamDefence, N: n, After: after + n})
+	}
+	return keys
+}
+
+// testDraw is generation gen's admission test's draw once its games are all drawn (none
+// without a hall of fame).
+func (m *Generational) testDraw(gen int) []arena.DrawKey {
+	c := m.cfg
+	if c.AdmitGames == 0 {
+		return nil
+	}
+	return []arena.DrawKey{{Gen: gen, Stream: search.StreamAdmit, N: c.AdmitGames / 2, After: (c.RaceRounds + 1) * (c.Games / 2)}}
+}
+
+// baseline is the paper's weights (or the outside engine's defaults) as an opponent.
+func (m *Generational) baseline() *genomes.Genome {
+	return &genomes.Genome{Layout: m.a.Layout, X: m.a.Layout.Defaults(), ID: "baseline"}
+}
+
+// Ask returns the generation's games, the next generation's once the one before is told
+// and no more than keep generations are pending (bred from it: model), then the
+// admission tests planned; nil once no more generations are bred and every pending one is
+// stored.
+func (m *Generational) Ask() (*search.Round, error) {
+	if m.cur == nil { // generation 0
+		m.cfg = m.a.Config
+		m.cur = m.first()
+		return m.games(m.cur)
+	}
+	if r := m.cur.ask; r != nil { // the generation's next racing round
+		m.cur.ask = nil
+		return r, nil
+	}
+	if m.cur.ranked != nil && !m.ending && len(m.pending) <= m.keep() {
+		next := m.cur.gen + 1
+		if c := m.cfg; c.Generations > 0 && next > c.Generations || m.a.OverBudget(m.inPlay()) {
+			m.ending = true
+		} else {
+			if err := (model{m}).Apply(m.pop); err != nil {
+				return nil, err
+			}
+			m.cur, m.next, m.resumed = m.next, nil, false
+			r, err := m.games(m.cur)
+			if err == nil {
+				m.adopted(r)
+			}
+			return r, err
+		}
+	}
+	if len(m.queue) > 0 {
+		r := m.queue[0]
+		m.queue = m.queue[1:]
+		return r, nil
+	}
+	if m.ending && len(m.pending) == 0 {
+		return nil, nil
+	}
+	return nil, search.ErrAskLater
+}
+
+// Tell takes a round of generation games or of an admission test; it returns the first
+// generation it completes (Backlog: the others).
+func (m *Generational) Tell(r *search.Round) (*search.Told, error) {
+	m.unstored -= m.returned // stored by now
+	m.returned = 0
+	switch own := r.Own.(type) {
+	case *loopGen:
+		if err := m.tellGames(own, r); err != nil {
+			return nil, err
+		}
+	case *loopTest:
+		if err := m.tellTest(own, r); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("%s: a round the GA did not ask", r.Label)
+	}
+	_, out, err := m.Backlog()
+	return out, err
+}
+
+// Backlog returns the next generation the last tell completed, in order.
+func (m *Generational) Backlog() (int, *search.Told, error) {
+	if len(m.done) == 0 {
+		return 0, nil, nil
+	}
+	out, gen := m.done[0], m.doneGens[0]
+	m.returned += m.doneGames[0]
+	m.done, m.doneGens, m.doneGames = m.done[1:], m.doneGens[1:], m.doneGames[1:]
+	return gen, out, nil
+}
+
+// tellGames credits a told round of generation g's games: a pairing's to both players of
+// each pair (the second the mirror of the first's), a racing round's to its players, whose
+// better half plays the next; the last ranks the generation (told).
+func (m *Generational) tellGames(g *loopGen, r *search.Round) error {
+	if g != m.cur || g.ranked != nil {
+		return fmt.Errorf("%s: generation %d's games told out of order", r.Label, g.gen)
+	}
+	g.games = append(g.games, r.Games...)
+	g.distinct += r.Distinct
+	if m.cfg.Selection == config.SelectionPeers {
+		if len(r.Players) != len(g.pairs) {
+			return fmt.Errorf("%s: %d pairs told, %d asked", r.Label, len(r.Players), len(g.pairs))
+		}
+		for j, p := range g.pairs {
+			s := r.Players[j].Stats
+			a, b := g.pop[p[0]], g.pop[p[1]]
+			a.Stats, b.Stats = a.Stats.Add(s), b.Stats.Add(mirror(s))
+		}
+		return m.told(g)
+	}
+	for _, i := range g.players {
+		g.pop[i].Round = g.round
+	}
+	if g.round == m.cfg.RaceRounds || len(g.players) <= 1 {
+		return m.told(g)
+	}
+	// The better half goes on: by score, then ID (a total order).
+	sort.SliceStable(g.players, func(a, b int) bool {
+		pa, pb := g.pop[g.players[a]], g.pop[g.players[b]]
+		if sa, sb := pa.Stats.Score(), pb.Stats.Score(); sa != sb {
+			return sa > sb
+		}
+		return pa.ID < pb.ID
+	})
+	g.players = g.players[:(len(g.players)+1)/2]
+	sort.Ints(g.players)
+	g.round++
+	g.ask = m.raceRound(g)
+	return nil
+}
+
+// told ranks generation g, its games all told, and makes it pending: its admission test is
+// planned once every test before it is judged (advance).
+func (m *Generational) told(g *loopGen) error {
+	if err := m.rank(g); err != nil {
+		return err
+	}
+	if m.cfg.Surrogate == config.SurrogateOn {
+		m.window = append(m.window, ObserveGeneration(m.a.Layout, g.ranked, g.games))
+		m.window = m.window[max(0, len(m.window)-SurrogateWindow):]
+	}
+	m.pending = append(m.pending, g)
+	if m.testsBehind() {
+		m.newest = g.gen
+		if _, ok := m.winners[g.ranked[0].ID]; !ok {
+			m.winners[g.ranked[0].ID] = g.gen
+		}
+	}
+	m.advance()
+	return nil
+}
+
+// advance completes the pending generations, oldest first, whose admission test is judged
+// or that have none, and plans and queues the test of the oldest one left.
+func (m *Generational) advance() {
+	for len(m.pending) > 0 {
+		p := m.pending[0]
+		if !p.planned {
+			p.test = m.plan(p.gen, p.ranked[0], m.hall.tested)
+			p.planned = true
+		}
+		if t := p.test; t != nil && p.adm == nil {
+			if !t.asked {
+				t.asked, t.g = true, p
+				m.queue = append(m.queue, m.testRounds(t)...)
+			}
+			return
+		}
+		m.pending = m.pending[1:]
+		m.complete(p)
+	}
+}
+
+// plan decides generation gen's admission test of its race winner against the hall of fame
+// as it stands (planAdmission's rule), marking the winner in tested; nil when none is
+// played.
+func (m *Generational) plan(gen int, winner *genomes.Genome, tested map[string]bool) *loopTest {
+	c := m.cfg
+	if c.AdmitGames == 0 || winner.Op == genomes.OpBaseline || tested[winner.ID] {
+		return nil
+	}
+	t := &loopTest{reigning: len(m.hall.hof) - 1, winner: append([]float64(nil), winner.X...), n: c.AdmitGames / 2}
+	if t.reigning >= 0 && fmt.Sprint(m.hall.hof[t.reigning].Genes) == fmt.Sprint(winner.X) {
+		return nil
+	}
+	tested[winner.ID] = true
+	t.a = &record.Admission{Candidate: winner.ID, Opponent: "baseline", Generation: gen}
+	t.headToHead = t.reigning >= 0 && c.Admission == config.AdmissionHeadToHead
+	t.defends = t.reigning >= 0 && (!t.headToHead || c.Champion == config.ChampionBest || c.Champion == "")
+	if t.reigning >= 0 {
+		t.a.Opponent = m.hall.hof[t.reigning].ID
+	}
+	return t
+}
+
+// testRounds is test t's rounds: the candidate against the paper's weights (head to head:
+// the defender), with the defender on the same openings unless head to head; then the
+// defender's own games against the paper's weights on openings of their own.
+func (m *Generational) testRounds(t *loopTest) []*search.Round {
+	l := m.a.Layout
+	gen := t.g.gen
+	label := "admission"
+	test := &search.Round{Gen: gen, Exclusive: true, Stream: search.StreamAdmit, Pairs: t.n, Label: label, GameRound: record.AdmissionRound, Own: t,
+		Players: []*genomes.Genome{{Layout: l, X: t.winner, ID: t.a.Candidate}}, Opponents: []*genomes.Genome{m.baseline()}}
+	rounds := []*search.Round{test}
+	if t.reigning >= 0 {
+		h := m.hall.hof[t.reigning]
+		def := &genomes.Genome{Layout: l, X: h.Genes, ID: h.ID}
+		if t.headToHead {
+			test.Opponents = []*genomes.Genome{def}
+		} else if t.defends {
+			test.Players = append(test.Players, &genomes.Genome{Layout: l, X: h.Genes, ID: h.ID})
+		}
+		if t.defends {
+			rounds = append(rounds, &search.Round{Gen: gen, Exclusive: true, Stream: search.StreamDefence, Pairs: t.n, Label: label,
+				GameRound: record.DefenceRound, Own: t, Players: []*genomes.Genome{def}, Opponents: []*genomes.Genome{m.baseline()}})
+		}
+	}
+	t.rounds = len(rounds)
+	return rounds
+}
+
+// tasks is how many distinct games test t plays: each of its matchups 2·n, but one of
+// identical genes (none: identical genomes never play).
+func (m *Generational) tasks(t *loopTest) int {
+	base := fmt.Sprint(m.a.Layout.Defaults())
+	games := func(x []float64, opp string) int {
+		if fmt.Sprint(x) == opp {
+			return 0
+		}
+		return 2 * t.n
+	}
+	if t.reigning < 0 {
+		return games(t.winner, base)
+	}
+	def := m.hall.hof[t.reigning].Genes
+	if t.headToHead {
+		n := games(t.winner, fmt.Sprint(def))
+		if t.defends {
+			n += games(def, base)
+		}
+		return n
+	}
+	return games(t.winner, base) + 2*games(def, base)
+}
+
+// tellTest takes a told round of test t, and judges the test once its last round is told
+// (judgeAdmission's rule): the defender's own games go to its record, the candidate is
+// admitted when it passed; the pending generations then advance.
+func (m *Generational) tellTest(t *loopTest, r *search.Round) error {
+	g := t.g
+	if len(m.pending) == 0 || m.pending[0] != g || t.told >= t.rounds {
+		return fmt.Errorf("%s: an admission test told out of order", r.Label)
+	}
+	t.told++
+	t.distinct += r.Distinct
+	g.games = append(g.games, r.Games...)
+	if r.GameRound == record.DefenceRound {
+		t.own = r.Players[0].Stats
+	} else {
+		t.candStats, t.cand = r.Players[0].Stats, r.PairScores[0]
+		if len(r.PairScores) > 1 {
+			t.def = r.PairScores[1]
+		}
+	}
+	if t.told < t.rounds {
+		return nil
+	}
+	a := t.a
+	a.Result = record.ResultOf(t.candStats)
+	hpairs := make([]float64, t.n)
+	for k := range hpairs {
+		hpairs[k] = 1 // the opponent against itself: exactly ½ per game
+	}
+	if t.reigning >= 0 && !t.headToHead {
+		hpairs = t.def
+	}
+	if t.defends {
+		hres := record.ResultOf(t.own)
+		h := &m.hall.hof[t.reigning]
+		h.Stats = h.Stats.Add(genomes.Stats{Wins: hres.Wins, Draws: hres.Draws, Losses: hres.Losses, Penta: hres.Penta})
+	}
+	Judge(a, t.cand, hpairs, m.cfg.AdmitZ)
+	m.tests++
+	if c := m.closest; c == nil || a.LowerBound(m.cfg.AdmitZ) > c.LowerBound(m.cfg.AdmitZ) {
+		m.closest = a
+	}
+	if a.Admitted {
+		m.hall.hof = append(m.hall.hof, record.HallOfFamer{ID: a.Candidate, Generation: a.Generation, Genes: t.winner})
+	}
+	g.adm = a
+	g.distinct += t.distinct
+	m.advance()
+	return nil
+}
+
+// complete takes pending generation p, its test judged (or none played), as stored: what
+// the budget counts of it (saveOldest's), and its record, returned by the tell.
+func (m *Generational) complete(p *loopGen) {
+	if m.testsBehind() {
+		tested := 0
+		if p.test != nil {
+			tested = p.test.distinct
+		}
+		m.saved[p.gen] = savedTest{winner: p.ranked[0], tested: tested}
+		m.hofAfter[p.gen] = len(m.hall.hof)
+		delete(m.saved, p.gen-testLag)
+		delete(m.hofAfter, p.gen-testLag)
+	}
+	m.unstored += p.distinct
+	m.done = append(m.done, m.record(p))
+	m.doneGens = append(m.doneGens, p.gen)
+	m.doneGames = append(m.doneGames, p.distinct)
+}
+
+// record is what the loop stores of generation p (the loop adds its games, openings,
+// times and checkpoint), with the champion after it: its individuals ranked, the genomes
+// born in it (the hall of fame's new centre and the population's centre included), its
+// admission test and the hall of fame after it.
+func (m *Generational) record(p *loopGen) *search.Told {
+	l, c := m.a.Layout, m.cfg
+	champ := m.leader(p.gen, p.ranked)
+	rec := record.GenerationRecord{Opponents: slices.Clone(p.opponents), Admission: p.adm, HallOfFame: slices.Clone(m.hall.hof)}
+	for i, g := range p.ranked {
+		rec.Individuals = append(rec.Individuals, record.IndividualRecord{ID: g.ID, Rank: i + 1, Round: g.Round, Fitness: p.fits[i], Stats: g.Stats})
+	}
+	for _, g := range p.born {
+		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: l.Named(g.X)})
+	}
+	if g := m.centreBorn(p.gen); g != nil {
+		rec.NewGenomes = append(rec.NewGenomes, *g)
+	}
+	if c.Champion == config.ChampionPopulation {
+		g, _ := m.populationCentre(p.gen, p.ranked)
+		rec.NewGenomes = append(rec.NewGenomes, g)
+	}
+	var state func() any
+	if c.Surrogate == config.SurrogateOn {
+		obs := ObserveGeneration(l, p.ranked, p.games)
+		state = func() any { return obs }
+	}
+	population.FitnessFields(&rec, l, p.ranked, p.fits)
+	rec.Best, rec.Champion = p.ranked[0].ID, champ.ID
+	out := &search.Told{Record: rec, State: state, Champion: champ, BestPlayer: p.ranked[0].ID, BestScore: p.ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}
+	if h := champ.Hall; h != nil {
+		out.CentreOf = len(h.CentreOf)
+		if h.Champion != nil && len(h.CentreOf) == 0 { // a centre has no record of its own
+			if elo, _, ok := h.Champion.Estimate(); ok {
+				out.ChampionElo = &elo
+			}
+		}
+	}
+	return out
+}
+
+// centreBorn is the genome of the hall of fame's new centre when generation gen admitted
+// a member and the run's champion is the centre (Config.Champion), nil otherwise: stored
+// with the generation whether or not the centre is the champion yet, so that it is there
+// when a member's bound later makes it so. Its genome row has two parents, the member with
+// the best lower bound (else the first) and the latest; every member is a parent: the hall
+// of fame's rows admitted up to its generation.
+func (m *Generational) centreBorn(gen int) *record.GenomeRecord {
+	hof, l := m.hall.hof, m.a.Layout
+	if m.cfg.Champion != config.ChampionCentre || len(hof) < 2 || hof[len(hof)-1].Generation != gen {
+		return nil
+	}
+	first := hof[0].ID
+	if b := Champion(hof, m.cfg.AdmitZ); b != nil && b.ID != hof[len(hof)-1].ID {
+		first = b.ID
+	}
+	return &record.GenomeRecord{ID: m.centreID(), Born: gen, Operator: config.OpCentre, Parents: []string{first, hof[len(hof)-1].ID},
+		Genes: l.Named(population.Centre(l, hof))}
+}
+
+// centreID names the hall of fame's centre: the genome in the slot after the population's
+// of the generation that admitted the latest member (the centre changes only then).
+func (m *Generational) centreID() string {
+	return m.a.IndividualID(m.hall.hof[len(m.hall.hof)-1].Generation, m.cfg.Population)
+}
+
+// populationCentre is the genome of ChampionPopulation's champion after generation gen,
+// whose individuals are ranked (best first): the centre of its better half.
+func (m *Generational) populationCentre(gen int, ranked []*genomes.Genome) (record.GenomeRecord, []float64) {
+	x, last := population.BetterHalfCentre(m.a.Layout, ranked)
+	return record.GenomeRecord{ID: m.a.IndividualID(gen, m.cfg.Population), Born: gen, Operator: config.OpPopulationCentre,
+		Parents: []string{ranked[0].ID, last}, Genes: m.a.Layout.Named(x)}, x
+}
+
+// leader is the run's champion after generation gen, ranked (best first), with the hall of
+// fame as the summary shows it: with Config.Champion population, the centre of the
+// generation's better half (populationCentre); without a hall of fame (AdmitGames 0), the
+// rank-1 individual; otherwise the hall of fame's pick (HallChampion: its centre, its
+// member with the best lower bound, or the baseline while none is above it).
+func (m *Generational) leader(gen int, ranked []*genomes.Genome) search.Leader {
+	c := m.cfg
+	view := &search.HallView{HallOfFame: slices.Clone(m.hall.hof), Tests: m.tests, Closest: m.closest}
+	out := search.Leader{Score: math.NaN(), Hall: view}
+	switch {
+	case c.Champion == config.ChampionPopulation:
+		rec, x := m.populationCentre(gen, ranked)
+		out.ID, out.Genes = rec.ID, x
+	case c.AdmitGames == 0:
+		out.ID, out.Genes = ranked[0].ID, slices.Clone(ranked[0].X)
+	default:
+		centreID := ""
+		if len(m.hall.hof) > 0 {
+			centreID = m.centreID()
+		}
+		h := HallChampion(c, m.a.Layout, m.hall.hof, centreID, m.a.IndividualID(0, 0))
+		out.ID, out.Genes = h.ID, h.X
+		view.Champion, view.CentreOf = h.Member, h.CentreOf
+	}
+	for _, g := range ranked {
+		if g.ID == out.ID {
+			out.Score = g.Stats.Score()
+		}
+	}
+	return out
+}
+
+// inPlay is the games the generations not yet stored will have stored, with the tests of
+// the newest testLag−1 generations counted at a size that never depends on the games'
+// speed. After the newest generation N is told, every test up to N−testLag is judged when
+// N+1 is bred: the tests of the pending generations up to N−testLag+1 count as planned
+// now, in order against the hall of fame as it stands. Whether the later tests, N−1's and
+// N's, are played against the hall of fame the run will leave depends on how fast the
+// tests before them played, so each counts, stored or not, as the test it would be against
+// the hall of fame after N−testLag (testSize). So the number of generations is the same
+// whatever the workers. (A run resumed near its budget's end may stop a generation earlier
+// or later: it counts its saved generations' tests as played.)
+func (m *Generational) inPlay() int {
+	n, final := m.unstored, m.newest-(testLag-1)
+	tested := maps.Clone(m.hall.tested)
+	for _, p := range m.pending {
+		n += p.distinct
+		t := p.test
+		if !p.planned {
+			t = m.plan(p.gen, p.ranked[0], tested)
+		}
+		switch {
+		case p.gen > final:
+			n += m.testSize(p.ranked[0], p.gen, final-1)
+		case t != nil:
+			n += m.tasks(t)
 		}
 	}
 	for gen, s := range m.saved {
@@ -514,347 +901,128 @@ func (m *Generational) testSize(winner *genomes.Genome, gen, after int) int {
 	return n * c.AdmitGames
 }
 
-// settle plans the admission tests of the pending generations not yet planned, and saves
-// each pending generation, oldest first, whose test is judged (or that has none): waiting
-// for the tests' games while more than keep generations are pending, and no longer once
-// keep or fewer are (math.MaxInt: never waits). A test planned between pairings is held,
-// to be queued behind the next pairings (startHeld): the next breeding waits for those
-// pairings and for a test testLag generations older, so the slots play the pairings first
-// (queued ahead of them, the tests' up to 192 games each held the next breeding: on
-// connect6, 90% of 16 replayed slots busy fell to 81%).
-func (m *Generational) settle(keep int) error {
-	for i, p := range m.pending {
-		if p.mark < 0 && (i == 0 || m.ahead()) {
-			if err := m.plan(p); err != nil {
-				return err
-			}
-		}
+// surrogateSlot is the slot of a generation of n whose genes the surrogate model may fit to
+// every game of the generation before (the last child: model.Apply), −1 where none is.
+func (m *Generational) surrogateSlot(n int) int {
+	if m.cfg.Surrogate != config.SurrogateOn || n-1 < m.cfg.Elite || n < 2 {
+		return -1
 	}
-	for len(m.pending) > 0 {
-		if err := m.ctx.Err(); err != nil {
-			return err // a generation whose test was cut short is not saved
-		}
-		p := m.pending[0]
-		if !p.queued() {
-			if !m.pairing && len(m.pending) <= keep {
-				return nil // queued behind the next pairings
-			}
-			m.start(p)
-		}
-		if p.waiting() != nil && len(m.pending) <= keep {
-			return nil
-		}
-		if err := m.saveOldest(); err != nil {
-			return err
-		}
-		if len(m.pending) > 0 && m.pending[0].mark < 0 {
-			if err := m.plan(m.pending[0]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return n - 1
 }
 
-// ahead reports whether the admission tests are planned ahead, each before the tests in
-// play before it are judged: only where a stopped batch's games not yet begun are dropped
-// (StopDropper: the local pool), as a test planned again stops its defender's games. On a
-// cluster, whose queued tasks would all be played, a test is planned once every test
-// before it is judged (the tests are then a chain, each batch played whole): gomoku's
-// default GA through two workers of one slot played 8% more games than it stored when
-// tests were planned ahead there.
-func (m *Generational) ahead() bool {
-	d, ok := m.h.Setup().Runner.(arena.StopDropper)
-	return ok && d.DropsStopped()
-}
-
-// plan plans pending generation p's admission test against the hall of fame as it stands
-// and queues its games, or holds them behind the next pairings (settle). The candidate's
-// games are kept from an earlier plan of the same games.
-func (m *Generational) plan(p *laggedGeneration) error {
-	old := p.adm
-	cur := m.g
-	m.g = p.g
-	if p.mark < 0 {
-		p.mark = len(m.g.openings)
+// Guess returns the pairings of the generation bred from generation r.Gen were its
+// pairings told as r (search.Guesser; the loop plays them ahead while r's last games end):
+// its individuals credited and ranked as told would rank them, bred as model breeds
+// (the surrogate child's games held: Round.Held). Nil for any other round, and once
+// guessing no longer pays (aheadPays' rule).
+func (m *Generational) Guess(r *search.Round) (*search.Round, error) {
+	g, ok := r.Own.(*loopGen)
+	if !ok || g != m.cur || g.ranked != nil || m.cfg.Selection != config.SelectionPeers || len(r.Players) != len(g.pairs) ||
+		!m.aheadPays() {
+		return nil, nil
 	}
-	m.g.openings = m.g.openings[:p.mark] // the same draws as the plan before
-	p.reigning = len(m.hall.hof) - 1
-	adm, err := m.planAdmission(p.pop[0])
-	p.g, m.g = m.g, cur
+	pop := make([]*genomes.Genome, len(g.pop))
+	for i, x := range g.pop {
+		c := x.Clone().(*genomes.Genome)
+		c.Stats, c.Round = genomes.Stats{}, 0
+		pop[i] = c
+	}
+	for j, p := range g.pairs {
+		s := r.Players[j].Stats
+		a, b := pop[p[0]], pop[p[1]]
+		a.Stats, b.Stats = a.Stats.Add(s), b.Stats.Add(mirror(s))
+	}
+	indis := make(eaopt.Individuals, len(pop))
+	for i, x := range pop {
+		indis[i] = eaopt.Individual{Genome: x, Fitness: 1 - x.Stats.Score(), ID: x.ID}
+	}
+	SortIndividuals(indis)
+	ranked := make([]*genomes.Genome, len(indis))
+	for i, in := range indis {
+		ranked[i] = in.Genome.(*genomes.Genome)
+	}
+	gen := g.gen + 1
+	next, born := Breed(m.cfg, m.a.Layout, ranked, len(ranked), gen, m.a.RandV1(gen, search.StreamGA), func(slot int) string { return m.a.IndividualID(gen, slot) })
+	guess, err := m.games(&loopGen{gen: gen, pop: next, born: born})
 	if err != nil {
-		return err
+		return nil, nil // the real breeding meets it, if it is one
 	}
-	p.adm = adm
-	if p.def != nil {
-		p.def.stop()
-		p.def = nil
-	}
-	if p.cand != nil && (adm == nil || old == nil || !sameTasks(adm.candidateTasks(), old.candidateTasks())) {
-		p.cand.stop()
-		p.cand = nil
-	}
-	switch {
-	case adm == nil:
-		p.held = false
-	case m.pairing:
-		p.held = true
-		m.start(p) // behind the pairings in play
-	default:
-		p.held = true
-	}
-	return nil
+	m.guessed = guess
+	return guess, nil
 }
 
-// replan plans p's test again where the hall of fame's last member is no longer the
-// defender it was planned against (a test before it admitted its candidate): the same
-// openings, the defender's games against the new one, the candidate's kept where they are
-// the same games (its test is against the paper's weights: Config.Admission paired).
-func (m *Generational) replan(p *laggedGeneration) error {
-	if p.mark < 0 || p.reigning == len(m.hall.hof)-1 {
-		return nil
-	}
-	if p.adm != nil {
-		delete(m.hall.tested, p.pop[0].ID) // marked by the plan replaced
-	}
-	m.replans++
-	return m.plan(p)
-}
-
-// start queues p's test's batches not yet in play.
-func (m *Generational) start(p *laggedGeneration) {
-	p.held = false
-	if p.adm == nil {
+// adopted counts, once a generation's pairings r are bred, whether the last guess of them
+// planned the same games (aheadPays' rule): the same players and opponents, by genes, but
+// the held ones.
+func (m *Generational) adopted(r *search.Round) {
+	q := m.guessed
+	m.guessed = nil
+	if q == nil || q.Gen != r.Gen {
 		return
 	}
-	tasks, split := p.adm.mp.b.Tasks, p.adm.mp.ends[0]
-	if p.cand == nil && split > 0 {
-		p.cand = m.playAsync(tasks[:split], "admission")
+	m.tried++
+	same := len(q.Players) == len(r.Players)
+	for j := 0; same && j < len(r.Players); j++ {
+		held := slices.Contains(r.Held, r.Players[j].ID) || slices.Contains(r.Held, r.Opponents[j].ID)
+		same = held || slices.Equal(q.Players[j].X, r.Players[j].X) && slices.Equal(q.Opponents[j].X, r.Opponents[j].X)
 	}
-	if p.def == nil && split < len(tasks) {
-		p.def = m.playAsync(tasks[split:], "admission")
-	}
-}
-
-// candidateTasks is the candidate's games of the test (its first matchup).
-func (p *admissionPlan) candidateTasks() []arena.GameTask { return p.mp.b.Tasks[:p.mp.ends[0]] }
-
-// sameTasks reports whether a and b are the same games in the same order: the same
-// players' weights (compared by value: each plan makes its own), openings and depths.
-func sameTasks(a, b []arena.GameTask) bool {
-	return reflect.DeepEqual(a, b)
-}
-
-// startHeld queues the held admission tests' games (settle), oldest first.
-func (m *Generational) startHeld() {
-	for _, p := range m.pending {
-		if !p.queued() {
-			m.start(p)
-		}
-	}
-}
-
-// saveOldest judges the oldest pending generation's admission test, once its games are
-// played, and saves that generation; when its candidate is admitted, the later tests are
-// planned again against it (replan).
-func (m *Generational) saveOldest() error {
-	p := m.pending[0]
-	m.pending = m.pending[1:]
-	cur := m.g
-	m.g = p.g
-	var adm *record.Admission
-	tested := 0
-	if p.adm != nil {
-		var recs []engine.GameRecord
-		for _, pl := range []*playing{p.cand, p.def} {
-			if pl != nil {
-				r, err := m.account(pl, "admission")
-				if err != nil {
-					m.g = cur
-					return err
-				}
-				recs = append(recs, r...)
-			}
-		}
-		p.adm.mp.recs = recs
-		before := m.g.distinctGames
-		adm = m.judgeAdmission(p.adm)
-		tested = m.g.distinctGames - before
-	}
-	m.saved[p.g.gen] = savedTest{winner: p.pop[0], tested: tested}
-	m.hofAfter[p.g.gen] = len(m.hall.hof)
-	delete(m.saved, p.g.gen-testLag)
-	delete(m.hofAfter, p.g.gen-testLag)
-	m.save(p.pop, p.fits, adm)
-	m.g = cur
-	if m.err != nil {
-		return m.err
-	}
-	if adm != nil && adm.Admitted {
-		for _, q := range m.pending {
-			if err := m.replan(q); err != nil {
-				return err
+	if same {
+		m.used++
+		for _, x := range m.cur.pop {
+			if slices.Contains(r.Held, x.ID) && x.Op == OpSurrogate {
+				m.fitted++
 			}
 		}
 	}
-	return nil
 }
 
-// playPairings plays a generation's pairings (Generational.pairings) while the pending
-// generations' admission tests go on: each test judged meanwhile is saved, behind the
-// pairings' games.
-func (m *Generational) playPairings(tasks []arena.GameTask, label string) ([]engine.GameRecord, error) {
-	pl := m.adoptAhead(tasks, label)
-	if pl == nil && m.canPlayAhead() {
-		pl = m.startPairings(tasks, label, false)
-	}
-	var p *playing
-	var tick chan struct{} // nil: no games played ahead, never ready
-	if pl != nil {
-		p, tick = pl.p, pl.fin.Ticks()
-	} else {
-		p = m.playAsync(tasks, label)
-	}
-	m.startHeld() // behind the pairings
-	m.pairing = true
-	defer func() { m.pairing = false }()
-	for {
-		var test chan struct{} // nil: no test in play, never ready
-		if len(m.pending) > 0 {
-			if test = m.pending[0].waiting(); test == nil && m.pending[0].queued() {
-				if err := m.settle(math.MaxInt); err != nil {
-					return nil, err
-				}
-				continue
-			}
-		}
-		select {
-		case <-p.done:
-			return m.account(p, label)
-		case <-test:
-			if err := m.settle(math.MaxInt); err != nil {
-				return nil, err
-			}
-		case <-tick:
-			m.lookAhead(pl)
-		}
-	}
+// Guessed counts the generations bred after a guess of them (Guess), those whose guess
+// planned their games (adopted: the games played ahead were the generation's) and, of
+// those, the ones beside a surrogate model's child (its games held, played once bred).
+func (m *Generational) Guessed() (guessed, adopted, fitted int) { return m.tried, m.used, m.fitted }
+
+// Options are the generational GA's switches, for tests and replay benchmarks:
+// KeepGuessing guesses the next generation however few guesses were adopted (aheadPays),
+// Unlagged plays each admission test before the next generation (testsBehind). (The run
+// loop's LoopOptions play no round ahead and draw in turn.)
+type Options struct {
+	KeepGuessing, Unlagged bool
 }
 
-// flush plays the pending generations' admission tests and saves them (the run has ended
-// after their pairings). A run stopped by ctx saves nothing more.
-func (m *Generational) flush() error {
-	m.dropAhead()
-	if m.err != nil || m.ctx.Err() != nil {
-		return m.err
-	}
-	m.startHeld()
-	return m.settle(0)
+// savedTest is a saved generation's race winner and the games of its admission test.
+type savedTest struct {
+	winner *genomes.Genome
+	tested int
 }
 
-// startMark starts the first generation's wall time, and its busy slot time where the
-// meter measures it, now.
-func (m *Generational) startMark() {
-	m.mark, m.busy = arena.MarkNow(m.meter)
-	m.elsewhere = arena.BusyElsewhere(m.h.Setup().Runner)
+// testLag is the most generations not yet saved when the next is bred (testsBehind): the
+// admission tests' lag, which never changes what is bred (Config.GALag, the lag of the GA
+// with generations in play, breeds from older generations: galag.go). Generation
+// g+1 is bred once generation g's pairings end and generation g−3's admission test is
+// judged, so the tests of g−2 to g play on the slots that g+1's pairings leave free, and
+// g+1's pairings on the slots a test's slowest games leave free. Replayed, lags of 2, 3
+// and 4 keep the same share of the slots busy (gomoku 90–91% of 16, connect6 94%, amazons
+// 97–98%); 3 counts the budget as the GA did before tests were planned ahead (inPlay).
+const testLag = 3
+
+// Tested is how many race winners were tested for the hall of fame (or marked tested by a
+// test planned).
+func (m *Generational) Tested() int { return len(m.hall.tested) }
+
+// aheadPays reports whether guessing the next generation still pays in this run: after
+// aheadTrial generations that had a guess, at least one in aheadShare of them planned the
+// games the generation played (adopted). A guess is right when the generation's last
+// results hardly move its ranking; where each result does (a noisy engine, small
+// generations), nearly every guess is stopped, and its games, though on slots that would
+// wait, start engine processes and take processor time for nothing (with a Gomocup engine
+// that sleeps 3 ms a move, 8 slots on this 2-core machine: 5 to 7 of 22 generations
+// adopted, the run 3% slower).
+func (m *Generational) aheadPays() bool {
+	return m.opts.KeepGuessing || m.tried < aheadTrial || m.used*aheadShare >= m.tried
 }
 
-// save saves the generation m.g whose individuals are pop (best first, fitness fits) and
-// whose admission test was adm: it sets the champion, plays the checkpoint if one is due,
-// stores it all in one transaction and reports it. Its wall time is the time since the
-// generation before was saved (so the generations' times add up to the run's, however they
-// overlap), and its slot time the slots' busy time within it (played elsewhere: the slot
-// time of the games told during it, SlotMeter, at most the slots times its wall time, the
-// rest carried on: arena.SlotCarry).
-func (m *Generational) save(pop []*genomes.Genome, fits []float64, adm *record.Admission) {
-	m.setChampion(pop)
-	var check *ladder.Verification
-	if m.cfg.VerifyEvery > 0 && m.g.gen%m.cfg.VerifyEvery == 0 {
-		var err error
-		if check, err = m.checkpoint(); err != nil {
-			m.err = err
-			return
-		}
-	}
-	mark, busy, elsewhere := m.mark, m.busy, m.elsewhere
-	m.startMark()
-	took, slots := m.mark.Sub(mark), m.h.GameSlots()
-	var slotTime time.Duration
-	if m.meter != nil {
-		slotTime = max(0, m.busy-busy) // less a stopped batch's games, known late (BusyMeter.Read)
-	} else {
-		slotTime = m.slotCarry.Take(arena.PlayedElsewhere(m.h.Setup().Runner, elsewhere, m.g.slotTime), took, slots)
-	}
-	rec := record.GenerationRecord{RunID: m.a.RunID, Generation: m.g.gen, Games: m.g.distinctGames, GamesTime: min(m.g.gamesTime, took), SlotTime: slotTime, Slots: slots,
-		Opponents: append([]string(nil), m.g.opponents...), Openings: m.g.openings, GameResults: m.g.gameResults,
-		Admission: adm, Checkpoint: check, HallOfFame: append([]record.HallOfFamer(nil), m.hall.hof...)}
-	for i, g := range pop {
-		rec.Individuals = append(rec.Individuals, record.IndividualRecord{ID: g.ID, Rank: i + 1, Round: g.Round, Fitness: fits[i], Stats: g.Stats})
-	}
-	for _, g := range m.g.born {
-		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: g.ID, Born: g.Born, Operator: g.Op, Parents: g.Parents, Genes: m.a.Layout.Named(g.X)})
-	}
-	if g := m.centreBorn(); g != nil {
-		rec.NewGenomes = append(rec.NewGenomes, *g)
-	}
-	if m.cfg.Champion == config.ChampionPopulation {
-		g, _ := m.populationCentre(pop)
-		rec.NewGenomes = append(rec.NewGenomes, g)
-	}
-	if m.cfg.Surrogate == config.SurrogateOn {
-		state, err := search.EncodeState(ObserveGeneration(m.a.Layout, pop, m.g.gameResults))
-		if err != nil {
-			m.err = err
-			return
-		}
-		rec.MethodState = state
-	}
-	population.FitnessFields(&rec, m.a.Layout, pop, fits)
-	rec.Best, rec.Champion = pop[0].ID, m.h.Summary().Best
-	rec.Duration, rec.Elapsed = took, m.h.Elapsed()
-	m.h.Summary().Generations = m.g.gen + 1
-	m.h.Summary().Games += m.g.distinctGames
-	m.h.CountGeneration(rec)
-	m.h.Summary().GamesTime += m.g.gamesTime
-	ev := record.Event{GenDone: true, GamesDone: m.g.distinctGames, GamesTotal: m.g.distinctGames,
-		BestScore: pop[0].Stats.Score(), MeanScore: 1 - rec.FitMean, Best: pop[0].ID, Champion: m.h.Summary().Best, CentreOf: len(m.h.Summary().CentreOf)}
-	if c := m.h.Summary().Champion; c != nil && len(m.h.Summary().CentreOf) == 0 { // a centre has no record of its own
-		if elo, _, ok := c.Estimate(); ok {
-			ev.ChampionElo = &elo
-		}
-	}
-	// Written behind the next generation's breeding and games, as the run loop's methods
-	// write theirs: nothing after reads the store, and the transaction (a generation's
-	// games, genomes and individuals, one fsync) took 6–13 ms of a 0.4 s generation of
-	// 48 games on 8 slots, time every slot waited.
-	if err := m.h.SaveBehind(rec, m.event(ev)); err != nil {
-		m.err = err
-	}
-}
-
-// generation is the GA's generation in progress: its individuals and the games they
-// played. Its games (games.go) fill it, its step (onGeneration) and selection (selection.go)
-// read it, saving (Generational.save) writes it out and starts the next.
-type generation struct {
-	gen       int               // its number, from 0
-	slot      int               // the next individual of generation 0 to make (newGenome)
-	current   []*genomes.Genome // its individuals, in breeding order
-	born      []*genomes.Genome // the individuals born in it (saved with it)
-	evaluated bool              // its individuals have played (step plays them once)
-
-	gameResults   []record.GameResult // its games, saved with it
-	openings      [][]string          // its opening pairs, in the order drawn
-	refs          []schedule.Opponent // the reference opponents its individuals play
-	opponents     []string            // their IDs, saved with it
-	gamesTime     time.Duration       // its time in games (the pool's wall time)
-	slotTime      time.Duration       // its busy game-slot time: the sum of its games' slot times (GameRecord.SlotTime)
-	distinctGames int                 // its distinct games (a deterministic pair played once counts once)
-	peers         *PeerPlan           // its pairings (peers; nil before they are planned)
-}
-
-// hallOfFame is selection's record: the members in order of admission and every individual
-// tested for admission (selection.go).
-type hallOfFame struct {
-	hof    []record.HallOfFamer
-	tested map[string]bool
-}
+// aheadTrial and aheadShare: see aheadPays.
+const (
+	aheadTrial = 6
+	aheadShare = 2
+)

@@ -13,21 +13,9 @@ import (
 	"evotune/tuner/search"
 )
 
-// summaryHost is a search.Host that keeps only the run's summary.
-type summaryHost struct {
-	search.Host
-	s report.Summary
-	l *genomes.Layout
-}
-
-func (h *summaryHost) Summary() *report.Summary { return &h.s }
-func (h *summaryHost) ChampionIsBaseline() bool {
-	return fmt.Sprint(h.s.BestGenes) == fmt.Sprint(h.l.Defaults())
-}
-
-// summaryGA is the generational GA of a small gomoku run (run ID 1) on a host that keeps
-// only its summary, as the tuner resolves a new run's configuration.
-func summaryGA(t *testing.T) (*Generational, *summaryHost) {
+// summaryGA is the generational GA of a small gomoku run (run ID 1), as the tuner resolves
+// a new run's configuration.
+func summaryGA(t *testing.T) *Generational {
 	t.Helper()
 	c := config.DefaultConfig("gomoku")
 	c.Method = config.MethodGA
@@ -37,8 +25,15 @@ func summaryGA(t *testing.T) (*Generational, *summaryHost) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &summaryHost{l: plan.Layout, s: report.Summary{Method: c.Method, ChampionRule: plan.Config.Champion, Summarise: Summarise}}
-	return NewGenerational(h, &search.MethodEnv{Layout: plan.Layout, Config: plan.Config, RunID: 1}, Options{}), h
+	return NewGenerational(&search.MethodEnv{Layout: plan.Layout, Config: plan.Config, RunID: 1}, Options{})
+}
+
+// summaryOf is the run's summary with champion c, as the run loop shows it.
+func summaryOf(m *Generational, c search.Leader) report.Summary {
+	s := report.Summary{Method: m.cfg.Method, ChampionRule: m.cfg.Champion, Summarise: Summarise, Best: c.ID, BestGenes: c.Genes}
+	s.HallOfFame, s.Champion, s.CentreOf = c.Hall.HallOfFame, c.Hall.Champion, c.Hall.CentreOf
+	s.BaselineChampion = fmt.Sprint(c.Genes) == fmt.Sprint(m.a.Layout.Defaults())
+	return s
 }
 
 // TestCentreChampion: with Champion "centre" and two or more members, the champion is the
@@ -48,7 +43,7 @@ func summaryGA(t *testing.T) (*Generational, *summaryHost) {
 // while no member's bound is above the baseline; with "best", or one member, it is the
 // member with the best bound, or the baseline while no bound is above it.
 func TestCentreChampion(t *testing.T) {
-	m, h := summaryGA(t)
+	m := summaryGA(t)
 	cfg := m.cfg
 	l := m.a.Layout
 	a, b := l.Defaults(), l.Defaults()
@@ -61,11 +56,9 @@ func TestCentreChampion(t *testing.T) {
 	l.Clamp(a)
 	l.Clamp(b)
 	strong := genomes.Stats{Wins: 60, Draws: 10, Losses: 10, Penta: [5]int{0, 2, 6, 12, 20}}
-	m.g.gen = 7
 	m.hall.hof = []record.HallOfFamer{{ID: "1-g2-03", Generation: 2, Genes: a, Stats: strong}, {ID: "1-g5-01", Generation: 5, Genes: b}}
 	pop := []*genomes.Genome{{Layout: l, X: l.Defaults(), ID: "1-g7-00"}}
-	m.setChampion(pop)
-	s := h.s
+	s := summaryOf(m, m.leader(7, pop))
 	if s.Best != genomes.IndividualID(1, 5, cfg.Population) || len(s.CentreOf) != 2 || s.CentreOf[0] != "1-g2-03" || s.CentreOf[1] != "1-g5-01" {
 		t.Fatalf("champion %s of %v, want the centre 1-g5-%02d of both members (born with the latest)", s.Best, s.CentreOf, cfg.Population)
 	}
@@ -85,40 +78,34 @@ func TestCentreChampion(t *testing.T) {
 		}
 	}
 	// The centre's genome is born with the generation that admitted the latest member.
-	if g := m.centreBorn(); g != nil {
+	if g := m.centreBorn(7); g != nil {
 		t.Errorf("generation 7 admitted no member, yet a centre was born: %+v", g)
 	}
-	m.g.gen = 5
-	g := m.centreBorn()
+	g := m.centreBorn(5)
 	if g == nil || g.ID != s.Best || g.Operator != config.OpCentre || g.Born != 5 || len(g.Parents) != 2 || g.Parents[0] != "1-g2-03" || g.Parents[1] != "1-g5-01" {
 		t.Errorf("generation 5's centre genome: %+v, want %s (centre) from the best and the latest member", g, s.Best)
 	}
-	m.g.gen = 7
 	// The best member instead: by the setting, with one member, or with none above 0.
 	m.cfg.Champion = config.ChampionBest
-	m.setChampion(pop)
-	if s := h.s; s.Best != "1-g2-03" || s.CentreOf != nil {
+	if s := summaryOf(m, m.leader(7, pop)); s.Best != "1-g2-03" || s.CentreOf != nil {
 		t.Errorf("champion best: %s (centre of %v), want the member 1-g2-03", s.Best, s.CentreOf)
 	}
 	m.cfg.Champion = config.ChampionCentre
 	m.hall.hof = m.hall.hof[:1]
-	m.setChampion(pop)
-	if s := h.s; s.Best != "1-g2-03" || s.CentreOf != nil {
+	if s := summaryOf(m, m.leader(7, pop)); s.Best != "1-g2-03" || s.CentreOf != nil {
 		t.Errorf("one member: champion %s (centre of %v), want the member", s.Best, s.CentreOf)
 	}
 	// No member with a bound above 0 (no games since admission): the centre all the same;
 	// the best-bound pick would be the baseline.
 	m.hall.hof = []record.HallOfFamer{{ID: "1-g2-03", Generation: 2, Genes: a}, {ID: "1-g5-01", Generation: 5, Genes: b}}
-	m.setChampion(pop)
-	if s := h.s; s.Best != genomes.IndividualID(1, 5, cfg.Population) || len(s.CentreOf) != 2 || s.Champion != nil || s.BaselineChampion {
+	if s := summaryOf(m, m.leader(7, pop)); s.Best != genomes.IndividualID(1, 5, cfg.Population) || len(s.CentreOf) != 2 || s.Champion != nil || s.BaselineChampion {
 		t.Errorf("no member above the baseline: champion %s (centre of %v, best member %v), want the centre", s.Best, s.CentreOf, s.Champion)
 	}
-	if txt := Summarise(h.s); !strings.Contains(txt, "the centre of the hall of fame's 2 members") || strings.Contains(txt, "claims") {
+	if txt := Summarise(summaryOf(m, m.leader(7, pop))); !strings.Contains(txt, "the centre of the hall of fame's 2 members") || strings.Contains(txt, "claims") {
 		t.Errorf("summary of a centre without a measured member: %q", txt)
 	}
 	m.cfg.Champion = config.ChampionBest
-	m.setChampion(pop)
-	if s := h.s; s.Best != genomes.IndividualID(1, 0, 0) || s.CentreOf != nil || !s.BaselineChampion {
+	if s := summaryOf(m, m.leader(7, pop)); s.Best != genomes.IndividualID(1, 0, 0) || s.CentreOf != nil || !s.BaselineChampion {
 		t.Errorf("champion best, no member above the baseline: champion %s (centre of %v), want the baseline", s.Best, s.CentreOf)
 	}
 }

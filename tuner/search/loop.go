@@ -84,14 +84,16 @@ type Host interface {
 }
 
 // LoopOptions are a Loop's switches, for tests: NoAhead plays no round ahead of its turn;
+// InTurn draws every opening in its turn, none ahead (Round.DrawAhead);
 // Oracle, where it returns true, is how a game in play will end, used in place of a guess.
 type LoopOptions struct {
-	NoAhead bool
-	Oracle  func(arena.GameTask) (engine.GameRecord, bool)
+	NoAhead, InTurn bool
+	Oracle          func(arena.GameTask) (engine.GameRecord, bool)
 }
 
 // NewLoop makes the run loop that plays method m, made with environment a, for run h.
 func NewLoop(h Host, a *MethodEnv, m Method, opts LoopOptions) *Loop {
+	a.OverBudget = h.OverBudget
 	return &Loop{h: h, a: a, m: m, opts: opts}
 }
 
@@ -213,6 +215,9 @@ type loopRound struct {
 	r        *Round
 	openings arena.Openings
 	key      arena.DrawKey // the draw of its openings (Exclusive: the first)
+	// only, for a round played ahead without its held games (Round.Held), is the indices
+	// of the games of b it plays (nil: all); its records and fin are those games'.
+	only []int
 	// An Exclusive round's opening pairs are numbered in its generation's openings: first
 	// is its first pair's number, per its players in each pairing (Streams; else all).
 	first, per int
@@ -281,7 +286,8 @@ func (l *Loop) Search(ctx context.Context, from int) error {
 	var inPlay []*loopRound
 	games := 0 // distinct games of the rounds in play
 	asking := true
-	mustPlay := func() bool { c, ok := l.m.(Committer); return ok && c.Committed() }
+	_, ownBudget := l.m.(Budgeter)
+	mustPlay := func() bool { c, ok := l.m.(Committer); return ownBudget || ok && c.Committed() }
 	var done *Told // a generation told complete, stored once the next rounds are asked
 	for {
 		for asking && len(inPlay) < w {
@@ -319,6 +325,9 @@ func (l *Loop) Search(ctx context.Context, from int) error {
 				return err
 			}
 			done = nil
+			if err := l.backlog(); err != nil {
+				return err
+			}
 			if h.Proven() {
 				return nil // proven (Config.StopWhenProven): the rounds in play are not wanted
 			}
@@ -345,7 +354,7 @@ func (l *Loop) Search(ctx context.Context, from int) error {
 			case <-ctx.Done():
 				return ctx.Err()
 			case <-lr.fin.Ticks():
-				if asking && len(inPlay) == 1 {
+				if asking && (len(inPlay) == 1 || lr.r.GuessNext) {
 					l.lookAhead(ctx, lr)
 				}
 			}
@@ -357,6 +366,25 @@ func (l *Loop) Search(ctx context.Context, from int) error {
 		games -= len(lr.b.Tasks)
 		var err error
 		if done, err = l.tell(lr); err != nil {
+			return err
+		}
+	}
+}
+
+// backlog stores the generations the last tell completed after the one stored
+// (Backlogger), in order.
+func (l *Loop) backlog() error {
+	b, ok := l.m.(Backlogger)
+	if !ok {
+		return nil
+	}
+	for {
+		gen, out, err := b.Backlog()
+		if err != nil || out == nil {
+			return err
+		}
+		l.gen = gen
+		if err := l.save(out); err != nil {
 			return err
 		}
 	}
@@ -403,7 +431,7 @@ func (l *Loop) draw(r *Round, stream uint64) (arena.Openings, arena.DrawKey, err
 	if sd, ok := l.m.(SharedDraws); ok {
 		ahead = sd.DrawsInPlay()
 	}
-	for d := 1; d <= max(1, ahead); d++ {
+	for d := 1; d <= max(1, ahead) && !l.opts.InTurn; d++ {
 		l.draws.Start(arena.DrawKey{Gen: r.Draw + d, Stream: stream, N: r.Pairs}, nil)
 	}
 	return os, key, nil
@@ -453,28 +481,177 @@ func (l *Loop) start(ctx context.Context, r *Round) (*loopRound, error) {
 		return nil, err
 	}
 	l.drew(lr)
-	var adopted *loopRound
+	l.drawAhead(r)
+	var adopted, kept []*loopRound
 	for _, a := range l.nexts {
-		if adopted == nil && reflect.DeepEqual(a.b, lr.b) && reflect.DeepEqual(a.openings, lr.openings) {
-			adopted = a
-			continue
+		switch {
+		case a.r.Gen > r.Gen:
+			kept = append(kept, a) // a guess of a later generation's round: still one
+		case len(adopted) == 0 && sameAhead(a, lr):
+			adopted = append(adopted, a)
+		default:
+			a.stop()
+			l.nextStopped++
 		}
-		a.stop()
-		l.nextStopped++
 	}
-	l.nexts = nil
-	if a := adopted; a != nil {
-		a.r = r // the method's round: its players are credited and told
-		a.promote()
-		a.shown.Store(true)
+	l.nexts = kept
+	if len(adopted) > 0 {
+		a := adopted[0]
 		l.nextUsed++
-		return a, nil
+		if a.only == nil {
+			a.r = r // the method's round: its players are credited and told
+			a.promote()
+			a.shown.Store(true)
+			return a, nil
+		}
+		return lr, l.join(ctx, lr, a)
 	}
 	if err := l.launch(ctx, lr, false); err != nil {
 		return nil, err
 	}
 	return lr, nil
 }
+
+// rest is the indices of round lr's games that involve none of its Held genomes, in order
+// (nil: it holds none).
+func (lr *loopRound) rest() []int {
+	if len(lr.r.Held) == 0 {
+		return nil
+	}
+	held := make([]bool, len(lr.b.Tasks))
+	for _, e := range lr.b.Refs {
+		if e.Task >= 0 && (slices.Contains(lr.r.Held, lr.r.Players[e.Ind].ID) || slices.Contains(lr.r.Held, e.Opp)) {
+			held[e.Task] = true
+		}
+	}
+	out := []int{}
+	for i, h := range held {
+		if !h {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// played is the games round lr plays: its own, or those of only.
+func (lr *loopRound) played() []arena.GameTask {
+	if lr.only == nil {
+		return lr.b.Tasks
+	}
+	out := make([]arena.GameTask, len(lr.only))
+	for k, i := range lr.only {
+		out[k] = lr.b.Tasks[i]
+	}
+	return out
+}
+
+// sameAhead reports whether round a, played ahead, plays the games round lr (asked, or
+// guessed) would play but for its held ones, on the same openings: a game's record
+// depends on its task alone, so they can be adopted.
+func sameAhead(a, lr *loopRound) bool {
+	if !reflect.DeepEqual(a.openings, lr.openings) {
+		return false
+	}
+	want := &loopRound{r: lr.r, b: lr.b, only: lr.only}
+	if want.only == nil {
+		want.only = lr.rest()
+	}
+	return reflect.DeepEqual(a.played(), want.played())
+}
+
+// join makes round lr, asked, the games of round a, played ahead without lr's held games,
+// and those held games, queued behind them: its records are theirs in lr's order, its
+// wall time the longer, its error the first.
+func (l *Loop) join(ctx context.Context, lr, a *loopRound) error {
+	rest := lr.rest() // a's games, in lr's numbering
+	inRest := make([]bool, len(lr.b.Tasks))
+	for _, i := range rest {
+		inRest[i] = true
+	}
+	var held []int
+	for i, in := range inRest {
+		if !in {
+			held = append(held, i)
+		}
+	}
+	a.promote()
+	a.shown.Store(true)
+	hr := &loopRound{r: lr.r, b: lr.b, only: held, done: make(chan struct{})}
+	if len(held) > 0 {
+		if err := l.launch(ctx, hr, false); err != nil {
+			a.stop()
+			return err
+		}
+	} else {
+		close(hr.done)
+		hr.stop = func() {}
+	}
+	if a.fin != nil {
+		lr.fin = arena.NewFinished(len(lr.b.Tasks))
+		a.fin.Forward(lr.fin, rest)
+		if hr.fin != nil {
+			hr.fin.Forward(lr.fin, held)
+		}
+	}
+	lr.stop = func() { a.stop(); hr.stop() }
+	lr.promote = func() {}
+	lr.shown.Store(true)
+	go func() {
+		defer close(lr.done)
+		recs := make([]engine.GameRecord, len(lr.b.Tasks))
+		for n, part := range []*loopRound{a, hr} {
+			<-part.done
+			lr.wall = max(lr.wall, part.wall)
+			if part.err != nil {
+				if lr.err == nil {
+					lr.err = part.err
+					lr.stop()
+				}
+				continue
+			}
+			at := [][]int{rest, held}[n]
+			if len(part.recs) != len(at) {
+				lr.err = fmt.Errorf("%s: %d games back of %d", lr.r.Label, len(part.recs), len(at))
+				continue
+			}
+			for k, i := range at {
+				recs[i] = part.recs[k]
+			}
+		}
+		if lr.err == nil {
+			lr.recs = recs
+		}
+	}()
+	return nil
+}
+
+// drawAhead starts round r's DrawAhead, asked, generation by generation: its own
+// generation's after the openings it has drawn, a later one's from its first.
+func (l *Loop) drawAhead(r *Round) {
+	if l.opts.InTurn || len(r.DrawAhead) == 0 {
+		return
+	}
+	l.draws.Drop(func(k arena.DrawKey) bool { return k.Gen < r.Gen-drawsKept })
+	for i := 0; i < len(r.DrawAhead); {
+		gen := r.DrawAhead[i].Gen
+		j := i
+		for j < len(r.DrawAhead) && r.DrawAhead[j].Gen == gen {
+			j++
+		}
+		exclude := map[string]bool{}
+		if gen == r.Gen {
+			for _, o := range l.drawn[gen] {
+				exclude[arena.Key(o)] = true
+			}
+		}
+		l.draws.ChainAfter(r.DrawAhead[i:j], exclude)
+		i = j
+	}
+}
+
+// drawsKept is how many generations before a round's the draws made ahead are kept for
+// (the GA's admission tests are asked up to testLag generations late).
+const drawsKept = 4
 
 // drew records that round lr, asked, drew its openings: its generation's next Exclusive
 // round draws after them.
@@ -495,8 +672,8 @@ func (l *Loop) plan(r *Round) (*loopRound, error) {
 	if stream == 0 {
 		stream = StreamOpenings
 	}
-	if r.Pairs < 1 || len(r.Players) == 0 || len(r.Opponents) == 0 {
-		return nil, fmt.Errorf("%s: %d players, %d opponents, %d pairs: nothing to play", r.Label, len(r.Players), len(r.Opponents), r.Pairs)
+	if r.Pairs < 1 || len(r.Players) == 0 || len(r.Opponents)+len(r.Outside) == 0 {
+		return nil, fmt.Errorf("%s: %d players, %d opponents, %d pairs: nothing to play", r.Label, len(r.Players), len(r.Opponents)+len(r.Outside), r.Pairs)
 	}
 	if r.OneEach && len(r.Opponents) != len(r.Players) {
 		return nil, fmt.Errorf("%s: %d players, %d opponents: one each needs as many of both", r.Label, len(r.Players), len(r.Opponents))
@@ -581,7 +758,7 @@ func (l *Loop) refs(r *Round) ([]schedule.Opponent, error) {
 		}
 		refs[j] = schedule.Opponent{ID: o.ID, W: w, X: o.X, Ext: ext}
 	}
-	return refs, nil
+	return append(refs, r.Outside...), nil
 }
 
 // launch plays round lr's games in the background (ahead: as a round played ahead, on the
@@ -590,14 +767,19 @@ func (l *Loop) refs(r *Round) ([]schedule.Opponent, error) {
 func (l *Loop) launch(ctx context.Context, lr *loopRound, ahead bool) error {
 	h := l.h
 	r := lr.r
-	total := len(lr.b.Tasks)
+	tasks := lr.played()
+	total := len(tasks)
 	var played atomic.Int64
 	lr.shown.Store(!ahead)
 	label := r.Label // a round adopted from ahead is the same round: its label too
 	progress := func() {
 		n := int(played.Add(1))
 		if lr.shown.Load() {
-			h.Emit(l.progress(record.Event{GamesDone: n, GamesTotal: total, Phase: label}))
+			e := l.progress(record.Event{GamesDone: n, GamesTotal: total, Phase: label})
+			if r.Exclusive { // a generation's own round, other generations' in play beside it
+				e.Generation = r.Gen
+			}
+			h.Emit(e)
 		}
 	}
 	ctx, lr.stop = context.WithCancel(ctx)
@@ -608,12 +790,12 @@ func (l *Loop) launch(ctx context.Context, lr *loopRound, ahead bool) error {
 	// Queued now, in the order asked: the oldest round in play is played first.
 	if s, ok := h.Setup().Runner.(arena.AheadStarter); ok {
 		lr.fin = arena.NewFinished(total)
-		wait, lr.promote, err = s.StartEach(ctx, h.Setup(), lr.b.Tasks, func(i int, rec engine.GameRecord) {
+		wait, lr.promote, err = s.StartEach(ctx, h.Setup(), tasks, func(i int, rec engine.GameRecord) {
 			progress()
 			lr.fin.Add(i, rec)
 		}, ahead)
 	} else {
-		wait, err = arena.StartBatch(ctx, h.Setup(), lr.b.Tasks, h.Config().Workers, progress)
+		wait, err = arena.StartBatch(ctx, h.Setup(), tasks, h.Config().Workers, progress)
 	}
 	if err != nil {
 		lr.stop()
@@ -649,7 +831,7 @@ func (l *Loop) dropNext() {
 // run computes changes.
 func (l *Loop) lookAhead(ctx context.Context, lr *loopRound) {
 	g, ok := l.m.(Guesser)
-	if !ok || lr.fin == nil || l.m.Window() != 1 || l.opts.NoAhead {
+	if !ok || lr.fin == nil || (l.m.Window() != 1 && !lr.r.GuessNext) || l.opts.NoAhead {
 		return
 	}
 	guesses := l.guesses(lr, g)
@@ -669,9 +851,10 @@ func (l *Loop) lookAhead(ctx context.Context, lr *loopRound) {
 		if err != nil {
 			continue // the round, asked, meets it
 		}
-		if i := slices.IndexFunc(l.nexts, func(a *loopRound) bool {
-			return reflect.DeepEqual(a.b, next.b) && reflect.DeepEqual(a.openings, next.openings)
-		}); i >= 0 {
+		if next.only = next.rest(); next.only != nil && len(next.only) == 0 {
+			continue // every game held
+		}
+		if i := slices.IndexFunc(l.nexts, func(a *loopRound) bool { return sameAhead(a, next) }); i >= 0 {
 			if !kept(l.nexts[i]) {
 				keep = append(keep, l.nexts[i])
 			}
@@ -820,8 +1003,9 @@ func (l *Loop) tell(lr *loopRound) (*Told, error) {
 		}
 	}
 	var pairScore map[[2]int]float64
+	from := len(t.games)
 	t.games, pairScore = schedule.Credit(&lr.b, lr.recs, r.Players, base, t.games)
-	r.PairScores = lr.pairScores(pairScore)
+	r.PairScores, r.Games, r.Distinct = lr.pairScores(pairScore), t.games[from:len(t.games):len(t.games)], len(lr.b.Tasks)
 	t.distinct += len(lr.b.Tasks)
 	t.batches += lr.wall
 	for _, rec := range lr.recs {
@@ -834,9 +1018,12 @@ func (l *Loop) tell(lr *loopRound) (*Told, error) {
 // the row, written behind the next rounds' games.
 func (l *Loop) save(out *Told) error {
 	h := l.h
-	state, err := EncodeState(out.State())
-	if err != nil {
-		return err
+	var state []byte
+	var err error
+	if out.State != nil {
+		if state, err = EncodeState(out.State()); err != nil {
+			return err
+		}
 	}
 	gen := l.gen
 	t := l.toldOf(gen)
@@ -873,7 +1060,7 @@ func (l *Loop) save(out *Told) error {
 	h.CountGeneration(rec)
 	h.Summary().GamesTime += rec.GamesTime
 	ev := h.Event(record.Event{GenDone: true, GamesDone: t.distinct, GamesTotal: t.distinct, BestScore: out.BestScore, MeanScore: out.MeanScore,
-		Best: out.BestPlayer, Champion: rec.Champion})
+		Best: out.BestPlayer, Champion: rec.Champion, CentreOf: out.CentreOf, ChampionElo: out.ChampionElo})
 	h.SetGeneration(gen + 1)
 	l.shown(gen + 1)
 	return h.SaveBehind(rec, ev)

@@ -1,12 +1,12 @@
 // Package search is the ask-and-tell interface of a search method and the run loop that
 // drives it (Loop, loop.go): the Method a method implements, the rounds it asks for (Round), what it stores
 // when a round completes a generation (Told), its champion (Leader, HallView), its
-// optional interfaces (Committer, SharedDraws, Guesser, BranchGuesser, Flusher), the run
+// optional interfaces (Committer, SharedDraws, Guesser, BranchGuesser, Budgeter, Backlogger, Flusher), the run
 // it sees (MethodEnv, with the run's derived random streams), and the one encoding of its
 // stored state (EncodeState, DecodeState). The loop plays for a run it knows only as a
 // Host (the tuner's run: the arena, budgets, summary, events and storage).
 //
-// A method on the loop (a Method: SPSA, CMA-ES, the steady-state GA, the lagged GA) never plays a game,
+// A method on the loop (a Method: both forms of the GA, SPSA, CMA-ES, the steady-state GA) never plays a game,
 // draws an opening or writes a row. It asks for rounds — its players, the opponents they
 // play and how many colour-swapped opening pairs — and is told each round's results in the
 // order it asked; when a told round completes one of its generations it says what to store
@@ -24,8 +24,9 @@
 // after the next tell). On resume it takes up its saved state and asks the rounds the
 // uninterrupted run would have. With a window of 1 the loop is the classic one: ask, play,
 // tell; a method whose next round so waits for the last games of the one in play may guess
-// it (Guesser: CMA-ES), and the loop plays the guess ahead on the slots those games leave
-// free, keeping it only when the round really asked is the same games.
+// it (Guesser: CMA-ES; with a larger window, for the rounds it marks GuessNext: the GA's
+// pairings), and the loop plays the guess ahead on the slots those games leave free,
+// keeping it only when the round really asked is the same games.
 //
 // A new method is one type that implements Method and its constructor from the run's
 // MethodEnv, registered by one line of the tuner's Methods (Loop: newX) or, from another
@@ -43,8 +44,10 @@ import (
 	"strings"
 
 	"evotune/genomes"
+	"evotune/tuner/arena"
 	"evotune/tuner/config"
 	"evotune/tuner/record"
+	"evotune/tuner/schedule"
 )
 
 // MethodEnv is what a method on the run loop knows of its run.
@@ -55,6 +58,9 @@ type MethodEnv struct {
 	// RunID is the run's ID, set by the loop before Restore and the first Ask (the run does
 	// not exist yet when the method is made).
 	RunID int64
+	// OverBudget, set by the loop, reports whether the run's budget is spent counting
+	// inPlay more distinct games than it has stored (for a Budgeter).
+	OverBudget func(inPlay int) bool
 }
 
 // IndividualID is the ID of slot `slot` of generation gen of the run ("1-g3-07").
@@ -103,11 +109,28 @@ type Round struct {
 	// run, identical ones never play each other: such a pair counts as two draws).
 	Players   []*genomes.Genome
 	Opponents []*genomes.Genome
-	Pairs     int
+	// Outside are references that are no genomes of the run (--opponent engines), after
+	// Opponents in the turn of opening pairs.
+	Outside []schedule.Opponent
+	Pairs   int
 	// OneEach has player i play Opponents[i] on every one of the Pairs opening pairs (as
 	// many opponents as players): a pairing of peers, its pairs in turn on the same
 	// openings.
 	OneEach bool
+	// GuessNext lets the loop play ahead, while the round's last games play, the round the
+	// method (a Guesser) would ask next were it told this one, whatever else is in play
+	// (the generational GA's pairings, with admission tests in play); with a window of 1
+	// every round is so guessed. Held are the genomes (IDs) whose games a round played
+	// ahead leaves out (the GA's surrogate child, fitted to every game): the round asked
+	// adopts the games ahead when its other games are the same, and plays the held ones
+	// behind them.
+	GuessNext bool
+	Held      []string
+	// DrawAhead are draws the method will ask next (Exclusive rounds' keys, After
+	// included), made while the round plays: those of the round's generation each excluding
+	// its openings drawn so far and the ones before it in the list, those of a later
+	// generation each excluding the ones before it of that generation.
+	DrawAhead []arena.DrawKey
 	// Label names the round in progress lines and errors ("generation 3").
 	Label string
 	// GameRound is the Round its games are stored with (GameResult.Round): 0, or
@@ -117,6 +140,12 @@ type Round struct {
 	// of the round's opening pairs: [player][pair], pair k the same openings for every
 	// player (a paired test's differences).
 	PairScores [][]float64
+	// Games, filled by the loop before Tell, are the rows of the round's games as its
+	// generation stores them (a peers' surrogate model is fitted to them).
+	Games []record.GameResult
+	// Distinct, filled by the loop before Tell, is how many distinct games the round played
+	// (a game two identical players share is one).
+	Distinct int
 	// Own is the method's own data for the round, untouched by the loop.
 	Own any
 }
@@ -150,7 +179,7 @@ type Told struct {
 	// fills the rest (run, number, games, openings, times, checkpoint, method state).
 	Record record.GenerationRecord
 	// State returns the method's own state after the generation (JSON-encoded into
-	// Record's MethodState; Restore reads it back). The loop calls it when it stores the
+	// Record's MethodState; Restore reads it back; nil: none stored). The loop calls it when it stores the
 	// generation, after the rounds that follow are asked, so a state that lists the rounds
 	// in play (the steady-state GA's births) holds them.
 	State func() any
@@ -160,6 +189,11 @@ type Told struct {
 	// score, and the players' mean score.
 	BestPlayer           string
 	BestScore, MeanScore float64
+	// CentreOf and ChampionElo are the progress line's champion: how many hall-of-fame
+	// members it is the centre of (0: none) and its Elo against the baseline (nil: none
+	// shown).
+	CentreOf    int
+	ChampionElo *float64
 }
 
 // Method is a search method on the run loop, the ask-and-tell interface of a method: the
@@ -207,11 +241,12 @@ type SharedDraws interface {
 }
 
 // Guesser is a method on the loop whose next round depends on the round before it, told
-// (a window of 1): Guess returns the round it would ask next were it told r (r's players'
+// (a window of 1, or a round marked GuessNext): Guess returns the round it would ask next were it told r (r's players'
 // Stats and PairScores as the loop would fill them: the games the loop still waits for
 // taken as draws), without changing its own state (nil: none). The loop plays that round
-// ahead on the slots r's last games leave free and keeps it when the method really asks
-// the same games.
+// ahead on the slots r's last games leave free (but for the games of its Held genomes) and
+// keeps it when the method really asks the same games; a round asked stops the rounds
+// ahead of its generation or older that it does not adopt.
 type Guesser interface {
 	Guess(r *Round) (*Round, error)
 }
@@ -224,6 +259,22 @@ type Guesser interface {
 type BranchGuesser interface {
 	Guesser
 	GuessKey(r *Round) string
+}
+
+// Budgeter is a method that keeps the run's budget itself: the loop asks it whatever the
+// budget, and its Ask returns nil once MethodEnv.OverBudget says the budget is spent,
+// counting what the method has in play its own way (the generational GA: its admission
+// tests in play at a size the games' speed never changes).
+type Budgeter interface {
+	KeepsBudget()
+}
+
+// Backlogger is a method whose tell may complete several generations in order (the
+// generational GA: a generation whose admission test is judged, then the generations after
+// it that have none): after storing the told one, the loop stores each Backlog returns,
+// generation gen, until it returns nil.
+type Backlogger interface {
+	Backlog() (gen int, out *Told, err error)
 }
 
 // Flusher is a method whose generations span several rounds: when the run ends with told
