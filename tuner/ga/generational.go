@@ -77,7 +77,6 @@ type Generational struct {
 	unstored  int      // the distinct games of the generations completed and not yet stored
 	returned  int      // of those, the ones the last tell returned
 	ending    bool     // no more generations are bred
-	resumed   bool     // cur is the saved generation a resumed run starts from
 	next      *loopGen // the generation model bred
 	// guessed is the last round guessed (Guess); tried and used count the generations
 	// that had one and those whose games it planned (aheadPays' rule).
@@ -157,13 +156,12 @@ func (m *Generational) KeepsBudget() {}
 // generations' pairings, so that no game slot waits for a test, nor for a generation's
 // slowest pairing. Only where nothing of the next generations depends on the test: peers
 // selection (a race would play the hall of fame), and no checkpoints (which measure the
-// champion the test may change, and may end the run). On the local slots the tests in
-// play overlap each other too (ahead): each is planned against the hall of fame as it
-// stands and planned again when a test before it admits its candidate (replan), so a
-// test judged is always the one the unlagged run plays, and the generation is saved once
-// its test is judged: tests, hall of fame and records are in generation order, and a
-// generation's games, genomes and test are those of the unlagged run. Only the game
-// budget's last generation may differ (inPlay).
+// champion the test may change, and may end the run). Each test is planned once every test
+// before it is judged, against the hall of fame as it stands, so it is the test the
+// unlagged run plays, and the generation is stored once its test is judged: tests, hall of
+// fame and records are in generation order, and a generation's games, genomes and test
+// are those of the unlagged run. Only the game budget's last generation may differ
+// (inPlay).
 func (m *Generational) testsBehind() bool {
 	c := m.cfg
 	return !m.opts.Unlagged && c.Selection == config.SelectionPeers && c.AdmitGames > 0 && c.VerifyEvery == 0
@@ -242,7 +240,7 @@ func (m *Generational) Restore(st record.ResumeState) (search.Leader, error) {
 	if err := m.rank(g); err != nil {
 		return search.Leader{}, err
 	}
-	m.cur, m.resumed = g, true
+	m.cur = g
 	return m.leader(g.gen, g.pop), nil // the stored order is the rank order
 }
 
@@ -460,7 +458,7 @@ func (m *Generational) Ask() (*search.Round, error) {
 			if err := (model{m}).Apply(m.pop); err != nil {
 				return nil, err
 			}
-			m.cur, m.next, m.resumed = m.next, nil, false
+			m.cur, m.next = m.next, nil
 			r, err := m.games(m.cur)
 			if err == nil {
 				m.adopted(r)
