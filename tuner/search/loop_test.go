@@ -297,3 +297,71 @@ func TestPlanPairings(t *testing.T) {
 		t.Fatalf("pairings not Exclusive: %v", err)
 	}
 }
+
+// backlogMethod completes generations 1 and 2 on the tell of generation 1's round, told
+// after generation 2's (the GA: a generation whose test is judged, then the next, which
+// has none): Tell returns generation 1, Backlog generation 2, then none.
+type backlogMethod struct {
+	toldMethod
+	left []int
+}
+
+func (m *backlogMethod) Tell(r *Round) (*Told, error) {
+	if r.Gen != 1 {
+		return nil, nil
+	}
+	m.left = []int{2}
+	return &Told{}, nil
+}
+
+func (m *backlogMethod) Backlog() (int, *Told, error) {
+	if len(m.left) == 0 {
+		return 0, nil, nil
+	}
+	gen := m.left[0]
+	m.left = m.left[1:]
+	return gen, &Told{Record: record.GenerationRecord{Best: fmt.Sprint("backlog ", gen)}}, nil
+}
+
+// TestBacklog: generations a tell completes after the one it returns (Backlogger) are
+// stored in order, each with its own rounds' games; a Told without State stores no method
+// state.
+func TestBacklog(t *testing.T) {
+	h := &storeHost{excluded: map[arena.DrawKey]int{}}
+	m := &backlogMethod{}
+	l := NewLoop(h, &MethodEnv{}, m, LoopOptions{})
+	l.mark()
+	g := func(id string, x float64) *genomes.Genome { return &genomes.Genome{ID: id, X: []float64{x}} }
+	var out *Told
+	for _, gen := range []int{2, 1} {
+		lr, err := l.plan(&Round{Gen: gen, Exclusive: true, Pairs: gen, Label: "r", Players: []*genomes.Genome{g("a", 1)}, Opponents: []*genomes.Genome{g("b", 2)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.drew(lr)
+		lr.recs = make([]engine.GameRecord, len(lr.b.Tasks))
+		if out, err = l.tell(lr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out == nil {
+		t.Fatal("generation 1's round told: nothing completed")
+	}
+	if err := l.save(out); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.backlog(); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.stored) != 2 || h.stored[0].Generation != 1 || h.stored[1].Generation != 2 || h.stored[1].Best != "backlog 2" {
+		t.Fatalf("stored %d generations: %+v; want 1, then the backlog's 2", len(h.stored), h.stored)
+	}
+	for i, rec := range h.stored {
+		if want := 2 * (i + 1); rec.Games != want || len(rec.Openings) != i+1 || rec.MethodState != nil {
+			t.Fatalf("generation %d stored %d games, %d openings, method state %q; want its own %d games and %d openings, no state", rec.Generation, rec.Games, len(rec.Openings), rec.MethodState, want, i+1)
+		}
+	}
+	if gen, more, _ := m.Backlog(); more != nil {
+		t.Fatalf("the backlog still holds generation %d", gen)
+	}
+}
