@@ -22,6 +22,7 @@ import (
 	"evotune/genomes"
 	"evotune/tuner/arena"
 	"evotune/tuner/config"
+	"evotune/tuner/ga"
 	"evotune/tuner/record"
 )
 
@@ -597,10 +598,11 @@ func TestPlayedReplaySameRun(t *testing.T) {
 // every pairing of all its rounds is one batch (no round depends on another's results),
 // and the admission tests (the candidate's games with the defender's on the same openings,
 // and the defender's own games: a batch each) play behind the next generations' pairings
-// (queued after them), in play with them: each test is planned once every test before it
-// is judged, against the hall of fame as it stands. Unlagged, each test's batches play
-// before the next generation's; the run is the same, hall of fame included, and so on a
-// runner whose stopped batches' queued games would still be played (a cluster).
+// (queued after them), in play with them and with each other: a test is planned against
+// the hall of fame as it stands, and planned again when a test in play before it admits
+// its candidate. Unlagged, each test's batches play before the next generation's; the run
+// is the same, hall of fame included, and so on a runner whose stopped batches' queued
+// games would still be played (a cluster), where no test is planned ahead.
 func TestGAGenerationBatches(t *testing.T) {
 	cfg := config.DefaultConfig("gomoku")
 	cfg.Population, cfg.Games, cfg.RaceRounds, cfg.AdmitGames, cfg.Generations, cfg.VerifyGames, cfg.Workers = 6, 2, 2, 8, 6, 0, 4
@@ -608,7 +610,7 @@ func TestGAGenerationBatches(t *testing.T) {
 	cfg.Resolve()
 	var mu sync.Mutex
 	var firsts []string // the phase of each batch, in the order their first games ended
-	run := func(unlagged, queuedPlay bool) (st *memStore, batches, most int) {
+	run := func(unlagged, queuedPlay bool) (st *memStore, batches, most, replans int) {
 		st = &memStore{}
 		mu.Lock()
 		firsts = nil
@@ -640,9 +642,9 @@ func TestGAGenerationBatches(t *testing.T) {
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		return st, r.batches, r.mostInPlay
+		return st, r.batches, r.mostInPlay, tu.method.(*loopMethod).l.Method().(*ga.Generational).Replans()
 	}
-	st, batches, most := run(false, false)
+	st, batches, most, replans := run(false, false)
 	tests, defended := 0, 0
 	for _, g := range st.gens {
 		if a := g.Admission; a != nil {
@@ -652,9 +654,9 @@ func TestGAGenerationBatches(t *testing.T) {
 			}
 		}
 	}
-	if len(st.gens) != 7 || defended == 0 || batches != len(st.gens)+tests+defended || most < 2 {
-		t.Fatalf("%d generations, %d admission tests (%d with a defender): %d batches, at most %d in play at once; want a batch per generation and one or two per test, several in play together",
-			len(st.gens), tests, defended, batches, most)
+	if len(st.gens) != 7 || defended == 0 || batches < len(st.gens)+tests+defended || most < 3 || replans == 0 {
+		t.Fatalf("%d generations, %d admission tests (%d with a defender): %d batches, at most %d in play at once, %d tests planned again; want a batch per generation and one or two per test (more for tests planned again), several in play together, some planned again",
+			len(st.gens), tests, defended, batches, most, replans)
 	}
 	// Generation 0's test is queued behind generation 1's pairings (its slots play the
 	// pairings the next breeding waits for first): with games of equal length on slots
@@ -665,7 +667,7 @@ func TestGAGenerationBatches(t *testing.T) {
 	if len(order) < 3 || order[0] != "pairings" || order[1] != "pairings" || order[2] != "admission" {
 		t.Fatalf("batches in the order their first games ended: %v; want generation 0's and 1's pairings, then generation 0's test", order)
 	}
-	un, unBatches, unMost := run(true, false)
+	un, unBatches, unMost, _ := run(true, false)
 	if unBatches != len(un.gens)+tests+defended || unMost > 2 {
 		t.Fatalf("unlagged: %d batches, at most %d in play at once; want %d generations + %d tests (%d with a defender), at most a test's two at once", unBatches, unMost, len(un.gens), tests, defended)
 	}
@@ -677,7 +679,10 @@ func TestGAGenerationBatches(t *testing.T) {
 			t.Fatalf("generation %d: hall of fame %s lagged, %s unlagged", i, a, b)
 		}
 	}
-	cl, _, _ := run(false, true)
+	cl, _, _, clReplans := run(false, true)
+	if clReplans != 0 {
+		t.Fatalf("a runner that plays stopped batches' games: %d tests planned again, want 0", clReplans)
+	}
 	if got, want := fingerprint(cl.gens), fingerprint(un.gens); got != want {
 		t.Fatalf("tests planned in turn (a cluster) and unlagged give different runs:\n%s\n----\n%s", got, want)
 	}

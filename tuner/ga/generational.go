@@ -82,6 +82,7 @@ type Generational struct {
 	// that had one and those whose games it planned (aheadPays' rule).
 	guessed             *search.Round
 	tried, used, fitted int
+	replans             int // tests planned again (replan)
 	// For the budget (inPlay): newest is the newest pending generation; saved the last
 	// testLag completed generations' race winners and the games of their admission tests;
 	// hofAfter the hall of fame's size after each of them; hofFrom its size when the run
@@ -114,6 +115,7 @@ type loopGen struct {
 	fits      []float64
 	ask       *search.Round // its next racing round, planned and not yet asked
 	planned   bool
+	reigning  int // the hall of fame's last member when its test was planned (−1: none)
 	test      *loopTest
 	adm       *record.Admission
 }
@@ -130,6 +132,7 @@ type loopTest struct {
 	defends    bool
 	n          int
 	asked      bool
+	rs         []*search.Round // its rounds, once asked
 	rounds     int
 	told       int
 	distinct   int
@@ -145,8 +148,9 @@ func NewGenerational(a *search.MethodEnv, opts Options) *Generational {
 		saved: map[int]savedTest{}, hofAfter: map[int]int{}, winners: map[string]int{}}
 }
 
-// Window: a generation's games, and the two rounds of an admission test behind them.
-func (m *Generational) Window() int { return 3 }
+// Window: a generation's games, and the two rounds of each pending generation's admission
+// test (up to testLag+1 generations pending) behind them.
+func (m *Generational) Window() int { return 2*testLag + 3 }
 
 // KeepsBudget: the GA counts the budget itself (inPlay), its admission tests at a size the
 // games' speed never changes.
@@ -572,25 +576,70 @@ func (m *Generational) told(g *loopGen) error {
 }
 
 // advance completes the pending generations, oldest first, whose admission test is judged
-// or that have none, and plans and queues the test of the oldest one left.
+// or that have none, and plans and queues the test of the oldest one left; where a round
+// dropped stops its games (MethodEnv.DropsStopped: this process's slots), the tests of all
+// the pending generations, each against the hall of fame as it stands (the tests before
+// it taken to fail), planned again when one before it admits its candidate (replan). A
+// test judged is so always the one the unlagged run plays.
 func (m *Generational) advance() {
 	for len(m.pending) > 0 {
 		p := m.pending[0]
-		if !p.planned {
-			p.test = m.plan(p.gen, p.ranked[0], m.hall.tested)
-			p.planned = true
-		}
-		if t := p.test; t != nil && p.adm == nil {
-			if !t.asked {
-				t.asked, t.g = true, p
-				m.queue = append(m.queue, m.testRounds(t)...)
-			}
-			return
+		m.planTest(p)
+		if p.test != nil && p.adm == nil {
+			break
 		}
 		m.pending = m.pending[1:]
 		m.complete(p)
 	}
+	for i, p := range m.pending {
+		if i > 0 && !m.a.DropsStopped {
+			break // a test planned again could not stop its games: each waits for the ones before
+		}
+		m.planTest(p)
+		if t := p.test; t != nil && !t.asked {
+			t.asked, t.g = true, p
+			t.rs = m.testRounds(t)
+			m.queue = append(m.queue, t.rs...)
+		}
+	}
 }
+
+// planTest plans pending generation p's admission test, once (plan), against the hall of
+// fame as it stands.
+func (m *Generational) planTest(p *loopGen) {
+	if !p.planned {
+		p.test = m.plan(p.gen, p.ranked[0], m.hall.tested)
+		p.planned, p.reigning = true, len(m.hall.hof)-1
+	}
+}
+
+// replan drops the admission tests of the pending generations after the oldest that were
+// planned against a hall of fame since grown (a test before them admitted its candidate):
+// their rounds not yet told are dropped (search.Round.Dropped) and advance plans them again,
+// on the same openings, against the new defender.
+func (m *Generational) replan() {
+	for _, q := range m.pending[1:] {
+		if !q.planned || q.reigning == len(m.hall.hof)-1 {
+			continue
+		}
+		if t := q.test; t != nil {
+			delete(m.hall.tested, q.ranked[0].ID) // marked by the plan replaced
+			for _, r := range t.rs {
+				if i := slices.Index(m.queue, r); i >= 0 {
+					m.queue = slices.Delete(m.queue, i, i+1)
+				} else {
+					r.Dropped = true
+				}
+			}
+		}
+		q.planned, q.test = false, nil
+		m.replans++
+	}
+}
+
+// Replans counts the admission tests planned again because a test before them admitted
+// its candidate.
+func (m *Generational) Replans() int { return m.replans }
 
 // plan decides generation gen's admission test of its race winner against the hall of fame
 // as it stands (planAdmission's rule), marking the winner in tested; nil when none is
@@ -711,6 +760,9 @@ func (m *Generational) tellTest(t *loopTest, r *search.Round) error {
 	}
 	g.adm = a
 	g.distinct += t.distinct
+	if a.Admitted {
+		m.replan()
+	}
 	m.advance()
 	return nil
 }

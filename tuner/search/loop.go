@@ -276,6 +276,8 @@ func (l *Loop) Search(ctx context.Context, from int) error {
 	}
 	meter, end := h.ShareSlots() // rounds in play share the local workers
 	l.meter = meter
+	d, ok := h.Setup().Runner.(arena.StopDropper)
+	l.a.DropsStopped = ok && d.DropsStopped()
 	defer func() { l.meter = nil; end() }()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the rounds in play when the search stops
@@ -368,7 +370,38 @@ func (l *Loop) Search(ctx context.Context, from int) error {
 		if done, err = l.tell(lr); err != nil {
 			return err
 		}
+		if inPlay, err = l.drop(inPlay); err != nil {
+			return err
+		}
+		games = 0
+		for _, lr := range inPlay {
+			games += len(lr.b.Tasks)
+		}
 	}
+}
+
+// drop stops the rounds in play the method Dropped and returns the others, in order; an
+// Exclusive round's openings are taken off its generation's drawn ones (the error: a
+// dropped round whose openings are not its generation's last drawn).
+func (l *Loop) drop(inPlay []*loopRound) ([]*loopRound, error) {
+	var keep []*loopRound
+	for i := len(inPlay) - 1; i >= 0; i-- {
+		lr := inPlay[i]
+		if !lr.r.Dropped {
+			keep = append(keep, lr)
+			continue
+		}
+		lr.stop()
+		if lr.r.Exclusive {
+			drawn, n := l.drawn[lr.r.Gen], len(lr.openings)
+			if len(drawn) < n || !reflect.DeepEqual(drawn[len(drawn)-n:], [][]string(lr.openings)) {
+				return nil, fmt.Errorf("%s: dropped, its openings not its generation's last drawn", lr.r.Label)
+			}
+			l.drawn[lr.r.Gen] = drawn[:len(drawn)-n]
+		}
+	}
+	slices.Reverse(keep)
+	return keep, nil
 }
 
 // backlog stores the generations the last tell completed after the one stored
@@ -654,7 +687,9 @@ func (l *Loop) drawAhead(r *Round) {
 const drawsKept = 4
 
 // drew records that round lr, asked, drew its openings: its generation's next Exclusive
-// round draws after them.
+// round draws after them, and they are the run's tuning openings from now on (the
+// held-out checks never play them), whether or not the round is played to its end (a
+// round Dropped is asked again on the same openings, or not at all).
 func (l *Loop) drew(lr *loopRound) {
 	if !lr.r.Exclusive {
 		return
@@ -663,6 +698,9 @@ func (l *Loop) drew(lr *loopRound) {
 		l.drawn = map[int][][]string{}
 	}
 	l.drawn[lr.r.Gen] = append(l.drawn[lr.r.Gen], lr.openings...)
+	for _, o := range lr.openings {
+		l.h.Tuning(o)
+	}
 }
 
 // plan draws round r's openings and schedules its games.

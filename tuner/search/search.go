@@ -61,6 +61,11 @@ type MethodEnv struct {
 	// OverBudget, set by the loop, reports whether the run's budget is spent counting
 	// inPlay more distinct games than it has stored (for a Budgeter).
 	OverBudget func(inPlay int) bool
+	// DropsStopped, set by the loop when the search starts, reports whether the run's
+	// games are played where a stopped round's games not yet begun are dropped (this
+	// process's slots: arena.StopDropper), so that a round asked on a guess and Dropped
+	// costs at most its games in play; elsewhere (a cluster) every queued game is played.
+	DropsStopped bool
 }
 
 // IndividualID is the ID of slot `slot` of generation gen of the run ("1-g3-07").
@@ -126,6 +131,12 @@ type Round struct {
 	// behind them.
 	GuessNext bool
 	Held      []string
+	// Dropped, set by the method (in a Tell) on a round it asked and no longer wants (the
+	// GA's admission test planned ahead, whose defender changed): the loop stops its games
+	// and never tells it, and an Exclusive round's draws are undone (its generation's next
+	// round draws them again). Only on a runner that drops a stopped batch's games not yet
+	// begun (MethodEnv.DropsStopped) does dropping save games.
+	Dropped bool
 	// DrawAhead are draws the method will ask next (Exclusive rounds' keys, After
 	// included), made while the round plays: those of the round's generation each excluding
 	// its openings drawn so far and the ones before it in the list, those of a later
