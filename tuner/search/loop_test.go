@@ -365,3 +365,52 @@ func TestBacklog(t *testing.T) {
 		t.Fatalf("the backlog still holds generation %d", gen)
 	}
 }
+
+// TestDropRound: rounds a method drops are stopped and taken out of play, the others kept
+// in order, and a dropped Exclusive round's draws are undone: asked again, it draws the
+// same openings after its generation's earlier ones; a dropped round whose openings are
+// not its generation's last drawn is refused by name.
+func TestDropRound(t *testing.T) {
+	h := &storeHost{excluded: map[arena.DrawKey]int{}}
+	l := NewLoop(h, &MethodEnv{}, windowMethod{w: 4}, LoopOptions{})
+	g := func(id string, x float64) *genomes.Genome { return &genomes.Genome{ID: id, X: []float64{x}} }
+	round := func(gen int, stream uint64, label string) *Round {
+		return &Round{Gen: gen, Stream: stream, Exclusive: true, Pairs: 2, Label: label, Players: []*genomes.Genome{g("a", 1)}, Opponents: []*genomes.Genome{g("b", 2)}}
+	}
+	var inPlay []*loopRound
+	stopped := map[string]bool{}
+	for _, r := range []*Round{round(1, 2, "pairings"), round(2, 2, "next pairings"), round(1, 4, "test"), round(1, 6, "defence")} {
+		lr, err := l.plan(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.drew(lr)
+		lr.stop = func() { stopped[r.Label] = true }
+		inPlay = append(inPlay, lr)
+	}
+	test := inPlay[2].openings
+	inPlay[2].r.Dropped, inPlay[3].r.Dropped = true, true
+	kept, err := l.drop(inPlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kept) != 2 || kept[0].r.Label != "pairings" || kept[1].r.Label != "next pairings" || !stopped["test"] || !stopped["defence"] || stopped["pairings"] {
+		t.Fatalf("kept %d rounds, stopped %v; want the two pairings, in order, and the test's two stopped", len(kept), stopped)
+	}
+	if n := len(l.drawn[1]); n != 2 {
+		t.Fatalf("generation 1 holds %d openings drawn after the drop, want its pairings' 2", n)
+	}
+	again, err := l.plan(round(1, 4, "test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.key.After != 2 || fmt.Sprint(again.openings) != fmt.Sprint(test) {
+		t.Fatalf("the test asked again drew %v after %d, want %v after 2", again.openings, again.key.After, test)
+	}
+	l.drew(again)
+	first := kept[0]
+	first.r.Dropped = true
+	if _, err := l.drop(kept); err == nil || !strings.Contains(err.Error(), "pairings: dropped, its openings not its generation's last drawn") {
+		t.Fatalf("dropping generation 1's pairings with its test drawn after them: %v", err)
+	}
+}
