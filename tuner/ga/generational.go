@@ -34,9 +34,10 @@ import (
 //     SortIndividuals) and its race winner tested for the hall of fame (selection.go): two
 //     rounds, the candidate's test (with the defender on the same openings, or head to
 //     head) and the defender's own games. With testsBehind the generation waits, pending,
-//     while the next ones are bred and played: each test is asked once every test before
-//     it is judged, behind the next generation's pairings, and the generation is stored
-//     once its test is judged, in order (a tell may so complete several: Backlog).
+//     while the next ones are bred and played: its test is asked behind the next
+//     generation's pairings (on the local slots at once, planned again when a test before
+//     it admits: advance, replan), and the generation is stored once its test is judged,
+//     in order (a tell may so complete several: Backlog).
 //   - Generation g+1 is bred by eaopt's model (model: elites, tournaments, crossover,
 //     mutation, and a surrogate model's child) once g is told and at most testLag
 //     generations are pending, unless the budget, counted at a size the games' speed never
