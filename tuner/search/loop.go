@@ -348,6 +348,22 @@ func (l *Loop) Search(ctx context.Context, from int) error {
 			return nil
 		}
 		lr := inPlay[0]
+		// The round whose last games the next ask waits for, guessed from as they end: the
+		// one in play, or the newest marked GuessNext (older rounds, told first, may be
+		// in play before it: the GA's admission tests).
+		gr := lr
+		if len(inPlay) > 1 {
+			gr = nil
+			for _, r := range inPlay {
+				if r.r.GuessNext {
+					gr = r
+				}
+			}
+		}
+		var ticks chan struct{} // nil: none, never ready
+		if gr != nil {
+			ticks = gr.fin.Ticks()
+		}
 	wait:
 		for {
 			select {
@@ -355,9 +371,9 @@ func (l *Loop) Search(ctx context.Context, from int) error {
 				break wait
 			case <-ctx.Done():
 				return ctx.Err()
-			case <-lr.fin.Ticks():
-				if asking && (len(inPlay) == 1 || lr.r.GuessNext) {
-					l.lookAhead(ctx, lr)
+			case <-ticks:
+				if asking {
+					l.lookAhead(ctx, gr)
 				}
 			}
 		}
