@@ -1,13 +1,13 @@
 // Package search is the ask-and-tell interface of a search method and the run loop that
 // drives it (Loop, loop.go): the Method a method implements, the rounds it asks for (Round), what it stores
 // when a round completes a generation (Told), its champion (Leader, HallView), its
-// optional interfaces (Committer, SharedDraws, Guesser, BranchGuesser, Budgeter, Backlogger, Flusher), the run
-// it sees (MethodEnv, with the run's derived random streams), and the one encoding of its
-// stored state (EncodeState, DecodeState). The loop plays for a run it knows only as a
+// optional interfaces (Committer, SharedDraws, Guesser, BranchGuesser, Budgeter,
+// Backlogger, Flusher), the run it sees (MethodEnv, with the run's derived random
+// streams), and the one encoding of its stored state (EncodeState, DecodeState). The loop plays for a run it knows only as a
 // Host (the tuner's run: the arena, budgets, summary, events and storage).
 //
-// A method on the loop (a Method: both forms of the GA, SPSA, CMA-ES, the steady-state GA) never plays a game,
-// draws an opening or writes a row. It asks for rounds — its players, the opponents they
+// A method on the loop (a Method: both forms of the GA, SPSA, CMA-ES, the steady-state
+// GA) never plays a game, draws an opening or writes a row. It asks for rounds — its players, the opponents they
 // play and how many colour-swapped opening pairs — and is told each round's results in the
 // order it asked; when a told round completes one of its generations it says what to store
 // and who the champion is. The loop owns the rest, with its Host: the worker pool or cluster and its game
@@ -190,9 +190,9 @@ type Told struct {
 	// fills the rest (run, number, games, openings, times, checkpoint, method state).
 	Record record.GenerationRecord
 	// State returns the method's own state after the generation (JSON-encoded into
-	// Record's MethodState; Restore reads it back; nil: none stored). The loop calls it when it stores the
-	// generation, after the rounds that follow are asked, so a state that lists the rounds
-	// in play (the steady-state GA's births) holds them.
+	// Record's MethodState; Restore reads it back; nil: none stored). The loop calls it
+	// when it stores the generation, after the rounds that follow are asked, so a state
+	// that lists the rounds in play (the steady-state GA's births) holds them.
 	State func() any
 	// Champion is the run's champion after the generation.
 	Champion Leader
@@ -252,12 +252,12 @@ type SharedDraws interface {
 }
 
 // Guesser is a method on the loop whose next round depends on the round before it, told
-// (a window of 1, or a round marked GuessNext): Guess returns the round it would ask next were it told r (r's players'
-// Stats and PairScores as the loop would fill them: the games the loop still waits for
-// taken as draws), without changing its own state (nil: none). The loop plays that round
-// ahead on the slots r's last games leave free (but for the games of its Held genomes) and
-// keeps it when the method really asks the same games; a round asked stops the rounds
-// ahead of its generation or older that it does not adopt.
+// (a window of 1, or a round marked GuessNext): Guess returns the round it would ask next
+// were it told r (r's players' Stats and PairScores as the loop would fill them: the games
+// the loop still waits for taken as draws), without changing its own state (nil: none).
+// The loop plays that round ahead on the slots r's last games leave free (but for the
+// games of its Held genomes) and keeps it when the method really asks the same games; a
+// round asked stops the rounds ahead of its generation or older that it does not adopt.
 type Guesser interface {
 	Guess(r *Round) (*Round, error)
 }
