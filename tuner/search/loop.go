@@ -735,10 +735,14 @@ func (l *Loop) plan(r *Round) (*loopRound, error) {
 	if n := len(r.Streams); n > 0 && (!r.Exclusive || !r.OneEach || len(r.Players)%n != 0) {
 		return nil, fmt.Errorf("%s: %d players in %d pairings: pairings need an Exclusive round of one each, as many players in each", r.Label, len(r.Players), n)
 	}
+	var os arena.Openings
+	var key arena.DrawKey
+	var err error
 	if r.Exclusive {
-		return l.planAfter(r, stream)
+		os, key, err = l.drawAfter(r, stream)
+	} else {
+		os, key, err = l.draw(r, stream)
 	}
-	os, key, err := l.draw(r, stream)
 	if err != nil {
 		return nil, err
 	}
@@ -747,54 +751,28 @@ func (l *Loop) plan(r *Round) (*loopRound, error) {
 		return nil, err
 	}
 	lr := &loopRound{r: r, openings: os, key: key, done: make(chan struct{})}
-	if r.OneEach { // player after player, each against its own opponent
-		for i := range r.Players {
-			if err := schedule.On(&lr.b, h, r.Players, []int{i}, refs[i:i+1], os, 0, r.Pairs, r.GameRound); err != nil {
-				return nil, err
-			}
+	// An Exclusive round's opening pairs are numbered in its generation's openings (each
+	// pair's depth and reference are that pair's: config.Plan.DepthOf, Opponents[k mod
+	// n]); a round of pairings (Streams) schedules pairing d's players on its own draw,
+	// game round GameRound+d.
+	all, first, per := [][]string(os), 0, len(r.Players)
+	if r.Exclusive {
+		all, first = append(slices.Clone(l.drawn[r.Gen]), os...), key.After
+		if n := len(r.Streams); n > 0 {
+			per = len(r.Players) / n
 		}
-		return lr, nil
+		lr.first, lr.per = first, per
 	}
-	inds := make([]int, len(r.Players))
-	for i := range inds {
-		inds[i] = i
-	}
-	if err := schedule.On(&lr.b, h, r.Players, inds, refs, os, 0, r.Pairs, r.GameRound); err != nil {
-		return nil, err
-	}
-	return lr, nil
-}
-
-// planAfter draws Exclusive round r's openings after its generation's (drawAfter) and
-// schedules its games on them, each opening pair numbered in its generation's openings
-// (its depth and reference are that pair's: config.Plan.DepthOf, Opponents[k mod n]); a
-// round of pairings (Streams) schedules pairing d's players on its own draw, game round
-// GameRound+d.
-func (l *Loop) planAfter(r *Round, stream uint64) (*loopRound, error) {
-	os, key, err := l.drawAfter(r, stream)
-	if err != nil {
-		return nil, err
-	}
-	refs, err := l.refs(r)
-	if err != nil {
-		return nil, err
-	}
-	lr := &loopRound{r: r, openings: os, key: key, first: key.After, done: make(chan struct{})}
-	all := append(slices.Clone(l.drawn[r.Gen]), os...)
 	if !r.OneEach {
 		inds := make([]int, len(r.Players))
 		for i := range inds {
 			inds[i] = i
 		}
-		return lr, schedule.On(&lr.b, l.h, r.Players, inds, refs, all, lr.first, r.Pairs, r.GameRound)
-	}
-	lr.per = len(r.Players)
-	if n := len(r.Streams); n > 0 {
-		lr.per = len(r.Players) / n
+		return lr, schedule.On(&lr.b, h, r.Players, inds, refs, all, first, r.Pairs, r.GameRound)
 	}
 	for i := range r.Players { // player after player, each against its own opponent
-		d := i / lr.per
-		if err := schedule.On(&lr.b, l.h, r.Players, []int{i}, refs[i:i+1], all, lr.first+d*r.Pairs, r.Pairs, r.GameRound+d); err != nil {
+		d := i / per
+		if err := schedule.On(&lr.b, h, r.Players, []int{i}, refs[i:i+1], all, first+d*r.Pairs, r.Pairs, r.GameRound+d); err != nil {
 			return nil, err
 		}
 	}
