@@ -964,12 +964,12 @@ func (m *Generational) surrogateSlot(n int) int {
 // Guess returns the pairings of the generation bred from generation r.Gen were its
 // pairings told as r (search.Guesser; the loop plays them ahead while r's last games end):
 // its individuals credited and ranked as told would rank them, bred as model breeds
-// (the surrogate child's games held: Round.Held). Nil for any other round, and once
-// guessing no longer pays (aheadPays' rule).
+// (the surrogate child's games held: Round.Held). Nil for any other round, and while
+// guessing does not pay (aheadPays' rule): the guess is then only judged against the
+// generation bred (adopted), not played.
 func (m *Generational) Guess(r *search.Round) (*search.Round, error) {
 	g, ok := r.Own.(*loopGen)
-	if !ok || g != m.cur || g.ranked != nil || m.cfg.Selection != config.SelectionPeers || len(r.Players) != len(g.pairs) ||
-		!m.aheadPays() {
+	if !ok || g != m.cur || g.ranked != nil || m.cfg.Selection != config.SelectionPeers || len(r.Players) != len(g.pairs) {
 		return nil, nil
 	}
 	pop := make([]*genomes.Genome, len(g.pop))
@@ -999,6 +999,9 @@ func (m *Generational) Guess(r *search.Round) (*search.Round, error) {
 		return nil, nil // the real breeding meets it, if it is one
 	}
 	m.guessed = guess
+	if !m.aheadPays() {
+		return nil, nil
+	}
 	return guess, nil
 }
 
@@ -1060,20 +1063,23 @@ const testLag = 3
 // test planned).
 func (m *Generational) Tested() int { return len(m.hall.tested) }
 
-// aheadPays reports whether guessing the next generation still pays in this run: after
-// aheadTrial generations that had a guess, at least one in aheadShare of them planned the
-// games the generation played (adopted). A guess is right when the generation's last
-// results hardly move its ranking; where each result does (a noisy engine, small
-// generations), nearly every guess is stopped, and its games, though on slots that would
-// wait, start engine processes and take processor time for nothing (with a Gomocup engine
-// that sleeps 3 ms a move, 8 slots on this 2-core machine: 5 to 7 of 22 generations
-// adopted, the run 3% slower).
+// aheadPays reports whether guessing the next generation pays in this run, so that the
+// guess is played ahead: once aheadTrial generations had a guess, at least one in
+// aheadShare of them planned the games the generation played (adopted). Every guess is
+// judged, played or not, so guessing starts once guesses are right and starts again
+// where they become right (a population that converges). A guess is right when the
+// generation's last results hardly move its ranking; where each result does (a noisy
+// engine, small generations), nearly every guess is wrong, and its games, though on slots
+// that would wait, start engine processes and take processor time for nothing, their
+// slot time wasted (a Gomocup engine that sleeps 3 ms a move, 8 slots on this 2-core
+// machine: 4 or 5 of 21 guesses right; its slots were 90% busy with the first six guesses
+// played whatever they were, 92–93% with each judged before it is played).
 func (m *Generational) aheadPays() bool {
-	return m.opts.KeepGuessing || m.tried < aheadTrial || m.used*aheadShare >= m.tried
+	return m.opts.KeepGuessing || m.tried >= aheadTrial && m.used*aheadShare >= m.tried
 }
 
 // aheadTrial and aheadShare: see aheadPays.
 const (
-	aheadTrial = 6
+	aheadTrial = 2
 	aheadShare = 2
 )
