@@ -278,6 +278,7 @@ func (l *Loop) Search(ctx context.Context, from int) error {
 	l.meter = meter
 	d, ok := h.Setup().Runner.(arena.StopDropper)
 	l.a.DropsStopped = ok && d.DropsStopped()
+	l.a.SlotsOverCores = meter != nil && h.Config().Workers > runtime.NumCPU()
 	defer func() { l.meter = nil; end() }()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the rounds in play when the search stops

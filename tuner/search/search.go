@@ -66,6 +66,11 @@ type MethodEnv struct {
 	// process's slots: arena.StopDropper), so that a round asked on a guess and Dropped
 	// costs at most its games in play; elsewhere (a cluster) every queued game is played.
 	DropsStopped bool
+	// SlotsOverCores, set by the loop when the search starts, reports whether the run's
+	// games share this process's slots and those outnumber its processors (Config.Workers
+	// above runtime.NumCPU()): a game played for nothing there, as a wrong guess's, takes
+	// processor time from the games that count.
+	SlotsOverCores bool
 }
 
 // IndividualID is the ID of slot `slot` of generation gen of the run ("1-g3-07").
