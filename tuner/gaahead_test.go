@@ -2,10 +2,12 @@ package tuner
 
 import (
 	"context"
-	"evotune/tuner/config"
-	"evotune/tuner/ga"
+	"runtime"
 	"testing"
 	"time"
+
+	"evotune/tuner/config"
+	"evotune/tuner/ga"
 )
 
 // TestGAPlaysAheadSameRun: the GA that plays its next generation's pairings ahead, on
@@ -126,4 +128,34 @@ func runReplayed(t *testing.T, cfg config.Config, slots int, durs []time.Duratio
 		t.Fatal(err)
 	}
 	return fingerprint(st.gens)
+}
+
+// TestGAJudgesGuessesOverCores: where the run's local game slots outnumber the processors,
+// the GA's first guesses of its next generation are judged against the generation it
+// breeds, and none is played ahead (a wrong guess's games would take processor time from
+// the games that count).
+func TestGAJudgesGuessesOverCores(t *testing.T) {
+	cfg := smallConfig("gomoku", runtime.NumCPU()+1)
+	cfg.Population, cfg.Generations, cfg.Games = 8, 5, 2 // 24 pairing games a generation
+	cfg.Admission = config.AdmissionNone
+	// A guess is made once a generation's last games are in play, as they end: on a busy
+	// machine the loop may see them end all at once in every generation of one run.
+	for try := 0; try < 3; try++ {
+		tu, err := New(cfg, &memStore{}, nil, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := tu.method.(*loopMethod)
+		if _, err := tu.Run(context.Background(), 0); err != nil {
+			t.Fatal(err)
+		}
+		if used, stopped, _ := l.l.Ahead(); used+stopped != 0 {
+			t.Fatalf("%d slots on %d processors: %d rounds played ahead in the first generations", cfg.Workers, runtime.NumCPU(), used+stopped)
+		}
+		if tried, _, _ := l.l.Method().(*ga.Generational).Guessed(); tried > 0 {
+			t.Logf("try %d: %d generations bred after a guess of them, none played", try, tried)
+			return
+		}
+	}
+	t.Error("no guess of a next generation was judged in three runs")
 }
