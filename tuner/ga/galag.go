@@ -41,7 +41,7 @@ import (
 //     skips one: the paper's weights, an individual tested before, the defender's own
 //     genes), paired (the candidate and the defender each against the paper's weights on
 //     AdmitGames/2 fresh opening pairs, the defender's own games on as many more) or head
-//     to head (Config.Admission), judged as the generational GA judges (judgeAdmission) when its rounds are told
+//     to head (Config.Admission), judged as the generational GA judges (the one admission test of both, admission.go) when its rounds are told
 //     and stored with generation k+1. The defender is the latest member admitted by a test
 //     told when generation k−L was: the tests of generations up to k−2L−1 (a test in play
 //     while a later one is asked does not change its defender, so every test is asked the
@@ -75,21 +75,6 @@ type LaggedState struct {
 	Ranked []LaggedIndividual `json:"ranked"`
 }
 
-// gaLagTest is a lagged GA's admission test in play: the rounds asked for it, the pair
-// scores of the candidate and of the defender on the test's openings and the defender's
-// own games, as they are told.
-type gaLagTest struct {
-	adm        *record.Admission
-	winner     []float64 // the candidate's genes
-	defender   int       // index of the defender in the hall of fame, −1: the paper's weights
-	headToHead bool      // the candidate plays the defender itself
-	defends    bool      // the defender plays games of its own (its Elo record)
-	cand, def  []float64 // pair scores (0 to 2) on the test's openings
-	own        genomes.Stats
-	rounds     int
-	told       int
-}
-
 // gaLagGeneration is a bred generation: its individuals by slot, its pairs in pairing order
 // (slots: the first plays, the second is its opponent; ⌊Population/2⌋ a pairing) and the
 // pairings asked and told.
@@ -115,13 +100,9 @@ type gaLagMethod struct {
 	newest int                       // the newest told generation (−1: none)
 	inPlay []*gaLagGeneration        // bred and not yet told, oldest first
 	next   int                       // the next generation to breed
-	// The hall of fame (AdmitGames > 0): its members in order of admission (Generation:
-	// the generation whose best each was), the individuals whose test was asked, the tests
-	// judged and the one whose paired difference had the highest lower bound.
-	hof     []record.HallOfFamer
-	tested  map[string]bool
-	tests   int
-	closest *record.Admission
+	// hall is the hall of fame (AdmitGames > 0; a member's Generation is the generation
+	// whose best it was).
+	hall hallOfFame
 }
 
 // newGALag makes the GA with generations in play for the run's method environment; the error names a
@@ -132,7 +113,7 @@ func NewLagged(a *search.MethodEnv) (search.Method, error) {
 		return nil, config.Errorf("games", "", "%d, want an even number ≥ 2 (each pair's games)", c.Games)
 	}
 	return &gaLagMethod{a: a, lag: c.GALag, rounds: c.RaceRounds + 1, told: map[int][]*genomes.Genome{}, newest: -1,
-		tested: map[string]bool{}}, nil
+		hall: hallOfFame{tested: map[string]bool{}}}, nil
 }
 
 // Window: every round of the L+1 generations in play (a round a pairing), their tests' two
@@ -182,17 +163,9 @@ func (m *gaLagMethod) Restore(st record.ResumeState) (search.Leader, error) {
 	}
 	m.newest, m.next = st.LastGeneration, st.LastGeneration+1
 	if c.AdmitGames > 0 {
-		for _, h := range st.HallOfFame {
-			x, err := m.a.Layout.FromNamed(h.Genes)
-			if err != nil {
-				return search.Leader{}, fmt.Errorf("resume: hall of fame %s: %w", h.ID, err)
-			}
-			m.hof = append(m.hof, record.HallOfFamer{ID: h.ID, Generation: h.Generation, Genes: x, Stats: h.Stats})
+		if err := m.hall.restore(m.a.Layout, st); err != nil {
+			return search.Leader{}, err
 		}
-		for _, id := range st.Tested {
-			m.tested[id] = true
-		}
-		m.tests, m.closest = len(st.Tested), st.Closest
 	}
 	return m.champion(st.LastGeneration, m.told[st.LastGeneration]), nil
 }
@@ -293,100 +266,35 @@ func (m *gaLagMethod) breed(gen int) *gaLagGeneration {
 // generations up to gen−2L−2): the tests told when generation gen−1−L is, also after a
 // resume, whose hall of fame holds later ones.
 func (m *gaLagMethod) planTest(gen int, winner *genomes.Genome) []*search.Round {
-	c, l := m.a.Config, m.a.Layout
-	if winner.Op == genomes.OpBaseline || m.tested[winner.ID] {
-		return nil
-	}
-	t := &gaLagTest{defender: -1, winner: append([]float64(nil), winner.X...)}
-	for i := len(m.hof) - 1; i >= 0; i-- {
-		if m.hof[i].Generation <= gen-2*m.lag-2 {
-			t.defender = i
+	reigning := -1
+	for i := len(m.hall.hof) - 1; i >= 0; i-- {
+		if m.hall.hof[i].Generation <= gen-2*m.lag-2 {
+			reigning = i
 			break
 		}
 	}
-	var def *genomes.Genome
-	if t.defender >= 0 {
-		h := m.hof[t.defender]
-		if slices.Equal(h.Genes, winner.X) {
-			return nil
-		}
-		def = &genomes.Genome{Layout: l, X: h.Genes, ID: h.ID}
+	t := m.hall.plan(m.a.Config, gen-1-m.lag, winner, reigning)
+	if t == nil {
+		return nil
 	}
-	m.tested[winner.ID] = true
+	l := m.a.Layout
 	base := &genomes.Genome{Layout: l, X: l.Defaults(), ID: "baseline"}
-	cand := &genomes.Genome{Layout: l, X: winner.X, ID: winner.ID}
-	t.adm = &record.Admission{Candidate: winner.ID, Opponent: "baseline", Generation: gen - 1 - m.lag}
-	t.headToHead = def != nil && c.Admission == config.AdmissionHeadToHead
-	t.defends = def != nil && (!t.headToHead || c.Champion == config.ChampionBest || c.Champion == "")
-	label := fmt.Sprintf("generation %d admission", gen)
-	n := c.AdmitGames / 2
-	test := &search.Round{Gen: gen, Draw: gen, Stream: search.StreamAdmit, Players: []*genomes.Genome{cand}, Opponents: []*genomes.Genome{base},
-		Pairs: n, Label: label, GameRound: record.AdmissionRound, Own: t}
-	if def != nil {
-		t.adm.Opponent = def.ID
-		if t.headToHead {
-			test.Opponents = []*genomes.Genome{def}
-		} else {
-			test.Players = append(test.Players, &genomes.Genome{Layout: l, X: def.X, ID: def.ID})
-		}
-	}
-	rounds := []*search.Round{test}
-	if t.defends {
-		rounds = append(rounds, &search.Round{Gen: gen, Draw: gen, Stream: search.StreamDefence, Players: []*genomes.Genome{def}, Opponents: []*genomes.Genome{base},
-			Pairs: n, Label: label, GameRound: record.DefenceRound, Own: t})
-	}
-	t.rounds = len(rounds)
-	return rounds
+	return m.hall.testRounds(t, l, base, func(stream uint64, gameRound int) *search.Round {
+		return &search.Round{Gen: gen, Draw: gen, Stream: stream, Pairs: t.n, Label: fmt.Sprintf("generation %d admission", gen), GameRound: gameRound, Own: t}
+	})
 }
 
 // tellTest takes a told round of test t, of generation g, and judges the test once its
-// last round is told: the defender's own games go to its record, the candidate is
-// admitted when it passed (judge).
-func (m *gaLagMethod) tellTest(g *gaLagGeneration, t *gaLagTest, r *search.Round) error {
+// last round is told (hallOfFame.judge; a test that passes against a member no longer the
+// latest admits nothing).
+func (m *gaLagMethod) tellTest(g *gaLagGeneration, t *admissionTest, r *search.Round) error {
 	if r.Gen != g.gen || g.told > 0 || t.told >= t.rounds {
 		return fmt.Errorf("%s: a test round told out of order (generation %d in play, %d of its pairings told)", r.Label, g.gen, g.told)
 	}
-	t.told++
-	if r.GameRound == record.DefenceRound {
-		t.own = r.Players[0].Stats
-	} else {
-		t.adm.Result = record.ResultOf(r.Players[0].Stats)
-		t.cand = r.PairScores[0]
-		if len(r.PairScores) > 1 {
-			t.def = r.PairScores[1]
-		}
+	if t.tell(r) {
+		m.hall.judge(t, m.a.Config.AdmitZ, true)
+		g.admission = t.a
 	}
-	if t.told < t.rounds {
-		return nil
-	}
-	hp := t.def
-	if hp == nil {
-		hp = make([]float64, len(t.cand))
-		for k := range hp {
-			hp[k] = 1 // the opponent against itself: exactly ½ per game
-		}
-	}
-	if t.defends {
-		h := &m.hof[t.defender]
-		h.Stats = h.Stats.Add(t.own)
-	}
-	a := t.adm
-	Judge(a, t.cand, hp, m.a.Config.AdmitZ)
-	if a.Admitted && t.defender != len(m.hof)-1 {
-		// A test told after another admitted a member: it beat a defender that no longer
-		// reigns. Admitted, it would reign over a member it never played, and the hall's
-		// order of admission (its centre weighs the later more) would no longer be one of
-		// strength.
-		a.Admitted = false
-	}
-	m.tests++
-	if m.closest == nil || a.LowerBound(m.a.Config.AdmitZ) > m.closest.LowerBound(m.a.Config.AdmitZ) {
-		m.closest = a
-	}
-	if a.Admitted {
-		m.hof = append(m.hof, record.HallOfFamer{ID: a.Candidate, Generation: a.Generation, Genes: t.winner})
-	}
-	g.admission = a
 	return nil
 }
 
@@ -434,7 +342,7 @@ func (m *gaLagMethod) Tell(r *search.Round) (*search.Told, error) {
 		return nil, fmt.Errorf("%s told with no generation in play", r.Label)
 	}
 	g := m.inPlay[0]
-	if t, ok := r.Own.(*gaLagTest); ok {
+	if t, ok := r.Own.(*admissionTest); ok {
 		return nil, m.tellTest(g, t, r)
 	}
 	k, ok := r.Own.(int)
@@ -473,12 +381,13 @@ func (m *gaLagMethod) champion(gen int, ranked []*genomes.Genome) search.Leader 
 		return search.Leader{ID: rec.ID, Genes: x, Score: math.NaN()}
 	}
 	centreID := ""
-	if len(m.hof) > 0 {
+	if len(m.hall.hof) > 0 {
 		centreID = m.centreID()
 	}
-	h := HallChampion(c, m.a.Layout, m.hof, centreID, m.a.IndividualID(0, 0))
-	out := search.Leader{ID: h.ID, Genes: h.X, Score: math.NaN(), Hall: &search.HallView{HallOfFame: slices.Clone(m.hof), Champion: h.Member, CentreOf: h.CentreOf,
-		Tests: m.tests, Closest: m.closest}}
+	h := HallChampion(c, m.a.Layout, m.hall.hof, centreID, m.a.IndividualID(0, 0))
+	view := m.hall.view()
+	view.Champion, view.CentreOf = h.Member, h.CentreOf
+	out := search.Leader{ID: h.ID, Genes: h.X, Score: math.NaN(), Hall: view}
 	for _, g := range ranked {
 		if g.ID == h.ID {
 			out.Score = g.Stats.Score()
@@ -490,7 +399,7 @@ func (m *gaLagMethod) champion(gen int, ranked []*genomes.Genome) search.Leader 
 // centreID names the hall of fame's centre: the genome in slot Population of the
 // generation whose test admitted the latest member (the centre changes only then).
 func (m *gaLagMethod) centreID() string {
-	return m.a.IndividualID(m.hof[len(m.hof)-1].Generation+m.lag+1, m.a.Config.Population)
+	return m.a.IndividualID(m.hall.hof[len(m.hall.hof)-1].Generation+m.lag+1, m.a.Config.Population)
 }
 
 // centre is the champion with ChampionPopulation after told generation gen: the mean
@@ -533,19 +442,19 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 	case c.Champion == config.ChampionPopulation || c.AdmitGames == 0:
 		centre, _ := m.centre(g.gen)
 		rec.NewGenomes = append(rec.NewGenomes, centre)
-	case c.Champion == config.ChampionCentre && len(m.hof) >= 2 && g.admission != nil && g.admission.Admitted:
+	case c.Champion == config.ChampionCentre && len(m.hall.hof) >= 2 && g.admission != nil && g.admission.Admitted:
 		// The hall of fame's new centre, stored whether or not it is the champion yet (as
 		// the generational GA's centreBorn, selection.go): its parents the member with the best lower bound (else the
 		// first) and the latest.
-		first, last := m.hof[0].ID, m.hof[len(m.hof)-1].ID
-		if b := Champion(m.hof, c.AdmitZ); b != nil && b.ID != last {
+		first, last := m.hall.hof[0].ID, m.hall.hof[len(m.hall.hof)-1].ID
+		if b := Champion(m.hall.hof, c.AdmitZ); b != nil && b.ID != last {
 			first = b.ID
 		}
 		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: m.centreID(), Born: g.gen, Operator: config.OpCentre, Parents: []string{first, last},
-			Genes: l.Named(population.Centre(l, m.hof))})
+			Genes: l.Named(population.Centre(l, m.hall.hof))})
 	}
 	if c.AdmitGames > 0 {
-		rec.HallOfFame = slices.Clone(m.hof)
+		rec.HallOfFame = slices.Clone(m.hall.hof)
 	}
 	for _, x := range ranked {
 		st.Ranked = append(st.Ranked, LaggedIndividual{ID: x.ID, Op: x.Op, Parents: x.Parents, Born: x.Born, Genes: l.Named(x.X), Stats: x.Stats})

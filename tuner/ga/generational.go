@@ -57,10 +57,6 @@ type Generational struct {
 	pop  *eaopt.Population // the generation in play or last told, in breeding order
 	cur  *loopGen          // the generation in play or last told (nil before generation 0)
 	hall hallOfFame
-	// tests and closest are the tests judged and the one whose paired difference had the
-	// highest lower bound.
-	tests   int
-	closest *record.Admission
 	// window is the surrogate model's observations: the peer games of the newest
 	// SurrogateWindow generations told, oldest first (config.Config.Surrogate).
 	window []SurrogateObservation
@@ -125,21 +121,11 @@ type loopGen struct {
 // told, and what they gave: the candidate's record and pair scores, the
 // defender's pair scores on the same openings and its own games.
 type loopTest struct {
-	g          *loopGen
-	a          *record.Admission
-	winner     []float64
-	reigning   int
-	headToHead bool
-	defends    bool
-	n          int
-	asked      bool
-	rs         []*search.Round // its rounds, once asked
-	rounds     int
-	told       int
-	distinct   int
-	cand, def  []float64
-	candStats  genomes.Stats
-	own        genomes.Stats
+	admissionTest
+	g        *loopGen
+	asked    bool
+	rs       []*search.Round // its rounds, once asked
+	distinct int
 }
 
 // NewGenerational makes the generational GA for the run's method environment a (its
@@ -219,15 +205,10 @@ func (m *Generational) Restore(st record.ResumeState) (search.Leader, error) {
 		g.pop = append(g.pop, &genomes.Genome{Layout: m.a.Layout, X: x, ID: r.ID, Op: r.Op, Parents: r.Parents, Born: r.Born,
 			Stats: r.Stats, Round: r.Round, Mutation: m.cfg.Mutation, Evaluator: fitnessOf})
 	}
-	for _, h := range st.HallOfFame {
-		x, err := m.a.Layout.FromNamed(h.Genes)
-		if err != nil {
-			return search.Leader{}, fmt.Errorf("resume: hall of fame %s: %w", h.ID, err)
-		}
-		m.hall.hof = append(m.hall.hof, record.HallOfFamer{ID: h.ID, Generation: h.Generation, Genes: x, Stats: h.Stats})
+	if err := m.hall.restore(m.a.Layout, st); err != nil {
+		return search.Leader{}, err
 	}
 	for _, id := range st.Tested {
-		m.hall.tested[id] = true
 		m.winners[id] = -1
 	}
 	m.hofFrom = len(m.hall.hof)
@@ -240,7 +221,6 @@ func (m *Generational) Restore(st record.ResumeState) (search.Leader, error) {
 			m.window = append(m.window, o)
 		}
 	}
-	m.tests, m.closest = len(st.Tested), st.Closest
 	m.setPop(g)
 	if err := m.rank(g); err != nil {
 		return search.Leader{}, err
@@ -609,7 +589,7 @@ func (m *Generational) advance() {
 // fame as it stands.
 func (m *Generational) planTest(p *loopGen) {
 	if !p.planned {
-		p.test = m.plan(p.gen, p.ranked[0], m.hall.tested)
+		p.test = m.plan(p.gen, p.ranked[0], &m.hall)
 		p.planned, p.reigning = true, len(m.hall.hof)-1
 	}
 }
@@ -643,52 +623,22 @@ func (m *Generational) replan() {
 func (m *Generational) Replans() int { return m.replans }
 
 // plan decides generation gen's admission test of its race winner against the hall of fame
-// as it stands (planAdmission's rule), marking the winner in tested; nil when none is
+// as it stands (hallOfFame.plan), marking the winner in h's tested; nil when none is
 // played.
-func (m *Generational) plan(gen int, winner *genomes.Genome, tested map[string]bool) *loopTest {
-	c := m.cfg
-	if c.AdmitGames == 0 || winner.Op == genomes.OpBaseline || tested[winner.ID] {
+func (m *Generational) plan(gen int, winner *genomes.Genome, h *hallOfFame) *loopTest {
+	t := h.plan(m.cfg, gen, winner, len(h.hof)-1)
+	if t == nil {
 		return nil
 	}
-	t := &loopTest{reigning: len(m.hall.hof) - 1, winner: append([]float64(nil), winner.X...), n: c.AdmitGames / 2}
-	if t.reigning >= 0 && fmt.Sprint(m.hall.hof[t.reigning].Genes) == fmt.Sprint(winner.X) {
-		return nil
-	}
-	tested[winner.ID] = true
-	t.a = &record.Admission{Candidate: winner.ID, Opponent: "baseline", Generation: gen}
-	t.headToHead = t.reigning >= 0 && c.Admission == config.AdmissionHeadToHead
-	t.defends = t.reigning >= 0 && (!t.headToHead || c.Champion == config.ChampionBest || c.Champion == "")
-	if t.reigning >= 0 {
-		t.a.Opponent = m.hall.hof[t.reigning].ID
-	}
-	return t
+	return &loopTest{admissionTest: *t}
 }
 
-// testRounds is test t's rounds: the candidate against the paper's weights (head to head:
-// the defender), with the defender on the same openings unless head to head; then the
-// defender's own games against the paper's weights on openings of their own.
+// testRounds is test t's rounds (hallOfFame.testRounds), each drawn after the
+// generation's openings before it (search.Round.Exclusive).
 func (m *Generational) testRounds(t *loopTest) []*search.Round {
-	l := m.a.Layout
-	gen := t.g.gen
-	label := "admission"
-	test := &search.Round{Gen: gen, Exclusive: true, Stream: search.StreamAdmit, Pairs: t.n, Label: label, GameRound: record.AdmissionRound, Own: t,
-		Players: []*genomes.Genome{{Layout: l, X: t.winner, ID: t.a.Candidate}}, Opponents: []*genomes.Genome{m.baseline()}}
-	rounds := []*search.Round{test}
-	if t.reigning >= 0 {
-		h := m.hall.hof[t.reigning]
-		def := &genomes.Genome{Layout: l, X: h.Genes, ID: h.ID}
-		if t.headToHead {
-			test.Opponents = []*genomes.Genome{def}
-		} else if t.defends {
-			test.Players = append(test.Players, &genomes.Genome{Layout: l, X: h.Genes, ID: h.ID})
-		}
-		if t.defends {
-			rounds = append(rounds, &search.Round{Gen: gen, Exclusive: true, Stream: search.StreamDefence, Pairs: t.n, Label: label,
-				GameRound: record.DefenceRound, Own: t, Players: []*genomes.Genome{def}, Opponents: []*genomes.Genome{m.baseline()}})
-		}
-	}
-	t.rounds = len(rounds)
-	return rounds
+	return m.hall.testRounds(&t.admissionTest, m.a.Layout, m.baseline(), func(stream uint64, gameRound int) *search.Round {
+		return &search.Round{Gen: t.g.gen, Exclusive: true, Stream: stream, Pairs: t.n, Label: "admission", GameRound: gameRound, Own: t}
+	})
 }
 
 // tasks is how many distinct games test t plays: each of its matchups 2·n, but one of
@@ -716,52 +666,22 @@ func (m *Generational) tasks(t *loopTest) int {
 }
 
 // tellTest takes a told round of test t, and judges the test once its last round is told
-// (judgeAdmission's rule): the defender's own games go to its record, the candidate is
+// (hallOfFame.judge): the defender's own games go to its record, the candidate is
 // admitted when it passed; the pending generations then advance.
 func (m *Generational) tellTest(t *loopTest, r *search.Round) error {
 	g := t.g
 	if len(m.pending) == 0 || m.pending[0] != g || t.told >= t.rounds {
 		return fmt.Errorf("%s: an admission test told out of order", r.Label)
 	}
-	t.told++
 	t.distinct += r.Distinct
 	g.games = append(g.games, r.Games...)
-	if r.GameRound == record.DefenceRound {
-		t.own = r.Players[0].Stats
-	} else {
-		t.candStats, t.cand = r.Players[0].Stats, r.PairScores[0]
-		if len(r.PairScores) > 1 {
-			t.def = r.PairScores[1]
-		}
-	}
-	if t.told < t.rounds {
+	if !t.tell(r) {
 		return nil
 	}
-	a := t.a
-	a.Result = record.ResultOf(t.candStats)
-	hpairs := make([]float64, t.n)
-	for k := range hpairs {
-		hpairs[k] = 1 // the opponent against itself: exactly ½ per game
-	}
-	if t.reigning >= 0 && !t.headToHead {
-		hpairs = t.def
-	}
-	if t.defends {
-		hres := record.ResultOf(t.own)
-		h := &m.hall.hof[t.reigning]
-		h.Stats = h.Stats.Add(genomes.Stats{Wins: hres.Wins, Draws: hres.Draws, Losses: hres.Losses, Penta: hres.Penta})
-	}
-	Judge(a, t.cand, hpairs, m.cfg.AdmitZ)
-	m.tests++
-	if c := m.closest; c == nil || a.LowerBound(m.cfg.AdmitZ) > c.LowerBound(m.cfg.AdmitZ) {
-		m.closest = a
-	}
-	if a.Admitted {
-		m.hall.hof = append(m.hall.hof, record.HallOfFamer{ID: a.Candidate, Generation: a.Generation, Genes: t.winner})
-	}
-	g.adm = a
+	m.hall.judge(&t.admissionTest, m.cfg.AdmitZ, false)
+	g.adm = t.a
 	g.distinct += t.distinct
-	if a.Admitted {
+	if t.a.Admitted {
 		m.replan()
 	}
 	m.advance()
@@ -867,7 +787,7 @@ func (m *Generational) populationCentre(gen int, ranked []*genomes.Genome) (reco
 // member with the best lower bound, or the baseline while none is above it).
 func (m *Generational) leader(gen int, ranked []*genomes.Genome) search.Leader {
 	c := m.cfg
-	view := &search.HallView{HallOfFame: slices.Clone(m.hall.hof), Tests: m.tests, Closest: m.closest}
+	view := m.hall.view()
 	out := search.Leader{Score: math.NaN(), Hall: view}
 	switch {
 	case c.Champion == config.ChampionPopulation:
@@ -904,12 +824,12 @@ func (m *Generational) leader(gen int, ranked []*genomes.Genome) search.Leader {
 // or later: it counts its saved generations' tests as played.)
 func (m *Generational) inPlay() int {
 	n, final := m.unstored, m.newest-(testLag-1)
-	tested := maps.Clone(m.hall.tested)
+	hall := hallOfFame{hof: m.hall.hof, tested: maps.Clone(m.hall.tested)}
 	for _, p := range m.pending {
 		n += p.distinct
 		t := p.test
 		if !p.planned {
-			t = m.plan(p.gen, p.ranked[0], tested)
+			t = m.plan(p.gen, p.ranked[0], &hall)
 		}
 		switch {
 		case p.gen > final:
@@ -927,7 +847,7 @@ func (m *Generational) inPlay() int {
 }
 
 // testSize is the games of generation gen's admission test of winner against the hall of
-// fame as generation `after` left it (planAdmission's matchups: none when the winner is
+// fame as generation `after` left it (hallOfFame.plan's matchups: none when the winner is
 // the paper's weights or a winner of an earlier generation; the candidate's, and with a
 // defender its test on the same openings, unless head to head, and its own games).
 func (m *Generational) testSize(winner *genomes.Genome, gen, after int) int {

@@ -1,7 +1,5 @@
 package ga
 
-import "evotune/tuner/record"
-
 // Selection under noise:
 //
 //   - Racing by successive halving (Jamieson & Talwalkar 2016; the elitist races of irace,
@@ -32,10 +30,3 @@ import "evotune/tuner/record"
 //     Elo inside its reported interval whichever member is picked. A member with no games
 //     since admission cannot be it ("nothing becomes champion on fewer games than the
 //     incumbent").
-
-// hallOfFame is selection's record: the members in order of admission and every individual
-// tested for admission (selection.go).
-type hallOfFame struct {
-	hof    []record.HallOfFamer
-	tested map[string]bool
-}
