@@ -2,10 +2,12 @@ package ga
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"evotune/genomes"
 	"evotune/tuner/config"
+	"evotune/tuner/population"
 	"evotune/tuner/record"
 	"evotune/tuner/search"
 )
@@ -153,4 +155,40 @@ func (h *hallOfFame) judge(t *admissionTest, z float64, stale bool) {
 	if a.Admitted {
 		h.hof = append(h.hof, record.HallOfFamer{ID: a.Candidate, Generation: a.Generation, Genes: t.winner})
 	}
+}
+
+// leader is the champion the hall of fame makes (HallChampion: its centre, named by
+// centreID once it has a member, its member with the best lower bound, or the paper's
+// weights, named baselineID), with the hall as the summary shows it, and the champion's
+// score among ranked (NaN where it is none of them).
+func (h *hallOfFame) leader(c config.Config, l *genomes.Layout, centreID func() string, baselineID string, ranked []*genomes.Genome) search.Leader {
+	id := ""
+	if len(h.hof) > 0 {
+		id = centreID()
+	}
+	p := HallChampion(c, l, h.hof, id, baselineID)
+	view := h.view()
+	view.Champion, view.CentreOf = p.Member, p.CentreOf
+	return search.Leader{ID: p.ID, Genes: p.X, Score: scoreOf(p.ID, ranked), Hall: view}
+}
+
+// scoreOf is the score of individual id among ranked, NaN where it is none of them.
+func scoreOf(id string, ranked []*genomes.Genome) float64 {
+	for _, g := range ranked {
+		if g.ID == id {
+			return g.Stats.Score()
+		}
+	}
+	return math.NaN()
+}
+
+// centreRecord is the hall of fame's centre (population.Centre; two members or more) as a
+// genome born in generation born and named id: its parents the member with the best lower
+// bound (Champion, with z), else the first, and the latest.
+func (h *hallOfFame) centreRecord(l *genomes.Layout, z float64, id string, born int) record.GenomeRecord {
+	first, last := h.hof[0].ID, h.hof[len(h.hof)-1].ID
+	if b := Champion(h.hof, z); b != nil && b.ID != last {
+		first = b.ID
+	}
+	return record.GenomeRecord{ID: id, Born: born, Operator: config.OpCentre, Parents: []string{first, last}, Genes: l.Named(population.Centre(l, h.hof))}
 }

@@ -380,20 +380,7 @@ func (m *gaLagMethod) champion(gen int, ranked []*genomes.Genome) search.Leader 
 		rec, x := m.centre(gen)
 		return search.Leader{ID: rec.ID, Genes: x, Score: math.NaN()}
 	}
-	centreID := ""
-	if len(m.hall.hof) > 0 {
-		centreID = m.centreID()
-	}
-	h := HallChampion(c, m.a.Layout, m.hall.hof, centreID, m.a.IndividualID(0, 0))
-	view := m.hall.view()
-	view.Champion, view.CentreOf = h.Member, h.CentreOf
-	out := search.Leader{ID: h.ID, Genes: h.X, Score: math.NaN(), Hall: view}
-	for _, g := range ranked {
-		if g.ID == h.ID {
-			out.Score = g.Stats.Score()
-		}
-	}
-	return out
+	return m.hall.leader(c, m.a.Layout, m.centreID, m.a.IndividualID(0, 0), ranked)
 }
 
 // centreID names the hall of fame's centre: the genome in slot Population of the
@@ -444,14 +431,8 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 		rec.NewGenomes = append(rec.NewGenomes, centre)
 	case c.Champion == config.ChampionCentre && len(m.hall.hof) >= 2 && g.admission != nil && g.admission.Admitted:
 		// The hall of fame's new centre, stored whether or not it is the champion yet (as
-		// the generational GA's centreBorn, selection.go): its parents the member with the best lower bound (else the
-		// first) and the latest.
-		first, last := m.hall.hof[0].ID, m.hall.hof[len(m.hall.hof)-1].ID
-		if b := Champion(m.hall.hof, c.AdmitZ); b != nil && b.ID != last {
-			first = b.ID
-		}
-		rec.NewGenomes = append(rec.NewGenomes, record.GenomeRecord{ID: m.centreID(), Born: g.gen, Operator: config.OpCentre, Parents: []string{first, last},
-			Genes: l.Named(population.Centre(l, m.hall.hof))})
+		// the generational GA's centreBorn).
+		rec.NewGenomes = append(rec.NewGenomes, m.hall.centreRecord(l, c.AdmitZ, m.centreID(), g.gen))
 	}
 	if c.AdmitGames > 0 {
 		rec.HallOfFame = slices.Clone(m.hall.hof)

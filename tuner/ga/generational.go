@@ -754,16 +754,12 @@ func (m *Generational) record(p *loopGen) *search.Told {
 // the best lower bound (else the first) and the latest; every member is a parent: the hall
 // of fame's rows admitted up to its generation.
 func (m *Generational) centreBorn(gen int) *record.GenomeRecord {
-	hof, l := m.hall.hof, m.a.Layout
+	hof := m.hall.hof
 	if m.cfg.Champion != config.ChampionCentre || len(hof) < 2 || hof[len(hof)-1].Generation != gen {
 		return nil
 	}
-	first := hof[0].ID
-	if b := Champion(hof, m.cfg.AdmitZ); b != nil && b.ID != hof[len(hof)-1].ID {
-		first = b.ID
-	}
-	return &record.GenomeRecord{ID: m.centreID(), Born: gen, Operator: config.OpCentre, Parents: []string{first, hof[len(hof)-1].ID},
-		Genes: l.Named(population.Centre(l, hof))}
+	r := m.hall.centreRecord(m.a.Layout, m.cfg.AdmitZ, m.centreID(), gen)
+	return &r
 }
 
 // centreID names the hall of fame's centre: the genome in the slot after the population's
@@ -787,29 +783,14 @@ func (m *Generational) populationCentre(gen int, ranked []*genomes.Genome) (reco
 // member with the best lower bound, or the baseline while none is above it).
 func (m *Generational) leader(gen int, ranked []*genomes.Genome) search.Leader {
 	c := m.cfg
-	view := m.hall.view()
-	out := search.Leader{Score: math.NaN(), Hall: view}
 	switch {
 	case c.Champion == config.ChampionPopulation:
 		rec, x := m.populationCentre(gen, ranked)
-		out.ID, out.Genes = rec.ID, x
+		return search.Leader{ID: rec.ID, Genes: x, Score: scoreOf(rec.ID, ranked), Hall: m.hall.view()}
 	case c.AdmitGames == 0:
-		out.ID, out.Genes = ranked[0].ID, slices.Clone(ranked[0].X)
-	default:
-		centreID := ""
-		if len(m.hall.hof) > 0 {
-			centreID = m.centreID()
-		}
-		h := HallChampion(c, m.a.Layout, m.hall.hof, centreID, m.a.IndividualID(0, 0))
-		out.ID, out.Genes = h.ID, h.X
-		view.Champion, view.CentreOf = h.Member, h.CentreOf
+		return search.Leader{ID: ranked[0].ID, Genes: slices.Clone(ranked[0].X), Score: ranked[0].Stats.Score(), Hall: m.hall.view()}
 	}
-	for _, g := range ranked {
-		if g.ID == out.ID {
-			out.Score = g.Stats.Score()
-		}
-	}
-	return out
+	return m.hall.leader(c, m.a.Layout, m.centreID, m.a.IndividualID(0, 0), ranked)
 }
 
 // inPlay is the games the generations not yet stored will have stored, with the tests of
