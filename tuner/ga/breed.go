@@ -69,3 +69,37 @@ func Breed(c config.Config, l *genomes.Layout, pool []*genomes.Genome, n, gen in
 	}
 	return next, born
 }
+
+// Initial is the first population of generation gen, n individuals named id(slot): with
+// baseline, slot 0 the paper's weights (the layout's defaults, operator baseline); the
+// others perturbations of them (c.Mutation) or, with Init "random", random genomes, each
+// drawn from next() (operator initial).
+func Initial(c config.Config, l *genomes.Layout, gen, n int, baseline bool, next func() *rand.Rand, id func(slot int) string) []*genomes.Genome {
+	pop := make([]*genomes.Genome, 0, n)
+	for i := range n {
+		x := &genomes.Genome{Layout: l, ID: id(i), Born: gen, Mutation: c.Mutation}
+		switch {
+		case i == 0 && baseline:
+			x.X, x.Op = l.Defaults(), genomes.OpBaseline
+		case c.Init == "random":
+			x.X, x.Op = l.Random(next()), genomes.OpInitial
+		default:
+			x.X, x.Op = l.Perturb(c.Mutation, next()), genomes.OpInitial
+		}
+		pop = append(pop, x)
+	}
+	return pop
+}
+
+// PeerPairs is a generation's pairings of peers: for each of rounds pairings, a random
+// permutation of its n individuals' slots (from rng) paired in turn, ⌊n/2⌋ pairs a pairing.
+func PeerPairs(rng *rand.Rand, n, rounds int) [][2]int {
+	var pairs [][2]int
+	for range rounds {
+		order := rng.Perm(n)
+		for k := 0; k+1 < n; k += 2 {
+			pairs = append(pairs, [2]int{order[k], order[k+1]})
+		}
+	}
+	return pairs
+}

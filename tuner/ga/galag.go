@@ -3,6 +3,7 @@ package ga
 import (
 	"fmt"
 	"math"
+	"math/rand"
 	"slices"
 	"sort"
 
@@ -226,19 +227,8 @@ func (m *gaLagMethod) breed(gen int) *gaLagGeneration {
 	g := &gaLagGeneration{gen: gen}
 	if gen <= m.lag { // nothing told yet: an initial population
 		rng := m.a.RandV1(gen, search.StreamInit)
-		for i := range n {
-			x := &genomes.Genome{Layout: l, ID: m.a.IndividualID(gen, i), Born: gen, Mutation: c.Mutation}
-			switch {
-			case i == 0 && gen == 0:
-				x.X, x.Op = l.Defaults(), genomes.OpBaseline
-			case c.Init == "random":
-				x.X, x.Op = l.Random(rng), genomes.OpInitial
-			default:
-				x.X, x.Op = l.Perturb(c.Mutation, rng), genomes.OpInitial
-			}
-			g.pop = append(g.pop, x)
-			g.born = append(g.born, x)
-		}
+		g.pop = Initial(c, l, gen, n, gen == 0, func() *rand.Rand { return rng }, func(slot int) string { return m.a.IndividualID(gen, slot) })
+		g.born = slices.Clone(g.pop)
 	} else {
 		pool := m.pool(gen - 1 - m.lag)
 		g.pop, g.born = Breed(c, l, pool, n, gen, m.a.RandV1(gen, search.StreamGA), func(slot int) string { return m.a.IndividualID(gen, slot) })
@@ -246,13 +236,7 @@ func (m *gaLagMethod) breed(gen int) *gaLagGeneration {
 			x.Stats = genomes.Stats{} // a generation's scores are its own games'
 		}
 	}
-	rng := m.a.RandV1(gen, search.StreamPairing)
-	for range c.RaceRounds + 1 {
-		order := rng.Perm(n)
-		for k := 0; k+1 < n; k += 2 {
-			g.pairs = append(g.pairs, [2]int{order[k], order[k+1]})
-		}
-	}
+	g.pairs = PeerPairs(m.a.RandV1(gen, search.StreamPairing), n, c.RaceRounds+1)
 	if gen > m.lag && c.AdmitGames > 0 {
 		g.tests = m.planTest(gen, m.told[gen-1-m.lag][0])
 	}

@@ -258,19 +258,10 @@ func (m *Generational) first() *loopGen {
 	c, l := m.cfg, m.a.Layout
 	rng := m.a.Rand(0, search.StreamInit)
 	g := &loopGen{gen: 0}
-	for i := range c.Population {
-		x := &genomes.Genome{Layout: l, ID: m.a.IndividualID(0, i), Born: 0, Mutation: c.Mutation}
-		switch {
-		case i == 0:
-			x.X, x.Op = l.Defaults(), genomes.OpBaseline
-		case c.Init == "random":
-			x.X, x.Op = l.Random(rand.New(rand.NewSource(int64(rng.Uint64()>>1)))), genomes.OpInitial
-		default:
-			x.X, x.Op = l.Perturb(c.Mutation, rand.New(rand.NewSource(int64(rng.Uint64()>>1)))), genomes.OpInitial
-		}
-		g.pop = append(g.pop, x)
-		g.born = append(g.born, x)
-	}
+	// Each individual on a source of its own, seeded from the generation's stream.
+	next := func() *rand.Rand { return rand.New(rand.NewSource(int64(rng.Uint64() >> 1))) }
+	g.pop = Initial(c, l, 0, c.Population, true, next, func(slot int) string { return m.a.IndividualID(0, slot) })
+	g.born = slices.Clone(g.pop)
 	m.setPop(g)
 	return g
 }
@@ -329,7 +320,7 @@ func (m *Generational) games(g *loopGen) (*search.Round, error) {
 			g.opponents = append(g.opponents, x.ID)
 		}
 		n := len(g.pop)
-		rng := m.a.RandV1(g.gen, search.StreamPairing)
+		g.pairs = PeerPairs(m.a.RandV1(g.gen, search.StreamPairing), n, c.RaceRounds+1)
 		r := &search.Round{Gen: g.gen, Exclusive: true, OneEach: true, Pairs: c.Games / 2, Label: "pairings", Own: g,
 			GuessNext: len(c.Opponents) == 0}
 		if k := m.surrogateSlot(n); k >= 0 {
@@ -337,14 +328,12 @@ func (m *Generational) games(g *loopGen) (*search.Round, error) {
 		}
 		r.DrawAhead = append(m.testDraw(g.gen), m.drawsOf(g.gen+1)...)
 		for d := 0; d <= c.RaceRounds; d++ {
-			order := rng.Perm(n)
 			r.Streams = append(r.Streams, search.StreamOpenings+uint64(d)<<4)
-			for k := 0; k+1 < n; k += 2 {
-				a, b := g.pop[order[k]], g.pop[order[k+1]]
-				g.pairs = append(g.pairs, [2]int{order[k], order[k+1]})
-				r.Players = append(r.Players, &genomes.Genome{Layout: a.Layout, X: a.X, ID: a.ID})
-				r.Opponents = append(r.Opponents, b)
-			}
+		}
+		for _, p := range g.pairs {
+			a, b := g.pop[p[0]], g.pop[p[1]]
+			r.Players = append(r.Players, &genomes.Genome{Layout: a.Layout, X: a.X, ID: a.ID})
+			r.Opponents = append(r.Opponents, b)
 		}
 		return r, nil
 	}
