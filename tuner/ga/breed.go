@@ -70,11 +70,11 @@ func Breed(c config.Config, l *genomes.Layout, pool []*genomes.Genome, n, gen in
 	return next, born
 }
 
-// Initial is the first population of generation gen, n individuals named id(slot): with
+// initial is the first population of generation gen, n individuals named id(slot): with
 // baseline, slot 0 the paper's weights (the layout's defaults, operator baseline); the
 // others perturbations of them (c.Mutation) or, with Init "random", random genomes, each
 // drawn from next() (operator initial).
-func Initial(c config.Config, l *genomes.Layout, gen, n int, baseline bool, next func() *rand.Rand, id func(slot int) string) []*genomes.Genome {
+func initial(c config.Config, l *genomes.Layout, gen, n int, baseline bool, next func() *rand.Rand, id func(slot int) string) []*genomes.Genome {
 	pop := make([]*genomes.Genome, 0, n)
 	for i := range n {
 		x := &genomes.Genome{Layout: l, ID: id(i), Born: gen, Mutation: c.Mutation}
@@ -91,9 +91,9 @@ func Initial(c config.Config, l *genomes.Layout, gen, n int, baseline bool, next
 	return pop
 }
 
-// PeerPairs is a generation's pairings of peers: for each of rounds pairings, a random
+// peerPairs is a generation's pairings of peers: for each of rounds pairings, a random
 // permutation of its n individuals' slots (from rng) paired in turn, ⌊n/2⌋ pairs a pairing.
-func PeerPairs(rng *rand.Rand, n, rounds int) [][2]int {
+func peerPairs(rng *rand.Rand, n, rounds int) [][2]int {
 	var pairs [][2]int
 	for range rounds {
 		order := rng.Perm(n)

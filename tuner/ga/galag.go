@@ -227,7 +227,7 @@ func (m *gaLagMethod) breed(gen int) *gaLagGeneration {
 	g := &gaLagGeneration{gen: gen}
 	if gen <= m.lag { // nothing told yet: an initial population
 		rng := m.a.RandV1(gen, search.StreamInit)
-		g.pop = Initial(c, l, gen, n, gen == 0, func() *rand.Rand { return rng }, func(slot int) string { return m.a.IndividualID(gen, slot) })
+		g.pop = initial(c, l, gen, n, gen == 0, func() *rand.Rand { return rng }, func(slot int) string { return m.a.IndividualID(gen, slot) })
 		g.born = slices.Clone(g.pop)
 	} else {
 		pool := m.pool(gen - 1 - m.lag)
@@ -236,7 +236,7 @@ func (m *gaLagMethod) breed(gen int) *gaLagGeneration {
 			x.Stats = genomes.Stats{} // a generation's scores are its own games'
 		}
 	}
-	g.pairs = PeerPairs(m.a.RandV1(gen, search.StreamPairing), n, c.RaceRounds+1)
+	g.pairs = peerPairs(m.a.RandV1(gen, search.StreamPairing), n, c.RaceRounds+1)
 	if gen > m.lag && c.AdmitGames > 0 {
 		g.tests = m.planTest(gen, m.told[gen-1-m.lag][0])
 	}

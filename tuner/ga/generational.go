@@ -260,7 +260,7 @@ func (m *Generational) first() *loopGen {
 	g := &loopGen{gen: 0}
 	// Each individual on a source of its own, seeded from the generation's stream.
 	next := func() *rand.Rand { return rand.New(rand.NewSource(int64(rng.Uint64() >> 1))) }
-	g.pop = Initial(c, l, 0, c.Population, true, next, func(slot int) string { return m.a.IndividualID(0, slot) })
+	g.pop = initial(c, l, 0, c.Population, true, next, func(slot int) string { return m.a.IndividualID(0, slot) })
 	g.born = slices.Clone(g.pop)
 	m.setPop(g)
 	return g
@@ -320,7 +320,7 @@ func (m *Generational) games(g *loopGen) (*search.Round, error) {
 			g.opponents = append(g.opponents, x.ID)
 		}
 		n := len(g.pop)
-		g.pairs = PeerPairs(m.a.RandV1(g.gen, search.StreamPairing), n, c.RaceRounds+1)
+		g.pairs = peerPairs(m.a.RandV1(g.gen, search.StreamPairing), n, c.RaceRounds+1)
 		r := &search.Round{Gen: g.gen, Exclusive: true, OneEach: true, Pairs: c.Games / 2, Label: "pairings", Own: g,
 			GuessNext: len(c.Opponents) == 0}
 		if k := m.surrogateSlot(n); k >= 0 {
