@@ -402,7 +402,7 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 	l, c := m.a.Layout, m.a.Config
 	champ := m.champion(g.gen, ranked)
 	st := LaggedState{}
-	rec := record.GenerationRecord{Best: ranked[0].ID, Champion: champ.ID, Admission: g.admission}
+	rec := record.GenerationRecord{Admission: g.admission}
 	for _, x := range g.pop {
 		rec.Opponents = append(rec.Opponents, x.ID)
 	}
@@ -425,6 +425,5 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 		st.Ranked = append(st.Ranked, LaggedIndividual{ID: x.ID, Op: x.Op, Parents: x.Parents, Born: x.Born, Genes: l.Named(x.X), Stats: x.Stats})
 	}
 	population.RankedFields(&rec, l, ranked)
-	return &search.Told{Record: rec, State: func() any { return st }, Champion: champ,
-		BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}
+	return toldOf(rec, func() any { return st }, champ, ranked)
 }

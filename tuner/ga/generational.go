@@ -723,8 +723,16 @@ func (m *Generational) record(p *loopGen) *search.Told {
 		state = func() any { return obs }
 	}
 	population.FitnessFields(&rec, l, p.ranked, p.fits)
-	rec.Best, rec.Champion = p.ranked[0].ID, champ.ID
-	out := &search.Told{Record: rec, State: state, Champion: champ, BestPlayer: p.ranked[0].ID, BestScore: p.ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}
+	return toldOf(rec, state, champ, p.ranked)
+}
+
+// toldOf is what the loop stores of a generation whose individuals are ranked (best
+// first): its record rec (its best and champion set here), the method's state, the
+// champion, and the progress line's best and mean scores and the champion's hall-of-fame
+// centre (how many members) or, for a member, its Elo.
+func toldOf(rec record.GenerationRecord, state func() any, champ search.Leader, ranked []*genomes.Genome) *search.Told {
+	rec.Best, rec.Champion = ranked[0].ID, champ.ID
+	out := &search.Told{Record: rec, State: state, Champion: champ, BestPlayer: ranked[0].ID, BestScore: ranked[0].Stats.Score(), MeanScore: 1 - rec.FitMean}
 	if h := champ.Hall; h != nil {
 		out.CentreOf = len(h.CentreOf)
 		if h.Champion != nil && len(h.CentreOf) == 0 { // a centre has no record of its own
