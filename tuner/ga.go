@@ -14,6 +14,6 @@ func newGA(t *Tuner) (searchMethod, error) {
 	if t.cfg.GALag > 0 {
 		return askTell(ga.NewLagged)(t)
 	}
-	opts := ga.Options{KeepGuessing: t.sw.keepGuessing, Unlagged: t.sw.unlagged}
+	opts := ga.Options{KeepGuessing: t.sw.keepGuessing, TestsInTurn: t.sw.testsInTurn}
 	return askTell(func(a *search.MethodEnv) (search.Method, error) { return ga.NewGenerational(a, opts), nil })(t)
 }

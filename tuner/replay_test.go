@@ -600,7 +600,7 @@ func TestPlayedReplaySameRun(t *testing.T) {
 // and the defender's own games: a batch each) play behind the next generations' pairings
 // (queued after them), in play with them and with each other: a test is planned against
 // the hall of fame as it stands, and planned again when a test in play before it admits
-// its candidate. Unlagged, each test's batches play before the next generation's; the run
+// its candidate. In turn, each test's batches play before the next generation's; the run
 // is the same, hall of fame included, and so on a runner whose stopped batches' queued
 // games would still be played (a cluster), where no test is planned ahead.
 func TestGAGenerationBatches(t *testing.T) {
@@ -610,14 +610,14 @@ func TestGAGenerationBatches(t *testing.T) {
 	cfg.Resolve()
 	var mu sync.Mutex
 	var firsts []string // the phase of each batch, in the order their first games ended
-	run := func(unlagged, queuedPlay bool) (st *memStore, batches, most, replans int) {
+	run := func(inTurn, queuedPlay bool) (st *memStore, batches, most, replans int) {
 		st = &memStore{}
 		mu.Lock()
 		firsts = nil
 		mu.Unlock()
 		opts := []Option{withoutAhead()} // the admission tests' batches alone (TestGAPlaysAheadSameRun plays ahead)
-		if unlagged {
-			opts = append(opts, unlaggedTests())
+		if inTurn {
+			opts = append(opts, testsInTurn())
 		}
 		tu, err := New(cfg, st, func(e record.Event) {
 			if e.GamesDone == 1 {
@@ -669,14 +669,14 @@ func TestGAGenerationBatches(t *testing.T) {
 	}
 	un, unBatches, unMost, _ := run(true, false)
 	if unBatches != len(un.gens)+tests+defended || unMost > 2 {
-		t.Fatalf("unlagged: %d batches, at most %d in play at once; want %d generations + %d tests (%d with a defender), at most a test's two at once", unBatches, unMost, len(un.gens), tests, defended)
+		t.Fatalf("tests in turn: %d batches, at most %d in play at once; want %d generations + %d tests (%d with a defender), at most a test's two at once", unBatches, unMost, len(un.gens), tests, defended)
 	}
 	if got, want := fingerprint(st.gens), fingerprint(un.gens); got != want {
-		t.Fatalf("lagged and unlagged admission tests give different runs:\n%s\n----\n%s", got, want)
+		t.Fatalf("admission tests behind the pairings and in turn give different runs:\n%s\n----\n%s", got, want)
 	}
 	for i := range st.gens {
 		if a, b := fmt.Sprint(st.gens[i].HallOfFame), fmt.Sprint(un.gens[i].HallOfFame); a != b {
-			t.Fatalf("generation %d: hall of fame %s lagged, %s unlagged", i, a, b)
+			t.Fatalf("generation %d: hall of fame %s with tests behind, %s in turn", i, a, b)
 		}
 	}
 	cl, _, _, clReplans := run(false, true)
@@ -684,7 +684,7 @@ func TestGAGenerationBatches(t *testing.T) {
 		t.Fatalf("a runner that plays stopped batches' games: %d tests planned again, want 0", clReplans)
 	}
 	if got, want := fingerprint(cl.gens), fingerprint(un.gens); got != want {
-		t.Fatalf("tests planned in turn (a cluster) and unlagged give different runs:\n%s\n----\n%s", got, want)
+		t.Fatalf("tests planned in turn (a cluster) and tests in turn give different runs:\n%s\n----\n%s", got, want)
 	}
 }
 

@@ -67,7 +67,7 @@ type Option func(*switches)
 type switches struct {
 	noAhead      bool // no generation or round played ahead of the one asked
 	keepGuessing bool // the GA guesses ahead however few of its guesses are adopted
-	unlagged     bool // the GA plays every admission test in a batch of its own
+	testsInTurn  bool // the GA plays every admission test in a batch of its own
 	inTurn       bool // every opening draw in its turn, none ahead
 	// oracle gives a game's real record before it ends (replay benchmarks: the most that
 	// guessing a round ahead can fill); nil: none.
@@ -80,9 +80,9 @@ func withoutAhead() Option { return func(s *switches) { s.noAhead = true } }
 // guessAlways makes the GA guess ahead however few of its guesses are adopted.
 func guessAlways() Option { return func(s *switches) { s.keepGuessing = true } }
 
-// unlaggedTests plays each of the GA's admission tests in a batch of its own, as the GA
+// testsInTurn plays each of the GA's admission tests in a batch of its own, as the GA
 // did before its tests were played behind the next generations' pairings.
-func unlaggedTests() Option { return func(s *switches) { s.unlagged = true } }
+func testsInTurn() Option { return func(s *switches) { s.testsInTurn = true } }
 
 // drawInTurn makes every opening draw in its turn, none ahead.
 func drawInTurn() Option { return func(s *switches) { s.inTurn = true } }

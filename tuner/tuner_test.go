@@ -221,7 +221,7 @@ func TestSaveFailureFailsRun(t *testing.T) {
 
 // TestCancelStopsRun: a run cancelled during generation 4's games stops with the
 // generations whose games were all played saved, in order: generation 0 at least (it was
-// saved before generation 4 was bred: testLag), never generation 4.
+// saved before generation 4 was bred: testsDeep), never generation 4.
 func TestCancelStopsRun(t *testing.T) {
 	st := &memStore{}
 	ctx, cancel := context.WithCancel(context.Background())

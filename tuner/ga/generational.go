@@ -39,7 +39,7 @@ import (
 //     it admits: advance, replan), and the generation is stored once its test is judged,
 //     in order (a tell may so complete several: Backlog).
 //   - Generation g+1 is bred by eaopt's model (model: elites, tournaments, crossover,
-//     mutation, and a surrogate model's child) once g is told and at most testLag
+//     mutation, and a surrogate model's child) once g is told and at most testsDeep
 //     generations are pending, unless the budget, counted at a size the games' speed never
 //     changes (inPlay), is spent or the run has its Generations.
 //   - While a generation's pairings end, the next generation is guessed from them (Guess:
@@ -81,7 +81,7 @@ type Generational struct {
 	tried, used, fitted int
 	replans             int // tests planned again (replan)
 	// For the budget (inPlay): newest is the newest pending generation; saved the last
-	// testLag completed generations' race winners and the games of their admission tests;
+	// testsDeep completed generations' race winners and the games of their admission tests;
 	// hofAfter the hall of fame's size after each of them; hofFrom its size when the run
 	// was resumed (0: a new run); winners the generation each race winner first won.
 	newest   int
@@ -136,8 +136,8 @@ func NewGenerational(a *search.MethodEnv, opts Options) *Generational {
 }
 
 // Window: a generation's games, and the two rounds of each pending generation's admission
-// test (up to testLag+1 generations pending) behind them.
-func (m *Generational) Window() int { return 2*testLag + 3 }
+// test (up to testsDeep+1 generations pending) behind them.
+func (m *Generational) Window() int { return 2*testsDeep + 3 }
 
 // KeepsBudget: the GA counts the budget itself (inPlay), its admission tests at a size the
 // games' speed never changes.
@@ -149,19 +149,19 @@ func (m *Generational) KeepsBudget() {}
 // selection (a race would play the hall of fame), and no checkpoints (which measure the
 // champion the test may change, and may end the run). Each test is planned once every test
 // before it is judged, against the hall of fame as it stands, so it is the test the
-// unlagged run plays, and the generation is stored once its test is judged: tests, hall of
+// run with tests in turn plays, and the generation is stored once its test is judged: tests, hall of
 // fame and records are in generation order, and a generation's games, genomes and test
-// are those of the unlagged run. Only the game budget's last generation may differ
+// are those of the run with tests in turn. Only the game budget's last generation may differ
 // (inPlay).
 func (m *Generational) testsBehind() bool {
 	c := m.cfg
-	return !m.opts.Unlagged && c.Selection == config.SelectionPeers && c.AdmitGames > 0 && c.VerifyEvery == 0
+	return !m.opts.TestsInTurn && c.Selection == config.SelectionPeers && c.AdmitGames > 0 && c.VerifyEvery == 0
 }
 
 // keep is how many generations may be pending when the next is bred.
 func (m *Generational) keep() int {
 	if m.testsBehind() {
-		return testLag
+		return testsDeep
 	}
 	return 0
 }
@@ -550,7 +550,7 @@ func (m *Generational) told(g *loopGen) error {
 // dropped stops its games (MethodEnv.DropsStopped: this process's slots), the tests of all
 // the pending generations, each against the hall of fame as it stands (the tests before
 // it taken to fail), planned again when one before it admits its candidate (replan). A
-// test judged is so always the one the unlagged run plays.
+// test judged is so always the one the run with tests in turn plays.
 func (m *Generational) advance() {
 	for len(m.pending) > 0 {
 		p := m.pending[0]
@@ -687,8 +687,8 @@ func (m *Generational) complete(p *loopGen) {
 		}
 		m.saved[p.gen] = savedTest{winner: p.ranked[0], tested: tested}
 		m.hofAfter[p.gen] = len(m.hall.hof)
-		delete(m.saved, p.gen-testLag)
-		delete(m.hofAfter, p.gen-testLag)
+		delete(m.saved, p.gen-testsDeep)
+		delete(m.hofAfter, p.gen-testsDeep)
 	}
 	m.unstored += p.distinct
 	m.done = append(m.done, m.record(p))
@@ -791,17 +791,17 @@ func (m *Generational) leader(gen int, ranked []*genomes.Genome) search.Leader {
 }
 
 // inPlay is the games the generations not yet stored will have stored, with the tests of
-// the newest testLag−1 generations counted at a size that never depends on the games'
-// speed. After the newest generation N is told, every test up to N−testLag is judged when
-// N+1 is bred: the tests of the pending generations up to N−testLag+1 count as planned
+// the newest testsDeep−1 generations counted at a size that never depends on the games'
+// speed. After the newest generation N is told, every test up to N−testsDeep is judged when
+// N+1 is bred: the tests of the pending generations up to N−testsDeep+1 count as planned
 // now, in order against the hall of fame as it stands. Whether the later tests, N−1's and
 // N's, are played against the hall of fame the run will leave depends on how fast the
 // tests before them played, so each counts, stored or not, as the test it would be against
-// the hall of fame after N−testLag (testSize). So the number of generations is the same
+// the hall of fame after N−testsDeep (testSize). So the number of generations is the same
 // whatever the workers. (A run resumed near its budget's end may stop a generation earlier
 // or later: it counts its saved generations' tests as played.)
 func (m *Generational) inPlay() int {
-	n, final := m.unstored, m.newest-(testLag-1)
+	n, final := m.unstored, m.newest-(testsDeep-1)
 	hall := hallOfFame{hof: m.hall.hof, tested: maps.Clone(m.hall.tested)}
 	for _, p := range m.pending {
 		n += p.distinct
@@ -935,10 +935,10 @@ func (m *Generational) Guessed() (guessed, adopted, fitted int) { return m.tried
 
 // Options are the generational GA's switches, for tests and replay benchmarks:
 // KeepGuessing guesses the next generation however few guesses were adopted (aheadPays),
-// Unlagged plays each admission test before the next generation (testsBehind). (The run
+// TestsInTurn plays each admission test before the next generation (testsBehind). (The run
 // loop's LoopOptions play no round ahead and draw in turn.)
 type Options struct {
-	KeepGuessing, Unlagged bool
+	KeepGuessing, TestsInTurn bool
 }
 
 // savedTest is a saved generation's race winner and the games of its admission test.
@@ -947,15 +947,16 @@ type savedTest struct {
 	tested int
 }
 
-// testLag is the most generations not yet saved when the next is bred (testsBehind): the
-// admission tests' lag, which never changes what is bred (Config.GALag, the lag of the GA
-// with generations in play, breeds from older generations: galag.go). Generation
-// g+1 is bred once generation g's pairings end and generation g−3's admission test is
-// judged, so the tests of g−2 to g play on the slots that g+1's pairings leave free, and
-// g+1's pairings on the slots a test's slowest games leave free. Replayed, lags of 2, 3
-// and 4 keep the same share of the slots busy (gomoku 90–91% of 16, connect6 94%, amazons
-// 97–98%); 3 counts the budget as the GA did before tests were planned ahead (inPlay).
-const testLag = 3
+// testsDeep is the most generations not yet saved when the next is bred (testsBehind):
+// how deep the admission tests queue behind the pairings, which never changes what is bred
+// (unlike Config.GALag, the lag of the GA with generations in play, which breeds from
+// older generations: galag.go). Generation g+1 is bred once generation g's pairings end
+// and generation g−3's admission test is judged, so the tests of g−2 to g play on the
+// slots that g+1's pairings leave free, and g+1's pairings on the slots a test's slowest
+// games leave free. Replayed, depths of 2, 3 and 4 keep the same share of the slots busy
+// (gomoku 90–91% of 16, connect6 94%, amazons 97–98%); 3 counts the budget as the GA did
+// before tests were planned ahead (inPlay).
+const testsDeep = 3
 
 // Tested is how many race winners were tested for the hall of fame (or marked tested by a
 // test planned).

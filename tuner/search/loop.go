@@ -700,7 +700,7 @@ func (l *Loop) drawAhead(r *Round) {
 }
 
 // drawsKept is how many generations before a round's the draws made ahead are kept for
-// (the GA's admission tests are asked up to testLag generations late).
+// (the GA's admission tests are asked up to three generations late).
 const drawsKept = 4
 
 // drew records that round lr, asked, drew its openings: its generation's next Exclusive
