@@ -38,12 +38,12 @@ import (
 //     same whatever the number of workers or their speed, and after resume (each saved
 //     generation stores its ranked individuals: the breeding pool of the generations after).
 //   - The hall of fame (AdmitGames > 0) has the same lag: generation k+1's first rounds
-//     are the admission test of generation k−L's best against its peers (skipped as the generational GA
-//     skips one: the paper's weights, an individual tested before, the defender's own
-//     genes), paired (the candidate and the defender each against the paper's weights on
-//     AdmitGames/2 fresh opening pairs, the defender's own games on as many more) or head
-//     to head (Config.Admission), judged as the generational GA judges (the one admission test of both, admission.go) when its rounds are told
-//     and stored with generation k+1. The defender is the latest member admitted by a test
+//     are the admission test of generation k−L's best against its peers, the generational
+//     GA's test (admission.go): skipped for the paper's weights, an individual tested
+//     before or the defender's own genes; paired (the candidate and the defender each
+//     against the paper's weights on AdmitGames/2 fresh opening pairs, the defender's own
+//     games on as many more) or head to head (Config.Admission); judged when its rounds
+//     are told and stored with generation k+1. The defender is the latest member admitted by a test
 //     told when generation k−L was: the tests of generations up to k−2L−1 (a test in play
 //     while a later one is asked does not change its defender, so every test is asked the
 //     moment its candidate is known, and the run is the same whatever the workers). A test
@@ -106,8 +106,8 @@ type gaLagMethod struct {
 	hall hallOfFame
 }
 
-// newGALag makes the GA with generations in play for the run's method environment; the error names a
-// Games that is not an even number of at least 2.
+// NewLagged makes the GA with generations in play for the run's method environment; the
+// error names a Games that is not an even number of at least 2.
 func NewLagged(a *search.MethodEnv) (search.Method, error) {
 	c := a.Config
 	if c.Games < 2 || c.Games%2 != 0 {

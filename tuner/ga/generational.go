@@ -148,11 +148,11 @@ func (m *Generational) KeepsBudget() {}
 // slowest pairing. Only where nothing of the next generations depends on the test: peers
 // selection (a race would play the hall of fame), and no checkpoints (which measure the
 // champion the test may change, and may end the run). Each test is planned once every test
-// before it is judged, against the hall of fame as it stands, so it is the test the
-// run with tests in turn plays, and the generation is stored once its test is judged: tests, hall of
-// fame and records are in generation order, and a generation's games, genomes and test
-// are those of the run with tests in turn. Only the game budget's last generation may differ
-// (inPlay).
+// before it is judged, against the hall of fame as it stands, so it is the test the run
+// with tests in turn plays, and the generation is stored once its test is judged: tests,
+// hall of fame and records are in generation order, and a generation's games, genomes and
+// test are those of the run with tests in turn. Only the game budget's last generation may
+// differ (inPlay).
 func (m *Generational) testsBehind() bool {
 	c := m.cfg
 	return !m.opts.TestsInTurn && c.Selection == config.SelectionPeers && c.AdmitGames > 0 && c.VerifyEvery == 0
