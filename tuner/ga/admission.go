@@ -98,7 +98,7 @@ func (h *hallOfFame) testRounds(t *admissionTest, l *genomes.Layout, base *genom
 		def := &genomes.Genome{Layout: l, X: m.Genes, ID: m.ID}
 		if t.headToHead {
 			test.Opponents = []*genomes.Genome{def}
-		} else {
+		} else { // a player of its own: each round credits its players' games
 			test.Players = append(test.Players, &genomes.Genome{Layout: l, X: m.Genes, ID: m.ID})
 		}
 		if t.defends {
@@ -126,11 +126,11 @@ func (t *admissionTest) tell(r *search.Round) bool {
 }
 
 // judge judges test t, told: the member's own games go to its record, the candidate is
-// admitted when it passed (Judge, with z), and then joins the hall of fame, unless stale
-// and the member it beat no longer reigns (a test judged after another admitted a member:
+// admitted when it passed (Judge, with z), and then joins the hall of fame, unless
+// voidStale and the member it beat no longer reigns (a test judged after another admitted a member:
 // admitted, it would reign over a member it never played, and the hall's order of
 // admission, whose centre weighs the later more, would no longer be one of strength).
-func (h *hallOfFame) judge(t *admissionTest, z float64, stale bool) {
+func (h *hallOfFame) judge(t *admissionTest, z float64, voidStale bool) {
 	a := t.a
 	a.Result = record.ResultOf(t.candStats)
 	hpairs := make([]float64, t.n)
@@ -145,7 +145,7 @@ func (h *hallOfFame) judge(t *admissionTest, z float64, stale bool) {
 		m.Stats = m.Stats.Add(t.own)
 	}
 	Judge(a, t.cand, hpairs, z)
-	if a.Admitted && stale && t.reigning != len(h.hof)-1 {
+	if a.Admitted && voidStale && t.reigning != len(h.hof)-1 {
 		a.Admitted = false
 	}
 	h.tests++
