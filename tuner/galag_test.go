@@ -22,24 +22,51 @@ func gaLagConfig(game string, workers, lag int) config.Config {
 
 // TestGALagSameRunWhateverWorkers: with generations in play, a seeded run is the same on
 // 1, 3 and 16 workers (generations are bred from told generations alone and told in
-// order), and resumed after a crash it saves the generations the uninterrupted run saved.
+// order), and resumed after a crash it saves the generations the uninterrupted run saved;
+// also with the surrogate child, whose model a resumed run fits again from the stored
+// generations' games.
 func TestGALagSameRunWhateverWorkers(t *testing.T) {
-	for _, lag := range []int{1, 2} {
+	for _, tc := range []struct {
+		lag       int
+		surrogate string
+	}{{1, config.SurrogateOff}, {2, config.SurrogateOff}, {1, config.SurrogateOn}} {
+		cfg := func(workers int) config.Config {
+			c := gaLagConfig("gomoku", workers, tc.lag)
+			c.Surrogate = tc.surrogate
+			return c
+		}
 		var want string
 		var full *memStore
 		for _, w := range []int{1, 3, 16} {
-			st := runSmall(t, gaLagConfig("gomoku", w, lag))
+			st := runSmall(t, cfg(w))
 			if st.status != "finished" || len(st.gens) != 6 {
-				t.Fatalf("lag %d, %d workers: status %q, %d generations (want 6)", lag, w, st.status, len(st.gens))
+				t.Fatalf("lag %d, surrogate %s, %d workers: status %q, %d generations (want 6)", tc.lag, tc.surrogate, w, st.status, len(st.gens))
 			}
 			got := fingerprint(st.gens)
 			if want == "" {
 				want, full = got, st
 			} else if got != want {
-				t.Fatalf("lag %d: %d workers differ from 1:\n%s\n----\n%s", lag, w, got, want)
+				t.Fatalf("lag %d, surrogate %s: %d workers differ from 1:\n%s\n----\n%s", tc.lag, tc.surrogate, w, got, want)
 			}
 		}
-		crashAndResume(t, gaLagConfig("gomoku", 2, lag), full, 3)
+		// The surrogate's children: generations lag+2 on (two told generations to fit),
+		// none before.
+		for _, g := range full.gens {
+			n := 0
+			for _, x := range g.NewGenomes {
+				if x.Operator == ga.OpSurrogate {
+					n++
+				}
+			}
+			if want := 0; tc.surrogate == config.SurrogateOn && g.Generation >= tc.lag+2 {
+				if n != 1 {
+					t.Fatalf("lag %d, surrogate on: generation %d bred %d surrogate children, want 1", tc.lag, g.Generation, n)
+				}
+			} else if n != want {
+				t.Fatalf("lag %d, surrogate %s: generation %d bred %d surrogate children, want 0", tc.lag, tc.surrogate, g.Generation, n)
+			}
+		}
+		crashAndResume(t, cfg(2), full, 3)
 	}
 }
 
@@ -153,7 +180,8 @@ func checkPooledCentre(t *testing.T, gens []record.GenerationRecord, l *genomes.
 }
 
 // TestGALagSettings: a lag resolves the GA's auto settings to the population's centre
-// without a hall of fame and no surrogate, takes an explicit hall of fame, refuses what it
+// without a hall of fame and no surrogate on a built-in game, takes the surrogate child
+// asked for, takes an explicit hall of fame, refuses what it
 // cannot play by name, and appears in the run's header and in its summary.
 func TestGALagSettings(t *testing.T) {
 	c := config.DefaultConfig("gomoku")
@@ -174,10 +202,14 @@ func TestGALagSettings(t *testing.T) {
 	if err := hall.Validate(); err != nil {
 		t.Fatal(err)
 	}
+	surrogate := config.DefaultConfig("gomoku")
+	surrogate.GALag, surrogate.Surrogate = 1, config.SurrogateOn
+	if surrogate.Resolve(); surrogate.Validate() != nil {
+		t.Fatalf("a lagged GA with the surrogate child: %v", surrogate.Validate())
+	}
 	for name, bad := range map[string]func(c *config.Config){
-		"ga_lag":    func(c *config.Config) { c.GALag = config.MaxGALag + 1 },
-		"surrogate": func(c *config.Config) { c.Surrogate = config.SurrogateOn },
-		"race":      func(c *config.Config) { c.Selection = config.SelectionRace },
+		"ga_lag": func(c *config.Config) { c.GALag = config.MaxGALag + 1 },
+		"race":   func(c *config.Config) { c.Selection = config.SelectionRace },
 	} {
 		c := config.DefaultConfig("gomoku")
 		c.GALag = 2

@@ -132,3 +132,47 @@ func TestSurrogateAuto(t *testing.T) {
 		}
 	}
 }
+
+// TestGALagAuto: a new run of an outside engine's GA whose generations play each other
+// and whose champion is the population's centre takes one generation in play
+// (NewRunGALag), with the surrogate child; a lag named (even 0), a built-in game, a hall
+// of fame, racing, opponents and another method keep 0; a stored configuration is never
+// given a lag (its empty ga_lag is 0).
+func TestGALagAuto(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		set   func(c *config.Config)
+		named bool
+		want  int
+	}{
+		{"outside engine", func(c *config.Config) {}, false, 1},
+		{"outside engine, --ga-lag 0", func(c *config.Config) {}, true, 0},
+		{"outside engine, --ga-lag 3", func(c *config.Config) { c.GALag = 3 }, true, 3},
+		{"outside engine, --champion population", func(c *config.Config) { c.Champion = config.ChampionPopulation }, false, 1},
+		{"built-in", func(c *config.Config) { c.Engine = "" }, false, 0},
+		{"outside engine, hall-of-fame centre", func(c *config.Config) { c.Champion = config.ChampionCentre }, false, 0},
+		{"outside engine, head-to-head tests", func(c *config.Config) { c.Admission = config.AdmissionHeadToHead }, false, 0},
+		{"outside engine, racing", func(c *config.Config) { c.Selection = config.SelectionRace }, false, 0},
+		{"outside engine, opponents", func(c *config.Config) { c.Opponents = []string{"cmd:other"} }, false, 0},
+		{"outside engine, SPSA", func(c *config.Config) { c.Method = config.MethodSPSA }, false, 0},
+	} {
+		cfg := config.DefaultConfig("gomoku")
+		cfg.Engine = "cmd:engine"
+		c.set(&cfg)
+		cfg.NewRunGALag(c.named)
+		cfg.Resolve()
+		if cfg.GALag != c.want {
+			t.Errorf("%s: ga_lag %d, want %d", c.name, cfg.GALag, c.want)
+		}
+		if c.name == "outside engine" && (cfg.Surrogate != config.SurrogateOn || cfg.Champion != config.ChampionPopulation || cfg.AdmitGames != 0) {
+			t.Errorf("%s: surrogate %s, champion %s, admission games %d; want on, population, 0", c.name, cfg.Surrogate, cfg.Champion, cfg.AdmitGames)
+		}
+	}
+	stored, err := config.DecodeConfig(`{"game":"gomoku","method":"ga","engine":"cmd:engine","population":12,"champion":"population","surrogate":"on"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored.Resolve(); stored.GALag != 0 {
+		t.Fatalf("a stored outside engine's run without ga_lag resolved to lag %d, want 0", stored.GALag)
+	}
+}

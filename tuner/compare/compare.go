@@ -80,6 +80,7 @@ func (cc Config) config(method string, seed int64) config.Config {
 		c.SPSA = &s
 	}
 	c.NewRunDefaults(false)
+	c.NewRunGALag(false)
 	return c
 }
 

@@ -128,6 +128,8 @@ func (cl CommandLine) Config() (Config, error) {
 			base.Admission = AdmissionHeadToHead
 		}
 	}
+	_, lagInFile := base.fileKeys["ga_lag"]
+	base.NewRunGALag(cl.changed("ga-lag") || lagInFile)
 	base.Resolve()
 	if err := base.ReadVerifyOpenings(); err != nil { // the user named this file: read it once, store its openings
 		return base, cl.SettingError(err)

@@ -114,9 +114,9 @@ type GASettings struct {
 	Elite int `json:"elite" yaml:"elite"`
 	// Tournament is the number of contestants of tournament selection.
 	Tournament int `json:"tournament" yaml:"tournament"`
-	// Surrogate is SurrogateOn to breed, from the third generation on, one child of each
-	// generation (the last) from a quadratic Bradley–Terry model of the newest
-	// SurrogateWindow generations' peer games: the model's best genome within two mutation
+	// Surrogate is SurrogateOn to breed, from the third generation on (with GALag L from
+	// generation L+2), one child of each generation (the last) from a quadratic
+	// Bradley–Terry model of the newest SurrogateWindow told generations' peer games: the model's best genome within two mutation
 	// steps of the better half's centre (surrogate.go); only with SelectionPeers.
 	// SurrogateAuto, the default, is resolved (Resolve) to on for an outside engine whose
 	// champion is the population's centre and off otherwise; "" (runs stored before this
@@ -124,12 +124,13 @@ type GASettings struct {
 	Surrogate string `json:"surrogate,omitempty" yaml:"surrogate"`
 	// GALag is how many generations the GA has in play behind the newest (tuner/ga):
 	// generation k+1 is bred once generation k−GALag is told, from generations
-	// k−2·GALag to k−GALag, so no game slot waits for a generation's slowest game. 0 (the
-	// default): each generation is bred from the one before once all its games are played
-	// (ga.go). Above 0 only with SelectionPeers and no surrogate; the auto champion is
-	// then ChampionPopulation with no admission test (measured the stronger: a hall of fame,
-	// whose tests are lagged as the breeding is, picked weaker champions on gomoku); 0 to
-	// MaxGALag.
+	// k−2·GALag to k−GALag, so no game slot waits for a generation's slowest game. 0:
+	// each generation is bred from the one before once all its games are played
+	// (ga.Generational), the built-in games' default and that of runs stored before new
+	// runs of an outside engine took 1 (NewRunGALag). Above 0 only with SelectionPeers; the
+	// auto champion is then ChampionPopulation with no admission test (measured the
+	// stronger: a hall of fame, whose tests are lagged as the breeding is, picked weaker
+	// champions on gomoku); 0 to MaxGALag.
 	GALag int `json:"ga_lag,omitempty" yaml:"ga_lag"`
 	// CrossoverRate is the probability that a selected pair is crossed over.
 	CrossoverRate float64 `json:"crossover_rate" yaml:"crossover_rate"`
@@ -510,6 +511,27 @@ func (c *Config) NewRunDefaults(named bool) {
 	}
 }
 
+// NewRunGALag sets the GA's lag (GALag) of a new run that names none (named: the command
+// line's --ga-lag or the config file's ga_lag): 1, one generation in play behind the
+// newest, for the GA of an outside engine whose generations play each other (selection
+// auto or peers, no opponents or champions to race) and whose champion is the
+// population's centre with no admission test (champion and admission auto, population
+// or none): an outside engine's games take the time, and a generation barrier leaves the
+// slots that finish early idle while the generation's slowest games end (docs/methods.md,
+// "Generations in play"). Every other run keeps 0; a stored configuration never comes
+// here, so a run stored with lag 0 (the field empty) resumes with lag 0.
+func (c *Config) NewRunGALag(named bool) {
+	switch {
+	case named || c.GALag != 0 || !c.IsGA() || c.Engine == "":
+	case c.Selection != SelectionAuto && c.Selection != SelectionPeers:
+	case len(c.Opponents) > 0 || c.Champions > 0:
+	case c.Champion != ChampionAuto && c.Champion != ChampionPopulation:
+	case c.Admission != AdmissionAuto && c.Admission != AdmissionNone:
+	default:
+		c.GALag = 1
+	}
+}
+
 // plannedCandidates is the number of CMA-ES candidates a new run plans before it starts:
 // its game budget (as Resolve fills it: length) over a candidate's games (2 × pairs); 0
 // where the run gives generations or a time budget instead (its λ keeps the optimiser's
@@ -624,7 +646,7 @@ func (c *Config) Resolve() {
 	// GA's default was measured without it.
 	if c.Surrogate == SurrogateAuto {
 		c.Surrogate = SurrogateOff
-		if c.IsGA() && c.Engine != "" && c.Selection == SelectionPeers && c.Champion == ChampionPopulation && c.GALag == 0 {
+		if c.IsGA() && c.Engine != "" && c.Selection == SelectionPeers && c.Champion == ChampionPopulation {
 			c.Surrogate = SurrogateOn
 		}
 	}
@@ -1013,8 +1035,6 @@ func (g *GASettings) validate() error {
 		return Errorf("ga_lag", "", "%d, want 0 (each generation bred once the one before is played) to %d", g.GALag, MaxGALag)
 	case g.GALag > 0 && g.Selection == SelectionRace:
 		return Errorf("ga_lag", "", "%d: generations in play need selection %s (a race plays the hall of fame the generation before admits)", g.GALag, SelectionPeers)
-	case g.GALag > 0 && g.Surrogate == SurrogateOn:
-		return Errorf("ga_lag", "", "%d: generations in play breed no surrogate child (it is fitted to the generations before the next is bred); use surrogate off or auto", g.GALag)
 	case g.Selection == SelectionPeers && len(g.Opponents) > 0:
 		return Errorf("selection", "", "%s plays the population against itself; the opponents (%s) would not play", SelectionPeers, strings.Join(g.Opponents, "; "))
 	case g.Champion != "" && g.Champion != ChampionAuto && g.Champion != ChampionBest && g.Champion != ChampionCentre && g.Champion != ChampionPopulation:

@@ -53,8 +53,11 @@ import (
 //     member or the baseline; with ChampionPopulation the mean of the better halves'
 //     centres of the newest L+1 told generations, one of each line (centre), a genome of
 //     slot Population.
-//   - No surrogate child: it is fitted to the generation before the next is bred, which a
-//     lag removes.
+//   - The surrogate child (Config.Surrogate on): generation k+1's last child is the
+//     surrogate model's (breedSurrogate), fitted to the peer games of the SurrogateWindow
+//     told generations k−L−SurrogateWindow+1 to k−L (those that exist, two at least)
+//     around the pool's better half: the generational GA's child, its games L generations
+//     older. Each told generation stores its games for it (LaggedState.Surrogate).
 
 // streamGALag is the random stream of a lagged GA generation's openings (draw: the
 // generation's pairing).
@@ -74,6 +77,9 @@ type LaggedIndividual struct {
 // individuals ranked best first.
 type LaggedState struct {
 	Ranked []LaggedIndividual `json:"ranked"`
+	// Surrogate is the generation's peer games as the surrogate model reads them (nil
+	// with the surrogate off).
+	Surrogate *SurrogateObservation `json:"surrogate,omitempty"`
 }
 
 // gaLagGeneration is a bred generation: its individuals by slot, its pairs in pairing order
@@ -86,6 +92,8 @@ type gaLagGeneration struct {
 	pairs [][2]int
 	asked int
 	told  int
+	// games are its pairings' games told (kept for the surrogate model only).
+	games []record.GameResult
 	// tests are the rounds of the admission test it opens with, not yet asked; admission
 	// the test once judged (nil: none played).
 	tests     []*search.Round
@@ -101,6 +109,9 @@ type gaLagMethod struct {
 	newest int                       // the newest told generation (−1: none)
 	inPlay []*gaLagGeneration        // bred and not yet told, oldest first
 	next   int                       // the next generation to breed
+	// obs are the told generations' peer games for the surrogate model (Surrogate on),
+	// by generation, those a generation still to breed may fit to.
+	obs map[int]SurrogateObservation
 	// hall is the hall of fame (AdmitGames > 0; a member's Generation is the generation
 	// whose best it was).
 	hall hallOfFame
@@ -114,7 +125,7 @@ func NewLagged(a *search.MethodEnv) (search.Method, error) {
 		return nil, config.Errorf("games", "", "%d, want an even number ≥ 2 (each pair's games)", c.Games)
 	}
 	return &gaLagMethod{a: a, lag: c.GALag, rounds: c.RaceRounds + 1, told: map[int][]*genomes.Genome{}, newest: -1,
-		hall: hallOfFame{tested: map[string]bool{}}}, nil
+		obs: map[int]SurrogateObservation{}, hall: hallOfFame{tested: map[string]bool{}}}, nil
 }
 
 // Window: every round of the L+1 generations in play (a round a pairing), their tests' two
@@ -162,6 +173,17 @@ func (m *gaLagMethod) Restore(st record.ResumeState) (search.Leader, error) {
 		}
 		m.told[gen] = ranked
 	}
+	if c.Surrogate == config.SurrogateOn {
+		for gen := max(0, st.LastGeneration-m.lag-SurrogateWindow); gen <= st.LastGeneration; gen++ {
+			var s LaggedState
+			if err := search.DecodeState(st.MethodStates[gen], &s); err != nil {
+				return search.Leader{}, fmt.Errorf("resume: GA generation %d: %w", gen, err)
+			}
+			if s.Surrogate != nil {
+				m.obs[gen] = *s.Surrogate
+			}
+		}
+	}
 	m.newest, m.next = st.LastGeneration, st.LastGeneration+1
 	if c.AdmitGames > 0 {
 		if err := m.hall.restore(m.a.Layout, st); err != nil {
@@ -178,8 +200,12 @@ func (m *gaLagMethod) Describe(length string) (string, []string) {
 	if c.AdmitGames > 0 {
 		hall = fmt.Sprintf("admission %d games at z=%g of generation k−%d's best", c.AdmitGames, c.AdmitZ, m.lag)
 	}
-	return fmt.Sprintf(": population %d, %s, peers: %d pairings of %d games, %d generations in play (generation k+1 bred from generations k−%d to k−%d, no generation barrier), %s",
-		c.Population, length, c.RaceRounds+1, c.Games, m.lag+1, 2*m.lag, m.lag, hall), nil
+	surrogate := ""
+	if c.Surrogate == config.SurrogateOn {
+		surrogate = fmt.Sprintf(", a surrogate model's child each generation from generation %d", m.lag+2)
+	}
+	return fmt.Sprintf(": population %d, %s, peers: %d pairings of %d games%s, %d generations in play (generation k+1 bred from generations k−%d to k−%d, no generation barrier), %s",
+		c.Population, length, c.RaceRounds+1, c.Games, surrogate, m.lag+1, 2*m.lag, m.lag, hall), nil
 }
 
 // Ask returns the next pairing of the newest generation in play, or breeds the next
@@ -232,6 +258,7 @@ func (m *gaLagMethod) breed(gen int) *gaLagGeneration {
 	} else {
 		pool := m.pool(gen - 1 - m.lag)
 		g.pop, g.born = Breed(c, l, pool, n, gen, m.a.RandV1(gen, search.StreamGA), func(slot int) string { return m.a.IndividualID(gen, slot) })
+		breedSurrogate(c, l, m.window(gen-1-m.lag), pool, g.pop)
 		for _, x := range g.pop {
 			x.Stats = genomes.Stats{} // a generation's scores are its own games'
 		}
@@ -241,6 +268,19 @@ func (m *gaLagMethod) breed(gen int) *gaLagGeneration {
 		g.tests = m.planTest(gen, m.told[gen-1-m.lag][0])
 	}
 	return g
+}
+
+// window is the surrogate model's observations for a generation bred from the pool of
+// told generation newest: those of generations newest−SurrogateWindow+1 to newest, oldest
+// first (those told and kept).
+func (m *gaLagMethod) window(newest int) []SurrogateObservation {
+	var w []SurrogateObservation
+	for gen := max(0, newest-SurrogateWindow+1); gen <= newest; gen++ {
+		if o, ok := m.obs[gen]; ok {
+			w = append(w, o)
+		}
+	}
+	return w
 }
 
 // planTest plans generation gen's admission test of winner, the best of generation
@@ -335,6 +375,9 @@ func (m *gaLagMethod) Tell(r *search.Round) (*search.Told, error) {
 		return nil, fmt.Errorf("%s: a pairing told out of order (generation %d, pairing %d expected)", r.Label, g.gen, g.told)
 	}
 	g.told++
+	if m.a.Config.Surrogate == config.SurrogateOn {
+		g.games = append(g.games, r.Games...)
+	}
 	for j, p := range g.pairs[k*per : (k+1)*per] {
 		s := r.Players[j].Stats
 		a, b := g.pop[p[0]], g.pop[p[1]]
@@ -350,6 +393,15 @@ func (m *gaLagMethod) Tell(r *search.Round) (*search.Told, error) {
 	for gen := range m.told {
 		if gen < g.gen-2*m.lag { // no generation bred from now on reads it
 			delete(m.told, gen)
+		}
+	}
+	if m.a.Config.Surrogate == config.SurrogateOn {
+		m.obs[g.gen] = ObserveGeneration(m.a.Layout, ranked, g.games)
+		g.games = nil
+		for gen := range m.obs {
+			if gen < g.gen-m.lag-SurrogateWindow { // no window from now on reaches it
+				delete(m.obs, gen)
+			}
 		}
 	}
 	return m.generation(g, ranked), nil
@@ -420,6 +472,9 @@ func (m *gaLagMethod) generation(g *gaLagGeneration, ranked []*genomes.Genome) *
 	}
 	if c.AdmitGames > 0 {
 		rec.HallOfFame = slices.Clone(m.hall.hof)
+	}
+	if o, ok := m.obs[g.gen]; ok {
+		st.Surrogate = &o
 	}
 	for _, x := range ranked {
 		st.Ranked = append(st.Ranked, LaggedIndividual{ID: x.ID, Op: x.Op, Parents: x.Parents, Born: x.Born, Genes: l.Named(x.X), Stats: x.Stats})

@@ -291,12 +291,7 @@ func (md model) Apply(pop *eaopt.Population) error {
 		ranked[i] = in.Genome.(*genomes.Genome)
 	}
 	next, born := Breed(m.cfg, m.a.Layout, ranked, n, gen, rng, func(slot int) string { return m.a.IndividualID(gen, slot) })
-	if m.cfg.Surrogate == config.SurrogateOn && len(m.window) >= 2 && n-1 >= m.cfg.Elite {
-		if x, ok := SurrogateChild(m.a.Layout, m.window, ranked, SurrogateTrust(m.a.Layout, m.cfg.Mutation)); ok {
-			kid := next[n-1]
-			kid.X, kid.Op, kid.Parents = x, OpSurrogate, []string{ranked[0].ID}
-		}
-	}
+	breedSurrogate(m.cfg, m.a.Layout, m.window, ranked, next)
 	for _, g := range next {
 		g.Stats, g.Round = genomes.Stats{}, 0
 	}

@@ -6,6 +6,7 @@ import (
 
 	"evotune/engine"
 	"evotune/genomes"
+	"evotune/tuner/config"
 	"evotune/tuner/population"
 	"evotune/tuner/record"
 
@@ -345,6 +346,20 @@ func SurrogateChild(l *genomes.Layout, obs []SurrogateObservation, ranked []*gen
 		lo[a], hi[a] = math.Max(c[a]-trust[a], 0), math.Min(c[a]+trust[a], 1)
 	}
 	return fromUnit(l, m.best(c, lo, hi)), true
+}
+
+// breedSurrogate makes the last of next (a generation bred from ranked, best first) the
+// surrogate model's child, fitted to window, where c's surrogate is on, the window holds
+// two generations or more, the last slot is not an elite's and the model fits.
+func breedSurrogate(c config.Config, l *genomes.Layout, window []SurrogateObservation, ranked, next []*genomes.Genome) {
+	n := len(next)
+	if c.Surrogate != config.SurrogateOn || len(window) < 2 || n-1 < c.Elite || len(ranked) == 0 {
+		return
+	}
+	if x, ok := SurrogateChild(l, window, ranked, SurrogateTrust(l, c.Mutation)); ok {
+		kid := next[n-1]
+		kid.X, kid.Op, kid.Parents = x, OpSurrogate, []string{ranked[0].ID}
+	}
 }
 
 // SurrogateTrust is the trust region's half-width for each free gene of l in unit
