@@ -27,9 +27,13 @@ type Progress struct {
 	tty   bool
 	bar   *progressbar.ProgressBar
 	batch string // the batch the bar counts (tty)
-	// rateBatch is the batch whose games/s is measured since batchStart.
+	// rateBatch is the batch whose games/s is measured since batchStart (verification).
 	rateBatch  string
 	batchStart time.Time
+	// rateAt and rateEnded: when the tuning games/s was last printed, and the games ended
+	// by then (saved, and ended beside: Event.GenGames).
+	rateAt    time.Time
+	rateEnded int
 	gen        int
 	genStart   time.Time
 	lastLog    time.Time
@@ -113,6 +117,19 @@ func (p *Progress) Update(e record.Event) {
 	if el := time.Since(p.batchStart).Seconds(); el > 0.5 && !p.batchStart.IsZero() {
 		rateText = fmt.Sprintf(", %.1f games/s", float64(e.GamesDone)/el)
 	}
+	// A tuning line's rate is of every game ended since the line before (the first: since
+	// the first game), its batch's or another's in play beside it: with generations in play
+	// the rounds overlap, and a batch's own games come slowly while the one before ends.
+	ended := e.RunGames + e.GenGames + e.GamesDone
+	if !e.Verifying && !e.GenDone {
+		if p.rateAt.IsZero() {
+			p.rateAt, p.rateEnded = time.Now(), ended-1
+		}
+		rateText = ""
+		if el := time.Since(p.rateAt).Seconds(); el > 0.5 {
+			rateText = fmt.Sprintf(", %.1f games/s", float64(max(0, ended-p.rateEnded))/el)
+		}
+	}
 	phase := ""
 	if e.Phase != "" {
 		phase = " " + e.Phase
@@ -183,6 +200,7 @@ func (p *Progress) Update(e record.Event) {
 	if time.Since(p.lastLog) >= 5*time.Second && e.GamesDone > 0 && !spec.Short { // short generations: their saved lines above
 		fmt.Fprintf(p.w, "generation %d%s%s: games %d/%d of this batch%s, ETA %s\n", e.Generation, gens, phaseText(e.Phase), e.GamesDone, e.GamesTotal, rateText, etaText)
 		p.lastLog = time.Now()
+		p.rateAt, p.rateEnded = p.lastLog, ended
 	}
 }
 

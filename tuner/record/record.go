@@ -152,8 +152,9 @@ type Event struct {
 	// the generation in the event that ends it (GenDone).
 	GamesDone  int
 	GamesTotal int
-	// GenGames counts the distinct games of the generation's batches before the one being
-	// played (the ETA counts them with GamesDone; 0 in GenDone events).
+	// GenGames counts the games ended and not yet saved beside the batch being played: its
+	// generation's batches before it and the rounds of other generations in play (the ETA
+	// counts them with GamesDone; 0 in GenDone events).
 	GenGames int
 	// Phase names the batch being played: "round 0", "round 1", … (the GA's racing
 	// rounds), "admission", "admission (defender)", "defence" (hall-of-fame tests),

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -147,6 +148,11 @@ type Loop struct {
 	shownGen              atomic.Int64 // the generation the progress events name
 	shownRun              atomic.Int64 // the run's saved games, for the progress events
 	shownSlot             atomic.Uint64
+	// unsaved counts the games of shown rounds ended, by generation, until the generation
+	// is saved: with several rounds in play (generations in play, tests behind the
+	// pairings) the games ended beside a round count in each event's ETA (GenGames).
+	unsavedMu sync.Mutex
+	unsaved   map[int]int
 }
 
 // pairOf is the number of player i's k-th opening pair of round lr in the numbering its
@@ -447,9 +453,37 @@ func (l *Loop) mark() {
 	l.genElsewhere = arena.BusyElsewhere(l.h.Setup().Runner)
 }
 
+// endedBeside counts a game of generation gen ended and returns the unsaved games ended
+// beside the n of its round so far.
+func (l *Loop) endedBeside(gen, n int) int {
+	l.unsavedMu.Lock()
+	defer l.unsavedMu.Unlock()
+	if l.unsaved == nil {
+		l.unsaved = map[int]int{}
+	}
+	l.unsaved[gen]++
+	all := 0
+	for _, k := range l.unsaved {
+		all += k
+	}
+	return max(0, all-n)
+}
+
+// savedBefore forgets the ended games of generations before gen, saved (endedBeside).
+func (l *Loop) savedBefore(gen int) {
+	l.unsavedMu.Lock()
+	defer l.unsavedMu.Unlock()
+	for g := range l.unsaved {
+		if g < gen {
+			delete(l.unsaved, g)
+		}
+	}
+}
+
 // shown publishes what the progress events of the rounds' games read from the workers:
 // the generation being filled, the run's saved games and its slot utilisation.
 func (l *Loop) shown(gen int) {
+	l.savedBefore(gen)
 	l.shownGen.Store(int64(gen))
 	l.shownRun.Store(int64(l.h.Summary().Games))
 	l.shownSlot.Store(math.Float64bits(l.h.Summary().SlotUtilisation()))
@@ -809,6 +843,7 @@ func (l *Loop) launch(ctx context.Context, lr *loopRound, ahead bool) error {
 		n := int(played.Add(1))
 		if lr.shown.Load() {
 			e := l.progress(record.Event{GamesDone: n, GamesTotal: total, Phase: label})
+			e.GenGames = l.endedBeside(r.Gen, n)
 			if r.Exclusive { // a generation's own round, other generations' in play beside it
 				e.Generation = r.Gen
 			}

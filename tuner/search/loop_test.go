@@ -414,3 +414,25 @@ func TestDropRound(t *testing.T) {
 		t.Fatalf("dropping generation 1's pairings with its test drawn after them: %v", err)
 	}
 }
+
+// TestEndedBeside: a game's progress event counts the unsaved games ended beside its
+// round, in its generation and in the other generations in play, until their generation
+// is saved; so the ETA of a round just begun does not read as if the run had stopped.
+func TestEndedBeside(t *testing.T) {
+	var l Loop
+	for i, c := range []struct{ gen, n, want int }{
+		{1, 1, 0}, // generation 1's first game
+		{1, 2, 0},
+		{2, 1, 2}, // generation 2's first: generation 1's two beside it
+		{1, 3, 1}, // generation 1's third: generation 2's one beside it
+		{2, 2, 3},
+	} {
+		if got := l.endedBeside(c.gen, c.n); got != c.want {
+			t.Fatalf("event %d (generation %d, game %d of its round): %d ended beside, want %d", i, c.gen, c.n, got, c.want)
+		}
+	}
+	l.savedBefore(2) // generation 1 saved: its games are the run's now
+	if got := l.endedBeside(2, 3); got != 0 {
+		t.Fatalf("after generation 1 is saved: %d ended beside generation 2's third game, want 0", got)
+	}
+}
