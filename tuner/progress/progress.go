@@ -34,9 +34,9 @@ type Progress struct {
 	// by then (saved, and ended beside: Event.GenGames).
 	rateAt    time.Time
 	rateEnded int
-	gen        int
-	genStart   time.Time
-	lastLog    time.Time
+	gen       int
+	genStart  time.Time
+	lastLog   time.Time
 	// matchLabel names a held-out match in the output: "verification" in tune, "match" in
 	// the match command.
 	matchLabel string
