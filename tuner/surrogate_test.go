@@ -2,6 +2,8 @@ package tuner
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -166,6 +168,25 @@ func TestGALagAuto(t *testing.T) {
 		}
 		if c.name == "outside engine" && (cfg.Surrogate != config.SurrogateOn || cfg.Champion != config.ChampionPopulation || cfg.AdmitGames != 0) {
 			t.Errorf("%s: surrogate %s, champion %s, admission games %d; want on, population, 0", c.name, cfg.Surrogate, cfg.Champion, cfg.AdmitGames)
+		}
+	}
+	// A config file names the lag by its key, 0 included (compare's runs read it so).
+	for _, f := range []struct {
+		text string
+		want int
+	}{{"ga_lag: 0\n", 0}, {"ga_lag: 2\n", 2}, {"population: 12\n", 1}} {
+		path := filepath.Join(t.TempDir(), "c.yaml")
+		if err := os.WriteFile(path, []byte(f.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		base := config.DefaultConfig("gomoku")
+		base.Engine = "cmd:engine"
+		cfg, err := config.LoadConfigFile(path, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.NewRunGALag(false); cfg.GALag != f.want {
+			t.Errorf("config file %q: ga_lag %d, want %d", f.text, cfg.GALag, f.want)
 		}
 	}
 	stored, err := config.DecodeConfig(`{"game":"gomoku","method":"ga","engine":"cmd:engine","population":12,"champion":"population","surrogate":"on"}`)

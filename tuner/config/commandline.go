@@ -128,8 +128,7 @@ func (cl CommandLine) Config() (Config, error) {
 			base.Admission = AdmissionHeadToHead
 		}
 	}
-	_, lagInFile := base.fileKeys["ga_lag"]
-	base.NewRunGALag(cl.changed("ga-lag") || lagInFile)
+	base.NewRunGALag(cl.changed("ga-lag"))
 	base.Resolve()
 	if err := base.ReadVerifyOpenings(); err != nil { // the user named this file: read it once, store its openings
 		return base, cl.SettingError(err)

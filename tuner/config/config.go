@@ -512,7 +512,7 @@ func (c *Config) NewRunDefaults(named bool) {
 }
 
 // NewRunGALag sets the GA's lag (GALag) of a new run that names none (named: the command
-// line's --ga-lag or the config file's ga_lag): 1, one generation in play behind the
+// line's --ga-lag; or the config file the run was read from has ga_lag): 1, one generation in play behind the
 // newest, for the GA of an outside engine whose generations play each other (selection
 // auto or peers, no opponents or champions to race) and whose champion is the
 // population's centre with no admission test (champion and admission auto, population
@@ -521,8 +521,9 @@ func (c *Config) NewRunDefaults(named bool) {
 // "Generations in play"). Every other run keeps 0; a stored configuration never comes
 // here, so a run stored with lag 0 (the field empty) resumes with lag 0.
 func (c *Config) NewRunGALag(named bool) {
+	_, inFile := c.fileKeys["ga_lag"]
 	switch {
-	case named || c.GALag != 0 || !c.IsGA() || c.Engine == "":
+	case named || inFile || c.GALag != 0 || !c.IsGA() || c.Engine == "":
 	case c.Selection != SelectionAuto && c.Selection != SelectionPeers:
 	case len(c.Opponents) > 0 || c.Champions > 0:
 	case c.Champion != ChampionAuto && c.Champion != ChampionPopulation:
