@@ -18,6 +18,9 @@ import (
 // its ladder's rungs' and a later verify's (the run's seed, the longest of their lengths)
 // and each checkpoint's (its generation's seed). A proof after the run (match
 // --exclude-run) leaves them out, so that it does not replay the run's own verification.
+// A verification of G games plays the first G/2 openings of its list (a book's or an
+// opening file's held-out half holds all of them), so only those count: a run that
+// verified nothing leaves the proof a book's whole held-out half but one opening.
 // The error names what of c cannot be resolved.
 func ProofOpenings(c config.Config, tuning map[string]bool, checkpoints []int, games int) (arena.Openings, error) {
 	plan, err := c.Plan()
@@ -41,7 +44,7 @@ func ProofOpenings(c config.Config, tuning map[string]bool, checkpoints []int, g
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ops...)
+		out = append(out, ops[:min(len(ops), max(vc.Games/2, 1))]...)
 	}
 	return out.Distinct(), nil
 }

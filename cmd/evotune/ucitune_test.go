@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -87,6 +88,25 @@ func TestTuneUCIEngine(t *testing.T) {
 	t.Logf("champion %s against the detuned start: Elo %+.1f, 95%% lower bound %+.1f, %d games", v.Champion, v.Elo, v.Low, v.Games)
 	if !(v.Low > 0) && !testing.Short() {
 		t.Errorf("the tuned champion does not beat the detuned start: Elo %+.1f, 95%% lower bound %+.1f", v.Elo, v.Low)
+	}
+
+	// A proof after the run leaves out the run's tuning openings and the book openings its
+	// verification played (its first verify/2 held-out openings; up to twice as many are
+	// left out, as many as a verification of the longest stored length's distinct games
+	// could have reached), not the whole held-out half (187 of the book's 400): the proof
+	// keeps the rest of the book.
+	out, stderr, code = run(t, dir, "match", "--game", "chess", "--a", eng, "--b", eng, "--nodes", "300", "--book", book,
+		"--exclude-run", "1", "--db", "u.db", "--games", "2", "--seed", "5")
+	if code != 0 {
+		t.Fatalf("match --exclude-run: exit %d: %s", code, stderr)
+	}
+	var tuned, verified int
+	if m := regexp.MustCompile(`run 1's (\d+) tuning and (\d+) verification openings excluded`).FindStringSubmatch(out + stderr); m == nil {
+		t.Errorf("match --exclude-run: no exclusion in its openings label:\n%s%s", out, stderr)
+	} else if tuned, _ = strconv.Atoi(m[1]); tuned == 0 {
+		t.Errorf("match --exclude-run: no tuning opening excluded:\n%s", out)
+	} else if verified, _ = strconv.Atoi(m[2]); verified < verify/2 || verified > verify {
+		t.Errorf("match --exclude-run after a %d-game verification: %d verification openings excluded, want %d to %d:\n%s", verify, verified, verify/2, verify, out)
 	}
 
 	// The champion as setoption lines: the engine takes every one.
