@@ -116,8 +116,9 @@ type GASettings struct {
 	Tournament int `json:"tournament" yaml:"tournament"`
 	// Surrogate is SurrogateOn to breed, from the third generation on (with GALag L from
 	// generation L+2), one child of each generation (the last) from a quadratic
-	// Bradley–Terry model of the newest SurrogateWindow told generations' peer games: the model's best genome within two mutation
-	// steps of the better half's centre (surrogate.go); only with SelectionPeers.
+	// Bradley–Terry model of the newest SurrogateWindow told generations' peer games: the
+	// model's best genome within two mutation steps of the better half's centre
+	// (tuner/ga/surrogate.go); only with SelectionPeers.
 	// SurrogateAuto, the default, is resolved (Resolve) to on for an outside engine whose
 	// champion is the population's centre and off otherwise; "" (runs stored before this
 	// setting) is SurrogateOff.
@@ -512,14 +513,15 @@ func (c *Config) NewRunDefaults(named bool) {
 }
 
 // NewRunGALag sets the GA's lag (GALag) of a new run that names none (named: the command
-// line's --ga-lag; or the config file the run was read from has ga_lag): 1, one generation in play behind the
-// newest, for the GA of an outside engine whose generations play each other (selection
-// auto or peers, no opponents or champions to race) and whose champion is the
-// population's centre with no admission test (champion and admission auto, population
-// or none): an outside engine's games take the time, and a generation barrier leaves the
-// slots that finish early idle while the generation's slowest games end (docs/methods.md,
-// "Generations in play"). Every other run keeps 0; a stored configuration never comes
-// here, so a run stored with lag 0 (the field empty) resumes with lag 0.
+// line's --ga-lag; or the config file the run was read from has ga_lag): 1, one
+// generation in play behind the newest, for the GA of an outside engine whose
+// generations play each other (selection auto or peers, no opponents or champions to
+// race) and whose champion is the population's centre with no admission test (champion
+// and admission auto, population or none): an outside engine's games take the time, and
+// a generation barrier leaves the slots that finish early idle while the generation's
+// slowest games end (docs/methods.md, "An outside engine's default: one generation in
+// play"). Every other run keeps 0; a stored configuration never comes here, so a run
+// stored with lag 0 (the field empty) resumes with lag 0.
 func (c *Config) NewRunGALag(named bool) {
 	_, inFile := c.fileKeys["ga_lag"]
 	switch {
