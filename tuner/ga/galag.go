@@ -155,10 +155,20 @@ func (m *gaLagMethod) Restore(st record.ResumeState) (search.Leader, error) {
 		return search.Leader{}, fmt.Errorf("resume: %d GA generation states for %d saved generations", len(st.MethodStates), st.LastGeneration+1)
 	}
 	c := m.a.Config
-	for gen := max(0, st.LastGeneration-2*m.lag); gen <= st.LastGeneration; gen++ {
+	first := st.LastGeneration - 2*m.lag // the oldest generation a generation bred after resuming ranks
+	if c.Surrogate == config.SurrogateOn {
+		first = min(first, st.LastGeneration-m.lag-SurrogateWindow) // and the oldest its model fits to
+	}
+	for gen := max(0, first); gen <= st.LastGeneration; gen++ {
 		var s LaggedState
 		if err := search.DecodeState(st.MethodStates[gen], &s); err != nil {
 			return search.Leader{}, fmt.Errorf("resume: GA generation %d: %w", gen, err)
+		}
+		if s.Surrogate != nil && c.Surrogate == config.SurrogateOn {
+			m.obs[gen] = *s.Surrogate
+		}
+		if gen < st.LastGeneration-2*m.lag {
+			continue
 		}
 		if len(s.Ranked) != c.Population {
 			return search.Leader{}, fmt.Errorf("resume: GA generation %d holds %d individuals, the config says %d", gen, len(s.Ranked), c.Population)
@@ -172,17 +182,6 @@ func (m *gaLagMethod) Restore(st record.ResumeState) (search.Leader, error) {
 			ranked[i] = &genomes.Genome{Layout: m.a.Layout, X: x, ID: r.ID, Op: r.Op, Parents: r.Parents, Born: r.Born, Stats: r.Stats, Mutation: c.Mutation}
 		}
 		m.told[gen] = ranked
-	}
-	if c.Surrogate == config.SurrogateOn {
-		for gen := max(0, st.LastGeneration-m.lag-SurrogateWindow); gen <= st.LastGeneration; gen++ {
-			var s LaggedState
-			if err := search.DecodeState(st.MethodStates[gen], &s); err != nil {
-				return search.Leader{}, fmt.Errorf("resume: GA generation %d: %w", gen, err)
-			}
-			if s.Surrogate != nil {
-				m.obs[gen] = *s.Surrogate
-			}
-		}
 	}
 	m.newest, m.next = st.LastGeneration, st.LastGeneration+1
 	if c.AdmitGames > 0 {

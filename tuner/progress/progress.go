@@ -114,18 +114,20 @@ func (p *Progress) Update(e record.Event) {
 		p.rateBatch, p.batchStart = batch, time.Now()
 	}
 	rateText := "" // ", 12.3 games/s" once measured
-	if el := time.Since(p.batchStart).Seconds(); el > 0.5 && !p.batchStart.IsZero() {
-		rateText = fmt.Sprintf(", %.1f games/s", float64(e.GamesDone)/el)
-	}
-	// A tuning line's rate is of every game ended since the line before (the first: since
-	// the first game), its batch's or another's in play beside it: with generations in play
-	// the rounds overlap, and a batch's own games come slowly while the one before ends.
+	// A verification's rate is of its games since it started; a tuning line's of every game
+	// ended since the line before (the first: since the first game), its batch's or another's
+	// in play beside it: with generations in play the rounds overlap, and a batch's own games
+	// come slowly while the one before ends.
 	ended := e.RunGames + e.GenGames + e.GamesDone
-	if !e.Verifying && !e.GenDone {
+	switch {
+	case e.Verifying:
+		if el := time.Since(p.batchStart).Seconds(); el > 0.5 && !p.batchStart.IsZero() {
+			rateText = fmt.Sprintf(", %.1f games/s", float64(e.GamesDone)/el)
+		}
+	case !e.GenDone:
 		if p.rateAt.IsZero() {
 			p.rateAt, p.rateEnded = time.Now(), ended-1
 		}
-		rateText = ""
 		if el := time.Since(p.rateAt).Seconds(); el > 0.5 {
 			rateText = fmt.Sprintf(", %.1f games/s", float64(max(0, ended-p.rateEnded))/el)
 		}
